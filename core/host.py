@@ -1,0 +1,329 @@
+"""The one object through which agentdeck touches the file system and runs processes.
+
+Every path the core reads or writes is reached through a Host, so tests point it at a temporary
+home and nothing ever reaches the operator's real one. The Host knows the home root, the
+environment (a copy, never os.environ itself), platform facts (WSL), and where agentdeck keeps its
+own state for that home.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Sequence
+
+APP_NAME = "agentdeck"
+
+
+class HostError(Exception):
+    """A file-system or process problem worth one clear line to the operator."""
+
+
+@dataclass
+class RunResult:
+    argv: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+
+
+@dataclass
+class Host:
+    home: Path
+    env: dict[str, str] = field(default_factory=dict)
+    osrelease_path: Path = Path("/proc/sys/kernel/osrelease")
+    #: when set, takes precedence over the computed state dir (tests, --state-dir)
+    state_override: Path | None = None
+
+    @classmethod
+    def from_environment(cls, home: str | os.PathLike | None = None,
+                         env: Mapping[str, str] | None = None) -> "Host":
+        """Build a Host for `home` (default: $HOME). With an explicit home, the target homes
+        default inside it unless COPILOT_HOME / CODEX_HOME / CLAUDE_CONFIG_DIR are set."""
+        base_env = dict(os.environ if env is None else env)
+        if home is None:
+            root = Path(base_env.get("HOME") or Path.home())
+        else:
+            root = Path(home).expanduser()
+            base_env["HOME"] = str(root.absolute())
+        return cls(home=root.absolute(), env=base_env)
+
+    # ---- where things live -------------------------------------------------------------------
+    def _env_path(self, var: str, default: Path) -> Path:
+        value = self.env.get(var)
+        if value:
+            return Path(value).expanduser()
+        return default
+
+    @property
+    def copilot_home(self) -> Path:
+        return self._env_path("COPILOT_HOME", self.home / ".copilot")
+
+    @property
+    def codex_home(self) -> Path:
+        return self._env_path("CODEX_HOME", self.home / ".codex")
+
+    @property
+    def claude_home(self) -> Path:
+        return self._env_path("CLAUDE_CONFIG_DIR", self.home / ".claude")
+
+    @property
+    def claude_json(self) -> Path:
+        """Claude's user MCP file: ~/.claude.json, or inside CLAUDE_CONFIG_DIR when that is set."""
+        if self.env.get("CLAUDE_CONFIG_DIR"):
+            return self.claude_home / ".claude.json"
+        return self.home / ".claude.json"
+
+    @property
+    def agents_skills_dir(self) -> Path:
+        return self.home / ".agents" / "skills"
+
+    @property
+    def state_dir(self) -> Path:
+        """agentdeck's own state (journal, backups, lock, logs, audit), resolved for this home.
+
+        platformdirs gives the location relative to the real home; we re-root it on ours so a
+        throwaway home keeps its state with it."""
+        if self.state_override is not None:
+            return self.state_override
+        explicit = self.env.get("AGENTDECK_STATE_DIR")
+        if explicit:
+            return Path(explicit)
+        import platformdirs
+
+        real_home = Path.home()
+        p = Path(platformdirs.user_state_dir(APP_NAME))
+        try:
+            rel = p.relative_to(real_home)
+        except ValueError:
+            rel = Path(".local/state") / APP_NAME
+        return self.home / rel
+
+    @property
+    def config_dir(self) -> Path:
+        """Operator profiles live under <config_dir>/profiles."""
+        explicit = self.env.get("AGENTDECK_CONFIG_DIR")
+        if explicit:
+            return Path(explicit)
+        import platformdirs
+
+        real_home = Path.home()
+        p = Path(platformdirs.user_config_dir(APP_NAME))
+        try:
+            rel = p.relative_to(real_home)
+        except ValueError:
+            rel = Path(".config") / APP_NAME
+        return self.home / rel
+
+    def display(self, path: os.PathLike | str) -> str:
+        """A path as shown to people: the home as `~`."""
+        s = str(path)
+        h = str(self.home)
+        if s == h:
+            return "~"
+        if s.startswith(h + os.sep):
+            return "~" + s[len(h):]
+        return s
+
+    # ---- platform ----------------------------------------------------------------------------
+    @property
+    def is_wsl(self) -> bool:
+        if self.env.get("WSL_DISTRO_NAME"):
+            return True
+        try:
+            return "microsoft" in self.osrelease_path.read_text(errors="replace").lower()
+        except OSError:
+            return False
+
+    def which(self, name: str) -> str | None:
+        """Find an executable on this host's PATH (not the process's)."""
+        if os.sep in name:
+            return name if self.is_executable(Path(name)) else None
+        return shutil.which(name, path=self.env.get("PATH", os.defpath))
+
+    def run(self, argv: Sequence[str], *, timeout: float = 10.0, input: str | None = None,
+            env: Mapping[str, str] | None = None, cwd: os.PathLike | None = None) -> RunResult:
+        """Run a process with this host's environment and a timeout. Never raises for a
+        missing program or a timeout: the result says what happened."""
+        full_env = dict(self.env)
+        if env:
+            full_env.update(env)
+        try:
+            cp = subprocess.run(list(argv), input=input, capture_output=True, text=True,
+                                timeout=timeout, env=full_env, cwd=cwd,
+                                stdin=None if input is not None else subprocess.DEVNULL)
+            return RunResult(list(argv), cp.returncode, cp.stdout, cp.stderr)
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+            err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+            return RunResult(list(argv), -1, out, err, timed_out=True)
+        except OSError as e:
+            return RunResult(list(argv), 127, "", str(e))
+
+    def popen(self, argv: Sequence[str], *, env: Mapping[str, str] | None = None,
+              cwd: os.PathLike | None = None) -> subprocess.Popen:
+        """A long-lived child with pipes (JSON-RPC probes). The caller owns its lifetime."""
+        full_env = dict(self.env)
+        if env:
+            full_env.update(env)
+        return subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=full_env, cwd=cwd)
+
+    # ---- reading -----------------------------------------------------------------------------
+    def exists(self, path: Path) -> bool:
+        return os.path.lexists(path)
+
+    def is_file(self, path: Path) -> bool:
+        return path.is_file()
+
+    def is_dir(self, path: Path) -> bool:
+        return path.is_dir()
+
+    def is_symlink(self, path: Path) -> bool:
+        return path.is_symlink()
+
+    def is_executable(self, path: Path) -> bool:
+        return path.is_file() and os.access(path, os.X_OK)
+
+    def readlink(self, path: Path) -> str:
+        return os.readlink(path)
+
+    def lstat(self, path: Path) -> os.stat_result | None:
+        try:
+            return os.lstat(path)
+        except FileNotFoundError:
+            return None
+
+    def mode(self, path: Path) -> int | None:
+        try:
+            return stat.S_IMODE(os.stat(path).st_mode)
+        except OSError:
+            return None
+
+    def listdir(self, path: Path) -> list[str]:
+        try:
+            return sorted(os.listdir(path))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
+    def read_bytes(self, path: Path, *, limit: int = 16 * 1024 * 1024) -> bytes | None:
+        """The file's bytes, or None when it does not exist. Raises HostError (one line) for
+        a directory, an unreadable file, a symlink loop or a file too large to be a config."""
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            if os.path.islink(path):
+                return None  # dangling link: nothing there to read
+            return None
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise HostError(f"{path}: symlink loop") from None
+            raise HostError(f"{path}: {e.strerror}") from None
+        if stat.S_ISDIR(st.st_mode):
+            raise HostError(f"{path}: is a directory, expected a file")
+        if st.st_size > limit:
+            raise HostError(f"{path}: file is {st.st_size // (1024 * 1024)} MB, too large for a config file")
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except OSError as e:
+            raise HostError(f"{path}: {e.strerror}") from None
+
+    def read_text(self, path: Path) -> str | None:
+        data = self.read_bytes(path)
+        if data is None:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data[: e.start].count(b"\n") + 1
+            col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+            raise HostError(f"{path}:{line}:{col}: not valid UTF-8") from None
+
+    # ---- writing -----------------------------------------------------------------------------
+    def resolve_write_path(self, path: Path) -> Path:
+        """A symlinked file is written through to its target, never replaced by a plain file."""
+        p = path
+        for _ in range(40):
+            if not os.path.islink(p):
+                return p
+            target = os.readlink(p)
+            p = (p.parent / target) if not os.path.isabs(target) else Path(target)
+        raise HostError(f"{path}: symlink loop")
+
+    def write_atomic(self, path: Path, data: bytes, *, mode: int | None = None) -> None:
+        """Temp file in the same directory, fsync, rename. Keeps the existing file's mode unless
+        `mode` is given; a new file gets `mode` or 0644."""
+        real = self.resolve_write_path(path)
+        real.parent.mkdir(parents=True, exist_ok=True)
+        old_mode = self.mode(real) if real.exists() else None
+        final_mode = mode if mode is not None else (old_mode if old_mode is not None else 0o644)
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".agentdeck-tmp", dir=real.parent)
+        try:
+            os.fchmod(fd, final_mode)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, real)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+        self._fsync_dir(real.parent)
+
+    def _fsync_dir(self, d: Path) -> None:
+        try:
+            fd = os.open(d, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            os.fsync(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    def chmod(self, path: Path, mode: int) -> None:
+        os.chmod(path, mode)
+
+    def mkdir(self, path: Path, mode: int = 0o755) -> None:
+        path.mkdir(parents=True, exist_ok=True, mode=mode)
+
+    def symlink(self, target: str, link: Path) -> None:
+        link.parent.mkdir(parents=True, exist_ok=True)
+        tmp = link.parent / f".{link.name}.agentdeck-tmp"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(target, tmp)
+        os.replace(tmp, link)
+
+    def remove(self, path: Path) -> None:
+        """Remove a file or a symlink (never what it points to)."""
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+    def rmdir_if_empty(self, path: Path) -> bool:
+        try:
+            os.rmdir(path)
+            return True
+        except OSError:
+            return False
+
+    def inside_home(self, path: Path) -> bool:
+        """True when `path` (not following a final symlink) lies inside the home root."""
+        try:
+            Path(os.path.abspath(path)).relative_to(os.path.abspath(self.home))
+            return True
+        except ValueError:
+            return False
