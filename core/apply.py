@@ -1,0 +1,395 @@
+"""The applier: executes exactly the plan the operator saw.
+
+Order of work: take the home's lock; refuse a stale plan (any input's sha changed); compute every
+file's new bytes in memory; save backups and write the journal (before the first change); write
+each file atomically (temp + fsync + rename, modes kept, symlinks written through); write the
+manifests last; delete the journal. A crash at any point leaves a journal, and the next run rolls
+the home back to where it was before that apply (see `recover`).
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from .disk import MISSING, DiskView, current_sha, new_doc, parse_doc
+from .errors import LockedError, StalePlanError, UserError
+from .host import Host
+from .manifest import ABSENT, Entry, Manifest, sha256
+from .plan import Plan, PlanItem, fingerprint_of_value
+
+LOCK_WAIT_SECONDS = 2.0
+
+
+# ---- lock ---------------------------------------------------------------------------------------
+
+@contextmanager
+def home_lock(host: Host, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+    """One lock per home. A second apply waits briefly, then fails with a clear message."""
+    d = host.state_dir
+    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = d / "lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    deadline = time.monotonic() + wait
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    try:
+                        holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+                    except OSError:
+                        holder = "?"
+                    raise LockedError(f"another agentdeck apply is running on this home (pid {holder}); "
+                                      "wait for it to finish and try again", path=str(path)) from None
+                time.sleep(0.05)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+
+# ---- operations ---------------------------------------------------------------------------------
+
+@dataclass
+class Op:
+    path: Path                    # the real path written (symlinks resolved) or the link itself
+    kind: str                     # "write" | "delete" | "symlink" | "unlink"
+    data: bytes | None = None
+    mode: int | None = None
+    link_target: str | None = None
+    rmdirs: list[str] = field(default_factory=list)   # dirs to remove if empty afterwards
+    display: str = ""
+
+
+@dataclass
+class ApplyResult:
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    backup_dir: str | None = None
+    leftover: list[str] = field(default_factory=list)
+    recovered: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.leftover
+
+
+def _fault_point(host: Host, counter: list[int]) -> None:
+    """Test instrumentation for the crash-safety suite: AGENTDECK_CRASH_AT=N kills this process
+    (SIGKILL, no cleanup) just before write step N."""
+    counter[0] += 1
+    at = host.env.get("AGENTDECK_CRASH_AT")
+    if at and at.isdigit() and int(at) == counter[0]:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _originals_dir(host: Host) -> Path:
+    return host.state_dir / "originals"
+
+
+def _save_original(host: Host, data: bytes) -> str:
+    """Keep content we replaced for the first time, so uninstall can restore it byte for byte."""
+    sha = sha256(data)
+    p = _originals_dir(host) / sha
+    if not p.exists():
+        host.write_atomic(p, data, mode=0o600)
+    return sha
+
+
+def _missing_dirs(path: Path, stop: Path) -> list[str]:
+    out = []
+    p = path.parent
+    while not p.exists() and p != p.parent:
+        out.append(str(p))
+        p = p.parent
+    return out
+
+
+def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any]]]:
+    """Every file's new bytes, computed in memory from the plan and the disk as it was planned.
+    Returns the ops and, per item id, the manifest facts to record (prior, created_file, dirs)."""
+    from .formats.blocks import remove_block, set_block
+
+    disk = DiskView(host)
+    by_path: dict[str, list[PlanItem]] = {}
+    for it in plan.items:
+        if plan.action(it) in ("write", "remove"):
+            by_path.setdefault(it.path, []).append(it)
+    ops: list[Op] = []
+    facts: dict[str, dict[str, Any]] = {}
+    for path_s, items in by_path.items():
+        path = Path(path_s)
+        st = disk.state(path)
+        existed = st.exists or st.is_link
+        dirs = _missing_dirs(path, host.home)
+        kinds = {i.kind for i in items}
+        if kinds & {"link"}:
+            (it,) = items
+            act = plan.action(it)
+            if act == "write":
+                ops.append(Op(path, "symlink", link_target=str(it.desired), display=path_s))
+                facts[it.id] = {"created_dirs": dirs}
+            else:
+                rm = list(it.entry.created_dirs) if it.entry else []
+                if st.is_link:
+                    ops.append(Op(path, "unlink", rmdirs=rm, display=path_s))
+            continue
+        real = host.resolve_write_path(path) if st.is_link else path
+        if "file" in kinds:
+            (it,) = items
+            act = plan.action(it)
+            if act == "write":
+                spec = it.spec
+                prior_sha = it.entry.prior_sha if it.entry else None
+                if it.entry is None and st.exists:
+                    prior_sha = _save_original(host, st.data)
+                mode = 0o600 if spec.secret else spec.mode
+                ops.append(Op(real, "write", data=str(spec.value).encode("utf-8"), mode=mode,
+                              display=path_s))
+                facts[it.id] = {"prior_sha": prior_sha, "created_file": not existed
+                                if it.entry is None else it.entry.created_file, "created_dirs": dirs}
+            else:
+                e = it.entry
+                if e and e.prior_sha:
+                    data = (_originals_dir(host) / e.prior_sha).read_bytes()
+                    ops.append(Op(real, "write", data=data, display=path_s))
+                else:
+                    ops.append(Op(real, "delete", rmdirs=list(e.created_dirs) if e else [],
+                                  display=path_s))
+            continue
+        text = disk.text(path)
+        if "block" in kinds:
+            (it,) = items
+            act = plan.action(it)
+            markers = it.spec.markers if it.spec else tuple(it.entry.markers)
+            if act == "write":
+                new = set_block(text or "", markers[0], markers[1], str(it.desired),
+                                placement=it.spec.placement)
+                ops.append(Op(real, "write", data=new.encode("utf-8"),
+                              mode=0o600 if it.spec.secret else None, display=path_s))
+                facts[it.id] = {"created_file": (not existed) if it.entry is None
+                                else it.entry.created_file, "created_dirs": dirs}
+            else:
+                new = remove_block(text or "", markers[0], markers[1])
+                e = it.entry
+                if new == "" and e is not None and e.created_file:
+                    ops.append(Op(real, "delete", rmdirs=list(e.created_dirs or []), display=path_s))
+                else:
+                    ops.append(Op(real, "write", data=new.encode("utf-8"), display=path_s))
+            continue
+        # key items: all edits to one structured file, in plan order
+        fmt = items[0].spec.fmt if items[0].spec else items[0].entry.fmt
+        doc = disk.doc(path, fmt) if text is not None else new_doc(fmt)
+        file_mode = None
+        removed_entries: list[Entry] = []
+        for it in items:
+            act = plan.action(it)
+            key = tuple(it.key)
+            if act == "write":
+                if it.spec.file_mode:
+                    file_mode = it.spec.file_mode
+                prior = it.entry.prior if it.entry else (ABSENT if it.actual is MISSING else it.actual)
+                doc.set(key, it.desired)
+                facts[it.id] = {"prior": prior,
+                                "created_file": (not existed) if it.entry is None else it.entry.created_file,
+                                "created_dirs": dirs if it.entry is None else list(it.entry.created_dirs or [])}
+            else:
+                e = it.entry
+                if e is not None and e.prior != ABSENT:
+                    doc.set(key, e.prior)
+                else:
+                    doc.delete(key)
+                if e is not None:
+                    removed_entries.append(e)
+        data_after = doc.data
+        if (removed_entries and data_after == {} and all(e.created_file for e in removed_entries)
+                and not any(plan.action(i) == "write" for i in items)
+                and _no_other_entries(plan, path_s, {i.id for i in items})):
+            rm = sorted({d for e in removed_entries for d in (e.created_dirs or [])}, key=len, reverse=True)
+            ops.append(Op(real, "delete", rmdirs=rm, display=path_s))
+        else:
+            ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s))
+    return ops, facts
+
+
+def _no_other_entries(plan: Plan, path: str, ids: set[str]) -> bool:
+    for m in plan.manifests.values():
+        for e in m.entries.values():
+            if e.path == path and e.id not in ids:
+                return False
+    return True
+
+
+def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, Manifest]:
+    """The manifests as they must be after this apply (only those that change)."""
+    changed: dict[str, Manifest] = {}
+    for it in plan.items:
+        act = plan.action(it)
+        if act == "none":
+            continue
+        owners = [it.target] + list(it.also)
+        if it.wanted and act in ("write", "record"):
+            spec = it.spec
+            f = facts.get(it.id, {})
+            old = it.entry
+            prior = f.get("prior", old.prior if old else (ABSENT if it.actual is MISSING else it.actual))
+            entry = Entry(
+                path=it.path, kind=it.kind, key=list(it.key), fmt=spec.fmt,
+                fingerprint=fingerprint_of_value(spec.kind, spec.value, spec.mode),
+                value=spec.value if spec.kind == "key" else None,
+                prior=prior if spec.kind == "key" else ABSENT,
+                prior_sha=f.get("prior_sha", old.prior_sha if old else None),
+                created_file=f.get("created_file", old.created_file if old else False),
+                created_dirs=f.get("created_dirs", list(old.created_dirs) if old else []),
+                markers=list(spec.markers) if spec.kind == "block" else [],
+                label=spec.label)
+            for t in owners:
+                m = plan.manifests[t]
+                m.entries[entry.id] = entry
+                changed[t] = m
+        else:
+            # removed, released, forgotten, or a hand-edit we stop managing
+            targets = [it.target] if it.release else owners + [
+                t for t, m in plan.manifests.items() if it.id in m.entries]
+            for t in set(targets):
+                m = plan.manifests[t]
+                if m.entries.pop(it.id, None) is not None:
+                    changed[t] = m
+    return changed
+
+
+# ---- journal ------------------------------------------------------------------------------------
+
+def journal_path(host: Host) -> Path:
+    return host.state_dir / "journal.json"
+
+
+def _write_journal(host: Host, records: list[dict], backup_dir: Path) -> None:
+    obj = {"started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "pid": os.getpid(),
+           "backup_dir": str(backup_dir), "ops": records}
+    host.write_atomic(journal_path(host), (json.dumps(obj, indent=1) + "\n").encode(), mode=0o600)
+
+
+def recover(host: Host) -> str | None:
+    """Roll back an apply that did not finish (its journal is still there). Returns a message
+    saying what was done, or None when there was nothing to recover."""
+    jp = journal_path(host)
+    try:
+        raw = host.read_bytes(jp)
+    except Exception:
+        raw = None
+    if raw is None:
+        return None
+    try:
+        obj = json.loads(raw)
+        ops = obj["ops"]
+    except (ValueError, KeyError, TypeError):
+        raise UserError("the apply journal is unreadable; inspect it and remove it to continue",
+                        path=str(jp)) from None
+    for rec in reversed(ops):
+        p = Path(rec["path"])
+        if rec.get("backup"):
+            data = Path(rec["backup"]).read_bytes()
+            host.write_atomic(p, data, mode=rec.get("mode"))
+        elif rec.get("link_was"):
+            host.symlink(rec["link_was"], p)
+        elif not rec.get("existed"):
+            if os.path.lexists(p) and not os.path.isdir(p) or os.path.islink(p):
+                host.remove(p)
+            for d in rec.get("made_dirs", []):
+                host.rmdir_if_empty(Path(d))
+    host.remove(jp)
+    return f"rolled back an interrupted apply from {obj.get('started', '?')} (journal {host.display(jp)})"
+
+
+# ---- run ----------------------------------------------------------------------------------------
+
+def check_fresh(host: Host, plan: Plan) -> None:
+    changed = [p for p, sha in plan.inputs.items() if current_sha(host, Path(p)) != sha]
+    if changed:
+        first = host.display(changed[0])
+        more = f" (and {len(changed) - 1} more)" if len(changed) > 1 else ""
+        raise StalePlanError(f"{first}{more} changed on disk since this plan was computed; "
+                             "nothing was written. Compute the plan again and review it.")
+
+
+def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
+        progress: Callable[[str], None] | None = None) -> ApplyResult:
+    """Apply `plan` (with its decisions). Raises UserError subclasses for a held lock, a stale
+    plan or an undecided conflict; nothing is written in those cases."""
+    result = ApplyResult()
+    undecided = plan.undecided_conflicts()
+    if undecided:
+        names = ", ".join(i.label or i.id for i in undecided[:3])
+        raise UserError(f"{len(undecided)} conflict(s) need your decision before apply: {names} "
+                        "(keep yours with --keep ID or take the profile's with --take ID)")
+    with home_lock(host):
+        check_fresh(host, plan)
+        ops, facts = build_ops(host, plan)
+        manifests = update_manifests(plan, facts)
+        for t, m in manifests.items():
+            ops.append(Op(m.path, "write", data=m.render(), mode=0o600, display=str(m.path)))
+        if not ops:
+            return result
+        stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
+        backup_dir = host.state_dir / "backups" / stamp
+        os.makedirs(backup_dir, mode=0o700, exist_ok=True)
+        os.chmod(backup_dir.parent, 0o700)
+        records = []
+        for n, op in enumerate(ops):
+            rec: dict[str, Any] = {"path": str(op.path), "op": op.kind}
+            lst = host.lstat(op.path)
+            rec["existed"] = lst is not None
+            if lst is not None and os.path.islink(op.path) and op.kind in ("symlink", "unlink"):
+                rec["link_was"] = os.readlink(op.path)
+            elif lst is not None and os.path.isfile(op.path):
+                data = host.read_bytes(op.path)
+                b = backup_dir / f"{n:03d}-{op.path.name}"
+                host.write_atomic(b, data, mode=0o600)
+                rec["backup"] = str(b)
+                rec["mode"] = host.mode(op.path)
+            rec["made_dirs"] = _missing_dirs(op.path, host.home)
+            records.append(rec)
+        _write_journal(host, records, backup_dir)
+        result.backup_dir = str(backup_dir)
+        counter = [0]
+        for op in ops:
+            _fault_point(host, counter)
+            if progress:
+                progress(f"{op.kind} {host.display(op.display or op.path)}")
+            if op.kind == "write":
+                host.write_atomic(op.path, op.data, mode=op.mode)
+                result.written.append(str(op.path))
+            elif op.kind == "delete":
+                host.remove(op.path)
+                for d in op.rmdirs:
+                    host.rmdir_if_empty(Path(d))
+                result.removed.append(str(op.path))
+            elif op.kind == "symlink":
+                host.symlink(op.link_target, op.path)
+                result.written.append(str(op.path))
+            elif op.kind == "unlink":
+                if os.path.islink(op.path):
+                    host.remove(op.path)
+                for d in op.rmdirs:
+                    host.rmdir_if_empty(Path(d))
+                result.removed.append(str(op.path))
+        host.remove(journal_path(host))
+    if recompute is not None:
+        after = recompute()
+        result.leftover = [f"{i.cls} {i.label or i.id}" for i in after.items
+                           if after.action(i) in ("write", "remove")]
+    return result

@@ -1,0 +1,305 @@
+"""agentdeck's command line: plan, apply, uninstall, status, profiles, doctor, demo, tui.
+
+Exit codes: plan 0 = nothing to do, 2 = changes pending, 1 = error. Every operator mistake is one
+line on stderr and exit 1, never a traceback. Textual is imported only when the app opens.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from . import engine
+from .errors import UserError
+from .host import Host, HostError
+
+EXIT_OK, EXIT_ERROR, EXIT_PENDING = 0, 1, 2
+
+
+def _common(p: argparse.ArgumentParser, *, profile: bool = True, decisions: bool = False) -> None:
+    p.add_argument("--home", metavar="DIR", help="use DIR as the home (default: $HOME)")
+    p.add_argument("--target", "-t", action="append", metavar="T",
+                   help="copilot, codex or claude (repeat or comma-separate; default: the profile's)")
+    if profile:
+        p.add_argument("--profile", "-p", default=None, metavar="NAME",
+                       help=f"profile to install (default: {engine.DEFAULT_PROFILE})")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--verbose", "-v", action="store_true", help="show unchanged items and ids")
+    if decisions:
+        p.add_argument("--yes", "-y", action="store_true", help="apply without asking")
+        p.add_argument("--keep", action="append", default=[], metavar="ID",
+                       help="keep your value for this item (hand-edits and conflicts)")
+        p.add_argument("--take", action="append", default=[], metavar="ID",
+                       help="take the profile's value for this item")
+        p.add_argument("--skip", action="append", default=[], metavar="ID",
+                       help="leave this change out of the apply")
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="agentdeck", description=(
+        "Install, review and audit the configuration of AI coding-agent CLIs. "
+        "Nothing is written until you apply a plan you have seen."))
+    sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
+    p = sub.add_parser("plan", help="show what apply would change (exit 2 when changes are pending)")
+    _common(p, decisions=True)
+    p = sub.add_parser("apply", help="show the plan, ask, then apply it")
+    _common(p, decisions=True)
+    p = sub.add_parser("uninstall", help="plan and apply the removal of everything agentdeck wrote")
+    _common(p, profile=False, decisions=True)
+    p = sub.add_parser("status", help="one line per target: in sync, changes pending, hand-edits")
+    _common(p)
+    p = sub.add_parser("profiles", help="list the profiles and where they come from")
+    _common(p, profile=False)
+    p = sub.add_parser("doctor", help="audit what each CLI will really load")
+    _common(p)
+    p.add_argument("--live", action="store_true", help="also ask each installed CLI what it loaded")
+    p = sub.add_parser("demo", help="make a throwaway home with a realistic setup and open the app on it")
+    p.add_argument("--dir", metavar="DIR", help="where to make the demo home (default: a new temp dir)")
+    p.add_argument("--no-tui", action="store_true", help="print the plan instead of opening the app")
+    p = sub.add_parser("tui", help="open the app")
+    _common(p)
+    p.add_argument("--onboard", action="store_true", help="start with the onboarding walkthrough")
+    return ap
+
+
+def make_host(args) -> Host:
+    return Host.from_environment(getattr(args, "home", None))
+
+
+def _recover(host: Host) -> None:
+    from .apply import journal_path
+
+    if journal_path(host).exists():
+        msg = engine.recover(host)
+        if msg:
+            print(f"agentdeck: {msg}", file=sys.stderr)
+
+
+def _match(plan, token: str):
+    items = plan.items
+    for it in items:
+        if it.id == token:
+            return it
+    low = token.lower()
+    cands = [i for i in items if (i.label or "").lower() == low]
+    if len(cands) == 1:
+        return cands[0]
+    cands = [i for i in items if low in i.id.lower() or low in (i.label or "").lower()]
+    if len(cands) == 1:
+        return cands[0]
+    if not cands:
+        raise UserError(f"no plan item matches {token!r} (see ids with --verbose)")
+    raise UserError(f"{token!r} matches {len(cands)} plan items; use the full id (see --verbose)")
+
+
+def _apply_decisions(plan, args) -> None:
+    for flag, decision in (("keep", "keep"), ("take", "take"), ("skip", "skip")):
+        for token in getattr(args, flag, []) or []:
+            it = _match(plan, token)
+            try:
+                plan.decide(it.id, decision)
+            except ValueError as e:
+                raise UserError(str(e)) from None
+
+
+def _titles() -> dict[str, str]:
+    from . import targets
+    return {n: targets.get(n).title for n in targets.available()}
+
+
+def _print_plan(plan, host, args) -> None:
+    from .plan import dumps
+    from .render import render_plan, use_color
+
+    if args.json:
+        print(dumps(plan))
+    else:
+        print(render_plan(plan, host, verbose=args.verbose, color=use_color(), titles=_titles()))
+
+
+def cmd_plan(args) -> int:
+    host = make_host(args)
+    _recover(host)
+    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target)
+    _apply_decisions(plan, args)
+    _print_plan(plan, host, args)
+    return EXIT_PENDING if plan.has_changes else EXIT_OK
+
+
+def _confirm(plan, args) -> bool:
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        raise UserError("refusing to apply without a terminal to ask on; review with "
+                        "`agentdeck plan` and re-run with --yes")
+    try:
+        answer = input("\nApply these changes? Only 'yes' will be accepted: ")
+    except EOFError:
+        answer = ""
+    return answer.strip() == "yes"
+
+
+def _run_apply(host, plan, args) -> int:
+    _apply_decisions(plan, args)
+    _print_plan(plan, host, args)
+    if not plan.has_work:
+        return EXIT_OK
+    conflicts = plan.undecided_conflicts()
+    if conflicts and sys.stdin.isatty() and not args.yes and not args.json:
+        for it in conflicts:
+            ans = input(f"\nConflict: {it.label} ({host.display(it.path)}): {it.reason}.\n"
+                        "  keep yours or take the profile's? [keep/take]: ").strip().lower()
+            if ans in ("keep", "take"):
+                plan.decide(it.id, ans)
+    if not _confirm(plan, args):
+        print("Apply cancelled; nothing was written.")
+        return EXIT_ERROR
+    result = engine.apply_plan(host, plan)
+    if args.json:
+        print(json.dumps({"written": result.written, "removed": result.removed,
+                          "backup_dir": result.backup_dir, "leftover": result.leftover}, indent=2))
+    else:
+        print(f"\nApplied: {len(result.written)} file(s) written, {len(result.removed)} removed.")
+        if result.backup_dir:
+            print(f"Backups of what was replaced: {host.display(result.backup_dir)}")
+    if result.leftover:
+        print("error: after applying, the plan still has changes: " + "; ".join(result.leftover),
+              file=sys.stderr)
+        return EXIT_ERROR
+    if not args.json:
+        print("The plan is now empty.")
+    return EXIT_OK
+
+
+def cmd_apply(args) -> int:
+    host = make_host(args)
+    _recover(host)
+    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target)
+    return _run_apply(host, plan, args)
+
+
+def cmd_uninstall(args) -> int:
+    host = make_host(args)
+    _recover(host)
+    plan = engine.build_uninstall_plan(host, args.target)
+    return _run_apply(host, plan, args)
+
+
+def cmd_status(args) -> int:
+    host = make_host(args)
+    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target)
+    rows = []
+    for t in plan.targets:
+        items = plan.for_target(t)
+        changes = sum(1 for i in items if plan.action(i) in ("write", "remove"))
+        kept = sum(1 for i in items if i.cls in ("hand-edited", "foreign"))
+        conflicts = sum(1 for i in items if i.cls == "conflict")
+        state = "in sync" if not (changes or kept or conflicts) else ", ".join(
+            s for s in (f"{changes} change(s) pending" if changes else "",
+                        f"{kept} hand-edit(s)" if kept else "",
+                        f"{conflicts} conflict(s)" if conflicts else "") if s)
+        rows.append({"target": t, "state": state, "changes": changes, "hand_edits": kept,
+                     "conflicts": conflicts})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:
+            print(f"{r['target']:<8} {r['state']}")
+    return EXIT_PENDING if plan.has_changes else EXIT_OK
+
+
+def cmd_profiles(args) -> int:
+    from . import profiles
+
+    host = make_host(args)
+    refs = profiles.available(host)
+    if args.json:
+        print(json.dumps([{"name": r.name, "origin": r.origin, "path": str(r.path),
+                           "description": r.description, "overrides_bundled": r.shadows_bundled}
+                          for r in refs.values()], indent=2))
+        return EXIT_OK
+    for r in sorted(refs.values(), key=lambda r: r.name):
+        note = " (overrides the bundled one)" if r.shadows_bundled else ""
+        print(f"{r.name:<16} {r.origin:<9} {host.display(r.path)}{note}")
+        if r.description:
+            print(f"{'':<16} {r.description}")
+    return EXIT_OK
+
+
+def cmd_doctor(args) -> int:
+    try:
+        from .doctor import report
+    except ImportError:
+        raise UserError("the doctor is not available in this build") from None
+    return report.main(args, make_host(args))
+
+
+def _open_app(host: Host, args, onboard: bool = False) -> int:
+    try:
+        from app.app import run_app
+    except ImportError as e:
+        if "textual" in str(e) or "app" in str(e):
+            print(f"agentdeck: the app is not available ({e}); printing the plan instead.",
+                  file=sys.stderr)
+            plan = engine.build_plan(host, getattr(args, "profile", None) or engine.DEFAULT_PROFILE,
+                                     getattr(args, "target", None))
+            from .render import render_plan
+            print(render_plan(plan, host, titles=_titles()))
+            return EXIT_OK
+        raise
+    return run_app(host, profile=getattr(args, "profile", None) or engine.DEFAULT_PROFILE,
+                   targets=getattr(args, "target", None), onboard=onboard)
+
+
+def cmd_demo(args) -> int:
+    from . import demo
+
+    root = Path(args.dir) if args.dir else None
+    home = demo.make_demo_home(root)
+    host = Host.from_environment(home, env=demo.demo_env(home))
+    print(f"agentdeck demo: a throwaway home with a realistic setup is at {home}")
+    print(f"  (try: agentdeck plan --home {home})")
+    if args.no_tui or not sys.stdout.isatty():
+        from .render import render_plan
+        plan = engine.build_plan(host)
+        print()
+        print(render_plan(plan, host, titles=_titles()))
+        return EXIT_OK
+    return _open_app(host, args)
+
+
+def cmd_tui(args) -> int:
+    host = make_host(args)
+    _recover(host)
+    return _open_app(host, args, onboard=args.onboard)
+
+
+COMMANDS = {"plan": cmd_plan, "apply": cmd_apply, "uninstall": cmd_uninstall, "status": cmd_status,
+            "profiles": cmd_profiles, "doctor": cmd_doctor, "demo": cmd_demo, "tui": cmd_tui}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .formats.errors import FormatError
+
+    ap = parser()
+    args = ap.parse_args(argv)
+    if not args.cmd:
+        ap.print_help()
+        return EXIT_OK
+    try:
+        return COMMANDS[args.cmd](args)
+    except (UserError, FormatError, HostError) as e:
+        print(f"agentdeck: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("agentdeck: interrupted; nothing more was written.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""DesiredState: what one target should contain, as computed from a profile.
+
+A target adapter returns a DesiredState; the planner compares each Desired item with what the
+target's manifest recorded and what is on disk. Item kinds:
+
+- file:  a whole file we generate (value: text), with a mode
+- key:   one key path inside a structured settings file (value: any JSON value), fmt json/jsonc/toml
+- block: the body of a managed block between marker lines in a text file (value: text)
+- link:  a symlink (value: the link's target)
+
+Adapters also return `info`: plain data the app's panes show (hooks, MCP servers, browser
+resolution), and `notices`: target-level warnings and info lines for the plan.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+Kind = Literal["file", "key", "block", "link"]
+
+
+@dataclass
+class Notice:
+    level: Literal["info", "warning", "error"]
+    message: str
+    path: str | None = None
+
+
+@dataclass
+class Desired:
+    target: str
+    path: Path
+    kind: Kind
+    value: Any
+    key: tuple[str, ...] = ()
+    fmt: str = ""                       # key: "json" | "jsonc" | "toml"
+    mode: int | None = None             # file: the mode it must have
+    secret: bool = False                # the file holds secrets: written 0600
+    pinned: bool = False                # an operator value that differs is a conflict, not a hand-edit
+    markers: tuple[str, str] = ("", "")  # block: begin and end marker lines
+    placement: str = "top"              # block: where a new block goes
+    label: str = ""                     # short human name ("statusLine", "MCP server github")
+    reason: str = ""                    # why the profile wants it
+    warnings: list[str] = field(default_factory=list)
+    group: str = ""                     # pane grouping: hooks, settings, mcp, persona, skills, env...
+    #: manifest this item is recorded in (default: the target's own)
+    manifest: str | None = None
+    #: a key item whose file must be written 0600 (secret-bearing settings such as MCP headers)
+    file_mode: int | None = None
+
+
+@dataclass
+class DesiredState:
+    target: str
+    items: list[Desired] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, item: Desired) -> Desired:
+        self.items.append(item)
+        return item
+
+    def warn(self, message: str, path: str | None = None) -> None:
+        self.notices.append(Notice("warning", message, path))
+
+    def note(self, message: str, path: str | None = None) -> None:
+        self.notices.append(Notice("info", message, path))

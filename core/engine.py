@@ -1,0 +1,106 @@
+"""The core's public entry points: the CLI and the app both call these and nothing deeper.
+
+    plan = engine.build_plan(host, "default", ["copilot"])
+    result = engine.apply_plan(host, plan)          # executes exactly `plan` (with its decisions)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from . import apply as applier
+from . import plan as planner
+from . import profiles, targets
+from .desired import DesiredState
+from .disk import DiskView
+from .errors import UserError
+from .host import Host
+from .manifest import Manifest
+from .plan import Plan
+
+DEFAULT_PROFILE = "default"
+
+
+def select_targets(names: list[str] | None, profile_targets: list[str] | None = None) -> list[str]:
+    known = targets.available()
+    if not names:
+        chosen = [t for t in (profile_targets or known) if t in known]
+        return chosen or known
+    out: list[str] = []
+    for n in names:
+        for part in n.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if part not in targets.ADAPTERS:
+                raise UserError(f"unknown target {part!r} (known: {', '.join(targets.ORDER)})")
+            if part not in known:
+                raise UserError(f"target {part!r} is not available in this build")
+            if part not in out:
+                out.append(part)
+    return out
+
+
+def load_manifests(host: Host) -> dict[str, Manifest]:
+    out = {}
+    for name in targets.available():
+        t = targets.get(name)
+        out[name] = Manifest.load(host, name, t.manifest_path(host))
+    return out
+
+
+def desired_states(host: Host, profile_name: str, names: list[str]) -> list[DesiredState]:
+    prof = profiles.resolve(host, profile_name)
+    return [targets.get(n).desired(prof, host) for n in names]
+
+
+def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str] | None = None,
+               decisions: dict[str, str] | None = None) -> Plan:
+    """Resolve the profile, compute each target's desired state, and diff it against the
+    manifests and the disk. Reads only."""
+    prof = profiles.resolve(host, profile_name)
+    chosen = select_targets(names, prof.targets)
+    states = [targets.get(n).desired(prof, host) for n in chosen]
+    plan = planner.compute(host, profile_name, states, load_manifests(host), disk=DiskView(host),
+                           selected=chosen)
+    for k, v in (decisions or {}).items():
+        plan.decide(k, v)
+    return plan
+
+
+def build_uninstall_plan(host: Host, names: list[str] | None = None) -> Plan:
+    """Everything agentdeck recorded for the targets, planned for removal (restoring what was
+    there before us). Keys the operator changed since are kept and reported."""
+    chosen = select_targets(names, None)
+    states = [DesiredState(n) for n in chosen]
+    plan = planner.compute(host, "(uninstall)", states, load_manifests(host), disk=DiskView(host),
+                           selected=chosen)
+    plan.mode = "uninstall"
+    return plan
+
+
+@dataclass
+class Recompute:
+    host: Host
+    profile: str
+    names: list[str]
+    uninstall: bool = False
+
+    def __call__(self) -> Plan:
+        if self.uninstall:
+            return build_uninstall_plan(self.host, self.names)
+        return build_plan(self.host, self.profile, self.names)
+
+
+def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = None
+               ) -> applier.ApplyResult:
+    """Apply exactly `plan`; afterwards the plan is computed again and anything left is
+    reported in result.leftover."""
+    again = Recompute(host, plan.profile, plan.targets, uninstall=plan.mode == "uninstall")
+    return applier.run(host, plan, recompute=again, progress=progress)
+
+
+def recover(host: Host) -> str | None:
+    """Roll back an apply that was interrupted (crash, kill). Safe to call any time."""
+    with applier.home_lock(host):
+        return applier.recover(host)

@@ -1,0 +1,239 @@
+"""`agentdeck-hook <event>`: the default hook handler, one JSON line per event in the audit log.
+
+A CLI runs it with the event's payload on stdin. It normalizes whichever dialect arrived into
+one record, redacts credentials, appends the line to `<state dir>/audit.jsonl` and exits 0 with
+nothing on stdout: it never blocks a tool, never injects context, never prints a traceback.
+
+Import cost matters (it runs on every tool call): only the standard library and core.secrets.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from datetime import datetime, timezone
+
+from core.secrets import redact, redact_value
+
+MAX_STDIN = 8 * 1024 * 1024
+MAX_STR = 2000          # every string in the record, the prompt included
+MAX_DEPTH = 12          # nesting kept from tool args
+MAX_ITEMS = 200         # entries kept per list / dict in tool args
+
+#: canonical event -> the spellings the CLIs use for it (Copilot camelCase first, then the
+#: PascalCase names of Claude Code, Codex, VS Code and Copilot's aliases). Lookup ignores case,
+#: "_" and "-", so snake_case (and the canonical name itself) resolve too.
+EVENTS: dict[str, tuple[str, ...]] = {
+    "session_start": ("sessionStart", "SessionStart"),
+    "session_end": ("sessionEnd", "SessionEnd"),
+    "user_prompt_submit": ("userPromptSubmitted", "UserPromptSubmit"),
+    "user_prompt_transformed": ("userPromptTransformed",),
+    "pre_tool_use": ("preToolUse", "PreToolUse"),
+    "post_tool_use": ("postToolUse", "PostToolUse"),
+    "post_tool_use_failure": ("postToolUseFailure", "PostToolUseFailure"),
+    "pre_mcp_tool_call": ("preMcpToolCall", "PreMcpToolCall"),
+    "permission_request": ("permissionRequest", "PermissionRequest"),
+    "stop": ("agentStop", "Stop"),
+    "subagent_start": ("subagentStart", "SubagentStart"),
+    "subagent_stop": ("subagentStop", "SubagentStop"),
+    "pre_compact": ("preCompact", "PreCompact"),
+    "notification": ("notification", "Notification"),
+    "error": ("errorOccurred", "ErrorOccurred", "StopFailure"),
+}
+
+
+def _fold(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+_EVENT_INDEX = {_fold(n): canon for canon, names in EVENTS.items() for n in (canon, *names)}
+_PROMPT_EVENTS = {"user_prompt_submit", "user_prompt_transformed"}
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def canonical_event(raw: str | None) -> str:
+    return _EVENT_INDEX.get(_fold(raw), "unknown") if raw else "unknown"
+
+
+# ---- reading ---------------------------------------------------------------------------------
+def _read_stdin() -> tuple[bytes, str | None]:
+    """Up to MAX_STDIN bytes; the rest is drained (a writer that gets EPIPE may call the hook
+    failed) and reported."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None or sys.stdin.isatty():
+        return b"", None
+    data = stream.read(MAX_STDIN + 1)
+    if len(data) <= MAX_STDIN:
+        return data, None
+    while stream.read(1 << 20):
+        pass
+    return data[:MAX_STDIN], "stdin larger than 8 MB, not parsed"
+
+
+def _parse(data: bytes, problem: str | None) -> tuple[dict, str | None]:
+    if problem:
+        return {}, problem
+    if not data.strip():
+        return {}, "empty stdin"
+    try:
+        text, note = data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        text, note = data.decode("utf-8", "replace"), "stdin is not valid UTF-8"
+    try:
+        payload = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        return {}, "; ".join(filter(None, [note, f"stdin is not JSON: {e}"]))
+    if not isinstance(payload, dict):
+        return {}, f"payload is a JSON {type(payload).__name__}, not an object"
+    return payload, note
+
+
+# ---- normalizing -----------------------------------------------------------------------------
+def _first(p: dict, *keys: str):
+    for k in keys:
+        if p.get(k) not in (None, ""):
+            return p[k]
+    return None
+
+
+def _args(value) -> dict:
+    """Tool args as a dict: Copilot camelCase sends them as a JSON string."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return {"_raw": value}
+    if value is None:
+        return {}
+    return value if isinstance(value, dict) else {"_value": value}
+
+
+def _tools(p: dict) -> list[dict]:
+    if isinstance(p.get("toolCalls"), list):   # Copilot preToolUse: a batch
+        return [{"name": c.get("name") or c.get("toolName"), "args": _args(c.get("args"))}
+                for c in p["toolCalls"] if isinstance(c, dict)]
+    if "toolName" in p:                          # Copilot camelCase, one call
+        return [{"name": p["toolName"], "args": _args(p.get("toolArgs"))}]
+    if "tool_name" in p:                         # Claude, Codex, VS Code, Copilot PascalCase
+        return [{"name": p["tool_name"], "args": _args(p.get("tool_input"))}]
+    return []
+
+
+def _dialect(p: dict, raw_event: str | None, target: str | None) -> str:
+    if not p:
+        return "unknown"
+    if any(k in p for k in ("toolCalls", "toolName", "toolArgs", "toolResult")):
+        return "copilot-camel"
+    if "hookEventName" in p:
+        return "vscode"
+    if "turn_id" in p or target == "codex":
+        return "codex"
+    snake = any(k in p for k in ("hook_event_name", "session_id", "tool_name", "transcript_path"))
+    # Copilot's PascalCase events and VS Code both send snake_case fields plus an ISO timestamp
+    if isinstance(p.get("timestamp"), str) or (snake and target == "copilot"):
+        return "vscode" if target == "claude" or "sessionId" in p else "copilot-pascal"
+    if snake:
+        return "claude"
+    if "sessionId" in p or isinstance(p.get("timestamp"), (int, float)) or target == "copilot":
+        return "copilot-camel"
+    return "unknown"
+
+
+def _bounded(value, depth: int = 0):
+    """Tool args trimmed to MAX_DEPTH / MAX_ITEMS before they are redacted and written."""
+    if depth >= MAX_DEPTH and isinstance(value, (dict, list)):
+        return "[nested too deep]"
+    if isinstance(value, dict):
+        return {str(k): _bounded(v, depth + 1) for k, v in list(value.items())[:MAX_ITEMS]}
+    if isinstance(value, list):
+        return [_bounded(v, depth + 1) for v in value[:MAX_ITEMS]]
+    return value
+
+
+def _clip(value):
+    if isinstance(value, dict):
+        return {k: _clip(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clip(v) for v in value]
+    if isinstance(value, str) and len(value) > MAX_STR:
+        marker = f"…[+{len(value) - MAX_STR} chars]"
+        return value[:MAX_STR - len(marker)] + marker
+    return value
+
+
+def build_record(payload: dict, argv_event: str | None, env, error: str | None = None) -> dict:
+    """The one audit record for a hook call, already redacted and clipped."""
+    raw_event = (argv_event or env.get("AGENTDECK_EVENT")
+                 or _first(payload, "hook_event_name", "hookEventName", "hookType"))
+    raw_event = raw_event if isinstance(raw_event, str) else None
+    target = env.get("AGENTDECK_TARGET") or None
+    event = canonical_event(raw_event)
+    record = {
+        "ts": _now(),
+        "target": target,
+        "event": event,
+        "raw_event": raw_event,
+        "dialect": _dialect(payload, raw_event, target),
+        "session_id": _first(payload, "session_id", "sessionId"),
+        "cwd": _first(payload, "cwd"),
+    }
+    tools = _tools(payload)
+    if tools:
+        record["tools"] = _bounded(tools)
+    if event in _PROMPT_EVENTS and isinstance(payload.get("prompt"), str):
+        record["prompt"] = payload["prompt"]
+    if error:
+        record["error"] = error
+    return _clip(redact_value(record))
+
+
+# ---- writing ---------------------------------------------------------------------------------
+def state_dir(env) -> str:
+    explicit = env.get("AGENTDECK_STATE_DIR")
+    if explicit:
+        return explicit
+    import platformdirs  # only when needed: it is the one non-stdlib import
+
+    return platformdirs.user_state_dir("agentdeck")
+
+
+def append_record(record: dict, env) -> None:
+    """One O_APPEND write per line, so concurrent hooks never interleave."""
+    directory = state_dir(env)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8", "replace")
+    fd = os.open(os.path.join(directory, "audit.jsonl"),
+                 os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    env = os.environ
+    event = argv[0] if argv else None
+    try:
+        payload, error = _parse(*_read_stdin())
+        append_record(build_record(payload, event, env, error), env)
+    except BaseException as e:  # noqa: BLE001 - a hook must never fail the CLI that runs it
+        try:
+            raw = event or env.get("AGENTDECK_EVENT")
+            append_record({
+                "ts": _now(),
+                "target": env.get("AGENTDECK_TARGET") or None,
+                "event": canonical_event(raw), "raw_event": raw,
+                "error": redact(f"internal error: {type(e).__name__}: {e}")[:MAX_STR],
+            }, env)
+        except BaseException:  # noqa: BLE001
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

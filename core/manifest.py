@@ -1,0 +1,106 @@
+"""Sidecar manifests: what agentdeck last wrote, per key, file, block and link.
+
+One manifest per target (its path is chosen by the adapter, e.g. $COPILOT_HOME/.agentdeck-managed.json),
+never inside a CLI's own settings file. Each entry records the fingerprint of what we wrote (the
+"recorded" state of the three-state rule), the value for keys (so panes can show "last written"),
+and what was there before we first wrote (so uninstall can restore it). Manifests are written
+0600: a recorded value may be a header the operator put in their profile.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import UserError
+from .host import Host, HostError
+
+FORMAT = 1
+ABSENT = "__agentdeck_absent__"   # JSON-safe marker for "nothing was there"
+
+
+def sha256(data: bytes | str) -> str:
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def entry_id(path: str, kind: str, key: tuple[str, ...] | list[str]) -> str:
+    if kind == "key":
+        return path + "#" + json.dumps(list(key), ensure_ascii=False)
+    if kind == "block":
+        return path + "#block"
+    return path
+
+
+@dataclass
+class Entry:
+    path: str
+    kind: str
+    fingerprint: str
+    key: list[str] = field(default_factory=list)
+    fmt: str = ""
+    value: Any = None            # key items: the value we wrote
+    prior: Any = ABSENT          # key items: the value before our first write
+    prior_sha: str | None = None  # file items: content before our first write (kept in state/originals)
+    created_file: bool = False   # the file did not exist before we first wrote into it
+    created_dirs: list[str] = field(default_factory=list)  # directories our first write made
+    markers: list[str] = field(default_factory=list)
+    label: str = ""
+
+    @property
+    def id(self) -> str:
+        return entry_id(self.path, self.kind, tuple(self.key))
+
+
+@dataclass
+class Manifest:
+    target: str
+    path: Path
+    entries: dict[str, Entry] = field(default_factory=dict)
+    raw_sha: str | None = None    # sha of the manifest file as read (None: absent)
+
+    @classmethod
+    def load(cls, host: Host, target: str, path: Path) -> "Manifest":
+        m = cls(target=target, path=path)
+        try:
+            data = host.read_bytes(path)
+        except HostError as e:
+            raise UserError(str(e)) from None
+        if data is None:
+            return m
+        m.raw_sha = sha256(data)
+        try:
+            obj = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            line = getattr(e, "lineno", None)
+            col = getattr(e, "colno", None)
+            raise UserError(f"agentdeck manifest is corrupt ({getattr(e, 'msg', e)}); move it aside and re-run",
+                            path=str(path), line=line, col=col) from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("entries"), list):
+            raise UserError("agentdeck manifest has an unexpected shape; move it aside and re-run",
+                            path=str(path))
+        for raw in obj["entries"]:
+            try:
+                e = Entry(**raw)
+            except TypeError:
+                raise UserError("agentdeck manifest has an unexpected entry; move it aside and re-run",
+                                path=str(path)) from None
+            m.entries[e.id] = e
+        return m
+
+    def render(self) -> bytes:
+        entries = sorted(self.entries.values(), key=lambda e: (e.path, e.kind, e.key))
+        obj = {"format": FORMAT, "tool": "agentdeck", "target": self.target,
+               "note": "Written by agentdeck: what it manages here. Do not edit.",
+               "entries": [asdict(e) for e in entries]}
+        return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+    def paths(self) -> set[str]:
+        return {e.path for e in self.entries.values()}

@@ -1,0 +1,383 @@
+"""The planner: desired x recorded (manifest) x actual (disk) -> Plan, plain data.
+
+The three-state rule, for every managed key, generated file, managed block and link:
+
+  recorded  actual      desired        class        default
+  --------  ----------  -------------  -----------  --------------------------------------------
+  none      missing     D              create       write D
+  none      == D        D              noop         record it (heal)
+  none      != D        D              foreign      keep theirs, report (pinned: conflict)
+  R         == R        == R           noop
+  R         == R        != R           update       write D
+  R         == D        != R           noop         record D (heal)
+  R         missing     D              hand-edited  operator deleted it: report, do not re-add
+  R         other       == R           hand-edited  keep theirs, report (pinned: conflict)
+  R         other       != R           conflict     both changed: keep theirs until decided
+  R         == R        not wanted     remove       restore what was there before us, or delete
+  R         missing     not wanted     noop         forget the record
+  R         other       not wanted     hand-edited  keep theirs, stop managing it
+
+Each item's decision defaults per class; the operator may change it (keep / take, apply / skip).
+A conflict must be decided before apply.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .desired import Desired, DesiredState, Notice
+from .disk import MISSING, DiskView
+from .host import Host
+from .manifest import ABSENT, Entry, Manifest, canonical, entry_id, sha256
+
+CLASSES = ("create", "update", "noop", "hand-edited", "conflict", "remove", "foreign")
+SYMBOLS = {"create": "+", "update": "~", "remove": "-", "hand-edited": "!", "conflict": "!",
+           "foreign": "!", "noop": " "}
+REAL_IN_THE_WAY = "(a real file or directory)"
+CHOICES = {
+    "create": ("apply", "skip"), "update": ("apply", "skip"), "remove": ("apply", "skip"),
+    "hand-edited": ("keep", "take"), "foreign": ("keep", "take"), "conflict": ("keep", "take"),
+    "noop": ("apply",),
+}
+
+
+@dataclass
+class PlanItem:
+    id: str
+    target: str
+    path: str
+    kind: str
+    cls: str
+    key: list[str] = field(default_factory=list)
+    label: str = ""
+    group: str = ""
+    reason: str = ""
+    warnings: list[str] = field(default_factory=list)
+    secret: bool = False
+    desired: Any = None
+    recorded: Any = None
+    actual: Any = None
+    wanted: bool = True             # False: the profile no longer wants it (remove class)
+    heal: bool = False              # noop that only updates our record
+    also: list[str] = field(default_factory=list)   # other targets that want the same item
+    release: bool = False           # remove only our record: another target still owns it
+    # internals (not part of the JSON form)
+    spec: Desired | None = field(default=None, repr=False)
+    entry: Entry | None = field(default=None, repr=False)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        if self.kind == "link" and self.actual == REAL_IN_THE_WAY:
+            return ("keep",)   # never replace a real file or directory with a link
+        return CHOICES[self.cls]
+
+    @property
+    def default_decision(self) -> str:
+        return self.choices[0]
+
+    def to_json(self, decision: str) -> dict:
+        return {
+            "id": self.id, "target": self.target, "path": self.path, "kind": self.kind,
+            "key": self.key, "label": self.label, "group": self.group, "class": self.cls,
+            "decision": decision, "choices": list(self.choices), "action": action_of(self, decision),
+            "reason": self.reason, "warnings": self.warnings, "secret": self.secret,
+            "desired": _jsonable(self.desired), "recorded": _jsonable(self.recorded),
+            "actual": _jsonable(self.actual), "also": self.also,
+        }
+
+
+def _jsonable(v: Any) -> Any:
+    if v is MISSING:
+        return None
+    return v
+
+
+def action_of(item: PlanItem, decision: str) -> str:
+    """What apply will do to disk: write, remove, record (manifest only) or none."""
+    if item.cls in ("create", "update"):
+        return "write" if decision == "apply" else "none"
+    if item.cls == "remove":
+        if decision != "apply":
+            return "none"
+        return "record" if item.release else "remove"
+    if item.cls in ("hand-edited", "foreign", "conflict"):
+        if decision == "take":
+            return "write" if item.wanted else "remove"
+        return "record" if not item.wanted else "none"
+    if item.cls == "noop":
+        return "record" if item.heal else "none"
+    return "none"
+
+
+@dataclass
+class Plan:
+    home: str
+    profile: str
+    targets: list[str]
+    items: list[PlanItem] = field(default_factory=list)
+    notices: dict[str, list[Notice]] = field(default_factory=dict)
+    info: dict[str, dict] = field(default_factory=dict)
+    inputs: dict[str, str | None] = field(default_factory=dict)
+    manifests: dict[str, Manifest] = field(default_factory=dict)
+    decisions: dict[str, str] = field(default_factory=dict)
+    mode: str = "install"           # "install" | "uninstall"
+
+    # ---- decisions ------------------------------------------------------------------------------
+    def decision(self, item: PlanItem) -> str:
+        return self.decisions.get(item.id, item.default_decision)
+
+    def decide(self, item_id: str, decision: str) -> None:
+        item = self.get(item_id)
+        if decision not in item.choices:
+            raise ValueError(f"{decision!r} is not a choice for {item.label or item.id} "
+                             f"(choose {' or '.join(item.choices)})")
+        self.decisions[item_id] = decision
+
+    def get(self, item_id: str) -> PlanItem:
+        for it in self.items:
+            if it.id == item_id:
+                return it
+        raise KeyError(item_id)
+
+    def action(self, item: PlanItem) -> str:
+        return action_of(item, self.decision(item))
+
+    def undecided_conflicts(self) -> list[PlanItem]:
+        return [i for i in self.items if i.cls == "conflict" and i.id not in self.decisions]
+
+    # ---- summaries ------------------------------------------------------------------------------
+    def counts(self) -> dict[str, int]:
+        c = {"add": 0, "change": 0, "remove": 0, "kept": 0, "conflict": 0, "record": 0}
+        for it in self.items:
+            act = self.action(it)
+            if act == "write":
+                c["add" if it.actual is MISSING else "change"] += 1
+            elif act == "remove":
+                c["remove"] += 1
+            elif act == "record":
+                c["record"] += 1
+            if it.cls in ("hand-edited", "foreign") and self.decision(it) == "keep":
+                c["kept"] += 1
+            if it.cls == "conflict" and self.decision(it) == "keep":
+                c["conflict"] += 1
+        return c
+
+    @property
+    def has_changes(self) -> bool:
+        """Changes to files on disk (a manifest-only record update is not a change)."""
+        return any(self.action(i) in ("write", "remove") for i in self.items)
+
+    @property
+    def has_work(self) -> bool:
+        return any(self.action(i) != "none" for i in self.items)
+
+    def summary(self) -> str:
+        c = self.counts()
+        if not self.has_changes and not c["kept"] and not c["conflict"]:
+            return "No changes. Everything is in sync."
+        parts = [f"{c['add']} to add", f"{c['change']} to change", f"{c['remove']} to remove"]
+        if c["kept"]:
+            parts.append(f"{c['kept']} hand-edit{'s' if c['kept'] != 1 else ''} kept")
+        if c["conflict"]:
+            parts.append(f"{c['conflict']} conflict{'s' if c['conflict'] != 1 else ''} to decide")
+        return "Plan: " + ", ".join(parts) + "."
+
+    def for_target(self, target: str) -> list[PlanItem]:
+        return [i for i in self.items if i.target == target]
+
+    def to_json(self) -> dict:
+        c = self.counts()
+        return {
+            "format": 1, "home": self.home, "profile": self.profile, "targets": self.targets,
+            "mode": self.mode,
+            "summary": {"text": self.summary(), "add": c["add"], "change": c["change"],
+                        "remove": c["remove"], "hand_edits_kept": c["kept"],
+                        "conflicts": c["conflict"], "record_only": c["record"],
+                        "changes_pending": self.has_changes},
+            "items": [i.to_json(self.decision(i)) for i in self.items],
+            "notices": {t: [{"level": n.level, "message": n.message, "path": n.path} for n in ns]
+                        for t, ns in self.notices.items()},
+            "inputs": self.inputs,
+        }
+
+
+# ---- computing ---------------------------------------------------------------------------------
+
+def fingerprint_of_value(kind: str, value: Any, mode: int | None = None) -> str:
+    if kind == "key":
+        return canonical(value)
+    if kind == "link":
+        return "link:" + str(value)
+    fp = sha256(value if isinstance(value, (bytes, str)) else str(value))
+    if kind == "file" and mode is not None:
+        fp += f":{mode:o}"
+    return fp
+
+
+def _actual(disk: DiskView, d: Desired | Entry, kind: str, path: Path, key, fmt: str,
+            markers, mode: int | None) -> tuple[Any, str | None]:
+    """(display value, fingerprint) of what is on disk now; (MISSING, None) when absent."""
+    from .formats.blocks import get_block
+    from .formats.errors import FormatError
+    from .errors import UserError
+
+    st = disk.state(path)
+    if kind == "link":
+        if st.is_link:
+            return st.link_target, "link:" + str(st.link_target)
+        if st.is_dir or st.exists:
+            return REAL_IN_THE_WAY, "real"
+        return MISSING, None
+    if kind == "file":
+        text = disk.text(path)
+        if text is None:
+            return MISSING, None
+        fp = st.sha
+        if mode is not None:
+            fp += f":{(st.mode or 0):o}"
+        return text, fp
+    if kind == "block":
+        text = disk.text(path)
+        if text is None:
+            return MISSING, None
+        try:
+            body = get_block(text, markers[0], markers[1])
+        except FormatError as e:
+            raise UserError(e.msg, path=str(path), line=e.line, col=e.col) from None
+        if body is None:
+            return MISSING, None
+        return body, sha256(body)
+    # key
+    doc = disk.doc(path, fmt)
+    if doc is None:
+        return MISSING, None
+    from .formats.jsonc import MISSING as DOC_MISSING
+    v = doc.get(tuple(key), DOC_MISSING)
+    if v is DOC_MISSING:
+        return MISSING, None
+    return v, canonical(v)
+
+
+def _display_recorded(e: Entry | None) -> Any:
+    if e is None:
+        return MISSING
+    if e.kind == "key":
+        return e.value
+    if e.kind == "link":
+        return e.fingerprint.removeprefix("link:")
+    return f"sha256:{e.fingerprint[:12]}"
+
+
+def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | None,
+             pinned: bool = False) -> tuple[str, bool, str]:
+    """(class, heal, reason) by the three-state rule. desired_fp None = no longer wanted."""
+    if desired_fp is None:
+        if recorded_fp is None:
+            return "noop", False, ""
+        if actual_fp is None:
+            return "noop", True, "already gone; forgetting our record"
+        if actual_fp == recorded_fp:
+            return "remove", False, "the profile no longer wants it"
+        return "hand-edited", False, "changed by you after we wrote it; left as is, no longer managed"
+    if recorded_fp is None:
+        if actual_fp is None:
+            return "create", False, "the profile wants it"
+        if actual_fp == desired_fp:
+            return "noop", True, "already as the profile wants; adopting it"
+        if pinned:
+            return "conflict", False, "set by you to a value agentdeck pins; decide which wins"
+        return "foreign", False, "exists and was not written by agentdeck; kept"
+    if actual_fp is None:
+        return "hand-edited", False, "deleted by you since the last apply; not re-added"
+    if actual_fp == recorded_fp:
+        if desired_fp == recorded_fp:
+            return "noop", False, ""
+        return "update", False, "the profile changed"
+    if actual_fp == desired_fp:
+        return "noop", True, "already as the profile wants; updating our record"
+    if pinned:
+        return "conflict", False, "changed by you, but agentdeck pins this value; decide which wins"
+    if desired_fp == recorded_fp:
+        return "hand-edited", False, "changed by you since the last apply; kept"
+    return "conflict", False, "changed by you and by the profile; decide which wins"
+
+
+def compute(host: Host, profile_name: str, states: list[DesiredState],
+            manifests: dict[str, Manifest], *, disk: DiskView | None = None,
+            selected: list[str] | None = None) -> Plan:
+    """Build the plan for the given desired states. `manifests` holds every target's manifest
+    (not just the selected ones) so an item another target also owns is released, not removed."""
+    disk = disk or DiskView(host)
+    selected = selected or [s.target for s in states]
+    plan = Plan(home=str(host.home), profile=profile_name, targets=selected, manifests=manifests)
+    by_id: dict[str, PlanItem] = {}
+
+    for st in states:
+        plan.notices[st.target] = list(st.notices)
+        plan.info[st.target] = st.info
+        man = manifests[st.target]
+        wanted_ids: set[str] = set()
+        for d in st.items:
+            path = str(d.path)
+            eid = entry_id(path, d.kind, d.key)
+            wanted_ids.add(eid)
+            dfp = fingerprint_of_value(d.kind, d.value, d.mode)
+            if eid in by_id:
+                prev = by_id[eid]
+                if prev.spec is not None and fingerprint_of_value(
+                        prev.spec.kind, prev.spec.value, prev.spec.mode) == dfp:
+                    prev.also.append(st.target)
+                    continue
+                plan.notices[st.target].append(Notice(
+                    "error", f"{prev.target} and {st.target} want different contents for "
+                             f"{host.display(path)}; {prev.target}'s is planned"))
+                continue
+            entry = man.entries.get(eid)
+            actual, afp = _actual(disk, d, d.kind, d.path, d.key, d.fmt, d.markers, d.mode)
+            cls, heal, why = classify(dfp, entry.fingerprint if entry else None, afp, d.pinned)
+            reason = d.reason or why
+            if why and d.reason and cls != "create":
+                reason = f"{d.reason}; {why}"
+            item = PlanItem(
+                id=eid, target=st.target, path=path, kind=d.kind, cls=cls, key=list(d.key),
+                label=d.label or host.display(path), group=d.group, reason=reason,
+                warnings=list(d.warnings), secret=d.secret, desired=d.value,
+                recorded=_display_recorded(entry), actual=actual, heal=heal, spec=d, entry=entry)
+            by_id[eid] = item
+            plan.items.append(item)
+        # entries we recorded that the profile no longer wants
+        for eid, entry in man.entries.items():
+            if eid in wanted_ids:
+                continue
+            if eid in by_id:   # another selected target wants it now: it is recorded there
+                by_id[eid].also.append(st.target)
+                continue
+            path = Path(entry.path)
+            actual, afp = _actual(disk, entry, entry.kind, path, entry.key, entry.fmt,
+                                  tuple(entry.markers) if entry.markers else ("", ""), None)
+            if entry.kind == "file" and afp and ":" in entry.fingerprint:
+                st_ = disk.state(path)
+                afp = f"{st_.sha}:{(st_.mode or 0):o}"
+            cls, heal, why = classify(None, entry.fingerprint, afp)
+            others = [t for t, m in manifests.items() if t != st.target and eid in m.entries]
+            item = PlanItem(
+                id=eid, target=st.target, path=entry.path, kind=entry.kind, cls=cls,
+                key=list(entry.key), label=entry.label or host.display(entry.path),
+                group="", reason=why, desired=MISSING, recorded=_display_recorded(entry),
+                actual=actual, wanted=False, heal=heal, entry=entry,
+                release=bool(others))
+            if others and cls == "remove":
+                item.reason = f"no longer wanted by {st.target}; still owned by {', '.join(others)}"
+            by_id[eid] = item
+            plan.items.append(item)
+    # read every manifest's sha so a concurrent apply makes this plan stale
+    for t, m in manifests.items():
+        disk.state(m.path)
+    plan.inputs = disk.inputs()
+    return plan
+
+
+def dumps(plan: Plan) -> str:
+    return json.dumps(plan.to_json(), indent=2, ensure_ascii=False, default=str)

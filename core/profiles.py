@@ -1,0 +1,272 @@
+"""Find, load, validate and resolve profiles.
+
+A profile is a directory with a profile.toml and optional content (see docs/architecture.md).
+Bundled profiles ship in the repository's profiles/ folder; an operator's own live under
+<config dir>/profiles and override a bundled one of the same name. `extends` chains are resolved
+base first; cycles are an error. Every error is one line naming file:line:col and the field.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from .errors import UserError
+from .host import Host, HostError
+from .model import Directives, McpFile, Profile, ProfileFile, check_name
+
+DIRECTIVE_KEYS = ("_agentdeck", "_agentihooks")
+NATIVE_FILES = ("copilot/settings.json", "copilot/mcp-config.json", "codex/config.toml",
+                "claude/settings.json")
+
+
+def bundled_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    for cand in (here.parent / "profiles", here / "_bundled_profiles"):
+        if cand.is_dir():
+            return cand
+    return here.parent / "profiles"
+
+
+@dataclass
+class ProfileRef:
+    name: str
+    path: Path
+    origin: str          # "bundled" | "operator"
+    description: str = ""
+    shadows_bundled: bool = False
+
+
+def operator_dir(host: Host) -> Path:
+    return host.config_dir / "profiles"
+
+
+def available(host: Host) -> dict[str, ProfileRef]:
+    """Every profile by name; an operator profile overrides a bundled one of the same name."""
+    found: dict[str, ProfileRef] = {}
+    for origin, root in (("bundled", bundled_dir()), ("operator", operator_dir(host))):
+        for name in host.listdir(root):
+            d = root / name
+            if (d / "profile.toml").is_file():
+                shadows = name in found
+                found[name] = ProfileRef(name, d, origin, shadows_bundled=shadows)
+    for ref in found.values():
+        try:
+            meta = _load_profile_toml(host, ref.path / "profile.toml")
+            ref.description = meta.profile.description
+        except UserError:
+            ref.description = "(invalid profile.toml)"
+    return found
+
+
+# ---- errors with positions ----------------------------------------------------------------------
+
+def _line_of_key(text: str, key: str) -> int | None:
+    for i, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if s.startswith(key) and s[len(key):].lstrip().startswith("="):
+            return i
+        if s in (f"[{key}]", f"[[{key}]]"):
+            return i
+    return None
+
+
+def _validation_error(path: Path, text: str, e: ValidationError, *, locate=None) -> UserError:
+    err = e.errors()[0]
+    loc = [str(p) for p in err.get("loc", ())]
+    field = ".".join(loc) or "(top level)"
+    line = None
+    if locate is not None:
+        line = locate(loc)
+    else:
+        for part in reversed(loc):
+            line = _line_of_key(text, part)
+            if line:
+                break
+    msg = err.get("msg", "invalid value")
+    if err.get("type") == "extra_forbidden":
+        msg = "unknown field"
+    return UserError(f"{field}: {msg}", path=str(path), line=line)
+
+
+def _read(host: Host, path: Path) -> str | None:
+    try:
+        return host.read_text(path)
+    except HostError as e:
+        raise UserError(str(e)) from None
+
+
+def _load_profile_toml(host: Host, path: Path) -> ProfileFile:
+    text = _read(host, path)
+    if text is None:
+        raise UserError("missing profile.toml", path=str(path))
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        line, col = getattr(e, "lineno", None), getattr(e, "colno", None)
+        msg = str(e).split(" (at line")[0]
+        raise UserError(msg, path=str(path), line=line, col=col) from None
+    try:
+        return ProfileFile.model_validate(data)
+    except ValidationError as e:
+        raise _validation_error(path, text, e) from None
+
+
+def _load_json(host: Host, path: Path) -> tuple[Any, Any] | None:
+    """(data, doc) for a JSONC file in a profile, or None when absent."""
+    from .formats.errors import FormatError
+    from .formats.jsonc import JsonDoc
+
+    text = _read(host, path)
+    if text is None:
+        return None
+    try:
+        doc = JsonDoc.parse(text, path=str(path))
+    except FormatError as e:
+        raise UserError(e.msg, path=str(path), line=e.line, col=e.col) from None
+    return doc.data, doc
+
+
+def _load_toml(host: Host, path: Path) -> dict | None:
+    text = _read(host, path)
+    if text is None:
+        return None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e).split(" (at line")[0]
+        raise UserError(msg, path=str(path), line=getattr(e, "lineno", None),
+                        col=getattr(e, "colno", None)) from None
+
+
+def _md_files(host: Host, d: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for fn in host.listdir(d):
+        p = d / fn
+        if fn.endswith(".md") and not fn.startswith(".") and host.is_file(p):
+            name = fn[:-3]
+            try:
+                check_name(name)
+            except ValueError as e:
+                raise UserError(str(e), path=str(p)) from None
+            out[name] = _read(host, p) or ""
+    return out
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def resolve(host: Host, name: str) -> Profile:
+    """Load `name` and its extends chain (base first) into one Profile."""
+    try:
+        check_name(name, "profile name")
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    refs = available(host)
+    chain: list[str] = []
+
+    def visit(n: str, stack: list[str], via: Path | None) -> None:
+        if n in stack:
+            cycle = " -> ".join(stack[stack.index(n):] + [n])
+            raise UserError(f"profile extends cycle: {cycle}", path=str(via) if via else None)
+        if n in chain:
+            return
+        ref = refs.get(n)
+        if ref is None:
+            known = ", ".join(sorted(refs)) or "none"
+            raise UserError(f"unknown profile {n!r} (known: {known})", path=str(via) if via else None)
+        meta = _load_profile_toml(host, ref.path / "profile.toml")
+        for parent in meta.profile.extends:
+            visit(parent, stack + [n], ref.path / "profile.toml")
+        chain.append(n)
+
+    visit(name, [], None)
+
+    prof = Profile(name=name, chain=chain)
+    native: dict[str, dict] = {}
+    directives_raw: dict[str, Any] = {}
+    for n in chain:
+        ref = refs[n]
+        d = ref.path
+        prof.origins[n] = f"{ref.origin}:{d}"
+        meta = _load_profile_toml(host, d / "profile.toml")
+        if n == name:
+            prof.description = meta.profile.description
+        if meta.profile.targets is not None:
+            prof.targets = list(meta.profile.targets)
+        if meta.hooks is not None:
+            merged = prof.hooks.model_dump()
+            merged.update(meta.hooks.model_dump(exclude_unset=True))
+            prof.hooks = type(prof.hooks).model_validate(merged)
+        persona = _read(host, d / "AGENTS.md")
+        if persona is not None:
+            prof.personas.append((n, persona))
+        prof.rules.update(_md_files(host, d / "rules"))
+        prof.agents.update(_md_files(host, d / "agents"))
+        prof.commands.update(_md_files(host, d / "commands"))
+        for sk in host.listdir(d / "skills"):
+            if (d / "skills" / sk / "SKILL.md").is_file():
+                try:
+                    check_name(sk, "skill name")
+                except ValueError as e:
+                    raise UserError(str(e), path=str(d / "skills" / sk)) from None
+                prof.skills[sk] = str(d / "skills" / sk)
+        loaded = _load_json(host, d / "mcp.json")
+        if loaded is not None:
+            data, doc = loaded
+            try:
+                mf = McpFile.model_validate(data)
+            except ValidationError as e:
+                def locate(loc, doc=doc):
+                    for i in range(len(loc), 0, -1):
+                        ln = doc.line_of(tuple(loc[:i]))
+                        if ln:
+                            return ln
+                    return None
+                raise _validation_error(d / "mcp.json", "", e, locate=locate) from None
+            for sname, srv in mf.mcpServers.items():
+                try:
+                    check_name(sname, "MCP server name")
+                except ValueError as e:
+                    raise UserError(str(e), path=str(d / "mcp.json"),
+                                    line=doc.line_of(("mcpServers", sname))) from None
+                prof.mcp_servers[sname] = srv
+        for rel in NATIVE_FILES:
+            p = d / rel
+            if rel.endswith(".toml"):
+                data = _load_toml(host, p)
+            else:
+                got = _load_json(host, p)
+                data = got[0] if got else None
+            if data is None:
+                continue
+            if not isinstance(data, dict):
+                raise UserError("expected an object at the top level", path=str(p))
+            if rel == "copilot/settings.json":
+                for key in DIRECTIVE_KEYS:
+                    if key in data:
+                        block = data[key]
+                        if not isinstance(block, dict):
+                            raise UserError(f"{key}: expected an object", path=str(p))
+                        directives_raw.update(block)
+                data = {k: v for k, v in data.items() if k not in DIRECTIVE_KEYS}
+            native[rel] = deep_merge(native.get(rel, {}), data)
+    prof.native = native
+    try:
+        prof.directives = Directives.model_validate(directives_raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = ".".join(str(p) for p in err.get("loc", ()))
+        raise UserError(f"_agentdeck.{field}: {err.get('msg')}",
+                        path=str(refs[name].path / "copilot/settings.json")) from None
+    return prof

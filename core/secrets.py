@@ -1,0 +1,132 @@
+"""Find literal credentials in text and config values, and redact them.
+
+Pure functions, no I/O, and nothing imported beyond `re`: the hook handler runs this on every
+hook call. A pattern is one row of `PATTERNS`; when it has a group named `secret`, only that
+group is the credential (the `Bearer ` or `aws_secret_access_key=` before it stays readable).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: (kind, regex). Earlier rows win where two matches overlap, so specific kinds come before the
+#: generic ones (a GitHub token inside `Bearer ...` or a URL is reported as github_token).
+PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) for kind, rx in (
+    ("private_key",
+     r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|\Z)"),
+    ("github_token", r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9_])"),
+    ("github_pat", r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{36,255}(?![A-Za-z0-9_])"),
+    ("anthropic_key", r"(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}"),
+    # sk-, optional project/service prefix, then a run that must contain a digit: "sk-" inside
+    # words ("task-list", "risk-free") is cut off by the look-behind, long hyphenated words by
+    # the digit.
+    ("openai_key",
+     r"(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}"),
+    ("google_api_key", r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
+    ("aws_access_key_id", r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])"),
+    ("aws_secret_access_key",
+     r"(?i:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"
+     r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"),
+    ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9_/-]{20,}"),
+    ("slack_token", r"(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,}"),
+    ("jwt", r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{7,}\.[A-Za-z0-9_-]{7,}\.[A-Za-z0-9_-]{7,}"),
+    # A literal token (not $VAR / ${VAR}) of 16+ chars with at least one capital or digit, so
+    # "Bearer authentication-schemes" in prose is not one.
+    ("bearer_token",
+     r"\b[Bb]earer[ \t]+(?P<secret>(?=[a-z._~+/-]*[A-Z0-9])[A-Za-z0-9._~+/-]{16,}=*)"),
+    ("url_credentials",
+     r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@$]+:(?P<secret>[^\s/@$]+)@"),
+))
+
+#: dict keys whose plain 40-char value is an AWS secret even with no name next to it in the text
+_AWS_SECRET_NAME = re.compile(r"(?i)^(?:aws_?)?secret_?(?:access_?)?key$")
+_AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}")
+_ENV_REF = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+][^}]*)?\}|\$[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class SecretHit:
+    kind: str
+    where: str
+    excerpt: str  # redacted: first 4 chars + "…", never the whole secret
+
+
+def _excerpt(secret: str) -> str:
+    return secret[:4] + "…"
+
+
+def _spans(s: str) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of every credential in s, non-overlapping, in text order."""
+    taken: list[tuple[int, int, str]] = []
+    for kind, rx in PATTERNS:
+        for m in rx.finditer(s):
+            g = "secret" if "secret" in rx.groupindex else 0
+            start, end = m.span(g)
+            if not any(start < e and b < end for b, e, _ in taken):
+                taken.append((start, end, kind))
+    return sorted(taken)
+
+
+def scan_text(s: str, where: str = "") -> list[SecretHit]:
+    return [SecretHit(kind, where, _excerpt(s[b:e])) for b, e, kind in _spans(s)]
+
+
+def redact(s: str) -> str:
+    """s with every detected credential replaced by "[REDACTED:<kind>]"."""
+    out, pos = [], 0
+    for b, e, kind in _spans(s):
+        out += [s[pos:b], f"[REDACTED:{kind}]"]
+        pos = e
+    out.append(s[pos:])
+    return "".join(out)
+
+
+def _named_secret(key: object, value: str) -> str | None:
+    """The kind of a value that is a secret because of the key it sits under."""
+    if isinstance(key, str) and _AWS_SECRET_NAME.match(key) and _AWS_SECRET_VALUE.fullmatch(value):
+        return "aws_secret_access_key"
+    return None
+
+
+def _join(where: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{where}[{key}]"
+    return f"{where}.{key}" if where else str(key)
+
+
+def scan_value(value, where: str = "") -> list[SecretHit]:
+    """Every credential in a JSON/TOML-like value; `where` grows into a dotted path."""
+    if isinstance(value, dict):
+        hits: list[SecretHit] = []
+        for k, v in value.items():
+            path = _join(where, k)
+            kind = _named_secret(k, v) if isinstance(v, str) else None
+            hits += [SecretHit(kind, path, _excerpt(v))] if kind else scan_value(v, path)
+        return hits
+    if isinstance(value, (list, tuple)):
+        return [h for i, v in enumerate(value) for h in scan_value(v, _join(where, i))]
+    if isinstance(value, str):
+        return scan_text(value, where)
+    return []
+
+
+def redact_value(value):
+    """A copy of a JSON-like value with `redact` applied to every string (keys included)."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            kind = _named_secret(k, v) if isinstance(v, str) else None
+            out[redact(k) if isinstance(k, str) else k] = (
+                f"[REDACTED:{kind}]" if kind else redact_value(v))
+        return out
+    if isinstance(value, (list, tuple)):
+        return [redact_value(v) for v in value]
+    if isinstance(value, str):
+        return redact(value)
+    return value
+
+
+def is_env_reference(s: str) -> bool:
+    """True when s takes its credential from the environment (`${VAR}`, `$VAR`, e.g.
+    "Bearer ${GITHUB_TOKEN}") and holds no literal credential besides."""
+    return bool(_ENV_REF.search(s)) and not _spans(s)

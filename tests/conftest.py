@@ -1,0 +1,57 @@
+"""Shared fixtures. Every test runs against a temporary home: the real home is never read or
+written (HOME and the CLI home variables are pointed into tmp_path for the whole session)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from core.host import Host
+
+_HOME_VARS = ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "AGENTDECK_STATE_DIR",
+              "AGENTDECK_CONFIG_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+              "AGENTDECK_CRASH_AT", "WSL_DISTRO_NAME")
+
+
+@pytest.fixture(autouse=True)
+def _isolate_home(tmp_path_factory, monkeypatch):
+    """No test may touch the real home: HOME points at a throwaway folder and the variables
+    that would redirect a CLI's home elsewhere are removed."""
+    fake = tmp_path_factory.mktemp("process-home")
+    monkeypatch.setenv("HOME", str(fake))
+    for v in _HOME_VARS:
+        monkeypatch.delenv(v, raising=False)
+    yield
+
+
+@pytest.fixture
+def home(tmp_path) -> Path:
+    h = tmp_path / "home"
+    h.mkdir()
+    return h
+
+
+@pytest.fixture
+def host(home) -> Host:
+    env = {k: v for k, v in os.environ.items() if k not in _HOME_VARS}
+    h = Host.from_environment(home, env=env)
+    h.osrelease_path = home / ".no-osrelease"   # not WSL unless a test says so
+    return h
+
+
+def snapshot_tree(root: Path) -> dict[str, tuple]:
+    """Every path under root with its bytes (or link target) and mode, for byte-exact checks."""
+    out: dict[str, tuple] = {}
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            rel = str(p.relative_to(root))
+            st = os.lstat(p)
+            if os.path.islink(p):
+                out[rel] = ("link", os.readlink(p))
+            elif p.is_dir():
+                out[rel] = ("dir", st.st_mode & 0o7777)
+            else:
+                out[rel] = ("file", p.read_bytes(), st.st_mode & 0o7777)
+    return out
