@@ -123,7 +123,7 @@ def _tools(p: dict) -> list[dict]:
     return []
 
 
-def _dialect(p: dict, raw_event: str | None, target: str | None) -> str:
+def _dialect(p: dict, target: str | None) -> str:
     if not p:
         return "unknown"
     if any(k in p for k in ("toolCalls", "toolName", "toolArgs", "toolResult")):
@@ -160,8 +160,8 @@ def _clip(value):
     if isinstance(value, list):
         return [_clip(v) for v in value]
     if isinstance(value, str) and len(value) > MAX_STR:
-        marker = f"…[+{len(value) - MAX_STR} chars]"
-        return value[:MAX_STR - len(marker)] + marker
+        keep = MAX_STR - 20  # room for the marker
+        return f"{value[:keep]}…[+{len(value) - keep} chars]"
     return value
 
 
@@ -177,7 +177,7 @@ def build_record(payload: dict, argv_event: str | None, env, error: str | None =
         "target": target,
         "event": event,
         "raw_event": raw_event,
-        "dialect": _dialect(payload, raw_event, target),
+        "dialect": _dialect(payload, target),
         "session_id": _first(payload, "session_id", "sessionId"),
         "cwd": _first(payload, "cwd"),
     }
