@@ -255,7 +255,7 @@ def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, 
                 created_file=f.get("created_file", old.created_file if old else False),
                 created_dirs=f.get("created_dirs", list(old.created_dirs) if old else []),
                 markers=list(spec.markers) if spec.kind == "block" else [],
-                label=spec.label)
+                label=spec.label, meta=spec.meta)
             for t in owners:
                 m = plan.manifests[t]
                 m.entries[entry.id] = entry

@@ -48,6 +48,10 @@ class Desired:
     manifest: str | None = None
     #: a key item whose file must be written 0600 (secret-bearing settings such as MCP headers)
     file_mode: int | None = None
+    #: adapter bookkeeping recorded with the item in the manifest (JSON data; not part of the
+    #: fingerprint), read back next run as Entry.meta -- e.g. which names of a shared list
+    #: agentdeck itself contributed
+    meta: Any = None
 
 
 @dataclass

@@ -53,6 +53,7 @@ class Entry:
     created_dirs: list[str] = field(default_factory=list)  # directories our first write made
     markers: list[str] = field(default_factory=list)
     label: str = ""
+    meta: Any = None             # the adapter's bookkeeping for this item (Desired.meta)
 
     @property
     def id(self) -> str:
