@@ -55,17 +55,61 @@ def desired_states(host: Host, profile_name: str, names: list[str]) -> list[Desi
 
 
 def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str] | None = None,
-               decisions: dict[str, str] | None = None) -> Plan:
+               decisions: dict[str, str] | None = None,
+               overrides: dict | None = None) -> Plan:
     """Resolve the profile, compute each target's desired state, and diff it against the
-    manifests and the disk. Reads only."""
+    manifests and the disk. Reads only. `overrides` are per-run choices (see `with_overrides`)."""
     prof = profiles.resolve(host, profile_name)
     chosen = select_targets(names, prof.targets)
-    states = [targets.get(n).desired(prof, host) for n in chosen]
+    states = [targets.get(n).desired(with_overrides(prof, overrides, n), host) for n in chosen]
     plan = planner.compute(host, profile_name, states, load_manifests(host), disk=DiskView(host),
                            selected=chosen)
     for k, v in (decisions or {}).items():
         plan.decide(k, v)
     return plan
+
+
+def with_overrides(prof, overrides: dict | None, target: str):
+    """The profile as one target sees it after the operator's per-run choices (a copy; the
+    profile on disk is untouched). `overrides`:
+
+      {"directives": {"mcpDefaultDisabled": False, "browserCommand": "auto", ...},
+       "mcp_enabled": {"copilot": {"github": True, "memory": False}}}
+
+    A server switched on joins mcpAlwaysEnabled (and leaves the profile's disabledMcpServers);
+    switched off, it leaves mcpAlwaysEnabled and, unless mcpDefaultDisabled already disables it,
+    joins the profile's copilot/settings.json disabledMcpServers. The adapters then plan it like
+    any profile value, so names the operator disabled in the CLI itself stay theirs."""
+    if not overrides:
+        return prof
+    mcp = (overrides.get("mcp_enabled") or {}).get(target) or {}
+    directives = overrides.get("directives") or {}
+    if not mcp and not directives:
+        return prof
+    from .model import Directives
+
+    p = prof.model_copy(deep=True)
+    if directives:
+        p.directives = Directives.model_validate({**p.directives.model_dump(), **directives})
+    if not mcp:
+        return p
+    always = list(p.directives.mcpAlwaysEnabled)
+    settings = dict(p.native.get("copilot/settings.json", {}))
+    disabled = settings.get("disabledMcpServers")
+    disabled = [n for n in disabled if isinstance(n, str)] if isinstance(disabled, list) else []
+    for name, on in mcp.items():
+        if on:
+            always += [name] if name not in always else []
+            disabled = [n for n in disabled if n != name]
+        else:
+            always = [n for n in always if n != name]
+            if not p.directives.mcpDefaultDisabled and name not in disabled:
+                disabled.append(name)
+    p.directives.mcpAlwaysEnabled = always
+    if disabled or "disabledMcpServers" in settings:
+        settings["disabledMcpServers"] = disabled
+        p.native = {**p.native, "copilot/settings.json": settings}
+    return p
 
 
 def build_uninstall_plan(host: Host, names: list[str] | None = None) -> Plan:
