@@ -22,7 +22,7 @@ from .disk import MISSING, DiskView, current_sha, new_doc, parse_doc
 from .errors import LockedError, StalePlanError, UserError
 from .host import Host
 from .manifest import ABSENT, Entry, Manifest, sha256
-from .plan import Plan, PlanItem, fingerprint_of_value
+from .plan import Plan, PlanItem, fingerprint_of_value, with_member, without_member
 
 LOCK_WAIT_SECONDS = 2.0
 
@@ -202,13 +202,19 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                 if it.spec.file_mode:
                     file_mode = it.spec.file_mode
                 prior = it.entry.prior if it.entry else (ABSENT if it.actual is MISSING else it.actual)
-                doc.set(key, it.desired)
+                if it.spec.member:   # one element of a list shared with the operator
+                    prior = ABSENT
+                    doc.set(key, with_member(doc.get(key, None), it.spec.member, it.desired))
+                else:
+                    doc.set(key, it.desired)
                 facts[it.id] = {"prior": prior,
                                 "created_file": (not existed) if it.entry is None else it.entry.created_file,
                                 "created_dirs": dirs if it.entry is None else list(it.entry.created_dirs or [])}
             else:
                 e = it.entry
-                if e is not None and e.prior != ABSENT:
+                if e is not None and e.member:
+                    _remove_member(doc, key, e.member)
+                elif e is not None and e.prior != ABSENT:
                     doc.set(key, e.prior)
                 else:
                     doc.delete(key)
@@ -223,6 +229,20 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
         else:
             ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s))
     return ops, facts
+
+
+def _remove_member(doc, key: tuple[str, ...], marker: str) -> None:
+    """Take our element out of the shared list at `key`; the operator's elements stay. An emptied
+    list goes, and so do the objects that this leaves empty (agentdeck made them)."""
+    rest = without_member(doc.get(key, None), marker)
+    if rest:
+        doc.set(key, rest)
+        return
+    doc.delete(key)
+    for i in range(len(key) - 1, 0, -1):
+        if doc.get(key[:i], None) != {}:
+            break
+        doc.delete(key[:i])
 
 
 def _no_other_entries(plan: Plan, path: str, ids: set[str]) -> bool:
@@ -250,12 +270,12 @@ def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, 
                 path=it.path, kind=it.kind, key=list(it.key), fmt=spec.fmt,
                 fingerprint=fingerprint_of_value(spec.kind, spec.value, spec.mode),
                 value=spec.value if spec.kind == "key" else None,
-                prior=prior if spec.kind == "key" else ABSENT,
+                prior=prior if spec.kind == "key" and not spec.member else ABSENT,
                 prior_sha=f.get("prior_sha", old.prior_sha if old else None),
                 created_file=f.get("created_file", old.created_file if old else False),
                 created_dirs=f.get("created_dirs", list(old.created_dirs) if old else []),
                 markers=list(spec.markers) if spec.kind == "block" else [],
-                label=spec.label, meta=spec.meta)
+                label=spec.label, meta=spec.meta, member=spec.member)
             for t in owners:
                 m = plan.manifests[t]
                 m.entries[entry.id] = entry
@@ -283,6 +303,22 @@ def _write_journal(host: Host, records: list[dict], backup_dir: Path) -> None:
     host.write_atomic(journal_path(host), (json.dumps(obj, indent=1) + "\n").encode(), mode=0o600)
 
 
+def _undo(host: Host, records: list[dict]) -> None:
+    """Put back what the journal records say was there, last op first."""
+    for rec in reversed(records):
+        p = Path(rec["path"])
+        if rec.get("backup"):
+            data = Path(rec["backup"]).read_bytes()
+            host.write_atomic(p, data, mode=rec.get("mode"))
+        elif rec.get("link_was"):
+            host.symlink(rec["link_was"], p)
+        elif not rec.get("existed"):
+            if os.path.lexists(p) and not os.path.isdir(p) or os.path.islink(p):
+                host.remove(p)
+            for d in rec.get("made_dirs", []):
+                host.rmdir_if_empty(Path(d))
+
+
 def recover(host: Host) -> str | None:
     """Roll back an apply that did not finish (its journal is still there). Returns a message
     saying what was done, or None when there was nothing to recover."""
@@ -299,18 +335,7 @@ def recover(host: Host) -> str | None:
     except (ValueError, KeyError, TypeError):
         raise UserError("the apply journal is unreadable; inspect it and remove it to continue",
                         path=str(jp)) from None
-    for rec in reversed(ops):
-        p = Path(rec["path"])
-        if rec.get("backup"):
-            data = Path(rec["backup"]).read_bytes()
-            host.write_atomic(p, data, mode=rec.get("mode"))
-        elif rec.get("link_was"):
-            host.symlink(rec["link_was"], p)
-        elif not rec.get("existed"):
-            if os.path.lexists(p) and not os.path.isdir(p) or os.path.islink(p):
-                host.remove(p)
-            for d in rec.get("made_dirs", []):
-                host.rmdir_if_empty(Path(d))
+    _undo(host, ops)
     host.remove(jp)
     return f"rolled back an interrupted apply from {obj.get('started', '?')} (journal {host.display(jp)})"
 
@@ -324,6 +349,23 @@ def check_fresh(host: Host, plan: Plan) -> None:
         more = f" (and {len(changed) - 1} more)" if len(changed) > 1 else ""
         raise StalePlanError(f"{first}{more} changed on disk since this plan was computed; "
                              "nothing was written. Compute the plan again and review it.")
+
+
+def _recheck_before_write(host: Host, plan: Plan, op: Op, done: list[dict]) -> None:
+    """Right before replacing a file, check again that it is what the plan saw. A program that
+    rewrites its own config while it runs (Claude Code and ~/.claude.json) may have written it
+    since the check at the start; then stop, put back the files this apply already wrote, and
+    leave that file alone."""
+    if op.kind not in ("write", "delete") or op.display not in plan.inputs:
+        return
+    if current_sha(host, Path(op.display)) == plan.inputs[op.display]:
+        return
+    _undo(host, done)
+    host.remove(journal_path(host))
+    undone = f"; the {len(done)} file(s) it had already written were put back" if done else ""
+    raise StalePlanError(f"{host.display(op.display)} changed on disk while agentdeck was applying "
+                         f"(another program is writing it){undone}. Nothing was changed. "
+                         "Compute the plan again and review it.")
 
 
 def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
@@ -366,7 +408,8 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
         _write_journal(host, records, backup_dir)
         result.backup_dir = str(backup_dir)
         counter = [0]
-        for op in ops:
+        for n, op in enumerate(ops):
+            _recheck_before_write(host, plan, op, records[:n])
             _fault_point(host, counter)
             if progress:
                 progress(f"{op.kind} {host.display(op.display or op.path)}")

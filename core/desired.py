@@ -4,7 +4,9 @@ A target adapter returns a DesiredState; the planner compares each Desired item 
 target's manifest recorded and what is on disk. Item kinds:
 
 - file:  a whole file we generate (value: text), with a mode
-- key:   one key path inside a structured settings file (value: any JSON value), fmt json/jsonc/toml
+- key:   one key path inside a structured settings file (value: any JSON value), fmt json/jsonc/toml;
+         with `member` set, one element of the list at that key path (lists shared with the
+         operator, such as Claude's hooks.<Event> matcher groups)
 - block: the body of a managed block between marker lines in a text file (value: text)
 - link:  a symlink (value: the link's target)
 
@@ -48,6 +50,11 @@ class Desired:
     manifest: str | None = None
     #: a key item whose file must be written 0600 (secret-bearing settings such as MCP headers)
     file_mode: int | None = None
+    #: key items only: the value at `key` is a list shared with the operator, and this item is
+    #: ONE element of it -- the first element whose JSON text contains this marker (e.g. the
+    #: path of agentdeck's hook wrapper). The three-state rule then applies to that element
+    #: alone: the operator's elements are never compared, rewritten or removed (plan.find_member).
+    member: str = ""
     #: adapter bookkeeping recorded with the item in the manifest (JSON data; not part of the
     #: fingerprint), read back next run as Entry.meta -- e.g. which names of a shared list
     #: agentdeck itself contributed

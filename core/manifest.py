@@ -31,9 +31,10 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def entry_id(path: str, kind: str, key: tuple[str, ...] | list[str]) -> str:
+def entry_id(path: str, kind: str, key: tuple[str, ...] | list[str], member: str = "") -> str:
     if kind == "key":
-        return path + "#" + json.dumps(list(key), ensure_ascii=False)
+        base = path + "#" + json.dumps(list(key), ensure_ascii=False)
+        return base + "@" + member if member else base
     if kind == "block":
         return path + "#block"
     return path
@@ -54,10 +55,11 @@ class Entry:
     markers: list[str] = field(default_factory=list)
     label: str = ""
     meta: Any = None             # the adapter's bookkeeping for this item (Desired.meta)
+    member: str = ""             # key items: one element of the list at key (Desired.member)
 
     @property
     def id(self) -> str:
-        return entry_id(self.path, self.kind, tuple(self.key))
+        return entry_id(self.path, self.kind, tuple(self.key), self.member)
 
 
 @dataclass
@@ -100,8 +102,15 @@ class Manifest:
         entries = sorted(self.entries.values(), key=lambda e: (e.path, e.kind, e.key))
         obj = {"format": FORMAT, "tool": "agentdeck", "target": self.target,
                "note": "Written by agentdeck: what it manages here. Do not edit.",
-               "entries": [asdict(e) for e in entries]}
+               "entries": [_entry_json(e) for e in entries]}
         return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
     def paths(self) -> set[str]:
         return {e.path for e in self.entries.values()}
+
+
+def _entry_json(e: Entry) -> dict:
+    d = asdict(e)
+    if not d["member"]:
+        del d["member"]          # only list-member entries carry it
+    return d

@@ -257,7 +257,48 @@ def _actual(disk: DiskView, d: Desired | Entry, kind: str, path: Path, key, fmt:
     v = doc.get(tuple(key), DOC_MISSING)
     if v is DOC_MISSING:
         return MISSING, None
+    member = getattr(d, "member", "")
+    if member:
+        _, v = find_member(v, member)
+        if v is MISSING:
+            return MISSING, None
     return v, canonical(v)
+
+
+# ---- list members (Desired.member) ---------------------------------------------------------------
+
+def _is_member(element: Any, marker: str) -> bool:
+    return json.dumps(marker, ensure_ascii=False)[1:-1] in canonical(element)
+
+
+def find_member(value: Any, marker: str) -> tuple[int, Any]:
+    """(index, element) of the first element of the list `value` whose JSON text contains
+    `marker`; (-1, MISSING) when there is none (or `value` is not a list)."""
+    if isinstance(value, list):
+        for i, el in enumerate(value):
+            if _is_member(el, marker):
+                return i, el
+    return -1, MISSING
+
+
+def with_member(value: Any, marker: str, element: Any) -> list:
+    """The list with our element replaced in place, or appended when it is not there yet; the
+    operator's elements keep their order and content."""
+    out = list(value) if isinstance(value, list) else []
+    i, _ = find_member(out, marker)
+    if i < 0:
+        out.append(element)
+    else:
+        out[i] = element
+    return out
+
+
+def without_member(value: Any, marker: str) -> list:
+    out = list(value) if isinstance(value, list) else []
+    i, _ = find_member(out, marker)
+    if i >= 0:
+        del out[i]
+    return out
 
 
 def _display_recorded(e: Entry | None) -> Any:
@@ -321,7 +362,7 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
         wanted_ids: set[str] = set()
         for d in st.items:
             path = str(d.path)
-            eid = entry_id(path, d.kind, d.key)
+            eid = entry_id(path, d.kind, d.key, d.member)
             wanted_ids.add(eid)
             dfp = fingerprint_of_value(d.kind, d.value, d.mode)
             if eid in by_id:
