@@ -1,40 +1,473 @@
-"""GitHub Copilot CLI target (first, small adapter: persona, pinned settings, MCP servers).
+"""GitHub Copilot CLI target: the complete install of reference §2-§11, corrected by FACTS.md.
 
-The complete install (hooks, trust, directives, skills, agents) is built on this in issue 3."""
+Every part is its own plan item with its own class and reason (group in brackets):
+
+  [hooks]    $COPILOT_HOME/agentdeck-hook.sh (0755, file)      the wrapper (core.targets.wrapper)
+             $COPILOT_HOME/hooks/agentdeck.json (file)         the registration (copilot_hooks)
+  [settings] settings.json keys (JSONC, comments kept):        disableAllHooks (pinned false),
+             statusLine (command form, only when the profile sets one), disabledMcpServers
+             (computed, one item), and the profile's copilot/settings.json keys, type-checked
+             against core.facts.copilot (one invalid value voids all of settings.json)
+  [mcp]      mcp-config.json ("mcpServers", name), one key item per server (mcp_copilot)
+  [env]      <state dir>/copilot.env (0600, file) + a block at the bottom of ~/.bashrc
+             (directives, browser)
+  [persona]  copilot-instructions.md, a managed block at the top (core.targets.persona)
+  [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md files (skills)
+  [agents]   $COPILOT_HOME/agents/<name>.md (skills.copilot_agent)
+
+What agentdeck manages is recorded in the sidecar $COPILOT_HOME/.agentdeck-managed.json, never
+inside settings.json (Copilot warns about unknown keys on every launch). config.json (auth,
+trusted folders) is never written; only its trustedFolders list is read, to report repo hooks.
+
+The `info` dict (plain data for the app's panes; every path is absolute):
+
+  info["hooks"] = {
+    "file": str, "wrapper": str,                    # hooks/agentdeck.json, agentdeck-hook.sh
+    "handler": str | None,                          # the profile's [hooks] command
+    "handler_path": str | None,                     # its program found on PATH (None: missing)
+    "timeout": int,                                 # timeoutSec of every action
+    "byte_stable": str,                             # why a handler change keeps the keys
+    "disableAllHooks_on_disk": bool | None,
+    "events": [{
+        "event": "preToolUse",                      # Copilot's camelCase name
+        "action": {"type": "command", "bash": "<wrapper> preToolUse", "timeoutSec": 30},
+        "command": str, "timeout": int,
+        "disable_key": "<sha256 hex>",              # what settings.json disabledHooks would hold
+        "state": "active" | "disabled-by-operator",
+        "registered_now": bool,                     # hooks/agentdeck.json on disk has this event
+        "changes_key": bool,                        # this apply changes the action (and its key)
+        "reenables_disabled": bool,                 # ... and the old key was disabled: it comes back
+        "previous_disable_keys": [str],
+    }],
+  }
+  info["other_hook_sources"] = [{"kind": "inline-settings" | "user-hooks-file" | "repo-hooks"
+                                 | "repo-claude-hooks" | "policy",
+                                 "path": str, "events": [str], "note": str}]
+  info["mcp"] = {
+    "file": str, "settings": str,
+    "mcpDefaultDisabled": bool, "mcpAlwaysEnabled": [str],
+    "disabledMcpServers": [str],                    # the list this plan wants
+    "servers": [{
+        "name": str, "transport": "stdio" | "http" | "sse",
+        "origin": "profile" | "operator",
+        "enabled": bool,                            # as this plan wants it
+        "enabled_now": bool,                        # as settings.json says now
+        "reason": "default-disabled" | "always-enabled" | "operator-enabled"
+                  | "operator-disabled" | "enabled" | "not-written",
+        "tools": [str] | None, "secret": bool, "warnings": [str],
+        "dropped": bool,                            # profile server not written (invalid)
+    }],
+  }
+  info["browser"] = core.targets.browser.BrowserResolution.info():
+    {"wsl": bool, "browserCommand": <directive as written>, "suppressBrowserLaunch": bool,
+     "candidates": [{"name", "path", "found"}],     # each probe, in order
+     "argv": [str] | None,                          # what COPILOT_DEBUG_BROWSER will hold
+     "env": {"COPILOT_DEBUG_BROWSER": str} | {},
+     "source": "browserCommand" | "suppressBrowserLaunch" | "none",
+     "suppress_sink": str | None, "warnings": [str], "notes": [str]}
+  info["env"] = {"file": str, "bashrc": str, "lines": [str],   # the env file's variable lines
+                 "variables": {name: {"value": str, "directive": str}},
+                 "caveat": str}                     # non-interactive shells do not see them
+  info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
+                    "commands": [{"name", "path", "state", "warnings"}],
+                    "agents": [{"name", "path", "warnings"}]}
+"""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..errors import UserError
 from ..host import Host
+from ..manifest import Manifest, canonical, entry_id
 from ..model import Profile
+from . import browser as browser_mod
+from . import copilot_hooks, directives, mcp_copilot, skills
 from .persona import PERSONA_MARKERS, build_persona
+from .wrapper import WRAPPER_MODE
+
+T = "copilot"
+#: keys a profile's copilot/settings.json may not set, and why
+RESERVED_SETTINGS = {
+    "hooks": "an inline hooks key would run alongside hooks/agentdeck.json and fire every hook "
+             "twice; agentdeck registers hooks in hooks/agentdeck.json only",
+    "trustedFolders": "folder trust lives in config.json, which agentdeck never writes; in "
+                      "settings.json it is an unknown key",
+    "disabledHooks": "the per-hook disable list is yours (Copilot's /hooks writes it); "
+                     "agentdeck does not manage it",
+    "enabledMcpServers": "Copilot records your /mcp enable here; agentdeck reads it and never "
+                         "writes it",
+}
 
 
 class CopilotTarget:
-    name = "copilot"
+    name = T
     title = "GitHub Copilot CLI"
     binary = "copilot"
 
     def manifest_path(self, host: Host) -> Path:
         return host.copilot_home / ".agentdeck-managed.json"
 
+    # -------------------------------------------------------------------------------------------
     def desired(self, profile: Profile, host: Host) -> DesiredState:
-        st = DesiredState(self.name)
+        st = DesiredState(T)
         home = host.copilot_home
-        settings = home / "settings.json"
-        st.add(Desired(self.name, settings, "key", False, key=("disableAllHooks",), fmt="jsonc",
-                       pinned=True, label="disableAllHooks", group="settings",
-                       reason="pinned false: true silently disables every hook"))
-        for k, v in profile.native.get("copilot/settings.json", {}).items():
-            st.add(Desired(self.name, settings, "key", v, key=(k,), fmt="jsonc", label=k,
-                           group="settings", reason="set by the profile's copilot/settings.json"))
-        for name, srv in profile.mcp_servers.items():
-            st.add(Desired(self.name, home / "mcp-config.json", "key",
-                           srv.model_dump(exclude_none=True, exclude_defaults=True),
-                           key=("mcpServers", name), fmt="json", label=f"MCP server {name}",
-                           group="mcp", reason="from the profile's mcp.json"))
-        st.add(Desired(self.name, home / "copilot-instructions.md", "block",
-                       build_persona(profile, "Copilot CLI"), markers=PERSONA_MARKERS,
-                       label="persona", group="persona", reason="the profile's AGENTS.md and rules"))
+        settings_path = home / "settings.json"
+        doc = copilot_hooks.read_json_file(host, settings_path, jsonc=True)
+        settings = doc.data if doc is not None else None
+        if settings is not None and not isinstance(settings, dict):
+            raise UserError("expected an object at the top level", path=str(settings_path))
+        manifest = Manifest.load(host, T, self.manifest_path(host))
+
+        self._hooks(profile, host, settings, st)
+        profile_disabled = self._settings(profile, host, st)
+        self._mcp(profile, host, settings, manifest, profile_disabled, st)
+        self._env(profile, host, st)
+        persona = build_persona(profile, "Copilot CLI").rstrip("\n") + "\n"   # as read back
+        st.add(Desired(T, home / "copilot-instructions.md", "block", persona, markers=PERSONA_MARKERS,
+                       placement="top", label="persona", group="persona",
+                       reason="the profile's AGENTS.md chain and compiled rules; your text outside "
+                              "the markers is kept"))
+        self._skills(profile, host, st)
+        for w in profile.directive_warnings:
+            st.warn(w)
         return st
+
+    # ---- hooks ---------------------------------------------------------------------------------
+    def _hooks(self, profile: Profile, host: Host, settings: dict | None, st: DesiredState) -> None:
+        home = host.copilot_home
+        hp = copilot_hooks.plan_hooks(profile, host, settings)
+        if hp.wrapper_text is not None:
+            st.add(Desired(T, home / copilot_hooks.WRAPPER_NAME, "file", hp.wrapper_text,
+                           mode=WRAPPER_MODE, label="hook wrapper", group="hooks",
+                           reason=f"execs the profile's handler ({profile.hooks.command}) for each "
+                                  "event, so the registered hooks stay byte-stable"))
+        if hp.hooks_text is not None:
+            evs = hp.info["events"]
+            off = [e["event"] for e in evs if e["state"] == "disabled-by-operator"]
+            state = (f"{len(off)} disabled by you in disabledHooks ({', '.join(off)}), the rest active"
+                     if off else "all active")
+            st.add(Desired(T, home / "hooks" / copilot_hooks.HOOKS_FILE, "file", hp.hooks_text,
+                           label=f"hooks ({len(evs)} events)", group="hooks",
+                           warnings=hp.item_warnings,
+                           reason=f"registers {', '.join(e['event'] for e in evs)} as "
+                                  f"`{host.display(home / copilot_hooks.WRAPPER_NAME)} <event>`, "
+                                  f"timeoutSec {profile.hooks.timeout}; {state}"))
+        for n in hp.notices:
+            st.warn(n)
+        for src in hp.other_sources:
+            level = st.warn if src["kind"] == "inline-settings" else st.note
+            ev = f" ({', '.join(src['events'])})" if src["events"] else ""
+            level(f"other hook source: {host.display(src['path'])}{ev}: {src['note']}")
+        st.info["hooks"] = hp.info
+        st.info["other_hook_sources"] = hp.other_sources
+
+    # ---- settings.json -------------------------------------------------------------------------
+    def _settings(self, profile: Profile, host: Host, st: DesiredState) -> Any:
+        """The settings.json key items; returns the profile's own disabledMcpServers (or None),
+        which joins the computed list in _mcp."""
+        from .copilot_settings import check_setting
+
+        path = host.copilot_home / "settings.json"
+        st.add(Desired(T, path, "key", False, key=("disableAllHooks",), fmt="jsonc", pinned=True,
+                       label="disableAllHooks", group="settings",
+                       reason="pinned false: true silently disables every hook"))
+        native = dict(profile.native.get("copilot/settings.json", {}))
+        for key, why in RESERVED_SETTINGS.items():
+            if key in native:
+                native.pop(key)
+                st.warn(f"the profile's copilot/settings.json key {key!r} is dropped: {why}")
+        if "disableAllHooks" in native:
+            v = native.pop("disableAllHooks")
+            if v is not False:
+                st.warn(f"the profile's disableAllHooks {v!r} is ignored: agentdeck pins it to false")
+        profile_disabled = native.pop("disabledMcpServers", None)
+        if "statusLine" in native:
+            sl = native.pop("statusLine")
+            value, problem = normalize_status_line(sl)
+            problem = problem or check_setting("statusLine", value)
+            if problem:
+                st.warn(f"the profile's statusLine is not written: {problem}")
+            else:
+                st.add(Desired(T, path, "key", value, key=("statusLine",), fmt="jsonc",
+                               label="statusLine", group="settings",
+                               reason="the profile's status line command (session JSON on stdin)"))
+        for key in sorted(native):
+            value = native[key]
+            problem = check_setting(key, value)
+            if problem:
+                st.warn(f"the profile's copilot/settings.json key {key!r} is not written: {problem} "
+                        "(one invalid value makes Copilot ignore the whole settings.json)")
+                continue
+            st.add(Desired(T, path, "key", value, key=(key,), fmt="jsonc", label=key,
+                           group="settings", reason="set by the profile's copilot/settings.json"))
+        return profile_disabled
+
+    # ---- MCP -----------------------------------------------------------------------------------
+    def _mcp(self, profile: Profile, host: Host, settings: dict | None, manifest: Manifest,
+             profile_disabled: Any, st: DesiredState) -> None:
+        home = host.copilot_home
+        mcp_path = home / "mcp-config.json"
+        settings_path = home / "settings.json"
+        mdoc = copilot_hooks.read_json_file(host, mcp_path, jsonc=True)
+        on_disk = mdoc.data.get("mcpServers") if mdoc is not None and isinstance(mdoc.data, dict) else None
+        on_disk = on_disk if isinstance(on_disk, dict) else {}
+        native = (profile.native.get("copilot/mcp-config.json", {}) or {}).get("mcpServers") or {}
+        if not isinstance(native, dict):
+            st.warn("the profile's copilot/mcp-config.json mcpServers is not an object; ignored")
+            native = {}
+        names = list(profile.mcp_servers) + [n for n in native if n not in profile.mcp_servers]
+        d = profile.directives
+        always = set(d.mcpAlwaysEnabled)
+        operator_enabled = _str_list((settings or {}).get("enabledMcpServers"))
+        actual_disabled = (settings or {}).get("disabledMcpServers")
+        if actual_disabled is not None and not isinstance(actual_disabled, list):
+            raise UserError("disabledMcpServers: expected a list of server names",
+                            path=str(settings_path))
+        if profile_disabled is not None and not isinstance(profile_disabled, list):
+            st.warn("the profile's disabledMcpServers must be a list of names; ignored")
+
+        # 1. translate the profile's servers
+        written: dict[str, mcp_copilot.Translation] = {}
+        for name in names:
+            skills.safe_name(name, "MCP server name")
+            nat = native.get(name)
+            if nat is not None and not isinstance(nat, dict):
+                st.warn(f"copilot/mcp-config.json server {name!r} is not an object; ignored")
+                nat = None
+            written[name] = mcp_copilot.translate(name, profile.mcp_servers.get(name), nat)
+        ok = [n for n, tr in written.items() if tr.entry is not None]
+
+        # 2. servers agentdeck wrote before that the profile no longer wants and that will go
+        #    (the engine removes a recorded server unless you changed it since)
+        dropped: set[str] = set()
+        for e in manifest.entries.values():
+            if (e.kind == "key" and e.path == str(mcp_path) and len(e.key) == 2
+                    and e.key[0] == "mcpServers" and e.key[1] not in ok):
+                now = on_disk.get(e.key[1], _ABSENT)
+                if now is _ABSENT or canonical(now) == e.fingerprint:
+                    dropped.add(e.key[1])
+        operators = [n for n in on_disk if n not in written and n not in dropped]
+
+        # 3. which servers agentdeck wants disabled, and the disabledMcpServers list
+        ours: list[str] = []
+        if d.mcpDefaultDisabled:   # never re-disable a server you enabled with /mcp enable
+            ours = [n for n in ok + operators if n not in always and n not in operator_enabled]
+        for n in _str_list(profile_disabled):   # the profile's explicit list wins
+            if n not in ours:
+                ours.append(n)
+        dis_eid = entry_id(str(settings_path), "key", ("disabledMcpServers",))
+        rec_entry = manifest.entries.get(dis_eid)
+        want_list: list[str] | None = None
+        contributed: list[str] = []
+        if ours or rec_entry is not None:
+            before = (rec_entry.meta or {}).get("contributed") if rec_entry is not None else None
+            want_list, contributed = mcp_copilot.disabled_list(
+                actual_disabled, rec_entry.value if rec_entry is not None else None, ours, dropped,
+                before if isinstance(before, list) else None)
+        now_disabled = set(_str_list(actual_disabled))
+        final_disabled = set(want_list) if want_list is not None else now_disabled
+        common = dict(planned_disabled=final_disabled, disabled_now=now_disabled,
+                      ours=set(contributed),
+                      always=always, operator_enabled=operator_enabled)
+
+        # 4. one key item per profile server
+        servers_info: list[dict] = []
+        for name, tr in written.items():
+            if tr.entry is None:
+                for w in tr.warnings:
+                    st.warn(w)
+                servers_info.append({"name": name, "transport": tr.transport, "origin": "profile",
+                                     "enabled": False, "enabled_now": False, "reason": "not-written",
+                                     "tools": None, "secret": False, "warnings": tr.warnings,
+                                     "dropped": True})
+                continue
+            row = _server_info(name, tr.transport, "profile", tr.entry.get("tools"),
+                               warnings=tr.warnings, secret=tr.secret, **common)
+            servers_info.append(row)
+            st.add(Desired(T, mcp_path, "key", tr.entry, key=("mcpServers", name), fmt="json",
+                           label=f"MCP server {name}", group="mcp", warnings=list(tr.warnings),
+                           secret=tr.secret, file_mode=0o600 if tr.secret else None,
+                           reason=f"{tr.transport} server from the profile; {_state_phrase(row)}"))
+        for name in operators:
+            entry = on_disk[name]
+            hits = mcp_copilot.operator_secret_hits(entry)
+            warns = ([f"MCP server {name} (yours) holds literal credential(s): {'; '.join(hits)}"]
+                     if hits else [])
+            servers_info.append(_server_info(
+                name, mcp_copilot.transport_of(entry) if isinstance(entry, dict) else "stdio",
+                "operator", entry.get("tools") if isinstance(entry, dict) else None,
+                warnings=warns, secret=bool(hits), **common))
+            mode = host.mode(mcp_path)
+            if hits and mode is not None and mode & 0o077:
+                st.warn(f"your MCP server {name} holds a literal credential and "
+                        f"{host.display(mcp_path)} is mode {mode:o}; consider chmod 600")
+
+        # 5. the disabledMcpServers item
+        if want_list is not None:
+            item_warn = [f"{n} is in mcpAlwaysEnabled but you disabled it yourself; agentdeck never "
+                         f"removes your entries (run `/mcp enable {n}` in Copilot to connect it)"
+                         for n in sorted(always & set(want_list))]
+            st.add(Desired(T, settings_path, "key", want_list, key=("disabledMcpServers",),
+                           fmt="jsonc", label="disabledMcpServers", group="settings",
+                           warnings=item_warn, meta={"contributed": contributed},
+                           reason=_disabled_reason(servers_info, contributed, want_list, d.mcpDefaultDisabled)))
+        st.info["mcp"] = {
+            "file": str(mcp_path), "settings": str(settings_path),
+            "mcpDefaultDisabled": d.mcpDefaultDisabled, "mcpAlwaysEnabled": sorted(always),
+            "disabledMcpServers": want_list if want_list is not None else _str_list(actual_disabled),
+            "servers": servers_info,
+        }
+
+    # ---- env file + ~/.bashrc ------------------------------------------------------------------
+    def _env(self, profile: Profile, host: Host, st: DesiredState) -> None:
+        d = profile.directives
+        res = browser_mod.resolve(host, d.browserCommand, d.suppressBrowserLaunch, host.copilot_home)
+        env = directives.EnvPlan()
+        directives.allow_all(d.allowAll, env)
+        directives.channels(d.channels, env)
+        directives.browser(res, env)
+        for w in res.warnings + env.warnings:
+            st.warn(w)
+        for n in res.notes + env.notes:
+            st.note(n)
+        st.info["browser"] = res.info()
+        env_path = host.state_dir / directives.ENV_FILE_NAME
+        bashrc = host.home / ".bashrc"
+        text = directives.render_env_file(profile.name, env.variables) if env.variables else None
+        st.info["env"] = {
+            "file": str(env_path), "bashrc": str(bashrc),
+            "lines": [ln for ln in (text or "").splitlines() if ln and not ln.startswith("#")],
+            "variables": {k: {"value": v, "directive": env.sources[k]} for k, v in env.variables},
+            "caveat": directives.NON_INTERACTIVE_CAVEAT,
+        }
+        if not env.variables:
+            return
+        names = ", ".join(k for k, _ in env.variables)
+        st.add(Desired(T, env_path, "file", text, mode=0o600, secret=True,
+                       label="directives env file", group="env",
+                       reason=f"{names} from the profile's _agentdeck directives"))
+        st.add(Desired(T, bashrc, "block", directives.bashrc_block(env_path),
+                       markers=directives.BASHRC_MARKERS, placement="bottom",
+                       label="~/.bashrc sources the env file", group="env",
+                       reason=f"exports {names} in interactive shells"))
+        st.note(f"{names}: {directives.NON_INTERACTIVE_CAVEAT}")
+
+    # ---- skills, commands, agents --------------------------------------------------------------
+    def _skills(self, profile: Profile, host: Host, st: DesiredState) -> None:
+        sk_dir = host.agents_skills_dir
+        info: dict[str, Any] = {"dir": str(sk_dir), "links": [], "commands": [], "agents": []}
+        for name in sorted(profile.skills):
+            skills.safe_name(name, "skill name")
+            target = profile.skills[name]
+            link = sk_dir / name
+            state = "ours" if host.is_symlink(link) and host.readlink(link) == target else (
+                "yours (kept)" if host.exists(link) else "new")
+            info["links"].append({"name": name, "target": target, "state": state})
+            st.add(Desired(T, link, "link", target, label=f"skill {name}", group="skills",
+                           reason="the profile's skill, linked into the shared ~/.agents/skills"))
+        for name in sorted(profile.commands):
+            skills.safe_name(name, "command name")
+            folder = sk_dir / name
+            if name in profile.skills:
+                st.warn(f"command {name} is not installed as a skill: the profile has a skill of "
+                        "the same name, and the skill wins")
+                continue
+            if host.is_symlink(folder):
+                st.warn(f"command {name} is not installed as a skill: {host.display(folder)} is a "
+                        f"symlink (-> {host.readlink(folder)}) and an existing symlinked skill wins")
+                info["commands"].append({"name": name, "path": str(folder / "SKILL.md"),
+                                         "state": "skipped: symlinked skill of that name",
+                                         "warnings": []})
+                continue
+            tr = skills.command_skill(name, profile.commands[name])
+            path = folder / "SKILL.md"
+            info["commands"].append({"name": name, "path": str(path), "state": "planned",
+                                     "warnings": tr.warnings})
+            st.add(Desired(T, path, "file", tr.text, label=f"command {name} as a skill",
+                           group="skills", warnings=tr.warnings,
+                           reason="Copilot has no slash commands: the command becomes a "
+                                  "model-discoverable skill"))
+        for name in sorted(profile.agents):
+            tr = skills.copilot_agent(name, profile.agents[name])
+            path = host.copilot_home / "agents" / f"{name}.md"
+            info["agents"].append({"name": name, "path": str(path), "warnings": tr.warnings})
+            st.add(Desired(T, path, "file", tr.text, label=f"agent {name}", group="agents",
+                           warnings=tr.warnings,
+                           reason="the profile's agent, translated to Copilot's tool names"))
+        st.info["skills"] = info
+
+
+# ---- helpers ----------------------------------------------------------------------------------------
+
+_ABSENT = object()
+
+
+def _state_phrase(row: dict) -> str:
+    return {
+        "default-disabled": f"configured but not connected until `/mcp enable {row['name']}` "
+                            "(mcpDefaultDisabled)",
+        "operator-disabled": "disabled by you (disabledMcpServers)",
+        "always-enabled": "enabled (mcpAlwaysEnabled)",
+        "operator-enabled": "enabled by you (enabledMcpServers)",
+        "enabled": "enabled",
+    }.get(row["reason"], row["reason"])
+
+
+def _disabled_reason(rows: list[dict], ours: list[str], want: list[str], default_disabled: bool) -> str:
+    parts = []
+    if ours:
+        why = "mcpDefaultDisabled" if default_disabled else "the profile"
+        parts.append(f"{why}: configured but not connected until `/mcp enable <name>`: "
+                     f"{', '.join(ours)}")
+    yours = [n for n in want if n not in ours]
+    if yours:
+        parts.append(f"yours kept: {', '.join(yours)}")
+    left = [f"{r['name']} ({'mcpAlwaysEnabled' if r['reason'] == 'always-enabled' else 'you enabled it'})"
+            for r in rows if r["reason"] in ("always-enabled", "operator-enabled")]
+    if left:
+        parts.append(f"left enabled: {', '.join(left)}")
+    return "; ".join(parts) or "the servers agentdeck disables"
+
+
+def _str_list(v: Any) -> list[str]:
+    return [x for x in v if isinstance(x, str)] if isinstance(v, list) else []
+
+
+def _server_info(name: str, transport: str, origin: str, tools: Any, planned_disabled: set[str],
+                 disabled_now: set[str], ours: set[str], always: set[str],
+                 operator_enabled: list[str], warnings: list[str], secret: bool) -> dict:
+    """One row of info["mcp"]["servers"]: its state as this plan wants it, and why."""
+    enabled = name not in planned_disabled
+    if not enabled:
+        reason = "default-disabled" if name in ours else "operator-disabled"
+    elif name in always:
+        reason = "always-enabled"
+    elif name in operator_enabled:
+        reason = "operator-enabled"
+    else:
+        reason = "enabled"
+    return {"name": name, "transport": transport, "origin": origin, "enabled": enabled,
+            "enabled_now": name not in disabled_now, "reason": reason,
+            "tools": tools if isinstance(tools, list) else None,
+            "secret": secret, "warnings": list(warnings), "dropped": False}
+
+
+def normalize_status_line(value: Any) -> tuple[Any, str | None]:
+    """statusLine in Copilot's command form: {"type": "command", "command": str} (a plain string
+    is taken as the command)."""
+    if isinstance(value, str) and value.strip():
+        return {"type": "command", "command": value}, None
+    if isinstance(value, dict):
+        if value.get("type", "command") != "command":
+            return None, f"type must be \"command\", not {value.get('type')!r}"
+        cmd = value.get("command")
+        if not isinstance(cmd, str) or not cmd.strip():
+            return None, "it needs a non-empty \"command\" string"
+        out = {"type": "command", "command": cmd}
+        for k, v in value.items():
+            if k not in out:
+                out[k] = v
+        return out, None
+    return None, "expected a command string or {\"type\": \"command\", \"command\": ...}"

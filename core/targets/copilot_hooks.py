@@ -1,0 +1,248 @@
+"""Copilot hook registration and hook trust.
+
+Registration: `$COPILOT_HOME/hooks/agentdeck.json` (one "file" item, the whole file is ours):
+
+    {"version": 1, "hooks": {"<event>": [{"type": "command",
+                                          "bash": "<abs path>/agentdeck-hook.sh <event>",
+                                          "timeoutSec": 30}]}}
+
+one action per event, the events of reference §2.1 in Copilot's camelCase spelling (or only
+those named in the profile's [hooks] events, canonical names such as `pre_tool_use`). The action
+names the wrapper (`core.targets.wrapper`), never the handler, so it is byte-stable when the
+handler changes. Timeout key `timeoutSec` (FACTS.md: `timeoutSeconds` is silently ignored).
+Nothing is ever written into settings.json's inline `hooks` key.
+
+Trust: Copilot's settings.json `disabledHooks` lists content-hash keys
+(`core.facts.copilot.copilot_disable_key`). Each of our hooks is `active` or
+`disabled-by-operator`; when this apply changes a registered action whose current key the
+operator disabled, the new action has a new key and the hook silently comes back -- the hooks
+item carries a warning saying so.
+
+Other hook sources are reported (never changed): an inline `hooks` key in settings.json (both
+fire: every hook twice if they duplicate ours), other files in $COPILOT_HOME/hooks, repo hooks
+(`.github/hooks/*.json`, and Claude-format hooks in `.claude/settings*.json`) in each folder
+Copilot trusts (config.json `trustedFolders`, the only thing read from that file), and admin policy
+hooks in /etc/github-copilot/policy.d (root-owned; disableAllHooks cannot turn them off).
+"""
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+from ..formats.errors import FormatError
+from ..host import Host, HostError
+from ..model import Profile
+from . import wrapper as wrapper_mod
+
+HOOKS_FILE = "agentdeck.json"
+WRAPPER_NAME = "agentdeck-hook.sh"
+POLICY_DIR = Path("/etc/github-copilot/policy.d")
+
+
+def _facts():
+    from ..facts import copilot as facts
+    return facts
+
+
+def registered_events(profile: Profile) -> tuple[list[str], list[str]]:
+    """(Copilot event names to register, warnings). All of the reference's 12 when the profile
+    names no events; otherwise the named canonical events that Copilot accepts in a hook file."""
+    facts = _facts()
+    default = list(facts.COPILOT.register_events)
+    if profile.hooks.events is None:
+        return default, []
+    out, warnings = [], []
+    for canon in profile.hooks.events:
+        try:
+            ev = facts.COPILOT.event_name(canon)
+        except KeyError:
+            ev = None
+        if ev is None or ev not in facts.COPILOT.hook_events:
+            warnings.append(f"[hooks] events: {canon!r} has no Copilot hook event; not registered")
+            continue
+        if ev not in out:
+            out.append(ev)
+    # registration order follows the reference list, then any extra accepted events
+    order = {e: i for i, e in enumerate(default)}
+    out.sort(key=lambda e: (order.get(e, len(order)), e))
+    return out, warnings
+
+
+def action_for(wrapper_path: Path, event: str, timeout: int) -> dict:
+    return {"type": "command", "bash": f"{shlex.quote(str(wrapper_path))} {event}",
+            "timeoutSec": int(timeout)}
+
+
+def render_hooks_file(actions: dict[str, dict]) -> str:
+    obj = {"version": 1, "hooks": {ev: [act] for ev, act in actions.items()}}
+    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+
+
+def read_json_file(host: Host, path: Path, *, jsonc: bool = True):
+    """The parsed JsonDoc of a config file, None when absent; a parse error is a UserError
+    naming file:line:col."""
+    from ..formats.jsonc import JsonDoc
+
+    try:
+        text = host.read_text(path)
+    except HostError as e:
+        raise UserError(str(e)) from None
+    if text is None:
+        return None
+    try:
+        return JsonDoc.parse(text, path=str(path), jsonc=jsonc)
+    except FormatError as e:
+        raise UserError(e.msg, path=str(path), line=e.line, col=e.col) from None
+
+
+def _current_actions(host: Host, path: Path) -> dict[str, list]:
+    """The actions registered in our hooks file on disk now (tolerant: a broken file is simply
+    'nothing registered', the file item itself shows the difference)."""
+    try:
+        text = host.read_text(path)
+        if text is None:
+            return {}
+        obj = json.loads(text)
+    except (HostError, ValueError):
+        return {}
+    hooks = obj.get("hooks") if isinstance(obj, dict) else None
+    if not isinstance(hooks, dict):
+        return {}
+    return {k: v for k, v in hooks.items() if isinstance(v, list)}
+
+
+@dataclass
+class HookPlan:
+    wrapper_text: str | None = None
+    hooks_text: str | None = None
+    item_warnings: list[str] = field(default_factory=list)     # on the hooks file item
+    notices: list[str] = field(default_factory=list)           # target-level warnings
+    info: dict[str, Any] = field(default_factory=dict)
+    other_sources: list[dict] = field(default_factory=list)
+
+
+def plan_hooks(profile: Profile, host: Host, settings_data: dict | None) -> HookPlan:
+    facts = _facts()
+    home = host.copilot_home
+    wrapper_path = home / WRAPPER_NAME
+    hooks_path = home / "hooks" / HOOKS_FILE
+    hp = HookPlan()
+    disabled = settings_data.get("disabledHooks") if isinstance(settings_data, dict) else None
+    disabled_set = {k for k in disabled if isinstance(k, str)} if isinstance(disabled, list) else set()
+    disable_all = settings_data.get("disableAllHooks") if isinstance(settings_data, dict) else None
+    hp.info = {
+        "file": str(hooks_path), "wrapper": str(wrapper_path), "handler": profile.hooks.command,
+        "handler_path": None, "timeout": profile.hooks.timeout,
+        "byte_stable": ("the registered action names the wrapper, not the handler: changing the "
+                        "handler leaves every action and its disable key unchanged"),
+        "disableAllHooks_on_disk": disable_all, "events": [],
+    }
+    hp.other_sources = other_hook_sources(host, settings_data)
+    if not profile.hooks.command:
+        hp.notices.append("the profile names no hook handler ([hooks] command); no hooks are registered")
+        return hp
+    handler = wrapper_mod.resolve_handler(host, profile.hooks.command)
+    hp.info["handler_path"] = handler.resolved
+    hp.notices.extend(handler.warnings)
+    if not handler.argv:
+        return hp
+    events, warns = registered_events(profile)
+    hp.notices.extend(warns)
+    if not events:
+        hp.notices.append("no hook events left to register")
+        return hp
+    hp.wrapper_text = wrapper_mod.render_wrapper("copilot", handler, host.state_dir)
+    current = _current_actions(host, hooks_path)
+    actions: dict[str, dict] = {}
+    for ev in events:
+        act = action_for(wrapper_path, ev, profile.hooks.timeout)
+        actions[ev] = act
+        key = facts.copilot_disable_key(ev, act)
+        old = current.get(ev) or []
+        old_keys = [facts.copilot_disable_key(ev, a) for a in old if isinstance(a, dict)]
+        changes = bool(old) and old != [act]
+        old_disabled = [k for k in old_keys if k in disabled_set and k != key]
+        reenables = changes and bool(old_disabled)
+        if reenables:
+            hp.item_warnings.append(
+                f"this change re-enables the hook you disabled ({ev}): its registered action "
+                "changes, so its disable key in settings.json disabledHooks no longer matches")
+        hp.info["events"].append({
+            "event": ev, "action": act, "command": act["bash"], "timeout": act["timeoutSec"],
+            "disable_key": key,
+            "state": "disabled-by-operator" if key in disabled_set else "active",
+            "registered_now": bool(old),
+            "changes_key": changes and key not in old_keys,
+            "reenables_disabled": reenables,
+            "previous_disable_keys": old_keys if changes else [],
+        })
+    hp.hooks_text = render_hooks_file(actions)
+    if disable_all is True:
+        hp.notices.append("settings.json has disableAllHooks: true, so none of these hooks run "
+                          "(agentdeck pins it to false; decide on that item)")
+    return hp
+
+
+def _hook_events_of(obj: Any) -> list[str]:
+    hooks = obj.get("hooks") if isinstance(obj, dict) else None
+    return sorted(hooks) if isinstance(hooks, dict) else []
+
+
+def _json_quiet(host: Host, path: Path) -> Any:
+    try:
+        text = host.read_text(path)
+        if text is None:
+            return None
+        from ..formats.jsonc import JsonDoc
+        return JsonDoc.parse(text, path=str(path), jsonc=True).data
+    except (HostError, FormatError, ValueError):
+        return {"__unreadable__": True}
+
+
+def trusted_folders(host: Host) -> list[str]:
+    """config.json `trustedFolders` (the only thing agentdeck ever reads from that file)."""
+    data = _json_quiet(host, host.copilot_home / "config.json")
+    tf = data.get("trustedFolders") if isinstance(data, dict) else None
+    return [t for t in tf if isinstance(t, str)] if isinstance(tf, list) else []
+
+
+def other_hook_sources(host: Host, settings_data: dict | None) -> list[dict]:
+    out: list[dict] = []
+    home = host.copilot_home
+    if isinstance(settings_data, dict) and "hooks" in settings_data:
+        out.append({"kind": "inline-settings", "path": str(home / "settings.json"),
+                    "events": _hook_events_of(settings_data),
+                    "note": "inline settings.json hooks run in addition to hooks/*.json: a hook "
+                            "defined in both fires twice"})
+    for fn in host.listdir(home / "hooks"):
+        if fn.endswith(".json") and fn != HOOKS_FILE:
+            p = home / "hooks" / fn
+            data = _json_quiet(host, p)
+            out.append({"kind": "user-hooks-file", "path": str(p), "events": _hook_events_of(data),
+                        "note": "another user hook file; loaded alongside agentdeck's"})
+    for folder in trusted_folders(host):
+        root = Path(folder)
+        for fn in host.listdir(root / ".github" / "hooks"):
+            if fn.endswith(".json"):
+                p = root / ".github" / "hooks" / fn
+                out.append({"kind": "repo-hooks", "path": str(p),
+                            "events": _hook_events_of(_json_quiet(host, p)),
+                            "note": "repo hooks of a trusted folder; they run in sessions there"})
+        for fn in ("settings.json", "settings.local.json"):
+            p = root / ".claude" / fn
+            if host.is_file(p):
+                ev = _hook_events_of(_json_quiet(host, p))
+                if ev:
+                    out.append({"kind": "repo-claude-hooks", "path": str(p), "events": ev,
+                                "note": "Claude-format hooks of a trusted repo; Copilot loads them too"})
+    for fn in host.listdir(POLICY_DIR):
+        if fn.endswith(".json"):
+            p = POLICY_DIR / fn
+            out.append({"kind": "policy", "path": str(p),
+                        "events": _hook_events_of(_json_quiet(host, p)),
+                        "note": "admin policy hooks: always run, disableAllHooks cannot turn them off"})
+    return out

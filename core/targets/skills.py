@@ -1,0 +1,260 @@
+"""Skills, commands and agents, translated for a target.
+
+Skills (shared by Copilot and Codex, reference §3 and §5):
+
+- each profile skill `skills/<name>/` becomes a symlink `~/.agents/skills/<name>` -> that folder
+  (a "link" item; an existing link or real folder of that name is the operator's and is kept);
+- each command `commands/<name>.md` becomes a skill folder `~/.agents/skills/<name>/SKILL.md`
+  with `name` and `description` frontmatter (the description is at most 1024 characters). A
+  command loses `/name` invocation and becomes model-discoverable instead.
+
+The bytes of a link and of a SKILL.md depend only on the profile, never on the target writing
+them, so when Copilot and Codex both install the same skill the engine plans it once and records
+both owners; removing it from one target releases it while the other still owns it.
+
+Reaping: the engine removes a SKILL.md only when the file on disk is exactly what agentdeck
+recorded, and never follows or deletes a symlink it did not write. A skill name already taken by
+a symlink in ~/.agents/skills wins over a translated command: the command is not written there
+(writing `<link>/SKILL.md` would write into the operator's own folder), and the plan says so.
+
+Agents (Copilot only, reference §5): frontmatter translated to Copilot's vocabulary -- Claude tool
+names mapped (TOOL_MAP), scoped grants such as `Bash(git diff*)` reduced to the bare tool, Claude
+model aliases dropped, a description synthesized when missing; bodies over 30,000 characters cut
+at a paragraph boundary with a marker.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from ..errors import UserError
+from ..model import check_name
+
+DESCRIPTION_MAX = 1024
+AGENT_BODY_MAX = 30_000
+TRUNCATION_MARKER = "\n\n[... truncated by agentdeck: the agent body was over 30,000 characters ...]\n"
+
+#: Claude tool name -> Copilot agent grant name (reference §5). `shell` is the grant name; the
+#: hook boundary reports the same tool as `bash`.
+TOOL_MAP = {
+    "read": "view", "write": "create", "edit": "edit", "multiedit": "edit", "bash": "shell",
+    "grep": "grep", "glob": "glob", "webfetch": "web_fetch", "websearch": "web_search",
+    "agent": "task", "task": "task", "todowrite": "update_todo", "askuserquestion": "ask_user",
+}
+#: Claude model aliases: not Copilot model ids (Copilot warns on every invocation, then uses auto)
+CLAUDE_MODEL_ALIASES = {"haiku", "sonnet", "opus", "opusplan", "inherit", "default", "sonnet[1m]"}
+
+
+def safe_name(name: str, what: str) -> str:
+    """A name that becomes a path component; a separator or `..` is a clear error."""
+    try:
+        return check_name(name, what)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+
+
+# ---- frontmatter ---------------------------------------------------------------------------------
+
+_FM_RE = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+
+
+@dataclass
+class Doc:
+    meta: dict[str, object] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    body: str = ""
+
+
+def _scalar(s: str) -> object:
+    s = s.strip()
+    if not s:
+        return ""
+    if s[0] == '"' and s.endswith('"') and len(s) >= 2:
+        try:
+            return json.loads(s)
+        except ValueError:
+            return s[1:-1]
+    if s[0] == "'" and s.endswith("'") and len(s) >= 2:
+        return s[1:-1].replace("''", "'")
+    if s[0] == "[" and s.endswith("]"):
+        inner = s[1:-1].strip()
+        return [str(_scalar(x)) for x in _split_list(inner)] if inner else []
+    return s
+
+
+def _split_list(s: str) -> list[str]:
+    """Split a flow list or a comma string on commas outside quotes and parentheses."""
+    out, cur, depth, quote = [], [], 0, ""
+    for ch in s:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+            continue
+        cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return [x for x in out if x]
+
+
+def parse_frontmatter(text: str) -> Doc:
+    """The small YAML subset agent and command files use: `key: value`, flow lists `[a, b]`,
+    block lists (`- a`), quoted strings, and folded/literal blocks (`>`/`|`) read as text."""
+    m = _FM_RE.match(text)
+    if not m:
+        return Doc(body=text)
+    doc = Doc(body=text[m.end():])
+    lines = m.group(1).splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        km = re.match(r"^([A-Za-z_][A-Za-z0-9_-]*)\s*:(.*)$", line)
+        if not km:
+            continue
+        key, rest = km.group(1), km.group(2).strip()
+        if rest in ("|", ">", "|-", ">-", "|+", ">+"):
+            block = []
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
+                block.append(lines[i].strip())
+                i += 1
+            value: object = ("\n" if rest.startswith("|") else " ").join(block).strip()
+        elif rest == "":
+            items = []
+            while i < len(lines) and re.match(r"^\s*-\s", lines[i]):
+                items.append(str(_scalar(re.sub(r"^\s*-\s", "", lines[i]))))
+                i += 1
+            value = items if items else ""
+        else:
+            value = _scalar(rest)
+        if key not in doc.meta:
+            doc.order.append(key)
+        doc.meta[key] = value
+    return doc
+
+
+def _yaml_str(s: str) -> str:
+    """A YAML scalar that reads back as exactly s (JSON strings are valid YAML)."""
+    return json.dumps(s, ensure_ascii=False)
+
+
+def first_line(body: str) -> str:
+    for line in body.splitlines():
+        s = line.strip().lstrip("#").strip()
+        if s:
+            return s
+    return ""
+
+
+def clip(s: str, limit: int) -> str:
+    s = " ".join(s.split())
+    if len(s) <= limit:
+        return s
+    cut = s[: limit - 1].rsplit(" ", 1)[0] or s[: limit - 1]
+    return cut + "…"
+
+
+# ---- commands -> skills ----------------------------------------------------------------------------
+
+@dataclass
+class Translated:
+    text: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def command_skill(name: str, text: str) -> Translated:
+    """A command file as a SKILL.md (target-neutral bytes)."""
+    safe_name(name, "command name")
+    doc = parse_frontmatter(text)
+    warnings = []
+    desc = doc.meta.get("description")
+    if not isinstance(desc, str) or not desc.strip():
+        desc = first_line(doc.body) or f"The {name} command."
+        warnings.append(f"command {name} has no description; using its first line")
+    desc_c = clip(desc, DESCRIPTION_MAX)
+    if desc_c != " ".join(desc.split()):
+        warnings.append(f"command {name}: description cut to {DESCRIPTION_MAX} characters")
+    body = doc.body.lstrip("\n")
+    if not body.endswith("\n"):
+        body += "\n"
+    out = (f"---\nname: {_yaml_str(name)}\ndescription: {_yaml_str(desc_c)}\n---\n"
+           f"<!-- Written by agentdeck from the profile's command `{name}`; edit the profile. -->\n"
+           f"{body}")
+    return Translated(out, warnings)
+
+
+# ---- agents ------------------------------------------------------------------------------------------
+
+def map_tool(tool: str) -> str | None:
+    """`Bash(git diff*)` -> `shell`; unknown names pass through (MCP tools, Copilot names)."""
+    bare = re.sub(r"\(.*\)\s*$", "", tool.strip()).strip()
+    if not bare:
+        return None
+    return TOOL_MAP.get(bare.lower(), bare)
+
+
+def truncate_body(body: str, limit: int = AGENT_BODY_MAX) -> tuple[str, bool]:
+    if len(body) <= limit:
+        return body, False
+    room = limit - len(TRUNCATION_MARKER)
+    cut = body.rfind("\n\n", 0, room)
+    if cut <= 0:
+        cut = body.rfind("\n", 0, room)
+    if cut <= 0:
+        cut = room
+    return body[:cut].rstrip() + TRUNCATION_MARKER, True
+
+
+def copilot_agent(name: str, text: str) -> Translated:
+    """A Claude-style agent file as a Copilot `agents/<name>.md`."""
+    safe_name(name, "agent name")
+    doc = parse_frontmatter(text)
+    warnings: list[str] = []
+    meta = doc.meta
+    out_meta: list[tuple[str, str]] = [("name", _yaml_str(str(meta.get("name") or name)))]
+    desc = meta.get("description")
+    if not isinstance(desc, str) or not desc.strip():
+        desc = first_line(doc.body) or f"The {name} agent."
+        warnings.append(f"agent {name} has no description (Copilot requires one); synthesized "
+                        f"from its first line")
+    out_meta.append(("description", _yaml_str(clip(desc, DESCRIPTION_MAX))))
+    tools = meta.get("tools")
+    if tools is not None:
+        raw = tools if isinstance(tools, list) else _split_list(str(tools))
+        mapped: list[str] = []
+        for t in raw:
+            m = map_tool(str(t))
+            if m and m not in mapped:
+                mapped.append(m)
+            if "(" in str(t):
+                warnings.append(f"agent {name}: scoped grant {str(t).strip()!r} reduced to "
+                                f"{m!r} (Copilot grants have no scope)")
+        out_meta.append(("tools", "[" + ", ".join(_yaml_str(t) for t in mapped) + "]"))
+    model = meta.get("model")
+    if isinstance(model, str) and model.strip():
+        if model.strip().lower() in CLAUDE_MODEL_ALIASES:
+            warnings.append(f"agent {name}: Claude model alias {model.strip()!r} dropped (not a "
+                            "Copilot model id; Copilot picks its model)")
+        else:
+            out_meta.append(("model", _yaml_str(model.strip())))
+    body, cut = truncate_body(doc.body.lstrip("\n"))
+    if cut:
+        warnings.append(f"agent {name}: body over {AGENT_BODY_MAX:,} characters, cut at a "
+                        "paragraph boundary")
+    if not body.endswith("\n"):
+        body += "\n"
+    head = "".join(f"{k}: {v}\n" for k, v in out_meta)
+    return Translated(f"---\n{head}---\n{body}", warnings)
