@@ -37,6 +37,12 @@ def _common(p: argparse.ArgumentParser, *, profile: bool = True, decisions: bool
                        help="leave this change out of the apply")
 
 
+def _trust_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--trust-hooks", action="store_true",
+                   help="also trust agentdeck's own hooks where the CLI runs only trusted hooks "
+                        "(Codex: writes their trusted_hash into config.toml)")
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="agentdeck", description=(
         "Install, review and audit the configuration of AI coding-agent CLIs. "
@@ -44,8 +50,10 @@ def parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
     p = sub.add_parser("plan", help="show what apply would change (exit 2 when changes are pending)")
     _common(p, decisions=True)
+    _trust_flag(p)
     p = sub.add_parser("apply", help="show the plan, ask, then apply it")
     _common(p, decisions=True)
+    _trust_flag(p)
     p = sub.add_parser("uninstall", help="plan and apply the removal of everything agentdeck wrote")
     _common(p, profile=False, decisions=True)
     p = sub.add_parser("status", help="one line per target: in sync, changes pending, hand-edits")
@@ -122,7 +130,8 @@ def _print_plan(plan, host, args) -> None:
 def cmd_plan(args) -> int:
     host = make_host(args)
     _recover(host)
-    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target)
+    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target,
+                             trust_hooks=args.trust_hooks)
     _apply_decisions(plan, args)
     _print_plan(plan, host, args)
     return EXIT_PENDING if plan.has_changes else EXIT_OK
@@ -176,7 +185,8 @@ def _run_apply(host, plan, args) -> int:
 def cmd_apply(args) -> int:
     host = make_host(args)
     _recover(host)
-    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target)
+    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target,
+                             trust_hooks=args.trust_hooks)
     return _run_apply(host, plan, args)
 
 

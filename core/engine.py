@@ -56,17 +56,26 @@ def desired_states(host: Host, profile_name: str, names: list[str]) -> list[Desi
 
 def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str] | None = None,
                decisions: dict[str, str] | None = None,
-               overrides: dict | None = None) -> Plan:
+               overrides: dict | None = None, trust_hooks: bool = False) -> Plan:
     """Resolve the profile, compute each target's desired state, and diff it against the
-    manifests and the disk. Reads only. `overrides` are per-run choices (see `with_overrides`)."""
+    manifests and the disk. Reads only. `overrides` are per-run choices (see `with_overrides`).
+    `trust_hooks`: the operator asks to trust agentdeck's own hooks where the CLI gates hooks on
+    trust (Codex: `[hooks.state]` trusted_hash items join the plan)."""
     prof = profiles.resolve(host, profile_name)
     chosen = select_targets(names, prof.targets)
-    states = [targets.get(n).desired(with_overrides(prof, overrides, n), host) for n in chosen]
+    states = [_desired(targets.get(n), with_overrides(prof, overrides, n), host, trust_hooks)
+              for n in chosen]
     plan = planner.compute(host, profile_name, states, load_manifests(host), disk=DiskView(host),
                            selected=chosen)
     for k, v in (decisions or {}).items():
         plan.decide(k, v)
     return plan
+
+
+def _desired(target, prof, host: Host, trust_hooks: bool) -> DesiredState:
+    if trust_hooks and getattr(target, "supports_trust_hooks", False):
+        return target.desired(prof, host, trust_hooks=True)
+    return target.desired(prof, host)
 
 
 def with_overrides(prof, overrides: dict | None, target: str):

@@ -1,0 +1,360 @@
+"""Claude Code target (FACTS.md, Claude Code 2.1.332).
+
+Every part is its own plan item with its own class and reason (group in brackets):
+
+  [hooks]    <claude home>/agentdeck-hook.sh (0755, file)   the wrapper (core.targets.wrapper)
+             settings.json ("hooks", <Event>) member items  one matcher group per event (below)
+  [settings] settings.json keys: statusLine (command form) and whatever the profile's
+             claude/settings.json sets, one key item per top-level key
+  [mcp]      .claude.json ("mcpServers", name), one key item per server
+  [persona]  <claude home>/CLAUDE.md, a managed block at the top (core.targets.persona)
+  [skills]   <claude home>/skills/<skill> links to the profile's skill folders;
+             <claude home>/commands/<name>.md, the profile's commands as they are (Claude has
+             slash commands)
+  [agents]   <claude home>/agents/<name>.md, the profile's agents as they are (Claude format)
+
+<claude home> is ~/.claude, or CLAUDE_CONFIG_DIR when set (then .claude.json lives inside it
+too). What agentdeck manages is recorded in the sidecar <claude home>/.agentdeck-managed.json.
+
+Hooks, and why they are list-member items. Claude keeps hooks inline in settings.json,
+`{"hooks": {"<Event>": [<matcher group>, ...]}}`, and the operator often has groups of their own
+in the very events agentdeck registers. The obvious shapes are all wrong:
+
+- one key item ("hooks",) holding the whole object clobbers the operator's events;
+- one key item per event holding the full list makes the operator's groups part of agentdeck's
+  value: their first hook in PreToolUse turns our install into a "hand-edit", a group they add
+  later becomes a "conflict" the next time the profile changes, and a group they added after our
+  first write is lost when uninstall restores "what was there before";
+- merging their groups into our desired value fixes the first two and keeps the third.
+
+So each event is a *member* item (core.desired.Desired.member): the item is ONE element of the
+list at ("hooks", <Event>) -- the matcher group whose JSON contains the path of agentdeck's
+wrapper. The three-state rule applies to that group alone: the operator's groups are never
+compared, rewritten, reordered or removed; our group is appended on first install and replaced in
+place later; the operator editing or deleting our group is a hand-edit (kept, reported, not
+re-added); removing it (profile change, uninstall) takes out only our group, and the event key
+and `hooks` object only when that leaves them empty.
+
+.claude.json: Claude rewrites this file itself while it runs. agentdeck edits only its own
+`mcpServers` entries, and the applier re-checks the file's bytes right before replacing it (as for
+every file in a plan, after the stale-plan check at the start): if Claude wrote it in between,
+the apply stops, puts back what it already wrote, and says so. A file Claude left half-written
+does not parse, and the plan refuses it with file:line:col.
+
+The `info` dict (same shape as the Copilot adapter's where the concept is shared):
+
+  info["hooks"] = {
+    "file": str, "wrapper": str, "handler": str | None, "handler_path": str | None,
+    "timeout": int, "byte_stable": str,
+    "disableAllHooks_on_disk": bool | None,
+    "events": [{"event": "PreToolUse", "canonical": "pre_tool_use",
+                "group": {"hooks": [{"type": "command", "command": str, "timeout": int}]},
+                "command": str, "timeout": int,
+                "registered_now": bool,            # our group on disk is exactly this one
+                "operator_groups": int}],          # the operator's own groups in that event
+    "skipped_events": [{"canonical": str, "reason": str}],
+  }
+  info["other_hook_sources"] = [{"kind": "operator-settings", "path": str, "events": [str],
+                                 "note": str}]
+  info["mcp"] = {"file": str, "mcpDefaultDisabled": bool, "mcpAlwaysEnabled": [str],
+                 "servers": [{"name", "transport", "origin": "profile" | "operator",
+                              "enabled": True, "enabled_now": bool, "reason": "enabled" |
+                              "not-written", "tools": None, "secret": bool, "warnings": [str],
+                              "dropped": bool}]}
+  info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
+                    "commands": [{"name", "path", "state", "warnings"}],
+                    "agents": [{"name", "path", "warnings"}]}
+"""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+from ..desired import Desired, DesiredState
+from ..errors import UserError
+from ..host import Host, HostError
+from ..model import McpServer, Profile
+from ..secrets import scan_value
+from . import skills
+from .codex_hooks import wanted_events
+from .persona import PERSONA_MARKERS, build_persona
+
+T = "claude"
+WRAPPER_NAME = "agentdeck-hook.sh"
+
+#: keys a profile's claude/settings.json may not set, and why
+RESERVED_SETTINGS = {
+    "hooks": "agentdeck registers the profile's [hooks] handler itself, next to your own hooks; "
+             "declare hooks in profile.toml",
+}
+COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
+SCANNED_FIELDS = ("command", "args", "env", "url", "headers")
+
+
+def read_json(host: Host, path: Path) -> Any:
+    """A JSON file's data (None when absent); a parse error is one line with file:line:col."""
+    from ..disk import parse_doc
+
+    try:
+        text = host.read_text(path)
+    except HostError as e:
+        raise UserError(str(e)) from None
+    if text is None:
+        return None
+    return parse_doc(text, "json", str(path)).data
+
+
+def hook_group(wrapper_path: Path, event: str, timeout: int) -> dict:
+    return {"hooks": [{"type": "command", "command": f"{shlex.quote(str(wrapper_path))} {event}",
+                       "timeout": int(timeout)}]}
+
+
+def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], list[str]]:
+    """(the .claude.json entry or None, warnings, secret hits) for one neutral server. The neutral
+    shape is Claude's own (.mcp.json), so this only normalizes `type` and drops Copilot fields."""
+    warnings: list[str] = []
+    problem = srv.check()
+    if problem:
+        return None, [f"MCP server {name}: {problem}; not written"], []
+    t = srv.transport
+    out: dict[str, Any] = {"type": t}
+    if t == "stdio":
+        out["command"] = srv.command
+        if srv.args:
+            out["args"] = list(srv.args)
+        if srv.env:
+            out["env"] = dict(srv.env)
+    else:
+        out["url"] = srv.url
+        if srv.headers:
+            out["headers"] = dict(srv.headers)
+    dropped = [f for f in COPILOT_ONLY_MCP_FIELDS
+               if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
+    if dropped:
+        warnings.append(f"MCP server {name}: {', '.join(dropped)} are Copilot settings; not "
+                        "written for Claude Code")
+    for k, v in (srv.model_extra or {}).items():
+        out.setdefault(k, v)
+    hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in SCANNED_FIELDS if f in out
+            for h in scan_value(out[f], f)]
+    if hits:
+        warnings.append(f"MCP server {name}: literal credential(s) in the profile "
+                        f"({'; '.join(hits)}); .claude.json is written 0600 -- prefer \"${{VAR}}\" "
+                        "(Claude expands it)")
+    return out, warnings, hits
+
+
+class ClaudeTarget:
+    name = T
+    title = "Claude Code"
+    binary = "claude"
+
+    def manifest_path(self, host: Host) -> Path:
+        return host.claude_home / ".agentdeck-managed.json"
+
+    def desired(self, profile: Profile, host: Host) -> DesiredState:
+        st = DesiredState(T)
+        home = host.claude_home
+        settings_path = home / "settings.json"
+        settings = read_json(host, settings_path)
+        if settings is not None and not isinstance(settings, dict):
+            raise UserError("expected an object at the top level", path=str(settings_path))
+        self._hooks(profile, host, settings, st)
+        self._settings(profile, host, st)
+        self._mcp(profile, host, st)
+        st.add(Desired(T, home / "CLAUDE.md", "block", build_persona(profile, "Claude Code"),
+                       markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",
+                       reason="the profile's AGENTS.md chain and compiled rules; your text outside "
+                              "the markers is kept"))
+        self._skills(profile, host, st)
+        return st
+
+    # ---- hooks ---------------------------------------------------------------------------------
+    def _hooks(self, profile: Profile, host: Host, settings: dict | None, st: DesiredState) -> None:
+        from ..facts.claude import CLAUDE
+        from ..plan import find_member
+        from . import wrapper as wrapper_mod
+
+        home = host.claude_home
+        settings_path = home / "settings.json"
+        wrapper_path = home / WRAPPER_NAME
+        marker = str(wrapper_path)
+        on_disk = (settings or {}).get("hooks")
+        on_disk = on_disk if isinstance(on_disk, dict) else {}
+        info: dict[str, Any] = {
+            "file": str(settings_path), "wrapper": str(wrapper_path),
+            "handler": profile.hooks.command, "handler_path": None,
+            "timeout": profile.hooks.timeout,
+            "byte_stable": ("the registered command names the wrapper, not the handler: changing "
+                            "the handler leaves every hook unchanged"),
+            "disableAllHooks_on_disk": (settings or {}).get("disableAllHooks"),
+            "events": [], "skipped_events": [],
+        }
+        st.info["hooks"] = info
+        # the operator's own hooks in settings.json (reported; never changed)
+        theirs = {}
+        for ev, groups in on_disk.items():
+            if isinstance(groups, list):
+                n = sum(1 for g in groups if find_member([g], marker)[0] < 0)
+                if n:
+                    theirs[ev] = n
+        st.info["other_hook_sources"] = [{
+            "kind": "operator-settings", "path": str(settings_path), "events": sorted(theirs),
+            "note": "your own hooks in settings.json; agentdeck adds its group next to them and "
+                    "never changes them"}] if theirs else []
+        if theirs:
+            st.note(f"your own hooks in {host.display(settings_path)} "
+                    f"({', '.join(sorted(theirs))}) are kept; agentdeck's group goes next to them")
+        if not profile.hooks.command:
+            st.warn("the profile names no hook handler ([hooks] command); no hooks are registered")
+            return
+        handler = wrapper_mod.resolve_handler(host, profile.hooks.command)
+        info["handler_path"] = handler.resolved
+        for w in handler.warnings:
+            st.warn(w)
+        if not handler.argv:
+            return
+        events, lacking, warns = wanted_events(profile, dict(CLAUDE.canonical_events))
+        for w in warns:
+            st.warn(w)
+        info["skipped_events"] = [{"canonical": c, "reason": "Claude Code has no such hook event"}
+                                  for c in lacking]
+        if lacking:
+            st.note(f"Claude Code has no hook event for {', '.join(lacking)}; not registered")
+        if not events:
+            return
+        st.add(Desired(T, wrapper_path, "file",
+                       wrapper_mod.render_wrapper("claude", handler, host.state_dir),
+                       mode=wrapper_mod.WRAPPER_MODE, label="hook wrapper", group="hooks",
+                       reason=f"execs the profile's handler ({profile.hooks.command}) for each "
+                              "event, so the registered hooks stay byte-stable"))
+        for canon, ev in events:
+            group = hook_group(wrapper_path, ev, profile.hooks.timeout)
+            _, now = find_member(on_disk.get(ev), marker)
+            others = theirs.get(ev, 0)
+            reason = f"calls the wrapper for {ev} (timeout {profile.hooks.timeout} s)"
+            if others:
+                reason += f"; next to your {others} group(s) in that event, which stay as they are"
+            st.add(Desired(T, settings_path, "key", group, key=("hooks", ev), fmt="json",
+                           member=marker, label=f"hook {ev}", group="hooks", reason=reason))
+            h = group["hooks"][0]
+            info["events"].append({"event": ev, "canonical": canon, "group": group,
+                                   "command": h["command"], "timeout": h["timeout"],
+                                   "registered_now": now == group, "operator_groups": others})
+        if (settings or {}).get("disableAllHooks") is True:
+            st.warn("settings.json has disableAllHooks: true, so none of these hooks run")
+
+    # ---- settings.json -------------------------------------------------------------------------
+    def _settings(self, profile: Profile, host: Host, st: DesiredState) -> None:
+        path = host.claude_home / "settings.json"
+        native = dict(profile.native.get("claude/settings.json", {}))
+        for key, why in RESERVED_SETTINGS.items():
+            if key in native:
+                native.pop(key)
+                st.warn(f"the profile's claude/settings.json key {key!r} is dropped: {why}")
+        if "statusLine" in native:
+            sl = native.pop("statusLine")
+            if isinstance(sl, str):
+                sl = {"type": "command", "command": sl}
+            if (not isinstance(sl, dict) or sl.get("type", "command") != "command"
+                    or not isinstance(sl.get("command"), str) or not sl["command"].strip()):
+                st.warn("the profile's statusLine is not written: Claude Code needs "
+                        '{"type": "command", "command": "..."}')
+            else:
+                sl = {"type": "command", **{k: v for k, v in sl.items() if k != "type"}}
+                st.add(Desired(T, path, "key", sl, key=("statusLine",), fmt="json",
+                               label="statusLine", group="settings",
+                               reason="the profile's status line command (session JSON on stdin)"))
+        for key in sorted(native):
+            value = native[key]
+            hits = scan_value(value, key)
+            warns = [f"{h.where}: literal credential ({h.kind}, {h.excerpt}); settings.json is "
+                     "written 0600" for h in hits]
+            st.add(Desired(T, path, "key", value, key=(key,), fmt="json", label=key,
+                           group="settings", warnings=warns, secret=bool(hits),
+                           file_mode=0o600 if hits else None,
+                           reason="set by the profile's claude/settings.json"))
+
+    # ---- MCP -----------------------------------------------------------------------------------
+    def _mcp(self, profile: Profile, host: Host, st: DesiredState) -> None:
+        path = host.claude_json
+        data = read_json(host, path)
+        on_disk = data.get("mcpServers") if isinstance(data, dict) else None
+        on_disk = on_disk if isinstance(on_disk, dict) else {}
+        d = profile.directives
+        servers: list[dict] = []
+        for name, srv in profile.mcp_servers.items():
+            skills.safe_name(name, "MCP server name")
+            entry, warnings, hits = translate_mcp(name, srv)
+            if entry is None:
+                for w in warnings:
+                    st.warn(w)
+                servers.append({"name": name, "transport": srv.transport, "origin": "profile",
+                                "enabled": False, "enabled_now": False, "reason": "not-written",
+                                "tools": None, "secret": False, "warnings": warnings,
+                                "dropped": True})
+                continue
+            st.add(Desired(T, path, "key", entry, key=("mcpServers", name), fmt="json",
+                           label=f"MCP server {name}", group="mcp", warnings=warnings,
+                           secret=bool(hits), file_mode=0o600,
+                           reason=f"{entry['type']} server from the profile"))
+            servers.append({"name": name, "transport": entry["type"], "origin": "profile",
+                            "enabled": True, "enabled_now": name in on_disk, "reason": "enabled",
+                            "tools": None, "secret": bool(hits), "warnings": warnings,
+                            "dropped": False})
+        for name, entry in on_disk.items():
+            if name in profile.mcp_servers:
+                continue
+            servers.append({"name": name,
+                            "transport": entry.get("type", "stdio") if isinstance(entry, dict) else "stdio",
+                            "origin": "operator", "enabled": True, "enabled_now": True,
+                            "reason": "enabled", "tools": None, "secret": False, "warnings": [],
+                            "dropped": False})
+        if profile.mcp_servers:
+            st.note(f"Claude Code rewrites {host.display(path)} while it runs: apply with no Claude "
+                    "session open; agentdeck re-checks the file right before writing and stops if "
+                    "it changed")
+            if d.mcpDefaultDisabled:
+                st.note("mcpDefaultDisabled is not applied to Claude Code (it has no user-level "
+                        "setting to keep a configured server off); its servers start enabled")
+        st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
+                          "mcpAlwaysEnabled": sorted(d.mcpAlwaysEnabled), "servers": servers}
+
+    # ---- skills, commands, agents --------------------------------------------------------------
+    def _skills(self, profile: Profile, host: Host, st: DesiredState) -> None:
+        home = host.claude_home
+        info: dict[str, Any] = {"dir": str(home / "skills"), "links": [], "commands": [],
+                                "agents": []}
+        for name in sorted(profile.skills):
+            skills.safe_name(name, "skill name")
+            target = profile.skills[name]
+            link = home / "skills" / name
+            state = "ours" if host.is_symlink(link) and host.readlink(link) == target else (
+                "yours (kept)" if host.exists(link) else "new")
+            info["links"].append({"name": name, "target": target, "state": state})
+            st.add(Desired(T, link, "link", target, label=f"skill {name}", group="skills",
+                           reason="the profile's skill, linked into Claude's skills folder"))
+        for name in sorted(profile.commands):
+            skills.safe_name(name, "command name")
+            path = home / "commands" / f"{name}.md"
+            text = profile.commands[name]
+            info["commands"].append({"name": name, "path": str(path), "state": "planned",
+                                     "warnings": []})
+            st.add(Desired(T, path, "file", text if text.endswith("\n") else text + "\n",
+                           label=f"command /{name}", group="skills",
+                           reason="the profile's slash command, as it is"))
+        for name in sorted(profile.agents):
+            skills.safe_name(name, "agent name")
+            path = home / "agents" / f"{name}.md"
+            text = profile.agents[name]
+            doc = skills.parse_frontmatter(text)
+            warns = []
+            if not isinstance(doc.meta.get("description"), str) or not doc.meta["description"].strip():
+                warns.append(f"agent {name} has no description; Claude Code uses the description "
+                             "to decide when to delegate to it")
+            info["agents"].append({"name": name, "path": str(path), "warnings": warns})
+            st.add(Desired(T, path, "file", text if text.endswith("\n") else text + "\n",
+                           label=f"agent {name}", group="agents", warnings=warns,
+                           reason="the profile's agent, as it is (agents are written in Claude's format)"))
+        st.info["skills"] = info

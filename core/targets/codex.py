@@ -1,0 +1,362 @@
+"""OpenAI Codex CLI target (FACTS.md, Codex 0.171.0).
+
+Every part is its own plan item with its own class and reason (group in brackets):
+
+  [hooks]    $CODEX_HOME/agentdeck-hook.sh (0755, file)     the wrapper (core.targets.wrapper)
+             $CODEX_HOME/hooks.json (file)                  the registration (codex_hooks): no
+                                                            `version` key, matcher groups,
+                                                            `timeout` in seconds
+             config.toml ("hooks", "state", <key>, "trusted_hash")
+                                                            hook trust, ONLY when the operator
+                                                            asks (`apply --trust-hooks`, or the
+                                                            app's trust action); kept on later
+                                                            runs until the hook or profile changes
+  [mcp]      config.toml ("mcp_servers", name), one key item per server (mcp_codex): ownership
+             per server, the operator's servers are never touched; `enabled = false` under
+             mcpDefaultDisabled except mcpAlwaysEnabled names and servers the operator enabled
+             (`enabled = true` written by them in config.toml)
+  [settings] config.toml keys from the profile's codex/config.toml, one key item per leaf
+             (`notify` only when the profile sets it); a `hooks` table there is refused
+  [persona]  $CODEX_HOME/AGENTS.md, a managed block at the top (core.targets.persona)
+  [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md files, byte-identical to the
+             Copilot adapter's for the same profile, so the engine plans each once, records both
+             targets as owners, and only releases (never deletes) one another target still owns
+
+config.toml is edited through TomlDoc (tomlkit): the operator's comments, ordering and unknown
+tables survive; what agentdeck manages is recorded in the sidecar $CODEX_HOME/.agentdeck-managed.json.
+Codex has no custom agents (reference §5): the profile's agents are not installed for Codex.
+The events Codex lacks (post_tool_use_failure, notification, error) are skipped with an info line.
+
+The `info` dict (same shape as the Copilot adapter's where the concept is shared):
+
+  info["hooks"] = {
+    "file": str, "wrapper": str, "config": str,     # hooks.json, agentdeck-hook.sh, config.toml
+    "trust_source": str,                            # hooks.json path as trust keys name it
+    "handler": str | None, "handler_path": str | None, "timeout": int, "byte_stable": str,
+    "trust_requested": bool,                        # this plan was built with --trust-hooks
+    "events": [{
+        "event": "PreToolUse", "canonical": "pre_tool_use",
+        "handler": {"type": "command", "command": "<wrapper> PreToolUse", "timeout": 30},
+        "command": str, "timeout": int,
+        "key": "<hooks.json>:pre_tool_use:0:0",     # [hooks.state."<key>"]
+        "hash": "sha256:<hex>",                     # the trusted_hash that trusts this hook
+        "trusted_hash_on_disk": str | None,
+        "trust": "untrusted" | "trusted" | "modified",   # what Codex reports after this plan
+        "trust_now": same | None,                   # what it reports today (None: not registered)
+        "enabled": bool,                            # [hooks.state] enabled (default true)
+        "registered_now": bool,                     # hooks.json on disk has exactly this hook
+        "will_trust": bool,                         # this plan writes its trusted_hash
+        "trusted_by_agentdeck": bool,               # the trusted_hash is recorded as ours
+    }],
+    "skipped_events": [{"canonical": str, "reason": str}],
+  }
+  info["other_hook_sources"] = [{"kind": "inline-config", "path": str, "events": [str], "note": str}]
+  info["mcp"] = {
+    "file": str, "mcpDefaultDisabled": bool, "mcpAlwaysEnabled": [str],
+    "servers": [{"name", "transport": "stdio" | "http" | "sse", "origin": "profile" | "operator",
+                 "enabled": bool, "enabled_now": bool,
+                 "reason": "default-disabled" | "profile-disabled" | "always-enabled"
+                           | "operator-enabled" | "operator-disabled" | "enabled" | "not-written",
+                 "tools": [str] | None, "secret": bool, "warnings": [str], "dropped": bool}],
+  }
+  info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
+                    "commands": [{"name", "path", "state", "warnings"}], "agents": []}
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..desired import Desired, DesiredState
+from ..disk import parse_doc
+from ..errors import UserError
+from ..host import Host, HostError
+from ..manifest import Manifest
+from ..model import Profile
+from ..secrets import scan_value
+from . import codex_hooks, mcp_codex, skills
+from .persona import PERSONA_MARKERS, build_persona
+
+T = "codex"
+
+#: top-level keys a profile's codex/config.toml may not set, and why
+RESERVED_NATIVE = {
+    "hooks": "agentdeck registers hooks in hooks.json, and hook trust is written only when you "
+             "ask for it (apply --trust-hooks)",
+}
+
+
+def read_config(host: Host, path: Path) -> dict | None:
+    """config.toml's data (None when absent); a TOML error is one line with file:line:col."""
+    try:
+        text = host.read_text(path)
+    except HostError as e:
+        raise UserError(str(e)) from None
+    if text is None:
+        return None
+    return parse_doc(text, "toml", str(path)).data
+
+
+def _flatten(d: dict, prefix: tuple[str, ...] = ()):
+    for k, v in d.items():
+        if isinstance(v, dict) and v:
+            yield from _flatten(v, prefix + (k,))
+        else:
+            yield prefix + (k,), v
+
+
+def _jsonable(v: Any) -> bool:
+    try:
+        json.dumps(v)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def shared_skill_items(target: str, profile: Profile, host: Host, st: DesiredState,
+                       why_command: str) -> dict:
+    """The ~/.agents/skills items (profile skills as links, commands as SKILL.md folders), exactly
+    as the Copilot adapter plans them (same paths, kinds and bytes; only labels and reasons
+    differ), so that when both targets are planned or applied the engine merges them into one
+    item with two owners. Returns the pane info."""
+    sk_dir = host.agents_skills_dir
+    info: dict[str, Any] = {"dir": str(sk_dir), "links": [], "commands": [], "agents": []}
+    for name in sorted(profile.skills):
+        skills.safe_name(name, "skill name")
+        target_dir = profile.skills[name]
+        link = sk_dir / name
+        state = "ours" if host.is_symlink(link) and host.readlink(link) == target_dir else (
+            "yours (kept)" if host.exists(link) else "new")
+        info["links"].append({"name": name, "target": target_dir, "state": state})
+        st.add(Desired(target, link, "link", target_dir, label=f"skill {name}", group="skills",
+                       reason="the profile's skill, linked into the shared ~/.agents/skills"))
+    for name in sorted(profile.commands):
+        skills.safe_name(name, "command name")
+        folder = sk_dir / name
+        if name in profile.skills:
+            st.warn(f"command {name} is not installed as a skill: the profile has a skill of the "
+                    "same name, and the skill wins")
+            continue
+        if host.is_symlink(folder):
+            st.warn(f"command {name} is not installed as a skill: {host.display(folder)} is a "
+                    f"symlink (-> {host.readlink(folder)}) and an existing symlinked skill wins")
+            info["commands"].append({"name": name, "path": str(folder / "SKILL.md"),
+                                     "state": "skipped: symlinked skill of that name",
+                                     "warnings": []})
+            continue
+        tr = skills.command_skill(name, profile.commands[name])
+        path = folder / "SKILL.md"
+        info["commands"].append({"name": name, "path": str(path), "state": "planned",
+                                 "warnings": tr.warnings})
+        st.add(Desired(target, path, "file", tr.text, label=f"command {name} as a skill",
+                       group="skills", warnings=tr.warnings, reason=why_command))
+    return info
+
+
+class CodexTarget:
+    name = T
+    title = "OpenAI Codex CLI"
+    binary = "codex"
+    #: engine.build_plan passes trust_hooks=True to adapters that declare this
+    supports_trust_hooks = True
+
+    def manifest_path(self, host: Host) -> Path:
+        return host.codex_home / ".agentdeck-managed.json"
+
+    def desired(self, profile: Profile, host: Host, trust_hooks: bool = False) -> DesiredState:
+        st = DesiredState(T)
+        home = host.codex_home
+        config_path = home / "config.toml"
+        config = read_config(host, config_path)
+        if config is not None and not isinstance(config, dict):
+            raise UserError("expected a table at the top level", path=str(config_path))
+        manifest = Manifest.load(host, T, self.manifest_path(host))
+
+        self._hooks(profile, host, config, manifest, trust_hooks, st)
+        self._native(profile, host, st)
+        self._mcp(profile, host, config, st)
+        st.add(Desired(T, home / "AGENTS.md", "block", build_persona(profile, "Codex CLI"),
+                       markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",
+                       reason="the profile's AGENTS.md chain and compiled rules; your text outside "
+                              "the markers is kept"))
+        info = shared_skill_items(T, profile, host, st,
+                                  "Codex has no slash commands (~/.codex/prompts is gone since "
+                                  "0.117): the command becomes a model-discoverable skill")
+        if profile.agents:
+            st.note(f"Codex has no custom agents; the profile's agents "
+                    f"({', '.join(sorted(profile.agents))}) are not installed for Codex")
+        st.info["skills"] = info
+        return st
+
+    # ---- hooks and trust -----------------------------------------------------------------------
+    def _hooks(self, profile: Profile, host: Host, config: dict | None, manifest: Manifest,
+               trust_hooks: bool, st: DesiredState) -> None:
+        from . import wrapper as wrapper_mod
+
+        home = host.codex_home
+        config_path = home / "config.toml"
+        hp = codex_hooks.plan_hooks(profile, host, config)
+        for w in hp.warnings:
+            st.warn(w)
+        for n in hp.notes:
+            st.note(n)
+        if hp.lacking:
+            st.note(f"Codex has no hook event for {', '.join(hp.lacking)}; "
+                    f"{'that event is' if len(hp.lacking) == 1 else 'those events are'} not "
+                    "registered for Codex"
+                    + (" (Codex's own `notify` program is set only when the profile's "
+                       "codex/config.toml sets notify)" if "notification" in hp.lacking else ""))
+        if hp.wrapper_text is not None:
+            st.add(Desired(T, home / codex_hooks.WRAPPER_NAME, "file", hp.wrapper_text,
+                           mode=wrapper_mod.WRAPPER_MODE, label="hook wrapper", group="hooks",
+                           reason=f"execs the profile's handler ({profile.hooks.command}) for each "
+                                  "event, so the registered hooks (and their trust) stay byte-stable"))
+        if hp.hooks_text is not None:
+            n = len(hp.hooks)
+            st.add(Desired(T, home / codex_hooks.HOOKS_FILE, "file", hp.hooks_text,
+                           label=f"hooks ({n} events)", group="hooks",
+                           reason=f"registers {n} events, each calling the wrapper with timeout "
+                                  f"{profile.hooks.timeout} s"))
+        # trust: recorded trust is kept (sticky); new trust only on request
+        recorded: dict[str, Any] = {}
+        for e in manifest.entries.values():
+            if (e.kind == "key" and e.path == str(config_path) and len(e.key) == 4
+                    and e.key[:2] == ["hooks", "state"] and e.key[3] == "trusted_hash"):
+                recorded[e.key[2]] = e.value
+        rows = []
+        for h in hp.hooks:
+            rec = recorded.get(h.key)
+            wants: str | None = None
+            if trust_hooks:
+                wants = h.hash
+                reason = "--trust-hooks: Codex runs this hook once its exact content is trusted"
+            elif rec is not None:
+                wants = rec
+                reason = "trusted earlier with --trust-hooks; kept while the hook is unchanged"
+            if wants is not None:
+                warn = []
+                if wants != h.hash:
+                    warn.append(f"the {h.event} hook changed since it was trusted: Codex reports it "
+                                "as modified and will not run it until you trust it again "
+                                "(`agentdeck apply --trust-hooks`)")
+                st.add(Desired(T, config_path, "key", wants,
+                               key=("hooks", "state", h.key, "trusted_hash"), fmt="toml",
+                               label=f"trust hook {h.event}", group="hooks", reason=reason,
+                               warnings=warn, pinned=trust_hooks))
+            rows.append(h.info(wants, rec))
+        hp.info["events"] = rows
+        hp.info["trust_requested"] = trust_hooks
+        st.info["hooks"] = hp.info
+        if rows:
+            level, line = codex_hooks.trust_summary(rows)
+            (st.warn if level == "warning" else st.note)(line)
+        other = []
+        inline = codex_hooks.inline_hook_events(config)
+        if inline:
+            other.append({"kind": "inline-config", "path": str(config_path), "events": inline,
+                          "note": "config.toml [[hooks.<Event>]] hooks run in addition to "
+                                  "hooks.json: a hook defined in both fires twice"})
+            st.warn(f"other hook source: {host.display(config_path)} ({', '.join(inline)}): "
+                    "config.toml [[hooks.<Event>]] hooks run in addition to hooks.json")
+        st.info["other_hook_sources"] = other
+
+    # ---- native config.toml keys ---------------------------------------------------------------
+    def _native(self, profile: Profile, host: Host, st: DesiredState) -> None:
+        path = host.codex_home / "config.toml"
+        native = dict(profile.native.get("codex/config.toml", {}))
+        native.pop("mcp_servers", None)    # merged per server in _mcp
+        for key, why in RESERVED_NATIVE.items():
+            if key in native:
+                native.pop(key)
+                st.warn(f"the profile's codex/config.toml table {key!r} is dropped: {why}")
+        for keypath, value in _flatten(native):
+            label = ".".join(keypath)
+            if not _jsonable(value):
+                st.warn(f"the profile's codex/config.toml key {label} is not written: its value "
+                        "(a TOML date or time) cannot be recorded")
+                continue
+            hits = scan_value(value, label)
+            warns = [f"{h.where}: literal credential ({h.kind}, {h.excerpt}); config.toml is "
+                     "written 0600" for h in hits]
+            st.add(Desired(T, path, "key", value, key=keypath, fmt="toml", label=label,
+                           group="settings", warnings=warns, secret=bool(hits),
+                           file_mode=0o600 if hits else None,
+                           reason="set by the profile's codex/config.toml"))
+
+    # ---- MCP -----------------------------------------------------------------------------------
+    def _mcp(self, profile: Profile, host: Host, config: dict | None, st: DesiredState) -> None:
+        path = host.codex_home / "config.toml"
+        on_disk = (config or {}).get("mcp_servers")
+        on_disk = on_disk if isinstance(on_disk, dict) else {}
+        native = profile.native.get("codex/config.toml", {}).get("mcp_servers", {}) or {}
+        if not isinstance(native, dict):
+            st.warn("the profile's codex/config.toml mcp_servers is not a table; ignored")
+            native = {}
+        d = profile.directives
+        always = set(d.mcpAlwaysEnabled)
+        psettings = profile.native.get("copilot/settings.json", {})
+        profile_disabled = psettings.get("disabledMcpServers") if isinstance(psettings, dict) else None
+        profile_disabled = {n for n in profile_disabled if isinstance(n, str)} \
+            if isinstance(profile_disabled, list) else set()
+        names = list(profile.mcp_servers) + [n for n in native if n not in profile.mcp_servers]
+        servers: list[dict] = []
+        for name in names:
+            skills.safe_name(name, "MCP server name")
+            nat = native.get(name)
+            if nat is not None and not isinstance(nat, dict):
+                st.warn(f"codex/config.toml mcp_servers.{name} is not a table; ignored")
+                nat = None
+            tr = mcp_codex.translate(name, profile.mcp_servers.get(name), nat)
+            if tr.entry is None:
+                for w in tr.warnings:
+                    st.warn(w)
+                servers.append({"name": name, "transport": tr.transport, "origin": "profile",
+                                "enabled": False, "enabled_now": False, "reason": "not-written",
+                                "tools": None, "secret": False, "warnings": tr.warnings,
+                                "dropped": True})
+                continue
+            entry = tr.entry
+            now = on_disk.get(name)
+            enabled_now = not (isinstance(now, dict) and now.get("enabled") is False) if now is not None else False
+            if nat is not None and "enabled" in nat:
+                reason = "enabled" if entry.get("enabled") is not False else "profile-disabled"
+            elif name in always:
+                reason = "always-enabled"
+            elif isinstance(now, dict) and now.get("enabled") is True:
+                entry["enabled"] = True        # the operator switched it on: keep theirs
+                reason = "operator-enabled"
+            elif d.mcpDefaultDisabled or name in profile_disabled:
+                entry["enabled"] = False
+                reason = "default-disabled" if d.mcpDefaultDisabled else "profile-disabled"
+            else:
+                reason = "enabled"
+            why = {"default-disabled": "; mcpDefaultDisabled: enabled = false until you enable it",
+                   "profile-disabled": "; disabled by the profile",
+                   "always-enabled": "; enabled (mcpAlwaysEnabled)",
+                   "operator-enabled": "; kept enabled: you set enabled = true"}.get(reason, "")
+            st.add(Desired(T, path, "key", entry, key=("mcp_servers", name), fmt="toml",
+                           label=f"MCP server {name}", group="mcp", warnings=list(tr.warnings),
+                           secret=tr.secret, file_mode=0o600 if tr.secret else None,
+                           reason=f"{tr.transport} server from the profile{why}"))
+            servers.append({"name": name, "transport": tr.transport, "origin": "profile",
+                            "enabled": entry.get("enabled") is not False,
+                            "enabled_now": enabled_now, "reason": reason,
+                            "tools": entry.get("enabled_tools"), "secret": tr.secret,
+                            "warnings": tr.warnings, "dropped": False})
+        for name, entry in on_disk.items():
+            if name in names:
+                continue
+            hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in mcp_codex.SCANNED_FIELDS
+                    if isinstance(entry, dict) and f in entry for h in scan_value(entry[f], f)]
+            en = not (isinstance(entry, dict) and entry.get("enabled") is False)
+            servers.append({"name": name, "transport": mcp_codex.transport_of(entry),
+                            "origin": "operator", "enabled": en, "enabled_now": en,
+                            "reason": "enabled" if en else "operator-disabled",
+                            "tools": entry.get("enabled_tools") if isinstance(entry, dict) else None,
+                            "secret": bool(hits),
+                            "warnings": [f"MCP server {name} (yours) holds literal credential(s): "
+                                         f"{'; '.join(hits)}"] if hits else [],
+                            "dropped": False})
+        st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
+                          "mcpAlwaysEnabled": sorted(always), "servers": servers}
