@@ -210,7 +210,7 @@ class CopilotTarget:
         home = host.copilot_home
         mcp_path = home / "mcp-config.json"
         settings_path = home / "settings.json"
-        mdoc = copilot_hooks.read_json_file(host, mcp_path, jsonc=True)
+        mdoc = copilot_hooks.read_json_file(host, mcp_path, jsonc=False)
         on_disk = mdoc.data.get("mcpServers") if mdoc is not None and isinstance(mdoc.data, dict) else None
         on_disk = on_disk if isinstance(on_disk, dict) else {}
         native = (profile.native.get("copilot/mcp-config.json", {}) or {}).get("mcpServers") or {}
@@ -365,8 +365,16 @@ class CopilotTarget:
             state = "ours" if host.is_symlink(link) and host.readlink(link) == target else (
                 "yours (kept)" if host.exists(link) else "new")
             info["links"].append({"name": name, "target": target, "state": state})
+            reason = "the profile's skill, linked into the shared ~/.agents/skills"
+            if state != "ours" and host.is_symlink(link):
+                reason = (f"the profile's skill; {host.display(link)} already links to "
+                          f"{host.display(host.readlink(link))}, and an existing skill of that "
+                          "name wins")
+            elif state != "ours" and host.exists(link):
+                reason = (f"the profile's skill; {host.display(link)} is a real folder, and an "
+                          "existing skill of that name wins")
             st.add(Desired(T, link, "link", target, label=f"skill {name}", group="skills",
-                           reason="the profile's skill, linked into the shared ~/.agents/skills"))
+                           reason=reason))
         for name in sorted(profile.commands):
             skills.safe_name(name, "command name")
             folder = sk_dir / name
