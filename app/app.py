@@ -1,0 +1,157 @@
+"""The agentdeck app: the App subclass, its global bindings, the command palette (the current
+screen's actions), and `run_app`, which the CLI calls (`agentdeck tui`, `agentdeck demo`)."""
+from __future__ import annotations
+
+import os
+from functools import partial
+from pathlib import Path
+from typing import Callable, Iterable
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from core import engine
+from core.host import Host
+
+from .session import Session, VersionProbe, all_targets, available_targets, detect_version
+
+CHECKING = "checking…"
+
+
+class AgentDeckApp(App):
+    """Review and apply a plan, walk through onboarding, read the doctor."""
+
+    CSS_PATH = "agentdeck.tcss"
+    TITLE = "agentdeck"
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+t", "toggle_theme", "Theme"),
+        Binding("question_mark", "show_keys", "Keys", show=False),
+    ]
+    ENABLE_COMMAND_PALETTE = True
+
+    versions: reactive[dict] = reactive(dict, always_update=True)
+
+    def __init__(self, host: Host, profile: str = engine.DEFAULT_PROFILE,
+                 targets: list[str] | None = None, onboard: bool = False, *,
+                 version_probe: VersionProbe | None = None,
+                 home_path_label: str | None = None, dark: bool = True) -> None:
+        super().__init__()
+        self.session = Session(host=host, profile=profile or engine.DEFAULT_PROFILE,
+                               targets=list(targets) if targets else None)
+        self.onboard = onboard
+        self.version_probe = version_probe or detect_version
+        self.home_path_label = home_path_label or ""
+        self.theme = "textual-dark" if dark else "textual-light"
+        self.versions = {t: CHECKING for t in all_targets()}
+        self.doctor_findings = None   # the last doctor run, kept while the app runs
+
+    # ---- start-up -----------------------------------------------------------------------------
+    def get_default_screen(self) -> Screen:
+        from .screens.main import MainScreen
+
+        return MainScreen()
+
+    def on_mount(self) -> None:
+        self._detect_versions()
+        if self.onboard:
+            self.open_onboarding(first_run=not self.session.host.state_dir.exists())
+
+    @work(thread=True, group="versions")
+    def _detect_versions(self) -> None:
+        host = self.session.host
+        avail = set(available_targets())
+        for t in all_targets():
+            try:
+                v = self.version_probe(host, t) if t in avail else self.version_probe(host, t)
+            except Exception:  # noqa: BLE001 - a broken CLI is "version unknown", not a crash
+                v = "installed (version unknown)"
+            self.call_from_thread(self._set_version, t, v)
+
+    def _set_version(self, target: str, version: str | None) -> None:
+        v = dict(self.versions)
+        v[target] = version
+        self.versions = v
+
+    # ---- screens ------------------------------------------------------------------------------
+    def make_apply_screen(self, plan, title: str = "Applying the plan"):
+        from .screens.apply import ApplyScreen
+
+        return ApplyScreen(self.session.host, plan, title=title)
+
+    def open_doctor(self) -> None:
+        from .screens.doctor import DoctorScreen
+
+        if isinstance(self.screen, DoctorScreen):
+            return
+        self.push_screen(DoctorScreen(self.session))
+
+    def open_onboarding(self, first_run: bool = False) -> None:
+        from .screens.onboarding import OnboardingScreen
+
+        if isinstance(self.screen, OnboardingScreen):
+            return
+
+        def done(outcome: str | None) -> None:
+            main = self.get_screen_main()
+            if outcome == "cancelled":
+                self.notify("Onboarding cancelled: no changes were made.", title="Onboarding",
+                            timeout=6)
+            if main is not None:
+                main.compute_plan()
+
+        self.push_screen(OnboardingScreen(self.session, first_run=first_run), done)
+
+    def get_screen_main(self):
+        from .screens.main import MainScreen
+
+        for s in self.screen_stack:
+            if isinstance(s, MainScreen):
+                return s
+        return None
+
+    # ---- global actions -----------------------------------------------------------------------
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    def action_show_keys(self) -> None:
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The command palette: the current screen's actions that can run now, then the app's."""
+        for title, help_text, action in getattr(screen, "PALETTE", ()):
+            name, params = _split_action(action)
+            if screen.check_action(name, params) is True:
+                yield SystemCommand(title, help_text, partial(screen.run_action, action))
+        yield SystemCommand("Light or dark theme", "Switch between the light and the dark theme",
+                            self.action_toggle_theme)
+        yield from super().get_system_commands(screen)
+
+
+def _split_action(action: str) -> tuple[str, tuple]:
+    """"decide('keep')" -> ("decide", ("keep",))."""
+    from textual.actions import parse
+
+    _, name, params = parse(action)
+    return name, params
+
+
+def run_app(host: Host, profile: str = engine.DEFAULT_PROFILE, targets: list[str] | None = None,
+            onboard: bool = False) -> int:
+    """Open the app on `host`. Onboarding starts when asked for, or on a home agentdeck has
+    never written to (no state folder)."""
+    first_run = not host.state_dir.exists()
+    label = ""
+    real_home = os.environ.get("HOME")
+    if real_home and Path(real_home).absolute() != Path(host.home).absolute():
+        label = str(host.home)
+    app = AgentDeckApp(host, profile=profile, targets=targets, onboard=onboard or first_run,
+                       home_path_label=label)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,377 @@
+"""The doctor screen: the findings table coloured by result, filters by target and by result,
+the fix hint of the highlighted finding, live checks in a worker with progress, and export to a
+text or JSON file and to an SVG screenshot."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (Button, DataTable, Footer, Input, Label, ProgressBar, RadioButton,
+                             RadioSet, Select, Static)
+
+from ..session import home_relative
+from ..widgets.style import RESULT_STYLE
+
+ALL = "all"
+RESULT_ORDER = ("error", "warning", "info", "ok", "skipped")
+
+
+def load_doctor():
+    """core.doctor.run, or None when this build has no doctor."""
+    try:
+        from core.doctor import run  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return run
+
+
+def findings_text(findings: list, host) -> str:
+    lines = []
+    for f in findings:
+        where = ""
+        if f.path:
+            where = f"  ({host.display(f.path)}{':' + str(f.line) if f.line else ''})"
+        lines.append(f"{f.result.upper():<8} {f.target:<9} {f.check}: "
+                     f"{home_relative(host, f.message)}{where}")
+        if f.fix:
+            lines.append(f"{'':<18} fix: {home_relative(host, f.fix)}")
+    counts = {r: sum(1 for f in findings if f.result == r) for r in RESULT_ORDER}
+    lines.append("")
+    lines.append(", ".join(f"{n} {r}" for r, n in counts.items() if n) or "no findings")
+    return "\n".join(lines) + "\n"
+
+
+def findings_json(findings: list) -> str:
+    return json.dumps([f.to_json() for f in findings], indent=2, ensure_ascii=False) + "\n"
+
+
+class DoctorProgress(Message):
+    def __init__(self, done: int | None, total: int | None, text: str, generation: int) -> None:
+        super().__init__()
+        self.done, self.total, self.text, self.generation = done, total, text, generation
+
+
+class DoctorDone(Message):
+    def __init__(self, findings: list | None, error: str | None, live: bool,
+                 generation: int) -> None:
+        super().__init__()
+        self.findings, self.error, self.live, self.generation = findings, error, live, generation
+
+
+class ExportScreen(ModalScreen[tuple[str, str] | None]):
+    """Where to export and in which format. Dismisses with (path, "text"|"json") or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    PALETTE = [("Cancel", "Close without exporting", "cancel")]
+
+    def __init__(self, default_dir: str) -> None:
+        super().__init__(id="export")
+        self.default_dir = default_dir
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="export-box"):
+            yield Static(Text("Export the findings", style="bold"), classes="dialog-title")
+            with RadioSet(id="export-format"):
+                yield RadioButton("Text (RESULT / CHECK / MESSAGE)", value=True, id="fmt-text")
+                yield RadioButton("JSON (one object per finding)", id="fmt-json")
+            yield Label("File")
+            yield Input(str(Path(self.default_dir) / "agentdeck-doctor.txt"), id="export-path")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Export", id="export-yes", variant="primary")
+                yield Button("Cancel", id="export-no")
+
+    @on(RadioSet.Changed)
+    def _fmt(self, event: RadioSet.Changed) -> None:
+        inp = self.query_one("#export-path", Input)
+        ext = ".json" if event.pressed.id == "fmt-json" else ".txt"
+        stem, _ = os.path.splitext(inp.value)
+        inp.value = stem + ext
+
+    def _fmt_value(self) -> str:
+        pressed = self.query_one(RadioSet).pressed_button
+        return "json" if pressed is not None and pressed.id == "fmt-json" else "text"
+
+    @on(Button.Pressed, "#export-yes")
+    @on(Input.Submitted)
+    def _yes(self) -> None:
+        path = self.query_one("#export-path", Input).value.strip()
+        if path:
+            self.dismiss((path, self._fmt_value()))
+
+    @on(Button.Pressed, "#export-no")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class DoctorScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("l", "live", "Live checks"),
+        Binding("r", "rerun", "Re-run"),
+        Binding("e", "export", "Export"),
+        Binding("s", "screenshot", "Screenshot"),
+    ]
+    PALETTE = [
+        ("Run live checks", "Ask each installed CLI what it really loaded", "live"),
+        ("Re-run the doctor", "Run the static checks again", "rerun"),
+        ("Export findings", "Save the findings as a text or JSON file", "export"),
+        ("Screenshot", "Save this screen as an SVG", "screenshot"),
+        ("Back", "Back to the plan", "back"),
+    ]
+
+    def __init__(self, session, export_dir: str | None = None) -> None:
+        super().__init__(id="doctor")
+        self.session = session
+        self.run_doctor = load_doctor()
+        self.findings: list = []
+        self.running = False
+        self.live_done = False
+        self.generation = 0
+        self.error: str | None = None
+        self.export_dir = export_dir or os.getcwd()
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="doctor-head", classes="screen-head")
+        with Horizontal(id="doctor-filters"):
+            yield Label("target")
+            yield Select([(ALL, ALL)], value=ALL, allow_blank=False, id="filter-target",
+                         compact=True)
+            yield Label("result")
+            yield Select([(ALL, ALL)] + [(r, r) for r in RESULT_ORDER], value=ALL,
+                         allow_blank=False, id="filter-result", compact=True)
+        with Horizontal(id="doctor-progress-row"):
+            yield ProgressBar(total=None, show_eta=False, id="doctor-progress")
+            yield Static("", id="doctor-progress-text")
+        yield DataTable(id="doctor-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="doctor-fix")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        t = self.query_one(DataTable)
+        t.add_column("result", key="result")
+        t.add_column("target", key="target")
+        t.add_column("check", key="check")
+        t.add_column("message", key="message")
+        self.query_one("#doctor-progress-row").display = False
+        if self.run_doctor is None:
+            self._head(Text("The doctor is not available in this build.", style="bold"))
+            self.query_one("#doctor-fix", Static).update(
+                Text("This agentdeck has no core.doctor module yet; the plan's panes still "
+                     "show each target's notices.", style="dim"))
+            self.app.refresh_bindings()
+            return
+        cached = getattr(self.app, "doctor_findings", None)
+        if cached is not None:
+            self.findings, self.live_done = cached
+            self._fill()
+        else:
+            self._start(live=False)
+
+    # ---- running ------------------------------------------------------------------------------
+    def _start(self, live: bool) -> None:
+        self.generation += 1
+        self.running = True
+        self.error = None
+        row = self.query_one("#doctor-progress-row")
+        row.display = True
+        bar = self.query_one(ProgressBar)
+        bar.update(total=None, progress=0)
+        self.query_one("#doctor-progress-text", Static).update(
+            "running live checks…" if live else "running checks…")
+        self._head(Text("Running the live checks…" if live else "Running the checks…",
+                        style="italic"))
+        self.app.refresh_bindings()
+        self._worker(live, self.generation)
+
+    @work(thread=True, exclusive=True, group="doctor")
+    def _worker(self, live: bool, generation: int) -> None:
+        s = self.session
+
+        def progress(*args: Any) -> None:
+            done = total = None
+            text = ""
+            for a in args:
+                if isinstance(a, str):
+                    text = a
+                elif isinstance(a, int) and done is None:
+                    done = a
+                elif isinstance(a, int):
+                    total = a
+            self.post_message(DoctorProgress(done, total, text, generation))
+
+        try:
+            findings = self.run_doctor(s.host, s.profile, s.targets, live=live, progress=progress)
+        except Exception as e:  # noqa: BLE001 - shown on screen, one line
+            self.post_message(DoctorDone(None, home_relative(s.host, f"{e}"), live, generation))
+            return
+        self.post_message(DoctorDone(list(findings), None, live, generation))
+
+    def on_doctor_progress(self, event: DoctorProgress) -> None:
+        if event.generation != self.generation:
+            return
+        bar = self.query_one(ProgressBar)
+        if event.total:
+            bar.update(total=event.total, progress=event.done or 0)
+        elif event.done is not None:
+            bar.update(progress=event.done)
+        if event.text:
+            self.query_one("#doctor-progress-text", Static).update(
+                home_relative(self.session.host, event.text))
+
+    def on_doctor_done(self, event: DoctorDone) -> None:
+        if event.generation != self.generation:
+            return
+        self.running = False
+        self.query_one("#doctor-progress-row").display = False
+        if event.error is not None:
+            self.error = event.error
+            self._head(Text("The doctor failed: ", style="bold red3") + Text(event.error))
+        else:
+            self.findings = event.findings or []
+            self.live_done = event.live
+            self.app.doctor_findings = (self.findings, self.live_done)
+            self._fill()
+        self.app.refresh_bindings()
+
+    # ---- table --------------------------------------------------------------------------------
+    def _head(self, text: Text) -> None:
+        self.query_one("#doctor-head", Static).update(text)
+
+    def _summary(self) -> Text:
+        t = Text()
+        t.append("Doctor", style="bold")
+        t.append(f"  profile {self.session.profile}", style="dim")
+        t.append("  live checks " + ("done" if self.live_done else "not run (press l)"),
+                 style="dim")
+        t.append("\n")
+        if not self.findings:
+            t.append("No findings.", style="dim")
+        for n, r in enumerate(RESULT_ORDER):
+            c = sum(1 for f in self.findings if f.result == r)
+            if c:
+                t.append(f"{c} {r}", style=RESULT_STYLE.get(r, ""))
+                t.append("  ")
+        return t
+
+    def visible(self) -> list:
+        tgt = self.query_one("#filter-target", Select).value
+        res = self.query_one("#filter-result", Select).value
+        out = [f for f in self.findings if (tgt == ALL or f.target == tgt)
+               and (res == ALL or f.result == res)]
+        order = {r: i for i, r in enumerate(RESULT_ORDER)}
+        return sorted(out, key=lambda f: (order.get(f.result, 9), f.target, f.check))
+
+    def _fill(self) -> None:
+        self._head(self._summary())
+        sel = self.query_one("#filter-target", Select)
+        targets = sorted({f.target for f in self.findings})
+        current = sel.value
+        with sel.prevent(Select.Changed):
+            sel.set_options([(ALL, ALL)] + [(t, t) for t in targets])
+            sel.value = current if current in targets else ALL
+        self._rows()
+
+    def _rows(self) -> None:
+        host = self.session.host
+        table = self.query_one(DataTable)
+        table.clear()
+        for n, f in enumerate(self.visible()):
+            style = RESULT_STYLE.get(f.result, "")
+            msg = home_relative(host, f.message)
+            table.add_row(Text(f.result, style=style), Text(f.target),
+                          Text(f.check, style="dim"), Text(msg, style=style
+                                                           if f.result == "error" else ""),
+                          key=str(n))
+        self._show_fix()
+
+    def _show_fix(self) -> None:
+        fix = self.query_one("#doctor-fix", Static)
+        rows = self.visible()
+        table = self.query_one(DataTable)
+        if not rows:
+            fix.update(Text("No findings match the filters." if self.findings else "",
+                            style="dim"))
+            return
+        row = table.cursor_row if table.cursor_row is not None else 0
+        f = rows[min(max(row, 0), len(rows) - 1)]
+        host = self.session.host
+        t = Text()
+        t.append(f"{f.result} ", style=RESULT_STYLE.get(f.result, ""))
+        t.append(f.check, style="bold")
+        if f.live:
+            t.append(" (live)", style="dim")
+        if f.path:
+            t.append(f"  {host.display(f.path)}{':' + str(f.line) if f.line else ''}",
+                     style="dim")
+        t.append("\n")
+        t.append(home_relative(host, f.message))
+        if f.fix:
+            t.append("\nfix: ", style="bold green3")
+            t.append(home_relative(host, f.fix))
+        fix.update(t)
+
+    @on(Select.Changed)
+    def _filter(self, event: Select.Changed) -> None:
+        self._rows()
+
+    @on(DataTable.RowHighlighted)
+    def _highlight(self, event: DataTable.RowHighlighted) -> None:
+        self._show_fix()
+
+    # ---- actions ------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("live", "rerun"):
+            return (self.run_doctor is not None and not self.running) or None
+        if action == "export":
+            return (bool(self.findings) and not self.running) or None
+        return True
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_live(self) -> None:
+        if self.check_action("live", ()):
+            self._start(live=True)
+
+    def action_rerun(self) -> None:
+        if self.check_action("rerun", ()):
+            self._start(live=False)
+
+    def action_export(self) -> None:
+        if not self.check_action("export", ()):
+            return
+
+        def chosen(answer: tuple[str, str] | None) -> None:
+            if not answer:
+                return
+            path, fmt = answer
+            self.export(path, fmt)
+
+        self.app.push_screen(ExportScreen(self.export_dir), chosen)
+
+    def export(self, path: str, fmt: str) -> str | None:
+        """Write the findings (all of them, not just the filtered rows) to `path`."""
+        p = Path(os.path.expanduser(path))
+        data = findings_json(self.findings) if fmt == "json" else \
+            findings_text(self.findings, self.session.host)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(data, encoding="utf-8")
+        except OSError as e:
+            self.notify(f"Could not write {p}: {e.strerror or e}", severity="error")
+            return None
+        self.notify(f"Exported {len(self.findings)} finding(s) to {p}", title="Export")
+        return str(p)
+
+    def action_screenshot(self) -> None:
+        path = self.app.save_screenshot("agentdeck-doctor.svg", path=self.export_dir)
+        self.notify(f"Screenshot saved to {path}", title="Screenshot")

@@ -1,0 +1,370 @@
+"""The main screen: the host header, the target list with badges, and per-target panes (Plan,
+Hooks, Keys, MCP, Browser, Notices). The plan is computed in a worker; the screen is interactive
+before it exists."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+from core.plan import Plan
+
+from ..messages import Decided, McpToggled
+from ..session import (available_targets, all_targets, home_relative, target_status,
+                       target_title)
+from ..widgets.browser_pane import BrowserPane
+from ..widgets.header import HostHeader
+from ..widgets.hooks_pane import HooksPane
+from ..widgets.keys_pane import KeysPane
+from ..widgets.mcp_pane import McpPane
+from ..widgets.plan_pane import PlanPane
+from ..widgets.style import level_prefix
+from ..widgets.target_list import TargetEntry, TargetList
+
+DECIDE = Binding.Group("keep/take/skip")
+TABS = (("tab-plan", "Plan"), ("tab-hooks", "Hooks"), ("tab-keys", "Keys"), ("tab-mcp", "MCP"),
+        ("tab-browser", "Browser"), ("tab-notices", "Notices"))
+
+
+class PlanReady(Message):
+    def __init__(self, plan: Plan, generation: int) -> None:
+        super().__init__()
+        self.plan = plan
+        self.generation = generation
+
+
+class PlanFailed(Message):
+    def __init__(self, error: str, generation: int) -> None:
+        super().__init__()
+        self.error = error
+        self.generation = generation
+
+
+class MainScreen(Screen):
+    BINDINGS = [
+        Binding("a", "apply", "Apply"),
+        Binding("k", "decide('keep')", "Keep mine", group=DECIDE),
+        Binding("t", "decide('take')", "Take profile's", group=DECIDE),
+        Binding("s", "decide('skip')", "Skip", group=DECIDE),
+        Binding("d", "doctor", "Doctor"),
+        Binding("o", "onboard", "Onboard"),
+        Binding("r", "refresh_plan", "Refresh"),
+        Binding("u", "show_unchanged", "Show unchanged", show=False),
+        Binding("q", "app.quit", "Quit"),
+    ]
+    #: (title, help, action) for the command palette
+    PALETTE = [
+        ("Apply the plan", "Review the decisions and apply the plan", "apply"),
+        ("Refresh the plan", "Compute the plan again from the disk", "refresh_plan"),
+        ("Doctor", "Audit what each CLI will really load", "doctor"),
+        ("Onboarding walkthrough", "Detect, choose a profile and targets, review, apply", "onboard"),
+        ("Show or hide unchanged items", "List the items already in sync in the plan tree (u)",
+         "show_unchanged"),
+        ("Keep mine", "Keep your value for the selected item (k)", "decide('keep')"),
+        ("Take profile's", "Take the profile's value for the selected item (t)",
+         "decide('take')"),
+        ("Skip or unskip", "Leave the selected change out of the apply, or put it back (s)",
+         "decide('skip')"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="main")
+        self._plan: Plan | None = None
+        self._computing = False
+        self._target: str | None = None
+        self.generation = 0
+        self.error: str | None = None
+        self.pending_mcp: tuple[str, str, bool] | None = None
+
+    @property
+    def session(self):
+        return self.app.session
+
+    # ---- layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield HostHeader(id="host-header")
+        avail = set(available_targets())
+        entries = [TargetEntry(t, target_title(t), available=t in avail) for t in all_targets()]
+        with Horizontal(id="main-body"):
+            yield TargetList(entries, id="targets")
+            with TabbedContent(id="panes"):
+                with TabPane("Plan", id="tab-plan"):
+                    yield PlanPane(id="plan-pane")
+                with TabPane("Hooks", id="tab-hooks"):
+                    yield HooksPane(id="hooks-pane")
+                with TabPane("Keys", id="tab-keys"):
+                    yield KeysPane(id="keys-pane")
+                with TabPane("MCP", id="tab-mcp"):
+                    yield McpPane(id="mcp-pane")
+                with TabPane("Browser", id="tab-browser"):
+                    yield BrowserPane(id="browser-pane")
+                with TabPane("Notices", id="tab-notices"):
+                    with VerticalScroll(id="notices-pane"):
+                        yield Static("", id="notices-body")
+        yield Static("", id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        app = self.app
+        host = app.session.host
+        header = self.query_one(HostHeader)
+        header.home = host.display(host.home)
+        header.home_path = app.home_path_label
+        header.profile = app.session.profile
+        header.wsl = host.is_wsl
+        header.targets = list(all_targets())
+        header.versions = dict(app.versions)
+        self.watch(app, "versions", self._versions_changed, init=False)
+        tl = self.query_one(TargetList)
+        first = next((t for t in all_targets() if t in set(available_targets())), None)
+        if first is not None:
+            tl.highlighted = all_targets().index(first)
+        self.target = first
+        self._set_narrow(self.size.width)
+        self.compute_plan()
+
+    def on_resize(self, event) -> None:
+        self._set_narrow(event.size.width)
+
+    def _set_narrow(self, width: int) -> None:
+        self.set_class(width < 110, "-narrow")
+
+    def _versions_changed(self, versions: dict) -> None:
+        self.query_one(HostHeader).versions = dict(versions)
+        tl = self.query_one(TargetList)
+        for t in all_targets():
+            if t in versions and versions[t] != "checking…":
+                tl.update_entry(t, installed=versions[t] is not None)
+
+    # ---- the plan -----------------------------------------------------------------------------
+    def compute_plan(self) -> None:
+        self.generation += 1
+        self.computing = True
+        self._status()
+        self._plan_worker(self.generation)
+
+    @work(thread=True, exclusive=True, group="plan")
+    def _plan_worker(self, generation: int) -> None:
+        try:
+            plan = self.session.build_plan()
+        except Exception as e:  # noqa: BLE001 - every failure becomes one line on screen
+            msg = str(e) or type(e).__name__
+            self.post_message(PlanFailed(home_relative(self.session.host, msg), generation))
+            return
+        self.post_message(PlanReady(plan, generation))
+
+    def on_plan_ready(self, event: PlanReady) -> None:
+        if event.generation != self.generation:
+            return
+        self.computing = False
+        self.error = None
+        self.plan = event.plan
+        if self.pending_mcp is not None:
+            self._check_mcp(*self.pending_mcp)
+            self.pending_mcp = None
+
+    def on_plan_failed(self, event: PlanFailed) -> None:
+        if event.generation != self.generation:
+            return
+        self.computing = False
+        self.error = event.error
+        self.pending_mcp = None
+        self._status()
+        self.app.refresh_bindings()
+
+    # plain properties (not reactives): each change redraws exactly what depends on it
+    @property
+    def plan(self) -> Plan | None:
+        return self._plan
+
+    @plan.setter
+    def plan(self, plan: Plan | None) -> None:
+        self._plan = plan
+        self._refresh_all()
+
+    @property
+    def target(self) -> str | None:
+        return self._target
+
+    @target.setter
+    def target(self, target: str | None) -> None:
+        changed = target != self._target
+        self._target = target
+        if changed and self.is_mounted:
+            self._refresh_panes()
+
+    @property
+    def computing(self) -> bool:
+        return self._computing
+
+    @computing.setter
+    def computing(self, value: bool) -> None:
+        self._computing = value
+        self._status()
+        self.app.refresh_bindings()
+
+    def _refresh_all(self) -> None:
+        plan = self.plan
+        tl = self.query_one(TargetList)
+        avail = set(available_targets())
+        for t in all_targets():
+            if t not in avail:
+                continue
+            if plan is None:
+                tl.update_entry(t, badge="computing…")
+            else:
+                tl.update_entry(t, badge=target_status(plan, t).badge())
+        self._refresh_panes()
+        self._status()
+        self.app.refresh_bindings()
+
+    def _refresh_panes(self) -> None:
+        host = self.session.host
+        plan, target = self.plan, self.target
+        self.query_one(PlanPane).load(host, plan, target)
+        self.query_one(HooksPane).load(host, plan, target)
+        self.query_one(KeysPane).load(host, plan, target)
+        self.query_one(McpPane).load(host, plan, target)
+        self.query_one(BrowserPane).load(host, plan, target)
+        tabs = self.query_one(TabbedContent)
+        has_browser = bool(plan and target and (plan.info.get(target) or {}).get("browser"))
+        if plan is not None and not has_browser:
+            tabs.disable_tab("tab-browser")
+        else:
+            tabs.enable_tab("tab-browser")
+        notices = plan.notices.get(target, []) if plan is not None and target else []
+        tabs.get_tab("tab-notices").label = f"Notices ({len(notices)})" if notices else "Notices"
+        body = Text()
+        if plan is None:
+            body.append("Computing the plan…", style="dim")
+        elif not notices:
+            body.append("No notices for this target.", style="dim")
+        for n, notice in enumerate(notices):
+            if n:
+                body.append("\n")
+            body.append_text(level_prefix(notice.level))
+            body.append(home_relative(host, notice.message))
+            if notice.path:
+                body.append(f"  ({host.display(notice.path)})", style="dim")
+        self.query_one("#notices-body", Static).update(body)
+
+    def _status(self) -> None:
+        st = self.query_one("#status", Static)
+        if self.computing:
+            st.update(Text("Computing the plan…", style="italic"))
+        elif self.error:
+            st.update(Text("Could not compute the plan: ", style="bold red3") + Text(self.error))
+        elif self.plan is not None:
+            summary = self.plan.summary()
+            t = Text(summary, style="bold")
+            undecided = self.plan.undecided_conflicts()
+            if undecided:
+                t.append(f"  {len(undecided)} conflict(s) to decide before apply",
+                         style="bold red3")
+            st.update(t)
+        st.set_class(bool(self.error), "-error")
+
+    # ---- messages from the panes --------------------------------------------------------------
+    @on(TargetList.Chosen)
+    def _target_chosen(self, event: TargetList.Chosen) -> None:
+        if event.target in available_targets():
+            self.target = event.target
+
+    @on(Decided)
+    def _decided(self, event: Decided) -> None:
+        plan = self.plan
+        if plan is None:
+            return
+        try:
+            self.session.decide(plan, event.item_id, event.decision)
+        except (KeyError, ValueError) as e:
+            self.notify(str(e), severity="warning")
+            return
+        self.plan = plan   # always_update: redraw everything from the same plan
+
+    @on(McpToggled)
+    def _mcp_toggled(self, event: McpToggled) -> None:
+        self.session.set_mcp(event.target, event.server, event.enabled)
+        self.pending_mcp = (event.target, event.server, event.enabled)
+        self.compute_plan()
+
+    def _check_mcp(self, target: str, server: str, enabled: bool) -> None:
+        info = (self.plan.info.get(target) or {}).get("mcp") or {} if self.plan else {}
+        row = next((s for s in info.get("servers") or [] if s.get("name") == server), None)
+        if row is None or bool(row.get("enabled")) == enabled:
+            return
+        # the core kept the operator's own state: say why and forget the override
+        self.session.mcp_enabled.get(target, {}).pop(server, None)
+        how = "enable" if enabled else "disable"
+        self.notify(f"{server} stays {'off' if enabled else 'on'}: it is listed in your settings "
+                    f"as you set it in Copilot, and agentdeck never changes that. Run "
+                    f"`/mcp {how} {server}` in Copilot.", severity="warning", timeout=8)
+
+    # ---- actions ------------------------------------------------------------------------------
+    def _decision_pane(self):
+        """The pane whose selected item the decision keys act on (Plan or Keys tab)."""
+        active = self.query_one(TabbedContent).active
+        if active == "tab-plan":
+            return self.query_one(PlanPane)
+        if active == "tab-keys":
+            return self.query_one(KeysPane)
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "decide":
+            pane = self._decision_pane()
+            if pane is None or self.plan is None:
+                return None
+            return pane.check_action(str(parameters[0]), ())
+        if action == "apply":
+            return bool(self.plan is not None and not self.computing and self.plan.has_work) \
+                or None
+        if action == "refresh_plan":
+            return not self.computing or None
+        return True
+
+    def action_apply(self) -> None:
+        if not self.check_action("apply", ()):
+            return
+        from .apply import ConfirmApplyScreen
+
+        def confirmed(ok: bool | None) -> None:
+            if ok:
+                self.app.push_screen(self.app.make_apply_screen(self.plan), self._applied)
+
+        self.app.push_screen(ConfirmApplyScreen(self.session.host, self.plan), confirmed)
+
+    def _applied(self, result) -> None:
+        # decisions were for the plan that was applied; start afresh
+        self.session.decisions.clear()
+        self.session.mcp_enabled.clear()
+        self.compute_plan()
+
+    def action_decide(self, what: str) -> None:
+        pane = self._decision_pane()
+        if pane is not None and pane.check_action(what, ()):
+            getattr(pane, f"action_{what}")()
+
+    @on(TabbedContent.TabActivated)
+    def _tab_changed(self) -> None:
+        self.app.refresh_bindings()
+
+    def action_refresh_plan(self) -> None:
+        if not self.computing:
+            self.compute_plan()
+
+    def action_doctor(self) -> None:
+        self.app.open_doctor()
+
+    def action_onboard(self) -> None:
+        self.app.open_onboarding()
+
+    def action_show_unchanged(self) -> None:
+        self.query_one(TabbedContent).active = "tab-plan"
+        pane = self.query_one(PlanPane)
+        pane.show_all = not pane.show_all

@@ -1,0 +1,604 @@
+"""The onboarding walkthrough: detect (CLIs, WSL, browsers), choose a profile, choose targets,
+options (MCP default-disabled, browser), review the plan, apply, run the doctor.
+
+Nothing is written before the operator presses Apply on the review step: every earlier step only
+reads (plans are computed in workers, and computing a plan reads only). Cancelling before that
+dismisses with "cancelled", and the app says "no changes were made"."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import (Button, ContentSwitcher, Footer, RadioButton, RadioSet,
+                             SelectionList, Static, Switch)
+from textual.widgets.selection_list import Selection
+
+from core.plan import Plan
+
+from ..messages import Decided
+from ..session import (Session, available_profiles, available_targets, home_relative,
+                       target_title)
+from ..widgets.plan_pane import PlanPane
+from ..widgets.style import RESULT_STYLE
+
+STEPS = (("detect", "Detect"), ("profile", "Profile"), ("targets", "Targets"),
+         ("options", "Options"), ("review", "Review"), ("apply", "Apply"), ("doctor", "Doctor"))
+DECIDE = Binding.Group("keep/take/skip")
+BROWSER_CHOICES = (
+    ("auto", "auto: under WSL, the first of wslview, Windows Chrome, Edge (elsewhere: nothing)"),
+    ("none", "Copilot's own browser (write nothing)"),
+    ("suppress", "no browser: park OAuth URLs in a file and open them yourself"),
+)
+
+
+class OnboardPlanReady(Message):
+    def __init__(self, plan: Plan | None, error: str | None, purpose: str, generation: int):
+        super().__init__()
+        self.plan, self.error, self.purpose, self.generation = plan, error, purpose, generation
+
+
+class OnboardDoctorDone(Message):
+    def __init__(self, findings: list | None, error: str | None) -> None:
+        super().__init__()
+        self.findings, self.error = findings, error
+
+
+class OnboardingScreen(Screen[str]):
+    """Dismisses with "cancelled" (nothing written), "applied" or "skipped-apply"."""
+
+    BINDINGS = [
+        Binding("n", "next", "Next"),
+        Binding("b", "back", "Back"),
+        Binding("k", "decide('keep')", "Keep mine", group=DECIDE),
+        Binding("t", "decide('take')", "Take profile's", group=DECIDE),
+        Binding("s", "decide('skip')", "Skip", group=DECIDE),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+    PALETTE = [
+        ("Next step", "Go on to the next step of the walkthrough", "next"),
+        ("Previous step", "Go back one step", "back"),
+        ("Cancel the walkthrough", "Leave without writing anything", "cancel"),
+    ]
+
+    def __init__(self, main_session: Session, first_run: bool = False) -> None:
+        super().__init__(id="onboarding")
+        self.main_session = main_session
+        self.first_run = first_run
+        host = main_session.host
+        self.session = Session(host=host, profile=main_session.profile,
+                               targets=list(main_session.targets) if main_session.targets else None)
+        self.step = 0
+        self.applied = False
+        self.plan: Plan | None = None
+        self.detect_plan: Plan | None = None
+        self.generation = 0
+        self.computing = False
+        self.error: str | None = None
+        self.defaults: dict[str, Any] = {}
+        self.doctor_findings: list | None = None
+
+    # ---- layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static("", id="onboard-steps")
+        with ContentSwitcher(initial="step-detect", id="onboard-body"):
+            with VerticalScroll(id="step-detect", classes="onboard-step"):
+                yield Static("", id="detect-body")
+            with VerticalScroll(id="step-profile", classes="onboard-step"):
+                yield Static(Text("Choose a profile: what to install into each CLI.",
+                                  style="bold"))
+                yield RadioSet(id="profile-set")
+                yield Static("", id="profile-about")
+            with VerticalScroll(id="step-targets", classes="onboard-step"):
+                yield Static(Text("Choose the CLIs to configure (space toggles).", style="bold"))
+                yield SelectionList[str](id="target-set")
+                yield Static("", id="targets-note")
+            with VerticalScroll(id="step-options", classes="onboard-step"):
+                yield Static(Text("Options for this install", style="bold"))
+                with Horizontal(classes="option-row"):
+                    yield Switch(True, animate=False, id="opt-mcp-disabled")
+                    yield Static("MCP servers stay configured but disconnected until you "
+                                 "enable one (`/mcp enable <name>` in Copilot). Avoids a browser "
+                                 "OAuth tab per server at start-up.", id="opt-mcp-text")
+                yield Static(Text("\nBrowser for MCP sign-in (Copilot)", style="bold"))
+                with RadioSet(id="opt-browser"):
+                    for key, label in BROWSER_CHOICES:
+                        yield RadioButton(label, id=f"browser-{key}")
+                yield Static("", id="options-note")
+            with Vertical(id="step-review", classes="onboard-step"):
+                yield Static("", id="review-head")
+                yield PlanPane(id="review-plan")
+            with VerticalScroll(id="step-apply", classes="onboard-step"):
+                yield Static("", id="apply-body")
+            with VerticalScroll(id="step-doctor", classes="onboard-step"):
+                yield Static("", id="doctor-body")
+        with Horizontal(id="onboard-nav"):
+            yield Button("Cancel", id="nav-cancel", compact=True)
+            yield Button("Back", id="nav-back", compact=True)
+            yield Button("Next", id="nav-next", variant="primary", compact=True)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.set_class(self.size.width < 110, "-narrow")
+        host = self.session.host
+        # profiles
+        rs = self.query_one("#profile-set", RadioSet)
+        refs = available_profiles(host)
+        self.profile_refs = {n: r for n, r in sorted(refs.items()) if not n.startswith("_")}
+        for name, ref in self.profile_refs.items():
+            rs.mount(RadioButton(f"{name} ({ref.origin})", value=name == self.session.profile,
+                                 id=f"profile-{_safe(name)}", name=name))
+        # targets
+        sl = self.query_one("#target-set", SelectionList)
+        chosen = self.session.targets or available_targets()
+        for t in available_targets():
+            sl.add_option(Selection(self._target_label(t), t, t in chosen, id=f"target-{t}"))
+        self.watch(self.app, "versions", self._versions_changed, init=False)
+        self._show_step()
+        self._compute("detect")
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < 110, "-narrow")
+
+    def _target_label(self, t: str) -> str:
+        v = self.app.versions.get(t)
+        state = "checking…" if v == "checking…" else ("not installed" if v is None else v)
+        return f"{target_title(t)} ({t}) — {state}"
+
+    def _versions_changed(self, versions: dict) -> None:
+        sl = self.query_one("#target-set", SelectionList)
+        for t in available_targets():
+            try:
+                sl.replace_option_prompt(f"target-{t}", self._target_label(t))
+            except Exception:  # noqa: BLE001 - the option list may be rebuilding
+                pass
+        if STEPS[self.step][0] == "detect":
+            self._render_detect()
+
+    # ---- steps --------------------------------------------------------------------------------
+    @property
+    def step_id(self) -> str:
+        return STEPS[self.step][0]
+
+    def _show_step(self) -> None:
+        t = Text(no_wrap=True, overflow="ellipsis")
+        for n, (_, title) in enumerate(STEPS):
+            if n:
+                t.append(" › ", style="dim")
+            style = "bold reverse" if n == self.step else ("" if n < self.step else "dim")
+            t.append(f" {n + 1} {title} ", style=style)
+        self.query_one("#onboard-steps", Static).update(t)
+        sid = self.step_id
+        self.query_one(ContentSwitcher).current = f"step-{sid}"
+        nxt = self.query_one("#nav-next", Button)
+        back = self.query_one("#nav-back", Button)
+        cancel = self.query_one("#nav-cancel", Button)
+        nxt.label = {"options": "Review the plan", "review": "Apply", "apply": "Run the doctor",
+                     "doctor": "Finish"}.get(sid, "Next")
+        back.disabled = self.step == 0 or self.applied
+        cancel.label = "Close" if self.applied else "Cancel"
+        nxt.disabled = not self._can_next()
+        if sid == "detect":
+            self._render_detect()
+        elif sid == "profile":
+            self._render_profile()
+        elif sid == "targets":
+            self._render_targets()
+        elif sid == "options":
+            self._render_options()
+        elif sid == "review":
+            self._render_review()
+        elif sid == "apply":
+            self._render_apply()
+        elif sid == "doctor":
+            self._render_doctor()
+        self._focus_step()
+        self.app.refresh_bindings()
+
+    def _focus_step(self) -> None:
+        sid = self.step_id
+        target = {"profile": "#profile-set", "targets": "#target-set",
+                  "options": "#opt-mcp-disabled", "review": "#review-plan PlanTree"}.get(sid)
+        if target:
+            try:
+                self.query_one(target).focus()
+                return
+            except Exception:  # noqa: BLE001
+                pass
+        self.query_one("#nav-next", Button).focus()
+
+    def _can_next(self) -> bool:
+        sid = self.step_id
+        if self.computing and sid in ("review",):
+            return False
+        if sid == "targets":
+            return bool(self.query_one("#target-set", SelectionList).selected)
+        if sid == "review":
+            return bool(self.plan is not None and self.plan.has_work
+                        and not self.plan.undecided_conflicts() and not self.error)
+        return True
+
+    # ---- rendering each step ------------------------------------------------------------------
+    def _render_detect(self) -> None:
+        host = self.session.host
+        t = Text()
+        t.append("Welcome to agentdeck\n", style="bold")
+        if self.first_run:
+            t.append("agentdeck has not written anything to this home yet. ", style="")
+        t.append("This walkthrough looks at this machine, lets you choose a profile and the CLIs "
+                 "to configure, shows the plan, and applies it only when you say so. Nothing is "
+                 "written before that: Cancel at any step leaves the home as it is.\n",
+                 style="dim")
+        tb = Table(box=None, show_header=False, pad_edge=False)
+        tb.add_column(style="bold", no_wrap=True)
+        tb.add_column()
+        tb.add_row("home", host.display(host.home)
+                   + (f"  ({self.app.home_path_label})" if self.app.home_path_label else ""))
+        tb.add_row("WSL", "yes" if host.is_wsl else "no")
+        for tname in ("copilot", "codex", "claude"):
+            v = self.app.versions.get(tname, "checking…")
+            tb.add_row(tname, Text("not installed", style="grey50") if v is None else str(v))
+        tb.add_row("browsers", self._browser_summary())
+        self.query_one("#detect-body", Static).update(_group(t, tb))
+
+    def _browser_summary(self) -> Text:
+        if self.computing and self.detect_plan is None:
+            return Text("probing…", style="dim")
+        info = (self.detect_plan.info.get("copilot") or {}).get("browser") \
+            if self.detect_plan is not None else None
+        if not info:
+            return Text("not probed (no Copilot target in this build)", style="dim")
+        out = Text()
+        if not info.get("wsl"):
+            out.append("not WSL: Copilot opens your default browser itself")
+        cands = info.get("candidates") or []
+        for n, c in enumerate(cands):
+            if n or out:
+                out.append("\n")
+            out.append(f"{c.get('name')}: ")
+            out.append("found" if c.get("found") else "not found",
+                       style="green3" if c.get("found") else "grey50")
+            out.append(f"  {home_relative(self.session.host, str(c.get('path', '')))}",
+                       style="dim")
+        return out
+
+    def _render_profile(self) -> None:
+        rs = self.query_one("#profile-set", RadioSet)
+        pressed = rs.pressed_button
+        name = pressed.name if pressed is not None else self.session.profile
+        ref = self.profile_refs.get(name)
+        t = Text()
+        if ref is not None:
+            t.append(f"\n{name}", style="bold")
+            t.append(f" — {ref.description or '(no description)'}\n")
+            t.append(f"from {self.session.host.display(ref.path)}", style="dim")
+        self.query_one("#profile-about", Static).update(t)
+
+    def _render_targets(self) -> None:
+        sl = self.query_one("#target-set", SelectionList)
+        note = Text()
+        if not sl.selected:
+            note.append("\nChoose at least one CLI.", style="bold red3")
+        missing = [t for t in sl.selected if self.app.versions.get(t) is None]
+        if missing:
+            note.append(f"\n{', '.join(missing)} is not installed here; its configuration is "
+                        "written anyway and takes effect once you install it.", style="dim")
+        built = set(available_targets())
+        absent = [t for t in ("copilot", "codex", "claude") if t not in built]
+        if absent:
+            note.append(f"\nNot in this build yet: {', '.join(absent)}.", style="dim")
+        self.query_one("#targets-note", Static).update(note)
+
+    def _render_options(self) -> None:
+        t = Text("\nThese choices apply to this install. To keep them for later runs, set them "
+                 "in your profile (copilot/settings.json, the _agentdeck block).", style="dim")
+        if "copilot" not in (self._chosen_targets() or []):
+            t.append("\nCopilot is not chosen: the browser option has no effect.", style="dim")
+        self.query_one("#options-note", Static).update(t)
+
+    def _render_review(self) -> None:
+        head = self.query_one("#review-head", Static)
+        pane = self.query_one(PlanPane)
+        host = self.session.host
+        if self.computing:
+            head.update(Text("Computing the plan…", style="italic"))
+            pane.load(host, None, None)
+            return
+        if self.error:
+            head.update(Text("Could not compute the plan: ", style="bold red3")
+                        + Text(self.error))
+            return
+        plan = self.plan
+        if plan is None:
+            return
+        t = Text()
+        t.append(plan.summary(), style="bold")
+        t.append(f"\nprofile {plan.profile} · targets {', '.join(plan.targets)}", style="dim")
+        if not plan.has_work:
+            t.append("\nNothing to apply: this home already matches the profile.", style="dim")
+        und = plan.undecided_conflicts()
+        if und:
+            t.append(f"\n{len(und)} conflict(s): choose keep mine (k) or take profile's (t) "
+                     "before applying.", style="bold red3")
+        head.update(t)
+        targets = plan.targets
+        pane.load(host, plan, self.review_target if self.review_target in targets
+                  else (targets[0] if targets else None))
+
+    review_target: str | None = None
+
+    def _render_apply(self) -> None:
+        r = getattr(self, "apply_result", None)
+        t = Text()
+        if r is None:
+            t.append("Not applied.", style="bold")
+        else:
+            t.append(f"Applied: {len(r.written)} file(s) written, {len(r.removed)} removed.",
+                     style="bold green3")
+            if r.backup_dir:
+                t.append(f"\nBackups of what was replaced: {self.session.host.display(r.backup_dir)}")
+            if r.leftover:
+                t.append("\nAfter applying, the plan still has changes: "
+                         + "; ".join(r.leftover), style="bold red3")
+            t.append("\n\nNext: the doctor checks what each CLI will really load.", style="dim")
+        self.query_one("#apply-body", Static).update(t)
+
+    def _render_doctor(self) -> None:
+        body = self.query_one("#doctor-body", Static)
+        if self.doctor_findings is None:
+            body.update(Text("Running the doctor…", style="italic"))
+            return
+        if isinstance(self.doctor_findings, str):
+            body.update(Text(self.doctor_findings, style="dim"))
+            return
+        t = Text()
+        t.append("Doctor\n", style="bold")
+        fs = self.doctor_findings
+        for r in ("error", "warning", "info", "ok", "skipped"):
+            c = sum(1 for f in fs if f.result == r)
+            if c:
+                t.append(f"{c} {r}  ", style=RESULT_STYLE.get(r, ""))
+        t.append("\n")
+        for f in [f for f in fs if f.result in ("error", "warning")][:8]:
+            t.append(f"\n{f.result:<8}", style=RESULT_STYLE.get(f.result, ""))
+            t.append(f" {f.target}: {home_relative(self.session.host, f.message)}")
+            if f.fix:
+                t.append(f"\n         fix: {home_relative(self.session.host, f.fix)}",
+                         style="dim")
+        t.append("\n\nFinish opens the main screen; press d there for the full doctor report.",
+                 style="dim")
+        body.update(t)
+
+    # ---- choices ------------------------------------------------------------------------------
+    def _chosen_profile(self) -> str:
+        pressed = self.query_one("#profile-set", RadioSet).pressed_button
+        return pressed.name if pressed is not None and pressed.name else self.session.profile
+
+    def _chosen_targets(self) -> list[str]:
+        return list(self.query_one("#target-set", SelectionList).selected)
+
+    def _chosen_overrides(self) -> dict:
+        d: dict[str, Any] = {"mcpDefaultDisabled": self.query_one("#opt-mcp-disabled",
+                                                                   Switch).value}
+        pressed = self.query_one("#opt-browser", RadioSet).pressed_button
+        choice = pressed.id.removeprefix("browser-") if pressed is not None else None
+        if choice == "auto":
+            d["browserCommand"] = "auto"
+            d["suppressBrowserLaunch"] = False
+        elif choice == "none":
+            d["browserCommand"] = None
+            d["suppressBrowserLaunch"] = False
+        elif choice == "suppress":
+            d["browserCommand"] = None
+            d["suppressBrowserLaunch"] = True
+        return {"directives": d}
+
+    def _load_defaults(self) -> None:
+        """Options start from what the chosen profile says."""
+        from core import profiles
+
+        try:
+            prof = profiles.resolve(self.session.host, self._chosen_profile())
+        except Exception:  # noqa: BLE001 - shown later when the plan is computed
+            return
+        d = prof.directives
+        sw = self.query_one("#opt-mcp-disabled", Switch)
+        sw.value = bool(d.mcpDefaultDisabled)
+        key = "suppress" if d.suppressBrowserLaunch and not d.browserCommand else \
+            ("auto" if d.browserCommand == "auto" else ("none" if d.browserCommand is None
+                                                         else "auto"))
+        btn = self.query_one(f"#browser-{key}", RadioButton)
+        btn.value = True
+        self.defaults = {"profile": prof.name}
+
+    @on(RadioSet.Changed, "#profile-set")
+    def _profile_changed(self) -> None:
+        self._render_profile()
+
+    @on(SelectionList.SelectedChanged)
+    def _targets_changed(self) -> None:
+        self._render_targets()
+        self.query_one("#nav-next", Button).disabled = not self._can_next()
+        self.app.refresh_bindings()
+
+    # ---- plans --------------------------------------------------------------------------------
+    def _compute(self, purpose: str) -> None:
+        self.generation += 1
+        self.computing = True
+        if purpose == "review":
+            self.error = None
+            self.plan = None
+            self.session.profile = self._chosen_profile()
+            self.session.targets = self._chosen_targets()
+            self.session.overrides = self._chosen_overrides()
+        self._plan_worker(purpose, self.generation)
+
+    @work(thread=True, exclusive=True, group="onboard-plan")
+    def _plan_worker(self, purpose: str, generation: int) -> None:
+        try:
+            plan = self.session.build_plan()
+        except Exception as e:  # noqa: BLE001
+            self.post_message(OnboardPlanReady(None, home_relative(self.session.host, str(e)),
+                                               purpose, generation))
+            return
+        self.post_message(OnboardPlanReady(plan, None, purpose, generation))
+
+    def on_onboard_plan_ready(self, event: OnboardPlanReady) -> None:
+        if event.generation != self.generation:
+            return
+        self.computing = False
+        if event.purpose == "detect":
+            self.detect_plan = event.plan
+            if self.step_id == "detect":
+                self._render_detect()
+        else:
+            self.plan = event.plan
+            self.error = event.error
+            if self.step_id == "review":
+                self._render_review()
+        self.query_one("#nav-next", Button).disabled = not self._can_next()
+        self.app.refresh_bindings()
+
+    @on(Decided)
+    def _decided(self, event: Decided) -> None:
+        if self.plan is None:
+            return
+        try:
+            self.session.decide(self.plan, event.item_id, event.decision)
+        except (KeyError, ValueError) as e:
+            self.notify(str(e), severity="warning")
+            return
+        self._render_review()
+        self.query_one("#nav-next", Button).disabled = not self._can_next()
+        self.app.refresh_bindings()
+
+    # ---- navigation ---------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "decide":
+            if self.step_id != "review" or self.plan is None:
+                return False   # only the review step has items to decide on
+            return self.query_one(PlanPane).check_action(str(parameters[0]), ())
+        if action == "next":
+            return self._can_next() or None
+        if action == "back":
+            return (self.step > 0 and not self.applied) or None
+        return True
+
+    def action_decide(self, what: str) -> None:
+        pane = self.query_one(PlanPane)
+        if self.step_id == "review" and pane.check_action(what, ()):
+            getattr(pane, f"action_{what}")()
+
+    @on(Button.Pressed, "#nav-next")
+    def action_next(self) -> None:
+        if not self._can_next():
+            return
+        sid = self.step_id
+        if sid == "targets":
+            self._load_defaults()
+        if sid == "options":
+            self.step += 1
+            self._compute("review")
+            self._show_step()
+            return
+        if sid == "review":
+            self._apply()
+            return
+        if sid == "apply":
+            self.step += 1
+            self._show_step()
+            self._run_doctor()
+            return
+        if sid == "doctor":
+            self._finish()
+            return
+        self.step += 1
+        self._show_step()
+
+    @on(Button.Pressed, "#nav-back")
+    def action_back(self) -> None:
+        if self.step > 0 and not self.applied:
+            self.step -= 1
+            self._show_step()
+
+    @on(Button.Pressed, "#nav-cancel")
+    def action_cancel(self) -> None:
+        if self.applied:
+            self._finish()
+        else:
+            self.dismiss("cancelled")
+
+    def _apply(self) -> None:
+        plan = self.plan
+        if plan is None:
+            return
+
+        def done(result) -> None:
+            if result is None:
+                # refused or failed: stay on the review step with a fresh plan
+                self._compute("review")
+                self._render_review()
+                return
+            self.applied = True
+            self.apply_result = result
+            # the main screen now plans with what was chosen here
+            ms = self.main_session
+            ms.profile = self.session.profile
+            ms.targets = self.session.targets
+            ms.overrides = dict(self.session.overrides)
+            ms.decisions.clear()
+            ms.mcp_enabled.clear()
+            self.step = [s for s, _ in STEPS].index("apply")
+            self._show_step()
+
+        self.app.push_screen(self.app.make_apply_screen(plan, "Onboarding: applying the plan"),
+                             done)
+
+    def _run_doctor(self) -> None:
+        from .doctor import load_doctor
+
+        run = load_doctor()
+        if run is None:
+            self.doctor_findings = "The doctor is not available in this build."
+            self._render_doctor()
+            return
+        self.doctor_findings = None
+        self._render_doctor()
+        self._doctor_worker(run)
+
+    @work(thread=True, exclusive=True, group="onboard-doctor")
+    def _doctor_worker(self, run) -> None:
+        s = self.session
+        try:
+            findings = run(s.host, s.profile, s.targets, live=False, progress=None)
+        except Exception as e:  # noqa: BLE001
+            self.post_message(OnboardDoctorDone(None, str(e)))
+            return
+        self.post_message(OnboardDoctorDone(list(findings), None))
+
+    def on_onboard_doctor_done(self, event: OnboardDoctorDone) -> None:
+        if event.error is not None:
+            self.doctor_findings = f"The doctor failed: {home_relative(self.session.host, event.error)}"
+        else:
+            self.doctor_findings = event.findings
+            self.app.doctor_findings = (event.findings, False)
+        self._render_doctor()
+
+    def _finish(self) -> None:
+        self.dismiss("applied" if self.applied else "cancelled")
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
+
+
+def _group(*parts):
+    from rich.console import Group
+
+    return Group(*parts)

@@ -1,0 +1,46 @@
+"""The host header: home (as ~), profile, WSL yes or no, and each CLI's detected version."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+CHECKING = "checking…"
+
+
+class HostHeader(Static):
+    """Two lines: where and what; then one entry per CLI with its version."""
+
+    home: reactive[str] = reactive("~")
+    home_path: reactive[str] = reactive("")
+    profile: reactive[str] = reactive("")
+    wsl: reactive[bool] = reactive(False)
+    #: target -> version, None (not installed) or CHECKING
+    versions: reactive[dict] = reactive(dict, always_update=True)
+    targets: reactive[list] = reactive(list, always_update=True)
+
+    def render(self) -> Text:
+        t = Text(no_wrap=True, overflow="ellipsis")
+        t.append("agentdeck", style="bold")
+        t.append("  home ", style="dim")
+        t.append(self.home, style="bold")
+        if self.home_path:
+            t.append(f" ({self.home_path})", style="dim")
+        if self.profile:
+            t.append("  profile ", style="dim")
+            t.append(self.profile, style="bold")
+        t.append("  WSL ", style="dim")
+        t.append("yes" if self.wsl else "no", style="bold")
+        t.append("\n")
+        for n, target in enumerate(self.targets):
+            if n:
+                t.append("  ·  ", style="dim")
+            t.append(f"{target} ", style="bold")
+            v = self.versions.get(target, CHECKING)
+            if v is None:
+                t.append("not installed", style="dim italic")
+            elif v == CHECKING:
+                t.append(CHECKING, style="dim")
+            else:
+                t.append(str(v))
+        return t

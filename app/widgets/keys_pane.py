@@ -1,0 +1,198 @@
+"""Managed keys: key, profile value, last written, on disk, class, and the operator's choice per
+row (keep mine / take the profile's; apply / skip for plain changes). Posts Decided."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, DataTable, Static
+
+from core.host import Host
+from core.plan import Plan, PlanItem
+
+from ..messages import Decided
+from ..session import CLASS_LABEL, DECISION_LABEL, show_value, symbol
+from .style import MARK_STYLE
+
+HAND = ("hand-edited", "foreign", "conflict")
+
+
+class KeysPane(Vertical):
+    """A table of every key item of one target, and a decision bar for the highlighted row."""
+
+    """Decision keys (k, t, s) are bound by the screen, which calls these actions."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.host: Host | None = None
+        self.plan: Plan | None = None
+        self.items: list[PlanItem] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="keys-empty", classes="empty-note")
+        table = DataTable(id="keys-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        with Horizontal(id="keys-bar", classes="decision-bar"):
+            yield Static("", id="keys-detail")
+            yield Button("Keep mine", id="keys-keep", compact=True)
+            yield Button("Take profile's", id="keys-take", compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_column(" ", key="mark", width=1)
+        table.add_column("key", key="key")
+        table.add_column("choice", key="decision")
+        table.add_column("profile wants", key="desired")
+        table.add_column("last written", key="recorded")
+        table.add_column("on disk", key="actual")
+        table.add_column("class", key="cls")
+        self._sync_bar()
+
+    # ---- data ---------------------------------------------------------------------------------
+    def load(self, host: Host, plan: Plan | None, target: str | None) -> None:
+        self.host, self.plan = host, plan
+        table = self.query_one(DataTable)
+        keep = self.current.id if self.current else None
+        table.clear()
+        self.items = [i for i in plan.for_target(target) if i.kind == "key"] \
+            if plan is not None and target else []
+        note = self.query_one("#keys-empty", Static)
+        if plan is None:
+            note.update("Computing the plan…")
+        elif not self.items:
+            note.update("This target manages no keys in settings files.")
+        else:
+            note.update("")
+        note.display = not self.items
+        table.display = bool(self.items)
+        row_to = 0
+        for n, it in enumerate(self.items):
+            table.add_row(*self._cells(it), key=it.id)
+            if it.id == keep:
+                row_to = n
+        if self.items:
+            table.move_cursor(row=row_to)
+        self._sync_bar()
+
+    def _cells(self, it: PlanItem) -> list:
+        plan, host = self.plan, self.host
+        sym = symbol(plan, it)
+        d = plan.decision(it)
+        choice = Text(DECISION_LABEL.get(d, d))
+        if it.cls in HAND:
+            choice.stylize("bold magenta3" if d == "take" else "magenta3")
+            if it.cls == "conflict" and it.id not in plan.decisions:
+                choice = Text("decide (k/t)", style="bold red3")
+        elif d == "skip":
+            choice.stylize("grey50 italic")
+        key = Text(".".join(it.key))
+        key.append(f"  {host.display(it.path).rsplit('/', 1)[-1]}", style="dim")
+        return [
+            Text(sym, style=MARK_STYLE.get(sym, "")),
+            key,
+            choice,
+            show_value(host, it.desired, 24) if it.wanted else Text("(not wanted)", style="italic"),
+            show_value(host, it.recorded, 24),
+            show_value(host, it.actual, 24),
+            CLASS_LABEL.get(it.cls, it.cls),
+        ]
+
+    @property
+    def current(self) -> PlanItem | None:
+        if not self.items:
+            return None
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        if row is None or not (0 <= row < len(self.items)):
+            return None
+        return self.items[row]
+
+    def _sync_bar(self) -> None:
+        it = self.current
+        detail = self.query_one("#keys-detail", Static)
+        keep = self.query_one("#keys-keep", Button)
+        take = self.query_one("#keys-take", Button)
+        bar = self.query_one("#keys-bar")
+        bar.display = it is not None
+        if it is None or self.plan is None:
+            return
+        t = Text(no_wrap=False)
+        t.append(".".join(it.key), style="bold")
+        t.append(f"  {CLASS_LABEL.get(it.cls, it.cls)}")
+        if it.reason:
+            t.append(f": {it.reason}", style="dim")
+        detail.update(t)
+        if it.cls in HAND:
+            keep.label, take.label = "Keep mine", "Take profile's"
+        else:
+            keep.label, take.label = "Apply", "Skip"
+        d = self.plan.decision(it)
+        for b, choice in ((keep, "keep" if it.cls in HAND else "apply"),
+                          (take, "take" if it.cls in HAND else "skip")):
+            b.disabled = choice not in it.choices
+            b.variant = "primary" if d == choice and (it.id in self.plan.decisions
+                                                      or it.cls != "conflict") else "default"
+        self.app.refresh_bindings() if self.is_mounted else None
+
+    def refresh_rows(self) -> None:
+        """Redraw the cells after a decision (the plan object is the same)."""
+        table = self.query_one(DataTable)
+        for it in self.items:
+            for col, val in zip(("mark", "key", "decision", "desired", "recorded", "actual", "cls"),
+                                self._cells(it)):
+                table.update_cell(it.id, col, val)
+        self._sync_bar()
+
+    # ---- events -------------------------------------------------------------------------------
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._sync_bar()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter (or a click on the highlighted row) flips the row's choice."""
+        event.stop()
+        it = self.current
+        if it is None or self.plan is None:
+            return
+        choices = it.choices
+        if len(choices) < 2:
+            return
+        d = self.plan.decision(it)
+        nxt = choices[(choices.index(d) + 1) % len(choices)] if d in choices else choices[0]
+        self.post_message(Decided(it.id, nxt))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        it = self.current
+        if it is None:
+            return
+        hand = it.cls in HAND
+        if event.button.id == "keys-keep":
+            self.post_message(Decided(it.id, "keep" if hand else "apply"))
+        elif event.button.id == "keys-take":
+            self.post_message(Decided(it.id, "take" if hand else "skip"))
+
+    # ---- bindings -----------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        it = self.current
+        if action in ("keep", "take"):
+            return bool(it and action in it.choices) or None
+        if action == "skip":
+            return bool(it and "skip" in it.choices) or None
+        return True
+
+    def action_keep(self) -> None:
+        it = self.current
+        if it and "keep" in it.choices:
+            self.post_message(Decided(it.id, "keep"))
+
+    def action_take(self) -> None:
+        it = self.current
+        if it and "take" in it.choices:
+            self.post_message(Decided(it.id, "take"))
+
+    def action_skip(self) -> None:
+        it = self.current
+        if it and "skip" in it.choices and self.plan is not None:
+            d = self.plan.decision(it)
+            self.post_message(Decided(it.id, "apply" if d == "skip" else "skip"))

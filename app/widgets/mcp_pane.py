@@ -1,0 +1,135 @@
+"""The MCP servers pane: a row per server with transport, origin (profile or yours), a Switch
+for enabled that edits the plan live, the reason for its state, tools, and warnings. Renders
+`plan.info[target]["mcp"]`; posts McpToggled."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static, Switch
+
+from core.host import Host
+from core.plan import Plan
+
+from ..messages import McpToggled
+from ..session import home_relative
+
+REASONS = {
+    "default-disabled": "off: mcpDefaultDisabled (switch on to connect it)",
+    "always-enabled": "on: listed in mcpAlwaysEnabled",
+    "operator-enabled": "on: you enabled it in Copilot (/mcp enable); agentdeck never disables it",
+    "operator-disabled": "off: you disabled it in Copilot (/mcp disable); run /mcp enable to connect",
+    "enabled": "on",
+    "not-written": "not written: the profile's definition is invalid",
+}
+#: states the switch can change: the others are the operator's own (set in the CLI) or invalid
+SWITCHABLE = ("default-disabled", "always-enabled", "enabled")
+
+
+class McpRow(Horizontal):
+    """One server: its switch and its facts."""
+
+    def __init__(self, target: str, server: dict, host: Host, **kw) -> None:
+        super().__init__(classes="mcp-row", **kw)
+        self.target = target
+        self.server = server
+        self.host = host
+
+    def compose(self) -> ComposeResult:
+        s = self.server
+        yield Switch(bool(s.get("enabled")), animate=False, id=f"mcp-switch-{_safe(s['name'])}",
+                     disabled=s.get("reason") not in SWITCHABLE or bool(s.get("dropped")),
+                     tooltip=f"connect {s['name']} when Copilot starts")
+        yield Static(self._facts(), classes="mcp-facts")
+
+    def _facts(self) -> Text:
+        s = self.server
+        t = Text()
+        on = bool(s.get("enabled"))
+        t.append("ON " if on else "OFF", style="bold green3" if on else "bold grey50")
+        t.append("  ")
+        t.append(s["name"], style="bold")
+        t.append(f"  {s.get('transport', '?')} · ")
+        origin = s.get("origin", "?")
+        t.append("yours" if origin == "operator" else origin,
+                 style="magenta3" if origin == "operator" else "")
+        now = s.get("enabled_now")
+        if now is not None and bool(now) != bool(s.get("enabled")):
+            t.append(f" · now {'on' if now else 'off'}, apply turns it "
+                     f"{'on' if s.get('enabled') else 'off'}", style="bold dark_orange3")
+        t.append("\n")
+        reason = s.get("reason", "")
+        t.append(REASONS.get(reason, reason), style="dim")
+        tools = s.get("tools")
+        if tools is not None:
+            t.append("\ntools: ")
+            t.append(", ".join(tools) if tools else "(none)")
+        if s.get("secret"):
+            t.append("\nholds literal credentials", style="bold dark_orange3")
+        for w in s.get("warnings") or []:
+            t.append("\nwarning: ", style="bold dark_orange3")
+            t.append(home_relative(self.host, w))
+        return t
+
+    def update_server(self, server: dict) -> None:
+        self.server = server
+        sw = self.query_one(Switch)
+        with sw.prevent(Switch.Changed):
+            sw.value = bool(server.get("enabled"))
+        sw.disabled = server.get("reason") not in SWITCHABLE or bool(server.get("dropped"))
+        self.query_one(".mcp-facts", Static).update(self._facts())
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        event.stop()
+        self.post_message(McpToggled(self.target, self.server["name"], event.value))
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
+
+
+class McpPane(VerticalScroll):
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Computing the plan…", style="dim"), id="mcp-head")
+        yield Vertical(id="mcp-rows")
+
+    def load(self, host: Host, plan: Plan | None, target: str | None) -> None:
+        head = self.query_one("#mcp-head", Static)
+        rows = self.query_one("#mcp-rows", Vertical)
+        info = (plan.info.get(target) or {}).get("mcp") if plan is not None and target else None
+        if plan is None:
+            head.update(Text("Computing the plan…", style="dim"))
+            rows.remove_children()
+            return
+        if not info:
+            head.update(Text("This target reports no MCP servers in this build.", style="dim"))
+            rows.remove_children()
+            return
+        t = Text()
+        t.append("mcpDefaultDisabled ", style="bold")
+        t.append("yes" if info.get("mcpDefaultDisabled") else "no")
+        always = info.get("mcpAlwaysEnabled") or []
+        t.append("   mcpAlwaysEnabled ", style="bold")
+        t.append(", ".join(always) if always else "(none)")
+        if info.get("file"):
+            t.append(f"\n{host.display(info['file'])}", style="dim")
+            if info.get("settings"):
+                t.append(f" · disabledMcpServers in {host.display(info['settings'])}", style="dim")
+        servers = info.get("servers") or []
+        if not servers:
+            t.append("\nNo MCP servers are configured.", style="dim")
+        head.update(t)
+        existing = list(rows.query(McpRow))
+        if [r.server["name"] for r in existing] == [s["name"] for s in servers] \
+                and all(r.target == target for r in existing):
+            for r, s in zip(existing, servers):
+                r.update_server(s)
+            return
+        rows.remove_children()
+        rows.mount_all([McpRow(target, s, host) for s in servers])
+
+    def server(self, name: str) -> dict | None:
+        for r in self.query(McpRow):
+            if r.server["name"] == name:
+                return r.server
+        return None

@@ -1,0 +1,103 @@
+"""The Plan pane: the tree of files on one side, the selected item's diff on the other, and the
+decision keys for the selected item. Posts Decided; the screen owns the plan."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Container
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from core.host import Host
+from core.plan import Plan, PlanItem
+
+from ..messages import Decided
+from .diff_view import DiffView
+from .plan_tree import PlanTree
+
+
+class PlanPane(Container):
+    """Decision keys (k, t, s, u) are bound by the screen, which calls these actions."""
+
+    show_all: reactive[bool] = reactive(False)
+
+    def __init__(self, **kw) -> None:
+        kw["classes"] = (kw.get("classes", "") + " plan-pane").strip()
+        super().__init__(**kw)
+        self.host: Host | None = None
+        self.plan: Plan | None = None
+        self.target: str | None = None
+        self.item: PlanItem | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="plan-note", classes="empty-note")
+        yield PlanTree(classes="plan-tree")
+        yield DiffView(classes="plan-diff")
+
+    def load(self, host: Host, plan: Plan | None, target: str | None) -> None:
+        self.host, self.plan, self.target = host, plan, target
+        keep = self.item.id if self.item else None
+        tree = self.query_one(PlanTree)
+        n = tree.load(host, plan, target, show_all=self.show_all, keep_id=keep)
+        note = self.query_one("#plan-note", Static)
+        if plan is None:
+            note.update(Text("Computing the plan…", style="dim"))
+        elif target not in plan.targets:
+            note.update(Text("This target is not part of the plan (see the profile's targets "
+                             "or --target).", style="dim"))
+        elif n == 0:
+            msg = "In sync: nothing to change for this target." if plan.for_target(target) \
+                else "The profile installs nothing for this target."
+            if not self.show_all and plan.for_target(target):
+                msg += " Press u to list the unchanged items."
+            note.update(Text(msg))
+        else:
+            note.update("")
+        note.display = n == 0
+        if n == 0:
+            self.item = None
+            self.query_one(DiffView).show(host, plan, None)
+        elif self.item is not None and plan is not None:
+            # same id, new plan object: show the fresh item
+            try:
+                self.item = plan.get(self.item.id)
+            except KeyError:
+                self.item = None
+            self._show()
+
+    def _show(self) -> None:
+        dark = self.app.current_theme.dark if self.is_mounted else True
+        self.query_one(DiffView).show(self.host, self.plan, self.item, dark)
+        self.app.refresh_bindings()
+
+    def on_plan_tree_item_chosen(self, event: PlanTree.ItemChosen) -> None:
+        event.stop()
+        self.item = event.item
+        self._show()
+
+    def watch_show_all(self, value: bool) -> None:
+        if self.host is not None:
+            self.load(self.host, self.plan, self.target)
+
+    # ---- decisions ----------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        it = self.item
+        if action in ("keep", "take", "skip"):
+            return bool(it is not None and action in it.choices) or None
+        return True
+
+    def action_keep(self) -> None:
+        if self.item and "keep" in self.item.choices:
+            self.post_message(Decided(self.item.id, "keep"))
+
+    def action_take(self) -> None:
+        if self.item and "take" in self.item.choices:
+            self.post_message(Decided(self.item.id, "take"))
+
+    def action_skip(self) -> None:
+        if self.item and "skip" in self.item.choices and self.plan is not None:
+            d = self.plan.decision(self.item)
+            self.post_message(Decided(self.item.id, "apply" if d == "skip" else "skip"))
+
+    def action_toggle_unchanged(self) -> None:
+        self.show_all = not self.show_all
