@@ -148,6 +148,10 @@ class CopilotTarget:
             off = [e["event"] for e in evs if e["state"] == "disabled-by-operator"]
             state = (f"{len(off)} disabled by you in disabledHooks ({', '.join(off)}), the rest active"
                      if off else "all active")
+            rekeyed = [e["event"] for e in evs if e["changes_key"]]
+            if rekeyed:
+                state += (f"; this changes the registered action, and so the disable key, of "
+                          f"{len(rekeyed)} hook(s)")
             st.add(Desired(T, home / "hooks" / copilot_hooks.HOOKS_FILE, "file", hp.hooks_text,
                            label=f"hooks ({len(evs)} events)", group="hooks",
                            warnings=hp.item_warnings,
