@@ -1,0 +1,138 @@
+"""OpenAI Codex CLI: facts as data, verified against @openai/codex 0.171.0.
+
+Sources: /work/shared/reference/FACTS.md, corrected where the real CLI disagrees (comments marked
+"observed" come from `hooks/list` over `codex app-server` in a scratch home;
+tests/clients/test_probes_real.py re-checks them).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .versions import CliFacts, frozen_map
+
+HOOK_EVENTS = (
+    "PreModelRequest", "PostModelRequest", "PreToolUse", "PermissionRequest", "PostToolUse",
+    "PreCompact", "PostCompact", "SessionStart", "SessionEnd", "UserPromptSubmit",
+    "SubagentStart", "SubagentStop", "Stop", "Interrupt",
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CodexFacts(CliFacts):
+    config_file: str = "config.toml"            # TOML: edit with tomlkit so comments survive
+    hooks_file: str = "hooks.json"
+    persona_file: str = "AGENTS.md"
+    skills_dir: str = "~/.agents/skills"        # ~/.codex/prompts was removed in 0.117
+    #: hooks.json top level: anything else (e.g. "version") rejects the whole file
+    hooks_json_top_keys: tuple[str, ...] = ("description", "hooks")
+    handler_types: tuple[str, ...] = ("command",)
+    #: observed: a prompt handler is skipped with the warning "prompt hooks are not supported
+    #: yet"; the following handlers keep their indexes
+    skipped_handler_types: tuple[str, ...] = ("prompt",)
+    #: observed: timeout must be a non-negative integer (u64); 2.5 rejects the whole file;
+    #: 0 is raised to 1
+    timeout_min_sec: int = 1
+    trust_statuses: tuple[str, ...] = ("managed", "untrusted", "trusted", "modified")
+    #: `[hooks.state."<key>"]` in config.toml carries trusted_hash and enabled
+    hook_state_table: str = "hooks.state"
+    mcp_table: str = "mcp_servers"
+    mcp_stdio_keys: tuple[str, ...] = ("command", "args", "env", "env_vars", "cwd")
+    mcp_http_keys: tuple[str, ...] = ("url", "bearer_token_env_var", "http_headers",
+                                      "env_http_headers")
+    mcp_common_keys: tuple[str, ...] = ("enabled", "enabled_tools", "disabled_tools",
+                                        "startup_timeout_sec", "tool_timeout_sec")
+    mcp_rejected_keys: tuple[str, ...] = ("bearer_token", "type")  # no type key; no inline token
+    mcp_transports: tuple[str, ...] = ("stdio", "streamable_http")  # no SSE
+
+
+CODEX = CodexFacts(
+    target="codex",
+    binary="codex",
+    npm_package="@openai/codex",
+    verified_versions=("0.171.0", "0.171.0"),
+    version_regex=r"codex-cli v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)",
+    home_env="CODEX_HOME",
+    home_dirname=".codex",
+    hook_events=HOOK_EVENTS,
+    # observed: hooks/list reports (and hashes) the matcher only on these events; on
+    # PreModelRequest, PostModelRequest, UserPromptSubmit, Stop and Interrupt it is dropped
+    matcher_events=("PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
+                    "SessionStart", "SessionEnd", "SubagentStart", "SubagentStop"),
+    timeout_key="timeout",
+    timeout_aliases=(),
+    wrong_timeout_keys=("timeoutSec",),
+    default_timeout_sec=600,
+    event_default_timeouts=frozen_map({"SessionEnd": 1, "Interrupt": 1}),
+    canonical_events=frozen_map({
+        "session_start": "SessionStart", "session_end": "SessionEnd",
+        "user_prompt_submit": "UserPromptSubmit", "pre_tool_use": "PreToolUse",
+        "post_tool_use": "PostToolUse", "post_tool_use_failure": None,
+        "permission_request": "PermissionRequest", "stop": "Stop",
+        "subagent_start": "SubagentStart", "subagent_stop": "SubagentStop",
+        "pre_compact": "PreCompact", "notification": None, "error": None,
+    }),
+)
+
+
+def snake_event(event: str) -> str:
+    """"PreToolUse" -> "pre_tool_use" (snake_case passes through unchanged)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+
+
+def _pascal_event(event: str) -> str:
+    if event in CODEX.hook_events:
+        return event
+    for name in CODEX.hook_events:
+        if snake_event(name) == event:
+            return name
+    raise ValueError(f"Codex drops hook event {event!r}")
+
+
+def codex_hook_state_key(source_path: str, event: str, group_index: int, handler_index: int) -> str:
+    """The key of `[hooks.state."<key>"]`: `<source file path>:<snake_case event>:<group>:<handler>`.
+    The path is the absolute path of hooks.json or config.toml as Codex sees it, so moving
+    CODEX_HOME or reordering groups/handlers changes keys."""
+    return f"{source_path}:{snake_event(_pascal_event(event))}:{group_index}:{handler_index}"
+
+
+def normalize_handler(event: str, handler: Mapping[str, Any]) -> dict[str, Any]:
+    """A command handler as Codex hashes it (observed on 0.171.0): `async` (default false),
+    `command`, the effective `timeout` (the event's default when absent, at least 1),
+    `type`, plus `statusMessage` and `additionalContextLimit` when set. `timeoutSec` and unknown
+    fields are ignored."""
+    if handler.get("type", "command") != "command":
+        raise ValueError(f"Codex does not run {handler.get('type')!r} handlers")
+    timeout = handler.get(CODEX.timeout_key)
+    if timeout is None:
+        timeout = CODEX.default_timeout(_pascal_event(event))
+    out: dict[str, Any] = {
+        "async": bool(handler.get("async", False)),
+        "command": handler["command"],
+        "timeout": max(int(timeout), CODEX.timeout_min_sec),
+        "type": "command",
+    }
+    for optional in ("statusMessage", "additionalContextLimit"):
+        if handler.get(optional) is not None:
+            out[optional] = handler[optional]
+    return out
+
+
+def codex_trusted_hash(event: str, matcher: str | None, handlers: list[Mapping[str, Any]]) -> str:
+    """`"sha256:<hex>"` of the sorted-key compact JSON `{"event_name", "hooks", "matcher"}`.
+
+    Codex computes one hash PER HANDLER (observed): pass `[handler]` to get the `currentHash`
+    that `hooks/list` reports for it, and the value to write as `trusted_hash`. The matcher is
+    omitted when None and on events that ignore matchers; "" is kept where matchers count."""
+    pascal = _pascal_event(event)
+    doc: dict[str, Any] = {
+        "event_name": snake_event(pascal),
+        "hooks": [normalize_handler(pascal, h) for h in handlers],
+    }
+    if matcher is not None and pascal in CODEX.matcher_events:
+        doc["matcher"] = matcher
+    body = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()

@@ -1,0 +1,231 @@
+"""GitHub Copilot CLI: facts as data, verified against @github/copilot 1.0.102.
+
+Sources: /work/shared/reference/FACTS.md, corrected where the real CLI disagrees (see the
+comments marked "observed"); observations come from `hooks.discover` over
+`copilot --headless --stdio` in a scratch home (tests/clients/test_probes_real.py re-checks them).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .versions import CliFacts, frozen_map
+
+#: The 105 canonical top-level keys of settings.json. Source: the settings catalogue compiled
+#: into Copilot 1.0.102 (`{"canonicalKeys": [...]}` in pkg/<platform>/1.0.102/prebuilds/
+#: linux-x64/runtime.node, the native settings loader), cross-checked by writing every key to a
+#: scratch settings.json and reading the loader's "Ignoring unknown top-level key(s)" warning
+#: (none of these is named). `copilot help config` documents only a subset of them.
+SETTINGS_KEYS: frozenset[str] = frozenset((
+    "mouse", "askUser", "autoUpdate", "bashEnv", "powershellFlags", "autoUpdatesChannel", "banner",
+    "bannerStyle", "showTipsOnStartup", "beep", "beepOnSchedule", "notifications",
+    "terminalNotifications", "taskbarPresence", "keepAlive", "includeCoAuthoredBy", "compactPaste",
+    "copyOnSelect", "commandHistoryMaxSize", "worktreeBaseRef", "worktreePathTemplate",
+    "respectGitignore", "proxyKerberosServicePrincipal", "proxyUrl", "builtInAgents", "memory",
+    "toolSearch", "contextManagementTools", "connectors", "imageGeneration",
+    "imageGenerationWatermark", "model", "modelProviderId", "autoTier", "effortLevel",
+    "contextTier", "planModel", "planModelProviderId", "planEffortLevel", "planContextTier",
+    "subagents", "workflows", "continueOnAutoMode", "stayInAutopilot", "defaultMode",
+    "defaultPermissionMode", "assistedApprovalInstructions", "shellShortcut", "renderMarkdown",
+    "renderHexColors", "inlineImages", "inlineImageLiveWindow", "scrollbar", "pinnedPrompts",
+    "sidebar", "remoteExport", "statusLine", "screenReader", "theme", "allowedUrls", "deniedUrls",
+    "storeTokenPlaintext", "stream", "streamerMode", "footer", "tabs", "updateTerminalTitle",
+    "terminalProgress", "mergeStrategy", "editorMode", "customAgents", "ide",
+    "companyAnnouncements", "enabledFeatureFlags", "feature_flags", "skillDirectories",
+    "ignoredSkillsLocations", "disabledSkills", "disabledMcpServers", "enabledMcpServers",
+    "githubMcpToolsets", "githubMcpTools", "enableAllGithubMcpTools", "githubMcpInsiders",
+    "dynamicRetrieval", "sandbox", "extensions", "enabledPlugins", "extraKnownMarketplaces",
+    "strictKnownMarketplaces", "telemetry", "voice", "ahpEnvironment", "permissions", "copilotUrl",
+    "transcriptView", "showReasoning", "showTimestamps", "showToolDurations", "disableAllHooks",
+    "hooks", "disabledHooks", "remoteSessions", "experimental", "logLevel",
+))
+
+#: Older spellings the loader still accepts (no unknown-key warning) and maps to a current key.
+#: Source: `legacyAliases` next to the catalogue above; `colorMode` from `copilot help config`.
+SETTINGS_LEGACY_ALIASES: Mapping[str, str] = frozen_map({
+    "include_coauthor": "includeCoAuthoredBy", "reasoning_effort": "effortLevel",
+    "sub_agents": "subagents", "update_channel": "autoUpdatesChannel", "color_mode": "theme",
+    "colorMode": "theme",
+})
+
+#: The 15 event keys accepted in hook files (camelCase is canonical).
+HOOK_EVENTS = (
+    "preToolUse", "preMcpToolCall", "postToolUse", "postToolUseFailure", "userPromptSubmitted",
+    "userPromptTransformed", "sessionStart", "sessionEnd", "errorOccurred", "agentStop",
+    "subagentStart", "subagentStop", "preCompact", "permissionRequest", "notification",
+)
+
+#: PascalCase (VS Code / Claude-compatible) keys and the event they mean. Such a key switches the
+#: payload to snake_case fields and Claude tool names, and (observed) adds
+#: `"_vsCodeCompat": "<the key as written>"` to the normalized action, so its disable key differs
+#: from the same action under the camelCase event.
+PASCAL_ALIASES: Mapping[str, str] = frozen_map({
+    "SessionStart": "sessionStart", "SessionEnd": "sessionEnd", "PreToolUse": "preToolUse",
+    "PreMcpToolCall": "preMcpToolCall", "PostToolUse": "postToolUse",
+    "PostToolUseFailure": "postToolUseFailure", "ErrorOccurred": "errorOccurred",
+    "SubagentStart": "subagentStart", "SubagentStop": "subagentStop",
+    "PermissionRequest": "permissionRequest", "Notification": "notification",
+    "PreCompact": "preCompact", "UserPromptSubmit": "userPromptSubmitted", "Stop": "agentStop",
+})
+
+
+@dataclass(frozen=True, kw_only=True)
+class CopilotFacts(CliFacts):
+    settings_file: str = "settings.json"         # JSONC
+    config_file: str = "config.json"             # tool-managed: never write; read trustedFolders only
+    hooks_dir: str = "hooks"                     # hooks/*.json
+    mcp_file: str = "mcp-config.json"
+    persona_file: str = "copilot-instructions.md"
+    agents_dir: str = "agents"
+    logs_dir: str = "logs"                       # process-<ms>-<pid>.log, settings warnings land here
+    skills_dirs: tuple[str, ...] = ("~/.agents/skills", "<COPILOT_HOME>/skills")
+    repo_hook_dir: str = ".github/hooks"
+    repo_settings_file: str = ".github/copilot/settings.json"
+    repo_mcp_files: tuple[str, ...] = (".mcp.json", ".github/mcp.json")
+    policy_hooks_dir: str = "/etc/github-copilot/policy.d"
+    hook_file_version: int = 1                   # optional; any other value rejects the file
+    #: the 12 events agentdeck registers (reference §2.1)
+    register_events: tuple[str, ...]
+    #: in the schema enum but callback-only: dropped from files without an error (observed)
+    callback_only_events: tuple[str, ...] = ("postResult", "prePRDescription")
+    pascal_aliases: Mapping[str, str]
+    #: spellings that look right but are silently dropped
+    dropped_event_names: tuple[str, ...] = ("AgentStop", "UserPromptSubmitted", "sessionstart",
+                                            "session_start")
+    action_types: tuple[str, ...] = ("command", "http", "prompt")
+    #: observed: `"type": "prompt"` is "Invalid hook type" on every event but sessionStart, and a
+    #: prompt action has no disable key
+    prompt_events: tuple[str, ...] = ("sessionStart",)
+    https_only_http_events: tuple[str, ...] = ("preToolUse", "preMcpToolCall", "permissionRequest")
+    #: field order of the normalized action hashed into a disable key (observed, per action type)
+    disable_key_fields: Mapping[str, tuple[str, ...]]
+    #: observed: hooks.discover honours `disabledHooks` (enabled: false) but NOT
+    #: `disableAllHooks` (rows stay enabled, with keys, although its schema says otherwise):
+    #: read disableAllHooks from settings.json itself
+    discover_applies_disable_all: bool = False
+    settings_keys: frozenset[str]
+    settings_legacy_aliases: Mapping[str, str]
+    #: keys that belong elsewhere and draw the unknown-key warning in settings.json
+    settings_misplaced_keys: Mapping[str, str]
+    unknown_settings_warning: str = (r'Ignoring unknown top-level key\(s\) in (?:user|repo\w*) '
+                                     r'settings file "(?P<path>[^"]+)": (?P<keys>.*?)\. They are not')
+    mcp_transports: tuple[str, ...] = ("local", "stdio", "http", "sse")
+    mcp_command_transports: tuple[str, ...] = ("local", "stdio")
+    mcp_url_transports: tuple[str, ...] = ("http", "sse")
+    mcp_server_keys: tuple[str, ...] = ("type", "command", "args", "env", "cwd", "url", "headers",
+                                        "tools", "timeout", "auth", "oidc")
+    mcp_timeout_unit: str = "ms"
+    mcp_default_tools: tuple[str, ...] = ("*",)  # observed: `mcp list --json` fills tools ["*"]
+
+
+COPILOT = CopilotFacts(
+    target="copilot",
+    binary="copilot",
+    npm_package="@github/copilot",
+    verified_versions=("1.0.102", "1.0.102"),
+    # "GitHub Copilot CLI 1.0.102." then (observed, also in 1.0.102 from npm) a second line
+    # "Run 'copilot update' to check for updates."; `copilot version` prints no period.
+    version_regex=r"GitHub Copilot CLI v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)",
+    home_env="COPILOT_HOME",
+    home_dirname=".copilot",
+    hook_events=HOOK_EVENTS,
+    # observed: the matcher is kept (and hashed) only on these events; elsewhere it is dropped,
+    # including postToolUseFailure
+    matcher_events=("preToolUse", "preMcpToolCall", "postToolUse", "subagentStart", "preCompact",
+                    "permissionRequest", "notification"),
+    timeout_key="timeoutSec",
+    timeout_aliases=("timeout",),                # observed: timeoutSec wins when both are set
+    wrong_timeout_keys=("timeoutSeconds",),
+    default_timeout_sec=None,                    # FACTS.md: without timeoutSec a hook has no timeout
+    event_default_timeouts=frozen_map({}),
+    canonical_events=frozen_map({
+        "session_start": "sessionStart", "session_end": "sessionEnd",
+        "user_prompt_submit": "userPromptSubmitted", "pre_tool_use": "preToolUse",
+        "post_tool_use": "postToolUse", "post_tool_use_failure": "postToolUseFailure",
+        "permission_request": "permissionRequest", "stop": "agentStop",
+        "subagent_start": "subagentStart", "subagent_stop": "subagentStop",
+        "pre_compact": "preCompact", "notification": "notification", "error": "errorOccurred",
+    }),
+    register_events=("sessionStart", "sessionEnd", "userPromptSubmitted", "preToolUse",
+                     "postToolUse", "postToolUseFailure", "agentStop", "subagentStart",
+                     "subagentStop", "preCompact", "permissionRequest", "notification"),
+    pascal_aliases=PASCAL_ALIASES,
+    disable_key_fields=frozen_map({
+        "command": ("type", "bash", "powershell", "exec", "args", "cwd", "env", "timeoutSec",
+                    "matcher", "_vsCodeCompat"),
+        "http": ("type", "url", "headers", "allowedEnvVars", "timeoutSec", "matcher",
+                 "_vsCodeCompat"),
+    }),
+    settings_keys=SETTINGS_KEYS,
+    settings_legacy_aliases=SETTINGS_LEGACY_ALIASES,
+    settings_misplaced_keys=frozen_map({"trustedFolders": "config.json"}),
+)
+
+
+def resolve_event(name: str) -> tuple[str, str | None] | None:
+    """(camelCase event, PascalCase key as written or None) for a hook-file event key, or None
+    when Copilot drops the key (unknown, callback-only, or a near miss like "AgentStop")."""
+    if name in COPILOT.hook_events:
+        return name, None
+    if name in COPILOT.pascal_aliases:
+        return COPILOT.pascal_aliases[name], name
+    return None
+
+
+def normalize_action(event: str, action: Mapping[str, Any]) -> dict[str, Any]:
+    """The action as Copilot normalizes it before hashing (observed on 1.0.102):
+
+    - `type` defaults to "command"; `command` fills `bash` and `powershell` where those are
+      missing (an explicit `bash`/`powershell` wins);
+    - `timeout` is an alias of `timeoutSec` (timeoutSec wins); numbers keep their JSON form
+      (5 stays 5, 5.0 stays 5.0); `timeoutSeconds` and other unknown keys are dropped;
+    - `matcher` is kept only on `COPILOT.matcher_events`;
+    - `env`/`headers` keep the author's key order;
+    - under a PascalCase key, `"_vsCodeCompat": "<key>"` is appended;
+    - keys are emitted in the order of `COPILOT.disable_key_fields[type]`.
+
+    Raises ValueError for an event Copilot drops and for an action Copilot skips or never gives a
+    disable key (prompt actions, empty matcher, missing command/url)."""
+    resolved = resolve_event(event)
+    if resolved is None:
+        raise ValueError(f"Copilot drops hook event {event!r}")
+    canonical, vscode_key = resolved
+    kind = action.get("type", "command")
+    if kind not in COPILOT.disable_key_fields:
+        raise ValueError(f"{kind!r} actions have no disable key")
+    src: dict[str, Any] = dict(action)
+    src["type"] = kind
+    if kind == "command":
+        cmd = src.get("command")
+        if cmd is not None:
+            src.setdefault("bash", cmd)
+            src.setdefault("powershell", cmd)
+        if not any(k in src for k in ("bash", "powershell", "exec")):
+            raise ValueError("a command action needs bash, powershell, command or exec")
+    elif not src.get("url"):
+        raise ValueError("an http action needs a url")
+    if "timeoutSec" not in src:
+        for alias in COPILOT.timeout_aliases:
+            if alias in src:
+                src["timeoutSec"] = src[alias]
+                break
+    if canonical not in COPILOT.matcher_events:
+        src.pop("matcher", None)
+    elif src.get("matcher") == "":
+        raise ValueError("matcher cannot be empty (Copilot skips the action)")
+    src.pop("_vsCodeCompat", None)
+    if vscode_key is not None:
+        src["_vsCodeCompat"] = vscode_key
+    return {k: src[k] for k in COPILOT.disable_key_fields[kind] if k in src}
+
+
+def copilot_disable_key(event: str, action: Mapping[str, Any]) -> str:
+    """The content hash Copilot lists in settings.json `disabledHooks` for this action:
+    sha256 hex of `<camelCase event> + "\\0" + compact JSON of the normalized action` (UTF-8,
+    non-ASCII kept raw). `event` may be the camelCase name or a PascalCase alias. The file path
+    is not part of it."""
+    canonical, _ = resolve_event(event) or (event, None)
+    body = json.dumps(normalize_action(event, action), separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(f"{canonical}\0{body}".encode("utf-8")).hexdigest()

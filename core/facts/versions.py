@@ -1,0 +1,119 @@
+"""The shape shared by the per-CLI facts, and the version logic around them.
+
+Every fact is true of a version, not of a product: each target's facts carry the inclusive range
+of CLI versions they were verified against (`verified_versions`), so the doctor can say
+"verified for 1.0.102, you have 1.0.110" instead of silently trusting stale knowledge.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Mapping
+
+if TYPE_CHECKING:  # pragma: no cover
+    from core.host import Host
+
+#: Our canonical hook vocabulary; each target maps it to its own spelling (or None).
+CANONICAL_EVENTS: tuple[str, ...] = (
+    "session_start", "session_end", "user_prompt_submit", "pre_tool_use", "post_tool_use",
+    "post_tool_use_failure", "permission_request", "stop", "subagent_start", "subagent_stop",
+    "pre_compact", "notification", "error",
+)
+
+
+def frozen_map(d: Mapping) -> Mapping:
+    """A read-only mapping for facts held in frozen dataclasses."""
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True)
+class CliFacts:
+    """What every target's facts record. Target modules subclass this with their own fields."""
+    target: str                       # "copilot" | "codex" | "claude"
+    binary: str                       # executable name looked up on the host's PATH
+    npm_package: str
+    verified_versions: tuple[str, str]  # (min, max), inclusive
+    version_regex: str                # group 1 is the version, searched in `--version` output
+    home_env: str                     # env var that replaces the whole home path
+    home_dirname: str                 # default home under $HOME
+    hook_events: tuple[str, ...]      # event keys accepted in hook config
+    matcher_events: tuple[str, ...]   # events whose matcher is honoured (others drop it)
+    timeout_key: str                  # the spelling that works
+    timeout_aliases: tuple[str, ...]  # other spellings the CLI also accepts
+    wrong_timeout_keys: tuple[str, ...]  # spellings silently ignored (the default then applies)
+    default_timeout_sec: float | None   # None: no timeout at all
+    event_default_timeouts: Mapping[str, float]  # per-event overrides of the default
+    canonical_events: Mapping[str, str | None]   # CANONICAL_EVENTS -> this CLI's spelling
+
+    def event_name(self, canonical: str) -> str | None:
+        if canonical not in CANONICAL_EVENTS:
+            raise KeyError(f"not a canonical event: {canonical!r}")
+        return self.canonical_events.get(canonical)
+
+    def default_timeout(self, event: str) -> float | None:
+        return self.event_default_timeouts.get(event, self.default_timeout_sec)
+
+
+# ---- versions --------------------------------------------------------------------------------
+_VERSION = re.compile(r"(\d+(?:\.\d+)*)")
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    """The first dotted number in `text` as a tuple: "GitHub Copilot CLI 1.0.102." -> (1, 0, 102),
+    "v0.171.0" -> (0, 171, 0). A pre-release suffix is ignored. Raises ValueError when there is
+    no number at all."""
+    m = _VERSION.search(text or "")
+    if not m:
+        raise ValueError(f"no version number in {text!r}")
+    return tuple(int(p) for p in m.group(1).split("."))
+
+
+def _cmp_key(v: tuple[int, ...], width: int) -> tuple[int, ...]:
+    return v + (0,) * (width - len(v))
+
+
+def _facts(target: str) -> CliFacts:
+    from . import FACTS_BY_TARGET
+    try:
+        return FACTS_BY_TARGET[target]
+    except KeyError:
+        raise KeyError(f"unknown target {target!r}; known: {', '.join(FACTS_BY_TARGET)}") from None
+
+
+def parse_cli_version(target: str, output: str) -> str | None:
+    """The version in a target's `--version` output, per that target's pattern (None if absent).
+    Copilot: "GitHub Copilot CLI 1.0.102." (+ "Run 'copilot update' ..." on a second line);
+    Codex: "codex-cli 0.171.0"; Claude: "2.1.332 (Claude Code)"."""
+    m = re.search(_facts(target).version_regex, output or "", re.MULTILINE)
+    return m.group(1) if m else None
+
+
+def cli_version(host: "Host", target: str, timeout: float = 20.0) -> str | None:
+    """Run `<cli> --version` through the host (under a timeout) and parse it. None when the CLI
+    is not installed, does not answer in time, or prints something unrecognisable."""
+    facts = _facts(target)
+    exe = host.which(facts.binary)
+    if exe is None:
+        return None
+    res = host.run([exe, "--version"], timeout=timeout)
+    if res.timed_out:
+        return None
+    return parse_cli_version(target, f"{res.stdout}\n{res.stderr}")
+
+
+def in_verified_range(target: str, version: str) -> bool:
+    """True when `version` lies inside the range the target's facts were verified for."""
+    lo, hi = (parse_version(v) for v in _facts(target).verified_versions)
+    try:
+        v = parse_version(version)
+    except ValueError:
+        return False
+    width = max(len(lo), len(hi), len(v))
+    return _cmp_key(lo, width) <= _cmp_key(v, width) <= _cmp_key(hi, width)
+
+
+def verified_label(target: str) -> str:
+    """ "1.0.102" or "1.0.100–1.0.102", for messages like "verified for 1.0.102, you have 1.0.110"."""
+    lo, hi = _facts(target).verified_versions
+    return lo if lo == hi else f"{lo}–{hi}"

@@ -1,0 +1,181 @@
+"""Install the pinned real CLIs from npm once, into a cache outside the repository, and build
+scratch hosts that run them with no credentials and no access to the real home.
+
+Layout (shared with .ci/install-clients.sh):
+    <root>/<npm package>@<version>/node_modules/.bin/<binary>   root = $AGENTDECK_CLIENTS_DIR
+    <root>/xdg                                                  or ~/.cache/agentdeck-clients
+The shared <root>/xdg is every scratch host's XDG_CACHE_HOME, so Copilot unpacks its 235 MB
+bundle (xdg/copilot/pkg) once.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.facts import FACTS_BY_TARGET
+from core.host import Host
+
+#: captured at import (collection time), before any test fixture points HOME elsewhere
+_REAL_HOME = Path(os.environ.get("HOME") or Path.home())
+INSTALLED_MARKER = ".agentdeck-installed"
+CREDENTIAL_VARS = ("GITHUB_TOKEN", "GH_TOKEN", "COPILOT_GITHUB_TOKEN", "GITHUB_COPILOT_TOKEN",
+                   "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "OPENAI_API_KEY",
+                   "CODEX_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
+                   "CLAUDE_CODE_OAUTH_TOKEN", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+                   "AWS_SESSION_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS")
+#: the only variables a scratch host inherits (everything else, credentials included, is dropped)
+_INHERITED = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR")
+
+
+def pinned() -> dict[str, tuple[str, str, str]]:
+    """target -> (npm package, version, binary): the newest version the facts were verified for."""
+    return {t: (f.npm_package, f.verified_versions[1], f.binary) for t, f in FACTS_BY_TARGET.items()}
+
+
+def clients_root() -> Path:
+    explicit = os.environ.get("AGENTDECK_CLIENTS_DIR")
+    return Path(explicit) if explicit else _REAL_HOME / ".cache" / "agentdeck-clients"
+
+
+def install_dir(root: Path, package: str, version: str) -> Path:
+    return root / f"{package}@{version}"
+
+
+class InstallError(Exception):
+    pass
+
+
+def ensure_installed(root: Path, package: str, version: str, binary: str,
+                     timeout: float = 900) -> tuple[Path, float]:
+    """The bin dir holding `binary`, installing `package@version` with npm when it is not there
+    yet. Returns (bin dir, seconds spent installing; 0 when reused). Raises InstallError."""
+    d = install_dir(root, package, version)
+    bin_dir = d / "node_modules" / ".bin"
+    if (d / INSTALLED_MARKER).exists() and (bin_dir / binary).exists():
+        return bin_dir, 0.0
+    d.mkdir(parents=True, exist_ok=True)
+    host = Host.from_environment(env=os.environ)
+    npm = host.which("npm")
+    if npm is None:
+        raise InstallError("npm is not on PATH")
+    with open(d / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)       # another process may be installing the same one
+        if (d / INSTALLED_MARKER).exists() and (bin_dir / binary).exists():
+            return bin_dir, 0.0
+        if not (d / "package.json").exists():
+            (d / "package.json").write_text('{"private": true}\n')
+        t0 = time.monotonic()
+        # cwd=d: run from elsewhere, npm would take a spec like "@openai/codex@0.171.0" for the
+        # directory of that name under the cache root and fail with ENOENT.
+        res = host.run([npm, "install", "--prefix", str(d), "--no-audit", "--no-fund",
+                        "--no-save", f"{package}@{version}"], timeout=timeout, cwd=d)
+        secs = time.monotonic() - t0
+        if res.timed_out:
+            raise InstallError(f"npm install {package}@{version} timed out after {timeout:g}s")
+        if res.returncode != 0 or not (bin_dir / binary).exists():
+            tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
+            raise InstallError(f"npm install {package}@{version} failed (exit {res.returncode}): "
+                               + " | ".join(tail))
+        (d / INSTALLED_MARKER).write_text(json.dumps({"package": package, "version": version,
+                                                      "seconds": round(secs, 1)}))
+        return bin_dir, secs
+
+
+@dataclass
+class Clients:
+    root: Path
+    bin_dirs: dict[str, Path] = field(default_factory=dict)      # target -> bin dir
+    failures: dict[str, str] = field(default_factory=dict)       # target -> why not installed
+    install_seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def xdg_cache(self) -> Path:
+        return self.root / "xdg"
+
+
+def install_all(root: Path | None = None) -> Clients:
+    """Install (or reuse) every pinned CLI, in parallel. Never raises: failures are recorded."""
+    root = root or clients_root()
+    out = Clients(root)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        out.failures = {t: f"cannot create {root}: {e}" for t in pinned()}
+        return out
+
+    def one(item):
+        target, (pkg, ver, binary) = item
+        try:
+            return target, ensure_installed(root, pkg, ver, binary), None
+        except (InstallError, OSError) as e:
+            return target, None, str(e)
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        for target, got, err in pool.map(one, pinned().items()):
+            if err:
+                out.failures[target] = err
+            else:
+                out.bin_dirs[target], out.install_seconds[target] = got
+    return out
+
+
+def scratch_host(base: Path, clients: Clients) -> Host:
+    """A Host whose HOME, CLI homes and XDG dirs are all under `base` (XDG_CACHE_HOME excepted:
+    the shared cache), whose PATH has the installed CLIs first, and which carries no credentials."""
+    home = base / "home"
+    env = {k: os.environ[k] for k in _INHERITED if k in os.environ}
+    dirs = {
+        "HOME": home, "COPILOT_HOME": home / ".copilot", "CODEX_HOME": home / ".codex",
+        "CLAUDE_CONFIG_DIR": home / ".claude", "XDG_CONFIG_HOME": home / ".config",
+        "XDG_DATA_HOME": home / ".local" / "share", "XDG_STATE_HOME": home / ".local" / "state",
+        "XDG_RUNTIME_DIR": base / "run",
+    }
+    for k, p in dirs.items():
+        p.mkdir(parents=True, exist_ok=True)
+        env[k] = str(p)
+    os.chmod(dirs["XDG_RUNTIME_DIR"], 0o700)
+    clients.xdg_cache.mkdir(parents=True, exist_ok=True)
+    env["XDG_CACHE_HOME"] = str(clients.xdg_cache)
+    node = shutil.which("node")
+    path = [str(d) for d in clients.bin_dirs.values()]
+    if node:
+        path.append(str(Path(node).parent))
+    path += ["/usr/local/bin", "/usr/bin", "/bin"]
+    env["PATH"] = os.pathsep.join(dict.fromkeys(path))
+    for var in CREDENTIAL_VARS:
+        env.pop(var, None)
+    return Host.from_environment(home, env=env)
+
+
+def main() -> int:
+    """Pre-install (CI): install or reuse every pinned CLI, run each once in a scratch home so
+    Copilot unpacks its bundle into the shared cache, report, and exit 0 whatever happened."""
+    import tempfile
+
+    from core.facts.versions import cli_version
+
+    t0 = time.monotonic()
+    c = install_all()
+    for t, why in c.failures.items():
+        print(f"install-clients: {t}: NOT installed: {why}")
+    if not c.bin_dirs:
+        print("install-clients: nothing installed; the clients tests will be skipped")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="agentdeck-clients-") as tmp:
+        host = scratch_host(Path(tmp), c)
+        for t, d in c.bin_dirs.items():
+            v = cli_version(host, t, timeout=300)
+            print(f"install-clients: {t}: {d} (install {c.install_seconds[t]:.0f}s) "
+                  f"-> --version {v or 'did not answer'}")
+    print(f"install-clients: done in {time.monotonic() - t0:.0f}s; cache {c.root}")
+    return 0
+
+
+if __name__ == "__main__":  # PYTHONPATH=. python3 -m tests.clients.clientkit
+    raise SystemExit(main())
