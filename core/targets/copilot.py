@@ -28,6 +28,7 @@ The `info` dict (plain data for the app's panes; every path is absolute):
     "timeout": int,                                 # timeoutSec of every action
     "byte_stable": str,                             # why a handler change keeps the keys
     "disableAllHooks_on_disk": bool | None,
+    "other_sources": [...],                         # same list as info["other_hook_sources"]
     "events": [{
         "event": "preToolUse",                      # Copilot's camelCase name
         "action": {"type": "command", "bash": "<wrapper> preToolUse", "timeoutSec": 30},
@@ -165,6 +166,7 @@ class CopilotTarget:
             ev = f" ({', '.join(src['events'])})" if src["events"] else ""
             level(f"other hook source: {host.display(src['path'])}{ev}: {src['note']}")
         st.info["hooks"] = hp.info
+        st.info["hooks"]["other_sources"] = hp.other_sources    # the same list, for the hooks pane
         st.info["other_hook_sources"] = hp.other_sources
 
     # ---- settings.json -------------------------------------------------------------------------
