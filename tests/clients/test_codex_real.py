@@ -1,0 +1,130 @@
+"""The Codex target against the real CLI (@openai/codex, the version core.facts pins).
+
+agentdeck writes an install into a scratch home, then the installed CLI is asked what it loaded:
+`codex app-server --strict-config --print-startup-config` must accept our config.toml (it
+rejects unknown fields), `codex mcp list --json` must list our servers with the enabled flags the
+plan intended, and `hooks/list` over `codex app-server` must show our hooks with no warnings and
+the trust status the plan predicted, before and after `--trust-hooks`. Nothing here starts a
+session: no hook or MCP server runs.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core import engine
+from core.demo import make_demo_home
+from core.doctor.probes import codex_hooks_list, codex_mcp_list, codex_startup_config
+
+pytestmark = pytest.mark.clients
+
+
+def install(host, profile="default", trust=False):
+    plan = engine.build_plan(host, profile, ["codex"], trust_hooks=trust)
+    result = engine.apply_plan(host, plan)
+    assert result.ok, result.leftover
+    assert not engine.build_plan(host, profile, ["codex"]).has_work
+    return plan
+
+
+def assert_config_valid(host):
+    res = codex_startup_config(host)
+    assert res.ok, res.error
+
+
+def assert_mcp_as_planned(host, plan):
+    res = codex_mcp_list(host)
+    assert res.ok, res.error
+    listed = {r["name"]: r for r in res.data}
+    rows = {r["name"]: r for r in plan.info["codex"]["mcp"]["servers"] if not r["dropped"]}
+    assert set(listed) == set(rows)
+    for name, row in rows.items():
+        assert listed[name]["enabled"] is row["enabled"], (name, listed[name], row)
+    return listed
+
+
+def assert_hooks_as_planned(host, plan, expect: str):
+    res = codex_hooks_list(host, [str(host.home)])
+    assert res.ok, res.error
+    (entry,) = res.data["data"]
+    assert entry["warnings"] == [] and entry["errors"] == [], entry
+    # (the sandbox's "could not find bubblewrap" notice is about this machine, not our config)
+    assert [w for w in res.data["configWarnings"] if "bubblewrap" not in (w or "")] == []
+    ours = {h["key"]: h for h in entry["hooks"]
+            if h["sourcePath"] == plan.info["codex"]["hooks"]["trust_source"]}
+    planned = {e["key"]: e for e in plan.info["codex"]["hooks"]["events"]}
+    assert set(ours) == set(planned)
+    for key, h in ours.items():
+        e = planned[key]
+        assert h["currentHash"] == e["hash"], (key, h, e)
+        assert h["command"] == e["command"] and h["timeoutSec"] == e["timeout"]
+        assert h["trustStatus"] == e["trust"] == expect, (key, h["trustStatus"], e["trust"])
+    return ours
+
+
+def test_fresh_home_then_trust(scratch_env, need):
+    need("codex")
+    host = scratch_env
+    plan = install(host)
+    assert_config_valid(host)
+    listed = assert_mcp_as_planned(host, plan)
+    assert listed["github"]["enabled"] is False and listed["memory"]["enabled"] is True
+    assert listed["github"]["transport"]["bearer_token_env_var"] == "GITHUB_TOKEN"
+    assert_hooks_as_planned(host, plan, "untrusted")
+    # the plan with --trust-hooks predicts "trusted"; after applying it Codex agrees
+    plan = install(host, trust=True)
+    assert_config_valid(host)
+    assert_hooks_as_planned(host, plan, "trusted")
+    # and a later plain plan keeps predicting what Codex reports
+    again = engine.build_plan(host, "default", ["codex"])
+    assert_hooks_as_planned(host, again, "trusted")
+
+
+def test_changed_hook_is_modified_as_predicted(scratch_env, need):
+    need("codex")
+    host = scratch_env
+    install(host, trust=True)
+    prof = host.config_dir / "profiles" / "slow"
+    prof.mkdir(parents=True)
+    (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n[hooks]\ntimeout = 45\n')
+    plan = install(host, "slow")
+    assert_config_valid(host)
+    res = codex_hooks_list(host, [str(host.home)])
+    statuses = {h["eventName"]: h["trustStatus"] for h in res.data["data"][0]["hooks"]}
+    predicted = {e["event"]: e["trust"] for e in plan.info["codex"]["hooks"]["events"]}
+    # SessionEnd keeps Codex's 3 s cap, so its content (and trust) did not change
+    assert predicted.pop("SessionEnd") == "trusted"
+    assert set(predicted.values()) == {"modified"}
+    assert statuses["sessionEnd"] == "trusted"
+    assert {s for ev, s in statuses.items() if ev != "sessionEnd"} == {"modified"}
+
+
+def test_messy_home_and_every_mcp_translation(scratch_env, need):
+    need("codex")
+    host = scratch_env
+    make_demo_home(host.home)
+    prof = host.config_dir / "profiles" / "wide"
+    (prof / "codex").mkdir(parents=True)
+    (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n')
+    (prof / "mcp.json").write_text(json.dumps({"mcpServers": {
+        "envs": {"command": "srv", "args": ["--x"], "env": {"MODE": "ro", "TOKEN": "${TOKEN}"},
+                 "tools": ["read", "write"], "cwd": "/tmp"},
+        "web": {"type": "http", "url": "https://example.invalid/mcp",
+                "headers": {"Authorization": "Bearer ${WEB_TOKEN}", "X-Team": "core",
+                            "X-Key": "${WEB_KEY}"}},
+        "old": {"type": "sse", "url": "https://example.invalid/sse"},
+    }}))
+    (prof / "codex" / "config.toml").write_text(
+        'notify = ["notify-send", "codex"]\n[mcp_servers.envs]\nstartup_timeout_sec = 20\n')
+    plan = install(host, "wide")
+    assert_config_valid(host)
+    listed = assert_mcp_as_planned(host, plan)
+    assert "local-db" in listed                          # the operator's own server
+    assert listed["envs"]["transport"]["env_vars"] == ["TOKEN"]
+    assert listed["envs"]["startup_timeout_sec"] == 20
+    t = listed["web"]["transport"]
+    assert t["bearer_token_env_var"] == "WEB_TOKEN"
+    assert t["http_headers"] == {"X-Team": "core"} and t["env_http_headers"] == {"X-Key": "WEB_KEY"}
+    assert "old" not in listed
+    assert_hooks_as_planned(host, plan, "untrusted")
