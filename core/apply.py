@@ -195,6 +195,7 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
         doc = disk.doc(path, fmt) if text is not None else new_doc(fmt)
         file_mode = None
         removed_entries: list[Entry] = []
+        made = _made_keys(plan, path_s, items, doc)
         for it in items:
             act = plan.action(it)
             key = tuple(it.key)
@@ -209,7 +210,8 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                     doc.set(key, it.desired)
                 facts[it.id] = {"prior": prior,
                                 "created_file": (not existed) if it.entry is None else it.entry.created_file,
-                                "created_dirs": dirs if it.entry is None else list(it.entry.created_dirs or [])}
+                                "created_dirs": dirs if it.entry is None else list(it.entry.created_dirs or []),
+                                "made_keys": made.get(it.id, [])}
             else:
                 e = it.entry
                 if e is not None and e.member:
@@ -220,6 +222,7 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                     doc.delete(key)
                 if e is not None:
                     removed_entries.append(e)
+        _prune_made_keys(plan, path_s, items, removed_entries, doc)
         data_after = doc.data
         if (removed_entries and data_after == {} and all(e.created_file for e in removed_entries)
                 and not any(plan.action(i) == "write" for i in items)
@@ -229,6 +232,40 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
         else:
             ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s))
     return ops, facts
+
+
+def _made_keys(plan: Plan, path: str, items: list[PlanItem], doc) -> dict[str, list[list[str]]]:
+    """For each key item this apply writes for the first time: the enclosing objects (key-path
+    prefixes) that agentdeck's writes created in this file -- missing from the file as it is now,
+    or already recorded as made by one of our entries -- so removing our last key under one also
+    removes the empty object we added (`{"mcpServers": {}}` must not outlive our servers)."""
+    from .formats.jsonc import MISSING as DOC_MISSING
+
+    ours = {tuple(k) for m in plan.manifests.values() for e in m.entries.values()
+            if e.path == path for k in (e.made_keys or [])}
+    out: dict[str, list[list[str]]] = {}
+    for it in items:
+        if plan.action(it) != "write" or it.entry is not None or it.spec is None or len(it.key) < 2:
+            continue
+        key = tuple(it.key)
+        out[it.id] = [list(key[:i]) for i in range(1, len(key))
+                      if key[:i] in ours or doc.get(key[:i], DOC_MISSING) is DOC_MISSING]
+    return out
+
+
+def _prune_made_keys(plan: Plan, path: str, items: list[PlanItem], removed: list[Entry], doc) -> None:
+    """After our keys are removed: delete the objects our writes created that are now empty,
+    deepest first, unless an entry that stays manages exactly that key."""
+    made = {tuple(k) for e in removed for k in (e.made_keys or [])}
+    if not made:
+        return
+    gone = {e.id for e in removed}
+    kept_keys = {tuple(e.key) for m in plan.manifests.values() for e in m.entries.values()
+                 if e.path == path and e.id not in gone}
+    kept_keys |= {tuple(i.key) for i in items if plan.action(i) == "write"}
+    for key in sorted(made, key=len, reverse=True):
+        if key not in kept_keys and doc.get(key, None) == {}:
+            doc.delete(key)
 
 
 def _remove_member(doc, key: tuple[str, ...], marker: str) -> None:
@@ -274,6 +311,7 @@ def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, 
                 prior_sha=f.get("prior_sha", old.prior_sha if old else None),
                 created_file=f.get("created_file", old.created_file if old else False),
                 created_dirs=f.get("created_dirs", list(old.created_dirs) if old else []),
+                made_keys=f.get("made_keys", list(old.made_keys) if old else []),
                 markers=list(spec.markers) if spec.kind == "block" else [],
                 label=spec.label, meta=spec.meta, member=spec.member)
             for t in owners:
@@ -381,9 +419,18 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
     with home_lock(host):
         check_fresh(host, plan)
         ops, facts = build_ops(host, plan)
+        before = {t: dict(m.entries) for t, m in plan.manifests.items()}
         manifests = update_manifests(plan, facts)
+        sweep = sorted({d for t, m in plan.manifests.items() for eid, e in before[t].items()
+                        if eid not in m.entries for d in (e.created_dirs or [])},
+                       key=len, reverse=True)
         for t, m in manifests.items():
-            ops.append(Op(m.path, "write", data=m.render(), mode=0o600, display=str(m.path)))
+            if m.entries:
+                ops.append(Op(m.path, "write", data=m.render(), mode=0o600, display=str(m.path)))
+            elif host.lstat(m.path) is not None:
+                # nothing of ours is left for this target: the manifest goes too, and with it
+                # the directories our first writes made, once they are empty
+                ops.append(Op(m.path, "delete", rmdirs=sweep, display=str(m.path)))
         if not ops:
             return result
         stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
@@ -430,6 +477,8 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
                 for d in op.rmdirs:
                     host.rmdir_if_empty(Path(d))
                 result.removed.append(str(op.path))
+        for d in sweep:   # directories our removed entries made, now empty (deepest first)
+            host.rmdir_if_empty(Path(d))
         host.remove(journal_path(host))
     if recompute is not None:
         after = recompute()

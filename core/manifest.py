@@ -56,6 +56,7 @@ class Entry:
     label: str = ""
     meta: Any = None             # the adapter's bookkeeping for this item (Desired.meta)
     member: str = ""             # key items: one element of the list at key (Desired.member)
+    made_keys: list[list[str]] = field(default_factory=list)  # key items: enclosing objects our writes created
 
     @property
     def id(self) -> str:
@@ -113,4 +114,6 @@ def _entry_json(e: Entry) -> dict:
     d = asdict(e)
     if not d["member"]:
         del d["member"]          # only list-member entries carry it
+    if not d["made_keys"]:
+        del d["made_keys"]       # only keys whose enclosing objects agentdeck created carry it
     return d
