@@ -355,6 +355,10 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
     plan = Plan(home=str(host.home), profile=profile_name, targets=selected, manifests=manifests)
     by_id: dict[str, PlanItem] = {}
 
+    # what each selected target wants: a recorded item that no selected owner wants any more is
+    # removed in this plan, not merely released by one owner and left to the next run
+    wants = {st.target: {entry_id(str(d.path), d.kind, d.key, d.member) for d in st.items}
+             for st in states}
     for st in states:
         plan.notices[st.target] = list(st.notices)
         plan.info[st.target] = st.info
@@ -402,7 +406,8 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 st_ = disk.state(path)
                 afp = f"{st_.sha}:{(st_.mode or 0):o}"
             cls, heal, why = classify(None, entry.fingerprint, afp)
-            others = [t for t, m in manifests.items() if t != st.target and eid in m.entries]
+            others = [t for t, m in manifests.items() if t != st.target and eid in m.entries
+                      and (t not in wants or eid in wants[t])]
             item = PlanItem(
                 id=eid, target=st.target, path=entry.path, kind=entry.kind, cls=cls,
                 key=list(entry.key), label=entry.label or host.display(entry.path),
