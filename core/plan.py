@@ -254,6 +254,8 @@ def _actual(disk: DiskView, d: Desired | Entry, kind: str, path: Path, key, fmt:
     if doc is None:
         return MISSING, None
     from .formats.jsonc import MISSING as DOC_MISSING
+    if isinstance(d, Desired):
+        _check_containers(doc, tuple(key), path, d.member)
     v = doc.get(tuple(key), DOC_MISSING)
     if v is DOC_MISSING:
         return MISSING, None
@@ -263,6 +265,45 @@ def _actual(disk: DiskView, d: Desired | Entry, kind: str, path: Path, key, fmt:
         if v is MISSING:
             return MISSING, None
     return v, canonical(v)
+
+
+def _check_containers(doc, key: tuple[str, ...], path: Path, member: str) -> None:
+    """What a key item is written into must be an object (and a member item's value a list):
+    otherwise the apply could only write it by replacing the operator's value. Said now, at plan
+    time, naming the file and line, before anything is written."""
+    from .errors import UserError
+    from .formats.jsonc import MISSING as DOC_MISSING
+
+    def fail(at: tuple[str, ...], expected: str, found: Any) -> UserError:
+        line = doc.line_of(at) if hasattr(doc, "line_of") else None
+        return UserError(f"{'.'.join(at)}: expected {expected}, found {_json_type(found)} "
+                         f"(agentdeck manages {'.'.join(key)}{' in it' if at != key else ''})",
+                         path=str(path), line=line)
+
+    for i in range(1, len(key)):
+        v = doc.get(key[:i], DOC_MISSING)
+        if v is DOC_MISSING:
+            return
+        if not isinstance(v, dict):
+            raise fail(key[:i], "an object", v)
+    if member:
+        v = doc.get(key, DOC_MISSING)
+        if v is not DOC_MISSING and not isinstance(v, list):
+            raise fail(key, "a list", v)
+
+
+def _json_type(v: Any) -> str:
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    return "null" if v is None else type(v).__name__
 
 
 # ---- list members (Desired.member) ---------------------------------------------------------------
@@ -283,7 +324,12 @@ def find_member(value: Any, marker: str) -> tuple[int, Any]:
 
 def with_member(value: Any, marker: str, element: Any) -> list:
     """The list with our element replaced in place, or appended when it is not there yet; the
-    operator's elements keep their order and content."""
+    operator's elements keep their order and content. A value that is there but not a list is
+    the operator's and is never replaced (UserError)."""
+    if value is not None and not isinstance(value, list):
+        from .errors import UserError
+        raise UserError(f"expected a list to add agentdeck's entry to, found {type(value).__name__}; "
+                        "nothing was written")
     out = list(value) if isinstance(value, list) else []
     i, _ = find_member(out, marker)
     if i < 0:
@@ -416,6 +462,9 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 release=bool(others))
             if others and cls == "remove":
                 item.reason = f"no longer wanted by {st.target}; still owned by {', '.join(others)}"
+            if cls == "remove" and not others and not host.real_confined(path):
+                item.warnings.append("not deleted: it is reached through a symlink that leads out "
+                                     "of the home; agentdeck only forgets it")
             by_id[eid] = item
             plan.items.append(item)
     # read every manifest's sha so a concurrent apply makes this plan stale

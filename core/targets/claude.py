@@ -180,8 +180,8 @@ class ClaudeTarget:
         settings_path = home / "settings.json"
         wrapper_path = home / WRAPPER_NAME
         marker = str(wrapper_path)
-        on_disk = (settings or {}).get("hooks")
-        on_disk = on_disk if isinstance(on_disk, dict) else {}
+        raw_hooks = (settings or {}).get("hooks")
+        on_disk = raw_hooks if isinstance(raw_hooks, dict) else {}
         info: dict[str, Any] = {
             "file": str(settings_path), "wrapper": str(wrapper_path),
             "handler": profile.hooks.command, "handler_path": None,
@@ -222,6 +222,16 @@ class ClaudeTarget:
                                   for c in lacking]
         if lacking:
             st.note(f"Claude Code has no hook event for {', '.join(lacking)}; not registered")
+        if raw_hooks is not None and not isinstance(raw_hooks, dict):
+            st.warn(f"{host.display(settings_path)}: \"hooks\" is not an object, so Claude ignores "
+                    "it; agentdeck registers no hooks until you fix or remove it")
+            return
+        bad = sorted(ev for ev, v in on_disk.items() if not isinstance(v, list))
+        if bad:
+            st.warn(f"{host.display(settings_path)}: hooks {', '.join(bad)} not a list of matcher "
+                    "groups; agentdeck leaves "
+                    f"{'it' if len(bad) == 1 else 'them'} alone and registers nothing there")
+            events = [(c, e) for c, e in events if e not in bad]
         if not events:
             return
         st.add(Desired(T, wrapper_path, "file",
@@ -316,8 +326,9 @@ class ClaudeTarget:
                     "session open; agentdeck re-checks the file right before writing and stops if "
                     "it changed")
             if d.mcpDefaultDisabled:
-                st.note("mcpDefaultDisabled is not applied to Claude Code (it has no user-level "
-                        "setting to keep a configured server off); its servers start enabled")
+                st.note("mcpDefaultDisabled is not applied to Claude Code: it keeps `/mcp disable` "
+                        "per project (in .claude.json), with no user-level switch, so its servers "
+                        "start enabled")
         st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
                           "mcpAlwaysEnabled": sorted(d.mcpAlwaysEnabled), "servers": servers}
 

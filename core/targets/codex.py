@@ -106,6 +106,24 @@ def _flatten(d: dict, prefix: tuple[str, ...] = ()):
             yield prefix + (k,), v
 
 
+_KIND_NAMES = {"str": "a string", "bool": "true or false", "int": "an integer",
+               "table": "a table", "str_list": "a list of strings"}
+
+
+def _kind_ok(kind: str, v: Any) -> bool:
+    if kind == "str":
+        return isinstance(v, str)
+    if kind == "bool":
+        return isinstance(v, bool)
+    if kind == "int":
+        return isinstance(v, int) and not isinstance(v, bool)
+    if kind == "table":
+        return isinstance(v, dict)
+    if kind == "str_list":
+        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+    return True
+
+
 def _jsonable(v: Any) -> bool:
     try:
         json.dumps(v)
@@ -183,6 +201,9 @@ class CodexTarget:
         info = shared_skill_items(T, profile, host, st,
                                   "Codex has no slash commands (~/.codex/prompts is gone since "
                                   "0.117): the command becomes a model-discoverable skill")
+        if info["links"] or info["commands"]:
+            st.note("~/.agents/skills is shared with Copilot CLI: when both are planned, each "
+                    "skill is listed once (under copilot) and recorded for both")
         if profile.agents:
             st.note(f"Codex has no custom agents; the profile's agents "
                     f"({', '.join(sorted(profile.agents))}) are not installed for Codex")
@@ -270,6 +291,19 @@ class CodexTarget:
             if key in native:
                 native.pop(key)
                 st.warn(f"the profile's codex/config.toml table {key!r} is dropped: {why}")
+        from ..facts.codex import CODEX
+        known = getattr(CODEX, "config_keys", None)
+        kinds = getattr(CODEX, "config_key_types", None) or {}
+        for top in sorted(native):
+            if known and top not in known:
+                st.warn(f"the profile's codex/config.toml key {top!r} is not written: Codex does not "
+                        "know it (`--strict-config` refuses it; a typo?)")
+                native.pop(top)
+            elif top in kinds and not _kind_ok(kinds[top], native[top]):
+                st.warn(f"the profile's codex/config.toml key {top!r} is not written: Codex expects "
+                        f"{_KIND_NAMES.get(kinds[top], kinds[top])} there, and a wrong type makes it "
+                        "refuse the whole config.toml")
+                native.pop(top)
         for keypath, value in _flatten(native):
             label = ".".join(keypath)
             if not _jsonable(value):

@@ -271,6 +271,10 @@ def trust_summary(rows: list[dict]) -> tuple[str, str]:
             return "info", (f"hook trust: this apply trusts {len(newly)} agentdeck hook(s) "
                             f"({', '.join(newly)}); then all {n} are trusted")
         return "info", f"hook trust: all {n} agentdeck hooks are trusted in config.toml"
+    if len(by["untrusted"]) == n:
+        return "info", (f"hook trust: Codex will not run agentdeck's {n} hooks until you trust them: "
+                        "`agentdeck apply --trust-hooks` writes their content hashes into "
+                        "config.toml")
     parts = []
     if by["untrusted"]:
         parts.append(f"{len(by['untrusted'])} untrusted ({', '.join(by['untrusted'])})")

@@ -171,3 +171,30 @@ def test_events_use_claude_names_and_timeout(host):
                       "PermissionRequest", "Notification"]
     for e in plan.info["claude"]["hooks"]["events"]:
         assert set(e["group"]["hooks"][0]) == {"type", "command", "timeout"}
+
+
+def test_a_non_list_event_value_is_left_alone(host, settings):
+    obj = json.loads(settings.read_text())
+    obj["hooks"]["Stop"] = {"oops": True}
+    settings.write_text(json.dumps(obj))
+    plan = _plan(host)
+    assert not [i for i in plan.items if i.label == "hook Stop"]
+    assert any("hooks Stop not a list" in n.message for n in plan.notices["claude"])
+    engine.apply_plan(host, plan)
+    assert _hooks(settings)["Stop"] == {"oops": True}
+
+
+def test_a_non_object_hooks_value_registers_nothing(host, settings):
+    settings.write_text(json.dumps({"hooks": []}))
+    plan = _plan(host)
+    assert not [i for i in plan.items if i.group == "hooks"]
+    assert any('"hooks" is not an object' in n.message for n in plan.notices["claude"])
+
+
+def test_with_member_never_replaces_a_non_list():
+    from core.errors import UserError
+    from core.plan import with_member
+    with pytest.raises(UserError):
+        with_member({"a": 1}, "/w.sh", {"x": 1})
+    assert with_member(None, "/w.sh", {"x": "/w.sh"}) == [{"x": "/w.sh"}]
+    assert with_member([{"y": 1}, {"x": "/w.sh 1"}], "/w.sh", {"x": "/w.sh 2"}) == [{"y": 1}, {"x": "/w.sh 2"}]

@@ -164,3 +164,16 @@ def test_plan_json_carries_the_info(host):
     from core.plan import dumps
     obj = json.loads(dumps(plan))
     assert {i["label"] for i in obj["items"]} >= {"hooks (10 events)", "MCP server github", "persona"}
+
+
+def test_unknown_or_mistyped_native_keys_are_not_written(host, cfg):
+    from core.facts.codex import CODEX
+    if not getattr(CODEX, "config_keys", None):
+        pytest.skip("core.facts.codex has no config key catalogue in this build")
+    name = _native(host, 'modle = "typo"\nnotify = "notify-send"\nmodel = "o5"\n')
+    plan = engine.build_plan(host, name, ["codex"])
+    labels = {i.label for i in plan.items}
+    assert "model" in labels and "modle" not in labels and "notify" not in labels
+    msgs = " ".join(n.message for n in plan.notices["codex"])
+    assert "'modle' is not written: Codex does not know it" in msgs
+    assert "'notify' is not written: Codex expects a list of strings" in msgs

@@ -129,7 +129,7 @@ def test_untrusted_until_asked_and_no_trust_items_without_the_flag(ghost):
     assert not [i for i in plan.items if i.label.startswith("trust hook")]
     assert "hooks" not in _config(ghost)
     notes = " ".join(n.message for n in plan.notices["codex"])
-    assert "10 untrusted" in notes and "agentdeck apply --trust-hooks" in notes
+    assert "will not run agentdeck's 10 hooks" in notes and "agentdeck apply --trust-hooks" in notes
     again = _plan(ghost)
     assert {e["trust_now"] for e in _events(again).values()} == {"untrusted"}
 
