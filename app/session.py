@@ -210,9 +210,13 @@ class Session:
     overrides: dict[str, Any] = field(default_factory=dict)
     #: per-target MCP enabled overrides: {"copilot": {"github": True}}
     mcp_enabled: dict[str, dict[str, bool]] = field(default_factory=dict)
+    #: trust agentdeck's own hooks where the CLI gates hooks on trust (Codex)
+    trust_hooks: bool = False
 
     def build_plan(self) -> Plan:
         kwargs: dict[str, Any] = {}
+        if self.trust_hooks:
+            kwargs["trust_hooks"] = True
         ov = self.core_overrides()
         if ov:
             kwargs["overrides"] = ov

@@ -56,6 +56,14 @@ async def tab(pilot, tab_id: str) -> None:
     await settle(pilot)
 
 
+async def choose_target(pilot, name: str) -> None:
+    from app.widgets.target_list import TargetList
+
+    tl = pilot.app.screen.query_one(TargetList)
+    tl.highlighted = tl.get_option_index(name)
+    await settle(pilot)
+
+
 async def select_plan_item(pilot, label_part: str) -> None:
     from app.widgets.plan_tree import PlanTree
 
@@ -91,6 +99,18 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
 
     async def main_hooks(p):
         await tab(p, "tab-hooks")
+
+    async def codex_hooks(p):
+        await choose_target(p, "codex")
+        await tab(p, "tab-hooks")
+
+    async def codex_mcp(p):
+        await choose_target(p, "codex")
+        await tab(p, "tab-mcp")
+
+    async def claude_plan(p):
+        await choose_target(p, "claude")
+        await tab(p, "tab-plan")
 
     async def main_keys(p):
         await tab(p, "tab-keys")
@@ -138,6 +158,9 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
         "main-plan-key": ((120, 40), main_plan_key),
         "main-hooks": ((120, 40), main_hooks),
         "main-keys": ((120, 40), main_keys),
+        "codex-hooks": ((120, 40), codex_hooks),
+        "codex-mcp": ((120, 40), codex_mcp),
+        "claude-plan": ((120, 40), claude_plan),
         "main-mcp": ((120, 40), main_mcp),
         "main-browser": ((120, 40), main_browser),
         "main-notices": ((120, 40), main_notices),

@@ -62,6 +62,8 @@ class MainScreen(Screen):
         ("Apply the plan", "Review the decisions and apply the plan", "apply"),
         ("Refresh the plan", "Compute the plan again from the disk", "refresh_plan"),
         ("Doctor", "Audit what each CLI will really load", "doctor"),
+        ("Trust agentdeck's hooks", "Codex runs only trusted hooks: add their trust to the plan",
+         "trust_hooks"),
         ("Onboarding walkthrough", "Detect, choose a profile and targets, review, apply", "onboard"),
         ("Show or hide unchanged items", "List the items already in sync in the plan tree (u)",
          "show_unchanged"),
@@ -120,6 +122,7 @@ class MainScreen(Screen):
         header.targets = list(all_targets())
         header.versions = dict(app.versions)
         self.watch(app, "versions", self._versions_changed, init=False)
+        self.call_after_refresh(self._versions_changed, app.versions)
         tl = self.query_one(TargetList)
         first = next((t for t in all_targets() if t in set(available_targets())), None)
         if first is not None:
@@ -293,6 +296,11 @@ class MainScreen(Screen):
         self.pending_mcp = (event.target, event.server, event.enabled)
         self.compute_plan()
 
+    @on(HooksPane.TrustHooks)
+    def _trust_hooks(self, event: HooksPane.TrustHooks) -> None:
+        self.session.trust_hooks = event.trust
+        self.compute_plan()
+
     def _check_mcp(self, target: str, server: str, enabled: bool) -> None:
         info = (self.plan.info.get(target) or {}).get("mcp") or {} if self.plan else {}
         row = next((s for s in info.get("servers") or [] if s.get("name") == server), None)
@@ -301,9 +309,11 @@ class MainScreen(Screen):
         # the core kept the operator's own state: say why and forget the override
         self.session.mcp_enabled.get(target, {}).pop(server, None)
         how = "enable" if enabled else "disable"
-        self.notify(f"{server} stays {'off' if enabled else 'on'}: it is listed in your settings "
-                    f"as you set it in Copilot, and agentdeck never changes that. Run "
-                    f"`/mcp {how} {server}` in Copilot.", severity="warning", timeout=8)
+        hint = f" (in Copilot: `/mcp {how} {server}`)" if target == "copilot" else ""
+        self.notify(f"{server} stays {'off' if enabled else 'on'}: you "
+                    f"{'disabled' if enabled else 'enabled'} it yourself in "
+                    f"{target_title(target)}, and agentdeck never overrides that{hint}.",
+                    severity="warning", timeout=8)
 
     # ---- actions ------------------------------------------------------------------------------
     def _decision_pane(self):
@@ -326,6 +336,12 @@ class MainScreen(Screen):
                 or None
         if action == "refresh_plan":
             return not self.computing or None
+        if action == "trust_hooks":
+            plan = self.plan
+            ok = plan is not None and any("trust_requested" in ((plan.info.get(t) or {})
+                                                                 .get("hooks") or {})
+                                          for t in plan.targets)
+            return ok or None
         return True
 
     def action_apply(self) -> None:
@@ -343,6 +359,10 @@ class MainScreen(Screen):
         # decisions were for the plan that was applied; start afresh
         self.session.decisions.clear()
         self.session.mcp_enabled.clear()
+        self.compute_plan()
+
+    def action_trust_hooks(self) -> None:
+        self.session.trust_hooks = not self.session.trust_hooks
         self.compute_plan()
 
     def action_decide(self, what: str) -> None:

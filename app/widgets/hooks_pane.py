@@ -10,8 +10,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual import on
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Static
 
 from core.host import Host
 from core.plan import Plan, PlanItem
@@ -105,52 +107,58 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
 
     events = hooks.get("events") or []
     wrapper = str(hooks.get("wrapper") or "")
+    trust_target = "trust_requested" in hooks
     if events:
         tb = Table(expand=True, box=None, header_style="bold", pad_edge=False)
         tb.add_column("event", no_wrap=True)
         tb.add_column("action", no_wrap=True, overflow="ellipsis", ratio=2)
         tb.add_column("timeout", no_wrap=True)
-        tb.add_column("disable key", no_wrap=True)
-        tb.add_column("state", no_wrap=True)
+        tb.add_column("trust hash" if trust_target else "disable key", no_wrap=True)
+        tb.add_column("trust" if trust_target else "state", no_wrap=True)
         tb.add_column("apply", no_wrap=True, overflow="ellipsis", ratio=1)
         for ev in events:
-            state = str(ev.get("state") or ev.get("trust") or "")
-            key = ev.get("disable_key") or ev.get("trust_hash") or ""
+            key = ev.get("disable_key") or ev.get("hash") or ""
+            if trust_target:
+                state = str(ev.get("trust") or "untrusted")
+                if ev.get("enabled") is False:
+                    state += ", off"
+            else:
+                state = str(ev.get("state") or ("active" if ev.get("registered_now") else "new"))
+            if ev.get("operator_groups"):
+                state += f" +{ev['operator_groups']} yours"
             command = str(ev.get("command", ""))
             if wrapper and wrapper in command:
                 command = command.replace(wrapper, wrapper.rsplit("/", 1)[-1])
+            change = Text()
             if ev.get("reenables_disabled"):
                 change = Text("re-enables your disabled hook", style="bold reverse red3")
             elif not ev.get("registered_now", True):
                 change = Text("registers it", style="green3")
             elif ev.get("changes_key"):
                 change = Text("new action, new key", style="dark_orange3")
-            else:
+            if trust_target:
+                if ev.get("will_trust"):
+                    change.append(("; " if change else "") + "trusts it", style="bold green3")
+                elif ev.get("trust") in ("untrusted", "modified"):
+                    change.append(("; " if change else "") + f"stays {ev.get('trust')}",
+                                  style="dark_orange3")
+            if not change:
                 change = Text("no change", style="dim")
+            bad = any(w in state for w in ("disabled", "untrusted", "modified", "off"))
+            if trust_target and not bad and ev.get("trust_now") != ev.get("trust"):
+                state += " after apply"
             tb.add_row(str(ev.get("event", "")), home_relative(host, command),
                        f"{ev.get('timeout', '')}s" if ev.get("timeout") is not None else "",
-                       Text(_short_key(key), style="dim"),
-                       Text(state, style="dark_orange3" if "disabled" in state
-                            or "untrusted" in state else "green3"),
+                       Text(_short_key(key.removeprefix("sha256:")), style="dim"),
+                       Text(state, style="dark_orange3" if bad else "green3"),
                        change)
         parts.append(Text(""))
         parts.append(tb)
+    for sk in hooks.get("skipped_events") or []:
+        parts.append(Text(f"not registered: {sk.get('canonical')}: {sk.get('reason', '')}",
+                          style="dim"))
 
-    # Codex-style trust decisions (when a target reports them)
-    trust = hooks.get("trust") or info.get("trust")
-    if isinstance(trust, list) and trust:
-        tb = Table(title="Hook trust", title_justify="left", expand=True, box=None,
-                   header_style="bold")
-        tb.add_column("hook", overflow="fold")
-        tb.add_column("status", no_wrap=True)
-        tb.add_column("decision", no_wrap=True)
-        for tr in trust:
-            tb.add_row(home_relative(host, str(tr.get("hook") or tr.get("command") or "")),
-                       str(tr.get("status", "")), str(tr.get("decision", "")))
-        parts.append(Text(""))
-        parts.append(tb)
-
-    others = hooks.get("other_sources") or info.get("hook_sources") or []
+    others = info.get("other_hook_sources") or hooks.get("other_sources") or []
     parts.append(Text("\nOther hook sources", style="bold"))
     if not others:
         parts.append(Text("none found", style="dim"))
@@ -167,15 +175,54 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
 
 
 class HooksPane(VerticalScroll):
+    """Posts TrustHooks when the operator asks agentdeck to trust its own hooks (Codex)."""
+
+    class TrustHooks(Message):
+        def __init__(self, trust: bool) -> None:
+            super().__init__()
+            self.trust = trust
+
     def compose(self) -> ComposeResult:
+        with Horizontal(id="hooks-trust-bar", classes="decision-bar"):
+            yield Static("", id="hooks-trust-text")
+            yield Button("Trust agentdeck's hooks", id="hooks-trust", compact=True)
         yield Static(Text("Computing the plan…", style="dim"), id="hooks-body")
+
+    def on_mount(self) -> None:
+        self.query_one("#hooks-trust-bar").display = False
 
     def load(self, host: Host, plan: Plan | None, target: str | None) -> None:
         body = self.query_one("#hooks-body", Static)
+        bar = self.query_one("#hooks-trust-bar")
+        bar.display = False
         if plan is None or target is None:
             body.update(Text("Computing the plan…", style="dim"))
             return
         if target not in plan.targets:
             body.update(Text("This target is not part of the plan.", style="dim"))
             return
+        hooks = (plan.info.get(target) or {}).get("hooks") or {}
+        if "trust_requested" in hooks:
+            requested = bool(hooks.get("trust_requested"))
+            untrusted = [e for e in hooks.get("events") or []
+                         if e.get("trust") in ("untrusted", "modified")]
+            text = Text()
+            if requested:
+                text.append("Trusting agentdeck's hooks is part of this plan ", style="bold")
+                text.append("(their trusted_hash is written on apply).", style="dim")
+            else:
+                text.append(f"{len(untrusted)} hook(s) will not run until trusted. ",
+                            style="bold dark_orange3" if untrusted else "")
+                text.append("Codex runs only hooks you trust; agentdeck trusts its own only "
+                            "when you ask.", style="dim")
+            self.query_one("#hooks-trust-text", Static).update(text)
+            btn = self.query_one("#hooks-trust", Button)
+            btn.label = "Don't trust them" if requested else "Trust agentdeck's hooks"
+            btn.disabled = not requested and not untrusted
+            bar.display = True
         body.update(render_hooks(host, plan, target))
+
+    @on(Button.Pressed, "#hooks-trust")
+    def _trust(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.TrustHooks(str(event.button.label) != "Don't trust them"))

@@ -20,10 +20,13 @@ REASONS = {
     "operator-enabled": "on: you enabled it in Copilot (/mcp enable); agentdeck never disables it",
     "operator-disabled": "off: you disabled it in Copilot (/mcp disable); run /mcp enable to connect",
     "enabled": "on",
+    "profile-disabled": "off: the profile disables it (switch on to connect it)",
     "not-written": "not written: the profile's definition is invalid",
 }
 #: states the switch can change: the others are the operator's own (set in the CLI) or invalid
-SWITCHABLE = ("default-disabled", "always-enabled", "enabled")
+SWITCHABLE = ("default-disabled", "profile-disabled", "always-enabled", "enabled")
+#: targets whose servers cannot be kept off by a user-level setting
+NO_SWITCH = {"claude": "Claude Code has no user-level setting to keep a configured server off"}
 
 
 class McpRow(Horizontal):
@@ -38,9 +41,13 @@ class McpRow(Horizontal):
     def compose(self) -> ComposeResult:
         s = self.server
         yield Switch(bool(s.get("enabled")), animate=False, id=f"mcp-switch-{_safe(s['name'])}",
-                     disabled=s.get("reason") not in SWITCHABLE or bool(s.get("dropped")),
-                     tooltip=f"connect {s['name']} when Copilot starts")
+                     disabled=not self._switchable(s),
+                     tooltip=f"connect {s['name']} when the CLI starts")
         yield Static(self._facts(), classes="mcp-facts")
+
+    def _switchable(self, s: dict) -> bool:
+        return (s.get("reason") in SWITCHABLE and not s.get("dropped")
+                and self.target not in NO_SWITCH)
 
     def _facts(self) -> Text:
         s = self.server
@@ -59,7 +66,8 @@ class McpRow(Horizontal):
                      f"{'on' if s.get('enabled') else 'off'}", style="bold dark_orange3")
         t.append("\n")
         reason = s.get("reason", "")
-        t.append(REASONS.get(reason, reason), style="dim")
+        t.append(NO_SWITCH.get(self.target) if self.target in NO_SWITCH and reason == "enabled"
+                 else REASONS.get(reason, reason), style="dim")
         tools = s.get("tools")
         if tools is not None:
             t.append("\ntools: ")
@@ -76,7 +84,7 @@ class McpRow(Horizontal):
         sw = self.query_one(Switch)
         with sw.prevent(Switch.Changed):
             sw.value = bool(server.get("enabled"))
-        sw.disabled = server.get("reason") not in SWITCHABLE or bool(server.get("dropped"))
+        sw.disabled = not self._switchable(server)
         self.query_one(".mcp-facts", Static).update(self._facts())
 
     def on_switch_changed(self, event: Switch.Changed) -> None:

@@ -15,6 +15,14 @@ from .style import MARK_STYLE
 ORDER = {"!": 0, "-": 1, "~": 2, "+": 3, ">": 4, " ": 5}
 
 
+def _mark(plan: Plan, it: PlanItem) -> str:
+    """The item's mark; a change the operator skipped keeps the mark it would have had."""
+    sym = symbol(plan, it)
+    if sym == " " and plan.decision(it) == "skip":
+        return "+" if it.cls == "create" else "-" if it.cls == "remove" else "~"
+    return sym
+
+
 def _worst(marks: list[str]) -> str:
     return min(marks, key=lambda m: ORDER.get(m, 9)) if marks else " "
 
@@ -39,15 +47,17 @@ class PlanTree(Tree):
         """Fill the tree with `target`'s items; returns how many items are shown."""
         self.clear()
         if plan is None or target is None:
+            self.post_message(self.ItemChosen(None))
             return 0
         items = plan.for_target(target)
-        shown = [i for i in items if show_all or symbol(plan, i) != " "]
+        shown = [i for i in items if show_all or symbol(plan, i) != " "
+                 or plan.decision(i) == "skip"]     # a skipped change stays in view
         by_path: dict[str, list[PlanItem]] = {}
         for it in shown:
             by_path.setdefault(it.path, []).append(it)
         select_line = None
         for path, its in sorted(by_path.items(), key=lambda kv: host.display(kv[0])):
-            marks = [symbol(plan, i) for i in its]
+            marks = [_mark(plan, i) for i in its]
             sym = _worst(marks)
             label = Text(no_wrap=True, overflow="ellipsis")
             label.append(f"{sym} ", style=MARK_STYLE.get(sym, ""))
@@ -64,7 +74,7 @@ class PlanTree(Tree):
             label.append(f"  ({len(its)})", style="dim")
             parent = self.root.add(label, data=None, expand=True)
             for it in its:
-                s = symbol(plan, it)
+                s = _mark(plan, it)
                 lab = Text(no_wrap=True, overflow="ellipsis")
                 lab.append(f"{s} ", style=MARK_STYLE.get(s, ""))
                 lab.append(item_title(host, it))
@@ -72,20 +82,22 @@ class PlanTree(Tree):
                 node = parent.add_leaf(lab, data=it)
                 if it.id == keep_id:
                     select_line = node
-        if select_line is not None:
-            self.call_after_refresh(self.move_cursor, select_line)
-        elif shown:
-            self.call_after_refresh(self._first_item)
+        # place the cursor now (lines are built on demand) and say which item is shown
+        self._tree_lines
+        target = select_line if select_line is not None else self._first_item()
+        if target is not None:
+            self.cursor_line = target.line
+            self.scroll_to_node(target, animate=False)
+        self.post_message(self.ItemChosen(target.data if target is not None else None))
         return len(shown)
 
-    def _first_item(self) -> None:
+    def _first_item(self):
         for node in self.root.children:
             if node.data is not None:
-                self.move_cursor(node)
-                return
+                return node
             if node.children:
-                self.move_cursor(node.children[0])
-                return
+                return node.children[0]
+        return None
 
     @staticmethod
     def _tail(plan: Plan, it: PlanItem) -> Text:
@@ -102,4 +114,6 @@ class PlanTree(Tree):
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
         event.stop()
+        if event.node is not self.cursor_node:
+            return      # a highlight from before the last reload
         self.post_message(self.ItemChosen(event.node.data))

@@ -1,0 +1,90 @@
+"""Small helpers shared by the app tests."""
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+
+def plain(renderable, width: int = 200) -> str:
+    """A rich renderable (or a str) as plain text."""
+    if isinstance(renderable, str):
+        return renderable
+    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+def static_text(screen, selector: str) -> str:
+    from textual.widgets import Static
+
+    return plain(screen.query_one(selector, Static).content)
+
+
+async def settle(pilot, rounds: int = 3) -> None:
+    """Let workers finish and the screen redraw."""
+    app = pilot.app
+    for _ in range(rounds):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def main_screen(app):
+    from app.screens.main import MainScreen
+
+    for s in app.screen_stack:
+        if isinstance(s, MainScreen):
+            return s
+    raise AssertionError("no main screen")
+
+
+def find_item(plan, target: str, *, key: tuple | None = None, path_end: str | None = None):
+    for it in plan.for_target(target):
+        if key is not None and tuple(it.key) == tuple(key):
+            return it
+        if path_end is not None and it.path.endswith(path_end) and key is None:
+            return it
+    raise AssertionError(f"no plan item {key or path_end} for {target}")
+
+
+async def select_tree_item(pilot, item_id: str) -> None:
+    from app.widgets.plan_tree import PlanTree
+
+    tree = pilot.app.screen.query_one(PlanTree)
+    for node in tree.root.children:
+        for n in [node, *node.children]:
+            if n.data is not None and n.data.id == item_id:
+                tree.focus()
+                tree.move_cursor(n)
+                await settle(pilot)
+                return
+    raise AssertionError(f"{item_id} is not in the plan tree")
+
+
+async def choose_tab(pilot, tab_id: str) -> None:
+    from textual.widgets import TabbedContent
+
+    pilot.app.screen.query_one(TabbedContent).active = tab_id
+    await settle(pilot)
+
+
+async def choose_target(pilot, target: str) -> None:
+    from app.widgets.target_list import TargetList
+
+    tl = pilot.app.screen.query_one(TargetList)
+    tl.highlighted = tl.get_option_index(target)
+    await settle(pilot)
+
+
+async def select_key_row(pilot, item_id: str) -> None:
+    from textual.widgets import DataTable
+
+    from app.widgets.keys_pane import KeysPane
+
+    pane = pilot.app.screen.query_one(KeysPane)
+    ids = [i.id for i in pane.items]
+    table = pane.query_one(DataTable)
+    table.focus()
+    table.move_cursor(row=ids.index(item_id))
+    await settle(pilot)
