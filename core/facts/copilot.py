@@ -118,6 +118,13 @@ class CopilotFacts(CliFacts):
                                         "tools", "timeout", "auth", "oidc")
     mcp_timeout_unit: str = "ms"
     mcp_default_tools: tuple[str, ...] = ("*",)  # observed: `mcp list --json` fills tools ["*"]
+    #: observed: hook files are plain JSON -- a comment rejects the whole file ("Invalid JSON");
+    #: mcp-config.json accepts comments (JSONC), like settings.json
+    hook_files_jsonc: bool = False
+    mcp_file_jsonc: bool = True
+    #: observed: Copilot adds a built-in MCP server of this name (cli-main.js), so
+    #: disabledMcpServers may name it although no config file defines it
+    builtin_mcp_servers: tuple[str, ...] = ("github-mcp-server",)
 
 
 COPILOT = CopilotFacts(
