@@ -47,9 +47,73 @@ class CodexFacts(CliFacts):
                                         "startup_timeout_sec", "tool_timeout_sec")
     mcp_rejected_keys: tuple[str, ...] = ("bearer_token", "type")  # no type key; no inline token
     mcp_transports: tuple[str, ...] = ("stdio", "streamable_http")  # no SSE
+    #: observed (`codex mcp list` / `--print-startup-config`): an inline bearer_token, or a
+    #: server with neither command nor url ("invalid transport"), makes Codex refuse the whole
+    #: config; a `type` key is only ignored (a warning; `--strict-config` refuses it)
+    mcp_fatal_keys: tuple[str, ...] = ("bearer_token",)
+    mcp_ignored_keys: tuple[str, ...] = ("type",)
+    #: observed: hooks.json is plain JSON (a comment: "failed to parse hooks config")
+    hooks_json_jsonc: bool = False
+    #: top-level config.toml keys Codex accepts (see CONFIG_KEYS)
+    config_keys: frozenset[str]
+    #: observed: a value of the wrong type makes Codex refuse the whole config ("failed to load
+    #: bootstrap configuration"); kinds: str, bool, int, table, str_list
+    config_key_types: Mapping[str, str]
+    #: where `codex login` keeps its tokens (documented; only its mode is ever read)
+    credential_files: tuple[str, ...] = ("auth.json",)
+
+
+#: Top-level config.toml keys Codex 0.171.0 accepts. Source: the ConfigToml field names compiled
+#: into the codex binary, its embedded default config, and every standalone snake_case name in
+#: the binary (9,846), each tried alone with `codex app-server --strict-config
+#: --print-startup-config`, which names an unknown field; these are the names it accepted. A key
+#: stored only inside another string could still be missing: `doctor --live` asks Codex itself.
+CONFIG_KEYS: frozenset[str] = frozenset((
+    "agents", "allow_login_shell", "allow_symlinked_codex_home", "analytics", "approval_policy",
+    "approvals_reviewer", "apps", "apps_mcp_product_sku", "audio", "auto_review",
+    "background_terminal_max_timeout", "browser_use", "chatgpt_base_url",
+    "check_for_update_on_startup", "cli_auth_credentials_store",
+    "cloud", "code_mode", "compact_prompt", "computer_use", "default_permissions", "desktop",
+    "developer_instructions", "disable_paste_burst", "experimental_realtime_start_instructions",
+    "experimental_realtime_webrtc_call_base_url", "experimental_realtime_ws_backend_prompt",
+    "experimental_realtime_ws_base_url", "experimental_realtime_ws_model",
+    "experimental_realtime_ws_startup_context", "experimental_thread_store",
+    "experimental_thread_store_endpoint", "experimental_use_unified_exec_tool", "features",
+    "file_opener", "forced_chatgpt_workspace_id", "forced_login_method", "ghost_snapshot",
+    "goals", "hide_agent_reasoning", "history", "hooks", "include_apps_instructions",
+    "include_collaboration_mode_instructions", "include_environment_context",
+    "include_environment_context_time", "include_permissions_instructions", "instructions",
+    "js_repl_node_module_dirs", "js_repl_node_path", "log_dir", "mcp_enterprise_managed_auth",
+    "mcp_oauth_callback_port", "mcp_oauth_callback_url", "mcp_oauth_credentials_store",
+    "mcp_optional_startup_grace_ms", "mcp_servers", "memories", "model",
+    "model_auto_compact_token_limit", "model_auto_compact_token_limit_scope",
+    "model_catalog_json", "model_context_window", "model_instructions_file",
+    "model_post_turn_compact_threshold_percent", "model_provider", "model_providers",
+    "model_reasoning_effort", "model_reasoning_summary", "model_verbosity", "notice", "notify",
+    "openai_base_url", "orchestrator", "oss_provider", "otel", "permissions", "personality",
+    "plan_mode_reasoning_effort", "plugins", "profile", "profiles",
+    "project_doc_fallback_filenames", "project_doc_max_bytes", "project_root_markers",
+    "projects", "responses", "responses_api_metadata", "review_model", "rollout_trace",
+    "sandbox_mode", "sandbox_workspace_write", "service_tier", "shell_environment_policy",
+    "show_raw_agent_reasoning", "skills", "sqlite_home", "suppress_unstable_features_warning",
+    "thread_unload_delay_secs", "tool_output_token_limit", "tool_suggest", "tools", "tui",
+    "web_search", "windows",
+))
+
+#: Observed: each of these of the wrong kind fails the whole config.
+CONFIG_KEY_TYPES: Mapping[str, str] = frozen_map({
+    "model": "str", "review_model": "str", "model_provider": "str", "approval_policy": "str",
+    "sandbox_mode": "str", "model_reasoning_effort": "str", "notify": "str_list",
+    "project_doc_max_bytes": "int", "project_doc_fallback_filenames": "str_list",
+    "mcp_servers": "table", "hooks": "table", "features": "table", "tui": "table",
+    "profiles": "table", "history": "table", "model_providers": "table", "projects": "table",
+    "shell_environment_policy": "table",
+})
 
 
 CODEX = CodexFacts(
+    config_keys=CONFIG_KEYS,
+    config_key_types=CONFIG_KEY_TYPES,
     target="codex",
     binary="codex",
     npm_package="@openai/codex",
