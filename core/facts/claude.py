@@ -6,6 +6,7 @@ Sources: /work/shared/reference/FACTS.md; the event list is the one `claude doct
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from .versions import CliFacts, frozen_map
 
@@ -34,9 +35,96 @@ class ClaudeFacts(CliFacts):
     doctor_problem: str = r"^- (?P<file>.+?)(?: \u203a (?P<path>[^:]+))?: (?P<message>.+)$"
     #: `claude mcp list` STARTS stdio servers to health-check them: never run it as a probe
     unsafe_commands: tuple[tuple[str, ...], ...] = (("mcp", "list"),)
+    #: observed: settings.json is plain JSON (a comment: "Invalid or malformed JSON")
+    settings_jsonc: bool = False
+    persona_file: str = "CLAUDE.md"
+    skills_dir: str = "skills"                   # <CLAUDE_CONFIG_DIR>/skills
+    #: observed (`claude doctor`: "Valid types are: stdio, sse, http (or streamable-http), ws");
+    #: an entry of another type, or missing its url/command, or with non-array args is skipped
+    mcp_types: tuple[str, ...] = ("stdio", "sse", "http", "streamable-http", "ws")
+    mcp_url_types: tuple[str, ...] = ("sse", "http", "streamable-http", "ws")
+    #: where Claude Code keeps its login on Linux (documented; only its mode is ever read)
+    credential_files: tuple[str, ...] = (".credentials.json",)
+    #: top-level settings.json keys (see SETTINGS_KEYS); unknown ones are ignored silently
+    settings_keys: frozenset[str]
+    #: observed in `claude doctor`'s "Invalid settings" (e.g. "Expected boolean, but received
+    #: string"); kinds: str, bool, number, table
+    settings_key_types: Mapping[str, str]
+
+
+#: Top-level settings.json keys of Claude Code 2.1.332. Source: the settings schema compiled into
+#: the 2.1.332 binary (the object of `key: () => zod...describe(...)` members starting at
+#: `$schema`), plus the two keys it adds conditionally (disableDirectMcpSkills, xaaIdp). One
+#: spread of plugin-contributed keys is dynamic and not listed.
+SETTINGS_KEYS: frozenset[str] = frozenset((
+    "$schema", "additionalDirectoryConfigRoots", "additionalMarketplaces", "advisorModel",
+    "agent", "agentPushNotifEnabled", "allowAllClaudeAiMcps",
+    "allowClaudeInChromeWithManagedMcp", "allowManagedHooksOnly", "allowManagedMcpServersOnly",
+    "allowManagedPermissionRulesOnly", "allowNestedModelAccessUnderForceLogin",
+    "allowedChannelPlugins", "allowedHttpHookUrls", "allowedMarketplaces", "allowedMcpServers",
+    "allowedProviders", "alwaysThinkingEnabled", "apiKeyHelper", "appendPlugins",
+    "askUserQuestionTimeout", "attribution", "attributionProject", "attributionProjectPolicy",
+    "autoCompactEnabled", "autoCompactOfferAnswer", "autoCompactRaisedForLoad",
+    "autoCompactWindow", "autoContinueAtUsageLimit", "autoDreamEnabled", "autoMemoryDirectory",
+    "autoMemoryEnabled", "autoScrollEnabled", "autoUpdatesChannel", "autoUploadSessions",
+    "availableModels", "availableModelsMatch", "awaySummaryEnabled", "awsAuthRefresh",
+    "awsCredentialExport", "bashEditDiffEnabled", "bashOutputMaxChars", "blockedMarketplaces",
+    "breakReminder", "channelsEnabled", "claudeMd", "claudeMdExcludes",
+    "clawdFileProgressEnabled", "cleanupPeriodDays", "companyAnnouncements",
+    "crossSessionInbound", "daemonColdStart", "defaultShell", "deniedMcpServers",
+    "deniedModels", "desktopMcpServersListScope", "desktopSessionCleanupPeriodDays",
+    "dialogExpiry", "disableAgentView", "disableAllHooks", "disableArtifact",
+    "disableAutoMode", "disableBundledSkills", "disableClaudeAiConnectors",
+    "disableCommandPluginSources", "disableDirectMcpSkills", "disableRemoteControl",
+    "disableReplyCheck", "disableSideloadFlags", "disableSkillShellExecution",
+    "disableWindowsBashCommandSplit", "disableWorkflows", "disabledMcpjsonServers",
+    "doneMeansMerged", "downloadsMirrorUrl", "editorMode", "effortLevel",
+    "emojiCompletionEnabled", "enableAllProjectMcpServers", "enableArtifact",
+    "enableWorkflows", "enabledMcpjsonServers", "enabledPlugins", "enforceAvailableModels",
+    "env", "extraKnownMarketplaces", "fallbackModel", "fastMode", "fastModePerSessionOptIn",
+    "feedbackDrafts", "feedbackSurveyRate", "fileCheckpointingEnabled", "fileSuggestion",
+    "footerLinksRegexes", "forceLoginGatewayUrl", "forceLoginMethod", "forceLoginOrgUUID",
+    "forceRemoteSettingsRefresh", "gatewayInternalNetworks", "gcpAuthRefresh", "hooks",
+    "httpHookAllowedEnvVars", "idleCompaction", "includeCoAuthoredBy",
+    "includeGitInstructions", "inputNeededNotifEnabled", "isolatePeerMachines",
+    "keybindingFlavor", "language", "managedMcpServers", "managedSourcesBehavior",
+    "maxEffortLevel", "maxProseWidth", "minimumVersion", "model", "modelCatalogPublicKey",
+    "modelCatalogUrl", "modelOverrides", "modelPicker", "modelPricing", "modelProposedGoals",
+    "modelSettings", "otelHeadersHelper", "outputStyle", "parentSettingsBehavior",
+    "permissions", "plansDirectory", "pluginConfigs", "pluginSuggestionMarketplaces",
+    "pluginTrustMessage", "policyHelper", "policyHelpers", "prUrlTemplate",
+    "precomputeArmTokens", "precomputeCompactionEnabled", "preferredNotifChannel",
+    "prefersReducedMotion", "prependPlugins", "processWrapper", "promptCacheTtl",
+    "promptSuggestionEnabled", "proxyAuthHelper", "quietHours", "remote", "remoteControl",
+    "remoteControlAtStartup", "remoteMessageReceipts", "remoteTools", "requiredMaximumVersion",
+    "requiredMinimumVersion", "respectGitignore", "respondToBashCommands",
+    "responseComparisonEnabled", "sandbox", "showClearContextOnPlanAccept",
+    "showMessageTimestamps", "showThinkingSummaries", "showTurnDuration",
+    "skillListingBudgetFraction", "skillListingMaxDescChars", "skillOverrides",
+    "skipDangerousModePermissionPrompt", "skipWebFetchPreflight", "skipWorkflowUsageWarning",
+    "spellcheck", "spinnerTipsEnabled", "spinnerTipsOverride", "spinnerVerbs", "sshConfigs",
+    "sshHostCommands", "statusLine", "strictKnownMarketplaces",
+    "strictPluginOnlyCustomization", "subagentPromptCacheTtl", "subagentStatusLine",
+    "switchModelsOnFlag", "syncClaudeAiPlugins", "syncClaudeAiSkills",
+    "syntaxHighlightingDisabled", "taskOutputMaxChars", "teammateMode",
+    "terminalProgressBarEnabled", "terminalTitleFromRename", "theme", "timeFormat", "timeZone",
+    "todoFeatureEnabled", "totalTokensReminder", "totalTokensReminderAfterUserTurn",
+    "totalTokensReminderBudget", "tui", "ultracode", "verbose", "viewMode",
+    "vimInsertModeRemaps", "voice", "wheelScrollAccelerationEnabled",
+    "workflowKeywordTriggerEnabled", "workflowSizeGuideline", "worktree",
+    "wslInheritsWindowsSettings", "xaaIdp"
+))
+
+SETTINGS_KEY_TYPES: Mapping[str, str] = frozen_map({
+    "model": "str", "apiKeyHelper": "str", "disableAllHooks": "bool",
+    "includeCoAuthoredBy": "bool", "cleanupPeriodDays": "number", "env": "table",
+    "permissions": "table", "statusLine": "table", "enabledPlugins": "table",
+})
 
 
 CLAUDE = ClaudeFacts(
+    settings_keys=SETTINGS_KEYS,
+    settings_key_types=SETTINGS_KEY_TYPES,
     target="claude",
     binary="claude",
     npm_package="@anthropic-ai/claude-code",
