@@ -1,0 +1,25 @@
+"""agentdeck doctor: will each CLI actually load what the operator intends?
+
+    from core import doctor
+    findings = doctor.run(host, "default", ["copilot"], live=False, progress=print)
+
+Each Finding (core.doctor.findings) is one row of RESULT / CHECK / MESSAGE: result (ok, info,
+warning, error, skipped), a stable check id, a one-line message with the home shown as `~`, a fix
+hint, and the file (shown with `~`) and line when known. Static checks read files only; `live`
+also asks each installed CLI what it loaded (concurrently, each under a timeout, never running an
+operator hook or MCP server). Kept light: the checks are imported when run() is called.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..host import Host
+    from .findings import Finding
+
+
+def run(host: "Host", profile: str = "default", targets: list[str] | None = None,
+        live: bool = False, progress: Callable[[str], None] | None = None) -> list["Finding"]:
+    """All findings for `targets` (default: copilot, codex, claude), in table order."""
+    from .runner import run as _run
+    return _run(host, profile, targets, live, progress)

@@ -1,0 +1,322 @@
+"""Claude Code checks: ~/.claude/settings.json (and settings.local.json), the inline hooks in
+them, the user MCP servers in .claude.json (only its top-level mcpServers is read), CLAUDE.md --
+against core.facts.claude (Claude Code 2.1.332)."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import common_checks as common
+from .context import Ctx, Loaded
+from .registry import Out, check
+
+T = "claude"
+
+
+def _f():
+    from ..facts import claude as facts
+    return facts
+
+
+@dataclass
+class Problem:
+    check: str
+    result: str
+    message: str
+    fix: str
+    path: Path
+    line: int | None = None
+
+
+@dataclass
+class Handler:
+    path: Path
+    event: str
+    group: int
+    index: int
+    handler: dict
+    line: int | None
+
+
+@dataclass
+class Model:
+    settings: list[tuple[Loaded, dict | None]] = field(default_factory=list)
+    handlers: list[Handler] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    claude_json: Loaded | None = None
+    mcp: dict | None = None
+
+    def of(self, suffix: str) -> list[Problem]:
+        return [p for p in self.problems if p.check == suffix]
+
+
+def model(ctx: Ctx) -> Model:
+    if "claude" in ctx.memo:
+        return ctx.memo["claude"]
+    facts = _f().CLAUDE
+    m = Model()
+    ctx.memo["claude"] = m
+    for name in (facts.settings_file, facts.local_settings_file):
+        ld = ctx.json(ctx.host.claude_home / name, jsonc=facts.settings_jsonc)
+        if not ld.exists:
+            continue
+        data = ld.data if ld.ok and isinstance(ld.data, dict) else None
+        m.settings.append((ld, data))
+        if data is not None and "hooks" in data:
+            _hooks(m, ld, data["hooks"])
+    cj = ctx.json(ctx.host.claude_json, jsonc=facts.settings_jsonc)
+    m.claude_json = cj
+    if cj.ok and isinstance(cj.data, dict) and isinstance(cj.data.get("mcpServers"), dict):
+        m.mcp = cj.data["mcpServers"]
+    return m
+
+
+def _hooks(m: Model, ld: Loaded, hooks: Any) -> None:
+    facts = _f().CLAUDE
+    if not isinstance(hooks, dict):
+        m.problems.append(Problem("hooks.schema", "error", "`hooks` must be an object of events; "
+                                  "Claude Code loads none of them", "", ld.path, ld.line_of("hooks")))
+        return
+    for event, groups in hooks.items():
+        line = ld.line_of("hooks", event)
+        if event not in facts.hook_events:
+            hint = common.suggest(event, facts.hook_events)
+            m.problems.append(Problem("hooks.events", "error",
+                                      f"event {event!r} is not one Claude Code knows: its hooks are "
+                                      "ignored" + (f" (did you mean {hint!r}?)" if hint else ""),
+                                      f"rename it to {hint!r}" if hint else "use a PascalCase event "
+                                      "name such as PreToolUse", ld.path, line))
+            continue
+        if not isinstance(groups, list):
+            m.problems.append(Problem("hooks.schema", "error", f"{event} must be an array of matcher "
+                                      "groups; its hooks are ignored", "", ld.path, line))
+            continue
+        for gi, g in enumerate(groups):
+            if not isinstance(g, dict) or not isinstance(g.get("hooks"), list):
+                flat = isinstance(g, dict) and ("command" in g or "type" in g)
+                m.problems.append(Problem(
+                    "hooks.schema", "error",
+                    f"{event}[{gi}] " + ("is a flat action (Copilot's shape): " if flat else
+                                        "has no \"hooks\" array: ") + "Claude Code ignores it",
+                    'nest it: {"matcher": "", "hooks": [{"type": "command", "command": "..."}]}',
+                    ld.path, line))
+                continue
+            for hi, h in enumerate(g["hooks"]):
+                where = f"{event}[{gi}].hooks[{hi}]"
+                if not isinstance(h, dict):
+                    m.problems.append(Problem("hooks.schema", "error", f"{where} is not an object; "
+                                              "ignored", "", ld.path, line))
+                    continue
+                for k in h:
+                    if k in facts.wrong_timeout_keys or (re.match(r"(?i)^time_?out", k)
+                                                         and k != facts.timeout_key):
+                        m.problems.append(Problem(
+                            "hooks.timeout-spelling", "warning",
+                            f"{where} sets {k!r}, which Claude Code ignores: the default of "
+                            f"{facts.default_timeout(event):g}s applies"
+                            + (f" (its {facts.timeout_key!r} applies)" if facts.timeout_key in h else ""),
+                            f"rename it to {facts.timeout_key!r} (seconds)", ld.path,
+                            common.find_line(ld.text, f'"{k}"', line)))
+                kind = h.get("type")
+                if kind not in facts.handler_types:
+                    m.problems.append(Problem("hooks.schema", "error",
+                                              f"{where} has type {json.dumps(kind)}; Claude Code "
+                                              "ignores it", f"use one of {', '.join(facts.handler_types)}",
+                                              ld.path, line))
+                    continue
+                if kind == "command" and (not isinstance(h.get("command"), str) or not h["command"].strip()):
+                    m.problems.append(Problem("hooks.schema", "error", f"{where} has no command; "
+                                              "ignored", "", ld.path, line))
+                    continue
+                to = h.get(facts.timeout_key)
+                if to is not None and (isinstance(to, bool) or not isinstance(to, (int, float))):
+                    m.problems.append(Problem("hooks.schema", "error",
+                                              f"{where}.{facts.timeout_key} is {json.dumps(to)}, not a "
+                                              "number; Claude Code ignores the hook", "",
+                                              ld.path, common.find_line(ld.text, f'"{facts.timeout_key}"', line)))
+                    continue
+                m.handlers.append(Handler(ld.path, event, gi, hi, h, line))
+
+
+# ==== settings ====================================================================================
+
+@check("claude.settings.parse", ok="settings.json parses")
+def settings_parse(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    for ld, data in m.settings:
+        if ld.error:
+            out.error(f"{ld.path.name} does not parse: {ld.error}; Claude Code ignores the whole "
+                      "file (it is plain JSON: no comments)", fix="fix the JSON at the line shown",
+                      path=ld.path, line=ld.line)
+        elif data is None:
+            out.error(f"the top level of {ld.path.name} must be an object", path=ld.path, line=1)
+        else:
+            out.ok(f"{ld.path.name} parses ({len(data)} key(s))", path=ld.path)
+    if not m.settings:
+        out.ok("no settings.json (Claude Code's defaults apply)")
+
+
+@check("claude.settings.types", ok="known settings have the right types")
+def settings_types(ctx: Ctx, out: Out) -> None:
+    from .codex_checks import _KIND_TEXT, _type_ok
+
+    facts = _f().CLAUDE
+    for ld, data in model(ctx).settings:
+        if data is None:
+            continue
+        for key, kind in facts.settings_key_types.items():
+            if key in data and not _type_ok(data[key], kind):
+                out.error(f"{key} is {json.dumps(data[key])[:50]} but must be {_KIND_TEXT[kind]}: "
+                          "Claude Code reports the setting invalid", fix=f"write {key} as "
+                          f"{_KIND_TEXT[kind]}", path=ld.path, line=ld.line_of(key))
+
+
+@check("claude.settings.unknown-keys", ok="every top-level key is one Claude Code knows")
+def settings_unknown(ctx: Ctx, out: Out) -> None:
+    facts = _f().CLAUDE
+    for ld, data in model(ctx).settings:
+        if data is None:
+            continue
+        for key in data:
+            if key in facts.settings_keys:
+                continue
+            hint = common.suggest(key, sorted(facts.settings_keys))
+            out.warning(f"unknown top-level key {key!r}: Claude Code ignores it without a word "
+                        "(`claude doctor` does not flag it)"
+                        + (f" (did you mean {hint!r}?)" if hint else ""),
+                        fix=f"rename it to {hint!r}" if hint else "remove it",
+                        path=ld.path, line=ld.line_of(key))
+
+
+# ==== hooks =======================================================================================
+
+def _emit(out: Out, problems: list[Problem]) -> None:
+    for p in problems:
+        out.add(p.result, p.message, p.fix, p.path, p.line)
+
+
+@check("claude.hooks.disable-all", ok="disableAllHooks is not set")
+def hooks_disable_all(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    for ld, data in m.settings:
+        if data is not None and data.get("disableAllHooks") is True:
+            n = len(m.handlers)
+            (out.error if n else out.warning)(
+                f"disableAllHooks is true in {ld.path.name}: "
+                + (f"none of the {n} hook(s) (nor the status line) run" if n else
+                   "any hook you add will not run"),
+                fix="set it to false or remove it", path=ld.path, line=ld.line_of("disableAllHooks"))
+
+
+@check("claude.hooks.events", ok="every hook event is one Claude Code knows")
+def hooks_events(ctx: Ctx, out: Out) -> None:
+    _emit(out, model(ctx).of("hooks.events"))
+
+
+@check("claude.hooks.timeout-spelling", ok="every hook timeout is spelled timeout")
+def hooks_timeouts(ctx: Ctx, out: Out) -> None:
+    _emit(out, model(ctx).of("hooks.timeout-spelling"))
+
+
+@check("claude.hooks.schema", ok="every hook is in Claude Code's nested shape")
+def hooks_schema(ctx: Ctx, out: Out) -> None:
+    _emit(out, model(ctx).of("hooks.schema"))
+
+
+def _command_findings(ctx: Ctx, kind: str, out: Out) -> None:
+    seen: set[str] = set()
+    for h in model(ctx).handlers:
+        if h.handler.get("type") != "command":
+            continue
+        for cf in common.inspect_command(ctx, h.handler.get("command")):
+            if cf.kind == kind and cf.message not in seen:
+                seen.add(cf.message)
+                out.add(cf.result, f"{h.event}: {cf.message}", cf.fix, h.path, h.line)
+
+
+@check("claude.hooks.wrapper", ok="no hook calls a missing or non-executable agentdeck wrapper")
+def hooks_wrapper(ctx: Ctx, out: Out) -> None:
+    _command_findings(ctx, "wrapper", out)
+
+
+@check("claude.hooks.handler", ok="every hook command is found")
+def hooks_handler(ctx: Ctx, out: Out) -> None:
+    _command_findings(ctx, "handler", out)
+
+
+# ==== MCP =========================================================================================
+
+@check("claude.mcp.invalid", ok="every user MCP server entry is valid", needs_home=False)
+def mcp_invalid(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    cj = m.claude_json
+    if cj is None or not cj.exists:
+        out.ok(f"no {ctx.show(ctx.host.claude_json)}")
+        return
+    if cj.error:
+        out.error(f"{cj.path.name} does not parse: {cj.error}; Claude Code moves a corrupted file "
+                  "to backups/ and starts without your MCP servers", path=cj.path, line=cj.line)
+        return
+    if m.mcp is None:
+        out.ok("no user MCP servers")
+        return
+    facts = _f().CLAUDE
+    for name, e in m.mcp.items():
+        line = cj.line_of("mcpServers", name)
+        why = None
+        if not isinstance(e, dict):
+            why = "the entry is not an object"
+        else:
+            t = e.get("type", "stdio")
+            if t not in facts.mcp_types:
+                why = f"type {json.dumps(t)} is not one of {', '.join(facts.mcp_types)}"
+            elif "args" in e and not isinstance(e["args"], list):
+                why = "args is not an array"
+            elif t in facts.mcp_url_types and not (isinstance(e.get("url"), str) and e["url"]):
+                why = f"a {t} server needs a url"
+            elif t not in facts.mcp_url_types and not (isinstance(e.get("command"), str) and e["command"]):
+                why = "a stdio server needs a command"
+        if why:
+            out.error(f"MCP server {name!r} is skipped by Claude Code: {why}",
+                      fix="fix the entry (`claude mcp add` writes a valid one)", path=cj.path,
+                      line=line)
+    if not out.findings:
+        out.ok(f"{len(m.mcp)} user MCP server(s), all valid", path=cj.path)
+
+
+# ==== persona, skills, secrets ====================================================================
+
+@check("claude.persona.markers", ok="persona markers intact")
+def persona(ctx: Ctx, out: Out) -> None:
+    common.persona_markers(ctx, out, ctx.host.claude_home / _f().CLAUDE.persona_file)
+
+
+@check("claude.skills.links", ok="no dangling skill links")
+def skills(ctx: Ctx, out: Out) -> None:
+    common.skill_links(ctx, out, [(ctx.host.claude_home / _f().CLAUDE.skills_dir, "")])
+
+
+def _secret_sources(ctx: Ctx) -> list[tuple[Path, Any]]:
+    m = model(ctx)
+    src: list[tuple[Path, Any]] = [(ld.path, data) for ld, data in m.settings if data is not None]
+    if m.mcp is not None and m.claude_json is not None:
+        src.append((m.claude_json.path, {"mcpServers": m.mcp}))   # nothing else of it is read
+    return src
+
+
+@check("claude.secrets.literal", ok="no literal credentials in Claude Code's config files",
+       needs_home=False)
+def secrets_literal(ctx: Ctx, out: Out) -> None:
+    ctx.memo["claude.secret-holders"] = common.literal_secrets(ctx, out, _secret_sources(ctx))
+
+
+@check("claude.secrets.file-mode", ok="secret-bearing files are private", needs_home=False)
+def secrets_modes(ctx: Ctx, out: Out) -> None:
+    holders = ctx.memo.get("claude.secret-holders")
+    if holders is None:
+        holders = common.literal_secrets(ctx, Out(ctx, out.check), _secret_sources(ctx))
+    common.file_modes(ctx, out, holders,
+                      [ctx.host.claude_home / n for n in _f().CLAUDE.credential_files])

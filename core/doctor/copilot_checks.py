@@ -1,0 +1,788 @@
+"""GitHub Copilot CLI checks: read settings.json, hooks/*.json, mcp-config.json and the env file
+as Copilot would (FACTS.md, Copilot 1.0.102) and report what it would silently ignore.
+
+From config.json only `trustedFolders` is ever read (to find repo hooks); nothing else in it is
+read or printed.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import common_checks as common
+from .context import Ctx, Loaded
+from .registry import Out, check
+
+T = "copilot"
+
+
+def _f():
+    from ..facts import copilot as facts
+    return facts
+
+
+# ==== the model: what Copilot would load ==========================================================
+
+@dataclass
+class Problem:
+    check: str                    # check id suffix, e.g. "hooks.events"
+    result: str
+    message: str
+    fix: str
+    path: Path
+    line: int | None = None
+
+
+@dataclass
+class Action:
+    """One hook action Copilot would load (after its own validation)."""
+    path: Path
+    origin: str                   # "user" (hooks/*.json) | "inline" (settings.json) | "repo"
+    event_key: str                # as written
+    event: str                    # camelCase
+    index: int
+    action: dict
+    line: int | None
+    key: str | None               # disableKey, when computable
+    ours: bool = False            # in agentdeck's registration file
+
+
+@dataclass
+class Model:
+    settings: Loaded
+    settings_data: dict | None
+    hook_files: list[Path] = field(default_factory=list)       # user hook files
+    actions: list[Action] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    mcp: Loaded | None = None
+    servers: dict[str, dict] = field(default_factory=dict)     # name -> entry Copilot keeps
+    dropped: dict[str, str] = field(default_factory=dict)      # name -> why it is dropped
+
+    def of(self, suffix: str) -> list[Problem]:
+        return [p for p in self.problems if p.check == suffix]
+
+
+def model(ctx: Ctx) -> Model:
+    if "copilot" in ctx.memo:
+        return ctx.memo["copilot"]
+    f = _f()
+    home = ctx.host.copilot_home
+    settings = ctx.json(home / f.COPILOT.settings_file, jsonc=True)
+    sdata = settings.data if settings.ok and isinstance(settings.data, dict) else None
+    m = Model(settings, sdata)
+    ctx.memo["copilot"] = m
+    from ..targets.copilot_hooks import HOOKS_FILE
+    # user hook files
+    hooks_dir = home / f.COPILOT.hooks_dir
+    for name in ctx.host.listdir(hooks_dir):
+        p = hooks_dir / name
+        if name.endswith(".json") and ctx.host.is_file(p):
+            m.hook_files.append(p)
+            _hook_file(ctx, m, p, "user", ours=(name == HOOKS_FILE))
+    # inline hooks in settings.json
+    if sdata is not None and "hooks" in sdata:
+        hooks = sdata["hooks"]
+        if not isinstance(hooks, dict):
+            m.problems.append(Problem("hooks.parse", "error",
+                                      "settings.json `hooks` must be an object of events",
+                                      "remove it, or use hooks/*.json", settings.path,
+                                      settings.line_of("hooks")))
+        else:
+            _hooks_object(ctx, m, settings, hooks, "inline", ("hooks",), ours=False)
+    # repo hooks of trusted folders (config.json: trustedFolders only)
+    from ..targets.copilot_hooks import trusted_folders
+    for folder in trusted_folders(ctx.host):
+        d = Path(folder) / f.COPILOT.repo_hook_dir
+        for name in ctx.host.listdir(d):
+            p = d / name
+            if name.endswith(".json") and ctx.host.is_file(p):
+                _hook_file(ctx, m, p, "repo", ours=False)
+    _mcp_model(ctx, m)
+    return m
+
+
+def _hook_file(ctx: Ctx, m: Model, path: Path, origin: str, ours: bool) -> None:
+    f = _f()
+    ld = ctx.json(path, jsonc=f.COPILOT.hook_files_jsonc)   # observed: plain JSON
+    rejected = "Copilot rejects the whole file: none of its hooks load"
+    if ld.error:
+        hint = (" (hook files are plain JSON: no comments or trailing commas)"
+                if ld.text and ("//" in ld.text or "/*" in ld.text or re.search(r",\s*[}\]]", ld.text))
+                else "")
+        m.problems.append(Problem("hooks.parse", "error", f"not valid JSON: {ld.error}{hint}; {rejected}",
+                                  "fix the JSON (`python -m json.tool` points at it)", path, ld.line))
+        return
+    data = ld.data
+    if not isinstance(data, dict):
+        m.problems.append(Problem("hooks.parse", "error", f"the top level must be an object; {rejected}",
+                                  'use {"version": 1, "hooks": {...}}', path, 1))
+        return
+    if "version" in data:
+        v = data["version"]
+        if isinstance(v, bool) or v != f.COPILOT.hook_file_version:
+            m.problems.append(Problem("hooks.parse", "error",
+                                      f"\"version\": {json.dumps(v)} is not {f.COPILOT.hook_file_version}; "
+                                      f"{rejected}", f'set "version": {f.COPILOT.hook_file_version} or '
+                                      "remove it", path, ld.line_of("version")))
+            return
+    hooks = data.get("hooks")
+    if hooks is None:
+        m.problems.append(Problem("hooks.parse", "warning", "no \"hooks\" key: nothing loads from "
+                                  "this file", 'add {"hooks": {"<event>": [...]}}', path, 1))
+        return
+    if not isinstance(hooks, dict):
+        m.problems.append(Problem("hooks.parse", "error", f"\"hooks\" must be an object of events; {rejected}",
+                                  "", path, ld.line_of("hooks")))
+        return
+    bad = [k for k, v in hooks.items() if not isinstance(v, list)]
+    if bad:
+        m.problems.append(Problem("hooks.parse", "error",
+                                  f"the value of {', '.join(bad)} is not an array; {rejected}",
+                                  f'write "{bad[0]}": [ {{...action...}} ]', path,
+                                  ld.line_of("hooks", bad[0])))
+        return
+    _hooks_object(ctx, m, ld, hooks, origin, ("hooks",), ours=ours)
+
+
+def _hooks_object(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, origin: str,
+                  prefix: tuple[str, ...], ours: bool) -> None:
+    f = _f()
+    facts = f.COPILOT
+    for key, actions in hooks.items():
+        line = ld.line_of(*prefix, key)
+        resolved = f.resolve_event(key)
+        if resolved is None:
+            if key in facts.callback_only_events:
+                why = "is a callback-only event: Copilot rejects it in hook files"
+            else:
+                why = "is not an event Copilot knows: its hooks are silently dropped"
+            hint = common.suggest(key, list(facts.hook_events) + list(facts.pascal_aliases))
+            m.problems.append(Problem("hooks.events", "error", f"event {key!r} {why}"
+                                      + (f" (did you mean {hint!r}?)" if hint else ""),
+                                      f"rename it to {hint!r}" if hint else
+                                      f"use one of: {', '.join(facts.hook_events)}",
+                                      ld.path, line))
+            continue
+        event, _ = resolved
+        if not isinstance(actions, list):
+            continue  # reported by the file-level check (inline: nothing else to say)
+        flat: list[tuple[int, Any, bool]] = []
+        for i, a in enumerate(actions):
+            if isinstance(a, dict) and isinstance(a.get("hooks"), list) and not any(
+                    k in a for k in ("type", "bash", "powershell", "command", "exec", "url")):
+                for inner in a["hooks"]:         # Claude-style group, one level deep
+                    if isinstance(inner, dict) and "matcher" not in inner and "matcher" in a:
+                        inner = {**inner, "matcher": a["matcher"]}
+                    flat.append((i, inner, True))
+            else:
+                flat.append((i, a, False))
+        for i, a, grouped in flat:
+            _action(ctx, m, ld, origin, key, event, i, a, line, grouped, ours)
+
+
+_TIMEOUTISH = re.compile(r"(?i)^time_?out")
+
+
+def _action(ctx: Ctx, m: Model, ld: Loaded, origin: str, key: str, event: str, i: int, a: Any,
+            line: int | None, grouped: bool, ours: bool) -> None:
+    facts = _f().COPILOT
+    where = f"{key}[{i}]"
+    skip = "Copilot skips this hook"
+    if not isinstance(a, dict):
+        m.problems.append(Problem("hooks.schema", "error", f"{where} is not an object; {skip}", "",
+                                  ld.path, line))
+        return
+    # timeout spellings first: they do not skip the action
+    for k in a:
+        if k in facts.wrong_timeout_keys or (_TIMEOUTISH.match(k) and k != facts.timeout_key
+                                             and k not in facts.timeout_aliases):
+            has = facts.timeout_key in a or any(al in a for al in facts.timeout_aliases)
+            m.problems.append(Problem(
+                "hooks.timeout-spelling", "warning",
+                f"{where} sets {k!r}, which Copilot ignores: "
+                + ("its timeoutSec applies" if has else "this hook runs with no timeout at all"),
+                f"rename it to {facts.timeout_key!r}", ld.path,
+                common.find_line(ld.text, f'"{k}"', line)))
+    kind = a.get("type", "command")
+    if kind not in facts.action_types:
+        m.problems.append(Problem("hooks.schema", "error", f"{where} has type {kind!r}: Invalid hook "
+                                  f"type; {skip}", f"use one of {', '.join(facts.action_types)}",
+                                  ld.path, line))
+        return
+    if kind == "prompt" and event not in facts.prompt_events:
+        m.problems.append(Problem("hooks.schema", "error", f"{where}: a prompt hook is only valid on "
+                                  f"{', '.join(facts.prompt_events)}; {skip}", "", ld.path, line))
+        return
+    if kind == "command":
+        shell = [k for k in ("bash", "powershell", "command") if k in a]
+        if bool(shell) == ("exec" in a):
+            m.problems.append(Problem("hooks.schema", "error",
+                                      f"{where} needs either 'exec' or 'bash'/'powershell'/'command' "
+                                      f"(not both, not neither); {skip}", "", ld.path, line))
+            return
+        for k in shell + (["exec"] if "exec" in a else []):
+            if not isinstance(a[k], str) or not a[k].strip():
+                m.problems.append(Problem("hooks.schema", "error", f"{where}.{k} must be a non-empty "
+                                          f"string; {skip}", "", ld.path, line))
+                return
+    if kind == "http":
+        url = a.get("url")
+        if not isinstance(url, str) or not url:
+            m.problems.append(Problem("hooks.schema", "error", f"{where}: an http hook needs a url; {skip}",
+                                      "", ld.path, line))
+            return
+        if event in facts.https_only_http_events and not url.startswith("https://"):
+            m.problems.append(Problem("hooks.schema", "error", f"{where}: {event} http hooks must use "
+                                      f"https; {skip}", "", ld.path, line))
+            return
+    for tk in (facts.timeout_key, *facts.timeout_aliases):
+        if tk in a:
+            v = a[tk]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+                m.problems.append(Problem("hooks.schema", "error", f"{where}.{tk} must be a positive "
+                                          f"number of seconds, not {json.dumps(v)}; {skip}", "",
+                                          ld.path, common.find_line(ld.text, f'"{tk}"', line)))
+                return
+            break
+    if "matcher" in a and (not isinstance(a["matcher"], str) or a["matcher"] == "") \
+            and event in facts.matcher_events:
+        m.problems.append(Problem("hooks.schema", "error", f"{where}.matcher must be a non-empty "
+                                  f"regex string; {skip}", "remove it to match every tool",
+                                  ld.path, line))
+        return
+    k = None
+    if not grouped:
+        try:
+            k = _f().copilot_disable_key(key, a)
+        except (ValueError, TypeError):
+            k = None
+    m.actions.append(Action(ld.path, origin, key, event, i, a, line, k, ours))
+
+
+def _mcp_model(ctx: Ctx, m: Model) -> None:
+    facts = _f().COPILOT
+    p = ctx.host.copilot_home / facts.mcp_file
+    ld = ctx.json(p, jsonc=facts.mcp_file_jsonc)
+    m.mcp = ld
+    if not ld.ok or not isinstance(ld.data, dict):
+        return
+    servers = ld.data.get("mcpServers")
+    if not isinstance(servers, dict):
+        return
+    for name, e in servers.items():
+        why = _mcp_drop_reason(e)
+        if why:
+            m.dropped[name] = why
+        else:
+            m.servers[name] = e
+
+
+def _mcp_drop_reason(e: Any) -> str | None:
+    """Why Copilot 1.0.102 silently omits this mcp-config.json entry (observed), or None."""
+    facts = _f().COPILOT
+    if not isinstance(e, dict):
+        return "the entry is not an object"
+    t = e.get("type")
+    if t is not None and t not in facts.mcp_transports:
+        return f"type {json.dumps(t)} is not one of {', '.join(facts.mcp_transports)}"
+    if "args" in e and not isinstance(e["args"], list):
+        return "args is not an array"
+    if t in facts.mcp_url_transports:
+        if not isinstance(e.get("url"), str) or not e["url"]:
+            return f"a {t} server needs a url"
+    elif t in facts.mcp_command_transports:
+        if not isinstance(e.get("command"), str) or not e["command"]:
+            return f"a {t} server needs a command"
+    elif not e.get("command") and not e.get("url"):
+        return "it has neither a command nor a url"
+    return None
+
+
+# ==== settings.json ===============================================================================
+
+def _settings_path(ctx: Ctx) -> Path:
+    return ctx.host.copilot_home / _f().COPILOT.settings_file
+
+
+@check("copilot.settings.parse", ok="settings.json parses")
+def settings_parse(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    ld = m.settings
+    if not ld.exists:
+        out.ok("no settings.json (Copilot's defaults apply)", path=ld.path)
+    elif ld.error:
+        out.error(f"settings.json does not parse: {ld.error}; Copilot ignores the whole file",
+                  fix="fix it at the line shown (comments and trailing commas are fine: it is JSONC)",
+                  path=ld.path, line=ld.line)
+    elif not isinstance(ld.data, dict):
+        out.error("the top level of settings.json must be an object; Copilot ignores the file",
+                  path=ld.path, line=1)
+    else:
+        out.ok(f"settings.json parses ({len(ld.data)} key(s))", path=ld.path)
+
+
+@check("copilot.settings.types", ok="every known setting has the right type")
+def settings_types(ctx: Ctx, out: Out) -> None:
+    from ..targets.copilot_settings import TYPES
+
+    m = model(ctx)
+    if m.settings_data is None:
+        if m.settings.exists:
+            out.skipped("settings.json does not parse (see copilot.settings.parse)")
+        else:
+            out.ok("no settings.json")
+        return
+    f = _f()
+    for key, value in m.settings_data.items():
+        canon = f.SETTINGS_LEGACY_ALIASES.get(key, key)
+        rule = TYPES.get(canon)
+        if rule is not None and not rule[0](value):
+            out.error(f"{key} is {json.dumps(value)[:60]} but must be {rule[1]}: one invalid value "
+                      "makes Copilot ignore the WHOLE settings.json (every other setting too)",
+                      fix=f"set {key} to {rule[1]}, or remove it", path=m.settings.path,
+                      line=m.settings.line_of(key))
+
+
+@check("copilot.settings.unknown-keys", ok="every top-level key is one Copilot knows")
+def settings_unknown(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    if m.settings_data is None:
+        if m.settings.exists:
+            out.skipped("settings.json does not parse (see copilot.settings.parse)")
+        else:
+            out.ok("no settings.json")
+        return
+    f = _f()
+    facts = f.COPILOT
+    for key in m.settings_data:
+        if key in f.SETTINGS_KEYS or key in f.SETTINGS_LEGACY_ALIASES:
+            continue
+        if key in facts.settings_misplaced_keys:
+            msg = (f"{key!r} is not a settings.json key (it lives in "
+                   f"{facts.settings_misplaced_keys[key]}): Copilot warns at every start and "
+                   "ignores it")
+            fix = f"remove it; Copilot keeps {key} in {facts.settings_misplaced_keys[key]} itself"
+        else:
+            hint = common.suggest(key, f.SETTINGS_KEYS)
+            msg = (f"unknown top-level key {key!r}: Copilot warns at every start and ignores it"
+                   + (f" (did you mean {hint!r}?)" if hint else ""))
+            fix = f"rename it to {hint!r}" if hint else "remove it (keep your own notes elsewhere)"
+        out.warning(msg, fix=fix, path=m.settings.path, line=m.settings.line_of(key))
+
+
+# ==== hooks =======================================================================================
+
+def _emit(out: Out, problems: list[Problem]) -> None:
+    for p in problems:
+        out.add(p.result, p.message, p.fix, p.path, p.line)
+
+
+@check("copilot.hooks.parse", ok="every hook file loads")
+def hooks_parse(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    _emit(out, m.of("hooks.parse"))
+    if not out.findings:
+        n = len(m.hook_files)
+        out.ok(f"{n} hook file(s) in {ctx.show(ctx.host.copilot_home / 'hooks')}, all load"
+               if n else "no hook files")
+
+
+@check("copilot.hooks.events", ok="every hook event is one Copilot knows")
+def hooks_events(ctx: Ctx, out: Out) -> None:
+    _emit(out, model(ctx).of("hooks.events"))
+
+
+@check("copilot.hooks.timeout-spelling", ok="every hook timeout is spelled timeoutSec")
+def hooks_timeouts(ctx: Ctx, out: Out) -> None:
+    _emit(out, model(ctx).of("hooks.timeout-spelling"))
+
+
+@check("copilot.hooks.schema", ok="every hook action is valid")
+def hooks_schema(ctx: Ctx, out: Out) -> None:
+    _emit(out, model(ctx).of("hooks.schema"))
+
+
+@check("copilot.hooks.disable-all", ok="disableAllHooks is not set")
+def hooks_disable_all(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    if m.settings_data is None or m.settings_data.get("disableAllHooks") is not True:
+        if m.settings_data is not None and m.settings_data.get("disableAllHooks") is False:
+            out.ok("disableAllHooks is false")
+        return
+    n = len([a for a in m.actions if a.origin in ("user", "inline", "repo")])
+    line = m.settings.line_of("disableAllHooks")
+    if n:
+        out.error(f"disableAllHooks is true: none of the {n} user and repo hook(s) run "
+                  "(admin policy hooks still do)", fix="set \"disableAllHooks\": false (or "
+                  "remove it); `/hooks` disables single hooks", path=m.settings.path, line=line)
+    else:
+        out.warning("disableAllHooks is true: any hook you add will not run",
+                    fix="set it to false or remove it", path=m.settings.path, line=line)
+
+
+@check("copilot.hooks.inline-and-files", ok="hooks are defined in one place")
+def hooks_inline(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    inline = [a for a in m.actions if a.origin == "inline"]
+    files = [a for a in m.actions if a.origin == "user"]
+    if not inline:
+        return
+    if not files:
+        out.ok(f"{len(inline)} inline hook(s) in settings.json, no hook files")
+        return
+    by_key = {(a.event, a.key) for a in files if a.key}
+    twice = [a for a in inline if a.key and (a.event, a.key) in by_key]
+    line = m.settings.line_of("hooks")
+    if twice:
+        evs = ", ".join(sorted({a.event for a in twice}))
+        out.warning(f"{len(twice)} hook(s) are defined both inline in settings.json and in "
+                    f"hooks/*.json ({evs}): Copilot loads both, so they fire twice",
+                    fix="remove the settings.json `hooks` key (agentdeck registers hooks in "
+                        "hooks/agentdeck.json)", path=m.settings.path, line=line)
+    else:
+        out.warning(f"settings.json has {len(inline)} inline hook(s) besides {len(files)} in "
+                    "hooks/*.json: both run (no duplicates now, but one added to both places "
+                    "would fire twice)", fix="keep hooks in one place: hooks/*.json",
+                    path=m.settings.path, line=line)
+
+
+def _command_findings(ctx: Ctx, kind: str, out: Out) -> None:
+    m = model(ctx)
+    seen: set[tuple[str, str]] = set()
+    for a in m.actions:
+        act = a.action
+        if act.get("type", "command") != "command":
+            continue
+        cmd = act.get("bash", act.get("command"))
+        prog = act.get("exec") if "exec" in act else None
+        for cf in common.inspect_command(ctx, cmd, prog):
+            if cf.kind != kind or (cf.message, str(a.path)) in seen:
+                continue
+            seen.add((cf.message, str(a.path)))
+            out.add(cf.result, f"{a.event_key}: {cf.message}", cf.fix, a.path, a.line)
+
+
+@check("copilot.hooks.wrapper", ok="no hook calls a missing or non-executable agentdeck wrapper")
+def hooks_wrapper(ctx: Ctx, out: Out) -> None:
+    _command_findings(ctx, "wrapper", out)
+    if not out.findings:
+        uses = any(common.is_wrapper_path(ctx, (common.split_command(
+            str(a.action.get("bash", a.action.get("command", "")))) or [""])[0]) for a in model(ctx).actions)
+        if not uses:
+            out.ok("no hook calls the agentdeck wrapper")
+
+
+@check("copilot.hooks.handler", ok="every hook command is found")
+def hooks_handler(ctx: Ctx, out: Out) -> None:
+    _command_findings(ctx, "handler", out)
+    if not out.findings:
+        out.ok(f"{len(model(ctx).actions)} hook(s); every command is found" if model(ctx).actions
+               else "no hooks")
+
+
+@check("copilot.hooks.disabled", ok="no hook is disabled in disabledHooks")
+def hooks_disabled(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    if m.settings_data is None:
+        return
+    keys = m.settings_data.get("disabledHooks")
+    if not isinstance(keys, list) or not keys:
+        return
+    keys = [k for k in keys if isinstance(k, str)]
+    by_key = {a.key: a for a in m.actions if a.key}
+    off = [by_key[k] for k in keys if k in by_key]
+    stale = [k for k in keys if k not in by_key]
+    line = m.settings.line_of("disabledHooks")
+    for a in off:
+        who = "agentdeck's" if a.ours else "a"
+        out.info(f"{who} {a.event} hook in {ctx.show(a.path)} is disabled by you (disabledHooks): "
+                 "Copilot discovers it but does not run it",
+                 fix="`/hooks` in Copilot enables it again", path=m.settings.path, line=line)
+    if stale:
+        out.info(f"{len(stale)} disabledHooks entr{'y' if len(stale) == 1 else 'ies'} match no "
+                 f"hook ({', '.join(k[:8] for k in stale[:4])}...): the hook is gone, or its "
+                 "command or timeout changed -- which gives it a new key, so a hook you disabled "
+                 "may be running again",
+                 fix="check `/hooks` in Copilot; remove the stale keys", path=m.settings.path,
+                 line=line)
+
+
+# ==== MCP =========================================================================================
+
+@check("copilot.mcp.parse", ok="mcp-config.json parses")
+def mcp_parse(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    ld = m.mcp
+    if ld is None or not ld.exists:
+        out.ok("no mcp-config.json")
+        return
+    if ld.error:
+        out.error(f"mcp-config.json does not parse: {ld.error}; Copilot loads none of its servers "
+                  "(and says only the misleading `mcpServers: Required`)",
+                  fix="fix the JSON at the line shown", path=ld.path, line=ld.line)
+        return
+    if not isinstance(ld.data, dict) or not isinstance(ld.data.get("mcpServers"), dict):
+        out.error("mcp-config.json has no \"mcpServers\" object: Copilot loads no server from it",
+                  fix='use {"mcpServers": {"name": {...}}}', path=ld.path, line=1)
+        return
+    out.ok(f"mcp-config.json parses ({len(ld.data['mcpServers'])} server(s))", path=ld.path)
+
+
+@check("copilot.mcp.dropped", ok="no MCP server is silently dropped")
+def mcp_dropped(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    for name, why in m.dropped.items():
+        out.error(f"MCP server {name!r} is silently omitted by Copilot: {why}",
+                  fix="fix the entry (type local|stdio with a command and an args array, or "
+                      "http|sse with a url)", path=m.mcp.path,
+                  line=m.mcp.line_of("mcpServers", name))
+
+
+@check("copilot.mcp.tools-wildcard", ok="no MCP tools list uses a partial wildcard")
+def mcp_wildcards(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    for name, e in m.servers.items():
+        tools = e.get("tools")
+        if not isinstance(tools, list):
+            continue
+        partial = [t for t in tools if isinstance(t, str) and "*" in t and t != "*"]
+        if partial:
+            exact = [t for t in tools if isinstance(t, str) and "*" not in t]
+            effect = ("so the server offers no tools at all" if not exact and "*" not in tools
+                      else "those entries match nothing")
+            out.warning(f"MCP server {name!r}: tools {', '.join(partial)} are taken literally "
+                        f"(Copilot's tools list is exact names or \"*\"), {effect}",
+                        fix='list the exact tool names, or use ["*"]', path=m.mcp.path,
+                        line=m.mcp.line_of("mcpServers", name, "tools") or
+                        m.mcp.line_of("mcpServers", name))
+
+
+@check("copilot.mcp.disabled-unknown", ok="disabledMcpServers names only configured servers")
+def mcp_disabled_unknown(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    if m.settings_data is None:
+        return
+    names = m.settings_data.get("disabledMcpServers")
+    if not isinstance(names, list):
+        return
+    known = set(m.servers) | set(m.dropped) | set(_f().COPILOT.builtin_mcp_servers)
+    known |= _repo_mcp_names(ctx)
+    for n in names:
+        if isinstance(n, str) and n not in known:
+            hint = common.suggest(n, sorted(known))
+            out.warning(f"disabledMcpServers names {n!r}, but no such server is configured"
+                        + (f" (did you mean {hint!r}? that one is NOT disabled)" if hint else ""),
+                        fix=f"remove {n!r} from disabledMcpServers" + (f" or rename it to {hint!r}"
+                                                                      if hint else ""),
+                        path=m.settings.path, line=m.settings.line_of("disabledMcpServers"))
+
+
+def _repo_mcp_names(ctx: Ctx) -> set[str]:
+    from ..targets.copilot_hooks import trusted_folders
+    names: set[str] = set()
+    for folder in trusted_folders(ctx.host):
+        for rel in _f().COPILOT.repo_mcp_files:
+            ld = ctx.json(Path(folder) / rel, jsonc=True)
+            if ld.ok and isinstance(ld.data, dict) and isinstance(ld.data.get("mcpServers"), dict):
+                names |= set(ld.data["mcpServers"])
+    return names
+
+
+def browser_env(ctx: Ctx) -> tuple[str | None, str]:
+    """(COPILOT_DEBUG_BROWSER as Copilot would see it, where it comes from): the environment
+    first, then agentdeck's env file."""
+    v = ctx.host.env.get("COPILOT_DEBUG_BROWSER")
+    if v is not None:
+        return v, "the environment"
+    vals = _env_file_values(ctx)
+    if "COPILOT_DEBUG_BROWSER" in vals:
+        return vals["COPILOT_DEBUG_BROWSER"], ctx.show(_env_file(ctx)) or ""
+    return None, ""
+
+
+@check("copilot.mcp.oauth-wsl", ok="no OAuth browser problem")
+def mcp_oauth_wsl(ctx: Ctx, out: Out) -> None:
+    m = model(ctx)
+    value, where = browser_env(ctx)
+    launcher_problem = None
+    if value is not None:
+        try:
+            argv = json.loads(value)
+        except ValueError:
+            argv = None
+        if not (isinstance(argv, list) and argv and all(isinstance(x, str) for x in argv)):
+            launcher_problem = (f"COPILOT_DEBUG_BROWSER in {where} is not a JSON array of strings "
+                                f"({value[:40]!r}): Copilot cannot launch it")
+        else:
+            from ..targets.browser import _is_explorer
+            if _is_explorer(argv[0]):
+                launcher_problem = ("COPILOT_DEBUG_BROWSER is explorer.exe, which ignores the URL "
+                                    "and opens File Explorer")
+            elif common.check_program(ctx, argv[0]):
+                launcher_problem = (f"COPILOT_DEBUG_BROWSER in {where} names {argv[0]}, and "
+                                    f"{common.check_program(ctx, argv[0])}")
+    if launcher_problem:
+        out.warning(launcher_problem + ": OAuth logins for MCP servers open nothing",
+                    fix='set browserCommand: "auto" in your profile\'s _agentdeck block and '
+                        '`agentdeck apply`', path=_env_file(ctx) if "environment" not in where else None)
+        return
+    if not ctx.host.is_wsl:
+        out.ok("not WSL: Copilot opens your own browser for MCP OAuth")
+        return
+    oauth = [n for n, e in m.servers.items()
+             if e.get("type") in _f().COPILOT.mcp_url_transports
+             and (e.get("auth") is True or e.get("oidc") is True)]
+    if oauth and value is None:
+        out.warning(f"WSL, and MCP server(s) {', '.join(oauth)} have OAuth on, with no "
+                    "COPILOT_DEBUG_BROWSER: a 401 opens a browser inside WSL, which has no "
+                    "Windows session, and the session waits",
+                    fix='set browserCommand: "auto" (wslview, Chrome or Edge) in your profile\'s '
+                        '_agentdeck block and `agentdeck apply`; wslu provides wslview',
+                    path=m.mcp.path if m.mcp else None)
+    elif oauth:
+        out.ok(f"WSL: OAuth for {', '.join(oauth)} goes to COPILOT_DEBUG_BROWSER ({where})")
+    else:
+        out.ok("WSL, but no MCP server has OAuth on")
+
+
+# ==== env file, shell block, COPILOT_ALLOW_ALL ====================================================
+
+def _env_file(ctx: Ctx) -> Path:
+    from ..targets.directives import ENV_FILE_NAME
+    return ctx.host.state_dir / ENV_FILE_NAME
+
+
+def _env_file_values(ctx: Ctx) -> dict[str, str]:
+    ld = ctx.read(_env_file(ctx))
+    if not ld.exists or ld.text is None:
+        return {}
+    from ..formats.envfile import parse_env
+    return parse_env(ld.text)
+
+
+_RC_FILES = (".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv")
+_ALLOW_RE = re.compile(r"^\s*(?:export\s+)?COPILOT_ALLOW_ALL=(?P<v>\S*)")
+
+
+@check("copilot.env.allow-all", ok="COPILOT_ALLOW_ALL is unset or exactly true", needs_home=False)
+def env_allow_all(ctx: Ctx, out: Out) -> None:
+    why = ("Copilot compares it with the literal \"true\": any other value grants only the tools "
+           "axis, while folder trust, repo hooks in prompt mode and plugins stay off")
+    v = ctx.host.env.get("COPILOT_ALLOW_ALL")
+    if v is not None and v != "true":
+        out.warning(f"COPILOT_ALLOW_ALL={v!r} in the environment: {why}",
+                    fix="export COPILOT_ALLOW_ALL=true, or unset it")
+    vals = _env_file_values(ctx)
+    if "COPILOT_ALLOW_ALL" in vals and vals["COPILOT_ALLOW_ALL"] != "true":
+        ef = _env_file(ctx)
+        out.warning(f"COPILOT_ALLOW_ALL={vals['COPILOT_ALLOW_ALL']!r} in the env file: {why}",
+                    fix="set allowAll: true in the profile's _agentdeck block and `agentdeck apply`",
+                    path=ef, line=common.find_line(ctx.read(ef).text, "COPILOT_ALLOW_ALL"))
+    for rc in _RC_FILES:
+        p = ctx.host.home / rc
+        ld = ctx.read(p)
+        if not ld.text:
+            continue
+        for i, ln in enumerate(ld.text.splitlines(), 1):
+            mm = _ALLOW_RE.match(ln)
+            if mm:
+                val = mm.group("v").strip("'\"")
+                if val != "true":
+                    out.warning(f"{rc} sets COPILOT_ALLOW_ALL={mm.group('v')}: {why}",
+                                fix="write COPILOT_ALLOW_ALL=true", path=p, line=i)
+    if not out.findings:
+        set_ = v == "true" or vals.get("COPILOT_ALLOW_ALL") == "true"
+        out.ok("COPILOT_ALLOW_ALL is exactly true" if set_ else "COPILOT_ALLOW_ALL is not set")
+
+
+@check("copilot.env.shell-block", ok="no agentdeck env file", needs_home=False)
+def env_shell_block(ctx: Ctx, out: Out) -> None:
+    from ..formats.blocks import BlockError, get_block
+    from ..targets.directives import BASHRC_MARKERS, NON_INTERACTIVE_CAVEAT
+
+    ef = _env_file(ctx)
+    bashrc = ctx.host.home / ".bashrc"
+    ld = ctx.read(bashrc)
+    body = None
+    if ld.text:
+        try:
+            body = get_block(ld.text, *BASHRC_MARKERS, path=str(bashrc))
+        except BlockError as e:
+            out.error(f"agentdeck's block in ~/.bashrc is broken: {e.msg}; the env file is not "
+                      "sourced and apply refuses to edit the file",
+                      fix="leave exactly one begin and one end marker line", path=bashrc, line=e.line)
+            return
+    if not ctx.host.is_file(ef):
+        if body is not None:
+            out.info(f"~/.bashrc sources {ctx.show(ef)}, which does not exist: nothing is exported",
+                     fix="`agentdeck apply` (or remove the block)", path=bashrc)
+        return
+    names = ", ".join(_env_file_values(ctx)) or "no variables"
+    if body is None:
+        out.warning(f"{ctx.show(ef)} exists ({names}) but ~/.bashrc does not source it: "
+                    "Copilot never sees these variables",
+                    fix="`agentdeck apply` adds the block to ~/.bashrc (or source the file from "
+                        "your shell's rc file yourself)", path=ef)
+        return
+    out.info(f"{names}: {NON_INTERACTIVE_CAVEAT}",
+             fix="for such launches, export them where that launcher reads its environment",
+             path=ef)
+
+
+# ==== persona, skills, secrets ====================================================================
+
+@check("copilot.persona.markers", ok="persona markers intact")
+def persona(ctx: Ctx, out: Out) -> None:
+    common.persona_markers(ctx, out, ctx.host.copilot_home / _f().COPILOT.persona_file)
+
+
+def skill_dirs(ctx: Ctx, target: str) -> list[tuple[Path, str]]:
+    """Skill folders for `target`; the shared ~/.agents/skills goes to the first selected of
+    Copilot and Codex that loads it (so it is reported once)."""
+    shared = ctx.host.agents_skills_dir
+    owner = next((t for t in ctx.targets if t in ("copilot", "codex")), None)
+    out: list[tuple[Path, str]] = []
+    if target == owner:
+        other = "Codex" if target == "copilot" else "Copilot"
+        out.append((shared, f"~/.agents/skills is shared with {other}"))
+    if target == "copilot":
+        out.append((ctx.host.copilot_home / "skills", ""))
+    return out
+
+
+@check("copilot.skills.links", ok="no dangling skill links", needs_home=False)
+def skills(ctx: Ctx, out: Out) -> None:
+    common.skill_links(ctx, out, skill_dirs(ctx, T))
+
+
+def _secret_sources(ctx: Ctx) -> list[tuple[Path, Any]]:
+    m = model(ctx)
+    src: list[tuple[Path, Any]] = []
+    if m.settings_data is not None:
+        src.append((m.settings.path, m.settings_data))
+    if m.mcp is not None and m.mcp.ok:
+        src.append((m.mcp.path, m.mcp.data))
+    for p in m.hook_files:
+        ld = ctx.json(p, jsonc=_f().COPILOT.hook_files_jsonc)
+        if ld.ok:
+            src.append((p, ld.data))
+    ef = ctx.read(_env_file(ctx))
+    if ef.text:
+        src.append((ef.path, ef.text))
+    return src
+
+
+@check("copilot.secrets.literal", ok="no literal credentials in Copilot's config files")
+def secrets_literal(ctx: Ctx, out: Out) -> None:
+    ctx.memo["copilot.secret-holders"] = common.literal_secrets(ctx, out, _secret_sources(ctx))
+
+
+@check("copilot.secrets.file-mode", ok="secret-bearing files are private")
+def secrets_modes(ctx: Ctx, out: Out) -> None:
+    holders = ctx.memo.get("copilot.secret-holders")
+    if holders is None:
+        holders = common.literal_secrets(ctx, Out(ctx, out.check), _secret_sources(ctx))
+    common.file_modes(ctx, out, holders, [ctx.host.copilot_home / _f().COPILOT.config_file])

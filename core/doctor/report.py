@@ -1,0 +1,112 @@
+"""`agentdeck doctor`: the findings as a RESULT / CHECK / MESSAGE table grouped by target (the
+home shown as `~`, so the output can be pasted into an issue), or as JSON.
+
+Exit status: 0 when nothing is above warning, 1 when any finding is an error.
+Plain text, no rich: the CLI stays light.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ..host import Host
+from .findings import RESULTS, SEVERITY, Finding
+
+TITLES = {"copilot": "GitHub Copilot CLI", "codex": "OpenAI Codex CLI", "claude": "Claude Code"}
+ORDER = ("error", "warning", "info", "ok", "skipped")
+
+
+def exit_code(findings: list[Finding]) -> int:
+    return 1 if any(SEVERITY[f.result] > SEVERITY["warning"] for f in findings) else 0
+
+
+def counts(findings: list[Finding]) -> dict[str, int]:
+    return {r: sum(1 for f in findings if f.result == r) for r in RESULTS}
+
+
+def summary_line(findings: list[Finding]) -> str:
+    c = counts(findings)
+    parts = [f"{c[r]} {r if r in ('ok', 'info', 'skipped') or c[r] == 1 else r + 's'}"
+             for r in ORDER if c[r]]
+    verdict = ("errors: some of what you intend is not loaded" if c["error"] else
+               "no errors" + (" (see the warnings)" if c["warning"] else ""))
+    return f"Summary: {', '.join(parts) or 'nothing checked'}; {verdict}."
+
+
+def render_text(findings: list[Finding], *, profile: str, live: bool, verbose: bool = False) -> str:
+    lines: list[str] = []
+    mode = "static and live checks" if live else "static checks (add --live to ask each CLI)"
+    lines.append(f"agentdeck doctor: profile {profile}, {mode}; home shown as ~")
+    targets: list[str] = []
+    for f in findings:
+        if f.target not in targets:
+            targets.append(f.target)
+    cw = max([len("CHECK")] + [len(f.check) for f in findings])
+    for t in targets:
+        rows = [f for f in findings if f.target == t]
+        if not verbose:
+            rows = _collapse_ok(rows)
+        lines.append("")
+        lines.append(f"{TITLES.get(t, t)} ({t})")
+        lines.append(f"{'RESULT':<8} {'CHECK':<{cw}}  MESSAGE")
+        last_fix = None
+        for f in rows:
+            msg = f.message
+            if f.path and f.result != "ok":
+                where = f.path + (f":{f.line}" if f.line else "")
+                if where not in msg:
+                    msg = f"{where}: {msg}"
+            lines.append(f"{f.result:<8} {f.check:<{cw}}  {msg}")
+            if f.fix and f.result in ("error", "warning", "info"):
+                if (f.check, f.fix) != last_fix:        # the same hint once per run of rows
+                    lines.append(f"{'':<8} {'':<{cw}}  fix: {f.fix}")
+                last_fix = (f.check, f.fix)
+            else:
+                last_fix = None
+    lines.append("")
+    lines.append(summary_line(findings))
+    return "\n".join(lines) + "\n"
+
+
+def _collapse_ok(rows: list[Finding]) -> list[Finding]:
+    """Every check keeps its row; a check with several ok rows shows the first only."""
+    out, seen_ok = [], set()
+    for f in rows:
+        if f.result == "ok":
+            if f.check in seen_ok:
+                continue
+            seen_ok.add(f.check)
+        out.append(f)
+    return out
+
+
+def to_json(findings: list[Finding], *, profile: str, live: bool, targets: list[str]) -> dict[str, Any]:
+    return {"format": 1, "profile": profile, "targets": targets, "live": live,
+            "summary": counts(findings), "exit": exit_code(findings),
+            "findings": [f.to_json() for f in findings]}
+
+
+def main(args, host: Host) -> int:
+    from . import run
+    from .runner import normalize_targets
+
+    profile = getattr(args, "profile", None) or "default"
+    targets = normalize_targets(getattr(args, "target", None))
+    live = bool(getattr(args, "live", False))
+    progress = None
+    if live and not getattr(args, "json", False) and sys.stderr.isatty():
+        def progress(msg: str) -> None:
+            sys.stderr.write(f"\r\x1b[2K{msg}")
+            sys.stderr.flush()
+    findings = run(host, profile, targets, live=live, progress=progress)
+    if progress is not None:
+        sys.stderr.write("\r\x1b[2K")
+        sys.stderr.flush()
+    if getattr(args, "json", False):
+        print(json.dumps(to_json(findings, profile=profile, live=live, targets=targets),
+                         indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(render_text(findings, profile=profile, live=live,
+                                     verbose=getattr(args, "verbose", False)))
+    return exit_code(findings)

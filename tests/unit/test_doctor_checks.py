@@ -1,0 +1,398 @@
+"""Every static doctor check, shown able to fail: for each check a small fixture home that
+triggers it (table below), and one clean home (tests/fixtures/doctor/clean + the default profile
+installed on top) in which no check fires."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from core import doctor, engine
+from core.doctor.registry import CHECKS
+from core.doctor.runner import _load_checks, ordered_checks
+from core.host import Host
+
+_load_checks()
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "doctor"
+TARGETS = ("copilot", "codex", "claude")
+
+
+# ---- homes -------------------------------------------------------------------------------------
+
+def make_host(home: Path, env: dict | None = None) -> Host:
+    """A host on `home` whose PATH has a stub `agentdeck-hook` (the default profile's handler)
+    and no real CLI, and which is not WSL unless env says so."""
+    bin_dir = home.parent / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    stub = bin_dir / "agentdeck-hook"
+    if not stub.exists():
+        stub.write_text("#!/bin/sh\nexit 0\n")
+        stub.chmod(0o755)
+    base = {"PATH": f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin", "LANG": "C.UTF-8"}
+    for k, v in (env or {}).items():
+        base[k] = v.replace("{home}", str(home))
+    h = Host.from_environment(home, env=base)
+    h.osrelease_path = home / ".no-osrelease"
+    return h
+
+
+def install(host: Host) -> None:
+    plan = engine.build_plan(host, "default", trust_hooks=True)
+    res = engine.apply_plan(host, plan)
+    assert not res.leftover
+
+
+def write_files(home: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = home / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text.replace("{home}", str(home)))
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    """The clean home and its findings (computed once: the doctor only reads)."""
+    root = tmp_path_factory.mktemp("clean")
+    home = root / "home"
+    shutil.copytree(FIXTURES / "clean", home, symlinks=True)
+    (home / "README.md").unlink()
+    host = make_host(home)
+    install(host)
+    return host, doctor.run(host)
+
+
+def by_check(findings, check_id):
+    return [f for f in findings if f.check == check_id]
+
+
+# ---- the table -----------------------------------------------------------------------------------
+
+@dataclass
+class Case:
+    check: str
+    result: str                                   # the result the trigger must produce
+    files: dict[str, str] = field(default_factory=dict)
+    contains: str = ""                            # a phrase the message must contain
+    env: dict[str, str] = field(default_factory=dict)
+    modes: dict[str, int] = field(default_factory=dict)
+    links: dict[str, str] = field(default_factory=dict)
+    installed: bool = False                       # install the default profile first
+    after: dict[str, str] = field(default_factory=dict)   # files written after installing
+    targets: tuple[str, ...] = TARGETS
+
+    @property
+    def id(self) -> str:
+        return f"{self.check}:{self.contains or self.result}"
+
+
+def fake_cli(target: str, version: str) -> dict:
+    """Case fields for a CLI installed the npm way at `version`, found on the host's PATH."""
+    from core.facts import FACTS_BY_TARGET
+    f = FACTS_BY_TARGET[target]
+    pkg = f"npm/node_modules/{f.npm_package}"
+    return {"files": {f"{pkg}/package.json": json.dumps({"name": f.npm_package, "version": version}),
+                      f"{pkg}/cli.js": "#!/bin/sh\nexit 0\n"},
+            "links": {f"npm/bin/{f.binary}": f"{{home}}/{pkg}/cli.js"},
+            "modes": {f"{pkg}/cli.js": 0o755},
+            "env": {"PATH": f"{{home}}/npm/bin{os.pathsep}/usr/bin{os.pathsep}/bin"}}
+
+
+def _version_case(target: str) -> Case:
+    return Case(f"{target}.version", "warning", contains="outside the range", targets=(target,),
+                **fake_cli(target, "99.0.0"))
+
+
+COPILOT_HOOK = '{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo hi", "timeoutSec": 5}]}}'
+SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+CASES: list[Case] = [
+    # ---- every target: version, plan, manifest
+    *[_version_case(t) for t in TARGETS],
+    Case("copilot.plan", "error", {".copilot/settings.json": "{ nope"}, "cannot compute the plan"),
+    Case("codex.plan", "error", {".codex/config.toml": "model = = 1"}, "cannot compute the plan"),
+    Case("claude.plan", "error", {".claude/settings.json": "{ nope"}, "cannot compute the plan"),
+    Case("copilot.plan", "warning", installed=True,
+         after={".copilot/settings.json": '{"disableAllHooks": true}'}, contains="conflict"),
+    Case("copilot.manifest", "error", installed=True,
+         after={".copilot/.agentdeck-managed.json": "{"}, contains="corrupt"),
+    Case("codex.manifest", "error", installed=True,
+         after={".codex/.agentdeck-managed.json": "[]"}, contains="unexpected shape"),
+    Case("claude.manifest", "info", installed=True,
+         after={".claude/CLAUDE.md": "my own text only\n"}, contains="deleted since"),
+    # ---- Copilot
+    Case("copilot.settings.parse", "error", {".copilot/settings.json": '{"model": "x",,}'},
+         "does not parse"),
+    Case("copilot.settings.types", "error", {".copilot/settings.json": '{"disableAllHooks": "no"}'},
+         "WHOLE settings.json"),
+    Case("copilot.settings.unknown-keys", "warning", {".copilot/settings.json": '{"modle": "x"}'},
+         "did you mean 'model'"),
+    Case("copilot.settings.unknown-keys", "warning",
+         {".copilot/settings.json": '{"trustedFolders": ["/x"]}'}, "config.json"),
+    Case("copilot.hooks.parse", "error", {".copilot/hooks/a.json": '{\n // no\n "hooks": {}}'},
+         "no comments"),
+    Case("copilot.hooks.parse", "error",
+         {".copilot/hooks/a.json": '{"version": 2, "hooks": {}}'}, '"version": 2'),
+    Case("copilot.hooks.parse", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"sessionEnd": {"bash": "x"}}}'}, "not an array"),
+    Case("copilot.hooks.events", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"AgentStop": [{"bash": "echo"}]}}'},
+         "did you mean 'agentStop'"),
+    Case("copilot.hooks.events", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"UserPromptSubmitted": [{"bash": "echo"}]}}'},
+         "did you mean 'userPromptSubmitted'"),
+    Case("copilot.hooks.events", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"postResult": [{"bash": "echo"}]}}'}, "callback-only"),
+    Case("copilot.hooks.timeout-spelling", "warning",
+         {".copilot/hooks/a.json": '{"hooks": {"agentStop": [{"bash": "echo", "timeoutSeconds": 9}]}}'},
+         "no timeout at all"),
+    Case("copilot.hooks.timeout-spelling", "warning",
+         {".copilot/settings.json": '{"hooks": {"agentStop": [{"bash": "echo", "timeoutSeconds": 9}]}}'},
+         "timeoutSeconds"),
+    Case("copilot.hooks.schema", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"preToolUse": [{"bash": "echo", "timeoutSec": 0}]}}'},
+         "positive number"),
+    Case("copilot.hooks.schema", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"preToolUse": [{"type": "command"}]}}'}, "not neither"),
+    Case("copilot.hooks.schema", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"agentStop": [{"type": "prompt", "prompt": "x"}]}}'},
+         "prompt hook"),
+    Case("copilot.hooks.schema", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"preToolUse": [{"type": "http", "url": "http://x"}]}}'},
+         "https"),
+    Case("copilot.hooks.disable-all", "error",
+         {".copilot/settings.json": '{"disableAllHooks": true}', ".copilot/hooks/a.json": COPILOT_HOOK},
+         "none of the 1"),
+    Case("copilot.hooks.disable-all", "warning", {".copilot/settings.json": '{"disableAllHooks": true}'},
+         "any hook you add"),
+    Case("copilot.hooks.inline-and-files", "warning",
+         {".copilot/settings.json": json.dumps({"hooks": json.loads(COPILOT_HOOK)["hooks"]}),
+          ".copilot/hooks/a.json": COPILOT_HOOK}, "fire twice"),
+    Case("copilot.hooks.wrapper", "error", installed=True,
+         after={".copilot/agentdeck-hook.sh": "#!/bin/sh\n"}, modes={".copilot/agentdeck-hook.sh": 0o644},
+         contains="not executable"),
+    Case("copilot.hooks.wrapper", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"sessionStart": [{"bash": "{home}/.copilot/agentdeck-hook.sh sessionStart"}]}}'},
+         "is missing"),
+    Case("copilot.hooks.handler", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"sessionStart": [{"bash": "no-such-program-xyz --flag"}]}}'},
+         "not on PATH"),
+    Case("copilot.hooks.handler", "error",
+         {".copilot/hooks/a.json": '{"hooks": {"sessionStart": [{"bash": "python3 {home}/gone.py"}]}}'},
+         "gone.py does not exist"),
+    Case("copilot.hooks.handler", "error", installed=True,
+         after={".copilot/agentdeck-hook.sh": "#!/bin/sh\nexec /nowhere/handler \"$1\"\n"},
+         modes={".copilot/agentdeck-hook.sh": 0o755}, contains="the wrapper runs is not found"),
+    Case("copilot.hooks.disabled", "info",
+         {".copilot/hooks/a.json": COPILOT_HOOK,
+          ".copilot/settings.json": json.dumps({"disabledHooks": ["__KEY__"]})}, "disabled by you"),
+    Case("copilot.hooks.disabled", "info",
+         {".copilot/settings.json": json.dumps({"disabledHooks": ["0" * 64]})}, "match no hook"),
+    Case("copilot.mcp.parse", "error", {".copilot/mcp-config.json": '{"mcpServers": {'},
+         "mcpServers: Required"),
+    Case("copilot.mcp.parse", "error", {".copilot/mcp-config.json": '{"servers": {}}'},
+         "no \"mcpServers\""),
+    Case("copilot.mcp.dropped", "error",
+         {".copilot/mcp-config.json": '{"mcpServers": {"x": {"type": "bogus", "command": "y"}}}'},
+         "type \"bogus\""),
+    Case("copilot.mcp.dropped", "error",
+         {".copilot/mcp-config.json": '{"mcpServers": {"x": {"type": "http"}}}'}, "needs a url"),
+    Case("copilot.mcp.dropped", "error",
+         {".copilot/mcp-config.json": '{"mcpServers": {"x": {"command": "y", "args": "z"}}}'},
+         "args is not an array"),
+    Case("copilot.mcp.tools-wildcard", "warning",
+         {".copilot/mcp-config.json": '{"mcpServers": {"x": {"command": "y", "tools": ["gh-*"]}}}'},
+         "offers no tools"),
+    Case("copilot.mcp.disabled-unknown", "warning",
+         {".copilot/mcp-config.json": '{"mcpServers": {"notes": {"command": "y"}}}',
+          ".copilot/settings.json": '{"disabledMcpServers": ["note"]}'}, "did you mean 'notes'"),
+    Case("copilot.mcp.oauth-wsl", "warning",
+         {".copilot/mcp-config.json": '{"mcpServers": {"x": {"type": "http", "url": "https://e", "auth": true}}}'},
+         "inside WSL", env={"WSL_DISTRO_NAME": "Ubuntu"}),
+    Case("copilot.mcp.oauth-wsl", "warning", {".copilot/settings.json": "{}"},
+         "not a JSON array", env={"COPILOT_DEBUG_BROWSER": "wslview"}),
+    Case("copilot.mcp.oauth-wsl", "warning", {".copilot/settings.json": "{}"},
+         "explorer.exe", env={"COPILOT_DEBUG_BROWSER": '["/mnt/c/Windows/explorer.exe"]'}),
+    Case("copilot.env.allow-all", "warning", {}, "in the environment",
+         env={"COPILOT_ALLOW_ALL": "1"}),
+    Case("copilot.env.allow-all", "warning",
+         {".local/state/agentdeck/copilot.env": "export COPILOT_ALLOW_ALL='yes'\n"}, "env file"),
+    Case("copilot.env.allow-all", "warning", {".bashrc": "export COPILOT_ALLOW_ALL=1\n"}, ".bashrc"),
+    Case("copilot.env.shell-block", "warning",
+         {".local/state/agentdeck/copilot.env": "export AGENTDECK_CHANNELS='a'\n"},
+         "does not source it"),
+    Case("copilot.env.shell-block", "error",
+         {".bashrc": "# >>> agentdeck copilot environment (managed by agentdeck) >>>\n"}, "broken"),
+    Case("copilot.persona.markers", "error",
+         {".copilot/copilot-instructions.md": "<!-- agentdeck:end -->\nmine\n"}, "markers are broken"),
+    Case("copilot.skills.links", "warning", links={".copilot/skills/gone": "{home}/nowhere"},
+         contains="does not exist"),
+    Case("copilot.secrets.literal", "warning",
+         {".copilot/mcp-config.json": json.dumps({"mcpServers": {"gh": {"type": "http", "url": "https://x",
+                                                                       "headers": {"Authorization": f"Bearer {SECRET}"}}}})},
+         "github_token"),
+    Case("copilot.secrets.file-mode", "error",
+         {".copilot/mcp-config.json": json.dumps({"mcpServers": {"gh": {"command": "x", "env": {"T": SECRET}}}})},
+         "world-readable", modes={".copilot/mcp-config.json": 0o644}),
+    Case("copilot.secrets.file-mode", "error", {".copilot/config.json": "{}"}, "login tokens",
+         modes={".copilot/config.json": 0o644}),
+    # ---- Codex
+    Case("codex.config.parse", "error", {".codex/config.toml": "model = \n"}, "does not parse"),
+    Case("codex.config.types", "error", {".codex/config.toml": 'notify = "say done"\n'},
+         "array of strings"),
+    Case("codex.config.unknown-keys", "warning", {".codex/config.toml": 'modle = "x"\n'},
+         "did you mean 'model'"),
+    Case("codex.mcp.invalid", "error",
+         {".codex/config.toml": '[mcp_servers.a]\nurl = "https://x"\nbearer_token = "t"\n'}, "bearer_token"),
+    Case("codex.mcp.invalid", "error", {".codex/config.toml": '[mcp_servers.a]\nargs = ["x"]\n'},
+         "neither command nor url"),
+    Case("codex.mcp.invalid", "warning",
+         {".codex/config.toml": '[mcp_servers.a]\ntype = "stdio"\ncommand = "x"\n'}, "ignores it"),
+    Case("codex.hooks.parse", "error",
+         {".codex/hooks.json": '{"version": 1, "hooks": {}}'}, "'version'"),
+    Case("codex.hooks.parse", "error",
+         {".codex/hooks.json": '{"hooks": {"Stop": [{"type": "command", "command": "x"}]}}'},
+         "not a flat action"),
+    Case("codex.hooks.parse", "error",
+         {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 2.5}]}]}}'},
+         "whole number"),
+    Case("codex.hooks.events", "error",
+         {".codex/hooks.json": '{"hooks": {"preToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}}'},
+         "did you mean 'PreToolUse'"),
+    Case("codex.hooks.timeout-spelling", "warning",
+         {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeoutSec": 5}]}]}}'},
+         "600s"),
+    Case("codex.hooks.schema", "warning",
+         {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]}}'},
+         "not supported yet"),
+    Case("codex.hooks.inline-and-file", "warning",
+         {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}',
+          ".codex/config.toml": '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "x"\n'},
+         "fire twice"),
+    Case("codex.hooks.trust", "info",
+         {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}'},
+         "not trusted yet"),
+    Case("codex.hooks.trust", "warning",
+         {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}',
+          ".codex/config.toml": '[hooks.state."{home}/.codex/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:00"\n'},
+         "modified"),
+    Case("codex.hooks.wrapper", "error", installed=True, modes={".codex/agentdeck-hook.sh": 0o600},
+         contains="not executable"),
+    Case("codex.hooks.handler", "error",
+         {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/no/such/thing"}]}]}}'},
+         "does not exist"),
+    Case("codex.persona.markers", "error",
+         {".codex/AGENTS.md": "<!-- agentdeck:begin (managed by agentdeck; edit your profile, not this block) -->\n"},
+         "no end marker"),
+    Case("codex.skills.links", "warning", links={".agents/skills/gone": "{home}/nowhere"},
+         contains="shared with Copilot", targets=("codex", "claude")),
+    Case("codex.secrets.literal", "warning",
+         {".codex/config.toml": f'[mcp_servers.a]\ncommand = "x"\nenv = {{ TOKEN = "{SECRET}" }}\n'},
+         "github_token"),
+    Case("codex.secrets.file-mode", "error", {".codex/auth.json": "{}"}, "world-readable",
+         modes={".codex/auth.json": 0o644}),
+    Case("codex.secrets.file-mode", "warning",
+         {".codex/config.toml": f'[mcp_servers.a]\ncommand = "x"\nenv = {{ TOKEN = "{SECRET}" }}\n'},
+         "group-readable", modes={".codex/config.toml": 0o640}),
+    # ---- Claude
+    Case("claude.settings.parse", "error", {".claude/settings.json": '{\n  // c\n  "model": "x"\n}'},
+         "no comments"),
+    Case("claude.settings.types", "error", {".claude/settings.json": '{"disableAllHooks": "no"}'},
+         "true or false"),
+    Case("claude.settings.unknown-keys", "warning", {".claude/settings.json": '{"modle": "x"}'},
+         "did you mean 'model'"),
+    Case("claude.hooks.disable-all", "error",
+         {".claude/settings.json": '{"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo"}]}]}}'},
+         "none of the 1"),
+    Case("claude.hooks.events", "error",
+         {".claude/settings.json": '{"hooks": {"stop": [{"hooks": [{"type": "command", "command": "echo"}]}]}}'},
+         "did you mean 'Stop'"),
+    Case("claude.hooks.timeout-spelling", "warning",
+         {".claude/settings.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo", "timeoutSeconds": 3}]}]}}'},
+         "timeoutSeconds"),
+    Case("claude.hooks.schema", "error",
+         {".claude/settings.json": '{"hooks": {"Stop": [{"type": "command", "command": "echo"}]}}'},
+         "flat action"),
+    Case("claude.hooks.schema", "error",
+         {".claude/settings.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo", "timeout": "5"}]}]}}'},
+         "not a number"),
+    Case("claude.hooks.wrapper", "error", installed=True,
+         after={".claude/agentdeck-hook.sh": ""}, contains="not executable",
+         modes={".claude/agentdeck-hook.sh": 0o644}),
+    Case("claude.hooks.handler", "error",
+         {".claude/settings.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "~/bin/missing.sh"}]}]}}'},
+         "does not exist"),
+    Case("claude.mcp.invalid", "error", {".claude.json": '{"mcpServers": {"x": {"type": "http"}}}'},
+         "needs a url"),
+    Case("claude.mcp.invalid", "error",
+         {".claude.json": '{"mcpServers": {"x": {"type": "grpc", "command": "y"}}}'}, "type \"grpc\""),
+    Case("claude.persona.markers", "error",
+         {".claude/CLAUDE.md": ("<!-- agentdeck:begin (managed by agentdeck; edit your profile, not this block) -->\n"
+                                "<!-- agentdeck:end -->\n") * 2}, "more than one"),
+    Case("claude.skills.links", "warning", links={".claude/skills/gone": "{home}/nowhere"},
+         contains="does not exist"),
+    Case("claude.secrets.literal", "warning",
+         {".claude/settings.json": json.dumps({"env": {"ANTHROPIC_API_KEY": "sk-ant-" + "x1" * 20}})},
+         "anthropic_key"),
+    Case("claude.secrets.file-mode", "error", {".claude/.credentials.json": "{}"}, "world-readable",
+         modes={".claude/.credentials.json": 0o644}),
+]
+
+
+def _run_case(root: Path, case: Case):
+    home = root / "home"
+    home.mkdir()
+    host = make_host(home, case.env)
+    if case.installed:
+        install(host)
+    files = dict(case.files)
+    if any("__KEY__" in v for v in files.values()):      # the disable key of COPILOT_HOOK
+        from core.facts.copilot import copilot_disable_key
+        key = copilot_disable_key("sessionStart", json.loads(COPILOT_HOOK)["hooks"]["sessionStart"][0])
+        files = {k: v.replace("__KEY__", key) for k, v in files.items()}
+    write_files(home, files)
+    write_files(home, case.after)
+    for rel, target in case.links.items():
+        p = home / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target.replace("{home}", str(home)), p)
+    for rel, mode in case.modes.items():
+        os.chmod(home / rel, mode)
+    return doctor.run(host, "default", list(case.targets))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_check_fires(tmp_path, case):
+    findings = _run_case(tmp_path, case)
+    mine = by_check(findings, case.check)
+    assert any(f.result == case.result and case.contains in f.message for f in mine), \
+        f"{case.check} did not report {case.result} {case.contains!r}: " + \
+        "; ".join(f"{f.result}: {f.message}" for f in mine)
+    for f in mine:
+        assert str(tmp_path) not in f.message and str(tmp_path) not in (f.fix or "")
+        assert f.path is None or not f.path.startswith(str(tmp_path)), f.path
+
+
+def test_every_static_check_has_a_triggering_case():
+    doctor_ids = {c.id for t in TARGETS for c in ordered_checks(t)}
+    covered = {c.check for c in CASES}
+    assert doctor_ids - covered == set()
+
+
+@pytest.mark.parametrize("check_id", sorted({c.id for c in CHECKS}))
+def test_check_is_quiet_on_the_clean_home(clean, check_id):
+    host, findings = clean
+    mine = by_check(findings, check_id)
+    assert mine, f"{check_id} gave no row"
+    allowed = {"ok", "skipped"} if check_id.endswith(".version") else {"ok"}
+    assert {f.result for f in mine} <= allowed, [(f.result, f.message) for f in mine]
+
+
+def test_clean_home_exit_zero_and_nothing_above_ok(clean):
+    _, findings = clean
+    from core.doctor.report import exit_code
+    assert exit_code(findings) == 0
+    assert not [f for f in findings if f.result not in ("ok", "skipped")]
