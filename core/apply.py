@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 from .disk import MISSING, DiskView, current_sha, new_doc, parse_doc
 from .errors import LockedError, StalePlanError, UserError
-from .host import Host
+from .host import Host, HostError
 from .manifest import ABSENT, Entry, Manifest, sha256
 from .plan import Plan, PlanItem, fingerprint_of_value, with_member, without_member
 
@@ -80,6 +80,7 @@ class ApplyResult:
     removed: list[str] = field(default_factory=list)
     backup_dir: str | None = None
     leftover: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)     # removals refused for safety, one line each
     recovered: str | None = None
 
     @property
@@ -164,11 +165,17 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
             else:
                 e = it.entry
                 if e and e.prior_sha:
-                    data = (_originals_dir(host) / e.prior_sha).read_bytes()
+                    try:
+                        data = host.read_bytes(_originals_dir(host) / e.prior_sha)
+                    except HostError:
+                        data = None
+                    if data is None or sha256(data) != e.prior_sha:
+                        raise UserError("the copy of what was here before agentdeck (kept in "
+                                        f"{host.display(_originals_dir(host))}) is missing or damaged; "
+                                        "nothing was written", path=path_s)
                     ops.append(Op(real, "write", data=data, display=path_s))
                 else:
-                    ops.append(Op(real, "delete", rmdirs=list(e.created_dirs) if e else [],
-                                  display=path_s))
+                    ops.append(_delete_op(path, st, list(e.created_dirs) if e else [], path_s))
             continue
         text = disk.text(path)
         if "block" in kinds:
@@ -186,7 +193,7 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                 new = remove_block(text or "", markers[0], markers[1])
                 e = it.entry
                 if new == "" and e is not None and e.created_file:
-                    ops.append(Op(real, "delete", rmdirs=list(e.created_dirs or []), display=path_s))
+                    ops.append(_delete_op(path, st, list(e.created_dirs or []), path_s))
                 else:
                     ops.append(Op(real, "write", data=new.encode("utf-8"), display=path_s))
             continue
@@ -228,10 +235,15 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                 and not any(plan.action(i) == "write" for i in items)
                 and _no_other_entries(plan, path_s, {i.id for i in items})):
             rm = sorted({d for e in removed_entries for d in (e.created_dirs or [])}, key=len, reverse=True)
-            ops.append(Op(real, "delete", rmdirs=rm, display=path_s))
+            ops.append(_delete_op(path, st, rm, path_s))
         else:
             ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s))
     return ops, facts
+
+
+def _delete_op(path: Path, st, rmdirs: list[str], display: str) -> Op:
+    """Deleting never follows a symlink: a symlinked file is unlinked, its target keeps its bytes."""
+    return Op(path, "unlink" if st.is_link else "delete", rmdirs=rmdirs, display=display)
 
 
 def _made_keys(plan: Plan, path: str, items: list[PlanItem], doc) -> dict[str, list[list[str]]]:
@@ -357,23 +369,57 @@ def _undo(host: Host, records: list[dict]) -> None:
                 host.rmdir_if_empty(Path(d))
 
 
-def recover(host: Host) -> str | None:
-    """Roll back an apply that did not finish (its journal is still there). Returns a message
-    saying what was done, or None when there was nothing to recover."""
+
+def read_journal(host: Host) -> dict | None:
+    """The journal of an apply that did not finish, checked before anything acts on it: every
+    path inside the home or a CLI home (or the file a symlink there leads to), every backup
+    inside agentdeck's own state dir. None when there is no journal."""
     jp = journal_path(host)
     try:
         raw = host.read_bytes(jp)
-    except Exception:
-        raw = None
+    except HostError:
+        raw = b""
     if raw is None:
         return None
+
+    def bad(why: str) -> UserError:
+        return UserError(f"the apply journal {why}; inspect it and remove it to continue", path=str(jp))
+
     try:
         obj = json.loads(raw)
         ops = obj["ops"]
     except (ValueError, KeyError, TypeError):
-        raise UserError("the apply journal is unreadable; inspect it and remove it to continue",
-                        path=str(jp)) from None
-    _undo(host, ops)
+        raise bad("is unreadable") from None
+    if not isinstance(ops, list) or not all(isinstance(r, dict) and isinstance(r.get("path"), str)
+                                            for r in ops):
+        raise bad("is unreadable")
+    backups = os.path.normpath(host.state_dir) + os.sep
+    for rec in ops:
+        p, via = rec["path"], rec.get("via")
+        through_link = (isinstance(via, str) and host.confined(via)
+                        and str(host.resolve_write_path(Path(via))) == p)
+        if not (host.confined(p) or through_link):
+            raise bad(f"names a path outside the home ({p})")
+        b = rec.get("backup")
+        if b is not None and not (isinstance(b, str) and os.path.normpath(b).startswith(backups)
+                                  and os.path.isfile(b)):
+            raise bad(f"names a backup that is not one of agentdeck's ({b})")
+        dirs = rec.get("made_dirs", [])
+        if not isinstance(dirs, list) or not all(isinstance(d, str) and host.confined(d) for d in dirs):
+            raise bad("names a directory outside the home")
+        if rec.get("link_was") is not None and not isinstance(rec["link_was"], str):
+            raise bad("is unreadable")
+    return obj
+
+
+def recover(host: Host) -> str | None:
+    """Roll back an apply that did not finish (its journal is still there). Returns a message
+    saying what was done, or None when there was nothing to recover."""
+    obj = read_journal(host)
+    if obj is None:
+        return None
+    jp = journal_path(host)
+    _undo(host, obj["ops"])
     host.remove(jp)
     return f"rolled back an interrupted apply from {obj.get('started', '?')} (journal {host.display(jp)})"
 
@@ -419,6 +465,10 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
     with home_lock(host):
         check_fresh(host, plan)
         ops, facts = build_ops(host, plan)
+        for op in [o for o in ops if o.kind in ("delete", "unlink") and not host.real_confined(o.path)]:
+            ops.remove(op)    # never delete through a symlink that leads out of the home
+            result.kept.append(f"{host.display(op.display or op.path)}: not deleted, it is reached "
+                               "through a symlink that leads out of the home")
         before = {t: dict(m.entries) for t, m in plan.manifests.items()}
         manifests = update_manifests(plan, facts)
         sweep = sorted({d for t, m in plan.manifests.items() for eid, e in before[t].items()
@@ -440,6 +490,8 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
         records = []
         for n, op in enumerate(ops):
             rec: dict[str, Any] = {"path": str(op.path), "op": op.kind}
+            if op.display and op.display != str(op.path):
+                rec["via"] = op.display      # the planned path; op.path is where its symlink leads
             lst = host.lstat(op.path)
             rec["existed"] = lst is not None
             if lst is not None and os.path.islink(op.path) and op.kind in ("symlink", "unlink"):

@@ -167,10 +167,12 @@ def _run_apply(host, plan, args) -> int:
         return EXIT_ERROR
     result = engine.apply_plan(host, plan)
     if args.json:
-        print(json.dumps({"written": result.written, "removed": result.removed,
+        print(json.dumps({"written": result.written, "removed": result.removed, "kept": result.kept,
                           "backup_dir": result.backup_dir, "leftover": result.leftover}, indent=2))
     else:
         print(f"\nApplied: {len(result.written)} file(s) written, {len(result.removed)} removed.")
+        for line in result.kept:
+            print(f"Kept: {line}")
         if result.backup_dir:
             print(f"Backups of what was replaced: {host.display(result.backup_dir)}")
     if result.leftover:

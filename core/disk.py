@@ -64,6 +64,9 @@ class DiskView:
         if st.is_dir:
             raise UserError("is a directory, expected a file", path=str(path))
         if st.data is None:
+            if st.is_link:   # never create a file (and its folders) wherever a dangling link points
+                raise UserError(f"is a symlink to {st.link_target}, which does not exist; agentdeck "
+                                "does not write through a dangling link (fix or remove it)", path=str(path))
             return None
         if st._text is None:
             try:

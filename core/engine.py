@@ -154,6 +154,9 @@ def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = 
 
 
 def recover(host: Host) -> str | None:
-    """Roll back an apply that was interrupted (crash, kill). Safe to call any time."""
+    """Roll back an apply that was interrupted (crash, kill). Safe to call any time. A journal
+    that cannot be acted on safely is reported before the home's lock is even taken."""
+    if applier.read_journal(host) is None:
+        return None
     with applier.home_lock(host):
         return applier.recover(host)

@@ -264,7 +264,7 @@ class Host:
         real.parent.mkdir(parents=True, exist_ok=True)
         old_mode = self.mode(real) if real.exists() else None
         final_mode = mode if mode is not None else (old_mode if old_mode is not None else 0o644)
-        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".agentdeck-tmp", dir=real.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=TEMP_SUFFIX, dir=real.parent)
         try:
             os.fchmod(fd, final_mode)
             with os.fdopen(fd, "wb") as f:
@@ -307,13 +307,20 @@ class Host:
         os.replace(tmp, link)
 
     def remove(self, path: Path) -> None:
-        """Remove a file or a symlink (never what it points to)."""
+        """Remove a file or a symlink (never what it points to). Refuses (HostError) a path that
+        is reached through a symlink leading out of the home and the CLI homes."""
+        if not self.real_confined(path):
+            raise HostError(f"{path}: not removed: reached through a symlink that leads out of the home")
         try:
             os.unlink(path)
         except FileNotFoundError:
             pass
 
     def rmdir_if_empty(self, path: Path) -> bool:
+        """Remove an empty directory; never a symlink, never one reached through a symlink that
+        leads out of the home and the CLI homes."""
+        if os.path.islink(path) or not self.real_confined(path):
+            return False
         try:
             os.rmdir(path)
             return True
@@ -327,3 +334,34 @@ class Host:
             return True
         except ValueError:
             return False
+
+    # ---- confinement -------------------------------------------------------------------------
+    def roots(self) -> list[str]:
+        """The folders agentdeck may change: the home, each CLI's home (wherever COPILOT_HOME,
+        CODEX_HOME or CLAUDE_CONFIG_DIR put it) and agentdeck's state dir, as written and with
+        their own symlinks resolved."""
+        out: list[str] = []
+        for p in (self.home, self.copilot_home, self.codex_home, self.claude_home, self.state_dir):
+            for s in (os.path.normpath(os.path.abspath(p)), os.path.realpath(p)):
+                if s not in out:
+                    out.append(s)
+        return out
+
+    def confined(self, path: os.PathLike | str) -> bool:
+        """True when `path`, its `..` taken literally, lies inside one of roots()."""
+        return _under(os.path.normpath(os.path.abspath(path)), self.roots())
+
+    def real_confined(self, path: os.PathLike | str) -> bool:
+        """True when `path` is reached without a symlink leading out of roots(): its parent
+        directory, every symlink resolved, lies inside one of them. The last component is not
+        followed (removing a symlink removes the link, never its target)."""
+        p = os.path.abspath(path)
+        real = os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p))
+        return _under(real, [os.path.realpath(r) for r in self.roots()])
+
+
+TEMP_SUFFIX = ".agentdeck-tmp"
+
+
+def _under(p: str, roots: list[str]) -> bool:
+    return any(p == r or p.startswith(r.rstrip(os.sep) + os.sep) for r in roots)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,6 +98,9 @@ class Manifest:
             except TypeError:
                 raise UserError("agentdeck manifest has an unexpected entry; move it aside and re-run",
                                 path=str(path)) from None
+            problem = _entry_problem(host, e)
+            if problem:
+                raise UserError(f"agentdeck manifest {problem}; move it aside and re-run", path=str(path))
             m.entries[e.id] = e
         return m
 
@@ -108,6 +113,24 @@ class Manifest:
 
     def paths(self) -> set[str]:
         return {e.path for e in self.entries.values()}
+
+
+_SHA_RE = re.compile(r"[0-9a-f]{64}")
+
+
+def _entry_problem(host: Host, e: Entry) -> str | None:
+    """Why an entry cannot be acted on safely (uninstall deletes and restores what it names):
+    every path must lie inside the home or a CLI home, and prior_sha must be a sha256."""
+    if not isinstance(e.path, str) or not os.path.isabs(e.path) or not isinstance(e.created_dirs, list):
+        return "has an entry with an unexpected shape"
+    for p in [e.path, *e.created_dirs]:
+        if not isinstance(p, str) or not host.confined(p):
+            return f"names a path outside the home ({p})"
+    if e.prior_sha is not None and not (isinstance(e.prior_sha, str) and _SHA_RE.fullmatch(e.prior_sha)):
+        return f"has an invalid prior_sha ({str(e.prior_sha)[:80]!r})"
+    if not isinstance(e.key, list) or not all(isinstance(k, str) for k in e.key):
+        return "has an entry with an unexpected key"
+    return None
 
 
 def _entry_json(e: Entry) -> dict:
