@@ -459,7 +459,7 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
     result = ApplyResult()
     undecided = plan.undecided_conflicts()
     if undecided:
-        names = ", ".join(i.label or i.id for i in undecided[:3])
+        names = ", ".join(f"{i.label or i.id} in {host.display(i.path)}" for i in undecided[:3])
         raise UserError(f"{len(undecided)} conflict(s) need your decision before apply: {names} "
                         "(keep yours with --keep ID or take the profile's with --take ID)")
     with home_lock(host):
