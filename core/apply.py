@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 from .disk import MISSING, DiskView, current_sha, new_doc, parse_doc
 from .errors import LockedError, StalePlanError, UserError
-from .host import Host, HostError
+from .host import TEMP_SUFFIX, Host, HostError
 from .manifest import ABSENT, Entry, Manifest, sha256
 from .plan import Plan, PlanItem, fingerprint_of_value, with_member, without_member
 
@@ -354,7 +354,8 @@ def _write_journal(host: Host, records: list[dict], backup_dir: Path) -> None:
 
 
 def _undo(host: Host, records: list[dict]) -> None:
-    """Put back what the journal records say was there, last op first."""
+    """Put back what the journal records say was there, last op first; and remove the temp
+    files of a write that was cut short."""
     for rec in reversed(records):
         p = Path(rec["path"])
         if rec.get("backup"):
@@ -367,7 +368,18 @@ def _undo(host: Host, records: list[dict]) -> None:
                 host.remove(p)
             for d in rec.get("made_dirs", []):
                 host.rmdir_if_empty(Path(d))
+        _remove_temp_files(host, p)
 
+
+def _remove_temp_files(host: Host, p: Path) -> None:
+    """The `.<name>.*.agentdeck-tmp` files write_atomic leaves when it is killed mid-write."""
+    prefix = f".{p.name}."
+    for fn in host.listdir(p.parent):
+        if fn.startswith(prefix) and fn.endswith(TEMP_SUFFIX) and os.path.isfile(p.parent / fn):
+            try:
+                os.unlink(p.parent / fn)
+            except OSError:
+                pass
 
 
 def read_journal(host: Host) -> dict | None:

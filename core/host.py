@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -268,6 +269,10 @@ class Host:
         try:
             os.fchmod(fd, final_mode)
             with os.fdopen(fd, "wb") as f:
+                if self._crash_mid_write():
+                    f.write(data[: len(data) // 2])
+                    f.flush()
+                    os.kill(os.getpid(), signal.SIGKILL)
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
@@ -279,6 +284,15 @@ class Host:
                 pass
             raise
         self._fsync_dir(real.parent)
+
+    def _crash_mid_write(self) -> bool:
+        """Test instrumentation for the crash-safety suite: AGENTDECK_CRASH_MID_WRITE=N kills
+        this process (SIGKILL) halfway through writing the temp file of atomic write N."""
+        at = self.env.get("AGENTDECK_CRASH_MID_WRITE")
+        if not at:
+            return False
+        self._writes = getattr(self, "_writes", 0) + 1
+        return at.isdigit() and int(at) == self._writes
 
     def _fsync_dir(self, d: Path) -> None:
         try:
