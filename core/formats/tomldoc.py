@@ -1,0 +1,330 @@
+"""TOML documents edited through tomlkit, so comments, order and unknown tables survive.
+
+``tomllib`` checks every text first (it is the reference reader and gives 1-based positions);
+tomlkit then holds the document. Every edit parses the current text again, edits the tomlkit
+tree, renders it, and checks with ``tomllib`` that the new text reads back as the intended data
+before accepting it, so an edit that tomlkit would render wrongly fails loudly instead of writing
+a broken file.
+
+Shapes of the edits, chosen so that ``set`` of a new key and then ``delete`` of it give back the
+original text:
+
+* A new table (``set`` of a dict, or of a key under missing tables) is appended as text at the
+  end of the file, after one blank line, as ``[a.b."c"]`` with its missing parents implicit (no
+  ``[a]`` header). Dicts inside it become inline tables. Deleting the last table of a file also
+  removes the blank line before it.
+* A new plain key goes where tomlkit puts it (after the container's last key, before any
+  sub-table); the blank line tomlkit would add before the next table header is not added.
+* ``delete`` removes the key, then the tables the deletion left empty: implicit parent tables
+  always, and the key's own table when the deleted key was a plain value (an empty
+  ``[mcp_servers.x]`` would be a broken server entry). A table holding a comment is kept.
+
+Where exactness does not hold: a file not ending in a newline gains one; a file ending in blank
+lines gets one more blank line before an appended table, which ``delete`` takes back; an empty
+``[table]`` the operator wrote, then given its first plain key by us, is removed with that key; a
+key added to an inline table is rendered by tomlkit as ``{a = 1,new = 2}``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from typing import Any
+
+import tomlkit
+from tomlkit.container import Container, OutOfOrderTableProxy
+from tomlkit.exceptions import ParseError, TOMLKitError
+from tomlkit.items import AoT, Comment, InlineTable, Item, Table, Whitespace
+
+from .errors import FormatError
+from .jsonc import MISSING, same_value
+
+__all__ = ["MISSING", "TomlDoc"]
+
+_TABLES = (Container, Table, InlineTable, OutOfOrderTableProxy)  # what keys can be added under
+_TOMLLIB_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_TOMLLIB_AT_END = re.compile(r"\s*\(at end of document\)\s*$")
+
+
+class TomlDoc:
+    """A TOML document; ``data`` is the plain value, change it only through ``set``/``delete``."""
+
+    def __init__(self, text: str, *, path: str = "<string>") -> None:
+        self._path = path
+        self._load(text)
+
+    @classmethod
+    def parse(cls, text: str, *, path: str = "<string>") -> "TomlDoc":
+        return cls(text, path=path)
+
+    @classmethod
+    def new(cls) -> "TomlDoc":
+        return cls("", path="<new>")
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @property
+    def data(self) -> dict:
+        return self._data
+
+    def text(self) -> str:
+        return self._text
+
+    def get(self, keypath: tuple[str, ...], default: Any = MISSING) -> Any:
+        value: Any = self._data
+        for key in _keypath(keypath, allow_empty=True):
+            if not isinstance(value, dict) or key not in value:
+                return default
+            value = value[key]
+        return value
+
+    # -- editing -------------------------------------------------------------------------------
+
+    def set(self, keypath: tuple[str, ...], value: Any) -> None:
+        """Set ``keypath`` to ``value`` (dicts become tables), creating missing parent tables."""
+        keypath = _keypath(keypath)
+        _check_value(value)
+        current = self.get(keypath, MISSING)
+        if current is not MISSING and same_value(current, value):
+            return
+        doc = tomlkit.parse(self._text)
+        container: Any = doc
+        for depth, key in enumerate(keypath[:-1]):
+            if key not in container:
+                return self._add_new(doc, container, keypath, depth, value)
+            child = container[key]
+            if not isinstance(child, _TABLES):
+                raise FormatError(self._path, None, None, f"cannot set {_dotted(keypath)}: {key!r} is not a table")
+            container = child
+        key = keypath[-1]
+        if current is MISSING:
+            return self._add_new(doc, container, keypath, len(keypath) - 1, value)
+        existing = container[key]
+        if isinstance(existing, (Table, InlineTable)) and isinstance(value, dict):
+            for gone in [k for k in current if k not in value]:  # merge: keeps comments inside
+                self.delete(keypath + (gone,))
+            for k, v in value.items():
+                self.set(keypath + (k,), v)
+            return
+        if isinstance(existing, (Table, AoT)):  # a header table turns into a value, or the reverse
+            self.delete(keypath)
+            return self.set(keypath, value)
+        container[key] = _item(value, inline=True)
+        self._commit(doc.as_string(), keypath, value)
+
+    def delete(self, keypath: tuple[str, ...]) -> None:
+        """Remove ``keypath`` and the tables this leaves empty (see the module doc); no-op if absent."""
+        keypath = _keypath(keypath)
+        if self.get(keypath, MISSING) is MISSING:
+            return
+        doc = tomlkit.parse(self._text)
+        chain: list[Any] = [doc]
+        for key in keypath[:-1]:
+            chain.append(chain[-1][key])
+        removed_plain = not isinstance(chain[-1][keypath[-1]], (Table, AoT))
+        _delete_key(chain[-1], keypath[-1])
+        expected = _without(self._data, keypath)
+        for depth in range(len(keypath) - 1, 0, -1):
+            table = chain[depth]
+            own_table = depth == len(keypath) - 1 and removed_plain
+            if not (_is_empty_table(table) and (table.is_super_table() or own_table)):
+                break
+            _delete_key(chain[depth - 1], keypath[depth - 1])
+            expected = _without(expected, keypath[:depth])
+        text = doc.as_string()
+        if self._text.startswith(text) and text != self._text:  # the file's tail was removed
+            text = _drop_one_trailing_blank_line(text)
+        self._accept(text, expected, f"cannot delete {_dotted(keypath)}")
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _load(self, text: str) -> None:
+        self._data = _read(text, self._path)
+        try:
+            self._doc = tomlkit.parse(text)
+        except ParseError as e:  # tomllib accepted it; still say where tomlkit stumbled
+            raise FormatError(self._path, e.line, e.col + 1, _tomlkit_message(e)) from None
+        except TOMLKitError as e:
+            raise FormatError(self._path, None, None, str(e)) from None
+        self._text = text
+        if "\n" in text or not hasattr(self, "_newline"):  # a text without line breaks keeps the style
+            self._newline = "\r\n" if "\r\n" in text and "\n" not in text.replace("\r\n", "") else "\n"
+
+    def _add_new(self, doc: Any, container: Any, keypath: tuple[str, ...], depth: int, value: Any) -> None:
+        """Add ``keypath`` whose first missing key is ``keypath[depth]`` under ``container``."""
+        rest = keypath[depth:]
+        implicit = isinstance(container, Table) and container.is_super_table()  # tomlkit would copy
+        makes_table = isinstance(value, dict) or len(rest) > 1 or implicit  # a sub-table's header
+        if makes_table and not isinstance(container, InlineTable):
+            table_path = keypath if isinstance(value, dict) else keypath[:-1]
+            table_value = value if isinstance(value, dict) else {keypath[-1]: value}
+            text = self._append_table(table_path, table_value)
+            if _reads_as(text, _with(self._data, keypath, value)):
+                return self._accept(text, _with(self._data, keypath, value), "")
+        nested = value
+        for inner in reversed(rest[1:]):
+            nested = {inner: nested}
+        _add_plain(container, rest[0], _item(nested, inline=True))
+        self._commit(doc.as_string(), keypath, value)
+
+    def _append_table(self, table_path: tuple[str, ...], table_value: dict) -> str:
+        fragment_doc = tomlkit.document()
+        parent: Any = fragment_doc
+        for key in table_path[:-1]:
+            implicit = tomlkit.table(is_super_table=True)
+            parent.append(key, implicit)
+            parent = implicit
+        parent.append(table_path[-1], _item(table_value, inline=False))
+        fragment = fragment_doc.as_string().lstrip("\n")
+        text, nl = self._text, self._newline
+        if not text:
+            separator = ""
+        elif text.endswith("\n"):
+            separator = nl
+        else:
+            separator = nl + nl
+        return text + separator + fragment.replace("\n", nl)
+
+    def _commit(self, text: str, keypath: tuple[str, ...], value: Any) -> None:
+        self._accept(text, _with(self._data, keypath, value), f"cannot set {_dotted(keypath)}")
+
+    def _accept(self, text: str, expected: dict, what: str) -> None:
+        if self._newline == "\r\n":
+            text = re.sub(r"(?<!\r)\n", "\r\n", text)
+        if not _reads_as(text, expected):
+            raise FormatError(self._path, None, None, f"{what}: tomlkit rendered TOML that does not read back as intended")
+        self._load(text)
+
+
+def _read(text: str, path: str) -> dict:
+    if text.startswith("\ufeff"):
+        raise FormatError(path, 1, 1, "starts with a byte-order mark (save it as UTF-8 without BOM)")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        message = str(e)
+        line, col = getattr(e, "lineno", None), getattr(e, "colno", None)
+        m = _TOMLLIB_POSITION.search(message)
+        if m:
+            line, col = int(m.group(1)), int(m.group(2))
+            message = message[: m.start()]
+        elif _TOMLLIB_AT_END.search(message):
+            message = _TOMLLIB_AT_END.sub("", message) + " (at end of file)"
+            line = text.count("\n") + 1
+            col = len(text) - (text.rfind("\n") + 1) + 1
+        raise FormatError(path, line, col, getattr(e, "msg", None) or message) from None
+
+
+def _reads_as(text: str, expected: dict) -> bool:
+    try:
+        return same_value(tomllib.loads(text), expected)
+    except tomllib.TOMLDecodeError:
+        return False
+
+
+def _tomlkit_message(e: ParseError) -> str:
+    return re.sub(r"\s*at line \d+ col \d+\s*$", "", str(e))
+
+
+def _add_plain(container: Any, key: str, item: Item) -> None:
+    """Add ``key`` through tomlkit, undoing the blank line it puts before the following table."""
+    if isinstance(container, Container):
+        body = container.body
+    elif isinstance(container, Table):
+        body = container.value.body
+    else:  # an inline table or a table split across the file: tomlkit adds no blank line there
+        body = []
+    indents = [(it, it.trivia.indent) for _, it in body if not isinstance(it, Whitespace) and hasattr(it, "trivia")]
+    container[key] = item
+    for it, indent in indents:
+        it.trivia.indent = indent
+
+
+def _delete_key(container: Any, key: str) -> None:
+    """``del container[key]``, except that a table written in several places of the file loses the
+    key in each place holding it and keeps the places left empty (tomlkit would drop those with
+    their comments)."""
+    fragments = getattr(container, "_tables", None)  # OutOfOrderTableProxy's parts
+    if isinstance(container, OutOfOrderTableProxy) and isinstance(fragments, list):
+        holders = [t for t in fragments if key in t]
+        if holders:
+            for table in holders:
+                del table[key]
+            return
+    del container[key]
+
+
+def _is_empty_table(table: Any) -> bool:
+    if not isinstance(table, Table) or len(table) != 0 or table.trivia.comment:
+        return False
+    return not any(isinstance(item, Comment) for _, item in table.value.body)
+
+
+def _drop_one_trailing_blank_line(text: str) -> str:
+    for blank in ("\r\n\r\n", "\n\n"):
+        if text.endswith(blank):
+            return text[: -len(blank) // 2]
+    return text
+
+
+def _item(value: Any, *, inline: bool) -> Item:
+    """A tomlkit item for ``value``: a dict is a table (inline when asked), deeper dicts inline."""
+    if isinstance(value, dict):
+        table = tomlkit.inline_table() if inline else tomlkit.table()
+        for k, v in value.items():
+            table.append(k, _item(v, inline=True))
+        return table
+    if isinstance(value, (list, tuple)):
+        array = tomlkit.array()
+        for v in value:
+            array.append(_item(v, inline=True))
+        return array
+    return tomlkit.item(value)
+
+
+def _check_value(value: Any) -> None:
+    if value is None:
+        raise TypeError("TOML has no null value")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise TypeError(f"TOML keys are strings, not {k!r}")
+            _check_value(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _check_value(v)
+
+
+def _with(data: dict, keypath: tuple[str, ...], value: Any) -> dict:
+    """A copy of ``data`` with ``keypath`` set (containers on the path copied, others shared)."""
+    out = dict(data)
+    node = out
+    for key in keypath[:-1]:
+        child = node.get(key)
+        node[key] = dict(child) if isinstance(child, dict) else {}
+        node = node[key]
+    node[keypath[-1]] = value
+    return out
+
+
+def _without(data: dict, keypath: tuple[str, ...]) -> dict:
+    """A copy of ``data`` without ``keypath`` (containers on the path copied, others shared)."""
+    out = dict(data)
+    if len(keypath) == 1:
+        del out[keypath[0]]
+    else:
+        out[keypath[0]] = _without(data[keypath[0]], keypath[1:])
+    return out
+
+
+def _keypath(keypath: Any, allow_empty: bool = False) -> tuple[str, ...]:
+    if isinstance(keypath, str) or not all(isinstance(k, str) for k in keypath):
+        raise TypeError(f"a keypath is a tuple of str, not {keypath!r}")
+    keypath = tuple(keypath)
+    if not keypath and not allow_empty:
+        raise ValueError("empty keypath")
+    return keypath
+
+
+def _dotted(keypath: tuple[str, ...]) -> str:
+    return ".".join(keypath)
