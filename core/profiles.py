@@ -7,6 +7,7 @@ base first; cycles are an error. Every error is one line naming file:line:col an
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,16 +104,37 @@ def _load_profile_toml(host: Host, path: Path) -> ProfileFile:
     text = _read(host, path)
     if text is None:
         raise UserError("missing profile.toml", path=str(path))
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        line, col = getattr(e, "lineno", None), getattr(e, "colno", None)
-        msg = str(e).split(" (at line")[0]
-        raise UserError(msg, path=str(path), line=line, col=col) from None
+    data = _loads_toml(text, path)
     try:
         return ProfileFile.model_validate(data)
     except ValidationError as e:
         raise _validation_error(path, text, e) from None
+
+
+_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_TOML_AT_END = re.compile(r"\s*\(at end of document\)\s*$")
+
+
+def _loads_toml(text: str, path: Path) -> dict:
+    if text.startswith("\ufeff"):
+        raise UserError("starts with a byte-order mark (save it as UTF-8 without BOM)",
+                        path=str(path), line=1, col=1)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise _toml_error(e, path) from None
+
+
+def _toml_error(e: tomllib.TOMLDecodeError, path: Path) -> UserError:
+    """tomllib's error as one line with file:line:col. Python < 3.14 has no lineno/colno
+    attributes: the position is only in the message, "... (at line 3, column 7)"."""
+    msg, line, col = str(e), getattr(e, "lineno", None), getattr(e, "colno", None)
+    m = _TOML_AT.search(msg)
+    if m:
+        msg, line, col = msg[: m.start()], line or int(m.group(1)), col or int(m.group(2))
+    elif _TOML_AT_END.search(msg):
+        msg = _TOML_AT_END.sub("", msg) + " (at the end of the file)"
+    return UserError(msg, path=str(path), line=line, col=col)
 
 
 def _load_json(host: Host, path: Path) -> tuple[Any, Any] | None:
@@ -134,12 +156,7 @@ def _load_toml(host: Host, path: Path) -> dict | None:
     text = _read(host, path)
     if text is None:
         return None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        msg = str(e).split(" (at line")[0]
-        raise UserError(msg, path=str(path), line=getattr(e, "lineno", None),
-                        col=getattr(e, "colno", None)) from None
+    return _loads_toml(text, path)
 
 
 def _md_files(host: Host, d: Path) -> dict[str, str]:
@@ -154,6 +171,33 @@ def _md_files(host: Host, d: Path) -> dict[str, str]:
                 raise UserError(str(e), path=str(p)) from None
             out[name] = _read(host, p) or ""
     return out
+
+
+def _check_hooks(host: Host, prof: Profile, hooks_from: dict[str, Path]) -> None:
+    """[hooks] after the extends chain is merged: events with no handler anywhere in the chain,
+    or a handler command that is not a command line, are mistakes to fix, not to install.
+    (command = "" is how a profile turns inherited hooks off; a handler not on PATH yet is a
+    warning in the plan: the wrapper then does nothing until it is installed.)"""
+    import shlex
+
+    def where(fld: str) -> tuple[str | None, int | None]:
+        p = hooks_from.get(fld)
+        if p is None:
+            return None, None
+        return str(p), _line_of_key(_read(host, p) or "", fld)
+
+    h = prof.hooks
+    if h.events and h.command is None:
+        path, line = where("events")
+        raise UserError("hooks.events: events to register but no handler ([hooks] command) "
+                        "anywhere in the profile chain", path=path, line=line)
+    if h.command:
+        try:
+            shlex.split(h.command)
+        except ValueError as e:
+            path, line = where("command")
+            raise UserError(f"hooks.command: not a valid command line ({e})", path=path,
+                            line=line) from None
 
 
 def deep_merge(base: dict, over: dict) -> dict:
@@ -193,6 +237,7 @@ def resolve(host: Host, name: str) -> Profile:
     visit(name, [], None)
 
     prof = Profile(name=name, chain=chain)
+    hooks_from: dict[str, Path] = {}     # hooks field -> the profile.toml that set it last
     native: dict[str, dict] = {}
     directives_raw: dict[str, Any] = {}
     for n in chain:
@@ -208,6 +253,8 @@ def resolve(host: Host, name: str) -> Profile:
             merged = prof.hooks.model_dump()
             merged.update(meta.hooks.model_dump(exclude_unset=True))
             prof.hooks = type(prof.hooks).model_validate(merged)
+            for fld in meta.hooks.model_dump(exclude_unset=True):
+                hooks_from[fld] = d / "profile.toml"
         persona = _read(host, d / "AGENTS.md")
         if persona is not None:
             prof.personas.append((n, persona))
@@ -262,6 +309,7 @@ def resolve(host: Host, name: str) -> Profile:
                 data = {k: v for k, v in data.items() if k not in DIRECTIVE_KEYS}
             native[rel] = deep_merge(native.get(rel, {}), data)
     prof.native = native
+    _check_hooks(host, prof, hooks_from)
     try:
         prof.directives = Directives.model_validate(directives_raw)
     except ValidationError as e:
