@@ -35,6 +35,9 @@ class ClaudeFacts(CliFacts):
     doctor_problem: str = r"^- (?P<file>.+?)(?: \u203a (?P<path>[^:]+))?: (?P<message>.+)$"
     #: `claude mcp list` STARTS stdio servers to health-check them: never run it as a probe
     unsafe_commands: tuple[tuple[str, ...], ...] = (("mcp", "list"),)
+    #: observed: `claude doctor` also lists problems of the environment it runs in (not of the
+    #: files), e.g. "Missing environment variables: GITHUB_TOKEN" for an MCP server's ${VAR}
+    doctor_env_problem: str = "Missing environment variables"
     #: observed: settings.json is plain JSON (a comment: "Invalid or malformed JSON")
     settings_jsonc: bool = False
     persona_file: str = "CLAUDE.md"
