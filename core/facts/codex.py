@@ -61,6 +61,9 @@ class CodexFacts(CliFacts):
     config_key_types: Mapping[str, str]
     #: where `codex login` keeps its tokens (documented; only its mode is ever read)
     credential_files: tuple[str, ...] = ("auth.json",)
+    #: observed: the configWarning Codex sends when it cannot load config.toml and runs on its
+    #: defaults (every other configWarning leaves the config in effect)
+    config_invalid_warning: str = "Invalid configuration; using defaults."
 
 
 #: Top-level config.toml keys Codex 0.171.0 accepts. Source: the ConfigToml field names compiled
