@@ -591,24 +591,39 @@ def _repo_mcp_names(ctx: Ctx) -> set[str]:
     return names
 
 
-def browser_env(ctx: Ctx) -> tuple[str | None, str]:
-    """(COPILOT_DEBUG_BROWSER as Copilot would see it, where it comes from): the environment
-    first, then agentdeck's env file."""
+def browser_env(ctx: Ctx) -> tuple[str | None, str, bool]:
+    """(COPILOT_DEBUG_BROWSER as Copilot would see it, where it comes from, whether it reaches
+    Copilot): the environment first, then agentdeck's env file (which reaches Copilot only
+    through the ~/.bashrc block)."""
     v = ctx.host.env.get("COPILOT_DEBUG_BROWSER")
     if v is not None:
-        return v, "the environment"
+        return v, "the environment", True
     vals = _env_file_values(ctx)
     if "COPILOT_DEBUG_BROWSER" in vals:
-        return vals["COPILOT_DEBUG_BROWSER"], ctx.show(_env_file(ctx)) or ""
-    return None, ""
+        return vals["COPILOT_DEBUG_BROWSER"], ctx.show(_env_file(ctx)) or "", _bashrc_sources(ctx)
+    return None, "", False
+
+
+def _bashrc_sources(ctx: Ctx) -> bool:
+    from ..formats.blocks import BlockError, get_block
+    from ..targets.directives import BASHRC_MARKERS
+
+    ld = ctx.read(ctx.host.home / ".bashrc")
+    try:
+        return bool(ld.text) and get_block(ld.text, *BASHRC_MARKERS) is not None
+    except BlockError:
+        return False
 
 
 @check("copilot.mcp.oauth-wsl", ok="no OAuth browser problem")
 def mcp_oauth_wsl(ctx: Ctx, out: Out) -> None:
     m = model(ctx)
-    value, where = browser_env(ctx)
+    value, where, reaches = browser_env(ctx)
     launcher_problem = None
-    if value is not None:
+    if value is not None and not reaches:
+        launcher_problem = (f"COPILOT_DEBUG_BROWSER is set in {where}, but ~/.bashrc does not "
+                            "source that file, so Copilot never sees it")
+    elif value is not None:
         try:
             argv = json.loads(value)
         except ValueError:

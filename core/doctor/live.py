@@ -193,10 +193,15 @@ def _copilot_hooks(ctx: Ctx, m, res, out: Out, home: Path) -> None:
                f"({_seconds(res)})")
 
 
+_MAX_CLI_TEXT = 300
+
+
 def _tilde(ctx: Ctx, text: str) -> str:
-    """Absolute paths inside a CLI's message, with the home shown as ~."""
+    """A CLI's message for the table: one line, absolute paths under the home shown as ~, and
+    cut at a readable length (long enumerations such as "Valid events: ...")."""
     h = str(ctx.host.home)
-    return re.sub(re.escape(h) + r"(?=/|\b)", "~", text)
+    text = re.sub(re.escape(h) + r"(?=/|\b)", "~", " ".join(text.split()))
+    return text if len(text) <= _MAX_CLI_TEXT else text[:_MAX_CLI_TEXT - 1].rstrip() + "…"
 
 
 def _copilot_mcp(ctx: Ctx, m, res, out: Out) -> None:
@@ -270,6 +275,7 @@ def _codex(ctx: Ctx, results: dict, outs: dict[str, Out]) -> None:
 
 
 def _codex_hooks(ctx: Ctx, m, res, out: Out) -> None:
+    from ..facts.codex import CODEX
     from . import codex_checks as cx
 
     data = res.data if isinstance(res.data, dict) else {}
@@ -282,6 +288,7 @@ def _codex_hooks(ctx: Ctx, m, res, out: Out) -> None:
     if isinstance(info, dict):
         ours_keys = {ev.get("key") for ev in info.get("events") or [] if ev.get("registered_now")}
     expected_keys = set()
+    not_trusted: list[tuple[str, str]] = []
     for h in m.handlers:
         key = h.state_key
         expected_keys.add(key)
@@ -306,8 +313,11 @@ def _codex_hooks(ctx: Ctx, m, res, out: Out) -> None:
             out.warning(f"{h.event} hook: Codex reports it {'enabled' if got.get('enabled') else 'disabled'}, "
                         "config.toml [hooks.state] says otherwise", path=h.path, line=h.line)
         if ours and status in ("untrusted", "modified"):
-            out.info(f"agentdeck's {h.event} hook is {status} in Codex: it does not run until trusted",
-                     fix="`agentdeck apply --trust-hooks` (or `/hooks` in Codex)")
+            not_trusted.append((h.event, status))
+    if not_trusted:
+        out.info(f"Codex confirms {len(not_trusted)} of agentdeck's hooks are not trusted "
+                 f"({', '.join(f'{e} {s}' for e, s in not_trusted)}): they do not run until trusted",
+                 fix="`agentdeck apply --trust-hooks` (or `/hooks` in Codex)")
     for key, got in listed.items():
         if key not in expected_keys:
             out.info(f"Codex also loads a {got.get('eventName')} hook from "
@@ -319,7 +329,7 @@ def _codex_hooks(ctx: Ctx, m, res, out: Out) -> None:
         out.warning(f"Codex reports: {_tilde(ctx, str(w))}")
     for w in data.get("configWarnings") or []:
         text = _tilde(ctx, " ".join(str(w).split()))
-        if "Invalid configuration" in text:
+        if CODEX.config_invalid_warning.split(";")[0] in text:
             out.error(f"Codex reports: {text}", fix="see codex.live.config")
         elif "config" in text.lower():
             out.warning(f"Codex reports: {text}")
@@ -365,6 +375,8 @@ def _codex_mcp(ctx: Ctx, m, res, out: Out) -> None:
 # ==== Claude ======================================================================================
 
 def _claude(ctx: Ctx, results: dict, outs: dict[str, Out]) -> None:
+    from ..facts.claude import CLAUDE
+
     out = outs["claude.live.doctor"]
     res = results.get("claude.doctor")
     if _unavailable(res, out, "claude doctor"):
@@ -382,7 +394,15 @@ def _claude(ctx: Ctx, results: dict, outs: dict[str, Out]) -> None:
             ld = ctx.json(Path(f), jsonc=False)
             line = ld.line_of(*keys) if keys and ld.ok else None
         what = f"{p.get('path')}: " if p.get("path") else ""
-        out.error(f"claude doctor: {what}{_tilde(ctx, str(p.get('message')))}",
+        message = str(p.get("message"))
+        if message.startswith(CLAUDE.doctor_env_problem):
+            # about the doctor's own environment, which need not be the one Claude starts in
+            out.info(f"claude doctor: {what}{_tilde(ctx, message)} (in the doctor's environment; "
+                     "Claude may be started with a different one)",
+                     fix=_tilde(ctx, p.get("fix") or "set it where Claude Code is started"),
+                     path=f, line=line)
+            continue
+        out.error(f"claude doctor: {what}{_tilde(ctx, message)}",
                   fix=_tilde(ctx, p.get("fix") or "fix the setting named"),
                   path=f, line=line)
     if not res.ok:

@@ -1,0 +1,224 @@
+"""The live comparison, with the probes replaced by canned answers (the real CLIs are exercised in
+tests/clients/test_doctor_real.py): every difference between what a CLI reports and what the
+files and the plan say becomes a finding; a CLI that is not installed gives `skipped`."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core import doctor
+from core.doctor import probes as P
+from core.doctor.probes import ProbeResult
+
+from test_doctor_checks import install, make_host, write_files
+
+LIVE_IDS = {"copilot.live.hooks", "copilot.live.settings", "copilot.live.mcp", "codex.live.config",
+            "codex.live.hooks", "codex.live.mcp", "claude.live.doctor"}
+
+
+def not_installed(target, probe, binary):
+    return lambda host, *a, **k: ProbeResult(target, probe, False, None, None, 0.0,
+                                             skipped_reason=f"{binary} is not installed (not found on PATH)")
+
+
+def answer(target, probe, data, ok=True, error=None):
+    return lambda host, *a, **k: ProbeResult(target, probe, ok, data, error, 0.1)
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """Start with every CLI 'not installed'; tests replace the probes they need."""
+    for name, t, b in (("copilot_hooks_discover", "copilot", "copilot"),
+                       ("copilot_mcp_list", "copilot", "copilot"),
+                       ("codex_startup_config", "codex", "codex"),
+                       ("codex_hooks_list", "codex", "codex"), ("codex_mcp_list", "codex", "codex"),
+                       ("claude_doctor", "claude", "claude")):
+        monkeypatch.setattr(P, name, not_installed(t, name, b))
+
+    def set_(name, fn):
+        monkeypatch.setattr(P, name, fn)
+    return set_
+
+
+@pytest.fixture
+def installed(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    host = make_host(home)
+    install(host)
+    return host
+
+
+def live(fs):
+    return [f for f in fs if f.live]
+
+
+def test_not_installed_gives_skipped_with_the_reason(installed, fake):
+    fs = live(doctor.run(installed, live=True))
+    assert {f.check for f in fs} == LIVE_IDS
+    assert {f.result for f in fs} == {"skipped"}
+    assert all("not installed" in f.message for f in fs)
+
+
+def _discovered(host, plan_events):
+    return [{"hookType": ev["event"], "origin": "user", "enabled": True,
+             "source": "hooks/agentdeck.json", "disableKey": ev["disable_key"]} for ev in plan_events]
+
+
+def _copilot_events(host):
+    from core import engine
+    plan = engine.build_plan(host, "default", ["copilot"])
+    return plan.info["copilot"]["hooks"]["events"]
+
+
+def test_copilot_everything_discovered_is_ok(installed, fake):
+    evs = _copilot_events(installed)
+    fake("copilot_hooks_discover", answer("copilot", "hooks.discover",
+                                          {"hooks": _discovered(installed, evs), "errors": [],
+                                           "warnings": [], "settings_warnings": []}))
+    mcp = json.loads((installed.copilot_home / "mcp-config.json").read_text())["mcpServers"]
+    disabled = json.loads((installed.copilot_home / "settings.json").read_text()).get("disabledMcpServers", [])
+    listed = {n: {**e, "source": "user", "enabled": n not in disabled} for n, e in mcp.items()}
+    fake("copilot_mcp_list", answer("copilot", "mcp list", {"mcpServers": listed}))
+    fs = [f for f in live(doctor.run(installed, targets=["copilot"], live=True))]
+    assert {f.result for f in fs} == {"ok"}, [(f.check, f.message) for f in fs if f.result != "ok"]
+
+
+def test_copilot_registered_hook_not_discovered_is_an_error(installed, fake):
+    evs = _copilot_events(installed)
+    found = _discovered(installed, evs)[1:]                     # the first one is missing
+    found[0]["enabled"] = False                                 # and one is reported disabled
+    fake("copilot_hooks_discover", answer("copilot", "hooks.discover",
+                                          {"hooks": found, "errors": ["Invalid hook configuration in "
+                                                                      f"{installed.home}/x.json: boom"],
+                                           "warnings": [], "settings_warnings": [
+                                               f'Ignoring unknown top-level key(s) in user settings file "{installed.home}/.copilot/settings.json": "x".']}))
+    fake("copilot_mcp_list", answer("copilot", "mcp list", {"mcpServers": {}}))
+    fs = live(doctor.run(installed, targets=["copilot"], live=True))
+    hooks = [f for f in fs if f.check == "copilot.live.hooks"]
+    assert any(f.result == "error" and f"{evs[0]['event']} hook" in f.message
+               and "did not discover" in f.message for f in hooks)
+    assert any(f.result == "warning" and "reports it disabled" in f.message for f in hooks)
+    assert any(f.result == "error" and "Copilot reports: Invalid hook configuration in ~/x.json" in f.message
+               for f in hooks)
+    sett = [f for f in fs if f.check == "copilot.live.settings"]
+    assert sett[0].result == "warning" and str(installed.home) not in sett[0].message
+    mcp = [f for f in fs if f.check == "copilot.live.mcp"]
+    assert {f.result for f in mcp} == {"error"} and any("memory" in f.message for f in mcp)
+
+
+def test_copilot_disable_keys_that_differ(installed, fake):
+    evs = _copilot_events(installed)
+    found = _discovered(installed, evs)
+    found[0]["disableKey"] = "f" * 64
+    fake("copilot_hooks_discover", answer("copilot", "hooks.discover",
+                                          {"hooks": found, "errors": [], "warnings": [],
+                                           "settings_warnings": []}))
+    fs = live(doctor.run(installed, targets=["copilot"], live=True))
+    assert any(f.result == "warning" and "disable key" in f.message for f in fs)
+
+
+def test_copilot_mcp_enabled_flag_differs(installed, fake):
+    mcp = json.loads((installed.copilot_home / "mcp-config.json").read_text())["mcpServers"]
+    listed = {n: {**e, "source": "user", "enabled": True} for n, e in mcp.items()}   # all on
+    fake("copilot_mcp_list", answer("copilot", "mcp list", {"mcpServers": listed}))
+    fs = live(doctor.run(installed, targets=["copilot"], live=True))
+    mcp_f = [f for f in fs if f.check == "copilot.live.mcp"]
+    assert any(f.result == "warning" and "github" in f.message and "settings.json says disabled"
+               in f.message for f in mcp_f)
+    assert any(f.result == "warning" and "the plan wants it disabled" in f.message for f in mcp_f)
+
+
+def test_probe_that_fails_is_a_warning(installed, fake):
+    fake("copilot_mcp_list", answer("copilot", "mcp list", None, ok=False, error="timed out after 20s"))
+    fs = live(doctor.run(installed, targets=["copilot"], live=True))
+    row = [f for f in fs if f.check == "copilot.live.mcp"]
+    assert row[0].result == "warning" and "timed out" in row[0].message
+
+
+def test_codex_strict_config_error_points_at_file_and_line(tmp_path, fake):
+    home = tmp_path / "home"
+    home.mkdir()
+    host = make_host(home)
+    write_files(home, {".codex/config.toml": 'model = "x"\nbogus = 1\n'})
+    msg = f"failed to load configuration: {home}/.codex/config.toml:2:1: unknown configuration field `bogus`"
+    fake("codex_startup_config", answer("codex", "startup config", {"error": {
+        "message": msg, "data": {"filePath": f"{home}/.codex/config.toml", "line": 2, "column": 1}}},
+        ok=False, error=msg))
+    fs = live(doctor.run(host, targets=["codex"], live=True))
+    row = [f for f in fs if f.check == "codex.live.config"][0]
+    assert row.result == "error" and row.path == "~/.codex/config.toml" and row.line == 2
+    assert "~/.codex/config.toml:2:1: unknown configuration field" in row.message
+
+
+def test_codex_hooks_trust_and_missing(tmp_path, fake):
+    home = tmp_path / "home"
+    home.mkdir()
+    host = make_host(home)
+    write_files(home, {".codex/hooks.json": json.dumps({"hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "echo a"},
+                            {"type": "command", "command": "echo b"}]}]}})})
+    from core.facts.codex import codex_trusted_hash
+    src = f"{home}/.codex/hooks.json"
+    listed = [{"key": f"{src}:stop:0:0", "eventName": "stop", "command": "echo a",
+               "currentHash": codex_trusted_hash("Stop", None, [{"type": "command", "command": "echo a"}]),
+               "trustStatus": "trusted", "enabled": True, "sourcePath": src, "source": "user"}]
+    fake("codex_hooks_list", answer("codex", "hooks/list", {"data": [{"cwd": str(home), "hooks": listed,
+                                                                     "warnings": [], "errors": []}],
+                                                            "configWarnings": ["Invalid configuration; using defaults."]}))
+    fs = live(doctor.run(host, targets=["codex"], live=True))
+    rows = [f for f in fs if f.check == "codex.live.hooks"]
+    assert any(f.result == "warning" and "echo b" in f.message and "does not list it" in f.message
+               for f in rows)
+    assert any(f.result == "warning" and "reports trust 'trusted'" in f.message for f in rows)
+    assert any(f.result == "error" and "Invalid configuration" in f.message for f in rows)
+
+
+def test_codex_mcp_enabled_flags(tmp_path, fake):
+    home = tmp_path / "home"
+    home.mkdir()
+    host = make_host(home)
+    write_files(home, {".codex/config.toml": '[mcp_servers.a]\ncommand = "x"\nenabled = false\n'
+                                             '[mcp_servers.b]\ncommand = "y"\n'})
+    fake("codex_mcp_list", answer("codex", "mcp list", [{"name": "a", "enabled": True}]))
+    fs = live(doctor.run(host, targets=["codex"], live=True))
+    rows = [f for f in fs if f.check == "codex.live.mcp"]
+    assert any(f.result == "error" and "'b'" in f.message for f in rows)
+    assert any(f.result == "warning" and "'a'" in f.message and "says disabled" in f.message for f in rows)
+
+
+def test_claude_doctor_problems(tmp_path, fake):
+    home = tmp_path / "home"
+    home.mkdir()
+    host = make_host(home)
+    write_files(home, {".claude/settings.json": '{\n  "model": "x",\n  "hooks": {"preToolUse": []}\n}'})
+    fake("claude_doctor", answer("claude", "doctor", {"problems": [
+        {"file": f"{home}/.claude/settings.json", "path": "hooks.preToolUse",
+         "message": 'Unknown hook event "preToolUse" was ignored.', "fix": None}], "output": ""}))
+    fs = live(doctor.run(host, targets=["claude"], live=True))
+    row = [f for f in fs if f.check == "claude.live.doctor"][0]
+    assert row.result == "error" and row.path == "~/.claude/settings.json" and row.line == 3
+    assert "preToolUse" in row.message
+
+
+def test_probes_never_include_claude_mcp_list(installed, monkeypatch):
+    """Nothing that starts an operator's MCP server or hook is ever run."""
+    ran: list[list[str]] = []
+
+    def run(self, argv, **kw):
+        ran.append(list(argv))
+        from core.host import RunResult
+        return RunResult(list(argv), 127, "", "not here")
+
+    def popen(self, argv, **kw):
+        ran.append(list(argv))
+        raise OSError("not here")
+    monkeypatch.setattr(type(installed), "run", run)
+    monkeypatch.setattr(type(installed), "popen", popen)
+    monkeypatch.setattr(type(installed), "which", lambda self, name: f"/fake/{name}")
+    doctor.run(installed, live=True)
+    assert ran
+    for argv in ran:
+        assert argv[1:3] != ["mcp", "list"] or not argv[0].endswith("claude"), argv
+        assert not (len(argv) == 1 or argv[1:] in (["-p", "hi"],)), argv
