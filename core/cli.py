@@ -43,6 +43,39 @@ def _trust_flag(p: argparse.ArgumentParser) -> None:
                         "(Codex: writes their trusted_hash into config.toml)")
 
 
+def _repo_flags(p: argparse.ArgumentParser, *, cloud: bool = True) -> None:
+    p.add_argument("--repo", metavar="DIR",
+                   help="work on the repository at DIR instead of the home: the hooks it carries "
+                        "for Copilot CLI, VS Code agent mode and the Copilot cloud agent "
+                        "(.github/hooks/)")
+    if cloud:
+        g = p.add_mutually_exclusive_group()
+        g.add_argument("--cloud-setup", nargs="?", const=True, default=False, metavar="SPEC",
+                       help="with --repo: also add a step to .github/workflows/"
+                            "copilot-setup-steps.yml that installs the hook handler for the "
+                            "cloud agent (SPEC: what pipx installs; default agentdeck==<this "
+                            "version> from PyPI)")
+        g.add_argument("--no-cloud-setup", dest="cloud_setup", action="store_const",
+                       const="remove", help="with --repo: take agentdeck's setup step out again")
+
+
+def _repo_args(args) -> tuple[str | None, bool | str]:
+    """(repository, cloud_setup) from the flags; a repo-only flag without --repo is an error."""
+    repo = getattr(args, "repo", None)
+    cloud = getattr(args, "cloud_setup", False)
+    if repo is None:
+        if cloud not in (False, None):
+            raise UserError("--cloud-setup and --no-cloud-setup need --repo DIR")
+        return None, False
+    if getattr(args, "target", None):
+        raise UserError("--target does not apply with --repo (a repository's hooks serve Copilot "
+                        "CLI, VS Code and the cloud agent at once)")
+    if getattr(args, "trust_hooks", False):
+        raise UserError("--trust-hooks does not apply with --repo (Copilot CLI trusts a "
+                        "repository by folder, in its config.json, which agentdeck never writes)")
+    return repo, cloud
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="agentdeck", description=(
         "Install, review and audit the configuration of AI coding-agent CLIs. "
@@ -51,11 +84,14 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plan", help="show what apply would change (exit 2 when changes are pending)")
     _common(p, decisions=True)
     _trust_flag(p)
+    _repo_flags(p)
     p = sub.add_parser("apply", help="show the plan, ask, then apply it")
     _common(p, decisions=True)
     _trust_flag(p)
+    _repo_flags(p)
     p = sub.add_parser("uninstall", help="plan and apply the removal of everything agentdeck wrote")
     _common(p, profile=False, decisions=True)
+    _repo_flags(p, cloud=False)
     p = sub.add_parser("status", help="one line per target: in sync, changes pending, hand-edits")
     _common(p)
     p = sub.add_parser("profiles", help="list the profiles and where they come from")
@@ -63,6 +99,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", help="audit what each CLI will really load")
     _common(p)
     p.add_argument("--live", action="store_true", help="also ask each installed CLI what it loaded")
+    _repo_flags(p, cloud=False)
     p = sub.add_parser("demo", help="make a throwaway home with a realistic setup and open the app on it")
     p.add_argument("--dir", metavar="DIR", help="where to make the demo home (default: a new temp dir)")
     p.add_argument("--no-tui", action="store_true", help="print the plan instead of opening the app")
@@ -114,7 +151,8 @@ def _apply_decisions(plan, args) -> None:
 
 def _titles() -> dict[str, str]:
     from . import targets
-    return {n: targets.get(n).title for n in targets.available()}
+    from .targets.repo import RepoTarget
+    return {**{n: targets.get(n).title for n in targets.available()}, "repo": RepoTarget.title}
 
 
 def _print_plan(plan, host, args) -> None:
@@ -128,10 +166,11 @@ def _print_plan(plan, host, args) -> None:
 
 
 def cmd_plan(args) -> int:
+    repo, cloud = _repo_args(args)
     host = make_host(args)
     _recover(host)
     plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target,
-                             trust_hooks=args.trust_hooks)
+                             trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
     _apply_decisions(plan, args)
     _print_plan(plan, host, args)
     return EXIT_PENDING if plan.has_changes else EXIT_OK
@@ -185,16 +224,21 @@ def _run_apply(host, plan, args) -> int:
 
 
 def cmd_apply(args) -> int:
+    repo, cloud = _repo_args(args)
     host = make_host(args)
     _recover(host)
     plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target,
-                             trust_hooks=args.trust_hooks)
+                             trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
     return _run_apply(host, plan, args)
 
 
 def cmd_uninstall(args) -> int:
+    repo, _ = _repo_args(args)
     host = make_host(args)
     _recover(host)
+    if repo is not None:
+        plan = engine.build_repo_uninstall_plan(host, repo)
+        return _run_apply(host, plan, args)
     plan = engine.build_uninstall_plan(host, args.target)
     return _run_apply(host, plan, args)
 
@@ -241,6 +285,10 @@ def cmd_profiles(args) -> int:
 
 
 def cmd_doctor(args) -> int:
+    if getattr(args, "repo", None):
+        _repo_args(args)
+        from .doctor import repo_checks
+        return repo_checks.main(args, make_host(args))
     try:
         from .doctor import report
     except ImportError:

@@ -2,10 +2,18 @@
 
     plan = engine.build_plan(host, "default", ["copilot"])
     result = engine.apply_plan(host, plan)          # executes exactly `plan` (with its decisions)
+
+Repository scope (core.targets.repo): the same plan, apply and manifest engine, planned into a
+repository instead of the home; its manifest lives in the state dir, keyed by the repository's
+path:
+
+    plan = engine.build_repo_plan(host, "/path/to/repo", "default", cloud_setup=False)
+    result = engine.apply_plan(host, plan)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from . import apply as applier
@@ -56,11 +64,16 @@ def desired_states(host: Host, profile_name: str, names: list[str]) -> list[Desi
 
 def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str] | None = None,
                decisions: dict[str, str] | None = None,
-               overrides: dict | None = None, trust_hooks: bool = False) -> Plan:
+               overrides: dict | None = None, trust_hooks: bool = False,
+               repo: str | Path | None = None, cloud_setup: bool | str = False) -> Plan:
     """Resolve the profile, compute each target's desired state, and diff it against the
     manifests and the disk. Reads only. `overrides` are per-run choices (see `with_overrides`).
     `trust_hooks`: the operator asks to trust agentdeck's own hooks where the CLI gates hooks on
-    trust (Codex: `[hooks.state]` trusted_hash items join the plan)."""
+    trust (Codex: `[hooks.state]` trusted_hash items join the plan).
+    `repo`: plan the repository at that path instead of the home (`build_repo_plan`)."""
+    if repo is not None:
+        return build_repo_plan(host, repo, profile_name, cloud_setup=cloud_setup,
+                               decisions=decisions)
     prof = profiles.resolve(host, profile_name)
     chosen = select_targets(names, prof.targets)
     states = [_desired(targets.get(n), with_overrides(prof, overrides, n), host, trust_hooks)
@@ -132,14 +145,68 @@ def build_uninstall_plan(host: Host, names: list[str] | None = None) -> Plan:
     return plan
 
 
+# ---- repository scope ----------------------------------------------------------------------------
+
+def _repo_target(host: Host, repo_dir: str | Path, cloud_setup: bool | str = False):
+    """(target, host allowed to change the repository) for a repository plan."""
+    from .targets.repo import RepoTarget, with_repo
+    t = RepoTarget(repo_dir, cloud_setup)
+    return t, with_repo(host, t.root)
+
+
+def build_repo_plan(host: Host, repo_dir: str | Path, profile_name: str = DEFAULT_PROFILE,
+                    cloud_setup: bool | str = False,
+                    decisions: dict[str, str] | None = None) -> Plan:
+    """The plan for a repository's hooks (core.targets.repo): `.github/hooks/agentdeck.json`
+    and its committed wrapper, read by Copilot CLI (trusted folders), VS Code agent mode and the
+    Copilot cloud agent. One target, "repo"; plan.info["repo"] is the repository pane's data
+    (root, per-event readers and dialects, folder trust, other hook sources, cloud setup).
+    `cloud_setup`: False keeps agentdeck's copilot-setup-steps.yml step only if it was applied
+    before; True (or a pip requirement such as "agentdeck==0.1.0" or a git URL) plans it;
+    "remove" plans its removal. Reads only."""
+    t, host = _repo_target(host, repo_dir, cloud_setup)
+    prof = profiles.resolve(host, profile_name)
+    state = t.desired(prof, host)
+    man = Manifest.load(host, t.name, t.manifest_path(host))
+    plan = planner.compute(host, profile_name, [state], {t.name: man}, disk=DiskView(host),
+                           selected=[t.name])
+    for k, v in (decisions or {}).items():
+        plan.decide(k, v)
+    return plan
+
+
+def build_repo_uninstall_plan(host: Host, repo_dir: str | Path) -> Plan:
+    """Everything agentdeck recorded for this repository, planned for removal."""
+    t, host = _repo_target(host, repo_dir)
+    t.check_root(host)
+    state = DesiredState(t.name, info={"root": str(t.root)})
+    man = Manifest.load(host, t.name, t.manifest_path(host))
+    plan = planner.compute(host, "(uninstall)", [state], {t.name: man}, disk=DiskView(host),
+                           selected=[t.name])
+    plan.mode = "uninstall"
+    return plan
+
+
+def repo_of(plan: Plan) -> str | None:
+    """The repository a plan was built for (None: a home plan)."""
+    info = plan.info.get("repo") if plan.targets == ["repo"] else None
+    return info.get("root") if isinstance(info, dict) else None
+
+
 @dataclass
 class Recompute:
     host: Host
     profile: str
     names: list[str]
     uninstall: bool = False
+    repo: str | None = None
+    cloud_setup: bool | str = False
 
     def __call__(self) -> Plan:
+        if self.repo is not None:
+            if self.uninstall:
+                return build_repo_uninstall_plan(self.host, self.repo)
+            return build_repo_plan(self.host, self.repo, self.profile, cloud_setup=self.cloud_setup)
         if self.uninstall:
             return build_uninstall_plan(self.host, self.names)
         return build_plan(self.host, self.profile, self.names)
@@ -147,9 +214,14 @@ class Recompute:
 
 def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = None
                ) -> applier.ApplyResult:
-    """Apply exactly `plan`; afterwards the plan is computed again and anything left is
-    reported in result.leftover."""
-    again = Recompute(host, plan.profile, plan.targets, uninstall=plan.mode == "uninstall")
+    """Apply exactly `plan` (a home plan or a repository plan); afterwards the plan is computed
+    again and anything left is reported in result.leftover."""
+    repo = repo_of(plan)
+    cloud = ((plan.info.get("repo") or {}).get("cloud_setup") or {}).get("arg", False)
+    if repo is not None:
+        _, host = _repo_target(host, repo)
+    again = Recompute(host, plan.profile, plan.targets, uninstall=plan.mode == "uninstall",
+                      repo=repo, cloud_setup=cloud)
     return applier.run(host, plan, recompute=again, progress=progress)
 
 

@@ -133,8 +133,10 @@ def _dialect(p: dict, target: str | None) -> str:
     if "turn_id" in p or target == "codex":
         return "codex"
     snake = any(k in p for k in ("hook_event_name", "session_id", "tool_name", "transcript_path"))
-    # Copilot's PascalCase events and VS Code both send snake_case fields plus an ISO timestamp
-    if isinstance(p.get("timestamp"), str) or (snake and target == "copilot"):
+    # Copilot's PascalCase events and VS Code both send snake_case fields plus an ISO timestamp;
+    # a repository's hook file (target "repo") is read by Copilot CLI, the cloud agent and VS
+    # Code, never by Claude Code, so its snake_case payloads are Copilot's
+    if isinstance(p.get("timestamp"), str) or (snake and target in ("copilot", "repo")):
         return "vscode" if target == "claude" or "sessionId" in p else "copilot-pascal"
     if snake:
         return "claude"

@@ -1,0 +1,527 @@
+"""`agentdeck doctor --repo DIR`: what each of the three readers will do with a repository's hooks.
+
+    from core.doctor.repo_checks import repo_findings
+    findings = repo_findings(host, "/path/to/repo", "default", live=False)
+
+Every Finding has target "repo" and a check id `repo.<area>.<what>`; its path is relative to
+the repository when the file is inside it (else shown with the home as `~`). Static checks read files
+only: the repository's `.github/hooks/*.json`, `.github/copilot/settings*.json`,
+`.claude/settings*.json` and the setup workflow; from the home, Copilot's `settings.json`
+(disableAllHooks) and `config.json` -- of which only `trustedFolders` is read, never printed
+beyond the folders that concern this repository. `git` is asked (read-only) whether the files are
+committed, executable and not ignored. `live` also asks the installed Copilot CLI
+(`hooks.discover` with projectPaths = the repository), which runs no hook.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import UserError
+from ..host import Host
+from .findings import Finding
+
+T = "repo"
+
+
+class _Out:
+    """Collects findings; a path inside the repository is shown relative to it, any other with
+    the home as `~`."""
+    def __init__(self, host: Host, root: Path):
+        self.host = host
+        self.root = root
+        self.findings: list[Finding] = []
+
+    def show(self, path) -> str:
+        p = Path(path)
+        if p == self.root:
+            return str(p)
+        try:
+            return str(p.relative_to(self.root))
+        except ValueError:
+            return self.host.display(p)
+
+    def add(self, result: str, check: str, message: str, fix: str = "", path=None,
+            line: int | None = None, live: bool = False) -> None:
+        self.findings.append(Finding(T, result, check, " ".join(message.split()),
+                                     " ".join(fix.split()),
+                                     self.show(path) if path is not None else None,
+                                     line, live))
+
+
+def _rel(root: Path, p: str | Path) -> str:
+    try:
+        return str(Path(p).relative_to(root))
+    except ValueError:
+        return str(p)
+
+
+def _line_of(text: str | None, needle: str) -> int | None:
+    if not text:
+        return None
+    i = text.find(needle)
+    return text.count("\n", 0, i) + 1 if i >= 0 else None
+
+
+def _load(host: Host, path: Path, jsonc: bool) -> tuple[str | None, Any, str | None]:
+    """(text, data, parse error) of a JSON file; (None, None, None) when absent."""
+    from ..formats.errors import FormatError
+    from ..formats.jsonc import JsonDoc
+    from ..host import HostError
+
+    try:
+        text = host.read_text(path)
+    except HostError as e:
+        return None, None, str(e)
+    if text is None:
+        return None, None, None
+    try:
+        return text, JsonDoc.parse(text, path=str(path), jsonc=jsonc).data, None
+    except FormatError as e:
+        return text, None, (f"line {e.line}: {e.msg}" if e.line else e.msg)
+
+
+# ---- checks ----------------------------------------------------------------------------------
+def _plan(host: Host, root: Path, profile: str, out: _Out) -> Any:
+    from .. import engine
+    from ..plan import Plan
+
+    try:
+        plan: Plan = engine.build_repo_plan(host, root, profile)
+    except UserError as e:
+        out.add("error", "repo.plan", f"the repository plan cannot be computed: {e}",
+                fix="fix the file it names, then run the doctor again")
+        return None
+    pending = [i for i in plan.items if plan.action(i) in ("write", "remove")]
+    kept = [i for i in plan.items if i.cls in ("hand-edited", "foreign", "conflict")]
+    if pending:
+        out.add("warning", "repo.plan",
+                f"{len(pending)} change(s) pending: "
+                + ", ".join(f"{i.cls} {i.label}" for i in pending[:4]),
+                fix=f"review with `agentdeck plan --repo {root}`, then `agentdeck apply --repo "
+                    f"{root}` and commit the files")
+    for i in kept:
+        out.add("warning", "repo.plan", f"{i.label}: {i.cls}: {i.reason}", path=i.path,
+                fix="keep yours, or take the profile's with `agentdeck apply --repo ... --take "
+                    f"{i.label.split(' ')[0]}`")
+    if not pending and not kept:
+        out.add("ok", "repo.plan", "the repository's hooks are as the profile wants")
+    return plan
+
+
+def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
+    """Parse every .github/hooks/*.json; check each event key and action against the three
+    readers. Returns {path: data} of the files that parse."""
+    from ..facts.copilot import COPILOT, resolve_event
+    from ..targets import repo as R
+
+    parsed: dict[str, Any] = {}
+    hooks_dir = root / R.HOOKS_DIR
+    files = [hooks_dir / f for f in host.listdir(hooks_dir)
+             if f.endswith(".json") and host.is_file(hooks_dir / f)]
+    if not files:
+        out.add("warning", "repo.hooks.file", f"{R.HOOKS_DIR} has no hook files: none of the "
+                "three readers runs a repository hook here",
+                fix=f"agentdeck apply --repo {root}")
+        return parsed
+    for p in files:
+        rel = _rel(root, p)
+        text, data, err = _load(host, p, jsonc=False)
+        if err:
+            out.add("error", "repo.hooks.file", f"{rel} is not valid JSON ({err}): Copilot CLI "
+                    "rejects the whole file (comments are not allowed in hook files)", path=p,
+                    fix="fix the JSON")
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("hooks"), dict):
+            out.add("error", "repo.hooks.file", f"{rel} has no \"hooks\" object: no reader runs "
+                    "anything from it", path=p)
+            continue
+        if "version" in data and data["version"] != COPILOT.hook_file_version:
+            out.add("error", "repo.hooks.file", f"{rel}: \"version\": {data['version']!r} makes "
+                    "Copilot CLI reject the whole file (only 1 is accepted)", path=p,
+                    line=_line_of(text, '"version"'), fix='set "version": 1 or remove it')
+        parsed[str(p)] = data
+        for key, actions in data["hooks"].items():
+            line = _line_of(text, json.dumps(key))
+            if key in R.REJECTED_KEYS:
+                good = R.REJECTED_KEYS[key]
+                out.add("error", "repo.hooks.events", f"{rel}: {key!r} is silently dropped by "
+                        f"Copilot CLI and rejected by VS Code", path=p, line=line,
+                        fix=f"spell it {good!r}")
+                continue
+            resolved = resolve_event(key)
+            if resolved is None:
+                out.add("warning", "repo.hooks.events", f"{rel}: {key!r} is not a hook event: "
+                        "Copilot CLI drops it without a word", path=p, line=line)
+                continue
+            event, pascal = resolved
+            if pascal is None and R.event_key(event) != event:
+                out.add("info", "repo.hooks.events", f"{rel}: {key!r} is Copilot CLI's camelCase "
+                        f"spelling; VS Code reads the PascalCase {R.event_key(event)!r} (which "
+                        "Copilot CLI accepts too, with a snake_case payload)", path=p, line=line)
+            if not isinstance(actions, list):
+                out.add("error", "repo.hooks.file", f"{rel}: {key!r} is not a list: Copilot CLI "
+                        "rejects the whole file", path=p, line=line)
+                continue
+            for a in actions:
+                _action_checks(host, root, rel, p, key, event, a, text, out)
+    return parsed
+
+
+def _action_checks(host: Host, root: Path, rel: str, p: Path, key: str, event: str, a: Any,
+                   text: str | None, out: _Out) -> None:
+    from ..facts.copilot import COPILOT
+
+    if not isinstance(a, dict):
+        return
+    for sub in (a.get("hooks") if isinstance(a.get("hooks"), list) else [a]):
+        if not isinstance(sub, dict):
+            continue
+        matcher = a.get("matcher", sub.get("matcher"))
+        if matcher not in (None, "", "*"):
+            out.add("warning", "repo.hooks.matchers", f"{rel}: {key} has matcher {matcher!r}: "
+                    "VS Code ignores matchers, so there this hook runs for every tool",
+                    path=p, line=_line_of(text, json.dumps(matcher)),
+                    fix="filter on tool_name inside the hook command itself")
+        for wrong in COPILOT.wrong_timeout_keys:
+            if wrong in sub:
+                out.add("warning", "repo.hooks.timeout", f"{rel}: {key} uses {wrong!r}, which "
+                        "Copilot CLI silently ignores (the hook then has no timeout)", path=p,
+                        line=_line_of(text, json.dumps(wrong)), fix="use \"timeoutSec\"")
+        if sub.get("type", "command") == "command":
+            bash = sub.get("bash") or sub.get("command")
+            if not bash:
+                out.add("warning", "repo.hooks.cloud", f"{rel}: a {key} action has no `bash` "
+                        "command: the cloud agent (Linux, bash entries only) skips it", path=p)
+                continue
+            _command_target(host, root, rel, p, key, event, str(bash), sub.get("cwd"), text, out)
+
+
+def _command_target(host: Host, root: Path, rel: str, p: Path, key: str, event: str, bash: str,
+                    cwd: Any, text: str | None, out: _Out) -> None:
+    """A command that runs a script by a relative path must find it from the hook's working
+    directory (the repository root, or `cwd` relative to it) in a fresh clone."""
+    try:
+        words = shlex.split(bash)
+    except ValueError:
+        return
+    if not words:
+        return
+    prog = words[0]
+    if os.path.isabs(prog) or "/" not in prog or "$" in prog:
+        if os.path.isabs(prog) and not str(Path(prog)).startswith(str(root)):
+            out.add("warning", "repo.hooks.portable", f"{rel}: {key} runs {prog}, a path on this "
+                    "machine: teammates' clones and the cloud agent do not have it", path=p,
+                    line=_line_of(text, prog))
+        return
+    base = root / (cwd if isinstance(cwd, str) and not os.path.isabs(cwd) else ".")
+    script = (base / prog).resolve() if not os.path.isabs(str(cwd or "")) else Path(str(cwd)) / prog
+    where = _rel(root, script)
+    fail = ("preToolUse then denies every tool call in Copilot CLI and the cloud agent "
+            "(a command that fails is a deny there)" if event == "preToolUse"
+            else "the hook fails on every call")
+    if not host.is_file(script):
+        out.add("error", "repo.hooks.script", f"{rel}: {key} runs {prog}, but {where} does not "
+                f"exist: {fail}", path=p, line=_line_of(text, prog))
+    elif not host.is_executable(script):
+        out.add("error", "repo.hooks.script", f"{rel}: {key} runs {where}, which is not "
+                f"executable: {fail}", path=script, fix=f"chmod +x {where} and commit the mode")
+
+
+def _git_checks(host: Host, root: Path, out: _Out) -> None:
+    from ..targets import repo as R
+
+    git = host.which("git")
+    if git is None:
+        out.add("skipped", "repo.git.committed", "git is not on PATH: cannot tell whether the "
+                "hook files are committed")
+        return
+    inside = host.run([git, "-C", str(root), "rev-parse", "--show-toplevel"], timeout=10)
+    if inside.returncode != 0:
+        out.add("warning", "repo.git.committed", f"{root} is not a git repository: the cloud "
+                "agent reads hooks only from a GitHub repository's default branch",
+                path=root)
+        return
+    top = Path(os.path.realpath(inside.stdout.strip()))
+    if top != root:
+        out.add("warning", "repo.git.committed", f"{root} is inside the repository {top}: "
+                "Copilot CLI and the cloud agent read .github/hooks at the repository root",
+                path=root, fix=f"use --repo {top}")
+    paths = [p for p in (R.HOOKS_FILE, R.WRAPPER, R.WORKFLOW) if host.is_file(root / p)]
+    if not paths:
+        return
+    ls = host.run([git, "-C", str(root), "ls-files", "-s", "--", *paths], timeout=10)
+    staged = {}
+    for ln in ls.stdout.splitlines():
+        meta, _, name = ln.partition("\t")
+        staged[name] = meta.split()[0] if meta else ""
+    ign = host.run([git, "-C", str(root), "check-ignore", "--", *paths], timeout=10)
+    ignored = set(ign.stdout.split())
+    problems = False
+    for rel in paths:
+        if rel in ignored and rel not in staged:
+            out.add("error", "repo.git.committed", f"{rel} is ignored by git: it never reaches "
+                    "teammates' clones or the cloud agent", path=root / rel,
+                    fix=f"un-ignore it (git check-ignore -v {rel}) and commit it")
+            problems = True
+        elif rel not in staged:
+            out.add("warning", "repo.git.committed", f"{rel} is not committed: teammates' clones "
+                    "and the cloud agent (default branch) do not have it yet", path=root / rel,
+                    fix=f"git add {rel} && git commit, then push to the default branch")
+            problems = True
+        elif rel == R.WRAPPER and staged[rel] != "100755":
+            out.add("error", "repo.git.committed", f"{rel} is committed without the executable "
+                    "bit: in a fresh clone every hook fails (preToolUse: every tool call denied)",
+                    path=root / rel, fix=f"git update-index --chmod=+x {rel} && git commit")
+            problems = True
+    if not problems:
+        out.add("ok", "repo.git.committed", "the hook files are in git's index (the wrapper as "
+                "executable); the cloud agent sees them once they are on the default branch")
+
+
+def _disable_all(host: Host, root: Path, out: _Out) -> None:
+    from ..targets import repo as R
+
+    found = False
+    user = host.copilot_home / "settings.json"
+    for path, scope in ([(user, "user")] + [(root / r, "repo") for r in R.REPO_SETTINGS]):
+        text, data, err = _load(host, path, jsonc=True)
+        if err:
+            out.add("error", "repo.settings.disable-all", f"{host.display(path)} does not parse "
+                    f"({err}): Copilot ignores the whole file", path=path)
+            continue
+        if not isinstance(data, dict) or "disableAllHooks" not in data:
+            continue
+        v = data["disableAllHooks"]
+        line = _line_of(text, '"disableAllHooks"')
+        if v is True:
+            who = ("every user and repository hook" if scope == "user" else
+                   "every hook of this repository")
+            out.add("error", "repo.settings.disable-all", f"disableAllHooks is true in "
+                    f"{host.display(path)}: Copilot CLI runs none of {who} (admin policy hooks "
+                    "still run)", path=path, line=line, fix="set it to false or remove it")
+            found = True
+        elif not isinstance(v, bool):
+            out.add("error", "repo.settings.disable-all", f"disableAllHooks is {v!r} in "
+                    f"{host.display(path)}: one invalid value makes Copilot ignore the whole file",
+                    path=path, line=line, fix="use true or false")
+            found = True
+    for rel in R.CLAUDE_SETTINGS:
+        text, data, err = _load(host, root / rel, jsonc=True)
+        if isinstance(data, dict) and data.get("disableAllHooks") is True:
+            out.add("info", "repo.settings.disable-all", f"{rel} has disableAllHooks: true: VS "
+                    "Code skips the hooks of that file (agentdeck's .github/hooks file is not "
+                    "affected)", path=root / rel, line=_line_of(text, '"disableAllHooks"'))
+    if not found:
+        out.add("ok", "repo.settings.disable-all", "no disableAllHooks turns these hooks off "
+                "(user settings.json, .github/copilot/settings*.json)")
+
+
+def _other_sources(host: Host, root: Path, out: _Out) -> None:
+    from ..targets import repo as R
+    from ..targets.copilot_hooks import HOOKS_FILE as HOME_HOOKS
+
+    any_ = False
+    for src in R.repo_hook_sources(host, root):
+        any_ = True
+        rel = _rel(root, src["path"])
+        data = src["data"]
+        if isinstance(data, dict) and "__unreadable__" in data:
+            if src["kind"] != "repo-hooks-file":     # hook files are reported by repo.hooks.file
+                out.add("error", "repo.hooks.others", f"{rel} does not parse "
+                        f"({data['__unreadable__']}): its reader ignores it", path=src["path"])
+            continue
+        readers = ", ".join(R.READERS[r]["title"] for r in src["readers"])
+        ev = ", ".join(src["events"]) or "no events"
+        if src["runs_agentdeck"]:
+            out.add("warning", "repo.hooks.others", f"{rel} also runs agentdeck's handler ({ev}): "
+                    f"{readers} fire those events twice", path=src["path"],
+                    fix="keep agentdeck's hooks in .github/hooks/agentdeck.json only")
+        else:
+            out.add("info", "repo.hooks.others", f"{rel} ({ev}) also fires: read by {readers}, "
+                    "alongside agentdeck's hooks", path=src["path"])
+    home = host.copilot_home / "hooks" / HOME_HOOKS
+    if host.is_file(home):
+        any_ = True
+        out.add("warning", "repo.hooks.others", f"{host.display(home)} (your home's agentdeck "
+                "hooks) and this repository's both fire in Copilot CLI sessions here: each event "
+                "is handled twice (audit records with target copilot and target repo)", path=home,
+                fix="keep one of them, or accept the double audit lines")
+    if not any_:
+        out.add("ok", "repo.hooks.others", "no other hook source in this repository fires "
+                "alongside agentdeck's")
+
+
+def _readers(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
+    """One finding per reader: what it will do with the repository's hooks."""
+    from ..facts.copilot import resolve_event
+    from ..targets import repo as R
+
+    ours = parsed.get(str(root / R.HOOKS_FILE))
+    keys = list(ours["hooks"]) if isinstance(ours, dict) else []
+    events = [(k, resolve_event(k)) for k in keys]
+    events = [(k, r[0]) for k, r in events if r is not None]
+    src = f"{R.HOOKS_FILE} ({len(events)} events)" if ours else "agentdeck's hook file is missing"
+    trust = R.trust_of(host, root)
+    cfg = host.display(trust["config"])
+    # Copilot CLI
+    if trust["trusted"]:
+        via = ("COPILOT_ALLOW_ALL=true" if trust["via"] is None else
+               ("the folder itself" if trust["via"] == str(root) else f"its ancestor {trust['via']}"))
+        out.add("ok", "repo.reader.copilot-cli", f"Copilot CLI: this folder is trusted ({via} in "
+                f"{cfg} trustedFolders): sessions here load {src} with snake_case payloads "
+                "(PascalCase keys)")
+    else:
+        sub = (f"; only these subfolders are trusted: {', '.join(trust['subfolders'])} (sessions "
+               "started there do load them)" if trust["subfolders"] else "")
+        out.add("warning", "repo.reader.copilot-cli", f"Copilot CLI: {root} is not in {cfg} "
+                f"trustedFolders, so Copilot CLI loads none of its repository hooks{sub}",
+                fix="start `copilot` in the folder and trust it when asked (agentdeck never "
+                    "writes config.json)")
+    # VS Code
+    fires = [k for k, _ in events if k in R.VSCODE_EVENTS]
+    never = [k for k, _ in events if k not in R.VSCODE_EVENTS]
+    if ours:
+        out.add("info", "repo.reader.vscode",
+                f"VS Code agent mode: fires {', '.join(fires) or 'none'} with its own payload "
+                "(hookEventName, sessionId, VS Code tool ids)"
+                + (f"; never fires {', '.join(never)}" if never else "")
+                + "; it ignores matchers, so the handler sees every tool and must filter on "
+                  "tool_name itself (the default handler audits every call)")
+    # cloud agent
+    cloud = [k for k, e in events if e not in R.CLOUD_NEVER_FIRES]
+    dead = [k for k, e in events if e in R.CLOUD_NEVER_FIRES]
+    if ours:
+        out.add("info", "repo.reader.cloud-agent",
+                f"Copilot cloud agent: from the default branch, runs the bash command of "
+                f"{', '.join(cloud) or 'none'} (snake_case payloads; cwd the fresh clone)"
+                + (f"; {', '.join(dead)} never fire there" if dead else "")
+                + "; a PreToolUse answer of `ask` counts as deny there")
+    _cloud_setup(host, root, out)
+
+
+def _cloud_setup(host: Host, root: Path, out: _Out) -> None:
+    from ..targets import repo as R
+
+    path = root / R.WORKFLOW
+    try:
+        text = host.read_text(path)
+    except Exception:
+        text = None
+    if text is None:
+        out.add("warning", "repo.cloud.setup", f"no {R.WORKFLOW}: in the cloud agent the "
+                f"wrapper finds no {R.HANDLER_PROGRAM} and exits 0, so nothing is handled there",
+                fix=f"agentdeck apply --repo {root} --cloud-setup")
+    elif R.SETUP_BEGIN in text:
+        out.add("ok", "repo.cloud.setup", f"{R.WORKFLOW} has agentdeck's step: the cloud agent's "
+                "runner installs the handler before the agent starts", path=path)
+    elif R.HANDLER_PROGRAM in text or "agentdeck" in text:
+        out.add("info", "repo.cloud.setup", f"{R.WORKFLOW} mentions agentdeck (not agentdeck's "
+                "managed step): make sure it puts the handler on PATH", path=path)
+    else:
+        out.add("warning", "repo.cloud.setup", f"{R.WORKFLOW} does not install the handler: in "
+                "the cloud agent the wrapper exits 0 and nothing is handled there", path=path,
+                fix=f"agentdeck apply --repo {root} --cloud-setup")
+
+
+def _live(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
+    from ..facts.copilot import copilot_disable_key, resolve_event
+    from ..targets import repo as R
+    from .probes import copilot_hooks_discover
+
+    res = copilot_hooks_discover(host, project_paths=[str(root)])
+    check = "repo.live.discover"
+    if res.skipped_reason:
+        out.add("skipped", check, f"Copilot CLI: {res.skipped_reason}", live=True)
+        return
+    if not res.ok:
+        out.add("error", check, f"Copilot CLI hooks.discover failed: {res.error}", live=True)
+        return
+    rows = [h for h in (res.data or {}).get("hooks", []) if h.get("origin") == "repository"]
+    ours = [h for h in rows if str(h.get("source", "")).endswith(R.HOOKS_FILE)]
+    for e in (res.data or {}).get("errors", []):
+        out.add("error", check, f"Copilot CLI reports: {e}", live=True)
+    data = parsed.get(str(root / R.HOOKS_FILE))
+    expected = {}
+    if isinstance(data, dict):
+        for k, acts in data["hooks"].items():
+            r = resolve_event(k)
+            if r is None or not isinstance(acts, list):
+                continue
+            for a in acts:
+                try:
+                    expected[copilot_disable_key(k, a)] = r[0]
+                except (ValueError, TypeError):
+                    pass
+    trust = R.trust_of(host, root)
+    if not trust["trusted"]:
+        if rows:
+            out.add("warning", check, f"Copilot CLI loaded {len(rows)} repository hook(s) "
+                    "although agentdeck found no trust for this folder", live=True)
+        else:
+            out.add("info", check, "Copilot CLI (hooks.discover) loads no repository hook here: "
+                    "the folder is not trusted", live=True)
+        return
+    got = {h.get("disableKey"): h for h in ours}
+    missing = [ev for k, ev in expected.items() if k not in got]
+    off = [h["hookType"] for h in ours if h.get("enabled") is False]
+    if missing:
+        out.add("error", check, f"Copilot CLI did not load {len(missing)} of agentdeck's repository "
+                f"hooks ({', '.join(missing[:5])})", live=True)
+    if off:
+        out.add("warning", check, f"Copilot CLI loaded but disabled (settings.json disabledHooks) "
+                f"{', '.join(off)}", live=True)
+    if not missing and not off:
+        out.add("ok", check, f"Copilot CLI loads agentdeck's {len(ours)} repository hooks here, "
+                f"all enabled ({len(rows) - len(ours)} other repository hook(s))", live=True)
+
+
+# ---- entry points ----------------------------------------------------------------------------
+def repo_findings(host: Host, repo_dir: str | os.PathLike, profile: str = "default",
+                  live: bool = False, progress: Callable[[str], None] | None = None
+                  ) -> list[Finding]:
+    """Every finding about the repository at `repo_dir`, in table order."""
+    from ..targets.repo import repo_root, with_repo
+
+    root = repo_root(repo_dir)
+    out = _Out(host, root)
+    if not host.is_dir(root):
+        out.add("error", "repo.folder", f"{root} is not a folder", path=root)
+        return out.findings
+    host = with_repo(host, root)
+    out.host = host
+    say = progress or (lambda _m: None)
+    say("repo: planning")
+    _plan(host, root, profile, out)
+    say("repo: reading hook files")
+    parsed = _hook_file_checks(host, root, out)
+    _git_checks(host, root, out)
+    _disable_all(host, root, out)
+    _other_sources(host, root, out)
+    _readers(host, root, parsed, out)
+    if live:
+        say("repo: asking Copilot CLI (hooks.discover)")
+        _live(host, root, parsed, out)
+    return out.findings
+
+
+def main(args, host: Host) -> int:
+    """`agentdeck doctor --repo DIR [--live] [--json]`."""
+    from . import report
+
+    profile = getattr(args, "profile", None) or "default"
+    live = bool(getattr(args, "live", False))
+    findings = repo_findings(host, args.repo, profile, live=live)
+    if getattr(args, "json", False):
+        print(json.dumps(report.to_json(findings, profile=profile, live=live, targets=[T]),
+                         indent=2, ensure_ascii=False))
+    else:
+        from ..targets.repo import repo_root
+        sys.stdout.write(f"repository {repo_root(args.repo)}\n")
+        sys.stdout.write(report.render_text(findings, profile=profile, live=live,
+                                            verbose=getattr(args, "verbose", False)))
+    return report.exit_code(findings)
