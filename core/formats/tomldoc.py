@@ -153,8 +153,12 @@ class TomlDoc:
     def _add_new(self, doc: Any, container: Any, keypath: tuple[str, ...], depth: int, value: Any) -> None:
         """Add ``keypath`` whose first missing key is ``keypath[depth]`` under ``container``."""
         rest = keypath[depth:]
-        implicit = isinstance(container, Table) and container.is_super_table()  # tomlkit would copy
-        makes_table = isinstance(value, dict) or len(rest) > 1 or implicit  # a sub-table's header
+        # tomlkit would give an implicit table (or one split over the file) a header copied from
+        # its first sub-table, comment and all: write the key under a header of its own instead
+        implicit = isinstance(container, OutOfOrderTableProxy) or (
+            isinstance(container, Table) and container.is_super_table()
+        )
+        makes_table = isinstance(value, dict) or len(rest) > 1 or implicit
         if makes_table and not isinstance(container, InlineTable):
             table_path = keypath if isinstance(value, dict) else keypath[:-1]
             table_value = value if isinstance(value, dict) else {keypath[-1]: value}
