@@ -228,6 +228,11 @@ def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = 
 def recover(host: Host) -> str | None:
     """Roll back an apply that was interrupted (crash, kill). Safe to call any time. A journal
     that cannot be acted on safely is reported before the home's lock is even taken."""
+    from .targets.repo import journal_repo_root, with_repo
+
+    root = journal_repo_root(host)          # an interrupted repository apply may touch that repo
+    if root is not None:
+        host = with_repo(host, root)
     if applier.read_journal(host) is None:
         return None
     with applier.home_lock(host):

@@ -223,6 +223,32 @@ def manifest_path_for(host: Host, root: Path) -> Path:
     return host.state_dir / "repos" / f"{digest}.json"
 
 
+def journal_repo_root(host: Host) -> Path | None:
+    """The repository an interrupted apply was changing, or None. Its journal lists every path
+    the apply was to write, the repository's manifest among them: a root is accepted only when
+    one of agentdeck's repository files lies under it AND the journal writes that root's own
+    manifest (`manifest_path_for`), so a journal cannot widen what recovery may touch."""
+    from ..apply import journal_path
+
+    try:
+        raw = host.read_bytes(journal_path(host))
+        obj = json.loads(raw) if raw else None
+    except (HostError, ValueError):
+        return None
+    ops = obj.get("ops") if isinstance(obj, dict) else None
+    if not isinstance(ops, list):
+        return None
+    paths = [r["path"] for r in ops if isinstance(r, dict) and isinstance(r.get("path"), str)]
+    manifests = {p for p in paths if Path(p).parent == host.state_dir / "repos"}
+    for p in paths:
+        for rel in (HOOKS_FILE, WRAPPER, WORKFLOW):
+            if p.endswith(os.sep + rel):
+                root = Path(p[: -len(rel) - 1])
+                if str(manifest_path_for(host, root)) in manifests:
+                    return root
+    return None
+
+
 # ---- the committed wrapper -------------------------------------------------------------------
 def render_repo_wrapper(argv: list[str]) -> str:
     """The wrapper committed with the repository. Unlike the home wrapper it names no absolute

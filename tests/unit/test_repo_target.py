@@ -384,3 +384,33 @@ def test_cloud_setup_for_a_handler_that_is_not_agentdeck(ghost, repo):
     assert any("is not agentdeck's" in n.message for n in plan.notices["repo"])
     plan = engine.build_repo_plan(ghost, repo, "own", cloud_setup="my-guard==1.0")
     assert [i for i in plan.items if i.group == "cloud"]
+
+
+# ---- crash safety -----------------------------------------------------------------------------
+@pytest.mark.parametrize("step", [1, 2, 3])
+def test_an_interrupted_repo_apply_is_rolled_back(tmp_path, step):
+    """A repo apply killed before write step N leaves a journal naming repository paths; the next
+    command rolls it back (the journal proves the repository by its manifest's path)."""
+    root = Path(__file__).resolve().parents[2]
+    home, repo, bindir = tmp_path / "home", tmp_path / "repo", tmp_path / "bin"
+    for d in (home, repo, bindir):
+        d.mkdir()
+    (repo / "README.md").write_text("x\n")
+    (bindir / "agentdeck-hook").write_text("#!/bin/sh\nexit 0\n")
+    os.chmod(bindir / "agentdeck-hook", 0o755)
+    env = {"PATH": f"{bindir}:/usr/bin:/bin", "HOME": str(home), "PYTHONPATH": str(root)}
+
+    def cli(*argv, **extra):
+        return subprocess.run([sys.executable, "-m", "core.cli", *argv, "--home", str(home),
+                               "--repo", str(repo)], capture_output=True, text=True,
+                              env={**env, **extra}, timeout=120)
+
+    before = sorted(str(p.relative_to(repo)) for p in repo.rglob("*"))
+    r = cli("apply", "--yes", "--cloud-setup", AGENTDECK_CRASH_AT=str(step))
+    assert r.returncode != 0
+    r = cli("plan")
+    assert "rolled back an interrupted apply" in r.stderr, r.stderr
+    assert r.returncode == 2, r.stderr
+    assert sorted(str(p.relative_to(repo)) for p in repo.rglob("*")) == before
+    r = cli("apply", "--yes")
+    assert r.returncode == 0, r.stderr
