@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..host import Host, HostError
-from .findings import Finding
 
 TARGETS = ("copilot", "codex", "claude")
 

@@ -94,11 +94,10 @@ def main(args, host: Host) -> int:
     profile = getattr(args, "profile", None) or "default"
     targets = normalize_targets(getattr(args, "target", None))
     live = bool(getattr(args, "live", False))
-    progress = None
-    if live and not getattr(args, "json", False) and sys.stderr.isatty():
-        def progress(msg: str) -> None:
-            sys.stderr.write(f"\r\x1b[2K{msg}")
-            sys.stderr.flush()
+    def say(msg: str) -> None:
+        sys.stderr.write(f"\r\x1b[2K{msg}")
+        sys.stderr.flush()
+    progress = say if live and not getattr(args, "json", False) and sys.stderr.isatty() else None
     findings = run(host, profile, targets, live=live, progress=progress)
     if progress is not None:
         sys.stderr.write("\r\x1b[2K")
