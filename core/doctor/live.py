@@ -315,8 +315,10 @@ def _codex_hooks(ctx: Ctx, m, res, out: Out) -> None:
         if ours and status in ("untrusted", "modified"):
             not_trusted.append((h.event, status))
     if not_trusted:
+        groups = "; ".join(f"{st}: {', '.join(e for e, s2 in not_trusted if s2 == st)}"
+                           for st in dict.fromkeys(s2 for _, s2 in not_trusted))
         out.info(f"Codex confirms {len(not_trusted)} of agentdeck's hooks are not trusted "
-                 f"({', '.join(f'{e} {s}' for e, s in not_trusted)}): they do not run until trusted",
+                 f"({groups}): they do not run until trusted",
                  fix="`agentdeck apply --trust-hooks` (or `/hooks` in Codex)")
     for key, got in listed.items():
         if key not in expected_keys:
