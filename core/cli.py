@@ -162,6 +162,8 @@ def _print_plan(plan, host, args) -> None:
     if args.json:
         print(dumps(plan))
     else:
+        if engine.repo_of(plan):
+            print(f"repository {engine.repo_of(plan)}")
         print(render_plan(plan, host, verbose=args.verbose, color=use_color(), titles=_titles()))
 
 
