@@ -113,6 +113,19 @@ class AgentDeckApp(App):
                 return s
         return None
 
+    def bindings_changed(self) -> None:
+        """Redraw the footer once, after the current burst of changes (every redraw recomposes
+        it, and one operator action can change several panes)."""
+        if getattr(self, "_bindings_pending", False):
+            return
+        self._bindings_pending = True
+
+        def run() -> None:
+            self._bindings_pending = False
+            self.refresh_bindings()
+
+        self.call_after_refresh(run)
+
     # ---- global actions -----------------------------------------------------------------------
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

@@ -227,7 +227,7 @@ class ApplyScreen(Screen):
         done = self.query_one("#apply-done", Button)
         done.disabled = False
         done.focus()
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "done":

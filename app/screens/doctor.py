@@ -167,7 +167,7 @@ class DoctorScreen(Screen):
             self.query_one("#doctor-fix", Static).update(
                 Text("This agentdeck has no core.doctor module yet; the plan's panes still "
                      "show each target's notices.", style="dim"))
-            self.app.refresh_bindings()
+            self.app.bindings_changed()
             return
         cached = getattr(self.app, "doctor_findings", None)
         if cached is not None:
@@ -189,7 +189,7 @@ class DoctorScreen(Screen):
             "running live checks…" if live else "running checks…")
         self._head(Text("Running the live checks…" if live else "Running the checks…",
                         style="italic"))
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
         self._worker(live, self.generation)
 
     @work(thread=True, exclusive=True, group="doctor")
@@ -240,7 +240,7 @@ class DoctorScreen(Screen):
             self.live_done = event.live
             self.app.doctor_findings = (self.findings, self.live_done)
             self._fill()
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     # ---- table --------------------------------------------------------------------------------
     def _head(self, text: Text) -> None:

@@ -178,7 +178,7 @@ class MainScreen(Screen):
         self.error = event.error
         self.pending_mcp = None
         self._status()
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     # plain properties (not reactives): each change redraws exactly what depends on it
     @property
@@ -209,7 +209,7 @@ class MainScreen(Screen):
     def computing(self, value: bool) -> None:
         self._computing = value
         self._status()
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     def _refresh_all(self) -> None:
         plan = self.plan
@@ -224,7 +224,7 @@ class MainScreen(Screen):
                 tl.update_entry(t, badge=target_status(plan, t).badge())
         self._refresh_panes()
         self._status()
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     def _refresh_panes(self) -> None:
         host = self.session.host
@@ -372,7 +372,7 @@ class MainScreen(Screen):
 
     @on(TabbedContent.TabActivated)
     def _tab_changed(self) -> None:
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     def action_refresh_plan(self) -> None:
         if not self.computing:

@@ -83,6 +83,9 @@ class OnboardingScreen(Screen[str]):
         self.error: str | None = None
         self.defaults: dict[str, Any] = {}
         self.doctor_findings: list | None = None
+        refs = available_profiles(host)
+        #: profiles an operator can choose (the `_base`-style building blocks are left out)
+        self.profile_refs = {n: r for n, r in sorted(refs.items()) if not n.startswith("_")}
 
     # ---- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -93,7 +96,10 @@ class OnboardingScreen(Screen[str]):
             with VerticalScroll(id="step-profile", classes="onboard-step"):
                 yield Static(Text("Choose a profile: what to install into each CLI.",
                                   style="bold"))
-                yield RadioSet(id="profile-set")
+                yield RadioSet(*[RadioButton(f"{name} ({ref.origin})",
+                                             value=name == self.session.profile,
+                                             id=f"profile-{_safe(name)}", name=name)
+                                 for name, ref in self.profile_refs.items()], id="profile-set")
                 yield Static("", id="profile-about")
             with VerticalScroll(id="step-targets", classes="onboard-step"):
                 yield Static(Text("Choose the CLIs to configure (space toggles).", style="bold"))
@@ -127,13 +133,6 @@ class OnboardingScreen(Screen[str]):
     def on_mount(self) -> None:
         self.set_class(self.size.width < 110, "-narrow")
         host = self.session.host
-        # profiles
-        rs = self.query_one("#profile-set", RadioSet)
-        refs = available_profiles(host)
-        self.profile_refs = {n: r for n, r in sorted(refs.items()) if not n.startswith("_")}
-        for name, ref in self.profile_refs.items():
-            rs.mount(RadioButton(f"{name} ({ref.origin})", value=name == self.session.profile,
-                                 id=f"profile-{_safe(name)}", name=name))
         # targets
         sl = self.query_one("#target-set", SelectionList)
         chosen = self.session.targets or available_targets()
@@ -199,7 +198,7 @@ class OnboardingScreen(Screen[str]):
         elif sid == "doctor":
             self._render_doctor()
         self._focus_step()
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     def _focus_step(self) -> None:
         sid = self.step_id
@@ -425,7 +424,7 @@ class OnboardingScreen(Screen[str]):
     def _targets_changed(self) -> None:
         self._render_targets()
         self.query_one("#nav-next", Button).disabled = not self._can_next()
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     # ---- plans --------------------------------------------------------------------------------
     def _compute(self, purpose: str) -> None:
@@ -463,7 +462,7 @@ class OnboardingScreen(Screen[str]):
             if self.step_id == "review":
                 self._render_review()
         self.query_one("#nav-next", Button).disabled = not self._can_next()
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     @on(Decided)
     def _decided(self, event: Decided) -> None:
@@ -476,7 +475,7 @@ class OnboardingScreen(Screen[str]):
             return
         self._render_review()
         self.query_one("#nav-next", Button).disabled = not self._can_next()
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     # ---- navigation ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -132,7 +132,7 @@ class KeysPane(Vertical):
             b.disabled = choice not in it.choices
             b.variant = "primary" if d == choice and (it.id in self.plan.decisions
                                                       or it.cls != "conflict") else "default"
-        self.app.refresh_bindings() if self.is_mounted else None
+        self.app.bindings_changed()
 
     def refresh_rows(self) -> None:
         """Redraw the cells after a decision (the plan object is the same)."""

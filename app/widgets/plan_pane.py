@@ -68,7 +68,7 @@ class PlanPane(Container):
     def _show(self) -> None:
         dark = self.app.current_theme.dark if self.is_mounted else True
         self.query_one(DiffView).show(self.host, self.plan, self.item, dark)
-        self.app.refresh_bindings()
+        self.app.bindings_changed()
 
     def on_plan_tree_item_chosen(self, event: PlanTree.ItemChosen) -> None:
         event.stop()

@@ -1,0 +1,183 @@
+"""The doctor screen: findings coloured by result, filters, fix hints, live checks with progress,
+export to text / JSON and an SVG screenshot; and a build without a doctor."""
+from __future__ import annotations
+
+import json
+
+from textual.widgets import DataTable, Input, Select
+
+from app.screens.doctor import DoctorScreen, ExportScreen
+
+from app_helpers import plain, settle, static_text
+
+
+async def open_doctor(pilot, tmp_path=None) -> DoctorScreen:
+    await settle(pilot)
+    await pilot.press("d")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, DoctorScreen)
+    if tmp_path is not None:
+        screen.export_dir = str(tmp_path)
+    return screen
+
+
+async def test_findings_table_sorted_and_coloured(demo_host, make_app, fake_doctor):
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot)
+        table = screen.query_one(DataTable)
+        assert table.row_count == 5
+        results = [plain(table.get_row_at(i)[0]).strip() for i in range(5)]
+        assert results == ["error", "warning", "info", "ok", "skipped"]
+        assert table.get_row_at(0)[0].style == "bold red3"
+        head = static_text(screen, "#doctor-head")
+        assert "1 error" in head and "1 warning" in head and "live checks not run" in head
+        fix = static_text(screen, "#doctor-fix")
+        assert "copilot.hooks.disable-all" in fix and "~/.copilot/settings.json:3" in fix
+        assert "fix: apply the plan" in fix
+        assert fake_doctor == [{"profile": "default", "targets": None, "live": False}]
+
+
+async def test_filters_by_target_and_result(demo_host, make_app, fake_doctor):
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot)
+        table = screen.query_one(DataTable)
+        screen.query_one("#filter-result", Select).value = "warning"
+        await settle(pilot)
+        assert table.row_count == 1
+        assert "header Authorization" in plain(table.get_row_at(0)[3])
+        screen.query_one("#filter-result", Select).value = "all"
+        screen.query_one("#filter-target", Select).value = "codex"
+        await settle(pilot)
+        assert table.row_count == 1
+        assert plain(table.get_row_at(0)[0]).strip() == "skipped"
+        screen.query_one("#filter-result", Select).value = "error"
+        await settle(pilot)
+        assert table.row_count == 0
+        assert "No findings match the filters." in static_text(screen, "#doctor-fix")
+
+
+async def test_fix_hint_follows_the_cursor(demo_host, make_app, fake_doctor):
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot)
+        table = screen.query_one(DataTable)
+        table.focus()
+        await pilot.press("down")
+        await settle(pilot)
+        fix = static_text(screen, "#doctor-fix")
+        assert "copilot.mcp.header-env" in fix and "fix: put the token" in fix
+
+
+async def test_live_checks_run_in_a_worker_with_progress(demo_host, make_app, fake_doctor):
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot)
+        assert screen.check_action("live", ()) is True
+        await pilot.press("l")
+        await pilot.pause()
+        await settle(pilot)
+        assert fake_doctor[-1]["live"] is True
+        assert screen.live_done
+        assert screen.query_one(DataTable).row_count == 6
+        assert "live checks done" in static_text(screen, "#doctor-head")
+        assert not screen.query_one("#doctor-progress-row").display
+        # the findings are kept for the session: reopening does not run again
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert len(fake_doctor) == 2 and app.screen.query_one(DataTable).row_count == 6
+
+
+async def test_export_text_and_json(demo_host, make_app, fake_doctor, tmp_path):
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot, tmp_path)
+        await pilot.press("e")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ExportScreen)
+        path_input = dialog.query_one("#export-path", Input)
+        assert path_input.value == str(tmp_path / "agentdeck-doctor.txt")
+        await pilot.click("#export-yes")
+        await settle(pilot)
+        text = (tmp_path / "agentdeck-doctor.txt").read_text()
+        assert text.splitlines()[0].startswith("ERROR    copilot   copilot.hooks.disable-all")
+        assert "fix: apply the plan" in text
+        assert text.rstrip().endswith("1 error, 1 warning, 1 info, 1 ok, 1 skipped")
+        # JSON: choose the format, the file name follows
+        await pilot.press("e")
+        await settle(pilot)
+        dialog = app.screen
+        await pilot.click("#fmt-json")
+        await settle(pilot)
+        assert dialog.query_one("#export-path", Input).value.endswith("agentdeck-doctor.json")
+        await pilot.click("#export-yes")
+        await settle(pilot)
+        data = json.loads((tmp_path / "agentdeck-doctor.json").read_text())
+        assert len(data) == 5 and data[0]["check"] == "copilot.hooks.disable-all"
+        assert set(data[0]) >= {"target", "result", "check", "message", "fix", "path", "line",
+                                "live"}
+        # cancel writes nothing
+        await pilot.press("e")
+        await settle(pilot)
+        app.screen.query_one("#export-path", Input).value = str(tmp_path / "nope.txt")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not (tmp_path / "nope.txt").exists()
+        assert app.screen is screen
+
+
+async def test_screenshot_saves_an_svg(demo_host, make_app, fake_doctor, tmp_path):
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_doctor(pilot, tmp_path)
+        await pilot.press("s")
+        await settle(pilot)
+    svg = (tmp_path / "agentdeck-doctor.svg").read_text()
+    assert svg.startswith("<svg") and "copilot.hooks.disable-all" in svg.replace("&#160;", " ")
+
+
+async def test_a_failing_doctor_is_one_line(demo_host, make_app, monkeypatch):
+    def broken(host, profile, targets, live=False, progress=None):
+        raise RuntimeError(f"cannot read {host.home}/.copilot/settings.json")
+
+    monkeypatch.setattr("app.screens.doctor.load_doctor", lambda: broken)
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot)
+        head = static_text(screen, "#doctor-head")
+        assert head.strip() == "The doctor failed: cannot read ~/.copilot/settings.json"
+        assert screen.check_action("rerun", ()) is True
+        assert screen.check_action("export", ()) is None
+
+
+async def test_without_a_doctor_the_screen_says_so(demo_host, make_app, no_doctor):
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot)
+        assert "The doctor is not available in this build." in static_text(screen, "#doctor-head")
+        assert screen.check_action("live", ()) is None
+        assert screen.check_action("export", ()) is None
+        keys = {k.key: k for k in screen.query("FooterKey")}
+        assert keys["l"].has_class("-disabled") and keys["e"].has_class("-disabled")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.id == "main"
+
+
+async def test_the_real_doctor_if_this_build_has_one(demo_host, make_app):
+    from app.screens.doctor import load_doctor
+
+    if load_doctor() is None:
+        import pytest
+
+        pytest.skip("this build has no core.doctor.run")
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot)
+        await settle(pilot)
+        assert screen.findings or screen.error is None
