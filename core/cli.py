@@ -94,6 +94,7 @@ def parser() -> argparse.ArgumentParser:
     _repo_flags(p, cloud=False)
     p = sub.add_parser("status", help="one line per target: in sync, changes pending, hand-edits")
     _common(p)
+    _repo_flags(p, cloud=False)
     p = sub.add_parser("profiles", help="list the profiles and where they come from")
     _common(p, profile=False)
     p = sub.add_parser("doctor", help="audit what each CLI will really load")
@@ -246,8 +247,9 @@ def cmd_uninstall(args) -> int:
 
 
 def cmd_status(args) -> int:
+    repo, _ = _repo_args(args)
     host = make_host(args)
-    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target)
+    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target, repo=repo)
     rows = []
     for t in plan.targets:
         items = plan.for_target(t)

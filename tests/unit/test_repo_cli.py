@@ -79,3 +79,12 @@ def test_home_plan_is_unaffected_by_repo_state(env, capsys):
     rc, out, _ = run(capsys, "plan", "--home", str(home), "--target", "copilot", "--json")
     data = json.loads(out)
     assert all(not i["path"].startswith(str(repo)) for i in data["items"])
+
+
+def test_status_repo(env, capsys):
+    home, repo = env
+    rc, out, _ = run(capsys, "status", "--home", str(home), "--repo", str(repo))
+    assert rc == 2 and out.startswith("repo ") and "change(s) pending" in out
+    assert run(capsys, "apply", "--home", str(home), "--repo", str(repo), "--yes")[0] == 0
+    rc, out, _ = run(capsys, "status", "--home", str(home), "--repo", str(repo))
+    assert (rc, out) == (0, "repo     in sync\n")
