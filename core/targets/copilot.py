@@ -79,6 +79,7 @@ from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..facts.copilot import COPILOT
 from ..errors import UserError
 from ..host import Host
 from ..manifest import Manifest, canonical, entry_id
@@ -216,7 +217,7 @@ class CopilotTarget:
         home = host.copilot_home
         mcp_path = home / "mcp-config.json"
         settings_path = home / "settings.json"
-        mdoc = copilot_hooks.read_json_file(host, mcp_path, jsonc=False)
+        mdoc = copilot_hooks.read_json_file(host, mcp_path, jsonc=COPILOT.mcp_file_jsonc)
         on_disk = mdoc.data.get("mcpServers") if mdoc is not None and isinstance(mdoc.data, dict) else None
         on_disk = on_disk if isinstance(on_disk, dict) else {}
         native = (profile.native.get("copilot/mcp-config.json", {}) or {}).get("mcpServers") or {}
@@ -292,7 +293,8 @@ class CopilotTarget:
             row = _server_info(name, tr.transport, "profile", tr.entry.get("tools"),
                                warnings=tr.warnings, secret=tr.secret, **common)
             servers_info.append(row)
-            st.add(Desired(T, mcp_path, "key", tr.entry, key=("mcpServers", name), fmt="json",
+            st.add(Desired(T, mcp_path, "key", tr.entry, key=("mcpServers", name),
+                           fmt="jsonc" if COPILOT.mcp_file_jsonc else "json",
                            label=f"MCP server {name}", group="mcp", warnings=list(tr.warnings),
                            secret=tr.secret, file_mode=0o600 if tr.secret else None,
                            reason=f"{tr.transport} server from the profile; {_state_phrase(row)}"))

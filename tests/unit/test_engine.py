@@ -232,3 +232,16 @@ def test_crash_leaves_journal_and_recover_rolls_back(host):
     assert (host.home / "s.json").read_text() == '{"x": 1}\n'
     assert not (host.home / "o.json").exists()
     assert not applier.journal_path(host).exists()
+
+
+def test_copilot_mcp_config_with_comments_is_accepted(host):
+    """Copilot 1.0.102 loads a commented mcp-config.json (facts: mcp_file_jsonc), so agentdeck
+    must plan against it and keep the comments rather than fail."""
+    from core import engine
+    p = host.copilot_home / "mcp-config.json"
+    p.parent.mkdir(parents=True)
+    p.write_text('{\n  // my servers\n  "mcpServers": {\n    "mine": {"command": "x"}\n  }\n}\n')
+    plan = engine.build_plan(host, "default", ["copilot"])
+    applier.run(host, plan)
+    text = p.read_text()
+    assert "// my servers" in text and '"mine"' in text and '"memory"' in text
