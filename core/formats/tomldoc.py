@@ -22,7 +22,8 @@ original text:
 Where exactness does not hold: a file not ending in a newline gains one; a file ending in blank
 lines gets one more blank line before an appended table, which ``delete`` takes back; an empty
 ``[table]`` the operator wrote, then given its first plain key by us, is removed with that key; a
-key added to an inline table is rendered by tomlkit as ``{a = 1,new = 2}``.
+key added to an inline table is rendered by tomlkit as ``{a = 1,new = 2}``; an array is replaced
+whole (comments inside a multi-line array that changes are lost; unlike jsonc, no item splicing).
 """
 
 from __future__ import annotations
