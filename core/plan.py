@@ -292,6 +292,23 @@ def _check_containers(doc, key: tuple[str, ...], path: Path, member: str) -> Non
             raise fail(key, "a list", v)
 
 
+def _check_original(host: Host, entry: Entry) -> None:
+    """Removing a file agentdeck replaced means restoring what was there: that copy (kept in the
+    state dir's originals) must be there and intact, or the plan cannot promise the restore."""
+    from .errors import UserError
+    from .host import HostError
+
+    originals = host.state_dir / "originals"
+    try:
+        data = host.read_bytes(originals / entry.prior_sha)
+    except HostError:
+        data = None
+    if data is None or sha256(data) != entry.prior_sha:
+        raise UserError(f"the copy of what was here before agentdeck (kept in "
+                        f"{host.display(originals)}) is missing or damaged, so it cannot be put "
+                        "back; nothing was written", path=entry.path)
+
+
 def _json_type(v: Any) -> str:
     if isinstance(v, dict):
         return "an object"
@@ -452,6 +469,8 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 st_ = disk.state(path)
                 afp = f"{st_.sha}:{(st_.mode or 0):o}"
             cls, heal, why = classify(None, entry.fingerprint, afp)
+            if cls == "remove" and entry.kind == "file" and entry.prior_sha:
+                _check_original(host, entry)
             others = [t for t, m in manifests.items() if t != st.target and eid in m.entries
                       and (t not in wants or eid in wants[t])]
             item = PlanItem(

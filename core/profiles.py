@@ -7,6 +7,7 @@ base first; cycles are an error. Every error is one line naming file:line:col an
 """
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -51,7 +52,7 @@ def available(host: Host) -> dict[str, ProfileRef]:
     for origin, root in (("bundled", bundled_dir()), ("operator", operator_dir(host))):
         for name in host.listdir(root):
             d = root / name
-            if (d / "profile.toml").is_file():
+            if os.path.lexists(d / "profile.toml"):   # a broken one too: its error is shown when used
                 shadows = name in found
                 found[name] = ProfileRef(name, d, origin, shadows_bundled=shadows)
     for ref in found.values():
