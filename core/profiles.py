@@ -12,13 +12,15 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
+from . import model
 from .errors import UserError
 from .host import Host, HostError
 from .model import Directives, McpFile, Profile, ProfileFile, check_name
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 DIRECTIVE_KEYS = ("_agentdeck", "_agentihooks")
 NATIVE_FILES = ("copilot/settings.json", "copilot/mcp-config.json", "codex/config.toml",
@@ -108,7 +110,7 @@ def _load_profile_toml(host: Host, path: Path) -> ProfileFile:
     data = _loads_toml(text, path)
     try:
         return ProfileFile.model_validate(data)
-    except ValidationError as e:
+    except model.ValidationError as e:  # pydantic's, imported on first error
         raise _validation_error(path, text, e) from None
 
 
@@ -274,7 +276,7 @@ def resolve(host: Host, name: str) -> Profile:
             data, doc = loaded
             try:
                 mf = McpFile.model_validate(data)
-            except ValidationError as e:
+            except model.ValidationError as e:  # pydantic's, imported on first error
                 def locate(loc, doc=doc):
                     for i in range(len(loc), 0, -1):
                         ln = doc.line_of(tuple(loc[:i]))
@@ -313,7 +315,7 @@ def resolve(host: Host, name: str) -> Profile:
     _check_hooks(host, prof, hooks_from)
     try:
         prof.directives = Directives.model_validate(directives_raw)
-    except ValidationError as e:
+    except model.ValidationError as e:  # pydantic's, imported on first error
         err = e.errors()[0]
         field = ".".join(str(p) for p in err.get("loc", ()))
         raise UserError(f"_agentdeck.{field}: {err.get('msg')}",

@@ -1,0 +1,115 @@
+"""The pydantic definitions of the profile models: the authority on what is valid.
+
+core.model validates the common, plainly valid input itself (pydantic's import and schema build
+cost ~90 ms, paid by every `agentdeck plan` and every hook-adjacent command otherwise) and hands
+anything else to these classes, so every coercion and every error message is pydantic's own.
+The two must describe the same fields: tests/unit/test_model_fastpath.py checks that they do.
+Imported only on that slow path.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .model import TARGETS, check_name
+
+
+class ProfileMeta(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = None
+    description: str = ""
+    extends: list[str] = Field(default_factory=list)
+    targets: list[Literal["copilot", "codex", "claude"]] | None = None
+
+    @field_validator("extends")
+    @classmethod
+    def _names(cls, v: list[str]) -> list[str]:
+        return [check_name(x, "profile name") for x in v]
+
+
+class HookSpec(BaseModel):
+    """The profile's hook handler: one command, run for each registered event."""
+    model_config = ConfigDict(extra="forbid")
+    command: str | None = None
+    events: list[str] | None = None   # canonical names (session_start, pre_tool_use, ...); None = all
+    timeout: int = Field(default=30, ge=1, le=3600)
+
+
+class ProfileFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    profile: ProfileMeta = Field(default_factory=ProfileMeta)
+    hooks: HookSpec | None = None
+
+
+class McpServer(BaseModel):
+    """One target-neutral MCP server (the Claude / .mcp.json shape). Unknown native fields are
+    kept and passed through to targets that understand them."""
+    model_config = ConfigDict(extra="allow")
+    type: Literal["stdio", "local", "http", "sse", "streamable-http"] | None = None
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    tools: list[str] | None = None
+    timeout: int | None = None
+    auth: bool | None = None
+    oidc: bool | None = None
+
+    @property
+    def transport(self) -> str:
+        t = self.type
+        if t in ("http", "streamable-http"):
+            return "http"
+        if t == "sse":
+            return "sse"
+        if t in ("stdio", "local"):
+            return "stdio"
+        return "http" if self.url and not self.command else "stdio"
+
+    def check(self) -> str | None:
+        """A problem that makes this server unusable, or None."""
+        if self.transport == "stdio" and not self.command:
+            return "a stdio server needs a 'command'"
+        if self.transport in ("http", "sse") and not self.url:
+            return f"an {self.transport} server needs a 'url'"
+        return None
+
+
+class McpFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    mcpServers: dict[str, McpServer] = Field(default_factory=dict)
+
+
+class Directives(BaseModel):
+    """The reserved `_agentdeck` block (alias `_agentihooks`): directives with no settings key in
+    the CLI. Never written to disk. Loosely typed on purpose: a bad value degrades with a warning
+    in the plan (reference §11.5) rather than aborting the install."""
+    model_config = ConfigDict(extra="forbid")
+    mcpDefaultDisabled: bool = False
+    mcpAlwaysEnabled: list[str] = Field(default_factory=list)
+    browserCommand: Any = None
+    suppressBrowserLaunch: bool = False
+    allowAll: Any = None
+    channels: Any = None
+
+
+class Profile(BaseModel):
+    """A resolved profile: the extends chain merged, base first."""
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    name: str
+    description: str = ""
+    chain: list[str]                      # base first, this profile last
+    origins: dict[str, str] = Field(default_factory=dict)   # profile name -> "bundled"/"operator" dir
+    targets: list[str] = Field(default_factory=lambda: list(TARGETS))
+    hooks: HookSpec = Field(default_factory=HookSpec)
+    personas: list[tuple[str, str]] = Field(default_factory=list)   # (profile name, AGENTS.md text)
+    rules: dict[str, str] = Field(default_factory=dict)             # rule name -> text (later wins)
+    agents: dict[str, str] = Field(default_factory=dict)            # agent name -> markdown text
+    commands: dict[str, str] = Field(default_factory=dict)          # command name -> markdown text
+    skills: dict[str, str] = Field(default_factory=dict)            # skill name -> absolute dir path
+    mcp_servers: dict[str, McpServer] = Field(default_factory=dict)
+    native: dict[str, dict[str, Any]] = Field(default_factory=dict)  # "copilot/settings.json" -> data
+    directives: Directives = Field(default_factory=Directives)
+    directive_warnings: list[str] = Field(default_factory=list)
