@@ -1,17 +1,17 @@
 """Find literal credentials in text and config values, and redact them.
 
 Pure functions, no I/O, and nothing imported beyond `re`: the hook handler runs this on every
-hook call. A pattern is one row of `PATTERNS`; when it has a group named `secret`, only that
-group is the credential (the `Bearer ` or `aws_secret_access_key=` before it stays readable).
+hook call. A pattern is one row of `PATTERNS` (`_ROWS`, compiled on first use); when it has a
+group named `secret`, only that group is the credential (the `Bearer ` or `aws_secret_access_key=` before it stays readable).
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 #: (kind, regex). Earlier rows win where two matches overlap, so specific kinds come before the
 #: generic ones (a GitHub token inside `Bearer ...` or a URL is reported as github_token).
-PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) for kind, rx in (
+#: Compiled on first use (see _LITERALS): `PATTERNS` is this table with each regex compiled.
+_ROWS: tuple[tuple[str, str], ...] = (
     ("private_key",
      r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|\Z)"),
     ("github_token", r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9_])"),
@@ -36,7 +36,34 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx))
      r"\b[Bb]earer[ \t]+(?P<secret>(?=[a-z._~+/-]*[A-Z0-9])[A-Za-z0-9._~+/-]{16,}=*)"),
     ("url_credentials",
      r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@$]+:(?P<secret>[^\s/@$]+)@"),
-))
+)
+
+#: kind -> strings of which every match contains at least one. A row whose strings are all
+#: absent from the text cannot match there, so it is neither compiled nor searched: the hook
+#: handler, which redacts every event, compiles the 13 regexes (~1.5 ms) only when a text could
+#: hold such a credential. Kinds not listed (the case-insensitive AWS secret) are always searched.
+_LITERALS: dict[str, tuple[str, ...]] = {
+    "private_key": ("-----BEGIN ",),
+    "github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "github_pat": ("github_pat_",),
+    "anthropic_key": ("sk-ant-",),
+    "openai_key": ("sk-",),
+    "google_api_key": ("AIza",),
+    "aws_access_key_id": ("AKIA", "ASIA"),
+    "slack_webhook": ("https://hooks.slack.com/services/",),
+    "slack_token": ("xox",),
+    "jwt": ("eyJ",),
+    "bearer_token": ("earer",),
+    "url_credentials": ("://",),
+}
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _rx(kind: str, rx: str) -> re.Pattern[str]:
+    p = _COMPILED.get(kind)
+    if p is None:
+        p = _COMPILED[kind] = re.compile(rx)
+    return p
 
 #: dict keys whose plain 40-char value is an AWS secret even with no name next to it in the text
 _AWS_SECRET_NAME = re.compile(r"(?i)^(?:aws_?)?secret_?(?:access_?)?key$")
@@ -44,11 +71,31 @@ _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}")
 _ENV_REF = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+][^}]*)?\}|\$[A-Za-z_][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True)
-class SecretHit:
-    kind: str
-    where: str
-    excerpt: str  # redacted: first 4 chars + "…", never the whole secret
+def _secret_hit() -> type:
+    """SecretHit, a frozen dataclass (kind, where, excerpt: first 4 chars + "…", never the whole
+    secret), made on first use: importing dataclasses would cost the hook handler, which only
+    redacts, ~6 ms on every call. `from core.secrets import SecretHit` works as before."""
+    cls = globals().get("SecretHit")
+    if cls is None:
+        from dataclasses import dataclass
+
+        class SecretHit:
+            kind: str
+            where: str
+            excerpt: str  # redacted: first 4 chars + "…", never the whole secret
+
+        SecretHit.__qualname__ = SecretHit.__name__
+        SecretHit.__module__ = __name__
+        cls = globals()["SecretHit"] = dataclass(frozen=True)(SecretHit)
+    return cls
+
+
+def __getattr__(name: str):
+    if name == "PATTERNS":   # ((kind, compiled regex), ...), in the order of _ROWS
+        return tuple((kind, _rx(kind, rx)) for kind, rx in _ROWS)
+    if name == "SecretHit":
+        return _secret_hit()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _excerpt(secret: str) -> str:
@@ -58,7 +105,11 @@ def _excerpt(secret: str) -> str:
 def _spans(s: str) -> list[tuple[int, int, str]]:
     """(start, end, kind) of every credential in s, non-overlapping, in text order."""
     taken: list[tuple[int, int, str]] = []
-    for kind, rx in PATTERNS:
+    for kind, src in _ROWS:
+        lits = _LITERALS.get(kind)
+        if lits is not None and not any(lit in s for lit in lits):
+            continue
+        rx = _rx(kind, src)
         for m in rx.finditer(s):
             g = "secret" if "secret" in rx.groupindex else 0
             start, end = m.span(g)
@@ -68,7 +119,8 @@ def _spans(s: str) -> list[tuple[int, int, str]]:
 
 
 def scan_text(s: str, where: str = "") -> list[SecretHit]:
-    return [SecretHit(kind, where, _excerpt(s[b:e])) for b, e, kind in _spans(s)]
+    hit = _secret_hit()
+    return [hit(kind, where, _excerpt(s[b:e])) for b, e, kind in _spans(s)]
 
 
 def redact(s: str) -> str:
@@ -101,7 +153,7 @@ def scan_value(value, where: str = "") -> list[SecretHit]:
         for k, v in value.items():
             path = _join(where, k)
             kind = _named_secret(k, v) if isinstance(v, str) else None
-            hits += [SecretHit(kind, path, _excerpt(v))] if kind else scan_value(v, path)
+            hits += [_secret_hit()(kind, path, _excerpt(v))] if kind else scan_value(v, path)
         return hits
     if isinstance(value, (list, tuple)):
         return [h for i, v in enumerate(value) for h in scan_value(v, _join(where, i))]
