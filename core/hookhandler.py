@@ -12,7 +12,7 @@ import json
 import os
 import re
 import sys
-from datetime import datetime, timezone
+import time
 
 from core.secrets import redact, redact_value
 
@@ -52,7 +52,9 @@ _PROMPT_EVENTS = {"user_prompt_submit", "user_prompt_transformed"}
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """UTC now as 2025-06-01T12:00:00.123Z (time, not datetime: one import less per hook call)."""
+    sec, ns = divmod(time.time_ns(), 1_000_000_000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)) + f".{ns // 1_000_000:03d}Z"
 
 
 def canonical_event(raw: str | None) -> str:
@@ -198,6 +200,12 @@ def state_dir(env) -> str:
     explicit = env.get("AGENTDECK_STATE_DIR")
     if explicit:
         return explicit
+    home = os.environ.get("HOME", "")
+    if (sys.platform == "linux" and "XDG_STATE_HOME" not in os.environ and os.path.isabs(home)
+            and not hasattr(sys, "getandroidapilevel") and "ANDROID_DATA" not in os.environ):
+        # platformdirs' answer in the common Linux case, without its ~7 ms of imports
+        # (pathlib, tempfile, shutil) on every hook call; anything else asks platformdirs
+        return os.path.join(os.path.expanduser("~/.local/state"), "agentdeck")
     import platformdirs  # only when needed: it is the one non-stdlib import
 
     return platformdirs.user_state_dir("agentdeck")
