@@ -122,7 +122,7 @@ class MainScreen(Screen):
         header.targets = list(all_targets())
         header.versions = dict(app.versions)
         self.watch(app, "versions", self._versions_changed, init=False)
-        self.call_after_refresh(self._versions_changed, app.versions)
+        self.call_after_refresh(lambda: self._versions_changed(self.app.versions))
         tl = self.query_one(TargetList)
         first = next((t for t in all_targets() if t in set(available_targets())), None)
         if first is not None:

@@ -35,7 +35,7 @@ def _disable_all_item(plan: Plan, target: str) -> PlanItem | None:
 
 def _short_key(k: Any) -> str:
     s = str(k or "")
-    return s if len(s) <= 10 else s[:9] + "…"
+    return s if len(s) <= 8 else s[:7] + "…"
 
 
 def render_hooks(host: Host, plan: Plan, target: str) -> Group:
@@ -109,13 +109,21 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
     wrapper = str(hooks.get("wrapper") or "")
     trust_target = "trust_requested" in hooks
     if events:
-        tb = Table(expand=True, box=None, header_style="bold", pad_edge=False)
-        tb.add_column("event", no_wrap=True)
-        tb.add_column("action", no_wrap=True, overflow="ellipsis", ratio=2)
-        tb.add_column("timeout", no_wrap=True)
-        tb.add_column("trust hash" if trust_target else "disable key", no_wrap=True)
+        wname = wrapper.rsplit("/", 1)[-1] if wrapper else ""
+        standard = all(str(ev.get("command", "")).endswith(f"{wname} {ev.get('event')}")
+                       for ev in events) if wname else False
+        if standard:
+            parts.append(Text(f"\nEach event runs: {wname} <event>. key: the "
+                              + ("trusted_hash that trusts it" if trust_target
+                                 else "disabledHooks key that turns it off"), style="dim"))
+        tb = Table(box=None, header_style="bold", pad_edge=False)
+        tb.add_column("event", no_wrap=True, overflow="ellipsis")
+        if not standard:
+            tb.add_column("action", no_wrap=True, overflow="ellipsis", ratio=2)
+        tb.add_column("time", no_wrap=True)
+        tb.add_column("hash" if trust_target else "key", no_wrap=True)
         tb.add_column("trust" if trust_target else "state", no_wrap=True)
-        tb.add_column("apply", no_wrap=True, overflow="ellipsis", ratio=1)
+        tb.add_column("apply", no_wrap=True, overflow="ellipsis", min_width=12)
         for ev in events:
             key = ev.get("disable_key") or ev.get("hash") or ""
             if trust_target:
@@ -128,7 +136,7 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
                 state += f" +{ev['operator_groups']} yours"
             command = str(ev.get("command", ""))
             if wrapper and wrapper in command:
-                command = command.replace(wrapper, wrapper.rsplit("/", 1)[-1])
+                command = command.replace(wrapper, wname)
             change = Text()
             if ev.get("reenables_disabled"):
                 change = Text("re-enables your disabled hook", style="bold reverse red3")
@@ -147,12 +155,14 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
             bad = any(w in state for w in ("disabled", "untrusted", "modified", "off"))
             if trust_target and not bad and ev.get("trust_now") != ev.get("trust"):
                 state += " after apply"
-            tb.add_row(str(ev.get("event", "")), home_relative(host, command),
-                       f"{ev.get('timeout', '')}s" if ev.get("timeout") is not None else "",
-                       Text(_short_key(key.removeprefix("sha256:")), style="dim"),
-                       Text(state, style="dark_orange3" if bad else "green3"),
-                       change)
-        parts.append(Text(""))
+            cells = [str(ev.get("event", ""))]
+            if not standard:
+                cells.append(home_relative(host, command))
+            cells += [f"{ev.get('timeout', '')}s" if ev.get("timeout") is not None else "",
+                      Text(_short_key(key.removeprefix("sha256:")), style="dim"),
+                      Text(state, style="dark_orange3" if bad else "green3"),
+                      change]
+            tb.add_row(*cells)
         parts.append(tb)
     for sk in hooks.get("skipped_events") or []:
         parts.append(Text(f"not registered: {sk.get('canonical')}: {sk.get('reason', '')}",

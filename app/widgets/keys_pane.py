@@ -119,8 +119,15 @@ class KeysPane(Vertical):
         t = Text(no_wrap=False)
         t.append(".".join(it.key), style="bold")
         t.append(f"  {CLASS_LABEL.get(it.cls, it.cls)}")
+        host = self.host
+        t.append("\nprofile ", style="dim")
+        t.append(show_value(host, it.desired, 30) if it.wanted else "(not wanted)")
+        t.append("  last ", style="dim")
+        t.append(show_value(host, it.recorded, 20))
+        t.append("  disk ", style="dim")
+        t.append(show_value(host, it.actual, 30))
         if it.reason:
-            t.append(f": {it.reason}", style="dim")
+            t.append(f"\n{it.reason}", style="dim")
         detail.update(t)
         if it.cls in HAND:
             keep.label, take.label = "Keep mine", "Take profile's"

@@ -1,0 +1,91 @@
+"""Snapshot tests (pytest-textual-snapshot) of each pane and screen on the demo home, at 80x24 and
+120x40. Deterministic: the demo home sits at a fixed path (hook disable keys hash the wrapper's
+absolute path), paths show as ~, CLI versions are stubbed, WSL is off, PATH is fixed.
+
+Regenerate after a deliberate change with `python -m pytest tests/app --snapshot-update`, then
+look at the SVGs in tests/app/__snapshots__/."""
+from __future__ import annotations
+
+import pytest
+
+from app_helpers import choose_tab, find_item, select_tree_item, settle
+
+SIZES = [(80, 24), (120, 40)]
+PANES = ["plan", "hooks", "keys", "mcp", "browser", "notices"]
+
+
+def _size_id(size):
+    return f"{size[0]}x{size[1]}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_size_id)
+@pytest.mark.parametrize("pane", PANES)
+def test_pane(pane, size, snapshot_host, make_app, snap_compare):
+    app = make_app(snapshot_host)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        if pane == "plan":
+            item = find_item(app.screen.plan, "copilot", path_end="hooks/agentdeck.json")
+            await select_tree_item(pilot, item.id)
+        else:
+            await choose_tab(pilot, f"tab-{pane}")
+            if pane == "keys":
+                app.screen.query_one("#keys-table").focus()
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_size_id)
+def test_confirm_apply(size, snapshot_host, make_app, snap_compare):
+    app = make_app(snapshot_host)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_size_id)
+def test_doctor(size, snapshot_host, make_app, fake_doctor, snap_compare):
+    app = make_app(snapshot_host)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_size_id)
+@pytest.mark.parametrize("step", ["detect", "options", "review"])
+def test_onboarding(step, size, snapshot_host, make_app, snap_compare):
+    app = make_app(snapshot_host, onboard=True)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        screen = app.screen
+        while screen.step_id != step:
+            await pilot.press("n")
+            await settle(pilot)
+        if step == "review":
+            item = find_item(screen.plan, "copilot", path_end="hooks/agentdeck.json")
+            await select_tree_item(pilot, item.id)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_light_theme(snapshot_host, make_app, snap_compare):
+    app = make_app(snapshot_host, dark=False)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        item = find_item(app.screen.plan, "copilot", path_end="hooks/agentdeck.json")
+        await select_tree_item(pilot, item.id)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
