@@ -12,11 +12,12 @@ import os
 import shutil
 import signal
 import stat
-import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+if TYPE_CHECKING:
+    import subprocess
 
 APP_NAME = "agentdeck"
 
@@ -152,6 +153,8 @@ class Host:
             env: Mapping[str, str] | None = None, cwd: os.PathLike | None = None) -> RunResult:
         """Run a process with this host's environment and a timeout. Never raises for a
         missing program or a timeout: the result says what happened."""
+        import subprocess  # here, not at the top: `agentdeck plan` never runs a process
+
         full_env = dict(self.env)
         if env:
             full_env.update(env)
@@ -170,6 +173,8 @@ class Host:
     def popen(self, argv: Sequence[str], *, env: Mapping[str, str] | None = None,
               cwd: os.PathLike | None = None) -> subprocess.Popen:
         """A long-lived child with pipes (JSON-RPC probes). The caller owns its lifetime."""
+        import subprocess
+
         full_env = dict(self.env)
         if env:
             full_env.update(env)
@@ -261,6 +266,8 @@ class Host:
     def write_atomic(self, path: Path, data: bytes, *, mode: int | None = None) -> None:
         """Temp file in the same directory, fsync, rename. Keeps the existing file's mode unless
         `mode` is given; a new file gets `mode` or 0644."""
+        import tempfile  # here, not at the top: planning never writes
+
         real = self.resolve_write_path(path)
         real.parent.mkdir(parents=True, exist_ok=True)
         old_mode = self.mode(real) if real.exists() else None
