@@ -150,10 +150,14 @@ def _apply_decisions(plan, args) -> None:
                 raise UserError(str(e)) from None
 
 
-def _titles() -> dict[str, str]:
+def _titles(names: list[str] | None = None) -> dict[str, str]:
+    """Each target's title; `names`: only those (no adapter imported just for a title)."""
     from . import targets
-    from .targets.repo import RepoTarget
-    return {**{n: targets.get(n).title for n in targets.available()}, "repo": RepoTarget.title}
+    out = {n: targets.get(n).title for n in targets.available() if names is None or n in names}
+    if names is None or "repo" in names:
+        from .targets.repo import RepoTarget
+        out["repo"] = RepoTarget.title
+    return out
 
 
 def _print_plan(plan, host, args) -> None:
@@ -165,7 +169,8 @@ def _print_plan(plan, host, args) -> None:
     else:
         if engine.repo_of(plan):
             print(f"repository {engine.repo_of(plan)}")
-        print(render_plan(plan, host, verbose=args.verbose, color=use_color(), titles=_titles()))
+        print(render_plan(plan, host, verbose=args.verbose, color=use_color(),
+                          titles=_titles(plan.targets)))
 
 
 def cmd_plan(args) -> int:
@@ -194,8 +199,11 @@ def _confirm(plan, args) -> bool:
 
 def _run_apply(host, plan, args) -> int:
     _apply_decisions(plan, args)
-    _print_plan(plan, host, args)
+    if not args.json:
+        _print_plan(plan, host, args)
     if not plan.has_work:
+        if args.json:   # one JSON document: the plan, and no result
+            print(json.dumps({"plan": plan.to_json(), "result": None}, indent=2, default=str))
         return EXIT_OK
     conflicts = plan.undecided_conflicts()
     if conflicts and sys.stdin.isatty() and not args.yes and not args.json:
@@ -207,22 +215,30 @@ def _run_apply(host, plan, args) -> int:
     if not _confirm(plan, args):
         print("Apply cancelled; nothing was written.")
         return EXIT_ERROR
+    plan_json = plan.to_json() if args.json else None
     result = engine.apply_plan(host, plan)
+    backups = bool(result.backup_dir) and any(
+        f != "index.json" for f in host.listdir(Path(result.backup_dir)))
     if args.json:
-        print(json.dumps({"written": result.written, "removed": result.removed, "kept": result.kept,
-                          "backup_dir": result.backup_dir, "leftover": result.leftover}, indent=2))
+        print(json.dumps({"plan": plan_json, "result": {
+            "written": result.written, "removed": result.removed, "kept": result.kept,
+            "backup_dir": result.backup_dir if backups else None, "leftover": result.leftover}},
+            indent=2, default=str))
     else:
         print(f"\nApplied: {len(result.written)} file(s) written, {len(result.removed)} removed.")
         for line in result.kept:
             print(f"Kept: {line}")
-        if result.backup_dir:
-            print(f"Backups of what was replaced: {host.display(result.backup_dir)}")
+        if backups:
+            print(f"Backups of what was replaced: {host.display(result.backup_dir)} "
+                  "(index.json there maps each backup to its file)")
     if result.leftover:
-        print("error: after applying, the plan still has changes: " + "; ".join(result.leftover),
-              file=sys.stderr)
+        print("agentdeck: error: after applying, the plan still has changes: "
+              + "; ".join(result.leftover), file=sys.stderr)
         return EXIT_ERROR
     if not args.json:
-        print("The plan is now empty.")
+        held = [k for k, v in plan.decisions.items() if v == "skip"]
+        print("The plan is now empty." if not held else
+              f"The plan is now empty except for the {len(held)} item(s) you skipped.")
     return EXIT_OK
 
 

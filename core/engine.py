@@ -46,14 +46,15 @@ def select_targets(names: list[str] | None, profile_targets: list[str] | None = 
                 raise UserError(f"target {part!r} is not available in this build")
             if part not in out:
                 out.append(part)
+    if not out:
+        raise UserError(f"no target named (known: {', '.join(targets.ORDER)})")
     return out
 
 
 def load_manifests(host: Host) -> dict[str, Manifest]:
     out = {}
     for name in targets.available():
-        t = targets.get(name)
-        out[name] = Manifest.load(host, name, t.manifest_path(host))
+        out[name] = Manifest.load(host, name, targets.manifest_path(name, host))
     return out
 
 

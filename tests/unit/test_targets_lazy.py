@@ -1,0 +1,35 @@
+"""A Copilot-only plan imports only the Copilot adapter and facts; the shortcut that makes it
+possible (targets.manifest_path) must agree with each adapter."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from core import targets
+from core.host import Host
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_manifest_path_agrees_with_each_adapter(tmp_path):
+    plain = Host.from_environment(str(tmp_path / "h"), env={})
+    moved = Host.from_environment(str(tmp_path / "h"), env={
+        "COPILOT_HOME": str(tmp_path / "c"), "CODEX_HOME": str(tmp_path / "x"),
+        "CLAUDE_CONFIG_DIR": str(tmp_path / "cl")})
+    for host in (plain, moved):
+        for name in targets.ORDER:
+            assert targets.manifest_path(name, host) == targets.get(name).manifest_path(host)
+
+
+def test_copilot_only_plan_imports_only_copilot():
+    code = ("import sys, tempfile, io, contextlib\n"
+            "from core.cli import main\n"
+            "with tempfile.TemporaryDirectory() as h, contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['plan', '--target', 'copilot', '--home', h])\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('core.targets.c', 'core.facts.'))))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                       env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
+    assert r.returncode == 0, r.stderr
+    loaded = eval(r.stdout)
+    assert not [m for m in loaded if "codex" in m or "claude" in m], loaded
