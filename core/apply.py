@@ -215,9 +215,11 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                     doc.set(key, with_member(doc.get(key, None), it.spec.member, it.desired))
                 else:
                     doc.set(key, it.desired)
-                facts[it.id] = {"prior": prior,
-                                "created_file": (not existed) if it.entry is None else it.entry.created_file,
-                                "created_dirs": dirs if it.entry is None else list(it.entry.created_dirs or []),
+                if it.entry is None:
+                    created, cdirs = _creation_of(plan, path_s, existed, dirs)
+                else:
+                    created, cdirs = it.entry.created_file, list(it.entry.created_dirs or [])
+                facts[it.id] = {"prior": prior, "created_file": created, "created_dirs": cdirs,
                                 "made_keys": made.get(it.id, [])}
             else:
                 e = it.entry
@@ -239,6 +241,19 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
         else:
             ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s))
     return ops, facts
+
+
+def _creation_of(plan: Plan, path: str, existed: bool, dirs: list[str]) -> tuple[bool, list[str]]:
+    """Whether agentdeck created the file a new entry lives in: either this apply creates it, or
+    an earlier apply did (another entry for the same file says so). Without this, a key added by
+    a second apply would make uninstall leave an emptied file behind."""
+    if not existed:
+        return True, dirs
+    for m in plan.manifests.values():
+        for e in m.entries.values():
+            if e.path == path and e.created_file:
+                return True, list(e.created_dirs or [])
+    return False, []
 
 
 def _delete_op(path: Path, st, rmdirs: list[str], display: str) -> Op:
@@ -438,6 +453,20 @@ def recover(host: Host) -> str | None:
 
 # ---- run ----------------------------------------------------------------------------------------
 
+def _record_kept_conflicts(host: Host, plan: Plan) -> None:
+    """Remember the conflicts the operator explicitly decided to keep (plan.load_kept)."""
+    from .plan import kept_path, load_kept
+
+    new = {i.id: i.actual_fp for i in plan.items
+           if i.cls == "conflict" and plan.decisions.get(i.id) == "keep" and i.actual_fp}
+    if not new:
+        return
+    kept = load_kept(host)
+    kept.update(new)
+    host.write_atomic(kept_path(host), (json.dumps(kept, indent=1, sort_keys=True) + "\n").encode(),
+                      mode=0o600)
+
+
 def check_fresh(host: Host, plan: Plan) -> None:
     changed = [p for p, sha in plan.inputs.items() if current_sha(host, Path(p)) != sha]
     if changed:
@@ -494,6 +523,7 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
                 # the directories our first writes made, once they are empty
                 ops.append(Op(m.path, "delete", rmdirs=sweep, display=str(m.path)))
         if not ops:
+            _record_kept_conflicts(host, plan)
             return result
         stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
         backup_dir = host.state_dir / "backups" / stamp
@@ -516,6 +546,10 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
                 rec["mode"] = host.mode(op.path)
             rec["made_dirs"] = _missing_dirs(op.path, host.home)
             records.append(rec)
+        index = {os.path.basename(r["backup"]): r.get("via", r["path"]) for r in records if r.get("backup")}
+        if index:   # which backup is which file, for an operator restoring by hand
+            host.write_atomic(backup_dir / "index.json",
+                              (json.dumps(index, indent=2) + "\n").encode(), mode=0o600)
         _write_journal(host, records, backup_dir)
         result.backup_dir = str(backup_dir)
         counter = [0]
@@ -544,8 +578,11 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
         for d in sweep:   # directories our removed entries made, now empty (deepest first)
             host.rmdir_if_empty(Path(d))
         host.remove(journal_path(host))
+        _record_kept_conflicts(host, plan)
     if recompute is not None:
         after = recompute()
+        # what the operator chose to leave out (skip) or keep is not "left over"
+        held = {k for k, v in plan.decisions.items() if v in ("skip", "keep")}
         result.leftover = [f"{i.cls} {i.label or i.id}" for i in after.items
-                           if after.action(i) in ("write", "remove")]
+                           if after.action(i) in ("write", "remove") and i.id not in held]
     return result

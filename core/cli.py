@@ -111,7 +111,11 @@ def parser() -> argparse.ArgumentParser:
 
 
 def make_host(args) -> Host:
-    return Host.from_environment(getattr(args, "home", None))
+    home = getattr(args, "home", None)
+    if home is not None and not Path(home).expanduser().is_dir():
+        what = "is not a directory" if Path(home).expanduser().exists() else "does not exist"
+        raise UserError(f"--home {home} {what}; create it first (agentdeck never creates a home)")
+    return Host.from_environment(home)
 
 
 def _recover(host: Host) -> None:
@@ -125,6 +129,8 @@ def _recover(host: Host) -> None:
 
 def _match(plan, token: str):
     items = plan.items
+    if token.startswith("~/"):   # ids as the plan prints them, with the home as ~
+        token = plan.home.rstrip("/") + token[1:]
     for it in items:
         if it.id == token:
             return it
@@ -146,8 +152,11 @@ def _apply_decisions(plan, args) -> None:
             it = _match(plan, token)
             try:
                 plan.decide(it.id, decision)
-            except ValueError as e:
-                raise UserError(str(e)) from None
+            except ValueError:
+                hint = {"apply": "it is applied by default; --skip leaves it out",
+                        "keep": "yours is kept by default; --take writes the profile's value"}
+                raise UserError(f"--{flag} does not apply to {it.label or it.id} ({it.cls}): "
+                                + hint[it.default_decision]) from None
 
 
 def _titles(names: list[str] | None = None) -> dict[str, str]:
@@ -181,7 +190,7 @@ def cmd_plan(args) -> int:
                              trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
     _apply_decisions(plan, args)
     _print_plan(plan, host, args)
-    return EXIT_PENDING if plan.has_changes else EXIT_OK
+    return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else EXIT_OK
 
 
 def _confirm(plan, args) -> bool:
@@ -283,7 +292,7 @@ def cmd_status(args) -> int:
     else:
         for r in rows:
             print(f"{r['target']:<8} {r['state']}")
-    return EXIT_PENDING if plan.has_changes else EXIT_OK
+    return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else EXIT_OK
 
 
 def cmd_profiles(args) -> int:
@@ -351,8 +360,14 @@ def cmd_demo(args) -> int:
 
 
 def cmd_tui(args) -> int:
+    from . import profiles
+
     host = make_host(args)
     _recover(host)
+    # the same one-line errors as every other command, before the app opens
+    prof = profiles.resolve(host, args.profile or engine.DEFAULT_PROFILE)
+    if args.target:
+        engine.select_targets(args.target, prof.targets)
     return _open_app(host, args, onboard=args.onboard)
 
 

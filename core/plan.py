@@ -66,6 +66,7 @@ class PlanItem:
     # internals (not part of the JSON form)
     spec: Desired | None = field(default=None, repr=False)
     entry: Entry | None = field(default=None, repr=False)
+    actual_fp: str | None = field(default=None, repr=False)
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -171,7 +172,10 @@ class Plan:
 
     @property
     def has_work(self) -> bool:
-        return any(self.action(i) != "none" for i in self.items)
+        """Anything for apply to do: a file change, a record update, or a conflict the operator
+        decided (remembered so it is not asked again)."""
+        return any(self.action(i) != "none" or (i.cls == "conflict" and i.id in self.decisions)
+                   for i in self.items)
 
     def summary(self) -> str:
         c = self.counts()
@@ -408,6 +412,22 @@ def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | N
     return "conflict", False, "changed by you and by the profile; decide which wins"
 
 
+def kept_path(host: Host):
+    """Conflicts the operator decided to keep: item id -> fingerprint of the value kept. The
+    same value is then a hand-edit kept by decision, not a conflict asked about on every run;
+    a new value makes it a conflict again."""
+    return host.state_dir / "kept-conflicts.json"
+
+
+def load_kept(host: Host) -> dict[str, str]:
+    try:
+        data = host.read_bytes(kept_path(host))
+        obj = json.loads(data) if data else {}
+    except (ValueError, OSError, Exception):
+        return {}
+    return {k: v for k, v in obj.items() if isinstance(v, str)} if isinstance(obj, dict) else {}
+
+
 def compute(host: Host, profile_name: str, states: list[DesiredState],
             manifests: dict[str, Manifest], *, disk: DiskView | None = None,
             selected: list[str] | None = None) -> Plan:
@@ -417,6 +437,7 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
     selected = selected or [s.target for s in states]
     plan = Plan(home=str(host.home), profile=profile_name, targets=selected, manifests=manifests)
     by_id: dict[str, PlanItem] = {}
+    kept = load_kept(host)
 
     # what each selected target wants: a recorded item that no selected owner wants any more is
     # removed in this plan, not merely released by one owner and left to the next run
@@ -445,6 +466,8 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
             entry = man.entries.get(eid)
             actual, afp = _actual(disk, d, d.kind, d.path, d.key, d.fmt, d.markers, d.mode)
             cls, heal, why = classify(dfp, entry.fingerprint if entry else None, afp, d.pinned)
+            if cls == "conflict" and afp is not None and kept.get(eid) == afp:
+                cls, why = "hand-edited", "you chose to keep your value at an earlier apply; kept"
             reason = d.reason or why
             if why and d.reason and cls != "create":
                 reason = f"{d.reason}; {why}"
@@ -452,7 +475,8 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 id=eid, target=st.target, path=path, kind=d.kind, cls=cls, key=list(d.key),
                 label=d.label or host.display(path), group=d.group, reason=reason,
                 warnings=list(d.warnings), secret=d.secret, desired=d.value,
-                recorded=_display_recorded(entry), actual=actual, heal=heal, spec=d, entry=entry)
+                recorded=_display_recorded(entry), actual=actual, heal=heal, spec=d, entry=entry,
+                actual_fp=afp)
             by_id[eid] = item
             plan.items.append(item)
         # entries we recorded that the profile no longer wants

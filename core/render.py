@@ -38,21 +38,40 @@ def symbol(plan: Plan, it: PlanItem) -> str:
     return " "
 
 
-def short(v: Any, width: int = 60) -> str:
+def short(v: Any, width: int = 60, *, start: int = 0) -> str:
+    """One line for a value; key values are shown as JSON (strings quoted). `start`: show the
+    text from about there (where values differ) instead of from the beginning."""
     if v is MISSING or v is None:
         return "(absent)"
-    if isinstance(v, str):
-        s = v.replace("\n", "⏎")
-    else:
-        s = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
-    return s if len(s) <= width else s[: width - 1] + "…"
+    s = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+    if len(s) <= width:
+        return s
+    if start > width - 20:
+        a = max(0, start - 20)
+        body = s[a:a + width - 2]
+        return "…" + body + ("…" if a + width - 2 < len(s) else "")
+    return s[: width - 1] + "…"
+
+
+def first_difference(values: list[Any]) -> int:
+    """Where the JSON forms of the values first differ (0 when they do not share a prefix)."""
+    texts = [json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in values
+             if v is not MISSING and v is not None]
+    if len(texts) < 2:
+        return 0
+    n = 0
+    for chars in zip(*texts):
+        if len(set(chars)) > 1:
+            break
+        n += 1
+    return n
 
 
 def render_plan(plan: Plan, host: Host, *, verbose: bool = False, color: bool = False,
                 titles: dict[str, str] | None = None) -> str:
     out: list[str] = []
     verb = "uninstall" if plan.mode == "uninstall" else "plan"
-    out.append(f"agentdeck {verb}: profile {plan.profile}, home {host.display(plan.home)}, "
+    out.append(f"agentdeck {verb}: profile {plan.profile}, home {plan.home} (shown as ~), "
                f"targets {', '.join(plan.targets)}")
     used: set[str] = set()
     for t in plan.targets:
@@ -82,8 +101,10 @@ def render_plan(plan: Plan, host: Host, *, verbose: bool = False, color: bool = 
             if it.reason:
                 out.append(f"      {it.reason}")
             if it.kind == "key" and sym in ("~", "!"):
-                out.append(f"      profile: {short(it.desired)}   last written: {short(it.recorded)}"
-                           f"   on disk: {short(it.actual)}")
+                at = first_difference([it.desired, it.recorded, it.actual])
+                out.append(f"      profile:      {short(it.desired, start=at)}")
+                out.append(f"      last written: {short(it.recorded, start=at)}")
+                out.append(f"      on disk:      {short(it.actual, start=at)}")
             for w in it.warnings:
                 out.append(f"      {_c('33', 'warning:', color)} {w}")
             if verbose:

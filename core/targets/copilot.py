@@ -179,7 +179,7 @@ class CopilotTarget:
         path = host.copilot_home / "settings.json"
         st.add(Desired(T, path, "key", False, key=("disableAllHooks",), fmt="jsonc", pinned=True,
                        label="disableAllHooks", group="settings",
-                       reason="pinned false: true silently disables every hook"))
+                       reason="agentdeck keeps this false: true would silently turn off every hook, ours included"))
         native = dict(profile.native.get("copilot/settings.json", {}))
         for key, why in RESERVED_SETTINGS.items():
             if key in native:

@@ -245,3 +245,32 @@ def test_copilot_mcp_config_with_comments_is_accepted(host):
     applier.run(host, plan)
     text = p.read_text()
     assert "// my servers" in text and '"mine"' in text and '"memory"' in text
+
+
+def test_a_kept_conflict_is_remembered_until_the_value_changes_again(host):
+    (host.home / "s.json").write_text('{"disableAllHooks": true}')
+    items = [key(host, "s.json", ["disableAllHooks"], False, pinned=True)]
+    p = plan_for(host, items)
+    p.decide(p.items[0].id, "keep")
+    apply(host, p)
+    again = plan_for(host, items)
+    assert again.items[0].cls == "hand-edited" and not again.undecided_conflicts()
+    assert "you chose to keep" in again.items[0].reason
+    (host.home / "s.json").write_text('{"disableAllHooks": "yes"}')
+    assert plan_for(host, items).items[0].cls == "conflict"
+
+
+def test_skipped_item_is_not_reported_as_left_over(host):
+    items = [key(host, "s.json", ["a"], 1), key(host, "s.json", ["b"], 2)]
+    p = plan_for(host, items)
+    p.decide(by_label(p, "b").id, "skip")
+    res = applier.run(host, p, recompute=lambda: plan_for(host, items))
+    assert res.leftover == []
+    assert json.loads((host.home / "s.json").read_text()) == {"a": 1}
+
+
+def test_uninstall_after_two_applies_leaves_no_empty_file(host):
+    apply(host, plan_for(host, [key(host, "s.json", ["a"], 1)]))
+    apply(host, plan_for(host, [key(host, "s.json", ["a"], 1), key(host, "s.json", ["b"], 2)]))
+    apply(host, plan_for(host, []))
+    assert not (host.home / "s.json").exists()
