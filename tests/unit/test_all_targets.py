@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from conftest import snapshot_tree
+from tests.conftest import snapshot_tree
 from core import engine, targets
 from core.demo import make_demo_home
 from core.manifest import Manifest
