@@ -57,6 +57,7 @@ _LITERALS: dict[str, tuple[str, ...]] = {
     "url_credentials": ("://",),
 }
 _COMPILED: dict[str, re.Pattern[str]] = {}
+_SCREENED = tuple((kind, rx, _LITERALS.get(kind)) for kind, rx in _ROWS)
 
 
 def _rx(kind: str, rx: str) -> re.Pattern[str]:
@@ -105,11 +106,14 @@ def _excerpt(secret: str) -> str:
 def _spans(s: str) -> list[tuple[int, int, str]]:
     """(start, end, kind) of every credential in s, non-overlapping, in text order."""
     taken: list[tuple[int, int, str]] = []
-    for kind, src in _ROWS:
-        lits = _LITERALS.get(kind)
-        if lits is not None and not any(lit in s for lit in lits):
-            continue
-        rx = _rx(kind, src)
+    for kind, src, lits in _SCREENED:
+        if lits is not None:
+            for lit in lits:
+                if lit in s:
+                    break
+            else:
+                continue      # no literal of this kind in s: it cannot match
+        rx = _COMPILED.get(kind) or _rx(kind, src)
         for m in rx.finditer(s):
             g = "secret" if "secret" in rx.groupindex else 0
             start, end = m.span(g)
