@@ -162,6 +162,8 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                               display=path_s))
                 facts[it.id] = {"prior_sha": prior_sha, "created_file": not existed
                                 if it.entry is None else it.entry.created_file, "created_dirs": dirs}
+                if it.entry is None and st.exists:
+                    facts[it.id]["prior_mode"] = st.mode     # put back with the bytes
             else:
                 e = it.entry
                 if e and e.prior_sha:
@@ -173,7 +175,7 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                         raise UserError("the copy of what was here before agentdeck (kept in "
                                         f"{host.display(_originals_dir(host))}) is missing or damaged; "
                                         "nothing was written", path=path_s)
-                    ops.append(Op(real, "write", data=data, display=path_s))
+                    ops.append(Op(real, "write", data=data, mode=e.prior_mode, display=path_s))
                 else:
                     ops.append(_delete_op(path, st, list(e.created_dirs) if e else [], path_s))
             continue
@@ -232,6 +234,7 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                 if e is not None:
                     removed_entries.append(e)
         _prune_made_keys(plan, path_s, items, removed_entries, doc)
+        file_mode = _prior_modes(plan, path_s, items, removed_entries, st, file_mode, facts)
         data_after = doc.data
         if (removed_entries and data_after == {} and all(e.created_file for e in removed_entries)
                 and not any(plan.action(i) == "write" for i in items)
@@ -241,6 +244,28 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
         else:
             ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s))
     return ops, facts
+
+
+def _prior_modes(plan: Plan, path: str, items: list[PlanItem], removed: list[Entry], st,
+                 file_mode: int | None, facts: dict[str, dict[str, Any]]) -> int | None:
+    """A key file agentdeck tightened (0600 for a credential) gets its old mode back once the
+    last entry that knows it is gone; until then every entry written to it carries the old mode.
+    Returns the mode to write the file with (None: keep its mode)."""
+    gone = {e.id for e in removed}
+    known = [e.prior_mode for m in plan.manifests.values() for e in m.entries.values()
+             if e.path == path and e.id not in gone and e.prior_mode is not None]
+    writes = [i for i in items if plan.action(i) == "write"]
+    prior = known[0] if known else None
+    if prior is None and file_mode is not None and st.exists and st.mode != file_mode:
+        prior = st.mode
+    if prior is not None:
+        for it in writes:
+            facts[it.id]["prior_mode"] = prior
+    if file_mode is None and not writes and not known:
+        back = [e.prior_mode for e in removed if e.prior_mode is not None]
+        if back and back[0] != st.mode:
+            return back[0]
+    return file_mode
 
 
 def _creation_of(plan: Plan, path: str, existed: bool, dirs: list[str]) -> tuple[bool, list[str]]:
@@ -339,6 +364,7 @@ def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, 
                 created_file=f.get("created_file", old.created_file if old else False),
                 created_dirs=f.get("created_dirs", list(old.created_dirs) if old else []),
                 made_keys=f.get("made_keys", list(old.made_keys) if old else []),
+                prior_mode=f.get("prior_mode", old.prior_mode if old else None),
                 markers=list(spec.markers) if spec.kind == "block" else [],
                 label=spec.label, meta=spec.meta, member=spec.member)
             for t in owners:

@@ -59,6 +59,7 @@ class Entry:
     meta: Any = None             # the adapter's bookkeeping for this item (Desired.meta)
     member: str = ""             # key items: one element of the list at key (Desired.member)
     made_keys: list[list[str]] = field(default_factory=list)  # key items: enclosing objects our writes created
+    prior_mode: int | None = None  # the file's mode before agentdeck replaced it / tightened it to 0600
 
     @property
     def id(self) -> str:
@@ -126,6 +127,8 @@ def _entry_problem(host: Host, e: Entry) -> str | None:
     for p in [e.path, *e.created_dirs]:
         if not isinstance(p, str) or not host.confined(p):
             return f"names a path outside the home ({p})"
+    if e.prior_mode is not None and not (isinstance(e.prior_mode, int) and 0 <= e.prior_mode <= 0o7777):
+        return f"has an invalid prior_mode ({e.prior_mode!r})"
     if e.prior_sha is not None and not (isinstance(e.prior_sha, str) and _SHA_RE.fullmatch(e.prior_sha)):
         return f"has an invalid prior_sha ({str(e.prior_sha)[:80]!r})"
     if not isinstance(e.key, list) or not all(isinstance(k, str) for k in e.key):
@@ -139,4 +142,6 @@ def _entry_json(e: Entry) -> dict:
         del d["member"]          # only list-member entries carry it
     if not d["made_keys"]:
         del d["made_keys"]       # only keys whose enclosing objects agentdeck created carry it
+    if d["prior_mode"] is None:
+        del d["prior_mode"]      # only entries of a file whose mode agentdeck changed carry it
     return d
