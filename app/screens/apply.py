@@ -214,7 +214,7 @@ class ApplyScreen(Screen):
             r = event.result
             bar.update(total=max(self.steps, 1), progress=max(self.steps, 1))
             out.append(f"Applied: {len(r.written)} file(s) written, {len(r.removed)} removed.",
-                       style="bold green3")
+                       style="bold #2f9e44")
             if r.backup_dir:
                 out.append("\nBackups of what was replaced: ")
                 out.append(self.host.display(r.backup_dir), style="bold")

@@ -315,7 +315,7 @@ class DoctorScreen(Screen):
         t.append("\n")
         t.append(home_relative(host, f.message))
         if f.fix:
-            t.append("\nfix: ", style="bold green3")
+            t.append("\nfix: ", style="bold #2f9e44")
             t.append(home_relative(host, f.fix))
         fix.update(t)
 

@@ -262,7 +262,7 @@ class OnboardingScreen(Screen[str]):
                 out.append("\n")
             out.append(f"{c.get('name')}: ")
             out.append("found" if c.get("found") else "not found",
-                       style="green3" if c.get("found") else "grey50")
+                       style="#2f9e44" if c.get("found") else "grey50")
             out.append(f"  {home_relative(self.session.host, str(c.get('path', '')))}",
                        style="dim")
         return out
@@ -339,7 +339,7 @@ class OnboardingScreen(Screen[str]):
             t.append("Not applied.", style="bold")
         else:
             t.append(f"Applied: {len(r.written)} file(s) written, {len(r.removed)} removed.",
-                     style="bold green3")
+                     style="bold #2f9e44")
             if r.backup_dir:
                 t.append(f"\nBackups of what was replaced: {self.session.host.display(r.backup_dir)}")
             if r.leftover:

@@ -44,7 +44,7 @@ def render_browser(host: Host, plan: Plan, target: str) -> Group:
             found = bool(c.get("found"))
             tb.add_row(str(c.get("name", "")),
                        Text("found" if found else "not found",
-                            style="green3" if found else "grey50"),
+                            style="#2f9e44" if found else "grey50"),
                        home_relative(host, str(c.get("path", ""))))
         parts.append(Text(""))
         parts.append(tb)
@@ -58,7 +58,7 @@ def render_browser(host: Host, plan: Plan, target: str) -> Group:
         env = info.get("env") or {}
         name = next(iter(env), "COPILOT_DEBUG_BROWSER")
         w.append(f"{name}=")
-        w.append(home_relative(host, json.dumps(argv, ensure_ascii=False)), style="green3")
+        w.append(home_relative(host, json.dumps(argv, ensure_ascii=False)), style="#2f9e44")
         src = info.get("source")
         if src and src != "none":
             w.append(f"  (from {src})", style="dim")

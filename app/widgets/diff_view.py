@@ -94,7 +94,7 @@ def render_item(host: Host, plan: Plan, item: PlanItem, dark: bool = True) -> Re
 
 
 DIFF_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "bold deep_sky_blue3"),
-               ("+", "green3"), ("-", "red3"))
+               ("+", "#2f9e44"), ("-", "red3"))
 
 
 def highlight_diff(diff: str) -> Text:

@@ -141,12 +141,12 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
             if ev.get("reenables_disabled"):
                 change = Text("re-enables your disabled hook", style="bold reverse red3")
             elif not ev.get("registered_now", True):
-                change = Text("registers it", style="green3")
+                change = Text("registers it", style="#2f9e44")
             elif ev.get("changes_key"):
                 change = Text("new action, new key", style="dark_orange3")
             if trust_target:
                 if ev.get("will_trust"):
-                    change.append(("; " if change else "") + "trusts it", style="bold green3")
+                    change.append(("; " if change else "") + "trusts it", style="bold #2f9e44")
                 elif ev.get("trust") in ("untrusted", "modified"):
                     change.append(("; " if change else "") + f"stays {ev.get('trust')}",
                                   style="dark_orange3")
@@ -160,7 +160,7 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
                 cells.append(home_relative(host, command))
             cells += [f"{ev.get('timeout', '')}s" if ev.get("timeout") is not None else "",
                       Text(_short_key(key.removeprefix("sha256:")), style="dim"),
-                      Text(state, style="dark_orange3" if bad else "green3"),
+                      Text(state, style="dark_orange3" if bad else "#2f9e44"),
                       change]
             tb.add_row(*cells)
         parts.append(tb)

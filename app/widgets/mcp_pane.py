@@ -53,7 +53,7 @@ class McpRow(Horizontal):
         s = self.server
         t = Text()
         on = bool(s.get("enabled"))
-        t.append("ON " if on else "OFF", style="bold green3" if on else "bold grey50")
+        t.append("ON " if on else "OFF", style="bold #2f9e44" if on else "bold grey50")
         t.append("  ")
         t.append(s["name"], style="bold")
         t.append(f"  {s.get('transport', '?')} · ")

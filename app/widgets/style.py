@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 MARK_STYLE = {
-    "+": "bold green3", "~": "bold dark_orange3", "-": "bold red3", "!": "bold magenta3",
+    "+": "bold #2f9e44", "~": "bold dark_orange3", "-": "bold red3", "!": "bold magenta3",
     ">": "deep_sky_blue3", " ": "",
 }
 MARK_MEANING = {
@@ -14,7 +14,7 @@ MARK_MEANING = {
     ">": "record only (agentdeck's manifest; your files do not change)",
 }
 RESULT_STYLE = {
-    "ok": "green3", "info": "deep_sky_blue3", "warning": "dark_orange3", "error": "bold red3",
+    "ok": "#2f9e44", "info": "deep_sky_blue3", "warning": "dark_orange3", "error": "bold red3",
     "skipped": "grey50",
 }
 LEVEL_STYLE = {"info": "deep_sky_blue3", "warning": "dark_orange3", "error": "bold red3"}

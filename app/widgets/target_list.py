@@ -9,7 +9,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 BADGE_STYLE = {
-    "in sync": "green3", "not selected": "grey50", "computing…": "grey50",
+    "in sync": "#2f9e44", "not selected": "grey50", "computing…": "grey50",
     "not in this build": "grey50",
 }
 
