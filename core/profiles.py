@@ -48,8 +48,9 @@ def operator_dir(host: Host) -> Path:
     return host.config_dir / "profiles"
 
 
-def available(host: Host) -> dict[str, ProfileRef]:
-    """Every profile by name; an operator profile overrides a bundled one of the same name."""
+def available(host: Host, describe: bool = True) -> dict[str, ProfileRef]:
+    """Every profile by name; an operator profile overrides a bundled one of the same name.
+    `describe`: read each profile.toml for its description (resolve() does not need them)."""
     found: dict[str, ProfileRef] = {}
     for origin, root in (("bundled", bundled_dir()), ("operator", operator_dir(host))):
         for name in host.listdir(root):
@@ -57,7 +58,7 @@ def available(host: Host) -> dict[str, ProfileRef]:
             if os.path.lexists(d / "profile.toml"):   # a broken one too: its error is shown when used
                 shadows = name in found
                 found[name] = ProfileRef(name, d, origin, shadows_bundled=shadows)
-    for ref in found.values():
+    for ref in found.values() if describe else ():
         try:
             meta = _load_profile_toml(host, ref.path / "profile.toml")
             ref.description = meta.profile.description
@@ -219,8 +220,15 @@ def resolve(host: Host, name: str) -> Profile:
         check_name(name, "profile name")
     except ValueError as e:
         raise UserError(str(e)) from None
-    refs = available(host)
+    refs = available(host, describe=False)
     chain: list[str] = []
+    metas: dict[Path, ProfileFile] = {}    # each profile.toml read and validated once
+
+    def meta_of(ref: ProfileRef) -> ProfileFile:
+        path = ref.path / "profile.toml"
+        if path not in metas:
+            metas[path] = _load_profile_toml(host, path)
+        return metas[path]
 
     def visit(n: str, stack: list[str], via: Path | None) -> None:
         if n in stack:
@@ -232,7 +240,7 @@ def resolve(host: Host, name: str) -> Profile:
         if ref is None:
             known = ", ".join(sorted(refs)) or "none"
             raise UserError(f"unknown profile {n!r} (known: {known})", path=str(via) if via else None)
-        meta = _load_profile_toml(host, ref.path / "profile.toml")
+        meta = meta_of(ref)
         for parent in meta.profile.extends:
             visit(parent, stack + [n], ref.path / "profile.toml")
         chain.append(n)
@@ -247,7 +255,7 @@ def resolve(host: Host, name: str) -> Profile:
         ref = refs[n]
         d = ref.path
         prof.origins[n] = f"{ref.origin}:{d}"
-        meta = _load_profile_toml(host, d / "profile.toml")
+        meta = meta_of(ref)
         if n == name:
             prof.description = meta.profile.description
         if meta.profile.targets is not None:
