@@ -248,23 +248,25 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
 
 def _prior_modes(plan: Plan, path: str, items: list[PlanItem], removed: list[Entry], st,
                  file_mode: int | None, facts: dict[str, dict[str, Any]]) -> int | None:
-    """A key file agentdeck tightened (0600 for a credential) gets its old mode back once the
-    last entry that knows it is gone; until then every entry written to it carries the old mode.
+    """A key file agentdeck tightened (0600 for a credential) gets its old mode back once no entry
+    that needs 0600 is left in it. The entries that need it carry the old mode (prior_mode).
     Returns the mode to write the file with (None: keep its mode)."""
-    gone = {e.id for e in removed}
-    known = [e.prior_mode for m in plan.manifests.values() for e in m.entries.values()
-             if e.path == path and e.id not in gone and e.prior_mode is not None]
     writes = [i for i in items if plan.action(i) == "write"]
+    touched = {e.id for e in removed} | {i.id for i in writes}
+    staying = [e.prior_mode for m in plan.manifests.values() for e in m.entries.values()
+               if e.path == path and e.id not in touched and e.prior_mode is not None]
+    known = staying + [e.prior_mode for e in removed if e.prior_mode is not None] + [
+        i.entry.prior_mode for i in writes if i.entry is not None and i.entry.prior_mode is not None]
     prior = known[0] if known else None
     if prior is None and file_mode is not None and st.exists and st.mode != file_mode:
         prior = st.mode
-    if prior is not None:
-        for it in writes:
+    for it in writes:
+        if it.spec is not None and it.spec.file_mode:
             facts[it.id]["prior_mode"] = prior
-    if file_mode is None and not writes and not known:
-        back = [e.prior_mode for e in removed if e.prior_mode is not None]
-        if back and back[0] != st.mode:
-            return back[0]
+        elif it.id in facts:
+            facts[it.id]["prior_mode"] = None
+    if file_mode is None and not staying and prior is not None and prior != st.mode:
+        return prior
     return file_mode
 
 
