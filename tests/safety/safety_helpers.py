@@ -151,7 +151,12 @@ def messy_home(root: Path) -> Path:
     return root
 
 
-HOMES = {"fresh": fresh_home, "messy": messy_home}
+def demo_home(root: Path) -> Path:
+    """The home `agentdeck demo` makes (core.demo), as it is."""
+    return demo.make_demo_home(root)
+
+
+HOMES = {"fresh": fresh_home, "demo": demo_home, "messy": messy_home}
 
 
 # ---- running the CLI -----------------------------------------------------------------------------

@@ -143,10 +143,6 @@ def _owned_paths(home: Path, name: str) -> set[str]:
     return out
 
 
-def _pairs_with_fake():
-    return [(n,) for n in available()]
-
-
 @pytest.mark.parametrize("victim", available())
 def test_uninstalling_one_target_never_touches_another(tmp_path, victim, with_fake_target):
     """Install every target (the real ones and a test target sharing the skill link), then
@@ -182,3 +178,26 @@ def test_uninstalling_the_fake_target_keeps_copilots_files(tmp_path, with_fake_t
     changed = {k for k in set(mid) | set(after) if mid.get(k) != after.get(k)}
     assert all(k.startswith(".fake") for k in changed), sorted(changed)
     assert (home / ".agents/skills/changelog").is_symlink()
+
+
+@pytest.mark.skipif("copilot" not in available(), reason="the Copilot adapter is not built")
+@pytest.mark.parametrize("kind", ["fresh", "demo"])
+def test_wsl_install_with_env_file_and_bashrc_block_uninstalls_byte_exact(tmp_path, kind, monkeypatch):
+    """Under WSL the default profile's browserCommand "auto" writes the directives env file (in
+    the state dir) and a managed block at the bottom of ~/.bashrc: both go on uninstall."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "wslview").write_text("#!/bin/sh\nexit 0\n")
+    os.chmod(bin_dir / "wslview", 0o755)
+    monkeypatch.setenv("WSL_DISTRO_NAME", "Ubuntu")
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    home = HOMES[kind](tmp_path / "home")
+    before = home_snapshot(home)
+    install(home, ["copilot"])
+    bashrc = (home / ".bashrc").read_text()
+    assert "agentdeck copilot environment" in bashrc, "no .bashrc block: the test proves nothing"
+    assert (make_host(home).state_dir / "copilot.env").exists()
+    uninstall(home, ["copilot"])
+    after = home_snapshot(home)
+    assert after == before, diff_snapshots(before, after)
+    assert not (make_host(home).state_dir / "copilot.env").exists()
