@@ -42,7 +42,8 @@ def clean_env(home: Path, **extra: str) -> dict[str, str]:
     """The process environment for agentdeck on `home`: nothing pointing at a real home."""
     env = {k: v for k, v in os.environ.items() if k not in _HOME_VARS}
     env["HOME"] = str(home)
-    env.pop("PYTHONSTARTUP", None)
+    for v in ("PYTHONSTARTUP", "AGENTDECK_CRASH_MID_WRITE"):
+        env.pop(v, None)
     env.update(extra)
     return env
 
