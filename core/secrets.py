@@ -166,19 +166,41 @@ def scan_value(value, where: str = "") -> list[SecretHit]:
     return []
 
 
+#: names under which any value is treated as a secret when REDACTING (the audit log): over-
+#: redacting there is safe. The scanner (scan_value) does not use this: it flags shapes only.
+_SECRETISH_NAME = re.compile(
+    r"(?i)(pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|private[_-]?key|credential"
+    r"|access[_-]?key|session[_-]?key|authorization|cookie)")
+_SECRETISH_ASSIGN = re.compile(
+    r"(?i)\b([A-Za-z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY|ACCESS_KEY)[A-Za-z0-9_]*)"
+    r"=(?!\$)(\"[^\"]*\"|'[^']*'|[^\s;&|]+)")
+
+
+def _redact_named(key: object, value: str) -> str | None:
+    """The redaction kind for a value that is secret because of the name it sits under."""
+    kind = _named_secret(key, value)
+    if kind:
+        return kind
+    if (isinstance(key, str) and value and _SECRETISH_NAME.search(key)
+            and not is_env_reference(value)):
+        return "named"
+    return None
+
+
 def redact_value(value):
-    """A copy of a JSON-like value with `redact` applied to every string (keys included)."""
+    """A copy of a JSON-like value with `redact` applied to every string (keys included), and
+    any value under a secret-sounding name (password, api_key, *_TOKEN, X-Api-Key...) replaced."""
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
-            kind = _named_secret(k, v) if isinstance(v, str) else None
+            kind = _redact_named(k, v) if isinstance(v, str) else None
             out[redact(k) if isinstance(k, str) else k] = (
                 f"[REDACTED:{kind}]" if kind else redact_value(v))
         return out
     if isinstance(value, (list, tuple)):
         return [redact_value(v) for v in value]
     if isinstance(value, str):
-        return redact(value)
+        return _SECRETISH_ASSIGN.sub(lambda m: f"{m.group(1)}=[REDACTED:named]", redact(value))
     return value
 
 

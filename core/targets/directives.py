@@ -94,12 +94,14 @@ def browser(res: BrowserResolution, env: EnvPlan) -> None:
 
 
 def render_env_file(profile_name: str, variables: list[tuple[str, str]]) -> str:
-    """The env file: a header, then one `export NAME='value'` line per variable."""
+    """The env file: a header, then each variable as a default that a value the operator
+    already set wins over (agentihooks' env file overrode the operator's own exports)."""
     from ..formats.envfile import render_env
 
     header = (f"Written by agentdeck from profile {profile_name}'s _agentdeck directives; "
-              "sourced from ~/.bashrc.\nEdit the profile, not this file.")
-    return render_env(dict(variables), header)
+              "sourced from ~/.bashrc.\nEdit the profile, not this file. A variable you already "
+              "set yourself keeps your value.")
+    return render_env(dict(variables), header, keep_existing=True)
 
 
 def bashrc_block(env_file: Path) -> str:

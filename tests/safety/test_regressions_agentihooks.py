@@ -250,13 +250,6 @@ def test_uninstall_leaves_nothing_of_agentdeck_in_the_home(tmp_path, kind):
 
 @pytest.mark.skipif("copilot" not in available(), reason="no Copilot adapter")
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
-@pytest.mark.xfail(strict=True, reason=(
-    "Copilot adapter (core/targets/copilot.py _env + core/targets/directives.py): the env file "
-    "exports COPILOT_ALLOW_ALL / COPILOT_DEBUG_BROWSER unconditionally and the ~/.bashrc block "
-    "that sources it goes at the BOTTOM, so it overrides the operator's own export of the same "
-    "variable (in ~/.bashrc above it, or inherited from the login environment); the plan does "
-    "not warn. Expected: the operator's value wins (e.g. `: \"${VAR:=value}\"` in the env file, "
-    "or skip and report a variable the operator already sets)"))
 def test_managed_env_file_never_overrides_the_operators_own_values(tmp_path):
     home = HOMES["messy"](tmp_path / "home")
     (home / ".bashrc").write_text("# mine\nexport COPILOT_ALLOW_ALL=false\n"

@@ -104,7 +104,8 @@ def test_wsl_auto_browser_lands_in_the_env_file(host, monkeypatch):
     monkeypatch.setattr(host, "which", lambda n: "/usr/bin/wslview" if n == "wslview" else None)
     st = CopilotTarget().desired(profiles.resolve(host, "default"), host)
     env_item = next(i for i in st.items if i.label == "directives env file")
-    assert "export COPILOT_DEBUG_BROWSER='[\"/usr/bin/wslview\"]'" in env_item.value
+    from core.formats.envfile import parse_env
+    assert parse_env(env_item.value)["COPILOT_DEBUG_BROWSER"] == '["/usr/bin/wslview"]'
     assert st.info["browser"]["argv"] == ["/usr/bin/wslview"]
 
 

@@ -56,3 +56,15 @@ def test_the_file_means_the_same_to_sh():
 )
 def test_property_parse_reads_back_what_render_writes(items, header):
     assert parse_env(render_env(items, header)) == items
+
+
+def test_keep_existing_values_are_defaults_the_operator_overrides(tmp_path):
+    import subprocess
+    from core.formats.envfile import parse_env, render_env
+    text = render_env({"A": "ours", "B": "it's $x"}, "hdr", keep_existing=True)
+    assert parse_env(text) == {"A": "ours", "B": "it's $x"}
+    f = tmp_path / "env"
+    f.write_text(text)
+    out = subprocess.run(["sh", "-c", f'A=theirs; . "{f}"; printf "%s|%s" "$A" "$B"'],
+                         capture_output=True, text=True, check=True).stdout
+    assert out == "theirs|it's $x"
