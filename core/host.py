@@ -368,9 +368,11 @@ class Host:
                     out.append(s)
         return out
 
-    def confined(self, path: os.PathLike | str) -> bool:
-        """True when `path`, its `..` taken literally, lies inside one of roots()."""
-        return _under(os.path.normpath(os.path.abspath(path)), self.roots())
+    def confined(self, path: os.PathLike | str, roots: list[str] | None = None) -> bool:
+        """True when `path`, its `..` taken literally, lies inside one of roots(). `roots`: that
+        list, computed once by a caller checking many paths (roots() resolves every root)."""
+        return _under(os.path.normpath(os.path.abspath(path)),
+                      self.roots() if roots is None else roots)
 
     def real_confined(self, path: os.PathLike | str) -> bool:
         """True when `path` is reached without a symlink leading out of roots(): its parent

@@ -93,13 +93,16 @@ class Manifest:
         if not isinstance(obj, dict) or not isinstance(obj.get("entries"), list):
             raise UserError("agentdeck manifest has an unexpected shape; move it aside and re-run",
                             path=str(path))
+        roots = None
         for raw in obj["entries"]:
             try:
                 e = Entry(**raw)
             except TypeError:
                 raise UserError("agentdeck manifest has an unexpected entry; move it aside and re-run",
                                 path=str(path)) from None
-            problem = _entry_problem(host, e)
+            if roots is None:
+                roots = host.roots()      # once per manifest, not once per path
+            problem = _entry_problem(host, e, roots)
             if problem:
                 raise UserError(f"agentdeck manifest {problem}; move it aside and re-run", path=str(path))
             m.entries[e.id] = e
@@ -119,13 +122,13 @@ class Manifest:
 _SHA_RE = re.compile(r"[0-9a-f]{64}")
 
 
-def _entry_problem(host: Host, e: Entry) -> str | None:
+def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None) -> str | None:
     """Why an entry cannot be acted on safely (uninstall deletes and restores what it names):
     every path must lie inside the home or a CLI home, and prior_sha must be a sha256."""
     if not isinstance(e.path, str) or not os.path.isabs(e.path) or not isinstance(e.created_dirs, list):
         return "has an entry with an unexpected shape"
     for p in [e.path, *e.created_dirs]:
-        if not isinstance(p, str) or not host.confined(p):
+        if not isinstance(p, str) or not host.confined(p, roots):
             return f"names a path outside the home ({p})"
     if e.prior_mode is not None and not (isinstance(e.prior_mode, int) and 0 <= e.prior_mode <= 0o7777):
         return f"has an invalid prior_mode ({e.prior_mode!r})"
