@@ -222,6 +222,15 @@ class ClaudeTarget:
                                   for c in lacking]
         if lacking:
             st.note(f"Claude Code has no hook event for {', '.join(lacking)}; not registered")
+        # an installed wrapper stays wanted while settings.json's hooks are unusable: removing
+        # it because of the operator's typo would be a change the profile never asked for
+        usable = raw_hooks is None or isinstance(raw_hooks, dict)
+        if (usable and events) or host.exists(wrapper_path):
+            st.add(Desired(T, wrapper_path, "file",
+                           wrapper_mod.render_wrapper("claude", handler, host.state_dir),
+                           mode=wrapper_mod.WRAPPER_MODE, label="hook wrapper", group="hooks",
+                           reason=f"execs the profile's handler ({profile.hooks.command}) for "
+                                  "each event, so the registered hooks stay byte-stable"))
         if raw_hooks is not None and not isinstance(raw_hooks, dict):
             st.warn(f"{host.display(settings_path)}: \"hooks\" is not an object, so Claude ignores "
                     "it; agentdeck registers no hooks until you fix or remove it")
@@ -234,11 +243,6 @@ class ClaudeTarget:
             events = [(c, e) for c, e in events if e not in bad]
         if not events:
             return
-        st.add(Desired(T, wrapper_path, "file",
-                       wrapper_mod.render_wrapper("claude", handler, host.state_dir),
-                       mode=wrapper_mod.WRAPPER_MODE, label="hook wrapper", group="hooks",
-                       reason=f"execs the profile's handler ({profile.hooks.command}) for each "
-                              "event, so the registered hooks stay byte-stable"))
         for canon, ev in events:
             group = hook_group(wrapper_path, ev, profile.hooks.timeout)
             _, now = find_member(on_disk.get(ev), marker)

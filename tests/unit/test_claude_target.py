@@ -190,3 +190,15 @@ def test_bad_names_are_refused(host):
     (d / "mcp.json").write_text(json.dumps({"mcpServers": {"../x": {"command": "x"}}}))
     with pytest.raises(UserError):
         engine.build_plan(host, "bad", ["claude"])
+
+
+def test_invalid_hooks_value_keeps_the_wrapper(host):
+    """An operator's `"hooks": 5` makes Claude ignore hooks; agentdeck reports it and keeps its
+    wrapper rather than planning its removal as if the profile no longer wanted it."""
+    from core import engine
+    engine.apply_plan(host, engine.build_plan(host, "default", ["claude"]))
+    (host.claude_home / "settings.json").write_text('{"hooks": 5}\n')
+    plan = engine.build_plan(host, "default", ["claude"])
+    wrapper = [i for i in plan.items if i.label == "hook wrapper"]
+    assert wrapper and wrapper[0].cls == "noop"
+    assert any('"hooks" is not an object' in n.message for n in plan.notices["claude"])
