@@ -18,17 +18,21 @@ from .host import Host, HostError
 EXIT_OK, EXIT_ERROR, EXIT_PENDING = 0, 1, 2
 
 
-def _common(p: argparse.ArgumentParser, *, profile: bool = True, decisions: bool = False) -> None:
+def _common(p: argparse.ArgumentParser, *, profile: bool = True, decisions: bool = False,
+            target: bool = True, output: bool = True, yes: bool = True) -> None:
     p.add_argument("--home", metavar="DIR", help="use DIR as the home (default: $HOME)")
-    p.add_argument("--target", "-t", action="append", metavar="T",
-                   help="copilot, codex or claude (repeat or comma-separate; default: the profile's)")
+    if target:
+        p.add_argument("--target", "-t", action="append", metavar="T",
+                       help="copilot, codex or claude (repeat or comma-separate; default: the profile's)")
     if profile:
         p.add_argument("--profile", "-p", default=None, metavar="NAME",
                        help=f"profile to install (default: {engine.DEFAULT_PROFILE})")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--verbose", "-v", action="store_true", help="show unchanged items and ids")
+    if output:
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.add_argument("--verbose", "-v", action="store_true", help="show unchanged items and ids")
     if decisions:
-        p.add_argument("--yes", "-y", action="store_true", help="apply without asking")
+        if yes:
+            p.add_argument("--yes", "-y", action="store_true", help="apply without asking")
         p.add_argument("--keep", action="append", default=[], metavar="ID",
                        help="keep your value for this item (hand-edits and conflicts)")
         p.add_argument("--take", action="append", default=[], metavar="ID",
@@ -80,9 +84,11 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="agentdeck", description=(
         "Install, review and audit the configuration of AI coding-agent CLIs. "
         "Nothing is written until you apply a plan you have seen."))
+    from . import __version__
+    ap.add_argument("--version", action="version", version=f"agentdeck {__version__}")
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
     p = sub.add_parser("plan", help="show what apply would change (exit 2 when changes are pending)")
-    _common(p, decisions=True)
+    _common(p, decisions=True, yes=False)
     _trust_flag(p)
     _repo_flags(p)
     p = sub.add_parser("apply", help="show the plan, ask, then apply it")
@@ -96,7 +102,7 @@ def parser() -> argparse.ArgumentParser:
     _common(p)
     _repo_flags(p, cloud=False)
     p = sub.add_parser("profiles", help="list the profiles and where they come from")
-    _common(p, profile=False)
+    _common(p, profile=False, target=False)
     p = sub.add_parser("doctor", help="audit what each CLI will really load")
     _common(p)
     p.add_argument("--live", action="store_true", help="also ask each installed CLI what it loaded")
@@ -105,7 +111,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--dir", metavar="DIR", help="where to make the demo home (default: a new temp dir)")
     p.add_argument("--no-tui", action="store_true", help="print the plan instead of opening the app")
     p = sub.add_parser("tui", help="open the app")
-    _common(p)
+    _common(p, output=False)
     p.add_argument("--onboard", action="store_true", help="start with the onboarding walkthrough")
     return ap
 
