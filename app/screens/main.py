@@ -26,7 +26,7 @@ from ..widgets.plan_pane import PlanPane
 from ..widgets.style import level_prefix
 from ..widgets.target_list import TargetEntry, TargetList
 
-DECIDE = Binding.Group("keep/take/skip")
+DECIDE = Binding.Group("keep/take/skip ")
 TABS = (("tab-plan", "Plan"), ("tab-hooks", "Hooks"), ("tab-keys", "Keys"), ("tab-mcp", "MCP"),
         ("tab-browser", "Browser"), ("tab-notices", "Notices"))
 

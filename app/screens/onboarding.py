@@ -30,7 +30,7 @@ from ..widgets.style import RESULT_STYLE
 
 STEPS = (("detect", "Detect"), ("profile", "Profile"), ("targets", "Targets"),
          ("options", "Options"), ("review", "Review"), ("apply", "Apply"), ("doctor", "Doctor"))
-DECIDE = Binding.Group("keep/take/skip")
+DECIDE = Binding.Group("keep/take/skip ")
 BROWSER_CHOICES = (
     ("auto", "auto: under WSL, the first of wslview, Windows Chrome, Edge (elsewhere: nothing)"),
     ("none", "Copilot's own browser (write nothing)"),
@@ -109,9 +109,7 @@ class OnboardingScreen(Screen[str]):
                 yield Static(Text("Options for this install", style="bold"))
                 with Horizontal(classes="option-row"):
                     yield Switch(True, animate=False, id="opt-mcp-disabled")
-                    yield Static("MCP servers stay configured but disconnected until you "
-                                 "enable one (`/mcp enable <name>` in Copilot). Avoids a browser "
-                                 "OAuth tab per server at start-up.", id="opt-mcp-text")
+                    yield Static("", id="opt-mcp-text")
                 yield Static(Text("\nBrowser for MCP sign-in (Copilot)", style="bold"))
                 with RadioSet(id="opt-browser"):
                     for key, label in BROWSER_CHOICES:
@@ -286,8 +284,10 @@ class OnboardingScreen(Screen[str]):
             note.append("\nChoose at least one CLI.", style="bold red3")
         missing = [t for t in sl.selected if self.app.versions.get(t) is None]
         if missing:
-            note.append(f"\n{', '.join(missing)} is not installed here; its configuration is "
-                        "written anyway and takes effect once you install it.", style="dim")
+            one = len(missing) == 1
+            note.append(f"\n{', '.join(missing)} {'is' if one else 'are'} not installed here; "
+                        f"{'its' if one else 'their'} configuration is written anyway and takes "
+                        "effect once installed.", style="dim")
         built = set(available_targets())
         absent = [t for t in ("copilot", "codex", "claude") if t not in built]
         if absent:
@@ -295,6 +295,7 @@ class OnboardingScreen(Screen[str]):
         self.query_one("#targets-note", Static).update(note)
 
     def _render_options(self) -> None:
+        self._render_mcp_option()
         t = Text("\nThese choices apply to this install. To keep them for later runs, set them "
                  "in your profile (copilot/settings.json, the _agentdeck block).", style="dim")
         if "copilot" not in (self._chosen_targets() or []):
@@ -326,11 +327,9 @@ class OnboardingScreen(Screen[str]):
             t.append(f"\n{len(und)} conflict(s): choose keep mine (k) or take profile's (t) "
                      "before applying.", style="bold red3")
         head.update(t)
-        targets = plan.targets
-        pane.load(host, plan, self.review_target if self.review_target in targets
-                  else (targets[0] if targets else None))
+        from ..widgets.plan_tree import PlanTree
 
-    review_target: str | None = None
+        pane.load(host, plan, PlanTree.ALL)
 
     def _render_apply(self) -> None:
         r = getattr(self, "apply_result", None)
@@ -364,7 +363,7 @@ class OnboardingScreen(Screen[str]):
             if c:
                 t.append(f"{c} {r}  ", style=RESULT_STYLE.get(r, ""))
         t.append("\n")
-        for f in [f for f in fs if f.result in ("error", "warning")][:8]:
+        for f in [f for f in fs if f.result in ("error", "warning", "info")][:8]:
             t.append(f"\n{f.result:<8}", style=RESULT_STYLE.get(f.result, ""))
             t.append(f" {f.target}: {home_relative(self.session.host, f.message)}")
             if f.fix:
@@ -415,6 +414,19 @@ class OnboardingScreen(Screen[str]):
         btn = self.query_one(f"#browser-{key}", RadioButton)
         btn.value = True
         self.defaults = {"profile": prof.name}
+
+    @on(Switch.Changed, "#opt-mcp-disabled")
+    def _mcp_option(self) -> None:
+        self._render_mcp_option()
+
+    def _render_mcp_option(self) -> None:
+        on = self.query_one("#opt-mcp-disabled", Switch).value
+        t = Text()
+        t.append("ON " if on else "OFF", style="bold #2f9e44" if on else "bold grey50")
+        t.append("  MCP servers default-disabled: ", style="bold")
+        t.append("servers stay configured but disconnected until you enable one (`/mcp enable "
+                 "<name>` in Copilot); avoids a browser OAuth tab per server at start-up.")
+        self.query_one("#opt-mcp-text", Static).update(t)
 
     @on(RadioSet.Changed, "#profile-set")
     def _profile_changed(self) -> None:

@@ -133,6 +133,8 @@ class KeysPane(Vertical):
             keep.label, take.label = "Keep mine", "Take profile's"
         else:
             keep.label, take.label = "Apply", "Skip"
+        single = len(it.choices) < 2
+        keep.display = take.display = not single   # nothing to choose for this row
         d = self.plan.decision(it)
         for b, choice in ((keep, "keep" if it.cls in HAND else "apply"),
                           (take, "take" if it.cls in HAND else "skip")):

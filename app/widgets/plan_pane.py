@@ -42,18 +42,21 @@ class PlanPane(Container):
         note = self.query_one("#plan-note", Static)
         if plan is None:
             note.update(Text("Computing the plan…", style="dim"))
-        elif target not in plan.targets:
+        elif target != PlanTree.ALL and target not in plan.targets:
             note.update(Text("This target is not part of the plan (see the profile's targets "
                              "or --target).", style="dim"))
         elif n == 0:
-            msg = "In sync: nothing to change for this target." if plan.for_target(target) \
+            items = plan.items if target == PlanTree.ALL else plan.for_target(target)
+            msg = "In sync: nothing to change." if items \
                 else "The profile installs nothing for this target."
-            if not self.show_all and plan.for_target(target):
+            if not self.show_all and items:
                 msg += " Press u to list the unchanged items."
             note.update(Text(msg))
         else:
             note.update("")
         note.display = n == 0
+        tree.display = n > 0
+        self.query_one(DiffView).display = n > 0
         if n == 0:
             self.item = None
             self.query_one(DiffView).show(host, plan, None)

@@ -42,23 +42,58 @@ class PlanTree(Tree):
         self.guide_depth = 2
         self.auto_expand = False
 
+    #: sentinel for load(): every target of the plan, grouped under a node per target
+    ALL = "*"
+
     def load(self, host: Host, plan: Plan | None, target: str | None, show_all: bool = False,
              keep_id: str | None = None) -> int:
-        """Fill the tree with `target`'s items; returns how many items are shown."""
+        """Fill the tree with `target`'s items (PlanTree.ALL: every target, one group each);
+        returns how many items are shown."""
         self.clear()
         if plan is None or target is None:
             self.post_message(self.ItemChosen(None))
             return 0
-        items = plan.for_target(target)
-        shown = [i for i in items if show_all or symbol(plan, i) != " "
-                 or plan.decision(i) == "skip"]     # a skipped change stays in view
+        self._select = None
+        total = 0
+        if target == self.ALL:
+            from ..session import target_title
+
+            for t in plan.targets:
+                shown = self._shown(plan, t, show_all)
+                label = Text(no_wrap=True, overflow="ellipsis")
+                label.append(target_title(t), style="bold")
+                label.append(f"  ({len(shown)} to review)" if shown else "  in sync", style="dim")
+                group = self.root.add(label, data=None, expand=bool(shown))
+                self._add_files(host, plan, group, shown, keep_id)
+                total += len(shown)
+        else:
+            shown = self._shown(plan, target, show_all)
+            self._add_files(host, plan, self.root, shown, keep_id)
+            total = len(shown)
+        # place the cursor now (lines are built on demand) and say which item is shown
+        self._tree_lines
+        node = self._select if self._select is not None else self._first_leaf(self.root)
+        if node is not None:
+            self.cursor_line = node.line
+            if self._select is not None:
+                self.scroll_to_node(node, animate=False)
+            else:
+                self.scroll_home(animate=False)
+        self.post_message(self.ItemChosen(node.data if node is not None else None))
+        return total
+
+    @staticmethod
+    def _shown(plan: Plan, target: str, show_all: bool) -> list[PlanItem]:
+        return [i for i in plan.for_target(target) if show_all or symbol(plan, i) != " "
+                or plan.decision(i) == "skip"]     # a skipped change stays in view
+
+    def _add_files(self, host: Host, plan: Plan, under, shown: list[PlanItem],
+                   keep_id: str | None) -> None:
         by_path: dict[str, list[PlanItem]] = {}
         for it in shown:
             by_path.setdefault(it.path, []).append(it)
-        select_line = None
         for path, its in sorted(by_path.items(), key=lambda kv: host.display(kv[0])):
-            marks = [_mark(plan, i) for i in its]
-            sym = _worst(marks)
+            sym = _worst([_mark(plan, i) for i in its])
             label = Text(no_wrap=True, overflow="ellipsis")
             label.append(f"{sym} ", style=MARK_STYLE.get(sym, ""))
             label.append(host.display(path))
@@ -67,12 +102,12 @@ class PlanTree(Tree):
                 if it.kind == "block":
                     label.append(f"  {it.label or 'managed block'}", style="dim")
                 label.append_text(self._tail(plan, it))
-                node = self.root.add_leaf(label, data=it)
+                node = under.add_leaf(label, data=it)
                 if it.id == keep_id:
-                    select_line = node
+                    self._select = node
                 continue
             label.append(f"  ({len(its)})", style="dim")
-            parent = self.root.add(label, data=None, expand=True)
+            parent = under.add(label, data=None, expand=True)
             for it in its:
                 s = _mark(plan, it)
                 lab = Text(no_wrap=True, overflow="ellipsis")
@@ -81,22 +116,15 @@ class PlanTree(Tree):
                 lab.append_text(self._tail(plan, it))
                 node = parent.add_leaf(lab, data=it)
                 if it.id == keep_id:
-                    select_line = node
-        # place the cursor now (lines are built on demand) and say which item is shown
-        self._tree_lines
-        target = select_line if select_line is not None else self._first_item()
-        if target is not None:
-            self.cursor_line = target.line
-            self.scroll_to_node(target, animate=False)
-        self.post_message(self.ItemChosen(target.data if target is not None else None))
-        return len(shown)
+                    self._select = node
 
-    def _first_item(self):
-        for node in self.root.children:
-            if node.data is not None:
-                return node
-            if node.children:
-                return node.children[0]
+    def _first_leaf(self, node):
+        for child in node.children:
+            if child.data is not None:
+                return child
+            found = self._first_leaf(child)
+            if found is not None:
+                return found
         return None
 
     @staticmethod

@@ -136,6 +136,13 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         screen = await open_walkthrough(pilot)
         await go_to(pilot, screen, "review")
         await settle(pilot)
+        # the review shows every chosen target, one group each
+        from app.session import target_title
+
+        groups = [str(n.label) for n in screen.query_one("PlanTree").root.children]
+        assert len(groups) == len(screen.plan.targets)
+        for t, g in zip(screen.plan.targets, groups):
+            assert g.startswith(target_title(t)) and "to review" in g
         assert screen.check_action("next", ()) is True
         await pilot.press("n")                       # Apply
         await settle(pilot)
