@@ -402,7 +402,7 @@ def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | N
     if actual_fp == recorded_fp:
         if desired_fp == recorded_fp:
             return "noop", False, ""
-        return "update", False, "the profile changed"
+        return "update", False, "what the profile asks for here changed since the last apply"
     if actual_fp == desired_fp:
         return "noop", True, "already as the profile wants; updating our record"
     if pinned:
