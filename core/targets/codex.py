@@ -132,46 +132,6 @@ def _jsonable(v: Any) -> bool:
         return False
 
 
-def shared_skill_items(target: str, profile: Profile, host: Host, st: DesiredState,
-                       why_command: str) -> dict:
-    """The ~/.agents/skills items (profile skills as links, commands as SKILL.md folders), exactly
-    as the Copilot adapter plans them (same paths, kinds and bytes; only labels and reasons
-    differ), so that when both targets are planned or applied the engine merges them into one
-    item with two owners. Returns the pane info."""
-    sk_dir = host.agents_skills_dir
-    info: dict[str, Any] = {"dir": str(sk_dir), "links": [], "commands": [], "agents": []}
-    for name in sorted(profile.skills):
-        skills.safe_name(name, "skill name")
-        target_dir = profile.skills[name]
-        link = sk_dir / name
-        state = "ours" if host.is_symlink(link) and host.readlink(link) == target_dir else (
-            "yours (kept)" if host.exists(link) else "new")
-        info["links"].append({"name": name, "target": target_dir, "state": state})
-        st.add(Desired(target, link, "link", target_dir, label=f"skill {name}", group="skills",
-                       reason="the profile's skill, linked into the shared ~/.agents/skills"))
-    for name in sorted(profile.commands):
-        skills.safe_name(name, "command name")
-        folder = sk_dir / name
-        if name in profile.skills:
-            st.warn(f"command {name} is not installed as a skill: the profile has a skill of the "
-                    "same name, and the skill wins")
-            continue
-        if host.is_symlink(folder):
-            st.warn(f"command {name} is not installed as a skill: {host.display(folder)} is a "
-                    f"symlink (-> {host.readlink(folder)}) and an existing symlinked skill wins")
-            info["commands"].append({"name": name, "path": str(folder / "SKILL.md"),
-                                     "state": "skipped: symlinked skill of that name",
-                                     "warnings": []})
-            continue
-        tr = skills.command_skill(name, profile.commands[name])
-        path = folder / "SKILL.md"
-        info["commands"].append({"name": name, "path": str(path), "state": "planned",
-                                 "warnings": tr.warnings})
-        st.add(Desired(target, path, "file", tr.text, label=f"command {name} as a skill",
-                       group="skills", warnings=tr.warnings, reason=why_command))
-    return info
-
-
 class CodexTarget:
     name = T
     title = "OpenAI Codex CLI"
@@ -198,7 +158,7 @@ class CodexTarget:
                        markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",
                        reason="the profile's AGENTS.md chain and compiled rules; your text outside "
                               "the markers is kept"))
-        info = shared_skill_items(T, profile, host, st,
+        info = skills.shared_skill_items(T, profile, host, st,
                                   "Codex has no slash commands (~/.codex/prompts is gone since "
                                   "0.117): the command becomes a model-discoverable skill")
         if info["links"] or info["commands"]:

@@ -364,47 +364,9 @@ class CopilotTarget:
 
     # ---- skills, commands, agents --------------------------------------------------------------
     def _skills(self, profile: Profile, host: Host, st: DesiredState) -> None:
-        sk_dir = host.agents_skills_dir
-        info: dict[str, Any] = {"dir": str(sk_dir), "links": [], "commands": [], "agents": []}
-        for name in sorted(profile.skills):
-            skills.safe_name(name, "skill name")
-            target = profile.skills[name]
-            link = sk_dir / name
-            state = "ours" if host.is_symlink(link) and host.readlink(link) == target else (
-                "yours (kept)" if host.exists(link) else "new")
-            info["links"].append({"name": name, "target": target, "state": state})
-            reason = "the profile's skill, linked into the shared ~/.agents/skills"
-            if state != "ours" and host.is_symlink(link):
-                reason = (f"the profile's skill; {host.display(link)} already links to "
-                          f"{host.display(host.readlink(link))}, and an existing skill of that "
-                          "name wins")
-            elif state != "ours" and host.exists(link):
-                reason = (f"the profile's skill; {host.display(link)} is a real folder, and an "
-                          "existing skill of that name wins")
-            st.add(Desired(T, link, "link", target, label=f"skill {name}", group="skills",
-                           reason=reason))
-        for name in sorted(profile.commands):
-            skills.safe_name(name, "command name")
-            folder = sk_dir / name
-            if name in profile.skills:
-                st.warn(f"command {name} is not installed as a skill: the profile has a skill of "
-                        "the same name, and the skill wins")
-                continue
-            if host.is_symlink(folder):
-                st.warn(f"command {name} is not installed as a skill: {host.display(folder)} is a "
-                        f"symlink (-> {host.readlink(folder)}) and an existing symlinked skill wins")
-                info["commands"].append({"name": name, "path": str(folder / "SKILL.md"),
-                                         "state": "skipped: symlinked skill of that name",
-                                         "warnings": []})
-                continue
-            tr = skills.command_skill(name, profile.commands[name])
-            path = folder / "SKILL.md"
-            info["commands"].append({"name": name, "path": str(path), "state": "planned",
-                                     "warnings": tr.warnings})
-            st.add(Desired(T, path, "file", tr.text, label=f"command {name} as a skill",
-                           group="skills", warnings=tr.warnings,
-                           reason="Copilot has no slash commands: the command becomes a "
-                                  "model-discoverable skill"))
+        info = skills.shared_skill_items(
+            T, profile, host, st, "Copilot has no slash commands: the command becomes a "
+                                  "model-discoverable skill")
         for name in sorted(profile.agents):
             tr = skills.copilot_agent(name, profile.agents[name])
             path = host.copilot_home / "agents" / f"{name}.md"

@@ -258,3 +258,52 @@ def copilot_agent(name: str, text: str) -> Translated:
         body += "\n"
     head = "".join(f"{k}: {v}\n" for k, v in out_meta)
     return Translated(f"---\n{head}---\n{body}", warnings)
+
+
+def shared_skill_items(target: str, profile, host, st, why_command: str) -> dict:
+    """The ~/.agents/skills items every target that shares that folder plans (Copilot, Codex):
+    profile skills as links, commands as <name>/SKILL.md folders. Same paths, kinds and bytes
+    whichever target plans them, so when both are planned or applied the engine merges them into
+    one item with two owners. Returns the pane info ("dir", "links", "commands", "agents")."""
+    from ..desired import Desired
+
+    sk_dir = host.agents_skills_dir
+    info: dict = {"dir": str(sk_dir), "links": [], "commands": [], "agents": []}
+    for name in sorted(profile.skills):
+        safe_name(name, "skill name")
+        target_dir = profile.skills[name]
+        link = sk_dir / name
+        state = "ours" if host.is_symlink(link) and host.readlink(link) == target_dir else (
+            "yours (kept)" if host.exists(link) else "new")
+        info["links"].append({"name": name, "target": target_dir, "state": state})
+        reason = "the profile's skill, linked into the shared ~/.agents/skills"
+        if state != "ours" and host.is_symlink(link):
+            reason = (f"the profile's skill; {host.display(link)} already links to "
+                      f"{host.display(host.readlink(link))}, and an existing skill of that "
+                      "name wins")
+        elif state != "ours" and host.exists(link):
+            reason = (f"the profile's skill; {host.display(link)} is a real folder, and an "
+                      "existing skill of that name wins")
+        st.add(Desired(target, link, "link", target_dir, label=f"skill {name}", group="skills",
+                       reason=reason))
+    for name in sorted(profile.commands):
+        safe_name(name, "command name")
+        folder = sk_dir / name
+        if name in profile.skills:
+            st.warn(f"command {name} is not installed as a skill: the profile has a skill of the "
+                    "same name, and the skill wins")
+            continue
+        if host.is_symlink(folder):
+            st.warn(f"command {name} is not installed as a skill: {host.display(folder)} is a "
+                    f"symlink (-> {host.readlink(folder)}) and an existing symlinked skill wins")
+            info["commands"].append({"name": name, "path": str(folder / "SKILL.md"),
+                                     "state": "skipped: symlinked skill of that name",
+                                     "warnings": []})
+            continue
+        tr = command_skill(name, profile.commands[name])
+        path = folder / "SKILL.md"
+        info["commands"].append({"name": name, "path": str(path), "state": "planned",
+                                 "warnings": tr.warnings})
+        st.add(Desired(target, path, "file", tr.text, label=f"command {name} as a skill",
+                       group="skills", warnings=tr.warnings, reason=why_command))
+    return info
