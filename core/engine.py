@@ -226,6 +226,16 @@ def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = 
     return applier.run(host, plan, recompute=again, progress=progress)
 
 
+def cli_version(host: Host, target: str) -> tuple[bool, str | None]:
+    """(installed, version) of a target's CLI without running it: the version comes from the
+    CLI's npm package.json or its versioned install path, as the doctor reads it; None when it
+    cannot be read that way. Starts no process (running a CLI can unpack files into the home)."""
+    from .doctor.context import _cli_info
+
+    info = _cli_info(host, target, live=False)
+    return info.exe is not None, info.version
+
+
 def recover(host: Host) -> str | None:
     """Roll back an apply that was interrupted (crash, kill). Safe to call any time. A journal
     that cannot be acted on safely is reported before the home's lock is even taken."""
