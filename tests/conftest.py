@@ -9,6 +9,15 @@ import pytest
 
 from core.host import Host
 
+try:   # CI runs the property tests on a fixed set of examples: a red CI is then reproducible,
+    # and a developer's runs (random) keep looking for new failures
+    from hypothesis import settings as _hyp_settings
+    _hyp_settings.register_profile("ci", derandomize=True, print_blob=True)
+    if os.environ.get("CI"):
+        _hyp_settings.load_profile("ci")
+except ImportError:
+    pass
+
 _HOME_VARS = ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "AGENTDECK_STATE_DIR",
               "AGENTDECK_CONFIG_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
               "AGENTDECK_CRASH_AT", "WSL_DISTRO_NAME")
