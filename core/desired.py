@@ -46,8 +46,6 @@ class Desired:
     reason: str = ""                    # why the profile wants it
     warnings: list[str] = field(default_factory=list)
     group: str = ""                     # pane grouping: hooks, settings, mcp, persona, skills, env...
-    #: manifest this item is recorded in (default: the target's own)
-    manifest: str | None = None
     #: a key item whose file must be written 0600 (secret-bearing settings such as MCP headers)
     file_mode: int | None = None
     #: key items only: the value at `key` is a list shared with the operator, and this item is
