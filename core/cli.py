@@ -113,6 +113,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tui", help="open the app")
     _common(p, output=False)
     p.add_argument("--onboard", action="store_true", help="start with the onboarding walkthrough")
+    p.add_argument("--repo", metavar="DIR",
+                   help="open the repository screen on DIR: the hooks it carries for Copilot CLI, "
+                        "VS Code agent mode and the Copilot cloud agent (.github/hooks/)")
     return ap
 
 
@@ -291,13 +294,16 @@ def cmd_status(args) -> int:
             s for s in (f"{changes} change(s) pending" if changes else "",
                         f"{kept} hand-edit(s)" if kept else "",
                         f"{conflicts} conflict(s)" if conflicts else "") if s)
+        warnings = [n.message for n in plan.notices.get(t, []) if n.level in ("warning", "error")]
         rows.append({"target": t, "state": state, "changes": changes, "hand_edits": kept,
-                     "conflicts": conflicts})
+                     "conflicts": conflicts, "warnings": len(warnings)})
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
         for r in rows:
-            print(f"{r['target']:<8} {r['state']}")
+            extra = (f"; {r['warnings']} warning(s), see agentdeck plan or doctor"
+                     if r["warnings"] else "")
+            print(f"{r['target']:<8} {r['state']}{extra}")
     return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else EXIT_OK
 
 
@@ -345,7 +351,8 @@ def _open_app(host: Host, args, onboard: bool = False) -> int:
             return EXIT_OK
         raise
     return run_app(host, profile=getattr(args, "profile", None) or engine.DEFAULT_PROFILE,
-                   targets=getattr(args, "target", None), onboard=onboard)
+                   targets=getattr(args, "target", None), onboard=onboard,
+                   repo=getattr(args, "repo", None))
 
 
 def cmd_demo(args) -> int:
