@@ -1,0 +1,512 @@
+"""agentdeck's speed, side by side: one command, one table of medians and ratios.
+
+    python benchmarks/run.py                 # everything (first run builds two venvs: ~1 min)
+    python benchmarks/run.py --only b,e      # some rows
+    python benchmarks/run.py --runs 21       # more runs per pair (default 11)
+    python benchmarks/run.py --big           # row c also applies 1,000 of each (minutes)
+
+Rows (see docs/performance.md for the targets and the figures):
+  a  agentdeck apply --target copilot --yes   vs  agentihooks init --target copilot (2.17.0)
+  b  agentdeck plan --json (all targets)      vs  python -c pass
+  c  in-process plan, 10 / 100 / 1,000 MCP servers + as many skills and agents
+  d  app start-up: first screen, plan shown   (benchmarks/app_startup.py)
+  e  agentdeck-hook preToolUse (payload)      vs  python -c pass (same stdin)
+  f  agentdeck doctor --live                  vs  the slowest single live probe
+
+Honesty rules: each pair runs alternately (A B, B A, A B, ...) so the machine's drift cancels;
+every figure is a median; each process of rows a and b gets a fresh temp home (row e keeps one
+home for the series: after the first event the state dir exists, as on a real machine). Wall
+time is the figure; child CPU time (user+sys) is shown next to it because a loaded 2-core
+machine inflates wall time.
+
+Interpreters: both tools run in clean venvs under the cache dir (~/.cache/agentdeck-bench, or
+$AGENTDECK_BENCH_CACHE), built from the Python running this script: agentdeck as an editable
+install of this checkout, agentihooks==2.17.0 from PyPI. The script re-runs itself inside the
+agentdeck venv, so `python -c pass` is that venv's interpreter. A venv keeps the comparison
+fair: a shared site-packages can carry .pth files that slow every interpreter start.
+`--here` skips the venv and measures the running interpreter instead.
+
+agentihooks' own `uv tool install` is neutralized by a stand-in `uv` (exit 0) first on PATH.
+Nothing here is a test: no timing is asserted anywhere in the test suite.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CACHE = Path(os.environ.get("AGENTDECK_BENCH_CACHE") or Path.home() / ".cache" / "agentdeck-bench")
+AGENTIHOOKS = "agentihooks==2.17.0"
+IN_VENV_FLAG = "--_in_venv"
+
+#: the 12 events agentihooks 2.17.0 registers for Copilot, as agentdeck's canonical names
+AIH_EVENTS = ["session_start", "session_end", "user_prompt_submit", "pre_tool_use",
+              "post_tool_use", "post_tool_use_failure", "stop", "subagent_start",
+              "subagent_stop", "pre_compact", "permission_request", "notification"]
+
+HOOK_PAYLOAD = json.dumps({
+    "timestamp": "2025-06-01T12:00:00.000Z", "session_id": "5f1c2a9e-0b7d-4f7e-9a51-3c1d2e4f5a6b",
+    "cwd": "/home/dev/src/shop-api", "hook_event_name": "preToolUse", "tool_name": "bash",
+    "tool_input": {"command": "git diff --stat HEAD~1 && pytest -q tests/unit -k cart",
+                   "description": "Run the cart unit tests after the refactor"},
+    "transcript_path": "/home/dev/.copilot/session-state/5f1c2a9e/events.jsonl",
+}).encode()
+
+
+# ---- environment -------------------------------------------------------------------------------
+def log(msg: str) -> None:
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def venv_python(d: Path) -> Path:
+    return d / "bin" / "python"
+
+
+def ensure_venv(d: Path, requirement: list[str], marker: str) -> str | None:
+    """Create venv `d` with `requirement` pip-installed (once; a marker records what). Returns
+    None when ready, else why it could not be made."""
+    mark = d / ".bench-installed"
+    if mark.exists() and mark.read_text() == marker and venv_python(d).exists():
+        return None
+    log(f"building {d} ({' '.join(requirement)}) ...")
+    shutil.rmtree(d, ignore_errors=True)
+    r = subprocess.run([sys.executable, "-m", "venv", str(d)], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"python -m venv failed: {r.stderr.strip()[-300:]}"
+    r = subprocess.run([str(venv_python(d)), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                        *requirement], capture_output=True, text=True)
+    if r.returncode != 0:
+        err = [ln for ln in (r.stderr or r.stdout).splitlines() if "WARNING" not in ln]
+        return f"pip install {' '.join(requirement)} failed: {' | '.join(err[-3:])}"
+    mark.write_text(marker)
+    return None
+
+
+def reexec_in_venv(argv: list[str]) -> None:
+    d = CACHE / "agentdeck-venv"
+    deps = hashlib.sha256((REPO / "pyproject.toml").read_bytes()).hexdigest()[:12]
+    why = ensure_venv(d, ["-e", str(REPO)], f"editable {REPO} pyproject {deps}")
+    if why:
+        sys.exit(f"benchmarks: cannot build the agentdeck venv: {why} (or run with --here)")
+    py = venv_python(d)
+    os.execv(str(py), [str(py), str(Path(__file__).resolve()), *argv, IN_VENV_FLAG])
+
+
+def bindir() -> Path:
+    return Path(sys.executable).parent
+
+
+def tool(name: str) -> list[str]:
+    """The console script next to this interpreter, as an operator runs it."""
+    exe = bindir() / name
+    if exe.exists():
+        return [str(exe)]
+    mod = {"agentdeck": "core.cli", "agentdeck-hook": "core.hookhandler"}[name]
+    return [sys.executable, "-c", f"import sys; from {mod} import main; sys.exit(main())"]
+
+
+def clean_env(home: Path, path_first: list[Path] = ()) -> dict[str, str]:
+    """The environment of one timed process: HOME is the fresh home; no XDG, CLI-home or
+    agentdeck/agentihooks variables leak in from the machine."""
+    drop = ("XDG_", "AGENTDECK_", "AGENTIHOOKS_", "COPILOT_", "CODEX_", "CLAUDE_", "VIRTUAL_ENV",
+            "PYTHON")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    env["HOME"] = str(home)
+    env["PATH"] = os.pathsep.join([*(str(p) for p in path_first), str(bindir()),
+                                   "/usr/local/bin", "/usr/bin", "/bin"])
+    return env
+
+
+# ---- timing ------------------------------------------------------------------------------------
+@dataclass
+class Sample:
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    @property
+    def med(self) -> float:
+        return statistics.median(self.wall)
+
+    @property
+    def cpu_med(self) -> float:
+        return statistics.median(self.cpu) if self.cpu else float("nan")
+
+
+def timed(argv: list[str], env: dict, *, stdin: bytes | None = None, cwd: Path | None = None,
+          ok: tuple[int, ...] = (0,), timeout: float = 600) -> tuple[float, float]:
+    """(wall seconds, child CPU seconds) of one process run to completion."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    r = subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=cwd,
+                       stdin=None if stdin is not None else subprocess.DEVNULL, timeout=timeout)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode not in ok:
+        raise RuntimeError(f"{' '.join(argv[:4])} exited {r.returncode}: "
+                           f"{(r.stderr or r.stdout).decode(errors='replace').strip()[-400:]}")
+    return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+
+def alternate(runs: int, a, b) -> tuple[Sample, Sample]:
+    """Run a() and b() `runs` times each, alternating which goes first; each returns
+    (wall, cpu). One untimed warm-up of each first (page cache, .pyc)."""
+    a()
+    b()
+    sa, sb = Sample(), Sample()
+    for i in range(runs):
+        order = ((a, sa), (b, sb)) if i % 2 == 0 else ((b, sb), (a, sa))
+        for fn, s in order:
+            w, c = fn()
+            s.wall.append(w)
+            s.cpu.append(c)
+    return sa, sb
+
+
+# ---- the table ---------------------------------------------------------------------------------
+@dataclass
+class Row:
+    key: str
+    what: str
+    value: str
+    versus: str = ""
+    vs_value: str = ""
+    ratio: str = ""
+    cpu: str = ""
+    target: str = ""
+    met: str = ""
+
+
+def ms(s: float) -> str:
+    return f"{s * 1000:.0f} ms" if s < 10 else f"{s:.1f} s"
+
+
+def verdict(ok: bool) -> str:
+    return "yes" if ok else "NO"
+
+
+def pair_row(key: str, what: str, versus: str, sa: Sample, sb: Sample, limit: float,
+             target: str) -> Row:
+    ratio = sa.med / sb.med
+    return Row(key, what, ms(sa.med), versus, ms(sb.med), f"{ratio:.2f}x",
+               f"{ms(sa.cpu_med)} / {ms(sb.cpu_med)} = {sa.cpu_med / sb.cpu_med:.2f}x",
+               target, verdict(ratio <= limit))
+
+
+def not_run(key: str, what: str, why: str, target: str) -> Row:
+    return Row(key, what, "not run", target=target, met=f"n/a: {why}")
+
+
+# ---- a: apply vs agentihooks init --------------------------------------------------------------
+def aih_paths() -> tuple[Path, Path]:
+    d = CACHE / "agentihooks-2.17.0"
+    return d, d / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+
+
+def equivalent_profile(dest: Path, aih_site: Path, aih_python: Path) -> None:
+    """An agentdeck operator profile holding what agentihooks' built-in `default` profile
+    installs for Copilot: its persona (CLAUDE.md) and rule compiled into the instructions, its 4
+    package skills, its MCP server, its statusLine setting and hooks on the same 12 events."""
+    prof = aih_site / "profiles"
+    dest.mkdir(parents=True)
+    (dest / "profile.toml").write_text(
+        "[profile]\n"
+        'description = "what agentihooks 2.17.0 default installs for Copilot"\n'
+        'targets = ["copilot"]\n\n'
+        "[hooks]\n"
+        'command = "agentdeck-hook"\n'
+        f"events = {json.dumps(AIH_EVENTS)}\n"
+        "timeout = 30\n")
+    shutil.copy(prof / "default" / "CLAUDE.md", dest / "AGENTS.md")
+    shutil.copytree(prof / "package" / "rules", dest / "rules")
+    shutil.copytree(prof / "package" / "skills", dest / "skills")
+    (dest / "mcp.json").write_text(json.dumps({"mcpServers": {"agentihooks": {
+        "type": "local", "command": str(aih_python), "args": ["-m", "hooks.mcp"]}}}, indent=2))
+    (dest / "copilot").mkdir()
+    (dest / "copilot" / "settings.json").write_text(json.dumps({"statusLine": {
+        "type": "command", "command": f"{aih_python} -m hooks.statusline"}}, indent=2))
+
+
+def row_a(runs: int) -> Row:
+    what, target = "agentdeck apply --target copilot --yes", "ratio <= 0.6"
+    versus = "agentihooks init --target copilot"
+    venv, site = aih_paths()
+    why = ensure_venv(venv, [AGENTIHOOKS], AGENTIHOOKS)
+    if why:
+        return not_run("a", what, why, target)
+    aih = venv / "bin" / "agentihooks"
+    stub = CACHE / "stub-bin"
+    stub.mkdir(parents=True, exist_ok=True)
+    (stub / "uv").write_text("#!/bin/sh\n# stand-in: agentihooks' `uv tool install` does nothing\nexit 0\n")
+    (stub / "uv").chmod(0o755)
+    template = Path(tempfile.mkdtemp(prefix="agentdeck-bench-profile-"))
+    equivalent_profile(template / "agentihooks-equivalent", site, venv_python(venv))
+
+    def ours():
+        with tempfile.TemporaryDirectory(prefix="bench-a-") as h:
+            home = Path(h)
+            shutil.copytree(template, home / ".config" / "agentdeck" / "profiles")
+            return timed([*tool("agentdeck"), "apply", "--target", "copilot", "--yes",
+                          "--profile", "agentihooks-equivalent", "--home", str(home)],
+                         clean_env(home), cwd=home)
+
+    def theirs():
+        with tempfile.TemporaryDirectory(prefix="bench-a-") as h:
+            home = Path(h)
+            return timed([str(aih), "init", "--target", "copilot"],
+                         clean_env(home, [stub, venv / "bin"]), cwd=home)
+
+    try:
+        sa, sb = alternate(runs, ours, theirs)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        return not_run("a", what, str(e)[:300], target)
+    finally:
+        shutil.rmtree(template, ignore_errors=True)
+    return pair_row("a", what, versus, sa, sb, 0.6, target)
+
+
+# ---- b: plan --json vs python -c pass ----------------------------------------------------------
+def bare(stdin: bytes | None = None):
+    def run():
+        with tempfile.TemporaryDirectory(prefix="bench-py-") as h:
+            return timed([sys.executable, "-c", "pass"], clean_env(Path(h)), stdin=stdin)
+    return run
+
+
+def row_b(runs: int) -> Row:
+    def plan():
+        with tempfile.TemporaryDirectory(prefix="bench-b-") as h:
+            return timed([*tool("agentdeck"), "plan", "--json", "--home", h], clean_env(Path(h)),
+                         ok=(0, 2))
+    sa, sb = alternate(runs, plan, bare())
+    return pair_row("b", "agentdeck plan --json (fresh home)", "python -c pass", sa, sb, 10,
+                    "<= 10x")
+
+
+# ---- c: plan growth ----------------------------------------------------------------------------
+def rows_c(rounds: int, big: bool) -> list[Row]:
+    applied = "10,100,1000" if big else "10,100"
+    r = subprocess.run([sys.executable, str(REPO / "benchmarks" / "workers.py"), "growth",
+                        "--sizes", "10,100,1000", "--rounds", str(rounds), "--applied", applied],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return [not_run("c", "plan growth", (r.stderr or r.stdout).strip()[-300:],
+                        "1,000 in <= 1 s")]
+    d = json.loads(r.stdout)
+    med = {int(n): statistics.median(v) for n, v in d["times"].items()}
+    rows = []
+    prev = None
+    for n in sorted(med):
+        items = d["items"][str(n)]
+        growth = f"x{med[n] / med[prev]:.1f} for x{n // prev}" if prev else ""
+        ok = None if n != 1000 else med[n] <= 1.0 and med[n] / med[prev] <= 12
+        rows.append(Row("c", f"plan {n} servers+skills+agents, fresh home ({items} items)",
+                        ms(med[n]), "", "", growth, f"{med[n] / n * 1e6:.0f} us per server",
+                        "<= 1 s, ~linear" if n == 1000 else "", "" if ok is None else verdict(ok)))
+        prev = n
+    prev = None
+    for n in sorted(int(x) for x in d["apply"]):
+        secs = d["apply"][str(n)]
+        growth = f"x{secs / d['apply'][str(prev)]:.1f} for x{n // prev}" if prev else ""
+        rows.append(Row("c", f"apply {n} servers+skills+agents, fresh home (once)", ms(secs), "",
+                        "", growth, "", "(no target)"))
+        prev = n
+    prev = None
+    for n in sorted(int(x) for x in d["in_sync"]):
+        secs = statistics.median(d["in_sync"][str(n)])
+        growth = (f"x{secs / statistics.median(d['in_sync'][str(prev)]):.1f} for x{n // prev}"
+                  if prev else "")
+        rows.append(Row("c", f"plan {n} servers+skills+agents, applied home (in sync)", ms(secs),
+                        "", "", growth, "", "(no target)"))
+        prev = n
+    return rows
+
+
+# ---- d: app start-up ---------------------------------------------------------------------------
+def rows_d(runs: int) -> list[Row]:
+    """benchmarks/app_startup.py (the app's own benchmark: fresh process per run, headless at
+    120x40, on a fresh demo home and on a fresh empty home), its medians parsed from its table."""
+    import re
+
+    script = REPO / "benchmarks" / "app_startup.py"
+    targets = {"first screen": ("first screen <= 0.6 s", 0.6), "plan shown": ("plan shown <= 1 s", 1.0)}
+    if not script.exists():
+        return [not_run("d", f"app: {m}", "benchmarks/app_startup.py is not there", t)
+                for m, (t, _) in targets.items()]
+    r = subprocess.run([sys.executable, str(script), "--runs", str(runs)], capture_output=True,
+                       text=True, timeout=3600)
+    found = re.findall(r"^(demo|empty)\s+(first screen|plan shown)\s+(\d+)ms", r.stdout, re.M)
+    if r.returncode != 0 or not found:
+        why = (r.stderr or r.stdout).strip()[-300:]
+        return [not_run("d", "app start-up", why, "first screen <= 0.6 s, plan <= 1 s")]
+    rows = []
+    for home, moment, med in found:
+        secs = int(med) / 1000
+        target, limit = targets[moment]
+        rows.append(Row("d", f"app: {moment} ({home} home; process start to "
+                        + ("main screen mounted)" if moment == "first screen" else "plan in the panes)"),
+                        ms(secs), target=target, met=verdict(secs <= limit)))
+    return rows
+
+
+# ---- e: hook handler ---------------------------------------------------------------------------
+def row_e(runs: int) -> Row:
+    """One home for the whole series, as on a real machine: after the first event the state
+    dir exists and each call appends one line to audit.jsonl."""
+    with tempfile.TemporaryDirectory(prefix="bench-e-") as h:
+        env = clean_env(Path(h))
+
+        def hook():
+            return timed([*tool("agentdeck-hook"), "preToolUse"], env, stdin=HOOK_PAYLOAD)
+
+        def py():
+            return timed([sys.executable, "-c", "pass"], env, stdin=HOOK_PAYLOAD)
+
+        sa, sb = alternate(runs, hook, py)
+        lines = (Path(h) / ".local" / "state" / "agentdeck" / "audit.jsonl").read_text().splitlines()
+        if len(lines) != runs + 1:
+            raise RuntimeError(f"expected {runs + 1} audit lines, found {len(lines)}")
+    return pair_row("e", "agentdeck-hook preToolUse (Copilot payload on stdin)",
+                    "python -c pass", sa, sb, 2, "<= 2x")
+
+
+# ---- f: doctor --live --------------------------------------------------------------------------
+def row_f(runs: int) -> list[Row]:
+    what, target = "agentdeck doctor --live (all targets)", "<= 1.3x"
+    sys.path.insert(0, str(REPO / "tests" / "clients"))
+    try:
+        from clientkit import install_all, scratch_host
+    except ImportError as e:
+        return [not_run("f", what, f"tests/clients/clientkit.py: {e}", target)]
+    clients = install_all()
+    missing = {t: w for t, w in clients.failures.items()}
+    if missing:
+        return [not_run("f", what, "real CLIs not installed: "
+                        + "; ".join(f"{t}: {w}" for t, w in missing.items()), target)]
+    base = Path(tempfile.mkdtemp(prefix="bench-f-"))
+    try:
+        host = scratch_host(base, clients)
+        env = dict(host.env)
+        env["PATH"] = f"{bindir()}{os.pathsep}{env['PATH']}"
+        # a realistic home: the default profile applied for every target
+        timed([*tool("agentdeck"), "apply", "--yes"], env)
+        env_file = base / "env.json"
+        env_file.write_text(json.dumps(env))
+        per_probe: dict[str, list[float]] = {}
+        probe_cpu: dict[str, list[float]] = {}
+
+        def doctor():
+            return timed([*tool("agentdeck"), "doctor", "--live"], env, ok=(0, 1, 2),
+                         cwd=host.home)
+
+        def probes():
+            r = subprocess.run([sys.executable, str(REPO / "benchmarks" / "workers.py"), "probes",
+                                "--home", str(host.home), "--env-json", str(env_file)],
+                               capture_output=True, text=True, env=env, cwd=host.home)
+            if r.returncode != 0:
+                raise RuntimeError(r.stderr.strip()[-400:])
+            d = json.loads(r.stdout)
+            bad = {k: v for k, v in d.items() if v["skipped"]}
+            if bad:
+                raise RuntimeError("probe skipped: " + "; ".join(f"{k}: {v['skipped']}"
+                                                                 for k, v in bad.items()))
+            for k, v in d.items():
+                per_probe.setdefault(k, []).append(v["seconds"])
+                probe_cpu.setdefault(k, []).append(v["cpu"])
+            slowest = max(d.values(), key=lambda v: v["seconds"])
+            return slowest["seconds"], float("nan")
+
+        try:
+            sa, _ = alternate(runs, doctor, probes)
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            return [not_run("f", what, str(e)[:300], target)]
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    meds = {k: statistics.median(v[1:]) for k, v in per_probe.items()}   # [0] is the warm-up
+    cpus = {k: statistics.median(v[1:]) for k, v in probe_cpu.items()}
+    name, slow = max(meds.items(), key=lambda kv: kv[1])
+    ratio = sa.med / slow
+    detail = ", ".join(f"{k} {ms(v)} ({ms(cpus[k])} cpu)"
+                       for k, v in sorted(meds.items(), key=lambda kv: -kv[1]))
+    log(f"f: probe medians: {detail}")
+    floor = sum(cpus.values()) / (os.cpu_count() or 1)
+    return [Row("f", what, ms(sa.med), f"slowest probe alone: {name}", ms(slow), f"{ratio:.2f}x",
+                f"{ms(sa.cpu_med)} cpu", target, verdict(ratio <= 1.3)),
+            Row("f", f"  the six probes' CLIs need {ms(sum(cpus.values()))} cpu: on "
+                     f"{os.cpu_count()} cores no run of all six can take less than",
+                ms(floor), "", "", f"{floor / slow:.2f}x", "", "(the floor)")]
+
+
+# ---- main --------------------------------------------------------------------------------------
+def machine() -> str:
+    model = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (f"{os.cpu_count()} cpus ({model}), Python {platform.python_version()} "
+            f"({sys.executable}), {platform.system()} {platform.release()}, load average {load}")
+
+
+def print_table(rows: list[Row]) -> None:
+    head = Row("", "measured", "median", "against", "median", "ratio", "cpu (user+sys)",
+               "target", "met")
+    cols = ["key", "what", "value", "versus", "vs_value", "ratio", "cpu", "target", "met"]
+    widths = {c: max(len(getattr(r, c)) for r in [head, *rows]) for c in cols}
+    for r in [head, *rows]:
+        print("  ".join(getattr(r, c).ljust(widths[c]) for c in cols).rstrip())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=11, help="runs per side of each pair (default 11)")
+    ap.add_argument("--only", default="abcdef", help="rows to run, e.g. b,e (default: all)")
+    ap.add_argument("--big", action="store_true",
+                    help="row c also applies 1,000 servers+skills+agents (minutes: see the doc)")
+    ap.add_argument("--here", action="store_true",
+                    help="measure the running interpreter instead of the clean agentdeck venv")
+    ap.add_argument(IN_VENV_FLAG, action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if not a.here and not a._in_venv:
+        reexec_in_venv([x for x in sys.argv[1:]])
+    only = set(a.only.replace(",", ""))
+    started = time.time()
+    print(f"machine: {machine()}")
+    print(f"agentdeck: {REPO} at {git_rev()}; {a.runs} runs per side, alternated; medians\n")
+    rows: list[Row] = []
+    steps = [("b", lambda: [row_b(a.runs)]), ("e", lambda: [row_e(a.runs)]),
+             ("a", lambda: [row_a(a.runs)]), ("c", lambda: rows_c(max(3, a.runs // 2), a.big)),
+             ("d", lambda: rows_d(a.runs)), ("f", lambda: row_f(max(3, a.runs // 2)))]
+    for key, fn in steps:
+        if key in only:
+            log(f"row {key} ...")
+            rows += fn()
+    rows.sort(key=lambda r: r.key)
+    print_table(rows)
+    print(f"\n({time.time() - started:.0f} s; load average at the end "
+          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())})")
+
+
+def git_rev() -> str:
+    r = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
+                       capture_output=True, text=True)
+    return r.stdout.strip() or "?"
+
+
+if __name__ == "__main__":
+    main()
