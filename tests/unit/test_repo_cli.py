@@ -87,4 +87,4 @@ def test_status_repo(env, capsys):
     assert rc == 2 and out.startswith("repo ") and "change(s) pending" in out
     assert run(capsys, "apply", "--home", str(home), "--repo", str(repo), "--yes")[0] == 0
     rc, out, _ = run(capsys, "status", "--home", str(home), "--repo", str(repo))
-    assert (rc, out) == (0, "repo     in sync\n")
+    assert rc == 0 and out.startswith("repo     in sync")   # warnings (folder trust...) may follow
