@@ -29,7 +29,7 @@ def _out(ctx: Ctx, check_id: str) -> Out:
     return Out(ctx, Check(check_id, check_id.split(".", 1)[0], lambda c, o: None, ""), live=True)
 
 
-def run(ctx: Ctx, targets: list[str]) -> list[Finding]:
+def _wanted(ctx: Ctx, targets: list[str]) -> list[tuple[str, Any]]:
     from . import probes as P
 
     host = ctx.host
@@ -42,9 +42,44 @@ def run(ctx: Ctx, targets: list[str]) -> list[Finding]:
                    ("codex.mcp", P.codex_mcp_list)]
     if "claude" in targets:
         wanted += [("claude.doctor", P.claude_doctor)]
+    return wanted
+
+
+def start(ctx: Ctx, targets: list[str]):
+    """Start the probes in the background and return a function that waits for them and
+    compares their answers with the files and the plan (in the caller's thread). The runner
+    calls this before the static checks, so the CLIs start up while agentdeck reads files."""
+    import threading
+    from . import probes as P
+
+    wanted = _wanted(ctx, targets)
     ctx.say(f"asking {', '.join(t for t in targets)} what they loaded "
             f"({len(wanted)} probes at once)")
-    results = dict(zip([k for k, _ in wanted], P.run_all(host, [fn for _, fn in wanted])))
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["results"] = P.run_all(ctx.host, [fn for _, fn in wanted])
+        except BaseException as e:   # re-raised in the caller's thread
+            box["error"] = e
+
+    th = threading.Thread(target=work, name="agentdeck-live-probes", daemon=True)
+    th.start()
+
+    def finish() -> list[Finding]:
+        th.join()
+        if "error" in box:
+            raise box["error"]
+        return compare(ctx, targets, dict(zip([k for k, _ in wanted], box["results"])))
+    return finish
+
+
+def run(ctx: Ctx, targets: list[str]) -> list[Finding]:
+    """Probe and compare, in one go."""
+    return start(ctx, targets)()
+
+
+def compare(ctx: Ctx, targets: list[str], results: dict) -> list[Finding]:
     out: list[Finding] = []
     for t in targets:
         ctx.say(f"{t}: comparing with the files and the plan")

@@ -69,6 +69,10 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
     ctx = Ctx(host=host, profile=profile or "default", targets=chosen, live=live,
               progress=progress)
     findings: list[Finding] = []
+    live_done = None
+    if live:   # the CLIs start up while the static checks read files
+        from . import live as live_mod
+        live_done = live_mod.start(ctx, chosen)
     for t in chosen:
         ctx.say(f"{t}: reading its files")
         home = ctx.target_home(t)
@@ -82,9 +86,8 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
             if chk.needs_home and not home_exists:
                 continue
             findings.extend(run_check(ctx, chk))
-    if live:
-        from . import live as live_mod
-        findings.extend(live_mod.run(ctx, chosen))
+    if live_done is not None:
+        findings.extend(live_done())
     order = {t: i for i, t in enumerate(chosen)}
     findings.sort(key=lambda f: order.get(f.target, len(order)))   # stable within a target
     return findings
