@@ -16,7 +16,7 @@ from textual.screen import Screen
 from core import engine
 from core.host import Host
 
-from .session import Session, VersionProbe, all_targets, available_targets, detect_version
+from .session import Session, VersionProbe, all_targets, detect_version
 
 CHECKING = "checking…"
 
@@ -27,8 +27,8 @@ class AgentDeckApp(App):
     CSS_PATH = "agentdeck.tcss"
     TITLE = "agentdeck"
     BINDINGS = [
-        Binding("q", "quit", "Quit"),
-        Binding("ctrl+t", "toggle_theme", "Theme"),
+        Binding("q", "request_quit", "Quit"),
+        Binding("ctrl+t", "toggle_theme", "Theme", show=False),
         Binding("question_mark", "show_keys", "Keys", show=False),
     ]
     ENABLE_COMMAND_PALETTE = True
@@ -38,8 +38,10 @@ class AgentDeckApp(App):
     def __init__(self, host: Host, profile: str = engine.DEFAULT_PROFILE,
                  targets: list[str] | None = None, onboard: bool = False, *,
                  version_probe: VersionProbe | None = None,
-                 home_path_label: str | None = None, dark: bool = True) -> None:
+                 home_path_label: str | None = None, dark: bool = True,
+                 repo: str | None = None) -> None:
         super().__init__()
+        self.repo = repo
         self.session = Session(host=host, profile=profile or engine.DEFAULT_PROFILE,
                                targets=list(targets) if targets else None)
         self.onboard = onboard
@@ -57,17 +59,19 @@ class AgentDeckApp(App):
 
     def on_mount(self) -> None:
         self._detect_versions()
-        if self.onboard:
+        if self.repo is not None:
+            self.open_repo(self.repo)
+        elif self.onboard:
             self.open_onboarding(first_run=not self.session.host.state_dir.exists())
 
     @work(thread=True, group="versions")
     def _detect_versions(self) -> None:
+        """Each CLI's version, read from its files (no CLI is run)."""
         host = self.session.host
-        avail = set(available_targets())
         for t in all_targets():
             try:
-                v = self.version_probe(host, t) if t in avail else self.version_probe(host, t)
-            except Exception:  # noqa: BLE001 - a broken CLI is "version unknown", not a crash
+                v = self.version_probe(host, t)
+            except Exception:  # noqa: BLE001 - a broken install is "version unknown", not a crash
                 v = "installed (version unknown)"
             self.call_from_thread(self._set_version, t, v)
 
@@ -77,10 +81,18 @@ class AgentDeckApp(App):
         self.versions = v
 
     # ---- screens ------------------------------------------------------------------------------
-    def make_apply_screen(self, plan, title: str = "Applying the plan"):
+    def make_apply_screen(self, plan, title: str = "Applying the plan", *, recompute=None,
+                          note: str = ""):
         from .screens.apply import ApplyScreen
 
-        return ApplyScreen(self.session.host, plan, title=title)
+        return ApplyScreen(self.session.host, plan, title=title, recompute=recompute, note=note)
+
+    def open_repo(self, path: str | None = None) -> None:
+        from .screens.repo import RepoScreen
+
+        if isinstance(self.screen, RepoScreen):
+            return
+        self.push_screen(RepoScreen(self.session, path))
 
     def open_doctor(self) -> None:
         from .screens.doctor import DoctorScreen
@@ -127,6 +139,42 @@ class AgentDeckApp(App):
         self.call_after_refresh(run)
 
     # ---- global actions -----------------------------------------------------------------------
+    def unsaved(self) -> int:
+        """Choices a quit now would lose, on every screen that holds some."""
+        n = 0
+        for s in self.screen_stack:
+            count = getattr(s, "unsaved", None)
+            if callable(count):
+                n += count()
+        return n
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "request_quit":
+            from .screens.apply import ApplyScreen
+
+            if isinstance(self.screen, ApplyScreen) and not self.screen.finished:
+                return None     # never quit halfway through an apply
+        return True
+
+    def action_request_quit(self) -> None:
+        """q: quit, but ask first when decisions or switches would be lost."""
+        if not self.check_action("request_quit", ()):
+            return
+        n = self.unsaved()
+        if not n:
+            self.exit()
+            return
+        from .screens.apply import QuitScreen
+
+        if isinstance(self.screen, QuitScreen):
+            return
+
+        def answer(quit_: bool | None) -> None:
+            if quit_:
+                self.exit()
+
+        self.push_screen(QuitScreen(n), answer)
+
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 
@@ -156,15 +204,19 @@ def _split_action(action: str) -> tuple[str, tuple]:
 
 
 def run_app(host: Host, profile: str = engine.DEFAULT_PROFILE, targets: list[str] | None = None,
-            onboard: bool = False) -> int:
+            onboard: bool = False, repo: str | None = None) -> int:
     """Open the app on `host`. Onboarding starts when asked for, or on a home agentdeck has
-    never written to (no state folder)."""
+    never written to (no state folder). `repo`: open the repository screen on that folder
+    (relative to the current folder) instead of the walkthrough."""
     first_run = not host.state_dir.exists()
     label = ""
     real_home = os.environ.get("HOME")
     if real_home and Path(real_home).absolute() != Path(host.home).absolute():
         label = str(host.home)
-    app = AgentDeckApp(host, profile=profile, targets=targets, onboard=onboard or first_run,
-                       home_path_label=label)
+    if repo is not None:
+        repo = os.path.abspath(os.path.expanduser(repo))
+    app = AgentDeckApp(host, profile=profile, targets=targets,
+                       onboard=onboard or (first_run and repo is None),
+                       home_path_label=label, repo=repo)
     app.run()
     return app.return_code or 0

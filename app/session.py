@@ -8,7 +8,6 @@ core.targets, core.render) and never reads a file itself.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -74,29 +73,14 @@ def available_profiles(host: Host) -> dict:
 
 # ---- CLI versions ---------------------------------------------------------------------------------
 
-_VERSION_RE = re.compile(r"(\d+\.\d+(?:\.\d+)?(?:[-.][0-9A-Za-z]+)*)")
-
-
 def detect_version(host: Host, target: str) -> str | None:
-    """The installed CLI's version, or None when it is not on the host's PATH. Uses the core's
-    facts module when it has one; otherwise asks the binary for --version (a short timeout)."""
-    try:
-        from core.facts.versions import cli_version  # type: ignore[import-not-found]
-    except ImportError:
-        cli_version = None
-    if cli_version is not None:
-        v = cli_version(host, target)
-        if v is None:
-            return None
-        return str(getattr(v, "version", v))
-    exe = host.which(target_binary(target))
-    if not exe:
+    """The installed CLI's version, or None when it is not on the host's PATH. Read from the
+    CLI's npm package.json (or its versioned install path), the way the doctor reads it: the CLI
+    is never run (running one can unpack a bundle into the home)."""
+    installed, version = engine.cli_version(host, target)
+    if not installed:
         return None
-    res = host.run([exe, "--version"], timeout=10.0)
-    if res.returncode != 0 and not res.stdout:
-        return "installed (version unknown)"
-    m = _VERSION_RE.search(res.stdout or res.stderr or "")
-    return m.group(1).rstrip(".") if m else "installed (version unknown)"
+    return version or "installed (version unknown)"
 
 
 # ---- display helpers ----------------------------------------------------------------------------
@@ -134,10 +118,19 @@ def pretty_value(host: Host, value: Any) -> str:
     return show_value(host, value)
 
 
+def key_title(item: PlanItem) -> str:
+    """A key item's name: its key path, or its label when a part of the key is a path (Codex's
+    `hooks.state."<hooks.json path>:<event>:0:0"` keys all look alike; the label names the
+    hook's event)."""
+    if item.label and any("/" in str(k) or "\\" in str(k) for k in item.key):
+        return item.label
+    return ".".join(str(k) for k in item.key)
+
+
 def item_title(host: Host, item: PlanItem) -> str:
     """What to call an item in a list: the key path for keys, else the label or the path."""
     if item.kind == "key" and item.key:
-        return ".".join(item.key)
+        return key_title(item)
     if item.kind == "block":
         return f"{item.label or 'managed block'} (block)"
     if item.kind == "link":
@@ -173,14 +166,17 @@ class TargetStatus:
 
 
 def target_status(plan: Plan, target: str) -> TargetStatus:
+    """Counted the way the plan's summary line counts them: a hand-edit is one the decision
+    keeps; one whose profile value the operator takes is a change."""
     st = TargetStatus(target, selected=target in plan.targets)
     for it in plan.for_target(target):
         act = plan.action(it)
+        d = plan.decision(it)
         if act in ("write", "remove"):
             st.changes += 1
-        if it.cls in ("hand-edited", "foreign"):
+        if it.cls in ("hand-edited", "foreign") and d == "keep":
             st.hand_edits += 1
-        if it.cls == "conflict":
+        if it.cls == "conflict" and d == "keep":
             st.conflicts += 1
     return st
 
@@ -201,7 +197,12 @@ def decided(plan: Plan) -> list[tuple[PlanItem, str]]:
 @dataclass
 class Session:
     """What the operator has chosen so far. Decisions survive a recomputed plan (by item id,
-    while the choice is still valid for the item's new class)."""
+    while the choice is still valid for the item's new class).
+
+    Overrides (onboarding options, MCP switches, trusting Codex hooks) last while the app runs:
+    every plan the app computes -- the main screen's, the one after an apply, the doctor's view
+    of pending changes -- uses them, so the screens agree with what was applied. The profile
+    on disk is never changed; `keep_hint` says what to put in one to keep them."""
     host: Host
     profile: str = engine.DEFAULT_PROFILE
     targets: list[str] | None = None
@@ -212,23 +213,39 @@ class Session:
     mcp_enabled: dict[str, dict[str, bool]] = field(default_factory=dict)
     #: trust agentdeck's own hooks where the CLI gates hooks on trust (Codex)
     trust_hooks: bool = False
+    #: items the app decided "take" for because an MCP switch changed them (see main screen)
+    auto_taken: set[str] = field(default_factory=set)
+    #: switches flipped since the last apply (for "quit without applying?")
+    unapplied_switches: int = 0
 
-    def build_plan(self) -> Plan:
+    def _kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {}
         if self.trust_hooks:
             kwargs["trust_hooks"] = True
         ov = self.core_overrides()
         if ov:
             kwargs["overrides"] = ov
-        plan = engine.build_plan(self.host, self.profile, self.targets, **kwargs)
+        return kwargs
+
+    def build_plan(self) -> Plan:
+        plan = engine.build_plan(self.host, self.profile, self.targets, **self._kwargs())
         self.reapply(plan)
         return plan
 
+    def fresh_plan(self) -> Plan:
+        """The plan with this run's overrides and no decisions: what is left after an apply,
+        what the doctor compares the disk with."""
+        return engine.build_plan(self.host, self.profile, self.targets, **self._kwargs())
+
     def core_overrides(self) -> dict[str, Any]:
-        ov: dict[str, Any] = dict(self.overrides)
+        ov: dict[str, Any] = {k: v for k, v in self.overrides.items() if v}
         if any(self.mcp_enabled.values()):
             ov["mcp_enabled"] = {t: dict(v) for t, v in self.mcp_enabled.items() if v}
         return ov
+
+    @property
+    def has_overrides(self) -> bool:
+        return bool(self.core_overrides()) or self.trust_hooks
 
     def reapply(self, plan: Plan) -> None:
         ids = {i.id: i for i in plan.items}
@@ -241,6 +258,88 @@ class Session:
     def decide(self, plan: Plan, item_id: str, decision: str) -> None:
         plan.decide(item_id, decision)
         self.decisions[item_id] = decision
+        self.auto_taken.discard(item_id)     # the operator's own choice from now on
 
     def set_mcp(self, target: str, server: str, enabled: bool) -> None:
         self.mcp_enabled.setdefault(target, {})[server] = enabled
+        self.unapplied_switches += 1
+
+    def unsaved(self, plan: Plan | None) -> int:
+        """How many choices an exit now would lose: decisions that differ from the item's
+        default, and switches flipped since the last apply."""
+        n = self.unapplied_switches
+        if plan is not None:
+            ids = {i.id: i for i in plan.items}
+            n += sum(1 for k, d in self.decisions.items()
+                     if k in ids and d != ids[k].default_decision and k not in self.auto_taken)
+        return n
+
+    def applied(self) -> None:
+        """After an apply: the decisions were for the plan that was applied; the overrides stay
+        (the next plan is computed with them, so it does not undo what was just written)."""
+        self.decisions.clear()
+        self.auto_taken.clear()
+        self.unapplied_switches = 0
+
+    # ---- saying what lasts ----------------------------------------------------------------
+    def run_only(self) -> list[str]:
+        """This run's overrides in words ("memory off (Copilot)", "mcpDefaultDisabled off")."""
+        out: list[str] = []
+        d = (self.overrides.get("directives") or {})
+        for k, v in d.items():
+            out.append(f"{k} {_word(v)}")
+        for t, servers in self.mcp_enabled.items():
+            for name, on in servers.items():
+                out.append(f"MCP server {name} {'on' if on else 'off'} ({target_title(t)})")
+        if self.trust_hooks:
+            out.append("trust agentdeck's Codex hooks")
+        return out
+
+    def keep_hint(self) -> str:
+        """What to put in a profile of one's own so later runs (and `agentdeck plan`) plan the
+        same as this run."""
+        parts = []
+        try:
+            from core import profiles
+
+            prof = profiles.resolve(self.host, self.profile)
+            ov = self.core_overrides()
+            which = list((ov.get("mcp_enabled") or {})) or ["copilot"]
+            changed: dict[str, Any] = {}
+            disabled = None
+            for t in which if ov else []:
+                p = engine.with_overrides(prof, ov, t)
+                for k in ("mcpDefaultDisabled", "mcpAlwaysEnabled", "browserCommand",
+                          "suppressBrowserLaunch"):
+                    a, b = getattr(prof.directives, k, None), getattr(p.directives, k, None)
+                    if a != b:
+                        changed[k] = b
+                before = (prof.native.get("copilot/settings.json") or {}).get("disabledMcpServers")
+                after = (p.native.get("copilot/settings.json") or {}).get("disabledMcpServers")
+                if before != after and after is not None:
+                    disabled = after
+            if changed:
+                parts.append('copilot/settings.json "_agentdeck": '
+                             + json.dumps(changed, ensure_ascii=False))
+            if disabled is not None:
+                parts.append('copilot/settings.json "disabledMcpServers": '
+                             + json.dumps(disabled, ensure_ascii=False))
+        except Exception:  # noqa: BLE001 - a hint, never a failure
+            pass
+        if self.trust_hooks:
+            parts.append("`agentdeck apply --trust-hooks` (trust is not a profile setting)")
+        where = self.host.display(self.host.config_dir / "profiles" / self.profile)
+        if not parts:
+            return ""
+        return (f"To keep them, put them in a profile of your own ({where}, a copy of "
+                f"{self.profile}): " + "; ".join(parts))
+
+
+def _word(v: Any) -> str:
+    if v is True:
+        return "on"
+    if v is False:
+        return "off"
+    if v is None:
+        return "unset"
+    return json.dumps(v, ensure_ascii=False)

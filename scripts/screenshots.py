@@ -149,6 +149,33 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
         await p.press("ctrl+p")
         await settle(p)
 
+    async def repo(p, tab: str = ""):
+        import subprocess
+
+        path = p.app.session.host.home / "src" / "project"
+        path.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "-q", str(path)], check=True)
+        p.app.open_repo(str(path))
+        await settle(p)
+        if tab:
+            await p.press(tab)
+            await settle(p)
+
+    async def repo_plan(p):
+        await repo(p)
+
+    async def repo_readers(p):
+        await repo(p, "2")
+
+    async def repo_doctor(p):
+        await repo(p, "3")
+
+    async def mcp_switch(p):
+        await tab(p, "tab-mcp")
+        row = next(r for r in p.app.screen.query("McpRow") if r.server["name"] == "memory")
+        await p.click(f"#{row.query_one('Switch').id}")
+        await settle(p)
+
     async def light(p):
         await p.press("ctrl+t")
         await select_plan_item(p, "agentdeck.json")
@@ -162,6 +189,10 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
         "codex-mcp": ((120, 40), codex_mcp),
         "claude-plan": ((120, 40), claude_plan),
         "main-mcp": ((120, 40), main_mcp),
+        "main-mcp-switch": ((120, 40), mcp_switch),
+        "repo-plan": ((120, 40), repo_plan),
+        "repo-readers": ((120, 40), repo_readers),
+        "repo-doctor": ((120, 40), repo_doctor),
         "main-browser": ((120, 40), main_browser),
         "main-notices": ((120, 40), main_notices),
         "main-80x24": ((80, 24), main_plan),

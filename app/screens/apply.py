@@ -2,6 +2,9 @@
 while the core applies the plan in a worker, then the result with where the backups went."""
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Callable
+
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -57,20 +60,30 @@ class ConfirmApplyScreen(ModalScreen[bool]):
         ("Cancel", "Go back without writing anything", "cancel"),
     ]
 
-    def __init__(self, host: Host, plan: Plan) -> None:
+    def __init__(self, host: Host, plan: Plan, title: str = "Apply the plan?",
+                 note: str = "") -> None:
         super().__init__(id="confirm-apply")
         self.host = host
         self.plan = plan
+        self.title_text = title
+        self.note = note
 
     def compose(self) -> ComposeResult:
         plan, host = self.plan, self.host
         undecided = plan.undecided_conflicts()
         with Vertical(id="confirm-box", classes="dialog"):
-            yield Static(Text("Apply the plan?", style="bold"), classes="dialog-title")
+            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
             head = Text()
             head.append(plan.summary(), style="bold")
-            head.append(f"\nprofile {plan.profile} · targets {', '.join(plan.targets)} · home "
-                        f"{host.display(plan.home)}", style="dim")
+            repo = engine.repo_of(plan)
+            if repo is not None:
+                head.append(f"\nprofile {plan.profile} · repository {host.display(repo)}",
+                            style="dim")
+            else:
+                head.append(f"\nprofile {plan.profile} · targets {', '.join(plan.targets)} · "
+                            f"home {host.display(plan.home)}", style="dim")
+            if self.note:
+                head.append(f"\n{self.note}", style="dark_orange3")
             yield Static(head, id="confirm-summary")
             with VerticalScroll(id="confirm-decisions"):
                 yield Static(decisions_table(host, plan))
@@ -124,12 +137,32 @@ class ApplyProgress(Message):
 
 class ApplyDone(Message):
     def __init__(self, result=None, error: str | None = None, written_nothing: bool = True,
-                 recovered: str | None = None) -> None:
+                 recovered: str | None = None, backed_up: bool = False) -> None:
         super().__init__()
         self.result = result
         self.error = error
         self.written_nothing = written_nothing
         self.recovered = recovered
+        self.backed_up = backed_up
+
+
+def leftover(applied: Plan, after: Plan) -> list[str]:
+    """What the plan computed after an apply still wants to change, leaving out what the
+    operator chose to skip or keep (the core's own rule, applied to the caller's plan)."""
+    held = {k for k, v in applied.decisions.items() if v in ("skip", "keep")}
+    return [f"{i.cls} {i.label or i.id}" for i in after.items
+            if after.action(i) in ("write", "remove") and i.id not in held]
+
+
+def backed_up(host: Host, result) -> bool:
+    """Whether the apply saved a copy of anything (the backup folder holds more than its
+    index)."""
+    if result is None or not result.backup_dir:
+        return False
+    try:
+        return any(f != "index.json" for f in host.listdir(Path(result.backup_dir)))
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def expected_steps(plan: Plan) -> int:
@@ -145,11 +178,17 @@ class ApplyScreen(Screen):
     BINDINGS = [Binding("escape", "done", "Done"), Binding("enter", "done", "Done", show=False)]
     PALETTE = [("Done", "Back to the plan", "done")]
 
-    def __init__(self, host: Host, plan: Plan, title: str = "Applying the plan") -> None:
+    def __init__(self, host: Host, plan: Plan, title: str = "Applying the plan",
+                 recompute: Callable[[], Plan] | None = None, note: str = "") -> None:
+        """`recompute`: the plan to compare with afterwards (what is left over); the caller's
+        own, so per-run overrides count. `note`: said under the result (e.g. which choices last
+        for this run only)."""
         super().__init__(id="apply")
         self.host = host
         self.plan = plan
         self.title_text = title
+        self.recompute = recompute
+        self.note = note
         self.finished = False
         self.result = None
         self.steps = 0
@@ -190,7 +229,12 @@ class ApplyScreen(Screen):
             self.post_message(ApplyDone(error=home_relative(host, f"{type(e).__name__}: {e}"),
                                         written_nothing=False, recovered=recovered))
             return
-        self.post_message(ApplyDone(result=result))
+        if self.recompute is not None:
+            try:
+                result.leftover = leftover(plan, self.recompute())
+            except Exception as e:  # noqa: BLE001 - applied; only the check afterwards failed
+                result.leftover = [f"(could not compute the plan again: {e})"]
+        self.post_message(ApplyDone(result=result, backed_up=backed_up(host, result)))
 
     def on_apply_progress(self, event: ApplyProgress) -> None:
         self.steps += 1
@@ -215,7 +259,7 @@ class ApplyScreen(Screen):
             bar.update(total=max(self.steps, 1), progress=max(self.steps, 1))
             out.append(f"Applied: {len(r.written)} file(s) written, {len(r.removed)} removed.",
                        style="bold #2f9e44")
-            if r.backup_dir:
+            if event.backed_up:
                 out.append("\nBackups of what was replaced: ")
                 out.append(self.host.display(r.backup_dir), style="bold")
             if r.leftover:
@@ -223,6 +267,8 @@ class ApplyScreen(Screen):
                 out.append(home_relative(self.host, "; ".join(r.leftover)))
             else:
                 out.append("\nThe plan is now empty.")
+            if self.note:
+                out.append(f"\n{self.note}", style="dark_orange3")
         self.query_one("#apply-result", Static).update(out)
         done = self.query_one("#apply-done", Button)
         done.disabled = False
@@ -241,3 +287,51 @@ class ApplyScreen(Screen):
     @on(Button.Pressed, "#apply-done")
     def _done(self) -> None:
         self.action_done()
+
+
+class QuitScreen(ModalScreen[bool]):
+    """q with choices not yet applied: quit anyway, or stay. Dismisses with True to quit."""
+
+    BINDINGS = [
+        Binding("escape", "stay", "Stay"),
+        Binding("n", "stay", "Stay", show=False),
+        Binding("y", "quit_now", "Quit without applying"),
+        Binding("q", "quit_now", "Quit", show=False),
+    ]
+    PALETTE = [
+        ("Quit without applying", "Leave; the choices are lost, nothing is written", "quit_now"),
+        ("Stay", "Back to where you were", "stay"),
+    ]
+
+    def __init__(self, unsaved: int) -> None:
+        super().__init__(id="confirm-quit")
+        self.unsaved = unsaved
+
+    def compose(self) -> ComposeResult:
+        n = self.unsaved
+        with Vertical(classes="dialog", id="quit-box"):
+            yield Static(Text("Quit without applying?", style="bold"), classes="dialog-title")
+            yield Static(Text(f"{n} choice{'s' if n != 1 else ''} (decisions, switches) "
+                              f"{'have' if n != 1 else 'has'} not been applied and will be lost. "
+                              "Nothing has been written.", style=""), id="quit-text")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Quit", id="quit-yes", variant="error")
+                yield Button("Stay", id="quit-no", variant="primary")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#quit-no", Button).focus()
+
+    def action_quit_now(self) -> None:
+        self.dismiss(True)
+
+    def action_stay(self) -> None:
+        self.dismiss(False)
+
+    @on(Button.Pressed, "#quit-yes")
+    def _yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#quit-no")
+    def _no(self) -> None:
+        self.dismiss(False)

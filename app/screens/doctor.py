@@ -3,6 +3,7 @@ the fix hint of the highlighted finding, live checks in a worker with progress, 
 text or JSON file and to an SVG screenshot."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -32,6 +33,48 @@ def load_doctor():
     except ImportError:
         return None
     return run
+
+
+def run_for_session(run, session, live: bool = False, progress=None) -> list:
+    """The doctor for `session`. Its check of pending changes (`<target>.plan`) compares the
+    disk with the profile alone; when this run has overrides (onboarding options, MCP switches,
+    trusting Codex hooks) that check is run again on the session's plan, so the doctor agrees
+    with the main screen and with what apply wrote."""
+    findings = list(run(session.host, session.profile, session.targets, live=live,
+                        progress=progress))
+    if not session.has_overrides:
+        return findings
+    try:
+        from core.doctor.context import Ctx
+        from core.doctor.registry import CHECKS
+        from core.doctor.runner import run_check
+    except ImportError:
+        return findings
+    plan = session.fresh_plan()
+
+    class SessionCtx(Ctx):
+        def plan(self, target):            # the session's plan, overrides included
+            return plan, None
+
+    note = " (with this run's choices: " + "; ".join(session.run_only()) + ")"
+    out = []
+    done = set()
+    for f in findings:
+        check = f"{f.target}.plan"
+        if f.check != check or f.target not in plan.targets:
+            out.append(f)
+            continue
+        if check in done:
+            continue
+        done.add(check)
+        chk = next((c for c in CHECKS if c.id == check), None)
+        if chk is None:
+            out.append(f)
+            continue
+        ctx = SessionCtx(host=session.host, profile=session.profile, targets=[f.target])
+        for g in run_check(ctx, chk):
+            out.append(dataclasses.replace(g, message=g.message + note))
+    return out
 
 
 def findings_text(findings: list, host) -> str:
@@ -209,7 +252,7 @@ class DoctorScreen(Screen):
             self.post_message(DoctorProgress(done, total, text, generation))
 
         try:
-            findings = self.run_doctor(s.host, s.profile, s.targets, live=live, progress=progress)
+            findings = run_for_session(self.run_doctor, s, live=live, progress=progress)
         except Exception as e:  # noqa: BLE001 - shown on screen, one line
             self.post_message(DoctorDone(None, home_relative(s.host, f"{e}"), live, generation))
             return

@@ -15,20 +15,31 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 from core.plan import Plan
 
 from ..messages import Decided, McpToggled
-from ..session import (available_targets, all_targets, home_relative, target_status,
-                       target_title)
+from ..session import (Session, available_targets, all_targets, home_relative, key_title,
+                       target_status, target_title)
 from ..widgets.browser_pane import BrowserPane
 from ..widgets.header import HostHeader
 from ..widgets.hooks_pane import HooksPane
 from ..widgets.keys_pane import KeysPane
 from ..widgets.mcp_pane import McpPane
 from ..widgets.plan_pane import PlanPane
-from ..widgets.style import level_prefix
+from ..widgets.tabs import step_tab, switch_tab
+from ..widgets.style import level_prefix, no_plan
 from ..widgets.target_list import TargetEntry, TargetList
 
-DECIDE = Binding.Group("keep/take/skip ")
+DECIDE = Binding.Group("keep/take/skip")
+TAB = Binding.Group("tab")
 TABS = (("tab-plan", "Plan"), ("tab-hooks", "Hooks"), ("tab-keys", "Keys"), ("tab-mcp", "MCP"),
         ("tab-browser", "Browser"), ("tab-notices", "Notices"))
+
+
+def tab_bindings() -> list[Binding]:
+    """[ and ] step through the tabs (shown in the footer); 1..6 jump to one (listed by ?)."""
+    out = [Binding("left_square_bracket", "prev_tab", "Previous tab", group=TAB),
+           Binding("right_square_bracket", "next_tab", "Next tab", group=TAB)]
+    for n, (tab_id, title) in enumerate(TABS, 1):
+        out.append(Binding(str(n), f"tab('{tab_id}')", f"{title} tab", show=False))
+    return out
 
 
 class PlanReady(Message):
@@ -45,26 +56,53 @@ class PlanFailed(Message):
         self.generation = generation
 
 
+def canonical(value) -> str:
+    """A value as comparable text (MISSING is a value of its own)."""
+    import json
+
+    from core.disk import MISSING
+
+    if value is MISSING:
+        return "\0missing"
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def run_only_note(session: Session) -> str:
+    """Said on the confirmation and under the result when the plan uses this run's overrides."""
+    opts = session.run_only()
+    if not opts:
+        return ""
+    hint = session.keep_hint()
+    return ("This plan uses choices that last while agentdeck runs: " + "; ".join(opts)
+            + f". `agentdeck plan` follows profile {session.profile} alone and would plan to undo "
+            "them. " + (hint + "." if hint else ""))
+
+
 class MainScreen(Screen):
     BINDINGS = [
         Binding("a", "apply", "Apply"),
         Binding("k", "decide('keep')", "Keep mine", group=DECIDE),
         Binding("t", "decide('take')", "Take profile's", group=DECIDE),
         Binding("s", "decide('skip')", "Skip", group=DECIDE),
+        *tab_bindings(),
         Binding("d", "doctor", "Doctor"),
-        Binding("o", "onboard", "Onboard"),
-        Binding("r", "refresh_plan", "Refresh"),
+        Binding("p", "repo", "Repo"),
+        Binding("r", "refresh_plan", "Refresh", show=False),
+        Binding("o", "onboard", "Onboard", show=False),
         Binding("u", "show_unchanged", "Show unchanged", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "app.request_quit", "Quit"),
     ]
     #: (title, help, action) for the command palette
     PALETTE = [
         ("Apply the plan", "Review the decisions and apply the plan", "apply"),
-        ("Refresh the plan", "Compute the plan again from the disk", "refresh_plan"),
+        ("Refresh the plan", "Compute the plan again from the disk (r)", "refresh_plan"),
         ("Doctor", "Audit what each CLI will really load", "doctor"),
         ("Trust agentdeck's hooks", "Codex runs only trusted hooks: add their trust to the plan",
          "trust_hooks"),
-        ("Onboarding walkthrough", "Detect, choose a profile and targets, review, apply", "onboard"),
+        ("Onboarding walkthrough", "Detect, choose a profile and targets, review, apply (o)",
+         "onboard"),
+        ("Repository", "Open a repository folder: the hooks it carries for Copilot CLI, VS Code "
+         "and the cloud agent (p)", "repo"),
         ("Show or hide unchanged items", "List the items already in sync in the plan tree (u)",
          "show_unchanged"),
         ("Keep mine", "Keep your value for the selected item (k)", "decide('keep')"),
@@ -164,21 +202,22 @@ class MainScreen(Screen):
     def on_plan_ready(self, event: PlanReady) -> None:
         if event.generation != self.generation:
             return
-        self.computing = False
+        before = self._plan
+        self._computing = False
         self.error = None
-        self.plan = event.plan
         if self.pending_mcp is not None:
-            self._check_mcp(*self.pending_mcp)
-            self.pending_mcp = None
+            pending, self.pending_mcp = self.pending_mcp, None
+            self._switch_follows(before, event.plan, *pending)
+        self.plan = event.plan
 
     def on_plan_failed(self, event: PlanFailed) -> None:
         if event.generation != self.generation:
             return
-        self.computing = False
+        self._computing = False
         self.error = event.error
         self.pending_mcp = None
-        self._status()
-        self.app.bindings_changed()
+        self._plan = None
+        self._refresh_all()
 
     # plain properties (not reactives): each change redraws exactly what depends on it
     @property
@@ -219,7 +258,7 @@ class MainScreen(Screen):
             if t not in avail:
                 continue
             if plan is None:
-                tl.update_entry(t, badge="computing…")
+                tl.update_entry(t, badge="plan failed" if self.error else "computing…")
             else:
                 tl.update_entry(t, badge=target_status(plan, t).badge())
         self._refresh_panes()
@@ -228,23 +267,19 @@ class MainScreen(Screen):
 
     def _refresh_panes(self) -> None:
         host = self.session.host
-        plan, target = self.plan, self.target
-        self.query_one(PlanPane).load(host, plan, target)
-        self.query_one(HooksPane).load(host, plan, target)
-        self.query_one(KeysPane).load(host, plan, target)
-        self.query_one(McpPane).load(host, plan, target)
-        self.query_one(BrowserPane).load(host, plan, target)
+        plan, target, error = self.plan, self.target, self.error
+        self.query_one(PlanPane).load(host, plan, target, error=error)
+        self.query_one(HooksPane).load(host, plan, target, error=error)
+        self.query_one(KeysPane).load(host, plan, target, error=error)
+        self.query_one(McpPane).load(host, plan, target, error=error,
+                                     switched=self.session.mcp_enabled.get(target or "", {}))
+        self.query_one(BrowserPane).load(host, plan, target, error=error)
         tabs = self.query_one(TabbedContent)
-        has_browser = bool(plan and target and (plan.info.get(target) or {}).get("browser"))
-        if plan is not None and not has_browser:
-            tabs.disable_tab("tab-browser")
-        else:
-            tabs.enable_tab("tab-browser")
         notices = plan.notices.get(target, []) if plan is not None and target else []
         tabs.get_tab("tab-notices").label = f"Notices ({len(notices)})" if notices else "Notices"
         body = Text()
         if plan is None:
-            body.append("Computing the plan…", style="dim")
+            body = no_plan(error)
         elif not notices:
             body.append("No notices for this target.", style="dim")
         for n, notice in enumerate(notices):
@@ -261,7 +296,10 @@ class MainScreen(Screen):
         if self.computing:
             st.update(Text("Computing the plan…", style="italic"))
         elif self.error:
-            st.update(Text("Could not compute the plan: ", style="bold red3") + Text(self.error))
+            line = Text("Could not compute the plan: ", style="bold red3", no_wrap=True,
+                        overflow="ellipsis")
+            line.append(self.error.splitlines()[0] if self.error else "")
+            st.update(line)
         elif self.plan is not None:
             summary = self.plan.summary()
             t = Text(summary, style="bold")
@@ -299,21 +337,67 @@ class MainScreen(Screen):
     @on(HooksPane.TrustHooks)
     def _trust_hooks(self, event: HooksPane.TrustHooks) -> None:
         self.session.trust_hooks = event.trust
+        self.session.unapplied_switches += 1
         self.compute_plan()
 
-    def _check_mcp(self, target: str, server: str, enabled: bool) -> None:
-        info = (self.plan.info.get(target) or {}).get("mcp") or {} if self.plan else {}
+    def _switch_follows(self, before: Plan | None, after: Plan, target: str, server: str,
+                        enabled: bool) -> None:
+        """A switch does what it says in one step. The items the switch changed (their desired
+        value moved) that are the operator's own -- a settings key agentdeck did not write, or
+        one edited since -- would be kept as they are by default, so apply would change
+        nothing; the switch decides "take" for them and says so. Items taken earlier by a switch
+        that now want nothing written go back to the default."""
+        session = self.session
+        old = {i.id: canonical(i.desired) for i in before.items} if before is not None else {}
+        taken = []
+        for it in after.for_target(target):
+            if it.id in session.auto_taken:
+                if "take" in it.choices and canonical(it.desired) != canonical(it.actual):
+                    continue            # still needed: reapply() kept the "take"
+                session.auto_taken.discard(it.id)
+                session.decisions.pop(it.id, None)
+                if it.default_decision in it.choices:
+                    after.decide(it.id, it.default_decision)
+                continue
+            # changed by the switch: a new item (the profile did not want the key before), or
+            # a new desired value
+            moved = before is not None and old.get(it.id) != canonical(it.desired)
+            if not moved or it.cls not in ("hand-edited", "foreign", "conflict"):
+                continue
+            if "take" not in it.choices or session.decisions.get(it.id) == "take":
+                continue
+            if canonical(it.desired) == canonical(it.actual):
+                continue
+            after.decide(it.id, "take")
+            session.decisions[it.id] = "take"
+            session.auto_taken.add(it.id)
+            taken.append(it)
+        # the server's own state, as the core now plans it
+        info = (after.info.get(target) or {}).get("mcp") or {}
         row = next((s for s in info.get("servers") or [] if s.get("name") == server), None)
-        if row is None or bool(row.get("enabled")) == enabled:
+        if row is not None and bool(row.get("enabled")) != enabled:
+            # the core kept the operator's own state: say why and forget the override
+            session.mcp_enabled.get(target, {}).pop(server, None)
+            how = "enable" if enabled else "disable"
+            hint = f" (in Copilot: `/mcp {how} {server}`)" if target == "copilot" else ""
+            self.notify(f"{server} stays {'off' if enabled else 'on'}: you "
+                        f"{'disabled' if enabled else 'enabled'} it yourself in "
+                        f"{target_title(target)}, and agentdeck never overrides that{hint}.",
+                        severity="warning", timeout=8)
             return
-        # the core kept the operator's own state: say why and forget the override
-        self.session.mcp_enabled.get(target, {}).pop(server, None)
-        how = "enable" if enabled else "disable"
-        hint = f" (in Copilot: `/mcp {how} {server}`)" if target == "copilot" else ""
-        self.notify(f"{server} stays {'off' if enabled else 'on'}: you "
-                    f"{'disabled' if enabled else 'enabled'} it yourself in "
-                    f"{target_title(target)}, and agentdeck never overrides that{hint}.",
-                    severity="warning", timeout=8)
+        msg = f"{server} {'on' if enabled else 'off'}: "
+        if taken:
+            host = session.host
+            names = ", ".join(f"{key_title(i)} in {host.display(i.path)}" for i in taken)
+            msg += (f"apply writes {names} (it was yours, so it is now decided \"take "
+                    "profile's\"; what else you had in it stays).")
+        else:
+            msg += "the plan follows."
+        msg += " Switches last for this run; the result of apply says how to keep them."
+        self.notify(msg, title="MCP switch", timeout=10)
+
+    def unsaved(self) -> int:
+        return self.session.unsaved(self.plan)
 
     # ---- actions ------------------------------------------------------------------------------
     def _decision_pane(self):
@@ -349,20 +433,28 @@ class MainScreen(Screen):
             return
         from .apply import ConfirmApplyScreen
 
+        session = self.session
+        note = run_only_note(session)
+
         def confirmed(ok: bool | None) -> None:
             if ok:
-                self.app.push_screen(self.app.make_apply_screen(self.plan), self._applied)
+                self.app.push_screen(
+                    self.app.make_apply_screen(self.plan, recompute=session.fresh_plan,
+                                               note=note),
+                    self._applied)
 
-        self.app.push_screen(ConfirmApplyScreen(self.session.host, self.plan), confirmed)
+        self.app.push_screen(ConfirmApplyScreen(session.host, self.plan, note=note), confirmed)
 
     def _applied(self, result) -> None:
-        # decisions were for the plan that was applied; start afresh
-        self.session.decisions.clear()
-        self.session.mcp_enabled.clear()
+        # decisions were for the plan that was applied; the overrides stay, so the next plan
+        # does not undo what was just written
+        if result is not None:
+            self.session.applied()
         self.compute_plan()
 
     def action_trust_hooks(self) -> None:
         self.session.trust_hooks = not self.session.trust_hooks
+        self.session.unapplied_switches += 1
         self.compute_plan()
 
     def action_decide(self, what: str) -> None:
@@ -373,6 +465,21 @@ class MainScreen(Screen):
     @on(TabbedContent.TabActivated)
     def _tab_changed(self) -> None:
         self.app.bindings_changed()
+
+    def action_tab(self, tab_id: str) -> None:
+        switch_tab(self.query_one(TabbedContent), tab_id)
+
+    def _step_tab(self, step: int) -> None:
+        step_tab(self.query_one(TabbedContent), [t for t, _ in TABS], step)
+
+    def action_next_tab(self) -> None:
+        self._step_tab(1)
+
+    def action_prev_tab(self) -> None:
+        self._step_tab(-1)
+
+    def action_repo(self) -> None:
+        self.app.open_repo()
 
     def action_refresh_plan(self) -> None:
         if not self.computing:
@@ -385,6 +492,6 @@ class MainScreen(Screen):
         self.app.open_onboarding()
 
     def action_show_unchanged(self) -> None:
-        self.query_one(TabbedContent).active = "tab-plan"
+        switch_tab(self.query_one(TabbedContent), "tab-plan")
         pane = self.query_one(PlanPane)
         pane.show_all = not pane.show_all

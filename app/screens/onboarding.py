@@ -25,12 +25,13 @@ from core.plan import Plan
 from ..messages import Decided
 from ..session import (Session, available_profiles, available_targets, home_relative,
                        target_title)
+from ..widgets.marks import MarkedRadioButton, MarkedSelectionList
 from ..widgets.plan_pane import PlanPane
 from ..widgets.style import RESULT_STYLE
 
 STEPS = (("detect", "Detect"), ("profile", "Profile"), ("targets", "Targets"),
          ("options", "Options"), ("review", "Review"), ("apply", "Apply"), ("doctor", "Doctor"))
-DECIDE = Binding.Group("keep/take/skip ")
+DECIDE = Binding.Group("keep/take/skip")
 BROWSER_CHOICES = (
     ("auto", "auto: under WSL, the first of wslview, Windows Chrome, Edge (elsewhere: nothing)"),
     ("none", "Copilot's own browser (write nothing)"),
@@ -60,11 +61,13 @@ class OnboardingScreen(Screen[str]):
         Binding("t", "decide('take')", "Take profile's", group=DECIDE),
         Binding("s", "decide('skip')", "Skip", group=DECIDE),
         Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "close", "Close"),
     ]
     PALETTE = [
         ("Next step", "Go on to the next step of the walkthrough", "next"),
         ("Previous step", "Go back one step", "back"),
         ("Cancel the walkthrough", "Leave without writing anything", "cancel"),
+        ("Close the walkthrough", "Back to the main screen", "close"),
     ]
 
     def __init__(self, main_session: Session, first_run: bool = False) -> None:
@@ -96,14 +99,14 @@ class OnboardingScreen(Screen[str]):
             with VerticalScroll(id="step-profile", classes="onboard-step"):
                 yield Static(Text("Choose a profile: what to install into each CLI.",
                                   style="bold"))
-                yield RadioSet(*[RadioButton(f"{name} ({ref.origin})",
+                yield RadioSet(*[MarkedRadioButton(f"{name} ({ref.origin})",
                                              value=name == self.session.profile,
                                              id=f"profile-{_safe(name)}", name=name)
                                  for name, ref in self.profile_refs.items()], id="profile-set")
                 yield Static("", id="profile-about")
             with VerticalScroll(id="step-targets", classes="onboard-step"):
                 yield Static(Text("Choose the CLIs to configure (space toggles).", style="bold"))
-                yield SelectionList[str](id="target-set")
+                yield MarkedSelectionList(id="target-set")
                 yield Static("", id="targets-note")
             with VerticalScroll(id="step-options", classes="onboard-step"):
                 yield Static(Text("Options for this install", style="bold"))
@@ -113,7 +116,7 @@ class OnboardingScreen(Screen[str]):
                 yield Static(Text("\nBrowser for MCP sign-in (Copilot)", style="bold"))
                 with RadioSet(id="opt-browser"):
                     for key, label in BROWSER_CHOICES:
-                        yield RadioButton(label, id=f"browser-{key}")
+                        yield MarkedRadioButton(label, id=f"browser-{key}")
                 yield Static("", id="options-note")
             with Vertical(id="step-review", classes="onboard-step"):
                 yield Static("", id="review-head")
@@ -163,14 +166,21 @@ class OnboardingScreen(Screen[str]):
     def step_id(self) -> str:
         return STEPS[self.step][0]
 
-    def _show_step(self) -> None:
+    def _step_bar(self) -> Text:
+        """Every step on one line, the current one marked [n Title] (not by colour alone):
+        77 columns, so the bar fits at 80."""
         t = Text(no_wrap=True, overflow="ellipsis")
         for n, (_, title) in enumerate(STEPS):
             if n:
                 t.append(" › ", style="dim")
-            style = "bold reverse" if n == self.step else ("" if n < self.step else "dim")
-            t.append(f" {n + 1} {title} ", style=style)
-        self.query_one("#onboard-steps", Static).update(t)
+            if n == self.step:
+                t.append(f"[{n + 1} {title}]", style="bold reverse")
+            else:
+                t.append(f"{n + 1} {title}", style="" if n < self.step else "dim")
+        return t
+
+    def _show_step(self) -> None:
+        self.query_one("#onboard-steps", Static).update(self._step_bar())
         sid = self.step_id
         self.query_one(ContentSwitcher).current = f"step-{sid}"
         nxt = self.query_one("#nav-next", Button)
@@ -178,8 +188,11 @@ class OnboardingScreen(Screen[str]):
         cancel = self.query_one("#nav-cancel", Button)
         nxt.label = {"options": "Review the plan", "review": "Apply", "apply": "Run the doctor",
                      "doctor": "Finish"}.get(sid, "Next")
-        back.disabled = self.step == 0 or self.applied
+        back.disabled = self.step == 0
+        back.display = not self.applied          # nothing to go back to after an apply
         cancel.label = "Close" if self.applied else "Cancel"
+        for b in (nxt, cancel):
+            b.refresh(layout=True)        # a new label, a new width (width: auto)
         nxt.disabled = not self._can_next()
         if sid == "detect":
             self._render_detect()
@@ -285,7 +298,7 @@ class OnboardingScreen(Screen[str]):
         missing = [t for t in sl.selected if self.app.versions.get(t) is None]
         if missing:
             one = len(missing) == 1
-            note.append(f"\n{', '.join(missing)} {'is' if one else 'are'} not installed here; "
+            note.append(f"\n{_and(missing)} {'is' if one else 'are'} not installed here; "
                         f"{'its' if one else 'their'} configuration is written anyway and takes "
                         "effect once installed.", style="dim")
         built = set(available_targets())
@@ -296,8 +309,23 @@ class OnboardingScreen(Screen[str]):
 
     def _render_options(self) -> None:
         self._render_mcp_option()
-        t = Text("\nThese choices apply to this install. To keep them for later runs, set them "
-                 "in your profile (copilot/settings.json, the _agentdeck block).", style="dim")
+        t = Text()
+        trial = Session(host=self.session.host, profile=self._chosen_profile(),
+                        targets=self._chosen_targets(), overrides=self._chosen_overrides())
+        changed = trial.run_only()
+        if not changed:
+            t.append("\nBoth options are as profile ", style="dim")
+            t.append(trial.profile, style="bold")
+            t.append(" has them.", style="dim")
+        else:
+            t.append("\nChanged from the profile: ", style="bold")
+            t.append("; ".join(changed))
+            t.append("\nThese last while agentdeck runs: the plan, the apply, the main screen "
+                     "and the doctor use them, but `agentdeck plan` follows the profile alone "
+                     "and would plan to undo them. ", style="dim")
+            hint = trial.keep_hint()
+            if hint:
+                t.append(hint + ".", style="dim")
         if "copilot" not in (self._chosen_targets() or []):
             t.append("\nCopilot is not chosen: the browser option has no effect.", style="dim")
         self.query_one("#options-note", Static).update(t)
@@ -332,18 +360,27 @@ class OnboardingScreen(Screen[str]):
         pane.load(host, plan, PlanTree.ALL)
 
     def _render_apply(self) -> None:
+        from .apply import backed_up
+        from .main import run_only_note
+
         r = getattr(self, "apply_result", None)
+        host = self.session.host
         t = Text()
         if r is None:
             t.append("Not applied.", style="bold")
         else:
             t.append(f"Applied: {len(r.written)} file(s) written, {len(r.removed)} removed.",
                      style="bold #2f9e44")
-            if r.backup_dir:
-                t.append(f"\nBackups of what was replaced: {self.session.host.display(r.backup_dir)}")
+            if backed_up(host, r):
+                t.append(f"\nBackups of what was replaced: {host.display(r.backup_dir)}")
             if r.leftover:
                 t.append("\nAfter applying, the plan still has changes: "
-                         + "; ".join(r.leftover), style="bold red3")
+                         + home_relative(host, "; ".join(r.leftover)), style="bold red3")
+            else:
+                t.append("\nThe plan is now empty.")
+            note = run_only_note(self.session)
+            if note:
+                t.append(f"\n\n{note}", style="dark_orange3")
             t.append("\n\nNext: the doctor checks what each CLI will really load.", style="dim")
         self.query_one("#apply-body", Static).update(t)
 
@@ -379,14 +416,22 @@ class OnboardingScreen(Screen[str]):
         return pressed.name if pressed is not None and pressed.name else self.session.profile
 
     def _chosen_targets(self) -> list[str]:
-        return list(self.query_one("#target-set", SelectionList).selected)
+        """In the CLIs' usual order, whatever order they were ticked in."""
+        chosen = set(self.query_one("#target-set", SelectionList).selected)
+        return [t for t in available_targets() if t in chosen]
 
     def _chosen_overrides(self) -> dict:
-        d: dict[str, Any] = {"mcpDefaultDisabled": self.query_one("#opt-mcp-disabled",
-                                                                   Switch).value}
+        """The options that differ from what the chosen profile says (those only: an option
+        left as the profile has it is the profile's, not this run's)."""
+        d: dict[str, Any] = {}
+        mcp = self.query_one("#opt-mcp-disabled", Switch).value
+        if mcp != self.defaults.get("mcpDefaultDisabled", mcp):
+            d["mcpDefaultDisabled"] = mcp
         pressed = self.query_one("#opt-browser", RadioSet).pressed_button
         choice = pressed.id.removeprefix("browser-") if pressed is not None else None
-        if choice == "auto":
+        if choice == self.defaults.get("browser", choice):
+            pass
+        elif choice == "auto":
             d["browserCommand"] = "auto"
             d["suppressBrowserLaunch"] = False
         elif choice == "none":
@@ -395,7 +440,7 @@ class OnboardingScreen(Screen[str]):
         elif choice == "suppress":
             d["browserCommand"] = None
             d["suppressBrowserLaunch"] = True
-        return {"directives": d}
+        return {"directives": d} if d else {}
 
     def _load_defaults(self) -> None:
         """Options start from what the chosen profile says."""
@@ -413,11 +458,14 @@ class OnboardingScreen(Screen[str]):
                                                          else "auto"))
         btn = self.query_one(f"#browser-{key}", RadioButton)
         btn.value = True
-        self.defaults = {"profile": prof.name}
+        self.defaults = {"profile": prof.name, "mcpDefaultDisabled": bool(d.mcpDefaultDisabled),
+                         "browser": key}
 
     @on(Switch.Changed, "#opt-mcp-disabled")
-    def _mcp_option(self) -> None:
-        self._render_mcp_option()
+    @on(RadioSet.Changed, "#opt-browser")
+    def _option_changed(self) -> None:
+        if self.step_id == "options":
+            self._render_options()
 
     def _render_mcp_option(self) -> None:
         on = self.query_one("#opt-mcp-disabled", Switch).value
@@ -498,7 +546,13 @@ class OnboardingScreen(Screen[str]):
         if action == "next":
             return self._can_next() or None
         if action == "back":
-            return (self.step > 0 and not self.applied) or None
+            if self.applied:
+                return False                     # hidden: the apply cannot be walked back
+            return self.step > 0 or None
+        if action == "cancel":
+            return not self.applied              # after an apply, escape closes instead
+        if action == "close":
+            return self.applied
         return True
 
     def action_decide(self, what: str) -> None:
@@ -519,7 +573,7 @@ class OnboardingScreen(Screen[str]):
             self._show_step()
             return
         if sid == "review":
-            self._apply()
+            self._confirm_apply()
             return
         if sid == "apply":
             self.step += 1
@@ -545,10 +599,37 @@ class OnboardingScreen(Screen[str]):
         else:
             self.dismiss("cancelled")
 
+    def action_close(self) -> None:
+        self._finish()
+
+    def unsaved(self) -> int:
+        """Decisions made on the review step and not applied (for the quit question)."""
+        if self.applied or self.plan is None:
+            return 0
+        return self.session.unsaved(self.plan)
+
+    def _confirm_apply(self) -> None:
+        """The same confirmation as the main screen's Apply: the summary and the decisions."""
+        plan = self.plan
+        if plan is None:
+            return
+        from .apply import ConfirmApplyScreen
+        from .main import run_only_note
+
+        def confirmed(ok: bool | None) -> None:
+            if ok:
+                self._apply()
+
+        self.app.push_screen(ConfirmApplyScreen(self.session.host, plan,
+                                                note=run_only_note(self.session)), confirmed)
+
     def _apply(self) -> None:
         plan = self.plan
         if plan is None:
             return
+        from .main import run_only_note
+
+        note = run_only_note(self.session)
 
         def done(result) -> None:
             if result is None:
@@ -563,12 +644,16 @@ class OnboardingScreen(Screen[str]):
             ms.profile = self.session.profile
             ms.targets = self.session.targets
             ms.overrides = dict(self.session.overrides)
-            ms.decisions.clear()
             ms.mcp_enabled.clear()
+            ms.trust_hooks = self.session.trust_hooks
+            ms.applied()
+            self.session.applied()
             self.step = [s for s, _ in STEPS].index("apply")
             self._show_step()
 
-        self.app.push_screen(self.app.make_apply_screen(plan, "Onboarding: applying the plan"),
+        self.app.push_screen(self.app.make_apply_screen(plan, "Onboarding: applying the plan",
+                                                        recompute=self.session.fresh_plan,
+                                                        note=note),
                              done)
 
     def _run_doctor(self) -> None:
@@ -585,9 +670,11 @@ class OnboardingScreen(Screen[str]):
 
     @work(thread=True, exclusive=True, group="onboard-doctor")
     def _doctor_worker(self, run) -> None:
+        from .doctor import run_for_session
+
         s = self.session
         try:
-            findings = run(s.host, s.profile, s.targets, live=False, progress=None)
+            findings = run_for_session(run, s, live=False)
         except Exception as e:  # noqa: BLE001
             self.post_message(OnboardDoctorDone(None, str(e)))
             return
@@ -603,6 +690,13 @@ class OnboardingScreen(Screen[str]):
 
     def _finish(self) -> None:
         self.dismiss("applied" if self.applied else "cancelled")
+
+
+def _and(names: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _safe(name: str) -> str:

@@ -15,14 +15,20 @@ from textual.widgets import Static
 from core.host import Host
 from core.plan import Plan
 
-from ..session import home_relative
+from ..session import home_relative, target_title
+from .style import no_plan
 
 
 def render_browser(host: Host, plan: Plan, target: str) -> Group:
     info = (plan.info.get(target) or {}).get("browser")
     if not info:
-        return Group(Text("Browser settings apply to GitHub Copilot CLI; this target has none "
-                          "in this build.", style="dim"))
+        t = Text()
+        t.append("No browser settings for this target.\n", style="bold")
+        t.append("The Browser tab is about GitHub Copilot CLI: which browser opens when an MCP "
+                 f"server asks you to sign in. {target_title(target)} has no browser setting "
+                 "agentdeck manages. Choose GitHub Copilot CLI in the target list to see it.",
+                 style="dim")
+        return Group(t)
     parts: list = []
     t = Text()
     t.append("WSL              ", style="bold")
@@ -83,9 +89,10 @@ class BrowserPane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(Text("Computing the plan…", style="dim"), id="browser-body")
 
-    def load(self, host: Host, plan: Plan | None, target: str | None) -> None:
+    def load(self, host: Host, plan: Plan | None, target: str | None,
+             error: str | None = None) -> None:
         body = self.query_one("#browser-body", Static)
         if plan is None or target is None:
-            body.update(Text("Computing the plan…", style="dim"))
+            body.update(no_plan(error))
             return
         body.update(render_browser(host, plan, target))

@@ -15,8 +15,9 @@ from core.disk import MISSING
 from core.host import Host
 from core.plan import Plan, PlanItem
 
-from ..session import CLASS_LABEL, DECISION_LABEL, home_relative, pretty_value, symbol
-from .style import MARK_MEANING, MARK_STYLE
+from ..session import (CLASS_LABEL, DECISION_LABEL, home_relative, key_title, pretty_value,
+                       symbol)
+from .style import MARK_STYLE
 
 
 def unified(host: Host, item: PlanItem) -> str:
@@ -33,13 +34,17 @@ def unified(host: Host, item: PlanItem) -> str:
     return home_relative(host, "".join(out))
 
 
+#: how to say an item's default decision in "why it was … by default"
+DEFAULT_WORD = {"keep": "kept", "apply": "planned", "skip": "skipped", "take": "taken"}
+
+
 def item_header(host: Host, plan: Plan, item: PlanItem) -> Text:
     sym = symbol(plan, item)
     t = Text()
     t.append(f"{sym} ", style=MARK_STYLE.get(sym, ""))
     t.append(host.display(item.path), style="bold")
     if item.kind == "key":
-        t.append("  " + ".".join(item.key), style="bold")
+        t.append("  " + key_title(item), style="bold")
     elif item.label and item.label != host.display(item.path):
         t.append(f"  {item.label}")
     t.append("\n")
@@ -50,10 +55,13 @@ def item_header(host: Host, plan: Plan, item: PlanItem) -> Text:
     t.append(f" · apply will {'change nothing' if act == 'none' else act}")
     if act == "record":
         t.append(" (agentdeck's record only)", style="dim")
-    if sym in MARK_MEANING and sym != " ":
-        pass
     if item.reason:
-        t.append(f"\n{home_relative(host, item.reason)}", style="dim")
+        t.append("\n")
+        if d != item.default_decision:
+            # the reason explains the default; the operator chose otherwise
+            t.append(f"why it was {DEFAULT_WORD.get(item.default_decision, 'left')} by default: ",
+                     style="dim italic")
+        t.append(home_relative(host, item.reason), style="dim")
     if item.also:
         t.append(f"\nalso wanted by: {', '.join(item.also)}", style="dim")
     if item.secret:

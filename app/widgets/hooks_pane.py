@@ -18,8 +18,8 @@ from textual.widgets import Button, Static
 from core.host import Host
 from core.plan import Plan, PlanItem
 
-from ..session import DECISION_LABEL, home_relative, show_value, symbol
-from .style import MARK_STYLE
+from ..session import DECISION_LABEL, home_relative, key_title, show_value, symbol
+from .style import MARK_STYLE, no_plan
 
 
 def _hook_items(plan: Plan, target: str) -> list[PlanItem]:
@@ -74,6 +74,8 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
         t = Text()
         t.append(f"{sym} ", style=MARK_STYLE.get(sym, ""))
         t.append(host.display(it.path))
+        if it.kind == "key" and it.key:
+            t.append(f"  {key_title(it)}", style="bold")
         act = plan.action(it)
         t.append(f"  apply will {'change nothing' if act == 'none' else act}", style="dim")
         if it.cls in ("hand-edited", "foreign", "conflict"):
@@ -201,12 +203,13 @@ class HooksPane(VerticalScroll):
     def on_mount(self) -> None:
         self.query_one("#hooks-trust-bar").display = False
 
-    def load(self, host: Host, plan: Plan | None, target: str | None) -> None:
+    def load(self, host: Host, plan: Plan | None, target: str | None,
+             error: str | None = None) -> None:
         body = self.query_one("#hooks-body", Static)
         bar = self.query_one("#hooks-trust-bar")
         bar.display = False
         if plan is None or target is None:
-            body.update(Text("Computing the plan…", style="dim"))
+            body.update(no_plan(error))
             return
         if target not in plan.targets:
             body.update(Text("This target is not part of the plan.", style="dim"))

@@ -11,10 +11,13 @@ from core.host import Host
 from core.plan import Plan, PlanItem
 
 from ..messages import Decided
-from ..session import CLASS_LABEL, DECISION_LABEL, show_value, symbol
-from .style import MARK_STYLE
+from ..session import CLASS_LABEL, DECISION_LABEL, home_relative, key_title, show_value, symbol
+from .diff_view import DEFAULT_WORD
+from .style import MARK_STYLE, no_plan
 
 HAND = ("hand-edited", "foreign", "conflict")
+#: the choice column's words when the pane is narrow
+SHORT_DECISION = {"apply": "apply", "skip": "skip", "keep": "keep mine", "take": "profile's"}
 
 
 class KeysPane(Vertical):
@@ -37,19 +40,58 @@ class KeysPane(Vertical):
             yield Button("Keep mine", id="keys-keep", compact=True)
             yield Button("Take profile's", id="keys-take", compact=True)
 
+    COLUMNS = (("mark", " "), ("key", "key"), ("decision", "choice"), ("desired", "profile wants"),
+               ("recorded", "last written"), ("actual", "on disk"), ("cls", "class"))
+    #: narrower than WIDE the table leaves out "class" (the mark says it), narrower than NARROW
+    #: "last written" too: the bar below the table shows every state of the highlighted row
+    WIDE, NARROW = 110, 90
+
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column(" ", key="mark", width=1)
-        table.add_column("key", key="key")
-        table.add_column("choice", key="decision")
-        table.add_column("profile wants", key="desired")
-        table.add_column("last written", key="recorded")
-        table.add_column("on disk", key="actual")
-        table.add_column("class", key="cls")
+        self._widths: tuple = ()
+        self._columns()
         self._sync_bar()
 
+    def _fit(self) -> tuple:
+        """((column key, label, width), ...) that fit the pane without a horizontal scroll:
+        every label whole, the values sharing what the key and choice columns leave."""
+        width = self.size.width or 120
+        narrow = width < self.NARROW
+        drop = ("recorded", "cls") if narrow else (("cls",) if width < self.WIDE else ())
+        short = {"desired": "profile", "actual": "on disk"} if narrow else {}
+        cols = [(k, short.get(k, label)) for k, label in self.COLUMNS if k not in drop]
+        avail = width - 2 * len(cols) - 2          # cell padding and the scrollbar
+        choice, cls = (10 if narrow else 14), 11
+        fixed = 1 + choice + (cls if "cls" not in drop else 0)
+        values = [label for k, label in cols if k in ("desired", "recorded", "actual")]
+        least = max(len(v) for v in values)
+        value = max(least, int((avail - fixed) * 0.62) // len(values))
+        key = max(12, avail - fixed - value * len(values))
+        width_of = {"mark": 1, "key": key, "decision": choice, "cls": cls}
+        return tuple((k, label, width_of.get(k, value)) for k, label in cols)
+
+    def _columns(self) -> None:
+        spec = self._fit()
+        if spec == self._widths:
+            return
+        self._widths = spec
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        for key, label, w in spec:
+            table.add_column(label, key=key, width=w)
+        if self.plan is not None and self.items:
+            for it in self.items:
+                table.add_row(*self._cells(it), key=it.id)
+
+    def on_resize(self, event) -> None:
+        if self._widths and self._fit() != self._widths:
+            keep = self.current.id if self.current else None
+            self._columns()
+            if keep and keep in [i.id for i in self.items]:
+                self.query_one(DataTable).move_cursor(row=[i.id for i in self.items].index(keep))
+
     # ---- data ---------------------------------------------------------------------------------
-    def load(self, host: Host, plan: Plan | None, target: str | None) -> None:
+    def load(self, host: Host, plan: Plan | None, target: str | None,
+             error: str | None = None) -> None:
         self.host, self.plan = host, plan
         table = self.query_one(DataTable)
         keep = self.current.id if self.current else None
@@ -58,7 +100,7 @@ class KeysPane(Vertical):
             if plan is not None and target else []
         note = self.query_one("#keys-empty", Static)
         if plan is None:
-            note.update("Computing the plan…")
+            note.update(no_plan(error))
         elif not self.items:
             note.update("This target manages no keys in settings files.")
         else:
@@ -78,24 +120,32 @@ class KeysPane(Vertical):
         plan, host = self.plan, self.host
         sym = symbol(plan, it)
         d = plan.decision(it)
-        choice = Text(DECISION_LABEL.get(d, d))
+        spec = dict((k, w) for k, _, w in self._widths) if self._widths else {}
+        short = spec.get("decision", 14) < 14
+        choice = Text(SHORT_DECISION.get(d, d) if short else DECISION_LABEL.get(d, d))
         if it.cls in HAND:
             choice.stylize("bold magenta3" if d == "take" else "magenta3")
             if it.cls == "conflict" and it.id not in plan.decisions:
-                choice = Text("decide (k/t)", style="bold red3")
+                choice = Text("decide" if short else "decide (k/t)", style="bold red3")
         elif d == "skip":
             choice.stylize("grey50 italic")
-        key = Text(".".join(it.key))
-        key.append(f"  {host.display(it.path).rsplit('/', 1)[-1]}", style="dim")
-        return [
-            Text(sym, style=MARK_STYLE.get(sym, "")),
-            key,
-            choice,
-            show_value(host, it.desired, 24) if it.wanted else Text("(not wanted)", style="italic"),
-            show_value(host, it.recorded, 24),
-            show_value(host, it.actual, 24),
-            CLASS_LABEL.get(it.cls, it.cls),
-        ]
+        vw = spec.get("desired", 24)
+        key = Text(key_title(it), no_wrap=True, overflow="ellipsis")
+        fname = host.display(it.path).rsplit('/', 1)[-1]
+        if len(key) + 2 + len(fname) <= spec.get("key", 40):
+            key.append(f"  {fname}", style="dim")
+        cells = {
+            "mark": Text(sym, style=MARK_STYLE.get(sym, "")),
+            "key": key,
+            "decision": choice,
+            "desired": show_value(host, it.desired, vw) if it.wanted
+            else Text("(not wanted)", style="italic"),
+            "recorded": show_value(host, it.recorded, vw),
+            "actual": show_value(host, it.actual, vw),
+            "cls": CLASS_LABEL.get(it.cls, it.cls),
+        }
+        keys = [k for k, _, _ in self._widths] if self._widths else [c[0] for c in self.COLUMNS]
+        return [cells[k] for k in keys]
 
     @property
     def current(self) -> PlanItem | None:
@@ -117,7 +167,7 @@ class KeysPane(Vertical):
         if it is None or self.plan is None:
             return
         t = Text(no_wrap=False)
-        t.append(".".join(it.key), style="bold")
+        t.append(key_title(it), style="bold")
         t.append(f"  {CLASS_LABEL.get(it.cls, it.cls)}")
         host = self.host
         t.append("\nprofile ", style="dim")
@@ -126,8 +176,13 @@ class KeysPane(Vertical):
         t.append(show_value(host, it.recorded, 20))
         t.append("  disk ", style="dim")
         t.append(show_value(host, it.actual, 30))
+        d = self.plan.decision(it)
         if it.reason:
-            t.append(f"\n{it.reason}", style="dim")
+            t.append("\n")
+            if d != it.default_decision:
+                t.append(f"why it was {DEFAULT_WORD.get(it.default_decision, 'left')} by "
+                         "default: ", style="dim italic")
+            t.append(home_relative(host, it.reason), style="dim")
         detail.update(t)
         if it.cls in HAND:
             keep.label, take.label = "Keep mine", "Take profile's"
@@ -135,7 +190,6 @@ class KeysPane(Vertical):
             keep.label, take.label = "Apply", "Skip"
         single = len(it.choices) < 2
         keep.display = take.display = not single   # nothing to choose for this row
-        d = self.plan.decision(it)
         for b, choice in ((keep, "keep" if it.cls in HAND else "apply"),
                           (take, "take" if it.cls in HAND else "skip")):
             b.disabled = choice not in it.choices
@@ -146,9 +200,9 @@ class KeysPane(Vertical):
     def refresh_rows(self) -> None:
         """Redraw the cells after a decision (the plan object is the same)."""
         table = self.query_one(DataTable)
+        keys = [k for k, _, _ in self._widths]
         for it in self.items:
-            for col, val in zip(("mark", "key", "decision", "desired", "recorded", "actual", "cls"),
-                                self._cells(it)):
+            for col, val in zip(keys, self._cells(it)):
                 table.update_cell(it.id, col, val)
         self._sync_bar()
 

@@ -8,11 +8,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static, Switch
 
+from core.disk import MISSING
 from core.host import Host
 from core.plan import Plan
 
 from ..messages import McpToggled
 from ..session import home_relative
+from .style import no_plan
 
 REASONS = {
     "default-disabled": "off: mcpDefaultDisabled (switch on to connect it)",
@@ -61,13 +63,21 @@ class McpRow(Horizontal):
         t.append("yours" if origin == "operator" else origin,
                  style="magenta3" if origin == "operator" else "")
         now = s.get("enabled_now")
-        if now is not None and bool(now) != bool(s.get("enabled")):
+        if s.get("configured") is False:
+            # not in the CLI's config yet: "now on" would describe a server that does not exist
+            t.append(f" · new: apply adds it, {'on' if on else 'off'}", style="dim")
+        elif now is not None and bool(now) != bool(s.get("enabled")):
             t.append(f" · now {'on' if now else 'off'}, apply turns it "
                      f"{'on' if s.get('enabled') else 'off'}", style="bold dark_orange3")
         t.append("\n")
         reason = s.get("reason", "")
-        t.append(NO_SWITCH.get(self.target) if self.target in NO_SWITCH and reason == "enabled"
-                 else REASONS.get(reason, reason), style="dim")
+        if s.get("switched") is not None and reason in SWITCHABLE:
+            # the operator's switch, not the profile's directive, decides it in this run
+            t.append(f"{'on' if on else 'off'}: you switched it {'on' if on else 'off'} here "
+                     "(lasts while agentdeck runs)", style="dim")
+        else:
+            t.append(NO_SWITCH.get(self.target) if self.target in NO_SWITCH
+                     and reason == "enabled" else REASONS.get(reason, reason), style="dim")
         tools = s.get("tools")
         if tools is not None:
             t.append("\ntools: ")
@@ -92,6 +102,15 @@ class McpRow(Horizontal):
         self.post_message(McpToggled(self.target, self.server["name"], event.value))
 
 
+def configured(plan: Plan, target: str, name: str) -> bool | None:
+    """Whether the server is in the CLI's config on disk now (None: the plan does not say)."""
+    for it in plan.for_target(target):
+        if it.kind == "key" and len(it.key) == 2 and it.key[0] in ("mcpServers", "mcp_servers") \
+                and it.key[1] == name:
+            return it.actual is not MISSING
+    return None
+
+
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
 
@@ -101,12 +120,14 @@ class McpPane(VerticalScroll):
         yield Static(Text("Computing the plan…", style="dim"), id="mcp-head")
         yield Vertical(id="mcp-rows")
 
-    def load(self, host: Host, plan: Plan | None, target: str | None) -> None:
+    def load(self, host: Host, plan: Plan | None, target: str | None,
+             error: str | None = None, switched: dict[str, bool] | None = None) -> None:
+        """`switched`: the servers the operator switched in this run (name -> on)."""
         head = self.query_one("#mcp-head", Static)
         rows = self.query_one("#mcp-rows", Vertical)
         info = (plan.info.get(target) or {}).get("mcp") if plan is not None and target else None
         if plan is None:
-            head.update(Text("Computing the plan…", style="dim"))
+            head.update(no_plan(error))
             rows.remove_children()
             return
         if not info:
@@ -123,7 +144,10 @@ class McpPane(VerticalScroll):
             t.append(f"\n{host.display(info['file'])}", style="dim")
             if info.get("settings"):
                 t.append(f" · disabledMcpServers in {host.display(info['settings'])}", style="dim")
-        servers = info.get("servers") or []
+        switched = switched or {}
+        servers = [dict(s, configured=configured(plan, target, s["name"]),
+                        switched=switched.get(s["name"]))
+                   for s in info.get("servers") or []]
         if not servers:
             t.append("\nNo MCP servers are configured.", style="dim")
         head.update(t)

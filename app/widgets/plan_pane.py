@@ -16,6 +16,16 @@ from .diff_view import DiffView
 from .plan_tree import PlanTree
 
 
+def error_text(error: str) -> Text:
+    """Why there is no plan, in full (the status line has room for one line only)."""
+    t = Text()
+    t.append("Could not compute the plan\n", style="bold red3")
+    t.append(error)
+    t.append("\n\nFix the file named above (or choose another profile), then press r to compute "
+             "the plan again. Nothing has been written.", style="dim")
+    return t
+
+
 class PlanPane(Container):
     """Decision keys (k, t, s, u) are bound by the screen, which calls these actions."""
 
@@ -34,13 +44,18 @@ class PlanPane(Container):
         yield PlanTree(classes="plan-tree")
         yield DiffView(classes="plan-diff")
 
-    def load(self, host: Host, plan: Plan | None, target: str | None) -> None:
+    def load(self, host: Host, plan: Plan | None, target: str | None,
+             error: str | None = None) -> None:
+        """Show `target`'s items (PlanTree.ALL: every target). With no plan: "computing", or
+        `error` in full (the reason no plan could be computed)."""
         self.host, self.plan, self.target = host, plan, target
         keep = self.item.id if self.item else None
         tree = self.query_one(PlanTree)
         n = tree.load(host, plan, target, show_all=self.show_all, keep_id=keep)
         note = self.query_one("#plan-note", Static)
-        if plan is None:
+        if plan is None and error:
+            note.update(error_text(error))
+        elif plan is None:
             note.update(Text("Computing the plan…", style="dim"))
         elif target != PlanTree.ALL and target not in plan.targets:
             note.update(Text("This target is not part of the plan (see the profile's targets "

@@ -30,3 +30,10 @@ def result_text(result: str) -> Text:
 
 def level_prefix(level: str) -> Text:
     return Text(f"{level}: ", style=LEVEL_STYLE.get(level, ""))
+
+
+def no_plan(error: str | None = None) -> Text:
+    """What a pane shows while there is no plan: computing, or that it could not be computed."""
+    if error:
+        return Text("Could not compute the plan: see the Plan tab.", style="bold red3")
+    return Text("Computing the plan…", style="dim")

@@ -10,7 +10,7 @@ from textual.widgets.option_list import Option
 
 BADGE_STYLE = {
     "in sync": "#2f9e44", "not selected": "grey50", "computing…": "grey50",
-    "not in this build": "grey50",
+    "not in this build": "grey50", "plan failed": "bold red3",
 }
 
 
@@ -37,7 +37,8 @@ class TargetEntry:
             if style is None:
                 style = "bold magenta3" if "hand-edit" in part or "conflict" in part \
                     else "bold dark_orange3"
-            dot = "● " if part == "in sync" else ("◆ " if style.startswith("bold") else "○ ")
+            dot = "● " if part == "in sync" else ("✗ " if part == "plan failed" else
+                                                 ("◆ " if style.startswith("bold") else "○ "))
             t.append(dot + part, style=style)
         if self.installed is False:
             t.append("\nnot installed", style="grey50 italic")

@@ -203,7 +203,7 @@ async def test_hooks_pane_highlights_a_change_that_reenables_a_disabled_hook(
 
 async def test_keys_pane_lists_every_key_with_three_states(demo_host, make_app):
     app = make_app(demo_host)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(150, 40)) as pilot:
         await settle(pilot)
         await choose_tab(pilot, "tab-keys")
         pane = app.screen.query_one(KeysPane)
@@ -475,7 +475,9 @@ async def test_browser_pane_under_wsl_lists_the_probes(demo_host, make_app):
         assert "warning:" in text
 
 
-async def test_browser_tab_is_disabled_for_targets_without_one(demo_host, make_app):
+async def test_browser_tab_says_why_it_is_empty_for_targets_without_one(demo_host, make_app):
+    """Operator trial #8: clicking Browser with Codex selected did nothing (the tab was
+    disabled). It opens and says why there is nothing in it."""
     from core import targets
 
     if "codex" not in targets.available():
@@ -483,10 +485,16 @@ async def test_browser_tab_is_disabled_for_targets_without_one(demo_host, make_a
     app = make_app(demo_host)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        tabs = app.screen.query_one(TabbedContent)
-        assert not tabs.get_tab("tab-browser").disabled
+        screen = app.screen
         await choose_target(pilot, "codex")
-        assert tabs.get_tab("tab-browser").disabled        # shown, not hidden
+        tabs = screen.query_one(TabbedContent)
+        assert not tabs.get_tab("tab-browser").disabled
+        await pilot.click("#--content-tab-tab-browser")
+        await settle(pilot)
+        assert tabs.active == "tab-browser"
+        text = plain(screen.query_one("#browser-body").content)
+        assert "No browser settings for this target" in text
+        assert "OpenAI Codex CLI has no browser setting" in text
 
 
 async def test_codex_trust_action_adds_trust_to_the_plan(demo_host, make_app):

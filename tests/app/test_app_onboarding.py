@@ -144,7 +144,10 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         for t, g in zip(screen.plan.targets, groups):
             assert g.startswith(target_title(t)) and "to review" in g
         assert screen.check_action("next", ()) is True
-        await pilot.press("n")                       # Apply
+        await pilot.press("n")                       # Apply: asks first
+        await settle(pilot)
+        assert app.screen.id == "confirm-apply"
+        await pilot.press("y")
         await settle(pilot)
         assert app.screen.id == "apply"
         assert "Applied:" in static_text(app.screen, "#apply-result")
@@ -152,7 +155,7 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         await settle(pilot)
         assert app.screen is screen and screen.step_id == "apply"
         assert screen.applied
-        assert screen.check_action("back", ()) is None   # no going back after apply
+        assert screen.check_action("back", ()) is False  # no going back after apply (hidden)
         assert "Applied:" in static_text(screen, "#apply-body")
         await pilot.press("n")                       # the doctor
         await settle(pilot)
@@ -178,6 +181,8 @@ async def test_escape_after_apply_closes_and_says_nothing_about_no_changes(
         await go_to(pilot, screen, "review")
         await settle(pilot)
         await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("y")
         await settle(pilot)
         await pilot.press("escape")
         await settle(pilot)

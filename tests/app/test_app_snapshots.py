@@ -99,3 +99,22 @@ def test_light_theme(snapshot_host, make_app, snap_compare):
         await select_tree_item(pilot, item.id)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_size_id)
+@pytest.mark.parametrize("tab", ["plan", "readers"])
+def test_repo(tab, size, snapshot_host, make_app, snap_compare):
+    import subprocess
+
+    repo = snapshot_host.home / "src" / "project"
+    repo.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    app = make_app(snapshot_host, repo=str(repo))
+
+    async def run_before(pilot):
+        await settle(pilot)
+        if tab == "readers":
+            await pilot.press("2")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
