@@ -175,6 +175,10 @@ class AgentDeckApp(App):
 
         self.push_screen(QuitScreen(n), answer)
 
+    async def action_quit(self) -> None:
+        """ctrl+q and the palette's Quit ask too, like q."""
+        self.action_request_quit()
+
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 

@@ -513,6 +513,11 @@ async def test_8_q_asks_when_decisions_would_be_lost(demo_host, make_app):
         await pilot.press("escape")                  # stay
         await settle(pilot)
         assert app.screen is screen and app.return_code is None
+        await pilot.press("ctrl+q")                 # the other ways to quit ask too
+        await settle(pilot)
+        assert app.screen.id == "confirm-quit"
+        await pilot.press("escape")
+        await settle(pilot)
         await pilot.press("q")
         await settle(pilot)
         await pilot.press("y")
