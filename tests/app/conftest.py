@@ -117,16 +117,24 @@ SNAPSHOT_ROOT = Path("/tmp/agentdeck-app-snapshots")
 
 
 @pytest.fixture
-def snapshot_host():
+def snapshot_host(monkeypatch):
     """The demo home at a fixed path, so hashes of registered hook actions (which name the
-    wrapper by absolute path) are the same on every run. A lock keeps two concurrent test runs
-    on one machine from sharing it."""
+    wrapper by absolute path) are the same on every run. The bundled profiles are copied to a
+    fixed path too: a profile skill is linked by absolute path, and the checkout's own location
+    (CI clones elsewhere) must not reach a snapshot. A lock keeps two concurrent test runs on
+    one machine from sharing them."""
     import fcntl
     import shutil
+
+    from core import profiles
 
     SNAPSHOT_ROOT.mkdir(parents=True, exist_ok=True)
     with open(SNAPSHOT_ROOT.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        bundled = SNAPSHOT_ROOT / "profiles"
+        shutil.rmtree(bundled, ignore_errors=True)
+        shutil.copytree(profiles.bundled_dir(), bundled, symlinks=True)
+        monkeypatch.setattr(profiles, "bundled_dir", lambda: bundled)
         home = SNAPSHOT_ROOT / "home"
         shutil.rmtree(home, ignore_errors=True)
         demo.make_demo_home(home)
