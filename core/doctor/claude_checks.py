@@ -11,7 +11,8 @@ from typing import Any
 
 from . import common_checks as common
 from .context import Ctx, Loaded
-from .registry import Out, check
+from .registry import Out, Problem, check
+from .registry import emit as _emit
 
 T = "claude"
 
@@ -19,16 +20,6 @@ T = "claude"
 def _f():
     from ..facts import claude as facts
     return facts
-
-
-@dataclass
-class Problem:
-    check: str
-    result: str
-    message: str
-    fix: str
-    path: Path
-    line: int | None = None
 
 
 @dataclass
@@ -192,11 +183,6 @@ def settings_unknown(ctx: Ctx, out: Out) -> None:
 
 
 # ==== hooks =======================================================================================
-
-def _emit(out: Out, problems: list[Problem]) -> None:
-    for p in problems:
-        out.add(p.result, p.message, p.fix, p.path, p.line)
-
 
 @check("claude.hooks.disable-all", ok="disableAllHooks is not set")
 def hooks_disable_all(ctx: Ctx, out: Out) -> None:

@@ -12,7 +12,8 @@ from typing import Any
 
 from . import common_checks as common
 from .context import Ctx, Loaded
-from .registry import Out, check
+from .registry import Out, Problem, check
+from .registry import emit as _emit
 
 T = "codex"
 
@@ -20,16 +21,6 @@ T = "codex"
 def _f():
     from ..facts import codex as facts
     return facts
-
-
-@dataclass
-class Problem:
-    check: str
-    result: str
-    message: str
-    fix: str
-    path: Path
-    line: int | None = None
 
 
 @dataclass
@@ -320,11 +311,6 @@ def mcp_invalid(ctx: Ctx, out: Out) -> None:
 
 
 # ==== hooks =======================================================================================
-
-def _emit(out: Out, problems: list[Problem]) -> None:
-    for p in problems:
-        out.add(p.result, p.message, p.fix, p.path, p.line)
-
 
 @check("codex.hooks.parse", ok="hooks load")
 def hooks_parse(ctx: Ctx, out: Out) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 
 from . import common_checks as common
 from .context import Ctx, Loaded
-from .registry import Out, check
+from .registry import Out, Problem, check
+from .registry import emit as _emit
 
 T = "copilot"
 
@@ -25,16 +26,6 @@ def _f():
 
 
 # ==== the model: what Copilot would load ==========================================================
-
-@dataclass
-class Problem:
-    check: str                    # check id suffix, e.g. "hooks.events"
-    result: str
-    message: str
-    fix: str
-    path: Path
-    line: int | None = None
-
 
 @dataclass
 class Action:
@@ -374,11 +365,6 @@ def settings_unknown(ctx: Ctx, out: Out) -> None:
 
 
 # ==== hooks =======================================================================================
-
-def _emit(out: Out, problems: list[Problem]) -> None:
-    for p in problems:
-        out.add(p.result, p.message, p.fix, p.path, p.line)
-
 
 @check("copilot.hooks.parse", ok="every hook file loads")
 def hooks_parse(ctx: Ctx, out: Out) -> None:

@@ -82,3 +82,19 @@ class Out:
 
     def skipped(self, message: str, fix: str = "", path=None) -> Finding:
         return self.add("skipped", message, fix, path)
+
+
+@dataclass
+class Problem:
+    """One problem a target's file model found, before it becomes a finding of a check."""
+    check: str                    # check id suffix, e.g. "hooks.events"
+    result: str
+    message: str
+    fix: str
+    path: Path
+    line: int | None = None
+
+
+def emit(out: "Out", problems: list[Problem]) -> None:
+    for p in problems:
+        out.add(p.result, p.message, p.fix, p.path, p.line)
