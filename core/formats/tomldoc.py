@@ -4,7 +4,8 @@
 tomlkit then holds the document. Every edit parses the current text again, edits the tomlkit
 tree, renders it, and checks with ``tomllib`` that the new text reads back as the intended data
 before accepting it, so an edit that tomlkit would render wrongly fails loudly instead of writing
-a broken file.
+a broken file. tomlkit must read the new text too, as the same data (unless it already misread
+the file): it rejects some valid TOML, and a text it rejects could not be edited again.
 
 Shapes of the edits, chosen so that ``set`` of a new key and then ``delete`` of it give back the
 original text:
@@ -12,7 +13,11 @@ original text:
 * A new table (``set`` of a dict, or of a key under missing tables) is appended as text at the
   end of the file, after one blank line, as ``[a.b."c"]`` with its missing parents implicit (no
   ``[a]`` header). Dicts inside it become inline tables. Deleting the last table of a file also
-  removes the blank line before it.
+  removes the blank line before it. Only when tomlkit cannot read that text (it mishandles some
+  tables split across the file, such as ``[s]`` ``[s.b.m]`` ``[s.b]`` ``[other]`` ``[s.b.a]``) does
+  the table go elsewhere: followed by one blank line, at the line of the header that comes after
+  the tables under its nearest ancestor that has headers (below the comments above that header),
+  so that no table is split any further.
 * A new plain key goes where tomlkit puts it (after the container's last key, before any
   sub-table); the blank line tomlkit would add before the next table header is not added.
 * ``delete`` removes the key, then the tables the deletion left empty: implicit parent tables
@@ -22,14 +27,19 @@ original text:
 Where exactness does not hold: a file not ending in a newline gains one; a file ending in blank
 lines gets one more blank line before an appended table, which ``delete`` takes back; an empty
 ``[table]`` the operator wrote, then given its first plain key by us, is removed with that key; a
-key added to an inline table is rendered by tomlkit as ``{a = 1,new = 2}``; an array is replaced
+plain key set in an implicit table that has sub-tables gets a header of its own after them, which
+``delete`` of that key leaves behind, empty; a key added to an inline table is rendered by tomlkit as ``{a = 1,new = 2}``; an array is replaced
 whole (comments inside a multi-line array that changes are lost; unlike jsonc, no item splicing).
+Some layouts of tables split across the file, valid TOML, are beyond tomlkit: an edit that would
+need one, or that walks into one the operator wrote, is a FormatError.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import tomlkit
@@ -85,6 +95,26 @@ class TomlDoc:
         """Set ``keypath`` to ``value`` (dicts become tables), creating missing parent tables."""
         keypath = _keypath(keypath)
         _check_value(value)
+        with self._tomlkit_errors(f"cannot set {_dotted(keypath)}"):
+            self._set(keypath, value)
+
+    def delete(self, keypath: tuple[str, ...]) -> None:
+        """Remove ``keypath`` and the tables this leaves empty (see the module doc); no-op if absent."""
+        keypath = _keypath(keypath)
+        with self._tomlkit_errors(f"cannot delete {_dotted(keypath)}"):
+            self._delete(keypath)
+
+    @contextmanager
+    def _tomlkit_errors(self, what: str) -> Iterator[None]:
+        """tomlkit's own errors as a FormatError: it parses some tables split across the file into a
+        tree that fails when an edit walks into it (the operator's: ``_problem`` keeps an edit from
+        making one)."""
+        try:
+            yield
+        except TOMLKitError as e:
+            raise FormatError(self._path, None, None, f"{what}: tomlkit cannot edit this file ({e})") from None
+
+    def _set(self, keypath: tuple[str, ...], value: Any) -> None:
         current = self.get(keypath, MISSING)
         if current is not MISSING and same_value(current, value):
             return
@@ -113,9 +143,7 @@ class TomlDoc:
         container[key] = _item(value, inline=True)
         self._commit(doc.as_string(), keypath, value)
 
-    def delete(self, keypath: tuple[str, ...]) -> None:
-        """Remove ``keypath`` and the tables this leaves empty (see the module doc); no-op if absent."""
-        keypath = _keypath(keypath)
+    def _delete(self, keypath: tuple[str, ...]) -> None:
         if self.get(keypath, MISSING) is MISSING:
             return
         doc = tomlkit.parse(self._text)
@@ -142,12 +170,13 @@ class TomlDoc:
     def _load(self, text: str) -> None:
         self._data = _read(text, self._path)
         try:
-            self._doc = tomlkit.parse(text)
+            doc = tomlkit.parse(text)
         except ParseError as e:  # tomllib accepted it; still say where tomlkit stumbled
             raise FormatError(self._path, e.line, e.col + 1, _tomlkit_message(e)) from None
         except TOMLKitError as e:
             raise FormatError(self._path, None, None, str(e)) from None
         self._text = text
+        self._tomlkit_agrees = _tomlkit_reads_as(doc, self._data)
         if "\n" in text or not hasattr(self, "_newline"):  # a text without line breaks keeps the style
             self._newline = "\r\n" if "\r\n" in text and "\n" not in text.replace("\r\n", "") else "\n"
 
@@ -163,16 +192,20 @@ class TomlDoc:
         if makes_table and not isinstance(container, InlineTable):
             table_path = keypath if isinstance(value, dict) else keypath[:-1]
             table_value = value if isinstance(value, dict) else {keypath[-1]: value}
-            text = self._append_table(table_path, table_value)
-            if _reads_as(text, _with(self._data, keypath, value)):
-                return self._accept(text, _with(self._data, keypath, value), "")
+            expected = _with(self._data, keypath, value)
+            for text in self._new_table_texts(table_path, table_value):
+                if self._problem(text, expected) is None:
+                    return self._accept(text, expected, "")
         nested = value
         for inner in reversed(rest[1:]):
             nested = {inner: nested}
         _add_plain(container, rest[0], _item(nested, inline=True))
         self._commit(doc.as_string(), keypath, value)
 
-    def _append_table(self, table_path: tuple[str, ...], table_value: dict) -> str:
+    def _new_table_texts(self, table_path: tuple[str, ...], table_value: dict) -> Iterator[str]:
+        """The texts with ``[table_path]`` written in, best first: appended at the end of the file;
+        then, for when tomlkit cannot read that (see the module doc), next to the tables under its
+        nearest ancestor that has headers, so that no table is split any further."""
         fragment_doc = tomlkit.document()
         parent: Any = fragment_doc
         for key in table_path[:-1]:
@@ -180,15 +213,18 @@ class TomlDoc:
             parent.append(key, implicit)
             parent = implicit
         parent.append(table_path[-1], _item(table_value, inline=False))
-        fragment = fragment_doc.as_string().lstrip("\n")
         text, nl = self._text, self._newline
+        fragment = fragment_doc.as_string().lstrip("\n").replace("\n", nl)
         if not text:
             separator = ""
         elif text.endswith("\n"):
             separator = nl
         else:
             separator = nl + nl
-        return text + separator + fragment.replace("\n", nl)
+        yield text + separator + fragment
+        at = _insertion_point(text, table_path)
+        if at is not None:
+            yield text[:at] + fragment + nl + text[at:]
 
     def _commit(self, text: str, keypath: tuple[str, ...], value: Any) -> None:
         self._accept(text, _with(self._data, keypath, value), f"cannot set {_dotted(keypath)}")
@@ -196,9 +232,24 @@ class TomlDoc:
     def _accept(self, text: str, expected: dict, what: str) -> None:
         if self._newline == "\r\n":
             text = re.sub(r"(?<!\r)\n", "\r\n", text)
-        if not _reads_as(text, expected):
-            raise FormatError(self._path, None, None, f"{what}: tomlkit rendered TOML that does not read back as intended")
+        problem = self._problem(text, expected)
+        if problem is not None:
+            raise FormatError(self._path, None, None, f"{what}: {problem}")
         self._load(text)
+
+    def _problem(self, text: str, expected: dict) -> str | None:
+        """None when tomllib, the reference, reads ``text`` as ``expected`` and tomlkit, which the
+        next edit starts from, accepts it (it rejects some valid TOML) and reads it as ``expected``
+        too -- unless it already misread the current text: an edit must not make matters worse."""
+        if not _reads_as(text, expected):
+            return "tomlkit rendered TOML that does not read back as intended"
+        try:
+            doc = tomlkit.parse(text)
+        except TOMLKitError as e:
+            return f"tomlkit could not read the result ({_tomlkit_message(e)})"
+        if self._tomlkit_agrees and not _tomlkit_reads_as(doc, expected):
+            return "tomlkit would read the result differently from tomllib"
+        return None
 
 
 def _read(text: str, path: str) -> dict:
@@ -227,7 +278,67 @@ def _reads_as(text: str, expected: dict) -> bool:
         return False
 
 
-def _tomlkit_message(e: ParseError) -> str:
+def _tomlkit_reads_as(doc: Any, expected: dict) -> bool:
+    try:
+        data = doc.unwrap()
+    except (TOMLKitError, ValueError, KeyError, TypeError):  # some tables split across the file
+        return False
+    return same_value(_crlf_as_lf(data), _crlf_as_lf(expected))
+
+
+def _crlf_as_lf(value: Any) -> Any:
+    """``value`` with CRLF line breaks in strings as LF: a CRLF file's multi-line string reads with
+    LF in tomllib, with CRLF in tomlkit (TOML lets a reader normalize them)."""
+    if isinstance(value, str):
+        return value.replace("\r\n", "\n")
+    if isinstance(value, dict):
+        return {k: _crlf_as_lf(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_crlf_as_lf(v) for v in value]
+    return value
+
+
+def _headers(text: str) -> list[tuple[int, tuple[str, ...]]]:
+    """The ``[table]`` and ``[[array]]`` headers of the valid TOML ``text``: where each one's line
+    starts, and its keypath. A statement ends at the first line break where the text since the
+    previous statement reads alone, so a line inside a multi-line string or array is no header."""
+    headers = []
+    start = 0
+    while start < len(text):
+        end = start
+        while True:
+            end = text.find("\n", end) + 1 or len(text)
+            try:
+                statement = tomllib.loads(text[start:end])
+                break
+            except tomllib.TOMLDecodeError:
+                if end == len(text):
+                    return headers
+        if text[start:end].lstrip(" \t").startswith("["):
+            path: list[str] = []
+            node: Any = statement
+            while isinstance(node, dict) and len(node) == 1:
+                key, node = next(iter(node.items()))
+                path.append(key)
+            headers.append((start, tuple(path)))
+        start = end
+    return headers
+
+
+def _insertion_point(text: str, table_path: tuple[str, ...]) -> int | None:
+    """Where a new ``[table_path]`` goes so that no table is split across the file: at the line of
+    the header after the tables under the longest prefix of ``table_path`` that has headers (after
+    the comments above that header: tomlkit counts those in the table before, so that deleting
+    ours gives the bytes back). None when no prefix has headers or its tables end the file."""
+    headers = _headers(text)
+    for size in range(len(table_path), 0, -1):
+        under = [i for i, (_, path) in enumerate(headers) if path[:size] == table_path[:size]]
+        if under:
+            return headers[under[-1] + 1][0] if under[-1] + 1 < len(headers) else None
+    return None
+
+
+def _tomlkit_message(e: TOMLKitError) -> str:
     return re.sub(r"\s*at line \d+ col \d+\s*$", "", str(e))
 
 

@@ -228,6 +228,57 @@ def test_new_document():
     assert doc.text() == 'model = "o3"\n\n[mcp_servers.x]\ncommand = "y"\n'
 
 
+def test_regression_sub_table_of_a_split_table_stays_readable_by_tomlkit():
+    # found by the random-edits property: appended at the end, [mcp.s2.b.a] made a text tomllib
+    # reads but tomlkit rejects ('Key "b" already exists'): [mcp.s2] holds [mcp.s2.b.model] and a
+    # later [mcp.s2.b], and [a] stands between them and the new sub-table
+    doc = TomlDoc.parse(
+        "a = false\nb = false\nmodel = false\n\n[mcp.s1]\na = false\nb = false\n\n[mcp.s2]\na = false\n"
+    )
+    doc.delete(("a",))
+    doc.set(("mcp", "s2", "b", "model"), {})
+    doc.set(("mcp", "s2", "b", "b"), False)
+    doc.set(("a", "a"), False)
+    before = doc.text()
+    assert before.endswith("[mcp.s2.b.model]\n\n[mcp.s2.b]\nb = false\n\n[a]\na = false\n")
+    doc.set(("mcp", "s2", "b", "a", "a"), False)
+    # next to its parent's tables (the end of the file too, for a tomlkit that reads that)
+    assert doc.text() in (
+        before.replace("[a]\n", "[mcp.s2.b.a]\na = false\n\n[a]\n"),
+        before + "\n[mcp.s2.b.a]\na = false\n",
+    )
+    assert tomlkit.parse(doc.text()).unwrap() == tomllib.loads(doc.text()) == doc.data
+    assert doc.data["mcp"]["s2"] == {"a": False, "b": {"model": {}, "b": False, "a": {"a": False}}}
+    assert doc.data["a"] == {"a": False}
+    reread = TomlDoc.parse(doc.text())
+    reread.delete(("mcp", "s2", "b", "a", "a"))
+    assert reread.text() == before
+
+
+def test_sub_table_of_a_table_with_dotted_keys_goes_next_to_it_when_tomlkit_needs_that():
+    text = "[hooks]\nstate.x = 1\nstate.y = 2\n\n[other]\nk = 1\n"
+    keypath = ("hooks", "state", "/p", "trusted_hash")
+    doc = TomlDoc.parse(text)
+    doc.set(keypath, "h")
+    table = '[hooks.state."/p"]\ntrusted_hash = "h"\n'
+    # tomlkit 0.15 rejects it at the end of the file, after [other]
+    assert doc.text() in (text.replace("[other]", table + "\n[other]"), text + "\n" + table)
+    assert tomlkit.parse(doc.text()).unwrap() == tomllib.loads(doc.text()) == doc.data
+    reread = TomlDoc.parse(doc.text())
+    reread.delete(keypath)
+    assert reread.text() == text
+
+
+def test_a_file_tomlkit_cannot_walk_gives_a_format_error_not_a_crash():
+    try:  # valid TOML; tomlkit 0.15 parses it into a tree that fails inside table t, 0.12 rejects it
+        doc = TomlDoc.parse("[[t.s]]\n[[s.s]]\n[[t.s.s]]\n")
+        doc.set(("t", "x"), 1)
+    except FormatError:  # not tomlkit's own KeyAlreadyPresent
+        pass
+    else:  # a tomlkit that handles it
+        assert tomllib.loads(doc.text())["t"]["x"] == 1
+
+
 # -- properties ----------------------------------------------------------------------------------
 
 KEYS = st.sampled_from(["a", "b", "model", "x.y", "/p:0", "é", 'q"t'])
