@@ -268,7 +268,15 @@ def _read(text: str, path: str) -> dict:
             message = _TOMLLIB_AT_END.sub("", message) + " (at end of file)"
             line = text.count("\n") + 1
             col = len(text) - (text.rfind("\n") + 1) + 1
-        raise FormatError(path, line, col, getattr(e, "msg", None) or message) from None
+        raise FormatError(path, line, col, _keys_dotted(getattr(e, "msg", None) or message)) from None
+
+
+_TUPLE_KEY = re.compile(r"\(((?:'[^']*'(?:, )?)+),?\)")
+
+
+def _keys_dotted(message: str) -> str:
+    """tomllib names keys as Python tuples ("Cannot declare ('a', 'b') twice"); say a.b."""
+    return _TUPLE_KEY.sub(lambda m: ".".join(re.findall(r"'([^']*)'", m.group(1))), message)
 
 
 def _reads_as(text: str, expected: dict) -> bool:

@@ -406,3 +406,11 @@ def test_property_set_then_delete_of_a_new_key_restores_the_bytes(document, data
     reread = TomlDoc.parse(doc.text())
     reread.delete(keypath)
     assert reread.text() == text
+
+
+def test_tomllib_errors_name_keys_dotted_not_as_python_tuples():
+    from core.formats.errors import FormatError
+    from core.formats.tomldoc import TomlDoc
+    with pytest.raises(FormatError) as e:
+        TomlDoc.parse('[mcp_servers.memory]\na = 1\n[mcp_servers.memory\n', path="c.toml")
+    assert "mcp_servers.memory" in str(e.value) and "('" not in str(e.value)
