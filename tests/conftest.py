@@ -49,6 +49,19 @@ def host(home) -> Host:
     return h
 
 
+@pytest.fixture
+def ghost(host, tmp_path) -> Host:
+    """The host with a fake `agentdeck-hook` first on a PATH we control: the wrappers record the
+    handler's resolved path, so plans and golden files do not depend on this machine's PATH."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    h = bindir / "agentdeck-hook"
+    h.write_text("#!/bin/sh\nexit 0\n")
+    os.chmod(h, 0o755)
+    host.env["PATH"] = f"{bindir}:/usr/bin:/bin"
+    return host
+
+
 def snapshot_tree(root: Path) -> dict[str, tuple]:
     """Every path under root with its bytes (or link target) and mode, for byte-exact checks."""
     out: dict[str, tuple] = {}

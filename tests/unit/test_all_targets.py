@@ -17,17 +17,6 @@ from core.manifest import Manifest
 ALL = ["copilot", "codex", "claude"]
 
 
-@pytest.fixture
-def ghost(host, tmp_path):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    h = bindir / "agentdeck-hook"
-    h.write_text("#!/bin/sh\nexit 0\n")
-    os.chmod(h, 0o755)
-    host.env["PATH"] = f"{bindir}:/usr/bin:/bin"
-    return host
-
-
 def _apply(host, names, trust=False):
     plan = engine.build_plan(host, "default", names, trust_hooks=trust)
     res = engine.apply_plan(host, plan)

@@ -24,17 +24,6 @@ UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"
 OWN = (".claude", ".claude.json")   # this target's files (the demo's others are not Claude's)
 
 
-@pytest.fixture
-def ghost(host, tmp_path):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    h = bindir / "agentdeck-hook"
-    h.write_text("#!/bin/sh\nexit 0\n")
-    os.chmod(h, 0o755)
-    host.env["PATH"] = f"{bindir}:/usr/bin:/bin"
-    return host
-
-
 def normalize(text: str, host, tmp_path) -> str:
     return (text.replace(str(profiles.bundled_dir()), "<PROFILES>")
                 .replace(str(host.home), "<HOME>")

@@ -25,17 +25,6 @@ UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"
 OWN = (".codex", ".agents")     # this target's files (the demo's others are not Codex's)
 
 
-@pytest.fixture
-def ghost(host, tmp_path):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    h = bindir / "agentdeck-hook"
-    h.write_text("#!/bin/sh\nexit 0\n")
-    os.chmod(h, 0o755)
-    host.env["PATH"] = f"{bindir}:/usr/bin:/bin"
-    return host
-
-
 class Normalizer:
     """Home-dependent values (trust keys and hashes name the temp home) checked, then replaced."""
 

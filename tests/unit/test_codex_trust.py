@@ -7,24 +7,11 @@ import hashlib
 import json
 import os
 
-import pytest
 
 from core import engine
 from core.facts.codex import codex_hook_state_key, codex_trusted_hash
 from core.targets import codex_hooks
 from core.targets.codex import CodexTarget
-from core import profiles
-
-
-@pytest.fixture
-def ghost(host, tmp_path):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    h = bindir / "agentdeck-hook"
-    h.write_text("#!/bin/sh\nexit 0\n")
-    os.chmod(h, 0o755)
-    host.env["PATH"] = f"{bindir}:/usr/bin:/bin"
-    return host
 
 
 def _plan(host, trust=False):

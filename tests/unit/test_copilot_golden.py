@@ -25,18 +25,6 @@ SKIP = {".copilot/.agentdeck-managed.json"}
 SKIP_STATE = ("lock", "backups", "originals", "journal.json", "audit.jsonl")
 
 
-@pytest.fixture
-def ghost(host, tmp_path):
-    """The host with a fake `agentdeck-hook` on a PATH we control (the wrapper writes its path)."""
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    h = bindir / "agentdeck-hook"
-    h.write_text("#!/bin/sh\nexit 0\n")
-    os.chmod(h, 0o755)
-    host.env["PATH"] = f"{bindir}:/usr/bin:/bin"
-    return host
-
-
 def normalize(text: str, host, tmp_path) -> str:
     return (text.replace(str(profiles.bundled_dir()), "<PROFILES>")
                 .replace(str(host.home), "<HOME>")

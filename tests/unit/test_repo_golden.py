@@ -13,7 +13,6 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 
 from core import engine
 from core.doctor.repo_checks import repo_findings
@@ -23,17 +22,6 @@ from core.targets import repo as R
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "repo"
 UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"
-
-
-@pytest.fixture
-def ghost(host, tmp_path):
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    h = bindir / "agentdeck-hook"
-    h.write_text("#!/bin/sh\nexit 0\n")
-    os.chmod(h, 0o755)
-    host.env["PATH"] = f"{bindir}:/usr/bin:/bin"
-    return host
 
 
 def normalize(text: str, host, repo: Path, tmp_path: Path) -> str:

@@ -19,18 +19,6 @@ from core.targets import repo as R
 
 
 @pytest.fixture
-def ghost(host, tmp_path):
-    """The host with a fake `agentdeck-hook` first on PATH (so the plan has no 'not found')."""
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    h = bindir / "agentdeck-hook"
-    h.write_text("#!/bin/sh\nexit 0\n")
-    os.chmod(h, 0o755)
-    host.env["PATH"] = f"{bindir}:/usr/bin:/bin"
-    return host
-
-
-@pytest.fixture
 def repo(tmp_path) -> Path:
     d = tmp_path / "repo"
     d.mkdir()
