@@ -12,6 +12,8 @@ if ! command -v python3 >/dev/null 2>&1; then
   echo "install-clients: python3 is not on PATH; the clients tests will be skipped"
   exit 0
 fi
-PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" python3 -m tests.clients.clientkit \
+# agentdeck installs core/ as agentdeck.core: give this bare python3 the same name for it
+shim="$(mktemp -d)" && mkdir -p "$shim/agentdeck" && ln -s "$PWD/core" "$shim/agentdeck/core"
+PYTHONPATH="$shim:$PWD${PYTHONPATH:+:$PYTHONPATH}" python3 -m tests.clients.clientkit \
   || echo "install-clients: the installer failed (exit $?); the clients tests will be skipped"
 exit 0

@@ -13,8 +13,8 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from core import engine
-from core.host import Host
+from agentdeck.core import engine
+from agentdeck.core.host import Host
 
 from .session import Session, VersionProbe, all_targets, detect_version
 

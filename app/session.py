@@ -2,7 +2,7 @@
 operator's decisions and overrides, and helpers that turn plan data into display text.
 
 Plain Python (no textual import): screens call these from workers and tests call them directly.
-Everything here goes through the core's public functions (core.engine, core.profiles,
+Everything here goes through the core's public functions (agentdeck.core.engine, core.profiles,
 core.targets, core.render) and never reads a file itself.
 """
 from __future__ import annotations
@@ -11,10 +11,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from core import engine
-from core.disk import MISSING
-from core.host import Host
-from core.plan import Plan, PlanItem
+from agentdeck.core import engine
+from agentdeck.core.disk import MISSING
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan, PlanItem
 
 #: (target) -> version string, or None when the CLI is not installed
 VersionProbe = Callable[[Host, str], "str | None"]
@@ -30,13 +30,13 @@ DECISION_LABEL = {
 
 def symbol(plan: Plan, item: PlanItem) -> str:
     """The terraform-style mark of an item: + ~ - ! (or > for record only, blank for in sync)."""
-    from core.render import symbol as _symbol
+    from agentdeck.core.render import symbol as _symbol
 
     return _symbol(plan, item)
 
 
 def target_title(name: str) -> str:
-    from core import targets
+    from agentdeck.core import targets
 
     try:
         return targets.get(name).title
@@ -45,7 +45,7 @@ def target_title(name: str) -> str:
 
 
 def target_binary(name: str) -> str:
-    from core import targets
+    from agentdeck.core import targets
 
     try:
         return targets.get(name).binary
@@ -54,19 +54,19 @@ def target_binary(name: str) -> str:
 
 
 def available_targets() -> list[str]:
-    from core import targets
+    from agentdeck.core import targets
 
     return targets.available()
 
 
 def all_targets() -> list[str]:
-    from core import targets
+    from agentdeck.core import targets
 
     return list(targets.ORDER)
 
 
 def available_profiles(host: Host) -> dict:
-    from core import profiles
+    from agentdeck.core import profiles
 
     return profiles.available(host)
 
@@ -300,7 +300,7 @@ class Session:
         same as this run."""
         parts = []
         try:
-            from core import profiles
+            from agentdeck.core import profiles
 
             prof = profiles.resolve(self.host, self.profile)
             ov = self.core_overrides()

@@ -29,8 +29,8 @@ CHILD = r"""
 import asyncio, json, sys, time
 from pathlib import Path
 kind, home, width, height = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-from core import demo
-from core.host import Host
+from agentdeck.core import demo
+from agentdeck.core.host import Host
 if kind == "demo":
     demo.make_demo_home(home)
     env = demo.demo_env(home)
@@ -39,7 +39,7 @@ else:
     env = None
 host = Host.from_environment(home, env=env)
 (host.state_dir).mkdir(parents=True, exist_ok=True)   # not a first run: open the main screen
-from app.app import AgentDeckApp
+from agentdeck.app.app import AgentDeckApp
 
 async def main():
     app = AgentDeckApp(host)

@@ -19,7 +19,7 @@ import time
 
 def agentdeck_argv() -> list[str]:
     exe = shutil.which("agentdeck")
-    return [exe] if exe else [sys.executable, "-m", "core.cli"]
+    return [exe] if exe else [sys.executable, "-m", "agentdeck.core.cli"]
 
 
 def clean_env(home: str) -> dict[str, str]:

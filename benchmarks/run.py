@@ -113,7 +113,7 @@ def tool(name: str) -> list[str]:
     exe = bindir() / name
     if exe.exists():
         return [str(exe)]
-    mod = {"agentdeck": "core.cli", "agentdeck-hook": "core.hookhandler"}[name]
+    mod = {"agentdeck": "agentdeck.core.cli", "agentdeck-hook": "agentdeck.core.hookhandler"}[name]
     return [sys.executable, "-c", f"import sys; from {mod} import main; sys.exit(main())"]
 
 

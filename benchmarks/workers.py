@@ -3,10 +3,10 @@
     python benchmarks/workers.py growth --sizes 10,100,1000 --rounds 5 --applied 10,100
     python benchmarks/workers.py probes --home DIR --env-json FILE
 
-growth: plan time (core.engine.build_plan, all targets) for generated operator profiles with N MCP
+growth: plan time (agentdeck.core.engine.build_plan, all targets) for generated operator profiles with N MCP
         servers, N skills and N agents, on a tmp home. One warm-up plan first (lazy imports are
         start-up cost, measured elsewhere), then the sizes round-robin, `rounds` times each.
-        For the `--applied` sizes also: one apply (core.engine.apply_plan) on a fresh home, and
+        For the `--applied` sizes also: one apply (agentdeck.core.engine.apply_plan) on a fresh home, and
         the plan of that home once it is in sync.
 probes: the seconds (and the CPU seconds of the CLI it runs) of each live probe of
         `agentdeck doctor --live` (core/doctor/probes.py), run one at a time on the given home
@@ -66,7 +66,7 @@ def make_profile(root: Path, n: int, name: str | None = None) -> str:
 
 
 def _host(home: Path):
-    from core.host import Host
+    from agentdeck.core.host import Host
 
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("XDG_", "AGENTDECK_", "COPILOT_", "CODEX_", "CLAUDE_"))}
@@ -77,7 +77,7 @@ def _host(home: Path):
 def growth(sizes: list[int], rounds: int, applied: list[int]) -> dict:
     """Plan times on a fresh home (sizes round-robin, `rounds` each); then, for each size in
     `applied`, one apply on its own fresh home and `rounds` plans of that home (in sync)."""
-    from core import engine
+    from agentdeck.core import engine
 
     out: dict = {"times": {}, "items": {}, "apply": {}, "in_sync": {}}
     with tempfile.TemporaryDirectory(prefix="agentdeck-growth-") as tmp:
@@ -122,8 +122,8 @@ def growth(sizes: list[int], rounds: int, applied: list[int]) -> dict:
 def probes(home: str, env: dict) -> dict:
     from functools import partial
 
-    from core.doctor import probes as P
-    from core.host import Host
+    from agentdeck.core.doctor import probes as P
+    from agentdeck.core.host import Host
 
     host = Host.from_environment(home, env=env)
     wanted = [("copilot hooks.discover", P.copilot_hooks_discover),

@@ -339,7 +339,7 @@ def cmd_doctor(args) -> int:
 
 def _open_app(host: Host, args, onboard: bool = False) -> int:
     try:
-        from app.app import run_app
+        from agentdeck.app.app import run_app
     except ImportError as e:
         if "textual" in str(e) or "app" in str(e):
             print(f"agentdeck: the app is not available ({e}); printing the plan instead.",

@@ -3,7 +3,7 @@
     plan = engine.build_plan(host, "default", ["copilot"])
     result = engine.apply_plan(host, plan)          # executes exactly `plan` (with its decisions)
 
-Repository scope (core.targets.repo): the same plan, apply and manifest engine, planned into a
+Repository scope (agentdeck.core.targets.repo): the same plan, apply and manifest engine, planned into a
 repository instead of the home; its manifest lives in the state dir, keyed by the repository's
 path:
 
@@ -158,7 +158,7 @@ def _repo_target(host: Host, repo_dir: str | Path, cloud_setup: bool | str = Fal
 def build_repo_plan(host: Host, repo_dir: str | Path, profile_name: str = DEFAULT_PROFILE,
                     cloud_setup: bool | str = False,
                     decisions: dict[str, str] | None = None) -> Plan:
-    """The plan for a repository's hooks (core.targets.repo): `.github/hooks/agentdeck.json`
+    """The plan for a repository's hooks (agentdeck.core.targets.repo): `.github/hooks/agentdeck.json`
     and its committed wrapper, read by Copilot CLI (trusted folders), VS Code agent mode and the
     Copilot cloud agent. One target, "repo"; plan.info["repo"] is the repository pane's data
     (root, per-event readers and dialects, folder trust, other hook sources, cloud setup).

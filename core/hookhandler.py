@@ -14,7 +14,7 @@ import re
 import sys
 import time
 
-from core.secrets import redact, redact_value
+from agentdeck.core.secrets import redact, redact_value
 
 MAX_STDIN = 8 * 1024 * 1024
 MAX_STR = 2000          # every string in the record, the prompt included

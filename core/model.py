@@ -3,7 +3,7 @@
 Validation errors are turned into one-line messages naming the file, line and field by
 core.profiles; these models only say what is allowed.
 
-The authority is pydantic (core.model_pydantic holds the pydantic classes), but importing it and
+The authority is pydantic (agentdeck.core.model_pydantic holds the pydantic classes), but importing it and
 building the schemas costs ~90 ms, more than everything else `agentdeck plan` does. So these
 classes check the plainly valid input themselves -- exact types only: a str that is a str, a
 list of str, an int in range, one of the Literal values -- and give anything else (a value to

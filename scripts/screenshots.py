@@ -20,8 +20,8 @@ from typing import Awaitable, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core import demo  # noqa: E402
-from core.host import Host  # noqa: E402
+from agentdeck.core import demo  # noqa: E402
+from agentdeck.core.host import Host  # noqa: E402
 
 VERSIONS = {"copilot": "1.0.102", "codex": None, "claude": None}
 
@@ -57,7 +57,7 @@ async def tab(pilot, tab_id: str) -> None:
 
 
 async def choose_target(pilot, name: str) -> None:
-    from app.widgets.target_list import TargetList
+    from agentdeck.app.widgets.target_list import TargetList
 
     tl = pilot.app.screen.query_one(TargetList)
     tl.highlighted = tl.get_option_index(name)
@@ -65,7 +65,7 @@ async def choose_target(pilot, name: str) -> None:
 
 
 async def select_plan_item(pilot, label_part: str) -> None:
-    from app.widgets.plan_tree import PlanTree
+    from agentdeck.app.widgets.plan_tree import PlanTree
 
     tree = pilot.app.screen.query_one(PlanTree)
     for node in tree.root.children:
@@ -214,7 +214,7 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
 
 
 async def take(name: str, size: tuple[int, int], step: Step, out_dir: Path) -> Path:
-    from app.app import AgentDeckApp
+    from agentdeck.app.app import AgentDeckApp
 
     with tempfile.TemporaryDirectory(prefix="agentdeck-shot-") as tmp:
         host = demo_host(Path(tmp))

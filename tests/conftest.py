@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.host import Host
+from agentdeck.core.host import Host
 
 try:   # CI runs the property tests on a fixed set of examples: a red CI is then reproducible,
     # and a developer's runs (random) keep looking for new failures

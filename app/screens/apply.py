@@ -15,10 +15,10 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, ProgressBar, RichLog, Static
 
-from core import engine
-from core.errors import UserError
-from core.host import Host
-from core.plan import Plan
+from agentdeck.core import engine
+from agentdeck.core.errors import UserError
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan
 
 from ..session import DECISION_LABEL, decided, home_relative, item_title, symbol
 from ..widgets.style import MARK_STYLE

@@ -27,9 +27,9 @@ RESULT_ORDER = ("error", "warning", "info", "ok", "skipped")
 
 
 def load_doctor():
-    """core.doctor.run, or None when this build has no doctor."""
+    """agentdeck.core.doctor.run, or None when this build has no doctor."""
     try:
-        from core.doctor import run  # type: ignore[attr-defined]
+        from agentdeck.core.doctor import run  # type: ignore[attr-defined]
     except ImportError:
         return None
     return run
@@ -45,9 +45,9 @@ def run_for_session(run, session, live: bool = False, progress=None) -> list:
     if not session.has_overrides:
         return findings
     try:
-        from core.doctor.context import Ctx
-        from core.doctor.registry import CHECKS
-        from core.doctor.runner import run_check
+        from agentdeck.core.doctor.context import Ctx
+        from agentdeck.core.doctor.registry import CHECKS
+        from agentdeck.core.doctor.runner import run_check
     except ImportError:
         return findings
     plan = session.fresh_plan()

@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
-from core.plan import Plan
+from agentdeck.core.plan import Plan
 
 from ..messages import Decided, McpToggled
 from ..session import (Session, available_targets, all_targets, home_relative, key_title,
@@ -60,7 +60,7 @@ def canonical(value) -> str:
     """A value as comparable text (MISSING is a value of its own)."""
     import json
 
-    from core.disk import MISSING
+    from agentdeck.core.disk import MISSING
 
     if value is MISSING:
         return "\0missing"

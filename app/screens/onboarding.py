@@ -20,7 +20,7 @@ from textual.widgets import (Button, ContentSwitcher, Footer, RadioButton, Radio
                              SelectionList, Static, Switch)
 from textual.widgets.selection_list import Selection
 
-from core.plan import Plan
+from agentdeck.core.plan import Plan
 
 from ..messages import Decided
 from ..session import (Session, available_profiles, available_targets, home_relative,
@@ -444,7 +444,7 @@ class OnboardingScreen(Screen[str]):
 
     def _load_defaults(self) -> None:
         """Options start from what the chosen profile says."""
-        from core import profiles
+        from agentdeck.core import profiles
 
         try:
             prof = profiles.resolve(self.session.host, self._chosen_profile())

@@ -23,9 +23,9 @@ from textual.screen import Screen
 from textual.widgets import (Button, DataTable, Footer, Input, Label, Static, Switch,
                              TabbedContent, TabPane)
 
-from core import engine
-from core.host import Host
-from core.plan import Plan
+from agentdeck.core import engine
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan
 
 from ..messages import Decided
 from ..session import Session, home_relative
@@ -288,11 +288,11 @@ class RepoScreen(Screen):
                                         generation))
             return
         try:
-            from core.doctor.repo_checks import repo_findings
+            from agentdeck.core.doctor.repo_checks import repo_findings
 
             findings = list(repo_findings(host, root, profile=profile, live=False))
         except Exception as e:  # noqa: BLE001 - the plan still shows
-            from core.doctor.findings import Finding
+            from agentdeck.core.doctor.findings import Finding
 
             findings = [Finding("repo", "error", "repo.doctor",
                                 f"the repository doctor failed: {e}")]

@@ -12,8 +12,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from core.host import Host
-from core.plan import Plan
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan
 
 from ..session import home_relative, target_title
 from .style import no_plan

@@ -11,9 +11,9 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from core.disk import MISSING
-from core.host import Host
-from core.plan import Plan, PlanItem
+from agentdeck.core.disk import MISSING
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan, PlanItem
 
 from ..session import (CLASS_LABEL, DECISION_LABEL, home_relative, key_title, pretty_value,
                        symbol)

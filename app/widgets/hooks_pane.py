@@ -15,8 +15,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from core.host import Host
-from core.plan import Plan, PlanItem
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan, PlanItem
 
 from ..session import DECISION_LABEL, home_relative, key_title, show_value, symbol
 from .style import MARK_STYLE, no_plan

@@ -7,8 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
-from core.host import Host
-from core.plan import Plan, PlanItem
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan, PlanItem
 
 from ..messages import Decided
 from ..session import CLASS_LABEL, DECISION_LABEL, home_relative, key_title, show_value, symbol

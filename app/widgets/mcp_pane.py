@@ -8,9 +8,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static, Switch
 
-from core.disk import MISSING
-from core.host import Host
-from core.plan import Plan
+from agentdeck.core.disk import MISSING
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan
 
 from ..messages import McpToggled
 from ..session import home_relative

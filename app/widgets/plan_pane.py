@@ -8,8 +8,8 @@ from textual.containers import Container
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from core.host import Host
-from core.plan import Plan, PlanItem
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan, PlanItem
 
 from ..messages import Decided
 from .diff_view import DiffView

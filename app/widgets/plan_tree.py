@@ -6,8 +6,8 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
 
-from core.host import Host
-from core.plan import Plan, PlanItem
+from agentdeck.core.host import Host
+from agentdeck.core.plan import Plan, PlanItem
 
 from ..session import item_title, symbol
 from .style import MARK_STYLE

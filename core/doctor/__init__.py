@@ -1,9 +1,9 @@
 """agentdeck doctor: will each CLI actually load what the operator intends?
 
-    from core import doctor
+    from agentdeck.core import doctor
     findings = doctor.run(host, "default", ["copilot"], live=False, progress=print)
 
-Each Finding (core.doctor.findings) is one row of RESULT / CHECK / MESSAGE: result (ok, info,
+Each Finding (agentdeck.core.doctor.findings) is one row of RESULT / CHECK / MESSAGE: result (ok, info,
 warning, error, skipped), a stable check id, a one-line message with the home shown as `~`, a fix
 hint, and the file (shown with `~`) and line when known. Static checks read files only; `live`
 also asks each installed CLI what it loaded (concurrently, each under a timeout, never running an

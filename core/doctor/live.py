@@ -2,7 +2,7 @@
 every difference from what the files say (the static model) and from what the plan intends into a
 finding.
 
-The probes (core.doctor.probes) run concurrently, each under its own timeout; none of them runs an
+The probes (agentdeck.core.doctor.probes) run concurrently, each under its own timeout; none of them runs an
 operator hook or MCP server (`claude mcp list` is never used). A CLI that is not installed gives
 `skipped` with the reason.
 """

@@ -18,9 +18,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from core.facts.claude import CLAUDE
-from core.facts.copilot import COPILOT
-from core.host import Host
+from agentdeck.core.facts.claude import CLAUDE
+from agentdeck.core.facts.copilot import COPILOT
+from agentdeck.core.host import Host
 
 from .jsonrpc import RpcChild, RpcError, decline, null_result
 

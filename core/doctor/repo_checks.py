@@ -1,6 +1,6 @@
 """`agentdeck doctor --repo DIR`: what each of the three readers will do with a repository's hooks.
 
-    from core.doctor.repo_checks import repo_findings
+    from agentdeck.core.doctor.repo_checks import repo_findings
     findings = repo_findings(host, "/path/to/repo", "default", live=False)
 
 Every Finding has target "repo" and a check id `repo.<area>.<what>`; its path is relative to

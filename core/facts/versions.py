@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Mapping
 
 if TYPE_CHECKING:  # pragma: no cover
-    from core.host import Host
+    from agentdeck.core.host import Host
 
 #: Our canonical hook vocabulary; each target maps it to its own spelling (or None).
 CANONICAL_EVENTS: tuple[str, ...] = (

@@ -11,9 +11,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 ADAPTERS = {
-    "copilot": ("core.targets.copilot", "CopilotTarget"),
-    "codex": ("core.targets.codex", "CodexTarget"),
-    "claude": ("core.targets.claude", "ClaudeTarget"),
+    "copilot": ("agentdeck.core.targets.copilot", "CopilotTarget"),
+    "codex": ("agentdeck.core.targets.codex", "CodexTarget"),
+    "claude": ("agentdeck.core.targets.claude", "ClaudeTarget"),
 }
 ORDER = ("copilot", "codex", "claude")
 

@@ -2,12 +2,12 @@
 
 Every part is its own plan item with its own class and reason (group in brackets):
 
-  [hooks]    <claude home>/agentdeck-hook.sh (0755, file)   the wrapper (core.targets.wrapper)
+  [hooks]    <claude home>/agentdeck-hook.sh (0755, file)   the wrapper (agentdeck.core.targets.wrapper)
              settings.json ("hooks", <Event>) member items  one matcher group per event (below)
   [settings] settings.json keys: statusLine (command form) and whatever the profile's
              claude/settings.json sets, one key item per top-level key
   [mcp]      .claude.json ("mcpServers", name), one key item per server
-  [persona]  <claude home>/CLAUDE.md, a managed block at the top (core.targets.persona)
+  [persona]  <claude home>/CLAUDE.md, a managed block at the top (agentdeck.core.targets.persona)
   [skills]   <claude home>/skills/<skill> links to the profile's skill folders;
              <claude home>/commands/<name>.md, the profile's commands as they are (Claude has
              slash commands)
@@ -27,7 +27,7 @@ in the very events agentdeck registers. The obvious shapes are all wrong:
   first write is lost when uninstall restores "what was there before";
 - merging their groups into our desired value fixes the first two and keeps the third.
 
-So each event is a *member* item (core.desired.Desired.member): the item is ONE element of the
+So each event is a *member* item (agentdeck.core.desired.Desired.member): the item is ONE element of the
 list at ("hooks", <Event>) -- the matcher group whose JSON contains the path of agentdeck's
 wrapper. The three-state rule applies to that group alone: the operator's groups are never
 compared, rewritten, reordered or removed; our group is appended on first install and replaced in

@@ -2,7 +2,7 @@
 
 Every part is its own plan item with its own class and reason (group in brackets):
 
-  [hooks]    $CODEX_HOME/agentdeck-hook.sh (0755, file)     the wrapper (core.targets.wrapper)
+  [hooks]    $CODEX_HOME/agentdeck-hook.sh (0755, file)     the wrapper (agentdeck.core.targets.wrapper)
              $CODEX_HOME/hooks.json (file)                  the registration (codex_hooks): no
                                                             `version` key, matcher groups,
                                                             `timeout` in seconds
@@ -17,7 +17,7 @@ Every part is its own plan item with its own class and reason (group in brackets
              (`enabled = true` written by them in config.toml)
   [settings] config.toml keys from the profile's codex/config.toml, one key item per leaf
              (`notify` only when the profile sets it); a `hooks` table there is refused
-  [persona]  $CODEX_HOME/AGENTS.md, a managed block at the top (core.targets.persona)
+  [persona]  $CODEX_HOME/AGENTS.md, a managed block at the top (agentdeck.core.targets.persona)
   [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md files, byte-identical to the
              Copilot adapter's for the same profile, so the engine plans each once, records both
              targets as owners, and only releases (never deletes) one another target still owns

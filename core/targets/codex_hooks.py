@@ -15,7 +15,7 @@ Registration: `$CODEX_HOME/hooks.json`, one whole "file" item (the file is agent
 - `timeout` in seconds (Codex ignores `timeoutSec` and would apply its 600 s default);
 - event names mapped from the canonical vocabulary through core.facts.codex; the events Codex
   lacks (post_tool_use_failure, notification, error) are skipped with an info line;
-- the handler runs `<wrapper> <Event>` (core.targets.wrapper), so the registered command, and
+- the handler runs `<wrapper> <Event>` (agentdeck.core.targets.wrapper), so the registered command, and
   with it the trust hash, stays byte-stable when the profile's handler changes.
 
 Trust: Codex runs a hook only when config.toml holds `[hooks.state."<key>"]` with a

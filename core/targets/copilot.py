@@ -2,7 +2,7 @@
 
 Every part is its own plan item with its own class and reason (group in brackets):
 
-  [hooks]    $COPILOT_HOME/agentdeck-hook.sh (0755, file)      the wrapper (core.targets.wrapper)
+  [hooks]    $COPILOT_HOME/agentdeck-hook.sh (0755, file)      the wrapper (agentdeck.core.targets.wrapper)
              $COPILOT_HOME/hooks/agentdeck.json (file)         the registration (copilot_hooks)
   [settings] settings.json keys (JSONC, comments kept):        disableAllHooks (pinned false),
              statusLine (command form, only when the profile sets one), disabledMcpServers
@@ -11,7 +11,7 @@ Every part is its own plan item with its own class and reason (group in brackets
   [mcp]      mcp-config.json ("mcpServers", name), one key item per server (mcp_copilot)
   [env]      <state dir>/copilot.env (0600, file) + a block at the bottom of ~/.bashrc
              (directives, browser)
-  [persona]  copilot-instructions.md, a managed block at the top (core.targets.persona)
+  [persona]  copilot-instructions.md, a managed block at the top (agentdeck.core.targets.persona)
   [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md files (skills)
   [agents]   $COPILOT_HOME/agents/<name>.md (skills.copilot_agent)
 

@@ -13,7 +13,7 @@ copilot/mcp-config.json entry of the same name merged over it):
 - a header value that takes its credential from the environment (`${VAR}`, `$VAR`) is dropped
   with a warning: Copilot sends header values literally and has no env indirection; agentdeck never
   writes the resolved value.
-- the secret scanner (core.secrets) runs over url, command, args, env and headers; a literal
+- the secret scanner (agentdeck.core.secrets) runs over url, command, args, env and headers; a literal
   credential is reported (kind and where, value redacted) and makes the item secret, so
   mcp-config.json is written 0600.
 

@@ -27,7 +27,7 @@ the Copilot cloud agent (default branch, fresh clone, Linux, only `bash` entries
 keys are the PascalCase aliases (`event_key`): Copilot CLI accepts them (FACTS.md, verified on
 1.0.102) and VS Code needs them (`Stop`, never `AgentStop`, which both drop). A PascalCase key
 makes Copilot send snake_case fields with Claude tool names; VS Code sends its own payload. The
-default handler (core.hookhandler, with AGENTDECK_TARGET=repo) tells them apart.
+default handler (agentdeck.core.hookhandler, with AGENTDECK_TARGET=repo) tells them apart.
 
 `cwd: "."` is the repository root for all three readers (GitHub's and VS Code's hook references:
 "relative to repository root"), so the relative command also works in a session started in a

@@ -31,7 +31,7 @@ async def settle(pilot, rounds: int = 3) -> None:
 
 
 def main_screen(app):
-    from app.screens.main import MainScreen
+    from agentdeck.app.screens.main import MainScreen
 
     for s in app.screen_stack:
         if isinstance(s, MainScreen):
@@ -49,7 +49,7 @@ def find_item(plan, target: str, *, key: tuple | None = None, path_end: str | No
 
 
 async def select_tree_item(pilot, item_id: str) -> None:
-    from app.widgets.plan_tree import PlanTree
+    from agentdeck.app.widgets.plan_tree import PlanTree
 
     tree = pilot.app.screen.query_one(PlanTree)
     for node in tree.root.children:
@@ -70,7 +70,7 @@ async def choose_tab(pilot, tab_id: str) -> None:
 
 
 async def choose_target(pilot, target: str) -> None:
-    from app.widgets.target_list import TargetList
+    from agentdeck.app.widgets.target_list import TargetList
 
     tl = pilot.app.screen.query_one(TargetList)
     tl.highlighted = tl.get_option_index(target)
@@ -80,7 +80,7 @@ async def choose_target(pilot, target: str) -> None:
 async def select_key_row(pilot, item_id: str) -> None:
     from textual.widgets import DataTable
 
-    from app.widgets.keys_pane import KeysPane
+    from agentdeck.app.widgets.keys_pane import KeysPane
 
     pane = pilot.app.screen.query_one(KeysPane)
     ids = [i.id for i in pane.items]

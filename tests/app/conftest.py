@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from core import demo
-from core.doctor.findings import Finding
-from core.host import Host
+from agentdeck.core import demo
+from agentdeck.core.doctor.findings import Finding
+from agentdeck.core.host import Host
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem):
@@ -65,7 +65,7 @@ def empty_host(tmp_path) -> Host:
 
 @pytest.fixture
 def make_app():
-    from app.app import AgentDeckApp
+    from agentdeck.app.app import AgentDeckApp
 
     def factory(host: Host, **kw) -> AgentDeckApp:
         kw.setdefault("version_probe", stub_versions)
@@ -104,13 +104,13 @@ def fake_doctor(monkeypatch):
                                  "copilot loaded 12 hooks", live=True))
         return found
 
-    monkeypatch.setattr("app.screens.doctor.load_doctor", lambda: run)
+    monkeypatch.setattr("agentdeck.app.screens.doctor.load_doctor", lambda: run)
     return calls
 
 
 @pytest.fixture
 def no_doctor(monkeypatch):
-    monkeypatch.setattr("app.screens.doctor.load_doctor", lambda: None)
+    monkeypatch.setattr("agentdeck.app.screens.doctor.load_doctor", lambda: None)
 
 
 SNAPSHOT_ROOT = Path("/tmp/agentdeck-app-snapshots")
@@ -126,7 +126,7 @@ def snapshot_host(monkeypatch):
     import fcntl
     import shutil
 
-    from core import profiles
+    from agentdeck.core import profiles
 
     SNAPSHOT_ROOT.mkdir(parents=True, exist_ok=True)
     with open(SNAPSHOT_ROOT.with_suffix(".lock"), "w") as lock:

@@ -6,7 +6,7 @@ import json
 
 from textual.widgets import DataTable, Input, Select
 
-from app.screens.doctor import DoctorScreen, ExportScreen
+from agentdeck.app.screens.doctor import DoctorScreen, ExportScreen
 
 from app_helpers import plain, settle, static_text
 
@@ -145,7 +145,7 @@ async def test_a_failing_doctor_is_one_line(demo_host, make_app, monkeypatch):
     def broken(host, profile, targets, live=False, progress=None):
         raise RuntimeError(f"cannot read {host.home}/.copilot/settings.json")
 
-    monkeypatch.setattr("app.screens.doctor.load_doctor", lambda: broken)
+    monkeypatch.setattr("agentdeck.app.screens.doctor.load_doctor", lambda: broken)
     app = make_app(demo_host)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_doctor(pilot)
@@ -170,7 +170,7 @@ async def test_without_a_doctor_the_screen_says_so(demo_host, make_app, no_docto
 
 
 async def test_the_real_doctor_if_this_build_has_one(demo_host, make_app):
-    from app.screens.doctor import load_doctor
+    from agentdeck.app.screens.doctor import load_doctor
 
     if load_doctor() is None:
         import pytest

@@ -8,14 +8,14 @@ import threading
 import pytest
 from textual.widgets import DataTable, Switch, TabbedContent
 
-from app.screens.main import MainScreen
-from app.session import Session, target_status
-from app.widgets.diff_view import DiffView
-from app.widgets.keys_pane import KeysPane
-from app.widgets.mcp_pane import McpRow
-from app.widgets.plan_pane import PlanPane
-from app.widgets.target_list import TargetList
-from core import engine
+from agentdeck.app.screens.main import MainScreen
+from agentdeck.app.session import Session, target_status
+from agentdeck.app.widgets.diff_view import DiffView
+from agentdeck.app.widgets.keys_pane import KeysPane
+from agentdeck.app.widgets.mcp_pane import McpRow
+from agentdeck.app.widgets.plan_pane import PlanPane
+from agentdeck.app.widgets.target_list import TargetList
+from agentdeck.core import engine
 
 from app_helpers import (choose_tab, choose_target, find_item, main_screen, plain, select_key_row,
                       select_tree_item, settle, static_text)
@@ -174,7 +174,7 @@ async def test_hooks_pane(demo_host, make_app):
 
 async def test_hooks_pane_highlights_a_change_that_reenables_a_disabled_hook(
         demo_host, make_app):
-    from core.facts import copilot as facts
+    from agentdeck.core.facts import copilot as facts
 
     engine.apply_plan(demo_host, engine.build_plan(demo_host, names=["copilot"]))
     plan = engine.build_plan(demo_host, names=["copilot"])
@@ -288,7 +288,7 @@ def changed_profile(host) -> None:
     """An operator profile named default whose persona differs: the plan gets an update."""
     import shutil
 
-    from core.profiles import bundled_dir
+    from agentdeck.core.profiles import bundled_dir
 
     dest = host.config_dir / "profiles" / "default"
     shutil.copytree(bundled_dir() / "default", dest)
@@ -428,7 +428,7 @@ async def test_mcp_switch_is_disabled_for_servers_the_operator_set(demo_host, ma
 
 
 async def test_mcp_switch_for_codex_edits_its_plan(demo_host, make_app):
-    from core import targets
+    from agentdeck.core import targets
 
     if "codex" not in targets.available():
         pytest.skip("no Codex target in this build")
@@ -478,7 +478,7 @@ async def test_browser_pane_under_wsl_lists_the_probes(demo_host, make_app):
 async def test_browser_tab_says_why_it_is_empty_for_targets_without_one(demo_host, make_app):
     """Operator trial #8: clicking Browser with Codex selected did nothing (the tab was
     disabled). It opens and says why there is nothing in it."""
-    from core import targets
+    from agentdeck.core import targets
 
     if "codex" not in targets.available():
         pytest.skip("no Codex target in this build")
@@ -498,7 +498,7 @@ async def test_browser_tab_says_why_it_is_empty_for_targets_without_one(demo_hos
 
 
 async def test_codex_trust_action_adds_trust_to_the_plan(demo_host, make_app):
-    from core import targets
+    from agentdeck.core import targets
 
     if "codex" not in targets.available():
         pytest.skip("no Codex target in this build")
@@ -520,7 +520,7 @@ async def test_codex_trust_action_adds_trust_to_the_plan(demo_host, make_app):
 
 
 async def test_target_list_switches_the_panes(demo_host, make_app):
-    from core import targets
+    from agentdeck.core import targets
 
     if "claude" not in targets.available():
         pytest.skip("no Claude target in this build")
@@ -624,7 +624,7 @@ async def test_usable_at_80x24(demo_host, make_app):
 
 
 async def test_run_app_is_what_the_cli_calls(demo_host, monkeypatch):
-    from app import app as app_module
+    from agentdeck.app import app as app_module
 
     seen = {}
 

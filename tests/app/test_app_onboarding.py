@@ -7,9 +7,9 @@ import json
 import pytest
 from textual.widgets import RadioSet, SelectionList, Switch
 
-from app.screens.onboarding import STEPS, OnboardingScreen
+from agentdeck.app.screens.onboarding import STEPS, OnboardingScreen
 from tests.conftest import snapshot_tree
-from core import engine
+from agentdeck.core import engine
 
 from app_helpers import main_screen, plain, settle, static_text
 
@@ -92,7 +92,7 @@ async def test_detect_step_probes_browsers_under_wsl(demo_host, make_app):
 
 
 async def test_choices_reach_the_plan(empty_host, make_app):
-    from core import targets
+    from agentdeck.core import targets
 
     app = make_app(empty_host, onboard=True)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -137,7 +137,7 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         await go_to(pilot, screen, "review")
         await settle(pilot)
         # the review shows every chosen target, one group each
-        from app.session import target_title
+        from agentdeck.app.session import target_title
 
         groups = [str(n.label) for n in screen.query_one("PlanTree").root.children]
         assert len(groups) == len(screen.plan.targets)

@@ -9,8 +9,8 @@ import subprocess
 import pytest
 from textual.widgets import Input, Switch, TabbedContent
 
-from app.screens.repo import RepoScreen
-from core import engine
+from agentdeck.app.screens.repo import RepoScreen
+from agentdeck.core import engine
 from tests.conftest import snapshot_tree
 
 from app_helpers import main_screen, plain, settle, static_text
@@ -151,8 +151,8 @@ async def test_cloud_setup_switch_adds_the_workflow_step(demo_host, make_app, re
 
 
 async def test_run_app_and_the_cli_pass_the_repository(demo_host, monkeypatch, repo):
-    from app import app as app_module
-    from core import cli
+    from agentdeck.app import app as app_module
+    from agentdeck.core import cli
 
     seen = {}
 

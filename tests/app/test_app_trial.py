@@ -9,14 +9,14 @@ import stat
 import pytest
 from textual.widgets import Button, DataTable, Switch, TabbedContent
 
-from app.screens.onboarding import OnboardingScreen
-from app.session import key_title, target_status
-from app.widgets.diff_view import DiffView
-from app.widgets.keys_pane import KeysPane
-from app.widgets.mcp_pane import McpRow
-from app.widgets.plan_tree import PlanTree
-from app.widgets.target_list import TargetList
-from core import engine
+from agentdeck.app.screens.onboarding import OnboardingScreen
+from agentdeck.app.session import key_title, target_status
+from agentdeck.app.widgets.diff_view import DiffView
+from agentdeck.app.widgets.keys_pane import KeysPane
+from agentdeck.app.widgets.mcp_pane import McpRow
+from agentdeck.app.widgets.plan_tree import PlanTree
+from agentdeck.app.widgets.target_list import TargetList
+from agentdeck.core import engine
 from tests.conftest import snapshot_tree
 
 from app_helpers import (choose_tab, choose_target, find_item, main_screen, plain, select_tree_item,
@@ -162,7 +162,7 @@ async def test_3_mcp_switch_on_the_demo_home_writes_in_one_step(demo_host, make_
         assert screen.plan.action(item) == "none"
         assert not screen.plan.has_changes, screen.plan.summary()
         assert not _mcp_row(screen, "memory").server["enabled"]
-    from core.formats.jsonc import JsonDoc
+    from agentdeck.core.formats.jsonc import JsonDoc
 
     assert JsonDoc.parse(settings.read_text()).data["disabledMcpServers"] == ["my-notes", "memory"]
 
@@ -272,7 +272,7 @@ def fake_npm_cli(home, marker) -> None:
 
 async def test_5_versions_come_from_package_json_without_running_the_cli(
         empty_host, make_app, tmp_path):
-    from app.session import detect_version
+    from agentdeck.app.session import detect_version
 
     marker = tmp_path / "copilot-was-run"
     fake_npm_cli(empty_host.home, marker)
@@ -443,7 +443,7 @@ async def test_8_targets_step_first_space_toggles_and_marks_read_without_colour(
 
 
 async def test_8_codex_trust_rows_are_named_by_their_event(demo_host, make_app):
-    from core import targets
+    from agentdeck.core import targets
 
     if "codex" not in targets.available():
         pytest.skip("no Codex target in this build")

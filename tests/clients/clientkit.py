@@ -18,8 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.facts import FACTS_BY_TARGET
-from core.host import Host
+from agentdeck.core.facts import FACTS_BY_TARGET
+from agentdeck.core.host import Host
 
 #: captured at import (collection time), before any test fixture points HOME elsewhere
 _REAL_HOME = Path(os.environ.get("HOME") or Path.home())
@@ -158,7 +158,7 @@ def main() -> int:
     Copilot unpacks its bundle into the shared cache, report, and exit 0 whatever happened."""
     import tempfile
 
-    from core.facts.versions import cli_version
+    from agentdeck.core.facts.versions import cli_version
 
     t0 = time.monotonic()
     c = install_all()

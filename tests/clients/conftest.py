@@ -7,7 +7,7 @@ import time
 import pytest
 
 from clientkit import Clients, install_all, scratch_host
-from core.host import Host
+from agentdeck.core.host import Host
 
 
 @pytest.fixture(scope="session")

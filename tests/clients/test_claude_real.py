@@ -13,8 +13,8 @@ import json
 
 import pytest
 
-from core import engine
-from core.doctor.probes import claude_doctor
+from agentdeck.core import engine
+from agentdeck.core.doctor.probes import claude_doctor
 
 pytestmark = pytest.mark.clients
 

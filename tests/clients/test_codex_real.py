@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from core import engine
-from core.demo import make_demo_home
-from core.doctor.probes import codex_hooks_list, codex_mcp_list, codex_startup_config
+from agentdeck.core import engine
+from agentdeck.core.demo import make_demo_home
+from agentdeck.core.doctor.probes import codex_hooks_list, codex_mcp_list, codex_startup_config
 
 pytestmark = pytest.mark.clients
 

@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from core import engine
-from core.demo import make_demo_home
-from core.doctor.probes import copilot_hooks_discover, copilot_mcp_list
-from core.facts.copilot import COPILOT
+from agentdeck.core import engine
+from agentdeck.core.demo import make_demo_home
+from agentdeck.core.doctor.probes import copilot_hooks_discover, copilot_mcp_list
+from agentdeck.core.facts.copilot import COPILOT
 
 pytestmark = pytest.mark.clients
 

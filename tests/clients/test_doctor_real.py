@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core import doctor, engine
-from core.doctor.report import exit_code, render_text
+from agentdeck.core import doctor, engine
+from agentdeck.core.doctor.report import exit_code, render_text
 
 pytestmark = pytest.mark.clients
 

@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from core.doctor.probes import (ProbeResult, claude_doctor, codex_hooks_list, codex_mcp_list,
+from agentdeck.core.doctor.probes import (ProbeResult, claude_doctor, codex_hooks_list, codex_mcp_list,
                                 codex_startup_config, copilot_hooks_discover, copilot_mcp_list,
                                 run_all)
-from core.facts import FACTS_BY_TARGET
-from core.facts.claude import CLAUDE
-from core.facts.codex import CODEX, codex_hook_state_key, codex_trusted_hash
-from core.facts.copilot import COPILOT, copilot_disable_key
-from core.facts.versions import cli_version, in_verified_range
-from core.host import Host
+from agentdeck.core.facts import FACTS_BY_TARGET
+from agentdeck.core.facts.claude import CLAUDE
+from agentdeck.core.facts.codex import CODEX, codex_hook_state_key, codex_trusted_hash
+from agentdeck.core.facts.copilot import COPILOT, copilot_disable_key
+from agentdeck.core.facts.versions import cli_version, in_verified_range
+from agentdeck.core.host import Host
 
 pytestmark = pytest.mark.clients
 

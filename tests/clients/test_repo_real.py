@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from core import engine
-from core.doctor.probes import copilot_hooks_discover
-from core.doctor.repo_checks import repo_findings
-from core.targets import repo as R
+from agentdeck.core import engine
+from agentdeck.core.doctor.probes import copilot_hooks_discover
+from agentdeck.core.doctor.repo_checks import repo_findings
+from agentdeck.core.targets import repo as R
 
 pytestmark = pytest.mark.clients
 

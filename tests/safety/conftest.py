@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from core import targets
+from agentdeck.core import targets
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.desired import Desired, DesiredState
-from core.host import Host
-from core.model import Profile
+from agentdeck.core.desired import Desired, DesiredState
+from agentdeck.core.host import Host
+from agentdeck.core.model import Profile
 
 T = "fake"
 MARKERS = ("<!-- fake:begin -->", "<!-- fake:end -->")

@@ -12,8 +12,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-from core import cli, demo, targets
-from core.host import Host
+from agentdeck.core import cli, demo, targets
+from agentdeck.core.host import Host
 from tests.conftest import _HOME_VARS, snapshot_tree
 
 REPO = Path(__file__).resolve().parents[2]
@@ -153,7 +153,7 @@ def messy_home(root: Path) -> Path:
 
 
 def demo_home(root: Path) -> Path:
-    """The home `agentdeck demo` makes (core.demo), as it is."""
+    """The home `agentdeck demo` makes (agentdeck.core.demo), as it is."""
     return demo.make_demo_home(root)
 
 
@@ -163,7 +163,7 @@ HOMES = {"fresh": fresh_home, "demo": demo_home, "messy": messy_home}
 # ---- running the CLI -----------------------------------------------------------------------------
 
 def cli_inproc(*args: str) -> tuple[int, str, str]:
-    """core.cli.main in this process: (exit code, stdout, stderr). An uncaught exception would
+    """agentdeck.core.cli.main in this process: (exit code, stdout, stderr). An uncaught exception would
     propagate into the test (a traceback the operator would have seen)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -174,7 +174,7 @@ def cli_inproc(*args: str) -> tuple[int, str, str]:
 def cli_proc(*args: str, env: dict[str, str], timeout: float = 120,
              prefix: list[str] | None = None) -> subprocess.CompletedProcess:
     """`python -m core.cli ARGS` as a real process."""
-    argv = (prefix or [sys.executable, "-m", "core.cli"]) + [str(a) for a in args]
+    argv = (prefix or [sys.executable, "-m", "agentdeck.core.cli"]) + [str(a) for a in args]
     return subprocess.run(argv, capture_output=True, text=True, cwd=REPO, env=env,
                           timeout=timeout)
 
@@ -195,8 +195,8 @@ def plan_json(home: Path, names, *extra: str, uninstall: bool = False) -> dict:
     args = [cmd, "--home", home, "--json", *target_args(names), *extra]
     if uninstall:
         # `uninstall --json` without --yes would refuse (no terminal); plan it through the engine
-        from core import engine
-        from core.plan import Plan
+        from agentdeck.core import engine
+        from agentdeck.core.plan import Plan
         plan = engine.build_uninstall_plan(make_host(home), list(names))
         return plan.to_json()
     rc, out, err = cli_inproc(*args)
@@ -208,7 +208,7 @@ def plan_json(home: Path, names, *extra: str, uninstall: bool = False) -> dict:
 
 def unparsable_configs(home: Path) -> list[str]:
     """Every *.json / *.toml file under home that does not parse (JSONC allowed)."""
-    from core.formats.jsonc import JsonDoc
+    from agentdeck.core.formats.jsonc import JsonDoc
 
     bad = []
     for dirpath, dirnames, filenames in os.walk(home):

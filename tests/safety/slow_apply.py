@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from core import cli
-from core.host import Host
+from agentdeck.core import cli
+from agentdeck.core.host import Host
 
 _orig = Host.write_atomic
 

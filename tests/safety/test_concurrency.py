@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from core import apply as applier
+from agentdeck.core import apply as applier
 from tests.safety.safety_helpers import (HOMES, REPO, available, clean_env, diff_snapshots,
                                          home_snapshot, install, make_host, target_args)
 
@@ -40,7 +40,7 @@ def test_two_applies_at_once_one_runs_the_other_waits_then_fails(tmp_path):
             assert time.monotonic() < deadline, "the first apply never started writing"
             time.sleep(0.02)
         t0 = time.monotonic()
-        second = subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True,
+        second = subprocess.run([sys.executable, "-m", "agentdeck.core.cli", *args], capture_output=True,
                                 text=True, cwd=REPO, env=clean_env(home), timeout=60)
         waited = time.monotonic() - t0
         assert first.poll() is None, "the first apply finished before the second gave up: the test proves nothing"
@@ -72,14 +72,14 @@ def test_second_apply_waiting_for_a_short_apply_then_refuses_a_stale_plan(tmp_pa
     plan computed before: it refuses a stale plan (one clear line) and writes nothing."""
     names = available()
     home = HOMES["fresh"](tmp_path / "home")
-    from core import engine
+    from agentdeck.core import engine
     host = make_host(home)
     plan_a = engine.build_plan(host, "default", names)
     plan_b = engine.build_plan(host, "default", names)
     engine.apply_plan(host, plan_a)
     after_a = home_snapshot(home)
     import pytest
-    from core.errors import StalePlanError
+    from agentdeck.core.errors import StalePlanError
     with pytest.raises(StalePlanError, match="changed on disk since this plan was computed"):
         engine.apply_plan(host, plan_b)
     assert home_snapshot(home) == after_a

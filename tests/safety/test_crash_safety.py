@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from core import apply as applier
-from core import cli, engine
+from agentdeck.core import apply as applier
+from agentdeck.core import cli, engine
 from tests.safety.safety_helpers import (HOMES, available, clean_env, cli_inproc, cli_proc,
                                          diff_snapshots, home_snapshot, make_host, target_args,
                                          temp_leftovers, unparsable_configs)

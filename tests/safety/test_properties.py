@@ -3,7 +3,7 @@ random operator edits are never lost, through re-applies with a changed profile 
 uninstall.
 
 The round trips drive core.formats directly; the three-state property drives the real planner and
-applier (core.plan.compute, core.apply.run) on a synthetic target in a throwaway home."""
+applier (agentdeck.core.plan.compute, core.apply.run) on a synthetic target in a throwaway home."""
 from __future__ import annotations
 
 import json
@@ -17,13 +17,13 @@ import tomlkit
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from core import apply as applier
-from core import plan as planner
-from core.desired import Desired, DesiredState
-from core.formats.blocks import get_block, remove_block, set_block
-from core.formats.jsonc import MISSING, JsonDoc
-from core.formats.tomldoc import TomlDoc
-from core.manifest import Manifest
+from agentdeck.core import apply as applier
+from agentdeck.core import plan as planner
+from agentdeck.core.desired import Desired, DesiredState
+from agentdeck.core.formats.blocks import get_block, remove_block, set_block
+from agentdeck.core.formats.jsonc import MISSING, JsonDoc
+from agentdeck.core.formats.tomldoc import TomlDoc
+from agentdeck.core.manifest import Manifest
 from tests.safety.safety_helpers import make_host
 
 SETTINGS = settings(max_examples=80, deadline=None,
@@ -189,7 +189,7 @@ def test_toml_set_then_delete_of_a_new_key_gives_back_the_bytes(doc, data):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "core.formats.tomldoc (documented limitation): an empty [table] the operator wrote, given its "
+    "agentdeck.core.formats.tomldoc (documented limitation): an empty [table] the operator wrote, given its "
     "first plain key by agentdeck, loses its header when that key is deleted again -- uninstall "
     "is then not byte-exact for that file"))
 def test_toml_empty_operator_table_survives_a_key_added_and_removed():

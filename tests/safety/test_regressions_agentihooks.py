@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from core import engine, targets
-from core.formats.jsonc import JsonDoc
+from agentdeck.core import engine, targets
+from agentdeck.core.formats.jsonc import JsonDoc
 from tests.safety.safety_helpers import (HOMES, REPO, available, clean_env, cli_inproc, cli_proc,
                                          diff_snapshots, home_snapshot, install, make_host,
                                          plan_json, state_rel, target_args, uninstall)
@@ -358,7 +358,7 @@ def test_results_do_not_depend_on_the_installing_shells_environment(tmp_path):
         cwd = tmp_path / f"cwd{n}"
         cwd.mkdir()
         env = clean_env(home, PYTHONPATH=str(REPO), **extra)
-        r = subprocess.run([sys.executable, "-m", "core.cli", "apply", "--home", str(home), "--yes",
+        r = subprocess.run([sys.executable, "-m", "agentdeck.core.cli", "apply", "--home", str(home), "--yes",
                             *target_args(available())], capture_output=True, text=True, env=env,
                            cwd=cwd, timeout=120)
         assert r.returncode == 0, r.stdout + r.stderr

@@ -8,7 +8,7 @@
 - no ${VAR} is ever resolved into a file: an environment variable's value never reaches the disk;
 - Copilot's config.json is never written, and nothing but trustedFolders is read from it (its
   other values never appear in any output or file);
-- the audit log (core.hookhandler) never stores a secret value from a hook payload.
+- the audit log (agentdeck.core.hookhandler) never stores a secret value from a hook payload.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from core import engine
+from agentdeck.core import engine
 from tests.safety.safety_helpers import (HOMES, REPO, available, clean_env, cli_inproc, cli_proc,
                                          home_snapshot, install, make_host, plan_json,
                                          target_args, uninstall)
@@ -98,7 +98,7 @@ def test_reaping_a_removed_skill_never_deletes_through_a_symlinked_skills_folder
 
 
 def test_host_refuses_to_remove_outside_the_home(tmp_path):
-    from core.host import HostError
+    from agentdeck.core.host import HostError
     home = HOMES["fresh"](tmp_path / "home")
     victim = tmp_path / "victim.txt"
     victim.write_text("mine")
@@ -231,7 +231,7 @@ def test_copilot_config_json_is_never_written_nor_read_beyond_trusted_folders(tm
 def _audit(tmp_path: Path, payload: dict, event: str = "PreToolUse", target: str = "claude") -> str:
     state = tmp_path / "state"
     env = clean_env(tmp_path, AGENTDECK_STATE_DIR=str(state), AGENTDECK_TARGET=target)
-    r = subprocess.run([sys.executable, "-m", "core.hookhandler", event], input=json.dumps(payload),
+    r = subprocess.run([sys.executable, "-m", "agentdeck.core.hookhandler", event], input=json.dumps(payload),
                        capture_output=True, text=True, cwd=REPO, env=env, timeout=60)
     assert r.returncode == 0 and r.stdout == ""
     log = state / "audit.jsonl"

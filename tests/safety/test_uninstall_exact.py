@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core import engine
+from agentdeck.core import engine
 from tests.safety.safety_helpers import (HOMES, available, cli_inproc, diff_snapshots,
                                          home_snapshot, install, make_host, plan_json,
                                          target_args, target_sets, uninstall)
@@ -71,7 +71,7 @@ def _edit_copilot(home: Path) -> dict[str, bytes]:
     """Operator edits after an install: a managed settings key changed (in place, comments and
     line ends kept), an MCP server of ours changed, the persona block changed, our agent file
     changed. Returns the edited files' bytes."""
-    from core.formats.jsonc import JsonDoc
+    from agentdeck.core.formats.jsonc import JsonDoc
 
     settings = home / ".copilot" / "settings.json"
     doc = JsonDoc.parse(settings.read_bytes().decode())
@@ -90,7 +90,7 @@ def _edit_copilot(home: Path) -> dict[str, bytes]:
 
 
 def _strip_jsonc(text: str) -> str:
-    from core.formats.jsonc import JsonDoc
+    from agentdeck.core.formats.jsonc import JsonDoc
     return json.dumps(JsonDoc.parse(text).data)
 
 
@@ -132,7 +132,7 @@ def test_operator_changes_after_install_are_kept_and_reported(tmp_path, kind):
 # ---- one target's uninstall leaves the others alone -----------------------------------------------
 
 def _owned_paths(home: Path, name: str) -> set[str]:
-    from core import targets
+    from agentdeck.core import targets
     host = make_host(home)
     mp = targets.get(name).manifest_path(host)
     if not mp.exists():

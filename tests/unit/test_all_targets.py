@@ -10,9 +10,9 @@ import os
 import pytest
 
 from tests.conftest import snapshot_tree
-from core import engine, targets
-from core.demo import make_demo_home
-from core.manifest import Manifest
+from agentdeck.core import engine, targets
+from agentdeck.core.demo import make_demo_home
+from agentdeck.core.manifest import Manifest
 
 ALL = ["copilot", "codex", "claude"]
 
@@ -44,14 +44,14 @@ def test_one_plan_shows_every_target(ghost):
     for t in ALL:
         assert plan.for_target(t), t
         assert {"hooks", "mcp", "skills"} <= set(plan.info[t]), t
-    from core.render import render_plan
+    from agentdeck.core.render import render_plan
     text = render_plan(plan, ghost, titles={t: targets.get(t).title for t in ALL})
     for title in ("GitHub Copilot CLI", "OpenAI Codex CLI", "Claude Code"):
         assert title in text
 
 
 def test_shared_skill_items_are_identical_for_copilot_and_codex(ghost):
-    from core import profiles
+    from agentdeck.core import profiles
     prof = profiles.resolve(ghost, "default")
     shared = {}
     for t in ("copilot", "codex"):

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from core import engine
+from agentdeck.core import engine
 
 THEIRS = {
     "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/guard.sh",
@@ -192,8 +192,8 @@ def test_a_non_object_hooks_value_registers_nothing(host, settings):
 
 
 def test_with_member_never_replaces_a_non_list():
-    from core.errors import UserError
-    from core.plan import with_member
+    from agentdeck.core.errors import UserError
+    from agentdeck.core.plan import with_member
     with pytest.raises(UserError):
         with_member({"a": 1}, "/w.sh", {"x": 1})
     assert with_member(None, "/w.sh", {"x": "/w.sh"}) == [{"x": "/w.sh"}]

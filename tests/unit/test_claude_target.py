@@ -8,9 +8,9 @@ import os
 
 import pytest
 
-from core import apply as applier
-from core import engine
-from core.errors import StalePlanError, UserError
+from agentdeck.core import apply as applier
+from agentdeck.core import engine
+from agentdeck.core.errors import StalePlanError, UserError
 
 GH = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 
@@ -195,7 +195,7 @@ def test_bad_names_are_refused(host):
 def test_invalid_hooks_value_keeps_the_wrapper(host):
     """An operator's `"hooks": 5` makes Claude ignore hooks; agentdeck reports it and keeps its
     wrapper rather than planning its removal as if the profile no longer wanted it."""
-    from core import engine
+    from agentdeck.core import engine
     engine.apply_plan(host, engine.build_plan(host, "default", ["claude"]))
     (host.claude_home / "settings.json").write_text('{"hooks": 5}\n')
     plan = engine.build_plan(host, "default", ["claude"])

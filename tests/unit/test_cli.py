@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core import cli
+from agentdeck.core import cli
 from tests.conftest import snapshot_tree
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ def run_cli(*args, env_extra=None, stdin=None):
     env = {k: v for k, v in os.environ.items()
            if k not in ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "AGENTDECK_STATE_DIR")}
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "agentdeck.core.cli", *args], capture_output=True, text=True,
                           cwd=REPO, env=env, input=stdin, timeout=120)
 
 
@@ -73,7 +73,7 @@ def test_malformed_config_is_one_line_error_and_nothing_written(home, rel, text,
     p.write_text(text)
     before = snapshot_tree(home)
     target = rel.split("/")[0].lstrip(".")
-    from core import targets
+    from agentdeck.core import targets
     if target not in targets.available():
         pytest.skip(f"target {target} not built yet")
     r = run_cli("apply", "--home", str(home), "--target", target, "--yes")

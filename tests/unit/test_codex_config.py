@@ -8,8 +8,8 @@ import tomllib
 
 import pytest
 
-from core import engine
-from core.errors import UserError
+from agentdeck.core import engine
+from agentdeck.core.errors import UserError
 
 OPERATOR = """# Codex settings, hand-written.
 model = "gpt-5-codex"   # the one I like
@@ -161,15 +161,15 @@ def test_wrapper_is_0755_and_execs_the_handler(host, tmp_path):
 
 def test_plan_json_carries_the_info(host):
     plan = engine.build_plan(host, "default", ["codex"])
-    from core.plan import dumps
+    from agentdeck.core.plan import dumps
     obj = json.loads(dumps(plan))
     assert {i["label"] for i in obj["items"]} >= {"hooks (10 events)", "MCP server github", "persona"}
 
 
 def test_unknown_or_mistyped_native_keys_are_not_written(host, cfg):
-    from core.facts.codex import CODEX
+    from agentdeck.core.facts.codex import CODEX
     if not getattr(CODEX, "config_keys", None):
-        pytest.skip("core.facts.codex has no config key catalogue in this build")
+        pytest.skip("agentdeck.core.facts.codex has no config key catalogue in this build")
     name = _native(host, 'modle = "typo"\nnotify = "notify-send"\nmodel = "o5"\n')
     plan = engine.build_plan(host, name, ["codex"])
     labels = {i.label for i in plan.items}

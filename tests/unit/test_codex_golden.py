@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from core import engine, profiles
-from core.demo import make_demo_home
-from core.facts.codex import codex_hook_state_key, codex_trusted_hash
-from core.render import render_plan
+from agentdeck.core import engine, profiles
+from agentdeck.core.demo import make_demo_home
+from agentdeck.core.facts.codex import codex_hook_state_key, codex_trusted_hash
+from agentdeck.core.render import render_plan
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "codex"
 UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"

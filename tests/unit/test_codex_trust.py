@@ -8,10 +8,10 @@ import json
 import os
 
 
-from core import engine
-from core.facts.codex import codex_hook_state_key, codex_trusted_hash
-from core.targets import codex_hooks
-from core.targets.codex import CodexTarget
+from agentdeck.core import engine
+from agentdeck.core.facts.codex import codex_hook_state_key, codex_trusted_hash
+from agentdeck.core.targets import codex_hooks
+from agentdeck.core.targets.codex import CodexTarget
 
 
 def _plan(host, trust=False):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.targets import browser
+from agentdeck.core.targets import browser
 
 
 @pytest.fixture

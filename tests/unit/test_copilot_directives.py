@@ -8,13 +8,13 @@ import subprocess
 
 import pytest
 
-from core import engine, profiles
-from core.formats.envfile import parse_env
-from core.model import Directives
-from core.targets import directives
-from core.targets.copilot import CopilotTarget
-from core.targets.copilot_settings import check_setting
-from core.targets.persona import PERSONA_MARKERS
+from agentdeck.core import engine, profiles
+from agentdeck.core.formats.envfile import parse_env
+from agentdeck.core.model import Directives
+from agentdeck.core.targets import directives
+from agentdeck.core.targets.copilot import CopilotTarget
+from agentdeck.core.targets.copilot_settings import check_setting
+from agentdeck.core.targets.persona import PERSONA_MARKERS
 
 
 def with_directives(host, monkeypatch, **kw):
@@ -104,7 +104,7 @@ def test_wsl_auto_browser_lands_in_the_env_file(host, monkeypatch):
     monkeypatch.setattr(host, "which", lambda n: "/usr/bin/wslview" if n == "wslview" else None)
     st = CopilotTarget().desired(profiles.resolve(host, "default"), host)
     env_item = next(i for i in st.items if i.label == "directives env file")
-    from core.formats.envfile import parse_env
+    from agentdeck.core.formats.envfile import parse_env
     assert parse_env(env_item.value)["COPILOT_DEBUG_BROWSER"] == '["/usr/bin/wslview"]'
     assert st.info["browser"]["argv"] == ["/usr/bin/wslview"]
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from core import engine, profiles
-from core.demo import make_demo_home
-from core.facts.copilot import copilot_disable_key
-from core.render import render_plan
+from agentdeck.core import engine, profiles
+from agentdeck.core.demo import make_demo_home
+from agentdeck.core.facts.copilot import copilot_disable_key
+from agentdeck.core.render import render_plan
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "copilot"
 UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"

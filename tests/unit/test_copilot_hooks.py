@@ -8,11 +8,11 @@ import subprocess
 
 import pytest
 
-from core import engine, profiles
-from core.errors import UserError
-from core.facts.copilot import COPILOT, copilot_disable_key
-from core.targets import copilot_hooks, wrapper
-from core.targets.copilot import CopilotTarget
+from agentdeck.core import engine, profiles
+from agentdeck.core.errors import UserError
+from agentdeck.core.facts.copilot import COPILOT, copilot_disable_key
+from agentdeck.core.targets import copilot_hooks, wrapper
+from agentdeck.core.targets.copilot import CopilotTarget
 
 TWELVE = ["sessionStart", "sessionEnd", "userPromptSubmitted", "preToolUse", "postToolUse",
           "postToolUseFailure", "agentStop", "subagentStart", "subagentStop", "preCompact",
@@ -183,7 +183,7 @@ def test_other_hook_sources_are_reported(host, tmp_path, monkeypatch):
 # ---- the wrapper ------------------------------------------------------------------------------------
 
 def _run_wrapper(tmp_path, handler_cmd, path_env, event="preToolUse"):
-    from core.host import Host
+    from agentdeck.core.host import Host
     h = Host.from_environment(tmp_path, env={"PATH": path_env, "HOME": str(tmp_path)})
     hd = wrapper.resolve_handler(h, handler_cmd)
     script = tmp_path / "w.sh"

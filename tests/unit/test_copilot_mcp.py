@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from core import engine
-from core.model import McpServer
-from core.targets.mcp_copilot import disabled_list, translate
+from agentdeck.core import engine
+from agentdeck.core.model import McpServer
+from agentdeck.core.targets.mcp_copilot import disabled_list, translate
 
 GH_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
@@ -135,7 +135,7 @@ def test_list_withdraws_only_our_names():
 # ---- through the engine --------------------------------------------------------------------------------
 
 def _settings(host):
-    from core.formats.jsonc import JsonDoc
+    from agentdeck.core.formats.jsonc import JsonDoc
     return JsonDoc.parse((host.copilot_home / "settings.json").read_text()).data
 
 
@@ -227,7 +227,7 @@ def test_operator_servers_are_disabled_but_never_touched(host):
 
 def test_dropped_profile_server_leaves_config_and_list(host, monkeypatch):
     _apply(host)
-    from core import profiles
+    from agentdeck.core import profiles
     real = profiles.resolve
 
     def without_github(h, name):
@@ -245,7 +245,7 @@ def test_dropped_profile_server_leaves_config_and_list(host, monkeypatch):
 
 
 def test_secret_server_makes_mcp_config_0600(host, monkeypatch):
-    from core import profiles
+    from agentdeck.core import profiles
     real = profiles.resolve
 
     def with_secret(h, name):

@@ -5,10 +5,10 @@ import os
 
 import pytest
 
-from core import engine, profiles
-from core.errors import UserError
-from core.targets import skills
-from core.targets.copilot import CopilotTarget
+from agentdeck.core import engine, profiles
+from agentdeck.core.errors import UserError
+from agentdeck.core.targets import skills
+from agentdeck.core.targets.copilot import CopilotTarget
 
 
 def desired(host, prof=None):

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from core import doctor, engine
-from core.doctor.registry import CHECKS
-from core.doctor.runner import _load_checks, ordered_checks
-from core.host import Host
+from agentdeck.core import doctor, engine
+from agentdeck.core.doctor.registry import CHECKS
+from agentdeck.core.doctor.runner import _load_checks, ordered_checks
+from agentdeck.core.host import Host
 
 _load_checks()
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "doctor"
@@ -91,7 +91,7 @@ class Case:
 
 def fake_cli(target: str, version: str) -> dict:
     """Case fields for a CLI installed the npm way at `version`, found on the host's PATH."""
-    from core.facts import FACTS_BY_TARGET
+    from agentdeck.core.facts import FACTS_BY_TARGET
     f = FACTS_BY_TARGET[target]
     pkg = f"npm/node_modules/{f.npm_package}"
     return {"files": {f"{pkg}/package.json": json.dumps({"name": f.npm_package, "version": version}),
@@ -353,7 +353,7 @@ def _run_case(root: Path, case: Case):
         install(host)
     files = dict(case.files)
     if any("__KEY__" in v for v in files.values()):      # the disable key of COPILOT_HOOK
-        from core.facts.copilot import copilot_disable_key
+        from agentdeck.core.facts.copilot import copilot_disable_key
         key = copilot_disable_key("sessionStart", json.loads(COPILOT_HOOK)["hooks"]["sessionStart"][0])
         files = {k: v.replace("__KEY__", key) for k, v in files.items()}
     write_files(home, files)
@@ -396,6 +396,6 @@ def test_check_is_quiet_on_the_clean_home(clean, check_id):
 
 def test_clean_home_exit_zero_and_nothing_above_ok(clean):
     _, findings = clean
-    from core.doctor.report import exit_code
+    from agentdeck.core.doctor.report import exit_code
     assert exit_code(findings) == 0
     assert not [f for f in findings if f.result not in ("ok", "skipped")]

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from core import doctor
-from core.doctor import probes as P
-from core.doctor.probes import ProbeResult
+from agentdeck.core import doctor
+from agentdeck.core.doctor import probes as P
+from agentdeck.core.doctor.probes import ProbeResult
 
 from test_doctor_checks import install, make_host, write_files
 
@@ -67,7 +67,7 @@ def _discovered(host, plan_events):
 
 
 def _copilot_events(host):
-    from core import engine
+    from agentdeck.core import engine
     plan = engine.build_plan(host, "default", ["copilot"])
     return plan.info["copilot"]["hooks"]["events"]
 
@@ -159,7 +159,7 @@ def test_codex_hooks_trust_and_missing(tmp_path, fake):
     write_files(home, {".codex/hooks.json": json.dumps({"hooks": {
         "Stop": [{"hooks": [{"type": "command", "command": "echo a"},
                             {"type": "command", "command": "echo b"}]}]}})})
-    from core.facts.codex import codex_trusted_hash
+    from agentdeck.core.facts.codex import codex_trusted_hash
     src = f"{home}/.codex/hooks.json"
     listed = [{"key": f"{src}:stop:0:0", "eventName": "stop", "command": "echo a",
                "currentHash": codex_trusted_hash("Stop", None, [{"type": "command", "command": "echo a"}]),
@@ -208,7 +208,7 @@ def test_probes_never_include_claude_mcp_list(installed, monkeypatch):
 
     def run(self, argv, **kw):
         ran.append(list(argv))
-        from core.host import RunResult
+        from agentdeck.core.host import RunResult
         return RunResult(list(argv), 127, "", "not here")
 
     def popen(self, argv, **kw):

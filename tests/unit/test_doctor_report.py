@@ -1,4 +1,4 @@
-"""The doctor's public API (core.doctor.run) and its report: the RESULT / CHECK / MESSAGE table
+"""The doctor's public API (agentdeck.core.doctor.run) and its report: the RESULT / CHECK / MESSAGE table
 grouped by target with the home shown as ~, --json, and the exit status."""
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from core import cli, doctor
-from core.doctor.findings import RESULTS, Finding
-from core.doctor.report import exit_code, render_text
-from core.errors import UserError
+from agentdeck.core import cli, doctor
+from agentdeck.core.doctor.findings import RESULTS, Finding
+from agentdeck.core.doctor.report import exit_code, render_text
+from agentdeck.core.errors import UserError
 
 from test_doctor_checks import FIXTURES, install, make_host
 
@@ -120,7 +120,7 @@ def test_warnings_alone_exit_0():
 
 
 def test_a_crashing_check_becomes_an_error_row(messy, monkeypatch):
-    from core.doctor.registry import CHECKS
+    from agentdeck.core.doctor.registry import CHECKS
 
     def boom(ctx, out):
         raise RuntimeError("kaput")
@@ -128,7 +128,7 @@ def test_a_crashing_check_becomes_an_error_row(messy, monkeypatch):
     chk = CHECKS[idx]
     patched = list(CHECKS)
     patched[idx] = type(chk)(chk.id, chk.target, boom, chk.ok, chk.needs_home)
-    monkeypatch.setattr("core.doctor.registry.CHECKS", patched)
+    monkeypatch.setattr("agentdeck.core.doctor.registry.CHECKS", patched)
     fs = doctor.run(messy, targets=["copilot"])
     row = [f for f in fs if f.check == "copilot.mcp.parse"]
     assert len(row) == 1 and row[0].result == "error" and "kaput" in row[0].message
@@ -137,7 +137,7 @@ def test_a_crashing_check_becomes_an_error_row(messy, monkeypatch):
 
 def test_import_is_light():
     code = ("import sys, core.doctor\n"
-            "heavy = [m for m in ('core.doctor.copilot_checks', 'core.doctor.runner', 'rich', "
+            "heavy = [m for m in ('agentdeck.core.doctor.copilot_checks', 'agentdeck.core.doctor.runner', 'rich', "
             "'textual', 'tomlkit', 'pydantic') if m in sys.modules]\n"
             "print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)

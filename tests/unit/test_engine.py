@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from core import apply as applier
-from core import plan as planner
-from core.desired import Desired, DesiredState
-from core.disk import MISSING
-from core.errors import LockedError, StalePlanError, UserError
-from core.manifest import Manifest
+from agentdeck.core import apply as applier
+from agentdeck.core import plan as planner
+from agentdeck.core.desired import Desired, DesiredState
+from agentdeck.core.disk import MISSING
+from agentdeck.core.errors import LockedError, StalePlanError, UserError
+from agentdeck.core.manifest import Manifest
 
 T = "t1"
 
@@ -237,7 +237,7 @@ def test_crash_leaves_journal_and_recover_rolls_back(host):
 def test_copilot_mcp_config_with_comments_is_accepted(host):
     """Copilot 1.0.102 loads a commented mcp-config.json (facts: mcp_file_jsonc), so agentdeck
     must plan against it and keep the comments rather than fail."""
-    from core import engine
+    from agentdeck.core import engine
     p = host.copilot_home / "mcp-config.json"
     p.parent.mkdir(parents=True)
     p.write_text('{\n  // my servers\n  "mcpServers": {\n    "mine": {"command": "x"}\n  }\n}\n')

@@ -1,4 +1,4 @@
-"""core.facts: versions, the cross-target event table, and the two content hashes.
+"""agentdeck.core.facts: versions, the cross-target event table, and the two content hashes.
 
 The literal hashes below were observed from the real CLIs (tests/clients re-derive them live)."""
 from __future__ import annotations
@@ -7,12 +7,12 @@ import dataclasses
 
 import pytest
 
-from core.facts import FACTS_BY_TARGET, event_table
-from core.facts.codex import CODEX, codex_hook_state_key, codex_trusted_hash, snake_event
-from core.facts.copilot import COPILOT, copilot_disable_key, normalize_action, resolve_event
-from core.facts.versions import (CANONICAL_EVENTS, cli_version, in_verified_range,
+from agentdeck.core.facts import FACTS_BY_TARGET, event_table
+from agentdeck.core.facts.codex import CODEX, codex_hook_state_key, codex_trusted_hash, snake_event
+from agentdeck.core.facts.copilot import COPILOT, copilot_disable_key, normalize_action, resolve_event
+from agentdeck.core.facts.versions import (CANONICAL_EVENTS, cli_version, in_verified_range,
                                  parse_cli_version, parse_version, verified_label)
-from core.host import Host, RunResult
+from agentdeck.core.host import Host, RunResult
 
 
 # ---- versions ----------------------------------------------------------------------------------
@@ -54,7 +54,7 @@ def test_in_verified_range():
 
 
 def test_range_is_inclusive_both_ends(monkeypatch):
-    import core.facts as facts
+    import agentdeck.core.facts as facts
     wide = dataclasses.replace(CODEX, verified_versions=("0.170.0", "0.172"))
     monkeypatch.setitem(facts.FACTS_BY_TARGET, "codex", wide)
     assert in_verified_range("codex", "0.170.0") and in_verified_range("codex", "0.172.0")

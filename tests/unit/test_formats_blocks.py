@@ -1,4 +1,4 @@
-"""core.formats.blocks: managed blocks in persona files and shell rc files."""
+"""agentdeck.core.formats.blocks: managed blocks in persona files and shell rc files."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.formats.blocks import BlockError, find_block, get_block, remove_block, set_block
-from core.formats.errors import FormatError
+from agentdeck.core.formats.blocks import BlockError, find_block, get_block, remove_block, set_block
+from agentdeck.core.formats.errors import FormatError
 
 MD_BEGIN = "<!-- agentdeck:begin (managed by agentdeck; edits inside are replaced) -->"
 MD_END = "<!-- agentdeck:end -->"

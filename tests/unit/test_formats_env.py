@@ -1,4 +1,4 @@
-"""core.formats.envfile: POSIX-sh env files."""
+"""agentdeck.core.formats.envfile: POSIX-sh env files."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.formats.envfile import parse_env, render_env
+from agentdeck.core.formats.envfile import parse_env, render_env
 
 
 def test_render_is_a_header_then_quoted_exports_in_order():
@@ -60,7 +60,7 @@ def test_property_parse_reads_back_what_render_writes(items, header):
 
 def test_keep_existing_values_are_defaults_the_operator_overrides(tmp_path):
     import subprocess
-    from core.formats.envfile import parse_env, render_env
+    from agentdeck.core.formats.envfile import parse_env, render_env
     text = render_env({"A": "ours", "B": "it's $x"}, "hdr", keep_existing=True)
     assert parse_env(text) == {"A": "ours", "B": "it's $x"}
     f = tmp_path / "env"

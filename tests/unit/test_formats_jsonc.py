@@ -1,4 +1,4 @@
-"""core.formats.jsonc: JSON/JSONC read and written back with everything outside edits kept."""
+"""agentdeck.core.formats.jsonc: JSON/JSONC read and written back with everything outside edits kept."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.formats.errors import FormatError
-from core.formats.jsonc import MISSING, JsonDoc
+from agentdeck.core.formats.errors import FormatError
+from agentdeck.core.formats.jsonc import MISSING, JsonDoc
 
 CLAUDE_SETTINGS = """\
 {

@@ -1,4 +1,4 @@
-"""core.formats.tomldoc: TOML edited through tomlkit with comments, order and unknown tables kept."""
+"""agentdeck.core.formats.tomldoc: TOML edited through tomlkit with comments, order and unknown tables kept."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.formats.errors import FormatError
-from core.formats.tomldoc import MISSING, TomlDoc
+from agentdeck.core.formats.errors import FormatError
+from agentdeck.core.formats.tomldoc import MISSING, TomlDoc
 
 CODEX_CONFIG = """\
 # Codex configuration (hand-written)
@@ -409,8 +409,8 @@ def test_property_set_then_delete_of_a_new_key_restores_the_bytes(document, data
 
 
 def test_tomllib_errors_name_keys_dotted_not_as_python_tuples():
-    from core.formats.errors import FormatError
-    from core.formats.tomldoc import TomlDoc
+    from agentdeck.core.formats.errors import FormatError
+    from agentdeck.core.formats.tomldoc import TomlDoc
     with pytest.raises(FormatError) as e:
         TomlDoc.parse('[mcp_servers.memory]\na = 1\n[mcp_servers.memory\n', path="c.toml")
     assert "mcp_servers.memory" in str(e.value) and "('" not in str(e.value)

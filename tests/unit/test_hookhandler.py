@@ -1,4 +1,4 @@
-"""core.hookhandler: every dialect normalizes to one redacted audit line; nothing ever fails.
+"""agentdeck.core.hookhandler: every dialect normalizes to one redacted audit line; nothing ever fails.
 
 Every test writes only under tmp_path (AGENTDECK_STATE_DIR and HOME point there).
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core import hookhandler
+from agentdeck.core import hookhandler
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "ghp_" + "Ab1" * 12  # assembled, never a literal token in the repo
@@ -270,7 +270,7 @@ def _subprocess(args, stdin: bytes, tmp_path, **env):
 def test_as_a_subprocess(tmp_path):
     payload = dict(COPILOT_PRE, toolCalls=[
         {"id": "c", "name": "bash", "args": json.dumps({"command": f"echo {TOKEN}"})}])
-    proc = _subprocess(["-m", "core.hookhandler", "preToolUse"], json.dumps(payload).encode(),
+    proc = _subprocess(["-m", "agentdeck.core.hookhandler", "preToolUse"], json.dumps(payload).encode(),
                        tmp_path, AGENTDECK_TARGET="copilot", AGENTDECK_EVENT="preToolUse")
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
     [rec] = audit_lines(tmp_path)
@@ -282,7 +282,7 @@ def test_as_a_subprocess(tmp_path):
 
 def test_subprocess_with_oversized_stdin(tmp_path):
     big = b'{"prompt": "' + b"x" * (9 * 1024 * 1024) + b'"}'
-    proc = _subprocess(["-m", "core.hookhandler", "userPromptSubmitted"], big, tmp_path)
+    proc = _subprocess(["-m", "agentdeck.core.hookhandler", "userPromptSubmitted"], big, tmp_path)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
     [rec] = audit_lines(tmp_path)
     assert rec["error"] == "stdin larger than 8 MB, not parsed"

@@ -19,7 +19,7 @@ CASES = [{"HOME": "/home/u"}, {"HOME": "/home/u/"}, {"HOME": "/"}, {"HOME": "/ho
 CODE = r"""
 import json, sys
 from pathlib import Path
-from core.host import Host, APP_NAME
+from agentdeck.core.host import Host, APP_NAME
 
 def formula(home, fn):   # Host's platformdirs formula, as it was
     import platformdirs

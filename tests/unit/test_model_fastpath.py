@@ -1,4 +1,4 @@
-"""core.model checks plainly valid input itself and hands the rest to pydantic (core.model_pydantic).
+"""agentdeck.core.model checks plainly valid input itself and hands the rest to pydantic (agentdeck.core.model_pydantic).
 Whatever the input, the result must be pydantic's: the same values, fields_set and extras, or the
 same ValidationError."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from core import model, model_pydantic
+from agentdeck.core import model, model_pydantic
 
 CLASSES = ["ProfileMeta", "HookSpec", "ProfileFile", "McpServer", "McpFile", "Directives", "Profile"]
 REPO = Path(__file__).resolve().parents[2]

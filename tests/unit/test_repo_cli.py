@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from core import cli
-from core.targets import repo as R
+from agentdeck.core import cli
+from agentdeck.core.targets import repo as R
 
 
 @pytest.fixture

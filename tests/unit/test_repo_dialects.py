@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from core import hookhandler
-from core.targets import repo as R
+from agentdeck.core import hookhandler
+from agentdeck.core.targets import repo as R
 
 #: (key as registered, payload, dialect the handler must name, canonical event)
 PAYLOADS = [
@@ -53,7 +53,7 @@ def test_each_reader_payload_is_understood(key, payload, dialect, canon):
 
 
 def test_every_key_agentdeck_writes_maps_to_a_handler_event():
-    from core.facts.copilot import COPILOT
+    from agentdeck.core.facts.copilot import COPILOT
 
     for event in COPILOT.register_events:
         assert hookhandler.canonical_event(R.event_key(event)) != "unknown"

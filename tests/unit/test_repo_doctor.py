@@ -1,5 +1,5 @@
 """`doctor --repo`: what each of the three readers will do with a repository's hooks
-(core.doctor.repo_checks.repo_findings). Static: no CLI is run; git is asked when present."""
+(agentdeck.core.doctor.repo_checks.repo_findings). Static: no CLI is run; git is asked when present."""
 from __future__ import annotations
 
 import json
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from core import engine
-from core.doctor.repo_checks import repo_findings
-from core.targets import repo as R
+from agentdeck.core import engine
+from agentdeck.core.doctor.repo_checks import repo_findings
+from agentdeck.core.targets import repo as R
 
 
 @pytest.fixture
@@ -217,7 +217,7 @@ def test_git_ignored(ghost, repo):
 
 
 def test_cli_doctor_repo(ghost, repo, capsys):
-    from core import cli
+    from agentdeck.core import cli
 
     installed(ghost, repo)
     rc = cli.main(["doctor", "--repo", str(repo), "--home", str(ghost.home), "--json"])

@@ -14,11 +14,11 @@ import os
 from pathlib import Path
 
 
-from core import engine
-from core.doctor.repo_checks import repo_findings
-from core.facts.copilot import copilot_disable_key
-from core.render import render_plan
-from core.targets import repo as R
+from agentdeck.core import engine
+from agentdeck.core.doctor.repo_checks import repo_findings
+from agentdeck.core.facts.copilot import copilot_disable_key
+from agentdeck.core.render import render_plan
+from agentdeck.core.targets import repo as R
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "repo"
 UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"

@@ -1,4 +1,4 @@
-"""Repository scope (core.targets.repo + engine.build_repo_plan): one hook file for Copilot CLI,
+"""Repository scope (agentdeck.core.targets.repo + engine.build_repo_plan): one hook file for Copilot CLI,
 VS Code agent mode and the Copilot cloud agent, a committed wrapper, the optional cloud setup
 step, and the manifest kept in the state dir. The repository is a folder under tmp_path; the
 home is the `host` fixture's."""
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from core import engine
-from core.errors import UserError
-from core.facts.copilot import COPILOT, copilot_disable_key, resolve_event
-from core.targets import repo as R
+from agentdeck.core import engine
+from agentdeck.core.errors import UserError
+from agentdeck.core.facts.copilot import COPILOT, copilot_disable_key, resolve_event
+from agentdeck.core.targets import repo as R
 
 
 @pytest.fixture
@@ -389,7 +389,7 @@ def test_an_interrupted_repo_apply_is_rolled_back(tmp_path, step):
     env = {"PATH": f"{bindir}:/usr/bin:/bin", "HOME": str(home), "PYTHONPATH": str(root)}
 
     def cli(*argv, **extra):
-        return subprocess.run([sys.executable, "-m", "core.cli", *argv, "--home", str(home),
+        return subprocess.run([sys.executable, "-m", "agentdeck.core.cli", *argv, "--home", str(home),
                                "--repo", str(repo)], capture_output=True, text=True,
                               env={**env, **extra}, timeout=120)
 

@@ -1,4 +1,4 @@
-"""core.secrets: one true-positive vector per kind, a table of false positives, redaction.
+"""agentdeck.core.secrets: one true-positive vector per kind, a table of false positives, redaction.
 
 Every fake credential is assembled from pieces at run time, so this file never holds a literal
 that looks like a real token to a push-protection scanner.
@@ -11,7 +11,7 @@ import uuid
 import pytest
 from hypothesis import given, strategies as st
 
-from core.secrets import (PATTERNS, SecretHit, is_env_reference, redact, redact_value, scan_text,
+from agentdeck.core.secrets import (PATTERNS, SecretHit, is_env_reference, redact, redact_value, scan_text,
                           scan_value)
 
 

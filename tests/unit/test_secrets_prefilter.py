@@ -1,4 +1,4 @@
-"""core.secrets searches a pattern only when one of its literals is in the text (_LITERALS).
+"""agentdeck.core.secrets searches a pattern only when one of its literals is in the text (_LITERALS).
 Every match of a pattern must contain one of them, so the result is that of searching every
 pattern."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import secrets as S
+from agentdeck.core import secrets as S
 
 #: pieces that make near-credentials: every literal, their neighbours, token bodies, separators
 PIECES = sorted({lit for lits in S._LITERALS.values() for lit in lits} | {

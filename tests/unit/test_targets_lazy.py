@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core import targets
-from core.host import Host
+from agentdeck.core import targets
+from agentdeck.core.host import Host
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,7 @@ def test_copilot_only_plan_imports_only_copilot():
             "from core.cli import main\n"
             "with tempfile.TemporaryDirectory() as h, contextlib.redirect_stdout(io.StringIO()):\n"
             "    main(['plan', '--target', 'copilot', '--home', h])\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('core.targets.c', 'core.facts.'))))\n")
+            "print(sorted(m for m in sys.modules if m.startswith(('agentdeck.core.targets.c', 'agentdeck.core.facts.'))))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
                        env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
     assert r.returncode == 0, r.stderr
