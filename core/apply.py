@@ -119,9 +119,12 @@ def _missing_dirs(path: Path, stop: Path) -> list[str]:
     return out
 
 
-def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any]]]:
+def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
+              ) -> tuple[list[Op], dict[str, dict[str, Any]]]:
     """Every file's new bytes, computed in memory from the plan and the disk as it was planned.
-    Returns the ops and, per item id, the manifest facts to record (prior, created_file, dirs)."""
+    Returns the ops and, per item id, the manifest facts to record (prior, created_file, dirs).
+    keep_originals=False (a preview, core/preview.py): write nothing, not even the copy of a
+    file replaced for the first time."""
     from .formats.blocks import remove_block, set_block
 
     disk = DiskView(host)
@@ -156,7 +159,8 @@ def build_ops(host: Host, plan: Plan) -> tuple[list[Op], dict[str, dict[str, Any
                 spec = it.spec
                 prior_sha = it.entry.prior_sha if it.entry else None
                 if it.entry is None and st.exists:
-                    prior_sha = _save_original(host, st.data)
+                    prior_sha = (_save_original(host, st.data) if keep_originals
+                                 else sha256(st.data))
                 mode = 0o600 if spec.secret else spec.mode
                 ops.append(Op(real, "write", data=str(spec.value).encode("utf-8"), mode=mode,
                               display=path_s))

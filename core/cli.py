@@ -47,6 +47,20 @@ def _trust_flag(p: argparse.ArgumentParser) -> None:
                         "(Codex: writes their trusted_hash into config.toml)")
 
 
+def _fleet_flags(p: argparse.ArgumentParser, *, planning: bool) -> None:
+    """Flags for programs that review a plan first and apply it later (docs/fleet.md)."""
+    if planning:
+        p.add_argument("--uninstall", action="store_true",
+                       help="plan the uninstall instead (what `agentdeck uninstall` would do)")
+        p.add_argument("--diff", action="store_true",
+                       help="with --json: also each file's text before and after (`files`, "
+                            "credentials redacted)")
+    else:
+        p.add_argument("--plan", metavar="FILE", dest="plan_file",
+                       help="apply only the plan in FILE (a `plan --json` document; - reads "
+                            "stdin): refused, nothing written, if the plan computed now differs")
+
+
 def _repo_flags(p: argparse.ArgumentParser, *, cloud: bool = True) -> None:
     p.add_argument("--repo", metavar="DIR",
                    help="work on the repository at DIR instead of the home: the hooks it carries "
@@ -91,13 +105,16 @@ def parser() -> argparse.ArgumentParser:
     _common(p, decisions=True, yes=False)
     _trust_flag(p)
     _repo_flags(p)
+    _fleet_flags(p, planning=True)
     p = sub.add_parser("apply", help="show the plan, ask, then apply it")
     _common(p, decisions=True)
     _trust_flag(p)
     _repo_flags(p)
+    _fleet_flags(p, planning=False)
     p = sub.add_parser("uninstall", help="plan and apply the removal of everything agentdeck wrote")
     _common(p, profile=False, decisions=True)
     _repo_flags(p, cloud=False)
+    _fleet_flags(p, planning=False)
     p = sub.add_parser("status", help="one line per target: in sync, changes pending, hand-edits")
     _common(p)
     _repo_flags(p, cloud=False)
@@ -182,7 +199,12 @@ def _print_plan(plan, host, args) -> None:
     from .plan import dumps
     from .render import render_plan, use_color
 
-    if args.json:
+    if args.json and getattr(args, "diff", False):
+        from .preview import file_changes
+        doc = json.loads(dumps(plan))
+        doc["files"] = file_changes(host, plan)
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    elif args.json:
         print(dumps(plan))
     else:
         if engine.repo_of(plan):
@@ -193,10 +215,16 @@ def _print_plan(plan, host, args) -> None:
 
 def cmd_plan(args) -> int:
     repo, cloud = _repo_args(args)
+    if args.diff and not args.json:
+        raise UserError("--diff needs --json (the text plan shows each change already)")
     host = make_host(args)
     _recover(host)
-    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target,
-                             trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
+    if args.uninstall:
+        plan = (engine.build_repo_uninstall_plan(host, repo) if repo is not None
+                else engine.build_uninstall_plan(host, args.target))
+    else:
+        plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target,
+                                 trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
     _apply_decisions(plan, args)
     _print_plan(plan, host, args)
     return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else EXIT_OK
@@ -217,6 +245,9 @@ def _confirm(plan, args) -> bool:
 
 def _run_apply(host, plan, args) -> int:
     _apply_decisions(plan, args)
+    if getattr(args, "plan_file", None):
+        from .planfile import check_same
+        check_same(host, plan, args.plan_file)
     if not args.json:
         _print_plan(plan, host, args)
     if not plan.has_work:
