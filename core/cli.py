@@ -265,6 +265,11 @@ def _run_apply(host, plan, args) -> int:
         print("Apply cancelled; nothing was written.")
         return EXIT_ERROR
     plan_json = plan.to_json() if args.json else None
+    from . import profilecache
+    # the validated profile this apply installs, so the next run loads it without pydantic;
+    # written first and outside the apply (a cache, in agentdeck's own state dir: a crash while
+    # writing it leaves the home as it was, and a damaged entry is only a cache miss)
+    profilecache.save(host)
     result = engine.apply_plan(host, plan)
     backups = bool(result.backup_dir) and any(
         f != "index.json" for f in host.listdir(Path(result.backup_dir)))

@@ -1,33 +1,22 @@
-"""Models for what an operator writes: profile.toml, mcp.json, the `_agentdeck` block.
+"""The profile as the rest of agentdeck holds it: validated data with pydantic's reading API.
 
-Validation errors are turned into one-line messages naming the file, line and field by
-core.profiles; these models only say what is allowed.
+The schema is declared once, with pydantic, in core/schema.py. These classes declare no fields:
+an instance is built from data pydantic has already validated, either just now (a changed
+profile: core/schema.py is imported and validates it) or earlier (an unchanged profile, loaded
+from the cache in core/profilecache.py, with no pydantic import). Both go through the same
+encoding (`encode` a validated pydantic model, `decode` it into these classes), so a profile
+read from the cache is exactly the one validation produced.
 
-The authority is pydantic (agentdeck.core.model_pydantic holds the pydantic classes), but importing it and
-building the schemas costs ~90 ms, more than everything else `agentdeck plan` does. So these
-classes check the plainly valid input themselves -- exact types only: a str that is a str, a
-list of str, an int in range, one of the Literal values -- and give anything else (a value to
-coerce, a wrong type, a missing field, an unknown key) to pydantic, which coerces it exactly as
-before or raises its ValidationError. For valid input the result is what pydantic would have
-built (same values, same copies, same fields_set and extras); the API used by the rest of the
-code is pydantic's: model_validate, model_dump(exclude_none=, exclude_unset=), model_copy(deep=),
+The surface is the part of pydantic's API the code uses: attribute access, model_validate
+(validates with core/schema.py), model_dump(exclude_none=, exclude_unset=), model_copy(deep=),
 model_extra, model_fields_set. `ValidationError` here is pydantic's, imported on first use.
 """
 from __future__ import annotations
 
 import copy
-import re
-from typing import Any, Callable
+from typing import Any
 
-NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
-TARGETS = ("copilot", "codex", "claude")
-
-
-def check_name(value: str, what: str = "name") -> str:
-    """Names become path components: refuse separators, `..` and anything odd."""
-    if not isinstance(value, str) or not value or not NAME_RE.match(value) or ".." in value:
-        raise ValueError(f"invalid {what} {value!r}: use letters, digits, '_', '-', '.' (no '/' or '..')")
-    return value
+from .names import NAME_RE, TARGETS, check_name  # noqa: F401  (re-exported: callers import them here)
 
 
 def __getattr__(name: str):
@@ -38,134 +27,27 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# ---- fast checks: a checked (and, like pydantic, copied) value, or _BAD --------------------------
-_BAD = object()
-_REQUIRED = object()
-Check = Callable[[Any], Any]
+class CorruptData(ValueError):
+    """Encoded profile data that is not what `encode` writes (a damaged or forged cache)."""
 
 
-def _str(v):
-    return v if type(v) is str else _BAD
-
-
-def _bool(v):
-    return v if type(v) is bool else _BAD
-
-
-def _any(v):
-    return v
-
-
-def _int(lo: int | None = None, hi: int | None = None) -> Check:
-    def check(v):
-        if type(v) is not int or (lo is not None and v < lo) or (hi is not None and v > hi):
-            return _BAD
-        return v
-    return check
-
-
-def _opt(inner: Check) -> Check:
-    def check(v):
-        return None if v is None else inner(v)
-    return check
-
-
-def _lit(*values: str) -> Check:
-    allowed = frozenset(values)
-
-    def check(v):
-        return v if type(v) is str and v in allowed else _BAD
-    return check
-
-
-def _list(item: Check) -> Check:
-    def check(v):
-        if type(v) is not list:
-            return _BAD
-        out = [item(x) for x in v]
-        return _BAD if any(x is _BAD for x in out) else out
-    return check
-
-
-def _dict(value: Check) -> Check:
-    def check(v):
-        if type(v) is not dict:
-            return _BAD
-        out = {}
-        for k, x in v.items():
-            if type(k) is not str:
-                return _BAD
-            y = value(x)
-            if y is _BAD:
-                return _BAD
-            out[k] = y
-        return out
-    return check
-
-
-def _str_pair(v):
-    if type(v) in (tuple, list) and len(v) == 2 and type(v[0]) is str and type(v[1]) is str:
-        return (v[0], v[1])
-    return _BAD
-
-
-def _model(cls_name: str) -> Check:
-    def check(v):
-        cls = _CLASSES[cls_name]
-        if type(v) is cls:
-            return v                      # pydantic keeps an instance as it is
-        if type(v) is dict:
-            got = cls._fast(v)
-            if got is not None:
-                return cls._build(*got)
-        return _BAD
-    return check
-
-
-# ---- the base class ----------------------------------------------------------------------------
-class _Model:
-    """A model with pydantic's surface; subclasses declare `_spec`: field -> (check, default),
-    default being _REQUIRED or a zero-argument factory, in declaration order."""
+class Node:
+    """One validated model instance: its fields (all of them, in declaration order), the names
+    the input set (pydantic's model_fields_set) and its extra keys (None unless the schema
+    allows extras)."""
     __slots__ = ("__dict__", "_fset", "_xtra")
-    _spec: dict[str, tuple[Check, Any]] = {}
-    _extra = "ignore"              # pydantic's extra=: "ignore" | "forbid" | "allow"
 
     def __init__(self, **data: Any) -> None:
-        got = type(self)._fast(data) or type(self)._slow(data)
-        self._set(*got)
-
-    # -- validation
-    @classmethod
-    def _fast(cls, data: dict) -> tuple[dict, set, dict | None] | None:
-        values: dict[str, Any] = {}
-        n = 0
-        for name, (check, default) in cls._spec.items():
-            if name in data:
-                v = check(data[name])
-                if v is _BAD:
-                    return None
-                values[name] = v
-                n += 1
-            elif default is _REQUIRED:
-                return None
-            else:
-                values[name] = default()
-        fields_set = {k for k in data if k in cls._spec}
-        extra = {} if cls._extra == "allow" else None
-        if n < len(data):
-            keys = [k for k in data if k not in cls._spec]
-            if cls._extra == "forbid" or any(type(k) is not str for k in keys):
-                return None
-            if extra is not None:
-                extra = {k: data[k] for k in keys}
-                fields_set.update(keys)
-        return values, fields_set, extra
+        got = type(self).model_validate(data)
+        self._set(dict(got.__dict__), set(got._fset), got._xtra)
 
     @classmethod
-    def _slow(cls, data: Any) -> tuple[dict, set, dict | None]:
-        """pydantic's own validation (raises its ValidationError)."""
-        validated = _pydantic(cls).model_validate(_to_pydantic(data))
-        return _from_pydantic_parts(cls, validated)
+    def model_validate(cls, obj: Any):
+        """Validate with the pydantic class of the same name (raises pydantic's ValidationError)."""
+        if type(obj) is cls:
+            return obj
+        from . import schema
+        return decode(encode(getattr(schema, cls.__name__).model_validate(_plain(obj))))
 
     @classmethod
     def _build(cls, values: dict, fields_set: set, extra: dict | None):
@@ -178,17 +60,7 @@ class _Model:
         object.__setattr__(self, "_fset", fields_set)
         object.__setattr__(self, "_xtra", extra)
 
-    @classmethod
-    def model_validate(cls, obj: Any):
-        if type(obj) is cls:
-            return obj
-        if type(obj) is dict:
-            got = cls._fast(obj)
-            if got is not None:
-                return cls._build(*got)
-        return cls._build(*cls._slow(obj))
-
-    # -- pydantic's surface
+    # -- pydantic's reading surface
     @property
     def model_extra(self) -> dict | None:
         return self._xtra
@@ -237,7 +109,7 @@ class _Model:
     def __setattr__(self, name: str, value: Any) -> None:
         if name in ("_fset", "_xtra"):
             object.__setattr__(self, name, value)
-        elif name in self._spec:
+        elif name in self.__dict__:
             self.__dict__[name] = value
             self._fset.add(name)
         elif self._xtra is not None:
@@ -255,18 +127,12 @@ class _Model:
     def __iter__(self):
         yield from self._items()
 
-    def __repr_args(self) -> str:
-        return ", ".join(f"{k}={v!r}" for k, v in self._items())
-
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.__repr_args()})"
-
-    def __str__(self) -> str:
-        return " ".join(f"{k}={v!r}" for k, v in self._items())
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._items())})"
 
 
 def _dump(v: Any, exclude_none: bool, exclude_unset: bool) -> Any:
-    if isinstance(v, _Model):
+    if isinstance(v, Node):
         return v.model_dump(exclude_none=exclude_none, exclude_unset=exclude_unset)
     if isinstance(v, dict):
         return {k: _dump(x, exclude_none, exclude_unset) for k, x in v.items()}
@@ -277,123 +143,37 @@ def _dump(v: Any, exclude_none: bool, exclude_unset: bool) -> Any:
     return v
 
 
-# ---- the slow path: pydantic ------------------------------------------------------------------
-def _pydantic(cls: type[_Model]):
-    from . import model_pydantic
-    return getattr(model_pydantic, cls.__name__)
-
-
-def _to_pydantic(v: Any) -> Any:
-    """Our instances inside the input become pydantic ones (kept as they are, like before)."""
-    if isinstance(v, _Model):
-        values = {k: _to_pydantic(x) for k, x in v.__dict__.items()}
-        return _pydantic(type(v)).model_construct(_fields_set=set(v._fset), **values,
-                                                  **(v._xtra or {}))
-    if isinstance(v, dict) and any(isinstance(x, _Model) for x in v.values()):
-        return {k: _to_pydantic(x) for k, x in v.items()}
+def _plain(v: Any) -> Any:
+    """Input for pydantic: our instances inside it become the dicts they were validated from."""
+    if isinstance(v, Node):
+        out = {k: _plain(x) for k, x in v.__dict__.items() if k in v._fset}
+        out.update({k: _plain(x) for k, x in (v._xtra or {}).items()})
+        return out
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
     return v
 
 
-def _from_pydantic(v: Any) -> Any:
-    from pydantic import BaseModel
-
-    if isinstance(v, BaseModel):
-        return _CLASSES[type(v).__name__]._build(*_from_pydantic_parts(_CLASSES[type(v).__name__], v))
-    if isinstance(v, dict) and any(isinstance(x, BaseModel) for x in v.values()):
-        return {k: _from_pydantic(x) for k, x in v.items()}
-    return v
-
-
-def _from_pydantic_parts(cls: type[_Model], m) -> tuple[dict, set, dict | None]:
-    values = {name: _from_pydantic(getattr(m, name)) for name in cls._spec}
-    extra = dict(m.model_extra) if m.model_extra is not None else None
-    return values, set(m.model_fields_set), extra
-
-
-# ---- the models (keep in step with core/model_pydantic.py) --------------------------------------
-_TARGET_LIT = _lit(*TARGETS)
-_STRS = _list(_str)
-_STR_DICT = _dict(_str)
-
-
-def _names(v):
-    """ProfileMeta.extends: a list of valid profile names (the field_validator's rule)."""
-    out = _STRS(v)
-    if out is _BAD:
-        return _BAD
-    try:
-        return [check_name(x, "profile name") for x in out]
-    except ValueError:
-        return _BAD
-
-
-class ProfileMeta(_Model):
+# ---- the runtime classes: one per class of core/schema.py, same name, no fields ---------------
+class ProfileMeta(Node):
     __slots__ = ()
-    _extra = "forbid"
-    _spec = {
-        "name": (_opt(_str), lambda: None),
-        "description": (_str, lambda: ""),
-        "extends": (_names, list),
-        "targets": (_opt(_list(_TARGET_LIT)), lambda: None),
-    }
-    name: str | None
-    description: str
-    extends: list[str]
-    targets: list[str] | None
 
 
-class HookSpec(_Model):
+class HookSpec(Node):
     """The profile's hook handler: one command, run for each registered event."""
     __slots__ = ()
-    _extra = "forbid"
-    _spec = {
-        "command": (_opt(_str), lambda: None),
-        "events": (_opt(_STRS), lambda: None),  # canonical names (session_start, ...); None = all
-        "timeout": (_int(1, 3600), lambda: 30),
-    }
-    command: str | None
-    events: list[str] | None
-    timeout: int
 
 
-class ProfileFile(_Model):
+class ProfileFile(Node):
     __slots__ = ()
-    _extra = "forbid"
-    _spec = {
-        "profile": (_model("ProfileMeta"), lambda: ProfileMeta()),
-        "hooks": (_opt(_model("HookSpec")), lambda: None),
-    }
-    profile: ProfileMeta
-    hooks: HookSpec | None
 
 
-class McpServer(_Model):
+class McpServer(Node):
     """One target-neutral MCP server (the Claude / .mcp.json shape). Unknown native fields are
-    kept and passed through to targets that understand them."""
+    kept (model_extra) and passed through to targets that understand them."""
     __slots__ = ()
-    _extra = "allow"
-    _spec = {
-        "type": (_opt(_lit("stdio", "local", "http", "sse", "streamable-http")), lambda: None),
-        "command": (_opt(_str), lambda: None),
-        "args": (_STRS, list),
-        "env": (_STR_DICT, dict),
-        "url": (_opt(_str), lambda: None),
-        "headers": (_STR_DICT, dict),
-        "tools": (_opt(_STRS), lambda: None),
-        "timeout": (_opt(_int()), lambda: None),
-        "auth": (_opt(_bool), lambda: None),
-        "oidc": (_opt(_bool), lambda: None),
-    }
-    type: str | None
-    command: str | None
-    args: list[str]
-    env: dict[str, str]
-    url: str | None
-    headers: dict[str, str]
-    tools: list[str] | None
-    timeout: int | None
-    auth: bool | None
-    oidc: bool | None
 
     @property
     def transport(self) -> str:
@@ -415,73 +195,94 @@ class McpServer(_Model):
         return None
 
 
-class McpFile(_Model):
+class McpFile(Node):
     __slots__ = ()
-    _extra = "forbid"
-    _spec = {
-        "mcpServers": (_dict(_model("McpServer")), dict),
-    }
-    mcpServers: dict[str, McpServer]
 
 
-class Directives(_Model):
-    """The reserved `_agentdeck` block (alias `_agentihooks`): directives with no settings key in
-    the CLI. Never written to disk. Loosely typed on purpose: a bad value degrades with a warning
-    in the plan (reference §11.5) rather than aborting the install."""
+class Directives(Node):
+    """The reserved `_agentdeck` block (alias `_agentihooks`). Never written to disk."""
     __slots__ = ()
-    _extra = "forbid"
-    _spec = {
-        "mcpDefaultDisabled": (_bool, lambda: False),
-        "mcpAlwaysEnabled": (_STRS, list),
-        "browserCommand": (_any, lambda: None),
-        "suppressBrowserLaunch": (_bool, lambda: False),
-        "allowAll": (_any, lambda: None),
-        "channels": (_any, lambda: None),
-    }
-    mcpDefaultDisabled: bool
-    mcpAlwaysEnabled: list[str]
-    browserCommand: Any
-    suppressBrowserLaunch: bool
-    allowAll: Any
-    channels: Any
 
 
-class Profile(_Model):
-    """A resolved profile: the extends chain merged, base first."""
+class Profile(Node):
+    """A resolved profile: the extends chain merged, base first (fields: core/schema.py)."""
     __slots__ = ()
-    _spec = {
-        "name": (_str, _REQUIRED),
-        "description": (_str, lambda: ""),
-        "chain": (_STRS, _REQUIRED),                     # base first, this profile last
-        "origins": (_STR_DICT, dict),                    # profile name -> "bundled"/"operator" dir
-        "targets": (_STRS, lambda: list(TARGETS)),
-        "hooks": (_model("HookSpec"), lambda: HookSpec()),
-        "personas": (_list(_str_pair), list),            # (profile name, AGENTS.md text)
-        "rules": (_STR_DICT, dict),                      # rule name -> text (later wins)
-        "agents": (_STR_DICT, dict),                     # agent name -> markdown text
-        "commands": (_STR_DICT, dict),                   # command name -> markdown text
-        "skills": (_STR_DICT, dict),                     # skill name -> absolute dir path
-        "mcp_servers": (_dict(_model("McpServer")), dict),
-        "native": (_dict(_dict(_any)), dict),            # "copilot/settings.json" -> data
-        "directives": (_model("Directives"), lambda: Directives()),
-        "directive_warnings": (_STRS, list),
-    }
-    name: str
-    description: str
-    chain: list[str]
-    origins: dict[str, str]
-    targets: list[str]
-    hooks: HookSpec
-    personas: list[tuple[str, str]]
-    rules: dict[str, str]
-    agents: dict[str, str]
-    commands: dict[str, str]
-    skills: dict[str, str]
-    mcp_servers: dict[str, McpServer]
-    native: dict[str, dict[str, Any]]
-    directives: Directives
-    directive_warnings: list[str]
 
 
-_CLASSES: dict[str, type[_Model]] = {c.__name__: c for c in (
+CLASSES: dict[str, type[Node]] = {c.__name__: c for c in (
     ProfileMeta, HookSpec, ProfileFile, McpServer, McpFile, Directives, Profile)}
+
+
+def node_class(name: str) -> type[Node]:
+    """The runtime class for schema class `name`: one above when it has methods or callers
+    import it by name, else a plain Node subclass of that name made on first use."""
+    cls = CLASSES.get(name)
+    if cls is None:
+        cls = CLASSES[name] = type(name, (Node,), {"__slots__": (), "__module__": __name__})
+    return cls
+
+
+# ---- encoding: a validated pydantic model <-> JSON-able data <-> these classes ------------------
+# Every container is tagged, so no value the operator wrote can be mistaken for a model:
+#   model {"m": class, "v": {field: value}, "s": [fields set], "x": {extra} | None}
+#   dict {"d": {...}}, list {"l": [...]}, tuple {"t": [...]}; str, int, float, bool, None as is.
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def encode(v: Any) -> Any:
+    """A validated pydantic model (or a value inside one) as tagged data. Leaves that JSON cannot
+    hold (a TOML datetime in a native config) are kept as they are: such a profile is used but
+    not cached (json.dumps refuses it)."""
+    fields = getattr(type(v), "model_fields", None)
+    if isinstance(fields, dict) and hasattr(v, "model_fields_set"):
+        extra = v.model_extra
+        return {"m": type(v).__name__, "v": {f: encode(getattr(v, f)) for f in fields},
+                "s": sorted(v.model_fields_set),
+                "x": None if extra is None else {k: encode(x) for k, x in extra.items()}}
+    if isinstance(v, dict):
+        return {"d": {k: encode(x) for k, x in v.items()}}
+    if isinstance(v, list):
+        return {"l": [encode(x) for x in v]}
+    if isinstance(v, tuple):
+        return {"t": [encode(x) for x in v]}
+    return v
+
+
+def decode(v: Any, fields: dict[str, list[str]] | None = None, *, strict: bool = False) -> Any:
+    """Tagged data back into values and these classes. `strict` (data read from a file): every
+    leaf must be a JSON scalar and every model must have exactly the fields `fields` names for
+    its class, else CorruptData."""
+    if type(v) is dict:
+        if len(v) == 1:
+            tag, x = next(iter(v.items()))
+            if tag == "d" and type(x) is dict:
+                return {k: decode(y, fields, strict=strict) for k, y in x.items()}
+            if tag == "l" and type(x) is list:
+                return [decode(y, fields, strict=strict) for y in x]
+            if tag == "t" and type(x) is list:
+                return tuple(decode(y, fields, strict=strict) for y in x)
+        elif len(v) == 4 and v.keys() == {"m", "v", "s", "x"}:
+            return _decode_model(v, fields, strict)
+        raise CorruptData(f"unexpected {sorted(v)[:4]!r}")
+    if strict and not isinstance(v, _SCALARS):
+        raise CorruptData(f"unexpected {type(v).__name__}")
+    return v
+
+
+def _decode_model(v: dict, fields: dict[str, list[str]] | None, strict: bool) -> Node:
+    name, values, fset, xtra = v["m"], v["v"], v["s"], v["x"]
+    if type(name) is not str or not name.isidentifier() or (strict and name not in (fields or {})):
+        raise CorruptData(f"bad model {name!r}")
+    cls = node_class(name)
+    if type(values) is not dict or type(fset) is not list \
+            or not (xtra is None or type(xtra) is dict):
+        raise CorruptData(f"bad model {v['m']!r}")
+    if strict:
+        want = (fields or {}).get(cls.__name__)
+        if want is None or list(values) != want:
+            raise CorruptData(f"{cls.__name__}: fields {list(values)!r}")
+        if any(type(k) is not str or (k not in values and k not in (xtra or {})) for k in fset):
+            raise CorruptData(f"{cls.__name__}: fields set {fset!r}")
+    return cls._build({k: decode(x, fields, strict=strict) for k, x in values.items()}, set(fset),
+                      None if xtra is None else
+                      {k: decode(x, fields, strict=strict) for k, x in xtra.items()})

@@ -4,23 +4,26 @@ A profile is a directory with a profile.toml and optional content (see docs/arch
 Bundled profiles ship in the repository's profiles/ folder; an operator's own live under
 <config dir>/profiles and override a bundled one of the same name. `extends` chains are resolved
 base first; cycles are an error. Every error is one line naming file:line:col and the field.
+Validation is pydantic's (core/schema.py); resolve() loads an unchanged profile from the cache
+(core/profilecache.py) without importing it.
 """
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import model
 from .errors import UserError
 from .host import Host, HostError
-from .model import Directives, McpFile, Profile, ProfileFile, check_name
+from .names import check_name
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
+
+    from . import schema
+    from .model import Profile
 
 DIRECTIVE_KEYS = ("_agentdeck", "_agentihooks")
 NATIVE_FILES = ("copilot/settings.json", "copilot/mcp-config.json", "codex/config.toml",
@@ -55,7 +58,7 @@ def available(host: Host, describe: bool = True) -> dict[str, ProfileRef]:
     for origin, root in (("bundled", bundled_dir()), ("operator", operator_dir(host))):
         for name in host.listdir(root):
             d = root / name
-            if os.path.lexists(d / "profile.toml"):   # a broken one too: its error is shown when used
+            if host.exists(d / "profile.toml"):   # a broken one too: its error is shown when used
                 shadows = name in found
                 found[name] = ProfileRef(name, d, origin, shadows_bundled=shadows)
     for ref in found.values() if describe else ():
@@ -104,14 +107,18 @@ def _read(host: Host, path: Path) -> str | None:
         raise UserError(str(e)) from None
 
 
-def _load_profile_toml(host: Host, path: Path) -> ProfileFile:
+def _load_profile_toml(host: Host, path: Path) -> schema.ProfileFile:
+    from pydantic import ValidationError
+
+    from .schema import ProfileFile
+
     text = _read(host, path)
     if text is None:
         raise UserError("missing profile.toml", path=str(path))
     data = _loads_toml(text, path)
     try:
         return ProfileFile.model_validate(data)
-    except model.ValidationError as e:  # pydantic's, imported on first error
+    except ValidationError as e:
         raise _validation_error(path, text, e) from None
 
 
@@ -215,11 +222,30 @@ def deep_merge(base: dict, over: dict) -> dict:
 
 
 def resolve(host: Host, name: str) -> Profile:
-    """Load `name` and its extends chain (base first) into one Profile."""
+    """Load `name` and its extends chain (base first) into one Profile: from the cache when
+    none of the files it was built from changed (no pydantic import), else validated by
+    pydantic (core/schema.py) and kept for the cache (see core/profilecache.py)."""
+    from . import profilecache
+
     try:
         check_name(name, "profile name")
     except ValueError as e:
         raise UserError(str(e)) from None
+    cached = profilecache.load(host, name)
+    if cached is not None:
+        return cached
+    rec = profilecache.Recorder(host)
+    return profilecache.remember(host, name, resolve_validated(rec, name), rec)
+
+
+def resolve_validated(host: Host, name: str) -> schema.Profile:
+    """resolve() without the cache: every file read and validated by pydantic; the result is
+    pydantic's schema.Profile. `host` may be a profilecache.Recorder."""
+    from pydantic import ValidationError
+
+    from .schema import Directives, McpFile, Profile, ProfileFile
+
+    check_name(name, "profile name")
     refs = available(host, describe=False)
     chain: list[str] = []
     metas: dict[Path, ProfileFile] = {}    # each profile.toml read and validated once
@@ -273,7 +299,7 @@ def resolve(host: Host, name: str) -> Profile:
         prof.agents.update(_md_files(host, d / "agents"))
         prof.commands.update(_md_files(host, d / "commands"))
         for sk in host.listdir(d / "skills"):
-            if (d / "skills" / sk / "SKILL.md").is_file():
+            if host.is_file(d / "skills" / sk / "SKILL.md"):
                 try:
                     check_name(sk, "skill name")
                 except ValueError as e:
@@ -284,7 +310,7 @@ def resolve(host: Host, name: str) -> Profile:
             data, doc = loaded
             try:
                 mf = McpFile.model_validate(data)
-            except model.ValidationError as e:  # pydantic's, imported on first error
+            except ValidationError as e:
                 def locate(loc, doc=doc):
                     for i in range(len(loc), 0, -1):
                         ln = doc.line_of(tuple(loc[:i]))
@@ -323,7 +349,7 @@ def resolve(host: Host, name: str) -> Profile:
     _check_hooks(host, prof, hooks_from)
     try:
         prof.directives = Directives.model_validate(directives_raw)
-    except model.ValidationError as e:  # pydantic's, imported on first error
+    except ValidationError as e:
         err = e.errors()[0]
         field = ".".join(str(p) for p in err.get("loc", ()))
         raise UserError(f"_agentdeck.{field}: {err.get('msg')}",

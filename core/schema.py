@@ -1,10 +1,12 @@
-"""The pydantic definitions of the profile models: the authority on what is valid.
+"""The profile schema, declared once, with pydantic: what an operator may write in profile.toml,
+mcp.json and the `_agentdeck` block, and the shape of a resolved profile.
 
-core.model validates the common, plainly valid input itself (pydantic's import and schema build
-cost ~90 ms, paid by every `agentdeck plan` and every hook-adjacent command otherwise) and hands
-anything else to these classes, so every coercion and every error message is pydantic's own.
-The two must describe the same fields: tests/unit/test_model_fastpath.py checks that they do.
-Imported only on that slow path.
+Importing pydantic and building these schemas costs ~200 ms, more than the rest of `agentdeck
+plan`. So this module is imported only when a profile has to be validated: core.profiles keeps
+the validated, resolved profile in a cache keyed by the hashes of every file it was built from
+(core/profilecache.py), and an unchanged profile is loaded from there as plain data
+(core/model.py) without importing pydantic. Every coercion and error message is pydantic's own;
+core.profiles turns its error positions into file:line messages.
 """
 from __future__ import annotations
 
@@ -12,7 +14,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .model import TARGETS, check_name
+from .names import TARGETS, check_name
+
+TargetName = Literal[TARGETS]      # Literal["copilot", "codex", "claude"]
 
 
 class ProfileMeta(BaseModel):
@@ -20,7 +24,7 @@ class ProfileMeta(BaseModel):
     name: str | None = None
     description: str = ""
     extends: list[str] = Field(default_factory=list)
-    targets: list[Literal["copilot", "codex", "claude"]] | None = None
+    targets: list[TargetName] | None = None
 
     @field_validator("extends")
     @classmethod
@@ -56,25 +60,7 @@ class McpServer(BaseModel):
     timeout: int | None = None
     auth: bool | None = None
     oidc: bool | None = None
-
-    @property
-    def transport(self) -> str:
-        t = self.type
-        if t in ("http", "streamable-http"):
-            return "http"
-        if t == "sse":
-            return "sse"
-        if t in ("stdio", "local"):
-            return "stdio"
-        return "http" if self.url and not self.command else "stdio"
-
-    def check(self) -> str | None:
-        """A problem that makes this server unusable, or None."""
-        if self.transport == "stdio" and not self.command:
-            return "a stdio server needs a 'command'"
-        if self.transport in ("http", "sse") and not self.url:
-            return f"an {self.transport} server needs a 'url'"
-        return None
+    # transport and check(): on core.model.McpServer, the runtime form every caller holds
 
 
 class McpFile(BaseModel):
