@@ -1,0 +1,185 @@
+"""agentdeck.fleet.install in-process, with ansible-core's own test helper
+(ansible.module_utils.testing.patch_module_args), against scratch homes and the real CLI."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import snapshot_tree
+from tests.fleet.conftest import MODULE_PATH, SKIP_REASON
+
+pytestmark = pytest.mark.fleet
+
+testing = pytest.importorskip("ansible.module_utils.testing", reason=SKIP_REASON)
+
+
+@pytest.fixture(scope="module")
+def mod():
+    spec = importlib.util.spec_from_file_location("agentdeck_fleet_install", MODULE_PATH)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+@pytest.fixture
+def call(mod, capsys, agentdeck_exe):
+    """Run the module with these options; returns (result, failed)."""
+    def run(check=False, diff=False, **params):
+        params.setdefault("executable", agentdeck_exe)
+        args = dict(params, _ansible_check_mode=check, _ansible_diff=diff)
+        capsys.readouterr()
+        with testing.patch_module_args(args):
+            with pytest.raises(SystemExit) as e:
+                mod.main()
+        out = capsys.readouterr().out
+        result = json.loads(out)
+        assert (e.value.code != 0) == bool(result.get("failed")), result
+        return result
+    return run
+
+
+def script(tmp_path: Path, name: str, body: str) -> str:
+    p = tmp_path / name
+    p.write_text(body)
+    p.chmod(0o755)
+    return str(p)
+
+
+def test_check_then_apply_then_nothing_to_do(call, home):
+    before = snapshot_tree(home)
+    r = call(check=True, diff=True, home=str(home), targets=["codex"])
+    assert r["changed"] is True and not r.get("failed"), r
+    assert snapshot_tree(home) == before, "check mode wrote something"
+    headers = {d["before_header"]: d for d in r["diff"]}
+    assert "~/.codex/config.toml (absent)" in headers
+    cfg = headers["~/.codex/config.toml (absent)"]
+    assert cfg["before"] == "" and "[mcp_servers.memory]" in cfg["after"]
+    planned = {i["id"] for i in r["items"]}
+
+    r = call(home=str(home), targets=["codex"])
+    assert r["changed"] is True and str(home / ".codex" / "config.toml") in r["written"]
+    assert {i["id"] for i in r["items"]} == planned, "applied other items than were planned"
+    assert (home / ".codex" / "config.toml").read_text() == cfg["after"]
+
+    r = call(home=str(home), targets=["codex"])
+    assert r["changed"] is False and r["items"] == [] and r["summary"].startswith("No changes")
+
+
+def test_a_home_changed_between_plan_and_apply_is_refused(call, home, tmp_path, agentdeck_exe):
+    """The module hands the plan it computed to `apply --plan -`: agentdeck's own stale-plan
+    protection refuses when a file changed in between (here, just before apply starts)."""
+    persona = home / ".claude" / "CLAUDE.md"
+    racer = script(tmp_path, "racing-agentdeck",
+                   f'#!/bin/sh\nif [ "$1" = apply ]; then mkdir -p {persona.parent} && '
+                   f'echo "written by someone else" > {persona}; fi\nexec {agentdeck_exe} "$@"\n')
+    r = call(home=str(home), targets=["claude"], executable=racer)
+    assert r["failed"] is True
+    assert r["msg"].startswith("agentdeck: error: the plan computed now is not the one in -: "
+                               "~/.claude/CLAUDE.md changed on disk"), r["msg"]
+    assert "nothing was written" in r["msg"]
+    tree = snapshot_tree(home)
+    assert set(tree) == {".claude", ".claude/CLAUDE.md"}, sorted(tree)     # only the racer's write
+
+
+def test_decisions_choose_per_item_and_a_bad_one_fails(call, home):
+    assert call(home=str(home), targets=["claude"])["changed"] is True
+    cmd = home / ".claude" / "commands" / "review.md"
+    cmd.write_text("my own review command\n")
+    r = call(home=str(home), targets=["claude"])
+    assert r["failed"] and "command /review in ~/.claude/commands/review.md (hand-edited)" in r["msg"]
+    r = call(home=str(home), targets=["claude"], decisions={"~/.claude/commands/review.md": "keep"})
+    assert not r.get("failed") and r["changed"] is False
+    r = call(home=str(home), targets=["claude"], decisions={"command /review": "take"}, check=True,
+             diff=True)
+    assert r["changed"] is True and [d["after_header"] for d in r["diff"]] == [
+        "~/.claude/commands/review.md"]
+    assert r["diff"][0]["before"] == "my own review command\n"
+    r = call(home=str(home), targets=["claude"], decisions={"review.md": "maybe"})
+    assert r["failed"] and r["msg"] == "decisions: 'review.md': 'maybe' is not keep, take or skip"
+    r = call(home=str(home), targets=["claude"], decisions={"hook": "keep"})
+    assert r["failed"] and "'hook' matches 13 items of this host's plan" in r["msg"], r["msg"]
+    r = call(home=str(home), targets=["claude"], decisions={"no-such-item": "keep",
+                                                             "review.md": "skip"})
+    assert not r.get("failed") and r["changed"] is False
+    # (ansible-core 2.19 returns structured warnings; older ones a list of strings)
+    assert "'no-such-item' names no item of this host's plan" in json.dumps(r["warnings"]), r
+
+
+def test_keep_on_a_planned_change_leaves_it_out(call, home):
+    r = call(home=str(home), targets=["claude"], decisions={"agent reviewer": "keep"})
+    assert r["changed"] is True
+    assert not (home / ".claude" / "agents" / "reviewer.md").exists()
+    assert (home / ".claude" / "commands" / "review.md").exists()
+    r = call(home=str(home), targets=["claude"], decisions={"agent reviewer": "keep"})
+    assert r["changed"] is False
+
+
+@pytest.mark.parametrize("choices,decision,flag", [
+    (["keep", "take"], "keep", "keep"), (["keep", "take"], "take", "take"),
+    (["keep", "take"], "skip", "keep"), (["apply", "skip"], "take", ""),
+    (["apply", "skip"], "keep", "skip"), (["apply", "skip"], "skip", "skip"),
+    (["apply"], "take", ""), (["apply"], "keep", None), (["keep"], "take", None),
+])
+def test_a_decision_maps_onto_the_item_s_choices(mod, choices, decision, flag):
+    assert mod.flag_for({"choices": choices}, decision) == flag
+
+
+def test_state_absent_puts_the_home_back(call, home):
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text('model = "o4-mini"\n')
+    before = snapshot_tree(home)
+    assert call(home=str(home), targets=["codex"])["changed"] is True
+    r = call(home=str(home), targets=["codex"], state="absent", check=True, diff=True)
+    assert r["changed"] is True and r["mode"] == "uninstall"
+    d = next(d for d in r["diff"] if d["after_header"] == "~/.codex/config.toml")
+    assert d["after"] == 'model = "o4-mini"\n'
+    r = call(home=str(home), targets=["codex"], state="absent")
+    assert r["changed"] is True and r["removed"]
+    after = {k: v for k, v in snapshot_tree(home).items() if not k.startswith(".local")}
+    assert after == {k: v for k, v in before.items()}
+    assert call(home=str(home), targets=["codex"], state="absent")["changed"] is False
+
+
+@pytest.mark.parametrize("case", ["no-home", "bad-profile", "bad-target", "malformed"])
+def test_bad_input_fails_with_agentdeck_s_one_line_error(call, home, case):
+    params = {"home": str(home)}
+    if case == "no-home":
+        params["home"] = str(home / "missing")
+        expect = f"agentdeck: error: --home {home / 'missing'} does not exist"
+    elif case == "bad-profile":
+        params["profile"] = "no-such-profile"
+        expect = "agentdeck: error: "
+    elif case == "bad-target":
+        params["targets"] = ["vim"]
+        expect = "agentdeck: error: unknown target 'vim'"
+    else:
+        (home / ".codex").mkdir()
+        (home / ".codex" / "config.toml").write_text("[broken\n")
+        expect = f"agentdeck: error: {home / '.codex' / 'config.toml'}:1:"
+    before = snapshot_tree(home)
+    r = call(**params)
+    assert r["failed"] is True and r["msg"].startswith(expect), r["msg"]
+    assert "\n" not in r["msg"] and "Traceback" not in json.dumps(r)
+    assert snapshot_tree(home) == before
+
+
+def test_a_broken_agentdeck_never_shows_a_traceback(call, home, tmp_path):
+    crash = script(tmp_path, "crashing", f"#!{sys.executable}\nraise RuntimeError('boom')\n")
+    r = call(home=str(home), executable=crash)
+    assert r["failed"] and r["msg"] == "agentdeck failed (exit 1): RuntimeError: boom"
+    assert "Traceback" not in json.dumps(r)
+    chatty = script(tmp_path, "chatty", "#!/bin/sh\necho hello\n")
+    r = call(home=str(home), executable=chatty)
+    assert r["failed"] and r["msg"] == "agentdeck plan --json printed no JSON document (exit 0)"
+
+
+def test_agentdeck_not_installed(call, home, tmp_path, monkeypatch):
+    r = call(home=str(home), executable=str(tmp_path / "nowhere" / "agentdeck"))
+    assert r["failed"] and r["msg"].startswith("agentdeck is not at ")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    r = call(home=str(home), executable=None)
+    assert r["failed"] and r["msg"].startswith("agentdeck is not installed on this host")
