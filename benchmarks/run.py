@@ -12,6 +12,7 @@ Rows (see docs/performance.md for the targets and the figures):
   d  app start-up: first screen, plan shown   (benchmarks/app_startup.py)
   e  agentdeck-hook preToolUse (payload)      vs  python -c pass (same stdin)
   f  agentdeck doctor --live                  vs  the slowest single live probe
+  g  in-process apply / plan / uninstall of 10 / 100 / 1,000 MCP servers (each target's file)
 
 Honesty rules: each pair runs alternately (A B, B A, A B, ...) so the machine's drift cancels;
 every figure is a median; each process of rows a and b gets a fresh temp home (row e keeps one
@@ -333,6 +334,47 @@ def rows_c(rounds: int, big: bool) -> list[Row]:
     return rows
 
 
+# ---- g: MCP servers, apply / plan / uninstall (issue 12.6) ------------------------------------
+def rows_g(rounds: int) -> list[Row]:
+    """Apply, plan of the applied home and uninstall of 10 / 100 / 1,000 MCP servers on a fresh
+    home: all three targets together (each one's file: mcp-config.json, config.toml,
+    .claude.json), then each target alone at 1,000."""
+    def run(sizes: str, targets: str) -> dict | str:
+        r = subprocess.run([sys.executable, str(REPO / "benchmarks" / "workers.py"), "mcp",
+                            "--sizes", sizes, "--targets", targets, "--rounds", str(rounds)],
+                           capture_output=True, text=True)
+        return json.loads(r.stdout) if r.returncode == 0 else (r.stderr or r.stdout).strip()[-300:]
+
+    d = run("10,100,1000", "copilot,codex,claude")
+    if isinstance(d, str):
+        return [not_run("g", "apply/uninstall of N MCP servers", d, "1,000 in <= 2 s")]
+    rows = []
+    for what, key, limit in (("apply", "apply", 2.0), ("uninstall", "uninstall", 2.0)):
+        prev = None
+        for n in (10, 100, 1000):
+            secs = d[key][str(n)]
+            growth = f"x{secs / d[key][str(prev)]:.1f} for x{n // prev}" if prev else ""
+            ok = None if n != 1000 else secs <= limit and secs / d[key]["100"] <= 12
+            rows.append(Row("g", f"{what} {n} MCP servers, all targets, fresh home (once)", ms(secs),
+                            "", "", growth, "",
+                            "<= 2 s, x10 costs <= x12" if n == 1000 else "",
+                            "" if ok is None else verdict(ok)))
+            prev = n
+    plan = statistics.median(d["plan"]["1000"])
+    rows.append(Row("g", "plan of the applied 1,000-server home (in sync)", ms(plan), "", "",
+                    f"x{plan / statistics.median(d['plan']['100']):.1f} for x10", "", "<= 0.6 s",
+                    verdict(plan <= 0.6)))
+    for target in ("copilot", "codex", "claude"):
+        t = run("1000", target)
+        if isinstance(t, str):
+            rows.append(not_run("g", f"{target} alone, 1,000 servers", t, ""))
+            continue
+        rows.append(Row("g", f"  {target} alone, 1,000 servers: apply / plan / uninstall",
+                        f"{ms(t['apply']['1000'])} / {ms(statistics.median(t['plan']['1000']))} / "
+                        f"{ms(t['uninstall']['1000'])}", "", "", "", "", "(no target)"))
+    return rows
+
+
 # ---- d: app start-up ---------------------------------------------------------------------------
 def rows_d(runs: int) -> list[Row]:
     """benchmarks/app_startup.py (the app's own benchmark: fresh process per run, headless at
@@ -475,7 +517,7 @@ def print_table(rows: list[Row]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=11, help="runs per side of each pair (default 11)")
-    ap.add_argument("--only", default="abcdef", help="rows to run, e.g. b,e (default: all)")
+    ap.add_argument("--only", default="abcdefg", help="rows to run, e.g. b,e (default: all)")
     ap.add_argument("--big", action="store_true",
                     help="row c also applies 1,000 servers+skills+agents (minutes: see the doc)")
     ap.add_argument("--here", action="store_true",
@@ -491,7 +533,8 @@ def main() -> None:
     rows: list[Row] = []
     steps = [("b", lambda: [row_b(a.runs)]), ("e", lambda: [row_e(a.runs)]),
              ("a", lambda: [row_a(a.runs)]), ("c", lambda: rows_c(max(3, a.runs // 2), a.big)),
-             ("d", lambda: rows_d(a.runs)), ("f", lambda: row_f(max(3, a.runs // 2)))]
+             ("d", lambda: rows_d(a.runs)), ("f", lambda: row_f(max(3, a.runs // 2))),
+             ("g", lambda: rows_g(max(3, a.runs // 2)))]
     for key, fn in steps:
         if key in only:
             log(f"row {key} ...")

@@ -1,8 +1,11 @@
 """In-process timings for benchmarks/run.py, each run in its own process and printed as JSON.
 
     python benchmarks/workers.py growth --sizes 10,100,1000 --rounds 5 --applied 10,100
+    python benchmarks/workers.py mcp --sizes 10,100,1000 --targets copilot,codex,claude --rounds 5
     python benchmarks/workers.py probes --home DIR --env-json FILE
 
+mcp:    apply, plan of the applied home, and uninstall of N MCP servers (each target's file: Copilot's
+        mcp-config.json, Codex's config.toml, Claude's .claude.json), on a fresh home per size.
 growth: plan time (agentdeck.core.engine.build_plan, all targets) for generated operator profiles with N MCP
         servers, N skills and N agents, on a tmp home. One warm-up plan first (lazy imports are
         start-up cost, measured elsewhere), then the sizes round-robin, `rounds` times each.
@@ -118,6 +121,71 @@ def growth(sizes: list[int], rounds: int, applied: list[int]) -> dict:
     return out
 
 
+# ---- MCP servers: apply, plan, uninstall -------------------------------------------------------
+def mcp_profile(root: Path, n: int, targets: list[str]) -> str:
+    """An operator profile with n MCP servers only (stdio and http alternately)."""
+    name = f"mcp{n}-{'-'.join(targets)}"
+    d = root / name
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "profile.toml").write_text(
+        "[profile]\n" f'description = "generated: {n} MCP servers"\n'
+        f"targets = {json.dumps(targets)}\n")
+    servers = {}
+    for i in range(n):
+        if i % 2:
+            servers[f"srv-{i:04d}"] = {"type": "http", "url": f"https://mcp{i}.example.com/mcp",
+                                       "headers": {"Authorization": "Bearer ${TOKEN_%d}" % i}}
+        else:
+            servers[f"srv-{i:04d}"] = {"command": "npx", "args": ["-y", f"@example/mcp-{i}"],
+                                       "env": {"LOG_LEVEL": "info"}}
+    (d / "mcp.json").write_text(json.dumps({"mcpServers": servers}, indent=2))
+    return name
+
+
+def mcp(sizes: list[int], targets: list[str], rounds: int) -> dict:
+    """Per size, on a fresh home: one apply (agentdeck.core.engine.apply_plan: lock, backups, journal,
+    writes, manifests and the plan computed again), `rounds` plans of the applied home, one
+    uninstall (its plan and its apply). Each apply must leave nothing to do and the uninstall
+    must leave nothing of agentdeck's outside its state dir."""
+    from agentdeck.core import engine
+
+    out: dict = {"apply": {}, "plan": {}, "uninstall": {}}
+    with tempfile.TemporaryDirectory(prefix="agentdeck-mcp-") as tmp:
+        warm = Path(tmp) / "warm"
+        warm.mkdir()
+        host = _host(warm)
+        engine.apply_plan(host, engine.build_plan(host, mcp_profile(host.config_dir / "profiles", 2, targets)))
+        for n in sizes:
+            home = Path(tmp) / f"home-{n}"
+            home.mkdir()
+            host = _host(home)
+            name = mcp_profile(host.config_dir / "profiles", n, targets)
+            before = sorted(p.relative_to(home) for p in home.rglob("*"))
+            plan = engine.build_plan(host, name, targets)
+            t0 = time.perf_counter()
+            result = engine.apply_plan(host, plan)
+            out["apply"][str(n)] = time.perf_counter() - t0
+            if result.leftover:
+                raise SystemExit(f"apply of {n} servers left changes: {result.leftover[:3]}")
+            again = []
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                plan = engine.build_plan(host, name, targets)
+                again.append(time.perf_counter() - t0)
+                if plan.has_changes:
+                    raise SystemExit(f"the applied {n}-server home is not in sync")
+            out["plan"][str(n)] = again
+            t0 = time.perf_counter()
+            result = engine.apply_plan(host, engine.build_uninstall_plan(host, targets))
+            out["uninstall"][str(n)] = time.perf_counter() - t0
+            state = host.state_dir
+            after = sorted(p.relative_to(home) for p in home.rglob("*")
+                           if not (p == state or state in p.parents or p in state.parents))
+            if result.leftover or after != [p for p in before if not (home / p == state or state in (home / p).parents or (home / p) in state.parents)]:
+                raise SystemExit(f"the uninstall of {n} servers left files: {set(after) - set(before)}")
+    return out
+
+
 # ---- live probes -------------------------------------------------------------------------------
 def probes(home: str, env: dict) -> dict:
     from functools import partial
@@ -154,6 +222,10 @@ def main() -> None:
     g.add_argument("--sizes", default="10,100,1000")
     g.add_argument("--rounds", type=int, default=5)
     g.add_argument("--applied", default="10,100", help="sizes also applied, then planned in sync")
+    m = sub.add_parser("mcp")
+    m.add_argument("--sizes", default="10,100,1000")
+    m.add_argument("--targets", default="copilot,codex,claude")
+    m.add_argument("--rounds", type=int, default=5)
     p = sub.add_parser("probes")
     p.add_argument("--home", required=True)
     p.add_argument("--env-json", required=True)
@@ -161,6 +233,8 @@ def main() -> None:
     if a.cmd == "growth":
         result = growth([int(x) for x in a.sizes.split(",")], a.rounds,
                         [int(x) for x in a.applied.split(",") if x])
+    elif a.cmd == "mcp":
+        result = mcp([int(x) for x in a.sizes.split(",")], a.targets.split(","), a.rounds)
     else:
         result = probes(a.home, json.loads(Path(a.env_json).read_text()))
     print(json.dumps(result))

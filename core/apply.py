@@ -8,10 +8,8 @@ the home back to where it was before that apply (see `recover`).
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import signal
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 from .disk import MISSING, DiskView, current_sha, new_doc, parse_doc
 from .errors import LockedError, StalePlanError, UserError
-from .host import TEMP_SUFFIX, Host, HostError
+from .host import TEMP_SUFFIX, Host, HostBusy, HostError
 from .manifest import ABSENT, Entry, Manifest, sha256
 from .plan import Plan, PlanItem, fingerprint_of_value, with_member, without_member
 
@@ -32,33 +30,13 @@ LOCK_WAIT_SECONDS = 2.0
 @contextmanager
 def home_lock(host: Host, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
     """One lock per home. A second apply waits briefly, then fails with a clear message."""
-    d = host.state_dir
-    d.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path = d / "lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    deadline = time.monotonic() + wait
+    path = host.state_dir / "lock"
     try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    try:
-                        holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
-                    except OSError:
-                        holder = "?"
-                    raise LockedError(f"another agentdeck apply is running on this home (pid {holder}); "
-                                      "wait for it to finish and try again", path=str(path)) from None
-                time.sleep(0.05)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        yield
-    finally:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-        finally:
-            os.close(fd)
+        with host.lock(path, wait):
+            yield
+    except HostBusy as busy:
+        raise LockedError(f"another agentdeck apply is running on this home (pid {busy.holder}); "
+                          "wait for it to finish and try again", path=str(path)) from None
 
 
 # ---- operations ---------------------------------------------------------------------------------
@@ -94,7 +72,7 @@ def _fault_point(host: Host, counter: list[int]) -> None:
     counter[0] += 1
     at = host.env.get("AGENTDECK_CRASH_AT")
     if at and at.isdigit() and int(at) == counter[0]:
-        os.kill(os.getpid(), signal.SIGKILL)
+        host.kill_self()
 
 
 def _originals_dir(host: Host) -> Path:
@@ -105,15 +83,15 @@ def _save_original(host: Host, data: bytes) -> str:
     """Keep content we replaced for the first time, so uninstall can restore it byte for byte."""
     sha = sha256(data)
     p = _originals_dir(host) / sha
-    if not p.exists():
+    if not host.exists(p, follow=True):
         host.write_atomic(p, data, mode=0o600)
     return sha
 
 
-def _missing_dirs(path: Path, stop: Path) -> list[str]:
+def _missing_dirs(host: Host, path: Path) -> list[str]:
     out = []
     p = path.parent
-    while not p.exists() and p != p.parent:
+    while not host.exists(p, follow=True) and p != p.parent:
         out.append(str(p))
         p = p.parent
     return out
@@ -138,7 +116,7 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
         path = Path(path_s)
         st = disk.state(path)
         existed = st.exists or st.is_link
-        dirs = _missing_dirs(path, host.home)
+        dirs = _missing_dirs(host, path)
         kinds = {i.kind for i in items}
         if kinds & {"link"}:
             (it,) = items
@@ -206,38 +184,15 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
         # key items: all edits to one structured file, in plan order
         fmt = items[0].spec.fmt if items[0].spec else items[0].entry.fmt
         doc = disk.doc(path, fmt) if text is not None else new_doc(fmt)
-        file_mode = None
         removed_entries: list[Entry] = []
         made = _made_keys(plan, path_s, items, doc)
+        with doc.batch():   # every edit of this file in one pass, checked once (linear apply)
+            _edit_keys(plan, items, doc, existed, dirs, path_s, made, facts, removed_entries)
+            _prune_made_keys(plan, path_s, items, removed_entries, doc)
+        file_mode = None
         for it in items:
-            act = plan.action(it)
-            key = tuple(it.key)
-            if act == "write":
-                if it.spec.file_mode:
-                    file_mode = it.spec.file_mode
-                prior = it.entry.prior if it.entry else (ABSENT if it.actual is MISSING else it.actual)
-                if it.spec.member:   # one element of a list shared with the operator
-                    prior = ABSENT
-                    doc.set(key, with_member(doc.get(key, None), it.spec.member, it.desired))
-                else:
-                    doc.set(key, it.desired)
-                if it.entry is None:
-                    created, cdirs = _creation_of(plan, path_s, existed, dirs)
-                else:
-                    created, cdirs = it.entry.created_file, list(it.entry.created_dirs or [])
-                facts[it.id] = {"prior": prior, "created_file": created, "created_dirs": cdirs,
-                                "made_keys": made.get(it.id, [])}
-            else:
-                e = it.entry
-                if e is not None and e.member:
-                    _remove_member(doc, key, e.member)
-                elif e is not None and e.prior != ABSENT:
-                    doc.set(key, e.prior)
-                else:
-                    doc.delete(key)
-                if e is not None:
-                    removed_entries.append(e)
-        _prune_made_keys(plan, path_s, items, removed_entries, doc)
+            if plan.action(it) == "write" and it.spec.file_mode:
+                file_mode = it.spec.file_mode
         file_mode = _prior_modes(plan, path_s, items, removed_entries, st, file_mode, facts)
         data_after = doc.data
         if (removed_entries and data_after == {} and all(e.created_file for e in removed_entries)
@@ -248,6 +203,37 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
         else:
             ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s))
     return ops, facts
+
+
+def _edit_keys(plan: Plan, items: list[PlanItem], doc, existed: bool, dirs: list[str], path_s: str,
+               made: dict, facts: dict, removed_entries: list[Entry]) -> None:
+    """The key items' edits of one structured file, in plan order (inside the doc's batch)."""
+    for it in items:
+        act = plan.action(it)
+        key = tuple(it.key)
+        if act == "write":
+            prior = it.entry.prior if it.entry else (ABSENT if it.actual is MISSING else it.actual)
+            if it.spec.member:   # one element of a list shared with the operator
+                prior = ABSENT
+                doc.set(key, with_member(doc.get(key, None), it.spec.member, it.desired))
+            else:
+                doc.set(key, it.desired)
+            if it.entry is None:
+                created, cdirs = _creation_of(plan, path_s, existed, dirs)
+            else:
+                created, cdirs = it.entry.created_file, list(it.entry.created_dirs or [])
+            facts[it.id] = {"prior": prior, "created_file": created, "created_dirs": cdirs,
+                            "made_keys": made.get(it.id, [])}
+        else:
+            e = it.entry
+            if e is not None and e.member:
+                _remove_member(doc, key, e.member)
+            elif e is not None and e.prior != ABSENT:
+                doc.set(key, e.prior)
+            else:
+                doc.delete(key)
+            if e is not None:
+                removed_entries.append(e)
 
 
 def _prior_modes(plan: Plan, path: str, items: list[PlanItem], removed: list[Entry], st,
@@ -406,12 +392,12 @@ def _undo(host: Host, records: list[dict]) -> None:
     for rec in reversed(records):
         p = Path(rec["path"])
         if rec.get("backup"):
-            data = Path(rec["backup"]).read_bytes()
+            data = host.read_bytes(Path(rec["backup"]))
             host.write_atomic(p, data, mode=rec.get("mode"))
         elif rec.get("link_was"):
             host.symlink(rec["link_was"], p)
         elif not rec.get("existed"):
-            if os.path.lexists(p) and not os.path.isdir(p) or os.path.islink(p):
+            if host.exists(p) and not host.is_dir(p) or host.is_symlink(p):
                 host.remove(p)
             for d in rec.get("made_dirs", []):
                 host.rmdir_if_empty(Path(d))
@@ -422,10 +408,10 @@ def _remove_temp_files(host: Host, p: Path) -> None:
     """The `.<name>.*.agentdeck-tmp` files write_atomic leaves when it is killed mid-write."""
     prefix = f".{p.name}."
     for fn in host.listdir(p.parent):
-        if fn.startswith(prefix) and fn.endswith(TEMP_SUFFIX) and os.path.isfile(p.parent / fn):
+        if fn.startswith(prefix) and fn.endswith(TEMP_SUFFIX) and host.is_file(p.parent / fn):
             try:
-                os.unlink(p.parent / fn)
-            except OSError:
+                host.remove(p.parent / fn)
+            except (HostError, OSError):
                 pass
 
 
@@ -461,7 +447,7 @@ def read_journal(host: Host) -> dict | None:
             raise bad(f"names a path outside the home ({p})")
         b = rec.get("backup")
         if b is not None and not (isinstance(b, str) and os.path.normpath(b).startswith(backups)
-                                  and os.path.isfile(b)):
+                                  and host.is_file(Path(b))):
             raise bad(f"names a backup that is not one of agentdeck's ({b})")
         dirs = rec.get("made_dirs", [])
         if not isinstance(dirs, list) or not all(isinstance(d, str) and host.confined(d) for d in dirs):
@@ -559,8 +545,8 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
             return result
         stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
         backup_dir = host.state_dir / "backups" / stamp
-        os.makedirs(backup_dir, mode=0o700, exist_ok=True)
-        os.chmod(backup_dir.parent, 0o700)
+        host.mkdir(backup_dir, 0o700)
+        host.chmod(backup_dir.parent, 0o700)
         records = []
         for n, op in enumerate(ops):
             rec: dict[str, Any] = {"path": str(op.path), "op": op.kind}
@@ -568,15 +554,15 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
                 rec["via"] = op.display      # the planned path; op.path is where its symlink leads
             lst = host.lstat(op.path)
             rec["existed"] = lst is not None
-            if lst is not None and os.path.islink(op.path) and op.kind in ("symlink", "unlink"):
-                rec["link_was"] = os.readlink(op.path)
-            elif lst is not None and os.path.isfile(op.path):
+            if lst is not None and host.is_symlink(op.path) and op.kind in ("symlink", "unlink"):
+                rec["link_was"] = host.readlink(op.path)
+            elif lst is not None and host.is_file(op.path):
                 data = host.read_bytes(op.path)
                 b = backup_dir / f"{n:03d}-{op.path.name}"
                 host.write_atomic(b, data, mode=0o600)
                 rec["backup"] = str(b)
                 rec["mode"] = host.mode(op.path)
-            rec["made_dirs"] = _missing_dirs(op.path, host.home)
+            rec["made_dirs"] = _missing_dirs(host, op.path)
             records.append(rec)
         index = {os.path.basename(r["backup"]): r.get("via", r["path"]) for r in records if r.get("backup")}
         if index:   # which backup is which file, for an operator restoring by hand
@@ -602,7 +588,7 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
                 host.symlink(op.link_target, op.path)
                 result.written.append(str(op.path))
             elif op.kind == "unlink":
-                if os.path.islink(op.path):
+                if host.is_symlink(op.path):
                     host.remove(op.path)
                 for d in op.rmdirs:
                     host.rmdir_if_empty(Path(d))

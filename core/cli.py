@@ -138,16 +138,17 @@ def parser() -> argparse.ArgumentParser:
 
 def make_host(args) -> Host:
     home = getattr(args, "home", None)
-    if home is not None and not Path(home).expanduser().is_dir():
-        what = "is not a directory" if Path(home).expanduser().exists() else "does not exist"
+    host = Host.from_environment(home)
+    if home is not None and not host.is_dir(host.home):
+        what = "is not a directory" if host.exists(host.home, follow=True) else "does not exist"
         raise UserError(f"--home {home} {what}; create it first (agentdeck never creates a home)")
-    return Host.from_environment(home)
+    return host
 
 
 def _recover(host: Host) -> None:
     from .apply import journal_path
 
-    if journal_path(host).exists():
+    if host.exists(journal_path(host)):
         msg = engine.recover(host)
         if msg:
             print(f"agentdeck: {msg}", file=sys.stderr)

@@ -7,6 +7,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from .host import Host
+
 FILES: dict[str, str] = {
     ".copilot/settings.json": """{
   // My Copilot settings. agentdeck must keep these comments.
@@ -58,23 +60,20 @@ alias ll='ls -la'
 
 def make_demo_home(root: Path | None = None) -> Path:
     home = Path(root) if root else Path(tempfile.mkdtemp(prefix="agentdeck-demo-"))
-    home.mkdir(parents=True, exist_ok=True)
+    host = Host(home=home.absolute(), env={})     # the one door, pointed at the demo home
+    host.mkdir(host.home)
     for rel, text in FILES.items():
-        p = home / rel
-        if p.exists():
+        p = host.home / rel
+        if host.exists(p, follow=True):
             continue
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-        if rel.endswith("config.json"):
-            os.chmod(p, 0o600)
+        host.write_atomic(p, text.encode("utf-8"), mode=0o600 if rel.endswith("config.json") else None)
     # a skill the operator linked by hand: agentdeck must leave it alone
-    own = home / "src" / "my-skills" / "changelog"
-    own.mkdir(parents=True, exist_ok=True)
-    (own / "SKILL.md").write_text("---\nname: changelog\ndescription: My own changelog skill.\n---\nMine.\n")
-    link = home / ".agents" / "skills" / "changelog"
-    link.parent.mkdir(parents=True, exist_ok=True)
-    if not os.path.lexists(link):
-        os.symlink(own, link)
+    own = host.home / "src" / "my-skills" / "changelog"
+    host.write_atomic(own / "SKILL.md",
+                      b"---\nname: changelog\ndescription: My own changelog skill.\n---\nMine.\n")
+    link = host.home / ".agents" / "skills" / "changelog"
+    if not host.exists(link):
+        host.symlink(str(own), link)
     return home
 
 

@@ -13,9 +13,11 @@ import shutil
 import signal
 import stat
 import sys
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 if TYPE_CHECKING:
     import subprocess
@@ -25,6 +27,22 @@ APP_NAME = "agentdeck"
 
 class HostError(Exception):
     """A file-system or process problem worth one clear line to the operator."""
+
+
+class HostBusy(Exception):
+    """Host.lock: another process holds the lock (`holder`: the pid written in the file)."""
+
+    def __init__(self, holder: str):
+        super().__init__(holder)
+        self.holder = holder
+
+
+def os_error_line(path: os.PathLike | str, op: str, e: OSError) -> str:
+    """`<file>: cannot <op>: <what the errno means>` -- one line, e.g. for ENOSPC "No space
+    left on device (ENOSPC)"."""
+    code = errno.errorcode.get(e.errno or 0, "")
+    meaning = os.strerror(e.errno) if e.errno else (e.strerror or str(e))
+    return f"{e.filename if path is None else path}: cannot {op}: {meaning}" + (f" ({code})" if code else "")
 
 
 @dataclass
@@ -186,9 +204,52 @@ class Host:
         return subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=full_env, cwd=cwd)
 
+    def kill_self(self) -> None:
+        """SIGKILL this process (the crash-safety suite's instrumentation, nothing else)."""
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    @contextmanager
+    def lock(self, path: Path, wait: float) -> Iterator[None]:
+        """An exclusive flock on `path` (created 0600), waiting up to `wait` seconds; the
+        holder's pid is written into it. Raises HostBusy(holder) when it stays taken."""
+        import fcntl
+
+        self.mkdir(path.parent, 0o700)
+        fd = self._os("open", path, lambda: os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
+        deadline = time.monotonic() + wait
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        try:
+                            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+                        except OSError:
+                            holder = "?"
+                        raise HostBusy(holder) from None
+                    time.sleep(0.05)
+            self._os("write", path, lambda: (os.ftruncate(fd, 0), os.pwrite(fd, str(os.getpid()).encode(), 0)))
+            yield
+        finally:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
+
+    def _os(self, op: str, path: os.PathLike | str, fn):
+        """Run fn(); an OSError becomes one HostError line: the file, the operation, the errno's
+        meaning."""
+        try:
+            return fn()
+        except OSError as e:
+            raise HostError(os_error_line(path, op, e)) from None
+
     # ---- reading -----------------------------------------------------------------------------
-    def exists(self, path: Path) -> bool:
-        return os.path.lexists(path)
+    def exists(self, path: Path, *, follow: bool = False) -> bool:
+        """Something is at `path` (a dangling symlink too, unless `follow`)."""
+        return os.path.exists(path) if follow else os.path.lexists(path)
 
     def is_file(self, path: Path) -> bool:
         return path.is_file()

@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -109,11 +109,18 @@ class Manifest:
         return m
 
     def render(self) -> bytes:
+        """The manifest's bytes: a small indented head, then one entry per line (json's C
+        encoder: the indenting encoder is pure Python and took ~0.15 s per 1,000 entries)."""
         entries = sorted(self.entries.values(), key=lambda e: (e.path, e.kind, e.key))
-        obj = {"format": FORMAT, "tool": "agentdeck", "target": self.target,
-               "note": "Written by agentdeck: what it manages here. Do not edit.",
-               "entries": [_entry_json(e) for e in entries]}
-        return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        head = {"format": FORMAT, "tool": "agentdeck", "target": self.target,
+                "note": "Written by agentdeck: what it manages here. Do not edit."}
+        text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
+        if entries:
+            lines = ",\n    ".join(json.dumps(_entry_json(e), ensure_ascii=False) for e in entries)
+            text += f',\n  "entries": [\n    {lines}\n  ]\n}}\n'
+        else:
+            text += ',\n  "entries": []\n}\n'
+        return text.encode("utf-8")
 
     def paths(self) -> set[str]:
         return {e.path for e in self.entries.values()}
@@ -139,8 +146,11 @@ def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None) -> str 
     return None
 
 
+_FIELDS = [f.name for f in fields(Entry)]
+
+
 def _entry_json(e: Entry) -> dict:
-    d = asdict(e)
+    d = {name: getattr(e, name) for name in _FIELDS}   # values are JSON data: no deep copy
     if not d["member"]:
         del d["member"]          # only list-member entries carry it
     if not d["made_keys"]:

@@ -380,7 +380,7 @@ def skill_links(ctx: Ctx, out: Out, dirs: list[tuple[Path, str]]) -> None:
             if not ctx.host.is_symlink(p):
                 continue
             found += 1
-            if not p.exists():
+            if not ctx.host.exists(p, follow=True):
                 try:
                     target = ctx.host.readlink(p)
                 except OSError:
