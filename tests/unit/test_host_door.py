@@ -42,6 +42,7 @@ KNOWN = {
     "doctor/jsonrpc.py": {"import subprocess", "os.kill", "os.listdir", "open"},  # drill: live probes
     "targets/repo.py": {"os.path.realpath"},                         # structure: targets/**
     "targets/codex_hooks.py": {"os.path.realpath"},                  # structure: targets/**
+    "profilecache.py": {"Path.resolve", "Path.write_text"},          # schema: its own code hash, dev-time main()
     "cli.py": {"os.dup2", "os.open"},                                # a closed stdout (BrokenPipe)
 }
 
