@@ -187,3 +187,35 @@ def test_agentdeck_not_installed(call, home, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     r = call(home=str(home), executable=None)
     assert r["failed"] and r["msg"].startswith("agentdeck is not installed on this host")
+
+
+def test_the_diff_and_the_result_never_carry_a_literal_credential(call, home):
+    """A literal token in the operator's profile (agentdeck warns and writes the file 0600): the
+    check-mode result, its diff included, shows it redacted, as the text plan shows it only as
+    an excerpt."""
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    prof = home / ".config" / "agentdeck" / "profiles" / "tok"
+    prof.mkdir(parents=True)
+    (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n')
+    (prof / "mcp.json").write_text(json.dumps({"mcpServers": {"corp": {
+        "type": "http", "url": "https://mcp.example.com/",
+        "headers": {"Authorization": f"Bearer {token}"}}}}))
+    r = call(check=True, diff=True, home=str(home), profile="tok", targets=["claude"])
+    assert r["changed"] is True and not r.get("failed"), r
+    claude_json = next(d for d in r["diff"] if d["after_header"] == "~/.claude.json")
+    assert "Bearer [REDACTED:github_token]" in claude_json["after"]
+    assert token not in json.dumps(r)
+    r = call(home=str(home), profile="tok", targets=["claude"])
+    assert token not in json.dumps(r)
+    assert token in (home / ".claude.json").read_text()      # the file itself holds it (0600)
+    assert (home / ".claude.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_an_agentdeck_too_old_for_the_module_says_so(call, home, tmp_path):
+    old = script(tmp_path, "old-agentdeck",
+                 "#!/bin/sh\necho 'usage: agentdeck plan [-h] [--home DIR]' >&2\n"
+                 "echo 'agentdeck plan: error: unrecognized arguments: --diff' >&2\nexit 2\n")
+    r = call(home=str(home), executable=old, diff=True)
+    assert r["failed"] and r["msg"].startswith(
+        "agentdeck plan: error: unrecognized arguments: --diff (the agentdeck on this host is "
+        "too old for this module"), r["msg"]

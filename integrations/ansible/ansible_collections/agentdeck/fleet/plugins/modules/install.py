@@ -91,10 +91,14 @@ options:
     type: path
 attributes:
   check_mode:
+    description: Computes agentdeck's plan and writes nothing, agentdeck's state dir included.
     support: full
   diff_mode:
+    description: One before/after per file the plan would change, credentials redacted.
     support: full
   platform:
+    description: Runs wherever agentdeck runs.
+    support: full
     platforms: posix
 notes:
   - The drift gate for CI is this module in check mode; see the collection's
@@ -208,14 +212,22 @@ def run_agentdeck(module, exe, args, data=None, ok=(0,)):
     rc, out, err = module.run_command([exe] + args, data=data, check_rc=False,
                                       environ_update={"PYTHONIOENCODING": "utf-8",
                                                       "NO_COLOR": "1"})
-    if rc not in ok:
-        raise ModuleError(one_line_error(err, rc), rc=rc)
-    try:
-        doc = json.loads(out)
-    except ValueError:
-        raise ModuleError("agentdeck %s --json printed no JSON document (exit %d)%s"
-                          % (args[0], rc, ": " + one_line_error(err, rc) if err.strip() else ""),
-                          rc=rc)
+    doc = None
+    if rc in ok:
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            pass
+    if not isinstance(doc, dict):
+        # an error (argparse's usage errors exit 2 too, like a plan with changes)
+        if not (err or "").strip():
+            raise ModuleError("agentdeck %s --json printed no JSON document (exit %d)"
+                              % (args[0], rc), rc=rc)
+        msg = one_line_error(err, rc)
+        if "unrecognized arguments" in msg or "invalid choice" in msg:
+            msg += (" (the agentdeck on this host is too old for this module: it needs plan "
+                    "--diff, plan --uninstall and apply --plan)")
+        raise ModuleError(msg, rc=rc)
     return rc, doc, out
 
 
