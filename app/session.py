@@ -145,10 +145,12 @@ class TargetStatus:
     hand_edits: int = 0
     conflicts: int = 0
     selected: bool = True
+    #: why the installed hooks cannot run (core.hooks_health), "" when they can
+    inert: str = ""
 
     @property
     def in_sync(self) -> bool:
-        return not (self.changes or self.hand_edits or self.conflicts)
+        return not (self.changes or self.hand_edits or self.conflicts or self.inert)
 
     def badge(self) -> str:
         if not self.selected:
@@ -162,13 +164,17 @@ class TargetStatus:
             parts.append(f"{self.hand_edits} hand-edit{'s' if self.hand_edits != 1 else ''}")
         if self.conflicts:
             parts.append(f"{self.conflicts} conflict{'s' if self.conflicts != 1 else ''}")
+        if self.inert:
+            parts.append("hooks inert")
         return ", ".join(parts)
 
 
 def target_status(plan: Plan, target: str) -> TargetStatus:
     """Counted the way the plan's summary line counts them: a hand-edit is one the decision
     keeps; one whose profile value the operator takes is a change."""
-    st = TargetStatus(target, selected=target in plan.targets)
+    from agentdeck.core.hooks_health import state_text
+
+    st = TargetStatus(target, selected=target in plan.targets, inert=state_text(plan, target))
     for it in plan.for_target(target):
         act = plan.action(it)
         d = plan.decision(it)

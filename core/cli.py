@@ -321,19 +321,26 @@ def cmd_status(args) -> int:
     repo, _ = _repo_args(args)
     host = make_host(args)
     plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target, repo=repo)
-    rows = []
+    from . import hooks_health
+
+    rows, any_inert = [], False
     for t in plan.targets:
         items = plan.for_target(t)
         changes = sum(1 for i in items if plan.action(i) in ("write", "remove"))
         kept = sum(1 for i in items if i.cls in ("hand-edited", "foreign"))
         conflicts = sum(1 for i in items if i.cls == "conflict")
-        state = "in sync" if not (changes or kept or conflicts) else ", ".join(
+        inert = hooks_health.inert(plan, t)
+        state = ", ".join(
             s for s in (f"{changes} change(s) pending" if changes else "",
                         f"{kept} hand-edit(s)" if kept else "",
-                        f"{conflicts} conflict(s)" if conflicts else "") if s)
+                        f"{conflicts} conflict(s)" if conflicts else "",
+                        hooks_health.state_text(plan, t)) if s) or "in sync"
         warnings = [n.message for n in plan.notices.get(t, []) if n.level in ("warning", "error")]
         rows.append({"target": t, "state": state, "changes": changes, "hand_edits": kept,
-                     "conflicts": conflicts, "warnings": len(warnings)})
+                     "conflicts": conflicts, "warnings": len(warnings),
+                     "hooks_inert": [{"code": i.code, "reason": i.reason, "fix": i.fix}
+                                     for i in inert]})
+        any_inert = any_inert or bool(inert)
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
@@ -341,7 +348,7 @@ def cmd_status(args) -> int:
             extra = (f"; {r['warnings']} warning(s), see agentdeck plan or doctor"
                      if r["warnings"] else "")
             print(f"{r['target']:<8} {r['state']}{extra}")
-    return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else EXIT_OK
+    return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() or any_inert else EXIT_OK
 
 
 def cmd_profiles(args) -> int:

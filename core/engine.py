@@ -18,7 +18,7 @@ from typing import Callable
 
 from . import apply as applier
 from . import plan as planner
-from . import profiles, targets
+from . import hooks_health, profiles, targets
 from .desired import DesiredState
 from .disk import DiskView
 from .errors import UserError
@@ -81,6 +81,7 @@ def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str]
               for n in chosen]
     plan = planner.compute(host, profile_name, states, load_manifests(host), disk=DiskView(host),
                            selected=chosen)
+    hooks_health.annotate(host, plan)      # can the registered hooks run? (plan.info, notices)
     for k, v in (decisions or {}).items():
         plan.decide(k, v)
     return plan

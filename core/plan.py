@@ -178,15 +178,18 @@ class Plan:
                    for i in self.items)
 
     def summary(self) -> str:
+        from .hooks_health import summary_text   # "in sync" only while the hooks can run
+
         c = self.counts()
+        inert = summary_text(self)
         if not self.has_changes and not c["kept"] and not c["conflict"]:
-            return "No changes. Everything is in sync."
+            return f"No changes. {inert}" if inert else "No changes. Everything is in sync."
         parts = [f"{c['add']} to add", f"{c['change']} to change", f"{c['remove']} to remove"]
         if c["kept"]:
             parts.append(f"{c['kept']} hand-edit{'s' if c['kept'] != 1 else ''} kept")
         if c["conflict"]:
             parts.append(f"{c['conflict']} conflict{'s' if c['conflict'] != 1 else ''} to decide")
-        return "Plan: " + ", ".join(parts) + "."
+        return "Plan: " + ", ".join(parts) + "." + (f" {inert}" if inert else "")
 
     def for_target(self, target: str) -> list[PlanItem]:
         return [i for i in self.items if i.target == target]

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from .disk import MISSING
+from .hooks_health import state_text
 from .host import Host
 from .plan import Plan, PlanItem
 
@@ -80,7 +81,8 @@ def render_plan(plan: Plan, host: Host, *, verbose: bool = False, color: bool = 
         notices = plan.notices.get(t, [])
         title = (titles or {}).get(t, "")
         out.append("")
-        counts = f"{len(shown)} item(s) to review" if shown else "in sync"
+        inert = state_text(plan, t)
+        counts = f"{len(shown)} item(s) to review" if shown else (inert or "in sync")
         out.append(_c("1", f"{t}", color) + (f"  {title}" if title else "") + f"  ({counts})")
         for it in shown:
             sym = symbol(plan, it)

@@ -34,6 +34,23 @@ def _isolate_home(tmp_path_factory, monkeypatch):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _no_own_handler(monkeypatch):
+    """The `agentdeck-hook` installed beside the interpreter running the tests would be "the
+    running agentdeck's own handler" the wrappers name (core/targets/wrapper.py): hidden here
+    (for this process and the agentdeck processes tests start), so a test's handler is only what
+    it puts on its host's PATH (the `ghost` fixture) or pins with `own_handler_at`."""
+    monkeypatch.setenv("AGENTDECK_SCRIPTS_DIR", "")
+
+
+@pytest.fixture
+def own_handler_at():
+    """own_handler_at(host, dir): make `dir` the scripts dir of "the running agentdeck"."""
+    def pin(host, d):
+        host.env["AGENTDECK_SCRIPTS_DIR"] = str(d)
+    return pin
+
+
 @pytest.fixture
 def home(tmp_path) -> Path:
     h = tmp_path / "home"

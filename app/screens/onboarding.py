@@ -616,6 +616,22 @@ class OnboardingScreen(Screen[str]):
         from .apply import ConfirmApplyScreen
         from .main import run_only_note
 
+        # issue 13.1: an error-level notice (a hook handler that cannot be found) holds the
+        # apply until the operator presses Apply once more, having read it on the review step
+        errors = [f"{t}: {n.message}" for t, ns in plan.notices.items() for n in ns
+                  if n.level == "error"]
+        if errors and getattr(self, "_errors_seen", None) != errors:
+            self._errors_seen = errors
+            head = self.query_one("#review-head", Static)
+            t = Text("Not applied yet: ", style="bold red3")
+            t.append("; ".join(home_relative(self.session.host, e) for e in errors))
+            t.append("\nPress Apply again to apply anyway (the hooks will do nothing until "
+                     "this is fixed).", style="bold")
+            head.update(t)
+            self.notify("The plan has errors: read them, then press Apply again to apply anyway",
+                        severity="warning")
+            return
+
         def confirmed(ok: bool | None) -> None:
             if ok:
                 self._apply()

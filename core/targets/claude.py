@@ -209,7 +209,7 @@ class ClaudeTarget:
         if not profile.hooks.command:
             st.warn("the profile names no hook handler ([hooks] command); no hooks are registered")
             return
-        handler = wrapper_mod.resolve_handler(host, profile.hooks.command)
+        handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path)
         info["handler_path"] = handler.resolved
         for w in handler.warnings:
             st.warn(w)

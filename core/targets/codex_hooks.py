@@ -211,7 +211,7 @@ def plan_hooks(profile: Profile, host: Host, config: dict | None) -> HookPlan:
     if not profile.hooks.command:
         hp.warnings.append("the profile names no hook handler ([hooks] command); no hooks are registered")
         return hp
-    handler = wrapper_mod.resolve_handler(host, profile.hooks.command)
+    handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path)
     hp.info["handler_path"] = handler.resolved
     hp.warnings.extend(handler.warnings)
     if not handler.argv:

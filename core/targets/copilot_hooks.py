@@ -145,7 +145,7 @@ def plan_hooks(profile: Profile, host: Host, settings_data: dict | None) -> Hook
     if not profile.hooks.command:
         hp.notices.append("the profile names no hook handler ([hooks] command); no hooks are registered")
         return hp
-    handler = wrapper_mod.resolve_handler(host, profile.hooks.command)
+    handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path)
     hp.info["handler_path"] = handler.resolved
     hp.notices.extend(handler.warnings)
     if not handler.argv:

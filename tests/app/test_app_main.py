@@ -143,7 +143,7 @@ async def test_unchanged_items_toggle(empty_host, make_app):
 
 
 async def test_apply_is_disabled_when_the_plan_is_empty(empty_host, make_app):
-    engine.apply_plan(empty_host, engine.build_plan(empty_host))
+    engine.apply_plan(empty_host, engine.build_plan(empty_host, trust_hooks=True))  # hooks that run: in sync
     app = make_app(empty_host)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

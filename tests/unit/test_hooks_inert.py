@@ -1,0 +1,109 @@
+"""Issue 13.2: "in sync" means the hooks work. For each reason a registered hook cannot run,
+status, the plan summary and the per-target header say "installed, hooks inert: <reason>" with
+the fix, and status exits 2."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentdeck.core import cli, engine, hooks_health
+from agentdeck.core.render import render_plan
+
+
+def _apply(host, names, **kw):
+    assert engine.apply_plan(host, engine.build_plan(host, "default", names, **kw)).ok
+
+
+def _status(host, capsys, monkeypatch, target):
+    monkeypatch.setenv("PATH", host.env["PATH"])
+    rc = cli.main(["status", "--home", str(host.home), "--target", target])
+    out = capsys.readouterr().out
+    return rc, next(ln for ln in out.splitlines() if ln.startswith(target))
+
+
+def _settings(path, **keys):
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data.update(keys)
+    path.write_text(json.dumps(data, indent=2))
+
+
+def test_healthy_install_is_in_sync(ghost, capsys, monkeypatch):
+    _apply(ghost, ["copilot", "codex", "claude"], trust_hooks=True)
+    for t in ("copilot", "codex", "claude"):
+        rc, line = _status(ghost, capsys, monkeypatch, t)
+        assert rc == 0 and line.split(None, 1)[1] == "in sync", line
+    plan = engine.build_plan(ghost, "default", ["copilot", "codex", "claude"])
+    assert plan.summary() == "No changes. Everything is in sync."
+
+
+def test_codex_untrusted(ghost, capsys, monkeypatch):
+    _apply(ghost, ["codex"])
+    rc, line = _status(ghost, capsys, monkeypatch, "codex")
+    assert rc == 2
+    assert ("installed, hooks inert: Codex skips untrusted hooks and none of agentdeck's 10 "
+            "hooks is trusted (fix: `agentdeck apply --trust-hooks`)") in line
+    plan = engine.build_plan(ghost, "default", ["codex"])
+    assert plan.summary().startswith("No changes. Installed, hooks inert: codex: Codex skips")
+    assert "codex  (installed, hooks inert: Codex skips" in render_plan(plan, ghost)
+    # the plan that trusts them is not reported as inert: applying it fixes it
+    plan = engine.build_plan(ghost, "default", ["codex"], trust_hooks=True)
+    assert not hooks_health.inert(plan, "codex")
+    _apply(ghost, ["codex"], trust_hooks=True)
+    assert _status(ghost, capsys, monkeypatch, "codex")[0] == 0
+
+
+@pytest.mark.parametrize("target", ["copilot", "claude"])
+def test_disable_all_hooks(ghost, capsys, monkeypatch, target):
+    _apply(ghost, [target])
+    home = ghost.copilot_home if target == "copilot" else ghost.claude_home
+    _settings(home / "settings.json", disableAllHooks=True)
+    rc, line = _status(ghost, capsys, monkeypatch, target)
+    assert rc == 2
+    where = f"~/.{'copilot' if target == 'copilot' else 'claude'}/settings.json"
+    assert f"installed, hooks inert: disableAllHooks is true in {where}" in line
+    fix = ("`agentdeck apply --take disableAllHooks`" if target == "copilot"
+           else f"set disableAllHooks to false in {where}")
+    assert f"fix: {fix}" in line
+    [why] = hooks_health.inert(engine.build_plan(ghost, "default", [target]), target)
+    assert why.code == "disable-all"
+
+
+def test_copilot_disabled_hooks(ghost, capsys, monkeypatch):
+    _apply(ghost, ["copilot"])
+    plan = engine.build_plan(ghost, "default", ["copilot"])
+    key = next(e["disable_key"] for e in plan.info["copilot"]["hooks"]["events"]
+               if e["event"] == "preToolUse")
+    _settings(ghost.copilot_home / "settings.json", disabledHooks=[key])
+    rc, line = _status(ghost, capsys, monkeypatch, "copilot")
+    assert rc == 2
+    assert ("installed, hooks inert: preToolUse disabled in ~/.copilot/settings.json "
+            "disabledHooks (fix: remove their keys from disabledHooks") in line
+
+
+@pytest.mark.parametrize("what", ["handler", "wrapper-mode"])
+def test_handler_or_wrapper_cannot_run(ghost, tmp_path, capsys, monkeypatch, what):
+    _apply(ghost, ["claude"])
+    if what == "handler":
+        (tmp_path / "bin" / "agentdeck-hook").chmod(0o644)
+        expect = f"the hook handler {tmp_path / 'bin' / 'agentdeck-hook'} is not executable"
+    else:
+        (ghost.claude_home / "agentdeck-hook.sh").chmod(0o644)
+        expect = "the hook wrapper ~/.claude/agentdeck-hook.sh is not executable"
+    rc, line = _status(ghost, capsys, monkeypatch, "claude")
+    assert rc == 2 and f"installed, hooks inert: {expect}" in line, line
+
+
+def test_status_json_carries_the_reasons(ghost, capsys, monkeypatch):
+    _apply(ghost, ["codex"])
+    monkeypatch.setenv("PATH", ghost.env["PATH"])
+    assert cli.main(["status", "--home", str(ghost.home), "--target", "codex", "--json"]) == 2
+    [row] = json.loads(capsys.readouterr().out)
+    assert row["hooks_inert"][0]["code"] == "codex-untrusted"
+    assert row["hooks_inert"][0]["fix"] == "`agentdeck apply --trust-hooks`"
+
+
+def test_nothing_installed_is_not_inert(host):
+    host.env["PATH"] = "/nonexistent"          # handler missing, but nothing is registered yet
+    plan = engine.build_plan(host, "default", ["copilot", "codex", "claude"])
+    assert not any(hooks_health.inert(plan, t) for t in plan.targets)
