@@ -206,6 +206,8 @@ def test_the_diff_and_the_result_never_carry_a_literal_credential(call, home):
     assert "Bearer [REDACTED:github_token]" in claude_json["after"]
     assert token not in json.dumps(r)
     r = call(home=str(home), profile="tok", targets=["claude"])
+    # the redacted plan document is still the plan `apply --plan` accepts
+    assert r["changed"] is True and not r.get("failed"), r
     assert token not in json.dumps(r)
     assert token in (home / ".claude.json").read_text()      # the file itself holds it (0600)
     assert (home / ".claude.json").stat().st_mode & 0o777 == 0o600
