@@ -205,17 +205,20 @@ class Session:
     """What the operator has chosen so far. Decisions survive a recomputed plan (by item id,
     while the choice is still valid for the item's new class).
 
-    Overrides (onboarding options, MCP switches, trusting Codex hooks) last while the app runs:
-    every plan the app computes -- the main screen's, the one after an apply, the doctor's view
-    of pending changes -- uses them, so the screens agree with what was applied. The profile
-    on disk is never changed; `keep_hint` says what to put in one to keep them."""
+    Choices that are not per-item decisions (onboarding's options, MCP switches) are written to
+    the operator's layer (core.overlay: `<config dir>/profiles/<profile>.local/choices.json`)
+    by the next apply, as plan items like any other write; until then they are pending here,
+    and every plan the app computes -- the main screen's, the one after an apply, the doctor's
+    view of pending changes -- plans the layer as it will be. After the apply the saved layer
+    is what every plan (`agentdeck plan` too) uses, so nothing plans to undo them. Trusting
+    Codex hooks is not a profile setting and lasts for this run only."""
     host: Host
     profile: str = engine.DEFAULT_PROFILE
     targets: list[str] | None = None
     decisions: dict[str, str] = field(default_factory=dict)
-    #: per-run directive overrides passed to the core (see engine.build_plan's `overrides`)
+    #: pending directive choices (onboarding's options): {"directives": {...}}
     overrides: dict[str, Any] = field(default_factory=dict)
-    #: per-target MCP enabled overrides: {"copilot": {"github": True}}
+    #: pending MCP switches per target: {"copilot": {"github": True}}
     mcp_enabled: dict[str, dict[str, bool]] = field(default_factory=dict)
     #: trust agentdeck's own hooks where the CLI gates hooks on trust (Codex)
     trust_hooks: bool = False
@@ -223,14 +226,18 @@ class Session:
     auto_taken: set[str] = field(default_factory=set)
     #: switches flipped since the last apply (for "quit without applying?")
     unapplied_switches: int = 0
+    #: the operator's layer as saved on disk, read with the last plan
+    saved: dict[str, Any] = field(default_factory=dict)
 
     def _kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {}
         if self.trust_hooks:
             kwargs["trust_hooks"] = True
-        ov = self.core_overrides()
-        if ov:
-            kwargs["overrides"] = ov
+        from agentdeck.core import overlay
+
+        self.saved = overlay.load(self.host, self.profile)
+        if self.pending():
+            kwargs["choices"] = self.choices()
         return kwargs
 
     def build_plan(self) -> Plan:
@@ -239,19 +246,49 @@ class Session:
         return plan
 
     def fresh_plan(self) -> Plan:
-        """The plan with this run's overrides and no decisions: what is left after an apply,
+        """The plan with this session's choices and no decisions: what is left after an apply,
         what the doctor compares the disk with."""
         return engine.build_plan(self.host, self.profile, self.targets, **self._kwargs())
 
-    def core_overrides(self) -> dict[str, Any]:
-        ov: dict[str, Any] = {k: v for k, v in self.overrides.items() if v}
-        if any(self.mcp_enabled.values()):
-            ov["mcp_enabled"] = {t: dict(v) for t, v in self.mcp_enabled.items() if v}
+    def pending(self) -> dict[str, Any]:
+        """The choices made since the last apply (not written yet), in core.overlay's shape."""
+        ov: dict[str, Any] = {}
+        d = self.overrides.get("directives") or {}
+        if d:
+            ov["directives"] = dict(d)
+        mcp = {t: dict(v) for t, v in self.mcp_enabled.items() if v}   # None: drop the saved
+        if mcp:
+            ov["mcp_enabled"] = mcp
         return ov
+
+    def choices(self) -> dict[str, Any]:
+        """The layer as the next apply writes it: the saved choices, the pending ones on top;
+        a directive back at the profile's own value is no choice any more and is left out."""
+        from agentdeck.core import overlay, profiles
+
+        merged = overlay.merge(self.saved, self.pending())
+        d = merged.get("directives")
+        if d:
+            try:
+                base = profiles.resolve(self.host, overlay.base_of(self.profile)).directives
+            except Exception:  # noqa: BLE001 - the plan says what is wrong with the profile
+                base = None
+            if base is not None:
+                d = {k: v for k, v in d.items() if getattr(base, k, object()) != v}
+            if d:
+                merged["directives"] = d
+            else:
+                merged.pop("directives")
+        return merged
+
+    def core_overrides(self) -> dict[str, Any]:
+        """The pending choices (kept for callers of the old name)."""
+        return self.pending()
 
     @property
     def has_overrides(self) -> bool:
-        return bool(self.core_overrides()) or self.trust_hooks
+        """Whether this session plans differently from `agentdeck plan` right now."""
+        return bool(self.pending()) or self.trust_hooks
 
     def reapply(self, plan: Plan) -> None:
         ids = {i.id: i for i in plan.items}
@@ -267,8 +304,30 @@ class Session:
         self.auto_taken.discard(item_id)     # the operator's own choice from now on
 
     def set_mcp(self, target: str, server: str, enabled: bool) -> None:
-        self.mcp_enabled.setdefault(target, {})[server] = enabled
+        """A switch flipped. Flipping it back before an apply is no choice at all; flipping a
+        saved choice drops it (None: back to what the profile says; the main screen makes it
+        an explicit choice when the profile says otherwise, see `mcp_explicit`)."""
+        pend = self.mcp_enabled.setdefault(target, {})
+        if server in pend:
+            del pend[server]
+            self.unapplied_switches = max(0, self.unapplied_switches - 1)
+            return
+        saved = self.saved_mcp(target).get(server)
+        pend[server] = None if saved is not None and saved != enabled else enabled
         self.unapplied_switches += 1
+
+    def mcp_explicit(self, target: str, server: str, enabled: bool) -> bool:
+        """Dropping the saved choice left the server the other way: make the switch an explicit
+        choice instead. True when it changed something (the plan is then computed again)."""
+        pend = self.mcp_enabled.get(target, {})
+        if server in pend and pend[server] is None:
+            pend[server] = enabled
+            return True
+        return False
+
+    def saved_mcp(self, target: str) -> dict[str, bool]:
+        """The MCP switches saved in the layer for `target`."""
+        return dict((self.saved.get("mcp_enabled") or {}).get(target) or {})
 
     def unsaved(self, plan: Plan | None) -> int:
         """How many choices an exit now would lose: decisions that differ from the item's
@@ -281,71 +340,38 @@ class Session:
         return n
 
     def applied(self) -> None:
-        """After an apply: the decisions were for the plan that was applied; the overrides stay
-        (the next plan is computed with them, so it does not undo what was just written)."""
+        """After an apply: the decisions were for the plan that was applied, and the pending
+        choices are in the layer now (or were skipped by the operator: the next plan, read
+        from the disk, then says so)."""
         self.decisions.clear()
         self.auto_taken.clear()
         self.unapplied_switches = 0
+        self.overrides = {}
+        self.mcp_enabled.clear()
 
-    # ---- saying what lasts ----------------------------------------------------------------
+    # ---- saying where choices go ----------------------------------------------------------
     def run_only(self) -> list[str]:
-        """This run's overrides in words ("memory off (Copilot)", "mcpDefaultDisabled off")."""
-        out: list[str] = []
-        d = (self.overrides.get("directives") or {})
-        for k, v in d.items():
-            out.append(f"{k} {_word(v)}")
-        for t, servers in self.mcp_enabled.items():
-            for name, on in servers.items():
-                out.append(f"MCP server {name} {'on' if on else 'off'} ({target_title(t)})")
+        """The pending choices in words ("mcpDefaultDisabled off", "MCP server memory off
+        (GitHub Copilot CLI)"), and trusting Codex hooks, which lasts for this run."""
+        from agentdeck.core import overlay
+
+        out = overlay.describe(self.pending())
         if self.trust_hooks:
             out.append("trust agentdeck's Codex hooks")
         return out
 
+    def layer_path(self) -> str:
+        """Where the choices are written, as shown (~/.config/agentdeck/profiles/...)."""
+        from agentdeck.core import overlay
+
+        return self.host.display(overlay.choices_path(self.host, self.profile))
+
     def keep_hint(self) -> str:
-        """What to put in a profile of one's own so later runs (and `agentdeck plan`) plan the
-        same as this run."""
-        parts = []
-        try:
-            from agentdeck.core import profiles
+        """Where the pending choices are written, in one sentence (empty when none)."""
+        from agentdeck.core import overlay
 
-            prof = profiles.resolve(self.host, self.profile)
-            ov = self.core_overrides()
-            which = list((ov.get("mcp_enabled") or {})) or ["copilot"]
-            changed: dict[str, Any] = {}
-            disabled = None
-            for t in which if ov else []:
-                p = engine.with_overrides(prof, ov, t)
-                for k in ("mcpDefaultDisabled", "mcpAlwaysEnabled", "browserCommand",
-                          "suppressBrowserLaunch"):
-                    a, b = getattr(prof.directives, k, None), getattr(p.directives, k, None)
-                    if a != b:
-                        changed[k] = b
-                before = (prof.native.get("copilot/settings.json") or {}).get("disabledMcpServers")
-                after = (p.native.get("copilot/settings.json") or {}).get("disabledMcpServers")
-                if before != after and after is not None:
-                    disabled = after
-            if changed:
-                parts.append('copilot/settings.json "_agentdeck": '
-                             + json.dumps(changed, ensure_ascii=False))
-            if disabled is not None:
-                parts.append('copilot/settings.json "disabledMcpServers": '
-                             + json.dumps(disabled, ensure_ascii=False))
-        except Exception:  # noqa: BLE001 - a hint, never a failure
-            pass
-        if self.trust_hooks:
-            parts.append("`agentdeck apply --trust-hooks` (trust is not a profile setting)")
-        where = self.host.display(self.host.config_dir / "profiles" / self.profile)
-        if not parts:
+        if not self.pending():
             return ""
-        return (f"To keep them, put them in a profile of your own ({where}, a copy of "
-                f"{self.profile}): " + "; ".join(parts))
-
-
-def _word(v: Any) -> str:
-    if v is True:
-        return "on"
-    if v is False:
-        return "off"
-    if v is None:
-        return "unset"
-    return json.dumps(v, ensure_ascii=False)
+        return (f"apply writes them to {self.layer_path()}, your layer on profile "
+                f"{overlay.base_of(self.profile)}: every later plan with this profile (the app, "
+                "`agentdeck plan`, the doctor) keeps them")

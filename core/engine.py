@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import apply as applier
+from . import overlay
 from . import plan as planner
 from . import hooks_health, profiles, targets
 from .desired import DesiredState
@@ -66,9 +67,13 @@ def desired_states(host: Host, profile_name: str, names: list[str]) -> list[Desi
 def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str] | None = None,
                decisions: dict[str, str] | None = None,
                overrides: dict | None = None, trust_hooks: bool = False,
-               repo: str | Path | None = None, cloud_setup: bool | str = False) -> Plan:
+               repo: str | Path | None = None, cloud_setup: bool | str = False,
+               choices: dict | None = None) -> Plan:
     """Resolve the profile, compute each target's desired state, and diff it against the
     manifests and the disk. Reads only. `overrides` are per-run choices (see `with_overrides`).
+    The operator's layer (core.overlay: the app's saved choices for this profile) is applied
+    first and its files are plan items; `choices`: the layer as this plan should write it
+    (the app's new choices), instead of the saved one.
     `trust_hooks`: the operator asks to trust agentdeck's own hooks where the CLI gates hooks on
     trust (Codex: `[hooks.state]` trusted_hash items join the plan).
     `repo`: plan the repository at that path instead of the home (`build_repo_plan`)."""
@@ -77,8 +82,11 @@ def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str]
                                decisions=decisions)
     prof = profiles.resolve(host, profile_name)
     chosen = select_targets(names, prof.targets)
-    states = [_desired(targets.get(n), with_overrides(prof, overrides, n), host, trust_hooks)
+    layer = overlay.load(host, profile_name) if choices is None else overlay.validate(choices)
+    run = overlay.merge(layer, overrides)
+    states = [_desired(targets.get(n), with_overrides(prof, run, n), host, trust_hooks)
               for n in chosen]
+    overlay.add_items(host, profile_name, layer, states)
     plan = planner.compute(host, profile_name, states, load_manifests(host), disk=DiskView(host),
                            selected=chosen)
     hooks_health.annotate(host, plan)      # can the registered hooks run? (plan.info, notices)

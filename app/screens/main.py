@@ -68,14 +68,45 @@ def canonical(value) -> str:
 
 
 def run_only_note(session: Session) -> str:
-    """Said on the confirmation and under the result when the plan uses this run's overrides."""
-    opts = session.run_only()
-    if not opts:
-        return ""
-    hint = session.keep_hint()
-    return ("This plan uses choices that last while agentdeck runs: " + "; ".join(opts)
-            + f". `agentdeck plan` follows profile {session.profile} alone and would plan to undo "
-            "them. " + (hint + "." if hint else ""))
+    """Said on the confirmation when the plan writes pending choices (and trusts Codex hooks,
+    which lasts for this run only)."""
+    from agentdeck.core import overlay
+
+    out = []
+    words = overlay.describe(session.pending())
+    if words:
+        out.append(f"This apply writes your choices ({'; '.join(words)}) to "
+                   f"{session.layer_path()}, your layer on profile "
+                   f"{overlay.base_of(session.profile)}: later plans (the app, `agentdeck plan`) "
+                   "keep them.")
+    if session.trust_hooks:
+        out.append("Trusting agentdeck's Codex hooks lasts for this run: `agentdeck plan` plans "
+                   "without it (use `agentdeck apply --trust-hooks`).")
+    return " ".join(out)
+
+
+def applied_note(session: Session, plan: Plan) -> str:
+    """Said under the result of an apply: where the choices were written (or that the
+    operator skipped writing them, so the next plan undoes them)."""
+    from agentdeck.core import overlay
+
+    words = overlay.describe(session.pending())
+    out = []
+    if words:
+        layer = [i for i in plan.items if i.group == "choices"
+                 and plan.action(i) in ("write", "remove")]
+        skipped = [i for i in plan.items if i.group == "choices" and plan.decision(i) == "skip"]
+        if skipped:
+            out.append(f"You skipped writing your choices to {session.layer_path()}: the next "
+                       "plan follows the profile and undoes them.")
+        elif layer:
+            out.append(f"Your choices ({'; '.join(words)}) are written to "
+                       f"{session.layer_path()}: every plan with profile "
+                       f"{overlay.base_of(session.profile)} now keeps them.")
+    if session.trust_hooks:
+        out.append("Trusting agentdeck's Codex hooks lasted for this run: `agentdeck plan` plans "
+                   "without it (use `agentdeck apply --trust-hooks`).")
+    return " ".join(out)
 
 
 class MainScreen(Screen):
@@ -207,7 +238,9 @@ class MainScreen(Screen):
         self.error = None
         if self.pending_mcp is not None:
             pending, self.pending_mcp = self.pending_mcp, None
-            self._switch_follows(before, event.plan, *pending)
+            if len(pending) == 4:       # the second round of one switch (see _switch_follows)
+                before = pending[3]
+            self._switch_follows(before, event.plan, *pending[:3])
         self.plan = event.plan
 
     def on_plan_failed(self, event: PlanFailed) -> None:
@@ -272,7 +305,9 @@ class MainScreen(Screen):
         self.query_one(HooksPane).load(host, plan, target, error=error)
         self.query_one(KeysPane).load(host, plan, target, error=error)
         self.query_one(McpPane).load(host, plan, target, error=error,
-                                     switched=self.session.mcp_enabled.get(target or "", {}))
+                                     switched=self.session.mcp_enabled.get(target or "", {}),
+                                     saved=self.session.saved_mcp(target or ""),
+                                     layer=self.session.layer_path())
         self.query_one(BrowserPane).load(host, plan, target, error=error)
         tabs = self.query_one(TabbedContent)
         notices = plan.notices.get(target, []) if plan is not None and target else []
@@ -348,6 +383,15 @@ class MainScreen(Screen):
         nothing; the switch decides "take" for them and says so. Items taken earlier by a switch
         that now want nothing written go back to the default."""
         session = self.session
+        info = (after.info.get(target) or {}).get("mcp") or {}
+        row = next((s for s in info.get("servers") or [] if s.get("name") == server), None)
+        if row is not None and bool(row.get("enabled")) != enabled \
+                and session.mcp_explicit(target, server, enabled):
+            # dropping the saved choice was not enough (the profile says otherwise): plan the
+            # switch as a choice of its own, compared with the plan from before the switch
+            self.pending_mcp = (target, server, enabled, before)
+            self.compute_plan()
+            return
         old = {i.id: canonical(i.desired) for i in before.items} if before is not None else {}
         taken = []
         for it in after.for_target(target):
@@ -393,7 +437,13 @@ class MainScreen(Screen):
                     "profile's\"; what else you had in it stays).")
         else:
             msg += "the plan follows."
-        msg += " Switches last for this run; the result of apply says how to keep them."
+        if server not in session.mcp_enabled.get(target, {}):
+            msg += " Back as saved: nothing to write for it."
+        elif session.mcp_enabled[target][server] is None:
+            msg += (f" Apply removes your saved choice for it from {session.layer_path()}: the "
+                    "profile's own setting applies again.")
+        else:
+            msg += f" Apply also saves the switch in {session.layer_path()}, so later plans keep it."
         self.notify(msg, title="MCP switch", timeout=10)
 
     def unsaved(self) -> int:
@@ -440,14 +490,13 @@ class MainScreen(Screen):
             if ok:
                 self.app.push_screen(
                     self.app.make_apply_screen(self.plan, recompute=session.fresh_plan,
-                                               note=note),
+                                               note=applied_note(session, self.plan)),
                     self._applied)
 
         self.app.push_screen(ConfirmApplyScreen(session.host, self.plan, note=note), confirmed)
 
     def _applied(self, result) -> None:
-        # decisions were for the plan that was applied; the overrides stay, so the next plan
-        # does not undo what was just written
+        # decisions were for the plan that was applied; the choices are in the layer now
         if result is not None:
             self.session.applied()
         self.compute_plan()

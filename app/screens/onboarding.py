@@ -88,7 +88,11 @@ class OnboardingScreen(Screen[str]):
         self.doctor_findings: list | None = None
         refs = available_profiles(host)
         #: profiles an operator can choose (the `_base`-style building blocks are left out)
-        self.profile_refs = {n: r for n, r in sorted(refs.items()) if not n.startswith("_")}
+        #: (and the operator's layers, core.overlay: each is used with the profile it extends)
+        from agentdeck.core import overlay
+
+        self.profile_refs = {n: r for n, r in sorted(refs.items())
+                             if not n.startswith("_") and not overlay.is_overlay(n)}
 
     # ---- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -320,12 +324,9 @@ class OnboardingScreen(Screen[str]):
         else:
             t.append("\nChanged from the profile: ", style="bold")
             t.append("; ".join(changed))
-            t.append("\nThese last while agentdeck runs: the plan, the apply, the main screen "
-                     "and the doctor use them, but `agentdeck plan` follows the profile alone "
-                     "and would plan to undo them. ", style="dim")
-            hint = trial.keep_hint()
-            if hint:
-                t.append(hint + ".", style="dim")
+            t.append(f"\nThe plan writes them to {trial.layer_path()}, your layer on profile "
+                     f"{trial.profile}: the apply, the main screen, the doctor and every later "
+                     "`agentdeck plan` use them.", style="dim")
         if "copilot" not in (self._chosen_targets() or []):
             t.append("\nCopilot is not chosen: the browser option has no effect.", style="dim")
         self.query_one("#options-note", Static).update(t)
@@ -361,7 +362,6 @@ class OnboardingScreen(Screen[str]):
 
     def _render_apply(self) -> None:
         from .apply import backed_up
-        from .main import run_only_note
 
         r = getattr(self, "apply_result", None)
         host = self.session.host
@@ -378,7 +378,7 @@ class OnboardingScreen(Screen[str]):
                          + home_relative(host, "; ".join(r.leftover)), style="bold red3")
             else:
                 t.append("\nThe plan is now empty.")
-            note = run_only_note(self.session)
+            note = getattr(self, "apply_note", "")
             if note:
                 t.append(f"\n\n{note}", style="dark_orange3")
             t.append("\n\nNext: the doctor checks what each CLI will really load.", style="dim")
@@ -443,14 +443,17 @@ class OnboardingScreen(Screen[str]):
         return {"directives": d} if d else {}
 
     def _load_defaults(self) -> None:
-        """Options start from what the chosen profile says."""
-        from agentdeck.core import profiles
+        """Options start from what the chosen profile says, with the choices saved in the
+        operator's layer for it (core.overlay) on top."""
+        from agentdeck.core import engine, overlay, profiles
 
         try:
             prof = profiles.resolve(self.session.host, self._chosen_profile())
+            saved = overlay.load(self.session.host, self._chosen_profile())
+            d = engine.with_overrides(prof, {"directives": saved.get("directives") or {}},
+                                      "copilot").directives
         except Exception:  # noqa: BLE001 - shown later when the plan is computed
             return
-        d = prof.directives
         sw = self.query_one("#opt-mcp-disabled", Switch)
         sw.value = bool(d.mcpDefaultDisabled)
         key = "suppress" if d.suppressBrowserLaunch and not d.browserCommand else \
@@ -643,9 +646,9 @@ class OnboardingScreen(Screen[str]):
         plan = self.plan
         if plan is None:
             return
-        from .main import run_only_note
+        from .main import applied_note
 
-        note = run_only_note(self.session)
+        note = applied_note(self.session, plan)   # before applied() clears what is pending
 
         def done(result) -> None:
             if result is None:
@@ -655,11 +658,12 @@ class OnboardingScreen(Screen[str]):
                 return
             self.applied = True
             self.apply_result = result
+            self.apply_note = note
             # the main screen now plans with what was chosen here
             ms = self.main_session
             ms.profile = self.session.profile
             ms.targets = self.session.targets
-            ms.overrides = dict(self.session.overrides)
+            ms.overrides = {}          # written to the operator's layer by this apply
             ms.mcp_enabled.clear()
             ms.trust_hooks = self.session.trust_hooks
             ms.applied()

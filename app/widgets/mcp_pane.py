@@ -72,9 +72,15 @@ class McpRow(Horizontal):
         t.append("\n")
         reason = s.get("reason", "")
         if s.get("switched") is not None and reason in SWITCHABLE:
-            # the operator's switch, not the profile's directive, decides it in this run
+            # the operator's switch, not the profile's directive, decides it
             t.append(f"{'on' if on else 'off'}: you switched it {'on' if on else 'off'} here "
-                     "(lasts while agentdeck runs)", style="dim")
+                     "(apply saves it in your layer)", style="dim")
+        elif s.get("unsave") and reason in SWITCHABLE:
+            t.append(f"{'on' if on else 'off'}: as the profile has it (apply removes your "
+                     "saved choice)", style="dim")
+        elif s.get("saved") is not None and reason in SWITCHABLE:
+            t.append(f"{'on' if on else 'off'}: your choice, saved in "
+                     f"{s.get('layer') or 'your layer'}", style="dim")
         else:
             t.append(NO_SWITCH.get(self.target) if self.target in NO_SWITCH
                      and reason == "enabled" else REASONS.get(reason, reason), style="dim")
@@ -121,8 +127,10 @@ class McpPane(VerticalScroll):
         yield Vertical(id="mcp-rows")
 
     def load(self, host: Host, plan: Plan | None, target: str | None,
-             error: str | None = None, switched: dict[str, bool] | None = None) -> None:
-        """`switched`: the servers the operator switched in this run (name -> on)."""
+             error: str | None = None, switched: dict[str, bool] | None = None,
+             saved: dict[str, bool] | None = None, layer: str = "") -> None:
+        """`switched`: the servers the operator switched since the last apply (name -> on);
+        `saved`: the switches saved in the operator's layer (`layer`, the file shown)."""
         head = self.query_one("#mcp-head", Static)
         rows = self.query_one("#mcp-rows", Vertical)
         info = (plan.info.get(target) or {}).get("mcp") if plan is not None and target else None
@@ -145,8 +153,11 @@ class McpPane(VerticalScroll):
             if info.get("settings"):
                 t.append(f" · disabledMcpServers in {host.display(info['settings'])}", style="dim")
         switched = switched or {}
+        saved = saved or {}
         servers = [dict(s, configured=configured(plan, target, s["name"]),
-                        switched=switched.get(s["name"]))
+                        switched=switched.get(s["name"]), saved=saved.get(s["name"]),
+                        unsave=s["name"] in switched and switched[s["name"]] is None,
+                        layer=layer)
                    for s in info.get("servers") or []]
         if not servers:
             t.append("\nNo MCP servers are configured.", style="dim")

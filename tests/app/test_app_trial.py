@@ -149,13 +149,17 @@ async def test_3_mcp_switch_on_the_demo_home_writes_in_one_step(demo_host, make_
         # apply: nothing is left over, and the main screen does not plan to undo it
         await pilot.press("a")
         await settle(pilot)
-        assert "last while agentdeck runs" in flat(static_text(app.screen, "#confirm-summary"))
+        # 16.2: the switch is written to the operator's layer, and the app says where
+        assert ("writes your choices (MCP server memory off" in
+                flat(static_text(app.screen, "#confirm-summary")))
+        assert "profiles/default.local/choices.json" in flat(static_text(app.screen,
+                                                                         "#confirm-summary"))
         await pilot.press("y")
         await settle(pilot)
         result = flat(static_text(app.screen, "#apply-result"))
         assert "The plan is now empty." in result, result
         assert "still has changes" not in result
-        assert "To keep them, put them in a profile of your own" in result
+        assert "are written to ~/.config/agentdeck/profiles/default.local/choices.json" in result
         await pilot.press("escape")
         await settle(pilot)
         item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
@@ -192,9 +196,9 @@ async def test_3_switch_after_an_onboarding_with_mcp_default_disabled_off(demo_h
     """The trial's sequence: onboarding applied with mcpDefaultDisabled off, then memory switched
     off on the main screen. The settings key did not exist in the plan before the switch."""
     ov = {"directives": {"mcpDefaultDisabled": False}}
-    engine.apply_plan(demo_host, engine.build_plan(demo_host, names=["copilot"], overrides=ov))
+    # onboarding's apply writes its options to the operator's layer (16.2)
+    engine.apply_plan(demo_host, engine.build_plan(demo_host, names=["copilot"], choices=ov))
     app = make_app(demo_host, targets=["copilot"])
-    app.session.overrides = ov
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -227,7 +231,8 @@ async def test_4_onboarding_options_are_used_everywhere_after_apply(empty_host, 
         await settle(pilot)
         note = flat(static_text(screen, "#options-note"))
         assert "Changed from the profile: mcpDefaultDisabled off" in note
-        assert '"mcpDefaultDisabled": false' in note
+        # 16.2: the option is written to the operator's layer (was: a hint to copy it by hand)
+        assert "writes them to ~/.config/agentdeck/profiles/default.local/choices.json" in note
         await go_to(pilot, screen, "review")
         await settle(pilot)
         await pilot.press("n")
@@ -238,7 +243,8 @@ async def test_4_onboarding_options_are_used_everywhere_after_apply(empty_host, 
         assert "The plan is now empty." in result and "still has changes" not in result
         await pilot.press("escape")
         await settle(pilot)
-        assert "last while agentdeck runs" in flat(static_text(screen, "#apply-body"))
+        assert "are written to ~/.config/agentdeck/profiles/default.local/choices.json" in \
+            flat(static_text(screen, "#apply-body"))
         await pilot.press("n")                 # the real doctor
         await settle(pilot)
         doctor = flat(static_text(screen, "#doctor-body"))
@@ -253,7 +259,9 @@ async def test_4_onboarding_options_are_used_everywhere_after_apply(empty_host, 
         await settle(pilot)
         rows = [f for f in app.screen.findings if f.check.endswith(".plan")]
         assert rows and not any("pending" in f.message for f in rows)
-        assert all("with this run's choices" in f.message for f in rows)
+        # the choices are saved (16.2), so the doctor's own plan (no run-only overrides) agrees
+        assert not app.session.has_overrides
+        assert not any("with this run's choices" in f.message for f in rows)
 
 
 # ---- 5. versions are read, the CLI is never run ------------------------------------------------
