@@ -124,6 +124,14 @@ def parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--live", action="store_true", help="also ask each installed CLI what it loaded")
     _repo_flags(p, cloud=False)
+    p = sub.add_parser("drill", help="prove the hooks run: one real offline turn of each CLI "
+                                     "against a local scripted model (exit 1 unless all ok)")
+    p.add_argument("--home", metavar="DIR", help="use DIR as the home (default: $HOME)")
+    p.add_argument("--target", "-t", action="append", metavar="T",
+                   help="copilot, codex or claude (repeat or comma-separate; default: the profile's)")
+    p.add_argument("--profile", "-p", default=None, metavar="NAME",
+                   help=f"the profile installed (default: {engine.DEFAULT_PROFILE})")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p = sub.add_parser("demo", help="make a throwaway home with a realistic setup and open the app on it")
     p.add_argument("--dir", metavar="DIR", help="where to make the demo home (default: a new temp dir)")
     p.add_argument("--no-tui", action="store_true", help="print the plan instead of opening the app")
@@ -429,7 +437,13 @@ def cmd_tui(args) -> int:
 
 
 COMMANDS = {"plan": cmd_plan, "apply": cmd_apply, "uninstall": cmd_uninstall, "status": cmd_status,
-            "profiles": cmd_profiles, "doctor": cmd_doctor, "demo": cmd_demo, "tui": cmd_tui}
+            "profiles": cmd_profiles, "doctor": cmd_doctor, "demo": cmd_demo, "tui": cmd_tui,
+            "drill": lambda args: _drill(args)}
+
+
+def _drill(args) -> int:
+    from .drill import command
+    return command.main(args, make_host(args))
 
 
 def main(argv: list[str] | None = None) -> int:

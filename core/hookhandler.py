@@ -224,13 +224,53 @@ def append_record(record: dict, env) -> None:
         os.close(fd)
 
 
+# ---- agentdeck drill (core/drill): receipts and the canary deny -----------------------------
+DRILL_VAR = "AGENTDECK_DRILL_ID"        # set by `agentdeck drill` for the CLI it runs
+DRILL_CANARY = "agentdeck-drill-canary"  # a pre-tool call carrying this token is denied in a drill
+
+
+def drill_tag(record: dict, env) -> bool:
+    """In a drill (AGENTDECK_DRILL_ID set), tag the record with the drill's id and the handler's
+    wall time so far (since the wrapper's process started), and decide the canary: True when
+    this is a pre-tool call whose tool args carry the canary token, which the handler denies
+    (exit 2: the one channel every CLI honours). Outside a drill: nothing, False."""
+    drill = env.get(DRILL_VAR)
+    if not drill:
+        return False
+    record["drill_id"] = drill[:200]
+    ms = _process_ms()
+    if ms is not None:
+        record["handler_ms"] = ms
+    deny = (record.get("event") == "pre_tool_use"
+            and DRILL_CANARY in json.dumps(record.get("tools") or [], default=str))
+    if deny:
+        record["decision"] = "deny"
+    return deny
+
+
+def _process_ms() -> int | None:
+    """Milliseconds since this process (the wrapper's sh, which exec'd us) started (Linux)."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        start = int(fields[19]) / os.sysconf("SC_CLK_TCK")
+        return max(0, round((time.clock_gettime(time.CLOCK_BOOTTIME) - start) * 1000))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     env = os.environ
     event = argv[0] if argv else None
     try:
         payload, error = _parse(*_read_stdin())
-        append_record(build_record(payload, event, env, error), env)
+        record = build_record(payload, event, env, error)
+        deny = drill_tag(record, env)
+        append_record(record, env)
+        if deny:
+            sys.stderr.write("agentdeck drill: the canary command is denied (this is a drill)\n")
+            return 2
     except BaseException as e:  # noqa: BLE001 - a hook must never fail the CLI that runs it
         try:
             raw = event or env.get("AGENTDECK_EVENT")

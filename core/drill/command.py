@@ -1,0 +1,25 @@
+"""`agentdeck drill [--home DIR] [--target T] [--profile NAME] [--json]`: exit 0 when every chosen
+CLI is ok, 1 otherwise (a CLI that is not installed is reported as skipped, which is not ok)."""
+from __future__ import annotations
+
+import sys
+
+from ..host import Host
+
+
+def main(args, host: Host) -> int:
+    from .. import engine, profiles
+    from .report import dumps, render
+    from .run import drill
+
+    prof = args.profile or engine.DEFAULT_PROFILE
+    chosen = engine.select_targets(args.target, profiles.resolve(host, prof).targets)
+
+    def progress(target: str, what: str) -> None:
+        if not args.json:
+            print(f"  {target}: {what}…" if what == "running" else f"  {target}: {what}",
+                  file=sys.stderr, flush=True)
+
+    rep = drill(host, prof, chosen, progress=progress)
+    print(dumps(rep) if args.json else render(rep, host))
+    return 0 if rep.ok else 1

@@ -1,0 +1,242 @@
+"""Judging a drilled turn and printing it.
+
+A CLI is ok when its turn completed, every registered event a one-tool turn can fire fired
+exactly once per occurrence, the harmless command ran and the canary's deny held (the handler
+denied it and its file is absent). An event that fired twice for one occurrence names the other
+source that registers it; an event that did not fire says why when that is known (Codex trust,
+disabled by the operator, not reachable from a one-tool turn, the hooks inert).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+from ..host import Host
+from .receipts import Tally, tally
+
+
+@dataclass
+class EventReceipt:
+    event: str                     # as the CLI registers it
+    canonical: str
+    fired: int
+    ok: bool
+    note: str = ""                 # why it did not fire / fired twice / "" when fine
+    latency_ms: int | None = None
+    timeout_s: int | float | None = None
+    other_sources: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TargetReport:
+    target: str
+    status: str                    # ok | failed | skipped
+    ok: bool
+    version: str | None = None
+    verified: str | None = None
+    seconds: float | None = None
+    events: list[EventReceipt] = field(default_factory=list)
+    unregistered: dict[str, int] = field(default_factory=dict)   # fired, not ours to register
+    deny: dict = field(default_factory=dict)
+    harmless_ran: bool | None = None
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    network: str = ""
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["events"] = {e.event: {k: v for k, v in asdict(e).items() if k != "event"}
+                       for e in self.events}
+        return d
+
+
+@dataclass
+class DrillReport:
+    drill_id: str
+    targets: dict[str, TargetReport]
+    seconds: float
+    network: str
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.targets) and all(t.ok for t in self.targets.values())
+
+    def to_json(self) -> dict:
+        from ..secrets import redact_value
+
+        return redact_value({"drill_id": self.drill_id, "ok": self.ok,
+                             "seconds": round(self.seconds, 2), "network": self.network,
+                             "targets": {n: t.to_json() for n, t in self.targets.items()}})
+
+
+def skipped(target: str, why: str) -> TargetReport:
+    return TargetReport(target, "skipped", False, problems=[why])
+
+
+def failed(target: str, why: str) -> TargetReport:
+    return TargetReport(target, "failed", False, problems=[why])
+
+
+def _canon(name: str) -> str:
+    from ..hookhandler import canonical_event
+    return canonical_event(name)
+
+
+def _registered(plan, target: str) -> list[dict]:
+    hooks = (plan.info.get(target) or {}).get("hooks") or {}
+    return [e for e in hooks.get("events") or [] if isinstance(e, dict) and e.get("registered_now")]
+
+
+def _sources_for(plan, target: str, canonical: str) -> list[str]:
+    """The other hook sources that register this event (the plan's other_hook_sources)."""
+    out = []
+    for src in (plan.info.get(target) or {}).get("other_hook_sources") or []:
+        if not isinstance(src, dict):
+            continue
+        if any(_canon(str(e)) == canonical for e in src.get("events") or []):
+            out.append(f"{src.get('path')} ({src.get('kind')})")
+    return out
+
+
+def _why_not(target: str, row: dict, runner, inert: list) -> tuple[str, bool]:
+    """(why a registered event did not fire, whether that is acceptable)."""
+    canon = _canon(str(row.get("event")))
+    for i in inert:
+        if row.get("event") in (i.events or []) or not i.events:
+            return f"hooks inert: {i.reason}", False
+    if target == "copilot" and row.get("state") == "disabled-by-operator":
+        return "disabled by you (settings.json disabledHooks)", False
+    if target == "codex" and row.get("trust_now") not in ("trusted", "managed"):
+        return f"Codex did not run it: {row.get('trust_now') or 'untrusted'}", False
+    if target == "codex" and row.get("enabled") is False:
+        return "disabled in config.toml [hooks.state]", False
+    if canon in runner.unreachable:
+        return f"not reachable from a one-tool turn ({runner.unreachable[canon]})", True
+    if canon in runner.fires:
+        return "did not fire, although a one-tool turn fires it", False
+    return "not seen in this turn", True
+
+
+def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
+          records: list[dict], side: dict, wall: float, network: str) -> TargetReport:
+    from ..hooks_health import inert as inert_of
+    from ..secrets import redact
+
+    rep = TargetReport(target, "ok", True, version=version, verified=runner.verified,
+                       seconds=round(wall, 2), network=network)
+    if version and version != runner.verified:
+        rep.notes.append(f"the drill's recipe was verified for {runner.binary} "
+                         f"{runner.verified}; this is {version}")
+    if run.get("error"):
+        rep.problems.append(f"the drill could not run {runner.binary}: {redact(run['error'])}")
+    elif run.get("timed_out"):
+        rep.problems.append(f"{runner.binary} did not finish within {runner.timeout:g} s")
+    elif run.get("returncode") != 0:
+        tail = (run.get("stderr") or run.get("stdout") or "").strip().splitlines()[-3:]
+        rep.problems.append(f"{runner.binary} exited {run.get('returncode')}: "
+                            + redact(" | ".join(tail))[:600])
+    if run.get("loopback") not in (None, "up", "shared"):
+        rep.notes.append(f"loopback inside the sandbox: {run.get('loopback')}")
+    rows = _registered(plan, target)
+    inert = inert_of(plan, target)
+    t: Tally = tally(records, runner.per_request)
+    if not rows:
+        rep.problems.append(f"agentdeck's hooks are not installed for {target} "
+                            "(run `agentdeck apply`)")
+    ours = set()
+    for row in rows:
+        ev = str(row.get("event"))
+        canon = _canon(ev)
+        ours.add(canon)
+        et = t.events.get(canon)
+        n = et.fired if et else 0
+        e = EventReceipt(ev, canon, n, True, latency_ms=et.latency_ms if et else None,
+                         timeout_s=row.get("timeout"))
+        if n == 0:
+            e.note, e.ok = _why_not(target, row, runner, inert)
+        elif et and et.repeats:
+            e.ok = False
+            e.other_sources = _sources_for(plan, target, canon)
+            times = max(et.repeats.values())
+            e.note = (f"fired {times} times for one occurrence: also registered by "
+                      + (", ".join(e.other_sources) if e.other_sources else
+                         "another source agentdeck does not read"))
+        if e.latency_ms is not None and isinstance(e.timeout_s, (int, float)) \
+                and e.latency_ms >= e.timeout_s * 1000:
+            e.ok = False
+            e.note = (e.note + "; " if e.note else "") + "the handler took longer than its timeout"
+        rep.events.append(e)
+    rep.unregistered = {ev: et.fired for ev, et in t.events.items() if ev not in ours}
+    rep.harmless_ran = bool(side.get("harmless"))
+    denied = [r for r in t.denied if "pre_tool_use" == r.get("event")]
+    called = any(q.get("command") == 1 for q in run.get("requests") or [])
+    rep.deny = {"held": bool(denied) and not side.get("canary"),
+                "denied_by_handler": bool(denied), "canary_side_effect": bool(side.get("canary")),
+                "canary_called": called}
+    if rows and not run.get("error"):
+        if not rep.harmless_ran:
+            rep.problems.append("the harmless command did not run (its file is absent)")
+        if side.get("canary"):
+            rep.problems.append("the deny did NOT hold: the canary command ran (its file exists)")
+        elif not denied:
+            rep.problems.append("the deny is not proven: no handler call denied the canary"
+                                + ("" if called else " (the CLI never called it)"))
+    bad = [e for e in rep.events if not e.ok]
+    for e in bad:
+        rep.problems.append(f"{e.event}: {e.note}")
+    if rep.problems:
+        rep.status, rep.ok = "failed", False
+    return rep
+
+
+# ---- text ------------------------------------------------------------------------------------------
+
+def _ms(e: EventReceipt) -> str:
+    if e.latency_ms is None:
+        return ""
+    to = f" / {e.timeout_s:g} s" if isinstance(e.timeout_s, (int, float)) else ""
+    return f"{e.latency_ms} ms{to}"
+
+
+def render(rep: DrillReport, host: Host) -> str:
+    out = [f"agentdeck drill {rep.drill_id}: network {rep.network}; {rep.seconds:.1f} s"]
+    for t in rep.targets.values():
+        out.append("")
+        head = f"{t.target:<8} {t.status.upper() if not t.ok else 'ok'}"
+        if t.version:
+            head += f"  ({t.target} {t.version}"
+            head += f", {t.seconds:.1f} s)" if t.seconds is not None else ")"
+        out.append(head)
+        if t.status == "skipped":
+            out.append(f"  skipped: {t.problems[0]}")
+            continue
+        if t.events:
+            w = max(len(e.event) for e in t.events)
+            for e in t.events:
+                fired = f"fired {e.fired}x" if e.fired else "not fired"
+                line = f"  {'✓' if e.ok else '✗'} {e.event:<{w}}  {fired:<10} {_ms(e):<18}"
+                if e.note:
+                    line += f" {host.display(e.note) if e.note.startswith('/') else e.note}"
+                out.append(line.rstrip())
+        if t.unregistered:
+            out.append("  also fired (not registered by agentdeck's profile): "
+                       + ", ".join(f"{k} {v}x" for k, v in sorted(t.unregistered.items())))
+        d = t.deny
+        if d:
+            held = ("held: the handler denied the canary at the pre-tool event and its file is "
+                    "absent" if d.get("held") else "NOT held")
+            out.append(f"  deny: {held}")
+        for p in t.problems:
+            if not any(p.startswith(f"{e.event}: ") for e in t.events):
+                out.append(f"  problem: {p}")
+        for n in t.notes:
+            out.append(f"  note: {n}")
+    out.append("")
+    n_ok = sum(1 for t in rep.targets.values() if t.ok)
+    out.append(f"Drill: {n_ok} of {len(rep.targets)} CLI(s) ok."
+               + ("" if rep.ok else " Fix what is marked ✗ or problem:, then run it again."))
+    return "\n".join(out)
+
+
+def dumps(rep: DrillReport) -> str:
+    return json.dumps(rep.to_json(), indent=2, default=str)

@@ -1,0 +1,156 @@
+"""`agentdeck drill`: one real offline turn of each chosen CLI, with the operator's configuration,
+against agentdeck's scripted model server; the receipts say which hooks really ran.
+
+Per CLI (in parallel, each under its runner's time limit):
+  1. plan the target (reads only) for what is registered: events, timeouts, other hook sources,
+     Codex trust, and why hooks may be inert (core.hooks_health);
+  2. make a scratch folder in agentdeck's state dir with a copy of what the CLI must read, and
+     point the CLI's home, HOME and the XDG dirs at it (the home is not changed);
+  3. run core.drill.inside (server + CLI) inside `unshare -n` when the kernel allows it, so only
+     127.0.0.1 exists; the turn calls one harmless shell command, then the canary
+     (`agentdeck-drill-canary`), which agentdeck's handler denies when it sees the drill's id;
+  4. read the audit lines tagged with the drill's id and judge them (core.drill.report).
+"""
+from __future__ import annotations
+
+import json
+import secrets as _secrets
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..host import Host, HostError
+from . import receipts, report, runners, scratch
+
+HARMLESS_FILE = "drill-harmless.txt"
+CANARY_FILE = "drill-canary.txt"
+COMMANDS = (f"echo agentdeck-drill-ok > {HARMLESS_FILE}",
+            f"echo {receipts.CANARY} > {CANARY_FILE}")
+
+
+@dataclass
+class Isolation:
+    prefix: list[str] = field(default_factory=list)     # [] when the network is shared
+    how: str = "not isolated"
+
+
+def isolation(host: Host) -> Isolation:
+    """`unshare -n` (as root) or `unshare -rn` (a user namespace), if one works here and `ip`
+    can bring loopback up inside it."""
+    unshare, ip = host.which("unshare"), host.which("ip")
+    if not unshare or not ip:
+        return Isolation([], "not isolated (unshare or ip not found): the CLIs were pointed at "
+                             "127.0.0.1 only")
+    for flags in (["-n"], ["-rn"]):
+        r = host.run([unshare, *flags, ip, "link", "set", "lo", "up"], timeout=10)
+        if r.returncode == 0:
+            return Isolation([unshare, *flags, "--"], f"isolated (unshare {' '.join(flags)}: "
+                                                      "loopback only)")
+    return Isolation([], "not isolated (this kernel refuses unshare -n): the CLIs were pointed "
+                         "at 127.0.0.1 only")
+
+
+def new_id() -> str:
+    return f"drill-{time.strftime('%Y%m%d-%H%M%S')}-{_secrets.token_hex(3)}"
+
+
+def audit_path(host: Host) -> Path:
+    return host.state_dir / "audit.jsonl"
+
+
+def _size(host: Host, p: Path) -> int:
+    st = host.lstat(p)
+    return st.st_size if st is not None else 0
+
+
+def _read_from(host: Host, p: Path, offset: int) -> bytes:
+    """The audit log from `offset` on (what the drill's hooks appended)."""
+    try:
+        data = host.read_bytes(p, limit=256 * 1024 * 1024)
+    except HostError:
+        return b""
+    return (data or b"")[offset:]
+
+
+def drill_target(host: Host, profile: str, target: str, drill_id: str, iso: Isolation,
+                 audit_offset: int) -> report.TargetReport:
+    from .. import engine
+
+    r = runners.RUNNERS[target]
+    installed, version = engine.cli_version(host, target)
+    exe = host.which(r.binary)
+    if not installed or exe is None:
+        return report.skipped(target, f"{r.binary} is not installed (not found on PATH)")
+    plan = engine.build_plan(host, profile, [target])
+    tid = f"{drill_id}-{target}"
+    s = scratch.make(host, drill_id, target)
+    try:
+        real = runners.cli_home(host, target)
+        for name in r.copy:
+            scratch.copy_into(host, real / name, s.cli_home / name)
+        extra_args, extra_files = runners.EXTRA[target](host, real, s.cli_home)
+        for name, data in extra_files.items():
+            host.write_atomic(s.cli_home / name, data, mode=0o600)
+        if target == "copilot":
+            scratch.link_copilot_bundle(host, s)
+        env = {k: v for k, v in host.env.items() if k not in runners.CREDENTIAL_VARS
+               and k not in ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR")}
+        env.update(scratch.scratch_env(host, s))
+        env.update(r.env)
+        env[r.home_var] = str(s.cli_home)
+        env["AGENTDECK_DRILL_ID"] = tid
+        argv = [exe, *[a.replace("{prompt}", runners.PROMPT) for a in r.args], *extra_args]
+        if target == "codex":
+            argv.append(runners.PROMPT)       # codex exec takes the prompt last
+        spec = {"argv": argv, "env": env, "cwd": str(s.work), "timeout": r.timeout,
+                "commands": list(COMMANDS), "netns": bool(iso.prefix)}
+        inner = [*iso.prefix, sys.executable, "-m", "agentdeck.core.drill.inside"]
+        t0 = time.monotonic()
+        res = host.run(inner, timeout=r.timeout + 20, input=json.dumps(spec), env=env,
+                       cwd=s.work)
+        wall = time.monotonic() - t0
+        try:
+            run = json.loads(res.stdout.strip().splitlines()[-1]) if res.stdout.strip() else {}
+        except (ValueError, IndexError):
+            run = {}
+        if not run:
+            run = {"error": (res.stderr.strip() or f"the drill's runner exited {res.returncode}"
+                             + (" (timed out)" if res.timed_out else ""))[-800:]}
+        side = {"harmless": host.exists(s.work / HARMLESS_FILE),
+                "canary": host.exists(s.work / CANARY_FILE)}
+        recs = receipts.parse(_read_from(host, audit_path(host), audit_offset), tid)
+        return report.judge(host, target, plan, r, version, run, recs, side, wall, iso.how)
+    finally:
+        scratch.remove(host, s.root)
+
+
+def drill(host: Host, profile: str, targets: list[str],
+          progress: Callable[[str, str], None] | None = None) -> report.DrillReport:
+    """Drill each target (in parallel); `progress(target, what)` is called as each starts and
+    ends (what: "running" or its status)."""
+    drill_id = new_id()
+    iso = isolation(host)
+    offset = _size(host, audit_path(host))
+    t0 = time.monotonic()
+
+    def one(t: str) -> report.TargetReport:
+        if progress:
+            progress(t, "running")
+        try:
+            rep = drill_target(host, profile, t, drill_id, iso, offset)
+        except HostError as e:
+            rep = report.failed(t, str(e))
+        if progress:
+            progress(t, rep.status)
+        return rep
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, len(targets))) as pool:
+            reps = list(pool.map(one, targets))
+    finally:
+        scratch.remove_root(host, drill_id)
+    return report.DrillReport(drill_id, {r.target: r for r in reps}, time.monotonic() - t0,
+                              iso.how)

@@ -1,0 +1,275 @@
+"""agentdeck's scripted model server: a local stand-in for a model API, so a real CLI runs a
+complete agent turn offline and really fires its hooks.
+
+It listens on 127.0.0.1 (an ephemeral port) and speaks, streamed (server-sent events), the three
+wire formats the CLIs send (FACTS.md "Running a real session offline"):
+
+    POST /v1/chat/completions   OpenAI Chat Completions   Copilot CLI (default)
+    POST /v1/responses          OpenAI Responses          Codex CLI, Copilot with wire_api=responses
+    POST /v1/messages           Anthropic Messages        Claude Code, Copilot with provider anthropic
+
+The script is a list of shell commands. Each request is answered by where the conversation is:
+with N tool results in it so far, the model calls command N with the CLI's own shell tool (found
+by name in the request's tool list); once every command has a result, it answers with a final
+text. A request that carries no tools (a title or summary request) gets plain text. Standard
+library only (http.server + a thread).
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+#: the shell tool's name and argument per wire dialect, most likely first
+SHELL_TOOLS = (("bash", "command"), ("Bash", "command"), ("exec_command", "cmd"),
+               ("shell", "command"), ("powershell", "command"))
+FINAL_TEXT = "agentdeck drill: done."
+
+
+@dataclass
+class Script:
+    commands: list[str]
+    final_text: str = FINAL_TEXT
+    #: what the server saw: one dict per request (path, wire, stage, tool it called)
+    seen: list[dict] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def step(self, results: int, has_tools: bool) -> int | None:
+        """The index of the command to call now, or None for the final text."""
+        if not has_tools or results >= len(self.commands):
+            return None
+        return results
+
+
+# ---- reading a request --------------------------------------------------------------------------
+
+def _tool_names(tools: Any) -> list[str]:
+    out = []
+    for t in tools if isinstance(tools, list) else []:
+        if not isinstance(t, dict):
+            continue
+        fn = t.get("function") if isinstance(t.get("function"), dict) else None
+        name = (fn or {}).get("name") or t.get("name")
+        if isinstance(name, str):
+            out.append(name)
+    return out
+
+
+def shell_tool(names: list[str]) -> tuple[str, str] | None:
+    for name, arg in SHELL_TOOLS:
+        if name in names:
+            return name, arg
+    return None
+
+
+def tool_results(wire: str, body: dict) -> int:
+    """How many tool results the conversation carries so far."""
+    if wire == "chat":
+        return sum(1 for m in body.get("messages") or [] if isinstance(m, dict)
+                   and m.get("role") == "tool")
+    if wire == "responses":
+        return sum(1 for it in body.get("input") or [] if isinstance(it, dict)
+                   and str(it.get("type", "")).endswith("call_output"))
+    n = 0
+    for m in body.get("messages") or []:
+        if isinstance(m, dict) and isinstance(m.get("content"), list):
+            n += sum(1 for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result")
+    return n
+
+
+# ---- writing a streamed answer ------------------------------------------------------------------
+
+def _sse(events: list[tuple[str | None, dict | str]]) -> bytes:
+    out = []
+    for name, data in events:
+        payload = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+        out.append((f"event: {name}\n" if name else "") + f"data: {payload}\n\n")
+    return "".join(out).encode()
+
+
+def chat_stream(model: str, call: tuple[str, str, str] | None, text: str, n: int) -> bytes:
+    base = {"id": f"chatcmpl-drill{n}", "object": "chat.completion.chunk",
+            "created": int(time.time()), "model": model}
+
+    def chunk(delta: dict, finish: str | None = None) -> tuple[None, dict]:
+        return None, {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    ev = [chunk({"role": "assistant", "content": ""})]
+    if call:
+        name, arg, cmd = call
+        ev.append(chunk({"tool_calls": [{"index": 0, "id": f"call_drill{n}", "type": "function",
+                                          "function": {"name": name, "arguments": json.dumps(
+                                              _args(name, arg, cmd))}}]}))
+        ev.append(chunk({}, "tool_calls"))
+    else:
+        ev.append(chunk({"content": text}))
+        ev.append(chunk({}, "stop"))
+    ev.append((None, {**base, "choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 5,
+                                                        "total_tokens": 15}}))
+    ev.append((None, "[DONE]"))
+    return _sse(ev)
+
+
+def responses_stream(model: str, call: tuple[str, str, str] | None, text: str, n: int) -> bytes:
+    rid = f"resp_drill{n}"
+    if call:
+        name, arg, cmd = call
+        item = {"type": "function_call", "id": f"fc_drill{n}", "call_id": f"call_drill{n}",
+                "name": name, "arguments": json.dumps(_args(name, arg, cmd)), "status": "completed"}
+    else:
+        item = {"type": "message", "id": f"msg_drill{n}", "role": "assistant", "status": "completed",
+                "content": [{"type": "output_text", "text": text, "annotations": []}]}
+    resp = {"id": rid, "object": "response", "created_at": int(time.time()), "model": model,
+            "status": "in_progress", "output": []}
+    ev: list[tuple[str | None, dict | str]] = [
+        ("response.created", {"type": "response.created", "response": resp}),
+        ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
+                                        "item": {**item, "status": "in_progress"}})]
+    if not call:
+        ev.append(("response.output_text.delta", {"type": "response.output_text.delta",
+                                                  "item_id": item["id"], "output_index": 0,
+                                                  "content_index": 0, "delta": text}))
+    ev.append(("response.output_item.done", {"type": "response.output_item.done",
+                                             "output_index": 0, "item": item}))
+    ev.append(("response.completed", {"type": "response.completed", "response": {
+        **resp, "status": "completed", "output": [item],
+        "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0},
+                  "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0},
+                  "total_tokens": 15}}}))
+    return _sse(ev)
+
+
+def messages_stream(model: str, call: tuple[str, str, str] | None, text: str, n: int) -> bytes:
+    msg = {"id": f"msg_drill{n}", "type": "message", "role": "assistant", "model": model,
+           "content": [], "stop_reason": None, "stop_sequence": None,
+           "usage": {"input_tokens": 10, "output_tokens": 1}}
+    ev: list[tuple[str | None, dict | str]] = [("message_start", {"type": "message_start",
+                                                                  "message": msg})]
+    if call:
+        name, arg, cmd = call
+        ev += [("content_block_start", {"type": "content_block_start", "index": 0,
+                                        "content_block": {"type": "tool_use", "id": f"toolu_drill{n}",
+                                                          "name": name, "input": {}}}),
+               ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                        "delta": {"type": "input_json_delta",
+                                                  "partial_json": json.dumps(_args(name, arg, cmd))}})]
+        stop = "tool_use"
+    else:
+        ev += [("content_block_start", {"type": "content_block_start", "index": 0,
+                                        "content_block": {"type": "text", "text": ""}}),
+               ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                        "delta": {"type": "text_delta", "text": text}})]
+        stop = "end_turn"
+    ev += [("content_block_stop", {"type": "content_block_stop", "index": 0}),
+           ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop,
+                                                                 "stop_sequence": None},
+                              "usage": {"output_tokens": 5}}),
+           ("message_stop", {"type": "message_stop"})]
+    return _sse(ev)
+
+
+def _args(name: str, arg: str, cmd: str) -> dict:
+    args: dict[str, Any] = {arg: cmd}
+    if name in ("bash", "Bash"):
+        args["description"] = "agentdeck drill"
+    return args
+
+
+STREAMS = {"chat": chat_stream, "responses": responses_stream, "messages": messages_stream}
+
+
+def wire_of(path: str) -> str | None:
+    p = path.split("?", 1)[0].rstrip("/")
+    if p.endswith("/chat/completions"):
+        return "chat"
+    if p.endswith("/responses"):
+        return "responses"
+    if p.endswith("/messages"):
+        return "messages"
+    return None
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_version = "agentdeck-drill/1"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a) -> None:        # quiet: the drill reports what it needs
+        pass
+
+    def _send(self, code: int, body: bytes, ctype: str) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        script: Script = self.server.script    # type: ignore[attr-defined]
+        with script.lock:
+            script.seen.append({"method": "GET", "path": self.path})
+        if self.path.split("?")[0].rstrip("/").endswith("/models"):
+            body = {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "drill"}
+                                               for m in ("gpt-5.4", "claude-sonnet-5-5")]}
+            self._send(200, json.dumps(body).encode(), "application/json")
+            return
+        self._send(404, b'{"error": {"message": "not scripted"}}', "application/json")
+
+    def do_POST(self) -> None:  # noqa: N802
+        script: Script = self.server.script    # type: ignore[attr-defined]
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {}
+        wire = wire_of(self.path)
+        if wire is None or not isinstance(body, dict):
+            with script.lock:
+                script.seen.append({"method": "POST", "path": self.path, "wire": None})
+            self._send(404, b'{"error": {"message": "not scripted"}}', "application/json")
+            return
+        names = _tool_names(body.get("tools"))
+        tool = shell_tool(names)
+        results = tool_results(wire, body)
+        with script.lock:
+            n = len(script.seen)
+            idx = script.step(results, tool is not None)
+            call = (tool[0], tool[1], script.commands[idx]) if idx is not None and tool else None
+            script.seen.append({"method": "POST", "path": self.path, "wire": wire,
+                                "results": results, "tool": call[0] if call else None,
+                                "command": idx, "tools_offered": len(names)})
+        model = str(body.get("model") or "gpt-5.4")
+        data = STREAMS[wire](model, call, script.final_text, n)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class ScriptedServer:
+    """`with ScriptedServer(script) as srv: srv.port` -- serving in a thread until the block ends."""
+
+    def __init__(self, script: Script, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.script = script
+        self.httpd = ThreadingHTTPServer((host, port), _Handler)
+        self.httpd.daemon_threads = True
+        self.httpd.script = script          # type: ignore[attr-defined]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, name="drill-model",
+                                       daemon=True)
+
+    @property
+    def port(self) -> int:
+        return self.httpd.server_address[1]
+
+    def __enter__(self) -> "ScriptedServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
