@@ -14,7 +14,7 @@ from typing import Any, Callable
 from agentdeck.core import engine
 from agentdeck.core.disk import MISSING
 from agentdeck.core.host import Host
-from agentdeck.core.plan import Plan, PlanItem
+from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
 
 #: (target) -> version string, or None when the CLI is not installed
 VersionProbe = Callable[[Host, str], "str | None"]
@@ -174,17 +174,9 @@ def target_status(plan: Plan, target: str) -> TargetStatus:
     keeps; one whose profile value the operator takes is a change."""
     from agentdeck.core.hooks_health import state_text
 
-    st = TargetStatus(target, selected=target in plan.targets, inert=state_text(plan, target))
-    for it in plan.for_target(target):
-        act = plan.action(it)
-        d = plan.decision(it)
-        if act in ("write", "remove"):
-            st.changes += 1
-        if it.cls in ("hand-edited", "foreign") and d == "keep":
-            st.hand_edits += 1
-        if it.cls == "conflict" and d == "keep":
-            st.conflicts += 1
-    return st
+    c = plan.counts(target)     # the plan's one counter (core.plan.tally)
+    return TargetStatus(target, selected=target in plan.targets, inert=state_text(plan, target),
+                        changes=c["changes"], hand_edits=c["kept"], conflicts=c["conflict"])
 
 
 def decided(plan: Plan) -> list[tuple[PlanItem, str]]:
@@ -193,7 +185,7 @@ def decided(plan: Plan) -> list[tuple[PlanItem, str]]:
     out = []
     for it in plan.items:
         d = plan.decision(it)
-        if it.cls in ("hand-edited", "foreign", "conflict") or d != it.default_decision:
+        if it.cls in KEPT_CLASSES or d != it.default_decision:
             out.append((it, d))
     return out
 

@@ -333,10 +333,8 @@ def cmd_status(args) -> int:
 
     rows, any_inert = [], False
     for t in plan.targets:
-        items = plan.for_target(t)
-        changes = sum(1 for i in items if plan.action(i) in ("write", "remove"))
-        kept = sum(1 for i in items if i.cls in ("hand-edited", "foreign"))
-        conflicts = sum(1 for i in items if i.cls == "conflict")
+        c = plan.counts(t)      # the plan's one counter (status has no decisions: the defaults)
+        changes, kept, conflicts = c["changes"], c["kept"], c["conflict"]
         inert = hooks_health.inert(plan, t)
         state = ", ".join(
             s for s in (f"{changes} change(s) pending" if changes else "",

@@ -24,22 +24,54 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from .desired import Desired, DesiredState, Notice
 from .disk import MISSING, DiskView
 from .host import Host
 from .manifest import ABSENT, Entry, Manifest, canonical, entry_id, sha256
 
-CLASSES = ("create", "update", "noop", "hand-edited", "conflict", "remove", "foreign")
+class ItemClass(StrEnum):
+    """An item's class by the three-state rule (the table above). str-valued: the JSON form and
+    every comparison with the plain string are unchanged."""
+    CREATE = "create"
+    UPDATE = "update"
+    NOOP = "noop"
+    HAND_EDITED = "hand-edited"
+    CONFLICT = "conflict"
+    REMOVE = "remove"
+    FOREIGN = "foreign"
+
+
+class Decision(StrEnum):
+    APPLY = "apply"       # create, update, remove: do it
+    SKIP = "skip"         # ... leave it out of this apply
+    KEEP = "keep"         # hand-edited, foreign, conflict: yours stays
+    TAKE = "take"         # ... the profile's value is written
+
+
+class Action(StrEnum):
+    """What apply does to disk for an item, given its decision."""
+    WRITE = "write"
+    REMOVE = "remove"
+    RECORD = "record"     # agentdeck's manifest only
+    NONE = "none"
+
+
+#: the classes where the operator's value is on disk and is kept unless they take the profile's
+KEPT_CLASSES = frozenset({ItemClass.HAND_EDITED, ItemClass.FOREIGN, ItemClass.CONFLICT})
+CLASSES = tuple(ItemClass)
 SYMBOLS = {"create": "+", "update": "~", "remove": "-", "hand-edited": "!", "conflict": "!",
            "foreign": "!", "noop": " "}
 REAL_IN_THE_WAY = "(a real file or directory)"
+_APPLY_SKIP = (Decision.APPLY, Decision.SKIP)
+_KEEP_TAKE = (Decision.KEEP, Decision.TAKE)
 CHOICES = {
-    "create": ("apply", "skip"), "update": ("apply", "skip"), "remove": ("apply", "skip"),
-    "hand-edited": ("keep", "take"), "foreign": ("keep", "take"), "conflict": ("keep", "take"),
-    "noop": ("apply",),
+    ItemClass.CREATE: _APPLY_SKIP, ItemClass.UPDATE: _APPLY_SKIP, ItemClass.REMOVE: _APPLY_SKIP,
+    ItemClass.HAND_EDITED: _KEEP_TAKE, ItemClass.FOREIGN: _KEEP_TAKE,
+    ItemClass.CONFLICT: _KEEP_TAKE, ItemClass.NOOP: (Decision.APPLY,),
 }
 
 
@@ -68,14 +100,17 @@ class PlanItem:
     entry: Entry | None = field(default=None, repr=False)
     actual_fp: str | None = field(default=None, repr=False)
 
+    def __post_init__(self) -> None:
+        self.cls = ItemClass(self.cls)
+
     @property
-    def choices(self) -> tuple[str, ...]:
+    def choices(self) -> tuple[Decision, ...]:
         if self.kind == "link" and self.actual == REAL_IN_THE_WAY:
-            return ("keep",)   # never replace a real file or directory with a link
+            return (Decision.KEEP,)   # never replace a real file or directory with a link
         return CHOICES[self.cls]
 
     @property
-    def default_decision(self) -> str:
+    def default_decision(self) -> Decision:
         return self.choices[0]
 
     def to_json(self, decision: str) -> dict:
@@ -85,7 +120,8 @@ class PlanItem:
             "decision": decision, "choices": list(self.choices), "action": action_of(self, decision),
             "reason": self.reason, "warnings": self.warnings, "secret": self.secret,
             "desired": _jsonable(self.desired), "recorded": _jsonable(self.recorded),
-            "actual": _jsonable(self.actual), "also": self.also,
+            "actual": _jsonable(self.actual), "exists": self.actual is not MISSING,
+            "also": self.also,
         }
 
 
@@ -95,21 +131,51 @@ def _jsonable(v: Any) -> Any:
     return v
 
 
-def action_of(item: PlanItem, decision: str) -> str:
+def action_of(item: PlanItem, decision: str) -> Action:
     """What apply will do to disk: write, remove, record (manifest only) or none."""
-    if item.cls in ("create", "update"):
-        return "write" if decision == "apply" else "none"
-    if item.cls == "remove":
-        if decision != "apply":
-            return "none"
-        return "record" if item.release else "remove"
-    if item.cls in ("hand-edited", "foreign", "conflict"):
-        if decision == "take":
-            return "write" if item.wanted else "remove"
-        return "record" if not item.wanted else "none"
-    if item.cls == "noop":
-        return "record" if item.heal else "none"
-    return "none"
+    cls = item.cls
+    if cls in (ItemClass.CREATE, ItemClass.UPDATE):
+        return Action.WRITE if decision == Decision.APPLY else Action.NONE
+    if cls == ItemClass.REMOVE:
+        if decision != Decision.APPLY:
+            return Action.NONE
+        return Action.RECORD if item.release else Action.REMOVE
+    if cls in KEPT_CLASSES:
+        if decision == Decision.TAKE:
+            return Action.WRITE if item.wanted else Action.REMOVE
+        return Action.RECORD if not item.wanted else Action.NONE
+    if cls == ItemClass.NOOP:
+        return Action.RECORD if item.heal else Action.NONE
+    return Action.NONE
+
+
+def tally(rows: Iterable[tuple[str, str, str, bool]]) -> dict[str, int]:
+    """The plan's one counter, over (class, decision, action, exists) rows: Plan.counts() feeds
+    it the plan's items, the text renderer reads what it gave from the JSON form, the CLI's
+    status and the app's badges call Plan.counts(target).
+      add / change / remove  files or keys apply writes (absent before / present) or removes
+      changes                add + change + remove (what "changes pending" counts)
+      kept                   hand-edits and foreign values whose decision keeps them
+      conflict               conflicts whose decision (so far) keeps yours
+      record                 record-only updates of agentdeck's manifest
+      review                 every item a renderer lists (anything but an unchanged item)"""
+    c = {"add": 0, "change": 0, "remove": 0, "changes": 0, "kept": 0, "conflict": 0,
+         "record": 0, "review": 0}
+    for cls, decision, act, exists in rows:
+        if act == Action.WRITE:
+            c["change" if exists else "add"] += 1
+        elif act == Action.REMOVE:
+            c["remove"] += 1
+        elif act == Action.RECORD:
+            c["record"] += 1
+        if cls in (ItemClass.HAND_EDITED, ItemClass.FOREIGN) and decision == Decision.KEEP:
+            c["kept"] += 1
+        if cls == ItemClass.CONFLICT and decision == Decision.KEEP:
+            c["conflict"] += 1
+        if act != Action.NONE or cls in KEPT_CLASSES:
+            c["review"] += 1
+    c["changes"] = c["add"] + c["change"] + c["remove"]
+    return c
 
 
 @dataclass
@@ -134,7 +200,7 @@ class Plan:
         if decision not in item.choices:
             raise ValueError(f"{decision!r} is not a choice for {item.label or item.id} "
                              f"(choose {' or '.join(item.choices)})")
-        self.decisions[item_id] = decision
+        self.decisions[item_id] = Decision(decision)
 
     def get(self, item_id: str) -> PlanItem:
         for it in self.items:
@@ -146,43 +212,34 @@ class Plan:
         return action_of(item, self.decision(item))
 
     def undecided_conflicts(self) -> list[PlanItem]:
-        return [i for i in self.items if i.cls == "conflict" and i.id not in self.decisions]
+        return [i for i in self.items if i.cls == ItemClass.CONFLICT and i.id not in self.decisions]
 
     # ---- summaries ------------------------------------------------------------------------------
-    def counts(self) -> dict[str, int]:
-        c = {"add": 0, "change": 0, "remove": 0, "kept": 0, "conflict": 0, "record": 0}
-        for it in self.items:
-            act = self.action(it)
-            if act == "write":
-                c["add" if it.actual is MISSING else "change"] += 1
-            elif act == "remove":
-                c["remove"] += 1
-            elif act == "record":
-                c["record"] += 1
-            if it.cls in ("hand-edited", "foreign") and self.decision(it) == "keep":
-                c["kept"] += 1
-            if it.cls == "conflict" and self.decision(it) == "keep":
-                c["conflict"] += 1
-        return c
+    def counts(self, target: str | None = None) -> dict[str, int]:
+        """The counts (see tally) of the whole plan, or of one target's items."""
+        items = self.items if target is None else self.for_target(target)
+        return tally((it.cls, self.decision(it), self.action(it), it.actual is not MISSING)
+                     for it in items)
 
     @property
     def has_changes(self) -> bool:
         """Changes to files on disk (a manifest-only record update is not a change)."""
-        return any(self.action(i) in ("write", "remove") for i in self.items)
+        return any(self.action(i) in (Action.WRITE, Action.REMOVE) for i in self.items)
 
     @property
     def has_work(self) -> bool:
         """Anything for apply to do: a file change, a record update, or a conflict the operator
         decided (remembered so it is not asked again)."""
-        return any(self.action(i) != "none" or (i.cls == "conflict" and i.id in self.decisions)
+        return any(self.action(i) != Action.NONE
+                   or (i.cls == ItemClass.CONFLICT and i.id in self.decisions)
                    for i in self.items)
 
-    def summary(self) -> str:
+    def summary(self, c: dict[str, int] | None = None) -> str:
         from .hooks_health import summary_text   # "in sync" only while the hooks can run
 
-        c = self.counts()
+        c = c or self.counts()
         inert = summary_text(self)
-        if not self.has_changes and not c["kept"] and not c["conflict"]:
+        if not c["changes"] and not c["kept"] and not c["conflict"]:
             return f"No changes. {inert}" if inert else "No changes. Everything is in sync."
         parts = [f"{c['add']} to add", f"{c['change']} to change", f"{c['remove']} to remove"]
         if c["kept"]:
@@ -195,19 +252,31 @@ class Plan:
         return [i for i in self.items if i.target == target]
 
     def to_json(self) -> dict:
-        c = self.counts()
+        from .hooks_health import state_text
+
+        items = [i.to_json(self.decision(i)) for i in self.items]
+        c = tally((j["class"], j["decision"], j["action"], j["exists"]) for j in items)
         return {
             "format": 1, "home": self.home, "profile": self.profile, "targets": self.targets,
             "mode": self.mode,
-            "summary": {"text": self.summary(), "add": c["add"], "change": c["change"],
-                        "remove": c["remove"], "hand_edits_kept": c["kept"],
-                        "conflicts": c["conflict"], "record_only": c["record"],
-                        "changes_pending": self.has_changes},
-            "items": [i.to_json(self.decision(i)) for i in self.items],
+            "summary": {"text": self.summary(c), **_summary_counts(c),
+                        "changes_pending": c["changes"] > 0,
+                        "by_target": {t: {**_summary_counts(tally(
+                            (j["class"], j["decision"], j["action"], j["exists"])
+                            for j in items if j["target"] == t)),
+                            "hooks_inert": state_text(self, t)} for t in self.targets}},
+            "items": items,
             "notices": {t: [{"level": n.level, "message": n.message, "path": n.path} for n in ns]
                         for t, ns in self.notices.items()},
             "inputs": self.inputs,
         }
+
+
+def _summary_counts(c: dict[str, int]) -> dict[str, int]:
+    """tally()'s counts under the JSON form's names (docs/plan-format.md)."""
+    return {"add": c["add"], "change": c["change"], "remove": c["remove"],
+            "hand_edits_kept": c["kept"], "conflicts": c["conflict"], "record_only": c["record"],
+            "to_review": c["review"]}
 
 
 # ---- computing ---------------------------------------------------------------------------------
@@ -386,9 +455,9 @@ def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | N
     """(class, heal, reason) by the three-state rule. desired_fp None = no longer wanted."""
     if desired_fp is None:
         if recorded_fp is None:
-            return "noop", False, ""
+            return ItemClass.NOOP, False, ""
         if actual_fp is None:
-            return "noop", True, "already gone; forgetting our record"
+            return ItemClass.NOOP, True, "already gone; forgetting our record"
         if actual_fp == recorded_fp:
             return "remove", False, "the profile no longer wants it"
         return "hand-edited", False, "changed by you after we wrote it; left as is, no longer managed"

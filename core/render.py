@@ -1,5 +1,9 @@
 """Plain-text rendering of a plan, terraform style: `+ ~ - !`, a legend of only the symbols in
-use, and one closing summary line. No rich/textual import here: the CLI path stays light."""
+use, and one closing summary line. No rich/textual import here: the CLI path stays light.
+
+The text is rendered from the plan's JSON form (`Plan.to_json()`, docs/plan-format.md), as
+terraform renders its plan from the JSON plan: `render_json` reads nothing else, so the text and
+`--json` cannot disagree (tests/unit/test_render_json.py)."""
 from __future__ import annotations
 
 import json
@@ -8,9 +12,8 @@ import sys
 from typing import Any
 
 from .disk import MISSING
-from .hooks_health import state_text
 from .host import Host
-from .plan import Plan, PlanItem
+from .plan import KEPT_CLASSES, Action, Decision, Plan, PlanItem
 
 COLORS = {"+": "32", "~": "33", "-": "31", "!": "35", "?": "36"}
 LEGEND = {"+": "create", "~": "update", "-": "remove", "!": "hand-edited, foreign or conflict: yours is kept unless you take the profile's",
@@ -26,17 +29,21 @@ def _c(code: str, s: str, color: bool) -> str:
     return f"\x1b[{code}m{s}\x1b[0m" if color else s
 
 
-def symbol(plan: Plan, it: PlanItem) -> str:
-    act = plan.action(it)
-    if act == "write":
-        return "+" if it.actual is MISSING else "~"
-    if act == "remove":
+def symbol_of(action: str, cls: str, exists: bool) -> str:
+    """The mark of an item from its JSON fields `action`, `class` and `exists`."""
+    if action == Action.WRITE:
+        return "~" if exists else "+"
+    if action == Action.REMOVE:
         return "-"
-    if it.cls in ("hand-edited", "foreign", "conflict"):
+    if cls in KEPT_CLASSES:
         return "!"
-    if act == "record":
+    if action == Action.RECORD:
         return ">"
     return " "
+
+
+def symbol(plan: Plan, it: PlanItem) -> str:
+    return symbol_of(plan.action(it), it.cls, it.actual is not MISSING)
 
 
 def short(v: Any, width: int = 60, *, start: int = 0) -> str:
@@ -70,53 +77,75 @@ def first_difference(values: list[Any]) -> int:
 
 def render_plan(plan: Plan, host: Host, *, verbose: bool = False, color: bool = False,
                 titles: dict[str, str] | None = None) -> str:
+    """The text form of `plan`: its JSON form, rendered."""
+    return render_json(plan.to_json(), host.display, verbose=verbose, color=color, titles=titles)
+
+
+def _display_fn(home: str):
+    def display(path: str) -> str:
+        if path == home:
+            return "~"
+        if path.startswith(home.rstrip(os.sep) + os.sep):
+            return "~" + path[len(home.rstrip(os.sep)):]
+        return path
+    return display
+
+
+def render_json(data: dict, display=None, *, verbose: bool = False, color: bool = False,
+                titles: dict[str, str] | None = None) -> str:
+    """The text form of a plan's JSON form (`display`: a path as shown, the home as ~)."""
+    display = display or _display_fn(data["home"])
     out: list[str] = []
-    verb = "uninstall" if plan.mode == "uninstall" else "plan"
-    out.append(f"agentdeck {verb}: profile {plan.profile}, home {plan.home} (shown as ~), "
-               f"targets {', '.join(plan.targets)}")
+    verb = "uninstall" if data["mode"] == "uninstall" else "plan"
+    out.append(f"agentdeck {verb}: profile {data['profile']}, home {data['home']} (shown as ~), "
+               f"targets {', '.join(data['targets'])}")
     used: set[str] = set()
-    for t in plan.targets:
-        items = plan.for_target(t)
-        shown = [i for i in items if symbol(plan, i) != " " or verbose]
-        notices = plan.notices.get(t, [])
+    by_target = data["summary"]["by_target"]
+    for t in data["targets"]:
+        items = [j for j in data["items"] if j["target"] == t]
+        marks = [(symbol_of(j["action"], j["class"], j["exists"]), j) for j in items]
+        shown = [(sym, j) for sym, j in marks if sym != " " or verbose]
+        notices = data["notices"].get(t, [])
         title = (titles or {}).get(t, "")
         out.append("")
-        inert = state_text(plan, t)
-        counts = f"{len(shown)} item(s) to review" if shown else (inert or "in sync")
+        review = by_target[t]["to_review"]
+        n = len(shown) if verbose else review
+        counts = f"{n} item(s) to review" if n else (by_target[t].get("hooks_inert") or "in sync")
         out.append(_c("1", f"{t}", color) + (f"  {title}" if title else "") + f"  ({counts})")
-        for it in shown:
-            sym = symbol(plan, it)
+        for sym, it in shown:
             used.add(sym)
-            what = it.label or ""
-            where = host.display(it.path)
+            what = it["label"] or ""
+            where = display(it["path"])
             line = f"  {_c(COLORS.get(sym, '0'), sym, color)} {where}"
             if what and what != where:
                 line += f"  {what}"
-            dec = plan.decision(it)
-            if it.cls in ("hand-edited", "foreign", "conflict"):
-                line += f"  [{it.cls}: {'taking the profile' if dec == 'take' else 'keeping yours'}]"
-            elif dec == "skip":
+            dec = it["decision"]
+            if it["class"] in KEPT_CLASSES:
+                line += f"  [{it['class']}: {'taking the profile' if dec == Decision.TAKE else 'keeping yours'}]"
+            elif dec == Decision.SKIP:
                 line += "  [skipped]"
-            if it.secret:
+            if it["secret"]:
                 line += "  (secret: 0600)"
             out.append(line)
-            if it.reason:
-                out.append(f"      {it.reason}")
-            if it.kind == "key" and sym in ("~", "!"):
-                at = first_difference([it.desired, it.recorded, it.actual])
-                out.append(f"      profile:      {short(it.desired, start=at)}")
-                out.append(f"      last written: {short(it.recorded, start=at)}")
-                out.append(f"      on disk:      {short(it.actual, start=at)}")
-            for w in it.warnings:
+            if it["reason"]:
+                out.append(f"      {it['reason']}")
+            if it["kind"] == "key" and sym in ("~", "!"):
+                values = [it["desired"], it["recorded"], it["actual"]]
+                at = first_difference(values)
+                out.append(f"      profile:      {short(values[0], start=at)}")
+                out.append(f"      last written: {short(values[1], start=at)}")
+                out.append(f"      on disk:      {short(values[2], start=at)}")
+            for w in it["warnings"]:
                 out.append(f"      {_c('33', 'warning:', color)} {w}")
             if verbose:
-                out.append(f"      id: {it.id}")
-        for n in notices:
-            tag = {"warning": _c("33", "warning:", color), "error": _c("31", "error:", color)}.get(n.level, "info:")
-            out.append(f"  {tag} {n.message}")
+                out.append(f"      id: {it['id']}")
+        for n_ in notices:
+            tag = {"warning": _c("33", "warning:", color),
+                   "error": _c("31", "error:", color)}.get(n_["level"], "info:")
+            out.append(f"  {tag} {n_['message']}")
     out.append("")
     legend = [f"{s} {LEGEND[s]}" for s in ("+", "~", "-", "!", ">") if s in used]
     if legend:
         out.append("Legend: " + "; ".join(legend))
-    out.append(_c("1", plan.summary(), color))
+    out.append(_c("1", data["summary"]["text"], color))
     return "\n".join(out)

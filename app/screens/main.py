@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
-from agentdeck.core.plan import Plan
+from agentdeck.core.plan import KEPT_CLASSES, Plan
 
 from ..messages import Decided, McpToggled
 from ..session import (Session, available_targets, all_targets, home_relative, key_title,
@@ -406,7 +406,7 @@ class MainScreen(Screen):
             # changed by the switch: a new item (the profile did not want the key before), or
             # a new desired value
             moved = before is not None and old.get(it.id) != canonical(it.desired)
-            if not moved or it.cls not in ("hand-edited", "foreign", "conflict"):
+            if not moved or it.cls not in KEPT_CLASSES:
                 continue
             if "take" not in it.choices or session.decisions.get(it.id) == "take":
                 continue

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widgets import Button, Static
 
 from agentdeck.core.host import Host
-from agentdeck.core.plan import Plan, PlanItem
+from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
 
 from ..session import DECISION_LABEL, home_relative, key_title, show_value, symbol
 from .style import MARK_STYLE, no_plan
@@ -78,7 +78,7 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
             t.append(f"  {key_title(it)}", style="bold")
         act = plan.action(it)
         t.append(f"  apply will {'change nothing' if act == 'none' else act}", style="dim")
-        if it.cls in ("hand-edited", "foreign", "conflict"):
+        if it.cls in KEPT_CLASSES:
             t.append(f"  ({it.cls}: {DECISION_LABEL.get(plan.decision(it))})", style="magenta3")
         for w in it.warnings:
             t.append("\n  ")
@@ -101,7 +101,7 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
                 t.append(" (apply writes it)", style="dim")
             elif dah.cls == "conflict" and dah.id not in plan.decisions:
                 t.append(" (conflict: decide on the Keys tab)", style="bold red3")
-            elif dah.cls in ("hand-edited", "foreign", "conflict"):
+            elif dah.cls in KEPT_CLASSES:
                 t.append(f" ({dah.cls}: {DECISION_LABEL.get(d)})", style="magenta3")
         if on_disk is True:
             t.append("\nEvery hook is off while it is true.", style="bold red3")

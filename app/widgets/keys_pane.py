@@ -8,14 +8,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
 from agentdeck.core.host import Host
-from agentdeck.core.plan import Plan, PlanItem
+from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
 
 from ..messages import Decided
 from ..session import CLASS_LABEL, DECISION_LABEL, home_relative, key_title, show_value, symbol
 from .diff_view import DEFAULT_WORD
 from .style import MARK_STYLE, no_plan
 
-HAND = ("hand-edited", "foreign", "conflict")
+HAND = KEPT_CLASSES
 #: the choice column's words when the pane is narrow
 SHORT_DECISION = {"apply": "apply", "skip": "skip", "keep": "keep mine", "take": "profile's"}
 

@@ -7,7 +7,7 @@ from textual.message import Message
 from textual.widgets import Tree
 
 from agentdeck.core.host import Host
-from agentdeck.core.plan import Plan, PlanItem
+from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
 
 from ..session import item_title, symbol
 from .style import MARK_STYLE
@@ -133,7 +133,7 @@ class PlanTree(Tree):
         d = plan.decision(it)
         if it.cls == "conflict" and it.id not in plan.decisions:
             t.append("  decide", style="bold red3")
-        elif it.cls in ("hand-edited", "foreign", "conflict"):
+        elif it.cls in KEPT_CLASSES:
             t.append("  yours kept" if d == "keep" else "  taking profile's",
                      style="magenta3" if d == "keep" else "bold magenta3")
         elif d == "skip":

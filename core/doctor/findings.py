@@ -2,9 +2,21 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 
-RESULTS = ("ok", "info", "warning", "error", "skipped")
-SEVERITY = {r: i for i, r in enumerate(("ok", "skipped", "info", "warning", "error"))}
+
+class Result(StrEnum):
+    """A finding's result. str-valued: the JSON form and comparisons with strings are unchanged."""
+    OK = "ok"
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+    SKIPPED = "skipped"
+
+
+RESULTS = tuple(Result)
+SEVERITY = {r: i for i, r in enumerate((Result.OK, Result.SKIPPED, Result.INFO, Result.WARNING,
+                                        Result.ERROR))}
 
 
 @dataclass
@@ -18,11 +30,14 @@ class Finding:
     line: int | None = None
     live: bool = False     # came from asking the installed CLI
 
+    def __post_init__(self) -> None:
+        self.result = Result(self.result)
+
     def to_json(self) -> dict:
         return asdict(self)
 
 
-def worst(findings: list[Finding]) -> str:
+def worst(findings: list[Finding]) -> Result:
     if not findings:
-        return "ok"
+        return Result.OK
     return max((f.result for f in findings), key=lambda r: SEVERITY[r])

@@ -88,7 +88,7 @@ def _load(host: Host, path: Path, jsonc: bool) -> tuple[str | None, Any, str | N
 # ---- checks ----------------------------------------------------------------------------------
 def _plan(host: Host, root: Path, profile: str, out: _Out) -> Any:
     from .. import engine
-    from ..plan import Plan
+    from ..plan import KEPT_CLASSES, Plan
 
     try:
         plan: Plan = engine.build_repo_plan(host, root, profile)
@@ -97,7 +97,7 @@ def _plan(host: Host, root: Path, profile: str, out: _Out) -> Any:
                 fix="fix the file it names, then run the doctor again")
         return None
     pending = [i for i in plan.items if plan.action(i) in ("write", "remove")]
-    kept = [i for i in plan.items if i.cls in ("hand-edited", "foreign", "conflict")]
+    kept = [i for i in plan.items if i.cls in KEPT_CLASSES]
     if pending:
         out.add("warning", "repo.plan",
                 f"{len(pending)} change(s) pending: "
