@@ -98,10 +98,16 @@ def _sources_for(plan, target: str, canonical: str) -> list[str]:
     return out
 
 
-def _why_not(target: str, row: dict, runner, inert: list) -> tuple[str, bool]:
+#: inert reasons that stop every hook of the target: contradicted when any of them fired
+_ALL_OFF = ("disable-all", "handler-missing", "wrapper-missing")
+
+
+def _why_not(target: str, row: dict, runner, inert: list, any_fired: bool) -> tuple[str, bool]:
     """(why a registered event did not fire, whether that is acceptable)."""
     canon = _canon(str(row.get("event")))
     for i in inert:
+        if any_fired and i.code in _ALL_OFF:
+            continue
         if row.get("event") in (i.events or []) or not i.events:
             return f"hooks inert: {i.reason}", False
     if target == "copilot" and row.get("state") == "disabled-by-operator":
@@ -144,6 +150,16 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
         rep.problems.append(f"agentdeck's hooks are not installed for {target} "
                             "(run `agentdeck apply`)")
     ours = set()
+    any_fired = any(t.fired(_canon(str(row.get("event")))) for row in rows)
+    for i in inert:
+        if any_fired and i.code in _ALL_OFF:
+            rep.notes.append(f"agentdeck's status says the hooks are inert ({i.reason}), yet "
+                             f"{runner.binary} {version or ''} ran them in this non-interactive "
+                             "turn".replace("  ", " "))
+    for i in inert:
+        if not (any_fired and i.code in _ALL_OFF) and not any(t.fired(_canon(ev))
+                                                              for ev in i.events or []):
+            rep.problems.append(f"hooks inert: {i.line()}")
     for row in rows:
         ev = str(row.get("event"))
         canon = _canon(ev)
@@ -153,7 +169,7 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
         e = EventReceipt(ev, canon, n, True, latency_ms=et.latency_ms if et else None,
                          timeout_s=row.get("timeout"))
         if n == 0:
-            e.note, e.ok = _why_not(target, row, runner, inert)
+            e.note, e.ok = _why_not(target, row, runner, inert, any_fired)
         elif et and et.repeats:
             e.ok = False
             e.other_sources = _sources_for(plan, target, canon)

@@ -1,0 +1,166 @@
+"""`agentdeck drill` with the real CLIs (pinned versions, scratch homes, no credentials, no
+network but 127.0.0.1): ok for all three on a fresh install and on the messy (demo) home, the
+right failing receipt for each planted fault, and the home left as it was."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from agentdeck.core import cli, engine
+from agentdeck.core.demo import make_demo_home
+from agentdeck.core.drill.run import drill
+from tests.conftest import snapshot_tree
+
+pytestmark = pytest.mark.clients
+
+ALL = ["copilot", "codex", "claude"]
+
+
+def install(host, targets=ALL, trust=True):
+    plan = engine.build_plan(host, "default", targets, trust_hooks=trust)
+    assert engine.apply_plan(host, plan).ok
+    assert not engine.build_plan(host, "default", targets).has_changes
+
+
+def outside_state(host) -> dict:
+    state = str(host.state_dir.relative_to(host.home))
+    return {k: v for k, v in snapshot_tree(host.home).items()
+            if k != state and not k.startswith(state + os.sep)}
+
+
+def event(rep, target, name):
+    return next(e for e in rep.targets[target].events if e.event == name)
+
+
+def test_fresh_install_all_ok_and_the_home_is_unchanged(scratch_env, need):
+    need(*ALL)
+    host = scratch_env
+    install(host)
+    before = outside_state(host)
+    rep = drill(host, "default", ALL)
+    assert rep.ok, "\n".join(f"{t}: {r.problems}" for t, r in rep.targets.items())
+    for t in ALL:
+        r = rep.targets[t]
+        assert r.deny["held"] and r.harmless_ran
+        pre = next(e for e in r.events if e.canonical == "pre_tool_use")
+        assert pre.fired == 2 and pre.latency_ms is not None and pre.latency_ms < 30_000
+        start = next(e for e in r.events if e.canonical == "session_start")
+        assert start.fired == 1
+    assert rep.targets["codex"].events and event(rep, "codex", "PermissionRequest").fired == 0
+    assert outside_state(host) == before
+    assert not (host.state_dir / "drill").exists()
+    # the receipts are real audit lines, told apart by the drill's id
+    lines = [json.loads(ln) for ln in (host.state_dir / "audit.jsonl").read_text().splitlines()]
+    assert {ln["target"] for ln in lines if str(ln.get("drill_id", "")).startswith(rep.drill_id)} \
+        == set(ALL)
+
+
+def test_messy_home_all_ok(scratch_env, need):
+    need(*ALL)
+    host = scratch_env
+    make_demo_home(host.home)
+    install(host)
+    before = outside_state(host)
+    rep = drill(host, "default", ALL)
+    assert rep.ok, "\n".join(f"{t}: {r.problems}" for t, r in rep.targets.items())
+    assert outside_state(host) == before
+
+
+def test_cli_json_and_exit_code(scratch_env, need, capsys, monkeypatch):
+    need("claude")
+    host = scratch_env
+    install(host, ["claude"])
+    for k, v in host.env.items():
+        monkeypatch.setenv(k, v)
+    rc = cli.main(["drill", "--home", str(host.home), "--target", "claude", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 0 and data["targets"]["claude"]["ok"] is True
+    assert data["targets"]["claude"]["events"]["PreToolUse"]["fired"] == 2
+
+
+def test_fault_handler_missing(scratch_env, need, tmp_path):
+    need("copilot", "claude")
+    host = scratch_env
+    own = tmp_path / "moved-bin"
+    own.mkdir()
+    real = shutil.which("agentdeck-hook", path=os.path.dirname(os.sys.executable))
+    (own / "agentdeck-hook").write_text(f'#!/bin/sh\nexec {real} "$@"\n')
+    (own / "agentdeck-hook").chmod(0o755)
+    host.env["AGENTDECK_SCRIPTS_DIR"] = str(own)
+    install(host, ["copilot", "claude"])
+    (own / "agentdeck-hook").unlink()                       # the install went away
+    rep = drill(host, "default", ["copilot", "claude"])
+    for t in ("copilot", "claude"):
+        r = rep.targets[t]
+        assert not r.ok
+        start = next(e for e in r.events if e.canonical == "session_start")
+        assert start.fired == 0
+        assert start.note.startswith("hooks inert: the hook handler") and "is not found" in start.note
+        assert not r.deny["held"]
+
+
+def test_fault_codex_untrusted(scratch_env, need):
+    need("codex")
+    host = scratch_env
+    install(host, ["codex"], trust=False)
+    rep = drill(host, "default", ["codex"])
+    r = rep.targets["codex"]
+    assert not r.ok
+    assert event(rep, "codex", "PreToolUse").fired == 0
+    assert event(rep, "codex", "PreToolUse").note.startswith(
+        "hooks inert: Codex skips untrusted hooks")
+    assert r.deny["canary_side_effect"] is True and not r.deny["held"]
+
+
+def test_fault_second_copilot_hooks_file(scratch_env, need):
+    need("copilot")
+    host = scratch_env
+    install(host, ["copilot"])
+    second = host.copilot_home / "hooks" / "second.json"
+    second.write_text((host.copilot_home / "hooks" / "agentdeck.json").read_text())
+    rep = drill(host, "default", ["copilot"])
+    r = rep.targets["copilot"]
+    assert not r.ok
+    ss = event(rep, "copilot", "sessionStart")
+    assert ss.fired == 2 and not ss.ok
+    assert ss.other_sources == [f"{second} (user-hooks-file)"], ss.note
+
+
+def _disable_all(home) -> None:
+    data = json.loads((home / "settings.json").read_text())
+    data["disableAllHooks"] = True
+    (home / "settings.json").write_text(json.dumps(data, indent=2))
+
+
+def test_fault_disable_all_hooks_claude(scratch_env, need):
+    need("claude")
+    host = scratch_env
+    install(host, ["claude"])
+    _disable_all(host.claude_home)
+    before = outside_state(host)
+    rep = drill(host, "default", ["claude"])
+    r = rep.targets["claude"]
+    assert not r.ok and not any(e.fired for e in r.events)
+    pre = event(rep, "claude", "PreToolUse")
+    assert pre.note == "hooks inert: disableAllHooks is true in ~/.claude/settings.json"
+    assert r.deny["canary_side_effect"] is True
+    assert outside_state(host) == before
+
+
+def test_copilot_runs_user_hooks_despite_disable_all_hooks(scratch_env, need):
+    """Observed with Copilot 1.0.102 (2026-12-01): `disableAllHooks: true` in settings.json is
+    read (`copilot config --list` shows it) but hooks.discover still reports agentdeck's hooks
+    enabled and a `-p` turn runs them. The drill reports what ran, and notes that agentdeck's
+    static status (which follows the setting) disagrees."""
+    need("copilot")
+    host = scratch_env
+    install(host, ["copilot"])
+    _disable_all(host.copilot_home)
+    rep = drill(host, "default", ["copilot"])
+    r = rep.targets["copilot"]
+    assert event(rep, "copilot", "preToolUse").fired == 2 and r.deny["held"]
+    assert any("disableAllHooks is true" in n and "yet copilot" in n for n in r.notes), r.notes
+    assert r.ok, r.problems
