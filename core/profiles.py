@@ -82,18 +82,40 @@ def _line_of_key(text: str, key: str) -> int | None:
     return None
 
 
+def _toml_line(text: str, loc: list) -> int | None:
+    """The line of `loc` (pydantic's error location) in a TOML text: inside the N-th
+    `[[a.b]]` table for a location a.b.N.key, else the last key of the location found."""
+    for i, part in enumerate(loc):
+        if isinstance(part, int) and i:
+            header = "[[" + ".".join(str(p) for p in loc[:i]) + "]]"
+            lines = text.splitlines()
+            starts = [n for n, ln in enumerate(lines) if ln.strip() == header]
+            if part >= len(starts):
+                break
+            start = starts[part]
+            rest = [str(p) for p in loc[i + 1:] if not isinstance(p, int)]
+            for n in range(start + 1, len(lines)):
+                s = lines[n].strip()
+                if s.startswith("["):
+                    break
+                if rest and s.startswith(rest[0]) and s[len(rest[0]):].lstrip().startswith("="):
+                    return n + 1
+            return start + 1
+    for part in reversed(loc):
+        if isinstance(part, int):
+            continue
+        line = _line_of_key(text, str(part))
+        if line:
+            return line
+    return None
+
+
 def _validation_error(path: Path, text: str, e: ValidationError, *, locate=None) -> UserError:
     err = e.errors()[0]
-    loc = [str(p) for p in err.get("loc", ())]
+    raw = list(err.get("loc", ()))
+    loc = [str(p) for p in raw]
     field = ".".join(loc) or "(top level)"
-    line = None
-    if locate is not None:
-        line = locate(loc)
-    else:
-        for part in reversed(loc):
-            line = _line_of_key(text, part)
-            if line:
-                break
+    line = locate(loc) if locate is not None else _toml_line(text, raw)
     msg = err.get("msg", "invalid value")
     if err.get("type") == "extra_forbidden":
         msg = "unknown field"
@@ -117,9 +139,19 @@ def _load_profile_toml(host: Host, path: Path) -> schema.ProfileFile:
         raise UserError("missing profile.toml", path=str(path))
     data = _loads_toml(text, path)
     try:
-        return ProfileFile.model_validate(data)
+        pf = ProfileFile.model_validate(data)
     except ValidationError as e:
         raise _validation_error(path, text, e) from None
+    if pf.policy is not None:
+        seen: set[str] = set()
+        for i, rule in enumerate(pf.policy.rules):
+            if rule.id in seen:
+                raise UserError(f"policy.rules.{i}.id: duplicate policy rule id {rule.id!r} "
+                                "(ids are unique; a profile that extends this one replaces a "
+                                "rule by giving its id)", path=str(path),
+                                line=_toml_line(text, ["policy", "rules", i, "id"]))
+            seen.add(rule.id)
+    return pf
 
 
 _TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
@@ -211,6 +243,21 @@ def _check_hooks(host: Host, prof: Profile, hooks_from: dict[str, Path]) -> None
                             line=line) from None
 
 
+def _merge_policy(into: schema.Policy, layer: schema.PolicyFile, path: Path) -> None:
+    """One profile's [policy] over the chain so far: on_error when set; each rule by id (a rule
+    with an id already there replaces it in place, a new one is appended)."""
+    if layer.on_error is not None:
+        into.on_error = layer.on_error
+    at = {r.id: i for i, r in enumerate(into.rules)}
+    for rule in layer.rules:
+        if rule.id in at:
+            into.rules[at[rule.id]] = rule
+        else:
+            at[rule.id] = len(into.rules)
+            into.rules.append(rule)
+        into.sources[rule.id] = str(path)
+
+
 def deep_merge(base: dict, over: dict) -> dict:
     out = dict(base)
     for k, v in over.items():
@@ -286,6 +333,8 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
             prof.description = meta.profile.description
         if meta.profile.targets is not None:
             prof.targets = list(meta.profile.targets)
+        if meta.policy is not None:
+            _merge_policy(prof.policy, meta.policy, d / "profile.toml")
         if meta.hooks is not None:
             merged = prof.hooks.model_dump()
             merged.update(meta.hooks.model_dump(exclude_unset=True))

@@ -10,6 +10,7 @@ core.profiles turns its error positions into file:line messages.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -40,10 +41,65 @@ class HookSpec(BaseModel):
     timeout: int = Field(default=30, ge=1, le=3600)
 
 
+# ---- [policy]: guardrail rules (issue 14; enforced by core/policy/, docs/policy.md) ------------
+PolicyTool = Literal["shell", "read", "write", "mcp", "web", "prompt", "any"]
+PolicyDecision = Literal["deny", "ask", "allow"]
+PolicyOnError = Literal["deny", "allow"]
+
+
+class PolicyExamples(BaseModel):
+    """Inputs the rule must give each decision (`agentdeck policy test` checks them)."""
+    model_config = ConfigDict(extra="forbid")
+    deny: list[str] = Field(default_factory=list)
+    ask: list[str] = Field(default_factory=list)
+    allow: list[str] = Field(default_factory=list)
+
+
+class PolicyRule(BaseModel):
+    """One rule: `match` (a Python regular expression) is searched in the command (shell), the
+    path (read, write), "server/tool" (mcp), the URL (web) or the prompt text (prompt)."""
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    tool: PolicyTool
+    match: str
+    decision: PolicyDecision
+    reason: str = ""
+    examples: PolicyExamples = Field(default_factory=PolicyExamples)
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        return check_name(v, "policy rule id")
+
+    @field_validator("match")
+    @classmethod
+    def _regex(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as e:
+            raise ValueError(f"not a valid regular expression ({e})") from None
+        return v
+
+
+class PolicyFile(BaseModel):
+    """[policy] in one profile.toml. on_error None: not set here (inherited, default deny)."""
+    model_config = ConfigDict(extra="forbid")
+    on_error: PolicyOnError | None = None
+    rules: list[PolicyRule] = Field(default_factory=list)
+
+
+class Policy(BaseModel):
+    """The resolved policy: the chain's [policy] sections merged (rules by id, later wins)."""
+    on_error: PolicyOnError = "deny"   # what the handler answers when it cannot decide
+    rules: list[PolicyRule] = Field(default_factory=list)
+    sources: dict[str, str] = Field(default_factory=dict)   # rule id -> the profile.toml it is from
+
+
 class ProfileFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     profile: ProfileMeta = Field(default_factory=ProfileMeta)
     hooks: HookSpec | None = None
+    policy: PolicyFile | None = None
 
 
 class McpServer(BaseModel):
@@ -99,3 +155,4 @@ class Profile(BaseModel):
     native: dict[str, dict[str, Any]] = Field(default_factory=dict)  # "copilot/settings.json" -> data
     directives: Directives = Field(default_factory=Directives)
     directive_warnings: list[str] = Field(default_factory=list)
+    policy: Policy = Field(default_factory=Policy)
