@@ -512,12 +512,14 @@ def _recheck_before_write(host: Host, plan: Plan, op: Op, done: list[dict]) -> N
 
 
 def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
-        progress: Callable[[str], None] | None = None) -> ApplyResult:
+        progress: Callable[[str], None] | None = None,
+        leave_conflicts: bool = False) -> ApplyResult:
     """Apply `plan` (with its decisions). Raises UserError subclasses for a held lock, a stale
-    plan or an undecided conflict; nothing is written in those cases."""
+    plan or an undecided conflict; nothing is written in those cases. `leave_conflicts`: apply
+    the rest and leave each undecided conflict as it is on disk (not recorded as decided)."""
     result = ApplyResult()
     undecided = plan.undecided_conflicts()
-    if undecided:
+    if undecided and not leave_conflicts:
         names = ", ".join(f"{i.label or i.id} in {host.display(i.path)}" for i in undecided[:3])
         raise UserError(f"{len(undecided)} conflict(s) need your decision before apply: {names} "
                         "(keep yours with --keep ID or take the profile's with --take ID)")

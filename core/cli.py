@@ -1,7 +1,10 @@
 """agentdeck's command line: plan, apply, uninstall, status, profiles, doctor, demo, tui.
 
-Exit codes: plan 0 = nothing to do, 2 = changes pending, 1 = error. Every operator mistake is one
-line on stderr and exit 1, never a traceback. Textual is imported only when the app opens.
+Exit codes: plan 0 = nothing to do, 2 = changes pending, 1 = error; apply/uninstall 0 = applied,
+2 = applied but conflicts are left undecided (named on stderr), 1 = error or cancelled. Every
+operator mistake is one line on stderr and exit 1, never a traceback. Textual is imported only
+when the app opens. The options every command shares (--home, --profile, --target, --json,
+--verbose) are accepted before the command too: `agentdeck --home DIR plan`.
 """
 from __future__ import annotations
 
@@ -94,12 +97,27 @@ def _repo_args(args) -> tuple[str | None, bool | str]:
     return repo, cloud
 
 
+#: options a command may also be given before its name: (flags, argparse keywords)
+GLOBAL_OPTIONS = {
+    "home": (("--home",), {"metavar": "DIR", "help": "use DIR as the home (default: $HOME)"}),
+    "profile": (("--profile", "-p"), {"metavar": "NAME", "help": "profile to install"}),
+    "target": (("--target", "-t"), {"action": "append", "metavar": "T",
+                                    "help": "copilot, codex or claude (repeat or comma-separate)"}),
+    "json": (("--json",), {"action": "store_true", "help": "machine-readable output"}),
+    "verbose": (("--verbose", "-v"), {"action": "store_true",
+                                      "help": "show unchanged items and ids"}),
+}
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="agentdeck", description=(
         "Install, review and audit the configuration of AI coding-agent CLIs. "
         "Nothing is written until you apply a plan you have seen."))
     from . import __version__
     ap.add_argument("--version", action="version", version=f"agentdeck {__version__}")
+    g = ap.add_argument_group("options of the commands, accepted before the command too")
+    for name, (flags, kw) in GLOBAL_OPTIONS.items():
+        g.add_argument(*flags, dest=f"_global_{name}", **kw)
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
     p = sub.add_parser("plan", help="show what apply would change (exit 2 when changes are pending)")
     _common(p, decisions=True, yes=False)
@@ -262,7 +280,7 @@ def _run_apply(host, plan, args) -> int:
     if not plan.has_work:
         if args.json:   # one JSON document: the plan, and no result
             print(json.dumps({"plan": plan.to_json(), "result": None}, indent=2, default=str))
-        return EXIT_OK
+        return _conflicts_left(host, plan)
     conflicts = plan.undecided_conflicts()
     if conflicts and sys.stdin.isatty() and not args.yes and not args.json:
         for it in conflicts:
@@ -274,18 +292,20 @@ def _run_apply(host, plan, args) -> int:
         print("Apply cancelled; nothing was written.")
         return EXIT_ERROR
     plan_json = plan.to_json() if args.json else None
+    undecided = plan.undecided_conflicts()
     from . import profilecache
     # the validated profile this apply installs, so the next run loads it without pydantic;
     # written first and outside the apply (a cache, in agentdeck's own state dir: a crash while
     # writing it leaves the home as it was, and a damaged entry is only a cache miss)
     profilecache.save(host)
-    result = engine.apply_plan(host, plan)
+    result = engine.apply_plan(host, plan, leave_conflicts=True)
     backups = bool(result.backup_dir) and any(
         f != "index.json" for f in host.listdir(Path(result.backup_dir)))
     if args.json:
         print(json.dumps({"plan": plan_json, "result": {
             "written": result.written, "removed": result.removed, "kept": result.kept,
-            "backup_dir": result.backup_dir if backups else None, "leftover": result.leftover}},
+            "backup_dir": result.backup_dir if backups else None, "leftover": result.leftover,
+            "conflicts_left": [i.id for i in undecided]}},
             indent=2, default=str))
     else:
         print(f"\nApplied: {len(result.written)} file(s) written, {len(result.removed)} removed.")
@@ -298,11 +318,23 @@ def _run_apply(host, plan, args) -> int:
         print("agentdeck: error: after applying, the plan still has changes: "
               + "; ".join(result.leftover), file=sys.stderr)
         return EXIT_ERROR
-    if not args.json:
+    if not args.json and not undecided:
         held = [k for k, v in plan.decisions.items() if v == "skip"]
         print("The plan is now empty." if not held else
               f"The plan is now empty except for the {len(held)} item(s) you skipped.")
-    return EXIT_OK
+    return _conflicts_left(host, plan)
+
+
+def _conflicts_left(host: Host, plan) -> int:
+    """Exit 2 and name them when conflicts are still undecided (everything else was applied);
+    0 otherwise. A script can tell, as it can from `plan`."""
+    undecided = plan.undecided_conflicts()
+    if not undecided:
+        return EXIT_OK
+    print(f"agentdeck: {len(undecided)} conflict(s) left undecided, yours kept for now: "
+          + "; ".join(f"{i.label or i.id} in {host.display(i.path)}" for i in undecided)
+          + " (decide with --keep ID or --take ID)", file=sys.stderr)
+    return EXIT_PENDING
 
 
 def cmd_apply(args) -> int:
@@ -444,11 +476,31 @@ def _drill(args) -> int:
     return command.main(args, make_host(args))
 
 
+def _merge_global_options(ap: argparse.ArgumentParser, args) -> None:
+    """Options given before the command join the command's own (given after it, they win);
+    one the command does not have is refused as argparse refuses any unknown option."""
+    for name in GLOBAL_OPTIONS:
+        val = getattr(args, f"_global_{name}")
+        delattr(args, f"_global_{name}")
+        if val in (None, False, []):
+            continue
+        if not args.cmd:
+            continue
+        if not hasattr(args, name):
+            ap.error(f"{GLOBAL_OPTIONS[name][0][0]} does not apply to {args.cmd}")
+        cur = getattr(args, name)
+        if name == "target":
+            setattr(args, name, list(val) + list(cur or []))
+        elif cur in (None, False):
+            setattr(args, name, val)
+
+
 def main(argv: list[str] | None = None) -> int:
     from .formats.errors import FormatError
 
     ap = parser()
     args = ap.parse_args(argv)
+    _merge_global_options(ap, args)
     if not args.cmd:
         ap.print_help()
         return EXIT_OK

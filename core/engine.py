@@ -222,8 +222,8 @@ class Recompute:
         return build_plan(self.host, self.profile, self.names)
 
 
-def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = None
-               ) -> applier.ApplyResult:
+def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = None,
+               leave_conflicts: bool = False) -> applier.ApplyResult:
     """Apply exactly `plan` (a home plan or a repository plan); afterwards the plan is computed
     again and anything left is reported in result.leftover."""
     repo = repo_of(plan)
@@ -232,7 +232,8 @@ def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = 
         _, host = _repo_target(host, repo)
     again = Recompute(host, plan.profile, plan.targets, uninstall=plan.mode == "uninstall",
                       repo=repo, cloud_setup=cloud)
-    return applier.run(host, plan, recompute=again, progress=progress)
+    return applier.run(host, plan, recompute=again, progress=progress,
+                       leave_conflicts=leave_conflicts)
 
 
 def cli_version(host: Host, target: str) -> tuple[bool, str | None]:
