@@ -221,3 +221,22 @@ def test_an_agentdeck_too_old_for_the_module_says_so(call, home, tmp_path):
     assert r["failed"] and r["msg"].startswith(
         "agentdeck plan: error: unrecognized arguments: --diff (the agentdeck on this host is "
         "too old for this module"), r["msg"]
+
+
+def test_state_absent_asks_about_a_hand_edit_too(call, home):
+    """Uninstalling keeps a key you changed since agentdeck wrote it: on a fleet that is a
+    decision too (keep: it stays, no longer managed; take: agentdeck's removal goes ahead)."""
+    assert call(home=str(home), targets=["claude"])["changed"] is True
+    settings = home / ".claude" / "settings.json"
+    doc = json.loads(settings.read_text())
+    doc["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 99
+    settings.write_text(json.dumps(doc, indent=2) + "\n")
+    r = call(home=str(home), targets=["claude"], state="absent")
+    assert r["failed"] and "hook Stop in ~/.claude/settings.json (hand-edited)" in r["msg"], r
+    assert json.loads(settings.read_text())["hooks"]["Stop"][0]["hooks"][0]["timeout"] == 99
+    assert (home / ".claude" / "CLAUDE.md").exists(), "a failed task removed something"
+    r = call(home=str(home), targets=["claude"], state="absent", decisions={"hook Stop": "keep"})
+    assert r["changed"] is True and not r.get("failed"), r
+    assert not (home / ".claude" / "CLAUDE.md").exists()
+    left = json.loads(settings.read_text())["hooks"]
+    assert list(left) == ["Stop"] and left["Stop"][0]["hooks"][0]["timeout"] == 99
