@@ -17,6 +17,7 @@ AREAS = ("home", "version", "plan", "manifest", "settings", "config", "hooks", "
 
 def _load_checks() -> None:
     from . import claude_checks, codex_checks, common_checks, copilot_checks  # noqa: F401
+    from . import double_firing  # noqa: F401  (drill: "fires twice")
 
 
 def _area(check: Check) -> int:
@@ -88,6 +89,10 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
             findings.extend(run_check(ctx, chk))
     if live_done is not None:
         findings.extend(live_done())
+    if live:   # a real offline turn of each CLI: do the hooks run? (core/drill)
+        ctx.say("drill: one real offline turn of each CLI")
+        from ..drill.findings import run_findings
+        findings.extend(run_findings(host, ctx.profile, [t for t in chosen if t != "agentdeck"]))
     order = {t: i for i, t in enumerate(chosen)}
     findings.sort(key=lambda f: order.get(f.target, len(order)))   # stable within a target
     return findings

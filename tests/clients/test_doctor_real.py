@@ -95,11 +95,13 @@ def test_static_findings_match_what_copilot_drops(scratch_env, need):
 def test_fresh_install_nothing_above_info(scratch_env, need, tmp_path):
     need(*ALL)
     host = with_handler(scratch_env, tmp_path)
-    plan = engine.build_plan(host, "default", list(ALL))
+    # trusted: untrusted Codex hooks never run, which the live drill (issue 13) rightly warns of
+    plan = engine.build_plan(host, "default", list(ALL), trust_hooks=True)
     res = engine.apply_plan(host, plan)
     assert not res.leftover
     fs = doctor.run(host, "default", list(ALL), live=True)
     text = show(fs)
+    assert [f.result for f in fs if f.check.endswith(".live.drill")] == ["ok"] * 3, text
     above = [f for f in fs if f.result in ("warning", "error")]
     assert not above, text
     assert exit_code(fs) == 0

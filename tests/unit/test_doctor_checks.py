@@ -109,6 +109,23 @@ def _version_case(target: str) -> Case:
 COPILOT_HOOK = '{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo hi", "timeoutSec": 5}]}}'
 SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
+
+
+def _codex_twice() -> dict[str, str]:
+    """A Stop hook in hooks.json and another in config.toml, both trusted: Codex runs both."""
+    from agentdeck.core.facts.codex import codex_hook_state_key, codex_trusted_hash
+    h1 = {"type": "command", "command": "echo one"}
+    h2 = {"type": "command", "command": "echo two"}
+    k1 = codex_hook_state_key("{home}/.codex/hooks.json", "Stop", 0, 0)
+    k2 = codex_hook_state_key("{home}/.codex/config.toml", "Stop", 0, 0)
+    return {".codex/hooks.json": json.dumps({"hooks": {"Stop": [{"hooks": [h1]}]}}),
+            ".codex/config.toml": (
+                '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "echo two"\n\n'
+                f'[hooks.state."{k1}"]\ntrusted_hash = "{codex_trusted_hash("Stop", None, [h1])}"\n\n'
+                f'[hooks.state."{k2}"]\ntrusted_hash = "{codex_trusted_hash("Stop", None, [h2])}"\n')}
+
+
+_CODEX_TWICE = _codex_twice()
 CASES: list[Case] = [
     # ---- every target: version, plan, manifest
     *[_version_case(t) for t in TARGETS],
@@ -271,6 +288,25 @@ CASES: list[Case] = [
     Case("codex.hooks.schema", "warning",
          {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]}}'},
          "not supported yet"),
+    # "fires twice" (issue 13.5, core/doctor/double_firing.py)
+    Case("copilot.hooks.fires-twice", "warning", installed=True,
+         after={".copilot/hooks/agentihooks.json":
+                '{"hooks": {"sessionStart": [{"bash": "agentihooks sessionStart"}],'
+                ' "preToolUse": [{"bash": "agentihooks preToolUse", "timeoutSec": 5}]}}'},
+         contains="fires twice: pre_tool_use, session_start registered by both "
+                  "~/.copilot/hooks/agentdeck.json (agentdeck's hooks file) and "
+                  "~/.copilot/hooks/agentihooks.json (agentihooks's hooks file)"),
+    Case("copilot.hooks.fires-twice", "warning", installed=True,
+         after={".copilot/config.json": '{"trustedFolders": ["{home}/repo"]}',
+                "repo/.claude/settings.json":
+                '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": '
+                '[{"type": "command", "command": "audit.sh"}]}]}}'},
+         contains="(Claude-format hooks of a trusted repository, which Copilot loads)"),
+    Case("codex.hooks.fires-twice", "warning", _CODEX_TWICE, contains="fires twice: stop"),
+    Case("claude.hooks.fires-twice", "warning", installed=True,
+         after={".claude/settings.local.json": json.dumps({"hooks": {"SessionStart": [
+             {"hooks": [{"type": "command", "command": "{home}/.claude/agentdeck-hook.sh SessionStart"}]}]}})},
+         contains="fires twice: session_start calls agentdeck's hook wrapper 2 times"),
     Case("codex.hooks.inline-and-file", "warning",
          {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}',
           ".codex/config.toml": '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "x"\n'},

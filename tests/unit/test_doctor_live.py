@@ -35,6 +35,9 @@ def fake(monkeypatch):
                        ("codex_hooks_list", "codex", "codex"), ("codex_mcp_list", "codex", "codex"),
                        ("claude_doctor", "claude", "claude")):
         monkeypatch.setattr(P, name, not_installed(t, name, b))
+    # the drill (a real turn of each CLI) is tested with the real CLIs (tests/clients)
+    from agentdeck.core.drill import findings as drill_findings
+    monkeypatch.setattr(drill_findings, "run_findings", lambda *a, **k: [])
 
     def set_(name, fn):
         monkeypatch.setattr(P, name, fn)
