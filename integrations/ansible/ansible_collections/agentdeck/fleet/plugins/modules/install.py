@@ -173,6 +173,24 @@ home:
   description: The home that was planned.
   returned: always
   type: str
+profile:
+  description: The profile planned (C((uninstall)) for O(state=absent)).
+  returned: always
+  type: str
+targets:
+  description: The targets planned.
+  returned: always
+  type: list
+  elements: str
+mode:
+  description: C(install) or C(uninstall).
+  returned: always
+  type: str
+kept:
+  description: Removals apply refused for safety, one line each (a path reached through a link out of the home).
+  returned: when a real run applied something
+  type: list
+  elements: str
 """
 
 import json
