@@ -108,6 +108,8 @@ class Fleet:
             "ANSIBLE_CONFIG": str(cfg),
             "ANSIBLE_COLLECTIONS_PATH": str(COLLECTIONS),
             "ANSIBLE_LOCAL_TEMP": str(self.root / "ansible-local-tmp"),
+            # needed as well as HOME: without it, a local-connection run put its module files
+            # (AnsiballZ_*.py) under the real home's ~/.ansible/tmp although HOME was elsewhere
             "ANSIBLE_REMOTE_TEMP": str(self.root / "ansible-remote-tmp"),
             "ANSIBLE_NOCOLOR": "1",
             "ANSIBLE_RETRY_FILES_ENABLED": "0",

@@ -30,11 +30,14 @@ def mod():
 
 
 @pytest.fixture
-def call(mod, capsys, agentdeck_exe):
-    """Run the module with these options; returns (result, failed)."""
+def call(mod, capsys, agentdeck_exe, tmp_path):
+    """Run the module with these options; returns its result."""
+    remote_tmp = tmp_path / "ansible-remote-tmp"
+    remote_tmp.mkdir()
     def run(check=False, diff=False, **params):
         params.setdefault("executable", agentdeck_exe)
-        args = dict(params, _ansible_check_mode=check, _ansible_diff=diff)
+        args = dict(params, _ansible_check_mode=check, _ansible_diff=diff,
+                    _ansible_remote_tmp=str(remote_tmp), _ansible_tmpdir=str(remote_tmp))
         capsys.readouterr()
         with testing.patch_module_args(args):
             with pytest.raises(SystemExit) as e:
