@@ -243,3 +243,22 @@ def test_state_absent_asks_about_a_hand_edit_too(call, home):
     assert not (home / ".claude" / "CLAUDE.md").exists()
     left = json.loads(settings.read_text())["hooks"]
     assert list(left) == ["Stop"] and left["Stop"][0]["hooks"][0]["timeout"] == 99
+
+
+def test_an_undecided_conflict_fails_and_a_decision_settles_it(call, home):
+    """disableAllHooks is pinned: the operator's true is a conflict, never a silent keep."""
+    settings = home / ".copilot" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "disableAllHooks": true\n}\n')
+    before = snapshot_tree(home)
+    for check in (True, False):
+        r = call(home=str(home), targets=["copilot"], check=check)
+        assert r["failed"], r
+        assert "disableAllHooks in ~/.copilot/settings.json (conflict)" in r["msg"], r["msg"]
+        assert [u["class"] for u in r["undecided"]] == ["conflict"]
+        assert snapshot_tree(home) == before
+    r = call(home=str(home), targets=["copilot"], decisions={"disableAllHooks": "take"})
+    assert r["changed"] is True and not r.get("failed"), r
+    assert json.loads(settings.read_text())["disableAllHooks"] is False
+    r = call(home=str(home), targets=["copilot"], decisions={"disableAllHooks": "take"})
+    assert r["changed"] is False and not r.get("failed"), r
