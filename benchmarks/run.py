@@ -13,6 +13,7 @@ Rows (see docs/performance.md for the targets and the figures):
   e  agentdeck-hook preToolUse (payload)      vs  python -c pass (same stdin)
   f  agentdeck doctor --live                  vs  the slowest single live probe
   g  in-process apply / plan / uninstall of 10 / 100 / 1,000 MCP servers (each target's file)
+  h  agentdeck plan on a home whose settings.json is a FIFO (returns, one line)
 
 Honesty rules: each pair runs alternately (A B, B A, A B, ...) so the machine's drift cancels;
 every figure is a median; each process of rows a and b gets a fresh temp home (row e keeps one
@@ -375,6 +376,46 @@ def rows_g(rounds: int) -> list[Row]:
     return rows
 
 
+# ---- h: a home with a FIFO (issue 15) -----------------------------------------------------------
+def row_h(runs: int) -> Row:
+    """`agentdeck plan` on a home whose Copilot settings.json is a FIFO: it must return (exit
+    1, one line naming the file) instead of waiting for a writer forever. Against: the same plan
+    with settings.json a regular file (what start-up and planning cost on this machine now)."""
+    what = "plan of a home with a FIFO settings.json (exit 1, one line)"
+    with tempfile.TemporaryDirectory(prefix="agentdeck-fifo-") as tmp:
+        fifo, plain = Path(tmp) / "fifo", Path(tmp) / "plain"
+        for h in (fifo, plain):
+            (h / ".copilot").mkdir(parents=True)
+        os.mkfifo(fifo / ".copilot" / "settings.json")
+        (plain / ".copilot" / "settings.json").write_text("{}\n")
+        bad: list[str] = []
+
+        def run(home: Path, want: int):
+            def go():
+                r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                t0 = time.perf_counter()
+                try:
+                    r = subprocess.run(tool("agentdeck") + ["plan", "--home", str(home)],
+                                       env=clean_env(home), capture_output=True, text=True,
+                                       timeout=10, stdin=subprocess.DEVNULL)
+                except subprocess.TimeoutExpired:
+                    bad.append("hung (> 10 s)")
+                    return 10.0, 0.0
+                wall = time.perf_counter() - t0
+                r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+                if want == 1 and (r.returncode != 1 or len(lines) != 1 or "settings.json" not in lines[0]):
+                    bad.append(f"exit {r.returncode}: {r.stderr[-120:]!r}")
+                return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+            return go
+        sa, sb = alternate(runs, run(fifo, 1), run(plain, 2))
+    if bad:
+        return Row("h", what, ms(sa.med), "", "", "", "", "<= 1 s, one-line error", f"NO ({bad[0]})")
+    return Row("h", what, ms(sa.med), "same home, settings.json a file", ms(sb.med),
+               f"{sa.med / sb.med:.2f}x", f"{ms(sa.cpu_med)} cpu", "<= 1 s, one-line error",
+               verdict(sa.med <= 1.0))
+
+
 # ---- d: app start-up ---------------------------------------------------------------------------
 def rows_d(runs: int) -> list[Row]:
     """benchmarks/app_startup.py (the app's own benchmark: fresh process per run, headless at
@@ -517,7 +558,7 @@ def print_table(rows: list[Row]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=11, help="runs per side of each pair (default 11)")
-    ap.add_argument("--only", default="abcdefg", help="rows to run, e.g. b,e (default: all)")
+    ap.add_argument("--only", default="abcdefgh", help="rows to run, e.g. b,e (default: all)")
     ap.add_argument("--big", action="store_true",
                     help="row c also applies 1,000 servers+skills+agents (minutes: see the doc)")
     ap.add_argument("--here", action="store_true",
@@ -534,7 +575,7 @@ def main() -> None:
     steps = [("b", lambda: [row_b(a.runs)]), ("e", lambda: [row_e(a.runs)]),
              ("a", lambda: [row_a(a.runs)]), ("c", lambda: rows_c(max(3, a.runs // 2), a.big)),
              ("d", lambda: rows_d(a.runs)), ("f", lambda: row_f(max(3, a.runs // 2))),
-             ("g", lambda: rows_g(max(3, a.runs // 2)))]
+             ("g", lambda: rows_g(max(3, a.runs // 2))), ("h", lambda: [row_h(a.runs)])]
     for key, fn in steps:
         if key in only:
             log(f"row {key} ...")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -50,6 +51,10 @@ class Op:
     link_target: str | None = None
     rmdirs: list[str] = field(default_factory=list)   # dirs to remove if empty afterwards
     display: str = ""
+    #: new content from the profile (the operator saw the path in the plan): it may go through a
+    #: folder the operator symlinked elsewhere (a shared ~/.agents/skills). Restores and removals
+    #: that a manifest or journal asks for stay inside the home, resolved (issue 15)
+    planned: bool = False
 
 
 @dataclass
@@ -122,7 +127,7 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
             (it,) = items
             act = plan.action(it)
             if act == "write":
-                ops.append(Op(path, "symlink", link_target=str(it.desired), display=path_s))
+                ops.append(Op(path, "symlink", link_target=str(it.desired), display=path_s, planned=True))
                 facts[it.id] = {"created_dirs": dirs}
             else:
                 rm = list(it.entry.created_dirs) if it.entry else []
@@ -140,7 +145,7 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
                     prior_sha = (_save_original(host, st.data) if keep_originals
                                  else sha256(st.data))
                 mode = 0o600 if spec.secret else spec.mode
-                ops.append(Op(real, "write", data=str(spec.value).encode("utf-8"), mode=mode,
+                ops.append(Op(real, "write", data=str(spec.value).encode("utf-8"), mode=mode, planned=True,
                               display=path_s))
                 facts[it.id] = {"prior_sha": prior_sha, "created_file": not existed
                                 if it.entry is None else it.entry.created_file, "created_dirs": dirs}
@@ -169,7 +174,7 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
             if act == "write":
                 new = set_block(text or "", markers[0], markers[1], str(it.desired),
                                 placement=it.spec.placement)
-                ops.append(Op(real, "write", data=new.encode("utf-8"),
+                ops.append(Op(real, "write", data=new.encode("utf-8"), planned=True,
                               mode=0o600 if it.spec.secret else None, display=path_s))
                 facts[it.id] = {"created_file": (not existed) if it.entry is None
                                 else it.entry.created_file, "created_dirs": dirs}
@@ -179,7 +184,7 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
                 if new == "" and e is not None and e.created_file:
                     ops.append(_delete_op(path, st, list(e.created_dirs or []), path_s))
                 else:
-                    ops.append(Op(real, "write", data=new.encode("utf-8"), display=path_s))
+                    ops.append(Op(real, "write", data=new.encode("utf-8"), planned=True, display=path_s))
             continue
         # key items: all edits to one structured file, in plan order
         fmt = items[0].spec.fmt if items[0].spec else items[0].entry.fmt
@@ -201,7 +206,8 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
             rm = sorted({d for e in removed_entries for d in (e.created_dirs or [])}, key=len, reverse=True)
             ops.append(_delete_op(path, st, rm, path_s))
         else:
-            ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s))
+            ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s,
+                          planned=any(plan.action(i) == "write" for i in items)))
     return ops, facts
 
 
@@ -386,22 +392,64 @@ def _write_journal(host: Host, records: list[dict], backup_dir: Path) -> None:
     host.write_atomic(journal_path(host), (json.dumps(obj, indent=1) + "\n").encode(), mode=0o600)
 
 
-def _undo(host: Host, records: list[dict]) -> None:
-    """Put back what the journal records say was there, last op first; and remove the temp
-    files of a write that was cut short."""
+def _now(host: Host, p: Path) -> tuple[str, str | None]:
+    """What is at `p` now: ("absent", None), ("link", target), ("file", sha) or ("other", kind)."""
+    lst = host.lstat(p)
+    if lst is None:
+        return ("absent", None)
+    if host.is_symlink(p) and not (host.is_file(p)):
+        return ("link", host.readlink(p))
+    try:
+        data = host.read_bytes(p)
+    except HostError:
+        return ("other", None)
+    return ("file", sha256(data)) if data is not None else ("absent", None)
+
+
+def _undo(host: Host, records: list[dict]) -> list[str]:
+    """Put back what the journal records say was there, last op first -- only where the file is
+    still what this apply left: each record says what the apply was to write (`wrote`: a sha,
+    a link target, or None for a removal). A file that is neither what was there before nor
+    what the apply wrote changed since (Claude Code rewrites ~/.claude.json while it runs): it
+    is kept, and named in the list returned. Temp files of a write cut short go first, then
+    the folders the apply made, once empty."""
+    kept: list[str] = []
     for rec in reversed(records):
         p = Path(rec["path"])
+        _remove_temp_files(host, p)
+        if "wrote" in rec:   # journals written before this check existed have no "wrote"
+            now = _now(host, p)
+            was = (("file", rec["backup_sha"]) if rec.get("backup_sha") else
+                   ("link", rec["link_was"]) if rec.get("link_was") else
+                   ("absent", None) if not rec.get("existed") else None)
+            wrote = rec["wrote"]
+            ours = {"write": ("file", wrote), "symlink": ("link", wrote)}.get(rec.get("op"), ("absent", None))
+            if was is not None and now == was:
+                _rmdirs(host, rec)
+                continue          # not reached by the apply, or already put back
+            if now != ours and not (ours[0] == "absent" and now[0] == "absent"):
+                kept.append(f"{rec.get('via') or rec['path']}: kept as it is now, it changed after "
+                            "the interrupted apply wrote it")
+                continue
         if rec.get("backup"):
             data = host.read_bytes(Path(rec["backup"]))
+            if data is None:
+                kept.append(f"{rec['path']}: its backup {rec['backup']} is gone; left as it is")
+                continue
             host.write_atomic(p, data, mode=rec.get("mode"))
         elif rec.get("link_was"):
             host.symlink(rec["link_was"], p)
         elif not rec.get("existed"):
             if host.exists(p) and not host.is_dir(p) or host.is_symlink(p):
                 host.remove(p)
-            for d in rec.get("made_dirs", []):
-                host.rmdir_if_empty(Path(d))
-        _remove_temp_files(host, p)
+        _rmdirs(host, rec)
+    return kept
+
+
+def _rmdirs(host: Host, rec: dict) -> None:
+    if not rec.get("existed"):
+        for d in rec.get("made_dirs", []):
+            host.rmdir_if_empty(Path(d))
 
 
 def _remove_temp_files(host: Host, p: Path) -> None:
@@ -438,22 +486,30 @@ def read_journal(host: Host) -> dict | None:
     if not isinstance(ops, list) or not all(isinstance(r, dict) and isinstance(r.get("path"), str)
                                             for r in ops):
         raise bad("is unreadable")
-    backups = os.path.normpath(host.state_dir) + os.sep
+    backups = host.realpath(host.state_dir) + os.sep
     for rec in ops:
         p, via = rec["path"], rec.get("via")
-        through_link = (isinstance(via, str) and host.confined(via)
+        through_link = (isinstance(via, str) and host.confined(via) and host.real_confined(via)
                         and str(host.resolve_write_path(Path(via))) == p)
-        if not (host.confined(p) or through_link):
+        if not ((host.confined(p) and host.real_confined(p)) or through_link):
             raise bad(f"names a path outside the home ({p})")
+        if host.never_written(p):
+            raise bad(f"names Copilot's config.json ({p}), which agentdeck never writes")
         b = rec.get("backup")
-        if b is not None and not (isinstance(b, str) and os.path.normpath(b).startswith(backups)
-                                  and host.is_file(Path(b))):
-            raise bad(f"names a backup that is not one of agentdeck's ({b})")
+        if b is not None:
+            lst = host.lstat(Path(b)) if isinstance(b, str) else None
+            if (lst is None or not stat.S_ISREG(lst.st_mode) or lst.st_nlink != 1
+                    or not host.realpath(b).startswith(backups)):
+                raise bad(f"names a backup that is not one of agentdeck's ({b})")
         dirs = rec.get("made_dirs", [])
-        if not isinstance(dirs, list) or not all(isinstance(d, str) and host.confined(d) for d in dirs):
+        if not isinstance(dirs, list) or not all(isinstance(d, str) and host.confined(d)
+                                                 and host.real_confined(d) for d in dirs):
             raise bad("names a directory outside the home")
         if rec.get("link_was") is not None and not isinstance(rec["link_was"], str):
             raise bad("is unreadable")
+        for k in ("wrote", "backup_sha"):
+            if rec.get(k) is not None and not isinstance(rec[k], str):
+                raise bad("is unreadable")
     return obj
 
 
@@ -464,9 +520,16 @@ def recover(host: Host) -> str | None:
     if obj is None:
         return None
     jp = journal_path(host)
-    _undo(host, obj["ops"])
+    try:
+        kept = _undo(host, obj["ops"])
+    except HostError as e:
+        raise UserError(f"{e}; could not roll back the interrupted apply: the journal "
+                        f"{host.display(jp)} stays, fix that and run agentdeck again") from None
     host.remove(jp)
-    return f"rolled back an interrupted apply from {obj.get('started', '?')} (journal {host.display(jp)})"
+    msg = f"rolled back an interrupted apply from {obj.get('started', '?')} (journal {host.display(jp)})"
+    if kept:
+        msg += "; " + "; ".join(host.display(k) for k in kept)
+    return msg
 
 
 # ---- run ----------------------------------------------------------------------------------------
@@ -526,10 +589,15 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
     with home_lock(host):
         check_fresh(host, plan)
         ops, facts = build_ops(host, plan)
-        for op in [o for o in ops if o.kind in ("delete", "unlink") and not host.real_confined(o.path)]:
+        kept_ops = [o for o in ops if o.kind in ("delete", "unlink") and not host.real_confined(o.path)]
+        for op in kept_ops:
             ops.remove(op)    # never delete through a symlink that leads out of the home
             result.kept.append(f"{host.display(op.display or op.path)}: not deleted, it is reached "
                                "through a symlink that leads out of the home")
+        for op in _still_called(host, kept_ops, ops):
+            ops.remove(op)    # a kept hooks file still runs the wrapper: keep the wrapper too
+            result.kept.append(f"{host.display(op.display or op.path)}: not deleted, "
+                               f"{_still_called.by} (kept) still calls it")
         before = {t: dict(m.entries) for t, m in plan.manifests.items()}
         manifests = update_manifests(plan, facts)
         sweep = sorted({d for t, m in plan.manifests.items() for eid, e in before[t].items()
@@ -545,59 +613,10 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
         if not ops:
             _record_kept_conflicts(host, plan)
             return result
-        stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
-        backup_dir = host.state_dir / "backups" / stamp
-        host.mkdir(backup_dir, 0o700)
-        host.chmod(backup_dir.parent, 0o700)
-        records = []
-        for n, op in enumerate(ops):
-            rec: dict[str, Any] = {"path": str(op.path), "op": op.kind}
-            if op.display and op.display != str(op.path):
-                rec["via"] = op.display      # the planned path; op.path is where its symlink leads
-            lst = host.lstat(op.path)
-            rec["existed"] = lst is not None
-            if lst is not None and host.is_symlink(op.path) and op.kind in ("symlink", "unlink"):
-                rec["link_was"] = host.readlink(op.path)
-            elif lst is not None and host.is_file(op.path):
-                data = host.read_bytes(op.path)
-                b = backup_dir / f"{n:03d}-{op.path.name}"
-                host.write_atomic(b, data, mode=0o600)
-                rec["backup"] = str(b)
-                rec["mode"] = host.mode(op.path)
-            rec["made_dirs"] = _missing_dirs(host, op.path)
-            records.append(rec)
-        index = {os.path.basename(r["backup"]): r.get("via", r["path"]) for r in records if r.get("backup")}
-        if index:   # which backup is which file, for an operator restoring by hand
-            host.write_atomic(backup_dir / "index.json",
-                              (json.dumps(index, indent=2) + "\n").encode(), mode=0o600)
-        _write_journal(host, records, backup_dir)
-        result.backup_dir = str(backup_dir)
-        counter = [0]
-        for n, op in enumerate(ops):
-            _recheck_before_write(host, plan, op, records[:n])
-            _fault_point(host, counter)
-            if progress:
-                progress(f"{op.kind} {host.display(op.display or op.path)}")
-            if op.kind == "write":
-                host.write_atomic(op.path, op.data, mode=op.mode)
-                result.written.append(str(op.path))
-            elif op.kind == "delete":
-                host.remove(op.path)
-                for d in op.rmdirs:
-                    host.rmdir_if_empty(Path(d))
-                result.removed.append(str(op.path))
-            elif op.kind == "symlink":
-                host.symlink(op.link_target, op.path)
-                result.written.append(str(op.path))
-            elif op.kind == "unlink":
-                if host.is_symlink(op.path):
-                    host.remove(op.path)
-                for d in op.rmdirs:
-                    host.rmdir_if_empty(Path(d))
-                result.removed.append(str(op.path))
-        for d in sweep:   # directories our removed entries made, now empty (deepest first)
-            host.rmdir_if_empty(Path(d))
-        host.remove(journal_path(host))
+        try:
+            _write_all(host, plan, ops, sweep, result, progress)
+        except HostError as e:
+            raise UserError(str(e)) from None
         _record_kept_conflicts(host, plan)
     if recompute is not None:
         after = recompute()
@@ -606,3 +625,136 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
         result.leftover = [f"{i.cls} {i.label or i.id}" for i in after.items
                            if after.action(i) in ("write", "remove") and i.id not in held]
     return result
+
+
+def _write_all(host: Host, plan: Plan, ops: list[Op], sweep: list[str], result: ApplyResult,
+               progress: Callable[[str], None] | None) -> None:
+    """Backups and journal, then every write. A failure (a HostError line: disk full, read-only,
+    permission, immutable...) before the journal leaves the home as it was; one after it puts
+    back what this apply already wrote and says so, or, when even that fails, says that the
+    journal stays for the next run to roll back."""
+    for op in ops:      # the door refuses these anyway; refuse them before anything is written
+        if op.kind in ("write", "symlink"):
+            try:
+                if op.kind == "write":
+                    host.check_writable(op.path, confine=not op.planned)
+                elif (not op.planned and not host.real_confined(op.path)) or host.never_written(op.path):
+                    raise HostError(f"{op.path}: not written: it leads out of the home")
+            except HostError as e:
+                raise HostError(f"{e}; nothing was written") from None
+    stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
+    backup_dir = host.state_dir / "backups" / stamp
+    host.mkdir(backup_dir, 0o700)
+    host.chmod(backup_dir.parent, 0o700)
+    records = []
+    for n, op in enumerate(ops):
+        rec: dict[str, Any] = {"path": str(op.path), "op": op.kind}
+        if op.display and op.display != str(op.path):
+            rec["via"] = op.display      # the planned path; op.path is where its symlink leads
+        lst = host.lstat(op.path)
+        rec["existed"] = lst is not None
+        if lst is not None and host.is_symlink(op.path) and op.kind in ("symlink", "unlink"):
+            rec["link_was"] = host.readlink(op.path)
+        elif lst is not None and host.is_file(op.path):
+            data = host.read_bytes(op.path)
+            b = backup_dir / f"{n:03d}-{op.path.name}"
+            try:
+                host.write_atomic(b, data, mode=0o600)
+            except HostError as e:
+                raise HostError(f"{e} (the backup of {host.display(op.display or op.path)}); "
+                                "nothing was changed") from None
+            rec["backup"] = str(b)
+            rec["backup_sha"] = sha256(data)
+            rec["mode"] = host.mode(op.path)
+        rec["wrote"] = (sha256(op.data) if op.kind == "write" else
+                        op.link_target if op.kind == "symlink" else None)
+        rec["made_dirs"] = _missing_dirs(host, op.path)
+        records.append(rec)
+    index = {os.path.basename(r["backup"]): r.get("via", r["path"]) for r in records if r.get("backup")}
+    try:
+        if index:   # which backup is which file, for an operator restoring by hand
+            host.write_atomic(backup_dir / "index.json",
+                              (json.dumps(index, indent=2) + "\n").encode(), mode=0o600)
+        _write_journal(host, records, backup_dir)
+    except HostError as e:
+        _forget_journal(host)
+        raise HostError(f"{e}; nothing was changed") from None
+    result.backup_dir = str(backup_dir)
+    counter = [0]
+    n = 0
+    try:
+        for n, op in enumerate(ops):
+            _recheck_before_write(host, plan, op, records[:n])
+            _fault_point(host, counter)
+            _write_one(host, op, result, progress)
+        for d in sweep:   # directories our removed entries made, now empty (deepest first)
+            host.rmdir_if_empty(Path(d))
+    except HostError as e:
+        raise HostError(_put_back(host, records[: n + 1], str(e))) from None
+    host.remove(journal_path(host))
+
+
+def _still_called(host: Host, kept: list[Op], ops: list[Op]) -> list[Op]:
+    """The deletions of files that a file kept (not deleted) names: with ~/.copilot/hooks
+    symlinked out of the home, its agentdeck.json stays, and deleting the wrapper it runs would
+    make every Copilot tool call fail."""
+    out: list[Op] = []
+    for k in kept:
+        try:
+            data = host.read_bytes(k.path) or b""
+        except HostError:
+            continue
+        for op in ops:
+            if op.kind in ("delete", "unlink") and op not in out and (
+                    str(op.display or op.path).encode() in data
+                    or host.display(op.display or op.path).encode() in data):
+                out.append(op)
+                _still_called.by = host.display(k.display or k.path)
+    return out
+
+
+_still_called.by = ""
+
+
+def _forget_journal(host: Host) -> None:
+    try:
+        host.remove(journal_path(host))
+    except HostError:
+        pass
+
+
+def _put_back(host: Host, records: list[dict], what: str) -> str:
+    """After a failed write: undo what this apply wrote; the message says how that went."""
+    jp = host.display(journal_path(host))
+    try:
+        kept = _undo(host, records)
+        host.remove(journal_path(host))
+    except HostError as e:
+        return (f"{what}; putting back the files already written failed too ({e}): the journal "
+                f"{jp} stays and the next agentdeck run rolls the home back (fix that first)")
+    done = len(records) - 1
+    extra = ("; " + "; ".join(kept)) if kept else ""
+    return (f"{what}; nothing was changed" + (f" (the {done} file(s) already written were put back)"
+                                               if done else "") + extra)
+
+
+def _write_one(host: Host, op: Op, result: ApplyResult, progress: Callable[[str], None] | None) -> None:
+    if progress:
+        progress(f"{op.kind} {host.display(op.display or op.path)}")
+    if op.kind == "write":
+        host.write_atomic(op.path, op.data, mode=op.mode, confine=not op.planned)
+        result.written.append(str(op.path))
+    elif op.kind == "delete":
+        host.remove(op.path)
+        for d in op.rmdirs:
+            host.rmdir_if_empty(Path(d))
+        result.removed.append(str(op.path))
+    elif op.kind == "symlink":
+        host.symlink(op.link_target, op.path, confine=not op.planned)
+        result.written.append(str(op.path))
+    elif op.kind == "unlink":
+        if host.is_symlink(op.path):
+            host.remove(op.path)
+        for d in op.rmdirs:
+            host.rmdir_if_empty(Path(d))
+        result.removed.append(str(op.path))

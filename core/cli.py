@@ -360,6 +360,7 @@ def cmd_uninstall(args) -> int:
 def cmd_status(args) -> int:
     repo, _ = _repo_args(args)
     host = make_host(args)
+    _recover(host)      # a half-applied home is rolled back before it is reported on
     plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target, repo=repo)
     from . import hooks_health
 
@@ -508,6 +509,14 @@ def main(argv: list[str] | None = None) -> int:
         return COMMANDS[args.cmd](args)
     except (UserError, FormatError, HostError) as e:
         print(f"agentdeck: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as e:      # any the Host did not word itself: still one line, no traceback
+        from .host import os_error_line
+
+        if isinstance(e, BrokenPipeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_ERROR
+        print(f"agentdeck: error: {os_error_line(e.filename or '?', 'access', e)}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("agentdeck: interrupted; nothing more was written.", file=sys.stderr)

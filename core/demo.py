@@ -66,11 +66,12 @@ def make_demo_home(root: Path | None = None) -> Path:
         p = host.home / rel
         if host.exists(p, follow=True):
             continue
-        host.write_atomic(p, text.encode("utf-8"), mode=0o600 if rel.endswith("config.json") else None)
+        host.create_file(p, text.encode("utf-8"), mode=0o600 if rel.endswith("config.json") else 0o644)
     # a skill the operator linked by hand: agentdeck must leave it alone
     own = host.home / "src" / "my-skills" / "changelog"
-    host.write_atomic(own / "SKILL.md",
-                      b"---\nname: changelog\ndescription: My own changelog skill.\n---\nMine.\n")
+    if not host.exists(own / "SKILL.md"):
+        host.create_file(own / "SKILL.md",
+                         b"---\nname: changelog\ndescription: My own changelog skill.\n---\nMine.\n")
     link = host.home / ".agents" / "skills" / "changelog"
     if not host.exists(link):
         host.symlink(str(own), link)

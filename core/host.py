@@ -263,6 +263,10 @@ class Host:
     def is_executable(self, path: Path) -> bool:
         return path.is_file() and os.access(path, os.X_OK)
 
+    def realpath(self, path: os.PathLike | str) -> str:
+        """`path` with every symlink resolved (it reads the links)."""
+        return os.path.realpath(path)
+
     def readlink(self, path: Path) -> str:
         return os.readlink(path)
 
@@ -286,26 +290,52 @@ class Host:
 
     def read_bytes(self, path: Path, *, limit: int = 16 * 1024 * 1024) -> bytes | None:
         """The file's bytes, or None when it does not exist. Raises HostError (one line) for
-        a directory, an unreadable file, a symlink loop or a file too large to be a config."""
+        anything that is not a regular file (a directory, a FIFO, a device, a socket), an
+        unreadable file, a symlink loop or a file too large to be a config.
+
+        Never blocks: the kind is checked before opening, the open is O_NONBLOCK (a FIFO or a
+        tty swapped in after the check opens at once instead of waiting for a writer) and the
+        open file is checked again (fstat) before a byte is read."""
         try:
             st = os.stat(path)
         except FileNotFoundError:
-            if os.path.islink(path):
-                return None  # dangling link: nothing there to read
+            return None          # absent, or a dangling link: nothing there to read
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise HostError(f"{path}: symlink loop") from None
+            raise HostError(f"{path}: {e.strerror}") from None
+        _refuse_non_regular(path, st)
+        if st.st_size > limit:
+            raise HostError(f"{path}: file is {st.st_size // (1024 * 1024)} MB, too large for a config file")
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+        except FileNotFoundError:
             return None
         except OSError as e:
             if e.errno == errno.ELOOP:
                 raise HostError(f"{path}: symlink loop") from None
             raise HostError(f"{path}: {e.strerror}") from None
-        if stat.S_ISDIR(st.st_mode):
-            raise HostError(f"{path}: is a directory, expected a file")
-        if st.st_size > limit:
-            raise HostError(f"{path}: file is {st.st_size // (1024 * 1024)} MB, too large for a config file")
         try:
-            with open(path, "rb") as f:
-                return f.read()
+            st = os.fstat(fd)
+            _refuse_non_regular(path, st)
+            if st.st_size > limit:
+                raise HostError(f"{path}: file is {st.st_size // (1024 * 1024)} MB, too large for a config file")
+            chunks = []
+            left = limit + 1
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 20))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+            data = b"".join(chunks)
+            if len(data) > limit:
+                raise HostError(f"{path}: file is over {limit // (1024 * 1024)} MB, too large for a config file")
+            return data
         except OSError as e:
             raise HostError(f"{path}: {e.strerror}") from None
+        finally:
+            os.close(fd)
 
     def read_text(self, path: Path) -> str | None:
         data = self.read_bytes(path)
@@ -329,34 +359,115 @@ class Host:
             p = (p.parent / target) if not os.path.isabs(target) else Path(target)
         raise HostError(f"{path}: symlink loop")
 
-    def write_atomic(self, path: Path, data: bytes, *, mode: int | None = None) -> None:
+    def check_writable(self, path: Path, real: Path | None = None, *, confine: bool = True) -> Path:
+        """Where a write of `path` lands (its symlinks followed), refused with one HostError line
+        when that is outside the home, the CLI homes and the state dir (resolved, not as
+        written), Copilot's config.json (never written), or something other than a regular
+        file (a directory, a device, a FIFO: never replaced by a file)."""
+        real = self.resolve_write_path(path) if real is None else real
+        if confine and not self.real_confined(real):
+            raise HostError(f"{path}: not written: it leads out of the home (to {real})")
+        if self.never_written(real):
+            raise HostError(f"{path}: not written: agentdeck never writes Copilot's config.json")
+        try:
+            st = os.lstat(real)
+        except FileNotFoundError:
+            return real
+        except OSError as e:
+            raise HostError(os_error_line(path, "write", e)) from None
+        if not stat.S_ISREG(st.st_mode):
+            raise HostError(f"{path}: not written: it is {file_kind(st.st_mode)}, not a regular file, "
+                            "and agentdeck never replaces one")
+        return real
+
+    def never_written(self, path: os.PathLike | str) -> bool:
+        """Copilot's tool-managed config.json (auth tokens, trusted folders): never written or
+        removed, whatever a manifest or journal says (core/facts: COPILOT.config_file)."""
+        from .facts.copilot import COPILOT
+
+        cfg = os.path.realpath(self.copilot_home / COPILOT.config_file)
+        p = os.path.abspath(path)
+        return os.path.realpath(p) == cfg or os.path.join(os.path.realpath(os.path.dirname(p)),
+                                                          os.path.basename(p)) == cfg
+
+    def write_atomic(self, path: Path, data: bytes, *, mode: int | None = None,
+                     confine: bool = True) -> None:
         """Temp file in the same directory, fsync, rename. Keeps the existing file's mode unless
-        `mode` is given; a new file gets `mode` or 0644."""
+        `mode` is given; a new file gets `mode` or 0644. `confine=False` (the apply's new
+        content from the profile only) lets it go through a folder the operator symlinked out
+        of the home; config.json and non-regular files are refused always. A file with other hard links is
+        rewritten in place instead (a rename would cut it from its other names; the apply's
+        backup and journal cover that write). Every OSError is one HostError line naming the
+        file, the operation and what the errno means."""
         import tempfile  # here, not at the top: planning never writes
 
-        real = self.resolve_write_path(path)
-        real.parent.mkdir(parents=True, exist_ok=True)
-        old_mode = self.mode(real) if real.exists() else None
+        real = self.check_writable(path, confine=confine)
+        self.mkdir(real.parent, confine=confine)
+        st = os.stat(real) if os.path.lexists(real) else None
+        old_mode = stat.S_IMODE(st.st_mode) if st is not None else None
         final_mode = mode if mode is not None else (old_mode if old_mode is not None else 0o644)
-        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=TEMP_SUFFIX, dir=real.parent)
+        if st is not None and st.st_nlink > 1:
+            return self._write_in_place(path, real, data, final_mode)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=TEMP_SUFFIX, dir=real.parent)
+        except OSError as e:
+            raise HostError(os_error_line(real.parent, "create a temporary file in", e)) from None
         try:
             os.fchmod(fd, final_mode)
             with os.fdopen(fd, "wb") as f:
                 if self._crash_mid_write():
                     f.write(data[: len(data) // 2])
                     f.flush()
-                    os.kill(os.getpid(), signal.SIGKILL)
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
+                    self.kill_self()
+                self._write_data(f, data)
             os.replace(tmp, real)
-        except BaseException:
+        except BaseException as e:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
+            if isinstance(e, OSError):
+                raise HostError(os_error_line(path, "write", e)) from None
             raise
         self._fsync_dir(real.parent)
+
+    def create_file(self, path: Path, data: bytes, mode: int = 0o644) -> None:
+        """A file that does not exist yet, for `agentdeck demo` seeding its throwaway home (its
+        Copilot config.json too, which write_atomic refuses). Never replaces anything."""
+        if not self.real_confined(path):
+            raise HostError(f"{path}: not created: it leads out of the home")
+        self.mkdir(path.parent)
+
+        def make() -> None:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(path, mode)
+        self._os("create", path, make)
+
+    def _write_data(self, f, data: bytes) -> None:
+        """Write and fsync an open file (a seam: tests make it fail with ENOSPC, EIO...)."""
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+    def _write_in_place(self, path: Path, real: Path, data: bytes, mode: int) -> None:
+        try:
+            fd = os.open(real, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+        except OSError as e:
+            raise HostError(os_error_line(path, "write", e)) from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise HostError(f"{path}: not written: it is no longer a regular file")
+            with os.fdopen(fd, "wb", closefd=False) as f:
+                f.truncate(0)
+                self._write_data(f, data)
+            if stat.S_IMODE(os.fstat(fd).st_mode) != mode:
+                os.fchmod(fd, mode)
+        except OSError as e:
+            raise HostError(os_error_line(path, "write", e)) from None
+        finally:
+            os.close(fd)
 
     def _crash_mid_write(self) -> bool:
         """Test instrumentation for the crash-safety suite: AGENTDECK_CRASH_MID_WRITE=N kills
@@ -380,28 +491,45 @@ class Host:
             os.close(fd)
 
     def chmod(self, path: Path, mode: int) -> None:
-        os.chmod(path, mode)
+        self._os("change the mode of", path, lambda: os.chmod(path, mode))
 
-    def mkdir(self, path: Path, mode: int = 0o755) -> None:
-        path.mkdir(parents=True, exist_ok=True, mode=mode)
+    def mkdir(self, path: Path, mode: int = 0o755, *, confine: bool = True) -> None:
+        if os.path.isdir(path):
+            return
+        if confine and not self.real_confined(path):
+            raise HostError(f"{path}: not created: it leads out of the home")
+        self._os("create the folder", path, lambda: path.mkdir(parents=True, exist_ok=True, mode=mode))
 
-    def symlink(self, target: str, link: Path) -> None:
-        link.parent.mkdir(parents=True, exist_ok=True)
+    def symlink(self, target: str, link: Path, *, confine: bool = True) -> None:
+        if confine and not self.real_confined(link):
+            raise HostError(f"{link}: not written: it is reached through a symlink that leads out of the home")
+        if self.never_written(link):
+            raise HostError(f"{link}: not written: agentdeck never writes Copilot's config.json")
+        self.mkdir(link.parent, confine=confine)
         tmp = link.parent / f".{link.name}.agentdeck-tmp"
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        os.symlink(target, tmp)
-        os.replace(tmp, link)
+
+        def make() -> None:
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+            os.symlink(target, tmp)
+            os.replace(tmp, link)
+        self._os("create the symlink", link, make)
 
     def remove(self, path: Path) -> None:
         """Remove a file or a symlink (never what it points to). Refuses (HostError) a path that
-        is reached through a symlink leading out of the home and the CLI homes."""
+        is reached through a symlink leading out of the home and the CLI homes, and Copilot's
+        config.json."""
         if not self.real_confined(path):
             raise HostError(f"{path}: not removed: reached through a symlink that leads out of the home")
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
+        if self.never_written(path) and not os.path.islink(path):
+            raise HostError(f"{path}: not removed: agentdeck never removes Copilot's config.json")
+
+        def unlink() -> None:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+        self._os("remove", path, unlink)
 
     def rmdir_if_empty(self, path: Path) -> bool:
         """Remove an empty directory; never a symlink, never one reached through a symlink that
@@ -450,6 +578,28 @@ class Host:
 
 
 TEMP_SUFFIX = ".agentdeck-tmp"
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words ("a FIFO (named pipe)", "a directory", ...)."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _refuse_non_regular(path: os.PathLike | str, st: os.stat_result) -> None:
+    if stat.S_ISREG(st.st_mode):
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise HostError(f"{path}: is a directory, expected a file")
+    raise HostError(f"{path}: is {file_kind(st.st_mode)}, not a regular file; agentdeck reads and "
+                    "writes only regular files (replace it with a file or remove it)")
 
 
 def _xdg_default(var: str) -> bool:

@@ -137,6 +137,8 @@ def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None) -> str 
     for p in [e.path, *e.created_dirs]:
         if not isinstance(p, str) or not host.confined(p, roots):
             return f"names a path outside the home ({p})"
+    if host.never_written(e.path):
+        return f"names Copilot's config.json ({e.path}), which agentdeck never writes"
     if e.prior_mode is not None and not (isinstance(e.prior_mode, int) and 0 <= e.prior_mode <= 0o7777):
         return f"has an invalid prior_mode ({e.prior_mode!r})"
     if e.prior_sha is not None and not (isinstance(e.prior_sha, str) and _SHA_RE.fullmatch(e.prior_sha)):

@@ -351,10 +351,10 @@ def _check_containers(doc, key: tuple[str, ...], path: Path, member: str) -> Non
     from .formats.jsonc import MISSING as DOC_MISSING
 
     def fail(at: tuple[str, ...], expected: str, found: Any) -> UserError:
-        line = doc.line_of(at) if hasattr(doc, "line_of") else None
+        line, col = doc.position_of(at) if hasattr(doc, "position_of") else (None, None)
         return UserError(f"{'.'.join(at)}: expected {expected}, found {_json_type(found)} "
                          f"(agentdeck manages {'.'.join(key)}{' in it' if at != key else ''})",
-                         path=str(path), line=line)
+                         path=str(path), line=line, col=col)
 
     for i in range(1, len(key)):
         v = doc.get(key[:i], DOC_MISSING)

@@ -285,6 +285,9 @@ def resolve(host: Host, name: str) -> Profile:
     return profilecache.remember(host, name, resolve_validated(rec, name), rec)
 
 
+MAX_EXTENDS_DEPTH = 64   # profiles in one extends chain
+
+
 def resolve_validated(host: Host, name: str) -> schema.Profile:
     """resolve() without the cache: every file read and validated by pydantic; the result is
     pydantic's schema.Profile. `host` may be a profilecache.Recorder."""
@@ -307,6 +310,9 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
         if n in stack:
             cycle = " -> ".join(stack[stack.index(n):] + [n])
             raise UserError(f"profile extends cycle: {cycle}", path=str(via) if via else None)
+        if len(stack) >= MAX_EXTENDS_DEPTH:    # one line, not a RecursionError (issue 15)
+            raise UserError(f"profile extends chain is deeper than {MAX_EXTENDS_DEPTH} profiles "
+                            f"({' -> '.join(stack[:3])} -> ...)", path=str(via) if via else None)
         if n in chain:
             return
         ref = refs.get(n)

@@ -62,6 +62,8 @@ def same_value(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True   # nan is nan (TOML's `n = nan`): an unchanged value, not an edit
     return type(a) is type(b) and a == b
 
 
@@ -303,6 +305,16 @@ class JsonDoc:
         parent = self._node_at(keypath[:-1])
         entry = None if parent is None else parent.members.get(keypath[-1])
         return None if entry is None else self._text.count("\n", 0, entry.start) + 1
+
+    def position_of(self, keypath: tuple[str, ...]) -> tuple[int | None, int | None]:
+        """1-based (line, column) of the key at ``keypath``; (None, None) when absent."""
+        self._flush()
+        keypath = _keypath(keypath)
+        parent = self._node_at(keypath[:-1])
+        entry = None if parent is None else parent.members.get(keypath[-1])
+        if entry is None:
+            return None, None
+        return position(self._text, entry.start)
 
     # -- editing -------------------------------------------------------------------------------
 

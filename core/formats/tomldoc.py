@@ -93,6 +93,35 @@ class TomlDoc:
             value = value[key]
         return value
 
+    def position_of(self, keypath: tuple[str, ...]) -> tuple[int | None, int | None]:
+        """1-based (line, column) where ``keypath`` is written -- its ``[table]`` header or its
+        ``key =`` line -- or (None, None) when it is not written plainly (a dotted key, inside
+        an inline table). For error messages only (it reads the text statement by statement)."""
+        keypath = _keypath(keypath)
+        text = self.text()
+        headers = _headers(text)
+        for start, path in headers:
+            if path == keypath:
+                return text.count("\n", 0, start) + 1, 1
+        parent = keypath[:-1]
+        if parent:
+            starts = [i for i, (_, path) in enumerate(headers) if path == parent]
+            if not starts:
+                return None, None
+            begin = headers[starts[0]][0]
+            end = headers[starts[0] + 1][0] if starts[0] + 1 < len(headers) else len(text)
+        else:
+            begin, end = 0, headers[0][0] if headers else len(text)
+        for m in _KEY_LINE.finditer(text, begin, end):
+            if next(g for g in m.groups() if g is not None) == keypath[-1]:
+                at = m.start(m.lastindex)
+                return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1 - (
+                    0 if m.group(3) else 1)
+        return None, None
+
+    def line_of(self, keypath: tuple[str, ...]) -> int | None:
+        return self.position_of(keypath)[0]
+
     # -- editing -------------------------------------------------------------------------------
 
     @contextmanager
@@ -642,6 +671,7 @@ def _check_value(value: Any) -> None:
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_KEY_LINE = re.compile(r"""^[ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)'|([A-Za-z0-9_-]+))[ \t]*=""", re.M)
 _ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
 _TO_ESCAPE = re.compile(r'[\x00-\x1f\x7f"\\]')
 

@@ -15,12 +15,12 @@ from agentdeck.core.host import Host
 _orig = Host.write_atomic
 
 
-def _slow(self, path, data, *, mode=None):
+def _slow(self, path, data, *, mode=None, **kw):
     marker = os.environ.get("SLOW_MARKER")
     if marker and str(path).startswith(str(self.home)) and not str(path).startswith(str(self.state_dir)):
         Path(marker).touch()
         time.sleep(float(os.environ.get("SLOW_WRITE_SECONDS", "0.3")))
-    return _orig(self, path, data, mode=mode)
+    return _orig(self, path, data, mode=mode, **kw)
 
 
 Host.write_atomic = _slow
