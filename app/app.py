@@ -29,7 +29,7 @@ class AgentDeckApp(App):
     BINDINGS = [
         Binding("q", "request_quit", "Quit"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False),
-        Binding("question_mark", "show_keys", "Keys", show=False),
+        Binding("question_mark", "show_keys", "All keys", show=False),
     ]
     ENABLE_COMMAND_PALETTE = True
 
@@ -183,19 +183,26 @@ class AgentDeckApp(App):
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 
     def action_show_keys(self) -> None:
-        if self.screen.query("HelpPanel"):
-            self.action_hide_help_panel()
-        else:
-            self.action_show_help_panel()
+        """?: every key of the current screen (app/screens/keys.py); ? again closes it."""
+        from .screens.keys import KeysScreen
+
+        if isinstance(self.screen, KeysScreen):
+            self.screen.dismiss(None)
+            return
+        self.push_screen(KeysScreen(self.screen))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette: the current screen's actions that can run now, then the app's."""
-        for title, help_text, action in getattr(screen, "PALETTE", ()):
+        palette = getattr(screen, "palette", None)
+        entries = palette() if callable(palette) else getattr(screen, "PALETTE", ())
+        for title, help_text, action in entries:
             name, params = _split_action(action)
             if screen.check_action(name, params) is True:
                 yield SystemCommand(title, help_text, partial(screen.run_action, action))
         yield SystemCommand("Light or dark theme", "Switch between the light and the dark theme",
                             self.action_toggle_theme)
+        yield SystemCommand("All keys", "Every key of this screen, the app's and each widget's (?)",
+                            self.action_show_keys)
         yield from super().get_system_commands(screen)
 
 

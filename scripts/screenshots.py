@@ -176,6 +176,16 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
         await p.click(f"#{row.query_one('Switch').id}")
         await settle(p)
 
+    async def keys_help(p):
+        await p.press("question_mark")
+        await settle(p)
+
+    async def plan_filter(p):
+        await p.press("slash")
+        await settle(p)
+        await p.press(*"mcp")
+        await settle(p)
+
     async def light(p):
         await p.press("ctrl+t")
         await select_plan_item(p, "agentdeck.json")
@@ -202,6 +212,8 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
         "main-in-sync": ((120, 40), in_sync),
         "doctor": ((120, 40), doctor),
         "command-palette": ((120, 40), palette),
+        "keys-help": ((120, 40), keys_help),
+        "main-plan-filter": ((120, 40), plan_filter),
     }
     loop_steps = {}
     for step in ("detect", "profile", "targets", "options", "review"):

@@ -242,9 +242,16 @@ class ApplyScreen(Screen):
         bar = self.query_one(ProgressBar)
         bar.update(progress=min(self.steps, bar.total or self.steps))
 
+    def finished_title(self, failed: bool) -> str:
+        """The title once the apply is over: "Applying the plan" is no longer true."""
+        prefix = self.title_text.split(":", 1)[0] + ": " if ":" in self.title_text else ""
+        return prefix + ("Apply failed" if failed else "Plan applied")
+
     def on_apply_done(self, event: ApplyDone) -> None:
         self.finished = True
         self.result = event.result
+        self.query_one("#apply-title", Static).update(
+            Text(self.finished_title(bool(event.error)), style="bold"))
         bar = self.query_one(ProgressBar)
         out = Text()
         if event.error:

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Static, Switch, TabbedContent, TabPane
 
 from agentdeck.core.plan import KEPT_CLASSES, Plan
 
@@ -121,8 +121,14 @@ class MainScreen(Screen):
         Binding("r", "refresh_plan", "Refresh", show=False),
         Binding("o", "onboard", "Onboard", show=False),
         Binding("u", "show_unchanged", "Show unchanged", show=False),
+        Binding("greater_than_sign", "step_target(1)", "Next target", show=False),
+        Binding("less_than_sign", "step_target(-1)", "Previous target", show=False),
+        Binding("slash", "filter_plan", "Filter the plan", show=False),
         Binding("q", "app.request_quit", "Quit"),
     ]
+    #: widget kinds `?` lists the keys of even before they are on screen (the MCP switches
+    #: appear with the plan)
+    KEY_WIDGETS = (Switch,)
     #: (title, help, action) for the command palette
     PALETTE = [
         ("Apply the plan", "Review the decisions and apply the plan", "apply"),
@@ -141,7 +147,22 @@ class MainScreen(Screen):
          "decide('take')"),
         ("Skip or unskip", "Leave the selected change out of the apply, or put it back (s)",
          "decide('skip')"),
+        ("Filter the plan", "Show only the plan items whose path or key contains a text (/)",
+         "filter_plan"),
+        ("Next target", "Show the next CLI's plan and panes (>)", "step_target(1)"),
+        ("Previous target", "Show the previous CLI's plan and panes (<)", "step_target(-1)"),
     ]
+
+    def palette(self) -> list[tuple[str, str, str]]:
+        """PALETTE, then an entry per target and per tab."""
+        out = list(self.PALETTE)
+        for t in available_targets():
+            out.append((f"Target: {target_title(t)}", f"Show {target_title(t)}'s plan and panes "
+                        "(< and > step through the targets)", f"target('{t}')"))
+        for n, (tab_id, title) in enumerate(TABS, 1):
+            out.append((f"Tab: {title}", f"Show the {title} tab ({n}; [ and ] step through "
+                        "the tabs)", f"tab('{tab_id}')"))
+        return out
 
     def __init__(self) -> None:
         super().__init__(id="main")
@@ -150,7 +171,7 @@ class MainScreen(Screen):
         self._target: str | None = None
         self.generation = 0
         self.error: str | None = None
-        self.pending_mcp: tuple[str, str, bool] | None = None
+        self.pending_mcp: tuple | None = None
 
     @property
     def session(self):
@@ -526,6 +547,26 @@ class MainScreen(Screen):
 
     def action_prev_tab(self) -> None:
         self._step_tab(-1)
+
+    def action_target(self, target: str) -> None:
+        """Show `target` (the palette's per-target entries; < and > step)."""
+        if target not in available_targets():
+            return
+        tl = self.query_one(TargetList)
+        tl.highlighted = tl.get_option_index(target)
+        self.target = target
+
+    def action_step_target(self, step: int) -> None:
+        avail = [t for t in all_targets() if t in set(available_targets())]
+        if not avail:
+            return
+        cur = avail.index(self.target) if self.target in avail else 0
+        self.action_target(avail[(cur + int(step)) % len(avail)])
+
+    def action_filter_plan(self) -> None:
+        """/: the plan tab's filter field."""
+        switch_tab(self.query_one(TabbedContent), "tab-plan")
+        self.query_one(PlanPane).open_filter()
 
     def action_repo(self) -> None:
         self.app.open_repo()

@@ -74,6 +74,56 @@ def item_header(host: Host, plan: Plan, item: PlanItem) -> Text:
     return t
 
 
+def _lines(host: Host, value) -> list[str]:
+    return (pretty_value(host, value) + "\n").splitlines(keepends=True)
+
+
+def _structured(item: PlanItem) -> bool:
+    """Whether the key's values are worth a line diff (an object or a list somewhere)."""
+    return any(isinstance(v, (dict, list)) for v in (item.desired, item.recorded, item.actual))
+
+
+def value_diff(host: Host, a, b, from_label: str, to_label: str) -> Text | None:
+    """A unified diff of two values written as indented JSON; None when they are equal."""
+    diff = list(difflib.unified_diff(_lines(host, a), _lines(host, b), fromfile=from_label,
+                                     tofile=to_label, n=2))
+    if not diff:
+        return None
+    return highlight_diff("".join(ln if ln.endswith("\n") else ln + "\n" for ln in diff))
+
+
+def key_diff(host: Host, plan: Plan, item: PlanItem) -> RenderableType:
+    """The three values of a structured key as diffs: what you changed since agentdeck wrote
+    it (last written -> on disk), and what apply or "take profile's" would write (on disk ->
+    profile). A value that is absent is said so, never drawn as an empty diff."""
+    parts: list[RenderableType] = []
+    if item.recorded is not MISSING and item.actual is not MISSING:
+        yours = value_diff(host, item.recorded, item.actual, "last written", "on disk")
+        parts.append(Text("Your change since agentdeck wrote it", style="bold"))
+        parts.append(yours if yours is not None
+                     else Text("none: on disk is what agentdeck last wrote", style="dim"))
+        parts.append(Text(""))
+    elif item.recorded is MISSING and item.actual is not MISSING:
+        parts.append(Text("agentdeck never wrote this key: the value on disk is yours.",
+                          style="dim"))
+        parts.append(Text(""))
+    elif item.actual is MISSING and item.recorded is not MISSING:
+        parts.append(Text("The key is gone from the disk (agentdeck last wrote it).",
+                          style="dim"))
+        parts.append(Text(""))
+    take = "What take profile's would write" if item.cls in ("hand-edited", "foreign",
+                                                               "conflict") \
+        else "What apply writes"
+    if not item.wanted:
+        parts.append(Text("The profile no longer wants this key.", style="italic"))
+    else:
+        wants = value_diff(host, item.actual, item.desired, "on disk", "profile")
+        parts.append(Text(take, style="bold"))
+        parts.append(wants if wants is not None
+                     else Text("nothing: on disk is what the profile wants", style="dim"))
+    return Group(*parts)
+
+
 def key_table(host: Host, item: PlanItem) -> Table:
     tb = Table(show_header=False, box=None, pad_edge=False, expand=True)
     tb.add_column("state", style="bold", no_wrap=True, width=13)
@@ -88,7 +138,10 @@ def key_table(host: Host, item: PlanItem) -> Table:
 def render_item(host: Host, plan: Plan, item: PlanItem, dark: bool = True) -> RenderableType:
     parts: list[RenderableType] = [item_header(host, plan, item), Text("")]
     if item.kind == "key":
-        parts.append(key_table(host, item))
+        if _structured(item):
+            parts.append(key_diff(host, plan, item))
+        else:
+            parts.append(key_table(host, item))
         return Group(*parts)
     diff = unified(host, item)
     if not diff:

@@ -42,8 +42,9 @@ class KeysPane(Vertical):
 
     COLUMNS = (("mark", " "), ("key", "key"), ("decision", "choice"), ("desired", "profile wants"),
                ("recorded", "last written"), ("actual", "on disk"), ("cls", "class"))
-    #: narrower than WIDE the table leaves out "class" (the mark says it), narrower than NARROW
-    #: "last written" too: the bar below the table shows every state of the highlighted row
+    #: narrower than WIDE the table leaves out "class" (the mark says it); narrower than NARROW
+    #: the value columns get short names ("last" for last written) and the bar below the table
+    #: shows the highlighted row's three values, one line each
     WIDE, NARROW = 110, 90
 
     def on_mount(self) -> None:
@@ -56,11 +57,11 @@ class KeysPane(Vertical):
         every label whole, the values sharing what the key and choice columns leave."""
         width = self.size.width or 120
         narrow = width < self.NARROW
-        drop = ("recorded", "cls") if narrow else (("cls",) if width < self.WIDE else ())
-        short = {"desired": "profile", "actual": "on disk"} if narrow else {}
+        drop = ("cls",) if width < self.WIDE else ()
+        short = {"desired": "profile", "recorded": "last", "actual": "disk"} if narrow else {}
         cols = [(k, short.get(k, label)) for k, label in self.COLUMNS if k not in drop]
         avail = width - 2 * len(cols) - 2          # cell padding and the scrollbar
-        choice, cls = (10 if narrow else 14), 11
+        choice, cls = (9 if narrow else 14), 11
         fixed = 1 + choice + (cls if "cls" not in drop else 0)
         values = [label for k, label in cols if k in ("desired", "recorded", "actual")]
         least = max(len(v) for v in values)
@@ -170,20 +171,23 @@ class KeysPane(Vertical):
         t.append(key_title(it), style="bold")
         t.append(f"  {CLASS_LABEL.get(it.cls, it.cls)}")
         host = self.host
-        t.append("\nprofile ", style="dim")
-        t.append(show_value(host, it.desired, 30) if it.wanted else "(not wanted)")
-        t.append("  last ", style="dim")
-        t.append(show_value(host, it.recorded, 20))
-        t.append("  disk ", style="dim")
-        t.append(show_value(host, it.actual, 30))
+        room = max(20, (detail.size.width or self.size.width or 60) - 15)
+        for label, value in (("profile wants", show_value(host, it.desired, room) if it.wanted
+                              else "(not wanted)"),
+                             ("last written", show_value(host, it.recorded, room)),
+                             ("on disk", show_value(host, it.actual, room))):
+            t.append(f"\n{label:<14}", style="dim")
+            t.append(value)
         d = self.plan.decision(it)
+        why = Text(no_wrap=True, overflow="ellipsis")      # one line: the Plan tab has it all
         if it.reason:
-            t.append("\n")
             if d != it.default_decision:
-                t.append(f"why it was {DEFAULT_WORD.get(it.default_decision, 'left')} by "
-                         "default: ", style="dim italic")
-            t.append(home_relative(host, it.reason), style="dim")
-        detail.update(t)
+                why.append(f"why it was {DEFAULT_WORD.get(it.default_decision, 'left')} by "
+                           "default: ", style="dim italic")
+            why.append(home_relative(host, it.reason), style="dim")
+        from rich.console import Group
+
+        detail.update(Group(t, why) if it.reason else t)
         if it.cls in HAND:
             keep.label, take.label = "Keep mine", "Take profile's"
         else:

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Container
 from textual.reactive import reactive
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from agentdeck.core.host import Host
 from agentdeck.core.plan import Plan, PlanItem
@@ -40,9 +40,59 @@ class PlanPane(Container):
         self.item: PlanItem | None = None
 
     def compose(self) -> ComposeResult:
+        yield Input(placeholder="filter: part of a path or key (enter: to the tree, escape: clear)",
+                    id="plan-filter", compact=True)
         yield Static("", id="plan-note", classes="empty-note")
         yield PlanTree(classes="plan-tree")
         yield DiffView(classes="plan-diff")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#plan-filter", Input)
+        box.display = False
+        box.can_focus = False            # hidden: tab and the tab keys' focus skip it
+
+    # ---- the filter (/ on the main screen) ------------------------------------------------------
+    @property
+    def filter_text(self) -> str:
+        return self.query_one("#plan-filter", Input).value.strip()
+
+    def open_filter(self) -> None:
+        box = self.query_one("#plan-filter", Input)
+        box.display = True
+        box.can_focus = True
+        box.focus()
+
+    def close_filter(self) -> None:
+        box = self.query_one("#plan-filter", Input)
+        had = bool(box.value)
+        box.value = ""
+        box.display = False
+        box.can_focus = False
+        if not had and self.host is not None:
+            self.load(self.host, self.plan, self.target)
+        self.query_one(PlanTree).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "plan-filter":
+            return
+        event.stop()
+        if self.host is not None:
+            self.load(self.host, self.plan, self.target)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "plan-filter":
+            return
+        event.stop()
+        if not event.value.strip():
+            self.close_filter()
+            return
+        self.query_one(PlanTree).focus()
+
+    def on_key(self, event) -> None:
+        if event.key == "escape" and self.query_one("#plan-filter", Input).has_focus:
+            event.stop()
+            event.prevent_default()
+            self.close_filter()
 
     def load(self, host: Host, plan: Plan | None, target: str | None,
              error: str | None = None) -> None:
@@ -51,9 +101,14 @@ class PlanPane(Container):
         self.host, self.plan, self.target = host, plan, target
         keep = self.item.id if self.item else None
         tree = self.query_one(PlanTree)
-        n = tree.load(host, plan, target, show_all=self.show_all, keep_id=keep)
+        text = self.filter_text if self.is_mounted else ""
+        n = tree.load(host, plan, target, show_all=self.show_all, keep_id=keep, match=text)
         note = self.query_one("#plan-note", Static)
-        if plan is None and error:
+        if plan is not None and text and n == 0:
+            note.update(Text(f"Nothing in the plan matches {text!r}"
+                             + ("" if self.show_all else " (u lists the unchanged items too)")
+                             + ". Escape clears the filter.", style="dim"))
+        elif plan is None and error:
             note.update(error_text(error))
         elif plan is None:
             note.update(Text("Computing the plan…", style="dim"))

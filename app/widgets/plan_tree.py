@@ -46,9 +46,12 @@ class PlanTree(Tree):
     ALL = "*"
 
     def load(self, host: Host, plan: Plan | None, target: str | None, show_all: bool = False,
-             keep_id: str | None = None) -> int:
+             keep_id: str | None = None, match: str = "") -> int:
         """Fill the tree with `target`'s items (PlanTree.ALL: every target, one group each);
-        returns how many items are shown."""
+        returns how many items are shown. `match`: only items whose path, key or label
+        contains it (case does not matter)."""
+        self._match = match.lower()
+        self._host = host
         self.clear()
         if plan is None or target is None:
             self.post_message(self.ItemChosen(None))
@@ -56,13 +59,14 @@ class PlanTree(Tree):
         self._select = None
         total = 0
         if target == self.ALL:
-            from ..session import target_title
+            from ..session import target_status, target_title
 
             for t in plan.targets:
                 shown = self._shown(plan, t, show_all)
                 label = Text(no_wrap=True, overflow="ellipsis")
                 label.append(target_title(t), style="bold")
-                label.append(f"  ({len(shown)} to review)" if shown else "  in sync", style="dim")
+                # the main screen's badge: one count everywhere (16.7)
+                label.append(f"  ({target_status(plan, t).badge()})", style="dim")
                 group = self.root.add(label, data=None, expand=bool(shown))
                 self._add_files(host, plan, group, shown, keep_id)
                 total += len(shown)
@@ -82,10 +86,15 @@ class PlanTree(Tree):
         self.post_message(self.ItemChosen(node.data if node is not None else None))
         return total
 
-    @staticmethod
-    def _shown(plan: Plan, target: str, show_all: bool) -> list[PlanItem]:
-        return [i for i in plan.for_target(target) if show_all or symbol(plan, i) != " "
-                or plan.decision(i) == "skip"]     # a skipped change stays in view
+    def _shown(self, plan: Plan, target: str, show_all: bool) -> list[PlanItem]:
+        out = [i for i in plan.for_target(target) if show_all or symbol(plan, i) != " "
+               or plan.decision(i) == "skip"]     # a skipped change stays in view
+        match = getattr(self, "_match", "")
+        if match:
+            host = self._host
+            out = [i for i in out if match in " ".join((host.display(i.path), item_title(host, i),
+                                                         i.label or "")).lower()]
+        return out
 
     def _add_files(self, host: Host, plan: Plan, under, shown: list[PlanItem],
                    keep_id: str | None) -> None:

@@ -21,7 +21,8 @@ def switch_tab(tabs: TabbedContent, tab_id: str) -> None:
     def follow() -> None:
         pane = tabs.get_pane(tab_id)
         for w in pane.query("*"):
-            if w.focusable:
+            if w.focusable and w.display and all(a.display for a in w.ancestors
+                                                 if hasattr(a, "display")):
                 w.focus(scroll_visible=False)
                 return
 

@@ -8,6 +8,7 @@ import pytest
 from textual.widgets import RadioSet, SelectionList, Switch
 
 from agentdeck.app.screens.onboarding import STEPS, OnboardingScreen
+from agentdeck.app.session import target_status
 from tests.conftest import snapshot_tree
 from agentdeck.core import engine
 
@@ -137,12 +138,13 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         await go_to(pilot, screen, "review")
         await settle(pilot)
         # the review shows every chosen target, one group each
-        from agentdeck.app.session import target_title
+        from agentdeck.app.session import target_status, target_title
 
         groups = [str(n.label) for n in screen.query_one("PlanTree").root.children]
         assert len(groups) == len(screen.plan.targets)
         for t, g in zip(screen.plan.targets, groups):
-            assert g.startswith(target_title(t)) and "to review" in g
+            # one count everywhere (16.7): the group says what the main screen's badge says
+            assert g.startswith(target_title(t)) and f"({target_status(screen.plan, t).badge()})" in g
         assert screen.check_action("next", ()) is True
         await pilot.press("n")                       # Apply: asks first
         await settle(pilot)
