@@ -6,7 +6,11 @@ is the cache key. A cached profile is used only when replaying the log on the di
 same answers, the code that validates and resolves (core/schema.py, profiles.py, model.py, this
 file) has the same hash as when it was written, and the entry's own digest matches; otherwise
 the profile is validated again by pydantic. A damaged, truncated or hand-made cache file is
-never an error: it is a miss.
+never an error: it is a miss. Decoding checks the shape (every model has exactly its schema
+fields, every leaf is a JSON scalar), not each value's type: an entry edited by hand with its
+digest recomputed and its shape kept is used as it is. Only the owner of the state dir (0700,
+entries 0600) can write one, and they can edit the profile itself; the plan shows the result
+before anything is applied.
 
 Where entries live:
 - `<state dir>/profile-cache/<name>.json` (0600): written after an apply, by `save(host)`;
