@@ -110,6 +110,43 @@ class DoctorDone(Message):
         self.findings, self.error, self.live, self.generation = findings, error, live, generation
 
 
+class DrillProgress(Message):
+    def __init__(self, target: str, status: str, generation: int) -> None:
+        super().__init__()
+        self.target, self.status, self.generation = target, status, generation
+
+
+class DrillDone(Message):
+    def __init__(self, report, error: str | None, generation: int) -> None:
+        super().__init__()
+        self.report, self.error, self.generation = report, error, generation
+
+
+def drill_rows(rep, host) -> list[tuple[str, str, str, str, str, str]]:
+    """The receipts of a drill as table rows: (target, mark, event, fired, latency, note); one
+    row per registered event, then one for the deny."""
+    rows = []
+    for t in rep.targets.values():
+        if t.status == "skipped":
+            rows.append((t.target, "-", "(skipped)", "", "", t.problems[0]))
+            continue
+        for e in t.events:
+            lat = "" if e.latency_ms is None else (
+                f"{e.latency_ms} ms / {e.timeout_s:g} s" if isinstance(e.timeout_s, (int, float))
+                else f"{e.latency_ms} ms")
+            rows.append((t.target, "✓" if e.ok else "✗", e.event, str(e.fired), lat,
+                         home_relative(host, e.note)))
+        d = t.deny or {}
+        rows.append((t.target, "✓" if d.get("held") else "✗", "deny (canary)",
+                     "denied" if d.get("denied_by_handler") else "-", "",
+                     "held: the canary's file is absent" if d.get("held") else
+                     "; ".join(p for p in t.problems if "deny" in p) or "not held"))
+        for p in t.problems:
+            if not any(p.startswith(f"{e.event}: ") for e in t.events) and "deny" not in p:
+                rows.append((t.target, "✗", "", "", "", home_relative(host, p)))
+    return rows
+
+
 class ExportScreen(ModalScreen[tuple[str, str] | None]):
     """Where to export and in which format. Dismisses with (path, "text"|"json") or None."""
 
@@ -159,12 +196,15 @@ class DoctorScreen(Screen):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("l", "live", "Live checks"),
+        Binding("d", "drill", "Drill"),
         Binding("r", "rerun", "Re-run"),
         Binding("e", "export", "Export"),
         Binding("s", "screenshot", "Screenshot"),
     ]
     PALETTE = [
         ("Run live checks", "Ask each installed CLI what it really loaded", "live"),
+        ("Run drill", "One real offline turn of each CLI against a local scripted model: do "
+                      "the hooks run, does a deny hold?", "drill"),
         ("Re-run the doctor", "Run the static checks again", "rerun"),
         ("Export findings", "Save the findings as a text or JSON file", "export"),
         ("Screenshot", "Save this screen as an SVG", "screenshot"),
@@ -181,6 +221,8 @@ class DoctorScreen(Screen):
         self.generation = 0
         self.error: str | None = None
         self.export_dir = export_dir or os.getcwd()
+        self.drill_report = None
+        self.drill_status: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Static("", id="doctor-head", classes="screen-head")
@@ -195,6 +237,8 @@ class DoctorScreen(Screen):
             yield ProgressBar(total=None, show_eta=False, id="doctor-progress")
             yield Static("", id="doctor-progress-text")
         yield DataTable(id="doctor-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="drill-head")
+        yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="doctor-fix")
         yield Footer(compact=True)
 
@@ -205,6 +249,11 @@ class DoctorScreen(Screen):
         t.add_column("check", key="check")
         t.add_column("message", key="message")
         self.query_one("#doctor-progress-row").display = False
+        d = self.query_one("#drill-table", DataTable)
+        for col in ("target", "", "event", "fired", "latency / timeout", "note"):
+            d.add_column(col, key=col or "mark")
+        d.display = False
+        self.query_one("#drill-head").display = False
         if self.run_doctor is None:
             self._head(Text("The doctor is not available in this build.", style="bold"))
             self.query_one("#doctor-fix", Static).update(
@@ -283,6 +332,83 @@ class DoctorScreen(Screen):
             self.live_done = event.live
             self.app.doctor_findings = (self.findings, self.live_done)
             self._fill()
+        self.app.bindings_changed()
+
+    # ---- the drill ----------------------------------------------------------------------------
+    def _start_drill(self) -> None:
+        from agentdeck.core import engine, profiles
+
+        s = self.session
+        try:
+            targets = engine.select_targets(s.targets, profiles.resolve(s.host, s.profile).targets)
+        except Exception as e:  # noqa: BLE001 - shown on screen, one line
+            self.notify(f"Cannot run the drill: {e}", severity="error")
+            return
+        self.generation += 1
+        self.running = True
+        self.drill_status = {t: "waiting" for t in targets}
+        self.query_one("#doctor-progress-row").display = True
+        self.query_one(ProgressBar).update(total=len(targets), progress=0)
+        self._drill_progress_text()
+        self._head(Text("Running the drill: one real offline turn of each CLI…", style="italic"))
+        self.app.bindings_changed()
+        self._drill_worker(targets, self.generation)
+
+    def _drill_progress_text(self) -> None:
+        self.query_one("#doctor-progress-text", Static).update(
+            "drill: " + ", ".join(f"{t} {st}" for t, st in self.drill_status.items()))
+
+    @work(thread=True, exclusive=True, group="doctor")
+    def _drill_worker(self, targets: list[str], generation: int) -> None:
+        from agentdeck.core.drill.run import drill
+
+        s = self.session
+        try:
+            rep = drill(s.host, s.profile, targets,
+                        progress=lambda t, st: self.post_message(DrillProgress(t, st, generation)))
+        except Exception as e:  # noqa: BLE001 - shown on screen, one line
+            self.post_message(DrillDone(None, home_relative(s.host, f"{e}"), generation))
+            return
+        self.post_message(DrillDone(rep, None, generation))
+
+    def on_drill_progress(self, event: DrillProgress) -> None:
+        if event.generation != self.generation:
+            return
+        self.drill_status[event.target] = event.status
+        done = sum(1 for st in self.drill_status.values() if st not in ("waiting", "running"))
+        self.query_one(ProgressBar).update(progress=done)
+        self._drill_progress_text()
+
+    def on_drill_done(self, event: DrillDone) -> None:
+        if event.generation != self.generation:
+            return
+        self.running = False
+        self.query_one("#doctor-progress-row").display = False
+        if event.error is not None:
+            self._head(Text("The drill failed: ", style="bold red3") + Text(event.error))
+            self.app.bindings_changed()
+            return
+        from agentdeck.core.drill.findings import findings as drill_findings
+
+        rep = self.drill_report = event.report
+        self.findings = [f for f in self.findings if not f.check.endswith(".live.drill")] \
+            + drill_findings(rep)
+        self.app.doctor_findings = (self.findings, self.live_done)
+        self._fill()
+        head = self.query_one("#drill-head", Static)
+        n_ok = sum(1 for t in rep.targets.values() if t.ok)
+        head.update(Text(f"Drill {rep.drill_id}: {n_ok} of {len(rep.targets)} CLI(s) ok · "
+                         f"network {rep.network} · {rep.seconds:.1f} s",
+                         style="bold #2f9e44" if rep.ok else "bold red3"))
+        head.display = True
+        table = self.query_one("#drill-table", DataTable)
+        table.clear()
+        for n, row in enumerate(drill_rows(rep, self.session.host)):
+            mark = Text(row[1], style="#2f9e44" if row[1] == "✓" else
+                        ("bold red3" if row[1] == "✗" else "dim"))
+            table.add_row(Text(row[0]), mark, Text(row[2]), Text(row[3]), Text(row[4], style="dim"),
+                          Text(row[5]), key=f"drill-{n}")
+        table.display = True
         self.app.bindings_changed()
 
     # ---- table --------------------------------------------------------------------------------
@@ -374,6 +500,8 @@ class DoctorScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("live", "rerun"):
             return (self.run_doctor is not None and not self.running) or None
+        if action == "drill":
+            return (not self.running) or None
         if action == "export":
             return (bool(self.findings) and not self.running) or None
         return True
@@ -384,6 +512,10 @@ class DoctorScreen(Screen):
     def action_live(self) -> None:
         if self.check_action("live", ()):
             self._start(live=True)
+
+    def action_drill(self) -> None:
+        if self.check_action("drill", ()):
+            self._start_drill()
 
     def action_rerun(self) -> None:
         if self.check_action("rerun", ()):

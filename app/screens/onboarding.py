@@ -694,11 +694,12 @@ class OnboardingScreen(Screen[str]):
 
         s = self.session
         try:
-            findings = run_for_session(run, s, live=False)
+            findings = list(run_for_session(run, s, live=False))
+            findings = _inert_findings(s) + findings + _drill_findings(s)
         except Exception as e:  # noqa: BLE001
             self.post_message(OnboardDoctorDone(None, str(e)))
             return
-        self.post_message(OnboardDoctorDone(list(findings), None))
+        self.post_message(OnboardDoctorDone(findings, None))
 
     def on_onboard_doctor_done(self, event: OnboardDoctorDone) -> None:
         if event.error is not None:
@@ -710,6 +711,24 @@ class OnboardingScreen(Screen[str]):
 
     def _finish(self) -> None:
         self.dismiss("applied" if self.applied else "cancelled")
+
+
+def _inert_findings(session) -> list:
+    """Issue 13.2: "installed, hooks inert: <reason>" with the fix, for each target whose
+    registered hooks cannot run (core.hooks_health), from the plan after the apply."""
+    from agentdeck.core.doctor.findings import Finding
+    from agentdeck.core.hooks_health import inert
+
+    plan = session.fresh_plan()
+    return [Finding(t, "warning", f"{t}.hooks.inert", f"installed, hooks inert: {i.reason}",
+                    fix=i.fix) for t in plan.targets for i in inert(plan, t)]
+
+
+def _drill_findings(session) -> list:
+    """Issue 13.5: the last step runs the drill (one real offline turn of each chosen CLI)."""
+    from agentdeck.core.drill.findings import run_findings
+
+    return run_findings(session.host, session.profile, list(session.fresh_plan().targets))
 
 
 def _and(names: list[str]) -> str:

@@ -181,3 +181,54 @@ async def test_the_real_doctor_if_this_build_has_one(demo_host, make_app):
         screen = await open_doctor(pilot)
         await settle(pilot)
         assert screen.findings or screen.error is None
+
+
+async def test_run_drill_shows_progress_per_cli_and_the_receipts(demo_host, make_app, fake_doctor,
+                                                                 monkeypatch):
+    """Issue 13.5: "Run drill" (d) runs core.drill in a worker, with progress per CLI, and shows
+    the receipts in a table; its findings join the doctor's. The drill itself is replaced here
+    (tests/clients/test_drill_real.py runs the real one)."""
+    from agentdeck.core.drill import report as R
+    from agentdeck.core.drill import run as drill_run
+
+    seen = []
+
+    def fake_drill(host, profile, targets, progress=None):
+        seen.append(list(targets))
+        reps = {}
+        for t in targets:
+            progress(t, "running")
+            if t == "codex":
+                rep = R.TargetReport(t, "failed", False, version="0.171.0", seconds=2.0,
+                                     events=[R.EventReceipt("PreToolUse", "pre_tool_use", 0, False,
+                                                            "hooks inert: Codex skips untrusted hooks")],
+                                     deny={"held": False}, problems=[
+                                         "hooks inert: Codex skips untrusted hooks (fix: `agentdeck apply --trust-hooks`)",
+                                         "the deny did NOT hold: the canary command ran (its file exists)"])
+            else:
+                rep = R.TargetReport(t, "ok", True, version="1", seconds=1.0,
+                                     events=[R.EventReceipt("PreToolUse", "pre_tool_use", 2, True,
+                                                            latency_ms=90, timeout_s=30)],
+                                     deny={"held": True, "denied_by_handler": True})
+            progress(t, rep.status)
+            reps[t] = rep
+        return R.DrillReport("drill-x", reps, 3.0, "isolated (unshare -n: loopback only)")
+
+    monkeypatch.setattr(drill_run, "drill", fake_drill)
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot)
+        assert "Run drill" in [c.title for c in app.get_system_commands(screen)]
+        await pilot.press("d")
+        await settle(pilot)
+        assert seen and set(seen[0]) == {"copilot", "codex", "claude"}
+        head = static_text(screen, "#drill-head")
+        assert "Drill drill-x: 2 of 3 CLI(s) ok" in head
+        table = screen.query_one("#drill-table", DataTable)
+        rows = [[plain(c).strip() for c in table.get_row_at(i)] for i in range(table.row_count)]
+        assert ["copilot", "✓", "PreToolUse", "2", "90 ms / 30 s", ""] in rows
+        assert any(r[0] == "codex" and r[1] == "✗" and r[2] == "deny (canary)" for r in rows)
+        assert "drill: copilot ok" in static_text(screen, "#doctor-progress-text")
+        checks = {(f.target, f.check, f.result) for f in screen.findings}
+        assert ("codex", "codex.live.drill", "warning") in checks
+        assert ("copilot", "copilot.live.drill", "ok") in checks

@@ -165,6 +165,11 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         assert fake_doctor and fake_doctor[-1]["live"] is False
         text = static_text(screen, "#doctor-body")
         assert "1 error" in text and "fix: apply the plan" in text
+        # issue 13.2/13.5: the last step says which hooks cannot run, and runs the drill (the
+        # CLIs are not installed on this test host: skipped, counted)
+        assert "codex: installed, hooks inert: Codex skips untrusted hooks" in text
+        assert "fix: `agentdeck apply --trust-hooks`" in text
+        assert "skipped" in text
         await pilot.press("n")                       # Finish
         await settle(pilot)
         main = main_screen(app)
