@@ -385,6 +385,8 @@ class Host:
         removed, whatever a manifest or journal says (core/facts: COPILOT.config_file)."""
         from .facts.copilot import COPILOT
 
+        if os.path.basename(path) != COPILOT.config_file and not os.path.islink(path):
+            return False      # the common case, without resolving anything
         cfg = os.path.realpath(self.copilot_home / COPILOT.config_file)
         p = os.path.abspath(path)
         return os.path.realpath(p) == cfg or os.path.join(os.path.realpath(os.path.dirname(p)),

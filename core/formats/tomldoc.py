@@ -24,7 +24,7 @@ original text:
   always, and the key's own table when the deleted key was a plain value (an empty
   ``[mcp_servers.x]`` would be a broken server entry). A table holding a comment is kept.
 
-Where exactness does not hold: a file not ending in a newline gains one; a file ending in blank
+Where exactness does not hold: a file ending in blank
 lines gets one more blank line before an appended table, which ``delete`` takes back; an empty
 ``[table]`` the operator wrote, then given its first plain key by us, is removed with that key; a
 plain key set in an implicit table that has sub-tables gets a header of its own after them, which
@@ -256,10 +256,8 @@ class TomlDoc:
             fragment = self._fragment(keypath, value)
             if not "".join(parts[-1:]):
                 separator = ""
-            elif ends_nl:
+            else:   # after a last line with no line break: the break only (see _tail_removed)
                 separator = self._newline
-            else:
-                separator = self._newline * 2
             parts.append(separator + fragment)
             ends_nl = fragment.endswith("\n")
             expected = _with(expected, keypath, value)
@@ -301,7 +299,7 @@ class TomlDoc:
             expected = _without(expected, (parent_key,))
         text = doc.as_string()
         if at_tail and self._text.startswith(text) and text != self._text:
-            text = _drop_one_trailing_blank_line(text)
+            text = _tail_removed(self._text, text, self._newline)
         if self._newline == "\r\n":
             text = re.sub(r"(?<!\r)\n", "\r\n", text)
         return self._accept_checked(text, expected)
@@ -365,6 +363,7 @@ class TomlDoc:
         for key in keypath[:-1]:
             chain.append(chain[-1][key])
         removed_plain = not isinstance(chain[-1][keypath[-1]], (Table, AoT))
+        inline = isinstance(chain[-1], InlineTable)
         _delete_key(chain[-1], keypath[-1])
         expected = _without(self._data, keypath)
         for depth in range(len(keypath) - 1, 0, -1):
@@ -376,7 +375,9 @@ class TomlDoc:
             expected = _without(expected, keypath[:depth])
         text = doc.as_string()
         if self._text.startswith(text) and text != self._text:  # the file's tail was removed
-            text = _drop_one_trailing_blank_line(text)
+            text = _tail_removed(self._text, text, self._newline)
+        if inline:
+            text = _one_space_at_the_cut(self._text, text)
         self._accept(text, expected, f"cannot delete {_dotted(keypath)}")
 
     # -- internals -----------------------------------------------------------------------------
@@ -462,10 +463,8 @@ class TomlDoc:
         fragment = self._fragment(table_path, table_value)
         if not text:
             separator = ""
-        elif text.endswith("\n"):
+        else:   # a file whose last line has no line break gets the break only (_tail_removed)
             separator = nl
-        else:
-            separator = nl + nl
         yield text + separator + fragment
         at = _insertion_point(text, table_path)
         if at is not None:
@@ -633,6 +632,37 @@ def _is_empty_table(table: Any) -> bool:
     if not isinstance(table, Table) or len(table) != 0 or table.trivia.comment:
         return False
     return not any(isinstance(item, Comment) for _, item in table.value.body)
+
+
+def _tail_removed(before: str, after: str, nl: str) -> str:
+    """``after`` is ``before`` with its last table taken off by tomlkit. A table appended to a
+    file that ended in a line break came after one blank line: drop that blank line. One
+    appended to a file whose last line had no break came right after that line (no blank line):
+    drop the break, so the file ends as it did."""
+    removed = before[len(after):]
+    if removed.lstrip(" \t").startswith("[") and after.endswith(nl) and not after.endswith(nl + nl):
+        return after[: -len(nl)]
+    return _drop_one_trailing_blank_line(after)
+
+
+def _one_space_at_the_cut(before: str, after: str) -> str:
+    """tomlkit takes a key out of an inline table leaving the spaces on both sides of it
+    (``{ a = 1,  c = 3 }``, ``{ a = 1  }``): where the cut left a run of spaces, keep one."""
+    n = min(len(before), len(after))
+    p = 0
+    while p < n and before[p] == after[p]:
+        p += 1
+    q = 0
+    while q < n - p and before[-1 - q] == after[-1 - q]:
+        q += 1
+    lo, hi = p, len(after) - q
+    if after[lo:hi].strip(" "):
+        return after
+    while lo > 0 and after[lo - 1] == " ":
+        lo -= 1
+    while hi < len(after) and after[hi] == " ":
+        hi += 1
+    return after[:lo] + " " + after[hi:] if hi - lo >= 2 else after
 
 
 def _drop_one_trailing_blank_line(text: str) -> str:

@@ -535,3 +535,67 @@ def test_with_copilots_hooks_folder_symlinked_out_the_wrapper_it_calls_is_kept_t
     assert hooks.exists() and wrapper, "the hooks file stays, and so must the wrapper it calls"
     assert wrapper[0].name in hooks.read_text()
     assert "still calls it" in o and "agentdeck.json" in o
+
+
+# ---- forgotten on uninstall: each file comes back as it was -----------------------------------------
+
+CODEX_TEXTS = {
+    "no final newline": 'model = "o3"',
+    "no final newline, CRLF": 'model = "o3"\r\nx = 1',
+    "inline mcp_servers": 'mcp_servers = { mine = { command = "x" } }\n',
+    "inline between keys, no final newline":
+        'a = 1\nmcp_servers = { mine = { command = "x" }, other = { command = "y" } }\nb = 2',
+    "empty inline mcp_servers": 'x = { a = 1,  b = 2 }\nmcp_servers = {}\n',
+    "ends in blank lines": 'model = "o3"\n\n\n',
+    "nan": 'model = "o3"\nn = nan\n',
+}
+
+
+@pytest.mark.parametrize("text", CODEX_TEXTS.values(), ids=CODEX_TEXTS.keys())
+def test_codex_config_toml_comes_back_byte_for_byte(tmp_path, text):
+    if "codex" not in available():
+        pytest.skip("no codex adapter")
+    home = fresh_home(tmp_path / "home")
+    cfg = home / ".codex" / "config.toml"
+    cfg.parent.mkdir()
+    cfg.write_bytes(text.encode())
+    install(home, ["codex"])
+    assert cfg.read_bytes() != text.encode()
+    rc, out, err = cli_inproc("uninstall", "--home", home, "--yes", "--target", "codex")
+    assert rc == 0, err
+    assert cfg.read_bytes() == text.encode()
+
+
+PERSONAS = {"blank line before the block": "# mine\n\nsome text\n\n",
+            "no blank line": "# mine\nsome text\n", "no final newline": "# mine\nsome text",
+            "two blank lines": "# mine\n\n\n"}
+
+
+@pytest.mark.parametrize("text", PERSONAS.values(), ids=PERSONAS.keys())
+def test_the_text_around_the_persona_block_comes_back_byte_for_byte(tmp_path, text):
+    if "copilot" not in available():
+        pytest.skip("no copilot adapter")
+    home = fresh_home(tmp_path / "home")
+    p = home / ".copilot" / "copilot-instructions.md"
+    p.parent.mkdir()
+    p.write_text(text)
+    install(home, ["copilot"])
+    assert "agentdeck" in p.read_text()
+    rc, out, err = cli_inproc("uninstall", "--home", home, "--yes", "--target", "copilot")
+    assert rc == 0, err
+    assert p.read_text() == text
+
+
+@pytest.mark.parametrize("existing", [[], [".copilot"], [".codex", ".claude"]])
+def test_uninstall_removes_the_folders_its_first_write_created(tmp_path, existing):
+    """Issue 16.7: an empty ~/.copilot/hooks (or any folder agentdeck's first write made) is
+    not left behind; folders that were there before stay."""
+    home = fresh_home(tmp_path / "home")
+    for d in existing:
+        (home / d).mkdir()
+    before = home_snapshot(home)
+    install(home, available())
+    assert (home / ".copilot" / "hooks").is_dir() or "copilot" not in available()
+    rc, out, err = cli_inproc("uninstall", "--home", home, "--yes", *target_args(available()))
+    assert rc == 0, err
+    assert home_snapshot(home) == before, diff_snapshots(before, home_snapshot(home))

@@ -213,11 +213,14 @@ def test_crlf_is_preserved():
     assert "\n" not in doc.text().replace("\r\n", "")
 
 
-def test_documented_limit_a_missing_final_newline_is_added():
+def test_a_missing_final_newline_stays_missing():
+    # was test_documented_limit_a_missing_final_newline_is_added: issue 15 lists the added
+    # newline as a bug (uninstall was not byte-exact), so the limit is gone and the test says so
     doc = TomlDoc.parse('model = "o3"')
     doc.set(("t", "k"), 1)
+    assert doc.text() == 'model = "o3"\n[t]\nk = 1\n'
     doc.delete(("t", "k"))
-    assert doc.text() == 'model = "o3"\n'
+    assert doc.text() == 'model = "o3"'
 
 
 def test_new_document():
