@@ -290,6 +290,14 @@ def test_activity_playbook_reads_each_host_s_audit_back(make_fleet, tmp_path, ag
     assert [(x["event"], x["target"], x["tools"][0]["name"]) for x in records] == [
         ("pre_tool_use", "claude", "Bash")]
     assert not (fetched / "idle.jsonl").exists()
-    if has_activity:
+    if has_activity:    # what the playbook shows per host is what the CLI prints there
         shown = run.results("Show them")
-        assert "git status" in json.dumps(shown["busy"]), shown
+        for name, home in fleet.homes.items():
+            r = subprocess.run([agentdeck_exe, "activity", "--json", "--home", str(home)],
+                               capture_output=True, text=True,
+                               env={**os.environ, "HOME": str(tmp_path)}, timeout=60)
+            assert r.returncode == 0, r.stderr
+            direct = [json.loads(ln) for ln in r.stdout.splitlines() if ln.strip()]
+            assert shown[name]["msg"] == direct, (name, shown[name])
+        assert shown["idle"]["msg"] == []
+        assert [x.get("tool_name") for x in shown["busy"]["msg"]] == ["Bash"], shown["busy"]
