@@ -14,6 +14,7 @@ Rows (see docs/performance.md for the targets and the figures):
   f  agentdeck doctor --live                  vs  the slowest single live probe
   g  in-process apply / plan / uninstall of 10 / 100 / 1,000 MCP servers (each target's file)
   h  agentdeck plan on a home whose settings.json is a FIFO (returns, one line)
+  i  agentdeck drill: a real offline turn of each of the three CLIs (target <= 10 s wall)
 
 Honesty rules: each pair runs alternately (A B, B A, A B, ...) so the machine's drift cancels;
 every figure is a median; each process of rows a and b gets a fresh temp home (row e keeps one
@@ -531,6 +532,48 @@ def row_f(runs: int) -> list[Row]:
                 ms(floor), "", "", f"{floor / slow:.2f}x", "", "(the floor)")]
 
 
+# ---- i: the drill ------------------------------------------------------------------------------
+def row_i(runs: int) -> list[Row]:
+    """`agentdeck drill`: one real offline turn of each CLI (in parallel) against agentdeck's
+    scripted model server, on a home with the default profile applied (Codex hooks trusted)."""
+    what, target = "agentdeck drill (copilot, codex, claude)", "<= 10 s"
+    sys.path.insert(0, str(REPO / "tests" / "clients"))
+    try:
+        from clientkit import install_all, scratch_host
+    except ImportError as e:
+        return [not_run("i", what, f"tests/clients/clientkit.py: {e}", target)]
+    clients = install_all()
+    if clients.failures:
+        return [not_run("i", what, "real CLIs not installed: " + "; ".join(
+            f"{t}: {w}" for t, w in clients.failures.items()), target)]
+    base = Path(tempfile.mkdtemp(prefix="bench-i-"))
+    per_cli: dict[str, list[float]] = {}
+    try:
+        host = scratch_host(base, clients)
+        env = dict(host.env)
+        env["PATH"] = f"{bindir()}{os.pathsep}{env['PATH']}"
+        timed([*tool("agentdeck"), "apply", "--yes", "--trust-hooks"], env)
+        sample = Sample()
+        for n in range(runs + 1):                       # [0] is the warm-up
+            t0 = time.perf_counter()
+            r = subprocess.run([*tool("agentdeck"), "drill", "--json"], capture_output=True,
+                               text=True, env=env, cwd=host.home, timeout=300)
+            wall = time.perf_counter() - t0
+            if r.returncode != 0:
+                return [not_run("i", what, f"drill exited {r.returncode}: "
+                                + r.stdout.strip()[-300:], target)]
+            if n:
+                sample.wall.append(wall)
+                for t, v in json.loads(r.stdout)["targets"].items():
+                    per_cli.setdefault(t, []).append(v["seconds"])
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    detail = ", ".join(f"{t} {ms(statistics.median(v))}" for t, v in per_cli.items())
+    log(f"i: per CLI (median turn, the three run at once): {detail}")
+    return [Row("i", what, ms(sample.med), "per CLI turn (parallel)", detail, "", "", target,
+                verdict(sample.med <= 10))]
+
+
 # ---- main --------------------------------------------------------------------------------------
 def machine() -> str:
     model = "?"
@@ -558,7 +601,7 @@ def print_table(rows: list[Row]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=11, help="runs per side of each pair (default 11)")
-    ap.add_argument("--only", default="abcdefgh", help="rows to run, e.g. b,e (default: all)")
+    ap.add_argument("--only", default="abcdefghi", help="rows to run, e.g. b,e (default: all)")
     ap.add_argument("--big", action="store_true",
                     help="row c also applies 1,000 servers+skills+agents (minutes: see the doc)")
     ap.add_argument("--here", action="store_true",
@@ -575,7 +618,8 @@ def main() -> None:
     steps = [("b", lambda: [row_b(a.runs)]), ("e", lambda: [row_e(a.runs)]),
              ("a", lambda: [row_a(a.runs)]), ("c", lambda: rows_c(max(3, a.runs // 2), a.big)),
              ("d", lambda: rows_d(a.runs)), ("f", lambda: row_f(max(3, a.runs // 2))),
-             ("g", lambda: rows_g(max(3, a.runs // 2))), ("h", lambda: [row_h(a.runs)])]
+             ("g", lambda: rows_g(max(3, a.runs // 2))), ("h", lambda: [row_h(a.runs)]),
+             ("i", lambda: row_i(max(3, a.runs // 2)))]
     for key, fn in steps:
         if key in only:
             log(f"row {key} ...")

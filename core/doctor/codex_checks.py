@@ -91,7 +91,7 @@ def _hooks_json(ctx: Ctx, m: Model) -> None:
                                                             "key; Codex's must not)"
                                                             if "version" in extra else ""),
                                   ld.path, ld.line_of(extra[0])))
-        return
+        # issue 16.6: report what else is wrong in the file as well (Codex loads none of it)
     hooks = ld.data.get("hooks")
     if hooks is None:
         return
@@ -99,16 +99,21 @@ def _hooks_json(ctx: Ctx, m: Model) -> None:
         m.problems.append(Problem("hooks.parse", "error", f"\"hooks\" must be an object; {rejected}",
                                   "", ld.path, ld.line_of("hooks")))
         return
-    _events(ctx, m, ld, hooks, ("hooks",))
+    _events(ctx, m, ld, hooks, ("hooks",), rejected_already=bool(extra))
 
 
-def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]) -> None:
+def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...],
+            rejected_already: bool = False) -> None:
+    """Every problem of the file's hooks, also after one that makes Codex reject the whole file
+    (issue 16.6); the file's handlers count as loaded only when nothing rejects it."""
     f = _f()
     facts = f.CODEX
     is_toml = ld.path.name == facts.config_file
     rejected = ("Codex cannot load config.toml" if is_toml else
                 "Codex skips the whole file: none of its hooks load")
     found_any = False
+    first_handler = len(m.handlers)
+    bad = rejected_already
     for event, groups in hooks.items():
         line = ld.line_of(*prefix, event)
         if event not in facts.hook_events:
@@ -122,7 +127,8 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
         if not isinstance(groups, list):
             m.problems.append(Problem("hooks.parse", "error", f"{event} must be an array of matcher "
                                       f"groups; {rejected}", "", ld.path, line))
-            return
+            bad = True
+            continue
         for gi, g in enumerate(groups):
             if not isinstance(g, dict) or not isinstance(g.get("hooks"), list):
                 m.problems.append(Problem("hooks.parse", "error",
@@ -130,14 +136,16 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
                                           f"(Claude's shape, not a flat action); {rejected}",
                                           'wrap the action: {"hooks": [{"type": "command", ...}]}',
                                           ld.path, line))
-                return
+                bad = True
+                continue
             matcher = g.get("matcher")
             for hi, h in enumerate(g["hooks"]):
                 where = f"{event}[{gi}].hooks[{hi}]"
                 if not isinstance(h, dict):
                     m.problems.append(Problem("hooks.parse", "error", f"{where} is not an object; "
                                               f"{rejected}", "", ld.path, line))
-                    return
+                    bad = True
+                    continue
                 for k in h:
                     if k in facts.wrong_timeout_keys or (re.match(r"(?i)^time_?out", k)
                                                          and k != facts.timeout_key):
@@ -159,11 +167,13 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
                     m.problems.append(Problem("hooks.parse", "error", f"{where} has type {kind!r}; "
                                               f"{rejected}", f"use type {facts.handler_types[0]!r}",
                                               ld.path, line))
-                    return
+                    bad = True
+                    continue
                 if not isinstance(h.get("command"), str) or not h["command"].strip():
                     m.problems.append(Problem("hooks.parse", "error", f"{where} has no command; "
                                               f"{rejected}", "", ld.path, line))
-                    return
+                    bad = True
+                    continue
                 to = h.get(facts.timeout_key)
                 if to is not None and (isinstance(to, bool) or not isinstance(to, int) or to < 0):
                     m.problems.append(Problem("hooks.parse", "error",
@@ -172,7 +182,8 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
                                               f"write \"{facts.timeout_key}\": "
                                               f"{max(1, int(to)) if isinstance(to, (int, float)) and not isinstance(to, bool) else 30}",
                                               ld.path, common.find_line(ld.text, facts.timeout_key, line)))
-                    return
+                    bad = True
+                    continue
                 try:
                     th = f.codex_trusted_hash(event, matcher if isinstance(matcher, str) else None, [h])
                 except (ValueError, TypeError, KeyError):
@@ -182,7 +193,9 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
                                           matcher if isinstance(matcher, str) else None, h, line,
                                           f.codex_hook_state_key(src, event, gi, hi), th))
                 found_any = True
-    if found_any:
+    if bad:                    # Codex rejects the file: none of its hooks is loaded
+        del m.handlers[first_handler:]
+    elif found_any:
         m.sources.add(ld.path.name)
 
 

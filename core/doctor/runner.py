@@ -17,7 +17,7 @@ AREAS = ("home", "version", "plan", "manifest", "settings", "config", "hooks", "
 
 def _load_checks() -> None:
     from . import claude_checks, codex_checks, common_checks, copilot_checks  # noqa: F401
-    from . import double_firing  # noqa: F401  (drill: "fires twice")
+    from . import double_firing, env_refs  # noqa: F401  (drill: "fires twice", ${VAR} refs)
 
 
 def _area(check: Check) -> int:
@@ -71,9 +71,18 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
               progress=progress)
     findings: list[Finding] = []
     live_done = None
+    drill_done = None
     if live:   # the CLIs start up while the static checks read files
         from . import live as live_mod
         live_done = live_mod.start(ctx, chosen)
+        # and the drill (a real offline turn of each CLI: do the hooks run?) runs alongside
+        from concurrent.futures import ThreadPoolExecutor
+
+        from ..drill.findings import run_findings
+        pool = ThreadPoolExecutor(max_workers=1)
+        drill_done = pool.submit(run_findings, host, ctx.profile,
+                                 [t for t in chosen if t != "agentdeck"])
+        pool.shutdown(wait=False)
     for t in chosen:
         ctx.say(f"{t}: reading its files")
         home = ctx.target_home(t)
@@ -89,10 +98,9 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
             findings.extend(run_check(ctx, chk))
     if live_done is not None:
         findings.extend(live_done())
-    if live:   # a real offline turn of each CLI: do the hooks run? (core/drill)
+    if drill_done is not None:
         ctx.say("drill: one real offline turn of each CLI")
-        from ..drill.findings import run_findings
-        findings.extend(run_findings(host, ctx.profile, [t for t in chosen if t != "agentdeck"]))
+        findings.extend(drill_done.result())
     order = {t: i for i, t in enumerate(chosen)}
     findings.sort(key=lambda f: order.get(f.target, len(order)))   # stable within a target
     return findings

@@ -60,7 +60,9 @@ def clean(tmp_path_factory):
     home = root / "home"
     shutil.copytree(FIXTURES / "clean", home, symlinks=True)
     (home / "README.md").unlink()
-    host = make_host(home)
+    # the default profile's github server reads GITHUB_TOKEN (${GITHUB_TOKEN} for Claude,
+    # bearer_token_env_var for Codex): set, as on a machine where that server works (16.6)
+    host = make_host(home, {"GITHUB_TOKEN": "placeholder-not-a-token"})
     install(host)
     return host, doctor.run(host)
 
@@ -288,6 +290,20 @@ CASES: list[Case] = [
     Case("codex.hooks.schema", "warning",
          {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]}}'},
          "not supported yet"),
+    # issue 16.6: every problem of a file Codex skips; ${VAR} an MCP server needs, unset
+    Case("codex.hooks.timeout-spelling", "warning",
+         {".codex/hooks.json": '{"version": 1, "hooks": {"Stop": [{"hooks": [{"type": "command", '
+                               '"command": "x", "timeoutSec": 5}]}]}}'}, "'timeoutSec'"),
+    Case("claude.mcp.env-vars", "warning",
+         {".claude.json": json.dumps({"mcpServers": {"gh": {
+             "type": "http", "url": "https://example.com/mcp",
+             "headers": {"Authorization": "Bearer ${AGENTDECK_TEST_UNSET_TOKEN}",
+                         "X-Ok": "${AGENTDECK_TEST_UNSET_2:-fine}"}}}})},
+         "uses ${AGENTDECK_TEST_UNSET_TOKEN} (headers.Authorization), which is not set here"),
+    Case("codex.mcp.env-vars", "warning",
+         {".codex/config.toml": '[mcp_servers.gh]\nurl = "https://example.com/mcp"\n'
+                                'bearer_token_env_var = "AGENTDECK_TEST_UNSET_TOKEN"\n'},
+         "reads AGENTDECK_TEST_UNSET_TOKEN (bearer_token_env_var), which is not set here"),
     # "fires twice" (issue 13.5, core/doctor/double_firing.py)
     Case("copilot.hooks.fires-twice", "warning", installed=True,
          after={".copilot/hooks/agentihooks.json":
