@@ -94,6 +94,7 @@ class Manifest:
             raise UserError("agentdeck manifest has an unexpected shape; move it aside and re-run",
                             path=str(path))
         roots = None
+        checked: set[str] = set()   # paths already found inside the home (1,000 entries share one)
         for raw in obj["entries"]:
             try:
                 e = Entry(**raw)
@@ -102,7 +103,7 @@ class Manifest:
                                 path=str(path)) from None
             if roots is None:
                 roots = host.roots()      # once per manifest, not once per path
-            problem = _entry_problem(host, e, roots)
+            problem = _entry_problem(host, e, roots, checked)
             if problem:
                 raise UserError(f"agentdeck manifest {problem}; move it aside and re-run", path=str(path))
             m.entries[e.id] = e
@@ -129,16 +130,22 @@ class Manifest:
 _SHA_RE = re.compile(r"[0-9a-f]{64}")
 
 
-def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None) -> str | None:
+def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None,
+                   checked: set[str] | None = None) -> str | None:
     """Why an entry cannot be acted on safely (uninstall deletes and restores what it names):
-    every path must lie inside the home or a CLI home, and prior_sha must be a sha256."""
+    every path must lie inside the home or a CLI home (and not be Copilot's config.json), and
+    prior_sha must be a sha256. `checked`: paths already found fine (skipped)."""
     if not isinstance(e.path, str) or not os.path.isabs(e.path) or not isinstance(e.created_dirs, list):
         return "has an entry with an unexpected shape"
     for p in [e.path, *e.created_dirs]:
+        if checked is not None and p in checked:
+            continue
         if not isinstance(p, str) or not host.confined(p, roots):
             return f"names a path outside the home ({p})"
-    if host.never_written(e.path):
-        return f"names Copilot's config.json ({e.path}), which agentdeck never writes"
+        if p == e.path and host.never_written(p):
+            return f"names Copilot's config.json ({e.path}), which agentdeck never writes"
+        if checked is not None:
+            checked.add(p)
     if e.prior_mode is not None and not (isinstance(e.prior_mode, int) and 0 <= e.prior_mode <= 0o7777):
         return f"has an invalid prior_mode ({e.prior_mode!r})"
     if e.prior_sha is not None and not (isinstance(e.prior_sha, str) and _SHA_RE.fullmatch(e.prior_sha)):
