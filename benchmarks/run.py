@@ -15,6 +15,7 @@ Rows (see docs/performance.md for the targets and the figures):
   g  in-process apply / plan / uninstall of 10 / 100 / 1,000 MCP servers (each target's file)
   h  agentdeck plan on a home whose settings.json is a FIFO (returns, one line)
   i  agentdeck drill: a real offline turn of each of the three CLIs (target <= 10 s wall)
+  p  agentdeck-hook PreToolUse, 1 MB of secret-sounding words (issue 15: <= 0.2 s, line written)
 
 Honesty rules: each pair runs alternately (A B, B A, A B, ...) so the machine's drift cancels;
 every figure is a median; each process of rows a and b gets a fresh temp home (row e keeps one
@@ -465,6 +466,40 @@ def row_e(runs: int) -> Row:
                     "python -c pass", sa, sb, 2, "<= 2x")
 
 
+# ---- p: hook handler on a padded payload -----------------------------------------------------
+def big_payload(size: int = 1_000_000) -> bytes:
+    """A Claude-shaped PreToolUse whose command is `size` bytes of the words the old redactor was
+    quadratic on, joined into one long identifier (its worst case) and as separate words."""
+    words = "token_password_apikey_secret_api_key_PASSWORD_Bearer_x_"
+    half = size // 2
+    glued = (words * (half // len(words) + 1))[:half]
+    spaced = (words.replace("_", " ") * (half // len(words) + 1))[:size - half]
+    return json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                       "cwd": "/r", "tool_input": {"command": glued + spaced}}).encode()
+
+
+def row_p(runs: int) -> Row:
+    payload = big_payload()
+    with tempfile.TemporaryDirectory(prefix="bench-g-") as h:
+        env = clean_env(Path(h))
+
+        def hook():
+            return timed([*tool("agentdeck-hook"), "PreToolUse"], env, stdin=payload)
+
+        sample = Sample()
+        hook()
+        for _ in range(runs):
+            w, c = hook()
+            sample.wall.append(w)
+            sample.cpu.append(c)
+        lines = (Path(h) / ".local" / "state" / "agentdeck" / "audit.jsonl").read_text().splitlines()
+        if len(lines) != runs + 1:
+            raise RuntimeError(f"expected {runs + 1} audit lines, found {len(lines)}")
+    return Row("p", f"agentdeck-hook PreToolUse, {len(payload) // 1000} kB of secret-sounding words",
+               ms(sample.med), cpu=f"{ms(sample.cpu_med)} cpu", target="<= 0.2 s, line written",
+               met=verdict(sample.med <= 0.2))
+
+
 # ---- f: doctor --live --------------------------------------------------------------------------
 def row_f(runs: int) -> list[Row]:
     what, target = "agentdeck doctor --live (all targets)", "<= 1.3x"
@@ -601,7 +636,7 @@ def print_table(rows: list[Row]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=11, help="runs per side of each pair (default 11)")
-    ap.add_argument("--only", default="abcdefghi", help="rows to run, e.g. b,e (default: all)")
+    ap.add_argument("--only", default="abcdefghip", help="rows to run, e.g. b,e (default: all)")
     ap.add_argument("--big", action="store_true",
                     help="row c also applies 1,000 servers+skills+agents (minutes: see the doc)")
     ap.add_argument("--here", action="store_true",
@@ -615,7 +650,7 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"agentdeck: {REPO} at {git_rev()}; {a.runs} runs per side, alternated; medians\n")
     rows: list[Row] = []
-    steps = [("b", lambda: [row_b(a.runs)]), ("e", lambda: [row_e(a.runs)]),
+    steps = [("b", lambda: [row_b(a.runs)]), ("e", lambda: [row_e(a.runs)]), ("p", lambda: [row_p(a.runs)]),
              ("a", lambda: [row_a(a.runs)]), ("c", lambda: rows_c(max(3, a.runs // 2), a.big)),
              ("d", lambda: rows_d(a.runs)), ("f", lambda: row_f(max(3, a.runs // 2))),
              ("g", lambda: rows_g(max(3, a.runs // 2))), ("h", lambda: [row_h(a.runs)]),

@@ -25,6 +25,7 @@ from .disk import DiskView
 from .errors import UserError
 from .host import Host
 from .manifest import Manifest
+from .output_guard import guard_state
 from .plan import Plan
 
 DEFAULT_PROFILE = "default"
@@ -61,7 +62,7 @@ def load_manifests(host: Host) -> dict[str, Manifest]:
 
 def desired_states(host: Host, profile_name: str, names: list[str]) -> list[DesiredState]:
     prof = profiles.resolve(host, profile_name)
-    return [targets.get(n).desired(prof, host) for n in names]
+    return [guard_state(targets.get(n).desired(prof, host)) for n in names]
 
 
 def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str] | None = None,
@@ -97,8 +98,8 @@ def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str]
 
 def _desired(target, prof, host: Host, trust_hooks: bool) -> DesiredState:
     if trust_hooks and getattr(target, "supports_trust_hooks", False):
-        return target.desired(prof, host, trust_hooks=True)
-    return target.desired(prof, host)
+        return guard_state(target.desired(prof, host, trust_hooks=True))
+    return guard_state(target.desired(prof, host))
 
 
 def with_overrides(prof, overrides: dict | None, target: str):
@@ -176,7 +177,7 @@ def build_repo_plan(host: Host, repo_dir: str | Path, profile_name: str = DEFAUL
     "remove" plans its removal. Reads only."""
     t, host = _repo_target(host, repo_dir, cloud_setup)
     prof = profiles.resolve(host, profile_name)
-    state = t.desired(prof, host)
+    state = guard_state(t.desired(prof, host))
     man = Manifest.load(host, t.name, t.manifest_path(host))
     plan = planner.compute(host, profile_name, [state], {t.name: man}, disk=DiskView(host),
                            selected=[t.name])

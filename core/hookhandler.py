@@ -8,6 +8,7 @@ Import cost matters (it runs on every tool call): only the standard library and 
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -18,6 +19,10 @@ from agentdeck.core.secrets import redact, redact_value
 
 MAX_STDIN = 8 * 1024 * 1024
 MAX_STR = 2000          # every string in the record, the prompt included
+#: each string is cut to this many characters BEFORE it is redacted (then to MAX_STR after), so
+#: redaction is linear in a bounded input: a 1 MB tool call costs what a 6 kB one does. The
+#: margin past MAX_STR lets a credential that starts before the cut be recognized whole.
+REDACT_WINDOW = MAX_STR + 4096
 MAX_DEPTH = 12          # nesting kept from tool args
 MAX_ITEMS = 200         # entries kept per list / dict in tool args
 
@@ -158,14 +163,31 @@ def _bounded(value, depth: int = 0):
     return value
 
 
+_CUT = re.compile(r"…\[\+(\d+) chars\]\Z")
+
+
+def _window(value):
+    """Every string (keys too) cut to REDACT_WINDOW with a "…[+N chars]" marker: the record's
+    strings are redacted only after this, so a padded tool call costs no more than a short one."""
+    if isinstance(value, dict):
+        return {_window(k) if isinstance(k, str) else k: _window(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_window(v) for v in value]
+    if isinstance(value, str) and len(value) > REDACT_WINDOW:
+        return f"{value[:REDACT_WINDOW]}…[+{len(value) - REDACT_WINDOW} chars]"
+    return value
+
+
 def _clip(value):
     if isinstance(value, dict):
-        return {k: _clip(v) for k, v in value.items()}
+        return {_clip(k) if isinstance(k, str) else k: _clip(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_clip(v) for v in value]
     if isinstance(value, str) and len(value) > MAX_STR:
         keep = MAX_STR - 20  # room for the marker
-        return f"{value[:keep]}…[+{len(value) - keep} chars]"
+        cut = _CUT.search(value)   # already cut by _window: count what that dropped too
+        dropped = len(value) - keep - (len(cut.group(0)) - int(cut.group(1)) if cut else 0)
+        return f"{value[:keep]}…[+{dropped} chars]"
     return value
 
 
@@ -192,7 +214,7 @@ def build_record(payload: dict, argv_event: str | None, env, error: str | None =
         record["prompt"] = payload["prompt"]
     if error:
         record["error"] = error
-    return _clip(redact_value(record))
+    return _clip(redact_value(_window(record)))
 
 
 # ---- writing ---------------------------------------------------------------------------------
@@ -211,15 +233,67 @@ def state_dir(env) -> str:
     return platformdirs.user_state_dir("agentdeck")
 
 
+#: characters json.dumps(ensure_ascii=False) leaves raw that a terminal or a line reader acts on:
+#: DEL, the C1 controls (U+0080-U+009F: CSI, OSC...), the Unicode line / paragraph separators
+#: (line breaks to many JSON-lines readers) and the bidirectional overrides ("trojan source")
+_ESCAPE = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F),
+                                     *range(0x2066, 0x206A), 0xFEFF)}
+AUDIT_MODE = 0o600
+
+
+def audit_line(record: dict) -> bytes:
+    """One JSON line: UTF-8, every control character escaped (json escapes C0, we escape the rest)."""
+    text = json.dumps(record, ensure_ascii=False, default=str).translate(_ESCAPE)
+    return (text + "\n").encode("utf-8", "replace")
+
+
+def _open_audit(path: str) -> int | None:
+    """A descriptor appending to `path`, a regular file of mode 0600, or None (with a note on
+    stderr) when that cannot be had safely. Never follows a symlink (a symlinked audit.jsonl is
+    replaced by a regular file: the link goes, its target is untouched), never blocks (a FIFO
+    opens O_NONBLOCK and is refused after fstat), tightens an existing wider mode to 0600."""
+    import stat
+
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    for _ in range(2):
+        try:
+            fd = os.open(path, flags, AUDIT_MODE)
+        except OSError as e:
+            if e.errno == errno.ELOOP and os.path.islink(path):   # a symlink: replace it
+                os.unlink(path)
+                flags |= os.O_EXCL
+                continue
+            if e.errno == errno.ENXIO:                              # a FIFO without a reader
+                _note(f"{path} is a FIFO, not a regular file; audit line not written")
+                return None
+            raise
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            _note(f"{path} is not a regular file; audit line not written")
+            return None
+        if stat.S_IMODE(st.st_mode) & 0o077:
+            os.fchmod(fd, AUDIT_MODE)
+        return fd
+    return None
+
+
+def _note(message: str) -> None:
+    try:
+        sys.stderr.write(f"agentdeck-hook: {message}\n")
+    except (OSError, ValueError):
+        pass
+
+
 def append_record(record: dict, env) -> None:
     """One O_APPEND write per line, so concurrent hooks never interleave."""
     directory = state_dir(env)
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8", "replace")
-    fd = os.open(os.path.join(directory, "audit.jsonl"),
-                 os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = _open_audit(os.path.join(directory, "audit.jsonl"))
+    if fd is None:
+        return
     try:
-        os.write(fd, line)
+        os.write(fd, audit_line(record))
     finally:
         os.close(fd)
 

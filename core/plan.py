@@ -32,6 +32,7 @@ from .desired import Desired, DesiredState, Notice
 from .disk import MISSING, DiskView
 from .host import Host
 from .manifest import ABSENT, Entry, Manifest, canonical, entry_id, sha256
+from .output_guard import redact_output
 
 class ItemClass(StrEnum):
     """An item's class by the three-state rule (the table above). str-valued: the JSON form and
@@ -118,9 +119,13 @@ class PlanItem:
             "id": self.id, "target": self.target, "path": self.path, "kind": self.kind,
             "key": self.key, "label": self.label, "group": self.group, "class": self.cls,
             "decision": decision, "choices": list(self.choices), "action": action_of(self, decision),
-            "reason": self.reason, "warnings": self.warnings, "secret": self.secret,
-            "desired": _jsonable(self.desired), "recorded": _jsonable(self.recorded),
-            "actual": _jsonable(self.actual), "exists": self.actual is not MISSING,
+            "reason": redact_output(self.reason), "warnings": redact_output(self.warnings),
+            "secret": self.secret,
+            # redacted exactly as the text plan shows values (core.output_guard.redact_output;
+            # the text plan is rendered from this form)
+            "desired": redact_output(_jsonable(self.desired)),
+            "recorded": redact_output(_jsonable(self.recorded)),
+            "actual": redact_output(_jsonable(self.actual)), "exists": self.actual is not MISSING,
             "also": self.also,
         }
 
@@ -266,7 +271,8 @@ class Plan:
                             for j in items if j["target"] == t)),
                             "hooks_inert": state_text(self, t)} for t in self.targets}},
             "items": items,
-            "notices": {t: [{"level": n.level, "message": n.message, "path": n.path} for n in ns]
+            "notices": {t: [{"level": n.level, "message": redact_output(n.message), "path": n.path}
+                            for n in ns]
                         for t, ns in self.notices.items()},
             "inputs": self.inputs,
         }

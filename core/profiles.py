@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import UserError
 from .host import Host, HostError
 from .names import check_name
+from .output_guard import check_profile_source
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -212,6 +213,7 @@ def _md_files(host: Host, d: Path) -> dict[str, str]:
                 check_name(name)
             except ValueError as e:
                 raise UserError(str(e), path=str(p)) from None
+            check_profile_source(host, p)
             out[name] = _read(host, p) or ""
     return out
 
@@ -347,6 +349,7 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
             prof.hooks = type(prof.hooks).model_validate(merged)
             for fld in meta.hooks.model_dump(exclude_unset=True):
                 hooks_from[fld] = d / "profile.toml"
+        check_profile_source(host, d / "AGENTS.md")
         persona = _read(host, d / "AGENTS.md")
         if persona is not None:
             prof.personas.append((n, persona))
@@ -359,6 +362,7 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
                     check_name(sk, "skill name")
                 except ValueError as e:
                     raise UserError(str(e), path=str(d / "skills" / sk)) from None
+                check_profile_source(host, d / "skills" / sk / "SKILL.md")
                 prof.skills[sk] = str(d / "skills" / sk)
         loaded = _load_json(host, d / "mcp.json")
         if loaded is not None:

@@ -14,6 +14,7 @@ from typing import Any
 from .disk import MISSING
 from .host import Host
 from .plan import KEPT_CLASSES, Action, Decision, Plan, PlanItem
+from .output_guard import redact_output
 
 COLORS = {"+": "32", "~": "33", "-": "31", "!": "35", "?": "36"}
 LEGEND = {"+": "create", "~": "update", "-": "remove", "!": "hand-edited, foreign or conflict: yours is kept unless you take the profile's",
@@ -51,7 +52,7 @@ def short(v: Any, width: int = 60, *, start: int = 0) -> str:
     text from about there (where values differ) instead of from the beginning."""
     if v is MISSING or v is None:
         return "(absent)"
-    s = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+    s = json.dumps(redact_output(v), ensure_ascii=False, separators=(",", ":"))
     if len(s) <= width:
         return s
     if start > width - 20:
@@ -63,7 +64,7 @@ def short(v: Any, width: int = 60, *, start: int = 0) -> str:
 
 def first_difference(values: list[Any]) -> int:
     """Where the JSON forms of the values first differ (0 when they do not share a prefix)."""
-    texts = [json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in values
+    texts = [json.dumps(redact_output(v), ensure_ascii=False, separators=(",", ":")) for v in values
              if v is not MISSING and v is not None]
     if len(texts) < 2:
         return 0

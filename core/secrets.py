@@ -36,11 +36,26 @@ _ROWS: tuple[tuple[str, str], ...] = (
      r"\b[Bb]earer[ \t]+(?P<secret>(?=[a-z._~+/-]*[A-Z0-9])[A-Za-z0-9._~+/-]{16,}=*)"),
     ("url_credentials",
      r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@$]+:(?P<secret>[^\s/@$]+)@"),
+    # GitLab personal / deploy / runner / project-trigger tokens: glpat-<20+>
+    ("gitlab_token", r"(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_.-]+)?"),
+    # Stripe secret and restricted keys, live and test
+    ("stripe_key", r"(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("huggingface_token", r"(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])"),
+    ("npm_token", r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])"),
+    # a literal value after a credential flag (`--password X`, `--token=X`), not `$VAR`, not
+    # `--password-stdin`; quoted values lose their quotes' content only
+    ("password_flag",
+     r"(?<![A-Za-z0-9_-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)"
+     r"(?:=|[ \t]+)[\"']?(?P<secret>[^\s\"'$-][^\s\"']{0,255})"),
+    # curl/wget-style `-u user:pass`, `--user user:pass`, `-uuser:pass` (not `-u 1000:1000`)
+    ("user_password",
+     r"(?<![A-Za-z0-9_-])(?:-u[ \t]*|--user(?:=|[ \t]+))[\"']?[^\s:\"'@$]{1,128}:"
+     r"(?P<secret>(?![0-9]+(?![^\s\"']))[^\s\"'$][^\s\"']{0,255})"),
 )
 
 #: kind -> strings of which every match contains at least one. A row whose strings are all
 #: absent from the text cannot match there, so it is neither compiled nor searched: the hook
-#: handler, which redacts every event, compiles the 13 regexes (~1.5 ms) only when a text could
+#: handler, which redacts every event, compiles the regexes (~1.5 ms) only when a text could
 #: hold such a credential. Kinds not listed (the case-insensitive AWS secret) are always searched.
 _LITERALS: dict[str, tuple[str, ...]] = {
     "private_key": ("-----BEGIN ",),
@@ -55,6 +70,12 @@ _LITERALS: dict[str, tuple[str, ...]] = {
     "jwt": ("eyJ",),
     "bearer_token": ("earer",),
     "url_credentials": ("://",),
+    "gitlab_token": ("glpat-", "gldt-", "glrt-", "glptt-"),
+    "stripe_key": ("k_live_", "k_test_"),
+    "huggingface_token": ("hf_",),
+    "npm_token": ("npm_",),
+    "password_flag": ("--pass", "--token", "--api", "--secret", "--client-secret"),
+    "user_password": ("-u",),
 }
 _COMPILED: dict[str, re.Pattern[str]] = {}
 _SCREENED = tuple((kind, rx, _LITERALS.get(kind)) for kind, rx in _ROWS)
@@ -69,7 +90,7 @@ def _rx(kind: str, rx: str) -> re.Pattern[str]:
 #: dict keys whose plain 40-char value is an AWS secret even with no name next to it in the text
 _AWS_SECRET_NAME = re.compile(r"(?i)^(?:aws_?)?secret_?(?:access_?)?key$")
 _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}")
-_ENV_REF = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+][^}]*)?\}|\$[A-Za-z_][A-Za-z0-9_]*")
+_ENV_REF = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*+(?::?[-=?+][^}]{0,256})?\}|\$[A-Za-z_][A-Za-z0-9_]*+")
 
 
 def _secret_hit() -> type:
@@ -171,9 +192,15 @@ def scan_value(value, where: str = "") -> list[SecretHit]:
 _SECRETISH_NAME = re.compile(
     r"(?i)(pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|private[_-]?key|credential"
     r"|access[_-]?key|session[_-]?key|authorization|cookie)")
-_SECRETISH_ASSIGN = re.compile(
-    r"(?i)\b([A-Za-z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY|ACCESS_KEY)[A-Za-z0-9_]*)"
-    r"=(?!\$)(\"[^\"]*\"|'[^']*'|[^\s;&|]+)")
+#: NAME=value where NAME contains a secret word. Linear: the name is one possessive run of word
+#: characters (no backtracking into it: the old `\w*(?:TOKEN|...)\w*=` was quadratic on a long
+#: run of word characters, ~20 s on 100 kB), and the secret word is checked afterwards.
+_ASSIGN = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z0-9_]++)=(?!\$)(\"[^\"]{0,4096}\"|'[^']{0,4096}'|[^\s;&|]++)")
+_SECRET_WORD = re.compile(r"(?i)PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY|ACCESS_KEY")
+
+
+def _redact_assign(m: re.Match) -> str:
+    return f"{m.group(1)}=[REDACTED:named]" if _SECRET_WORD.search(m.group(1)) else m.group(0)
 
 
 def _redact_named(key: object, value: str) -> str | None:
@@ -200,7 +227,7 @@ def redact_value(value):
     if isinstance(value, (list, tuple)):
         return [redact_value(v) for v in value]
     if isinstance(value, str):
-        return _SECRETISH_ASSIGN.sub(lambda m: f"{m.group(1)}=[REDACTED:named]", redact(value))
+        return _ASSIGN.sub(_redact_assign, redact(value))
     return value
 
 

@@ -49,6 +49,18 @@ TRUE_POSITIVES = [
     ("private_key", (t := PEM_BEGIN + "\n" + body(64, "MIIE") + "\n" + PEM_END), t),
     ("private_key", "cut off: " + (t := PEM_BEGIN + "\n" + body(40, "b3Bl")), t),
     ("url_credentials", "git clone https://deploy:" + (t := "hunter2" * 2) + "@example.com/r.git", t),
+    ("gitlab_token", "PRIVATE-TOKEN: " + (t := "glpat-" + body(20, "xY3_-")), t),
+    ("gitlab_token", (t := "gldt-" + body(24)), t),
+    ("stripe_key", "STRIPE=" + (t := "sk_" + "live_" + body(24, "Rk4")), t),
+    ("stripe_key", (t := "rk_" + "test_" + body(30)), t),
+    ("huggingface_token", "HF_TOKEN " + (t := "hf_" + body(34, "qWe7")), t),
+    ("npm_token", "//registry.npmjs.org/:_authToken=" + (t := "npm_" + body(36)), t),
+    ("password_flag", "mysql --password " + (t := "hunter2hunter2") + " db", t),
+    ("password_flag", "tool --password=" + (t := "S3cr3t!x") + " --verbose", t),
+    ("password_flag", "login --token '" + (t := body(30, "t0K")) + "'", t),
+    ("user_password", "curl -u deploy:" + (t := "pa55word") + " https://x", t),
+    ("user_password", "curl --user 'admin:" + (t := "hunter22") + "' https://x", t),
+    ("user_password", "curl -uadmin:" + (t := "Xy9zzz") + " https://x", t),
 ]
 
 FALSE_POSITIVES = [
@@ -78,6 +90,17 @@ FALSE_POSITIVES = [
     "-----BEGIN " + "PUBLIC KEY-----",
     "short",
     "",
+    "glpat-",
+    "sk_live_",
+    "the shelf_life and hf_short",
+    "npm_config_cache=/tmp/npm",
+    "git push --token-file ~/.tok",
+    "docker login --password-stdin",
+    "mysql --password $DB_PASSWORD",
+    'login --token "${TOKEN}"',
+    "docker run -u 1000:1000 image",
+    "sort -u file.txt",
+    "curl -u $USER:$PASS https://x",
 ]
 
 
