@@ -159,6 +159,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--repo", metavar="DIR",
                    help="open the repository screen on DIR: the hooks it carries for Copilot CLI, "
                         "VS Code agent mode and the Copilot cloud agent (.github/hooks/)")
+    from .policy.commands import add_parsers as policy_parsers   # activity, policy test|show
+    policy_parsers(sub, _common)
     return ap
 
 
@@ -494,6 +496,16 @@ def _merge_global_options(ap: argparse.ArgumentParser, args) -> None:
             setattr(args, name, list(val) + list(cur or []))
         elif cur in (None, False):
             setattr(args, name, val)
+
+
+def _policy_command(name: str):
+    def run(args) -> int:
+        from .policy import commands
+        return getattr(commands, f"cmd_{name}")(args, make_host)
+    return run
+
+
+COMMANDS.update(activity=_policy_command("activity"), policy=_policy_command("policy"))
 
 
 def main(argv: list[str] | None = None) -> int:

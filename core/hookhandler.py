@@ -1,10 +1,15 @@
 """`agentdeck-hook <event>`: the default hook handler, one JSON line per event in the audit log.
 
 A CLI runs it with the event's payload on stdin. It normalizes whichever dialect arrived into
-one record, redacts credentials, appends the line to `<state dir>/audit.jsonl` and exits 0 with
-nothing on stdout: it never blocks a tool, never injects context, never prints a traceback.
+one record, redacts credentials and appends the line to `<state dir>/audit.jsonl`. At a
+pre-tool or prompt event it also decides (core.policy): the compiled policy the install wrote
+(core.policy.compiled) and the drill canary (core.policy.canary) give allow, ask or deny, the
+decision is part of the audit line, and a deny or ask is answered in the calling CLI's own
+channel (core.policy.answer, facts in core.facts.hook_channels). An allow prints nothing and
+exits 0; the handler never prints a traceback.
 
-Import cost matters (it runs on every tool call): only the standard library and core.secrets.
+Import cost matters (it runs on every tool call): only the standard library, core.secrets and,
+at a decision event, core.policy's small modules (the channel facts only on a deny or ask).
 """
 from __future__ import annotations
 
@@ -305,9 +310,10 @@ DRILL_CANARY = "agentdeck-drill-canary"  # a pre-tool call carrying this token i
 
 def drill_tag(record: dict, env) -> bool:
     """In a drill (AGENTDECK_DRILL_ID set), tag the record with the drill's id and the handler's
-    wall time so far (since the wrapper's process started), and decide the canary: True when
-    this is a pre-tool call whose tool args carry the canary token, which the handler denies
-    (exit 2: the one channel every CLI honours). Outside a drill: nothing, False."""
+    wall time so far (since the wrapper's process started), and say whether this is a pre-tool
+    call whose tool args carry the canary token: True. The deny itself is decided and answered
+    in the CLI's channel by decide() (core.policy.canary.drill_canary_verdict: exit 2 plus the
+    CLI's JSON shape). Outside a drill: nothing, False."""
     drill = env.get(DRILL_VAR)
     if not drill:
         return False
@@ -333,30 +339,148 @@ def _process_ms() -> int | None:
         return None
 
 
+# ---- deciding (pre-tool and prompt events) ---------------------------------------------------
+#: the events at which the handler decides (every other event is only logged)
+DECISION_EVENTS = ("pre_tool_use", "user_prompt_submit")
+#: the dialect a target's CLI speaks when the payload itself does not say
+_TARGET_DIALECT = {"copilot": "copilot-camel", "codex": "codex", "claude": "claude",
+                   "repo": "copilot-pascal"}
+MAX_SUMMARY = 300
+
+
+def _channel_dialect(record: dict) -> str:
+    d = record.get("dialect") or "unknown"
+    return _TARGET_DIALECT.get(record.get("target") or "", "unknown") if d == "unknown" else d
+
+
+def _policy(env) -> tuple[dict | None, str | None]:
+    from agentdeck.core.policy import compiled
+    return compiled.load(compiled.policy_path(env, state_dir(env)))
+
+
+def decide(payload: dict, record: dict, env, parse_error: str | None,
+           t0: float, policy: tuple[dict | None, str | None] | None = None) -> tuple[int, str, str]:
+    """Evaluate the compiled policy (and the drill canary) for a pre-tool or prompt event, add
+    the decision to `record`, and return (exit code, stdout, stderr) in the dialect's channel.
+    `policy`: (document, problem) already loaded (`agentdeck policy test`, in-process); by
+    default the compiled policy file is read (core.policy.compiled.policy_path)."""
+    from agentdeck.core.policy.canary import drill_canary_verdict
+    from agentdeck.core.policy.rules import Verdict, evaluate, evaluate_prompt
+    from agentdeck.core.policy.vocabulary import tool_calls
+
+    event, dialect = record["event"], _channel_dialect(record)
+    doc, problem = policy if policy is not None else _policy(env)
+    on_error = (doc or {}).get("on_error") or "allow"
+    calls = tool_calls(payload) if event == "pre_tool_use" else []
+    verdict = drill_canary_verdict(env, calls)
+    failed = None
+    if verdict is None:
+        failed = parse_error or problem
+        if failed and (parse_error or doc is None):
+            verdict = Verdict("deny" if on_error == "deny" else "allow", "on_error", failed)
+        elif event == "pre_tool_use":
+            verdict = evaluate((doc or {}).get("rules") or [], calls)
+        else:
+            prompt = payload.get("prompt")
+            verdict = evaluate_prompt((doc or {}).get("rules") or [],
+                                      prompt if isinstance(prompt, str) else "")
+    call = verdict.call or (calls[0] if calls else None)
+    if call is not None:
+        record["tool_class"], record["tool_name"] = call.cls, call.name
+        record["summary"] = _summary(record, calls, call)
+    elif event == "user_prompt_submit":
+        record["tool_class"] = "prompt"
+    record["decision"] = verdict.decision
+    record["rule"] = verdict.rule
+    record["reason"] = _clip(redact(verdict.reason)) if verdict.reason else None
+    if verdict.decision == "allow" and not failed:
+        code, out, err = 0, "", ""
+    else:
+        from agentdeck.core.policy import answer as A
+        if verdict.rule == "on_error":
+            code, out, err = A.on_error(event, dialect, on_error, failed or "")
+        else:
+            code, out, err = A.answer(event, dialect, verdict.decision, verdict.reason)
+            if verdict.decision == "ask" and event == "pre_tool_use":
+                record["effective"] = A.effective(dialect, "ask")
+    if failed and verdict.rule != "on_error":
+        record["error"] = "; ".join(filter(None, [record.get("error"), failed]))
+    record["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+    return code, out, err
+
+
+def _summary(record: dict, calls: list, call) -> list[str]:
+    """The deciding call's subjects, taken from the record's already redacted arguments (a
+    value that is secret by its key name, e.g. aws_secret_access_key, is redacted there and
+    would not be recognized in the bare subject)."""
+    from agentdeck.core.policy.vocabulary import classify
+
+    subjects = None
+    tools = record.get("tools") or []
+    idx = next((i for i, c in enumerate(calls) if c is call), None)
+    if idx is not None and idx < len(tools) and isinstance(tools[idx], dict):
+        args = tools[idx].get("args")
+        again = classify(str(tools[idx].get("name") or ""), args if isinstance(args, dict) else {})
+        if again.cls == call.cls:
+            subjects = again.subjects
+    if subjects is None:
+        subjects = redact_value([s for s in call.subjects if isinstance(s, str)])
+    return [s[:MAX_SUMMARY] for s in subjects if isinstance(s, str)][:10]
+
+
+def _emit(out: str, err: str) -> None:
+    for stream, text in ((sys.stdout, out), (sys.stderr, err)):
+        if text:
+            try:
+                stream.write(text + "\n")
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+
+
+def _fail(env, raw: str | None, e: BaseException) -> tuple[int, str, str]:
+    """An internal error at a decision event: the policy's on_error, in the target's channel."""
+    try:
+        doc, _ = _policy(env)
+        on_error = (doc or {}).get("on_error") or "allow"
+        from agentdeck.core.policy import answer as A
+        dialect = _TARGET_DIALECT.get(env.get("AGENTDECK_TARGET") or "", "unknown")
+        return A.on_error(canonical_event(raw), dialect, on_error,
+                          f"internal error: {type(e).__name__}")
+    except BaseException:  # noqa: BLE001
+        return 0, "", ""
+
+
 def main(argv: list[str] | None = None) -> int:
+    t0 = time.perf_counter()
     argv = sys.argv[1:] if argv is None else argv
     env = os.environ
     event = argv[0] if argv else None
+    code, out, err = 0, "", ""
     try:
         payload, error = _parse(*_read_stdin())
         record = build_record(payload, event, env, error)
-        deny = drill_tag(record, env)
+        drill_tag(record, env)                 # drill id + handler_ms on every line of a drill
+        if record["event"] in DECISION_EVENTS:
+            code, out, err = decide(payload, record, env, error, t0)
+    except BaseException as e:  # noqa: BLE001 - a hook must never crash the CLI that runs it
+        raw = event or env.get("AGENTDECK_EVENT")
+        record = {
+            "ts": _now(),
+            "target": env.get("AGENTDECK_TARGET") or None,
+            "event": canonical_event(raw), "raw_event": raw,
+            "error": redact(f"internal error: {type(e).__name__}: {e}")[:MAX_STR],
+        }
+        if record["event"] in DECISION_EVENTS:
+            code, out, err = _fail(env, raw, e)
+            record["decision"] = "deny" if code == 2 else "allow"
+            record["rule"] = "on_error"
+    try:
         append_record(record, env)
-        if deny:
-            sys.stderr.write("agentdeck drill: the canary command is denied (this is a drill)\n")
-            return 2
-    except BaseException as e:  # noqa: BLE001 - a hook must never fail the CLI that runs it
-        try:
-            raw = event or env.get("AGENTDECK_EVENT")
-            append_record({
-                "ts": _now(),
-                "target": env.get("AGENTDECK_TARGET") or None,
-                "event": canonical_event(raw), "raw_event": raw,
-                "error": redact(f"internal error: {type(e).__name__}: {e}")[:MAX_STR],
-            }, env)
-        except BaseException:  # noqa: BLE001
-            pass
-    return 0
+    except BaseException:  # noqa: BLE001
+        pass
+    _emit(out, err)
+    return code
 
 
 if __name__ == "__main__":

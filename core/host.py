@@ -348,6 +348,24 @@ class Host:
             col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
             raise HostError(f"{path}:{line}:{col}: not valid UTF-8") from None
 
+    def read_range(self, path: Path, offset: int, limit: int = 1 << 20) -> tuple[bytes, int] | None:
+        """(up to `limit` bytes of `path` from `offset`, the file's size now), or None when it
+        does not exist: a growing log read piece by piece (core.activity). Opened O_NONBLOCK
+        and refused unless a regular file, so a FIFO never blocks the reader."""
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise HostError(f"{path}: {e.strerror}") from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise HostError(f"{path}: not a regular file")
+            return os.pread(fd, limit, offset) if offset < st.st_size else b"", st.st_size
+        finally:
+            os.close(fd)
+
     # ---- writing -----------------------------------------------------------------------------
     def resolve_write_path(self, path: Path) -> Path:
         """A symlinked file is written through to its target, never replaced by a plain file."""

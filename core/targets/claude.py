@@ -72,6 +72,7 @@ from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..policy import compiled as compiled_policy
 from ..errors import UserError
 from ..host import Host, HostError
 from ..model import McpServer, Profile
@@ -231,6 +232,7 @@ class ClaudeTarget:
                            mode=wrapper_mod.WRAPPER_MODE, label="hook wrapper", group="hooks",
                            reason=f"execs the profile's handler ({profile.hooks.command}) for "
                                   "each event, so the registered hooks stay byte-stable"))
+            compiled_policy.add_to(st, profile, host, T)
         if raw_hooks is not None and not isinstance(raw_hooks, dict):
             st.warn(f"{host.display(settings_path)}: \"hooks\" is not an object, so Claude ignores "
                     "it; agentdeck registers no hooks until you fix or remove it")

@@ -69,6 +69,7 @@ from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..policy import compiled as compiled_policy
 from ..disk import parse_doc
 from ..errors import UserError
 from ..host import Host, HostError
@@ -193,6 +194,7 @@ class CodexTarget:
                            mode=wrapper_mod.WRAPPER_MODE, label="hook wrapper", group="hooks",
                            reason=f"execs the profile's handler ({profile.hooks.command}) for each "
                                   "event, so the registered hooks (and their trust) stay byte-stable"))
+            compiled_policy.add_to(st, profile, host, T)
         if hp.hooks_text is not None:
             n = len(hp.hooks)
             st.add(Desired(T, home / codex_hooks.HOOKS_FILE, "file", hp.hooks_text,

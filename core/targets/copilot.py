@@ -79,6 +79,7 @@ from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..policy import compiled as compiled_policy
 from ..facts.copilot import COPILOT
 from ..errors import UserError
 from ..host import Host
@@ -145,6 +146,7 @@ class CopilotTarget:
                            mode=WRAPPER_MODE, label="hook wrapper", group="hooks",
                            reason=f"execs the profile's handler ({profile.hooks.command}) for each "
                                   "event, so the registered hooks stay byte-stable"))
+            compiled_policy.add_to(st, profile, host, T)
         if hp.hooks_text is not None:
             evs = hp.info["events"]
             off = [e["event"] for e in evs if e["state"] == "disabled-by-operator"]

@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..policy import compiled as compiled_policy
 from ..errors import UserError
 from ..host import Host, HostError
 from ..manifest import Manifest
@@ -592,6 +593,7 @@ class RepoTarget:
                        reason=f"committed and executable: runs the profile's handler "
                               f"({profile.hooks.command}) found on PATH where the hook runs; "
                               "names no path outside the repository"))
+        compiled_policy.add_to(st, profile, host, T, root)
         keys = ", ".join(actions)
         st.add(Desired(T, root / HOOKS_FILE, "file", render_hooks_file(actions),
                        label=f"{HOOKS_FILE} ({len(actions)} events)", group="hooks",

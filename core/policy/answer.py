@@ -1,0 +1,60 @@
+"""A decision -> what the handler prints and exits with, in the calling dialect's channel.
+
+    code, stdout, stderr = answer("pre_tool_use", "codex", "deny", "force-push is not allowed")
+
+The channel facts (exit codes, JSON shapes, what ask becomes) are data in
+core/facts/hook_channels.py, with the version and the source of each row. This module is
+imported only when a call is denied, asked, blocked or failed: an allowed call prints nothing
+and exits 0.
+"""
+from __future__ import annotations
+
+import json
+
+from agentdeck.core.facts import hook_channels as F
+
+
+def _shape(shape: str | None, event: str, decision: str, reason: str) -> str:
+    if shape == "flat":
+        return json.dumps({"permissionDecision": decision, "permissionDecisionReason": reason})
+    if shape == "specific":
+        return json.dumps({"hookSpecificOutput": {
+            "hookEventName": F.SPECIFIC_EVENT.get(event, "PreToolUse"),
+            "permissionDecision": decision, "permissionDecisionReason": reason}})
+    if shape == "block":
+        return json.dumps({"decision": "block", "reason": reason})
+    return ""
+
+
+def effective(dialect: str, decision: str) -> str:
+    """The decision the CLI will act on: ask becomes deny where the dialect has no ask."""
+    if decision == "ask":
+        return F.PRE_TOOL.get(dialect, F.PRE_TOOL["unknown"])["ask"]
+    return decision
+
+
+def answer(event: str, dialect: str, decision: str, reason: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) for `decision` at `event` ("pre_tool_use" or
+    "user_prompt_submit") in `dialect`. allow -> (0, "", "")."""
+    reason = reason or "blocked by agentdeck policy"
+    if event == "user_prompt_submit":
+        if decision == "allow":
+            return 0, "", ""
+        row = F.PROMPT.get(dialect, F.PROMPT["unknown"])
+        return row["exit"], _shape(row["shape"], event, "block", reason), reason
+    row = F.PRE_TOOL.get(dialect, F.PRE_TOOL["unknown"])
+    decision = effective(dialect, decision)
+    if decision == "deny":
+        return row["deny_exit"], _shape(row["shape"], event, "deny", reason), reason
+    if decision == "ask":
+        return 0, _shape(row["shape"], event, "ask", reason), ""
+    return 0, "", ""
+
+
+def on_error(event: str, dialect: str, on_error_value: str, why: str) -> tuple[int, str, str]:
+    """The answer when the handler cannot decide: "deny" denies (exit 2 everywhere: a crash's
+    exit 1 would let the tool run in Codex and Claude), "allow" lets it run."""
+    if on_error_value == "deny":
+        return answer(event, dialect, "deny", f"agentdeck policy could not decide ({why}); "
+                                              "denied (on_error = deny)")
+    return 0, "", ""

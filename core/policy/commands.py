@@ -1,0 +1,110 @@
+"""The `activity` and `policy` commands (wired into core/cli.py's parser by `add_parsers`)."""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser("activity", help="the decisions agentdeck's hook handler recorded "
+                                        "(allow / ask / deny per tool call and prompt)")
+    p.add_argument("--home", metavar="DIR", help="use DIR as the home (default: $HOME)")
+    p.add_argument("--target", "-t", metavar="T", help="only this CLI (copilot, codex, claude, repo)")
+    p.add_argument("--decision", metavar="D", help="only allow, ask or deny")
+    p.add_argument("--session", metavar="ID", help="only this session")
+    p.add_argument("--since", metavar="DURATION", help="only the last DURATION (30s, 15m, 2h, 1d)")
+    p.add_argument("--follow", "-f", action="store_true", help="keep printing new decisions")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p = sub.add_parser("policy", help="the profile's guardrail rules")
+    psub = p.add_subparsers(dest="policy_cmd", metavar="ACTION")
+    t = psub.add_parser("test", help="check every rule's examples in every CLI's payload shape "
+                                     "(exit 1 on a mismatch)")
+    common(t, target=False, output=False)
+    t.add_argument("--json", action="store_true", help="machine-readable output")
+    s = psub.add_parser("show", help="how each rule is enforced in each CLI")
+    common(s, output=False)
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def cmd_activity(args, make_host) -> int:
+    from agentdeck.core import activity
+
+    host = make_host(args)
+    flt = activity.Filter(target=args.target, decision=args.decision, session=args.session,
+                          since=activity.parse_duration(args.since) if args.since else None)
+    width = shutil.get_terminal_size((120, 24)).columns
+
+    def emit(recs: list[dict], header: bool) -> None:
+        if args.json:
+            for r in recs:
+                print(json.dumps(r, ensure_ascii=False))
+        elif recs or header:
+            for line in activity.format_rows(recs, width, header=header):
+                print(line)
+        sys.stdout.flush()
+
+    if not args.follow:
+        recs = activity.read(host, flt)
+        emit(recs, header=True)
+        if not recs and not args.json:
+            print(f"(no decisions recorded in {host.display(activity.audit_path(host))})")
+        return 0
+    follower = activity.Follower(host, flt)
+    first = True
+    try:
+        while True:
+            recs = follower.wait(1.0)
+            if recs or first:
+                emit(recs, header=first)
+                first = False
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        follower.close()
+
+
+def cmd_policy(args, make_host) -> int:
+    from agentdeck.core import engine, profiles
+
+    from .compiled import policy_of
+
+    if args.policy_cmd not in ("test", "show"):
+        print("usage: agentdeck policy {test,show} [--home DIR] [--profile NAME]", file=sys.stderr)
+        return 1
+    host = make_host(args)
+    name = args.profile or engine.DEFAULT_PROFILE
+    pol = policy_of(profiles.resolve(host, name))
+    if args.policy_cmd == "show":
+        from .enforcement import describe
+        targets = engine.select_targets(args.target, None) + ["repo"]
+        data = {t: describe(pol, t) for t in targets}
+        if args.json:
+            print(json.dumps(data, indent=2))
+            return 0
+        for t, d in data.items():
+            print(f"{t}  (on_error = {d['on_error']['value']}: {d['on_error']['meaning']})")
+            for r in d["rules"]:
+                print(f"  {r['id']}  {r['tool']} /{r['match']}/ -> {r['decision']}")
+                for c in r["channels"]:
+                    note = f"; {c['note']}" if c["note"] else ""
+                    print(f"      {c['cli']} {c['event']}: {c['how']}{note}")
+            for c in d["caveats"]:
+                print(f"  caveat: {c}")
+        return 0
+    from .selftest import test_policy
+
+    if pol is None:
+        print(f"agentdeck: profile {name} has no [policy]; nothing to test", file=sys.stderr)
+        return 0
+    res = test_policy(pol)
+    if args.json:
+        print(json.dumps(res.to_json(), indent=2))
+    else:
+        for m in res.mismatches:
+            print(f"MISMATCH  {m}")
+        for n in res.notes:
+            print(f"note      {n}")
+        print(f"policy test: profile {name}, {len(pol['rules'])} rule(s), {res.checked} case(s) "
+              f"checked, {len(res.mismatches)} mismatch(es)")
+    return 0 if res.ok else 1

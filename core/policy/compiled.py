@@ -1,0 +1,148 @@
+"""The compiled policy: the profile's [policy] as the JSON document the hook handler reads.
+
+The handler must stay near bare Python start-up, so it never parses profile.toml or imports
+pydantic: the install writes this document (a desired `file` item of each target's plan) and
+the handler reads it with `json` alone.
+
+Where it lives (one rule, in `policy_path`):
+  copilot, codex, claude   <state dir>/policy/<target>.json (0600); the wrapper exports
+                           AGENTDECK_STATE_DIR and AGENTDECK_TARGET, so the handler finds it
+  repo (--repo DIR)        <repo>/.github/hooks/agentdeck-policy.json (0644, committed beside
+                           the committed wrapper); the repo hooks run with cwd = the repo root
+  AGENTDECK_POLICY=<file>  overrides both (tests, and any other caller)
+
+Document (format 1):
+  {"format": 1, "target": "copilot", "on_error": "allow" | "deny",
+   "rules": [{"id", "tool", "match", "decision", "reason"}, ...]}
+"""
+from __future__ import annotations
+
+import json
+import os
+
+
+FORMAT = 1
+FILE_NAME = "agentdeck-policy.json"
+REPO_PATH = os.path.join(".github", "hooks", FILE_NAME)
+MAX_POLICY = 4 * 1024 * 1024
+ON_ERROR_DEFAULT = "allow"
+
+
+# ---- the profile side (install time) -----------------------------------------------------------
+def policy_of(profile) -> dict | None:
+    """The profile's [policy] as plain data ({"on_error", "rules": [...]}) or None when it has
+    none. Accepts the schema's model (profile.policy) or a plain dict."""
+    pol = getattr(profile, "policy", None) if not isinstance(profile, dict) else profile.get("policy")
+    if pol is None:
+        return None
+    if hasattr(pol, "model_dump"):
+        pol = pol.model_dump(exclude_none=True)
+    if not isinstance(pol, dict):
+        return None
+    rules = []
+    for r in pol.get("rules") or []:
+        if hasattr(r, "model_dump"):
+            r = r.model_dump(exclude_none=True)
+        rules.append(dict(r))
+    return {"on_error": pol.get("on_error") or ON_ERROR_DEFAULT, "rules": rules}
+
+
+def compile_policy(policy: dict, target: str) -> str:
+    """The compiled document's text for one target (byte-stable for equal input)."""
+    from .rules import check_rule
+
+    rules = []
+    seen: set[str] = set()
+    for r in policy.get("rules") or []:
+        why = check_rule(r)
+        if why:
+            raise ValueError(f"policy rule {r.get('id') if isinstance(r, dict) else r!r}: {why}")
+        if r["id"] in seen:
+            raise ValueError(f"policy rule {r['id']!r}: the id is used twice")
+        seen.add(r["id"])
+        rules.append({"id": r["id"], "tool": r.get("tool", "any"), "match": r["match"],
+                      "decision": r["decision"], "reason": r.get("reason") or ""})
+    on_error = policy.get("on_error") or ON_ERROR_DEFAULT
+    if on_error not in ("allow", "deny"):
+        raise ValueError(f"policy on_error {on_error!r} is not allow or deny")
+    doc = {"format": FORMAT, "target": target, "on_error": on_error, "rules": rules}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def desired_item(profile, host, target: str, root=None):
+    """The compiled policy as a desired `file` item for `target`'s plan, or None when the
+    profile has no [policy]. `root`: the repository (target "repo")."""
+    pol = policy_of(profile)
+    if pol is None:
+        return None
+    from pathlib import Path
+
+    from ..desired import Desired
+    from ..errors import UserError
+
+    try:
+        text = compile_policy(pol, target)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    n = len(pol["rules"])
+    if target == "repo":
+        path, mode = Path(root) / REPO_PATH, 0o644
+        why = ("the profile's [policy] for the repository's hooks (committed beside the wrapper: "
+               f"Copilot CLI, VS Code and the cloud agent enforce it); {n} rule(s)")
+    else:
+        path, mode = Path(host.state_dir) / "policy" / f"{target}.json", 0o600
+        why = f"the profile's [policy] as agentdeck's hook handler reads it; {n} rule(s)"
+    return Desired(target, path, "file", text, mode=mode, label="compiled policy",
+                   group="hooks", reason=why)
+
+
+# ---- the handler side (every decision) ---------------------------------------------------------
+def policy_path(env, state_dir: str) -> str:
+    explicit = env.get("AGENTDECK_POLICY")
+    if explicit:
+        return explicit
+    target = env.get("AGENTDECK_TARGET") or ""
+    if target == "repo":
+        return REPO_PATH
+    return os.path.join(state_dir, "policy", f"{target or 'unknown'}.json")
+
+
+def load(path: str) -> tuple[dict | None, str | None]:
+    """(document, problem). (None, None): there is no policy file (nothing to enforce).
+    Never follows a FIFO or blocks: opened O_NONBLOCK, refused unless a regular file."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None, None
+    except OSError as e:
+        return None, f"policy {path}: {e.strerror}"
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, f"policy {path} is not a regular file"
+        data = os.read(fd, MAX_POLICY + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_POLICY:
+        return None, f"policy {path} is larger than 4 MB"
+    try:
+        doc = json.loads(data)
+    except ValueError as e:
+        return None, f"policy {path} is not JSON: {e}"
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(
+            doc.get("rules"), list):
+        return None, f"policy {path} is not a compiled agentdeck policy (format {FORMAT})"
+    return doc, None
+
+
+def add_to(state, profile, host, target: str, root=None) -> None:
+    """The one call each adapter makes where it adds its hook wrapper: the compiled policy joins
+    the target's plan when the profile has a [policy]."""
+    item = desired_item(profile, host, target, root)
+    if item is not None:
+        state.add(item)
+        from .enforcement import ask_notices
+        for message in ask_notices(policy_of(profile), target):
+            state.note(message, str(item.path))

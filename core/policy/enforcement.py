@@ -1,0 +1,99 @@
+"""How each rule is enforced in each target: plain data for the app's Policy tab and the plan.
+
+    describe(policy, "codex") -> {
+        "target": "codex", "verified": "0.171.0", "on_error": {...},
+        "caveats": [str, ...],
+        "rules": [{"id", "tool", "match", "decision", "reason",
+                   "channels": [{"dialect", "cli", "event", "how", "ask_becomes", "note",
+                                 "source"}]}]}
+
+Everything here comes from core/facts/hook_channels.py (the channel facts, with the version and
+whether each row was observed on the real CLI) and core/targets/repo.py's reader table.
+"""
+from __future__ import annotations
+
+from agentdeck.core.facts import hook_channels as F
+
+#: the dialects each target's hooks receive
+TARGET_DIALECTS = {
+    "copilot": ("copilot-camel",),
+    "codex": ("codex",),
+    "claude": ("claude",),
+    "repo": ("copilot-pascal", "vscode"),
+}
+_EVENT = {"copilot-camel": ("preToolUse", "userPromptSubmitted"),
+          "copilot-pascal": ("PreToolUse", "UserPromptSubmit"),
+          "vscode": ("PreToolUse", "UserPromptSubmit"), "codex": ("PreToolUse", "UserPromptSubmit"),
+          "claude": ("PreToolUse", "UserPromptSubmit")}
+_SHAPE_TEXT = {"flat": 'stdout {"permissionDecision": "deny", "permissionDecisionReason": R}',
+               "specific": 'stdout {"hookSpecificOutput": {"permissionDecision": "deny", ...}}',
+               "block": 'stdout {"decision": "block", "reason": R}', None: "no JSON"}
+
+
+def _channel(dialect: str, tool: str, decision: str) -> dict:
+    cli, version = F.DIALECT_CLI.get(dialect, ("", ""))
+    pre, prompt = _EVENT.get(dialect, ("PreToolUse", "UserPromptSubmit"))
+    if tool == "prompt":
+        row = F.PROMPT[dialect]
+        how = f"exit {row['exit']} + {_SHAPE_TEXT[row['shape']]} (the prompt is blocked)"
+        return {"dialect": dialect, "cli": cli, "version": version, "event": prompt,
+                "how": how if decision != "allow" else "exit 0 (recorded only)",
+                "ask_becomes": "deny" if decision == "ask" else None,
+                "note": "a prompt cannot be asked about: ask blocks it" if decision == "ask" else "",
+                "source": row["source"]}
+    row = F.PRE_TOOL[dialect]
+    note = ""
+    if decision == "deny":
+        how = f"exit {row['deny_exit']} with the reason on stderr + {_SHAPE_TEXT[row['shape']]}"
+    elif decision == "ask":
+        how = ("ask: " + _SHAPE_TEXT[row["shape"]].replace('"deny"', '"ask"') if row["ask"] == "ask"
+               else f"denied (exit {row['deny_exit']}): this CLI has no ask")
+        note = row["ask_note"]
+    else:
+        how = "exit 0 (recorded only)"
+    return {"dialect": dialect, "cli": cli, "version": version, "event": pre, "how": how,
+            "ask_becomes": row["ask"] if decision == "ask" else None, "note": note,
+            "source": row["source"]}
+
+
+def describe(policy: dict | None, target: str) -> dict:
+    """The Policy tab's data for one target."""
+    dialects = TARGET_DIALECTS.get(target, ())
+    on_error = (policy or {}).get("on_error") or "allow"
+    out = {
+        "target": target,
+        "dialects": list(dialects),
+        "verified": {d: F.DIALECT_CLI[d][1] for d in dialects},
+        "on_error": {"value": on_error, "exit": F.ON_ERROR_EXIT[on_error],
+                     "meaning": ("a payload the handler cannot read, or an internal error, "
+                                 + ("denies (exit 2, in every CLI)" if on_error == "deny"
+                                    else "lets the tool run; the line is still recorded"))},
+        "caveats": list(F.CAVEATS.get(target, [])),
+        "rules": [],
+    }
+    for r in (policy or {}).get("rules") or []:
+        tool = r.get("tool", "any")
+        out["rules"].append({
+            "id": r.get("id"), "tool": tool, "match": r.get("match"),
+            "decision": r.get("decision"), "reason": r.get("reason") or "",
+            "channels": [_channel(d, tool, r.get("decision", "allow")) for d in dialects],
+        })
+    return out
+
+
+def ask_notices(policy: dict | None, target: str) -> list[str]:
+    """Plan notices: what each ask rule becomes where the target cannot ask."""
+    out = []
+    for r in (policy or {}).get("rules") or []:
+        if r.get("decision") != "ask":
+            continue
+        for d in TARGET_DIALECTS.get(target, ()):
+            row = F.PRE_TOOL[d]
+            if r.get("tool") == "prompt":
+                out.append(f"policy rule {r.get('id')}: a prompt cannot be asked about; ask "
+                           "blocks it")
+            elif row["ask"] != "ask" or row.get("ask_note"):
+                becomes = "deny" if row["ask"] != "ask" else "ask"
+                out.append(f"policy rule {r.get('id')} (ask) in {F.DIALECT_CLI[d][0]}: becomes "
+                           f"{becomes}; {row['ask_note']}")
+    return out

@@ -1,0 +1,211 @@
+"""One tool vocabulary: every dialect's tool call mapped onto shell | read | write | mcp | web.
+
+    calls = tool_calls(payload)      # [Call(cls, name, subjects), ...]; several for a batch
+
+A Call's `subjects` are the strings a rule's regex is searched in: the command (shell), the
+path(s) (read, write: every path of an apply_patch), "server/tool" (mcp), the URL(s) (web).
+Anything unrecognized is class "other" (only `tool = "any"` rules see it, searched in its name
+and its string arguments).
+
+Dialects covered (field names as the CLIs send them, see tests/fixtures/payloads/):
+- Copilot camelCase: `toolName` + `toolArgs` (an object in 1.0.102, a JSON string in older
+  builds), the batched `toolCalls[]` of older builds ({name, args}); tools bash, view, create,
+  edit, str_replace_editor (its nested `command` decides), write_bash, fetch/web_fetch, glob,
+  grep, apply_patch; preMcpToolCall's `serverName`/`toolName`.
+- Copilot PascalCase / Claude / Codex: `tool_name` + `tool_input`: Bash, Read, Write, Edit,
+  MultiEdit, NotebookEdit, NotebookRead, Glob, Grep, LS, WebFetch, WebSearch, mcp__server__tool;
+  Codex's exec_command {cmd}, shell {command: [argv]}, apply_patch {command | input | patch}.
+- VS Code agent mode: run_in_terminal, create_file, replace_string_in_file,
+  multi_replace_string_in_file, insert_edit_into_file, edit_notebook_file, apply_patch,
+  read_file, list_dir, file_search, grep_search, fetch_webpage, mcp_<server>_<tool>.
+
+Standard library only: the hook handler imports this on every pre-tool call.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+CLASSES = ("shell", "read", "write", "mcp", "web", "prompt", "other")
+
+
+class Call:
+    __slots__ = ("cls", "name", "subjects")
+
+    def __init__(self, cls: str, name: str, subjects: list[str]):
+        self.cls, self.name, self.subjects = cls, name, subjects
+
+    def to_json(self) -> dict:
+        return {"class": self.cls, "name": self.name, "subjects": self.subjects}
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Call({self.cls!r}, {self.name!r}, {self.subjects!r})"
+
+
+#: folded tool name (lower case, no "_" "-") -> class
+_BY_NAME = {
+    # shell
+    "bash": "shell", "shell": "shell", "execcommand": "shell", "runinterminal": "shell",
+    "writebash": "shell", "powershell": "shell", "localshell": "shell", "runcommand": "shell",
+    "terminal": "shell", "exec": "shell", "unifiedexec": "shell",
+    # read
+    "read": "read", "view": "read", "readfile": "read", "notebookread": "read", "glob": "read",
+    "grep": "read", "ls": "read", "listdir": "read", "filesearch": "read", "grepsearch": "read",
+    "readnotebookcellOutput".lower(): "read", "search": "read", "codebase": "read",
+    # write
+    "write": "write", "edit": "write", "multiedit": "write", "notebookedit": "write",
+    "create": "write", "createfile": "write", "replacestringinfile": "write",
+    "multireplacestringinfile": "write", "inserteditintofile": "write",
+    "editnotebookfile": "write", "applypatch": "write", "strreplace": "write", "insert": "write",
+    "createdirectory": "write", "editfile": "write", "writefile": "write",
+    # web
+    "webfetch": "web", "websearch": "web", "fetch": "web", "fetchwebpage": "web",
+    "websearchtool": "web", "webfetchtool": "web",
+}
+#: str_replace_editor's nested command -> class
+_EDITOR_COMMANDS = {"view": "read", "create": "write", "str_replace": "write", "insert": "write",
+                    "undo_edit": "write", "delete": "write"}
+_PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", "target_file",
+              "dirPath", "directory", "filename", "file")
+_URL_KEYS = ("url", "urls", "uri", "query")
+_SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$"
+                         r"|^(?:\+\+\+|---) (?:[ab]/)?(\S.*?)\s*$", re.M)
+
+
+def fold(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _args(value) -> dict:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return {"_raw": value}
+    if value is None:
+        return {}
+    return value if isinstance(value, dict) else {"_value": value}
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        out = []
+        for v in value:
+            out += _strings(v)
+        return out
+    if isinstance(value, dict):
+        out = []
+        for v in value.values():
+            out += _strings(v)
+        return out
+    return []
+
+
+def _first_str(args: dict, keys: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for k in keys:
+        v = args.get(k)
+        if isinstance(v, str) and v:
+            out.append(v)
+        elif isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+            out += v
+        if out:
+            return out
+    return out
+
+
+def patch_paths(text: str) -> list[str]:
+    """Every path an apply_patch (or a unified diff) touches."""
+    out: list[str] = []
+    for m in _PATCH_FILE.finditer(text):
+        p = m.group(1) or m.group(2) or m.group(3)
+        if p and p != "/dev/null" and p not in out:
+            out.append(p)
+    return out
+
+
+def _shell_subjects(args: dict) -> list[str]:
+    v = None
+    for k in _SHELL_KEYS:
+        if args.get(k) not in (None, ""):
+            v = args[k]
+            break
+    if isinstance(v, list):            # Codex `shell` {command: ["bash", "-lc", "..."]}
+        parts = [x for x in v if isinstance(x, str)]
+        if len(parts) >= 3 and parts[1] in ("-c", "-lc", "-lic"):
+            return [parts[2]]
+        return [" ".join(parts)]
+    if isinstance(v, str):
+        return [v]
+    return _strings(args)[:1]
+
+
+def _write_subjects(name: str, args: dict) -> list[str]:
+    texts = [s for s in _strings(args) if "*** Begin Patch" in s or "\n+++ " in s or
+             s.startswith("+++ ") or s.startswith("--- ")]
+    paths: list[str] = []
+    for t in texts:
+        paths += [p for p in patch_paths(t) if p not in paths]
+    if isinstance(args.get("edits"), list):        # multi_replace_string_in_file, MultiEdit
+        for e in args["edits"]:
+            if isinstance(e, dict):
+                paths += [p for p in _first_str(e, _PATH_KEYS) if p not in paths]
+    direct = _first_str(args, _PATH_KEYS)
+    return direct + [p for p in paths if p not in direct]
+
+
+def _mcp(name: str) -> tuple[str, str] | None:
+    """(server, tool) of an MCP tool name: mcp__server__tool (Claude, Codex), mcp_server_tool
+    (VS Code)."""
+    if name.startswith("mcp__"):
+        server, _, tool = name[5:].partition("__")
+        return server, tool
+    if name.startswith("mcp_") and name.count("_") >= 2:
+        server, _, tool = name[4:].partition("_")
+        return server, tool
+    return None
+
+
+def classify(name: str, args: dict) -> Call:
+    """One tool call as a Call."""
+    name = name if isinstance(name, str) else ""
+    mcp = _mcp(name)
+    if mcp:
+        return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"])
+    f = fold(name)
+    if f == "strreplaceeditor" or (f in ("edit", "editor") and isinstance(args.get("command"), str)
+                                   and args["command"] in _EDITOR_COMMANDS):
+        cls = _EDITOR_COMMANDS.get(args.get("command") if isinstance(args.get("command"), str)
+                                   else "", "write")
+        return Call(cls, name, _first_str(args, _PATH_KEYS))
+    cls = _BY_NAME.get(f, "other")
+    if cls == "shell":
+        return Call("shell", name, _shell_subjects(args))
+    if cls == "write":
+        return Call("write", name, _write_subjects(name, args))
+    if cls == "read":
+        return Call("read", name, _first_str(args, _PATH_KEYS))
+    if cls == "web":
+        return Call("web", name, _first_str(args, _URL_KEYS))
+    return Call("other", name, [name, *_strings(args)[:20]])
+
+
+def tool_calls(payload: dict) -> list[Call]:
+    """Every tool call a pre-tool payload carries (a batch gives several)."""
+    if not isinstance(payload, dict):
+        return []
+    if isinstance(payload.get("toolCalls"), list):          # Copilot camelCase, batched
+        return [classify(c.get("name") or c.get("toolName") or "",
+                         _args(c.get("args", c.get("toolArgs"))))
+                for c in payload["toolCalls"] if isinstance(c, dict)]
+    if "serverName" in payload and "toolName" in payload:   # Copilot preMcpToolCall
+        return [Call("mcp", str(payload.get("toolName")),
+                     [f"{payload.get('serverName')}/{payload.get('toolName')}"])]
+    if "toolName" in payload:                                # Copilot camelCase, one call
+        return [classify(payload["toolName"], _args(payload.get("toolArgs")))]
+    if "tool_name" in payload:                               # Claude, Codex, VS Code, Pascal
+        return [classify(payload["tool_name"], _args(payload.get("tool_input")))]
+    return []
