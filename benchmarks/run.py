@@ -16,6 +16,7 @@ Rows (see docs/performance.md for the targets and the figures):
   h  agentdeck plan on a home whose settings.json is a FIFO (returns, one line)
   i  agentdeck drill: a real offline turn of each of the three CLIs (target <= 10 s wall)
   p  agentdeck-hook PreToolUse, 1 MB of secret-sounding words (issue 15: <= 0.2 s, line written)
+  r  agentdeck-hook preToolUse with a 50-rule policy  vs  python -c reading the same stdin (<= 2x)
 
 Honesty rules: each pair runs alternately (A B, B A, A B, ...) so the machine's drift cancels;
 every figure is a median; each process of rows a and b gets a fresh temp home (row e keeps one
@@ -500,6 +501,39 @@ def row_p(runs: int) -> Row:
                met=verdict(sample.med <= 0.2))
 
 
+# ---- r: hook handler deciding with 50 rules --------------------------------------------------
+def fifty_rules() -> dict:
+    """A compiled policy of 50 rules over every class (none matches HOOK_PAYLOAD's command, so
+    every rule of its class is searched: the allow path is the slow one)."""
+    classes = ["shell", "read", "write", "mcp", "web"]
+    rules = [{"id": f"r{i}", "tool": classes[i % 5], "match": rf"\bforbidden-{i}\b|secret{i}\.pem$",
+              "decision": "deny" if i % 3 else "ask", "reason": f"rule {i}"} for i in range(50)]
+    return {"format": 1, "target": "copilot", "on_error": "deny", "rules": rules}
+
+
+def row_r(runs: int) -> Row:
+    with tempfile.TemporaryDirectory(prefix="bench-h-") as h:
+        env = clean_env(Path(h))
+        state = Path(h) / ".local" / "state" / "agentdeck"
+        (state / "policy").mkdir(parents=True)
+        (state / "policy" / "copilot.json").write_text(json.dumps(fifty_rules()))
+        env.update(AGENTDECK_TARGET="copilot", AGENTDECK_STATE_DIR=str(state))
+
+        def hook():
+            return timed([*tool("agentdeck-hook"), "preToolUse"], env, stdin=HOOK_PAYLOAD)
+
+        def py():
+            return timed([sys.executable, "-c", "import sys; sys.stdin.buffer.read()"], env,
+                         stdin=HOOK_PAYLOAD)
+
+        sa, sb = alternate(runs, hook, py)
+        last = json.loads((state / "audit.jsonl").read_text().splitlines()[-1])
+        if last.get("decision") != "allow":
+            raise RuntimeError(f"expected an allow decision, got {last.get('decision')!r}")
+    return pair_row("r", "agentdeck-hook preToolUse, 50-rule compiled policy (decides)",
+                    "python -c reading stdin", sa, sb, 2, "<= 2x")
+
+
 # ---- f: doctor --live --------------------------------------------------------------------------
 def row_f(runs: int) -> list[Row]:
     what, target = "agentdeck doctor --live (all targets)", "<= 1.3x"
@@ -636,7 +670,7 @@ def print_table(rows: list[Row]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=11, help="runs per side of each pair (default 11)")
-    ap.add_argument("--only", default="abcdefghip", help="rows to run, e.g. b,e (default: all)")
+    ap.add_argument("--only", default="abcdefghipr", help="rows to run, e.g. b,e (default: all)")
     ap.add_argument("--big", action="store_true",
                     help="row c also applies 1,000 servers+skills+agents (minutes: see the doc)")
     ap.add_argument("--here", action="store_true",
@@ -651,6 +685,7 @@ def main() -> None:
     print(f"agentdeck: {REPO} at {git_rev()}; {a.runs} runs per side, alternated; medians\n")
     rows: list[Row] = []
     steps = [("b", lambda: [row_b(a.runs)]), ("e", lambda: [row_e(a.runs)]), ("p", lambda: [row_p(a.runs)]),
+             ("r", lambda: [row_r(a.runs)]),
              ("a", lambda: [row_a(a.runs)]), ("c", lambda: rows_c(max(3, a.runs // 2), a.big)),
              ("d", lambda: rows_d(a.runs)), ("f", lambda: row_f(max(3, a.runs // 2))),
              ("g", lambda: rows_g(max(3, a.runs // 2))), ("h", lambda: [row_h(a.runs)]),

@@ -87,7 +87,7 @@ TOOLS: dict[str, dict[str, list]] = {
                                                   "isBackground": False})],
         "codex": [("Bash", lambda s: {"command": s}), ("exec_command", lambda s: {"cmd": s}),
                   ("shell", lambda s: {"command": ["bash", "-lc", s]})],
-        "claude": [("Bash", lambda s: {"command": s, "description": "run"})],
+        "claude": [("Bash", lambda s: {"command": s})],
     },
     "read": {
         "copilot": [("view", lambda s: {"path": s}),

@@ -343,3 +343,27 @@ def test_payload_templates_cover_each_dialect_and_class():
     labels = {lbl.split(":")[0] for cls in ("shell", "read", "write", "web", "mcp")
               for lbl, *_ in payloads.shapes(cls, "x/y")}
     assert labels == set(payloads.DIALECTS)
+
+
+def test_an_allowed_call_loads_no_profile_machinery(tmp_path, policy_file):
+    """The handler reads the compiled JSON only: no pydantic, tomlkit, profile model or facts
+    package on the allow path (the channel facts load only for a deny or ask)."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    code = ("import sys, json\n"
+            "from agentdeck.core import hookhandler\n"
+            "rc = hookhandler.main(['PreToolUse'])\n"
+            "heavy = [m for m in sys.modules if m.split('.')[0] in ('pydantic', 'tomlkit', 'textual')"
+            " or m.startswith(('agentdeck.core.facts', 'agentdeck.core.model', 'agentdeck.core.profiles'))]\n"
+            "sys.stderr.write(json.dumps([rc, sorted(heavy)]))\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTDECK_")}
+    env.update(AGENTDECK_POLICY=str(policy_file), AGENTDECK_STATE_DIR=str(tmp_path / "state"),
+               AGENTDECK_TARGET="claude", HOME=str(tmp_path))
+    payload = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "tool_input": {"command": "ls -la"}}
+    proc = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload).encode(),
+                          capture_output=True, env=env, cwd=repo, timeout=60)
+    assert json.loads(proc.stderr) == [0, []]

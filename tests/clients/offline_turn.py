@@ -1,0 +1,50 @@
+"""One real agent turn of a CLI against tests/clients/scripted_model.py, per FACTS.md
+("Running a real session offline"): the provider comes from the environment or command-line
+overrides, so the home's own files are not edited for the turn."""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from agentdeck.core.host import Host
+
+
+def turn_argv(target: str, url: str, prompt: str) -> tuple[list[str], dict[str, str]]:
+    """(argv, extra environment) of one non-interactive turn against the server at `url`."""
+    if target == "copilot":
+        # the default profile's MCP servers (npx -y ...) would stall the turn ~60 s offline
+        off = [a for name in ("memory", "github") for a in ("--disable-mcp-server", name)]
+        return (["copilot", "-p", prompt, "--allow-all", "--no-auto-update", *off],
+                {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
+                 "COPILOT_MODEL": "gpt-5.4"})
+    if target == "codex":
+        provider = f'{{name="fake",base_url="{url}/v1",wire_api="responses"}}'
+        return (["codex", "exec", "--skip-git-repo-check",
+                 "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+                 "-c", "model_provider=fake", "-c", "model=gpt-5.4",
+                 "-c", f"model_providers.fake={provider}", "-c", "features.plugins=false",
+                 "-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false",
+                 prompt], {})
+    if target == "claude":
+        mode = (["--allowedTools", "Bash"] if os.geteuid() == 0
+                else ["--permission-mode", "bypassPermissions"])
+        return (["claude", "-p", prompt, "--model", "sonnet", *mode],
+                {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "sk-offline-test"})
+    raise ValueError(target)
+
+
+def run_turn(host: Host, target: str, url: str, prompt: str, cwd: Path,
+             extra_env: dict[str, str] | None = None, timeout: float = 120):
+    argv, env_extra = turn_argv(target, url, prompt)
+    env = dict(host.env)
+    env.update(env_extra)
+    env.update(extra_env or {})
+    exe = None
+    for d in env["PATH"].split(os.pathsep):
+        if (Path(d) / argv[0]).exists():
+            exe = str(Path(d) / argv[0])
+            break
+    assert exe, f"{argv[0]} not on the scratch PATH"
+    return subprocess.run([exe, *argv[1:]], env=env, cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)

@@ -1,0 +1,216 @@
+"""A scripted model server on 127.0.0.1 for real offline turns of the three CLIs (FACTS.md,
+"Running a real session offline"): the first request that offers a shell tool is answered with
+one call of it running `command`; a request that carries the tool's result is answered with a
+final text. Wire formats: OpenAI Chat Completions (Copilot), OpenAI Responses (Codex), Anthropic
+Messages (Claude Code), all streamed as server-sent events.
+
+    with ScriptedModel(command="touch /tmp/x") as m:
+        env["ANTHROPIC_BASE_URL"] = m.url ...
+
+Test-only (the drill has its own server in core/drill); every request is kept in `m.requests`.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SHELL_NAMES = ("bash", "Bash", "exec_command", "shell", "run_in_terminal", "powershell")
+
+
+def _sse(events: list[tuple[str | None, dict | str]]) -> bytes:
+    out = []
+    for name, data in events:
+        if name:
+            out.append(f"event: {name}\n")
+        out.append(f"data: {data if isinstance(data, str) else json.dumps(data)}\n\n")
+    return "".join(out).encode()
+
+
+def _fill(schema: dict, command: str) -> dict:
+    """Arguments for a shell tool from its JSON schema: the command, and a plain value for each
+    other required property."""
+    props = (schema or {}).get("properties") or {}
+    args: dict = {}
+    for key in props:
+        if key in ("command", "cmd"):
+            args[key] = command if props[key].get("type") != "array" else ["bash", "-lc", command]
+    for key in (schema or {}).get("required") or []:
+        if key in args:
+            continue
+        p = props.get(key) or {}
+        if p.get("enum"):
+            args[key] = "sync" if "sync" in p["enum"] else p["enum"][0]
+        elif p.get("type") in ("integer", "number"):
+            args[key] = 30
+        elif p.get("type") == "boolean":
+            args[key] = False
+        elif p.get("type") == "array":
+            args[key] = []
+        else:
+            args[key] = "run the scripted command"
+    if not args:
+        args = {"command": command}
+    return args
+
+
+class ScriptedModel:
+    def __init__(self, command: str, final_text: str = "done"):
+        self.command, self.final_text = command, final_text
+        self.requests: list[tuple[str, dict]] = []
+        self._server: ThreadingHTTPServer | None = None
+
+    # ---- decisions -------------------------------------------------------------------------
+    def _shell_tool(self, tools: list) -> tuple[str, dict] | None:
+        for t in tools or []:
+            if not isinstance(t, dict):
+                continue
+            fn = t.get("function") if isinstance(t.get("function"), dict) else t
+            name = fn.get("name")
+            if name in SHELL_NAMES:
+                schema = fn.get("parameters") or fn.get("input_schema") or {}
+                return name, _fill(schema, self.command)
+        return None
+
+    @staticmethod
+    def _has_result(body: dict) -> bool:
+        text = json.dumps(body.get("messages") or body.get("input") or [])
+        return any(k in text for k in ('"tool_result"', '"role": "tool"', '"function_call_output"'))
+
+    # ---- wire formats -------------------------------------------------------------------------
+    def chat(self, body: dict) -> bytes:
+        base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0,
+                "model": body.get("model", "gpt-5.4")}
+        tool = None if self._has_result(body) else self._shell_tool(body.get("tools"))
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        if tool:
+            name, args = tool
+            chunks = [
+                {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None,
+                 "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                 "function": {"name": name, "arguments": json.dumps(args)}}]},
+                 "finish_reason": None}]},
+                {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
+                 "usage": usage}]
+        else:
+            chunks = [
+                {**base, "choices": [{"index": 0, "delta": {"role": "assistant",
+                                                            "content": self.final_text},
+                                      "finish_reason": None}]},
+                {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                 "usage": usage}]
+        return _sse([(None, c) for c in chunks] + [(None, "[DONE]")])
+
+    def responses(self, body: dict) -> bytes:
+        tool = None if self._has_result(body) else self._shell_tool(body.get("tools"))
+        if tool:
+            name, args = tool
+            item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name,
+                    "arguments": json.dumps(args), "status": "completed"}
+        else:
+            item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": self.final_text,
+                                 "annotations": []}]}
+        resp = {"id": "resp_1", "object": "response", "created_at": 0, "status": "in_progress",
+                "model": body.get("model", "gpt-5.4"), "output": []}
+        usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0},
+                 "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0},
+                 "total_tokens": 15}
+        return _sse([
+            ("response.created", {"type": "response.created", "response": resp}),
+            ("response.output_item.added", {"type": "response.output_item.added",
+                                            "output_index": 0, "item": item}),
+            ("response.output_item.done", {"type": "response.output_item.done",
+                                           "output_index": 0, "item": item}),
+            ("response.completed", {"type": "response.completed",
+                                    "response": {**resp, "status": "completed", "output": [item],
+                                                 "usage": usage}}),
+        ])
+
+    def messages(self, body: dict) -> bytes:
+        tool = None if self._has_result(body) else self._shell_tool(body.get("tools"))
+        msg = {"id": "msg_1", "type": "message", "role": "assistant",
+               "model": body.get("model", "claude"), "content": [], "stop_reason": None,
+               "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}
+        ev = [("message_start", {"type": "message_start", "message": msg})]
+        if tool:
+            name, args = tool
+            ev += [("content_block_start", {"type": "content_block_start", "index": 0,
+                                            "content_block": {"type": "tool_use", "id": "toolu_1",
+                                                              "name": name, "input": {}}}),
+                   ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                            "delta": {"type": "input_json_delta",
+                                                      "partial_json": json.dumps(args)}})]
+            stop = "tool_use"
+        else:
+            ev += [("content_block_start", {"type": "content_block_start", "index": 0,
+                                            "content_block": {"type": "text", "text": ""}}),
+                   ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                            "delta": {"type": "text_delta",
+                                                      "text": self.final_text}})]
+            stop = "end_turn"
+        ev += [("content_block_stop", {"type": "content_block_stop", "index": 0}),
+               ("message_delta", {"type": "message_delta",
+                                  "delta": {"stop_reason": stop, "stop_sequence": None},
+                                  "usage": {"output_tokens": 5}}),
+               ("message_stop", {"type": "message_stop"})]
+        return _sse(ev)
+
+    # ---- server -------------------------------------------------------------------------------
+    def __enter__(self) -> "ScriptedModel":
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def _send(self, code: int, body: bytes, ctype: str) -> None:
+                self.send_response(code)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self):
+                if self.path.rstrip("/").endswith("/models"):
+                    data = {"object": "list", "data": [{"id": "gpt-5.4", "object": "model"},
+                                                       {"id": "claude-sonnet-5-5", "object": "model"}]}
+                    return self._send(200, json.dumps(data).encode(), "application/json")
+                self._send(404, b"{}", "application/json")
+
+            def do_POST(self):
+                n = int(self.headers.get("Content-Length") or 0)
+                try:
+                    body = json.loads(self.rfile.read(n) or b"{}")
+                except ValueError:
+                    body = {}
+                path = self.path.split("?")[0]
+                model.requests.append((path, body))
+                if path.endswith("/chat/completions"):
+                    return self._send(200, model.chat(body), "text/event-stream")
+                if path.endswith("/responses"):
+                    return self._send(200, model.responses(body), "text/event-stream")
+                if path.endswith("/messages/count_tokens"):
+                    return self._send(200, b'{"input_tokens": 10}', "application/json")
+                if path.endswith("/messages"):
+                    return self._send(200, model.messages(body), "text/event-stream")
+                self._send(404, b"{}", "application/json")
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    @property
+    def port(self) -> int:
+        return self._server.server_address[1]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __exit__(self, *exc) -> None:
+        if self._server:
+            self._server.shutdown()
+            self._server.server_close()

@@ -1,0 +1,79 @@
+"""The payloads the real CLIs sent (tests/fixtures/payloads/, captured by
+tests/clients/capture_payloads.py from real offline turns of Copilot 1.0.102, Codex 0.171.0 and
+Claude Code 2.1.332) are understood by the vocabulary and the policy, and the templates `agentdeck
+policy test` uses (core/policy/payloads.py) have the same fields."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agentdeck.core import hookhandler
+from agentdeck.core.facts import hook_channels as F
+from agentdeck.core.policy import payloads
+from agentdeck.core.policy.selftest import run_case
+from agentdeck.core.policy.vocabulary import tool_calls
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
+CAPTURED_COMMAND = "echo agentdeck-capture > captured.txt"
+PRE = {"copilot": "preToolUse", "codex": "PreToolUse", "claude": "PreToolUse"}
+PROMPT = {"copilot": "userPromptSubmitted", "codex": "UserPromptSubmit", "claude": "UserPromptSubmit"}
+DIALECT = {"copilot": "copilot-camel", "codex": "codex", "claude": "claude"}
+DOC = {"format": 1, "target": "t", "on_error": "deny", "rules": [
+    {"id": "no-capture", "tool": "shell", "match": r"agentdeck-capture", "decision": "deny",
+     "reason": "captured"},
+    {"id": "no-scripted-prompt", "tool": "prompt", "match": r"scripted command",
+     "decision": "deny", "reason": "prompt blocked"}]}
+
+
+def fixture(target: str, event: str) -> dict:
+    return json.loads((FIXTURES / target / f"{event}.json").read_text())
+
+
+@pytest.mark.parametrize("target", list(PRE))
+def test_the_captured_pre_tool_payload_is_a_shell_call(target):
+    [call] = tool_calls(fixture(target, PRE[target]))
+    assert (call.cls, call.subjects) == ("shell", [CAPTURED_COMMAND])
+
+
+@pytest.mark.parametrize("target", list(PRE))
+def test_the_handler_names_the_captured_dialect(target):
+    rec = hookhandler.build_record(fixture(target, PRE[target]), PRE[target],
+                                   {"AGENTDECK_TARGET": target})
+    assert rec["dialect"] == DIALECT[target] and rec["event"] == "pre_tool_use"
+
+
+@pytest.mark.parametrize("target", list(PRE))
+def test_a_rule_denies_the_captured_call_in_the_clis_channel(target):
+    record, code, out, err = run_case(DOC, target, PRE[target], fixture(target, PRE[target]))
+    row = F.PRE_TOOL[DIALECT[target]]
+    assert (record["decision"], record["rule"], code, err) == ("deny", "no-capture", 2, "captured")
+    shown = json.loads(out)
+    assert ("permissionDecision" in shown) == (row["shape"] == "flat")
+    assert ("hookSpecificOutput" in shown) == (row["shape"] == "specific")
+
+
+@pytest.mark.parametrize("target", list(PROMPT))
+def test_a_prompt_rule_blocks_the_captured_prompt(target):
+    record, code, out, _ = run_case(DOC, target, PROMPT[target], fixture(target, PROMPT[target]))
+    assert (record["event"], record["decision"]) == ("user_prompt_submit", "deny")
+    assert json.loads(out)["decision"] == "block" and code == F.PROMPT[DIALECT[target]]["exit"]
+
+
+@pytest.mark.parametrize("target,label", [("copilot", "copilot-camel:bash"),
+                                          ("codex", "codex:Bash"), ("claude", "claude:Bash")])
+def test_policy_test_templates_carry_the_captured_fields(target, label):
+    real = fixture(target, PRE[target])
+    [(lbl, _, event, made)] = [s for s in payloads.shapes("shell", CAPTURED_COMMAND) if s[0] == label]
+    assert event == PRE[target]
+    assert set(made) <= set(real), set(made) - set(real)
+    assert set(made[("toolArgs" if target == "copilot" else "tool_input")]) <= set(
+        real["toolArgs" if target == "copilot" else "tool_input"])
+
+
+@pytest.mark.parametrize("target", list(PROMPT))
+def test_prompt_templates_carry_the_captured_fields(target):
+    real = fixture(target, PROMPT[target])
+    [made] = [p for d, t, e, p in payloads.shapes("prompt", "x") if t == target]
+    assert set(made) <= set(real), set(made) - set(real)
