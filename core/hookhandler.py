@@ -353,9 +353,42 @@ def _channel_dialect(record: dict) -> str:
     return _TARGET_DIALECT.get(record.get("target") or "", "unknown") if d == "unknown" else d
 
 
+_MAX_POLICY = 4 * 1024 * 1024
+
+
 def _policy(env) -> tuple[dict | None, str | None]:
-    from agentdeck.core.policy import compiled
-    return compiled.load(compiled.policy_path(env, state_dir(env)))
+    from agentdeck.core.policy.compiled import policy_path
+    return load_policy(policy_path(env, state_dir(env)))
+
+
+def load_policy(path: str) -> tuple[dict | None, str | None]:
+    """(document, problem). (None, None): there is no policy file (nothing to enforce).
+    Never follows a FIFO or blocks: opened O_NONBLOCK, refused unless a regular file."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None, None
+    except OSError as e:
+        return None, f"policy {path}: {e.strerror}"
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, f"policy {path} is not a regular file"
+        data = os.read(fd, _MAX_POLICY + 1)
+    finally:
+        os.close(fd)
+    if len(data) > _MAX_POLICY:
+        return None, f"policy {path} is larger than 4 MB"
+    try:
+        doc = json.loads(data)
+    except ValueError as e:
+        return None, f"policy {path} is not JSON: {e}"
+    if not isinstance(doc, dict) or doc.get("format") != 1 or not isinstance(
+            doc.get("rules"), list):
+        return None, f"policy {path} is not a compiled agentdeck policy (format 1)"
+    return doc, None
 
 
 def decide(payload: dict, record: dict, env, parse_error: str | None,

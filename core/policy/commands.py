@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import sys
 
 
@@ -33,7 +33,10 @@ def cmd_activity(args, make_host) -> int:
     host = make_host(args)
     flt = activity.Filter(target=args.target, decision=args.decision, session=args.session,
                           since=activity.parse_duration(args.since) if args.since else None)
-    width = shutil.get_terminal_size((120, 24)).columns
+    try:
+        width = os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError):
+        width = 120
 
     def emit(recs: list[dict], header: bool) -> None:
         if args.json:

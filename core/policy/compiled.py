@@ -11,6 +11,9 @@ Where it lives (one rule, in `policy_path`):
                            the committed wrapper); the repo hooks run with cwd = the repo root
   AGENTDECK_POLICY=<file>  overrides both (tests, and any other caller)
 
+The handler reads it in core.hookhandler.load_policy (the one module allowed its own file access:
+it runs on every tool call with no Host object).
+
 Document (format 1):
   {"format": 1, "target": "copilot", "on_error": "allow" | "deny",
    "rules": [{"id", "tool", "match", "decision", "reason"}, ...]}
@@ -24,7 +27,6 @@ import os
 FORMAT = 1
 FILE_NAME = "agentdeck-policy.json"
 REPO_PATH = os.path.join(".github", "hooks", FILE_NAME)
-MAX_POLICY = 4 * 1024 * 1024
 ON_ERROR_DEFAULT = "allow"
 
 
@@ -105,36 +107,6 @@ def policy_path(env, state_dir: str) -> str:
     if target == "repo":
         return REPO_PATH
     return os.path.join(state_dir, "policy", f"{target or 'unknown'}.json")
-
-
-def load(path: str) -> tuple[dict | None, str | None]:
-    """(document, problem). (None, None): there is no policy file (nothing to enforce).
-    Never follows a FIFO or blocks: opened O_NONBLOCK, refused unless a regular file."""
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return None, None
-    except OSError as e:
-        return None, f"policy {path}: {e.strerror}"
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return None, f"policy {path} is not a regular file"
-        data = os.read(fd, MAX_POLICY + 1)
-    finally:
-        os.close(fd)
-    if len(data) > MAX_POLICY:
-        return None, f"policy {path} is larger than 4 MB"
-    try:
-        doc = json.loads(data)
-    except ValueError as e:
-        return None, f"policy {path} is not JSON: {e}"
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(
-            doc.get("rules"), list):
-        return None, f"policy {path} is not a compiled agentdeck policy (format {FORMAT})"
-    return doc, None
 
 
 def add_to(state, profile, host, target: str, root=None) -> None:

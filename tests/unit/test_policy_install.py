@@ -85,7 +85,8 @@ def test_the_repository_gets_a_committed_policy(ghost, with_policy, tmp_path):
     cwd = os.getcwd()
     try:
         os.chdir(repo)
-        doc, problem = compiled.load(compiled.policy_path({"AGENTDECK_TARGET": "repo"}, "/nowhere"))
+        doc, problem = hookhandler.load_policy(
+            compiled.policy_path({"AGENTDECK_TARGET": "repo"}, "/nowhere"))
     finally:
         os.chdir(cwd)
     assert problem is None and doc["rules"][0]["id"] == "no-force-push"
