@@ -27,7 +27,7 @@ import os
 FORMAT = 1
 FILE_NAME = "agentdeck-policy.json"
 REPO_PATH = os.path.join(".github", "hooks", FILE_NAME)
-ON_ERROR_DEFAULT = "allow"
+ON_ERROR_DEFAULT = "deny"           # the profile schema's default (core/schema.py Policy)
 
 
 # ---- the profile side (install time) -----------------------------------------------------------
@@ -73,10 +73,11 @@ def compile_policy(policy: dict, target: str) -> str:
 
 def desired_item(profile, host, target: str, root=None):
     """The compiled policy as a desired `file` item for `target`'s plan, or None when the
-    profile has no [policy]. `root`: the repository (target "repo")."""
+    profile has no rule (then no file: the handler allows every call and records it, whatever
+    on_error says). `root`: the repository (target "repo")."""
     pol = policy_of(profile)
-    if pol is None:
-        return None
+    if pol is None or not pol["rules"]:
+        return None          # nothing to enforce: no file, the handler allows and records
     from pathlib import Path
 
     from ..desired import Desired

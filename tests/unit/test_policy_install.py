@@ -30,7 +30,7 @@ def with_policy(monkeypatch):
 
 
 def test_policy_of_reads_plain_data_and_defaults():
-    assert compiled.policy_of({"policy": {"rules": []}}) == {"on_error": "allow", "rules": []}
+    assert compiled.policy_of({"policy": {"rules": []}}) == {"on_error": "deny", "rules": []}
     assert compiled.policy_of({}) is None
 
     class Obj:

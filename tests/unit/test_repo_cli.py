@@ -34,10 +34,10 @@ def test_plan_apply_plan_uninstall(env, capsys):
     home, repo = env
     h, r = ["--home", str(home)], ["--repo", str(repo)]
     rc, out, _ = run(capsys, "plan", *h, *r)
-    assert rc == 2 and "repo  Repository (.github/hooks)" in out and "Plan: 2 to add" in out
+    assert rc == 2 and "repo  Repository (.github/hooks)" in out and "Plan: 3 to add" in out   # wrapper, hooks file, committed policy
     rc, out, _ = run(capsys, "plan", *h, *r, "--cloud-setup", "--json")
     data = json.loads(out)
-    assert rc == 2 and data["targets"] == ["repo"] and data["summary"]["add"] == 3
+    assert rc == 2 and data["targets"] == ["repo"] and data["summary"]["add"] == 4   # + the workflow
     rc, out, err = run(capsys, "apply", *h, *r, "--cloud-setup", "--yes")
     assert rc == 0, err
     assert "The plan is now empty." in out

@@ -73,7 +73,8 @@ def test_reader_view_per_event():
 def test_fresh_repo_plan_apply_and_files(ghost, repo):
     plan = engine.build_repo_plan(ghost, repo, "default")
     assert plan.targets == ["repo"]
-    assert {i.label.split(" ")[0] for i in plan.items} == {R.HOOKS_FILE, R.WRAPPER}
+    # the default profile's [policy] rules travel with the hooks (issue 14.4): a committed file
+    assert {i.label.split(" ")[0] for i in plan.items} == {R.HOOKS_FILE, R.WRAPPER, "compiled"}
     assert all(i.cls == "create" for i in plan.items)
     apply(ghost, plan)
     wrapper = repo / R.WRAPPER
