@@ -42,7 +42,7 @@ async def test_repo_flag_opens_the_screen_with_plan_readers_and_findings(demo_ho
         tree = "\n".join(str(n.label) for n in screen.query_one("PlanTree").root.children)
         assert "+ .github/hooks/agentdeck.json" in tree
         assert "+ .github/hooks/agentdeck-hook.sh" in tree
-        assert static_text(screen, "#status").startswith("Plan: 2 to add")
+        assert static_text(screen, "#status").startswith("Plan: 3 to add")   # + the committed policy
         await pilot.press("2")
         await settle(pilot)
         assert screen.query_one(TabbedContent).active == "repo-tab-readers"
@@ -84,7 +84,7 @@ async def test_apply_and_remove_through_the_confirmation(demo_host, make_app, re
         await pilot.press("y")
         await settle(pilot)
         result = flat(static_text(app.screen, "#apply-result"))
-        assert "Applied: 3 file(s) written" in result and "The plan is now empty." in result
+        assert "Applied: 4 file(s) written" in result and "The plan is now empty." in result
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is screen
@@ -142,7 +142,7 @@ async def test_cloud_setup_switch_adds_the_workflow_step(demo_host, make_app, re
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        assert len(screen.plan.items) == 2
+        assert len(screen.plan.items) == 3   # wrapper, hooks file, committed policy
         await pilot.click("#repo-cloud")
         await settle(pilot)
         assert screen.query_one("#repo-cloud", Switch).value

@@ -11,7 +11,7 @@ from agentdeck.core import model, profilecache, profiles
 from agentdeck.core.errors import UserError
 
 BASE = '''[profile]
-extends = ["default"]
+extends = ["_base"]     # not default: its own rules would come first
 description = "team rules"
 
 [policy]
