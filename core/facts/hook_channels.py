@@ -57,12 +57,15 @@ PRE_TOOL: dict[str, dict] = {
 #: prompt event: how a prompt is blocked, per dialect.
 #:   exit   the exit code with the block (Copilot's prompt event ignores exit codes: the JSON
 #:          is the channel; Claude and Codex block on exit 2 with the reason on stderr)
+#: observed 2026-12-01 (tests/clients/test_policy_real.py): the blocked prompt never reaches the
+#: model (no request); Copilot and Claude show the reason, `codex exec` prints "UserPromptSubmit
+#: Blocked" (Copilot's -p run then exits 1, Codex and Claude exit 0)
 PROMPT: dict[str, dict] = {
-    "copilot-camel": {"exit": 0, "shape": "block", "source": "documented"},
+    "copilot-camel": {"exit": 0, "shape": "block", "source": "observed"},
     "copilot-pascal": {"exit": 0, "shape": "block", "source": "documented"},
     "vscode": {"exit": 2, "shape": "block", "source": "documented"},
-    "codex": {"exit": 2, "shape": "block", "source": "documented"},
-    "claude": {"exit": 2, "shape": "block", "source": "documented"},
+    "codex": {"exit": 2, "shape": "block", "source": "observed"},
+    "claude": {"exit": 2, "shape": "block", "source": "observed"},
     "unknown": {"exit": 2, "shape": None, "source": "documented"},
 }
 

@@ -106,3 +106,30 @@ def test_the_drill_canary_is_denied_in_a_real_turn(scratch_env, need, tmp_path, 
     assert (pre["decision"], pre["rule"], pre["drill_id"]) == ("deny", "drill-canary", "drill-real")
     path = Path(host.state_dir) / "audit.jsonl"
     assert all(json.loads(x).get("drill_id") == "drill-real" for x in path.read_text().splitlines())
+
+
+@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+def test_a_prompt_rule_blocks_the_prompt_before_the_model_sees_it(scratch_env, need, tmp_path,
+                                                                  target):
+    need(target)
+    host = scratch_env
+    host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
+    d = host.config_dir / "profiles" / "prompts"
+    d.mkdir(parents=True)
+    (d / "profile.toml").write_text(
+        '[profile]\nextends = ["default"]\n[[policy.rules]]\nid = "no-forbidden"\n'
+        'tool = "prompt"\nmatch = "forbidden words"\ndecision = "deny"\n'
+        'reason = "prompt blocked by the test rule"\n')
+    engine.apply_plan(host, engine.build_plan(host, "prompts", [target],
+                                              trust_hooks=target == "codex"))
+    work = tmp_path / "work"
+    work.mkdir()
+    marker = work / "marker.txt"
+    with ScriptedModel(command=f"touch {marker}") as m:
+        r = run_turn(host, target, m.url, "please run: forbidden words", work)
+    assert m.requests == []                      # the model never saw the prompt
+    assert not marker.exists()
+    shown = "UserPromptSubmit Blocked" if target == "codex" else "prompt blocked by the test rule"
+    assert shown in r.stdout + r.stderr          # codex exec names the block, not the reason
+    [rec] = [x for x in decisions(host) if x["event"] == "user_prompt_submit"]
+    assert (rec["decision"], rec["rule"]) == ("deny", "no-forbidden")
