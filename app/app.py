@@ -94,6 +94,13 @@ class AgentDeckApp(App):
             return
         self.push_screen(RepoScreen(self.session, path))
 
+    def open_activity(self) -> None:
+        from .screens.activity import ActivityScreen
+
+        if isinstance(self.screen, ActivityScreen):
+            return
+        self.push_screen(ActivityScreen(self.session))
+
     def open_doctor(self) -> None:
         from .screens.doctor import DoctorScreen
 

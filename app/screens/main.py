@@ -23,6 +23,7 @@ from ..widgets.hooks_pane import HooksPane
 from ..widgets.keys_pane import KeysPane
 from ..widgets.mcp_pane import McpPane
 from ..widgets.plan_pane import PlanPane
+from ..widgets.policy_pane import PolicyPane
 from ..widgets.tabs import step_tab, switch_tab
 from ..widgets.style import level_prefix, no_plan
 from ..widgets.target_list import TargetEntry, TargetList
@@ -30,7 +31,7 @@ from ..widgets.target_list import TargetEntry, TargetList
 DECIDE = Binding.Group("keep/take/skip")
 TAB = Binding.Group("tab")
 TABS = (("tab-plan", "Plan"), ("tab-hooks", "Hooks"), ("tab-keys", "Keys"), ("tab-mcp", "MCP"),
-        ("tab-browser", "Browser"), ("tab-notices", "Notices"))
+        ("tab-browser", "Browser"), ("tab-notices", "Notices"), ("tab-policy", "Policy"))
 
 
 def tab_bindings() -> list[Binding]:
@@ -43,10 +44,25 @@ def tab_bindings() -> list[Binding]:
 
 
 class PlanReady(Message):
-    def __init__(self, plan: Plan, generation: int) -> None:
+    def __init__(self, plan: Plan, generation: int, policy: dict | None = None) -> None:
         super().__init__()
         self.plan = plan
         self.generation = generation
+        self.policy = policy
+
+
+def policy_data(session, plan: Plan) -> dict | None:
+    """The Policy tab's data per target (core.policy.enforcement.describe), or None when this
+    build has no guardrail policy."""
+    try:
+        from agentdeck.core.policy.compiled import policy_of
+        from agentdeck.core.policy.enforcement import describe
+    except ImportError:
+        return None
+    from agentdeck.core import profiles
+
+    pol = policy_of(profiles.resolve(session.host, session.profile))
+    return {t: describe(pol, t) for t in plan.targets}
 
 
 class PlanFailed(Message):
@@ -118,6 +134,7 @@ class MainScreen(Screen):
         *tab_bindings(),
         Binding("d", "doctor", "Doctor"),
         Binding("p", "repo", "Repo"),
+        Binding("l", "activity", "Activity", show=False),
         Binding("r", "refresh_plan", "Refresh", show=False),
         Binding("o", "onboard", "Onboard", show=False),
         Binding("u", "show_unchanged", "Show unchanged", show=False),
@@ -149,6 +166,7 @@ class MainScreen(Screen):
          "decide('skip')"),
         ("Filter the plan", "Show only the plan items whose path or key contains a text (/)",
          "filter_plan"),
+        ("Activity", "Every allow, ask and deny the hooks recorded, live (l)", "activity"),
         ("Next target", "Show the next CLI's plan and panes (>)", "step_target(1)"),
         ("Previous target", "Show the previous CLI's plan and panes (<)", "step_target(-1)"),
     ]
@@ -172,6 +190,7 @@ class MainScreen(Screen):
         self.generation = 0
         self.error: str | None = None
         self.pending_mcp: tuple | None = None
+        self.policy: dict | None = None      # the Policy tab's data per target
 
     @property
     def session(self):
@@ -198,6 +217,8 @@ class MainScreen(Screen):
                 with TabPane("Notices", id="tab-notices"):
                     with VerticalScroll(id="notices-pane"):
                         yield Static("", id="notices-body")
+                with TabPane("Policy", id="tab-policy"):
+                    yield PolicyPane(id="policy-pane")
         yield Static("", id="status")
         yield Footer(compact=True)
 
@@ -249,7 +270,11 @@ class MainScreen(Screen):
             msg = str(e) or type(e).__name__
             self.post_message(PlanFailed(home_relative(self.session.host, msg), generation))
             return
-        self.post_message(PlanReady(plan, generation))
+        try:
+            policy = policy_data(self.session, plan)
+        except Exception as e:  # noqa: BLE001 - the plan is shown; the Policy tab says why not
+            policy = {"error": home_relative(self.session.host, str(e) or type(e).__name__)}
+        self.post_message(PlanReady(plan, generation, policy))
 
     def on_plan_ready(self, event: PlanReady) -> None:
         if event.generation != self.generation:
@@ -257,6 +282,7 @@ class MainScreen(Screen):
         before = self._plan
         self._computing = False
         self.error = None
+        self.policy = event.policy
         if self.pending_mcp is not None:
             pending, self.pending_mcp = self.pending_mcp, None
             if len(pending) == 4:       # the second round of one switch (see _switch_follows)
@@ -330,6 +356,10 @@ class MainScreen(Screen):
                                      saved=self.session.saved_mcp(target or ""),
                                      layer=self.session.layer_path())
         self.query_one(BrowserPane).load(host, plan, target, error=error)
+        pol = self.policy
+        self.query_one(PolicyPane).load(
+            host, (pol or {}).get(target or ""), target, ready=plan is not None, error=error,
+            available=pol is not None, failed=(pol or {}).get("error"))
         tabs = self.query_one(TabbedContent)
         notices = plan.notices.get(target, []) if plan is not None and target else []
         tabs.get_tab("tab-notices").label = f"Notices ({len(notices)})" if notices else "Notices"
@@ -567,6 +597,9 @@ class MainScreen(Screen):
         """/: the plan tab's filter field."""
         switch_tab(self.query_one(TabbedContent), "tab-plan")
         self.query_one(PlanPane).open_filter()
+
+    def action_activity(self) -> None:
+        self.app.open_activity()
 
     def action_repo(self) -> None:
         self.app.open_repo()

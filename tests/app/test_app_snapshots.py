@@ -118,3 +118,34 @@ def test_repo(tab, size, snapshot_host, make_app, snap_compare):
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_policy_tab(snapshot_host, make_app, snap_compare):
+    """Issue 14.6: the Policy tab of the bundled default profile (Copilot)."""
+    app = make_app(snapshot_host)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        await choose_tab(pilot, "tab-policy")
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_activity(snapshot_host, make_app, snap_compare):
+    """Issue 14.6: the Activity screen, with a line appended while it is open."""
+    from test_app_policy import record, settle_live, wait_rows, write_log
+
+    write_log(snapshot_host, [record(1), record(2, "deny", rule="no-ssh-keys")])
+    app = make_app(snapshot_host)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("l")
+        await settle_live(pilot)
+        await wait_rows(pilot, app.screen, 2)
+        write_log(snapshot_host, [record(3, "ask", target="codex", session="s-2",
+                                         rule="ask-web")])
+        await wait_rows(pilot, app.screen, 3)
+        await settle_live(pilot)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

@@ -1,0 +1,228 @@
+"""Activity: every decision the hook handler recorded (core.activity), as a live table. A thread
+worker blocks on core.activity.Follower.wait (inotify where there is one, else a 0.5 s stat
+poll), so new lines appear while the screen is open without the app polling; filters by CLI,
+decision and session; the highlighted row's full record below the table."""
+from __future__ import annotations
+
+import json
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Select, Static
+
+from ..session import home_relative, target_title
+
+MAX_ROWS = 5000
+COLUMNS = (("time", "time", 19), ("target", "CLI", 8), ("event", "event", 12),
+           ("decision", "decision", 8), ("rule", "rule", 16), ("tool", "tool", 18),
+           ("summary", "summary", None))
+DECISION_STYLE = {"deny": "bold red3", "ask": "bold dark_orange3", "allow": "#2f9e44"}
+
+
+def load_activity():
+    """core.activity, or None when this build has none."""
+    try:
+        from agentdeck.core import activity
+    except ImportError:
+        return None
+    return activity
+
+
+class NewRecords(Message):
+    def __init__(self, records: list[dict], error: str | None = None) -> None:
+        super().__init__()
+        self.records = records
+        self.error = error
+
+
+class ActivityScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("f", "focus_filter", "Filters"),
+        Binding("c", "clear_filters", "Clear filters"),
+        Binding("q", "app.request_quit", "Quit"),
+    ]
+    PALETTE = [
+        ("Back", "Back to the main screen", "close"),
+        ("Clear the filters", "Show every decision again (c)", "clear_filters"),
+    ]
+
+    def __init__(self, session) -> None:
+        super().__init__(id="activity")
+        self.session = session
+        self.records: list[dict] = []
+        self.shown: list[dict] = []
+        self.error: str | None = None
+        self.module = load_activity()
+
+    def compose(self) -> ComposeResult:
+        from agentdeck.core.model import TARGETS
+
+        yield Static("", id="activity-head")
+        with Horizontal(id="activity-filters"):
+            yield Select([(target_title(t), t) for t in TARGETS], prompt="every CLI",
+                         id="activity-target", compact=True)
+            yield Select([(d, d) for d in ("deny", "ask", "allow")], prompt="every decision",
+                         id="activity-decision", compact=True)
+            yield Input(placeholder="session id (part of it)", id="activity-session",
+                        compact=True)
+        table = DataTable(id="activity-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        with VerticalScroll(id="activity-detail-box"):
+            yield Static("", id="activity-detail")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for key, label, width in COLUMNS:
+            table.add_column(label, key=key, width=width)
+        self._head()
+        if self.module is not None:
+            self._follow()
+        table.focus()
+
+    # ---- the follower -------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="activity")
+    def _follow(self) -> None:
+        from textual.worker import get_current_worker
+
+        worker = get_current_worker()
+        mod = self.module
+        try:
+            follower = mod.Follower(self.session.host, mod.Filter())
+        except Exception as e:  # noqa: BLE001 - one line on screen
+            self.post_message(NewRecords([], str(e)))
+            return
+        try:
+            first = True
+            while not worker.is_cancelled:
+                try:
+                    got = follower.wait(timeout=0.5)       # blocks: inotify or a stat backoff
+                except Exception as e:  # noqa: BLE001
+                    self.post_message(NewRecords([], str(e)))
+                    return
+                if got or first:
+                    self.post_message(NewRecords(got))
+                    first = False
+        finally:
+            follower.close()
+
+    def on_new_records(self, event: NewRecords) -> None:
+        if event.error:
+            self.error = home_relative(self.session.host, event.error)
+        self.records.extend(event.records)
+        if len(self.records) > MAX_ROWS:
+            del self.records[: len(self.records) - MAX_ROWS]
+        self._refilter(append=event.records)
+
+    # ---- filters ------------------------------------------------------------------------------
+    def _filters(self) -> tuple[str | None, str | None, str]:
+        t = self.query_one("#activity-target", Select).value
+        d = self.query_one("#activity-decision", Select).value
+        s = self.query_one("#activity-session", Input).value.strip()
+        none = (Select.NULL, Select.BLANK, None)        # nothing chosen: every CLI / decision
+        return (None if t in none else str(t), None if d in none else str(d), s)
+
+    def _accepts(self, rec: dict) -> bool:
+        t, d, s = self._filters()
+        if t and rec.get("target") != t:
+            return False
+        if d and rec.get("decision") != d:
+            return False
+        if s and s not in str(rec.get("session_id") or ""):
+            return False
+        return True
+
+    def _cells(self, rec: dict) -> list:
+        r = self.module.row(rec)
+        dec = Text(r["decision"], style=DECISION_STYLE.get(r["decision"], ""))
+        host = self.session.host
+        return [r["time"], r["target"], r["event"], dec, r["rule"], r["tool"],
+                Text(home_relative(host, r["summary"]), no_wrap=True, overflow="ellipsis")]
+
+    def _refilter(self, append: list[dict] | None = None) -> None:
+        table = self.query_one(DataTable)
+        if append is not None and len(self.shown) + len(append) <= MAX_ROWS \
+                and table.row_count == len(self.shown):
+            new = [r for r in append if self._accepts(r)]
+            at_end = table.cursor_row >= table.row_count - 1
+            for rec in new:
+                table.add_row(*self._cells(rec))
+                self.shown.append(rec)
+            if new and at_end:
+                table.move_cursor(row=table.row_count - 1)   # follow the newest line
+        else:
+            table.clear()
+            self.shown = [r for r in self.records if self._accepts(r)]
+            for rec in self.shown:
+                table.add_row(*self._cells(rec))
+            if self.shown:
+                table.move_cursor(row=len(self.shown) - 1)
+        self._head()
+        self._detail()
+
+    @on(Select.Changed)
+    def _select_changed(self) -> None:
+        self._refilter()
+
+    @on(Input.Changed, "#activity-session")
+    def _session_changed(self) -> None:
+        self._refilter()
+
+    @on(Input.Submitted, "#activity-session")
+    def _session_done(self) -> None:
+        self.query_one(DataTable).focus()
+
+    # ---- text ---------------------------------------------------------------------------------
+    def _head(self) -> None:
+        head = self.query_one("#activity-head", Static)
+        t = Text()
+        t.append("Activity", style="bold")
+        if self.module is None:
+            t.append("  this build records no decisions (no core.activity)", style="dim")
+            head.update(t)
+            return
+        path = self.session.host.display(self.module.audit_path(self.session.host))
+        n, total = len(self.shown), len(self.records)
+        t.append(f"  {n} of {total} decision{'s' if total != 1 else ''}" if n != total
+                 else f"  {total} decision{'s' if total != 1 else ''}")
+        t.append(f"  ·  live from {path}", style="dim")
+        if self.error:
+            t.append(f"\n{self.error}", style="bold red3")
+        elif not self.records:
+            t.append("\nNo decisions recorded yet: they appear here as the CLIs run tools "
+                     "(agentdeck's hooks record each pre-tool and prompt decision).", style="dim")
+        head.update(t)
+
+    def _detail(self) -> None:
+        box = self.query_one("#activity-detail", Static)
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        if not self.shown or row is None or not (0 <= row < len(self.shown)):
+            box.update(Text("Select a row to see its full record.", style="dim"))
+            return
+        rec = self.shown[row]
+        text = json.dumps(rec, indent=2, ensure_ascii=False, default=str)
+        box.update(Text(home_relative(self.session.host, text)))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._detail()
+
+    # ---- actions ------------------------------------------------------------------------------
+    def action_close(self) -> None:
+        self.app.pop_screen()
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#activity-target", Select).focus()
+
+    def action_clear_filters(self) -> None:
+        self.query_one("#activity-target", Select).clear()
+        self.query_one("#activity-decision", Select).clear()
+        self.query_one("#activity-session", Input).value = ""
+        self._refilter()

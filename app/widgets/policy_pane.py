@@ -1,0 +1,83 @@
+"""The Policy tab: the profile's guardrail rules for one target and how that CLI enforces each
+(the channel, what ask becomes, caveats). Renders core.policy.enforcement.describe()'s data,
+computed with the plan; reads nothing."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from agentdeck.core.host import Host
+
+from .style import no_plan
+
+DECISION_STYLE = {"deny": "bold red3", "ask": "bold dark_orange3", "allow": "#2f9e44"}
+
+
+def policy_text(host: Host, data: dict | None, target: str | None) -> Text:
+    t = Text()
+    if data is None:
+        t.append("This build has no guardrail policy (core.policy).", style="dim")
+        return t
+    on_error = data.get("on_error") or {}
+    t.append("on_error ", style="bold")
+    t.append(str(on_error.get("value", "?")),
+             style=DECISION_STYLE.get(str(on_error.get("value")), "bold"))
+    if on_error.get("exit") is not None:
+        t.append(f" (exit {on_error['exit']})")
+    if on_error.get("meaning"):
+        t.append(f": {on_error['meaning']}", style="dim")
+    verified = data.get("verified") or {}
+    if verified:
+        t.append("\nchannels verified with ", style="dim")
+        t.append(", ".join(f"{d} {v}" for d, v in verified.items()), style="dim")
+    rules = data.get("rules") or []
+    if not rules:
+        t.append("\n\nThis profile has no [policy] rules: the handler records each decision "
+                 "and lets every tool call run. docs/policy.md shows how to add one.",
+                 style="dim")
+    for r in rules:
+        t.append("\n\n")
+        decision = str(r.get("decision") or "?")
+        t.append(f"{decision:<5} ", style=DECISION_STYLE.get(decision, "bold"))
+        t.append(str(r.get("id") or "?"), style="bold")
+        t.append(f"  {r.get('tool', 'any')}")
+        if r.get("match"):
+            t.append(f" /{r['match']}/", style="italic")
+        if r.get("reason"):
+            t.append(f"\n      {r['reason']}", style="dim")
+        for c in r.get("channels") or []:
+            t.append(f"\n  {c.get('cli') or c.get('dialect')} ", style="bold")
+            t.append(f"{c.get('event', '')}: ", style="dim")
+            t.append(str(c.get("how") or ""))
+            if c.get("ask_becomes") and c.get("ask_becomes") != "ask":
+                t.append(f"  (ask becomes {c['ask_becomes']})", style="bold dark_orange3")
+            if c.get("note"):
+                t.append(f"\n      {c['note']}", style="dim")
+    caveats = data.get("caveats") or []
+    if caveats:
+        t.append("\n\nCaveats", style="bold")
+        for c in caveats:
+            t.append("\n· ")
+            t.append(str(c))
+    return t
+
+
+class PolicyPane(VerticalScroll):
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Computing the plan…", style="dim"), id="policy-body")
+
+    def load(self, host: Host, data: dict | None, target: str | None, *, ready: bool,
+             error: str | None = None, available: bool = True,
+             failed: str | None = None) -> None:
+        """`data`: describe() for `target`; `ready`: the plan (and this data) is computed;
+        `failed`: why the policy could not be described."""
+        body = self.query_one("#policy-body", Static)
+        if not ready:
+            body.update(no_plan(error))
+            return
+        if failed:
+            body.update(Text(f"Could not read the profile's policy: {failed}", style="bold red3"))
+            return
+        body.update(policy_text(host, data if available else None, target))
