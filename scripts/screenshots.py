@@ -45,7 +45,9 @@ async def settle(pilot) -> None:
     app = pilot.app
     for _ in range(3):
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        others = [w for w in app.workers if w.group != "activity"]   # the follower never ends
+        if others:
+            await app.workers.wait_for_complete(others)
     await pilot.pause(0.1)
 
 
@@ -186,6 +188,34 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
         await p.press(*"mcp")
         await settle(p)
 
+    async def main_policy(p):
+        await tab(p, "tab-policy")
+
+    async def activity(p):
+        import json as _json
+
+        from agentdeck.core import activity as act
+
+        path = act.audit_path(p.app.session.host)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lines = [
+            {"ts": "2026-12-01T09:01:12Z", "target": "copilot", "dialect": "copilot-camel",
+             "event": "preToolUse", "session_id": "3f2a", "tool_class": "shell",
+             "tool_name": "bash", "summary": "git status", "rule": None, "decision": "allow",
+             "reason": "", "latency_ms": 4},
+            {"ts": "2026-12-01T09:02:40Z", "target": "claude", "dialect": "claude",
+             "event": "PreToolUse", "session_id": "9c1d", "tool_class": "read",
+             "tool_name": "Read", "summary": "~/.ssh/id_ed25519", "rule": "ssh-private-key-read",
+             "decision": "deny", "reason": "private SSH keys are not read by agents",
+             "latency_ms": 6}]
+        path.write_text("".join(_json.dumps(x) + "\n" for x in lines))
+        await p.press("l")
+        for _ in range(20):
+            await p.pause(0.1)
+            if p.app.screen.query_one("#activity-table").row_count >= 2:
+                break
+        await p.pause(0.2)
+
     async def light(p):
         await p.press("ctrl+t")
         await select_plan_item(p, "agentdeck.json")
@@ -213,6 +243,8 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
         "doctor": ((120, 40), doctor),
         "command-palette": ((120, 40), palette),
         "keys-help": ((120, 40), keys_help),
+        "main-policy": ((120, 40), main_policy),
+        "activity": ((120, 40), activity),
         "main-plan-filter": ((120, 40), plan_filter),
     }
     loop_steps = {}
