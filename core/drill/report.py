@@ -1,8 +1,10 @@
 """Judging a drilled turn and printing it.
 
 A CLI is ok when its turn completed, every registered event a one-tool turn can fire fired
-exactly once per occurrence, the harmless command ran and the canary's deny held (the handler
-denied it and its file is absent). An event that fired twice for one occurrence names the other
+exactly once per occurrence, the harmless command ran, the canary's deny held (the handler
+denied it and its file is absent) and, when the profile has a shell deny rule with an example
+(core.drill.operator_rule), that rule's deny held too (the audit line names the rule with
+decision deny and the marker file is absent). An event that fired twice for one occurrence names the other
 source that registers it; an event that did not fire says why when that is known (Codex trust,
 disabled by the operator, not reachable from a one-tool turn, the hooks inert).
 """
@@ -38,6 +40,8 @@ class TargetReport:
     events: list[EventReceipt] = field(default_factory=list)
     unregistered: dict[str, int] = field(default_factory=dict)   # fired, not ours to register
     deny: dict = field(default_factory=dict)
+    #: the operator-rule trial: {"id", "example", "held", ...} or {"id": None, "note": why not}
+    rule: dict = field(default_factory=dict)
     harmless_ran: bool | None = None
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -124,7 +128,8 @@ def _why_not(target: str, row: dict, runner, inert: list, any_fired: bool) -> tu
 
 
 def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
-          records: list[dict], side: dict, wall: float, network: str) -> TargetReport:
+          records: list[dict], side: dict, wall: float, network: str, trial=None,
+          no_trial: str = "no operator shell deny rule to try") -> TargetReport:
     from ..hooks_health import inert as inert_of
     from ..secrets import redact
 
@@ -184,7 +189,9 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
         rep.events.append(e)
     rep.unregistered = {ev: et.fired for ev, et in t.events.items() if ev not in ours}
     rep.harmless_ran = bool(side.get("harmless"))
-    denied = [r for r in t.denied if "pre_tool_use" == r.get("event")]
+    pre_denied = [r for r in t.denied if "pre_tool_use" == r.get("event")]
+    by_rule = [r for r in pre_denied if trial is not None and r.get("rule") == trial.rule]
+    denied = [r for r in pre_denied if r not in by_rule]
     called = any(q.get("command") == 1 for q in run.get("requests") or [])
     rep.deny = {"held": bool(denied) and not side.get("canary"),
                 "denied_by_handler": bool(denied), "canary_side_effect": bool(side.get("canary")),
@@ -197,6 +204,22 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
         elif not denied:
             rep.problems.append("the deny is not proven: no handler call denied the canary"
                                 + ("" if called else " (the CLI never called it)"))
+    if trial is None:
+        rep.rule = {"id": None, "note": no_trial}
+    else:
+        tried = any(q.get("command") == 2 for q in run.get("requests") or [])
+        marker = bool(side.get("rule_marker"))
+        rep.rule = {"id": trial.rule, "example": trial.example, "command": trial.command,
+                    "held": bool(by_rule) and not marker, "denied_by_handler": bool(by_rule),
+                    "marker_side_effect": marker, "called": tried}
+        if rows and not run.get("error"):
+            if marker:
+                rep.problems.append(f"the deny of rule {trial.rule} did NOT hold: its inert "
+                                    "example ran (the marker file exists)")
+            elif not by_rule:
+                rep.problems.append(f"the deny of rule {trial.rule} is not proven: no handler "
+                                    "call denied its example with that rule"
+                                    + ("" if tried else " (the CLI never called it)"))
     bad = [e for e in rep.events if not e.ok]
     for e in bad:
         rep.problems.append(f"{e.event}: {e.note}")
@@ -242,6 +265,13 @@ def render(rep: DrillReport, host: Host) -> str:
             held = ("held: the handler denied the canary at the pre-tool event and its file is "
                     "absent" if d.get("held") else "NOT held")
             out.append(f"  deny: {held}")
+        r = t.rule
+        if r.get("id"):
+            how = ("held: the handler denied it by that rule and the marker file is absent"
+                   if r.get("held") else "NOT held")
+            out.append(f"  rule {r['id']} (example {r.get('example')!r}, tried inert): {how}")
+        elif r:
+            out.append(f"  rule: {r.get('note')}")
         for p in t.problems:
             if not any(p.startswith(f"{e.event}: ") for e in t.events):
                 out.append(f"  problem: {p}")

@@ -8,7 +8,9 @@ Per CLI (in parallel, each under its runner's time limit):
      point the CLI's home, HOME and the XDG dirs at it (the home is not changed);
   3. run core.drill.inside (server + CLI) inside `unshare -n` when the kernel allows it, so only
      127.0.0.1 exists; the turn calls one harmless shell command, then the canary
-     (`agentdeck-drill-canary`), which agentdeck's handler denies when it sees the drill's id;
+     (`agentdeck-drill-canary`), which agentdeck's handler denies when it sees the drill's id,
+     then (when the profile has a shell deny rule with an example) that example made inert
+     (core.drill.operator_rule), which the profile's own rule must deny;
   4. read the audit lines tagged with the drill's id and judge them (core.drill.report).
 """
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..host import Host, HostError
-from . import receipts, report, runners, scratch
+from . import operator_rule, receipts, report, runners, scratch
 
 HARMLESS_FILE = "drill-harmless.txt"
 CANARY_FILE = "drill-canary.txt"
@@ -76,7 +78,8 @@ def _read_from(host: Host, p: Path, offset: int) -> bytes:
 
 
 def drill_target(host: Host, profile: str, target: str, drill_id: str, iso: Isolation,
-                 audit_offset: int) -> report.TargetReport:
+                 audit_offset: int, trial: operator_rule.Trial | None = None,
+                 no_trial: str = operator_rule.NONE) -> report.TargetReport:
     from .. import engine
 
     r = runners.RUNNERS[target]
@@ -106,7 +109,8 @@ def drill_target(host: Host, profile: str, target: str, drill_id: str, iso: Isol
         if target == "codex":
             argv.append(runners.PROMPT)       # codex exec takes the prompt last
         spec = {"argv": argv, "env": env, "cwd": str(s.work), "timeout": r.timeout,
-                "commands": list(COMMANDS), "netns": bool(iso.prefix)}
+                "commands": [*COMMANDS, *([trial.command] if trial else [])],
+                "netns": bool(iso.prefix)}
         inner = [*iso.prefix, sys.executable, "-m", "agentdeck.core.drill.inside"]
         t0 = time.monotonic()
         res = host.run(inner, timeout=r.timeout + 20, input=json.dumps(spec), env=env,
@@ -120,9 +124,11 @@ def drill_target(host: Host, profile: str, target: str, drill_id: str, iso: Isol
             run = {"error": (res.stderr.strip() or f"the drill's runner exited {res.returncode}"
                              + (" (timed out)" if res.timed_out else ""))[-800:]}
         side = {"harmless": host.exists(s.work / HARMLESS_FILE),
-                "canary": host.exists(s.work / CANARY_FILE)}
+                "canary": host.exists(s.work / CANARY_FILE),
+                "rule_marker": host.exists(s.work / operator_rule.MARKER_FILE)}
         recs = receipts.parse(_read_from(host, audit_path(host), audit_offset), tid)
-        return report.judge(host, target, plan, r, version, run, recs, side, wall, iso.how)
+        return report.judge(host, target, plan, r, version, run, recs, side, wall, iso.how,
+                            trial=trial, no_trial=no_trial)
     finally:
         scratch.remove(host, s.root)
 
@@ -133,6 +139,7 @@ def drill(host: Host, profile: str, targets: list[str],
     ends (what: "running" or its status)."""
     drill_id = new_id()
     iso = isolation(host)
+    trial, no_trial = operator_rule.for_profile(host, profile)
     offset = _size(host, audit_path(host))
     t0 = time.monotonic()
 
@@ -140,7 +147,7 @@ def drill(host: Host, profile: str, targets: list[str],
         if progress:
             progress(t, "running")
         try:
-            rep = drill_target(host, profile, t, drill_id, iso, offset)
+            rep = drill_target(host, profile, t, drill_id, iso, offset, trial, no_trial)
         except HostError as e:
             rep = report.failed(t, str(e))
         if progress:

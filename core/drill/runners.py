@@ -20,7 +20,7 @@ from typing import Callable
 from ..host import Host
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
-PROMPT = "agentdeck drill: run the two shell commands you are given."
+PROMPT = "agentdeck drill: run the shell commands you are given."
 #: variables never passed to a drilled CLI: the turn needs no account, and a token could make a
 #: CLI try to sign in
 CREDENTIAL_VARS = ("GITHUB_TOKEN", "GH_TOKEN", "COPILOT_GITHUB_TOKEN", "GITHUB_COPILOT_TOKEN",

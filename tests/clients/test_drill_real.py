@@ -19,10 +19,10 @@ pytestmark = pytest.mark.clients
 ALL = ["copilot", "codex", "claude"]
 
 
-def install(host, targets=ALL, trust=True):
-    plan = engine.build_plan(host, "default", targets, trust_hooks=trust)
+def install(host, targets=ALL, trust=True, profile="default"):
+    plan = engine.build_plan(host, profile, targets, trust_hooks=trust)
     assert engine.apply_plan(host, plan).ok
-    assert not engine.build_plan(host, "default", targets).has_changes
+    assert not engine.build_plan(host, profile, targets).has_changes
 
 
 def outside_state(host) -> dict:
@@ -46,7 +46,7 @@ def test_fresh_install_all_ok_and_the_home_is_unchanged(scratch_env, need):
         r = rep.targets[t]
         assert r.deny["held"] and r.harmless_ran
         pre = next(e for e in r.events if e.canonical == "pre_tool_use")
-        assert pre.fired == 2 and pre.latency_ms is not None and pre.latency_ms < 30_000
+        assert pre.fired == 3 and pre.latency_ms is not None and pre.latency_ms < 30_000
         start = next(e for e in r.events if e.canonical == "session_start")
         assert start.fired == 1
     assert rep.targets["codex"].events and event(rep, "codex", "PermissionRequest").fired == 0
@@ -78,7 +78,8 @@ def test_cli_json_and_exit_code(scratch_env, need, capsys, monkeypatch):
     rc = cli.main(["drill", "--home", str(host.home), "--target", "claude", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert rc == 0 and data["targets"]["claude"]["ok"] is True
-    assert data["targets"]["claude"]["events"]["PreToolUse"]["fired"] == 2
+    assert data["targets"]["claude"]["events"]["PreToolUse"]["fired"] == 3
+    assert data["targets"]["claude"]["rule"]["held"] is True
 
 
 def test_fault_handler_missing(scratch_env, need, tmp_path):
@@ -161,6 +162,44 @@ def test_copilot_runs_user_hooks_despite_disable_all_hooks(scratch_env, need):
     _disable_all(host.copilot_home)
     rep = drill(host, "default", ["copilot"])
     r = rep.targets["copilot"]
-    assert event(rep, "copilot", "preToolUse").fired == 2 and r.deny["held"]
+    assert event(rep, "copilot", "preToolUse").fired == 3 and r.deny["held"]
     assert any("disableAllHooks is true" in n and "yet copilot" in n for n in r.notes), r.notes
     assert r.ok, r.problems
+
+
+OPERATOR_PROFILE = """[profile]
+extends = ["default"]
+
+[[policy.rules]]
+id = "operator-no-force-push"
+tool = "shell"
+match = 'git\\s+push\\b.*--force'
+decision = "deny"
+reason = "the operator's rule: no force-push"
+examples = { deny = ["git push --force origin main"], allow = ["git push origin main"] }
+"""
+
+
+def test_operator_rule_deny_holds_in_all_three(scratch_env, need):
+    """Issue 14.7: a rule of the operator's own profile (extending default) is tried in each
+    real CLI: its example, made inert, is denied by that rule and the marker never appears."""
+    need(*ALL)
+    host = scratch_env
+    d = host.config_dir / "profiles" / "mine"
+    d.mkdir(parents=True)
+    (d / "profile.toml").write_text(OPERATOR_PROFILE)
+    install(host, profile="mine")
+    rep = drill(host, "mine", ALL)
+    assert rep.ok, "\n".join(f"{t}: {r.problems}" for t, r in rep.targets.items())
+    for t in ALL:
+        r = rep.targets[t]
+        assert r.rule["id"] == "operator-no-force-push", r.rule
+        assert r.rule["example"] == "git push --force origin main"
+        assert r.rule["held"] and r.rule["denied_by_handler"] and r.rule["called"]
+        assert r.rule["marker_side_effect"] is False
+        assert r.deny["held"]
+    lines = [json.loads(ln) for ln in (host.state_dir / "audit.jsonl").read_text().splitlines()]
+    denied = {ln["target"] for ln in lines
+              if str(ln.get("drill_id", "")).startswith(rep.drill_id)
+              and ln.get("rule") == "operator-no-force-push" and ln.get("decision") == "deny"}
+    assert denied == set(ALL)
