@@ -147,6 +147,7 @@ class TargetStatus:
     selected: bool = True
     #: why the installed hooks cannot run (core.hooks_health), "" when they can
     inert: str = ""
+    failed: bool = False        # this target could not be planned (plan.errors), the others were
 
     @property
     def in_sync(self) -> bool:
@@ -155,6 +156,8 @@ class TargetStatus:
     def badge(self) -> str:
         if not self.selected:
             return "not selected"
+        if self.failed:
+            return "plan failed"
         if self.in_sync:
             return "in sync"
         parts = []
@@ -176,6 +179,7 @@ def target_status(plan: Plan, target: str) -> TargetStatus:
 
     c = plan.counts(target)     # the plan's one counter (core.plan.tally)
     return TargetStatus(target, selected=target in plan.targets, inert=state_text(plan, target),
+                        failed=target in getattr(plan, "errors", {}),
                         changes=c["changes"], hand_edits=c["kept"], conflicts=c["conflict"])
 
 

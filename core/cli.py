@@ -256,6 +256,10 @@ def cmd_plan(args) -> int:
                                  trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
     _apply_decisions(plan, args)
     _print_plan(plan, host, args)
+    if plan.errors:     # the other targets are planned and shown; this one is not
+        for t, e in plan.errors.items():
+            print(f"agentdeck: error: {t}: {e}", file=sys.stderr)
+        return EXIT_ERROR
     return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else EXIT_OK
 
 
@@ -279,6 +283,8 @@ def _run_apply(host, plan, args) -> int:
         check_same(host, plan, args.plan_file)
     if not args.json:
         _print_plan(plan, host, args)
+    if plan.errors:     # apply nothing while a selected target has an error
+        raise UserError(engine.plan_errors_message(plan))
     if not plan.has_work:
         if args.json:   # one JSON document: the plan, and no result
             print(json.dumps({"plan": plan.to_json(), "result": None}, indent=2, default=str))

@@ -1,20 +1,41 @@
-"""A read-once view of the files a plan looks at.
+"""The one reader of configuration files: a read-once view of everything a plan looks at.
 
-Each path is read at most once per plan (one read, one hash), parsed at most once, and its sha
-is kept as a plan input so apply can refuse a plan whose inputs changed since it was computed.
+Every configuration file agentdeck reads for a plan (the CLIs' settings, hooks and MCP files,
+persona files, links, and agentdeck's own manifests) is read here, through the Host, at most once
+per view: one read, one hash, one parse per format. Adapters, the planner and the doctor all read
+through the same `DiskView`, so
+
+- each file is opened once per plan (tests/unit/test_one_reader.py counts the reads);
+- every file a plan read is a plan input (`inputs()`): apply refuses the plan when one changed;
+- there is one parser per format and so one error message: a bad file is one `UserError`
+  naming file:line:col (`doc`, `json`, `toml`, `text`), or, for readers that must go on
+  (the doctor, reports of other tools' files), a `Loaded` carrying that same message (`load`).
+
+Accessors:
+
+    view.state(path)            FileState: bytes, sha, mode, link, directory (raw)
+    view.text(path)             str | None (absent); UserError for a directory, bad UTF-8, a dangling link
+    view.json(path, jsonc=True) JsonDoc | None (positions: doc.line_of(keypath))
+    view.toml(path)             TomlDoc | None
+    view.doc(path, fmt)         either of the above by fmt ("json" | "jsonc" | "toml")
+    view.data(path, fmt)        the parsed plain value | None
+    view.link(path)             the link's target | None (not a link)
+    view.load(path, fmt)        Loaded (never raises): absent / error + line + col / parsed
+    view.manifest(target, path) the target's Manifest (read and parsed once)
 """
 from __future__ import annotations
 
-import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import UserError
+from .formats.jsonc import MISSING  # the one "nothing there" marker (shared with tomldoc, plan, apply)
 from .host import Host, HostError
 from .manifest import sha256
 
-MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
+__all__ = ["MISSING", "FileState", "Loaded", "DiskView", "parse_doc", "new_doc", "current_sha"]
 
 
 @dataclass
@@ -26,8 +47,9 @@ class FileState:
     is_link: bool
     link_target: str | None
     is_dir: bool
+    error: UserError | None = None     # unreadable (raised by every accessor but state/load)
     _text: str | None = None
-    _doc: Any = None
+    _docs: dict = field(default_factory=dict)
 
     @property
     def exists(self) -> bool:
@@ -35,32 +57,80 @@ class FileState:
 
 
 @dataclass
+class Loaded:
+    """One config file as a tolerant reader sees it: absent, unreadable/unparseable (the one
+    message, without the path, plus its position), or parsed."""
+    path: Path
+    exists: bool = False
+    text: str | None = None
+    data: Any = None
+    doc: Any = None                 # JsonDoc (line_of) / TomlDoc
+    error: str | None = None        # one line, without the path
+    line: int | None = None
+    col: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.exists and self.error is None
+
+    def line_of(self, *keypath: str) -> int | None:
+        """1-based line of a key (JSON: exact; TOML: the key's or table's line, best effort)."""
+        if self.doc is not None and hasattr(self.doc, "line_of"):
+            try:
+                return self.doc.line_of(tuple(keypath))
+            except Exception:
+                return None
+        if self.text is not None and keypath:
+            return toml_line(self.text, keypath)
+        return None
+
+
+@dataclass
 class DiskView:
     host: Host
     files: dict[str, FileState] = field(default_factory=dict)
+    manifests: dict[str, Any] = field(default_factory=dict)
 
+    # ---- raw -----------------------------------------------------------------------------------
     def state(self, path: Path) -> FileState:
         key = str(path)
         st = self.files.get(key)
         if st is not None:
             return st
         h = self.host
+        path = Path(path)
         is_link = h.is_symlink(path)
         link_target = h.readlink(path) if is_link else None
         is_dir = h.is_dir(path)
-        data = None
+        data, error = None, None
         if not is_dir:
             try:
                 data = h.read_bytes(path)
             except HostError as e:
-                raise UserError(str(e)) from None
+                error = UserError(_strip_path(str(e), path), path=str(path))
+                _position_from_message(error)
         st = FileState(path, data, sha256(data) if data is not None else None,
-                       h.mode(path) if data is not None else None, is_link, link_target, is_dir)
+                       h.mode(path) if data is not None else None, is_link, link_target, is_dir,
+                       error)
+        if error is not None:
+            st.sha = "unreadable"
         self.files[key] = st
         return st
 
+    def present(self, path: Path) -> bool:
+        """Something is at `path`: a file, a folder or a link (dangling or not)."""
+        st = self.state(path)
+        return st.exists or st.is_dir or st.is_link
+
+    def link(self, path: Path) -> str | None:
+        st = self.state(path)
+        return st.link_target if st.is_link else None
+
+    # ---- typed ---------------------------------------------------------------------------------
     def text(self, path: Path) -> str | None:
         st = self.state(path)
+        if st.error is not None:
+            raise st.error
         if st.is_dir:
             raise UserError("is a directory, expected a file", path=str(path))
         if st.data is None:
@@ -78,18 +148,118 @@ class DiskView:
         return st._text
 
     def doc(self, path: Path, fmt: str):
-        """The parsed document (JsonDoc or TomlDoc) or None when the file is absent."""
+        """The parsed document (JsonDoc or TomlDoc) or None when the file is absent.
+        fmt: "json" (strict), "jsonc" (comments and trailing commas) or "toml"."""
         st = self.state(path)
-        if st._doc is not None:
-            return st._doc
+        if fmt in st._docs:
+            got = st._docs[fmt]
+            if isinstance(got, UserError):
+                raise got
+            return got
         text = self.text(path)
         if text is None:
             return None
-        st._doc = parse_doc(text, fmt, str(path))
-        return st._doc
+        try:
+            st._docs[fmt] = parse_doc(text, fmt, str(path))
+        except UserError as e:
+            st._docs[fmt] = e
+            raise
+        return st._docs[fmt]
+
+    def json(self, path: Path, *, jsonc: bool = True):
+        return self.doc(path, "jsonc" if jsonc else "json")
+
+    def toml(self, path: Path):
+        return self.doc(path, "toml")
+
+    def data(self, path: Path, fmt: str) -> Any:
+        d = self.doc(path, fmt)
+        return d.data if d is not None else None
+
+    def load(self, path: Path, fmt: str = "text") -> Loaded:
+        """The tolerant form of `text`/`doc`: never raises; a problem is `Loaded.error` with the
+        same message (and position) the plan would raise."""
+        path = Path(path)
+        ld = Loaded(path)
+        try:
+            text = self.text(path)
+        except UserError as e:
+            ld.exists = self.present(path)
+            ld.error, ld.line, ld.col = e.msg, e.line, e.col
+            return ld
+        if text is None:
+            return ld
+        ld.exists, ld.text = True, text
+        if fmt == "text":
+            return ld
+        try:
+            ld.doc = self.doc(path, fmt)
+            ld.data = ld.doc.data
+        except UserError as e:
+            ld.error, ld.line, ld.col = e.msg, e.line, e.col
+        return ld
+
+    def manifest(self, target: str, path: Path):
+        """The target's manifest, read (through this view) and parsed once."""
+        m = self.manifests.get(target)
+        if m is not None and str(m.path) == str(path):
+            return m
+        from .manifest import Manifest
+        st = self.state(path)
+        if st.error is not None:
+            raise st.error
+        m = Manifest.parse(self.host, target, Path(path), st.data)
+        self.manifests[target] = m
+        return m
 
     def inputs(self) -> dict[str, str | None]:
+        """Every file this view read, with its sha (None: absent): the plan's inputs."""
         return {k: v.sha for k, v in self.files.items()}
+
+
+def toml_line(text: str, keypath: tuple[str, ...]) -> int | None:
+    """The line of `keypath` in TOML text: the `[table]` header for a table, `key =` inside its
+    table for a value; None when not found. Good enough for pointing at a finding."""
+    def q(k: str) -> str:
+        return rf'(?:{re.escape(k)}|"{re.escape(k)}"|\'{re.escape(k)}\')'
+
+    lines = text.splitlines()
+    header = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+
+    def norm(name: str) -> tuple[str, ...]:
+        parts = re.findall(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'|([^.\s]+)', name)
+        return tuple(a or b or c for a, b, c in parts)
+
+    # a table (or array of tables) named exactly keypath
+    for i, ln in enumerate(lines, 1):
+        m = header.match(ln)
+        if m and norm(m.group("name")) == tuple(keypath):
+            return i
+    # a key inside the deepest table that is a prefix of keypath (or at the top level)
+    for cut in range(len(keypath) - 1, -1, -1):
+        table, rest = tuple(keypath[:cut]), keypath[cut:]
+        key_re = re.compile(r"^\s*" + r"\s*\.\s*".join(q(k) for k in rest) + r"\s*=")
+        current: tuple[str, ...] = ()
+        for i, ln in enumerate(lines, 1):
+            m = header.match(ln)
+            if m:
+                current = norm(m.group("name"))
+                continue
+            if current == table and key_re.match(ln):
+                return i
+    return None
+
+
+def _strip_path(msg: str, path: Path) -> str:
+    s = str(path)
+    return msg[len(s) + 1:].lstrip() if msg.startswith(s + ":") else msg
+
+
+def _position_from_message(e: UserError) -> None:
+    """Host errors carry "line:col: message" in the text (bad UTF-8); lift it into the error."""
+    m = re.match(r"^(\d+):(\d+): (.*)$", e.msg)
+    if m:
+        e.__init__(m.group(3), path=e.path, line=int(m.group(1)), col=int(m.group(2)))
 
 
 def parse_doc(text: str, fmt: str, path: str):
@@ -103,6 +273,8 @@ def parse_doc(text: str, fmt: str, path: str):
         return JsonDoc.parse(text, path=path, jsonc=(fmt != "json"))
     except FormatError as e:
         raise UserError(e.msg, path=path, line=e.line, col=e.col) from None
+    except (ValueError, RecursionError) as e:
+        raise UserError(str(e), path=path) from None
 
 
 def new_doc(fmt: str):
@@ -116,9 +288,9 @@ def new_doc(fmt: str):
 def current_sha(host: Host, path: Path) -> str | None:
     """The sha of a file as it is now (for the stale-plan check)."""
     try:
-        if os.path.isdir(path):
+        if host.is_dir(Path(path)):
             return None
-        data = host.read_bytes(path)
+        data = host.read_bytes(Path(path))
     except HostError:
         return "unreadable"
     return sha256(data) if data is not None else None

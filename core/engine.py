@@ -3,167 +3,150 @@
     plan = engine.build_plan(host, "default", ["copilot"])
     result = engine.apply_plan(host, plan)          # executes exactly `plan` (with its decisions)
 
-Repository scope (agentdeck.core.targets.repo): the same plan, apply and manifest engine, planned into a
-repository instead of the home; its manifest lives in the state dir, keyed by the repository's
-path:
+Home and repository are two scopes (core/scopes.py) behind one interface: the same plan, apply
+and manifest engine; the plan carries its scope as data (`plan.scope`) and apply re-plans with it:
 
     plan = engine.build_repo_plan(host, "/path/to/repo", "default", cloud_setup=False)
     result = engine.apply_plan(host, plan)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from . import apply as applier
-from . import overlay
 from . import plan as planner
-from . import hooks_health, profiles, targets
+from . import profiles, scopes
 from .desired import DesiredState
+from .desired import Notice
 from .disk import DiskView
 from .errors import UserError
 from .host import Host
 from .manifest import Manifest
 from .output_guard import guard_state
 from .plan import Plan
+from .scopes import HOME, RepoScope, Scope
 
 DEFAULT_PROFILE = "default"
 
 
 def select_targets(names: list[str] | None, profile_targets: list[str] | None = None) -> list[str]:
-    known = targets.available()
-    if not names:
-        chosen = [t for t in (profile_targets or known) if t in known]
-        return chosen or known
-    out: list[str] = []
-    for n in names:
-        for part in n.split(","):
-            part = part.strip()
-            if not part:
-                continue
-            if part not in targets.ADAPTERS:
-                raise UserError(f"unknown target {part!r} (known: {', '.join(targets.ORDER)})")
-            if part not in known:
-                raise UserError(f"target {part!r} is not available in this build")
-            if part not in out:
-                out.append(part)
-    if not out:
-        raise UserError(f"no target named (known: {', '.join(targets.ORDER)})")
-    return out
+    return HOME.select(names, profile_targets)
 
 
-def load_manifests(host: Host) -> dict[str, Manifest]:
-    out = {}
-    for name in targets.available():
-        out[name] = Manifest.load(host, name, targets.manifest_path(name, host))
-    return out
-
-
-def desired_states(host: Host, profile_name: str, names: list[str]) -> list[DesiredState]:
-    prof = profiles.resolve(host, profile_name)
-    return [guard_state(targets.get(n).desired(prof, host)) for n in names]
+def load_manifests(host: Host, view: DiskView | None = None,
+                   scope: Scope = HOME) -> dict[str, Manifest]:
+    """Every manifest of the scope, read through the one reader."""
+    view = view or DiskView(host)
+    return {n: view.manifest(n, p) for n, p in scope.manifest_paths(host).items()}
 
 
 def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str] | None = None,
                decisions: dict[str, str] | None = None,
                overrides: dict | None = None, trust_hooks: bool = False,
                repo: str | Path | None = None, cloud_setup: bool | str = False,
-               choices: dict | None = None) -> Plan:
+               choices: dict | None = None, *,
+               scope: Scope | None = None, view: DiskView | None = None) -> Plan:
     """Resolve the profile, compute each target's desired state, and diff it against the
-    manifests and the disk. Reads only. `overrides` are per-run choices (see `with_overrides`).
+    manifests and the disk. Reads only, through one DiskView (`view`, built here unless the
+    caller shares one, as the doctor does): every file is read once and becomes a plan input.
+
+    Per-run choices reach each adapter as one `RunOptions` (targets/base.py): `overrides`
+    ({"directives": {...}, "mcp_enabled": {"copilot": {"github": True}}}), `trust_hooks` (trust
+    agentdeck's own hooks where the CLI gates hooks on trust: Codex's `[hooks.state]`).
     The operator's layer (core.overlay: the app's saved choices for this profile) is applied
-    first and its files are plan items; `choices`: the layer as this plan should write it
-    (the app's new choices), instead of the saved one.
-    `trust_hooks`: the operator asks to trust agentdeck's own hooks where the CLI gates hooks on
-    trust (Codex: `[hooks.state]` trusted_hash items join the plan).
-    `repo`: plan the repository at that path instead of the home (`build_repo_plan`)."""
-    if repo is not None:
-        return build_repo_plan(host, repo, profile_name, cloud_setup=cloud_setup,
-                               decisions=decisions)
+    first and its files are plan items; `choices`: the layer as this plan should write it (the
+    app's new choices), instead of the saved one (the scope decides: a repository has none).
+    `scope`: the home (default) or a repository (`repo=DIR`, `cloud_setup` are its shorthand).
+    Each target is planned on its own: a file that stops one target is that target's error
+    (plan.errors, an error notice); the others are planned (all failing: the first raises)."""
+    if scope is None:
+        scope = RepoScope(repo, cloud_setup) if repo is not None else HOME
+    host = scope.host(host)
+    view = view if view is not None else DiskView(host)
     prof = profiles.resolve(host, profile_name)
-    chosen = select_targets(names, prof.targets)
-    layer = overlay.load(host, profile_name) if choices is None else overlay.validate(choices)
-    run = overlay.merge(layer, overrides)
-    states = [_desired(targets.get(n), with_overrides(prof, run, n), host, trust_hooks)
-              for n in chosen]
-    overlay.add_items(host, profile_name, layer, states)
-    plan = planner.compute(host, profile_name, states, load_manifests(host), disk=DiskView(host),
-                           selected=chosen)
-    hooks_health.annotate(host, plan)      # can the registered hooks run? (plan.info, notices)
+    chosen = scope.select(names, prof.targets)
+    layer = scope.layer(host, profile_name, choices)
+    run = scope.with_layer(layer, overrides)
+    states, errors = [], {}
+    for n in chosen:        # each target on its own: a broken file is that target's error only
+        try:
+            adapter = scope.adapter(n)
+            opts = scope.options(n, run, trust_hooks)
+            states.append(guard_state(adapter.desired(adapter.profile_for(prof, opts), view, opts)))
+        except UserError as e:
+            errors[n] = e
+    if errors and not states:
+        raise next(iter(errors.values()))
+    scope.add_layer_items(host, profile_name, layer, states)
+    manifests = load_manifests(host, view, scope)
+    for st in list(states):
+        try:
+            _read_actuals(view, st, manifests.get(st.target))
+        except UserError as e:
+            errors[st.target] = e
+            states.remove(st)
+    if errors and not states:
+        raise next(iter(errors.values()))
+    plan = planner.compute(host, profile_name, states, manifests, disk=view, selected=chosen)
+    plan.scope = scope.to_json()
+    scope.annotate(host, plan, view)        # can the registered hooks run? (plan.info, notices)
+    for n, e in errors.items():
+        plan.errors[n] = str(e)
+        plan.notices[n] = [Notice("error", f"plan failed: {e}", e.path)]
     for k, v in (decisions or {}).items():
         plan.decide(k, v)
     return plan
 
 
-def _desired(target, prof, host: Host, trust_hooks: bool) -> DesiredState:
-    if trust_hooks and getattr(target, "supports_trust_hooks", False):
-        return guard_state(target.desired(prof, host, trust_hooks=True))
-    return guard_state(target.desired(prof, host))
+def _read_actuals(view: DiskView, state: DesiredState, manifest: Manifest | None) -> None:
+    """Read (through the view, so the plan reads nothing twice) what the planner will compare
+    for one target: a file that does not parse is then that target's error, before the plan of
+    every target is computed together (shared items are planned once)."""
+    for d in state.items:
+        planner._actual(view, d, d.kind, d.path, d.key, d.fmt, d.markers, d.mode)
+    for e in (manifest.entries.values() if manifest is not None else ()):
+        planner._actual(view, e, e.kind, Path(e.path), e.key, e.fmt,
+                        tuple(e.markers) if e.markers else ("", ""), None)
+
+
+def desired_states(host: Host, profile_name: str, names: list[str]) -> list[DesiredState]:
+    prof = profiles.resolve(host, profile_name)
+    view = DiskView(host)
+    return [guard_state(HOME.adapter(n).desired(prof, view)) for n in names]
 
 
 def with_overrides(prof, overrides: dict | None, target: str):
     """The profile as one target sees it after the operator's per-run choices (a copy; the
-    profile on disk is untouched). `overrides`:
-
-      {"directives": {"mcpDefaultDisabled": False, "browserCommand": "auto", ...},
-       "mcp_enabled": {"copilot": {"github": True, "memory": False}}}
-
-    A server switched on joins mcpAlwaysEnabled (and leaves the profile's disabledMcpServers);
-    switched off, it leaves mcpAlwaysEnabled and, unless mcpDefaultDisabled already disables it,
-    joins the profile's copilot/settings.json disabledMcpServers. The adapters then plan it like
-    any profile value, so names the operator disabled in the CLI itself stay theirs."""
+    profile on disk is untouched): the adapter's own `profile_for` (Copilot's MCP-switch rules
+    live in the Copilot adapter)."""
+    from .targets.base import RunOptions
     if not overrides:
         return prof
-    mcp = (overrides.get("mcp_enabled") or {}).get(target) or {}
-    directives = overrides.get("directives") or {}
-    if not mcp and not directives:
-        return prof
-    from .model import Directives
-
-    p = prof.model_copy(deep=True)
-    if directives:
-        p.directives = Directives.model_validate({**p.directives.model_dump(), **directives})
-    if not mcp:
-        return p
-    always = list(p.directives.mcpAlwaysEnabled)
-    settings = dict(p.native.get("copilot/settings.json", {}))
-    disabled = settings.get("disabledMcpServers")
-    disabled = [n for n in disabled if isinstance(n, str)] if isinstance(disabled, list) else []
-    for name, on in mcp.items():
-        if on:
-            always += [name] if name not in always else []
-            disabled = [n for n in disabled if n != name]
-        else:
-            always = [n for n in always if n != name]
-            if not p.directives.mcpDefaultDisabled and name not in disabled:
-                disabled.append(name)
-    p.directives.mcpAlwaysEnabled = always
-    if disabled or "disabledMcpServers" in settings:
-        settings["disabledMcpServers"] = disabled
-        p.native = {**p.native, "copilot/settings.json": settings}
-    return p
+    return HOME.adapter(target).profile_for(prof, RunOptions.for_target(target, overrides))
 
 
-def build_uninstall_plan(host: Host, names: list[str] | None = None) -> Plan:
+def build_uninstall_plan(host: Host, names: list[str] | None = None, *,
+                         scope: Scope | None = None) -> Plan:
     """Everything agentdeck recorded for the targets, planned for removal (restoring what was
     there before us). Keys the operator changed since are kept and reported."""
-    chosen = select_targets(names, None)
-    states = [DesiredState(n) for n in chosen]
-    plan = planner.compute(host, "(uninstall)", states, load_manifests(host), disk=DiskView(host),
-                           selected=chosen)
+    scope = scope or HOME
+    host = scope.host(host)
+    view = DiskView(host)
+    chosen = scope.select(names, None)
+    info = scope.uninstall_info(host)
+    manifests = load_manifests(host, view, scope)
+    for n in chosen:
+        scope.adapter(n).migrate_manifest(manifests[n], view)
+    states = [DesiredState(n, info=dict(info)) for n in chosen]
+    plan = planner.compute(host, "(uninstall)", states, manifests, disk=view, selected=chosen)
     plan.mode = "uninstall"
+    plan.scope = scope.to_json()
     return plan
 
 
-# ---- repository scope ----------------------------------------------------------------------------
-
-def _repo_target(host: Host, repo_dir: str | Path, cloud_setup: bool | str = False):
-    """(target, host allowed to change the repository) for a repository plan."""
-    from .targets.repo import RepoTarget, with_repo
-    t = RepoTarget(repo_dir, cloud_setup)
-    return t, with_repo(host, t.root)
-
+# ---- repository scope: shorthands ----------------------------------------------------------------
 
 def build_repo_plan(host: Host, repo_dir: str | Path, profile_name: str = DEFAULT_PROFILE,
                     cloud_setup: bool | str = False,
@@ -175,86 +158,71 @@ def build_repo_plan(host: Host, repo_dir: str | Path, profile_name: str = DEFAUL
     `cloud_setup`: False keeps agentdeck's copilot-setup-steps.yml step only if it was applied
     before; True (or a pip requirement such as "agentdeck==0.1.0" or a git URL) plans it;
     "remove" plans its removal. Reads only."""
-    t, host = _repo_target(host, repo_dir, cloud_setup)
-    prof = profiles.resolve(host, profile_name)
-    state = guard_state(t.desired(prof, host))
-    man = Manifest.load(host, t.name, t.manifest_path(host))
-    plan = planner.compute(host, profile_name, [state], {t.name: man}, disk=DiskView(host),
-                           selected=[t.name])
-    for k, v in (decisions or {}).items():
-        plan.decide(k, v)
-    return plan
+    return build_plan(host, profile_name, decisions=decisions,
+                      scope=RepoScope(repo_dir, cloud_setup))
 
 
 def build_repo_uninstall_plan(host: Host, repo_dir: str | Path) -> Plan:
     """Everything agentdeck recorded for this repository, planned for removal."""
-    t, host = _repo_target(host, repo_dir)
-    t.check_root(host)
-    state = DesiredState(t.name, info={"root": str(t.root)})
-    man = Manifest.load(host, t.name, t.manifest_path(host))
-    plan = planner.compute(host, "(uninstall)", [state], {t.name: man}, disk=DiskView(host),
-                           selected=[t.name])
-    plan.mode = "uninstall"
-    return plan
+    return build_uninstall_plan(host, scope=RepoScope(repo_dir))
 
 
 def repo_of(plan: Plan) -> str | None:
     """The repository a plan was built for (None: a home plan)."""
-    info = plan.info.get("repo") if plan.targets == ["repo"] else None
-    return info.get("root") if isinstance(info, dict) else None
+    scope = getattr(plan, "scope", None) or {}
+    return scope.get("root") if scope.get("kind") == "repo" else None
 
 
 @dataclass
 class Recompute:
+    """The plan computed again after an apply: same scope, profile and targets."""
     host: Host
     profile: str
     names: list[str]
     uninstall: bool = False
-    repo: str | None = None
-    cloud_setup: bool | str = False
+    scope: Scope = field(default_factory=lambda: HOME)
 
     def __call__(self) -> Plan:
-        if self.repo is not None:
-            if self.uninstall:
-                return build_repo_uninstall_plan(self.host, self.repo)
-            return build_repo_plan(self.host, self.repo, self.profile, cloud_setup=self.cloud_setup)
         if self.uninstall:
-            return build_uninstall_plan(self.host, self.names)
-        return build_plan(self.host, self.profile, self.names)
+            return build_uninstall_plan(self.host, self.names, scope=self.scope)
+        return build_plan(self.host, self.profile, self.names, scope=self.scope)
 
 
 def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = None,
                leave_conflicts: bool = False) -> applier.ApplyResult:
-    """Apply exactly `plan` (a home plan or a repository plan); afterwards the plan is computed
+    """Apply exactly `plan` (of whichever scope it carries); afterwards the plan is computed
     again and anything left is reported in result.leftover."""
-    repo = repo_of(plan)
-    cloud = ((plan.info.get("repo") or {}).get("cloud_setup") or {}).get("arg", False)
-    if repo is not None:
-        _, host = _repo_target(host, repo)
+    if getattr(plan, "errors", None):
+        raise UserError(plan_errors_message(plan))
+    scope = scopes.from_json(getattr(plan, "scope", None))
+    host = scope.host(host)
     again = Recompute(host, plan.profile, plan.targets, uninstall=plan.mode == "uninstall",
-                      repo=repo, cloud_setup=cloud)
+                      scope=scope)
     return applier.run(host, plan, recompute=again, progress=progress,
                        leave_conflicts=leave_conflicts)
+
+
+def plan_errors_message(plan: Plan) -> str:
+    """Why a plan with a target in error is not applied, and how to go on."""
+    ok = [t for t in plan.targets if t not in plan.errors]
+    hint = (f"; fix it, or apply the others alone with --target {','.join(ok)}" if ok else "")
+    return ("nothing applied: " + "; ".join(f"{t}: {e}" for t, e in plan.errors.items()) + hint)
 
 
 def cli_version(host: Host, target: str) -> tuple[bool, str | None]:
     """(installed, version) of a target's CLI without running it: the version comes from the
     CLI's npm package.json or its versioned install path, as the doctor reads it; None when it
     cannot be read that way. Starts no process (running a CLI can unpack files into the home)."""
-    from .doctor.context import _cli_info
+    from .installed import cli_info
 
-    info = _cli_info(host, target, live=False)
+    info = cli_info(host, target, live=False)
     return info.exe is not None, info.version
 
 
 def recover(host: Host) -> str | None:
     """Roll back an apply that was interrupted (crash, kill). Safe to call any time. A journal
     that cannot be acted on safely is reported before the home's lock is even taken."""
-    from .targets.repo import journal_repo_root, with_repo
-
-    root = journal_repo_root(host)          # an interrupted repository apply may touch that repo
-    if root is not None:
-        host = with_repo(host, root)
+    host = scopes.of_journal(host).host(host)   # an interrupted repository apply: that repo too
     if applier.read_journal(host) is None:
         return None
     with applier.home_lock(host):

@@ -61,7 +61,7 @@ def summary_text(plan) -> str:
 
 # ---- computing ------------------------------------------------------------------------------------
 
-def annotate(host: Host, plan) -> None:
+def annotate(host: Host, plan, read=None) -> None:
     """Store each target's inert reasons in plan.info and fix the handler notices (see module)."""
     from .targets import wrapper
 
@@ -76,7 +76,7 @@ def annotate(host: Host, plan) -> None:
                     and n.message.startswith("the hook handler "):
                 n.level = "error"
         wpath = hooks.get("wrapper")
-        previous = wrapper.installed_handler(host, Path(wpath)) if wpath else None
+        previous = wrapper.installed_handler(host, Path(wpath), read) if wpath else None
         now = hooks.get("handler_path")
         if previous and now and previous != now:
             notices.append(Notice("info", f"handler: {previous} -> {now}", wpath))

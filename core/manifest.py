@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from .errors import UserError
+from .formats.jsonc import MISSING as ABSENT   # the one "nothing there" marker (core.disk.MISSING)
 from .host import Host, HostError
 
 FORMAT = 1
-ABSENT = "__agentdeck_absent__"   # JSON-safe marker for "nothing was there"
+
+#: how ABSENT is spelled in a manifest file (JSON has no such value)
+ABSENT_JSON = "__agentdeck_absent__"
 
 
 def sha256(data: bytes | str) -> str:
@@ -75,11 +78,16 @@ class Manifest:
 
     @classmethod
     def load(cls, host: Host, target: str, path: Path) -> "Manifest":
-        m = cls(target=target, path=path)
         try:
             data = host.read_bytes(path)
         except HostError as e:
             raise UserError(str(e)) from None
+        return cls.parse(host, target, path, data)
+
+    @classmethod
+    def parse(cls, host: Host, target: str, path: Path, data: bytes | None) -> "Manifest":
+        """The manifest from its bytes as read (None: absent); core.disk reads them."""
+        m = cls(target=target, path=path)
         if data is None:
             return m
         m.raw_sha = sha256(data)
@@ -98,6 +106,8 @@ class Manifest:
         for raw in obj["entries"]:
             try:
                 e = Entry(**raw)
+                if e.prior == ABSENT_JSON:
+                    e.prior = ABSENT
             except TypeError:
                 raise UserError("agentdeck manifest has an unexpected entry; move it aside and re-run",
                                 path=str(path)) from None
@@ -160,6 +170,8 @@ _FIELDS = [f.name for f in fields(Entry)]
 
 def _entry_json(e: Entry) -> dict:
     d = {name: getattr(e, name) for name in _FIELDS}   # values are JSON data: no deep copy
+    if e.prior is ABSENT:
+        d["prior"] = ABSENT_JSON
     if not d["member"]:
         del d["member"]          # only list-member entries carry it
     if not d["made_keys"]:

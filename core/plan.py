@@ -195,6 +195,8 @@ class Plan:
     manifests: dict[str, Manifest] = field(default_factory=dict)
     decisions: dict[str, str] = field(default_factory=dict)
     mode: str = "install"           # "install" | "uninstall"
+    scope: dict = field(default_factory=lambda: {"kind": "home"})   # core.scopes: home | repo
+    errors: dict[str, str] = field(default_factory=dict)  # target -> why it could not be planned
 
     # ---- decisions ------------------------------------------------------------------------------
     def decision(self, item: PlanItem) -> str:
@@ -263,7 +265,7 @@ class Plan:
         c = tally((j["class"], j["decision"], j["action"], j["exists"]) for j in items)
         return {
             "format": 1, "home": self.home, "profile": self.profile, "targets": self.targets,
-            "mode": self.mode,
+            "mode": self.mode, "scope": self.scope,
             "summary": {"text": self.summary(c), **_summary_counts(c),
                         "changes_pending": c["changes"] > 0,
                         "by_target": {t: {**_summary_counts(tally(
@@ -275,6 +277,7 @@ class Plan:
                             for n in ns]
                         for t, ns in self.notices.items()},
             "inputs": self.inputs,
+            "errors": self.errors,
         }
 
 
@@ -408,6 +411,10 @@ def _json_type(v: Any) -> str:
 # ---- list members (Desired.member) ---------------------------------------------------------------
 
 def _is_member(element: Any, marker: str) -> bool:
+    """A string element is the member named `marker` exactly (Copilot's disabledMcpServers:
+    "github" is not "github-mcp-server"); an object is found by the marker in its JSON text."""
+    if isinstance(element, str):
+        return element == marker
     return json.dumps(marker, ensure_ascii=False)[1:-1] in canonical(element)
 
 

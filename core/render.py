@@ -112,6 +112,8 @@ def render_json(data: dict, display=None, *, verbose: bool = False, color: bool 
         review = by_target[t]["to_review"]
         n = len(shown) if verbose else review
         counts = f"{n} item(s) to review" if n else (by_target[t].get("hooks_inert") or "in sync")
+        if t in (data.get("errors") or {}):
+            counts = "plan failed"
         out.append(_c("1", f"{t}", color) + (f"  {title}" if title else "") + f"  ({counts})")
         for sym, it in shown:
             used.add(sym)

@@ -348,6 +348,8 @@ class MainScreen(Screen):
     def _refresh_panes(self) -> None:
         host = self.session.host
         plan, target, error = self.plan, self.target, self.error
+        if plan is not None and target in plan.errors:   # this target alone could not be planned
+            error, plan = home_relative(host, plan.errors[target]), None
         self.query_one(PlanPane).load(host, plan, target, error=error)
         self.query_one(HooksPane).load(host, plan, target, error=error)
         self.query_one(KeysPane).load(host, plan, target, error=error)
@@ -386,6 +388,14 @@ class MainScreen(Screen):
                         overflow="ellipsis")
             line.append(self.error.splitlines()[0] if self.error else "")
             st.update(line)
+        elif self.plan is not None and self.plan.errors:
+            host = self.session.host
+            line = Text("Could not compute the plan: ", style="bold red3", no_wrap=True,
+                        overflow="ellipsis")
+            failed = list(self.plan.errors)
+            line.append(home_relative(host, self.plan.errors[failed[0]]).splitlines()[0])
+            line.append(f"  ({', '.join(failed)}; the other targets are planned)")
+            st.update(line)
         elif self.plan is not None:
             summary = self.plan.summary()
             t = Text(summary, style="bold")
@@ -394,7 +404,7 @@ class MainScreen(Screen):
                 t.append(f"  {len(undecided)} conflict(s) to decide before apply",
                          style="bold red3")
             st.update(t)
-        st.set_class(bool(self.error), "-error")
+        st.set_class(bool(self.error or (self.plan is not None and self.plan.errors)), "-error")
 
     # ---- messages from the panes --------------------------------------------------------------
     @on(TargetList.Chosen)
@@ -517,8 +527,8 @@ class MainScreen(Screen):
                 return None
             return pane.check_action(str(parameters[0]), ())
         if action == "apply":
-            return bool(self.plan is not None and not self.computing and self.plan.has_work) \
-                or None
+            return bool(self.plan is not None and not self.computing and self.plan.has_work
+                        and not self.plan.errors) or None
         if action == "refresh_plan":
             return not self.computing or None
         if action == "trust_hooks":

@@ -23,8 +23,8 @@ from textual.widgets.selection_list import Selection
 from agentdeck.core.plan import Plan
 
 from ..messages import Decided
-from ..session import (Session, available_profiles, available_targets, home_relative,
-                       target_title)
+from ..session import (Session, all_targets, available_profiles, available_targets,
+                       home_relative, target_title)
 from ..widgets.marks import MarkedRadioButton, MarkedSelectionList
 from ..widgets.plan_pane import PlanPane
 from ..widgets.style import RESULT_STYLE
@@ -255,7 +255,7 @@ class OnboardingScreen(Screen[str]):
         tb.add_row("home", host.display(host.home)
                    + (f"  ({self.app.home_path_label})" if self.app.home_path_label else ""))
         tb.add_row("WSL", "yes" if host.is_wsl else "no")
-        for tname in ("copilot", "codex", "claude"):
+        for tname in all_targets():
             v = self.app.versions.get(tname, "checking…")
             tb.add_row(tname, Text("not installed", style="grey50") if v is None else str(v))
         tb.add_row("browsers", self._browser_summary())
@@ -306,7 +306,7 @@ class OnboardingScreen(Screen[str]):
                         f"{'its' if one else 'their'} configuration is written anyway and takes "
                         "effect once installed.", style="dim")
         built = set(available_targets())
-        absent = [t for t in ("copilot", "codex", "claude") if t not in built]
+        absent = [t for t in all_targets() if t not in built]
         if absent:
             note.append(f"\nNot in this build yet: {', '.join(absent)}.", style="dim")
         self.query_one("#targets-note", Static).update(note)

@@ -85,7 +85,7 @@ def model(ctx: Ctx) -> Model:
             _hooks_object(ctx, m, settings, hooks, "inline", ("hooks",), ours=False)
     # repo hooks of trusted folders (config.json: trustedFolders only)
     from ..targets.copilot_hooks import trusted_folders
-    for folder in trusted_folders(ctx.host):
+    for folder in trusted_folders(ctx.view):
         d = Path(folder) / f.COPILOT.repo_hook_dir
         for name in ctx.host.listdir(d):
             p = d / name
@@ -569,7 +569,7 @@ def mcp_disabled_unknown(ctx: Ctx, out: Out) -> None:
 def _repo_mcp_names(ctx: Ctx) -> set[str]:
     from ..targets.copilot_hooks import trusted_folders
     names: set[str] = set()
-    for folder in trusted_folders(ctx.host):
+    for folder in trusted_folders(ctx.view):
         for rel in _f().COPILOT.repo_mcp_files:
             ld = ctx.json(Path(folder) / rel, jsonc=True)
             if ld.ok and isinstance(ld.data, dict) and isinstance(ld.data.get("mcpServers"), dict):

@@ -32,8 +32,11 @@ class _Out:
     """Collects findings; a path inside the repository is shown relative to it, any other with
     the home as `~`."""
     def __init__(self, host: Host, root: Path):
+        from ..disk import DiskView
+
         self.host = host
         self.root = root
+        self.view = DiskView(host)     # the one reader, shared with the repository plan
         self.findings: list[Finding] = []
 
     def show(self, path) -> str:
@@ -67,22 +70,17 @@ def _line_of(text: str | None, needle: str) -> int | None:
     return text.count("\n", 0, i) + 1 if i >= 0 else None
 
 
-def _load(host: Host, path: Path, jsonc: bool) -> tuple[str | None, Any, str | None]:
-    """(text, data, parse error) of a JSON file; (None, None, None) when absent."""
-    from ..formats.errors import FormatError
-    from ..formats.jsonc import JsonDoc
-    from ..host import HostError
-
-    try:
-        text = host.read_text(path)
-    except HostError as e:
-        return None, None, str(e)
-    if text is None:
-        return None, None, None
-    try:
-        return text, JsonDoc.parse(text, path=str(path), jsonc=jsonc).data, None
-    except FormatError as e:
-        return text, None, (f"line {e.line}: {e.msg}" if e.line else e.msg)
+def _load(view, path: Path, jsonc: bool) -> tuple[str | None, Any, str | None]:
+    """(text, data, parse error) of a JSON file; (None, None, None) when absent. Read through
+    the one reader (core.disk), so the message is the plan's."""
+    ld = view.load(path, "jsonc" if jsonc else "json")
+    if ld.error is not None:
+        err = f"line {ld.line}: {ld.error}" if ld.line else ld.error
+        if ld.text is None:     # unreadable, as the host says it: path[:line:col]: message
+            where = f"{path}:{ld.line}:{ld.col}" if ld.line else str(path)
+            err = f"{where}: {ld.error}"
+        return ld.text, None, err
+    return ld.text, ld.data, None
 
 
 # ---- checks ----------------------------------------------------------------------------------
@@ -91,7 +89,8 @@ def _plan(host: Host, root: Path, profile: str, out: _Out) -> Any:
     from ..plan import KEPT_CLASSES, Plan
 
     try:
-        plan: Plan = engine.build_repo_plan(host, root, profile)
+        plan: Plan = engine.build_plan(host, profile, scope=engine.RepoScope(root),
+                                       view=out.view)
     except UserError as e:
         out.add("error", "repo.plan", f"the repository plan cannot be computed: {e}",
                 fix="fix the file it names, then run the doctor again")
@@ -130,7 +129,7 @@ def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
         return parsed
     for p in files:
         rel = _rel(root, p)
-        text, data, err = _load(host, p, jsonc=False)
+        text, data, err = _load(out.view, p, jsonc=False)
         if err:
             out.add("error", "repo.hooks.file", f"{rel} is not valid JSON ({err}): Copilot CLI "
                     "rejects the whole file (comments are not allowed in hook files)", path=p,
@@ -289,7 +288,7 @@ def _disable_all(host: Host, root: Path, out: _Out) -> None:
     found = False
     user = host.copilot_home / "settings.json"
     for path, scope in ([(user, "user")] + [(root / r, "repo") for r in R.REPO_SETTINGS]):
-        text, data, err = _load(host, path, jsonc=True)
+        text, data, err = _load(out.view, path, jsonc=True)
         if err:
             out.add("error", "repo.settings.disable-all", f"{host.display(path)} does not parse "
                     f"({err}): Copilot ignores the whole file", path=path)
@@ -311,7 +310,7 @@ def _disable_all(host: Host, root: Path, out: _Out) -> None:
                     path=path, line=line, fix="use true or false")
             found = True
     for rel in R.CLAUDE_SETTINGS:
-        text, data, err = _load(host, root / rel, jsonc=True)
+        text, data, err = _load(out.view, root / rel, jsonc=True)
         if isinstance(data, dict) and data.get("disableAllHooks") is True:
             out.add("info", "repo.settings.disable-all", f"{rel} has disableAllHooks: true: VS "
                     "Code skips the hooks of that file (agentdeck's .github/hooks file is not "
@@ -326,7 +325,7 @@ def _other_sources(host: Host, root: Path, out: _Out) -> None:
     from ..targets.copilot_hooks import HOOKS_FILE as HOME_HOOKS
 
     any_ = False
-    for src in R.repo_hook_sources(host, root):
+    for src in R.repo_hook_sources(out.view, root):
         any_ = True
         rel = _rel(root, src["path"])
         data = src["data"]
@@ -366,7 +365,7 @@ def _readers(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
     events = [(k, resolve_event(k)) for k in keys]
     events = [(k, r[0]) for k, r in events if r is not None]
     src = f"{R.HOOKS_FILE} ({len(events)} events)" if ours else "agentdeck's hook file is missing"
-    trust = R.trust_of(host, root)
+    trust = R.trust_of(out.view, root)
     cfg = host.display(trust["config"])
     # Copilot CLI
     if trust["trusted"]:
@@ -408,10 +407,7 @@ def _cloud_setup(host: Host, root: Path, out: _Out) -> None:
     from ..targets import repo as R
 
     path = root / R.WORKFLOW
-    try:
-        text = host.read_text(path)
-    except Exception:
-        text = None
+    text = out.view.load(path).text
     if text is None:
         out.add("warning", "repo.cloud.setup", f"no {R.WORKFLOW}: in the cloud agent the "
                 f"wrapper finds no {R.HANDLER_PROGRAM} and exits 0, so nothing is handled there",
@@ -457,7 +453,7 @@ def _live(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
                     expected[copilot_disable_key(k, a)] = r[0]
                 except (ValueError, TypeError):
                     pass
-    trust = R.trust_of(host, root)
+    trust = R.trust_of(out.view, root)
     if not trust["trusted"]:
         if rows:
             out.add("warning", check, f"Copilot CLI loaded {len(rows)} repository hook(s) "
@@ -485,6 +481,7 @@ def repo_findings(host: Host, repo_dir: str | os.PathLike, profile: str = "defau
                   live: bool = False, progress: Callable[[str], None] | None = None
                   ) -> list[Finding]:
     """Every finding about the repository at `repo_dir`, in table order."""
+    from ..disk import DiskView
     from ..targets.repo import repo_root, with_repo
 
     root = repo_root(repo_dir)
@@ -494,6 +491,7 @@ def repo_findings(host: Host, repo_dir: str | os.PathLike, profile: str = "defau
         return out.findings
     host = with_repo(host, root)
     out.host = host
+    out.view = DiskView(host)
     say = progress or (lambda _m: None)
     say("repo: planning")
     _plan(host, root, profile, out)

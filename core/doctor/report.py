@@ -10,10 +10,11 @@ import json
 import sys
 from typing import Any
 
+from ..facts.registry import TARGETS as TARGET_SPECS
 from ..host import Host
 from .findings import RESULTS, SEVERITY, Finding
 
-TITLES = {"copilot": "GitHub Copilot CLI", "codex": "OpenAI Codex CLI", "claude": "Claude Code"}
+TITLES = {s.name: s.title for s in TARGET_SPECS}     # the registry's
 ORDER = ("error", "warning", "info", "ok", "skipped")
 
 

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .versions import CliFacts, frozen_map
+from .registry import spec as _registry_spec
+
+_SPEC = _registry_spec("claude")   # binary, package and home come from the registry
 
 #: Observed: the 34 events `claude doctor` 2.1.332 lists as valid, in its order.
 HOOK_EVENTS = (
@@ -129,12 +132,12 @@ CLAUDE = ClaudeFacts(
     settings_keys=SETTINGS_KEYS,
     settings_key_types=SETTINGS_KEY_TYPES,
     target="claude",
-    binary="claude",
-    npm_package="@anthropic-ai/claude-code",
+    binary=_SPEC.binary,
+    npm_package=_SPEC.npm_package,
     verified_versions=("2.1.332", "2.1.332"),
     version_regex=r"^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?) \(Claude Code\)",
-    home_env="CLAUDE_CONFIG_DIR",
-    home_dirname=".claude",
+    home_env=_SPEC.home_env,
+    home_dirname=_SPEC.home_dirname,
     hook_events=HOOK_EVENTS,
     matcher_events=(),                           # not observable offline: no claim made
     timeout_key="timeout",

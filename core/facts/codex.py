@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .versions import CliFacts, frozen_map
+from .registry import spec as _registry_spec
+
+_SPEC = _registry_spec("codex")   # binary, package and home come from the registry
 
 HOOK_EVENTS = (
     "PreModelRequest", "PostModelRequest", "PreToolUse", "PermissionRequest", "PostToolUse",
@@ -118,12 +121,12 @@ CODEX = CodexFacts(
     config_keys=CONFIG_KEYS,
     config_key_types=CONFIG_KEY_TYPES,
     target="codex",
-    binary="codex",
-    npm_package="@openai/codex",
+    binary=_SPEC.binary,
+    npm_package=_SPEC.npm_package,
     verified_versions=("0.171.0", "0.171.0"),
     version_regex=r"codex-cli v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)",
-    home_env="CODEX_HOME",
-    home_dirname=".codex",
+    home_env=_SPEC.home_env,
+    home_dirname=_SPEC.home_dirname,
     hook_events=HOOK_EVENTS,
     # observed: hooks/list reports (and hashes) the matcher only on these events; on
     # PreModelRequest, PostModelRequest, UserPromptSubmit, Stop and Interrupt it is dropped

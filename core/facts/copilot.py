@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .versions import CliFacts, frozen_map
+from .registry import spec as _registry_spec
+
+_SPEC = _registry_spec("copilot")   # binary, package and home come from the registry
 
 #: The 105 canonical top-level keys of settings.json. Source: the settings catalogue compiled
 #: into Copilot 1.0.102 (`{"canonicalKeys": [...]}` in pkg/<platform>/1.0.102/prebuilds/
@@ -129,14 +132,14 @@ class CopilotFacts(CliFacts):
 
 COPILOT = CopilotFacts(
     target="copilot",
-    binary="copilot",
-    npm_package="@github/copilot",
+    binary=_SPEC.binary,
+    npm_package=_SPEC.npm_package,
     verified_versions=("1.0.102", "1.0.102"),
     # "GitHub Copilot CLI 1.0.102." then (observed, also in 1.0.102 from npm) a second line
     # "Run 'copilot update' to check for updates."; `copilot version` prints no period.
     version_regex=r"GitHub Copilot CLI v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)",
-    home_env="COPILOT_HOME",
-    home_dirname=".copilot",
+    home_env=_SPEC.home_env,
+    home_dirname=_SPEC.home_dirname,
     hook_events=HOOK_EVENTS,
     # observed: the matcher is kept (and hashed) only on these events; elsewhere it is dropped,
     # including postToolUseFailure

@@ -40,7 +40,18 @@ _DELETE: Any = object()  # a pending ``delete`` in a batch
 
 
 class _Missing:
+    """The one "nothing there" marker of the core (disk, plan, manifest priors, adapters): one
+    object, kept one by copies and pickles."""
     def __repr__(self) -> str:
+        return "MISSING"
+
+    def __copy__(self) -> "_Missing":
+        return self
+
+    def __deepcopy__(self, memo) -> "_Missing":
+        return self
+
+    def __reduce__(self) -> str:
         return "MISSING"
 
 

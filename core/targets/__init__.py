@@ -1,29 +1,27 @@
-"""Target adapters, loaded lazily by name so a command pays only for the targets it uses."""
+"""Target adapters, loaded lazily by name so a command pays only for the targets it uses.
+
+The list of targets is core.facts.registry's: `ADAPTERS` maps each registered name to its
+adapter class (tests register a fake one here), `ORDER` is the registry's order.
+"""
 from __future__ import annotations
 
 import importlib
 import importlib.util
 from typing import TYPE_CHECKING
 
-from .base import Target
+from ..facts import registry
+from .base import DEFAULT_OPTIONS, RunOptions, Target
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-ADAPTERS = {
-    "copilot": ("agentdeck.core.targets.copilot", "CopilotTarget"),
-    "codex": ("agentdeck.core.targets.codex", "CodexTarget"),
-    "claude": ("agentdeck.core.targets.claude", "ClaudeTarget"),
-}
-ORDER = ("copilot", "codex", "claude")
+__all__ = ["ADAPTERS", "ORDER", "MANIFEST_NAME", "RunOptions", "DEFAULT_OPTIONS", "Target",
+           "available", "get", "manifest_path", "title"]
 
-#: where each built-in adapter keeps its manifest: <Host attribute>/.agentdeck-managed.json.
-#: Every plan loads every target's manifest; with this, a Copilot-only run need not import the
-#: Codex and Claude adapters to learn where theirs are (tests/unit/test_targets_lazy.py checks
-#: it against each adapter's manifest_path).
-_MANIFEST_HOME = {"copilot": "copilot_home", "codex": "codex_home", "claude": "claude_home"}
+ADAPTERS: dict[str, tuple[str, str]] = {s.name: s.adapter for s in registry.TARGETS}
+ORDER: tuple[str, ...] = registry.NAMES
+MANIFEST_NAME = registry.MANIFEST_NAME
 _BUILTIN = dict(ADAPTERS)
-MANIFEST_NAME = ".agentdeck-managed.json"
 
 
 def available() -> list[str]:
@@ -42,9 +40,12 @@ def get(name: str) -> Target:
     return getattr(importlib.import_module(mod), cls)()
 
 
-def manifest_path(name: str, host) -> Path:
-    """get(name).manifest_path(host), without importing a built-in adapter."""
-    attr = _MANIFEST_HOME.get(name)
-    if attr is not None and ADAPTERS.get(name) == _BUILTIN.get(name):
-        return getattr(host, attr) / MANIFEST_NAME
+def manifest_path(name: str, host) -> "Path":
+    """get(name).manifest_path(host), without importing a built-in adapter (the registry knows)."""
+    if name in registry.BY_NAME and ADAPTERS.get(name) == _BUILTIN.get(name):
+        return registry.BY_NAME[name].manifest_path(host)
     return get(name).manifest_path(host)
+
+
+def title(name: str) -> str:
+    return registry.title(name)

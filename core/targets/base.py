@@ -1,24 +1,105 @@
-"""The target-adapter protocol: one adapter per CLI, each in its own module."""
+"""The target-adapter protocol: one adapter per CLI, each in its own module, all declared alike.
+
+An adapter is described by its `TargetSpec` (core/facts/registry.py: name, title, binary, home,
+manifest path, capabilities) and computes its desired state from the profile and the one read
+view of the disk (core/disk.py); per-run choices reach it in one declared way, `RunOptions`.
+
+    class CopilotTarget(Target):
+        spec = registry.spec("copilot")
+        def desired(self, profile, view, options): ...
+
+Capabilities are data on the spec (`spec.can(TRUST_HOOKS)`), never probed with getattr.
+"""
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ..desired import DesiredState
-from ..host import Host
-from ..model import Profile
+from ..facts.registry import MCP_SWITCHES, TargetSpec
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..desired import DesiredState
+    from ..disk import DiskView
+    from ..host import Host
+    from ..model import Profile
+
+_EMPTY: Mapping = MappingProxyType({})
 
 
-class Target(Protocol):
-    name: str          # "copilot"
-    title: str         # "GitHub Copilot CLI"
-    binary: str        # executable name on PATH
+@dataclass(frozen=True)
+class RunOptions:
+    """What the operator chose for this run, the one way it reaches an adapter.
 
-    def manifest_path(self, host: Host) -> Path:
+    trust_hooks   trust agentdeck's own hooks where the CLI gates hooks on trust (TRUST_HOOKS)
+    directives    per-run directive overrides ({"mcpDefaultDisabled": False, ...}), every target
+    mcp_enabled   this target's MCP switches ({"github": True}) (MCP_SWITCHES)
+    cloud_setup   repository scope: the copilot-setup-steps step (see targets/repo.py)
+    """
+    trust_hooks: bool = False
+    directives: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    mcp_enabled: Mapping[str, bool] = field(default_factory=lambda: _EMPTY)
+    cloud_setup: bool | str = False
+
+    @classmethod
+    def for_target(cls, target: str, overrides: dict | None = None, trust_hooks: bool = False,
+                   cloud_setup: bool | str = False) -> "RunOptions":
+        """The options of one target from the engine's `overrides` dict:
+        {"directives": {...}, "mcp_enabled": {"copilot": {"github": True}}}."""
+        ov = overrides or {}
+        return cls(trust_hooks=trust_hooks,
+                   directives=MappingProxyType(dict(ov.get("directives") or {})),
+                   mcp_enabled=MappingProxyType(dict((ov.get("mcp_enabled") or {}).get(target) or {})),
+                   cloud_setup=cloud_setup)
+
+
+DEFAULT_OPTIONS = RunOptions()
+
+
+class Target(ABC):
+    """One CLI's adapter. Subclasses set `spec` and implement `desired`."""
+    spec: TargetSpec
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def title(self) -> str:
+        return self.spec.title
+
+    @property
+    def binary(self) -> str:
+        return self.spec.binary
+
+    def manifest_path(self, host: "Host") -> Path:
         """The sidecar manifest recording what agentdeck wrote for this target."""
-        ...
+        return self.spec.manifest_path(host)
 
-    def desired(self, profile: Profile, host: Host) -> DesiredState:
-        """Everything this target should contain for `profile`, plus notices and pane info.
-        Pure with respect to disk writes: it may read (through host) but never write."""
-        ...
+    def profile_for(self, profile: "Profile", options: RunOptions) -> "Profile":
+        """The profile as this target sees it after the run's choices (a copy; the profile on
+        disk is untouched): directive overrides, then, for a target with the MCP_SWITCHES
+        capability, the MCP switches (the Copilot adapter's rules, targets/copilot_switches.py)."""
+        p = profile
+        if options.directives:
+            from ..model import Directives
+            p = profile.model_copy(deep=True)
+            p.directives = Directives.model_validate({**p.directives.model_dump(),
+                                                      **dict(options.directives)})
+        if options.mcp_enabled and self.spec.can(MCP_SWITCHES):
+            from .copilot_switches import switch_mcp
+            p = switch_mcp(p, options.mcp_enabled)
+        return p
+
+    def migrate_manifest(self, manifest, view: "DiskView") -> None:
+        """Read an older form of this target's records as today's (in memory; the manifest is
+        written in today's form at the next apply). Called for each selected target before it
+        is planned or uninstalled."""
+
+    @abstractmethod
+    def desired(self, profile: "Profile", view: "DiskView",
+                options: RunOptions = DEFAULT_OPTIONS) -> "DesiredState":
+        """Everything this target should contain for `profile` (already `profile_for`-ed), plus
+        notices and pane info. Reads only through `view` (the one reader); never writes."""

@@ -72,12 +72,15 @@ from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..disk import DiskView
 from ..policy import compiled as compiled_policy
 from ..errors import UserError
-from ..host import Host, HostError
+from ..facts import registry
+from ..host import Host
 from ..model import McpServer, Profile
 from ..secrets import scan_value
 from . import skills
+from .base import DEFAULT_OPTIONS, RunOptions, Target
 from .codex_hooks import wanted_events
 from .persona import PERSONA_MARKERS, build_persona
 
@@ -91,19 +94,6 @@ RESERVED_SETTINGS = {
 }
 COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
 SCANNED_FIELDS = ("command", "args", "env", "url", "headers")
-
-
-def read_json(host: Host, path: Path) -> Any:
-    """A JSON file's data (None when absent); a parse error is one line with file:line:col."""
-    from ..disk import parse_doc
-
-    try:
-        text = host.read_text(path)
-    except HostError as e:
-        raise UserError(str(e)) from None
-    if text is None:
-        return None
-    return parse_doc(text, "json", str(path)).data
 
 
 def hook_group(wrapper_path: Path, event: str, timeout: int) -> dict:
@@ -146,33 +136,31 @@ def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], li
     return out, warnings, hits
 
 
-class ClaudeTarget:
-    name = T
-    title = "Claude Code"
-    binary = "claude"
+class ClaudeTarget(Target):
+    spec = registry.spec(T)
 
-    def manifest_path(self, host: Host) -> Path:
-        return host.claude_home / ".agentdeck-managed.json"
-
-    def desired(self, profile: Profile, host: Host) -> DesiredState:
+    def desired(self, profile: Profile, view: DiskView,
+                options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
         st = DesiredState(T)
+        host = view.host
         home = host.claude_home
         settings_path = home / "settings.json"
-        settings = read_json(host, settings_path)
+        settings = view.data(settings_path, "json")
         if settings is not None and not isinstance(settings, dict):
             raise UserError("expected an object at the top level", path=str(settings_path))
-        self._hooks(profile, host, settings, st)
+        self._hooks(profile, view, settings, st)
         self._settings(profile, host, st)
-        self._mcp(profile, host, st)
+        self._mcp(profile, view, st)
         st.add(Desired(T, home / "CLAUDE.md", "block", build_persona(profile, "Claude Code"),
                        markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",
                        reason="the profile's AGENTS.md chain and compiled rules; your text outside "
                               "the markers is kept"))
-        self._skills(profile, host, st)
+        self._skills(profile, view, st)
         return st
 
     # ---- hooks ---------------------------------------------------------------------------------
-    def _hooks(self, profile: Profile, host: Host, settings: dict | None, st: DesiredState) -> None:
+    def _hooks(self, profile: Profile, view: DiskView, settings: dict | None, st: DesiredState) -> None:
+        host = view.host
         from ..facts.claude import CLAUDE
         from ..plan import find_member
         from . import wrapper as wrapper_mod
@@ -210,7 +198,8 @@ class ClaudeTarget:
         if not profile.hooks.command:
             st.warn("the profile names no hook handler ([hooks] command); no hooks are registered")
             return
-        handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path)
+        handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path,
+                                          read=view.text)
         info["handler_path"] = handler.resolved
         for w in handler.warnings:
             st.warn(w)
@@ -226,7 +215,7 @@ class ClaudeTarget:
         # an installed wrapper stays wanted while settings.json's hooks are unusable: removing
         # it because of the operator's typo would be a change the profile never asked for
         usable = raw_hooks is None or isinstance(raw_hooks, dict)
-        if (usable and events) or host.exists(wrapper_path):
+        if (usable and events) or view.present(wrapper_path):
             st.add(Desired(T, wrapper_path, "file",
                            wrapper_mod.render_wrapper("claude", handler, host.state_dir),
                            mode=wrapper_mod.WRAPPER_MODE, label="hook wrapper", group="hooks",
@@ -293,9 +282,10 @@ class ClaudeTarget:
                            reason="set by the profile's claude/settings.json"))
 
     # ---- MCP -----------------------------------------------------------------------------------
-    def _mcp(self, profile: Profile, host: Host, st: DesiredState) -> None:
+    def _mcp(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
+        host = view.host
         path = host.claude_json
-        data = read_json(host, path)
+        data = view.data(path, "json")
         on_disk = data.get("mcpServers") if isinstance(data, dict) else None
         on_disk = on_disk if isinstance(on_disk, dict) else {}
         d = profile.directives
@@ -339,7 +329,8 @@ class ClaudeTarget:
                           "mcpAlwaysEnabled": sorted(d.mcpAlwaysEnabled), "servers": servers}
 
     # ---- skills, commands, agents --------------------------------------------------------------
-    def _skills(self, profile: Profile, host: Host, st: DesiredState) -> None:
+    def _skills(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
+        host = view.host
         home = host.claude_home
         info: dict[str, Any] = {"dir": str(home / "skills"), "links": [], "commands": [],
                                 "agents": []}
@@ -347,8 +338,8 @@ class ClaudeTarget:
             skills.safe_name(name, "skill name")
             target = profile.skills[name]
             link = home / "skills" / name
-            state = "ours" if host.is_symlink(link) and host.readlink(link) == target else (
-                "yours (kept)" if host.exists(link) else "new")
+            state = "ours" if view.link(link) == target else (
+                "yours (kept)" if view.present(link) else "new")
             info["links"].append({"name": name, "target": target, "state": state})
             st.add(Desired(T, link, "link", target, label=f"skill {name}", group="skills",
                            reason="the profile's skill, linked into Claude's skills folder"))

@@ -69,14 +69,16 @@ from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..disk import DiskView
 from ..policy import compiled as compiled_policy
-from ..disk import parse_doc
 from ..errors import UserError
-from ..host import Host, HostError
+from ..facts import registry
+from ..host import Host
 from ..manifest import Manifest
 from ..model import Profile
 from ..secrets import scan_value
 from . import codex_hooks, mcp_codex, skills
+from .base import DEFAULT_OPTIONS, RunOptions, Target
 from .persona import PERSONA_MARKERS, build_persona
 
 T = "codex"
@@ -86,17 +88,6 @@ RESERVED_NATIVE = {
     "hooks": "agentdeck registers hooks in hooks.json, and hook trust is written only when you "
              "ask for it (apply --trust-hooks)",
 }
-
-
-def read_config(host: Host, path: Path) -> dict | None:
-    """config.toml's data (None when absent); a TOML error is one line with file:line:col."""
-    try:
-        text = host.read_text(path)
-    except HostError as e:
-        raise UserError(str(e)) from None
-    if text is None:
-        return None
-    return parse_doc(text, "toml", str(path)).data
 
 
 def _flatten(d: dict, prefix: tuple[str, ...] = ()):
@@ -133,33 +124,29 @@ def _jsonable(v: Any) -> bool:
         return False
 
 
-class CodexTarget:
-    name = T
-    title = "OpenAI Codex CLI"
-    binary = "codex"
-    #: engine.build_plan passes trust_hooks=True to adapters that declare this
-    supports_trust_hooks = True
+class CodexTarget(Target):
+    #: capabilities: TRUST_HOOKS (RunOptions.trust_hooks adds the [hooks.state] trust items)
+    spec = registry.spec(T)
 
-    def manifest_path(self, host: Host) -> Path:
-        return host.codex_home / ".agentdeck-managed.json"
-
-    def desired(self, profile: Profile, host: Host, trust_hooks: bool = False) -> DesiredState:
+    def desired(self, profile: Profile, view: DiskView,
+                options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
         st = DesiredState(T)
+        host = view.host
         home = host.codex_home
         config_path = home / "config.toml"
-        config = read_config(host, config_path)
+        config = view.data(config_path, "toml")
         if config is not None and not isinstance(config, dict):
             raise UserError("expected a table at the top level", path=str(config_path))
-        manifest = Manifest.load(host, T, self.manifest_path(host))
+        manifest = view.manifest(T, self.manifest_path(host))
 
-        self._hooks(profile, host, config, manifest, trust_hooks, st)
+        self._hooks(profile, view, config, manifest, options.trust_hooks, st)
         self._native(profile, host, st)
         self._mcp(profile, host, config, st)
         st.add(Desired(T, home / "AGENTS.md", "block", build_persona(profile, "Codex CLI"),
                        markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",
                        reason="the profile's AGENTS.md chain and compiled rules; your text outside "
                               "the markers is kept"))
-        info = skills.shared_skill_items(T, profile, host, st,
+        info = skills.shared_skill_items(T, profile, view, st,
                                   "Codex has no slash commands (~/.codex/prompts is gone since "
                                   "0.117): the command becomes a model-discoverable skill")
         if info["links"] or info["commands"]:
@@ -172,13 +159,14 @@ class CodexTarget:
         return st
 
     # ---- hooks and trust -----------------------------------------------------------------------
-    def _hooks(self, profile: Profile, host: Host, config: dict | None, manifest: Manifest,
+    def _hooks(self, profile: Profile, view: DiskView, config: dict | None, manifest: Manifest,
                trust_hooks: bool, st: DesiredState) -> None:
         from . import wrapper as wrapper_mod
 
+        host = view.host
         home = host.codex_home
         config_path = home / "config.toml"
-        hp = codex_hooks.plan_hooks(profile, host, config)
+        hp = codex_hooks.plan_hooks(profile, view, config)
         for w in hp.warnings:
             st.warn(w)
         for n in hp.notes:

@@ -35,10 +35,13 @@ import os
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..host import Host, HostError
+from ..host import Host
 from ..model import Profile
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..disk import DiskView
 
 HOOKS_FILE = "hooks.json"
 WRAPPER_NAME = "agentdeck-hook.sh"
@@ -130,14 +133,11 @@ def inline_hook_events(config: dict | None) -> list[str]:
     return sorted(k for k, v in hooks.items() if k != "state" and isinstance(v, list))
 
 
-def _on_disk_handlers(host: Host, path: Path) -> dict[str, dict]:
+def _on_disk_handlers(view: "DiskView", path: Path) -> dict[str, dict]:
     """event -> the first handler of the first group in hooks.json on disk now (the hook at the
     key `:0:0`), for the trust status Codex would report today. Tolerant of a broken file."""
-    try:
-        text = host.read_text(path)
-        obj = json.loads(text) if text is not None else None
-    except (HostError, ValueError):
-        return {}
+    ld = view.load(path, "json")
+    obj = ld.data if ld.ok else None
     hooks = obj.get("hooks") if isinstance(obj, dict) else None
     out: dict[str, dict] = {}
     if not isinstance(hooks, dict):
@@ -192,7 +192,8 @@ class HookPlan:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-def plan_hooks(profile: Profile, host: Host, config: dict | None) -> HookPlan:
+def plan_hooks(profile: Profile, view: "DiskView", config: dict | None) -> HookPlan:
+    host = view.host
     from . import wrapper as wrapper_mod
 
     facts = _facts()
@@ -211,7 +212,8 @@ def plan_hooks(profile: Profile, host: Host, config: dict | None) -> HookPlan:
     if not profile.hooks.command:
         hp.warnings.append("the profile names no hook handler ([hooks] command); no hooks are registered")
         return hp
-    handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path)
+    handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path,
+                                          read=view.text)
     hp.info["handler_path"] = handler.resolved
     hp.warnings.extend(handler.warnings)
     if not handler.argv:
@@ -226,7 +228,7 @@ def plan_hooks(profile: Profile, host: Host, config: dict | None) -> HookPlan:
         return hp
     hp.wrapper_text = wrapper_mod.render_wrapper("codex", handler, host.state_dir)
     states = hook_states(config)
-    on_disk = _on_disk_handlers(host, hooks_path)
+    on_disk = _on_disk_handlers(view, hooks_path)
     src = source_path(host)
     handlers: dict[str, dict] = {}
     for canon, ev in events:

@@ -79,6 +79,8 @@ from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..disk import MISSING, DiskView
+from ..facts import registry
 from ..policy import compiled as compiled_policy
 from ..facts.copilot import COPILOT
 from ..errors import UserError
@@ -87,6 +89,7 @@ from ..manifest import Manifest, canonical, entry_id
 from ..model import Profile
 from . import browser as browser_mod
 from . import copilot_hooks, directives, mcp_copilot, skills
+from .base import DEFAULT_OPTIONS, RunOptions, Target
 from .persona import PERSONA_MARKERS, build_persona
 from .wrapper import WRAPPER_MODE
 
@@ -104,43 +107,52 @@ RESERVED_SETTINGS = {
 }
 
 
-class CopilotTarget:
-    name = T
-    title = "GitHub Copilot CLI"
-    binary = "copilot"
+class CopilotTarget(Target):
+    spec = registry.spec(T)
 
-    def manifest_path(self, host: Host) -> Path:
-        return host.copilot_home / ".agentdeck-managed.json"
+    # the run's choices: Target.profile_for applies directives and MCP switches
+    # (copilot_switches.py); the app keeps them in the operator's layer (core/overlay.py)
+
+    def migrate_manifest(self, manifest: Manifest, view: DiskView) -> None:
+        path = view.host.copilot_home / "settings.json"
+        try:
+            data = view.data(path, "jsonc")
+        except UserError:
+            return                       # the plan reports the broken file
+        _disabled_members(manifest, path, data.get("disabledMcpServers")
+                          if isinstance(data, dict) else None)
 
     # -------------------------------------------------------------------------------------------
-    def desired(self, profile: Profile, host: Host) -> DesiredState:
+    def desired(self, profile: Profile, view: DiskView,
+                options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
         st = DesiredState(T)
+        host = view.host
         home = host.copilot_home
         settings_path = home / "settings.json"
-        doc = copilot_hooks.read_json_file(host, settings_path, jsonc=True)
-        settings = doc.data if doc is not None else None
+        settings = view.data(settings_path, "jsonc")
         if settings is not None and not isinstance(settings, dict):
             raise UserError("expected an object at the top level", path=str(settings_path))
-        manifest = Manifest.load(host, T, self.manifest_path(host))
+        manifest = view.manifest(T, self.manifest_path(host))
 
-        self._hooks(profile, host, settings, st)
+        self._hooks(profile, view, settings, st)
         profile_disabled = self._settings(profile, host, st)
-        self._mcp(profile, host, settings, manifest, profile_disabled, st)
+        self._mcp(profile, view, settings, manifest, profile_disabled, st)
         self._env(profile, host, st)
         persona = build_persona(profile, "Copilot CLI").rstrip("\n") + "\n"   # as read back
         st.add(Desired(T, home / "copilot-instructions.md", "block", persona, markers=PERSONA_MARKERS,
                        placement="top", label="persona", group="persona",
                        reason="the profile's AGENTS.md chain and compiled rules; your text outside "
                               "the markers is kept"))
-        self._skills(profile, host, st)
+        self._skills(profile, view, st)
         for w in profile.directive_warnings:
             st.warn(w)
         return st
 
     # ---- hooks ---------------------------------------------------------------------------------
-    def _hooks(self, profile: Profile, host: Host, settings: dict | None, st: DesiredState) -> None:
+    def _hooks(self, profile: Profile, view: DiskView, settings: dict | None, st: DesiredState) -> None:
+        host = view.host
         home = host.copilot_home
-        hp = copilot_hooks.plan_hooks(profile, host, settings)
+        hp = copilot_hooks.plan_hooks(profile, view, settings)
         if hp.wrapper_text is not None:
             st.add(Desired(T, home / copilot_hooks.WRAPPER_NAME, "file", hp.wrapper_text,
                            mode=WRAPPER_MODE, label="hook wrapper", group="hooks",
@@ -214,12 +226,13 @@ class CopilotTarget:
         return profile_disabled
 
     # ---- MCP -----------------------------------------------------------------------------------
-    def _mcp(self, profile: Profile, host: Host, settings: dict | None, manifest: Manifest,
+    def _mcp(self, profile: Profile, view: DiskView, settings: dict | None, manifest: Manifest,
              profile_disabled: Any, st: DesiredState) -> None:
+        host = view.host
         home = host.copilot_home
         mcp_path = home / "mcp-config.json"
         settings_path = home / "settings.json"
-        mdoc = copilot_hooks.read_json_file(host, mcp_path, jsonc=COPILOT.mcp_file_jsonc)
+        mdoc = view.json(mcp_path, jsonc=COPILOT.mcp_file_jsonc)
         on_disk = mdoc.data.get("mcpServers") if mdoc is not None and isinstance(mdoc.data, dict) else None
         on_disk = on_disk if isinstance(on_disk, dict) else {}
         native = (profile.native.get("copilot/mcp-config.json", {}) or {}).get("mcpServers") or {}
@@ -254,8 +267,8 @@ class CopilotTarget:
         for e in manifest.entries.values():
             if (e.kind == "key" and e.path == str(mcp_path) and len(e.key) == 2
                     and e.key[0] == "mcpServers" and e.key[1] not in ok):
-                now = on_disk.get(e.key[1], _ABSENT)
-                if now is _ABSENT or canonical(now) == e.fingerprint:
+                now = on_disk.get(e.key[1], MISSING)
+                if now is MISSING or canonical(now) == e.fingerprint:
                     dropped.add(e.key[1])
         operators = [n for n in on_disk if n not in written and n not in dropped]
 
@@ -266,17 +279,15 @@ class CopilotTarget:
         for n in _str_list(profile_disabled):   # the profile's explicit list wins
             if n not in ours:
                 ours.append(n)
-        dis_eid = entry_id(str(settings_path), "key", ("disabledMcpServers",))
-        rec_entry = manifest.entries.get(dis_eid)
-        want_list: list[str] | None = None
-        contributed: list[str] = []
-        if ours or rec_entry is not None:
-            before = (rec_entry.meta or {}).get("contributed") if rec_entry is not None else None
-            want_list, contributed = mcp_copilot.disabled_list(
-                actual_disabled, rec_entry.value if rec_entry is not None else None, ours, dropped,
-                before if isinstance(before, list) else None)
-        now_disabled = set(_str_list(actual_disabled))
-        final_disabled = set(want_list) if want_list is not None else now_disabled
+        # each name agentdeck disables is its own member of the operator's list (16.1): added
+        # when missing, removed (only it) when no longer wanted or on uninstall; a name that was
+        # there before agentdeck is the operator's and never becomes ours
+        members = _disabled_members(manifest, settings_path, actual_disabled)
+        have = _str_list(actual_disabled)
+        contributed = [n for n in ours if n in members or n not in have]
+        withdrawn = {n for n in members if n not in contributed}
+        now_disabled = set(have)
+        final_disabled = (now_disabled - withdrawn) | set(contributed)
         common = dict(planned_disabled=final_disabled, disabled_now=now_disabled,
                       ours=set(contributed),
                       always=always, operator_enabled=operator_enabled)
@@ -309,24 +320,28 @@ class CopilotTarget:
                 name, mcp_copilot.transport_of(entry) if isinstance(entry, dict) else "stdio",
                 "operator", entry.get("tools") if isinstance(entry, dict) else None,
                 warnings=warns, secret=bool(hits), **common))
-            mode = host.mode(mcp_path)
+            mode = view.state(mcp_path).mode
             if hits and mode is not None and mode & 0o077:
                 st.warn(f"your MCP server {name} holds a literal credential and "
                         f"{host.display(mcp_path)} is mode {mode:o}; consider chmod 600")
 
-        # 5. the disabledMcpServers item
-        if want_list is not None:
-            item_warn = [f"{n} is in mcpAlwaysEnabled but you disabled it yourself; agentdeck never "
-                         f"removes your entries (run `/mcp enable {n}` in Copilot to connect it)"
-                         for n in sorted(always & set(want_list))]
-            st.add(Desired(T, settings_path, "key", want_list, key=("disabledMcpServers",),
-                           fmt="jsonc", label="disabledMcpServers", group="settings",
-                           warnings=item_warn, meta={"contributed": contributed},
-                           reason=_disabled_reason(servers_info, contributed, want_list, d.mcpDefaultDisabled)))
+        # 5. the disabledMcpServers members
+        why = "mcpDefaultDisabled" if d.mcpDefaultDisabled else "the profile"
+        for name in contributed:
+            st.add(Desired(T, settings_path, "key", name, key=("disabledMcpServers",),
+                           member=name, fmt="jsonc", label=f"disabledMcpServers: {name}",
+                           group="settings",
+                           reason=f"{why}: {name} is configured but not connected until "
+                                  f"`/mcp enable {name}`; the other names in the list are yours "
+                                  "and stay as they are"))
+        for n in sorted(always & (now_disabled - set(contributed) - withdrawn)):
+            st.warn(f"{n} is in mcpAlwaysEnabled but you disabled it yourself; agentdeck never "
+                    f"removes your entries (run `/mcp enable {n}` in Copilot to connect it)")
+        want_list = [n for n in have if n not in withdrawn] + [n for n in contributed if n not in have]
         st.info["mcp"] = {
             "file": str(mcp_path), "settings": str(settings_path),
             "mcpDefaultDisabled": d.mcpDefaultDisabled, "mcpAlwaysEnabled": sorted(always),
-            "disabledMcpServers": want_list if want_list is not None else _str_list(actual_disabled),
+            "disabledMcpServers": want_list,
             "servers": servers_info,
         }
 
@@ -365,9 +380,10 @@ class CopilotTarget:
         st.note(f"{names}: {directives.NON_INTERACTIVE_CAVEAT}")
 
     # ---- skills, commands, agents --------------------------------------------------------------
-    def _skills(self, profile: Profile, host: Host, st: DesiredState) -> None:
+    def _skills(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
+        host = view.host
         info = skills.shared_skill_items(
-            T, profile, host, st, "Copilot has no slash commands: the command becomes a "
+            T, profile, view, st, "Copilot has no slash commands: the command becomes a "
                                   "model-discoverable skill")
         for name in sorted(profile.agents):
             tr = skills.copilot_agent(name, profile.agents[name])
@@ -381,7 +397,28 @@ class CopilotTarget:
 
 # ---- helpers ----------------------------------------------------------------------------------------
 
-_ABSENT = object()
+def _disabled_members(manifest: Manifest, settings_path: Path, actual: Any) -> set[str]:
+    """The disabledMcpServers names agentdeck recorded as its own members. A record of the list
+    as one value (agentdeck before 16.1, `meta["contributed"]`) is read as member records of the
+    names it contributed that are still there, so the upgrade neither restores the old list nor
+    drops a name (the manifest is rewritten in this form at the next apply)."""
+    from ..manifest import ABSENT, Entry
+
+    whole = entry_id(str(settings_path), "key", ("disabledMcpServers",))
+    old = manifest.entries.get(whole)
+    if old is not None and not old.member:
+        del manifest.entries[whole]
+        contributed = (old.meta or {}).get("contributed") if isinstance(old.meta, dict) else None
+        for n in _str_list(contributed):
+            if n in _str_list(actual):
+                e = Entry(str(settings_path), "key", canonical(n), key=["disabledMcpServers"],
+                          fmt="jsonc", value=n, prior=ABSENT, created_file=old.created_file,
+                          created_dirs=list(old.created_dirs or []),
+                          label=f"disabledMcpServers: {n}", member=n)
+                manifest.entries[e.id] = e
+    return {e.member for e in manifest.entries.values()
+            if e.kind == "key" and e.path == str(settings_path) and e.member
+            and list(e.key) == ["disabledMcpServers"]}
 
 
 def _state_phrase(row: dict) -> str:
@@ -393,22 +430,6 @@ def _state_phrase(row: dict) -> str:
         "operator-enabled": "enabled by you (enabledMcpServers)",
         "enabled": "enabled",
     }.get(row["reason"], row["reason"])
-
-
-def _disabled_reason(rows: list[dict], ours: list[str], want: list[str], default_disabled: bool) -> str:
-    parts = []
-    if ours:
-        why = "mcpDefaultDisabled" if default_disabled else "the profile"
-        parts.append(f"{why}: configured but not connected until `/mcp enable <name>`: "
-                     f"{', '.join(ours)}")
-    yours = [n for n in want if n not in ours]
-    if yours:
-        parts.append(f"yours kept: {', '.join(yours)}")
-    left = [f"{r['name']} ({'mcpAlwaysEnabled' if r['reason'] == 'always-enabled' else 'you enabled it'})"
-            for r in rows if r["reason"] in ("always-enabled", "operator-enabled")]
-    if left:
-        parts.append(f"left enabled: {', '.join(left)}")
-    return "; ".join(parts) or "the servers agentdeck disables"
 
 
 def _str_list(v: Any) -> list[str]:

@@ -30,12 +30,13 @@ import json
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..errors import UserError
-from ..formats.errors import FormatError
-from ..host import Host, HostError
+from ..host import Host
 from ..model import Profile
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..disk import DiskView
 from . import wrapper as wrapper_mod
 
 HOOKS_FILE = "agentdeck.json"
@@ -82,33 +83,11 @@ def render_hooks_file(actions: dict[str, dict]) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
-def read_json_file(host: Host, path: Path, *, jsonc: bool = True):
-    """The parsed JsonDoc of a config file, None when absent; a parse error is a UserError
-    naming file:line:col."""
-    from ..formats.jsonc import JsonDoc
-
-    try:
-        text = host.read_text(path)
-    except HostError as e:
-        raise UserError(str(e)) from None
-    if text is None:
-        return None
-    try:
-        return JsonDoc.parse(text, path=str(path), jsonc=jsonc)
-    except FormatError as e:
-        raise UserError(e.msg, path=str(path), line=e.line, col=e.col) from None
-
-
-def _current_actions(host: Host, path: Path) -> dict[str, list]:
+def _current_actions(view: "DiskView", path: Path) -> dict[str, list]:
     """The actions registered in our hooks file on disk now (tolerant: a broken file is simply
     'nothing registered', the file item itself shows the difference)."""
-    try:
-        text = host.read_text(path)
-        if text is None:
-            return {}
-        obj = json.loads(text)
-    except (HostError, ValueError):
-        return {}
+    ld = view.load(path, "json")
+    obj = ld.data if ld.ok else None
     hooks = obj.get("hooks") if isinstance(obj, dict) else None
     if not isinstance(hooks, dict):
         return {}
@@ -125,7 +104,8 @@ class HookPlan:
     other_sources: list[dict] = field(default_factory=list)
 
 
-def plan_hooks(profile: Profile, host: Host, settings_data: dict | None) -> HookPlan:
+def plan_hooks(profile: Profile, view: "DiskView", settings_data: dict | None) -> HookPlan:
+    host = view.host
     facts = _facts()
     home = host.copilot_home
     wrapper_path = home / WRAPPER_NAME
@@ -141,11 +121,12 @@ def plan_hooks(profile: Profile, host: Host, settings_data: dict | None) -> Hook
                         "handler leaves every action and its disable key unchanged"),
         "disableAllHooks_on_disk": disable_all, "events": [],
     }
-    hp.other_sources = other_hook_sources(host, settings_data)
+    hp.other_sources = other_hook_sources(view, settings_data)
     if not profile.hooks.command:
         hp.notices.append("the profile names no hook handler ([hooks] command); no hooks are registered")
         return hp
-    handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path)
+    handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path,
+                                          read=view.text)
     hp.info["handler_path"] = handler.resolved
     hp.notices.extend(handler.warnings)
     if not handler.argv:
@@ -156,7 +137,7 @@ def plan_hooks(profile: Profile, host: Host, settings_data: dict | None) -> Hook
         hp.notices.append("no hook events left to register")
         return hp
     hp.wrapper_text = wrapper_mod.render_wrapper("copilot", handler, host.state_dir)
-    current = _current_actions(host, hooks_path)
+    current = _current_actions(view, hooks_path)
     actions: dict[str, dict] = {}
     for ev in events:
         act = action_for(wrapper_path, ev, profile.hooks.timeout)
@@ -192,25 +173,22 @@ def _hook_events_of(obj: Any) -> list[str]:
     return sorted(hooks) if isinstance(hooks, dict) else []
 
 
-def _json_quiet(host: Host, path: Path) -> Any:
-    try:
-        text = host.read_text(path)
-        if text is None:
-            return None
-        from ..formats.jsonc import JsonDoc
-        return JsonDoc.parse(text, path=str(path), jsonc=True).data
-    except (HostError, FormatError, ValueError):
-        return {"__unreadable__": True}
+def _json_quiet(view: "DiskView", path: Path) -> Any:
+    ld = view.load(path, "jsonc")
+    if not ld.exists and ld.error is None:
+        return None
+    return ld.data if ld.ok else {"__unreadable__": True}
 
 
-def trusted_folders(host: Host) -> list[str]:
+def trusted_folders(view: "DiskView") -> list[str]:
     """config.json `trustedFolders` (the only thing agentdeck ever reads from that file)."""
-    data = _json_quiet(host, host.copilot_home / "config.json")
+    data = _json_quiet(view, view.host.copilot_home / "config.json")
     tf = data.get("trustedFolders") if isinstance(data, dict) else None
     return [t for t in tf if isinstance(t, str)] if isinstance(tf, list) else []
 
 
-def other_hook_sources(host: Host, settings_data: dict | None) -> list[dict]:
+def other_hook_sources(view: "DiskView", settings_data: dict | None) -> list[dict]:
+    host = view.host
     out: list[dict] = []
     home = host.copilot_home
     if isinstance(settings_data, dict) and "hooks" in settings_data:
@@ -221,21 +199,21 @@ def other_hook_sources(host: Host, settings_data: dict | None) -> list[dict]:
     for fn in host.listdir(home / "hooks"):
         if fn.endswith(".json") and fn != HOOKS_FILE:
             p = home / "hooks" / fn
-            data = _json_quiet(host, p)
+            data = _json_quiet(view, p)
             out.append({"kind": "user-hooks-file", "path": str(p), "events": _hook_events_of(data),
                         "note": "another user hook file; loaded alongside agentdeck's"})
-    for folder in trusted_folders(host):
+    for folder in trusted_folders(view):
         root = Path(folder)
         for fn in host.listdir(root / ".github" / "hooks"):
             if fn.endswith(".json"):
                 p = root / ".github" / "hooks" / fn
                 out.append({"kind": "repo-hooks", "path": str(p),
-                            "events": _hook_events_of(_json_quiet(host, p)),
+                            "events": _hook_events_of(_json_quiet(view, p)),
                             "note": "repo hooks of a trusted folder; they run in sessions there"})
         for fn in ("settings.json", "settings.local.json"):
             p = root / ".claude" / fn
-            if host.is_file(p):
-                ev = _hook_events_of(_json_quiet(host, p))
+            if view.state(p).exists:
+                ev = _hook_events_of(_json_quiet(view, p))
                 if ev:
                     out.append({"kind": "repo-claude-hooks", "path": str(p), "events": ev,
                                 "note": "Claude-format hooks of a trusted repo; Copilot loads them too"})
@@ -243,6 +221,6 @@ def other_hook_sources(host: Host, settings_data: dict | None) -> list[dict]:
         if fn.endswith(".json"):
             p = POLICY_DIR / fn
             out.append({"kind": "policy", "path": str(p),
-                        "events": _hook_events_of(_json_quiet(host, p)),
+                        "events": _hook_events_of(_json_quiet(view, p)),
                         "note": "admin policy hooks: always run, disableAllHooks cannot turn them off"})
     return out

@@ -63,11 +63,14 @@ from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
+from ..disk import DiskView
 from ..policy import compiled as compiled_policy
 from ..errors import UserError
+from ..facts.registry import TargetSpec
 from ..host import Host, HostError
 from ..manifest import Manifest
 from ..model import Profile
+from .base import DEFAULT_OPTIONS, RunOptions, Target
 from .wrapper import WRAPPER_MODE
 
 T = "repo"
@@ -420,21 +423,12 @@ def _marker_indent(text: str) -> str | None:
 
 
 # ---- other hook sources in the repository ----------------------------------------------------
-def _json_quiet(host: Host, path: Path, *, jsonc: bool) -> Any:
+def _json_quiet(view: DiskView, path: Path, *, jsonc: bool) -> Any:
     """Parsed data, None when absent, {"__unreadable__": message} when it does not parse."""
-    from ..formats.errors import FormatError
-    from ..formats.jsonc import JsonDoc
-
-    try:
-        text = host.read_text(path)
-    except HostError as e:
-        return {"__unreadable__": str(e)}
-    if text is None:
-        return None
-    try:
-        return JsonDoc.parse(text, path=str(path), jsonc=jsonc).data
-    except FormatError as e:
-        return {"__unreadable__": f"line {e.line}: {e.msg}" if e.line else e.msg}
+    ld = view.load(path, "jsonc" if jsonc else "json")
+    if ld.error is not None:
+        return {"__unreadable__": f"line {ld.line}: {ld.error}" if ld.line else ld.error}
+    return ld.data if ld.exists else None
 
 
 def _events_of(data: Any) -> list[str]:
@@ -442,23 +436,24 @@ def _events_of(data: Any) -> list[str]:
     return list(hooks) if isinstance(hooks, dict) else []
 
 
-def repo_hook_sources(host: Host, root: Path) -> list[dict]:
+def repo_hook_sources(view: DiskView, root: Path) -> list[dict]:
     """Every other hook source in the repository that one of the three readers loads alongside
     agentdeck's file: (kind, path, events, readers, note, runs_agentdeck, data)."""
+    host = view.host
     out: list[dict] = []
     hooks_dir = root / HOOKS_DIR
     for fn in host.listdir(hooks_dir):
         p = hooks_dir / fn
         if not fn.endswith(".json") or p == root / HOOKS_FILE or not host.is_file(p):
             continue
-        data = _json_quiet(host, p, jsonc=False)
+        data = _json_quiet(view, p, jsonc=False)
         out.append({"kind": "repo-hooks-file", "path": str(p), "events": _events_of(data),
                     "readers": ["copilot-cli", "vscode", "cloud-agent"],
                     "note": "another hook file: all three readers run it alongside agentdeck's",
                     "data": data})
     for rel in REPO_SETTINGS:
         p = root / rel
-        data = _json_quiet(host, p, jsonc=True)
+        data = _json_quiet(view, p, jsonc=True)
         if isinstance(data, dict) and "hooks" in data:
             out.append({"kind": "repo-settings-hooks", "path": str(p), "events": _events_of(data),
                         "readers": ["copilot-cli"],
@@ -466,7 +461,7 @@ def repo_hook_sources(host: Host, root: Path) -> list[dict]:
                                 "runs them alongside agentdeck's", "data": data})
     for rel in CLAUDE_SETTINGS:
         p = root / rel
-        data = _json_quiet(host, p, jsonc=True)
+        data = _json_quiet(view, p, jsonc=True)
         if isinstance(data, dict) and "hooks" in data:
             out.append({"kind": "repo-claude-hooks", "path": str(p), "events": _events_of(data),
                         "readers": ["copilot-cli", "vscode"],
@@ -477,13 +472,14 @@ def repo_hook_sources(host: Host, root: Path) -> list[dict]:
     return out
 
 
-def trust_of(host: Host, root: Path) -> dict[str, Any]:
+def trust_of(view: DiskView, root: Path) -> dict[str, Any]:
     """Whether Copilot CLI loads the repository's hooks here: the repository or one of its
     ancestors in config.json `trustedFolders` (the only thing read from that file; observed on
     1.0.102: an ancestor's trust covers the folders below it), or COPILOT_ALLOW_ALL=true."""
     from .copilot_hooks import trusted_folders
 
-    folders = trusted_folders(host)
+    host = view.host
+    folders = trusted_folders(view)
     via = None
     subfolders: list[str] = []
     for f in folders:
@@ -499,11 +495,16 @@ def trust_of(host: Host, root: Path) -> dict[str, Any]:
 
 
 # ---- the adapter -----------------------------------------------------------------------------
-class RepoTarget:
+#: the repository scope's one target (not in the registry's home targets: core/scopes.py
+#: plans it); its manifest is in the state dir, keyed by the repository (manifest_path_for)
+SPEC = TargetSpec(T, "Repository (.github/hooks)", "Repository", "copilot", "@github/copilot",
+                  "", "", "", ("agentdeck.core.targets.repo", "RepoTarget"))
+
+
+class RepoTarget(Target):
     """A target that plans into a repository instead of the home."""
-    name = T
-    title = "Repository (.github/hooks)"
-    binary = "copilot"
+    spec = SPEC
+    title = SPEC.title          # a class attribute too (titles for renderers before an instance)
 
     def __init__(self, repo_dir: str | os.PathLike, cloud_setup: bool | str = False):
         self.root = repo_root(repo_dir)
@@ -521,23 +522,29 @@ class RepoTarget:
                             "--repo", path=str(self.root))
 
     # -------------------------------------------------------------------------------------------
-    def desired(self, profile: Profile, host: Host) -> DesiredState:
+    def desired(self, profile: Profile, view: DiskView,
+                options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
+        host = view.host
+        if options.cloud_setup is not False:
+            self.cloud_setup = options.cloud_setup
         self.check_root(host)
         st = DesiredState(T)
         root = self.root
-        manifest = Manifest.load(host, T, self.manifest_path(host))
+        manifest = view.manifest(T, self.manifest_path(host))
         st.info = {"root": str(root), "manifest": str(self.manifest_path(host)),
                    "readers": {k: dict(v) for k, v in READERS.items()}}
         if not host.exists(root / ".git"):
             st.note(f"{root} has no .git: the cloud agent reads these hooks only from a GitHub "
                     "repository's default branch, so commit and push them there")
-        self._hooks(profile, host, st)
-        self._cloud_setup(profile, host, manifest, st)
+        self._hooks(profile, view, st)
+        self._cloud_setup(profile, view, manifest, st)
         return st
 
     # ---- hooks ---------------------------------------------------------------------------------
-    def _hooks(self, profile: Profile, host: Host, st: DesiredState) -> None:
+    def _hooks(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
         from . import copilot_hooks
+
+        host = view.host
         from .wrapper import resolve_handler
 
         facts = _facts()
@@ -547,8 +554,8 @@ class RepoTarget:
             "handler": profile.hooks.command, "handler_path": None,
             "timeout": profile.hooks.timeout, "events": []}
         st.info["hooks"] = info
-        st.info["trust"] = trust_of(host, root)
-        sources = repo_hook_sources(host, root)
+        st.info["trust"] = trust_of(view, root)
+        sources = repo_hook_sources(view, root)
         st.info["other_sources"] = [{k: v for k, v in s.items() if k != "data"} for s in sources]
         if not profile.hooks.command:
             st.warn("the profile names no hook handler ([hooks] command); no repository hooks "
@@ -624,7 +631,7 @@ class RepoTarget:
                     "only in a trusted folder. Trust it when Copilot asks at startup (agentdeck "
                     "never writes config.json)")
         home_hooks = host.copilot_home / "hooks" / copilot_hooks.HOOKS_FILE
-        if host.is_file(home_hooks):
+        if view.state(home_hooks).exists:
             st.warn(f"{host.display(home_hooks)} also registers agentdeck's hooks for Copilot CLI: "
                     "in a trusted repository it runs both, so each event is handled twice "
                     "(audit records with target copilot and target repo)")
@@ -645,7 +652,7 @@ class RepoTarget:
                                "disable key unchanged")
 
     # ---- cloud setup ---------------------------------------------------------------------------
-    def _cloud_setup(self, profile: Profile, host: Host, manifest: Manifest,
+    def _cloud_setup(self, profile: Profile, view: DiskView, manifest: Manifest,
                      st: DesiredState) -> None:
         root = self.root
         path = root / WORKFLOW
@@ -671,11 +678,7 @@ class RepoTarget:
             st.warn("cloud setup step not planned: " + info["note"])
             return
         info.update(wanted=True, spec=spec)
-        text = None
-        try:
-            text = host.read_text(path)
-        except HostError as e:
-            raise UserError(str(e)) from None
+        text = view.text(path)
         kinds = {e.kind for e in recorded}
         mode = "file" if "file" in kinds else "block" if "block" in kinds else (
             "file" if text is None else "block")

@@ -260,11 +260,13 @@ def copilot_agent(name: str, text: str) -> Translated:
     return Translated(f"---\n{head}---\n{body}", warnings)
 
 
-def shared_skill_items(target: str, profile, host, st, why_command: str) -> dict:
+def shared_skill_items(target: str, profile, view, st, why_command: str) -> dict:
     """The ~/.agents/skills items every target that shares that folder plans (Copilot, Codex):
     profile skills as links, commands as <name>/SKILL.md folders. Same paths, kinds and bytes
     whichever target plans them, so when both are planned or applied the engine merges them into
-    one item with two owners. Returns the pane info ("dir", "links", "commands", "agents")."""
+    one item with two owners. Returns the pane info ("dir", "links", "commands", "agents").
+    Links are read through `view` (the one reader)."""
+    host = view.host
     from ..desired import Desired
 
     sk_dir = host.agents_skills_dir
@@ -273,15 +275,15 @@ def shared_skill_items(target: str, profile, host, st, why_command: str) -> dict
         safe_name(name, "skill name")
         target_dir = profile.skills[name]
         link = sk_dir / name
-        state = "ours" if host.is_symlink(link) and host.readlink(link) == target_dir else (
-            "yours (kept)" if host.exists(link) else "new")
+        state = "ours" if view.link(link) == target_dir else (
+            "yours (kept)" if view.present(link) else "new")
         info["links"].append({"name": name, "target": target_dir, "state": state})
         reason = "the profile's skill, linked into the shared ~/.agents/skills"
-        if state != "ours" and host.is_symlink(link):
+        if state != "ours" and view.link(link) is not None:
             reason = (f"the profile's skill; {host.display(link)} already links to "
-                      f"{host.display(host.readlink(link))}, and an existing skill of that "
+                      f"{host.display(view.link(link))}, and an existing skill of that "
                       "name wins")
-        elif state != "ours" and host.exists(link):
+        elif state != "ours" and view.present(link):
             reason = (f"the profile's skill; {host.display(link)} is a real folder, and an "
                       "existing skill of that name wins")
         st.add(Desired(target, link, "link", target_dir, label=f"skill {name}", group="skills",
@@ -293,9 +295,9 @@ def shared_skill_items(target: str, profile, host, st, why_command: str) -> dict
             st.warn(f"command {name} is not installed as a skill: the profile has a skill of the "
                     "same name, and the skill wins")
             continue
-        if host.is_symlink(folder):
+        if view.link(folder) is not None:
             st.warn(f"command {name} is not installed as a skill: {host.display(folder)} is a "
-                    f"symlink (-> {host.readlink(folder)}) and an existing symlinked skill wins")
+                    f"symlink (-> {view.link(folder)}) and an existing symlinked skill wins")
             info["commands"].append({"name": name, "path": str(folder / "SKILL.md"),
                                      "state": "skipped: symlinked skill of that name",
                                      "warnings": []})

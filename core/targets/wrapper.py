@@ -99,13 +99,15 @@ def own_handler(host: Host) -> str | None:
     return None
 
 
-def installed_handler(host: Host, wrapper_path: Path | None) -> str | None:
-    """The handler program the wrapper on disk execs (its `exec` line), or None."""
+def installed_handler(host: Host, wrapper_path: Path | None, read=None) -> str | None:
+    """The handler program the wrapper on disk execs (its `exec` line), or None. `read`: the
+    plan's reader (core.disk's view.text), so a plan opens the wrapper once."""
     if wrapper_path is None:
         return None
+    from ..errors import UserError
     try:
-        text = host.read_text(wrapper_path)
-    except (HostError, OSError):   # unreadable: no previous handler
+        text = (read or host.read_text)(wrapper_path)
+    except (HostError, OSError, UserError):   # unreadable: no previous handler
         return None
     return handler_of_wrapper(text or "")
 
@@ -132,7 +134,8 @@ def not_found_message(host: Host, prog: str, own: bool) -> str:
             f"with its {OWN_HANDLER} script, or set [hooks] command to the handler's absolute path")
 
 
-def resolve_handler(host: Host, command: str, wrapper_path: Path | None = None) -> Handler:
+def resolve_handler(host: Host, command: str, wrapper_path: Path | None = None,
+                    read=None) -> Handler:
     """Split the handler command and find its program. An absolute path is written into the
     wrapper, so a CLI started without the operator's PATH (an IDE, a service) still finds it.
 
@@ -151,7 +154,7 @@ def resolve_handler(host: Host, command: str, wrapper_path: Path | None = None) 
     if not argv:
         return Handler(command, [], None, ["the hook handler command is empty; no hooks are registered"])
     prog = os.path.expanduser(argv[0]) if argv[0].startswith("~") else argv[0]
-    previous = installed_handler(host, wrapper_path)
+    previous = installed_handler(host, wrapper_path, read)
     found, how = None, ""
     if os.sep in prog:
         found = host.which(prog)

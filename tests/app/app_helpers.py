@@ -48,6 +48,15 @@ def find_item(plan, target: str, *, key: tuple | None = None, path_end: str | No
     raise AssertionError(f"no plan item {key or path_end} for {target}")
 
 
+def disabled_member(plan, name: str):
+    """The plan item that puts `name` in Copilot's disabledMcpServers (one member item per name
+    agentdeck disables, issue 16.1), or None."""
+    for it in plan.for_target("copilot"):
+        if it.key == ["disabledMcpServers"] and it.label == f"disabledMcpServers: {name}":
+            return it
+    return None
+
+
 async def select_tree_item(pilot, item_id: str) -> None:
     from agentdeck.app.widgets.plan_tree import PlanTree
 

@@ -17,7 +17,7 @@ from agentdeck.app.widgets.plan_pane import PlanPane
 from agentdeck.app.widgets.target_list import TargetList
 from agentdeck.core import engine
 
-from app_helpers import (choose_tab, choose_target, find_item, main_screen, plain, select_key_row,
+from app_helpers import (disabled_member, choose_tab, choose_target, find_item, main_screen, plain, select_key_row,
                       select_tree_item, settle, static_text)
 
 
@@ -370,13 +370,14 @@ async def test_mcp_switch_edits_the_plan_live(empty_host, make_app):
         await choose_tab(pilot, "tab-mcp")
         row = _mcp_row(screen, "memory")
         assert row.server["enabled"] and row.server["reason"] == "always-enabled"
-        before = find_item(screen.plan, "copilot", key=("disabledMcpServers",)).desired
-        assert "memory" not in before and "github" in before
+        # 16.1: each name agentdeck disables is its own member of the list
+        assert disabled_member(screen.plan, "memory") is None
+        assert disabled_member(screen.plan, "github") is not None
         # switch memory off: the plan now disables it
         await pilot.click(f"#{row.query_one(Switch).id}")
         await settle(pilot)
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
-        assert "memory" in item.desired
+        item = disabled_member(screen.plan, "memory")
+        assert item is not None and item.desired == "memory"
         assert screen.plan.action(item) == "write"
         assert not _mcp_row(screen, "memory").server["enabled"]
         # switch github (default-disabled) on: the plan no longer disables it
@@ -385,8 +386,8 @@ async def test_mcp_switch_edits_the_plan_live(empty_host, make_app):
         await pilot.click(f"#{github.query_one(Switch).id}")
         await settle(pilot)
         assert _mcp_row(screen, "github").server["enabled"]
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
-        assert item.desired == ["memory"]
+        assert disabled_member(screen.plan, "github") is None
+        assert screen.plan.info["copilot"]["mcp"]["disabledMcpServers"] == ["memory"]
         # and the apply writes exactly that
         await pilot.press("a")
         await settle(pilot)
@@ -400,7 +401,7 @@ async def test_mcp_switch_edits_the_plan_live(empty_host, make_app):
 
 async def test_mcp_switch_on_the_demo_home_keeps_the_operators_list(demo_host, make_app):
     """The demo's settings.json already has the operator's disabledMcpServers: adding a name
-    to it is planned, and the operator decides (the list is theirs until taken)."""
+    to it is planned as one member of the list (16.1), the operator's names stay theirs."""
     app = make_app(demo_host, targets=["copilot"])
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -408,10 +409,10 @@ async def test_mcp_switch_on_the_demo_home_keeps_the_operators_list(demo_host, m
         await choose_tab(pilot, "tab-mcp")
         await pilot.click(f"#{_mcp_row(screen, 'memory').query_one(Switch).id}")
         await settle(pilot)
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
-        assert "memory" in item.desired and "my-notes" in item.desired
-        if item.cls in ("foreign", "hand-edited", "conflict"):
-            assert "take" in item.choices
+        item = disabled_member(screen.plan, "memory")
+        assert item is not None and item.cls == "create" and item.desired == "memory"
+        assert disabled_member(screen.plan, "my-notes") is None
+        assert screen.plan.info["copilot"]["mcp"]["disabledMcpServers"][:1] == ["my-notes"]
 
 
 async def test_mcp_switch_is_disabled_for_servers_the_operator_set(demo_host, make_app):

@@ -19,7 +19,7 @@ from agentdeck.app.widgets.target_list import TargetList
 from agentdeck.core import engine
 from tests.conftest import snapshot_tree
 
-from app_helpers import (choose_tab, choose_target, find_item, main_screen, plain, select_tree_item,
+from app_helpers import (choose_tab, choose_target, disabled_member, find_item, main_screen, plain, select_tree_item,
                          settle, static_text)
 
 
@@ -131,13 +131,14 @@ async def test_3_mcp_switch_on_the_demo_home_writes_in_one_step(demo_host, make_
         await settle(pilot)
         text = plain(_mcp_row(screen, "memory").query_one(".mcp-facts").content)
         assert "now on" not in text and "new: apply adds it, off" in text
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
-        assert item.cls == "foreign"            # the operator's own list
-        assert screen.plan.decision(item) == "take"
+        # 16.1: memory is its own member of the operator's list: planned, nothing to take
+        item = disabled_member(screen.plan, "memory")
+        assert item.cls == "create" and item.desired == "memory"
+        assert screen.plan.decision(item) == "apply"
         assert screen.plan.action(item) == "write"
-        assert item.desired == ["my-notes", "memory"]    # the operator's name stays
+        assert disabled_member(screen.plan, "my-notes") is None    # the operator's name stays theirs
         messages = [n.message for n in app._notifications]
-        assert any("memory off: apply writes disabledMcpServers" in m for m in messages)
+        assert any("memory off: the plan follows" in m for m in messages)
         # the badge counts what the summary counts
         badge = screen.query_one(TargetList).entries["copilot"].badge
         st = target_status(screen.plan, "copilot")
@@ -162,7 +163,7 @@ async def test_3_mcp_switch_on_the_demo_home_writes_in_one_step(demo_host, make_
         assert "are written to ~/.config/agentdeck/profiles/default.local/choices.json" in result
         await pilot.press("escape")
         await settle(pilot)
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
+        item = disabled_member(screen.plan, "memory")
         assert screen.plan.action(item) == "none"
         assert not screen.plan.has_changes, screen.plan.summary()
         assert not _mcp_row(screen, "memory").server["enabled"]
@@ -179,16 +180,14 @@ async def test_3_switching_back_undoes_the_take(demo_host, make_app):
         screen = app.screen
         await choose_tab(pilot, "tab-mcp")
         sw = f"#{_mcp_row(screen, 'memory').query_one(Switch).id}"
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
-        first = (screen.plan.decision(item), screen.plan.action(item))
+        assert disabled_member(screen.plan, "memory") is None
         await pilot.click(sw)
         await settle(pilot)
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
-        assert screen.plan.decision(item) == "take"
+        item = disabled_member(screen.plan, "memory")     # 16.1: a member, planned, not taken
+        assert screen.plan.decision(item) == "apply" and screen.plan.action(item) == "write"
         await pilot.click(sw)
         await settle(pilot)
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
-        assert (screen.plan.decision(item), screen.plan.action(item)) == first  # as before
+        assert disabled_member(screen.plan, "memory") is None             # as before
         assert item.id not in app.session.auto_taken and item.id not in app.session.decisions
 
 
@@ -210,8 +209,8 @@ async def test_3_switch_after_an_onboarding_with_mcp_default_disabled_off(demo_h
         text = flat(plain(_mcp_row(screen, "memory").query_one(".mcp-facts").content))
         assert "now on, apply turns it off" in text          # it is on disk and on now
         assert "you switched it off here" in text and "mcpDefaultDisabled" not in text
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
-        assert screen.plan.decision(item) == "take" and screen.plan.action(item) == "write"
+        item = disabled_member(screen.plan, "memory")
+        assert screen.plan.decision(item) == "apply" and screen.plan.action(item) == "write"
         await pilot.press("a", "y")
         await settle(pilot)
         assert "The plan is now empty." in flat(static_text(app.screen, "#apply-result"))
@@ -317,8 +316,11 @@ async def test_6_broken_settings_show_the_error_and_no_target_stays_computing(de
         note = flat(static_text(screen, "#plan-note"))
         assert "~/.copilot/settings.json:4:19: expected a string key" in note
         assert "Nothing has been written" in note
-        badges = [e.badge for e in screen.query_one(TargetList).entries.values() if e.available]
-        assert badges and all(b == "plan failed" for b in badges)
+        # 16.5: the broken file stops its own target only; the others are planned and shown
+        entries = screen.query_one(TargetList).entries
+        assert entries["copilot"].badge == "plan failed"
+        others = [e.badge for t, e in entries.items() if e.available and t != "copilot"]
+        assert others and all(b != "plan failed" for b in others)
         await choose_tab(pilot, "tab-hooks")
         assert "Could not compute the plan" in plain(screen.query_one("#hooks-body").content)
         assert screen.check_action("apply", ()) is None

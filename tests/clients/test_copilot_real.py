@@ -114,3 +114,28 @@ def test_profile_settings_are_valid_for_copilot(scratch_env, need):
     assert loaded["statusLine"] == {"type": "command", "command": "echo agentdeck"}
     assert "_agentdeck" not in loaded and "_agentdeck" not in (scratch_env.copilot_home / "settings.json").read_text()
     assert_hooks_as_planned(scratch_env, plan)      # settings_warnings == [] included
+
+
+def test_default_disabled_server_is_disabled_next_to_the_operators_own_list(scratch_env, need):
+    """Issue 16.1: the operator's settings.json already disables playwright; agentdeck adds
+    github (mcpDefaultDisabled) as its own member of that list, and Copilot reports github
+    disabled (not connected at start-up) while the operator's name stays; uninstall takes out
+    only github."""
+    need("copilot")
+    home = scratch_env.copilot_home
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "settings.json").write_text('{\n  "disabledMcpServers": ["playwright"]\n}\n')
+    (home / "mcp-config.json").write_text(json.dumps({"mcpServers": {
+        "playwright": {"type": "local", "command": "npx", "args": ["@playwright/mcp"],
+                       "tools": ["*"]}}}, indent=2) + "\n")
+    plan = install(scratch_env)
+    listed = assert_mcp_as_planned(scratch_env, plan)
+    assert not listed["github"]["enabled"] and not listed["playwright"]["enabled"]
+    assert listed["memory"]["enabled"]
+    settings = json.loads((home / "settings.json").read_text())
+    assert settings["disabledMcpServers"] == ["playwright", "github"]
+    res = engine.apply_plan(scratch_env, engine.build_uninstall_plan(scratch_env, ["copilot"]))
+    assert res.ok, res.leftover
+    assert json.loads((home / "settings.json").read_text())["disabledMcpServers"] == ["playwright"]
+    after = copilot_mcp_list(scratch_env)
+    assert after.ok and not after.data["mcpServers"]["playwright"]["enabled"]

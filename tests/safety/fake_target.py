@@ -22,7 +22,14 @@ class FakeTarget:
     def manifest_path(self, host: Host) -> Path:
         return host.home / ".fake" / ".agentdeck-managed.json"
 
-    def desired(self, profile: Profile, host: Host) -> DesiredState:
+    def profile_for(self, profile: Profile, options) -> Profile:
+        return profile
+
+    def migrate_manifest(self, manifest, view) -> None:
+        pass
+
+    def desired(self, profile: Profile, view, options=None) -> DesiredState:
+        host = view.host
         st = DesiredState(T)
         home = host.home / ".fake"
         st.add(Desired(T, home / "settings.json", "key", True, key=("agentdeck", "enabled"),

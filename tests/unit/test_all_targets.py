@@ -4,6 +4,7 @@ planned once, recorded for both, never ping-pongs between them, and uninstalling
 releases (does not delete) what the other still owns."""
 from __future__ import annotations
 
+from agentdeck.core.disk import DiskView
 import itertools
 import os
 
@@ -55,7 +56,7 @@ def test_shared_skill_items_are_identical_for_copilot_and_codex(ghost):
     prof = profiles.resolve(ghost, "default")
     shared = {}
     for t in ("copilot", "codex"):
-        st = targets.get(t).desired(prof, ghost)
+        st = targets.get(t).desired(prof, DiskView(ghost))
         shared[t] = sorted((str(d.path), d.kind, d.value, d.mode) for d in st.items
                            if str(d.path).startswith(str(ghost.agents_skills_dir)))
     assert shared["copilot"] and shared["copilot"] == shared["codex"]

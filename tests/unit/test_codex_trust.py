@@ -238,4 +238,5 @@ def test_trust_summary_wording():
 
 def test_adapter_protocol():
     t = CodexTarget()
-    assert (t.name, t.binary, t.supports_trust_hooks) == ("codex", "codex", True)
+    from agentdeck.core.facts.registry import TRUST_HOOKS
+    assert (t.name, t.binary, t.spec.can(TRUST_HOOKS)) == ("codex", "codex", True)

@@ -2,6 +2,7 @@
 block, settings.json key validation, and the persona."""
 from __future__ import annotations
 
+from agentdeck.core.disk import DiskView
 import json
 import os
 import subprocess
@@ -94,7 +95,7 @@ def test_env_file_and_bashrc_block(host, monkeypatch):
 
 
 def test_no_directives_no_env_items(host):
-    st = CopilotTarget().desired(profiles.resolve(host, "default"), host)
+    st = CopilotTarget().desired(profiles.resolve(host, "default"), DiskView(host))
     assert not [i for i in st.items if i.group == "env"]
     assert st.info["env"]["variables"] == {}
 
@@ -102,7 +103,7 @@ def test_no_directives_no_env_items(host):
 def test_wsl_auto_browser_lands_in_the_env_file(host, monkeypatch):
     host.env["WSL_DISTRO_NAME"] = "Ubuntu"
     monkeypatch.setattr(host, "which", lambda n: "/usr/bin/wslview" if n == "wslview" else None)
-    st = CopilotTarget().desired(profiles.resolve(host, "default"), host)
+    st = CopilotTarget().desired(profiles.resolve(host, "default"), DiskView(host))
     env_item = next(i for i in st.items if i.label == "directives env file")
     from agentdeck.core.formats.envfile import parse_env
     assert parse_env(env_item.value)["COPILOT_DEBUG_BROWSER"] == '["/usr/bin/wslview"]'
@@ -132,7 +133,7 @@ def test_invalid_profile_settings_are_not_written(host, monkeypatch):
             "statusLine": "my-statusline --short", "disableAllHooks": True}
         return p
     monkeypatch.setattr(profiles, "resolve", patched)
-    st = CopilotTarget().desired(profiles.resolve(host, "default"), host)
+    st = CopilotTarget().desired(profiles.resolve(host, "default"), DiskView(host))
     keys = {i.key[0]: i.value for i in st.items if i.kind == "key" and len(i.key) == 1}
     assert keys["theme"] == "dark" and "model" not in keys and "madeUp" not in keys
     assert "trustedFolders" not in keys and keys["disableAllHooks"] is False

@@ -1,6 +1,7 @@
 """Copilot hook registration, the wrapper, disable keys and hook trust."""
 from __future__ import annotations
 
+from agentdeck.core.disk import DiskView
 import hashlib
 import json
 import os
@@ -20,7 +21,7 @@ TWELVE = ["sessionStart", "sessionEnd", "userPromptSubmitted", "preToolUse", "po
 
 
 def desired(host, profile=None):
-    return CopilotTarget().desired(profile or profiles.resolve(host, "default"), host)
+    return CopilotTarget().desired(profile or profiles.resolve(host, "default"), DiskView(host))
 
 
 def item(st, label_prefix):

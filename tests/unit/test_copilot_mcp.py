@@ -159,11 +159,11 @@ def test_rerun_after_mcp_disable_and_enable_is_stable(host):
     data["disabledMcpServers"].append("memory")
     p.write_text(json.dumps(data, indent=2))
     plan = engine.build_plan(host, "default", ["copilot"])
-    it = _item(plan, "disabledMcpServers")
+    it = _item(plan, "disabledMcpServers: github")
     assert it.cls == "noop" and not plan.has_changes
     engine.apply_plan(host, plan)
     plan = engine.build_plan(host, "default", ["copilot"])
-    assert _item(plan, "disabledMcpServers").cls == "noop" and not plan.has_work
+    assert _item(plan, "disabledMcpServers: github").cls == "noop" and not plan.has_work
     assert _settings(host)["disabledMcpServers"] == ["github", "memory"]
     # `/mcp enable github`: removed from the list, recorded in enabledMcpServers
     data = _settings(host)
@@ -171,7 +171,7 @@ def test_rerun_after_mcp_disable_and_enable_is_stable(host):
     data["enabledMcpServers"] = ["github"]
     p.write_text(json.dumps(data, indent=2))
     plan = engine.build_plan(host, "default", ["copilot"])
-    assert _item(plan, "disabledMcpServers").cls == "noop" and not plan.has_changes
+    assert _item(plan, "disabledMcpServers: github").cls == "noop" and not plan.has_changes
     engine.apply_plan(host, plan)
     assert not engine.build_plan(host, "default", ["copilot"]).has_work
     info = engine.build_plan(host, "default", ["copilot"]).info["copilot"]["mcp"]
@@ -188,7 +188,7 @@ def test_hand_removed_entry_is_kept_and_reported_not_a_conflict(host):
     p.write_text(json.dumps(data, indent=2))
     for _ in range(2):
         plan = engine.build_plan(host, "default", ["copilot"])
-        it = _item(plan, "disabledMcpServers")
+        it = _item(plan, "disabledMcpServers: github")
         assert it.cls == "hand-edited", it.reason
         engine.apply_plan(host, plan)
     assert _settings(host)["disabledMcpServers"] == []
@@ -198,10 +198,11 @@ def test_app_toggle_on_withdraws_our_name(host):
     _apply(host)
     plan = engine.build_plan(host, "default", ["copilot"],
                              overrides={"mcp_enabled": {"copilot": {"github": True}}})
-    it = _item(plan, "disabledMcpServers")
-    assert it.cls == "update" and it.desired == []
+    # 16.1: our member leaves; agentdeck created the list, so an emptied list goes with it
+    it = _item(plan, "disabledMcpServers: github")
+    assert it.cls == "remove"
     engine.apply_plan(host, plan)
-    assert _settings(host)["disabledMcpServers"] == []
+    assert "disabledMcpServers" not in _settings(host)
 
 
 def test_operator_servers_are_disabled_but_never_touched(host):
@@ -237,10 +238,10 @@ def test_dropped_profile_server_leaves_config_and_list(host, monkeypatch):
     monkeypatch.setattr(profiles, "resolve", without_github)
     plan = engine.build_plan(host, "default", ["copilot"])
     classes = {i.label: i.cls for i in plan.items if i.cls != "noop"}
-    assert classes == {"MCP server github": "remove", "disabledMcpServers": "update"}
+    assert classes == {"MCP server github": "remove", "disabledMcpServers: github": "remove"}
     engine.apply_plan(host, plan)
     assert "github" not in json.loads((host.copilot_home / "mcp-config.json").read_text())["mcpServers"]
-    assert _settings(host)["disabledMcpServers"] == []
+    assert "disabledMcpServers" not in _settings(host)     # 16.1: agentdeck's list, emptied
     assert not engine.build_plan(host, "default", ["copilot"]).has_work
 
 
@@ -259,3 +260,89 @@ def test_secret_server_makes_mcp_config_0600(host, monkeypatch):
     assert it.secret and any("literal credential" in w for w in it.warnings)
     engine.apply_plan(host, plan)
     assert os.stat(host.copilot_home / "mcp-config.json").st_mode & 0o777 == 0o600
+
+
+# ---- 16.1: our names are members of the operator's list ---------------------------------------
+
+def _write_settings(host, data):
+    host.copilot_home.mkdir(parents=True, exist_ok=True)
+    (host.copilot_home / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
+
+
+def _uninstall(host):
+    res = engine.apply_plan(host, engine.build_uninstall_plan(host, ["copilot"]))
+    assert res.ok, res.leftover
+
+
+def test_default_disabled_joins_the_operators_own_list(host):
+    _write_settings(host, {"disabledMcpServers": ["playwright"]})
+    plan = engine.build_plan(host, "default", ["copilot"])
+    assert _item(plan, "disabledMcpServers: github").cls == "create"
+    rows = {r["name"]: r for r in plan.info["copilot"]["mcp"]["servers"]}
+    assert rows["github"]["reason"] == "default-disabled" and not rows["github"]["enabled"]
+    engine.apply_plan(host, plan)
+    assert _settings(host)["disabledMcpServers"] == ["playwright", "github"]
+    assert not engine.build_plan(host, "default", ["copilot"]).has_work
+
+
+def test_uninstall_removes_only_ours_and_keeps_what_the_operator_added_since(host):
+    _write_settings(host, {"disabledMcpServers": ["playwright"]})
+    _apply(host)
+    data = _settings(host)
+    data["disabledMcpServers"].append("later")          # the operator, after agentdeck
+    (host.copilot_home / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
+    _uninstall(host)
+    assert _settings(host)["disabledMcpServers"] == ["playwright", "later"]
+
+
+def test_a_name_the_operator_removed_is_never_re_added_nor_re_enabled(host):
+    _apply(host)
+    data = _settings(host)
+    data["disabledMcpServers"] = ["mine"]                # github taken out by hand, mine added
+    (host.copilot_home / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
+    for _ in range(2):
+        plan = engine.build_plan(host, "default", ["copilot"])
+        assert _item(plan, "disabledMcpServers: github").cls == "hand-edited"
+        engine.apply_plan(host, plan)
+    assert _settings(host)["disabledMcpServers"] == ["mine"]
+    _uninstall(host)
+    assert _settings(host)["disabledMcpServers"] == ["mine"]    # not restored to the old list
+
+
+def test_a_name_that_was_there_before_agentdeck_stays_the_operators(host):
+    _write_settings(host, {"disabledMcpServers": ["github"]})
+    plan = engine.build_plan(host, "default", ["copilot"])
+    assert not [i for i in plan.items if i.label.startswith("disabledMcpServers")]
+    engine.apply_plan(host, plan)
+    _uninstall(host)
+    assert _settings(host)["disabledMcpServers"] == ["github"]
+
+
+def test_member_match_is_exact_for_names():
+    from agentdeck.core.plan import find_member, without_member
+    assert find_member(["github-mcp-server", "github"], "github") == (1, "github")
+    assert without_member(["github-mcp-server"], "github") == ["github-mcp-server"]
+
+
+def test_a_whole_list_record_from_before_is_read_as_members(host):
+    """A manifest written before 16.1 recorded the list as one value with meta.contributed."""
+    _write_settings(host, {"disabledMcpServers": ["playwright"]})
+    _apply(host)
+    mpath = host.copilot_home / ".agentdeck-managed.json"
+    man = json.loads(mpath.read_text())
+    ours = [e for e in man["entries"] if e.get("member") == "github"]
+    assert len(ours) == 1
+    legacy = dict(ours[0], value=["playwright", "github"], prior=["playwright"],
+                  meta={"contributed": ["github"]}, label="disabledMcpServers")
+    legacy.pop("member")
+    from agentdeck.core.manifest import canonical
+    legacy["fingerprint"] = canonical(legacy["value"])
+    man["entries"] = [e for e in man["entries"] if e is not ours[0]] + [legacy]
+    mpath.write_text(json.dumps(man, indent=2))
+    data = _settings(host)
+    data["disabledMcpServers"].append("later")
+    (host.copilot_home / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
+    plan = engine.build_plan(host, "default", ["copilot"])
+    assert not plan.has_changes, [(i.label, i.cls) for i in plan.items if plan.action(i) != "none"]
+    _uninstall(host)
+    assert _settings(host)["disabledMcpServers"] == ["playwright", "later"]

@@ -1,6 +1,7 @@
 """Skills, commands-as-skills and agents for Copilot."""
 from __future__ import annotations
 
+from agentdeck.core.disk import DiskView
 import os
 
 import pytest
@@ -12,7 +13,7 @@ from agentdeck.core.targets.copilot import CopilotTarget
 
 
 def desired(host, prof=None):
-    return CopilotTarget().desired(prof or profiles.resolve(host, "default"), host)
+    return CopilotTarget().desired(prof or profiles.resolve(host, "default"), DiskView(host))
 
 
 # ---- commands -> skills ----------------------------------------------------------------------------

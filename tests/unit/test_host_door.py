@@ -33,10 +33,9 @@ EXEMPT = {"host.py": "the door itself", "hookhandler.py": "bare start-up, no Hos
 #: direct calls left in modules other helpers own and are rewriting this round (issue 12):
 #: file -> the calls, each to move behind Host when that module is next touched
 KNOWN = {
-    "disk.py": {"os.path.isdir"},                                    # structure: core/disk.py
     "profiles.py": {"Path.resolve", "Path.is_dir", "os.path.lexists", "Path.is_file"},  # schema
     "doctor/common_checks.py": {"os.stat"},                          # structure: doctor reads
-    "doctor/context.py": {"os.path.realpath"},                       # structure
+    "installed.py": {"os.path.realpath"},                            # structure (was doctor/context.py)
     "doctor/codex_checks.py": {"os.path.realpath"},                  # structure
     "doctor/repo_checks.py": {"os.path.realpath", "Path.resolve"},   # structure
     "doctor/jsonrpc.py": {"import subprocess", "os.kill", "os.listdir", "open"},  # drill: live probes

@@ -1,0 +1,90 @@
+"""One definition of a target (issue 12.2): core/facts/registry.py is the only list of targets.
+Every adapter, the profile model's target names, the doctor's tables, the facts and the app's
+lists come from it (or agree with it, where a table maps each target to its own code)."""
+from __future__ import annotations
+
+import ast
+import inspect
+import typing
+from pathlib import Path
+
+import pytest
+
+from agentdeck.core import targets
+from agentdeck.core.facts import FACTS_BY_TARGET, registry
+from agentdeck.core.host import Host
+from agentdeck.core.targets.base import Target
+
+NAMES = registry.NAMES
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_registry_is_the_adapters_list():
+    assert tuple(targets.ORDER) == NAMES
+    assert {n: targets.ADAPTERS[n] for n in NAMES} == {s.name: s.adapter for s in registry.TARGETS}
+    for spec in registry.TARGETS:
+        ad = targets.get(spec.name)
+        assert isinstance(ad, Target) and ad.spec is spec
+        assert (ad.name, ad.title, ad.binary) == (spec.name, spec.title, spec.binary)
+
+
+def test_the_facts_are_the_registrys(tmp_path):
+    host = Host.from_environment(str(tmp_path / "h"), env={"CODEX_HOME": str(tmp_path / "x")})
+    assert set(FACTS_BY_TARGET) == set(NAMES)
+    for spec in registry.TARGETS:
+        f = FACTS_BY_TARGET[spec.name]
+        assert (f.binary, f.npm_package, f.home_env, f.home_dirname) == (
+            spec.binary, spec.npm_package, spec.home_env, spec.home_dirname)
+        moved = spec.home_env in host.env
+        assert spec.home(host) == (Path(host.env[spec.home_env]) if moved
+                                   else host.home / spec.home_dirname)
+        assert spec.manifest_path(host) == targets.get(spec.name).manifest_path(host)
+    assert registry.spec("codex").home(host) == tmp_path / "x"
+
+
+def test_the_model_literal_and_the_doctor_tables_come_from_the_registry():
+    from agentdeck.core import model, names
+    from agentdeck.core.doctor import context, live, report, runner
+    assert names.TARGETS is registry.NAMES and model.TARGETS is registry.NAMES
+    assert context.TARGETS is registry.NAMES and runner.TARGETS is registry.NAMES
+    assert report.TITLES == {s.name: s.title for s in registry.TARGETS}
+    assert set(live.LIVE_CHECKS) == set(NAMES)
+    from agentdeck.core import schema
+    field = schema.ProfileMeta.model_fields["targets"].annotation
+    lits = [a for a in typing.get_args(field) if typing.get_origin(a) is list]
+    assert lits and typing.get_args(typing.get_args(lits[0])[0]) == NAMES
+
+
+def test_capabilities_are_declared_not_probed():
+    assert registry.spec("codex").can(registry.TRUST_HOOKS)
+    assert not registry.spec("copilot").can(registry.TRUST_HOOKS)
+    assert registry.spec("copilot").can(registry.MCP_SWITCHES)
+    for path in (REPO / "core").rglob("*.py"):
+        text = path.read_text()
+        assert "supports_trust_hooks" not in text, path
+
+
+def _string_tuples(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            vals = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+            if len(vals) == len(node.elts) and set(NAMES) <= set(vals):
+                yield node.lineno
+        if isinstance(node, ast.Dict):
+            keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+            if set(NAMES) <= set(keys) and all(isinstance(v, ast.Constant) and isinstance(v.value, str)
+                                               for v in node.values):
+                yield node.lineno
+
+
+def test_no_other_literal_list_of_the_targets_in_core_or_app():
+    """A literal list (or name -> string table) naming all three targets outside the registry is
+    a second definition; tables mapping each target to its own code (doctor dispatch) are not."""
+    found = []
+    for root in ("core", "app"):
+        for path in (REPO / root).rglob("*.py"):
+            if path == REPO / "core" / "facts" / "registry.py":
+                continue
+            for line in _string_tuples(ast.parse(path.read_text())):
+                found.append(f"{path.relative_to(REPO)}:{line}")
+    assert not found, found
