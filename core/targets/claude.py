@@ -336,7 +336,7 @@ class ClaudeTarget(Target):
                                 "agents": []}
         for name in sorted(profile.skills):
             skills.safe_name(name, "skill name")
-            target = profile.skills[name]
+            target = skills.skill_copy(T, name, profile.skills[name], view, st)
             link = home / "skills" / name
             state = "ours" if view.link(link) == target else (
                 "yours (kept)" if view.present(link) else "new")

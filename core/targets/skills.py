@@ -2,8 +2,11 @@
 
 Skills (shared by Copilot and Codex, reference §3 and §5):
 
-- each profile skill `skills/<name>/` becomes a symlink `~/.agents/skills/<name>` -> that folder
-  (a "link" item; an existing link or real folder of that name is the operator's and is kept);
+- each profile skill `skills/<name>/` is copied into a folder agentdeck owns,
+  `<state dir>/skills/<name>/` (one "file" item per file, executable bits kept), and
+  `~/.agents/skills/<name>` becomes a symlink to that copy (a "link" item; an existing link or
+  real folder of that name is the operator's and is kept). Linking into the profile folder
+  itself would break when a source checkout (where the bundled profiles live) moves (16.7);
 - each command `commands/<name>.md` becomes a skill folder `~/.agents/skills/<name>/SKILL.md`
   with `name` and `description` frontmatter (the description is at most 1024 characters). A
   command loses `/name` invocation and becomes model-discoverable instead.
@@ -260,6 +263,50 @@ def copilot_agent(name: str, text: str) -> Translated:
     return Translated(f"---\n{head}---\n{body}", warnings)
 
 
+def skill_copy(target: str, name: str, source: str, view, st) -> str:
+    """Plan the copy of the skill folder `source` into `<state dir>/skills/<name>/` (one file
+    item per file, read through the view) and return the folder the skill link should name.
+    A skill with a file that is not UTF-8 text (or a folder that cannot be listed) is linked to
+    `source` as before, with a warning: agentdeck's file items hold text."""
+    from pathlib import Path, PurePosixPath
+
+    from ..desired import Desired
+
+    host = view.host
+    dest = host.state_dir / "skills" / name
+    files: list[tuple[Path, PurePosixPath]] = []
+
+    def walk(folder: Path, rel: PurePosixPath, depth: int = 0) -> None:
+        for fn in host.listdir(folder):
+            p = folder / fn
+            s = view.state(p)
+            if s.is_dir and depth < 8:
+                walk(p, rel / fn, depth + 1)
+            elif s.exists:
+                files.append((p, rel / fn))
+
+    walk(Path(source), PurePosixPath())
+    items = []
+    for p, rel in files:
+        try:
+            text = view.text(p)
+        except UserError as e:
+            st.warn(f"skill {name}: {host.display(p)} is not copied ({e.msg}); the skill is linked "
+                    f"to {host.display(source)} and breaks if that folder moves")
+            return source
+        mode = view.state(p).mode or 0
+        items.append(Desired(target, dest / rel, "file", text,
+                             mode=0o755 if mode & 0o111 else None,
+                             label=f"skill {name}: {rel}", group="skills",
+                             reason=f"the profile's skill, copied where agentdeck keeps it so the "
+                                    f"link survives the profile folder moving"))
+    if not items:
+        return source
+    for d in items:
+        st.add(d)
+    return str(dest)
+
+
 def shared_skill_items(target: str, profile, view, st, why_command: str) -> dict:
     """The ~/.agents/skills items every target that shares that folder plans (Copilot, Codex):
     profile skills as links, commands as <name>/SKILL.md folders. Same paths, kinds and bytes
@@ -273,7 +320,7 @@ def shared_skill_items(target: str, profile, view, st, why_command: str) -> dict
     info: dict = {"dir": str(sk_dir), "links": [], "commands": [], "agents": []}
     for name in sorted(profile.skills):
         safe_name(name, "skill name")
-        target_dir = profile.skills[name]
+        target_dir = skill_copy(target, name, profile.skills[name], view, st)
         link = sk_dir / name
         state = "ours" if view.link(link) == target_dir else (
             "yours (kept)" if view.present(link) else "new")

@@ -73,7 +73,10 @@ def test_profile_skill_link_over_an_operator_link_is_foreign_and_kept(host, tmp_
 def test_skill_and_command_bytes_are_target_neutral(host):
     st = desired(host)
     (link,) = [i for i in st.items if i.label == "skill changelog"]
-    assert link.kind == "link" and link.value.endswith("profiles/default/skills/changelog")
+    # 16.7: the link names agentdeck's own copy of the profile's skill folder, not the folder
+    assert link.kind == "link" and link.value == str(host.state_dir / "skills" / "changelog")
+    copies = [i for i in st.items if i.label.startswith("skill changelog: ")]
+    assert copies and all(str(i.path).startswith(link.value + "/") for i in copies)
     (cmd,) = [i for i in st.items if i.label == "command review as a skill"]
     assert "copilot" not in cmd.value.lower()
     assert cmd.path == host.agents_skills_dir / "review" / "SKILL.md"
@@ -93,10 +96,12 @@ def test_reaping_a_dropped_command_skill_removes_only_what_we_wrote(host, monkey
     monkeypatch.setattr(profiles, "resolve", no_commands)
     plan = engine.build_plan(host, "default", ["copilot"])
     classes = {i.label: i.cls for i in plan.items if i.cls != "noop"}
-    assert classes == {"command review as a skill": "remove", "skill changelog": "remove"}
+    assert classes == {"command review as a skill": "remove", "skill changelog": "remove",
+                       "skill changelog: SKILL.md": "remove"}   # 16.7: agentdeck's copy goes too
     engine.apply_plan(host, plan)
     assert not (host.agents_skills_dir / "review").exists()
     assert not os.path.lexists(host.agents_skills_dir / "changelog")
+    assert not (host.state_dir / "skills" / "changelog").exists()
 
 
 # ---- agents --------------------------------------------------------------------------------------------
