@@ -100,7 +100,7 @@ def copilot_fires_twice(ctx: Ctx, out: Out) -> None:
             continue
         sources[p] = {_canon(a.event) for a in acts}
         labels[p] = label
-    for src in other_hook_sources(ctx.host, m.settings_data):
+    for src in other_hook_sources(ctx.view, m.settings_data):
         if src.get("kind") == "repo-claude-hooks":
             p = str(src["path"])
             sources[p] = {_canon(str(e)) for e in src.get("events") or []}

@@ -128,6 +128,7 @@ def copilot_extra(host: Host, real: Path, scratch: Path) -> tuple[list[str], dic
     """Every MCP server in mcp-config.json switched off for the run (Copilot waits for each one
     before a turn), and a config.json holding only the operator's trustedFolders (the only key
     agentdeck reads from it; never tokens)."""
+    from ..disk import DiskView
     from ..targets.copilot_hooks import trusted_folders
 
     args: list[str] = []
@@ -135,7 +136,7 @@ def copilot_extra(host: Host, real: Path, scratch: Path) -> tuple[list[str], dic
     servers = data.get("mcpServers") if isinstance(data, dict) else None
     for name in servers if isinstance(servers, dict) else {}:
         args += ["--disable-mcp-server", str(name)]
-    files = {"config.json": (json.dumps({"trustedFolders": trusted_folders(host)}) + "\n").encode()}
+    files = {"config.json": (json.dumps({"trustedFolders": trusted_folders(DiskView(host))}) + "\n").encode()}
     return args, files
 
 
