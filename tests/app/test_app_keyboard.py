@@ -160,12 +160,14 @@ async def test_keys_tab_keeps_last_written_at_80x24(demo_host, make_app):
         pane = screen.query_one(KeysPane)
         labels = [str(c.label) for c in pane.query_one(DataTable).columns.values()]
         assert "last" in labels, labels
-        item = find_item(screen.plan, "copilot", key=("disabledMcpServers",))
+        # 16.1: the demo's own disabledMcpServers list is no longer an item (agentdeck adds
+        # members only): the detail bar is checked on the pinned disableAllHooks key instead
+        item = find_item(screen.plan, "copilot", key=("disableAllHooks",))
         await select_key_row(pilot, item.id)
         detail = plain(pane.query_one("#keys-detail").content, width=60)
         lines = {ln.split("  ")[0].strip(): ln for ln in detail.splitlines()}
         assert "last written" in detail and "profile wants" in detail and "on disk" in detail
-        assert '"my-notes"' in lines.get("on disk", "") or '"my-notes"' in detail
+        assert "(absent)" in lines.get("on disk", "") and "false" in detail
         assert pane.query_one("#keys-bar").region.bottom <= screen.size.height - 2
 
 
