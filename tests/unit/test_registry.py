@@ -85,6 +85,15 @@ def test_no_other_literal_list_of_the_targets_in_core_or_app():
         for path in (REPO / root).rglob("*.py"):
             if path == REPO / "core" / "facts" / "registry.py":
                 continue
+            if path == REPO / "core" / "hookhandler.py":
+                continue        # bare start-up, imports nothing of agentdeck: checked below
             for line in _string_tuples(ast.parse(path.read_text())):
                 found.append(f"{path.relative_to(REPO)}:{line}")
     assert not found, found
+
+
+def test_the_hook_handlers_own_table_agrees_with_the_registry():
+    """core/hookhandler.py runs on every tool call and imports nothing of agentdeck, so it keeps
+    its own target -> dialect table; it must name exactly the registry's targets (+ repo)."""
+    from agentdeck.core import hookhandler
+    assert set(hookhandler._TARGET_DIALECT) == set(NAMES) | {"repo"}
