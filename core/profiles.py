@@ -203,11 +203,23 @@ def _load_toml(host: Host, path: Path) -> dict | None:
     return _loads_toml(text, path)
 
 
+def _is_file_or_refused(host: Host, p: Path) -> bool:
+    """True for a (link to a) regular file, False when nothing is there or it is a directory.
+    A FIFO, a device or a socket is refused with the reader's one-line error instead of being
+    skipped: a rules/x.md that is a pipe would otherwise be a rule silently not installed."""
+    if host.is_file(p):
+        return True
+    if host.is_dir(p) or not host.exists(p):
+        return False
+    _read(host, p)        # a dangling link reads as None; a FIFO raises "<path>: is a FIFO ..."
+    return False
+
+
 def _md_files(host: Host, d: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     for fn in host.listdir(d):
         p = d / fn
-        if fn.endswith(".md") and not fn.startswith(".") and host.is_file(p):
+        if fn.endswith(".md") and not fn.startswith(".") and _is_file_or_refused(host, p):
             name = fn[:-3]
             try:
                 check_name(name)
@@ -357,7 +369,7 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
         prof.agents.update(_md_files(host, d / "agents"))
         prof.commands.update(_md_files(host, d / "commands"))
         for sk in host.listdir(d / "skills"):
-            if host.is_file(d / "skills" / sk / "SKILL.md"):
+            if _is_file_or_refused(host, d / "skills" / sk / "SKILL.md"):
                 try:
                     check_name(sk, "skill name")
                 except ValueError as e:
