@@ -36,6 +36,16 @@ class Inert:
         return f"{self.reason} (fix: {self.fix})"
 
 
+def _disable_all_stops(target: str) -> bool:
+    """Whether `disableAllHooks: true` really stops this CLI's user hooks (facts as observed)."""
+    if target == "claude":
+        return True
+    if target == "copilot":
+        from .facts.copilot import COPILOT
+        return COPILOT.disable_all_stops_user_hooks
+    return False
+
+
 def inert(plan, target: str) -> list[Inert]:
     """The reasons annotate() found for `target` (empty: every registered hook can run, or
     nothing is registered)."""
@@ -118,7 +128,7 @@ def reasons(host: Host, target: str, hooks: dict, handler_on_disk: str | None) -
                 "install agentdeck (its agentdeck-hook comes with it) and run `agentdeck apply` "
                 "with that agentdeck, or set [hooks] command to the handler's absolute path",
                 events))
-    if target in ("copilot", "claude") and hooks.get("disableAllHooks_on_disk") is True:
+    if _disable_all_stops(target) and hooks.get("disableAllHooks_on_disk") is True:
         f = host.display((host.copilot_home if target == "copilot" else host.claude_home)
                          / "settings.json")
         fix = ("`agentdeck apply --take disableAllHooks` (or set it to false yourself)"

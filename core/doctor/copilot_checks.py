@@ -400,10 +400,22 @@ def hooks_disable_all(ctx: Ctx, out: Out) -> None:
         return
     n = len([a for a in m.actions if a.origin in ("user", "inline", "repo")])
     line = m.settings.line_of("disableAllHooks")
-    if n:
+    if n and not _f().COPILOT.disable_all_stops_user_hooks:
+        # observed with the verified version: the setting is read, yet every user hook still runs
+        out.error(f"disableAllHooks is true, yet Copilot {_f().COPILOT.verified_versions[1]} still runs the {n} user "
+                  "hook(s) (observed in a real turn): the setting does not switch them off",
+                  fix="`/hooks` disables single hooks (disabledHooks); `agentdeck uninstall "
+                  "--target copilot` removes agentdeck's; remove disableAllHooks",
+                  path=m.settings.path, line=line)
+    elif n:
         out.error(f"disableAllHooks is true: none of the {n} user and repo hook(s) run "
                   "(admin policy hooks still do)", fix="set \"disableAllHooks\": false (or "
                   "remove it); `/hooks` disables single hooks", path=m.settings.path, line=line)
+    elif not _f().COPILOT.disable_all_stops_user_hooks:
+        out.warning(f"disableAllHooks is true, but Copilot {_f().COPILOT.verified_versions[1]} "
+                    "does not switch user hooks off with it (observed in a real turn)",
+                    fix="remove it; `/hooks` disables single hooks", path=m.settings.path,
+                    line=line)
     else:
         out.warning("disableAllHooks is true: any hook you add will not run",
                     fix="set it to false or remove it", path=m.settings.path, line=line)

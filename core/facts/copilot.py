@@ -108,6 +108,11 @@ class CopilotFacts(CliFacts):
     #: `disableAllHooks` (rows stay enabled, with keys, although its schema says otherwise):
     #: read disableAllHooks from settings.json itself
     discover_applies_disable_all: bool = False
+    #: observed 2026-12-01 (1.0.102): with `disableAllHooks: true` in settings.json a real `-p`
+    #: turn still runs every user hook (tests/clients/test_drill_real.py::
+    #: test_copilot_runs_user_hooks_despite_disable_all_hooks), although FACTS.md and the
+    #: settings schema say it disables them. Claude Code does honour its own disableAllHooks.
+    disable_all_stops_user_hooks: bool = False
     settings_keys: frozenset[str]
     settings_legacy_aliases: Mapping[str, str]
     #: keys that belong elsewhere and draw the unknown-key warning in settings.json

@@ -53,8 +53,20 @@ def test_codex_untrusted(ghost, capsys, monkeypatch):
     assert _status(ghost, capsys, monkeypatch, "codex")[0] == 0
 
 
+def test_copilot_disable_all_hooks_is_not_inert(ghost, capsys, monkeypatch):
+    """Copilot 1.0.102 still runs user hooks with disableAllHooks: true (observed in a real turn,
+    tests/clients/test_drill_real.py), so status must not call them inert; the doctor says why."""
+    _apply(ghost, ["copilot"])
+    _settings(ghost.copilot_home / "settings.json", disableAllHooks=True)
+    rc, line = _status(ghost, capsys, monkeypatch, "copilot")
+    assert "hooks inert" not in line
+    assert not hooks_health.inert(engine.build_plan(ghost, "default", ["copilot"]), "copilot")
+
+
 @pytest.mark.parametrize("target", ["copilot", "claude"])
 def test_disable_all_hooks(ghost, capsys, monkeypatch, target):
+    if target == "copilot":  # the wording, for a Copilot that honours it (1.0.102 does not)
+        monkeypatch.setattr(hooks_health, "_disable_all_stops", lambda t: True)
     _apply(ghost, [target])
     home = ghost.copilot_home if target == "copilot" else ghost.claude_home
     _settings(home / "settings.json", disableAllHooks=True)
