@@ -33,8 +33,27 @@ _PRIVATE_BITS = 0o077
 
 #: a value under one of these names is a credential unless it names one (`${VAR}`, `$VAR`, or an
 #: environment variable's name such as Codex's `bearer_token_env_var = "GITHUB_TOKEN"`)
-_SECRET_NAME = re.compile(r"(?i)PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY")
+#: (header names spell words with "-": X-Api-Key, Private-Token, Authorization)
+_SECRET_NAME = re.compile(r"(?i)PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API[_-]?KEY|PRIVATE[_-]?KEY"
+                          r"|ACCESS[_-]?KEY|AUTHORIZATION|COOKIE|CREDENTIAL")
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
+
+
+#: `"name": "value"` (JSON) or `name = "value"` (TOML) in a file's text, for the --diff texts
+_NAMED_PAIR = re.compile(r"""(?P<head>(?<![A-Za-z0-9_.'"-])(?P<q>["']?)(?P<key>[A-Za-z0-9_.-]{1,200})(?P=q)[ \t]*[:=][ \t]*)"""
+                         r"""(?P<vq>["'])(?P<val>(?:(?!(?P=vq))[^\\\n]|\\.){1,4096})(?P=vq)""")
+
+
+def redact_named_text(text: str) -> str:
+    """A config file's text with every literal value under a secret-sounding key replaced, as
+    redact_output does for parsed values (a header `X-Api-Key = "..."` of no known shape)."""
+    def sub(m: re.Match) -> str:
+        v = m.group("val")
+        if (_SECRET_NAME.search(m.group("key")) and not is_env_reference(v)
+                and not _ENV_NAME.fullmatch(v)):
+            return f'{m.group("head")}{m.group("vq")}[REDACTED:named]{m.group("vq")}'
+        return m.group(0)
+    return _NAMED_PAIR.sub(sub, text)
 
 
 def redact_output(value: Any) -> Any:

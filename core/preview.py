@@ -15,8 +15,9 @@ from .plan import Plan
 
 
 def _redact(text: str | None) -> str | None:
+    from .output_guard import redact_named_text
     from .secrets import redact_value
-    return None if text is None else redact_value(text)
+    return None if text is None else redact_named_text(redact_value(text))
 
 
 def _text(data: bytes | None) -> str | None:

@@ -115,3 +115,19 @@ def test_a_command_linked_to_a_readable_file_is_fine(ghost):
     (d / "commands").mkdir()
     (d / "commands" / "shared.md").symlink_to(shared)
     engine.build_plan(ghost, "linked", ["claude"])       # no error
+
+
+def test_a_header_under_a_secret_name_is_redacted_in_json_and_diff(ghost, capsys):
+    """Operator trial: `X-Api-Key: <a value of no known shape>` was printed whole by
+    `plan --json --diff` (the name check spelled API_KEY with "_" only)."""
+    plain = "plain" + "secretvalue" + "123456"
+    mcp = json.dumps({"mcpServers": {"web": {"type": "http", "url": "https://api.example.com/mcp",
+                                             "headers": {"X-Api-Key": plain,
+                                                         "Private-Token": plain}}}})
+    profile(ghost, "hdr", {"profile.toml": '[profile]\nextends = ["default"]\n', "mcp.json": mcp})
+    home = str(ghost.home)
+    for args in (["--json"], ["--json", "--diff"], ["--verbose"], []):
+        assert cli.main(["plan", "--home", home, "--profile", "hdr", *args]) == 2
+        out = capsys.readouterr().out
+        assert plain not in out, args
+        assert "api.example.com" in out or "--json" not in args   # text names servers only
