@@ -7,8 +7,9 @@ the handler reads it with `json` alone.
 Where it lives (one rule, in `policy_path`):
   copilot, codex, claude   <state dir>/policy/<target>.json (0600); the wrapper exports
                            AGENTDECK_STATE_DIR and AGENTDECK_TARGET, so the handler finds it
-  repo (--repo DIR)        <repo>/.github/hooks/agentdeck-policy.json (0644, committed beside
-                           the committed wrapper); the repo hooks run with cwd = the repo root
+  repo (--repo DIR)        <repo>/.github/agentdeck/policy.json (0644, committed; NOT in
+                           .github/hooks/, where Copilot loads every *.json as a hook file and
+                           rejects this one); the repo hooks run with cwd = the repo root
   AGENTDECK_POLICY=<file>  overrides both (tests, and any other caller)
 
 The handler reads it in core.hookhandler.load_policy (the one module allowed its own file access:
@@ -25,8 +26,8 @@ import os
 
 
 FORMAT = 1
-FILE_NAME = "agentdeck-policy.json"
-REPO_PATH = os.path.join(".github", "hooks", FILE_NAME)
+FILE_NAME = "policy.json"
+REPO_PATH = os.path.join(".github", "agentdeck", FILE_NAME)
 ON_ERROR_DEFAULT = "deny"           # the profile schema's default (core/schema.py Policy)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from agentdeck.core.disk import DiskView
 from agentdeck.core import engine
 from agentdeck.core.doctor.probes import copilot_hooks_discover
 from agentdeck.core.doctor.repo_checks import repo_findings
@@ -86,7 +87,7 @@ def test_trust_of_an_ancestor_covers_the_repository(prepared):
     trust(host, repo.parent)
     rows = [h for h in discover(host, repo)["hooks"] if h["origin"] == "repository"]
     assert len(rows) == len(info["hooks"]["events"])
-    assert R.trust_of(host, repo.resolve())["trusted"]
+    assert R.trust_of(DiskView(host), repo.resolve())["trusted"]
 
 
 def test_doctor_live_agrees(prepared):

@@ -166,7 +166,8 @@ def test_bad_input_fails_with_agentdeck_s_one_line_error(call, home, case):
     else:
         (home / ".codex").mkdir()
         (home / ".codex" / "config.toml").write_text("[broken\n")
-        expect = f"agentdeck: error: {home / '.codex' / 'config.toml'}:1:"
+        # each target is planned on its own (issue 16.5): the error names its target first
+        expect = f"agentdeck: error: codex: {home / '.codex' / 'config.toml'}:1:"
     before = snapshot_tree(home)
     r = call(**params)
     assert r["failed"] is True and r["msg"].startswith(expect), r["msg"]
@@ -206,7 +207,8 @@ def test_the_diff_and_the_result_never_carry_a_literal_credential(call, home):
     r = call(check=True, diff=True, home=str(home), profile="tok", targets=["claude"])
     assert r["changed"] is True and not r.get("failed"), r
     claude_json = next(d for d in r["diff"] if d["after_header"] == "~/.claude.json")
-    assert "Bearer [REDACTED:github_token]" in claude_json["after"]
+    # a value under a secret-sounding name (Authorization) is redacted whole in the diff texts
+    assert '"Authorization": "[REDACTED:named]"' in claude_json["after"]
     assert token not in json.dumps(r)
     r = call(home=str(home), profile="tok", targets=["claude"])
     # the redacted plan document is still the plan `apply --plan` accepts

@@ -77,9 +77,9 @@ def test_the_repository_gets_a_committed_policy(ghost, with_policy, tmp_path):
     (repo / ".git").mkdir(parents=True)
     plan = engine.build_repo_plan(ghost, repo, "default")
     [item] = [i for i in plan.items if i.label == "compiled policy"]
-    assert item.path == str(repo / ".github" / "hooks" / "agentdeck-policy.json")
+    assert item.path == str(repo / ".github" / "agentdeck" / "policy.json")
     engine.apply_plan(ghost, plan)
-    p = repo / ".github" / "hooks" / "agentdeck-policy.json"
+    p = repo / ".github" / "agentdeck" / "policy.json"
     assert stat.S_IMODE(p.stat().st_mode) == 0o644 and json.loads(p.read_text())["target"] == "repo"
     # the repo wrapper's handler looks for it relative to the hooks' cwd (the repository root)
     cwd = os.getcwd()
