@@ -83,7 +83,9 @@ def own_scripts_dirs(host: Host | None = None) -> list[str]:
                 lambda: sysconfig.get_path("scripts", f"{os.name}_user")):
         try:
             d = get()
-        except (KeyError, ValueError, OSError):
+        except (KeyError, ValueError, OSError, AttributeError):
+            # AttributeError: a venv whose interpreter has no user base ('userbase') for the
+            # user scheme (seen in `agentdeck drill`, installed the README's way)
             d = None
         if d and d not in out:
             out.append(d)

@@ -159,3 +159,22 @@ def test_status_says_inert_when_the_handler_is_gone(ghost, tmp_path, capsys, mon
         line = next(ln for ln in out.splitlines() if ln.startswith(t))
         assert "installed, hooks inert: the hook handler" in line and "is not found" in line
         assert "fix: install agentdeck" in line
+
+
+def test_a_user_scheme_without_userbase_is_not_a_crash(monkeypatch):
+    """Installed the README's way, sysconfig's user scheme raised AttributeError('userbase')
+    inside `agentdeck drill`: the scripts dirs are then the others, never a traceback."""
+    import sysconfig
+
+    from agentdeck.core.targets import wrapper
+
+    real = sysconfig.get_path
+
+    def get_path(name, scheme=None, *a, **k):
+        if scheme and scheme.endswith("_user"):
+            raise AttributeError("userbase")
+        return real(name, *a, **k) if scheme is None else real(name, scheme, *a, **k)
+
+    monkeypatch.setattr(sysconfig, "get_path", get_path)
+    dirs = wrapper.own_scripts_dirs(None)
+    assert dirs and all(isinstance(d, str) for d in dirs)
