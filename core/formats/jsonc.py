@@ -812,7 +812,8 @@ def _stdlib_value(text: str) -> Any:
 
 
 def _shadow_set(data: dict, keypath: tuple[str, ...], value: Any) -> bool:
-    """``set`` on plain data; False (nothing changed) where a step is not an object."""
+    """``set`` on plain data; False (nothing changed) where a step is not an object (a table:
+    tomldoc's batches use these two as well)."""
     node = data
     for key in keypath[:-1]:
         child = node.get(key, MISSING)

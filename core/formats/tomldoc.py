@@ -49,7 +49,7 @@ from tomlkit.exceptions import ParseError, TOMLKitError
 from tomlkit.items import AoT, Comment, InlineTable, Item, Table, Whitespace
 
 from .errors import FormatError
-from .jsonc import MISSING, same_value
+from .jsonc import MISSING, _shadow_delete, _shadow_set, same_value
 
 __all__ = ["MISSING", "TomlDoc"]
 
@@ -754,30 +754,6 @@ def _plain_fragment(table_path: tuple[str, ...], table_value: dict) -> str | Non
 
 def _prefixes(keypath: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
     return (keypath[:i] for i in range(1, len(keypath)))
-
-
-def _shadow_set(data: dict, keypath: tuple[str, ...], value: Any) -> bool:
-    """``set`` on plain data; False (nothing changed) where a step is not a table."""
-    node = data
-    for key in keypath[:-1]:
-        child = node.get(key, MISSING)
-        if child is MISSING:
-            child = node[key] = {}
-        elif not isinstance(child, dict):
-            return False
-        node = child
-    node[keypath[-1]] = copy.deepcopy(value)
-    return True
-
-
-def _shadow_delete(data: dict, keypath: tuple[str, ...]) -> bool:
-    node: Any = data
-    for key in keypath[:-1]:
-        node = node.get(key) if isinstance(node, dict) else None
-    if isinstance(node, dict) and keypath[-1] in node:
-        del node[keypath[-1]]
-        return True
-    return False
 
 
 def _with(data: dict, keypath: tuple[str, ...], value: Any) -> dict:
