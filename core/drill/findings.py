@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from ..doctor.findings import Finding
 from ..host import Host
+from .ready import HOOKS_NOT_REGISTERED, NO_HOOKS, NOT_INSTALLED
 from .report import DrillReport, TargetReport
 
 
 def target_finding(r: TargetReport) -> Finding:
     check = f"{r.target}.live.drill"
+    if r.status == "skipped" and r.skip in (NOT_INSTALLED, HOOKS_NOT_REGISTERED, NO_HOOKS):
+        # the CLI is here, agentdeck's hooks are not: nothing to prove yet (no turn was run)
+        return Finding(r.target, "info", check, f"drill: {r.problems[0]}; nothing to prove yet",
+                       live=True)
     if r.status == "skipped":
         return Finding(r.target, "skipped", check, f"drill: {r.problems[0]}", live=True)
     if r.ok:
@@ -19,9 +24,6 @@ def target_finding(r: TargetReport) -> Finding:
                        f"{len(r.events)} registered events (the rest are not reachable from a "
                        f"one-tool turn), the handler answered within {slow} ms, and the canary's "
                        "deny held", live=True)
-    if any(p.startswith("agentdeck's hooks are not installed") for p in r.problems):
-        return Finding(r.target, "info", check, f"drill: {r.problems[0]}; nothing to prove yet",
-                       live=True)
     inert = [p for p in r.problems if p.startswith("hooks inert: ")]
     # what the inert reasons already explain: the events that did not fire, the deny that
     # could not hold because no hook ran

@@ -46,6 +46,9 @@ class TargetReport:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     network: str = ""
+    #: why no turn was started (core.drill.ready: cli-missing | no-hooks | not-installed |
+    #: hooks-not-registered); None when the turn ran or the target failed
+    skip: str | None = None
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -65,6 +68,11 @@ class DrillReport:
     def ok(self) -> bool:
         return bool(self.targets) and all(t.ok for t in self.targets.values())
 
+    @property
+    def turns(self) -> int:
+        """How many targets had a turn (the others were skipped, or failed, before one)."""
+        return sum(1 for t in self.targets.values() if t.seconds is not None)
+
     def to_json(self) -> dict:
         from ..secrets import redact_value
 
@@ -73,8 +81,9 @@ class DrillReport:
                              "targets": {n: t.to_json() for n, t in self.targets.items()}})
 
 
-def skipped(target: str, why: str) -> TargetReport:
-    return TargetReport(target, "skipped", False, problems=[why])
+def skipped(target: str, why: str, code: str, version: str | None = None) -> TargetReport:
+    """A target no turn was started for (core.drill.ready decides): not ok."""
+    return TargetReport(target, "skipped", False, skip=code, version=version, problems=[why])
 
 
 def failed(target: str, why: str) -> TargetReport:
@@ -238,17 +247,25 @@ def _ms(e: EventReceipt) -> str:
 
 
 def render(rep: DrillReport, host: Host) -> str:
-    out = [f"agentdeck drill {rep.drill_id}: network {rep.network}; {rep.seconds:.1f} s"]
+    if rep.turns:
+        out = [f"agentdeck drill {rep.drill_id}: network {rep.network}; {rep.seconds:.1f} s"]
+    else:
+        out = [f"agentdeck drill {rep.drill_id}: no turn was run"]
+    out.append("")
+    block = False                  # the previous target had a turn (a block of lines)
     for t in rep.targets.values():
-        out.append("")
+        one_line = t.status == "skipped" or (t.seconds is None and t.problems and not t.events)
+        if out[-1] and (block or not one_line):
+            out.append("")
+        block = not one_line
+        if one_line:
+            out.append(f"{t.target:<8} {t.status}: {t.problems[0]}")      # no turn: one line
+            continue
         head = f"{t.target:<8} {t.status.upper() if not t.ok else 'ok'}"
         if t.version:
             head += f"  ({t.target} {t.version}"
             head += f", {t.seconds:.1f} s)" if t.seconds is not None else ")"
         out.append(head)
-        if t.status == "skipped":
-            out.append(f"  skipped: {t.problems[0]}")
-            continue
         if t.events:
             w = max(len(e.event) for e in t.events)
             for e in t.events:
@@ -278,10 +295,27 @@ def render(rep: DrillReport, host: Host) -> str:
         for n in t.notes:
             out.append(f"  note: {n}")
     out.append("")
-    n_ok = sum(1 for t in rep.targets.values() if t.ok)
-    out.append(f"Drill: {n_ok} of {len(rep.targets)} CLI(s) ok."
-               + ("" if rep.ok else " Fix what is marked ✗ or problem:, then run it again."))
+    out.append(summary_line(rep))
     return "\n".join(out)
+
+
+def summary_line(rep: DrillReport) -> str:
+    """The drill's last line: how many CLIs are ok, which were skipped, what to do next."""
+    n_ok = sum(1 for t in rep.targets.values() if t.ok)
+    skipped = [t.target for t in rep.targets.values() if t.status == "skipped"]
+    line = f"Drill: {n_ok} of {len(rep.targets)} CLI(s) ok"
+    if skipped:
+        line += f"; skipped (not ok): {', '.join(skipped)}"
+    if rep.ok:
+        return line + "."
+    ran_bad = [t for t in rep.targets.values() if not t.ok and t.status != "skipped"]
+    if ran_bad:
+        return line + ". Fix what is marked ✗ or problem:, then run it again."
+    ready = [t.target for t in rep.targets.values() if t.ok]
+    if ready:
+        return line + (f". To drill only the ready one(s): `agentdeck drill --target "
+                       f"{','.join(ready)}`.")
+    return line + ". Nothing was drilled."
 
 
 def dumps(rep: DrillReport) -> str:

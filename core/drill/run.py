@@ -1,17 +1,20 @@
 """`agentdeck drill`: one real offline turn of each chosen CLI, with the operator's configuration,
 against agentdeck's scripted model server; the receipts say which hooks really ran.
 
-Per CLI (in parallel, each under its runner's time limit):
-  1. plan the target (reads only) for what is registered: events, timeouts, other hook sources,
-     Codex trust, and why hooks may be inert (core.hooks_health);
-  2. make a scratch folder in agentdeck's state dir with a copy of what the CLI must read, and
+First, for every chosen CLI and before any turn (core.drill.ready): is its binary found, and
+are agentdeck's hooks registered for it? The plan of the target (reads only) says what is
+registered: events, timeouts, other hook sources, Codex trust, and why hooks may be inert
+(core.hooks_health). A CLI that is not ready is reported as skipped at once, without a turn.
+
+Then per ready CLI (in parallel, each under its runner's time limit):
+  1. make a scratch folder in agentdeck's state dir with a copy of what the CLI must read, and
      point the CLI's home, HOME and the XDG dirs at it (the home is not changed);
-  3. run core.drill.inside (server + CLI) inside `unshare -n` when the kernel allows it, so only
+  2. run core.drill.inside (server + CLI) inside `unshare -n` when the kernel allows it, so only
      127.0.0.1 exists; the turn calls one harmless shell command, then the canary
      (`agentdeck-drill-canary`), which agentdeck's handler denies when it sees the drill's id,
      then (when the profile has a shell deny rule with an example) that example made inert
      (core.drill.operator_rule), which the profile's own rule must deny;
-  4. read the audit lines tagged with the drill's id and judge them (core.drill.report).
+  3. read the audit lines tagged with the drill's id and judge them (core.drill.report).
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..host import Host, HostError
-from . import operator_rule, receipts, report, runners, scratch
+from . import operator_rule, ready, receipts, report, runners, scratch
 
 HARMLESS_FILE = "drill-harmless.txt"
 CANARY_FILE = "drill-canary.txt"
@@ -77,17 +80,12 @@ def _read_from(host: Host, p: Path, offset: int) -> bytes:
     return (data or b"")[offset:]
 
 
-def drill_target(host: Host, profile: str, target: str, drill_id: str, iso: Isolation,
+def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: Isolation,
                  audit_offset: int, trial: operator_rule.Trial | None = None,
                  no_trial: str = operator_rule.NONE) -> report.TargetReport:
-    from .. import engine
-
+    """The turn of one target that core.drill.ready found ready."""
+    target, plan, exe, version = rd.target, rd.plan, rd.exe, rd.version
     r = runners.RUNNERS[target]
-    installed, version = engine.cli_version(host, target)
-    exe = host.which(r.binary)
-    if not installed or exe is None:
-        return report.skipped(target, f"{r.binary} is not installed (not found on PATH)")
-    plan = engine.build_plan(host, profile, [target])
     tid = f"{drill_id}-{target}"
     s = scratch.make(host, drill_id, target)
     try:
@@ -133,31 +131,54 @@ def drill_target(host: Host, profile: str, target: str, drill_id: str, iso: Isol
         scratch.remove(host, s.root)
 
 
+#: the network of a drill in which no turn ran
+NO_TURN = "not used (no turn ran)"
+
+
 def drill(host: Host, profile: str, targets: list[str],
           progress: Callable[[str, str], None] | None = None) -> report.DrillReport:
     """Drill each target (in parallel); `progress(target, what)` is called as each starts and
-    ends (what: "running" or its status)."""
+    ends (what: "running" or its status). Whether a turn can prove anything is decided for every
+    target first (core.drill.ready); a target that is not ready is reported at once (progress:
+    its status only, never "running") and no turn, scratch folder or sandbox is made for it."""
     drill_id = new_id()
+    t0 = time.monotonic()
+    checked: dict[str, ready.Ready | report.TargetReport] = {}
+    for t in targets:
+        try:
+            checked[t] = ready.check(host, profile, t)
+        except HostError as e:
+            checked[t] = report.failed(t, str(e))
+    reps: dict[str, report.TargetReport] = {}
+    for t, c in checked.items():
+        if isinstance(c, report.TargetReport):
+            reps[t] = c
+            if progress:
+                progress(t, c.status)
+    todo = [c for c in checked.values() if isinstance(c, ready.Ready)]
+    if not todo:
+        return report.DrillReport(drill_id, {t: reps[t] for t in targets},
+                                  time.monotonic() - t0, NO_TURN)
     iso = isolation(host)
     trial, no_trial = operator_rule.for_profile(host, profile)
     offset = _size(host, audit_path(host))
-    t0 = time.monotonic()
 
-    def one(t: str) -> report.TargetReport:
+    def one(rd: ready.Ready) -> report.TargetReport:
         if progress:
-            progress(t, "running")
+            progress(rd.target, "running")
         try:
-            rep = drill_target(host, profile, t, drill_id, iso, offset, trial, no_trial)
+            rep = drill_target(host, profile, rd, drill_id, iso, offset, trial, no_trial)
         except HostError as e:
-            rep = report.failed(t, str(e))
+            rep = report.failed(rd.target, str(e))
         if progress:
-            progress(t, rep.status)
+            progress(rd.target, rep.status)
         return rep
 
     try:
-        with ThreadPoolExecutor(max_workers=max(1, len(targets))) as pool:
-            reps = list(pool.map(one, targets))
+        with ThreadPoolExecutor(max_workers=len(todo)) as pool:
+            for rep in pool.map(one, todo):
+                reps[rep.target] = rep
     finally:
         scratch.remove_root(host, drill_id)
-    return report.DrillReport(drill_id, {r.target: r for r in reps}, time.monotonic() - t0,
+    return report.DrillReport(drill_id, {t: reps[t] for t in targets}, time.monotonic() - t0,
                               iso.how)

@@ -1,6 +1,7 @@
 """`agentdeck drill` with the real CLIs (pinned versions, scratch homes, no credentials, no
 network but 127.0.0.1): ok for all three on a fresh install and on the messy (demo) home, the
-right failing receipt for each planted fault, and the home left as it was."""
+right failing receipt for each planted fault, and the home left as it was; on a home where
+agentdeck is not installed (or installed for one CLI only), no turn for the others."""
 from __future__ import annotations
 
 import json
@@ -12,11 +13,13 @@ import pytest
 from agentdeck.core import cli, engine
 from agentdeck.core.demo import make_demo_home
 from agentdeck.core.drill.run import drill
+from agentdeck.core.facts import FACTS_BY_TARGET
 from tests.conftest import snapshot_tree
 
 pytestmark = pytest.mark.clients
 
 ALL = ["copilot", "codex", "claude"]
+FACTS_VERSIONS = {t: f.verified_versions[1] for t, f in FACTS_BY_TARGET.items()}
 
 
 def install(host, targets=ALL, trust=True, profile="default"):
@@ -205,3 +208,69 @@ def test_operator_rule_deny_holds_in_all_three(scratch_env, need):
               if str(ln.get("drill_id", "")).startswith(rep.drill_id)
               and ln.get("rule") == "operator-no-force-push" and ln.get("decision") == "deny"}
     assert denied == set(ALL)
+
+
+class _Recorded:
+    """host.run, still really run, with each argv kept (to see which turns were started)."""
+
+    def __init__(self, host, monkeypatch):
+        self.real, self.calls = host.run, []
+        monkeypatch.setattr(host, "run", self)
+
+    def __call__(self, argv, **kw):
+        self.calls.append(list(argv))
+        return self.real(argv, **kw)
+
+    def turns(self) -> list[dict]:
+        return [a for a in self.calls if "agentdeck.core.drill.inside" in a]
+
+
+def test_fresh_empty_home_says_not_installed_without_a_turn(scratch_env, need, capsys,
+                                                            monkeypatch):
+    """Nothing installed: every chosen CLI is skipped at once, in one line, and no CLI runs."""
+    need(*ALL)
+    host = scratch_env
+    before = snapshot_tree(host.home)
+    runs = _Recorded(host, monkeypatch)
+    rep = drill(host, "default", ALL)
+    assert runs.calls == [] and rep.turns == 0
+    for t in ALL:
+        r = rep.targets[t]
+        assert (r.status, r.ok, r.skip) == ("skipped", False, "not-installed"), r.problems
+        assert r.problems[0].startswith(f"agentdeck is not installed for {t} (no ~/")
+        assert r.version == FACTS_VERSIONS[t]         # the CLI is there; agentdeck is not
+    assert snapshot_tree(host.home) == before        # not even agentdeck's state dir changed
+    for k, v in host.env.items():
+        monkeypatch.setenv(k, v)
+    rc = cli.main(["drill", "--home", str(host.home), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 1 and data["ok"] is False
+    assert {t: d["skip"] for t, d in data["targets"].items()} == dict.fromkeys(ALL, "not-installed")
+    rc = cli.main(["drill", "--home", str(host.home)])
+    out = capsys.readouterr()
+    assert rc == 1 and out.err == ""
+    assert [ln.split(":")[0] for ln in out.out.splitlines() if "skipped: " in ln] \
+        == [f"{t:<8} skipped" for t in ALL]
+
+
+def test_only_the_installed_target_runs_a_turn(scratch_env, need, monkeypatch, capsys):
+    need(*ALL)
+    host = scratch_env
+    install(host, ["claude"])
+    runs = _Recorded(host, monkeypatch)
+    rep = drill(host, "default", ALL)
+    assert [t for t in ALL if rep.targets[t].skip == "not-installed"] == ["copilot", "codex"]
+    assert rep.targets["claude"].ok, rep.targets["claude"].problems
+    assert event(rep, "claude", "PreToolUse").fired == 3
+    assert len(runs.turns()) == 1
+    lines = [json.loads(ln) for ln in (host.state_dir / "audit.jsonl").read_text().splitlines()]
+    assert {ln["target"] for ln in lines
+            if str(ln.get("drill_id", "")).startswith(rep.drill_id)} == {"claude"}
+    assert not rep.ok                                # skipped is not ok: exit 1
+    for k, v in host.env.items():
+        monkeypatch.setenv(k, v)
+    rc = cli.main(["drill", "--home", str(host.home), "--target", "claude"])
+    assert rc == 0, capsys.readouterr().out
+    rc = cli.main(["drill", "--home", str(host.home)])
+    out = capsys.readouterr().out
+    assert rc == 1 and "To drill only the ready one(s): `agentdeck drill --target claude`" in out
