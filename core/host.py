@@ -204,6 +204,29 @@ class Host:
         return subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=full_env, cwd=cwd)
 
+    def end_process(self, proc: subprocess.Popen, grace: float = 3.0) -> int | None:
+        """End a child from popen() whose input the caller has closed: wait up to `grace`
+        seconds, then kill it and every descendant (an npm launcher runs the real binary as a
+        grandchild, which a kill of the launcher alone would leave running) and wait once more.
+        Returns its exit code, None if it would not even die."""
+        import subprocess
+
+        try:
+            return proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+        family = descendants(proc.pid)
+        proc.kill()
+        for pid in family:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            return proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            return None
+
     def kill_self(self) -> None:
         """SIGKILL this process (the crash-safety suite's instrumentation, nothing else)."""
         os.kill(os.getpid(), signal.SIGKILL)
@@ -601,6 +624,31 @@ TEMP_SUFFIX = ".agentdeck-tmp"
 
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live descendant of `pid` (Linux /proc; empty elsewhere)."""
+    parents: dict[int, int] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                st = f.read().decode("ascii", "replace")
+            parents[int(entry)] = int(st.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found, frontier = [], [pid]
+    while frontier:
+        p = frontier.pop()
+        kids = [c for c, pp in parents.items() if pp == p]
+        found += kids
+        frontier += kids
+    return found
 
 
 def file_kind(mode: int) -> str:

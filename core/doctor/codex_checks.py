@@ -4,7 +4,6 @@ trust in `[hooks.state."<key>"]`, MCP servers, AGENTS.md -- against core.facts.c
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,7 +187,7 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
                     th = f.codex_trusted_hash(event, matcher if isinstance(matcher, str) else None, [h])
                 except (ValueError, TypeError, KeyError):
                     th = None
-                src = str(Path(os.path.realpath(ld.path.parent)) / ld.path.name)  # as Codex names it
+                src = str(Path(ctx.host.realpath(ld.path.parent)) / ld.path.name)  # as Codex names it
                 m.handlers.append(Handler(ld.path, event, gi, hi,
                                           matcher if isinstance(matcher, str) else None, h, line,
                                           f.codex_hook_state_key(src, event, gi, hi), th))

@@ -4,7 +4,6 @@ helpers the per-target modules share (hook commands, persona markers, skill link
 from __future__ import annotations
 
 import difflib
-import os
 import re
 import shlex
 import stat
@@ -440,10 +439,3 @@ def file_modes(ctx: Ctx, out: Out, holders: list[Path], credential_files: list[P
         n = len(seen)
         out.ok(f"{n} secret-bearing file(s), none readable by others" if n else
                "no secret-bearing files")
-
-
-def mode_str(path: Path) -> str:
-    try:
-        return f"{stat.S_IMODE(os.stat(path).st_mode):o}"
-    except OSError:
-        return "?"

@@ -3,18 +3,19 @@
 A reader thread turns the child's stdout into messages on a queue, so every wait has a deadline
 (a blocking read cannot time out on its own). Requests the server sends us are answered by a
 `responder` the probe chooses (Copilot: null result; Codex: an error). The child is always ended:
-stdin closed, a short grace, then killed.
+stdin closed, a short grace, then killed with its descendants (the Host does both: it started
+it, with Host.popen).
 """
 from __future__ import annotations
 
 import json
-import os
 import queue
-import signal
-import subprocess
 import threading
 import time
-from typing import IO, Any, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from ..host import Host
 
 Message = dict[str, Any]
 Responder = Callable[[Message], Message]
@@ -76,9 +77,11 @@ FRAMINGS: dict[str, tuple[Callable[[Message], bytes], Callable[[IO[bytes]], Mess
 
 # ---- a conversation with one child -----------------------------------------------------------
 class RpcChild:
-    def __init__(self, proc: subprocess.Popen, framing: str, responder: Responder,
+    """A child started with Host.popen, which also ends it (Host.end_process)."""
+
+    def __init__(self, host: "Host", proc: Any, framing: str, responder: Responder,
                  jsonrpc_field: bool = True):
-        self.proc = proc
+        self.host, self.proc = host, proc
         self._encode, self._decode = FRAMINGS[framing]
         self._responder = responder
         self._jsonrpc = jsonrpc_field
@@ -156,26 +159,12 @@ class RpcChild:
 
     def close(self, grace: float = 3.0) -> int | None:
         """Close stdin (the polite way to end both servers), wait a little, then kill the child
-        and its descendants (Copilot's npm launcher runs the real binary as a grandchild, which
-        a kill of the launcher alone would leave running)."""
+        and its descendants (Host.end_process), then let the readers finish."""
         try:
             self.proc.stdin.close()
         except OSError:
             pass
-        try:
-            code = self.proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            family = _descendants(self.proc.pid)
-            self.proc.kill()
-            for pid in family:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-            try:
-                code = self.proc.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                code = None
+        code = self.host.end_process(self.proc, grace)
         for name, reader in self._readers.items():
             reader.join(timeout=1.0)
             if not reader.is_alive():       # never close a pipe under a blocked reader
@@ -184,31 +173,6 @@ class RpcChild:
                 except OSError:
                     pass
         return code
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every live descendant of `pid` (Linux /proc; empty elsewhere)."""
-    parents: dict[int, int] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read().decode("ascii", "replace")
-            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-    found, frontier = [], [pid]
-    while frontier:
-        p = frontier.pop()
-        kids = [c for c, pp in parents.items() if pp == p]
-        found += kids
-        frontier += kids
-    return found
 
 
 def null_result(msg: Message) -> Message:

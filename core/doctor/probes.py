@@ -98,7 +98,7 @@ def _rpc(host: Host, target: str, probe: str, argv: list[str], framing: str, res
         proc = host.popen(argv, env=env, cwd=_cwd(host))
     except OSError as e:
         return ProbeResult(target, probe, False, None, f"cannot start {argv[0]}: {e}", 0.0)
-    child = RpcChild(proc, framing, responder, jsonrpc_field=jsonrpc_field)
+    child = RpcChild(host, proc, framing, responder, jsonrpc_field=jsonrpc_field)
     try:
         data = conversation(child, deadline)
         error = None

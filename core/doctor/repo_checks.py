@@ -218,7 +218,7 @@ def _command_target(host: Host, root: Path, rel: str, p: Path, key: str, event: 
                     line=_line_of(text, prog))
         return
     base = root / (cwd if isinstance(cwd, str) and not os.path.isabs(cwd) else ".")
-    script = (base / prog).resolve() if not os.path.isabs(str(cwd or "")) else Path(str(cwd)) / prog
+    script = Path(host.realpath(base / prog)) if not os.path.isabs(str(cwd or "")) else Path(str(cwd)) / prog
     where = _rel(root, script)
     fail = ("preToolUse then denies every tool call in Copilot CLI and the cloud agent "
             "(a command that fails is a deny there)" if event == "preToolUse"
@@ -245,7 +245,7 @@ def _git_checks(host: Host, root: Path, out: _Out) -> None:
                 "agent reads hooks only from a GitHub repository's default branch",
                 path=root)
         return
-    top = Path(os.path.realpath(inside.stdout.strip()))
+    top = Path(host.realpath(inside.stdout.strip()))
     if top != root:
         out.add("warning", "repo.git.committed", f"{root} is inside the repository {top}: "
                 "Copilot CLI and the cloud agent read .github/hooks at the repository root",

@@ -107,7 +107,7 @@ def render_hooks_file(handlers: dict[str, dict]) -> str:
 
 def source_path(host: Host) -> str:
     """hooks.json as Codex names it in trust keys: CODEX_HOME with its symlinks resolved."""
-    return os.path.join(os.path.realpath(host.codex_home), HOOKS_FILE)
+    return os.path.join(host.realpath(host.codex_home), HOOKS_FILE)
 
 
 def trust_status(current_hash: str, trusted_hash: Any) -> str:

@@ -34,13 +34,8 @@ EXEMPT = {"host.py": "the door itself", "hookhandler.py": "bare start-up, no Hos
 #: file -> the calls, each to move behind Host when that module is next touched
 KNOWN = {
     "profiles.py": {"Path.resolve", "Path.is_dir", "os.path.lexists", "Path.is_file"},  # schema
-    "doctor/common_checks.py": {"os.stat"},                          # structure: doctor reads
     "installed.py": {"os.path.realpath"},                            # structure (was doctor/context.py)
-    "doctor/codex_checks.py": {"os.path.realpath"},                  # structure
-    "doctor/repo_checks.py": {"os.path.realpath", "Path.resolve"},   # structure
-    "doctor/jsonrpc.py": {"import subprocess", "os.kill", "os.listdir", "open"},  # drill: live probes
     "targets/repo.py": {"os.path.realpath"},                         # structure: targets/**
-    "targets/codex_hooks.py": {"os.path.realpath"},                  # structure: targets/**
     "profilecache.py": {"Path.resolve", "Path.write_text"},          # schema: its own code hash, dev-time main()
     "cli.py": {"os.dup2", "os.open"},                                # a closed stdout (BrokenPipe)
 }
