@@ -76,6 +76,28 @@ def first_difference(values: list[Any]) -> int:
     return n
 
 
+#: the clauses that end a kept item's reason (core.plan.classify) and say its DEFAULT outcome:
+#: yours stays. They are true only while the decision keeps yours (tests/unit/test_render_decided.py
+#: checks every reason classify gives a kept class ends in one of them, or says "decide").
+KEEP_OUTCOMES = ("kept", "not re-added", "left as is, no longer managed")
+
+
+def decided_words(it: dict) -> tuple[str, str]:
+    """(what apply does, the reason) for an item of a kept class (hand-edited, foreign,
+    conflict), from its JSON form: the words say what the decision in force makes apply do, and
+    the reason loses its default-outcome clause ("; kept") when the operator decided otherwise,
+    so a line never says both that the profile's value is taken and that yours is kept."""
+    reason = it["reason"] or ""
+    if it["decision"] != Decision.TAKE:
+        return "keeping yours", reason
+    head, sep, tail = reason.rpartition("; ")
+    if tail in KEEP_OUTCOMES:
+        reason = head if sep else ""
+    if it["action"] == Action.REMOVE:
+        return "taking the profile's: apply removes it", reason
+    return "taking the profile's: apply writes the profile's value", reason
+
+
 def render_plan(plan: Plan, host: Host, *, verbose: bool = False, color: bool = False,
                 titles: dict[str, str] | None = None) -> str:
     """The text form of `plan`: its JSON form, rendered."""
@@ -123,15 +145,17 @@ def render_json(data: dict, display=None, *, verbose: bool = False, color: bool 
             if what and what != where:
                 line += f"  {what}"
             dec = it["decision"]
+            reason = it["reason"]
             if it["class"] in KEPT_CLASSES:
-                line += f"  [{it['class']}: {'taking the profile' if dec == Decision.TAKE else 'keeping yours'}]"
+                outcome, reason = decided_words(it)
+                line += f"  [{it['class']}: {outcome}]"
             elif dec == Decision.SKIP:
                 line += "  [skipped]"
             if it["secret"]:
                 line += "  (secret: 0600)"
             out.append(line)
-            if it["reason"]:
-                out.append(f"      {it['reason']}")
+            if reason:
+                out.append(f"      {reason}")
             if it["kind"] == "key" and sym in ("~", "!"):
                 values = [it["desired"], it["recorded"], it["actual"]]
                 at = first_difference(values)
