@@ -127,8 +127,11 @@ def drill_rows(rep, host) -> list[tuple[str, str, str, str, str, str]]:
     row per registered event, then one for the deny."""
     rows = []
     for t in rep.targets.values():
-        if t.status == "skipped":
+        if t.status == "skipped":             # no turn was started (core.drill.ready)
             rows.append((t.target, "-", "(skipped)", "", "", t.problems[0]))
+            continue
+        if t.seconds is None and t.problems and not t.events:     # failed before a turn
+            rows.append((t.target, "✗", "(no turn)", "", "", home_relative(host, t.problems[0])))
             continue
         for e in t.events:
             lat = "" if e.latency_ms is None else (
@@ -397,9 +400,11 @@ class DoctorScreen(Screen):
         self._fill()
         head = self.query_one("#drill-head", Static)
         n_ok = sum(1 for t in rep.targets.values() if t.ok)
+        skipped = [t.target for t in rep.targets.values() if t.status == "skipped"]
+        how = (f"network {rep.network} · {rep.seconds:.1f} s" if rep.turns else "no turn was run")
         head.update(Text(f"Drill {rep.drill_id}: {n_ok} of {len(rep.targets)} CLI(s) ok · "
-                         f"network {rep.network} · {rep.seconds:.1f} s",
-                         style="bold #2f9e44" if rep.ok else "bold red3"))
+                         + (f"skipped (not ok): {', '.join(skipped)} · " if skipped else "")
+                         + how, style="bold #2f9e44" if rep.ok else "bold red3"))
         head.display = True
         table = self.query_one("#drill-table", DataTable)
         table.clear()

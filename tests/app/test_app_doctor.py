@@ -232,3 +232,44 @@ async def test_run_drill_shows_progress_per_cli_and_the_receipts(demo_host, make
         checks = {(f.target, f.check, f.result) for f in screen.findings}
         assert ("codex", "codex.live.drill", "warning") in checks
         assert ("copilot", "copilot.live.drill", "ok") in checks
+
+
+async def test_run_drill_on_a_home_without_agentdeck_says_so_without_a_turn(demo_host, make_app,
+                                                                            fake_doctor,
+                                                                            monkeypatch):
+    """Issue 13 follow-up: the real core.drill on the demo home (the CLIs found, agentdeck not
+    installed): each CLI is one "(skipped)" row saying so, and no process is started."""
+    for name in ("copilot", "codex", "claude"):
+        p = demo_host.home / ".local" / "bin" / name
+        p.write_text("#!/bin/sh\nexit 0\n")
+        p.chmod(0o755)
+    started = []
+    monkeypatch.setattr(demo_host, "run", lambda argv, **kw: started.append(list(argv)))
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_doctor(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.drill_report is not None and started == []
+        head = static_text(screen, "#drill-head")
+        assert "0 of 3 CLI(s) ok · skipped (not ok): copilot, codex, claude · no turn was run" \
+            in head
+        table = screen.query_one("#drill-table", DataTable)
+        rows = [[plain(c).strip() for c in table.get_row_at(i)] for i in range(table.row_count)]
+        assert [r[:3] for r in rows] == [[t, "-", "(skipped)"] for t in ("copilot", "codex",
+                                                                         "claude")]
+        assert all(r[5].startswith(f"agentdeck is not installed for {r[0]}") for r in rows)
+        checks = {(f.check, f.result) for f in screen.findings if f.check.endswith(".live.drill")}
+        assert checks == {(f"{t}.live.drill", "info") for t in ("copilot", "codex", "claude")}
+
+
+def test_drill_rows_for_a_target_that_failed_before_its_turn(demo_host):
+    from agentdeck.app.screens.doctor import drill_rows
+    from agentdeck.core.drill import report as R
+
+    bad = R.failed("claude", f"cannot plan claude: {demo_host.home}/.claude/settings.json:1:10: "
+                             "unexpected end")
+    rep = R.DrillReport("d", {"claude": bad}, 0.1, "not used (no turn ran)")
+    assert drill_rows(rep, demo_host) == [
+        ("claude", "✗", "(no turn)", "", "",
+         "cannot plan claude: ~/.claude/settings.json:1:10: unexpected end")]
