@@ -108,7 +108,7 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
     Returns the ops and, per item id, the manifest facts to record (prior, created_file, dirs).
     keep_originals=False (a preview, core/preview.py): write nothing, not even the copy of a
     file replaced for the first time."""
-    from .formats.blocks import remove_block, set_block
+    from .formats.blocks import find_block, remove_block, set_block
 
     disk = DiskView(host)
     by_path: dict[str, list[PlanItem]] = {}
@@ -133,6 +133,10 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
                 rm = list(it.entry.created_dirs) if it.entry else []
                 if st.is_link:
                     ops.append(Op(path, "unlink", rmdirs=rm, display=path_s))
+            continue
+        if "aside" in kinds:
+            (it,) = items
+            _aside_op(host, plan, it, st, path, path_s, ops, facts, keep_originals)
             continue
         real = host.resolve_write_path(path) if st.is_link else path
         if "file" in kinds:
@@ -172,15 +176,30 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
             act = plan.action(it)
             markers = it.spec.markers if it.spec else tuple(it.entry.markers)
             if act == "write":
-                new = set_block(text or "", markers[0], markers[1], str(it.desired),
-                                placement=it.spec.placement)
+                region = _replaced_span(text or "", it)
+                if region is not None:   # ours takes the place of the other tool's region
+                    start, stop = region
+                    theirs = (text or "")[start:stop].encode("utf-8")
+                    ours = set_block("", markers[0], markers[1], str(it.desired))
+                    new = (text or "")[:start] + ours + (text or "")[stop:]
+                    prior_sha = _save_original(host, theirs) if keep_originals else sha256(theirs)
+                else:
+                    new = set_block(text or "", markers[0], markers[1], str(it.desired),
+                                    placement=it.spec.placement)
+                    prior_sha = it.entry.prior_sha if it.entry else None
                 ops.append(Op(real, "write", data=new.encode("utf-8"), planned=True,
                               mode=0o600 if it.spec.secret else None, display=path_s))
                 facts[it.id] = {"created_file": (not existed) if it.entry is None
-                                else it.entry.created_file, "created_dirs": dirs}
+                                else it.entry.created_file, "created_dirs": dirs,
+                                "prior_sha": prior_sha}
             else:
-                new = remove_block(text or "", markers[0], markers[1])
                 e = it.entry
+                if e is not None and e.prior_sha:   # put the region ours replaced back in its place
+                    start, stop = find_block(text or "", markers[0], markers[1])
+                    theirs = _original(host, e.prior_sha, path_s).decode("utf-8")
+                    new = (text or "")[:start] + theirs + (text or "")[stop:]
+                else:
+                    new = remove_block(text or "", markers[0], markers[1])
                 if new == "" and e is not None and e.created_file:
                     ops.append(_delete_op(path, st, list(e.created_dirs or []), path_s))
                 else:
@@ -209,6 +228,52 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
             ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s,
                           planned=any(plan.action(i) == "write" for i in items)))
     return ops, facts
+
+
+def _original(host: Host, sha: str, path_s: str) -> bytes:
+    """The bytes kept in the state dir's originals under `sha`, checked (UserError otherwise)."""
+    try:
+        data = host.read_bytes(_originals_dir(host) / sha)
+    except HostError:
+        data = None
+    if data is None or sha256(data) != sha:
+        raise UserError("the copy of what was here before agentdeck (kept in "
+                        f"{host.display(_originals_dir(host))}) is missing or damaged; "
+                        "nothing was written", path=path_s)
+    return data
+
+
+def _aside_op(host: Host, plan: Plan, it: PlanItem, st, path: Path, path_s: str, ops: list[Op],
+              facts: dict, keep_originals: bool) -> None:
+    """An aside item (another tool's file, core/targets/takeover.py): set aside = keep its bytes
+    in the originals, then delete it; removed (uninstall) = put those bytes back, mode too."""
+    if plan.action(it) == "write":
+        data = st.data or b""
+        prior_sha = _save_original(host, data) if keep_originals else sha256(data)
+        ops.append(Op(path, "delete", display=path_s))
+        facts[it.id] = {"prior_sha": prior_sha, "prior_mode": st.mode, "created_file": False,
+                        "created_dirs": []}
+        return
+    e = it.entry
+    ops.append(Op(path, "write", data=_original(host, e.prior_sha, path_s), mode=e.prior_mode,
+                  display=path_s))
+
+
+def _replaced_span(text: str, it: PlanItem) -> tuple[int, int] | None:
+    """Where the other tool's region a block item takes the place of is (Desired.replaces):
+    only while our block is not in the file yet."""
+    from .formats.blocks import find_block
+    from .formats.errors import FormatError
+
+    spec = it.spec
+    if spec is None or not spec.replaces or it.entry is not None:
+        return None
+    try:
+        if find_block(text, spec.markers[0], spec.markers[1]) is not None:
+            return None
+        return find_block(text, spec.replaces[0], spec.replaces[1])
+    except FormatError:
+        return None
 
 
 def _edit_keys(plan: Plan, items: list[PlanItem], doc, existed: bool, dirs: list[str], path_s: str,

@@ -9,6 +9,8 @@ target's manifest recorded and what is on disk. Item kinds:
          operator, such as Claude's hooks.<Event> matcher groups)
 - block: the body of a managed block between marker lines in a text file (value: text)
 - link:  a symlink (value: the link's target)
+- aside: another tool's file agentdeck takes out of the way (value: None; it must be absent):
+         its bytes are kept in the state dir and put back by uninstall (core/targets/takeover.py)
 
 Adapters also return `info`: plain data the app's panes show (hooks, MCP servers, browser
 resolution), and `notices`: target-level warnings and info lines for the plan.
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-Kind = Literal["file", "key", "block", "link"]
+Kind = Literal["file", "key", "block", "link", "aside"]
 
 
 @dataclass
@@ -57,6 +59,11 @@ class Desired:
     #: fingerprint), read back next run as Entry.meta -- e.g. which names of a shared list
     #: agentdeck itself contributed
     meta: Any = None
+    #: block items only: the begin and end marker lines of another tool's managed region this
+    #: block takes the place of (its persona): while our block is not there and theirs is, the
+    #: item is a decision (keep theirs / take: ours replaces it where it stands, and uninstall
+    #: puts their region back byte for byte)
+    replaces: tuple[str, str] | None = None
 
 
 @dataclass

@@ -19,6 +19,20 @@ The three-state rule, for every managed key, generated file, managed block and l
 
 Each item's decision defaults per class; the operator may change it (keep / take, apply / skip).
 A conflict must be decided before apply.
+
+An `aside` item (another tool's file agentdeck takes out of the way, core/targets/takeover.py)
+wants its path absent; "actual" is the file, or ASIDE_FP when it is not there:
+
+  recorded  actual      desired        class        default
+  --------  ----------  -------------  -----------  --------------------------------------------
+  none      the file    absent         create       set it aside (its bytes kept for uninstall)
+  R         absent      absent         noop
+  R         the file    absent         hand-edited  written again since: kept (take: aside again)
+  R         absent      not wanted     remove       put its bytes back
+  R         the file    not wanted     hand-edited  it is back: left as is, record forgotten
+
+A `block` item that `replaces` another tool's region (its persona) sees that region as "actual"
+while our block is not there: a conflict (pinned) until the operator keeps theirs or takes ours.
 """
 from __future__ import annotations
 
@@ -67,6 +81,8 @@ CLASSES = tuple(ItemClass)
 SYMBOLS = {"create": "+", "update": "~", "remove": "-", "hand-edited": "!", "conflict": "!",
            "foreign": "!", "noop": " "}
 REAL_IN_THE_WAY = "(a real file or directory)"
+#: the fingerprint of "not there" for an aside item: what it wants, and what a set-aside leaves
+ASIDE_FP = "aside:absent"
 _APPLY_SKIP = (Decision.APPLY, Decision.SKIP)
 _KEEP_TAKE = (Decision.KEEP, Decision.TAKE)
 CHOICES = {
@@ -278,6 +294,9 @@ class Plan:
                         for t, ns in self.notices.items()},
             "inputs": self.inputs,
             "errors": self.errors,
+            # other tools' installs found per target and what this plan does with each part
+            # (core/targets/takeover.py; docs/migrating.md)
+            "found": {t: (self.info.get(t) or {}).get("found", []) for t in self.targets},
         }
 
 
@@ -295,6 +314,8 @@ def fingerprint_of_value(kind: str, value: Any, mode: int | None = None) -> str:
         return canonical(value)
     if kind == "link":
         return "link:" + str(value)
+    if kind == "aside":
+        return ASIDE_FP
     fp = sha256(value if isinstance(value, (bytes, str)) else str(value))
     if kind == "file" and mode is not None:
         fp += f":{mode:o}"
@@ -309,6 +330,14 @@ def _actual(disk: DiskView, d: Desired | Entry, kind: str, path: Path, key, fmt:
     from .errors import UserError
 
     st = disk.state(path)
+    if kind == "aside":
+        if st.error is not None:
+            raise st.error
+        if st.exists:
+            return disk.text(path), "sha:" + str(st.sha)
+        if st.is_link or st.is_dir:
+            return REAL_IN_THE_WAY, "real"
+        return MISSING, ASIDE_FP
     if kind == "link":
         if st.is_link:
             return st.link_target, "link:" + str(st.link_target)
@@ -332,7 +361,8 @@ def _actual(disk: DiskView, d: Desired | Entry, kind: str, path: Path, key, fmt:
         except FormatError as e:
             raise UserError(e.msg, path=str(path), line=e.line, col=e.col) from None
         if body is None:
-            return MISSING, None
+            theirs = _replaced_region(text, d, path)
+            return (MISSING, None) if theirs is None else (theirs, sha256(theirs))
         return body, sha256(body)
     # key
     doc = disk.doc(path, fmt)
@@ -350,6 +380,20 @@ def _actual(disk: DiskView, d: Desired | Entry, kind: str, path: Path, key, fmt:
         if v is MISSING:
             return MISSING, None
     return v, canonical(v)
+
+
+def _replaced_region(text: str, d, path: Path) -> str | None:
+    """The body of the other tool's region a block item replaces (Desired.replaces), or None."""
+    from .formats.blocks import get_block
+    from .formats.errors import FormatError
+
+    replaces = getattr(d, "replaces", None)
+    if not replaces:
+        return None
+    try:
+        return get_block(text, replaces[0], replaces[1])
+    except FormatError:
+        return None          # takeover.py offers a replacement only for a well-formed region
 
 
 def _check_containers(doc, key: tuple[str, ...], path: Path, member: str) -> None:
@@ -464,8 +508,11 @@ def _display_recorded(e: Entry | None) -> Any:
 
 
 def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | None,
-             pinned: bool = False) -> tuple[str, bool, str]:
-    """(class, heal, reason) by the three-state rule. desired_fp None = no longer wanted."""
+             pinned: bool = False, aside: bool = False) -> tuple[str, bool, str]:
+    """(class, heal, reason) by the three-state rule. desired_fp None = no longer wanted.
+    aside: an aside item (its rows in the module docstring)."""
+    if aside:
+        return _classify_aside(desired_fp, recorded_fp, actual_fp)
     if desired_fp is None:
         if recorded_fp is None:
             return ItemClass.NOOP, False, ""
@@ -495,6 +542,27 @@ def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | N
     if desired_fp == recorded_fp:
         return "hand-edited", False, "changed by you since the last apply; kept"
     return "conflict", False, "changed by you and by the profile; decide which wins"
+
+
+def _classify_aside(desired_fp: str | None, recorded_fp: str | None,
+                    actual_fp: str | None) -> tuple[str, bool, str]:
+    there = actual_fp not in (None, ASIDE_FP)
+    if desired_fp is None:
+        if recorded_fp is None:
+            return ItemClass.NOOP, False, ""
+        if there:
+            return (ItemClass.HAND_EDITED, False,
+                    "it is back (written again since agentdeck set it aside); left as is")
+        return ItemClass.REMOVE, False, "put back as it was before agentdeck set it aside"
+    if recorded_fp is None:
+        if there:
+            return ItemClass.CREATE, False, "set aside"
+        return ItemClass.NOOP, False, ""
+    if there:
+        return (ItemClass.HAND_EDITED, False,
+                "it is back (written again since agentdeck set it aside); kept, so it runs beside "
+                "agentdeck's: take sets it aside again")
+    return ItemClass.NOOP, False, ""
 
 
 def kept_path(host: Host):
@@ -550,9 +618,12 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 continue
             entry = man.entries.get(eid)
             actual, afp = _actual(disk, d, d.kind, d.path, d.key, d.fmt, d.markers, d.mode)
-            cls, heal, why = classify(dfp, entry.fingerprint if entry else None, afp, d.pinned)
+            cls, heal, why = classify(dfp, entry.fingerprint if entry else None, afp, d.pinned,
+                                      aside=d.kind == "aside")
             if cls == "conflict" and afp is not None and kept.get(eid) == afp:
                 cls, why = "hand-edited", "you chose to keep your value at an earlier apply; kept"
+            elif cls == "conflict" and d.replaces and entry is None:
+                why = ""     # the adapter's reason says whose region it is and what each choice does
             reason = d.reason or why
             if why and d.reason and cls != "create":
                 reason = f"{d.reason}; {why}"
@@ -577,8 +648,8 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
             if entry.kind == "file" and afp and ":" in entry.fingerprint:
                 st_ = disk.state(path)
                 afp = f"{st_.sha}:{(st_.mode or 0):o}"
-            cls, heal, why = classify(None, entry.fingerprint, afp)
-            if cls == "remove" and entry.kind == "file" and entry.prior_sha:
+            cls, heal, why = classify(None, entry.fingerprint, afp, aside=entry.kind == "aside")
+            if cls == "remove" and entry.kind in ("file", "aside", "block") and entry.prior_sha:
                 _check_original(host, entry)
             others = [t for t, m in manifests.items() if t != st.target and eid in m.entries
                       and (t not in wants or eid in wants[t])]

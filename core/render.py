@@ -18,7 +18,8 @@ from .output_guard import redact_output
 
 COLORS = {"+": "32", "~": "33", "-": "31", "!": "35", "?": "36"}
 LEGEND = {"+": "create", "~": "update", "-": "remove", "!": "hand-edited, foreign or conflict: yours is kept unless you take the profile's",
-          ">": "record only (agentdeck's manifest, no change to your files)"}
+          ">": "record only (agentdeck's manifest, no change to your files)",
+          "=": "a part of another tool's install, and what becomes of it"}
 
 
 def use_color(stream=None) -> bool:
@@ -137,42 +138,70 @@ def render_json(data: dict, display=None, *, verbose: bool = False, color: bool 
         if t in (data.get("errors") or {}):
             counts = "plan failed"
         out.append(_c("1", f"{t}", color) + (f"  {title}" if title else "") + f"  ({counts})")
+        found = (data.get("found") or {}).get(t, [])
+        by_id = {j["id"]: (sym, j) for sym, j in marks}
+        taken = {p["item"] for f in found for p in f["parts"] if p.get("item") in by_id}
+        for f in found:       # another tool's install: one group, its parts and their fate
+            out.append(f"  {_c('1', f['title'], color)}")
+            if f.get("warning"):
+                out.append(f"      {_c('33', 'warning:', color)} {f['warning']}")
+            for p in f["parts"]:
+                if p.get("item") in by_id and (by_id[p["item"]][0] != " " or verbose):
+                    sym, it = by_id[p["item"]]
+                    used.add(sym)
+                    out.extend("  " + ln for ln in _item_lines(sym, it, display, color, verbose))
+                else:
+                    what = f"{p['what']} {p['name']}" if p.get("name") else p["what"]
+                    out.append(f"    = {display(p['path'])}  {what}: {p['fate']}")
+                    out.append(f"        {p['note']}")
+                    used.add("=")
         for sym, it in shown:
+            if it["id"] in taken:
+                continue
             used.add(sym)
-            what = it["label"] or ""
-            where = display(it["path"])
-            line = f"  {_c(COLORS.get(sym, '0'), sym, color)} {where}"
-            if what and what != where:
-                line += f"  {what}"
-            dec = it["decision"]
-            reason = it["reason"]
-            if it["class"] in KEPT_CLASSES:
-                outcome, reason = decided_words(it)
-                line += f"  [{it['class']}: {outcome}]"
-            elif dec == Decision.SKIP:
-                line += "  [skipped]"
-            if it["secret"]:
-                line += "  (secret: 0600)"
-            out.append(line)
-            if reason:
-                out.append(f"      {reason}")
-            if it["kind"] == "key" and sym in ("~", "!"):
-                values = [it["desired"], it["recorded"], it["actual"]]
-                at = first_difference(values)
-                out.append(f"      profile:      {short(values[0], start=at)}")
-                out.append(f"      last written: {short(values[1], start=at)}")
-                out.append(f"      on disk:      {short(values[2], start=at)}")
-            for w in it["warnings"]:
-                out.append(f"      {_c('33', 'warning:', color)} {w}")
-            if verbose:
-                out.append(f"      id: {it['id']}")
+            out.extend(_item_lines(sym, it, display, color, verbose))
         for n_ in notices:
             tag = {"warning": _c("33", "warning:", color),
                    "error": _c("31", "error:", color)}.get(n_["level"], "info:")
             out.append(f"  {tag} {n_['message']}")
     out.append("")
-    legend = [f"{s} {LEGEND[s]}" for s in ("+", "~", "-", "!", ">") if s in used]
+    legend = [f"{s} {LEGEND[s]}" for s in ("+", "~", "-", "!", ">", "=") if s in used]
     if legend:
         out.append("Legend: " + "; ".join(legend))
     out.append(_c("1", data["summary"]["text"], color))
     return "\n".join(out)
+
+
+def _item_lines(sym: str, it: dict, display, color: bool, verbose: bool) -> list[str]:
+    """The lines of one item of the JSON form."""
+    out: list[str] = []
+    what = it["label"] or ""
+    where = display(it["path"])
+    line = f"  {_c(COLORS.get(sym, '0'), sym, color)} {where}"
+    if what and what != where:
+        line += f"  {what}"
+    dec = it["decision"]
+    reason = it["reason"]
+    if it["kind"] == "aside" and it["action"] in (Action.WRITE, Action.REMOVE):
+        line += "  [set aside]" if it["action"] == Action.WRITE else "  [put back]"
+    elif it["class"] in KEPT_CLASSES:
+        outcome, reason = decided_words(it)
+        line += f"  [{it['class']}: {outcome}]"
+    elif dec == Decision.SKIP:
+        line += "  [skipped]"
+    if it["secret"]:
+        line += "  (secret: 0600)"
+    out.append(line)
+    if reason:
+        out.append(f"      {reason}")
+    if it["kind"] == "key" and sym in ("~", "!"):
+        values = [it["desired"], it["recorded"], it["actual"]]
+        at = first_difference(values)
+        out.append(f"      profile:      {short(values[0], start=at)}")
+        out.append(f"      last written: {short(values[1], start=at)}")
+        out.append(f"      on disk:      {short(values[2], start=at)}")
+    for w in it["warnings"]:
+        out.append(f"      {_c('33', 'warning:', color)} {w}")
+    if verbose:
+        out.append(f"      id: {it['id']}")
+    return out

@@ -52,7 +52,8 @@ def item_header(host: Host, plan: Plan, item: PlanItem) -> Text:
     act = plan.action(item)
     t.append(f"{CLASS_LABEL.get(item.cls, item.cls)}", style="magenta3" if sym == "!" else "")
     t.append(f" · decision: {DECISION_LABEL.get(d, d)}")
-    t.append(f" · apply will {'change nothing' if act == 'none' else act}")
+    verb = {"write": "set it aside", "remove": "put it back"}.get(act) if item.kind == "aside" else None
+    t.append(f" · apply will {'change nothing' if act == 'none' else verb or act}")
     if act == "record":
         t.append(" (agentdeck's record only)", style="dim")
     if item.reason:

@@ -72,6 +72,7 @@ class PlanTree(Tree):
                 total += len(shown)
         else:
             shown = self._shown(plan, target, show_all)
+            self._add_found(host, plan, target)
             self._add_files(host, plan, self.root, shown, keep_id)
             total = len(shown)
         # place the cursor now (lines are built on demand) and say which item is shown
@@ -85,6 +86,20 @@ class PlanTree(Tree):
                 self.scroll_home(animate=False)
         self.post_message(self.ItemChosen(node.data if node is not None else None))
         return total
+
+    def _add_found(self, host: Host, plan: Plan, target: str) -> None:
+        """Another tool's install found in this home (core/targets/takeover.py): one node with
+        each part and its fate; the parts a plan item carries out are listed with the files."""
+        for f in (plan.info.get(target) or {}).get("found") or []:
+            label = Text(no_wrap=True, overflow="ellipsis")
+            label.append(f["title"], style="bold")
+            node = self.root.add(label, data=None, expand=True)
+            for p in f["parts"]:
+                lab = Text(no_wrap=True, overflow="ellipsis")
+                name = f"{p['what']} {p['name']}" if p.get("name") else p["what"]
+                lab.append(f"{p['fate']:<9} ", style="dim" if p["fate"] == "kept" else "bold")
+                lab.append(f"{name}  {host.display(p['path'])}")
+                node.add_leaf(lab, data=None)
 
     def _shown(self, plan: Plan, target: str, show_all: bool) -> list[PlanItem]:
         out = [i for i in plan.for_target(target) if show_all or symbol(plan, i) != " "
@@ -106,9 +121,9 @@ class PlanTree(Tree):
             label = Text(no_wrap=True, overflow="ellipsis")
             label.append(f"{sym} ", style=MARK_STYLE.get(sym, ""))
             label.append(host.display(path))
-            if len(its) == 1 and its[0].kind in ("file", "link", "block"):
+            if len(its) == 1 and its[0].kind in ("file", "link", "block", "aside"):
                 it = its[0]
-                if it.kind == "block":
+                if it.kind in ("block", "aside"):
                     label.append(f"  {it.label or 'managed block'}", style="dim")
                 label.append_text(self._tail(plan, it))
                 node = under.add_leaf(label, data=it)

@@ -97,6 +97,44 @@ def _plan(target: str):
     return fn
 
 
+def _takeover(target: str):
+    """Another tool's install in this home (core/targets/takeover.py): taken over, or not yet."""
+    def fn(ctx: Ctx, out: Out) -> None:
+        if ctx.adapter(target) is None:
+            out.skipped(f"agentdeck has no {target} adapter in this build")
+            return
+        plan, err = ctx.plan(target)
+        if err is not None:
+            out.skipped("the plan could not be computed (see the plan check)")
+            return
+        found = (plan.info.get(target) or {}).get("found") or []
+        if not found:
+            out.ok("no other tool's hook install found here")
+            return
+        by_id = {i.id: i for i in plan.for_target(target)}
+        for f in found:
+            pending, both = [], []
+            for p in f["parts"]:
+                it = by_id.get(p.get("item") or "")
+                if it is not None and (plan.action(it) != "none" or it.cls in ("conflict", "foreign")):
+                    pending.append(p["what"])
+                elif p["fate"] == "kept" and p["what"] in ("hooks", "hooks file"):
+                    both.append(p["note"])
+            if f.get("warning"):
+                out.warning(f"{f['title']}: {f['warning']}")
+            if pending:
+                out.warning(f"{f['title']}; not taken over yet: {', '.join(pending)}",
+                            fix="`agentdeck plan` shows the group (docs/migrating.md); `agentdeck "
+                                "apply` carries it out (decide its persona with --keep/--take)")
+            for note in both:
+                out.warning(f"{f['title']}: {note}")
+            if not pending and not both:
+                done = [p["what"] for p in f["parts"] if p["fate"] in ("set aside", "replaced")]
+                out.ok(f"{f['title']}; taken over" + (f" ({', '.join(done)})" if done else "")
+                       + "; the rest is kept as it is")
+    return fn
+
+
 # ---- manifests vs disk ---------------------------------------------------------------------------
 
 def _manifest(target: str):
@@ -165,6 +203,7 @@ for _t in TARGETS:
     register(f"{_t}.version", _t, _version(_t), ok="", needs_home=False)
     register(f"{_t}.plan", _t, _plan(_t), ok="", needs_home=False)
     register(f"{_t}.manifest", _t, _manifest(_t), ok="", needs_home=False)
+    register(f"{_t}.takeover", _t, _takeover(_t), ok="", needs_home=False)
 
 
 # ==== helpers for the per-target modules ==========================================================

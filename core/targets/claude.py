@@ -79,7 +79,7 @@ from ..facts import registry
 from ..host import Host
 from ..model import McpServer, Profile
 from ..secrets import scan_value
-from . import skills
+from . import skills, takeover
 from .base import DEFAULT_OPTIONS, RunOptions, Target
 from .codex_hooks import wanted_events
 from .persona import PERSONA_MARKERS, build_persona
@@ -156,6 +156,7 @@ class ClaudeTarget(Target):
                        reason="the profile's AGENTS.md chain and compiled rules; your text outside "
                               "the markers is kept"))
         self._skills(profile, view, st)
+        st.info["found"] = takeover.infos(takeover.detect(view, T))   # another tool's install
         return st
 
     # ---- hooks ---------------------------------------------------------------------------------

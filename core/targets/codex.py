@@ -77,7 +77,7 @@ from ..host import Host
 from ..manifest import Manifest
 from ..model import Profile
 from ..secrets import scan_value
-from . import codex_hooks, mcp_codex, skills
+from . import codex_hooks, mcp_codex, skills, takeover
 from .base import DEFAULT_OPTIONS, RunOptions, Target
 from .persona import PERSONA_MARKERS, build_persona
 
@@ -142,10 +142,14 @@ class CodexTarget(Target):
         self._hooks(profile, view, config, manifest, options.trust_hooks, st)
         self._native(profile, host, st)
         self._mcp(profile, host, config, st)
+        found = takeover.detect(view, T, manifest)   # another tool's install (16.4)
+        replaces, why = takeover.persona_replaces(found)
         st.add(Desired(T, home / "AGENTS.md", "block", build_persona(profile, "Codex CLI"),
                        markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",
-                       reason="the profile's AGENTS.md chain and compiled rules; your text outside "
-                              "the markers is kept"))
+                       replaces=replaces, pinned=replaces is not None,
+                       reason=why or "the profile's AGENTS.md chain and compiled rules; your text "
+                                     "outside the markers is kept"))
+        st.info["found"] = takeover.infos(found)
         info = skills.shared_skill_items(T, profile, view, st,
                                   "Codex has no slash commands (~/.codex/prompts is gone since "
                                   "0.117): the command becomes a model-discoverable skill")

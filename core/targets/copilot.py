@@ -88,7 +88,7 @@ from ..host import Host
 from ..manifest import Manifest, canonical, entry_id
 from ..model import Profile
 from . import browser as browser_mod
-from . import copilot_hooks, directives, mcp_copilot, skills
+from . import copilot_hooks, directives, mcp_copilot, skills, takeover
 from .base import DEFAULT_OPTIONS, RunOptions, Target
 from .persona import PERSONA_MARKERS, build_persona
 from .wrapper import WRAPPER_MODE
@@ -133,23 +133,29 @@ class CopilotTarget(Target):
         if settings is not None and not isinstance(settings, dict):
             raise UserError("expected an object at the top level", path=str(settings_path))
         manifest = view.manifest(T, self.manifest_path(host))
+        found = takeover.detect(view, T, manifest)   # another tool's install: taken over (16.4)
 
-        self._hooks(profile, view, settings, st)
+        self._hooks(profile, view, settings, st, found)
         profile_disabled = self._settings(profile, host, st)
-        self._mcp(profile, view, settings, manifest, profile_disabled, st)
+        self._mcp(profile, view, settings, manifest, profile_disabled, st,
+                  keep=takeover.tool_servers(found))
         self._env(profile, host, st)
         persona = build_persona(profile, "Copilot CLI").rstrip("\n") + "\n"   # as read back
+        replaces, why = takeover.persona_replaces(found)
         st.add(Desired(T, home / "copilot-instructions.md", "block", persona, markers=PERSONA_MARKERS,
                        placement="top", label="persona", group="persona",
-                       reason="the profile's AGENTS.md chain and compiled rules; your text outside "
-                              "the markers is kept"))
+                       replaces=replaces, pinned=replaces is not None,
+                       reason=why or "the profile's AGENTS.md chain and compiled rules; your text "
+                                     "outside the markers is kept"))
+        st.info["found"] = takeover.infos(found)
         self._skills(profile, view, st)
         for w in profile.directive_warnings:
             st.warn(w)
         return st
 
     # ---- hooks ---------------------------------------------------------------------------------
-    def _hooks(self, profile: Profile, view: DiskView, settings: dict | None, st: DesiredState) -> None:
+    def _hooks(self, profile: Profile, view: DiskView, settings: dict | None, st: DesiredState,
+               found: list) -> None:
         host = view.host
         home = host.copilot_home
         hp = copilot_hooks.plan_hooks(profile, view, settings)
@@ -174,9 +180,13 @@ class CopilotTarget(Target):
                            reason=f"registers {', '.join(e['event'] for e in evs)} as "
                                   f"`{host.display(home / copilot_hooks.WRAPPER_NAME)} <event>`, "
                                   f"timeoutSec {profile.hooks.timeout}; {state}"))
+        aside = takeover.add_aside_items(found, st) if hp.hooks_text is not None else set()
+        takeover.kept_unless_set_aside(found, aside)
         for n in hp.notices:
             st.warn(n)
         for src in hp.other_sources:
+            if src["path"] in aside:
+                src["note"] = "set aside by this plan (the take-over above); skip that item and both run"
             level = st.warn if src["kind"] == "inline-settings" else st.note
             ev = f" ({', '.join(src['events'])})" if src["events"] else ""
             level(f"other hook source: {host.display(src['path'])}{ev}: {src['note']}")
@@ -227,7 +237,8 @@ class CopilotTarget(Target):
 
     # ---- MCP -----------------------------------------------------------------------------------
     def _mcp(self, profile: Profile, view: DiskView, settings: dict | None, manifest: Manifest,
-             profile_disabled: Any, st: DesiredState) -> None:
+             profile_disabled: Any, st: DesiredState, keep: set[str] = frozenset()) -> None:
+        """keep: servers of a tool install being taken over (takeover.py): not default-disabled."""
         host = view.host
         home = host.copilot_home
         mcp_path = home / "mcp-config.json"
@@ -275,7 +286,8 @@ class CopilotTarget(Target):
         # 3. which servers agentdeck wants disabled, and the disabledMcpServers list
         ours: list[str] = []
         if d.mcpDefaultDisabled:   # never re-disable a server you enabled with /mcp enable
-            ours = [n for n in ok + operators if n not in always and n not in operator_enabled]
+            ours = [n for n in ok + operators if n not in always and n not in operator_enabled
+                    and n not in keep]
         for n in _str_list(profile_disabled):   # the profile's explicit list wins
             if n not in ours:
                 ours.append(n)

@@ -132,6 +132,22 @@ CASES: list[Case] = [
     # ---- every target: version, plan, manifest
     *[_version_case(t) for t in TARGETS],
     Case("copilot.plan", "error", {".copilot/settings.json": "{ nope"}, "cannot compute the plan"),
+    # another tool's install (agentihooks 2.x, core/facts/known_tools.py) not taken over yet
+    Case("copilot.takeover", "warning",
+         {".agentihooks/state.json": '{"version": "2.17.0", "targets": {"global": {"copilot": {}}}}',
+          ".copilot/hooks/agentihooks.json":
+              '{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "agentihooks-hook.sh"}]}}'},
+         "not taken over yet: hooks file"),
+    Case("codex.takeover", "warning",
+         {".agentihooks/state.json": '{"version": "2.17.0", "targets": {"global": {"codex": {}}}}',
+          ".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", '
+                               '"command": "agentihooks-hook.sh"}]}]}}'},
+         "not taken over yet: hooks file"),
+    Case("claude.takeover", "warning",
+         {".agentihooks/state.json": '{"version": "2.17.0", "targets": {"global": {"claude": {}}}}',
+          ".claude/settings.json": '{"_managedBy": "agentihooks/scripts/install.py", "hooks": '
+                                   '{"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}'},
+         "both tools' hooks run"),
     Case("codex.plan", "error", {".codex/config.toml": "model = = 1"}, "cannot compute the plan"),
     Case("claude.plan", "error", {".claude/settings.json": "{ nope"}, "cannot compute the plan"),
     Case("copilot.plan", "warning", installed=True,

@@ -1,0 +1,115 @@
+"""The take-over of another tool's install (core/targets/takeover.py, the aside kind of
+core/plan.py), on small hand-made agentihooks-like homes: the rule table's aside rows, and
+the cases a real agentihooks install does not produce (a linked hooks file, a broken persona
+region, an unknown major version, a damaged kept copy). The real install is
+test_takeover_golden.py."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentdeck.core import engine
+from agentdeck.core.errors import UserError
+from agentdeck.core.facts.known_tools import AGENTIHOOKS
+from agentdeck.core.plan import ASIDE_FP, ItemClass, classify
+
+HEADER, FOOTER = AGENTIHOOKS.installs["copilot"].persona_markers
+
+
+@pytest.mark.parametrize("desired, recorded, actual, cls", [
+    (ASIDE_FP, None, "sha:1", ItemClass.CREATE),        # found: set it aside
+    (ASIDE_FP, None, ASIDE_FP, ItemClass.NOOP),
+    (ASIDE_FP, ASIDE_FP, ASIDE_FP, ItemClass.NOOP),     # set aside, still away
+    (ASIDE_FP, ASIDE_FP, "sha:2", ItemClass.HAND_EDITED),   # written again since: kept
+    (None, ASIDE_FP, ASIDE_FP, ItemClass.REMOVE),       # uninstall: put it back
+    (None, ASIDE_FP, "sha:2", ItemClass.HAND_EDITED),   # it is back already: left as is
+    (None, None, "sha:1", ItemClass.NOOP),
+])
+def test_aside_rows_of_the_rule_table(desired, recorded, actual, cls):
+    assert classify(desired, recorded, actual, aside=True)[0] == cls
+
+
+def fake_install(host, *, version="2.17.0", persona=None, link_hooks=False):
+    home = host.copilot_home
+    (home / "hooks").mkdir(parents=True)
+    (host.home / ".agentihooks").mkdir()
+    (host.home / ".agentihooks" / "state.json").write_text(json.dumps(
+        {"version": version, "targets": {"global": {"copilot": {"path": str(home)}}}}))
+    hooks = json.dumps({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "command": f"{home}/agentihooks-hook.sh preToolUse"}]}})
+    if link_hooks:
+        (host.home / "elsewhere.json").write_text(hooks)
+        (home / "hooks" / "agentihooks.json").symlink_to(host.home / "elsewhere.json")
+    else:
+        (home / "hooks" / "agentihooks.json").write_text(hooks)
+    (home / "agentihooks-hook.sh").write_text("#!/bin/sh\n")
+    if persona is not None:
+        (home / "copilot-instructions.md").write_text(persona)
+
+
+def parts(plan):
+    (found,) = plan.to_json()["found"]["copilot"]
+    return found, {p["what"]: p for p in found["parts"]}
+
+
+def test_no_install_no_group(ghost):
+    plan = engine.build_plan(ghost, "default", ["copilot"])
+    assert plan.to_json()["found"] == {"copilot": []}
+    assert not any(i.kind == "aside" for i in plan.items)
+
+
+def test_a_linked_hooks_file_is_not_moved_and_the_group_says_both_run(ghost):
+    fake_install(ghost, link_hooks=True)
+    plan = engine.build_plan(ghost, "default", ["copilot"])
+    _, by = parts(plan)
+    assert by["hooks file"]["fate"] == "kept" and "both" in by["hooks file"]["note"]
+    assert not any(i.kind == "aside" for i in plan.items)
+
+
+def test_a_persona_header_without_its_end_marker_is_left_alone(ghost):
+    text = f"{HEADER}\n\n# Identity\nno end marker here\n"
+    fake_install(ghost, persona=text)
+    plan = engine.build_plan(ghost, "default", ["copilot"])       # the plan is not an error
+    _, by = parts(plan)
+    assert by["persona block"]["fate"] == "kept" and "line 1" in by["persona block"]["note"]
+    persona = next(i for i in plan.items if i.label == "persona")
+    assert persona.cls == ItemClass.CREATE                        # ours goes beside it
+    assert engine.apply_plan(ghost, plan).ok
+    assert (ghost.copilot_home / "copilot-instructions.md").read_text().endswith(text)
+
+
+def test_an_unknown_major_version_is_warned_about(ghost):
+    fake_install(ghost, version="3.1.0")
+    found, _ = parts(engine.build_plan(ghost, "default", ["copilot"]))
+    assert found["version"] == "3.1.0" and "2.x" in found["warning"]
+
+
+def test_the_persona_region_keeps_text_around_it_and_comes_back_in_place(ghost):
+    text = f"my notes first\n{HEADER}\ntheirs\n{FOOTER}\nmy notes after\n"
+    fake_install(ghost, persona=text)
+    plan = engine.build_plan(ghost, "default", ["copilot"])
+    pid = f"{ghost.copilot_home / 'copilot-instructions.md'}#block"
+    assert plan.get(pid).cls == ItemClass.CONFLICT and plan.get(pid).actual == "theirs\n"
+    plan.decide(pid, "take")
+    assert engine.apply_plan(ghost, plan).ok
+    now = (ghost.copilot_home / "copilot-instructions.md").read_text()
+    assert now.startswith("my notes first\n<!-- agentdeck:begin") and now.endswith("my notes after\n")
+    assert "theirs" not in now
+    assert engine.apply_plan(ghost, engine.build_uninstall_plan(ghost, ["copilot"])).ok
+    assert (ghost.copilot_home / "copilot-instructions.md").read_text() == text
+
+
+def test_a_damaged_kept_copy_stops_the_uninstall_before_anything_is_written(ghost):
+    fake_install(ghost)
+    plan = engine.build_plan(ghost, "default", ["copilot"])
+    assert engine.apply_plan(ghost, plan).ok
+    man = json.loads((ghost.copilot_home / ".agentdeck-managed.json").read_text())
+    (entry,) = [e for e in man["entries"] if e["kind"] == "aside"]
+    kept = ghost.state_dir / "originals" / entry["prior_sha"]
+    kept.write_text("not what was there")
+    with pytest.raises(UserError) as e:
+        engine.build_uninstall_plan(ghost, ["copilot"])
+    assert "originals" in str(e.value) and "agentihooks.json" in str(e.value)
+    assert not (ghost.copilot_home / "hooks" / "agentihooks.json").exists()
+    assert (ghost.copilot_home / "hooks" / "agentdeck.json").exists()
