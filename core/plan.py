@@ -627,6 +627,9 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
             reason = d.reason or why
             if why and d.reason and cls != "create":
                 reason = f"{d.reason}; {why}"
+            if d.kind == "block" and cls == "create" and disk.state(d.path).exists:
+                # "+" is the block, not the file (16.4: "shown as create although it exists")
+                reason = f"a new block at the {d.placement} of the existing file: {reason}"
             item = PlanItem(
                 id=eid, target=st.target, path=path, kind=d.kind, cls=cls, key=list(d.key),
                 label=d.label or host.display(path), group=d.group, reason=reason,
