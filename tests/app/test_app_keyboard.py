@@ -16,7 +16,7 @@ from agentdeck.app.widgets.plan_pane import PlanPane
 from agentdeck.app.widgets.plan_tree import PlanTree
 from agentdeck.core import engine
 
-from app_helpers import (choose_tab, find_item, main_screen, plain, select_key_row,
+from app_helpers import (choose_tab, disabled_member, find_item, main_screen, plain, select_key_row,
                          select_tree_item, settle, static_text)
 
 
@@ -205,3 +205,53 @@ async def test_the_result_screen_drops_applying_from_its_title(empty_host, make_
         title = static_text(app.screen, "#apply-title")
         assert "Applying" not in title and "Plan applied" in title
         assert "Applied:" in static_text(app.screen, "#apply-result")
+
+
+async def test_an_mcp_switch_is_reached_seen_and_toggled_from_the_keyboard(demo_host, make_app):
+    """16 (operator trial): on the MCP tab, Tab reaches a server's switch, the row with focus
+    is marked (a bar at its left edge, the switch's track in the accent colour: a tint alone
+    did not show in a 256-colour terminal), and space / enter toggle it; the plan follows.
+    Keys only: no click, no focus() call."""
+    from textual.widgets import Switch
+
+    from agentdeck.app.widgets.mcp_pane import McpRow
+
+    app = make_app(demo_host, targets=["copilot"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        for _ in range(3):                                   # Plan > Hooks > Keys > MCP
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+        assert screen.query_one("TabbedContent").active == "tab-mcp"
+        rows = {r.server["name"]: r for r in screen.query(McpRow)}
+        memory = rows["memory"]
+        sw = memory.query_one(Switch)
+        assert sw.value is True
+        unfocused_bar = memory.styles.border_left
+        unfocused_track = sw.get_component_rich_style("switch--slider").bgcolor
+        for _ in range(8):                                   # Tab until the switch has focus
+            if app.focused is sw:
+                break
+            await pilot.press("tab")
+            await settle(pilot)
+        assert app.focused is sw, f"Tab never reached the memory switch ({app.focused!r})"
+        # the focus shows: the row's left bar and the switch's track change
+        assert memory.styles.border_left != unfocused_bar
+        assert memory.styles.border_left[0] not in ("", "none", "blank", "hidden")
+        assert sw.get_component_rich_style("switch--slider").bgcolor != unfocused_track
+        assert all(r.styles.border_left == unfocused_bar for n, r in rows.items() if n != "memory")
+        await pilot.press("space")
+        await settle(pilot)
+        assert sw.value is False and app.focused is sw       # toggled, focus stays on it
+        assert app.session.pending() == {"mcp_enabled": {"copilot": {"memory": False}}}
+        item = disabled_member(screen.plan, "memory")
+        assert item is not None and screen.plan.action(item) == "write"
+        layer = [i for i in screen.plan.items if tuple(i.key) == ("mcp_enabled", "copilot",
+                                                                   "memory")]
+        assert layer and layer[0].desired is False           # the choice is a plan item
+        await pilot.press("enter")
+        await settle(pilot)
+        assert sw.value is True
+        assert app.session.pending() == {}
+        assert disabled_member(screen.plan, "memory") is None
