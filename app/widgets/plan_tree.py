@@ -68,11 +68,12 @@ class PlanTree(Tree):
                 # the main screen's badge: one count everywhere (16.7)
                 label.append(f"  ({target_status(plan, t).badge()})", style="dim")
                 group = self.root.add(label, data=None, expand=bool(shown))
+                self._add_found(host, plan, t, group)
                 self._add_files(host, plan, group, shown, keep_id)
                 total += len(shown)
         else:
             shown = self._shown(plan, target, show_all)
-            self._add_found(host, plan, target)
+            self._add_found(host, plan, target, self.root)
             self._add_files(host, plan, self.root, shown, keep_id)
             total = len(shown)
         # place the cursor now (lines are built on demand) and say which item is shown
@@ -87,13 +88,13 @@ class PlanTree(Tree):
         self.post_message(self.ItemChosen(node.data if node is not None else None))
         return total
 
-    def _add_found(self, host: Host, plan: Plan, target: str) -> None:
+    def _add_found(self, host: Host, plan: Plan, target: str, under) -> None:
         """Another tool's install found in this home (core/targets/takeover.py): one node with
         each part and its fate; the parts a plan item carries out are listed with the files."""
         for f in (plan.info.get(target) or {}).get("found") or []:
             label = Text(no_wrap=True, overflow="ellipsis")
             label.append(f["title"], style="bold")
-            node = self.root.add(label, data=None, expand=True)
+            node = under.add(label, data=None, expand=True)
             for p in f["parts"]:
                 lab = Text(no_wrap=True, overflow="ellipsis")
                 name = f"{p['what']} {p['name']}" if p.get("name") else p["what"]

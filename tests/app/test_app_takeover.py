@@ -1,0 +1,63 @@
+"""The app on a home with an agentihooks 2.17.0 Copilot install (made by the real tool from PyPI,
+tests/clients/agentihooks_kit.py; skipped with pip's reason when it cannot be installed): the
+install is one node at the top of the plan tree, its persona is decided from the keyboard, and
+after apply the next plan is empty with its hooks file set aside (docs/migrating.md)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from rich.text import Text
+
+from agentdeck.app.widgets.plan_tree import PlanTree
+from agentdeck.core import engine
+from tests.app.conftest import make_host
+from tests.clients.agentihooks_kit import init_home
+
+from app_helpers import select_tree_item, settle
+
+
+@pytest.fixture
+def aih_host(tmp_path):
+    home = tmp_path / "aih"
+    why = init_home(home, "copilot")
+    if why:
+        pytest.skip(why)
+    return make_host(home)
+
+
+def labels(node) -> list[str]:
+    out = []
+    for child in node.children:
+        lab = child.label
+        out.append(lab.plain if isinstance(lab, Text) else str(lab))
+        out.extend("  " + s for s in labels(child))
+    return out
+
+
+async def test_the_install_is_one_node_and_the_persona_is_decided_by_key(aih_host, make_app):
+    host = aih_host
+    app = make_app(host, targets=["copilot"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        tree = screen.query_one(PlanTree)
+        shown = labels(tree.root)
+        assert shown[0].startswith("agentihooks 2.17.0 found: hooks file, managed settings sidecar")
+        assert any(s.strip().startswith("set aside") and "hooks file" in s for s in shown)
+        assert any(s.strip().startswith("decide") and "persona block" in s for s in shown)
+        persona = f"{host.copilot_home / 'copilot-instructions.md'}#block"
+        assert screen.plan.get(persona).cls == "conflict"
+        await select_tree_item(pilot, persona)
+        await pilot.press("t")
+        await settle(pilot)
+        assert screen.plan.decision(screen.plan.get(persona)) == "take"
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+    assert sorted(os.listdir(host.copilot_home / "hooks")) == ["agentdeck.json"]
+    assert (host.copilot_home / "copilot-instructions.md").read_text().startswith("<!-- agentdeck:begin")
+    assert not engine.build_plan(host, "default", ["copilot"]).has_work
