@@ -261,12 +261,14 @@ def _aside_op(host: Host, plan: Plan, it: PlanItem, st, path: Path, path_s: str,
 
 def _replaced_span(text: str, it: PlanItem) -> tuple[int, int] | None:
     """Where the other tool's region a block item takes the place of is (Desired.replaces):
-    only while our block is not in the file yet."""
+    only while our block is not in the file. That holds with a record too: the other tool
+    wrote its file again (agentihooks init rewrites the whole persona file, ours gone), and
+    ours takes the place of the region written last (the entry's prior_sha follows it)."""
     from .formats.blocks import find_block
     from .formats.errors import FormatError
 
     spec = it.spec
-    if spec is None or not spec.replaces or it.entry is not None:
+    if spec is None or not spec.replaces:
         return None
     try:
         if find_block(text, spec.markers[0], spec.markers[1]) is not None:

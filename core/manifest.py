@@ -160,6 +160,8 @@ def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None,
         return f"has an invalid prior_mode ({e.prior_mode!r})"
     if e.prior_sha is not None and not (isinstance(e.prior_sha, str) and _SHA_RE.fullmatch(e.prior_sha)):
         return f"has an invalid prior_sha ({str(e.prior_sha)[:80]!r})"
+    if e.kind == "aside" and e.prior_sha is None:
+        return "has an aside entry without the prior_sha of the file it set aside"
     if not isinstance(e.key, list) or not all(isinstance(k, str) for k in e.key):
         return "has an entry with an unexpected key"
     return None

@@ -184,8 +184,12 @@ class CopilotTarget(Target):
         takeover.kept_unless_set_aside(found, aside)
         for n in hp.notices:
             st.warn(n)
+        back = {str(f.aside) for f in found if f.back}
         for src in hp.other_sources:
-            if src["path"] in aside:
+            if src["path"] in back:
+                src["note"] = ("written again since agentdeck set it aside: kept, so both run "
+                               "(take that item to set it aside again)")
+            elif src["path"] in aside:
                 src["note"] = "set aside by this plan (the take-over above); skip that item and both run"
             level = st.warn if src["kind"] == "inline-settings" else st.note
             ev = f" ({', '.join(src['events'])})" if src["events"] else ""

@@ -46,6 +46,8 @@ class Found:
     persona: tuple[str, str] | None = None
     #: the hooks file to set aside (own-file mode), when it is a plain file inside the home
     aside: Path | None = None
+    #: that file was set aside by an earlier apply and the tool wrote it again since (kept)
+    back: bool = False
 
     @property
     def title(self) -> str:
@@ -124,13 +126,20 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
     elif inst.hooks_mode == "own-file" and view.state(hooks).exists:
         ok = not view.state(hooks).is_link and host.real_confined(hooks)
         f.aside = hooks if ok else None
-        f.part("hooks file", hooks, "set aside" if ok else "kept",
-               "Copilot loads it beside agentdeck's hooks file, so every event would run twice; "
-               "set aside (its bytes kept in agentdeck's state dir), each event runs once, "
-               "agentdeck's; `agentdeck uninstall` puts it back" if ok else
-               "it is a symlink or leads out of the home: agentdeck does not move it, so both "
-               "tools' hooks run (remove it yourself to run each event once)",
-               item=entry_id(str(hooks), "aside", ()) if ok else None)
+        f.back = ok and set_aside
+        if f.back:
+            f.part("hooks file", hooks, "kept",
+                   f"it is back ({tool.name} wrote it again since agentdeck set it aside): kept, so "
+                   "both tools' hooks run for each event; taking the item sets it aside again",
+                   item=entry_id(str(hooks), "aside", ()))
+        else:
+            f.part("hooks file", hooks, "set aside" if ok else "kept",
+                   "Copilot loads it beside agentdeck's hooks file, so every event would run "
+                   "twice; set aside (its bytes kept in agentdeck's state dir), each event runs "
+                   "once, agentdeck's; `agentdeck uninstall` puts it back" if ok else
+                   "it is a symlink or leads out of the home: agentdeck does not move it, so both "
+                   "tools' hooks run (remove it yourself to run each event once)",
+                   item=entry_id(str(hooks), "aside", ()) if ok else None)
     elif inst.hooks_mode == "same-file" and own_hooks:
         f.part("hooks file", hooks, "decide",
                "it is the file agentdeck registers its hooks in: taking the profile's replaces it "
@@ -164,7 +173,7 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
                    "keep it (agentdeck writes no persona of its own here) or take the profile's "
                    "persona in its place (its block is kept to be put back by uninstall)",
                    item=entry_id(str(pfile), "block", ()))
-    if manifest_has_replaced(view, target, pfile):
+    if f.persona is None and manifest_has_replaced(view, target, pfile):   # (theirs is not back)
         f.part("persona block", pfile, "replaced",
                "replaced by the profile's persona at an earlier apply (its block is in "
                "agentdeck's state dir); `agentdeck uninstall` puts it back")
