@@ -158,15 +158,8 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
             else:
                 e = it.entry
                 if e and e.prior_sha:
-                    try:
-                        data = host.read_bytes(_originals_dir(host) / e.prior_sha)
-                    except HostError:
-                        data = None
-                    if data is None or sha256(data) != e.prior_sha:
-                        raise UserError("the copy of what was here before agentdeck (kept in "
-                                        f"{host.display(_originals_dir(host))}) is missing or damaged; "
-                                        "nothing was written", path=path_s)
-                    ops.append(Op(real, "write", data=data, mode=e.prior_mode, display=path_s))
+                    ops.append(Op(real, "write", data=_original(host, e.prior_sha, path_s),
+                                  mode=e.prior_mode, display=path_s))
                 else:
                     ops.append(_delete_op(path, st, list(e.created_dirs) if e else [], path_s))
             continue
