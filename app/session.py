@@ -207,12 +207,14 @@ class Session:
     and every plan the app computes -- the main screen's, the one after an apply, the doctor's
     view of pending changes -- plans the layer as it will be. After the apply the saved layer
     is what every plan (`agentdeck plan` too) uses, so nothing plans to undo them. Trusting
-    Codex hooks is not a profile setting and lasts for this run only."""
+    agentdeck's own Codex hooks (onboarding's option, the Hooks tab's button) is such a choice
+    too (`set_trust`); `trust_hooks` alone trusts for this run only, as `--trust-hooks` does."""
     host: Host
     profile: str = engine.DEFAULT_PROFILE
     targets: list[str] | None = None
     decisions: dict[str, str] = field(default_factory=dict)
-    #: pending directive choices (onboarding's options): {"directives": {...}}
+    #: pending directive choices (onboarding's options): {"directives": {...}}, and trusting
+    #: agentdeck's hooks: {"trust_hooks": {"codex": True}} (None: drop the saved choice)
     overrides: dict[str, Any] = field(default_factory=dict)
     #: pending MCP switches per target: {"copilot": {"github": True}}
     mcp_enabled: dict[str, dict[str, bool]] = field(default_factory=dict)
@@ -255,6 +257,9 @@ class Session:
         mcp = {t: dict(v) for t, v in self.mcp_enabled.items() if v}   # None: drop the saved
         if mcp:
             ov["mcp_enabled"] = mcp
+        trust = dict(self.overrides.get("trust_hooks") or {})          # None: drop the saved
+        if trust:
+            ov["trust_hooks"] = trust
         return ov
 
     def choices(self) -> dict[str, Any]:
@@ -321,6 +326,28 @@ class Session:
             return True
         return False
 
+    def set_trust(self, target: str, on: bool) -> None:
+        """Trust agentdeck's own hooks for `target` on every plan (a choice in the operator's
+        layer, written by the next apply, as `--trust-hooks` trusts for one run), or drop that
+        choice. Setting it back to what the layer says is no choice at all."""
+        pend = dict(self.overrides.get("trust_hooks") or {})
+        if on == self.saved_trust(target):
+            pend.pop(target, None)
+        else:
+            pend[target] = True if on else None
+        if pend:
+            self.overrides["trust_hooks"] = pend
+        else:
+            self.overrides.pop("trust_hooks", None)
+
+    def saved_trust(self, target: str) -> bool:
+        """Whether the layer saved on disk trusts agentdeck's hooks for `target`."""
+        return bool((self.saved.get("trust_hooks") or {}).get(target))
+
+    def trusts(self, target: str) -> bool:
+        """Whether the plan this session computes trusts agentdeck's hooks for `target`."""
+        return self.trust_hooks or bool((self.choices().get("trust_hooks") or {}).get(target))
+
     def saved_mcp(self, target: str) -> dict[str, bool]:
         """The MCP switches saved in the layer for `target`."""
         return dict((self.saved.get("mcp_enabled") or {}).get(target) or {})
@@ -348,13 +375,18 @@ class Session:
     # ---- saying where choices go ----------------------------------------------------------
     def run_only(self) -> list[str]:
         """The pending choices in words ("mcpDefaultDisabled off", "MCP server memory off
-        (GitHub Copilot CLI)"), and trusting Codex hooks, which lasts for this run."""
+        (GitHub Copilot CLI)", "trust agentdeck's hooks (OpenAI Codex CLI)"), and trusting
+        Codex hooks for this run alone (`trust_hooks` without the layer's choice)."""
         from agentdeck.core import overlay
 
         out = overlay.describe(self.pending())
-        if self.trust_hooks:
+        if self.trust_only_for_this_run():
             out.append("trust agentdeck's Codex hooks")
         return out
+
+    def trust_only_for_this_run(self) -> bool:
+        """`trust_hooks` is set and the layer (as this plan writes it) does not trust."""
+        return self.trust_hooks and not self.choices().get("trust_hooks")
 
     def layer_path(self) -> str:
         """Where the choices are written, as shown (~/.config/agentdeck/profiles/...)."""

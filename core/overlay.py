@@ -10,7 +10,12 @@ Where: `<config dir>/profiles/<profile>.local/`, next to the operator's own prof
                     differs)
     choices.json    the choices, in the shape engine.with_overrides reads:
                     {"directives": {"mcpDefaultDisabled": false, "browserCommand": "auto", ...},
-                     "mcp_enabled": {"copilot": {"memory": false}, "codex": {"github": true}}}
+                     "mcp_enabled": {"copilot": {"memory": false}, "codex": {"github": true}},
+                     "trust_hooks": {"codex": true}}
+                    trust_hooks: trust agentdeck's own hooks where the CLI gates hooks on trust
+                    (the TRUST_HOOKS capability, Codex): every plan then trusts them as
+                    `--trust-hooks` does, also after agentdeck changes them (onboarding's
+                    option, the Hooks tab's button)
 
 How it is selected: automatically. Whenever the engine plans with profile P (or P.local), it
 reads P.local/choices.json and applies it to the resolved profile (engine.with_overrides, per
@@ -35,6 +40,8 @@ from .desired import Desired, DesiredState
 from .errors import UserError
 from .host import Host, HostError
 from .model import TARGETS, check_name
+
+SECTIONS = ("directives", "mcp_enabled", "trust_hooks")
 
 SUFFIX = ".local"
 CHOICES = "choices.json"
@@ -104,8 +111,8 @@ def validate(data: Any, *, path: str | None = None, line_of=None) -> dict[str, A
         raise fail((), "expected an object at the top level")
     out: dict[str, Any] = {}
     for k in data:
-        if k not in ("directives", "mcp_enabled"):
-            raise fail((k,), "unknown field (expected directives or mcp_enabled)")
+        if k not in SECTIONS:
+            raise fail((k,), "unknown field (expected directives, mcp_enabled or trust_hooks)")
     d = data.get("directives", {})
     if not isinstance(d, dict):
         raise fail(("directives",), "expected an object")
@@ -141,7 +148,26 @@ def validate(data: Any, *, path: str | None = None, line_of=None) -> dict[str, A
             mcp[t] = dict(servers)
     if mcp:
         out["mcp_enabled"] = mcp
+    tr = data.get("trust_hooks", {})
+    if not isinstance(tr, dict):
+        raise fail(("trust_hooks",), "expected an object of target -> true")
+    trusting = trust_targets()
+    for t, on in tr.items():
+        if t not in trusting:
+            raise fail(("trust_hooks", t), "only a CLI that gates hooks on trust has this "
+                                           f"choice (known: {', '.join(trusting)})")
+        if on is not True:
+            raise fail(("trust_hooks", t), "expected true (delete the key to drop the choice)")
+    if tr:
+        out["trust_hooks"] = dict(tr)
     return out
+
+
+def trust_targets() -> tuple[str, ...]:
+    """The targets whose CLI gates hooks on trust (registry capability TRUST_HOOKS)."""
+    from .facts.registry import TARGETS as SPECS, TRUST_HOOKS
+
+    return tuple(s.name for s in SPECS if s.can(TRUST_HOOKS))
 
 
 def merge(base: dict | None, over: dict | None) -> dict[str, Any]:
@@ -163,10 +189,19 @@ def merge(base: dict | None, over: dict | None) -> dict[str, Any]:
     mcp = {t: s for t, s in mcp.items() if s}
     if mcp:
         out["mcp_enabled"] = mcp
+    trust: dict[str, bool] = {}
+    for src in (base or {}, over or {}):
+        for t, on in (src.get("trust_hooks") or {}).items():
+            if on is None:
+                trust.pop(t, None)
+            else:
+                trust[t] = on
+    if trust:
+        out["trust_hooks"] = trust
     # anything else (per-run overrides the engine knows) is passed through
     for src in (base or {}, over or {}):
         for k, v in src.items():
-            if k not in ("directives", "mcp_enabled"):
+            if k not in SECTIONS:
                 out[k] = v
     return out
 
@@ -184,6 +219,11 @@ def describe(choices: dict | None) -> list[str]:
                 out.append(f"MCP server {name} as the profile has it ({_title(t)})")
             else:
                 out.append(f"MCP server {name} {'on' if on else 'off'} ({_title(t)})")
+    for t, on in ((choices or {}).get("trust_hooks") or {}).items():
+        if on is None:
+            out.append(f"agentdeck's hooks trusted only on request ({_title(t)})")
+        else:
+            out.append(f"trust agentdeck's hooks ({_title(t)})")
     return out
 
 
@@ -233,6 +273,9 @@ def items(host: Host, profile: str, choices: dict | None) -> list[Desired]:
             keys.append((("mcp_enabled", t, name), on,
                          f"MCP server {name} {'on' if on else 'off'} for {_title(t)} "
                          "(your choice)"))
+    for t, on in (choices.get("trust_hooks") or {}).items():
+        keys.append((("trust_hooks", t), on,
+                     f"trust agentdeck's hooks for {_title(t)} (your choice)"))
     if not keys:
         return out
     base = base_of(profile)

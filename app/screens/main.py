@@ -95,7 +95,7 @@ def run_only_note(session: Session) -> str:
                    f"{session.layer_path()}, your layer on profile "
                    f"{overlay.base_of(session.profile)}: later plans (the app, `agentdeck plan`) "
                    "keep them.")
-    if session.trust_hooks:
+    if session.trust_only_for_this_run():
         out.append("Trusting agentdeck's Codex hooks lasts for this run: `agentdeck plan` plans "
                    "without it (use `agentdeck apply --trust-hooks`).")
     return " ".join(out)
@@ -119,7 +119,7 @@ def applied_note(session: Session, plan: Plan) -> str:
             out.append(f"Your choices ({'; '.join(words)}) are written to "
                        f"{session.layer_path()}: every plan with profile "
                        f"{overlay.base_of(session.profile)} now keeps them.")
-    if session.trust_hooks:
+    if session.trust_only_for_this_run():
         out.append("Trusting agentdeck's Codex hooks lasted for this run: `agentdeck plan` plans "
                    "without it (use `agentdeck apply --trust-hooks`).")
     return " ".join(out)
@@ -432,7 +432,23 @@ class MainScreen(Screen):
 
     @on(HooksPane.TrustHooks)
     def _trust_hooks(self, event: HooksPane.TrustHooks) -> None:
-        self.session.trust_hooks = event.trust
+        self._set_trust(event.trust)
+
+    def _trust_targets(self) -> list[str]:
+        """The planned targets whose CLI gates hooks on trust (Codex): the current one first."""
+        plan = self.plan
+        if plan is None:
+            return []
+        out = [t for t in plan.targets
+               if "trust_requested" in ((plan.info.get(t) or {}).get("hooks") or {})]
+        return sorted(out, key=lambda t: t != self.target)
+
+    def _set_trust(self, on: bool) -> None:
+        """Trust agentdeck's hooks (or stop): for this run, and as a choice in the operator's
+        layer that the apply writes, so every later plan trusts them too (16.2)."""
+        self.session.trust_hooks = on
+        for t in self._trust_targets()[:1]:
+            self.session.set_trust(t, on)
         self.session.unapplied_switches += 1
         self.compute_plan()
 
@@ -563,9 +579,8 @@ class MainScreen(Screen):
         self.compute_plan()
 
     def action_trust_hooks(self) -> None:
-        self.session.trust_hooks = not self.session.trust_hooks
-        self.session.unapplied_switches += 1
-        self.compute_plan()
+        ts = self._trust_targets()
+        self._set_trust(not (self.session.trusts(ts[0]) if ts else self.session.trust_hooks))
 
     def action_decide(self, what: str) -> None:
         pane = self._decision_pane()

@@ -1,5 +1,6 @@
 """The onboarding walkthrough: detect (CLIs, WSL, browsers), choose a profile, choose targets,
-options (MCP default-disabled, browser), review the plan, apply, run the doctor.
+options (MCP default-disabled, browser, trusting agentdeck's Codex hooks), review the plan,
+apply, run the doctor.
 
 Nothing is written before the operator presses Apply on the review step: every earlier step only
 reads (plans are computed in workers, and computing a plan reads only). Cancelling before that
@@ -117,6 +118,9 @@ class OnboardingScreen(Screen[str]):
                 with Horizontal(classes="option-row"):
                     yield Switch(True, animate=False, id="opt-mcp-disabled")
                     yield Static("", id="opt-mcp-text")
+                with Horizontal(classes="option-row", id="opt-trust-row"):
+                    yield Switch(True, animate=False, id="opt-trust-hooks")
+                    yield Static("", id="opt-trust-text")
                 yield Static(Text("\nBrowser for MCP sign-in (Copilot)", style="bold"))
                 with RadioSet(id="opt-browser"):
                     for key, label in BROWSER_CHOICES:
@@ -312,19 +316,30 @@ class OnboardingScreen(Screen[str]):
         self.query_one("#targets-note", Static).update(note)
 
     def _render_options(self) -> None:
+        from agentdeck.core import overlay
+
         self._render_mcp_option()
+        self._render_trust_option()
         t = Text()
+        chosen = self._chosen_overrides()
         trial = Session(host=self.session.host, profile=self._chosen_profile(),
-                        targets=self._chosen_targets(), overrides=self._chosen_overrides())
+                        targets=self._chosen_targets(),
+                        overrides={k: v for k, v in chosen.items() if k == "directives"})
         changed = trial.run_only()
+        trust = overlay.describe({"trust_hooks": chosen.get("trust_hooks") or {}})
         if not changed:
-            t.append("\nBoth options are as profile ", style="dim")
+            t.append("\nThe MCP and browser options are as profile ", style="dim")
             t.append(trial.profile, style="bold")
             t.append(" has them.", style="dim")
         else:
             t.append("\nChanged from the profile: ", style="bold")
             t.append("; ".join(changed))
-            t.append(f"\nThe plan writes them to {trial.layer_path()}, your layer on profile "
+        if trust:
+            t.append("\nYour choice: ", style="bold")
+            t.append("; ".join(trust))
+        if changed or trust:
+            t.append(f"\nThe plan writes them to "
+                     f"{trial.layer_path()}, your layer on profile "
                      f"{trial.profile}: the apply, the main screen, the doctor and every later "
                      "`agentdeck plan` use them.", style="dim")
         if "copilot" not in (self._chosen_targets() or []):
@@ -440,7 +455,20 @@ class OnboardingScreen(Screen[str]):
         elif choice == "suppress":
             d["browserCommand"] = None
             d["suppressBrowserLaunch"] = True
-        return {"directives": d} if d else {}
+        out: dict[str, Any] = {"directives": d} if d else {}
+        trust = self.query_one("#opt-trust-hooks", Switch).value
+        saved = set(self.defaults.get("trust_hooks") or ())
+        tr = {t: (True if trust else None) for t in self._trust_targets()
+              if trust != (t in saved)}
+        if tr:
+            out["trust_hooks"] = tr
+        return out
+
+    def _trust_targets(self) -> list[str]:
+        """The chosen targets whose CLI gates hooks on trust (Codex)."""
+        from agentdeck.core import overlay
+
+        return [t for t in self._chosen_targets() if t in overlay.trust_targets()]
 
     def _load_defaults(self) -> None:
         """Options start from what the chosen profile says, with the choices saved in the
@@ -461,10 +489,15 @@ class OnboardingScreen(Screen[str]):
                                                          else "auto"))
         btn = self.query_one(f"#browser-{key}", RadioButton)
         btn.value = True
+        # trusting agentdeck's own Codex hooks: on unless switched off here (the hooks this
+        # walkthrough installs are of no use until Codex trusts them; the review shows each
+        # trust item and the apply asks first)
+        self.query_one("#opt-trust-hooks", Switch).value = True
         self.defaults = {"profile": prof.name, "mcpDefaultDisabled": bool(d.mcpDefaultDisabled),
-                         "browser": key}
+                         "browser": key, "trust_hooks": sorted(saved.get("trust_hooks") or {})}
 
     @on(Switch.Changed, "#opt-mcp-disabled")
+    @on(Switch.Changed, "#opt-trust-hooks")
     @on(RadioSet.Changed, "#opt-browser")
     def _option_changed(self) -> None:
         if self.step_id == "options":
@@ -478,6 +511,29 @@ class OnboardingScreen(Screen[str]):
         t.append("servers stay configured but disconnected until you enable one (`/mcp enable "
                  "<name>` in Copilot); avoids a browser OAuth tab per server at start-up.")
         self.query_one("#opt-mcp-text", Static).update(t)
+
+    def _render_trust_option(self) -> None:
+        row = self.query_one("#opt-trust-row")
+        targets = self._trust_targets()
+        row.display = bool(targets)
+        if not targets:
+            return              # no chosen CLI gates hooks on trust: nothing to choose
+        host = self.session.host
+        on = self.query_one("#opt-trust-hooks", Switch).value
+        config = host.display(host.codex_home / "config.toml")
+        t = Text()
+        t.append("ON " if on else "OFF", style="bold #2f9e44" if on else "bold grey50")
+        t.append("  Trust agentdeck's Codex hooks: ", style="bold")
+        t.append("Codex runs a hook only once its exact content is trusted. ")
+        if on:
+            t.append(f"The plan writes the trusted_hash of agentdeck's own hooks (no one "
+                     f"else's) to {config}, and every later plan trusts them again when "
+                     "agentdeck changes them.", style="dim")
+        else:
+            t.append("Off: Codex skips agentdeck's hooks (status: \"hooks inert\") until you "
+                     "trust them (`/hooks` in Codex, or `agentdeck apply --trust-hooks`).",
+                     style="dim")
+        self.query_one("#opt-trust-text", Static).update(t)
 
     @on(RadioSet.Changed, "#profile-set")
     def _profile_changed(self) -> None:

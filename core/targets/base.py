@@ -47,8 +47,11 @@ class RunOptions:
     def for_target(cls, target: str, overrides: dict | None = None, trust_hooks: bool = False,
                    cloud_setup: bool | str = False) -> "RunOptions":
         """The options of one target from the engine's `overrides` dict:
-        {"directives": {...}, "mcp_enabled": {"copilot": {"github": True}}}."""
+        {"directives": {...}, "mcp_enabled": {"copilot": {"github": True}},
+         "trust_hooks": {"codex": True}} (the last: the operator's layer, core.overlay; it
+        trusts as the `trust_hooks` argument, `--trust-hooks`, does)."""
         ov = overrides or {}
+        trust_hooks = trust_hooks or bool((ov.get("trust_hooks") or {}).get(target))
         return cls(trust_hooks=trust_hooks,
                    directives=MappingProxyType(dict(ov.get("directives") or {})),
                    mcp_enabled=MappingProxyType(dict((ov.get("mcp_enabled") or {}).get(target) or {})),

@@ -175,6 +175,7 @@ async def test_onboarding_options_stick(empty_host, make_app, monkeypatch, capsy
         screen = await open_walkthrough(pilot)
         await go_to(pilot, screen, "options")
         screen.query_one("#opt-mcp-disabled", Switch).value = False
+        screen.query_one("#opt-trust-hooks", Switch).value = False   # this test: one option
         await settle(pilot)
         note = flat(static_text(screen, "#options-note"))
         assert "writes them to ~/.config/agentdeck/profiles/default.local/choices.json" in note
@@ -250,3 +251,166 @@ async def test_switching_against_a_saved_choice_the_profile_agrees_with(empty_ho
         await settle(pilot)
     assert json.loads(path.read_text()) == {"mcp_enabled": {"copilot": {"memory": False}}}
     assert not engine.build_plan(host, names=["copilot"]).has_changes
+
+
+def cli_run(host, monkeypatch, capsys, *argv) -> tuple[int, str]:
+    """`agentdeck <argv> --home HOME` in-process, in the host's own environment."""
+    for k in list(os.environ):
+        monkeypatch.delenv(k)
+    for k, v in host.env.items():
+        monkeypatch.setenv(k, v)
+    capsys.readouterr()
+    code = cli.main([*argv, "--home", str(host.home)])
+    got = capsys.readouterr()
+    return code, got.out + got.err
+
+
+async def test_onboarding_trusts_agentdecks_codex_hooks_and_the_next_plan_is_empty(
+        empty_host, make_app, monkeypatch, capsys):
+    """16 (operator trial): a new operator who finished onboarding had "codex hooks inert".
+    The options step has an explained "Trust agentdeck's Codex hooks" switch, on by default;
+    the trust is written through the plan (the trusted_hash items) and kept in the operator's
+    layer, so `status` says in sync, the next plan is empty, and a second walkthrough starts
+    from the saved choice."""
+    from agentdeck.core.hooks_health import inert
+    from test_app_trial import go_to, open_walkthrough
+
+    host = empty_host
+    app = make_app(host, onboard=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_walkthrough(pilot)
+        await go_to(pilot, screen, "options")
+        row = screen.query_one("#opt-trust-row")
+        sw = screen.query_one("#opt-trust-hooks", Switch)
+        assert row.display and sw.value is True                # the default
+        text = flat(static_text(screen, "#opt-trust-text"))
+        assert text.startswith("ON Trust agentdeck's Codex hooks:")
+        assert "trusted_hash of agentdeck's own hooks" in text and "~/.codex/config.toml" in text
+        note = flat(static_text(screen, "#options-note"))
+        assert "Your choice: trust agentdeck's hooks (OpenAI Codex CLI)" in note
+        assert "~/.config/agentdeck/profiles/default.local/choices.json" in note
+        # switched off, it says what that means; back on for the rest of the walk
+        sw.value = False
+        await settle(pilot)
+        assert "Codex skips agentdeck's hooks" in flat(static_text(screen, "#opt-trust-text"))
+        assert "Your choice" not in flat(static_text(screen, "#options-note"))
+        sw.value = True
+        await go_to(pilot, screen, "review")
+        await settle(pilot)
+        trust = [i for i in screen.plan.for_target("codex") if i.key[:2] == ["hooks", "state"]]
+        assert trust and all(screen.plan.action(i) == "write" for i in trust)
+        layer = [i for i in screen.plan.items if tuple(i.key) == ("trust_hooks", "codex")]
+        assert layer and layer[0].desired is True
+        await pilot.press("n")                     # Apply: asks first
+        await settle(pilot)
+        assert "trust agentdeck's hooks (OpenAI Codex CLI)" in \
+            flat(static_text(app.screen, "#confirm-summary"))
+        await pilot.press("y")
+        await settle(pilot)
+        assert "The plan is now empty." in flat(static_text(app.screen, "#apply-result"))
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("n")                     # the real doctor and the inert check
+        await settle(pilot)
+        assert "hooks inert" not in flat(static_text(screen, "#doctor-body"))
+        await pilot.press("n")                     # Finish
+        await settle(pilot)
+        main = main_screen(app)
+        status = static_text(main, "#status")
+        assert "hooks inert" not in status and status.startswith("No changes"), status
+    assert json.loads(overlay.choices_path(host, "default").read_text()) == {
+        "trust_hooks": {"codex": True}}
+    plan = engine.build_plan(host)               # what `agentdeck plan` computes
+    assert not plan.has_work, plan.summary()
+    assert inert(plan, "codex") == []
+    code, out = cli_run(host, monkeypatch, capsys, "status")
+    assert code == 0 and "inert" not in out, out
+    code, out = cli_plan(host, monkeypatch, capsys)
+    assert code == 0, out
+    # a second walkthrough starts from the saved choice: nothing new to write
+    app2 = make_app(host, onboard=True)
+    async with app2.run_test(size=(120, 40)) as pilot:
+        screen = await open_walkthrough(pilot)
+        await go_to(pilot, screen, "options")
+        assert screen.query_one("#opt-trust-hooks", Switch).value is True
+        assert screen.session.pending() == {}
+        assert "Your choice" not in flat(static_text(screen, "#options-note"))
+
+
+async def test_onboarding_without_codex_has_no_trust_option(empty_host, make_app):
+    from test_app_trial import go_to, open_walkthrough
+
+    app = make_app(empty_host, onboard=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_walkthrough(pilot)
+        await go_to(pilot, screen, "targets")
+        sl = screen.query_one("#target-set")
+        sl.deselect("codex")
+        await settle(pilot)
+        await go_to(pilot, screen, "options")
+        assert not screen.query_one("#opt-trust-row").display
+        await go_to(pilot, screen, "review")
+        await settle(pilot)
+        assert "codex" not in screen.plan.targets
+        assert not [i for i in screen.plan.items if i.group == "choices"]
+
+
+def test_the_layers_trust_choice_is_checked_and_merged(empty_host):
+    ok = overlay.validate({"trust_hooks": {"codex": True}})
+    assert ok == {"trust_hooks": {"codex": True}}
+    for bad, words in (({"trust_hooks": {"copilot": True}}, "trust_hooks.copilot: only a CLI"),
+                       ({"trust_hooks": {"codex": False}}, "trust_hooks.codex: expected true"),
+                       ({"trust_hooks": []}, "trust_hooks: expected an object")):
+        try:
+            overlay.validate(bad)
+        except UserError as e:
+            assert words in str(e), str(e)
+        else:
+            raise AssertionError(f"{bad} was accepted")
+    assert overlay.merge({"trust_hooks": {"codex": True}}, {"trust_hooks": {"codex": None}}) == {}
+    assert overlay.describe({"trust_hooks": {"codex": True}}) == [
+        "trust agentdeck's hooks (OpenAI Codex CLI)"]
+    # a saved choice trusts in every plan, as --trust-hooks does for one
+    path = overlay.choices_path(empty_host, "default")
+    path.parent.mkdir(parents=True)
+    path.write_text('{"trust_hooks": {"codex": true}}\n')
+    plan = engine.build_plan(empty_host, names=["codex"])
+    assert plan.info["codex"]["hooks"]["trust_requested"] is True
+    assert all(e["will_trust"] for e in plan.info["codex"]["hooks"]["events"])
+
+
+async def test_the_hooks_tabs_trust_button_is_a_saved_choice_too(empty_host, make_app):
+    """The main screen's "Trust agentdeck's hooks" is written to the layer like onboarding's
+    option (it lasted for the run only, so the next `agentdeck plan` planned without it), and
+    "Don't trust them" drops the saved choice through the plan."""
+    from app_helpers import choose_target
+
+    host = empty_host
+    app = make_app(host, targets=["codex"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await choose_target(pilot, "codex")
+        await choose_tab(pilot, "tab-hooks")
+        await pilot.click("#hooks-trust")
+        await settle(pilot)
+        assert app.session.pending() == {"trust_hooks": {"codex": True}}
+        await pilot.press("a")
+        await settle(pilot)
+        confirm = flat(static_text(app.screen, "#confirm-summary"))
+        assert "trust agentdeck's hooks (OpenAI Codex CLI)" in confirm
+        assert "lasts for this run" not in confirm
+        await pilot.press("y")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert json.loads(overlay.choices_path(host, "default").read_text()) == {
+            "trust_hooks": {"codex": True}}
+        assert not engine.build_plan(host, names=["codex"]).has_work
+        await choose_tab(pilot, "tab-hooks")
+        assert str(screen.query_one("#hooks-trust").label) == "Don't trust them"
+        await pilot.click("#hooks-trust")
+        await settle(pilot)
+        assert app.session.pending() == {"trust_hooks": {"codex": None}}
+        drop = [i for i in screen.plan.items if tuple(i.key) == ("trust_hooks", "codex")]
+        assert drop and screen.plan.action(drop[0]) == "remove"

@@ -135,6 +135,10 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
     app = make_app(empty_host, onboard=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_walkthrough(pilot)
+        # the Codex trust option switched off (it is on by default, tests/app/
+        # test_app_choices.py): the walk ends with Codex's hooks inert, which 13.2 says
+        await go_to(pilot, screen, "options")
+        screen.query_one("#opt-trust-hooks", Switch).value = False
         await go_to(pilot, screen, "review")
         await settle(pilot)
         # the review shows every chosen target, one group each
@@ -174,7 +178,7 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         await settle(pilot)
         main = main_screen(app)
         assert app.screen is main
-        # issue 13.2: no changes, but onboarding does not trust Codex's hooks, so they are inert
+        # issue 13.2: no changes, but with the trust option off Codex's hooks are inert
         status = static_text(main, "#status")
         assert status.startswith("No changes. Installed, hooks inert: codex: Codex skips"), status
         messages = [n.message for n in app._notifications]
