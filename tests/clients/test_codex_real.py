@@ -128,3 +128,29 @@ def test_messy_home_and_every_mcp_translation(scratch_env, need):
     assert t["http_headers"] == {"X-Team": "core"} and t["env_http_headers"] == {"X-Key": "WEB_KEY"}
     assert "old" not in listed
     assert_hooks_as_planned(host, plan, "untrusted")
+
+
+def test_the_layers_trust_choice_is_trusted_by_codex_and_survives_a_hook_change(scratch_env,
+                                                                               need):
+    """Onboarding's "Trust agentdeck's Codex hooks" (the operator's layer, core.overlay:
+    {"trust_hooks": {"codex": true}}): plans without --trust-hooks trust the hooks, the real
+    Codex reports them trusted, and after the profile changes them (a new timeout) the next
+    apply trusts them again -- where a one-run --trust-hooks leaves them "modified" (above)."""
+    from agentdeck.core import overlay
+
+    need("codex")
+    host = scratch_env
+    layer = overlay.choices_path(host, "slow")
+    layer.parent.mkdir(parents=True)
+    layer.write_text('{"trust_hooks": {"codex": true}}\n')
+    prof = host.config_dir / "profiles" / "slow"
+    prof.mkdir(parents=True)
+    (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n')
+    plan = install(host, "slow")
+    assert plan.info["codex"]["hooks"]["trust_requested"] is True
+    assert_config_valid(host)
+    assert_hooks_as_planned(host, plan, "trusted")
+    (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n[hooks]\ntimeout = 45\n')
+    plan = install(host, "slow")
+    assert_config_valid(host)
+    assert_hooks_as_planned(host, plan, "trusted")
