@@ -169,10 +169,16 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
                    "does not touch it and adds its own persona beside it")
         if span is not None:
             f.persona = inst.persona_markers
-            f.part("persona block", pfile, "decide",
-                   "keep it (agentdeck writes no persona of its own here) or take the profile's "
-                   "persona in its place (its block is kept to be put back by uninstall)",
-                   item=entry_id(str(pfile), "block", ()))
+            pid = entry_id(str(pfile), "block", ())
+            if _kept_by_decision(host, pid, ptext.text, inst.persona_markers):
+                f.part("persona block", pfile, "kept",
+                       "you chose to keep it at an earlier apply: agentdeck writes no persona of "
+                       "its own here (taking the item puts the profile's in its place)", item=pid)
+            else:
+                f.part("persona block", pfile, "decide",
+                       "keep it (agentdeck writes no persona of its own here) or take the "
+                       "profile's persona in its place (its block is kept to be put back by "
+                       "uninstall)", item=pid)
     if f.persona is None and manifest_has_replaced(view, target, pfile):   # (theirs is not back)
         f.part("persona block", pfile, "replaced",
                "replaced by the profile's persona at an earlier apply (its block is in "
@@ -200,6 +206,23 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
                   "takes over; switch it off in the app's MCP tab)" if target == "copilot" else ""),
                name=n)
     return f
+
+
+def _kept_by_decision(host, item_id: str, text: str, markers: tuple[str, str]) -> bool:
+    """The operator kept this very region at an earlier apply (core/plan.py's kept decisions:
+    item id -> fingerprint of the value kept; a region written since is to decide again)."""
+    from ..formats.blocks import get_block
+    from ..manifest import sha256
+    from ..plan import load_kept
+
+    recorded = load_kept(host).get(item_id)
+    if recorded is None:
+        return False
+    try:
+        body = get_block(text, *markers)
+    except FormatError:
+        return False
+    return body is not None and sha256(body) == recorded
 
 
 def manifest_has_replaced(view: DiskView, target: str, path: Path) -> bool:

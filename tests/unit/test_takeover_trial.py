@@ -75,3 +75,19 @@ def test_an_aside_entry_without_prior_sha_is_refused_before_anything_is_written(
     assert "aside entry without the prior_sha" in str(e.value)
     assert str(man) in str(e.value.path)
     assert snapshot(aih.home, skip=(state_rel(aih),)) == before
+
+
+def test_a_persona_kept_at_an_earlier_apply_is_not_shown_as_still_to_decide(aih):
+    plan = engine.build_plan(aih, "default", ["copilot"])
+    assert fates(plan, "persona block") == ["decide"]
+    plan.decide(persona_id(aih), "keep")
+    assert engine.apply_plan(aih, plan).ok
+    again = engine.build_plan(aih, "default", ["copilot"])
+    assert again.get(persona_id(aih)).cls == ItemClass.HAND_EDITED
+    assert fates(again, "persona block") == ["kept"]
+    # agentihooks writes its region again (a new body): the decision is asked for again
+    persona = aih.copilot_home / "copilot-instructions.md"
+    persona.write_text(persona.read_text().replace("# Identity", "# Identity (rewritten)", 1))
+    third = engine.build_plan(aih, "default", ["copilot"])
+    assert third.get(persona_id(aih)).cls == ItemClass.CONFLICT
+    assert fates(third, "persona block") == ["decide"]
