@@ -400,6 +400,12 @@ def _no_other_entries(plan: Plan, path: str, ids: set[str]) -> bool:
     return True
 
 
+def _no_setid(mode: int | None) -> int | None:
+    """A mode to put back, without setuid/setgid bits (a config file never needs them, and a
+    manifest that asks for them is refused as forged)."""
+    return None if mode is None else mode & 0o1777
+
+
 def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, Manifest]:
     """The manifests as they must be after this apply (only those that change)."""
     changed: dict[str, Manifest] = {}
@@ -422,7 +428,7 @@ def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, 
                 created_file=f.get("created_file", old.created_file if old else False),
                 created_dirs=f.get("created_dirs", list(old.created_dirs) if old else []),
                 made_keys=f.get("made_keys", list(old.made_keys) if old else []),
-                prior_mode=f.get("prior_mode", old.prior_mode if old else None),
+                prior_mode=_no_setid(f.get("prior_mode", old.prior_mode if old else None)),
                 markers=list(spec.markers) if spec.kind == "block" else [],
                 label=spec.label, meta=spec.meta, member=spec.member)
             for t in owners:

@@ -156,7 +156,9 @@ def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None,
             return f"names Copilot's config.json ({e.path}), which agentdeck never writes"
         if checked is not None:
             checked.add(p)
-    if e.prior_mode is not None and not (isinstance(e.prior_mode, int) and 0 <= e.prior_mode <= 0o7777):
+    if e.prior_mode is not None and not (isinstance(e.prior_mode, int) and 0 <= e.prior_mode <= 0o1777):
+        # agentdeck records modes without setuid/setgid (apply.update_manifests): a manifest
+        # asking uninstall to write a setuid file is forged
         return f"has an invalid prior_mode ({e.prior_mode!r})"
     if e.prior_sha is not None and not (isinstance(e.prior_sha, str) and _SHA_RE.fullmatch(e.prior_sha)):
         return f"has an invalid prior_sha ({str(e.prior_sha)[:80]!r})"

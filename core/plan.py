@@ -565,6 +565,41 @@ def _classify_aside(desired_fp: str | None, recorded_fp: str | None,
     return ItemClass.NOOP, False, ""
 
 
+def _ours_there(disk: DiskView, d) -> bool:
+    """Our block is in the file (else "actual" is the region of the tool it replaces)."""
+    from .formats.blocks import get_block
+    from .formats.errors import FormatError
+
+    text = disk.text(d.path)
+    try:
+        return text is not None and get_block(text, d.markers[0], d.markers[1]) is not None
+    except FormatError:
+        return False
+
+
+def _aside_put_back(host: Host, disk: DiskView, entry: Entry) -> tuple[str, bool, str]:
+    """Uninstall of a set-aside file: put it back -- unless what it runs is gone (its tool was
+    uninstalled since: every event would fail) or agentdeck's copy of it is: then only the
+    record is forgotten, and the reason says so."""
+    meta = entry.meta if isinstance(entry.meta, dict) else {}
+    calls = meta.get("calls")
+    originals = host.state_dir / "originals"
+    if isinstance(calls, str) and calls and not disk.present(Path(calls)):
+        return (ItemClass.NOOP, True,
+                f"not put back: its hooks run {host.display(calls)}, which is gone (its tool was "
+                "uninstalled since?), so every event would fail; agentdeck's copy stays in "
+                f"{host.display(originals)}/{entry.prior_sha}")
+    try:
+        data = host.read_bytes(originals / str(entry.prior_sha))
+    except Exception:
+        data = None
+    if data is None or sha256(data) != entry.prior_sha:
+        return (ItemClass.NOOP, True,
+                f"not put back: agentdeck's copy of it in {host.display(originals)} is missing or "
+                "damaged; only the record is forgotten")
+    return ItemClass.REMOVE, False, "put back as it was before agentdeck set it aside"
+
+
 def kept_path(host: Host):
     """Conflicts the operator decided to keep: item id -> fingerprint of the value kept. The
     same value is then a hand-edit kept by decision, not a conflict asked about on every run;
@@ -624,8 +659,13 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 cls, why = "hand-edited", "you chose to keep your value at an earlier apply; kept"
             elif cls == "conflict" and d.replaces and entry is None:
                 why = ""     # the adapter's reason says whose region it is and what each choice does
+            elif cls == "conflict" and d.replaces and actual is not MISSING and not _ours_there(disk, d):
+                why = ("its tool wrote its region again since the profile's took its place: "
+                       "decide again")
             reason = d.reason or why
-            if why and d.reason and cls != "create":
+            if d.kind == "aside" and cls != "create":
+                reason = why     # the adapter's reason tells the set-aside, not what came after
+            elif why and d.reason and cls != "create":
                 reason = f"{d.reason}; {why}"
             if d.kind == "block" and cls == "create" and disk.state(d.path).exists:
                 # "+" is the block, not the file (16.4: "shown as create although it exists")
@@ -652,6 +692,8 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 st_ = disk.state(path)
                 afp = f"{st_.sha}:{(st_.mode or 0):o}"
             cls, heal, why = classify(None, entry.fingerprint, afp, aside=entry.kind == "aside")
+            if entry.kind == "aside" and cls == "remove":
+                cls, heal, why = _aside_put_back(host, disk, entry)
             if cls == "remove" and entry.kind in ("file", "aside", "block") and entry.prior_sha:
                 _check_original(host, entry)
             others = [t for t, m in manifests.items() if t != st.target and eid in m.entries

@@ -183,6 +183,17 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
         f.part("persona block", pfile, "replaced",
                "replaced by the profile's persona at an earlier apply (its block is in "
                "agentdeck's state dir); `agentdeck uninstall` puts it back")
+    if ptext.ok and inst.persona_markers is None and tool.name in ptext.text.lower():
+        f.part("persona file", pfile, "kept",
+               f"{possessive(tool.name)} persona is the whole file, without markers: agentdeck "
+               "adds its own block at the top, so the CLI reads both (remove the one you do "
+               "not want)")
+    if target == "codex":
+        cfg = view.load(home / "config.toml", "toml")
+        if cfg.ok and isinstance(cfg.data, dict) and tool.name in cfg.data:
+            f.part("config table", home / "config.toml", "kept",
+                   f"its [{tool.name}] table in config.toml is kept; Codex does not know it "
+                   "(`agentdeck doctor --live` reports it under --strict-config)")
     # env files and the shell block
     env_dir = host.home / tool.env_dir
     envs = sorted(n for n in host.listdir(env_dir) if n.endswith(".env"))
@@ -268,7 +279,11 @@ def add_aside_items(found: list[Found], st: DesiredState) -> set[str]:
                        reason=f"{possessive(f.tool.name)} hooks file registers the same events as "
                               "agentdeck's, so each would run twice: set aside (its bytes kept in "
                               "agentdeck's state dir), each event then runs once, agentdeck's; "
-                              "`agentdeck uninstall` puts it back"))
+                              "`agentdeck uninstall` puts it back",
+                       # what its hooks run: gone at uninstall (the tool removed itself), the
+                       # file is not put back (plan._aside_put_back)
+                       meta={"calls": str(f.home / f.install.hook_wrapper)}
+                       if f.install.hook_wrapper else None))
         out.add(str(f.aside))
     return out
 

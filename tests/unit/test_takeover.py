@@ -100,7 +100,9 @@ def test_the_persona_region_keeps_text_around_it_and_comes_back_in_place(ghost):
     assert (ghost.copilot_home / "copilot-instructions.md").read_text() == text
 
 
-def test_a_damaged_kept_copy_stops_the_uninstall_before_anything_is_written(ghost):
+def test_a_damaged_kept_copy_is_not_put_back_and_does_not_block_the_uninstall(ghost):
+    """Nothing can be put back from a damaged copy; the rest of the uninstall goes on (the
+    trial found an operator stuck: --skip could not get past the refusal)."""
     fake_install(ghost)
     plan = engine.build_plan(ghost, "default", ["copilot"])
     assert engine.apply_plan(ghost, plan).ok
@@ -108,8 +110,35 @@ def test_a_damaged_kept_copy_stops_the_uninstall_before_anything_is_written(ghos
     (entry,) = [e for e in man["entries"] if e["kind"] == "aside"]
     kept = ghost.state_dir / "originals" / entry["prior_sha"]
     kept.write_text("not what was there")
+    un = engine.build_uninstall_plan(ghost, ["copilot"])
+    item = un.get(entry["path"])
+    assert un.action(item) == "record" and "missing or damaged" in item.reason
+    assert engine.apply_plan(ghost, un).ok
+    assert not (ghost.copilot_home / "hooks" / "agentihooks.json").exists()   # not forged back
+    assert not (ghost.copilot_home / "hooks" / "agentdeck.json").exists()
+    assert not (ghost.copilot_home / ".agentdeck-managed.json").exists()
+
+
+def test_its_hooks_file_is_not_put_back_once_its_tool_removed_itself(ghost):
+    fake_install(ghost)
+    assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["copilot"])).ok
+    (ghost.copilot_home / "agentihooks-hook.sh").unlink()       # `agentihooks uninstall`
+    un = engine.build_uninstall_plan(ghost, ["copilot"])
+    item = un.get(str(ghost.copilot_home / "hooks" / "agentihooks.json"))
+    assert un.action(item) == "record" and "which is gone" in item.reason
+    assert engine.apply_plan(ghost, un).ok
+    assert not (ghost.copilot_home / "hooks" / "agentihooks.json").exists()
+
+
+def test_a_forged_setuid_prior_mode_is_refused(ghost):
+    fake_install(ghost)
+    assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["copilot"])).ok
+    path = ghost.copilot_home / ".agentdeck-managed.json"
+    man = json.loads(path.read_text())
+    for e in man["entries"]:
+        if e["kind"] == "aside":
+            e["prior_mode"] = 0o6777
+    path.write_text(json.dumps(man))
     with pytest.raises(UserError) as e:
         engine.build_uninstall_plan(ghost, ["copilot"])
-    assert "originals" in str(e.value) and "agentihooks.json" in str(e.value)
-    assert not (ghost.copilot_home / "hooks" / "agentihooks.json").exists()
-    assert (ghost.copilot_home / "hooks" / "agentdeck.json").exists()
+    assert "prior_mode" in str(e.value)
