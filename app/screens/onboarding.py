@@ -263,7 +263,27 @@ class OnboardingScreen(Screen[str]):
             v = self.app.versions.get(tname, "checking…")
             tb.add_row(tname, Text("not installed", style="grey50") if v is None else str(v))
         tb.add_row("browsers", self._browser_summary())
+        found = self._found_summary()
+        if found is not None:
+            tb.add_row("other tools", found)
         self.query_one("#detect-body", Static).update(_group(t, tb))
+
+    def _found_summary(self) -> Text | None:
+        """Another tool's hook install in this home (core/targets/takeover.py), per CLI: the
+        review step shows what becomes of each part (docs/migrating.md)."""
+        if self.detect_plan is None:
+            return None
+        out = Text()
+        for tname in self.detect_plan.targets:
+            for f in (self.detect_plan.info.get(tname) or {}).get("found") or []:
+                if out:
+                    out.append("\n")
+                out.append(f"{tname}: {f['title']}")
+        if not out:
+            return None
+        out.append("\nagentdeck can take it over; the review step lists each part and what "
+                   "becomes of it, and uninstall gives it back", style="dim")
+        return out
 
     def _browser_summary(self) -> Text:
         if self.computing and self.detect_plan is None:

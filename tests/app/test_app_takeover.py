@@ -61,3 +61,19 @@ async def test_the_install_is_one_node_and_the_persona_is_decided_by_key(aih_hos
     assert sorted(os.listdir(host.copilot_home / "hooks")) == ["agentdeck.json"]
     assert (host.copilot_home / "copilot-instructions.md").read_text().startswith("<!-- agentdeck:begin")
     assert not engine.build_plan(host, "default", ["copilot"]).has_work
+
+
+async def test_onboarding_detect_says_an_agentihooks_install_was_found(aih_host, make_app):
+    from agentdeck.app.screens.onboarding import OnboardingScreen
+    from app_helpers import static_text
+
+    app = make_app(aih_host, onboard=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        if not isinstance(app.screen, OnboardingScreen):
+            await pilot.press("o")
+            await settle(pilot)
+        text = static_text(app.screen, "#detect-body")
+        assert "other tools" in text
+        assert "copilot: agentihooks 2.17.0 found: hooks file" in text
+        assert "uninstall gives" in text
