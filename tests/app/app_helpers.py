@@ -30,6 +30,14 @@ async def settle(pilot, rounds: int = 3) -> None:
     await pilot.pause()
 
 
+async def press_settled(pilot, *keys: str) -> None:
+    """Press each key, letting the app settle after each (e.g. "a", "y", "escape": apply,
+    confirm, close the result)."""
+    for k in keys:
+        await pilot.press(k)
+        await settle(pilot)
+
+
 def main_screen(app):
     from agentdeck.app.screens.main import MainScreen
 

@@ -14,7 +14,7 @@ from agentdeck.core import engine
 from tests.app.conftest import make_host
 from tests.clients.agentihooks_kit import init_home
 
-from app_helpers import select_tree_item, settle
+from app_helpers import press_settled, select_tree_item, settle
 
 
 @pytest.fixture
@@ -52,12 +52,7 @@ async def test_the_install_is_one_node_and_the_persona_is_decided_by_key(aih_hos
         await pilot.press("t")
         await settle(pilot)
         assert screen.plan.decision(screen.plan.get(persona)) == "take"
-        await pilot.press("a")
-        await settle(pilot)
-        await pilot.press("y")
-        await settle(pilot)
-        await pilot.press("escape")
-        await settle(pilot)
+        await press_settled(pilot, "a", "y", "escape")     # apply, confirm, close the result
     assert sorted(os.listdir(host.copilot_home / "hooks")) == ["agentdeck.json"]
     assert (host.copilot_home / "copilot-instructions.md").read_text().startswith("<!-- agentdeck:begin")
     assert not engine.build_plan(host, "default", ["copilot"]).has_work
