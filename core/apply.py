@@ -601,11 +601,14 @@ def recover(host: Host) -> str | None:
 # ---- run ----------------------------------------------------------------------------------------
 
 def _record_kept_conflicts(host: Host, plan: Plan) -> None:
-    """Remember the conflicts the operator explicitly decided to keep (plan.load_kept)."""
+    """Remember the conflicts the operator explicitly decided to keep, and the other tools'
+    files they chose to leave in place (plan.load_kept)."""
     from .plan import kept_path, load_kept
 
-    new = {i.id: i.actual_fp for i in plan.items
-           if i.cls == "conflict" and plan.decisions.get(i.id) == "keep" and i.actual_fp}
+    new = {i.id: i.actual_fp for i in plan.items if i.actual_fp and (
+           (i.cls == "conflict" and plan.decisions.get(i.id) == "keep")
+           # another tool's file the operator chose to leave in place (an aside item skipped)
+           or (i.kind == "aside" and i.cls == "create" and plan.decisions.get(i.id) == "skip"))}
     if not new:
         return
     kept = load_kept(host)

@@ -657,6 +657,9 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                                       aside=d.kind == "aside")
             if cls == "conflict" and afp is not None and kept.get(eid) == afp:
                 cls, why = "hand-edited", "you chose to keep your value at an earlier apply; kept"
+            elif d.kind == "aside" and cls == "create" and afp is not None and kept.get(eid) == afp:
+                cls, why = "foreign", ("you left it in place at an earlier apply (skip); kept, so "
+                                       "its hooks run beside agentdeck's: take sets it aside")
             elif cls == "conflict" and d.replaces and entry is None:
                 why = ""     # the adapter's reason says whose region it is and what each choice does
             elif cls == "conflict" and d.replaces and actual is not MISSING and not _ours_there(disk, d):

@@ -187,8 +187,8 @@ class CopilotTarget(Target):
         back = {str(f.aside) for f in found if f.back}
         for src in hp.other_sources:
             if src["path"] in back:
-                src["note"] = ("written again since agentdeck set it aside: kept, so both run "
-                               "(take that item to set it aside again)")
+                src["note"] = ("kept (the take-over above says why), so both run; take that "
+                               "item to set it aside")
             elif src["path"] in aside:
                 src["note"] = "set aside by this plan (the take-over above); skip that item and both run"
             level = st.warn if src["kind"] == "inline-settings" else st.note

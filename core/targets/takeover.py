@@ -127,7 +127,14 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
         ok = not view.state(hooks).is_link and host.real_confined(hooks)
         f.aside = hooks if ok else None
         f.back = ok and set_aside
-        if f.back:
+        left = ok and not set_aside and _left_in_place(view, hooks)
+        if left:
+            f.back = True
+            f.part("hooks file", hooks, "kept",
+                   "you left it in place at an earlier apply (skip): kept, so both tools' hooks "
+                   "run for each event; taking the item sets it aside",
+                   item=entry_id(str(hooks), "aside", ()))
+        elif f.back:
             f.part("hooks file", hooks, "kept",
                    f"it is back ({tool.name} wrote it again since agentdeck set it aside): kept, so "
                    "both tools' hooks run for each event; taking the item sets it aside again",
@@ -242,6 +249,14 @@ def manifest_has_replaced(view: DiskView, target: str, path: Path) -> bool:
     m = view.manifest(target, registry.spec(target).manifest_path(view.host))
     e = m.entries.get(entry_id(str(path), "block", ()))
     return bool(e is not None and e.prior_sha)
+
+
+def _left_in_place(view: DiskView, path: Path) -> bool:
+    """The operator skipped setting this file aside at an earlier apply, and it has not changed
+    since (apply records the skip as a kept decision: plan.load_kept)."""
+    from ..plan import load_kept
+    st = view.state(path)
+    return st.exists and load_kept(view.host).get(entry_id(str(path), "aside", ())) == f"sha:{st.sha}"
 
 
 def _inline_hooks(view: DiskView, path: Path, name: str) -> bool:

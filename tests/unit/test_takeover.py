@@ -142,3 +142,25 @@ def test_a_forged_setuid_prior_mode_is_refused(ghost):
     with pytest.raises(UserError) as e:
         engine.build_uninstall_plan(ghost, ["copilot"])
     assert "prior_mode" in str(e.value)
+
+
+def test_leaving_its_hooks_file_in_place_is_remembered(ghost):
+    """Skipping the set-aside is a choice that holds (the trial: every later plan and `status`
+    showed it pending again): the next plan keeps it, says both run, and take still works."""
+    fake_install(ghost)
+    hooks = ghost.copilot_home / "hooks" / "agentihooks.json"
+    plan = engine.build_plan(ghost, "default", ["copilot"])
+    plan.decide(str(hooks), "skip")
+    assert engine.apply_plan(ghost, plan).ok
+    assert hooks.exists()
+    again = engine.build_plan(ghost, "default", ["copilot"])
+    assert not again.has_work
+    item = again.get(str(hooks))
+    assert item.cls == ItemClass.FOREIGN and again.action(item) == "none"
+    assert "left it in place" in item.reason
+    _, by = parts(again)
+    assert by["hooks file"]["fate"] == "kept" and "both tools' hooks run" in by["hooks file"]["note"]
+    again.decide(str(hooks), "take")
+    assert engine.apply_plan(ghost, again).ok
+    assert not hooks.exists()
+    assert not engine.build_plan(ghost, "default", ["copilot"]).has_work
