@@ -550,6 +550,10 @@ def _classify_aside(desired_fp: str | None, recorded_fp: str | None,
     if desired_fp is None:
         if recorded_fp is None:
             return ItemClass.NOOP, False, ""
+        if actual_fp == "real":       # a folder or a link where the file was
+            return (ItemClass.HAND_EDITED, False,
+                    "not put back: a folder or a link is there now; left as is (agentdeck's copy "
+                    "of the file stays in its state dir, originals/)")
         if there:
             return (ItemClass.HAND_EDITED, False,
                     "it is back (written again since agentdeck set it aside); left as is")

@@ -164,3 +164,15 @@ def test_leaving_its_hooks_file_in_place_is_remembered(ghost):
     assert engine.apply_plan(ghost, again).ok
     assert not hooks.exists()
     assert not engine.build_plan(ghost, "default", ["copilot"]).has_work
+
+
+def test_a_folder_where_the_set_aside_file_was_is_left_alone_and_said(ghost):
+    fake_install(ghost)
+    assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["copilot"])).ok
+    hooks = ghost.copilot_home / "hooks" / "agentihooks.json"
+    hooks.mkdir()
+    un = engine.build_uninstall_plan(ghost, ["copilot"])
+    item = un.get(str(hooks))
+    assert "a folder or a link is there now" in item.reason and "it is back" not in item.reason
+    assert engine.apply_plan(ghost, un).ok
+    assert hooks.is_dir()
