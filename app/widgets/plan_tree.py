@@ -98,9 +98,22 @@ class PlanTree(Tree):
             for p in f["parts"]:
                 lab = Text(no_wrap=True, overflow="ellipsis")
                 name = f"{p['what']} {p['name']}" if p.get("name") else p["what"]
+                item = self._item_of(plan, p.get("item"))
+                if item is not None:      # the part's plan item: k / t / s decide it here too
+                    sym = _mark(plan, item)
+                    lab.append(f"{sym} ", style=MARK_STYLE.get(sym, ""))
                 lab.append(f"{p['fate']:<9} ", style="dim" if p["fate"] == "kept" else "bold")
                 lab.append(f"{name}  {host.display(p['path'])}")
-                node.add_leaf(lab, data=None)
+                node.add_leaf(lab, data=item)
+
+    @staticmethod
+    def _item_of(plan: Plan, item_id: str | None) -> PlanItem | None:
+        if not item_id:
+            return None
+        try:
+            return plan.get(item_id)
+        except KeyError:
+            return None
 
     def _shown(self, plan: Plan, target: str, show_all: bool) -> list[PlanItem]:
         out = [i for i in plan.for_target(target) if show_all or symbol(plan, i) != " "

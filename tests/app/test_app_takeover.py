@@ -44,10 +44,14 @@ async def test_the_install_is_one_node_and_the_persona_is_decided_by_key(aih_hos
         tree = screen.query_one(PlanTree)
         shown = labels(tree.root)
         assert shown[0].startswith("agentihooks 2.17.0 found: hooks file, managed settings sidecar")
-        assert any(s.strip().startswith("set aside") and "hooks file" in s for s in shown)
-        assert any(s.strip().startswith("decide") and "persona block" in s for s in shown)
+        assert any(s.strip().startswith("~ set aside") and "hooks file" in s for s in shown)
+        assert any(s.strip().startswith("! decide") and "persona block" in s for s in shown)
+        assert any(s.strip().startswith("kept") and "MCP server agentihooks" in s for s in shown)
         persona = f"{host.copilot_home / 'copilot-instructions.md'}#block"
         assert screen.plan.get(persona).cls == "conflict"
+        # the group's "decide persona block" row is the persona item itself
+        group = tree.root.children[0]
+        assert any(n.data is not None and n.data.id == persona for n in group.children)
         await select_tree_item(pilot, persona)
         await pilot.press("t")
         await settle(pilot)
