@@ -102,6 +102,8 @@ class PlanTree(Tree):
                 if item is not None:      # the part's plan item: k / t / s decide it here too
                     sym = _mark(plan, item)
                     lab.append(f"{sym} ", style=MARK_STYLE.get(sym, ""))
+                else:
+                    lab.append("  ")          # the fates line up with the marked rows
                 lab.append(f"{p['fate']:<9} ", style="dim" if p["fate"] == "kept" else "bold")
                 lab.append(f"{name}  {host.display(p['path'])}")
                 node.add_leaf(lab, data=item)
