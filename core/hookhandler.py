@@ -112,19 +112,9 @@ def _first(p: dict, *keys: str):
     return None
 
 
-def _args(value) -> dict:
-    """Tool args as a dict: Copilot camelCase sends them as a JSON string."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return {"_raw": value}
-    if value is None:
-        return {}
-    return value if isinstance(value, dict) else {"_value": value}
-
-
 def _tools(p: dict) -> list[dict]:
+    from agentdeck.core.policy.vocabulary import tool_args as _args   # stdlib only, small
+
     if isinstance(p.get("toolCalls"), list):   # Copilot preToolUse: a batch
         return [{"name": c.get("name") or c.get("toolName"), "args": _args(c.get("args"))}
                 for c in p["toolCalls"] if isinstance(c, dict)]

@@ -77,7 +77,9 @@ def fold(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-def _args(value) -> dict:
+def tool_args(value) -> dict:
+    """A tool call's args as a dict (Copilot camelCase sends them as a JSON string); the hook
+    handler's audit line uses it too."""
     if isinstance(value, str):
         try:
             value = json.loads(value)
@@ -199,13 +201,13 @@ def tool_calls(payload: dict) -> list[Call]:
         return []
     if isinstance(payload.get("toolCalls"), list):          # Copilot camelCase, batched
         return [classify(c.get("name") or c.get("toolName") or "",
-                         _args(c.get("args", c.get("toolArgs"))))
+                         tool_args(c.get("args", c.get("toolArgs"))))
                 for c in payload["toolCalls"] if isinstance(c, dict)]
     if "serverName" in payload and "toolName" in payload:   # Copilot preMcpToolCall
         return [Call("mcp", str(payload.get("toolName")),
                      [f"{payload.get('serverName')}/{payload.get('toolName')}"])]
     if "toolName" in payload:                                # Copilot camelCase, one call
-        return [classify(payload["toolName"], _args(payload.get("toolArgs")))]
+        return [classify(payload["toolName"], tool_args(payload.get("toolArgs")))]
     if "tool_name" in payload:                               # Claude, Codex, VS Code, Pascal
-        return [classify(payload["tool_name"], _args(payload.get("tool_input")))]
+        return [classify(payload["tool_name"], tool_args(payload.get("tool_input")))]
     return []
