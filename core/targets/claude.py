@@ -6,6 +6,9 @@ Every part is its own plan item with its own class and reason (group in brackets
              settings.json ("hooks", <Event>) member items  one matcher group per event (below)
   [settings] settings.json keys: statusLine (command form) and whatever the profile's
              claude/settings.json sets, one key item per top-level key
+  [hooks]    settings.json ("permissions", "deny") member items: each [[policy.paths]] deny
+             rule as Claude's own Read(...)/Edit(...) entries, the layer that holds without
+             the hook (agentdeck.core.targets.claude_permissions)
   [mcp]      .claude.json ("mcpServers", name), one key item per server
   [persona]  <claude home>/CLAUDE.md, a managed block at the top (agentdeck.core.targets.persona)
   [skills]   <claude home>/skills/<skill> links to the profile's skill folders;
@@ -56,6 +59,9 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
   }
   info["other_hook_sources"] = [{"kind": "operator-settings", "path": str, "events": [str],
                                  "note": str}]
+  info["permissions"] = {"file": str,                  # only when the profile has paths rules
+                         "entries": [{"entry", "rule", "state": "new" | "ours" | "yours"}],
+                         "rules": [{"id", "entries", "written", "skipped", "notes"}]}
   info["mcp"] = {"file": str, "mcpDefaultDisabled": bool, "mcpAlwaysEnabled": [str],
                  "servers": [{"name", "transport", "origin": "profile" | "operator",
                               "enabled": True, "enabled_now": bool, "reason": "enabled" |
@@ -150,6 +156,7 @@ class ClaudeTarget(Target):
             raise UserError("expected an object at the top level", path=str(settings_path))
         self._hooks(profile, view, settings, st)
         self._settings(profile, host, st)
+        self._permissions(profile, view, settings, st)
         self._mcp(profile, view, st)
         st.add(Desired(T, home / "CLAUDE.md", "block", build_persona(profile, "Claude Code"),
                        markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",
@@ -281,6 +288,28 @@ class ClaudeTarget(Target):
                            group="settings", warnings=warns, secret=bool(hits),
                            file_mode=0o600 if hits else None,
                            reason="set by the profile's claude/settings.json"))
+
+    # ---- permissions.deny: the [[policy.paths]] rules, Claude's own layer -------------------------
+    def _permissions(self, profile: Profile, view: DiskView, settings: dict | None,
+                     st: DesiredState) -> None:
+        from . import claude_permissions
+
+        host = view.host
+        path = host.claude_home / "settings.json"
+        policy = compiled_policy.policy_of(profile)
+        if not (policy or {}).get("paths"):
+            return                                   # no [[policy.paths]] rule: nothing to add
+        if "permissions" in profile.native.get("claude/settings.json", {}):
+            # the profile owns the whole key: its own deny list is what Claude gets
+            st.warn("the profile's claude/settings.json sets \"permissions\" itself, so "
+                    "agentdeck adds no permissions.deny entry for the [[policy.paths]] rules "
+                    "(the hook still enforces them); add the entries `agentdeck policy show` "
+                    "lists to that file, or drop its \"permissions\"")
+            st.info["permissions"] = {"file": str(path), "entries": [], "rules": []}
+            return
+        manifest = view.manifest(T, self.manifest_path(host))
+        st.info["permissions"] = claude_permissions.add_to(st, policy, path, settings, manifest,
+                                                           host.display)
 
     # ---- MCP -----------------------------------------------------------------------------------
     def _mcp(self, profile: Profile, view: DiskView, st: DesiredState) -> None:

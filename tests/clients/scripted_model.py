@@ -7,6 +7,8 @@ Messages (Claude Code), all streamed as server-sent events.
     with ScriptedModel(command="touch /tmp/x") as m:
         env["ANTHROPIC_BASE_URL"] = m.url ...
 
+    ScriptedModel(command="", call=("Read", {"file_path": "/x"}))   # that tool instead, when offered
+
 Test-only (the drill has its own server in core/drill); every request is kept in `m.requests`.
 """
 from __future__ import annotations
@@ -55,13 +57,18 @@ def _fill(schema: dict, command: str) -> dict:
 
 
 class ScriptedModel:
-    def __init__(self, command: str, final_text: str = "done"):
-        self.command, self.final_text = command, final_text
+    def __init__(self, command: str, final_text: str = "done",
+                 call: tuple[str, dict] | None = None):
+        self.command, self.final_text, self.call = command, final_text, call
         self.requests: list[tuple[str, dict]] = []
         self._server: ThreadingHTTPServer | None = None
 
     # ---- decisions -------------------------------------------------------------------------
     def _shell_tool(self, tools: list) -> tuple[str, dict] | None:
+        if self.call is not None:
+            offered = {(t.get("function") if isinstance(t.get("function"), dict) else t).get("name")
+                       for t in tools or [] if isinstance(t, dict)}
+            return self.call if self.call[0] in offered else None
         for t in tools or []:
             if not isinstance(t, dict):
                 continue
@@ -76,6 +83,22 @@ class ScriptedModel:
     def _has_result(body: dict) -> bool:
         text = json.dumps(body.get("messages") or body.get("input") or [])
         return any(k in text for k in ('"tool_result"', '"role": "tool"', '"function_call_output"'))
+
+    def tool_results(self) -> list[str]:
+        """The text of every tool result the CLI sent back (the last request's, in order)."""
+        if not self.requests:
+            return []
+        body = self.requests[-1][1]
+        out = []
+        for m in body.get("messages") or body.get("input") or []:
+            if not isinstance(m, dict):
+                continue
+            if m.get("role") == "tool" or m.get("type") == "function_call_output":
+                out.append(json.dumps(m.get("content", m.get("output"))))
+            for c in m.get("content") if isinstance(m.get("content"), list) else []:
+                if isinstance(c, dict) and c.get("type") == "tool_result":
+                    out.append(json.dumps(c.get("content")))
+        return out
 
     # ---- wire formats -------------------------------------------------------------------------
     def chat(self, body: dict) -> bytes:

@@ -1,0 +1,60 @@
+"""Which of a CLI's own layers also enforces a [[policy.paths]] rule, besides agentdeck's hook.
+
+    for_rule(rule, "claude") -> {"target": "claude", "layer": "Claude Code permissions.deny ...",
+                                 "hook_only": False, "entries": ["Read(~/.ssh/id_*[...])", ...],
+                                 "written": [[path, how]], "skipped": [[path, why]],
+                                 "notes": [str], "verified": "2.1.332", "source": "observed"}
+    for_rule(rule, "copilot") -> {..., "layer": None, "hook_only": True, "why": "..."}
+    describe(policy, target) -> [for_rule(r, target) for each paths rule]
+
+`policy show` and the Policy tab print this; the facts behind it (with the version each was
+observed for) are core/facts/native_deny.py, the Claude spelling core/targets/claude_permissions.py.
+Plain data, the standard library only, no disk: what the plan writes is the same translation
+(the plan's info["permissions"] adds which entries were already the operator's).
+"""
+from __future__ import annotations
+
+from .facts import native_deny as F
+
+HOOK_ONLY = "the hook is the only layer"
+
+
+def for_rule(rule: dict, target: str) -> dict:
+    layer = F.LAYER.get(target)
+    out = {"target": target, "rule": rule.get("id"), "layer": None, "hook_only": True,
+           "entries": [], "written": [], "skipped": [], "notes": [],
+           "verified": F.VERIFIED.get(target, ""), "source": "observed",
+           "why": HOOK_ONLY}
+    if layer is None:                     # a scope with no CLI of its own (repo)
+        out["why"] = f"{HOOK_ONLY} (no native layer is known for {target})"
+        return out
+    if not layer["written"]:
+        out["why"] = f"{HOOK_ONLY}: {layer['why']}"
+        return out
+    if target == "claude":
+        from .targets.claude_permissions import translate
+        t = translate(rule)
+        out.update(entries=list(t.entries), written=[list(x) for x in t.written],
+                   skipped=[list(x) for x in t.skipped], notes=list(t.notes))
+        if t.entries:
+            out.update(layer=layer["name"], hook_only=False, why="")
+            if t.skipped:
+                out["why"] = "some paths are left to the hook: " + "; ".join(
+                    f"{p}: {w}" for p, w in t.skipped)
+        else:
+            out["why"] = f"{HOOK_ONLY}: " + ("; ".join(f"{p}: {w}" for p, w in t.skipped)
+                                             or "the rule names no path")
+    return out
+
+
+def describe(policy: dict | None, target: str) -> list[dict]:
+    return [for_rule(r, target) for r in (policy or {}).get("paths") or [] if isinstance(r, dict)]
+
+
+def line(row: dict) -> str:
+    """One line for a text listing: what else enforces the rule in that CLI."""
+    if row["hook_only"]:
+        return row["why"]
+    n = len(row["entries"])
+    text = f"also {row['layer']}: {n} entr{'y' if n == 1 else 'ies'} (verified {row['verified']})"
+    return text + (f"; {row['why']}" if row["why"] else "")

@@ -1,0 +1,86 @@
+"""Defense in depth with the real Claude Code: the [[policy.paths]] rule agentdeck writes into
+Claude's own permissions.deny (through the plan) still stops the Read tool when agentdeck's hook
+is gone -- its wrapper made to exit 0, as a model that neutered the hook would leave it.
+
+One real offline turn per case against tests/clients/scripted_model.py (FACTS.md, "Running a
+real session offline"): the scripted model calls Read on the file; what the CLI sends back as the
+tool result is what the model would have seen. The neighbour id_rsa.pub is read in the same
+setup, so the deny -- not a missing permission -- is what stops the key.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scripted_model import ScriptedModel
+
+from agentdeck.core import engine
+from agentdeck.core.policy import compiled
+
+pytestmark = pytest.mark.clients
+
+SECRET = "agentdeck-test-private-key-material"
+RULE = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
+        "access": ["read", "write"], "decision": "deny", "reason": "private keys stay private"}
+
+
+@pytest.fixture
+def keys_profile(monkeypatch):
+    """The profile's [policy] with the paths rule, as core.policy.compiled.policy_of gives it."""
+    real = compiled.policy_of
+
+    def policy_of(profile):
+        pol = real(profile) or {"on_error": "allow", "rules": []}
+        return {**pol, "paths": [RULE]}
+    monkeypatch.setattr(compiled, "policy_of", policy_of)
+
+
+def _read_turn(host, clients, path: Path, cwd: Path) -> list[str]:
+    """One real Claude turn whose only tool call is Read(path); the tool results it sent back.
+    bypassPermissions (IS_SANDBOX=1 as root): every permission is granted but the deny list."""
+    env = dict(host.env)
+    env.update({"ANTHROPIC_API_KEY": "sk-offline-test", "IS_SANDBOX": "1"})
+    with ScriptedModel(command="", call=("Read", {"file_path": str(path)})) as m:
+        env["ANTHROPIC_BASE_URL"] = m.url
+        r = subprocess.run([str(clients.bin_dirs["claude"] / "claude"), "-p", "read the file",
+                            "--model", "sonnet", "--permission-mode", "bypassPermissions"],
+                           env=env, cwd=cwd, capture_output=True, text=True, timeout=120,
+                           stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, r.stderr[-2000:]
+        results = m.tool_results()
+    assert len(results) == 1, f"the Read call was not made: {r.stdout[-500:]}"
+    return results
+
+
+def test_claudes_own_deny_holds_with_the_hook_neutered(scratch_env, clients, need, tmp_path,
+                                                       keys_profile):
+    need("claude")
+    host = scratch_env
+    host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
+    ssh = host.home / ".ssh"
+    ssh.mkdir(mode=0o700)
+    (ssh / "id_rsa").write_text(SECRET + "\n")
+    (ssh / "id_rsa.pub").write_text("ssh-rsa AAAA public\n")
+    plan = engine.build_plan(host, "default", ["claude"])
+    assert engine.apply_plan(host, plan).ok
+    settings = json.loads((host.claude_home / "settings.json").read_text())
+    assert any(e.startswith("Read(~/.ssh/id_*") for e in settings["permissions"]["deny"])
+
+    # the hook is gone: its wrapper answers every event with exit 0 and runs no handler
+    wrapper = host.claude_home / "agentdeck-hook.sh"
+    wrapper.write_text("#!/bin/sh\nexit 0\n")
+    audit = Path(host.state_dir) / "audit.jsonl"
+    before = audit.read_text() if audit.exists() else ""
+    work = tmp_path / "work"
+    work.mkdir()
+
+    [denied] = _read_turn(host, clients, ssh / "id_rsa", work)
+    assert SECRET not in denied and "denied by your permission settings" in denied, denied
+    [allowed] = _read_turn(host, clients, ssh / "id_rsa.pub", work)
+    assert "ssh-rsa AAAA public" in allowed, allowed
+    assert (audit.read_text() if audit.exists() else "") == before, "the hook still ran"

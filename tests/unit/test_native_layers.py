@@ -1,0 +1,36 @@
+"""`policy show`'s answer to "what else enforces this paths rule": Claude's own permissions.deny
+where the rule can be spelled there, the hook alone in Copilot and Codex (and why)."""
+from __future__ import annotations
+
+from agentdeck.core import native_layers
+from agentdeck.core.facts import native_deny
+
+KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
+        "access": ["read", "write"], "decision": "deny", "reason": "r"}
+
+
+def test_claude_names_its_layer_and_the_entries():
+    row = native_layers.for_rule(KEYS, "claude")
+    assert row["hook_only"] is False and "permissions.deny" in row["layer"]
+    assert len(row["entries"]) == 8 and row["verified"] == native_deny.CLAUDE_VERIFIED
+    assert native_layers.line(row).startswith("also Claude Code permissions.deny")
+
+
+def test_copilot_and_codex_say_the_hook_is_the_only_layer_and_why():
+    for target, word in (("copilot", "--deny-tool"), ("codex", "permission profile")):
+        row = native_layers.for_rule(KEYS, target)
+        assert row["hook_only"] and not row["entries"]
+        assert row["why"].startswith(native_layers.HOOK_ONLY) and word in row["why"]
+
+
+def test_a_claude_rule_it_cannot_spell_is_hook_only_there_too():
+    row = native_layers.for_rule({**KEYS, "paths": [".env"], "except": []}, "claude")
+    assert row["hook_only"] and "not under ~/ or /" in row["why"]
+    mixed = native_layers.for_rule({**KEYS, "paths": ["~/.ssh/id_*", ".env"]}, "claude")
+    assert not mixed["hook_only"] and ".env" in mixed["why"]
+
+
+def test_describe_lists_every_paths_rule():
+    rows = native_layers.describe({"rules": [], "paths": [KEYS, {**KEYS, "id": "b"}]}, "claude")
+    assert [r["rule"] for r in rows] == ["private-keys", "b"]
+    assert native_layers.describe(None, "claude") == []
