@@ -375,26 +375,29 @@ def load_policy(path: str) -> tuple[dict | None, str | None]:
         doc = json.loads(data)
     except ValueError as e:
         return None, f"policy {path} is not JSON: {e}"
-    if not isinstance(doc, dict) or doc.get("format") != 1 or not isinstance(
-            doc.get("rules"), list):
-        return None, f"policy {path} is not a compiled agentdeck policy (format 1)"
+    if not isinstance(doc, dict) or doc.get("format") not in (1, 2) or not isinstance(
+            doc.get("rules"), list) or not isinstance(doc.get("paths", []), list):
+        return None, f"policy {path} is not a compiled agentdeck policy (format 2)"
     return doc, None
 
 
 def decide(payload: dict, record: dict, env, parse_error: str | None,
-           t0: float, policy: tuple[dict | None, str | None] | None = None) -> tuple[int, str, str]:
+           t0: float, policy: tuple[dict | None, str | None] | None = None,
+           fs=None) -> tuple[int, str, str]:
     """Evaluate the compiled policy (and the drill canary) for a pre-tool or prompt event, add
     the decision to `record`, and return (exit code, stdout, stderr) in the dialect's channel.
     `policy`: (document, problem) already loaded (`agentdeck policy test`, in-process); by
-    default the compiled policy file is read (core.policy.compiled.policy_path)."""
+    default the compiled policy file is read (core.policy.compiled.policy_path). `fs`: the file
+    system path rules look at (core.policy.fs; the disk by default)."""
     from agentdeck.core.policy.canary import drill_canary_verdict
-    from agentdeck.core.policy.rules import Verdict, evaluate, evaluate_prompt
+    from agentdeck.core.policy.rules import Context, Verdict, evaluate_doc, evaluate_prompt
     from agentdeck.core.policy.vocabulary import tool_calls
 
     event, dialect = record["event"], _channel_dialect(record)
     doc, problem = policy if policy is not None else _policy(env)
     on_error = (doc or {}).get("on_error") or "allow"
-    calls = tool_calls(payload) if event == "pre_tool_use" else []
+    servers = (doc or {}).get("mcp_servers") or ()
+    calls = tool_calls(payload, servers) if event == "pre_tool_use" else []
     verdict = drill_canary_verdict(env, calls)
     failed = None
     if verdict is None:
@@ -402,7 +405,9 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
         if failed and (parse_error or doc is None):
             verdict = Verdict("deny" if on_error == "deny" else "allow", "on_error", failed)
         elif event == "pre_tool_use":
-            verdict = evaluate((doc or {}).get("rules") or [], calls)
+            cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
+            home = env.get("HOME") or (doc or {}).get("home") or ""
+            verdict = evaluate_doc(doc or {}, calls, Context(home, cwd, env, fs))
         else:
             prompt = payload.get("prompt")
             verdict = evaluate_prompt((doc or {}).get("rules") or [],

@@ -152,6 +152,12 @@ def _load_profile_toml(host: Host, path: Path) -> schema.ProfileFile:
                                 "rule by giving its id)", path=str(path),
                                 line=_toml_line(text, ["policy", "rules", i, "id"]))
             seen.add(rule.id)
+        for i, rule in enumerate(pf.policy.paths):
+            if rule.id in seen:
+                raise UserError(f"policy.paths.{i}.id: duplicate policy rule id {rule.id!r} "
+                                "(rules and paths share one set of ids)", path=str(path),
+                                line=_toml_line(text, ["policy", "paths", i, "id"]))
+            seen.add(rule.id)
     return pf
 
 
@@ -260,16 +266,22 @@ def _check_hooks(host: Host, prof: Profile, hooks_from: dict[str, Path]) -> None
 def _merge_policy(into: schema.Policy, layer: schema.PolicyFile, path: Path) -> None:
     """One profile's [policy] over the chain so far: on_error when set; each rule by id (a rule
     with an id already there replaces it in place, a new one is appended)."""
-    if layer.on_error is not None:
-        into.on_error = layer.on_error
-    at = {r.id: i for i, r in enumerate(into.rules)}
-    for rule in layer.rules:
-        if rule.id in at:
-            into.rules[at[rule.id]] = rule
-        else:
-            at[rule.id] = len(into.rules)
-            into.rules.append(rule)
-        into.sources[rule.id] = str(path)
+    for key in ("on_error", "unresolved", "protect_agentdeck"):
+        if getattr(layer, key, None) is not None:
+            setattr(into, key, getattr(layer, key))
+    for kind, other in (("rules", "paths"), ("paths", "rules")):
+        given = {r.id for r in getattr(layer, kind)}
+        setattr(into, other, [r for r in getattr(into, other) if r.id not in given])
+    for kind in ("rules", "paths"):
+        have = getattr(into, kind)
+        at = {r.id: i for i, r in enumerate(have)}
+        for rule in getattr(layer, kind):
+            if rule.id in at:
+                have[at[rule.id]] = rule
+            else:
+                at[rule.id] = len(have)
+                have.append(rule)
+            into.sources[rule.id] = str(path)
 
 
 def deep_merge(base: dict, over: dict) -> dict:

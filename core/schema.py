@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .names import TARGETS, check_name
 
@@ -56,12 +56,16 @@ class PolicyExamples(BaseModel):
 
 
 class PolicyRule(BaseModel):
-    """One rule: `match` (a Python regular expression) is searched in the command (shell), the
-    path (read, write), "server/tool" (mcp), the URL (web) or the prompt text (prompt)."""
+    """One rule. Either `match`, a Python regular expression searched in the raw subject (the
+    command line, the path, "server/tool", the URL or the prompt text; a regex on a raw command
+    line is evadable), or, for tool = "shell", `command` + `args`: matched on the argv of every
+    simple command the line would run (core/policy/argv.py)."""
     model_config = ConfigDict(extra="forbid")
     id: str
     tool: PolicyTool
-    match: str
+    match: str | None = None
+    command: str | list[str] | None = None      # program name(s), path reduced to its name
+    args: list[str] = Field(default_factory=list)   # groups of "a|b|c": every group present
     decision: PolicyDecision
     reason: str = ""
     examples: PolicyExamples = Field(default_factory=PolicyExamples)
@@ -73,25 +77,87 @@ class PolicyRule(BaseModel):
 
     @field_validator("match")
     @classmethod
-    def _regex(cls, v: str) -> str:
+    def _regex(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
         try:
             re.compile(v)
         except re.error as e:
             raise ValueError(f"not a valid regular expression ({e})") from None
         return v
 
+    @field_validator("command")
+    @classmethod
+    def _command(cls, v):
+        names = [v] if isinstance(v, str) else v
+        if names is not None and (not names or any(not n or "/" in n or n.strip() != n
+                                                   for n in names)):
+            raise ValueError("command is a program name (or a list of names), without a path")
+        return v
+
+    @model_validator(mode="after")
+    def _one_form(self):
+        if self.match is None and self.command is None:
+            raise ValueError("a rule needs match (a regex on the raw subject) or command "
+                             "(+ args, matched on argv)")
+        if self.match is not None and self.command is not None:
+            raise ValueError("a rule has match or command, not both")
+        if self.command is not None and self.tool != "shell":
+            raise ValueError('command/args rules are for tool = "shell"')
+        if self.args and self.command is None:
+            raise ValueError("args needs command")
+        return self
+
+
+PathAccess = Literal["read", "write"]
+
+
+class PolicyPath(BaseModel):
+    """[[policy.paths]]: protected files, enforced on every tool that touches a file and on the
+    file operands and redirections of shell commands (core/policy/paths.py)."""
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    id: str
+    paths: list[str] = Field(min_length=1)         # globs; ~ and ** understood
+    except_: list[str] = Field(default_factory=list, alias="except")
+    access: list[PathAccess] = Field(default_factory=lambda: ["read", "write"], min_length=1)
+    decision: PolicyDecision = "deny"
+    reason: str = ""
+    examples: PolicyExamples = Field(default_factory=PolicyExamples)
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        return check_name(v, "policy path id")
+
+    @field_validator("paths", "except_")
+    @classmethod
+    def _globs(cls, v: list[str]) -> list[str]:
+        for g in v:
+            if not g or not (g.startswith(("/", "~/", "$HOME/")) or g in ("~", "$HOME")
+                             or g.startswith("**")):
+                raise ValueError(f"{g!r}: a protected path is absolute, starts with ~/ or $HOME/,"
+                                 " or with ** (any directory)")
+        return v
+
 
 class PolicyFile(BaseModel):
-    """[policy] in one profile.toml. on_error None: not set here (inherited, default deny)."""
+    """[policy] in one profile.toml. None: not set here (inherited, or the default)."""
     model_config = ConfigDict(extra="forbid")
     on_error: PolicyOnError | None = None
+    unresolved: PolicyDecision | None = None       # a command the policy cannot resolve
+    protect_agentdeck: bool | None = None           # the built-in write protection of the guard
     rules: list[PolicyRule] = Field(default_factory=list)
+    paths: list[PolicyPath] = Field(default_factory=list)
 
 
 class Policy(BaseModel):
-    """The resolved policy: the chain's [policy] sections merged (rules by id, later wins)."""
+    """The resolved policy: the chain's [policy] sections merged (rules and paths by id, later
+    wins)."""
     on_error: PolicyOnError = "deny"   # what the handler answers when it cannot decide
+    unresolved: PolicyDecision = "ask"
+    protect_agentdeck: bool = True
     rules: list[PolicyRule] = Field(default_factory=list)
+    paths: list[PolicyPath] = Field(default_factory=list)
     sources: dict[str, str] = Field(default_factory=dict)   # rule id -> the profile.toml it is from
 
 

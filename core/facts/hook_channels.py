@@ -89,3 +89,33 @@ CAVEATS: dict[str, list[str]] = {
              "the Copilot cloud agent treats ask as deny",
              "Copilot CLI loads repository hooks only in a trusted folder"],
 }
+
+
+#: Which of a dialect's tools the path rules ([[policy.paths]]) are checked on (the tool names
+#: core/policy/vocabulary.py maps; the shell tool's operands and redirections in every dialect).
+#: Verified with the CLI versions of DIALECT_CLI (the clients tests run them in real turns).
+PATH_TOOLS: dict[str, dict[str, str]] = {
+    "copilot-camel": {"read": "view, str_replace_editor view, rg, grep, glob",
+                      "write": "create, edit, str_replace_editor, apply_patch (every path)",
+                      "shell": "bash"},
+    "copilot-pascal": {"read": "Read, Grep, Glob", "write": "Write, Edit, MultiEdit",
+                       "shell": "Bash"},
+    "vscode": {"read": "read_file, grep_search, file_search",
+               "write": "create_file, replace_string_in_file, apply_patch", "shell": "run_in_terminal"},
+    "codex": {"read": "none: Codex has no read tool, read rules act on its shell commands' operands",
+              "write": "apply_patch (every path)", "shell": "exec_command, shell, Bash"},
+    "claude": {"read": "Read, NotebookRead, Grep, Glob", "write": "Write, Edit, MultiEdit, NotebookEdit",
+               "shell": "Bash"},
+}
+
+#: What a hook-level guard does not stop, said wherever the policy is described.
+LIMITS = [
+    "a model that can run code as you can still reach a protected file with enough effort (a path "
+    "built at run time, an encoded name, a program that reads it from its own config): the hook "
+    "sees the command, not what the program does; the organisation layer, with root-owned files, "
+    "is the boundary for that",
+    "a `match` regex on the raw command line is evadable (quotes, variables, other spellings): "
+    "use command/args rules and [[policy.paths]]",
+    "a command the parser cannot resolve gets [policy] unresolved (ask by default; Codex has no "
+    "ask, so there it is denied)",
+]

@@ -88,12 +88,29 @@ def cmd_policy(args, make_host) -> int:
         for t, d in data.items():
             print(f"{t}  (on_error = {d['on_error']['value']}: {d['on_error']['meaning']})")
             for r in d["rules"]:
-                print(f"  {r['id']}  {r['tool']} /{r['match']}/ -> {r['decision']}")
+                if r["kind"] == "argv":
+                    names = "|".join(r["command"] if isinstance(r["command"], list) else [r["command"]])
+                    what = f"shell argv: {names} {' '.join(r['args'])}".rstrip()
+                else:
+                    what = f"{r['tool']} /{r['match']}/"
+                print(f"  {r['id']}  {what} -> {r['decision']}")
+                print(f"      covers: {r['covers']}")
                 for c in r["channels"]:
                     note = f"; {c['note']}" if c["note"] else ""
                     print(f"      {c['cli']} {c['event']}: {c['how']}{note}")
+            for r in d["paths"]:
+                ex = f" except {', '.join(r['except'])}" if r["except"] else ""
+                print(f"  {r['id']}  paths {', '.join(r['paths'])}{ex} "
+                      f"({'/'.join(r['access'])}) -> {r['decision']}")
+                for e in r["enforced_by"]:
+                    tools = "; ".join(f"{k}: {v}" for k, v in e["tools"].items() if v)
+                    print(f"      {e['cli']} hook: {tools}")
+                    print(f"      {e['cli']} own layer: {e['native']}")
+            print(f"  unresolved commands -> {d['unresolved']}")
             for c in d["caveats"]:
                 print(f"  caveat: {c}")
+            for c in d["limits"]:
+                print(f"  limit: {c}")
         return 0
     from .selftest import test_policy
 
@@ -108,6 +125,7 @@ def cmd_policy(args, make_host) -> int:
             print(f"MISMATCH  {m}")
         for n in res.notes:
             print(f"note      {n}")
-        print(f"policy test: profile {name}, {len(pol['rules'])} rule(s), {res.checked} case(s) "
+        print(f"policy test: profile {name}, {len(pol['rules']) + len(pol['paths'])} rule(s), "
+              f"{res.checked} case(s) "
               f"checked, {len(res.mismatches)} mismatch(es)")
     return 0 if res.ok else 1

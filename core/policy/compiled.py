@@ -15,20 +15,29 @@ Where it lives (one rule, in `policy_path`):
 The handler reads it in core.hookhandler.load_policy (the one module allowed its own file access:
 it runs on every tool call with no Host object).
 
-Document (format 1):
-  {"format": 1, "target": "copilot", "on_error": "allow" | "deny",
-   "rules": [{"id", "tool", "match", "decision", "reason"}, ...]}
+Document (format 2):
+  {"format": 2, "target": "copilot", "on_error": "allow" | "deny",
+   "unresolved": "ask" | "deny" | "allow", "home": "/home/me" (not for repo),
+   "mcp_servers": [names Copilot prefixes its MCP tools with],
+   "rules": [{"id", "tool", "match" | "command" + "args", "decision", "reason"}, ...],
+   "paths": [{"id", "paths", "except", "access", "decision", "reason", "builtin"?}, ...]}
+`~` stays in the globs: the handler expands it from the CLI's HOME (the repository's document
+is committed and read on other machines), falling back to "home".
 """
 from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 
-FORMAT = 1
+FORMAT = 2
+SELF_RULE = "agentdeck-self"          # the built-in write protection of the guard
+SELF_COMMAND_RULE = "agentdeck-self-commands"
 FILE_NAME = "policy.json"
 REPO_PATH = os.path.join(".github", "agentdeck", FILE_NAME)
 ON_ERROR_DEFAULT = "deny"           # the profile schema's default (core/schema.py Policy)
+UNRESOLVED_DEFAULT = "ask"
 
 
 # ---- the profile side (install time) -----------------------------------------------------------
@@ -42,17 +51,52 @@ def policy_of(profile) -> dict | None:
         pol = pol.model_dump(exclude_none=True)
     if not isinstance(pol, dict):
         return None
-    rules = []
+    rules, paths = [], []
     for r in pol.get("rules") or []:
         if hasattr(r, "model_dump"):
             r = r.model_dump(exclude_none=True)
         rules.append(dict(r))
-    return {"on_error": pol.get("on_error") or ON_ERROR_DEFAULT, "rules": rules}
+    for r in pol.get("paths") or []:
+        if hasattr(r, "model_dump"):
+            r = r.model_dump(exclude_none=True)
+        r = dict(r)
+        if "except_" in r:
+            r["except"] = r.pop("except_")
+        paths.append(r)
+    protect = pol.get("protect_agentdeck")
+    return {"on_error": pol.get("on_error") or ON_ERROR_DEFAULT,
+            "unresolved": pol.get("unresolved") or UNRESOLVED_DEFAULT,
+            "protect_agentdeck": True if protect is None else bool(protect),
+            "rules": rules, "paths": paths}
 
 
-def compile_policy(policy: dict, target: str) -> str:
-    """The compiled document's text for one target (byte-stable for equal input)."""
-    from .rules import check_rule
+def check_path_rule(r) -> str | None:
+    """Why a [[policy.paths]] entry (as data) cannot be used, or None."""
+    from .rules import DECISIONS
+
+    if not isinstance(r, dict):
+        return "a path rule must be a table"
+    if not isinstance(r.get("id"), str) or not r["id"]:
+        return "a path rule needs an id"
+    globs = r.get("paths")
+    if not isinstance(globs, list) or not globs or not all(isinstance(g, str) and g for g in globs):
+        return "paths must be a non-empty list of globs"
+    if not isinstance(r.get("except", []), list):
+        return "except must be a list of globs"
+    acc = r.get("access", ["read", "write"])
+    if not isinstance(acc, list) or not acc or any(a not in ("read", "write") for a in acc):
+        return "access must list read and/or write"
+    if r.get("decision", "deny") not in DECISIONS:
+        return f"decision {r.get('decision')!r} is not one of {', '.join(DECISIONS)}"
+    return None
+
+
+def compile_policy(policy: dict, target: str, *, home: str | None = None,
+                   protect: list[str] | None = None, mcp_servers: list[str] | None = None) -> str:
+    """The compiled document's text for one target (byte-stable for equal input). `protect`:
+    the guard's own files (self_protection), written as the built-in rule agentdeck-self when
+    the policy's protect_agentdeck is on."""
+    from .rules import DECISIONS, check_rule
 
     rules = []
     seen: set[str] = set()
@@ -63,13 +107,81 @@ def compile_policy(policy: dict, target: str) -> str:
         if r["id"] in seen:
             raise ValueError(f"policy rule {r['id']!r}: the id is used twice")
         seen.add(r["id"])
-        rules.append({"id": r["id"], "tool": r.get("tool", "any"), "match": r["match"],
-                      "decision": r["decision"], "reason": r.get("reason") or ""})
+        out = {"id": r["id"], "tool": r.get("tool", "any")}
+        if r.get("command") is not None:
+            names = r["command"]
+            out["command"] = [names] if isinstance(names, str) else list(names)
+            out["args"] = list(r.get("args") or [])
+        else:
+            out["match"] = r["match"]
+        out.update(decision=r["decision"], reason=r.get("reason") or "")
+        rules.append(out)
+    paths = []
+    for r in policy.get("paths") or []:
+        why = check_path_rule(r)
+        if why:
+            raise ValueError(f"policy path {r.get('id') if isinstance(r, dict) else r!r}: {why}")
+        if r["id"] in seen:
+            raise ValueError(f"policy rule {r['id']!r}: the id is used twice")
+        seen.add(r["id"])
+        paths.append({"id": r["id"], "paths": list(r["paths"]), "except": list(r.get("except") or []),
+                      "access": list(r.get("access") or ["read", "write"]),
+                      "decision": r.get("decision", "deny"), "reason": r.get("reason") or ""})
+    if protect and policy.get("protect_agentdeck", True):
+        paths.append({"id": SELF_RULE, "paths": sorted(set(protect)), "except": [],
+                      "access": ["write"], "decision": "deny", "builtin": True,
+                      "reason": "agentdeck's guard protects its own files and each CLI's hook "
+                                "settings (set [policy] protect_agentdeck = false to allow)"})
+        rules.append({"id": SELF_COMMAND_RULE, "tool": "shell", "command": ["agentdeck"],
+                      "args": ["apply|uninstall|org"], "decision": "deny",
+                      "builtin": True,
+                      "reason": "agentdeck changes its own guard only when you run it yourself, "
+                                "not through an agent"})
     on_error = policy.get("on_error") or ON_ERROR_DEFAULT
     if on_error not in ("allow", "deny"):
         raise ValueError(f"policy on_error {on_error!r} is not allow or deny")
-    doc = {"format": FORMAT, "target": target, "on_error": on_error, "rules": rules}
+    unresolved = policy.get("unresolved") or UNRESOLVED_DEFAULT
+    if unresolved not in DECISIONS:
+        raise ValueError(f"policy unresolved {unresolved!r} is not one of {', '.join(DECISIONS)}")
+    doc = {"format": FORMAT, "target": target, "on_error": on_error, "unresolved": unresolved}
+    if home:
+        doc["home"] = home
+    if mcp_servers:
+        doc["mcp_servers"] = sorted(mcp_servers)
+    doc["rules"] = rules
+    doc["paths"] = paths
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def self_protection(host, target: str, root=None) -> list[str]:
+    """The guard's own files as globs (`~/...` inside the home): agentdeck's state and config
+    dirs (compiled policies, manifests, operator profiles), each CLI's hook registrations,
+    wrappers and hook settings, and the handler with the environment it runs from."""
+    from ..targets.wrapper import own_handler
+
+    home = str(host.home).rstrip("/")
+
+    def g(p) -> str:
+        p = str(p)
+        return "~" + p[len(home):] if p == home or p.startswith(home + "/") else p
+
+    out = [g(host.state_dir) + "/**", g(host.state_dir), g(host.config_dir) + "/**",
+           g(host.copilot_home) + "/hooks/**", g(host.copilot_home) + "/settings.json",
+           g(host.copilot_home) + "/hooks",
+           g(host.codex_home) + "/hooks.json", g(host.codex_home) + "/config.toml",
+           g(host.codex_home) + "/agentdeck-hook.sh",
+           g(host.claude_home) + "/settings.json", g(host.claude_home) + "/settings.local.json",
+           g(host.claude_home) + "/agentdeck-hook.sh"]
+    handler = own_handler(host)
+    if handler:
+        out.append(g(handler))
+        env_root = os.path.dirname(os.path.dirname(handler))
+        if host.exists(Path(env_root) / "pyvenv.cfg"):
+            out.append(g(env_root) + "/**")
+    if root is not None:
+        out += [str(Path(root) / ".github" / "agentdeck") + "/**",
+                str(Path(root) / ".github" / "hooks") + "/**"]
+    return out
 
 
 def desired_item(profile, host, target: str, root=None):
@@ -77,18 +189,19 @@ def desired_item(profile, host, target: str, root=None):
     profile has no rule (then no file: the handler allows every call and records it, whatever
     on_error says). `root`: the repository (target "repo")."""
     pol = policy_of(profile)
-    if pol is None or not pol["rules"]:
+    if pol is None or not (pol["rules"] or pol["paths"]):
         return None          # nothing to enforce: no file, the handler allows and records
-    from pathlib import Path
-
     from ..desired import Desired
     from ..errors import UserError
 
+    servers = sorted((getattr(profile, "mcp_servers", None) or {}).keys()) if target == "copilot" else []
     try:
-        text = compile_policy(pol, target)
+        text = compile_policy(pol, target, home=None if target == "repo" else str(host.home),
+                              protect=self_protection(host, target, root),
+                              mcp_servers=servers)
     except ValueError as e:
         raise UserError(str(e)) from None
-    n = len(pol["rules"])
+    n = len(pol["rules"]) + len(pol["paths"])
     if target == "repo":
         path, mode = Path(root) / REPO_PATH, 0o644
         why = ("the profile's [policy] for the repository's hooks (committed beside the wrapper: "

@@ -70,15 +70,50 @@ def describe(policy: dict | None, target: str) -> dict:
                                     else "lets the tool run; the line is still recorded"))},
         "caveats": list(F.CAVEATS.get(target, [])),
         "rules": [],
+        "paths": [],
     }
+    out["limits"] = list(F.LIMITS)
+    out["unresolved"] = (policy or {}).get("unresolved") or "ask"
     for r in (policy or {}).get("rules") or []:
         tool = r.get("tool", "any")
+        kind = "argv" if r.get("command") else "regex"
         out["rules"].append({
-            "id": r.get("id"), "tool": tool, "match": r.get("match"),
+            "id": r.get("id"), "kind": kind, "tool": tool, "match": r.get("match"),
+            "command": r.get("command"), "args": r.get("args") or [],
             "decision": r.get("decision"), "reason": r.get("reason") or "",
+            "covers": (f"every simple command the line runs, on argv (wrappers, shells, evals, "
+                       f"$(...) resolved)" if kind == "argv" else
+                       f"a regex searched in the raw {tool} subject"
+                       + (" (evadable on a command line: quoting, variables, spellings)"
+                          if tool in ("shell", "any") else "")),
             "channels": [_channel(d, tool, r.get("decision", "allow")) for d in dialects],
         })
+    for r in (policy or {}).get("paths") or []:
+        access = r.get("access") or ["read", "write"]
+        per_cli = []
+        for d in dialects:
+            tools = F.PATH_TOOLS.get(d, {})
+            per_cli.append({"cli": F.DIALECT_CLI.get(d, ("", ""))[0], "dialect": d,
+                            "tools": {a: tools.get(a, "") for a in access} | {
+                                "shell": f"{tools.get('shell', '')}: operands and redirections"},
+                            "native": _native(target, r)})
+        out["paths"].append({
+            "id": r.get("id"), "paths": r.get("paths"), "except": r.get("except") or [],
+            "access": access, "decision": r.get("decision", "deny"),
+            "reason": r.get("reason") or "", "enforced_by": per_cli,
+            "channels": [_channel(d, "read", r.get("decision", "deny")) for d in dialects],
+        })
     return out
+
+
+def _native(target: str, rule: dict) -> str:
+    """The CLI's own layer that also enforces a path rule, or that the hook is the only one."""
+    try:
+        from agentdeck.core.policy import native
+    except ImportError:
+        return "the hook is the only layer"
+    fn = getattr(native, "describe_path_rule", None)
+    return fn(target, rule) if fn else "the hook is the only layer"
 
 
 def ask_notices(policy: dict | None, target: str) -> list[str]:

@@ -91,11 +91,13 @@ TOOLS: dict[str, dict[str, list]] = {
     },
     "read": {
         "copilot": [("view", lambda s: {"path": s}),
-                    ("str_replace_editor", lambda s: {"command": "view", "path": s})],
+                    ("str_replace_editor", lambda s: {"command": "view", "path": s}),
+                    ("rg", lambda s: {"pattern": ".", "path": s})],
         "pascal": [("Read", lambda s: {"file_path": s})],
         "vscode": [("read_file", lambda s: {"filePath": s, "startLine": 1, "endLine": 50})],
         "codex": [],          # Codex reads through its shell tool
-        "claude": [("Read", lambda s: {"file_path": s}), ("NotebookRead", lambda s: {"notebook_path": s})],
+        "claude": [("Read", lambda s: {"file_path": s}), ("NotebookRead", lambda s: {"notebook_path": s}),
+                   ("Grep", lambda s: {"pattern": ".", "path": s, "output_mode": "content"})],
     },
     "write": {
         "copilot": [("create", lambda s: {"path": s, "file_text": "x"}),
@@ -123,7 +125,7 @@ TOOLS: dict[str, dict[str, list]] = {
         "claude": [("WebFetch", lambda s: {"url": s, "prompt": "summarize"})],
     },
     "mcp": {
-        "copilot": [],
+        "copilot": [("{server}-{tool}", None)],       # Copilot CLI names MCP tools so
         "pascal": [("mcp__{server}__{tool}", None)],
         "vscode": [("mcp_{server}_{tool}", None)],
         "codex": [("mcp__{server}__{tool}", None)],

@@ -1,16 +1,22 @@
 """Rule evaluation: which decision a tool call (or a prompt) gets.
 
-A rule is plain data (the compiled policy's form of a profile's [[policy.rules]]):
+Three kinds of rule, all plain data (the compiled policy, core/policy/compiled.py):
 
-    {"id": "no-force-push", "tool": "shell", "match": "git\\s+push\\b.*--force",
-     "decision": "deny", "reason": "force-push is not allowed here"}
+    {"id": "no-force-push", "tool": "shell", "match": "git\\s+push\\b.*--force", ...}
+        a regex searched in each raw subject (command line, path, server/tool, URL, prompt);
+        on a command line it is evadable (quoting, variables, other spellings)
+    {"id": "no-rm-rf", "tool": "shell", "command": ["rm"], "args": ["-r|-R", "-f"], ...}
+        matched on the argv of every simple command the line would run (core/policy/argv.py)
+    paths: {"id": "keys", "paths": ["~/.ssh/id_*"], "except": [...], "access": [...], ...}
+        protected files, on every tool that touches a file and on shell operands and
+        redirections (core/policy/paths.py)
 
-`tool` is a class of core.policy.vocabulary (shell | read | write | mcp | web | prompt) or
-"any"; `match` is searched (re.search) in each subject of the call. Deny wins over ask, ask
-over allow; no match allows. A batch gets the strongest decision of its calls.
+Deny wins over ask, ask over allow; no match allows. A batch gets the strongest decision of its
+calls. A shell command the parser cannot resolve (core/policy/shellparse.py) gets the policy's
+`unresolved` decision (rule "unresolved") whenever an argv or path rule could apply.
 
-A rule's regex is compiled the first time a call of its class is seen, so a hook call pays only
-for the rules of the tool it is about. Standard library only.
+The shell parser is imported only when a shell call meets an argv or path rule; a regex is
+compiled the first time a call of its class is seen. Standard library only, plus the parser.
 """
 from __future__ import annotations
 
@@ -30,6 +36,9 @@ def _rx(pattern: str) -> re.Pattern:
     if p is None:
         p = _COMPILED[pattern] = re.compile(pattern)
     return p
+
+
+UNRESOLVED_RULE = "unresolved"
 
 
 class Verdict:
@@ -55,9 +64,10 @@ def _applies(rule: dict, cls: str) -> bool:
 
 
 def evaluate_call(rules: list[dict], call: Call) -> Verdict:
+    """The regex rules alone (argv and path rules need evaluate_doc's context)."""
     best = Verdict(call=call)
     for rule in rules:
-        if not _applies(rule, call.cls):
+        if not _applies(rule, call.cls) or not isinstance(rule.get("match"), str):
             continue
         rx = _rx(rule["match"])
         if any(rx.search(s) for s in call.subjects if isinstance(s, str)):
@@ -82,6 +92,97 @@ def evaluate(rules: list[dict], calls: list[Call]) -> Verdict:
     return best
 
 
+class Context:
+    """What a decision needs besides the rules: the home (~, $HOME), the call's cwd, the
+    handler's environment and the file system (core/policy/fs.py)."""
+    __slots__ = ("home", "cwd", "env", "fs", "_paths")
+
+    def __init__(self, home: str, cwd: str, env=None, fs=None):
+        self.home, self.cwd, self.env = home, cwd or home or "/", env or {}
+        if fs is None:
+            from .fs import DiskFS
+            fs = DiskFS()
+        self.fs = fs
+        self._paths = None
+
+    def path_rules(self, doc: dict):
+        if self._paths is None:
+            from .paths import PathRules
+            self._paths = PathRules(doc.get("paths") or [], self.home, self.fs)
+        return self._paths
+
+
+def _display(ctx: Context, p: str) -> str:
+    h = (ctx.home or "").rstrip("/")
+    return "~" + p[len(h):] if h and (p == h or p.startswith(h + "/")) else p
+
+
+def _path_verdict(ctx: Context, hits, call: Call) -> Verdict | None:
+    best = None
+    for rule, path, access in hits:
+        reason = rule.get("reason") or f"{_display(ctx, path)} is protected"
+        v = Verdict(rule.get("decision", "deny"), rule.get("id"),
+                    f"{reason} ({access} {_display(ctx, path)})", call)
+        if best is None or _RANK[v.decision] > _RANK[best.decision]:
+            best = v
+    return best
+
+
+def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) -> Verdict | None:
+    from .argv import matches
+    from .shellparse import resolve
+
+    paths = ctx.path_rules(doc)
+    best: Verdict | None = None
+
+    def take(v: Verdict | None) -> None:
+        nonlocal best
+        if v is not None and (best is None or _RANK[v.decision] > _RANK[best.decision]):
+            best = v
+
+    for text in call.subjects:
+        if not isinstance(text, str) or not text.strip():
+            continue
+        parsed = resolve(text, ctx.cwd, ctx.env, ctx.fs, ctx.home)
+        for cmd in parsed.commands:
+            name = cmd.name
+            known = [a.value for a in cmd.argv[1:] if a.value is not None]
+            for rule in argv_rules:
+                if matches(rule, name, known):
+                    take(Verdict(rule["decision"], rule.get("id"), rule.get("reason") or "", call))
+            if paths:
+                take(_path_verdict(ctx, paths.for_command(cmd), call))
+        if parsed.unresolved:
+            decision = doc.get("unresolved") or "ask"
+            take(Verdict(decision, UNRESOLVED_RULE,
+                         "agentdeck cannot tell what this command runs: "
+                         + "; ".join(parsed.unresolved[:3]), call))
+    return best
+
+
+def evaluate_doc(doc: dict, calls: list[Call], ctx: Context) -> Verdict:
+    """The decision for a pre-tool event under a whole compiled policy (regex, argv and path
+    rules, and `unresolved`)."""
+    rules = doc.get("rules") or []
+    argv_rules = [r for r in rules if r.get("command") and r.get("tool", "shell") == "shell"]
+    has_paths = bool(doc.get("paths"))
+    best = Verdict(call=calls[0] if calls else None)
+    for call in calls:
+        cands = [evaluate_call(rules, call)]
+        if call.cls == "shell" and (argv_rules or has_paths):
+            cands.append(_shell_verdict(doc, call, ctx, argv_rules))
+        elif has_paths and call.cls in ("read", "write", "mcp", "other"):
+            paths = ctx.path_rules(doc)
+            cands.append(_path_verdict(ctx, paths.for_call(call, ctx.cwd), call))
+        for v in cands:
+            if v is not None and v.rule is not None and (
+                    best.rule is None or _RANK[v.decision] > _RANK[best.decision]):
+                best = v
+        if best.decision == "deny":
+            break
+    return best
+
+
 def evaluate_prompt(rules: list[dict], prompt: str) -> Verdict:
     return evaluate_call(rules, Call("prompt", "prompt", [prompt]))
 
@@ -96,6 +197,16 @@ def check_rule(rule: dict) -> str | None:
         return f"tool {rule.get('tool')!r} is not one of {', '.join(TOOLS)}"
     if rule.get("decision") not in DECISIONS:
         return f"decision {rule.get('decision')!r} is not one of {', '.join(DECISIONS)}"
+    if rule.get("command") is not None:
+        names = rule["command"]
+        names = [names] if isinstance(names, str) else names
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n
+                                                               for n in names):
+            return "command must be a program name or a list of names"
+        if not isinstance(rule.get("args", []), list) or not all(
+                isinstance(a, str) for a in rule.get("args", [])):
+            return "args must be a list of strings"
+        return None
     if not isinstance(rule.get("match"), str):
         return "match must be a regular expression (a string)"
     try:

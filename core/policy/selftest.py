@@ -42,13 +42,38 @@ def _channel(dialect_label: str) -> str:
     return "copilot-camel" if base.startswith("copilot-camel") or base == "copilot-batch" else base
 
 
-def run_case(doc: dict, target: str, event: str, payload: dict, env_extra: dict | None = None):
+#: the home `policy test` decides in (a virtual tree, MemoryFS: nothing on the disk is looked at)
+TEST_HOME = "/home/policy-test"
+
+
+def run_case(doc: dict, target: str, event: str, payload: dict, env_extra: dict | None = None,
+             fs=None):
     """(record, exit code, stdout, stderr) of the handler deciding `payload` in-process."""
-    env = {"AGENTDECK_TARGET": target, "AGENTDECK_EVENT": event, **(env_extra or {})}
+    env = {"AGENTDECK_TARGET": target, "AGENTDECK_EVENT": event, "HOME": TEST_HOME,
+           **(env_extra or {})}
     record = hookhandler.build_record(payload, event, env)
     code, out, err = hookhandler.decide(payload, record, env, None, time.perf_counter(),
-                                        policy=(doc, None))
+                                        policy=(doc, None), fs=fs if fs is not None else _fs([]))
     return record, code, out, err
+
+
+def _fs(paths: list[str]):
+    from .fs import MemoryFS
+    from .shellparse import normalize
+
+    return MemoryFS({normalize(p, "/work/repo", TEST_HOME): "x" for p in paths})
+
+
+def _path_forms(rule: dict, path: str):
+    """(class, subject) pairs a path example is tried as: each file tool of the rule's access,
+    and a shell command that reads (cat) or writes (a redirection) it."""
+    access = rule.get("access") or ["read", "write"]
+    if "read" in access:
+        yield "read", path
+        yield "shell", f"cat {path}"
+    if "write" in access:
+        yield "write", path
+        yield "shell", f"echo x > {path}"
 
 
 def _check_answer(where: str, event: str, channel: str, expected: str, record: dict, code: int,
@@ -88,7 +113,27 @@ def _check_answer(where: str, event: str, channel: str, expected: str, record: d
 def test_policy(policy: dict) -> Result:
     """Every example of every rule of `policy` ({"on_error", "rules"}), plus the drill canary."""
     res = Result()
-    doc = json.loads(compile_policy(policy, "test"))
+    servers = sorted({(ex.split("/", 1)[0]) for r in policy.get("rules") or []
+                      if r.get("tool") == "mcp" for d in ("deny", "ask", "allow")
+                      for ex in (r.get("examples") or {}).get(d) or [] if "/" in ex})
+    doc = json.loads(compile_policy(policy, "test", mcp_servers=servers))
+    for rule in policy.get("paths") or []:
+        examples = rule.get("examples") or {}
+        if not any(examples.get(d) for d in ("deny", "ask", "allow")):
+            res.notes.append(f"rule {rule.get('id')}: no examples to test")
+            continue
+        fs = _fs([ex for d in ("deny", "ask", "allow") for ex in examples.get(d) or []])
+        for expected in ("deny", "ask", "allow"):
+            for ex in examples.get(expected) or []:
+                for cls, subject in _path_forms(rule, ex):
+                    for label, target, event, payload in shapes(cls, subject):
+                        res.checked += 1
+                        record, code, out, _ = run_case(doc, target, event, payload, fs=fs)
+                        why = _check_answer(f"rule {rule.get('id')} example {ex!r} as {subject!r}"
+                                            f" in {label}", "pre_tool_use", _channel(label),
+                                            expected, record, code, out)
+                        if why:
+                            res.mismatches.append(why)
     for rule in policy.get("rules") or []:
         examples = rule.get("examples") or {}
         if not any(examples.get(d) for d in ("deny", "ask", "allow")):

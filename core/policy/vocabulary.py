@@ -30,10 +30,15 @@ CLASSES = ("shell", "read", "write", "mcp", "web", "prompt", "other")
 
 
 class Call:
-    __slots__ = ("cls", "name", "subjects")
+    """`kind` refines a read: "search" (a recursive content search: Grep, grep, rg, search),
+    "glob" (names matching a pattern; subjects = [pattern, base dir]), "list" (a directory's
+    names) or "" (a file). `texts`: the string arguments of an mcp or other call (for paths)."""
+    __slots__ = ("cls", "name", "subjects", "kind", "texts")
 
-    def __init__(self, cls: str, name: str, subjects: list[str]):
+    def __init__(self, cls: str, name: str, subjects: list[str], kind: str = "",
+                 texts: list[str] | None = None):
         self.cls, self.name, self.subjects = cls, name, subjects
+        self.kind, self.texts = kind, texts or []
 
     def to_json(self) -> dict:
         return {"class": self.cls, "name": self.name, "subjects": self.subjects}
@@ -51,7 +56,7 @@ _BY_NAME = {
     # read
     "read": "read", "view": "read", "readfile": "read", "notebookread": "read", "glob": "read",
     "grep": "read", "ls": "read", "listdir": "read", "filesearch": "read", "grepsearch": "read",
-    "readnotebookcellOutput".lower(): "read", "search": "read", "codebase": "read",
+    "readnotebookcellOutput".lower(): "read", "search": "read", "codebase": "read", "rg": "read",
     # write
     "write": "write", "edit": "write", "multiedit": "write", "notebookedit": "write",
     "create": "write", "createfile": "write", "replacestringinfile": "write",
@@ -159,9 +164,19 @@ def _write_subjects(name: str, args: dict) -> list[str]:
     return direct + [p for p in paths if p not in direct]
 
 
-def _mcp(name: str) -> tuple[str, str] | None:
+#: how a read tool reads (folded name -> kind); the rest read one file
+_READ_KIND = {"grep": "search", "grepsearch": "search", "rg": "search", "search": "search",
+              "codebase": "search", "glob": "glob", "filesearch": "glob", "ls": "list",
+              "listdir": "list"}
+_PATTERN_KEYS = ("pattern", "glob", "query", "includePattern")
+
+
+def _mcp(name: str, servers=()) -> tuple[str, str] | None:
     """(server, tool) of an MCP tool name: mcp__server__tool (Claude, Codex), mcp_server_tool
-    (VS Code)."""
+    (VS Code), <server>-<tool> (Copilot CLI, for the servers the profile installs)."""
+    for s in servers:
+        if name.startswith(s + "-") and len(name) > len(s) + 1:
+            return s, name[len(s) + 1:]
     if name.startswith("mcp__"):
         server, _, tool = name[5:].partition("__")
         return server, tool
@@ -171,12 +186,12 @@ def _mcp(name: str) -> tuple[str, str] | None:
     return None
 
 
-def classify(name: str, args: dict) -> Call:
+def classify(name: str, args: dict, mcp_servers=()) -> Call:
     """One tool call as a Call."""
     name = name if isinstance(name, str) else ""
-    mcp = _mcp(name)
+    mcp = _mcp(name, mcp_servers)
     if mcp:
-        return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"])
+        return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"], texts=_strings(args)[:50])
     f = fold(name)
     if f == "strreplaceeditor" or (f in ("edit", "editor") and isinstance(args.get("command"), str)
                                    and args["command"] in _EDITOR_COMMANDS):
@@ -189,25 +204,32 @@ def classify(name: str, args: dict) -> Call:
     if cls == "write":
         return Call("write", name, _write_subjects(name, args))
     if cls == "read":
-        return Call("read", name, _first_str(args, _PATH_KEYS))
+        kind = _READ_KIND.get(f, "")
+        if kind == "glob":
+            return Call("read", name, _first_str(args, _PATTERN_KEYS)[:1]
+                        + _first_str(args, _PATH_KEYS)[:1], kind)
+        return Call("read", name, _first_str(args, _PATH_KEYS), kind)
     if cls == "web":
         return Call("web", name, _first_str(args, _URL_KEYS))
-    return Call("other", name, [name, *_strings(args)[:20]])
+    texts = _strings(args)[:50]
+    return Call("other", name, [name, *texts[:20]], texts=texts)
 
 
-def tool_calls(payload: dict) -> list[Call]:
-    """Every tool call a pre-tool payload carries (a batch gives several)."""
+def tool_calls(payload: dict, mcp_servers=()) -> list[Call]:
+    """Every tool call a pre-tool payload carries (a batch gives several). `mcp_servers`: the
+    server names Copilot CLI prefixes its MCP tools with (`<server>-<tool>`)."""
     if not isinstance(payload, dict):
         return []
     if isinstance(payload.get("toolCalls"), list):          # Copilot camelCase, batched
         return [classify(c.get("name") or c.get("toolName") or "",
-                         tool_args(c.get("args", c.get("toolArgs"))))
+                         tool_args(c.get("args", c.get("toolArgs"))), mcp_servers)
                 for c in payload["toolCalls"] if isinstance(c, dict)]
     if "serverName" in payload and "toolName" in payload:   # Copilot preMcpToolCall
         return [Call("mcp", str(payload.get("toolName")),
-                     [f"{payload.get('serverName')}/{payload.get('toolName')}"])]
+                     [f"{payload.get('serverName')}/{payload.get('toolName')}"],
+                     texts=_strings(tool_args(payload.get("arguments")))[:50])]
     if "toolName" in payload:                                # Copilot camelCase, one call
-        return [classify(payload["toolName"], tool_args(payload.get("toolArgs")))]
+        return [classify(payload["toolName"], tool_args(payload.get("toolArgs")), mcp_servers)]
     if "tool_name" in payload:                               # Claude, Codex, VS Code, Pascal
         return [classify(payload["tool_name"], tool_args(payload.get("tool_input")))]
     return []

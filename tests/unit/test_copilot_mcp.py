@@ -238,7 +238,9 @@ def test_dropped_profile_server_leaves_config_and_list(host, monkeypatch):
     monkeypatch.setattr(profiles, "resolve", without_github)
     plan = engine.build_plan(host, "default", ["copilot"])
     classes = {i.label: i.cls for i in plan.items if i.cls != "noop"}
-    assert classes == {"MCP server github": "remove", "disabledMcpServers: github": "remove"}
+    # the compiled policy names the servers whose `<server>-<tool>` names Copilot sends
+    assert classes == {"MCP server github": "remove", "disabledMcpServers: github": "remove",
+                       "compiled policy": "update"}
     engine.apply_plan(host, plan)
     assert "github" not in json.loads((host.copilot_home / "mcp-config.json").read_text())["mcpServers"]
     assert "disabledMcpServers" not in _settings(host)     # 16.1: agentdeck's list, emptied

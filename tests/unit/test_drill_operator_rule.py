@@ -51,9 +51,10 @@ def test_any_tool_rule_qualifies():
     assert t is not None and t.rule == "everything"
 
 
-def test_the_default_profile_has_a_rule_to_try(host):
+def test_the_default_profile_has_no_shell_regex_rule_to_try(host):
+    # its guardrails are [[policy.paths]] rules now (the drill tries those with a decoy file)
     t, why = operator_rule.for_profile(host, "default")
-    assert why == "" and t.rule == "ssh-private-key-shell"
+    assert t is None and why == operator_rule.NONE
 
 
 def test_the_inert_command_runs_only_the_marker(host, tmp_path):

@@ -30,7 +30,9 @@ def with_policy(monkeypatch):
 
 
 def test_policy_of_reads_plain_data_and_defaults():
-    assert compiled.policy_of({"policy": {"rules": []}}) == {"on_error": "deny", "rules": []}
+    assert compiled.policy_of({"policy": {"rules": []}}) == {
+        "on_error": "deny", "unresolved": "ask", "protect_agentdeck": True, "rules": [],
+        "paths": []}
     assert compiled.policy_of({}) is None
 
     class Obj:
@@ -47,8 +49,11 @@ def test_each_target_installs_its_compiled_policy(ghost, with_policy, target, mo
     engine.apply_plan(ghost, plan)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     doc = json.loads(path.read_text())
-    assert (doc["format"], doc["target"], doc["on_error"]) == (1, target, "deny")
-    assert [r["id"] for r in doc["rules"]] == ["no-force-push", "ask-env"]
+    assert (doc["format"], doc["target"], doc["on_error"]) == (2, target, "deny")
+    # the profile's rules, then the guard's built-in self-protection (protect_agentdeck)
+    assert [r["id"] for r in doc["rules"]] == ["no-force-push", "ask-env",
+                                               "agentdeck-self-commands"]
+    assert [r["id"] for r in doc["paths"]] == ["agentdeck-self"]
     assert not engine.build_plan(ghost, "default", [target]).has_changes
     # the handler, with the wrapper's environment, finds and enforces it
     monkeypatch.setenv("AGENTDECK_STATE_DIR", str(ghost.state_dir))

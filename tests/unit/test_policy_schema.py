@@ -74,6 +74,7 @@ def test_rules_are_plain_data_on_the_resolved_profile(host):
     assert pol.rules[1].reason == "" and pol.sources["ssh-keys"] == str(path)
     assert pol.model_dump()["rules"][0] == {
         "id": "no-force-push", "tool": "shell", "match": r"git\s+push\b.*--force",
+        "command": None, "args": [],
         "decision": "deny", "reason": "force-push is not allowed here",
         "examples": {"deny": ["git push --force origin main"], "ask": [],
                      "allow": ["git push origin topic"]}}
@@ -126,7 +127,7 @@ def test_policy_survives_the_cache(host):
     ('[policy]\non_error = "ask"\n', "policy.on_error: Input should be 'deny' or 'allow'", 4),
     ('[policy]\nmode = "strict"\n', "policy.mode: unknown field", 4),
     ('[[policy.rules]]\nid = "a"\ntool = "shell"\ndecision = "deny"\n',
-     "policy.rules.0.match: Field required", 3),
+     "policy.rules.0: Value error, a rule needs match (a regex on the raw subject) or command", 3),
 ])
 def test_each_policy_mistake_is_one_line_with_file_and_line(host, body, expect, line):
     path = write_profile(host, "evil", '[profile]\nextends = ["default"]\n' + body)

@@ -1,0 +1,139 @@
+"""The file-system look-ups a policy decision makes (globs, symlinks, directories, script
+text), behind one small interface so `agentdeck policy test` can decide its corpus against a
+virtual home (MemoryFS) and the hook handler against the disk (DiskFS).
+
+The hook handler has no Host object (it runs on every tool call, bare start-up): DiskFS is, with
+core/hookhandler.py, the one part of core/ that touches the disk itself
+(tests/unit/test_host_door.py lists it). It never writes, never follows a FIFO or device
+(reads are O_NONBLOCK and of regular files only), and bounds what it reads and globs.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+import stat
+
+MAX_GLOB = 2000
+
+
+def load_binding(pkg: str):
+    """A package's compiled `_binding` module, loaded from its folder without running the
+    package's __init__ (tree-sitter's imports `typing`, ~10 ms the hook handler saves)."""
+    import importlib.machinery as M
+    import importlib.util as U
+
+    spec = U.find_spec(pkg)
+    if spec is None or not spec.origin:
+        raise ImportError(pkg)
+    d = os.path.dirname(spec.origin)
+    for f in sorted(os.listdir(d)):
+        if f.startswith("_binding") and f.endswith((".so", ".pyd")):
+            full = f"{pkg}._binding"
+            loader = M.ExtensionFileLoader(full, os.path.join(d, f))
+            s = U.spec_from_file_location(full, os.path.join(d, f), loader=loader)
+            mod = U.module_from_spec(s)
+            loader.exec_module(mod)
+            return mod
+    raise ImportError(f"{pkg}: no compiled binding")
+
+
+class DiskFS:
+    def realpath(self, p: str) -> str:
+        try:
+            return os.path.realpath(p)
+        except (OSError, ValueError):
+            return p
+
+    def is_dir(self, p: str) -> bool:
+        try:
+            return stat.S_ISDIR(os.stat(p).st_mode)
+        except (OSError, ValueError):
+            return False
+
+    def exists(self, p: str) -> bool:
+        try:
+            os.lstat(p)
+            return True
+        except (OSError, ValueError):
+            return False
+
+    def glob(self, pattern: str) -> list[str]:
+        import glob as g
+
+        out: list[str] = []
+        try:
+            for m in g.iglob(pattern, recursive="**" in pattern):
+                out.append(m)
+                if len(out) >= MAX_GLOB:
+                    break
+        except (OSError, ValueError, RecursionError):
+            pass
+        return out
+
+    def read_script(self, p: str, limit: int) -> str | None:
+        try:
+            fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, ValueError):
+            return None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            data = os.read(fd, limit)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        return data.decode("utf-8", "replace")
+
+
+class MemoryFS:
+    """A virtual tree: {absolute path: text (a file) | None (a folder) | "->target" (a link)}."""
+
+    def __init__(self, entries: dict[str, str | None]):
+        self.entries = dict(entries)
+        for p in list(self.entries):
+            d = posixpath.dirname(p)
+            while d and d != "/" and d not in self.entries:
+                self.entries[d] = None
+                d = posixpath.dirname(d)
+
+    def _link(self, p: str) -> str | None:
+        v = self.entries.get(p)
+        return v[2:] if isinstance(v, str) and v.startswith("->") else None
+
+    def realpath(self, p: str, _depth: int = 0) -> str:
+        parts = p.strip("/").split("/")
+        cur = ""
+        for i, part in enumerate(parts):
+            cur = f"{cur}/{part}"
+            t = self._link(cur)
+            if t is not None and _depth < 20:
+                rest = "/".join(parts[i + 1:])
+                nxt = posixpath.normpath(posixpath.join(posixpath.dirname(cur), t))
+                return self.realpath(posixpath.join(nxt, rest) if rest else nxt, _depth + 1)
+        return cur or "/"
+
+    def is_dir(self, p: str) -> bool:
+        return self.entries.get(self.realpath(p), "") is None and self.realpath(p) in self.entries
+
+    def exists(self, p: str) -> bool:
+        return p in self.entries
+
+    def glob(self, pattern: str) -> list[str]:
+        rx = fnmatch.translate(pattern)
+        import re
+        if "**" in pattern:
+            rx = rx.replace(r"(?s:", r"(?s:", 1)
+        c = re.compile(rx)
+        out = []
+        for p in sorted(self.entries):
+            if c.match(p) and not any(seg.startswith(".") and not pat.startswith(".")
+                                      for seg, pat in zip(p.split("/"), pattern.split("/"))):
+                if p.count("/") == pattern.count("/") or "**" in pattern:
+                    out.append(p)
+        return out[:MAX_GLOB]
+
+    def read_script(self, p: str, limit: int) -> str | None:
+        v = self.entries.get(self.realpath(p))
+        return v[:limit] if isinstance(v, str) and not v.startswith("->") else None

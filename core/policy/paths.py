@@ -1,0 +1,282 @@
+"""Protected paths ([[policy.paths]]): which files a tool call or a shell command reads or
+writes, and which rule protects them.
+
+    rules = PathRules(doc["paths"], home="/home/me", fs=DiskFS())
+    rules.for_call(call, cwd)        # -> [(rule, path, access)] hits
+    rules.for_command(cmd)           # one simple command of core.policy.shellparse
+
+A path is absolute and normalized (`~`, `$HOME`, `.`, `..`, `//`), relative ones against the
+call's cwd (or the directory a `cd` earlier in the line went to); both it and its symlink-free
+form (fs.realpath) are checked. A glob operand is expanded against the disk at decision time.
+A rule's globs: `*` and `?` stay inside one path component, `**` crosses them; `except` globs
+take files out of it. A directory counts only for recursive readers and writers
+(core/policy/programs.py RECURSIVE) when a protected file lies below it.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+
+from . import programs as P
+from .shellparse import Cmd, Word, normalize
+
+_EMBEDDED = re.compile(r"""(?:~|\$HOME|\$\{HOME\})/[^\s'"`;|&<>(){}\\,]*"""
+                       r"""|(?<![\w.~$}])/(?:[^\s'"`;|&<>(){}\\,/]+/)+[^\s'"`;|&<>(){}\\,]*""")
+
+
+def glob_rx(pattern: str) -> re.Pattern:
+    """A rule glob as a regex: * and ? within a component, ** across them, [...] classes."""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "*":
+            if pattern[i:i + 3] == "**/":
+                out.append("(?:.*/)?")
+                i += 3
+                continue
+            if pattern[i:i + 2] == "**":
+                out.append(".*")
+                i += 2
+                continue
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            j = pattern.find("]", i + 2)
+            if j < 0:
+                out.append(r"\[")
+            else:
+                body = pattern[i + 1:j]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out) + r"\Z", re.S)
+
+
+def _static_prefix(pattern: str) -> str:
+    parts = pattern.split("/")
+    keep = []
+    for p in parts:
+        if any(ch in p for ch in "*?["):
+            break
+        keep.append(p)
+    return "/".join(keep) or "/"
+
+
+class _Rule:
+    __slots__ = ("data", "pats", "excepts", "prefixes", "access", "deep")
+
+    def __init__(self, data: dict, home: str):
+        self.data = data
+        globs = [_expand_home(g, home) for g in data.get("paths") or []]
+        self.pats = [glob_rx(g) for g in globs]
+        self.prefixes = [(_static_prefix(g), g) for g in globs]
+        self.excepts = [glob_rx(_expand_home(g, home)) for g in data.get("except") or []]
+        self.access = set(data.get("access") or ("read", "write"))
+        self.deep = any(g.startswith("**") for g in globs)
+
+    def covers(self, path: str) -> bool:
+        return any(p.match(path) for p in self.pats) and not any(e.match(path)
+                                                                for e in self.excepts)
+
+    def below(self, d: str, fs, skip_hidden: bool) -> str | None:
+        """A protected file (that exists) under directory `d`, or None."""
+        d = d.rstrip("/") or "/"
+        for prefix, g in self.prefixes:
+            if g.startswith("**"):
+                tail = g.lstrip("*/")
+                cands = fs.glob(posixpath.join(d, "**", tail)) if tail else []
+            elif prefix == d or prefix.startswith(d + "/") or d == "/":
+                rel = prefix[len(d):] if d != "/" else prefix
+                if skip_hidden and any(s.startswith(".") for s in rel.split("/") if s):
+                    continue
+                cands = fs.glob(g) if any(ch in g for ch in "*?[") else [g]
+            elif d.startswith(prefix + "/") and "**" in g:
+                cands = fs.glob(posixpath.join(d, "**", g.rsplit("**", 1)[1].lstrip("/")))
+            else:
+                continue
+            for c in cands:
+                if self.covers(c) and (fs.exists(c) or c == g):
+                    if skip_hidden and any(s.startswith(".") for s in
+                                           c[len(d):].split("/") if s):
+                        continue
+                    return c
+        return None
+
+
+def _expand_home(g: str, home: str) -> str:
+    if g == "~" or g.startswith("~/"):
+        return (home.rstrip("/") or "") + g[1:]
+    if g == "$HOME" or g.startswith("$HOME/"):
+        return (home.rstrip("/") or "") + g[5:]
+    return g
+
+
+class PathRules:
+    def __init__(self, rules: list[dict], home: str, fs):
+        self.home, self.fs = home, fs
+        self.rules = [_Rule(r, home) for r in rules if isinstance(r, dict)]
+
+    def __bool__(self) -> bool:
+        return bool(self.rules)
+
+    # -- one path
+    def hits(self, path: str, access: set[str], recursive: bool = False,
+             skip_hidden: bool = False) -> list[tuple[dict, str, str]]:
+        out = []
+        forms = [path]
+        real = self.fs.realpath(path)
+        if real != path:
+            forms.append(real)
+        for r in self.rules:
+            acc = access & r.access
+            if not acc:
+                continue
+            for p in forms:
+                if r.covers(p):
+                    out.append((r.data, p, "/".join(sorted(acc))))
+                    break
+                if recursive and self.fs.is_dir(p):
+                    below = r.below(p, self.fs, skip_hidden)
+                    if below:
+                        out.append((r.data, below, "/".join(sorted(acc))))
+                        break
+        return out
+
+    def _word_paths(self, w: Word, cwd: str) -> list[str]:
+        if w.value is not None and not w.glob:
+            return [normalize(w.value, cwd, self.home)]
+        pat = w.pattern
+        if not pat or pat.strip("*") == "":
+            return []
+        absolute = normalize(pat, cwd, self.home)
+        found = self.fs.glob(absolute)
+        if found:
+            return [normalize(f, cwd, self.home) for f in found]
+        if w.value is not None:
+            return [normalize(w.value, cwd, self.home)]
+        return []
+
+    def _embedded(self, text: str, cwd: str) -> list[str]:
+        out = []
+        for m in _EMBEDDED.finditer(text):
+            s = m.group(0).rstrip(".:")
+            if s.startswith("${HOME}"):
+                s = "$HOME" + s[7:]
+            out.append(normalize(s, cwd, self.home))
+        return out
+
+    # -- a simple command
+    def for_command(self, cmd: Cmd, unresolved_hit=None) -> list[tuple[dict, str, str]]:
+        name = cmd.name
+        cwd = cmd.cwd or "/"
+        vals = [a.value for a in cmd.argv[1:]]
+        flags: set[str] = set()
+        for v in vals:
+            if v and v.startswith("-") and v != "-" and v != "--":
+                if v.startswith("--"):
+                    flags.add(v.split("=", 1)[0])
+                else:
+                    flags.add(v)
+                    flags.update("-" + c for c in v[1:])
+        words = {v for v in vals if v}
+        role = P.role(name, flags) if name else "unknown"
+        rec = P.recursive(name, flags, words)
+        skip_hidden = name in P.SKIPS_HIDDEN and not (flags & set(P.SKIPS_HIDDEN[name]))
+        hits: list[tuple[dict, str, str]] = []
+
+        def check(paths, access, recursive=rec):
+            for p in paths:
+                hits.extend(self.hits(p, access, recursive, skip_hidden))
+
+        both = {"read", "write"}
+        for mode, w in cmd.redirects:
+            if mode == "here":
+                continue
+            acc = {"r": {"read"}, "w": {"write"}, "rw": both}[mode]
+            check(self._word_paths(w, cwd), acc, False)
+        if role == "mention":
+            return hits
+        operands: list[Word] = []
+        ended = False
+        for w in cmd.argv[1:]:
+            v = w.value
+            if v is not None and not ended:
+                if v == "--":
+                    ended = True
+                    continue
+                if v.startswith("-") and v != "-":
+                    if "=" in v:
+                        operands.append(Word.lit(v.split("=", 1)[1]))
+                    continue
+                if name == "dd" and v.startswith(("if=", "of=")):
+                    acc = {"read"} if v.startswith("if=") else {"write"}
+                    check([normalize(v[3:], cwd, self.home)], acc, False)
+                    continue
+                if v.startswith("@") and len(v) > 1:
+                    operands.append(Word.lit(v[1:]))
+                    continue
+                if "=@" in v:
+                    operands.append(Word.lit(v.split("=@", 1)[1].split(";", 1)[0]))
+                    continue
+            operands.append(w)
+        access = {"meta": set(), "read": {"read"}, "write": {"write"}, "rw": both,
+                  "unknown": both, "move": both, "copy": {"read"}}.get(role, both)
+        if name in P.ARCHIVERS:
+            access = both if name != "tar" else {"read"}
+        if role == "copy" and len(operands) >= 2:
+            check(self._word_paths(operands[-1], cwd), {"write"}, rec)
+            operands = operands[:-1]
+        if access:
+            for w in operands:
+                check(self._word_paths(w, cwd), access, rec or role == "move")
+            for w in cmd.feeds:               # find -exec, xargs: everything below the dirs
+                check(self._word_paths(w, cwd), access, True)
+        if role not in ("meta",) or name in P.INTERPRETERS:
+            emb_access = both if (name in P.INTERPRETERS or role == "unknown") else access
+            if emb_access:
+                for w in cmd.argv[1:]:
+                    if w.value and ("/" in w.value):
+                        check(self._embedded(w.value, cwd), emb_access, False)
+        if name == "tar":
+            for i, v in enumerate(vals):
+                if v in ("-f", "--file") and i + 1 < len(vals) and vals[i + 1]:
+                    check([normalize(vals[i + 1], cwd, self.home)], {"write"}, False)
+        return hits
+
+    # -- a tool call that is not a shell command
+    def for_call(self, call, cwd: str) -> list[tuple[dict, str, str]]:
+        cwd = cwd or self.home or "/"
+        kind = getattr(call, "kind", "") or ""
+        hits: list[tuple[dict, str, str]] = []
+        if call.cls == "read":
+            if kind == "glob":
+                base = call.subjects[1] if len(call.subjects) > 1 else cwd
+                pat = call.subjects[0] if call.subjects else ""
+                if pat:
+                    full = normalize(pat, normalize(base, cwd, self.home), self.home)
+                    for p in self.fs.glob(full) or [full]:
+                        hits += self.hits(p, {"read"})
+                return hits
+            if kind == "list":
+                return hits
+            paths = call.subjects or ([cwd] if kind == "search" else [])
+            for s in paths:
+                p = normalize(s, cwd, self.home)
+                hits += self.hits(p, {"read"}, recursive=(kind == "search"))
+            return hits
+        if call.cls == "write":
+            for s in call.subjects:
+                hits += self.hits(normalize(s, cwd, self.home), {"write"})
+            return hits
+        if call.cls in ("mcp", "other"):
+            for s in getattr(call, "texts", None) or []:
+                for p in self._embedded(s, cwd):
+                    hits += self.hits(p, {"read", "write"})
+                if s.startswith(("~/", "$HOME/")) or s in ("~",):
+                    hits += self.hits(normalize(s, cwd, self.home), {"read", "write"})
+        return hits

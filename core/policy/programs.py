@@ -1,0 +1,214 @@
+"""What the policy knows about programs: wrappers that run another command, shells, and how a
+program touches the files it is given (data; core/policy/paths.py reads it).
+
+Roles (how a program's operands are touched):
+  meta     names or metadata only: nothing of a file's content is read or written
+  mention  its operands are text, not files (echo, printf)
+  read     reads its operands
+  write    writes (changes, removes) its operands
+  rw       reads and writes them (an editor, sed -i)
+  copy     the last operand is written, the others are read (cp, install, scp, rsync)
+  move     every operand is written, and the sources are read (mv)
+A program not listed is unknown: a protected operand counts as both read and written.
+
+RECURSIVE: a reader or writer given a directory above a protected file touches it, always
+(rg, tar, rsync -a, ...) or only with one of the flags listed.
+"""
+from __future__ import annotations
+
+META = frozenset({
+    "ls", "stat", "test", "[", "[[", "realpath", "readlink", "dirname", "basename", "du", "df",
+    "pwd", "cd", "pushd", "popd", "type", "which", "whereis", "command", "true", "false", "exit",
+    "export", "unset", "set", "alias", "sleep", "id", "whoami", "date", "uname", "namei",
+    "lsattr", "getfacl", "tree", "exa", "eza", "fd", "fdfind", "locate", "hash", "wait",
+    "jobs", "kill", "ps", "hostname", "mkdir", "history", "shopt", "local", "declare", "read",
+    "return", "break", "continue", "trap", "umask", "ulimit", "clear", "tput", "seq", "yes",
+})
+MENTION = frozenset({"echo", "printf", "print"})
+READ = frozenset({
+    "cat", "tac", "head", "tail", "less", "more", "most", "nl", "od", "xxd", "hexdump", "base64",
+    "base32", "basenc", "strings", "sort", "uniq", "cut", "paste", "awk", "gawk", "mawk", "diff",
+    "cmp", "comm", "grep", "egrep", "fgrep", "zgrep", "md5sum", "sha1sum", "sha256sum",
+    "sha512sum", "b2sum", "cksum", "sum", "wc", "file", "jq", "yq", "openssl", "ssh-keygen",
+    "ssh-add", "gpg", "iconv", "fold", "fmt", "column", "expand", "unexpand", "pr", "rev",
+    "zcat", "bzcat", "xzcat", "zless", "bat", "batcat", "view", "look", "join", "tsort", "ptx",
+    "curl", "wget", "nc", "ncat", "socat", "mail", "sendmail", "uuencode", "gzip", "bzip2", "xz",
+    "zstd", "lz4", "rg", "ag", "ack", "git", "diff3", "sdiff", "split", "csplit", "shuf",
+    "ssh", "sftp", "tee",
+})
+WRITE = frozenset({
+    "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr",
+    "setfacl", "touch", "mkfifo", "mknod", "ln", "tee", "patch", "srm", "wipe",
+})
+RW = frozenset({"vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "sed", "perl", "dd", "ln",
+                "sponge"})
+COPY = frozenset({"cp", "install", "scp", "rsync", "ditto"})
+MOVE = frozenset({"mv"})
+#: "always": recursive by nature; a tuple: recursive only with one of those flags
+RECURSIVE = {
+    "rg": "always", "ag": "always", "ack": "always", "tar": "always", "zip": ("-r", "--recurse-paths"),
+    "grep": ("-r", "-R", "--recursive", "--dereference-recursive", "-d"),
+    "egrep": ("-r", "-R", "--recursive"), "fgrep": ("-r", "-R", "--recursive"),
+    "zgrep": ("-r", "-R"),
+    "cp": ("-r", "-R", "-a", "--recursive", "--archive"),
+    "scp": ("-r",), "rsync": ("-r", "-a", "--recursive", "--archive"),
+    "rm": ("-r", "-R", "--recursive"), "chmod": ("-R", "--recursive"),
+    "chown": ("-R", "--recursive"), "chgrp": ("-R", "--recursive"), "chattr": ("-R",),
+    "setfacl": ("-R", "--recursive"), "mv": "always", "ditto": "always", "shred": (),
+    "du": (), "git": ("add", "-A", "--all", "commit", "stash", "archive"),
+    "7z": "always", "7za": "always", "cpio": "always", "pax": "always", "find": (),
+    "diff": ("-r", "--recursive"), "wc": (), "sha256sum": (), "md5sum": (),
+    "base64": (), "cat": (),
+}
+#: these skip hidden files and folders unless one of the flags is given (rg, ag)
+SKIPS_HIDDEN = {"rg": ("--hidden", "-.", "-u", "-uu", "-uuu", "--no-ignore-dot", "-unrestricted"),
+                "ag": ("--hidden", "-u", "--unrestricted")}
+#: tar's archive file is written when it creates (c) and read when it extracts or lists
+ARCHIVERS = frozenset({"tar", "zip", "unzip", "7z", "7za", "cpio", "pax", "ar", "jar"})
+
+#: programs that run code given as text: a protected path anywhere in their arguments (the
+#: code) counts as an operand
+INTERPRETERS = frozenset({
+    "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php",
+    "lua", "tclsh", "Rscript", "awk", "gawk", "mawk", "osascript", "pwsh", "powershell", "jshell",
+    "julia", "irb", "ipython", "sqlite3", "psql", "mysql", "make", "cmake", "gdb", "vim", "nvim",
+    "ex", "ed", "sed",
+})
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "fish",
+                    "rbash", "yash", "posh", "tcsh", "csh"})
+
+#: wrapper -> (options taking a value, options that end the wrapper's own options)
+WRAPPERS: dict[str, tuple[frozenset, frozenset]] = {
+    "sudo": (frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user",
+                        "--group", "--host", "--prompt", "--chdir", "--role", "--type",
+                        "--other-user", "--close-from", "--command-timeout"}), frozenset()),
+    "doas": (frozenset({"-u", "-C"}), frozenset()),
+    "env": (frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string", "-P"}),
+            frozenset()),
+    "command": (frozenset(), frozenset()),
+    "builtin": (frozenset(), frozenset()),
+    "exec": (frozenset({"-a"}), frozenset()),
+    "nice": (frozenset({"-n", "--adjustment"}), frozenset()),
+    "ionice": (frozenset({"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"}), frozenset()),
+    "nohup": (frozenset(), frozenset()),
+    "setsid": (frozenset(), frozenset()),
+    "time": (frozenset({"-f", "-o", "--format", "--output"}), frozenset()),
+    "timeout": (frozenset({"-s", "-k", "--signal", "--kill-after"}), frozenset()),
+    "stdbuf": (frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}), frozenset()),
+    "unbuffer": (frozenset(), frozenset()),
+    "chronic": (frozenset(), frozenset()),
+    "flock": (frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}), frozenset()),
+    "chroot": (frozenset({"--userspec", "--groups"}), frozenset()),
+    "runuser": (frozenset({"-u", "-g", "-G", "--user", "--group"}), frozenset()),
+    "watch": (frozenset({"-n", "-d", "--interval"}), frozenset()),
+    "strace": (frozenset({"-e", "-o", "-p", "-s", "-u"}), frozenset()),
+    "ltrace": (frozenset({"-e", "-o", "-p", "-s", "-u"}), frozenset()),
+    "taskset": (frozenset(), frozenset()),
+    "caffeinate": (frozenset(), frozenset()),
+    "busybox": (frozenset(), frozenset()),
+    "npx": (frozenset({"-p", "--package"}), frozenset()),
+    "uvx": (frozenset({"--from", "--with"}), frozenset()),
+    "proxychains": (frozenset({"-f"}), frozenset()),
+    "torify": (frozenset(), frozenset()),
+    "firejail": (frozenset(), frozenset()),
+    "script": (frozenset(), frozenset()),
+}
+#: the number of leading non-option words a wrapper takes before its command
+_WRAPPER_POSITIONALS = {"timeout": 1, "taskset": 1, "chroot": 1, "flock": 1, "watch": 0}
+
+
+def unwrap(name: str, args: list[str | None]) -> int | None:
+    """Index (into `args`) of the command a wrapper runs, len(args) when it runs none, None when
+    it cannot be told (a value that is not static where an option or command must be)."""
+    takes, _ = WRAPPERS[name]
+    positionals = _WRAPPER_POSITIONALS.get(name, 0)
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a is None:
+            return None if i == 0 or positionals else i
+        if a == "--":
+            i += 1
+            break
+        if name == "env" and "=" in a and not a.startswith("-"):
+            i += 1
+            continue
+        if name == "script" and a == "-c":
+            return None          # script -c '<text>' runs a shell: not followed
+        if a.startswith("-") and len(a) > 1:
+            if a in takes or (a.startswith("--") and "=" not in a and a in takes):
+                i += 2
+                continue
+            if name == "nice" and a[1:].lstrip("-").isdigit():
+                i += 1
+                continue
+            i += 1
+            continue
+        if positionals:
+            positionals -= 1
+            i += 1
+            continue
+        break
+    return i
+
+
+def xargs_command(args: list[str | None]) -> int | None:
+    takes = {"-a", "-d", "-E", "-e", "-I", "-i", "-L", "-l", "-n", "-P", "-s", "--arg-file",
+             "--delimiter", "--max-args", "--max-procs", "--max-chars", "--replace", "--eof",
+             "--max-lines", "--process-slot-var"}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a is None:
+            return None
+        if a == "--":
+            return i + 1
+        if a.startswith("-") and len(a) > 1:
+            i += 2 if a in takes else 1
+            continue
+        return i
+    return i
+
+
+def is_shell_script(text: str) -> bool:
+    """A script file whose text a shell runs: a sh-family shebang, or none at all."""
+    first = text.split("\n", 1)[0]
+    if not first.startswith("#!"):
+        return "\0" not in text[:4096]
+    prog = first[2:].strip().split()
+    if not prog:
+        return True
+    name = prog[0].rsplit("/", 1)[-1]
+    if name == "env" and len(prog) > 1:
+        name = prog[1]
+    return name in SHELLS
+
+
+def role(name: str, flags: set[str]) -> str:
+    if name in MENTION:
+        return "mention"
+    if name in META:
+        return "meta"
+    if name == "sed" or name == "perl":
+        return "rw" if any(f == "-i" or f.startswith(("-i", "--in-place")) for f in flags) \
+            else "read"
+    if name in MOVE:
+        return "move"
+    if name in COPY:
+        return "copy"
+    if name in RW:
+        return "rw"
+    if name in WRITE:
+        return "write"
+    if name in READ:
+        return "read"
+    return "unknown"
+
+
+def recursive(name: str, flags: set[str], words: set[str]) -> bool:
+    r = RECURSIVE.get(name)
+    if r is None:
+        return False
+    if r == "always":
+        return True
+    return any(f in flags or f in words for f in r)

@@ -1,0 +1,690 @@
+"""A shell command line as the simple commands it would run (the policy's view of a shell call).
+
+    parsed = resolve("cd ~/.ssh && R=cat; $R id_rsa", cwd="/work", env={"HOME": "/home/me"})
+    parsed.commands   # [Cmd(argv=[cd, /home/me/.ssh]), Cmd(argv=[cat, id_rsa], cwd=/home/me/.ssh)]
+    parsed.unresolved # why some command could not be resolved ([] here)
+
+The parser is tree-sitter with the tree-sitter-bash grammar (pinned in pyproject.toml; chosen
+over bashlex, 86 ms to import, and shfmt's JSON, a process per call; docs/policy.md). Its two
+compiled bindings are loaded directly (not through their packages' __init__, which import
+`typing` and `importlib.resources`: ~20 ms the hook handler does not pay).
+
+What is resolved: lists, pipelines, subshells, groups, if/while/for/case bodies, function bodies,
+`$(...)` and backticks (their commands run too), `bash|sh|zsh|dash|ksh -c '<static text>'`,
+`eval` of static text, heredoc and herestring bodies fed to a shell, a shell or `source` of a
+script file that exists (its text is read, bounded), wrappers (sudo, env, command, builtin, exec,
+nice, nohup, timeout, time, stdbuf, setsid, xargs, find -exec/-execdir/-ok/-okdir, ...), quotes and
+backslashes removed, the program's path reduced to its name, brace expansion, `~` and `$HOME`,
+static assignments earlier in the line (`R=rm; $R`), `cd`/`pushd` followed.
+
+What is not (each a reason in `unresolved`): a variable or substitution in command position,
+`eval` of non-static text, a shell fed from a pipe or a non-static `-c`, `source` of a non-static
+or unreadable file, a parse error, nesting deeper than MAX_DEPTH.
+
+Standard library plus the two bindings; file look-ups go through `fs` (core/policy/fs.py).
+"""
+from __future__ import annotations
+
+import os
+import posixpath
+
+from . import programs as P
+
+MAX_DEPTH = 8              # shells in shells, evals, scripts
+MAX_SCRIPT = 256 * 1024    # a script file read to see what it runs
+MAX_COMMANDS = 2000
+UNKNOWN = "\0"             # stands for a part of a word whose value is not known
+
+
+class Word:
+    """One argument after expansion: `value` (None when a part is not known) and `pattern`, a
+    glob (fnmatch syntax: literal glob characters escaped as [*]) of every value it can take;
+    `glob` True when unquoted glob characters make the shell expand it."""
+    __slots__ = ("value", "pattern", "glob", "raw", "alts")
+
+    def __init__(self, value: str | None, pattern: str, glob: bool = False, raw: str = ""):
+        self.value, self.pattern, self.glob, self.raw = value, pattern, glob, raw
+        self.alts: list[str] | None = None      # the words brace expansion makes of it
+
+    @classmethod
+    def lit(cls, s: str) -> "Word":
+        return cls(s, _escape(s), False, s)
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Word({self.value!r})" if self.value is not None else f"Word(~{self.pattern!r})"
+
+
+class Cmd:
+    """One simple command that would run: argv (argv[0] reduced to the program's name),
+    redirections [(mode "r" | "w" | "rw", Word)], the directory it runs in, the wrappers it was
+    found inside, and for commands fed by find/xargs the directories their operands come from."""
+    __slots__ = ("argv", "redirects", "cwd", "via", "feeds", "stdin")
+
+    def __init__(self, argv, redirects=None, cwd="", via=(), feeds=None, stdin=None):
+        self.argv: list[Word] = argv
+        self.redirects: list[tuple[str, Word]] = redirects or []
+        self.cwd, self.via = cwd, tuple(via)
+        self.feeds: list[Word] = feeds or []     # operands find / xargs add (recursive)
+        self.stdin = stdin                       # "pipe" | "heredoc" | None
+
+    @property
+    def name(self) -> str:
+        w = self.argv[0] if self.argv else None
+        return program_name(w.value) if w is not None and w.value is not None else ""
+
+    def __repr__(self) -> str:  # pragma: no cover
+        return f"Cmd({[a.value for a in self.argv]!r}, cwd={self.cwd!r}, via={self.via!r})"
+
+
+class Parsed:
+    __slots__ = ("commands", "unresolved")
+
+    def __init__(self):
+        self.commands: list[Cmd] = []
+        self.unresolved: list[str] = []
+
+
+def program_name(value: str) -> str:
+    """`/bin/rm`, `./x/rm`, `\\rm` -> rm (backslashes are gone by the time a Word has a value)."""
+    return posixpath.basename(value.rstrip("/")) if "/" in value else value
+
+
+def _escape(s: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[]" else c for c in s)
+
+
+# ---- the parser ------------------------------------------------------------------------------
+_PARSER = None
+
+
+def parser():
+    global _PARSER
+    if _PARSER is None:
+        try:
+            from .fs import load_binding
+            ts, tb = load_binding("tree_sitter"), load_binding("tree_sitter_bash")
+        except (ImportError, OSError):
+            import tree_sitter as ts  # the packages' own way (another layout)
+            import tree_sitter_bash as tb
+        _PARSER = ts.Parser(ts.Language(tb.language()))
+    return _PARSER
+
+
+# ---- resolving -------------------------------------------------------------------------------
+class _Ctx:
+    __slots__ = ("cwd", "vars", "depth", "via", "stdin")
+
+    def __init__(self, cwd, vars_, depth, via=(), stdin=None):
+        self.cwd, self.vars, self.depth, self.via, self.stdin = cwd, vars_, depth, via, stdin
+
+    def child(self, **kw) -> "_Ctx":
+        c = _Ctx(self.cwd, dict(self.vars), self.depth, self.via, self.stdin)
+        for k, v in kw.items():
+            setattr(c, k, v)
+        return c
+
+
+class Resolver:
+    def __init__(self, env, fs, home: str | None):
+        self.env, self.fs = env, fs
+        self.home = home or (env.get("HOME") if env else None) or ""
+        self.out = Parsed()
+
+    # -- entry
+    def line(self, text: str, ctx: _Ctx) -> None:
+        if ctx.depth > MAX_DEPTH:
+            self.unresolved(f"nested deeper than {MAX_DEPTH} levels")
+            return
+        data = text.encode("utf-8", "surrogatepass")
+        tree = parser().parse(data)
+        root = tree.root_node
+        if root.has_error:
+            self.unresolved("the command line does not parse as shell")
+        self.stmt(root, ctx)
+
+    def unresolved(self, why: str) -> None:
+        if why not in self.out.unresolved:
+            self.out.unresolved.append(why)
+
+    # -- statements
+    def stmt(self, n, ctx: _Ctx, redirects=None) -> None:
+        t = n.type
+        if len(self.out.commands) > MAX_COMMANDS:
+            self.unresolved("too many commands")
+            return
+        if t == "command":
+            self.command(n, ctx, redirects or [])
+        elif t == "redirected_statement":
+            reds = list(redirects or [])
+            body = n.child_by_field_name("body")
+            for c in n.children:
+                if c is not body and c.type.endswith("redirect"):
+                    reds += self.redirect(c, ctx)
+            if body is not None:
+                self.stmt(body, ctx, reds)
+        elif t == "variable_assignment":
+            self.assign(n, ctx)
+        elif t == "declaration_command":
+            for c in n.named_children:
+                if c.type == "variable_assignment":
+                    self.assign(c, ctx)
+        elif t == "pipeline":
+            stages = [c for c in n.named_children]
+            prev: list[Cmd] = []
+            for i, c in enumerate(stages):
+                start = len(self.out.commands)
+                sub = ctx.child(stdin="pipe" if i else ctx.stdin)
+                self.stmt(c, sub, redirects if i == len(stages) - 1 else None)
+                mine = self.out.commands[start:]
+                for cmd in mine:
+                    if cmd.stdin == "xargs":
+                        cmd.feeds += [w for p in prev for w in p.argv[1:] + p.feeds]
+                prev = mine or prev
+        elif t in ("subshell", "compound_statement", "program", "list", "negated_command",
+                   "if_statement", "elif_clause", "else_clause", "while_statement",
+                   "do_group", "case_statement", "case_item", "for_statement",
+                   "c_style_for_statement", "function_definition", "ERROR"):
+            inner = ctx.child() if t in ("subshell", "function_definition") else ctx
+            for c in n.named_children:
+                if t == "for_statement" and c.type == "variable_name":
+                    continue
+                self.stmt(c, inner)
+        elif t in ("test_command", "unset_command"):
+            for c in n.named_children:
+                self.word(c, ctx)            # substitutions inside still run
+        elif t in ("comment", "heredoc_body", "file_redirect", "herestring_redirect",
+                   "heredoc_redirect", "word", "string", "raw_string", "concatenation",
+                   "variable_name", "number"):
+            if t in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
+                self.redirect(n, ctx)
+            elif t not in ("comment", "heredoc_body"):
+                self.word(n, ctx)
+        else:
+            for c in n.named_children:
+                self.stmt(c, ctx)
+
+    def assign(self, n, ctx: _Ctx) -> None:
+        name = n.child_by_field_name("name")
+        value = n.child_by_field_name("value")
+        key = name.text.decode("utf-8", "replace") if name is not None else ""
+        w = self.word(value, ctx) if value is not None else Word.lit("")
+        if w.value is not None:
+            ctx.vars[key] = w.value
+        else:
+            ctx.vars[key] = None
+
+    def redirect(self, n, ctx: _Ctx) -> list[tuple[str, Word]]:
+        t = n.type
+        if t == "file_redirect":
+            op = ""
+            dest = n.child_by_field_name("destination")
+            for c in n.children:
+                if not c.is_named:
+                    op += c.type
+            if dest is None or dest.type == "number" and "&" in op:
+                return []
+            w = self.word(dest, ctx)
+            if op in ("<",):
+                return [("r", w)]
+            if op == "<>":
+                return [("rw", w)]
+            if op in (">&", "<&") and w.value is not None and (w.value.isdigit() or w.value == "-"):
+                return []
+            return [("w", w)]
+        if t == "herestring_redirect":
+            body = [c for c in n.named_children]
+            text = self.word(body[-1], ctx) if body else Word.lit("")
+            return [("here", text)]
+        if t == "heredoc_redirect":
+            body = next((c for c in n.named_children if c.type == "heredoc_body"), None)
+            out: list[tuple[str, Word]] = []
+            if body is not None:
+                quoted = any(c.type == "heredoc_start" and c.text[:1] in (b"'", b'"')
+                             for c in n.named_children)
+                text = body.text.decode("utf-8", "replace")
+                if quoted or not any(c.is_named for c in body.named_children):
+                    out.append(("here", Word.lit(text)))
+                else:
+                    out.append(("here", self.word(body, ctx)))
+            for c in n.named_children:     # `cat <<EOF > file`
+                if c.type == "file_redirect":
+                    out += self.redirect(c, ctx)
+            return out
+        return []
+
+    # -- words
+    def word(self, n, ctx: _Ctx, _quoted: bool = False) -> Word:
+        """The value and pattern of one argument node; substitutions inside are resolved as
+        commands of their own."""
+        parts: list[tuple[str, str, bool]] = []   # (value-or-UNKNOWN, pattern, quoted)
+        self._parts(n, ctx, parts, _quoted)
+        value_known = all(v is not UNKNOWN for v, _, _ in parts)
+        value = "".join(v for v, _, _ in parts) if value_known else None
+        pattern = "".join(p for _, p, _ in parts)
+        glob = any(not q and any(ch in "*?[" for ch in v) for v, _, q in parts
+                   if v is not UNKNOWN)
+        raw = n.text.decode("utf-8", "replace") if n is not None else ""
+        w = Word(value, pattern, glob, raw)
+        w = _tilde(w, self.home, parts)
+        if value_known and any(not q and "{" in v for v, _, q in parts):
+            w.alts = _brace_values(parts, self.home)
+        return w
+
+    def _parts(self, n, ctx, parts, quoted) -> None:
+        t = n.type
+        text = n.text.decode("utf-8", "replace")
+        if t == "word" or t == "number" or t == "variable_name" or t == "special_variable_name":
+            v = _unescape(text) if not quoted else text
+            parts.append((v, v if not quoted else _escape(v), quoted))
+            if not quoted:
+                parts[-1] = (v, v, False)
+        elif t == "raw_string":
+            v = text[1:-1] if len(text) >= 2 else ""
+            parts.append((v, _escape(v), True))
+        elif t == "ansi_c_string":
+            v = _ansi_c(text[2:-1])
+            parts.append((v, _escape(v), True))
+        elif t == "string" or t == "translated_string":
+            for c in n.children:
+                if c.is_named:
+                    self._parts(c, ctx, parts, True)
+        elif t == "string_content" or t == "heredoc_body" and not n.named_children:
+            v = _unescape_dq(text) if t == "string_content" else text
+            parts.append((v, _escape(v), True))
+        elif t == "heredoc_body":
+            pos = n.start_byte
+            src = n.text
+            for c in n.named_children:
+                if c.start_byte > pos:
+                    lit = src[pos - n.start_byte:c.start_byte - n.start_byte].decode("utf-8", "replace")
+                    parts.append((lit, _escape(lit), True))
+                self._parts(c, ctx, parts, True)
+                pos = c.end_byte
+            tail = src[pos - n.start_byte:].decode("utf-8", "replace")
+            if tail:
+                parts.append((tail, _escape(tail), True))
+        elif t == "concatenation":
+            for c in n.children:
+                self._parts(c, ctx, parts, quoted)
+        elif t in ("simple_expansion", "expansion"):
+            v = self._expand(n, ctx)
+            if v is None:
+                parts.append((UNKNOWN, "*", quoted))
+            else:
+                parts.append((v, _escape(v) if quoted else v, quoted))
+        elif t in ("command_substitution", "process_substitution"):
+            sub = ctx.child()
+            for c in n.named_children:
+                self.stmt(c, sub)
+            parts.append((UNKNOWN, "*", quoted))
+        elif t == "arithmetic_expansion":
+            parts.append((UNKNOWN, "*", quoted))
+        elif t == "brace_expression":
+            parts.append((text, text, False))
+        elif n.is_named:
+            parts.append((UNKNOWN, "*", quoted))
+        else:   # an anonymous token inside a concatenation: its text
+            parts.append((text, text if not quoted else _escape(text), quoted))
+
+    def _expand(self, n, ctx) -> str | None:
+        names = [c for c in n.named_children if c.type in ("variable_name", "special_variable_name")]
+        if not names:
+            return None
+        if n.type == "expansion" and len(n.named_children) > 1:
+            return None          # ${X:-...}, ${X/a/b}, ${#X}: not followed
+        if n.type == "expansion" and any(not c.is_named and c.type not in ("${", "}")
+                                         for c in n.children):
+            return None
+        key = names[0].text.decode("utf-8", "replace")
+        if key in ctx.vars:
+            return ctx.vars[key]
+        if key == "HOME":
+            return self.home or None
+        if key == "PWD":
+            return ctx.cwd
+        return None
+
+    # -- commands
+    def command(self, n, ctx: _Ctx, redirects) -> None:
+        argv: list[Word] = []
+        prefix: dict[str, str | None] = {}
+        reds = list(redirects)
+        for i, c in enumerate(n.children):
+            field = n.field_name_for_child(i)
+            if c.type == "variable_assignment":
+                name = c.child_by_field_name("name")
+                value = c.child_by_field_name("value")
+                w = self.word(value, ctx) if value is not None else Word.lit("")
+                prefix[name.text.decode() if name is not None else ""] = w.value
+            elif c.type == "command_name":
+                argv.append(self.word(c.named_children[0], ctx) if c.named_children
+                            else Word.lit(c.text.decode("utf-8", "replace")))
+            elif c.type.endswith("redirect"):
+                reds += self.redirect(c, ctx)
+            elif field == "argument" or c.is_named and c.type != "comment":
+                argv.append(self.word(c, ctx))
+        if not argv:
+            for k, v in prefix.items():      # `R=rm` alone: an assignment for what follows
+                ctx.vars[k] = v
+            return
+        self.run(argv, reds, ctx)
+
+    def run(self, argv: list[Word], reds, ctx: _Ctx, feeds=None) -> None:
+        """One simple command, after expansion: wrappers are looked through, shells and evals
+        are resolved, cd is followed."""
+        argv = [w for a in argv for w in _split_brace(a)]
+        head = argv[0]
+        if head.value is None:
+            self.unresolved("a variable or substitution in command position")
+            self.out.commands.append(Cmd(argv, reds, ctx.cwd, ctx.via, feeds, ctx.stdin))
+            return
+        name = program_name(head.value)
+        cmd = Cmd(argv, reds, ctx.cwd, ctx.via, feeds, ctx.stdin)
+        here = [w for m, w in reds if m == "here"]
+        if here:
+            cmd.stdin = "heredoc"
+        self.out.commands.append(cmd)
+        if name in ("cd", "pushd"):
+            ops = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")]
+            if not ops:
+                ctx.cwd = self.home or ctx.cwd
+            elif ops[0].value is not None:
+                ctx.cwd = self.path(ops[0].value, ctx.cwd)
+            else:
+                self.unresolved(f"{name} to a directory that is not static")
+            return
+        if name in P.WRAPPERS:
+            rest = P.unwrap(name, [a.value for a in argv[1:]])
+            if rest is not None:
+                if rest < len(argv) - 1:
+                    self.run(argv[1 + rest:], reds, ctx.child(via=ctx.via + (name,)), feeds)
+                return
+            self.unresolved(f"{name}: its command could not be found in its arguments")
+            return
+        if name == "xargs":
+            rest = P.xargs_command([a.value for a in argv[1:]])
+            sub = argv[1 + rest:] if rest is not None and rest < len(argv) - 1 else [Word.lit("echo")]
+            # its operands come from the pipe: the pipeline fills the command's feeds
+            self.run(sub, [], ctx.child(via=ctx.via + ("xargs",), stdin="xargs"), feeds)
+            return
+        if name == "find":
+            self.find(argv, ctx)
+            return
+        if name in P.SHELLS:
+            self.shell(name, argv, here, ctx)
+            return
+        if name == "eval":
+            text = [a.value for a in argv[1:]]
+            if any(v is None for v in text):
+                self.unresolved("eval of text that is not static")
+            else:
+                self.line(" ".join(text), ctx.child(depth=ctx.depth + 1, via=ctx.via + ("eval",)))
+            return
+        if name in ("source", "."):
+            self.script(argv[1] if len(argv) > 1 else None, ctx, name)
+            return
+        if "/" in head.value:                       # ./script.sh: read it when it is a shell script
+            p = self.path(head.value, ctx.cwd)
+            text = self.fs.read_script(p, MAX_SCRIPT)
+            if text is not None and P.is_shell_script(text):
+                self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)))
+
+    def find(self, argv: list[Word], ctx: _Ctx) -> None:
+        vals = [a.value for a in argv[1:]]
+        starts: list[Word] = []
+        i = 0
+        while i < len(vals) and (vals[i] is None or not vals[i].startswith(("-", "(", "!"))):
+            starts.append(argv[1 + i])
+            i += 1
+        if not starts:
+            starts = [Word.lit(".")]
+        j = i
+        while j < len(vals):
+            if vals[j] in ("-exec", "-execdir", "-ok", "-okdir"):
+                k = j + 1
+                while k < len(vals) and vals[k] not in (";", "+"):
+                    k += 1
+                sub = [a for a in argv[1 + j + 1:1 + k] if a.value != "{}"]
+                if sub:
+                    self.run(sub, [], ctx.child(via=ctx.via + ("find",)), list(starts))
+                j = k
+            j += 1
+
+    def shell(self, name: str, argv: list[Word], here: list[Word], ctx: _Ctx) -> None:
+        vals = [a.value for a in argv[1:]]
+        sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
+        i = 0
+        while i < len(vals):
+            v = vals[i]
+            if v is None:
+                self.unresolved(f"{name} with an argument that is not static")
+                return
+            if v == "-c" or (v.startswith("-") and not v.startswith("--") and "c" in v[1:]):
+                if i + 1 >= len(vals) or vals[i + 1] is None:
+                    self.unresolved(f"{name} -c of text that is not static")
+                    return
+                self.line(vals[i + 1], sub)
+                return
+            if v in ("-o", "-O", "+o", "+O", "--rcfile", "--init-file"):
+                i += 2
+                continue
+            if v.startswith(("-", "+")):
+                i += 1
+                continue
+            self.script(argv[1 + i], ctx, name)       # bash script.sh
+            return
+        if here:
+            for w in here:
+                if w.value is None:
+                    self.unresolved(f"{name} fed a heredoc that is not static")
+                else:
+                    self.line(w.value, sub)
+            return
+        if ctx.stdin in ("pipe", "xargs"):
+            self.unresolved(f"{name} fed from a pipe")
+
+    def script(self, w: Word | None, ctx: _Ctx, how: str) -> None:
+        if w is None or w.value is None:
+            self.unresolved(f"{how} of a file that is not static")
+            return
+        p = self.path(w.value, ctx.cwd)
+        text = self.fs.read_script(p, MAX_SCRIPT)
+        if text is None:
+            if self.fs.exists(p):
+                self.unresolved(f"{how} of {w.value}: it cannot be read")
+            return                       # no such file: nothing runs
+        self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (how,)))
+
+    def path(self, value: str, cwd: str) -> str:
+        return normalize(value, cwd, self.home)
+
+
+def normalize(value: str, cwd: str, home: str) -> str:
+    """An absolute, normalized path (`.`, `..`, `//` gone; `~` and `$HOME` expanded); symlinks
+    are resolved by core/policy/paths.py, which asks the file system."""
+    if value == "~" or value.startswith("~/"):
+        value = (home or "/") + value[1:]
+    elif value.startswith("$HOME/") or value == "$HOME":
+        value = (home or "/") + value[5:]
+    if not value.startswith("/"):
+        value = posixpath.join(cwd or "/", value)
+    out = posixpath.normpath(value)
+    return "/" + out.lstrip("/") if out.startswith("//") else out
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s):
+            if s[i + 1] != "\n":
+                out.append(s[i + 1])
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
+def _unescape_dq(s: str) -> str:
+    if "\\" not in s:
+        return s
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in '$`"\\\n':
+            if s[i + 1] != "\n":
+                out.append(s[i + 1])
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
+_C_ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
+          "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _ansi_c(s: str) -> str:
+    out, i = [], 0
+    while i < len(s):
+        c = s[i]
+        if c != "\\" or i + 1 >= len(s):
+            out.append(c)
+            i += 1
+            continue
+        n = s[i + 1]
+        if n in _C_ESC:
+            out.append(_C_ESC[n])
+            i += 2
+        elif n == "x":
+            h = ""
+            j = i + 2
+            while j < len(s) and len(h) < 2 and s[j] in "0123456789abcdefABCDEF":
+                h += s[j]
+                j += 1
+            out.append(chr(int(h, 16)) if h else "\\x")
+            i = j
+        elif n in "01234567":
+            o = ""
+            j = i + 1
+            while j < len(s) and len(o) < 3 and s[j] in "01234567":
+                o += s[j]
+                j += 1
+            out.append(chr(int(o, 8)))
+            i = j
+        elif n in "uU":
+            h = ""
+            j = i + 2
+            while j < len(s) and len(h) < (4 if n == "u" else 8) and s[j] in "0123456789abcdefABCDEF":
+                h += s[j]
+                j += 1
+            try:
+                out.append(chr(int(h, 16)) if h else "\\" + n)
+            except (ValueError, OverflowError):
+                out.append("?")
+            i = j
+        else:
+            out.append("\\" + n)
+            i += 2
+    return "".join(out)
+
+
+def _tilde(w: Word, home: str, parts) -> Word:
+    if not home or not parts:
+        return w
+    first_v, _, first_q = parts[0]
+    if first_q or first_v is UNKNOWN or not (first_v == "~" or first_v.startswith("~/")):
+        return w
+    if w.value is not None:
+        w.value = home + w.value[1:]
+    if w.pattern.startswith("~"):
+        w.pattern = _escape(home) + w.pattern[1:]
+    return w
+
+
+_QUOTED_BRACES = str.maketrans({"{": "\x01", "}": "\x02", ",": "\x03"})
+_UNQUOTE_BRACES = str.maketrans({"\x01": "{", "\x02": "}", "\x03": ","})
+
+
+def _brace_values(parts, home: str) -> list[str] | None:
+    text = "".join(v.translate(_QUOTED_BRACES) if q else v for v, _, q in parts)
+    alts = expand_braces(text)
+    if len(alts) < 2:
+        return None
+    out = []
+    for a in alts:
+        a = a.translate(_UNQUOTE_BRACES)
+        if home and (a == "~" or a.startswith("~/")):
+            a = home + a[1:]
+        out.append(a)
+    return out
+
+
+def _split_brace(w: Word) -> list[Word]:
+    """`a{b,c}d` -> abd acd (unquoted braces; bounded by expand_braces)."""
+    if not w.alts:
+        return [w]
+    return [Word(a, a if w.glob else _escape(a), w.glob, w.raw) for a in w.alts]
+
+
+def expand_braces(s: str, limit: int = 64) -> list[str]:
+    """Bash brace expansion of one unquoted word (comma lists and a..b ranges, nested)."""
+    depth, start = 0, -1
+    for i, c in enumerate(s):
+        if c == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                body = s[start + 1:i]
+                alts = _brace_alts(body)
+                if alts is None:
+                    continue
+                pre, post = s[:start], s[i + 1:]
+                out: list[str] = []
+                for a in alts:
+                    for tail in expand_braces(post, limit):
+                        out += expand_braces(pre + a + tail, limit) if "{" in a else [pre + a + tail]
+                        if len(out) >= limit:
+                            return out[:limit]
+                return out
+    return [s]
+
+
+def _brace_alts(body: str) -> list[str] | None:
+    parts, depth, cur = [], 0, ""
+    for c in body:
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        if c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    parts.append(cur)
+    if len(parts) > 1:
+        return parts
+    if ".." in body:
+        a, _, b = body.partition("..")
+        if a.isdigit() and b.isdigit() and abs(int(b) - int(a)) < 64:
+            step = 1 if int(b) >= int(a) else -1
+            return [str(x) for x in range(int(a), int(b) + step, step)]
+        if len(a) == 1 and len(b) == 1 and a.isalpha() and b.isalpha():
+            step = 1 if ord(b) >= ord(a) else -1
+            return [chr(x) for x in range(ord(a), ord(b) + step, step)]
+    return None
+
+
+def resolve(text: str, cwd: str, env, fs, home: str | None = None) -> Parsed:
+    r = Resolver(env, fs, home)
+    try:
+        r.line(text, _Ctx(cwd or "/", {}, 0))
+    except RecursionError:
+        r.unresolved("nested too deeply to follow")
+    return r.out
