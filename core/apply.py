@@ -443,6 +443,11 @@ def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, 
                 m = plan.manifests[t]
                 if m.entries.pop(it.id, None) is not None:
                     changed[t] = m
+    for t in plan.profile_switches():       # the profile this apply installs, remembered
+        m = plan.manifests[t]
+        if m.entries:
+            m.profile = plan.profile
+            changed[t] = m
     return changed
 
 

@@ -29,7 +29,8 @@ def _common(p: argparse.ArgumentParser, *, profile: bool = True, decisions: bool
                        help="copilot, codex or claude (repeat or comma-separate; default: the profile's)")
     if profile:
         p.add_argument("--profile", "-p", default=None, metavar="NAME",
-                       help=f"profile to install (default: {engine.DEFAULT_PROFILE})")
+                       help="profile to install (default: the one installed, else "
+                            f"{engine.DEFAULT_PROFILE})")
     if output:
         p.add_argument("--json", action="store_true", help="machine-readable output")
         p.add_argument("--verbose", "-v", action="store_true", help="show unchanged items and ids")
@@ -148,7 +149,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--target", "-t", action="append", metavar="T",
                    help="copilot, codex or claude (repeat or comma-separate; default: the profile's)")
     p.add_argument("--profile", "-p", default=None, metavar="NAME",
-                   help=f"the profile installed (default: {engine.DEFAULT_PROFILE})")
+                   help=f"the profile installed (default: the one the last apply recorded, else "
+                        f"{engine.DEFAULT_PROFILE})")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p = sub.add_parser("demo", help="make a throwaway home with a realistic setup and open the app on it")
     p.add_argument("--dir", metavar="DIR", help="where to make the demo home (default: a new temp dir)")
@@ -252,7 +254,7 @@ def cmd_plan(args) -> int:
         plan = (engine.build_repo_uninstall_plan(host, repo) if repo is not None
                 else engine.build_uninstall_plan(host, args.target))
     else:
-        plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target,
+        plan = engine.build_plan(host, args.profile, args.target,
                                  trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
     _apply_decisions(plan, args)
     _print_plan(plan, host, args)
@@ -349,7 +351,7 @@ def cmd_apply(args) -> int:
     repo, cloud = _repo_args(args)
     host = make_host(args)
     _recover(host)
-    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target,
+    plan = engine.build_plan(host, args.profile, args.target,
                              trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
     return _run_apply(host, plan, args)
 
@@ -366,14 +368,21 @@ def cmd_uninstall(args) -> int:
 
 
 def cmd_status(args) -> int:
+    """One row per target. A target whose plan failed shows its one-line error (exit 1), never
+    "in sync"; it is judged against the profile installed unless --profile names another."""
     repo, _ = _repo_args(args)
     host = make_host(args)
     _recover(host)      # a half-applied home is rolled back before it is reported on
-    plan = engine.build_plan(host, args.profile or engine.DEFAULT_PROFILE, args.target, repo=repo)
+    plan = engine.build_plan(host, args.profile, args.target, repo=repo, keep_going=True)
     from . import hooks_health
 
     rows, any_inert = [], False
     for t in plan.targets:
+        if t in plan.errors:
+            rows.append({"target": t, "state": f"error: {plan.errors[t]}", "error": plan.errors[t],
+                         "profile": plan.profile, "changes": None, "hand_edits": None,
+                         "conflicts": None, "warnings": 0, "hooks_inert": []})
+            continue
         c = plan.counts(t)      # the plan's one counter (status has no decisions: the defaults)
         changes, kept, conflicts = c["changes"], c["kept"], c["conflict"]
         inert = hooks_health.inert(plan, t)
@@ -383,7 +392,8 @@ def cmd_status(args) -> int:
                         f"{conflicts} conflict(s)" if conflicts else "",
                         hooks_health.state_text(plan, t)) if s) or "in sync"
         warnings = [n.message for n in plan.notices.get(t, []) if n.level in ("warning", "error")]
-        rows.append({"target": t, "state": state, "changes": changes, "hand_edits": kept,
+        rows.append({"target": t, "state": state, "error": None, "profile": plan.profile,
+                     "changes": changes, "hand_edits": kept,
                      "conflicts": conflicts, "warnings": len(warnings),
                      "hooks_inert": [{"code": i.code, "reason": i.reason, "fix": i.fix}
                                      for i in inert]})
@@ -395,6 +405,8 @@ def cmd_status(args) -> int:
             extra = (f"; {r['warnings']} warning(s), see agentdeck plan or doctor"
                      if r["warnings"] else "")
             print(f"{r['target']:<8} {r['state']}{extra}")
+    if plan.errors:
+        return EXIT_ERROR
     return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() or any_inert else EXIT_OK
 
 
@@ -425,7 +437,9 @@ def cmd_doctor(args) -> int:
         from .doctor import report
     except ImportError:
         raise UserError("the doctor is not available in this build") from None
-    return report.main(args, make_host(args))
+    host = make_host(args)
+    args.profile = args.profile or engine.installed_profile(host, args.target)
+    return report.main(args, host)
 
 
 def _open_app(host: Host, args, onboard: bool = False) -> int:
@@ -469,7 +483,8 @@ def cmd_tui(args) -> int:
     host = make_host(args)
     _recover(host)
     # the same one-line errors as every other command, before the app opens
-    prof = profiles.resolve(host, args.profile or engine.DEFAULT_PROFILE)
+    args.profile = args.profile or engine.installed_profile(host, args.target)
+    prof = profiles.resolve(host, args.profile)
     if args.target:
         engine.select_targets(args.target, prof.targets)
     return _open_app(host, args, onboard=args.onboard)
@@ -482,7 +497,9 @@ COMMANDS = {"plan": cmd_plan, "apply": cmd_apply, "uninstall": cmd_uninstall, "s
 
 def _drill(args) -> int:
     from .drill import command
-    return command.main(args, make_host(args))
+    host = make_host(args)
+    args.profile = args.profile or engine.installed_profile(host, args.target)
+    return command.main(args, host)
 
 
 def _merge_global_options(ap: argparse.ArgumentParser, args) -> None:

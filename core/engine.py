@@ -42,12 +42,47 @@ def load_manifests(host: Host, view: DiskView | None = None,
     return {n: view.manifest(n, p) for n, p in scope.manifest_paths(host).items()}
 
 
-def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str] | None = None,
+def installed_profile(host: Host, names: list[str] | None = None, *, scope: Scope | None = None,
+                      view: DiskView | None = None) -> str:
+    """The profile the home's last apply installed, as its manifests record it: the chosen
+    targets' (`names`, default every target of the scope), else any target's (one not installed
+    yet joins the home's profile); DEFAULT_PROFILE when none records one. When targets recorded
+    different profiles, the one most of them record (the first in target order on a tie). A
+    manifest that cannot be read is left to the plan to report."""
+    scope = scope or HOME
+    host = scope.host(host)
+    view = view if view is not None else DiskView(host)
+    try:
+        chosen = scope.select(names, None)
+    except UserError:
+        return DEFAULT_PROFILE
+    paths = scope.manifest_paths(host)
+
+    def recorded(among) -> list[str]:
+        out = []
+        for n in among:
+            try:
+                m = view.manifest(n, paths[n]) if n in paths else None
+            except UserError:
+                continue
+            if m is not None and m.profile and m.entries:
+                out.append(m.profile)
+        return out
+
+    # the chosen targets' own record first; a target not installed yet takes the home's
+    seen = recorded(chosen) or recorded(paths)
+    if not seen:
+        return DEFAULT_PROFILE
+    return max(dict.fromkeys(seen), key=seen.count)
+
+
+def build_plan(host: Host, profile_name: str | None = DEFAULT_PROFILE, names: list[str] | None = None,
                decisions: dict[str, str] | None = None,
                overrides: dict | None = None, trust_hooks: bool = False,
                repo: str | Path | None = None, cloud_setup: bool | str = False,
                choices: dict | None = None, *,
-               scope: Scope | None = None, view: DiskView | None = None) -> Plan:
+               scope: Scope | None = None, view: DiskView | None = None,
+               keep_going: bool = False) -> Plan:
     """Resolve the profile, compute each target's desired state, and diff it against the
     manifests and the disk. Reads only, through one DiskView (`view`, built here unless the
     caller shares one, as the doctor does): every file is read once and becomes a plan input.
@@ -60,11 +95,16 @@ def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str]
     app's new choices), instead of the saved one (the scope decides: a repository has none).
     `scope`: the home (default) or a repository (`repo=DIR`, `cloud_setup` are its shorthand).
     Each target is planned on its own: a file that stops one target is that target's error
-    (plan.errors, an error notice); the others are planned (all failing: the first raises)."""
+    (plan.errors, an error notice); the others are planned (all failing: the first raises,
+    unless `keep_going`: then the plan holds only errors, as `status` reports them).
+    `profile_name` None: the profile installed (installed_profile); a plan for another profile
+    than a target's installed one says "profile: a -> b" (plan.installed_profiles)."""
     if scope is None:
         scope = RepoScope(repo, cloud_setup) if repo is not None else HOME
     host = scope.host(host)
     view = view if view is not None else DiskView(host)
+    if profile_name is None:
+        profile_name = installed_profile(host, names, scope=scope, view=view)
     prof = profiles.resolve(host, profile_name)
     chosen = scope.select(names, prof.targets)
     layer = scope.layer(host, profile_name, choices)
@@ -77,7 +117,7 @@ def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str]
             states.append(guard_state(adapter.desired(adapter.profile_for(prof, opts), view, opts)))
         except UserError as e:
             errors[n] = e
-    if errors and not states:
+    if errors and not states and not keep_going:
         raise next(iter(errors.values()))
     scope.add_layer_items(host, profile_name, layer, states)
     manifests = load_manifests(host, view, scope)
@@ -87,7 +127,7 @@ def build_plan(host: Host, profile_name: str = DEFAULT_PROFILE, names: list[str]
         except UserError as e:
             errors[st.target] = e
             states.remove(st)
-    if errors and not states:
+    if errors and not states and not keep_going:
         raise next(iter(errors.values()))
     plan = planner.compute(host, profile_name, states, manifests, disk=view, selected=chosen)
     plan.scope = scope.to_json()

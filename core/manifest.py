@@ -75,6 +75,9 @@ class Manifest:
     path: Path
     entries: dict[str, Entry] = field(default_factory=dict)
     raw_sha: str | None = None    # sha of the manifest file as read (None: absent)
+    #: the profile the last apply installed for this target (None: a manifest from before
+    #: agentdeck recorded it); plain plan/apply/status use it (engine.installed_profile)
+    profile: str | None = None
 
     @classmethod
     def load(cls, host: Host, target: str, path: Path) -> "Manifest":
@@ -101,6 +104,8 @@ class Manifest:
         if not isinstance(obj, dict) or not isinstance(obj.get("entries"), list):
             raise UserError("agentdeck manifest has an unexpected shape; move it aside and re-run",
                             path=str(path))
+        if isinstance(obj.get("profile"), str) and obj["profile"]:
+            m.profile = obj["profile"]
         roots = None
         checked: set[str] = set()   # paths already found inside the home (1,000 entries share one)
         for raw in obj["entries"]:
@@ -125,6 +130,8 @@ class Manifest:
         entries = sorted(self.entries.values(), key=lambda e: (e.path, e.kind, e.key))
         head = {"format": FORMAT, "tool": "agentdeck", "target": self.target,
                 "note": "Written by agentdeck: what it manages here. Do not edit."}
+        if self.profile:
+            head["profile"] = self.profile
         text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
         if entries:
             lines = ",\n    ".join(json.dumps(_entry_json(e), ensure_ascii=False) for e in entries)

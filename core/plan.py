@@ -234,6 +234,21 @@ class Plan:
     def action(self, item: PlanItem) -> str:
         return action_of(item, self.decision(item))
 
+    def profile_switches(self) -> list[str]:
+        """The targets whose manifest records another profile than this plan's (or none yet,
+        while agentdeck's items are there): apply records this plan's profile for them."""
+        if self.mode != "install":
+            return []
+        return [t for t in self.targets if t not in self.errors and t in self.manifests
+                and self.manifests[t].profile != self.profile
+                and (self.manifests[t].entries or any(
+                    self.action(i) in (Action.WRITE, Action.RECORD) for i in self.for_target(t)))]
+
+    def installed_profiles(self) -> dict[str, str | None]:
+        """target -> the profile its last apply installed (None: none recorded)."""
+        return {t: (self.manifests[t].profile if t in self.manifests else None)
+                for t in self.targets}
+
     def undecided_conflicts(self) -> list[PlanItem]:
         return [i for i in self.items if i.cls == ItemClass.CONFLICT and i.id not in self.decisions]
 
@@ -253,9 +268,10 @@ class Plan:
     def has_work(self) -> bool:
         """Anything for apply to do: a file change, a record update, or a conflict the operator
         decided (remembered so it is not asked again)."""
-        return any(self.action(i) != Action.NONE
-                   or (i.cls == ItemClass.CONFLICT and i.id in self.decisions)
-                   for i in self.items)
+        return bool(self.profile_switches()) or any(
+            self.action(i) != Action.NONE
+            or (i.cls == ItemClass.CONFLICT and i.id in self.decisions)
+            for i in self.items)
 
     def summary(self, c: dict[str, int] | None = None) -> str:
         from .hooks_health import summary_text   # "in sync" only while the hooks can run
@@ -281,6 +297,8 @@ class Plan:
         c = tally((j["class"], j["decision"], j["action"], j["exists"]) for j in items)
         return {
             "format": 1, "home": self.home, "profile": self.profile, "targets": self.targets,
+            # per target, the profile the last apply installed (null: none recorded)
+            "installed_profile": self.installed_profiles(),
             "mode": self.mode, "scope": self.scope,
             "summary": {"text": self.summary(c), **_summary_counts(c),
                         "changes_pending": c["changes"] > 0,
@@ -544,6 +562,13 @@ def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | N
     return "conflict", False, "changed by you and by the profile; decide which wins"
 
 
+def _mode_only(actual_fp: str, recorded_fp: str) -> bool:
+    """A file's fingerprints ("sha:mode") differ in the mode alone."""
+    a, sa, ma = actual_fp.rpartition(":")
+    r, sr, mr = recorded_fp.rpartition(":")
+    return bool(sa and sr) and a == r and ma != mr
+
+
 def _classify_aside(desired_fp: str | None, recorded_fp: str | None,
                     actual_fp: str | None) -> tuple[str, bool, str]:
     there = actual_fp not in (None, ASIDE_FP)
@@ -659,6 +684,15 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
             actual, afp = _actual(disk, d, d.kind, d.path, d.key, d.fmt, d.markers, d.mode)
             cls, heal, why = classify(dfp, entry.fingerprint if entry else None, afp, d.pinned,
                                       aside=d.kind == "aside")
+            if (cls in (ItemClass.HAND_EDITED, ItemClass.CONFLICT) and d.kind == "file"
+                    and d.mode is not None and entry is not None and afp is not None
+                    and _mode_only(afp, entry.fingerprint)):
+                # the same bytes with another mode (a wrapper that lost its exec bit): nothing of
+                # the operator's is in it, and the hooks cannot run without it -- put it back
+                cls, heal = ItemClass.UPDATE, False
+                why = (f"its mode is now {afp.rpartition(':')[2]}, agentdeck wrote it "
+                       f"{entry.fingerprint.rpartition(':')[2]} (the same content): apply puts the "
+                       "mode back")
             if cls == "conflict" and afp is not None and kept.get(eid) == afp:
                 cls, why = "hand-edited", "you chose to keep your value at an earlier apply; kept"
             elif d.kind == "aside" and cls == "create" and afp is not None and kept.get(eid) == afp:

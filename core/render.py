@@ -121,7 +121,12 @@ def render_json(data: dict, display=None, *, verbose: bool = False, color: bool 
     display = display or _display_fn(data["home"])
     out: list[str] = []
     verb = "uninstall" if data["mode"] == "uninstall" else "plan"
-    out.append(f"agentdeck {verb}: profile {data['profile']}, home {data['home']} (shown as ~), "
+    prof = data["profile"]
+    before = sorted({p for p in (data.get("installed_profile") or {}).values()
+                     if p and p != prof}) if verb == "plan" else []
+    if before:      # a profile switch: the plan is what it takes to go from one to the other
+        prof = f"{' and '.join(before)} -> {prof}"
+    out.append(f"agentdeck {verb}: profile {prof}, home {data['home']} (shown as ~), "
                f"targets {', '.join(data['targets'])}")
     used: set[str] = set()
     by_target = data["summary"]["by_target"]
@@ -138,6 +143,10 @@ def render_json(data: dict, display=None, *, verbose: bool = False, color: bool 
         if t in (data.get("errors") or {}):
             counts = "plan failed"
         out.append(_c("1", f"{t}", color) + (f"  {title}" if title else "") + f"  ({counts})")
+        was = (data.get("installed_profile") or {}).get(t)
+        if verb == "plan" and was and was != data["profile"]:
+            out.append(f"  profile: {was} -> {data['profile']} (the profile installed now "
+                       "is recorded at apply; plain plan, apply and status then use it)")
         found = (data.get("found") or {}).get(t, [])
         by_id = {j["id"]: (sym, j) for sym, j in marks}
         taken = {p["item"] for f in found for p in f["parts"] if p.get("item") in by_id}

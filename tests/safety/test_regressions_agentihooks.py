@@ -143,7 +143,9 @@ def test_persona_file_does_not_grow_across_runs(tmp_path, target, shape):
         assert rc == 0, out + err
         rc, out, err = cli_inproc("apply", "--home", home, "--yes", "--target", target, "--profile", "v")
         assert rc == 0
-    rc, out, err = cli_inproc("apply", "--home", home, "--yes", "--target", target)
+    # back to default: named, since a plain apply now stays on the profile installed ("v")
+    rc, out, err = cli_inproc("apply", "--home", home, "--yes", "--target", target,
+                              "--profile", "default")
     assert rc == 0, out + err
     assert p.read_bytes() == first, "the persona file changed after going back to the same profile"
     uninstall(home, [target])
@@ -334,7 +336,7 @@ def test_mode_comes_back_when_the_last_credential_goes_even_if_other_keys_stay(t
              {"mcp.json": json.dumps({"mcpServers": {"db": {"command": "db", "env": {"T": token}}}})})
     install(home, ["codex"], "--profile", "sekrit")
     assert cfg.stat().st_mode & 0o777 == 0o600
-    install(home, ["codex"])                       # back to default: db goes, memory stays
+    install(home, ["codex"], "--profile", "default")   # back to default: db goes, memory stays
     assert token not in cfg.read_text() and "memory" in _servers(home, "codex")
     assert cfg.stat().st_mode & 0o777 == 0o644
 

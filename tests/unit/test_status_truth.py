@@ -1,0 +1,89 @@
+"""`status` never says "in sync" for a target whose plan failed (text and --json: the one-line
+error, exit 1), and a wrapper that lost its exec bit is seen (hooks inert) and put back by apply."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from agentdeck.core import cli, engine, hooks_health
+
+
+def _status(host, capsys, monkeypatch, *extra):
+    monkeypatch.setenv("PATH", host.env["PATH"])
+    rc = cli.main(["status", "--home", str(host.home), *extra])
+    return rc, capsys.readouterr().out
+
+
+def _break(host, how):
+    if how == "toml":
+        p = host.codex_home / "config.toml"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("model = = 1\n")
+        return "codex", f"{p}:1:"
+    p = host.claude_home / "settings.json"
+    if p.exists():
+        p.unlink()
+    p.mkdir(parents=True)
+    return "claude", str(p)
+
+
+@pytest.mark.parametrize("how", ["toml", "dir"])
+@pytest.mark.parametrize("installed", [False, True])
+def test_a_target_whose_plan_failed_is_an_error_in_status(ghost, capsys, monkeypatch, how,
+                                                          installed):
+    if installed:
+        assert engine.apply_plan(ghost, engine.build_plan(ghost, "default")).ok
+    target, where = _break(ghost, how)
+    rc, out = _status(ghost, capsys, monkeypatch)
+    assert rc == 1
+    line = next(ln for ln in out.splitlines() if ln.startswith(target))
+    assert "in sync" not in line and line.split(None, 1)[1].startswith("error: ")
+    assert where in line
+    rc, out = _status(ghost, capsys, monkeypatch, "--json")
+    assert rc == 1
+    row = next(r for r in json.loads(out) if r["target"] == target)
+    assert row["state"].startswith("error: ") and where in row["error"]
+    others = [r for r in json.loads(out) if r["target"] != target]
+    assert others and all(r["error"] is None for r in others)
+    # the failing target alone: the same row (not a bare error without the target)
+    rc, out = _status(ghost, capsys, monkeypatch, "--json", "--target", target)
+    assert rc == 1 and [r["target"] for r in json.loads(out)] == [target]
+    assert json.loads(out)[0]["state"].startswith("error: ")
+
+
+@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+def test_a_wrapper_without_its_exec_bit_is_inert_and_apply_puts_the_mode_back(
+        ghost, capsys, monkeypatch, target):
+    assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", [target])).ok
+    home = {"copilot": ghost.copilot_home, "codex": ghost.codex_home,
+            "claude": ghost.claude_home}[target]
+    w = home / "agentdeck-hook.sh"
+    text = w.read_bytes()
+    os.chmod(w, 0o644)
+    rc, out = _status(ghost, capsys, monkeypatch, "--target", target)
+    assert rc == 2 and "in sync" not in out
+    assert f"the hook wrapper ~/{w.relative_to(ghost.home)} is not executable" in out
+    plan = engine.build_plan(ghost, None, [target])
+    [item] = [i for i in plan.items if i.path == str(w)]
+    assert item.cls == "update" and plan.action(item) == "write"
+    assert "its mode is now 644, agentdeck wrote it 755" in item.reason
+    assert plan.has_changes
+    # a plan that writes the wrapper again leaves no inert hooks behind once applied
+    assert engine.apply_plan(ghost, plan).ok
+    assert os.stat(w).st_mode & 0o777 == 0o755 and w.read_bytes() == text
+    rc, out = _status(ghost, capsys, monkeypatch, "--target", target)
+    assert "wrapper" not in out
+    if target != "codex":
+        assert rc == 0 and "hooks inert" not in out, out
+
+
+def test_an_edited_wrapper_is_still_the_operators(ghost):
+    """Only a mode change is put back by default; changed content stays a hand-edit."""
+    assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["claude"])).ok
+    w = ghost.claude_home / "agentdeck-hook.sh"
+    w.write_text(w.read_text() + "# mine\n")
+    plan = engine.build_plan(ghost, None, ["claude"])
+    [item] = [i for i in plan.items if i.path == str(w)]
+    assert item.cls == "hand-edited" and plan.action(item) == "none"
