@@ -33,18 +33,42 @@ def policy_text(host: Host, data: dict | None, target: str | None) -> Text:
         t.append("\nchannels verified with ", style="dim")
         t.append(", ".join(f"{d} {v}" for d, v in verified.items()), style="dim")
     rules = data.get("rules") or []
-    if not rules:
+    paths = data.get("paths") or []
+    if not rules and not paths:
         t.append("\n\nThis profile has no [policy] rules: the handler records each decision "
                  "and lets every tool call run. docs/policy.md shows how to add one.",
                  style="dim")
+    for r in paths:
+        t.append("\n\n")
+        decision = str(r.get("decision") or "?")
+        t.append(f"{decision:<5} ", style=DECISION_STYLE.get(decision, "bold"))
+        t.append(str(r.get("id") or "?"), style="bold")
+        t.append(f"  {' and '.join(r.get('access') or [])} of ")
+        t.append(", ".join(r.get("paths") or []), style="italic")
+        if r.get("except"):
+            t.append(f" (not {', '.join(r['except'])})", style="dim")
+        if r.get("reason"):
+            t.append(f"\n      {r['reason']}", style="dim")
+        for e in r.get("enforced_by") or []:
+            tools = "; ".join(f"{k}: {v}" for k, v in (e.get("tools") or {}).items() if v)
+            t.append(f"\n  {e.get('cli')} hook ", style="bold")
+            t.append(tools)
+            t.append(f"\n  {e.get('cli')} own layer ", style="bold")
+            t.append(str(e.get("native") or ""), style="dim")
     for r in rules:
         t.append("\n\n")
         decision = str(r.get("decision") or "?")
         t.append(f"{decision:<5} ", style=DECISION_STYLE.get(decision, "bold"))
         t.append(str(r.get("id") or "?"), style="bold")
         t.append(f"  {r.get('tool', 'any')}")
-        if r.get("match"):
+        if r.get("command"):
+            names = r["command"] if isinstance(r["command"], list) else [r["command"]]
+            t.append(f" argv: {'|'.join(names)} {' '.join(r.get('args') or [])}".rstrip(),
+                     style="italic")
+        elif r.get("match"):
             t.append(f" /{r['match']}/", style="italic")
+        if r.get("covers"):
+            t.append(f"\n      covers {r['covers']}", style="dim")
         if r.get("reason"):
             t.append(f"\n      {r['reason']}", style="dim")
         for c in r.get("channels") or []:
@@ -55,10 +79,19 @@ def policy_text(host: Host, data: dict | None, target: str | None) -> Text:
                 t.append(f"  (ask becomes {c['ask_becomes']})", style="bold dark_orange3")
             if c.get("note"):
                 t.append(f"\n      {c['note']}", style="dim")
+    if rules or paths:
+        t.append("\n\nA command agentdeck cannot resolve: ", style="bold")
+        t.append(str(data.get("unresolved") or "ask"))
     caveats = data.get("caveats") or []
     if caveats:
         t.append("\n\nCaveats", style="bold")
         for c in caveats:
+            t.append("\n· ")
+            t.append(str(c))
+    limits = data.get("limits") or []
+    if limits and (rules or paths):
+        t.append("\n\nWhat a hook cannot stop", style="bold")
+        for c in limits:
             t.append("\n· ")
             t.append(str(c))
     return t

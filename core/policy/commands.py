@@ -117,15 +117,28 @@ def cmd_policy(args, make_host) -> int:
     if pol is None:
         print(f"agentdeck: profile {name} has no [policy]; nothing to test", file=sys.stderr)
         return 0
+    from .selftest import test_corpus
+
     res = test_policy(pol)
+    corpus, counts = test_corpus()
     if args.json:
-        print(json.dumps(res.to_json(), indent=2))
+        out = res.to_json()
+        out["corpus"] = {"ok": corpus.ok, "cases": sum(counts.values()), "classes": counts,
+                         "checked": corpus.checked, "mismatches": corpus.mismatches}
+        print(json.dumps(out, indent=2))
     else:
-        for m in res.mismatches:
+        for m in res.mismatches + corpus.mismatches:
             print(f"MISMATCH  {m}")
         for n in res.notes:
             print(f"note      {n}")
+        regex = [r["id"] for r in pol["rules"] if r.get("match") and r.get("tool") in ("shell", "any")]
+        if regex:
+            print(f"note      rule(s) {', '.join(regex)}: a regex on the raw command line is "
+                  "evadable (quoting, variables, other spellings); command/args rules and "
+                  "[[policy.paths]] are matched on what the line runs")
         print(f"policy test: profile {name}, {len(pol['rules']) + len(pol['paths'])} rule(s), "
-              f"{res.checked} case(s) "
-              f"checked, {len(res.mismatches)} mismatch(es)")
-    return 0 if res.ok else 1
+              f"{res.checked} case(s) checked, {len(res.mismatches)} mismatch(es)")
+        print(f"evasion corpus: {sum(counts.values())} case(s) in {len(counts)} classes "
+              f"({', '.join(f'{k} {v}' for k, v in counts.items())}), {corpus.checked} "
+              f"payload(s) in every dialect, {len(corpus.mismatches)} mismatch(es)")
+    return 0 if res.ok and corpus.ok else 1

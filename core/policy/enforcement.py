@@ -107,15 +107,15 @@ def describe(policy: dict | None, target: str) -> dict:
 
 
 def _native(target: str, rule: dict) -> str:
-    """The CLI's own layer that also enforces a path rule, or that the hook is the only one."""
-    try:
-        from agentdeck.core.policy import native
-    except ImportError:
-        return "the hook is the only layer"
-    fn = getattr(native, "describe_path_rule", None)
-    return fn(target, rule) if fn else "the hook is the only layer"
+    """The CLI's own layer that also enforces a path rule, or why the hook is the only one
+    (core/native_layers.py, from the facts observed with each CLI)."""
+    from agentdeck.core import native_layers
 
-
+    d = native_layers.for_rule(rule, target)
+    if d.get("hook_only"):
+        return d.get("why") or "the hook is the only layer"
+    why = f"; {d['why']}" if d.get("why") else ""
+    return f"{d.get('layer')}: {len(d.get('entries') or [])} entr(ies){why}"
 def ask_notices(policy: dict | None, target: str) -> list[str]:
     """Plan notices: what each ask rule becomes where the target cannot ask."""
     out = []

@@ -162,3 +162,64 @@ def test_policy(policy: dict) -> Result:
         if why:
             res.mismatches.append(why)
     return res
+
+
+# ---- the shipped evasion corpus (core/policy/corpus.py) ----------------------------------------
+#: the tool forms of the corpus's "other tools" class, per dialect family: (name, args builder)
+_SEARCH = {"copilot": [("rg", lambda s: {"pattern": "KEY", "path": s}),
+                       ("grep", lambda s: {"pattern": "KEY", "path": s})],
+           "pascal": [("Grep", lambda s: {"pattern": "KEY", "path": s})],
+           "claude": [("Grep", lambda s: {"pattern": "KEY", "path": s, "output_mode": "content"})]}
+_GLOB = {"copilot": [("glob", lambda s: {"pattern": s})],
+         "pascal": [("Glob", lambda s: {"pattern": s})],
+         "claude": [("Glob", lambda s: {"pattern": s})]}
+_MCP_PATH = {"copilot": [("github-get_file", lambda s: {"path": s})],
+             "pascal": [("mcp__github__get_file", lambda s: {"path": s})],
+             "vscode": [("mcp_github_get_file", lambda s: {"path": s})],
+             "codex": [("mcp__github__get_file", lambda s: {"path": s})],
+             "claude": [("mcp__github__get_file", lambda s: {"path": s})]}
+
+
+def _tool_shapes(form: str, subject: str):
+    from .payloads import _FAMILY, DIALECTS
+    if form in ("read", "write", "mcp"):
+        yield from shapes(form, subject)
+        return
+    table = {"search": _SEARCH, "glob": _GLOB, "mcp-path": _MCP_PATH}[form]
+    for dialect, (target, event, build) in DIALECTS.items():
+        for name, args in table.get(_FAMILY[dialect], []):
+            yield f"{dialect}:{name}", target, event, build(name, args(subject))
+
+
+def test_corpus() -> tuple[Result, dict[str, int]]:
+    """Every corpus case in every dialect; (result, cases per class)."""
+    from . import corpus as C
+    from .fs import MemoryFS
+
+    res = Result()
+    doc = json.loads(compile_policy(C.CORPUS_POLICY, "test", protect=C.PROTECT,
+                                    mcp_servers=C.MCP_SERVERS))
+    fs = MemoryFS(C.TREE)
+    counts: dict[str, int] = {}
+    for cls, case in C.cases():
+        counts[cls] = counts.get(cls, 0) + 1
+        if cls == "other tools":
+            form, subject, expected = case
+            forms = list(_tool_shapes(form, subject))
+            cwd = C.CWD
+        else:
+            subject, cwd, expected = case
+            forms = list(shapes("shell", subject))
+        for label, target, event, payload in forms:
+            payload = dict(payload)
+            if "cwd" in payload:
+                payload["cwd"] = cwd
+            res.checked += 1
+            record, code, out, _ = run_case(doc, target, event, payload,
+                                            {"HOME": C.HOME}, fs=fs)
+            why = _check_answer(f"corpus [{cls}] {subject!r} in {label}", "pre_tool_use",
+                                _channel(label), expected, record, code, out)
+            if why:
+                res.mismatches.append(why + (f": {record.get('reason')}" if record.get('reason')
+                                             else ""))
+    return res, counts

@@ -185,10 +185,12 @@ class Resolver:
                    "do_group", "case_statement", "case_item", "for_statement",
                    "c_style_for_statement", "function_definition", "ERROR"):
             inner = ctx.child() if t in ("subshell", "function_definition") else ctx
-            for c in n.named_children:
-                if t == "for_statement" and c.type == "variable_name":
-                    continue
-                self.stmt(c, inner)
+            kids = [c for c in n.named_children
+                    if not (t == "for_statement" and c.type == "variable_name")]
+            for i, c in enumerate(kids):
+                # `a && b > f` parses as (a && b) > f: the redirection is the last command's
+                last = redirects if (t == "list" and i == len(kids) - 1) else None
+                self.stmt(c, inner, last)
         elif t in ("test_command", "unset_command"):
             for c in n.named_children:
                 self.word(c, ctx)            # substitutions inside still run

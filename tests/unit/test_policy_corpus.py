@@ -1,0 +1,32 @@
+"""The shipped evasion corpus (core/policy/corpus.py): at least 300 cases over every class the
+issue names, each decided as expected in every dialect's payload shape."""
+from __future__ import annotations
+
+from agentdeck.core.policy import corpus
+from agentdeck.core.policy.selftest import test_corpus as run_corpus
+
+
+def test_the_corpus_holds_in_every_dialect():
+    res, counts = run_corpus()
+    assert sum(counts.values()) >= 300
+    assert res.checked > 3 * sum(counts.values())     # each case in several dialects
+    assert res.mismatches == []
+
+
+def test_every_class_is_there_and_benign_forms_are_part_of_it():
+    classes = corpus.CLASSES or corpus._build()
+    for name in ("flags and quoting", "wrappers", "indirection", "unresolved",
+                 "reads of protected files", "writes of protected files",
+                 "the guard's own files", "mentions and neighbours", "other tools"):
+        assert classes[name], name
+    expected = {c[-1] for items in classes.values() for c in items}
+    assert expected == {"deny", "ask", "allow"}
+
+
+def test_a_wrong_expectation_is_reported(monkeypatch):
+    # the corpus check can fail: flip one case's expectation and it is a mismatch
+    classes = corpus._build()
+    monkeypatch.setitem(classes, "flags and quoting",
+                        [("rm -rf x", corpus.CWD, "allow")] + classes["flags and quoting"][1:])
+    res, _ = run_corpus()
+    assert any("'rm -rf x'" in m and "expected allow, got deny" in m for m in res.mismatches)
