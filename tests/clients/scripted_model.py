@@ -8,6 +8,8 @@ Messages (Claude Code), all streamed as server-sent events.
         env["ANTHROPIC_BASE_URL"] = m.url ...
 
     ScriptedModel(command="", call=("Read", {"file_path": "/x"}))   # that tool instead, when offered
+    ScriptedModel(command="", calls=["ls", ("view", {"path": "/x"})])  # a sequence in one turn:
+        # the request carrying N tool results gets calls[N] (a str: the shell tool running it)
 
 Test-only (the drill has its own server in core/drill); every request is kept in `m.requests`.
 """
@@ -58,8 +60,10 @@ def _fill(schema: dict, command: str) -> dict:
 
 class ScriptedModel:
     def __init__(self, command: str, final_text: str = "done",
-                 call: tuple[str, dict] | None = None):
+                 call: tuple[str, dict] | None = None,
+                 calls: list[str | tuple[str, dict]] | None = None):
         self.command, self.final_text, self.call = command, final_text, call
+        self.calls = calls
         self.requests: list[tuple[str, dict]] = []
         self._server: ThreadingHTTPServer | None = None
 
@@ -84,6 +88,30 @@ class ScriptedModel:
         text = json.dumps(body.get("messages") or body.get("input") or [])
         return any(k in text for k in ('"tool_result"', '"role": "tool"', '"function_call_output"'))
 
+    @staticmethod
+    def _results_in(body: dict) -> int:
+        n = 0
+        for m in body.get("messages") or body.get("input") or []:
+            if not isinstance(m, dict):
+                continue
+            if m.get("role") == "tool" or m.get("type") == "function_call_output":
+                n += 1
+            n += sum(1 for c in (m.get("content") if isinstance(m.get("content"), list) else [])
+                     if isinstance(c, dict) and c.get("type") == "tool_result")
+        return n
+
+    def _pick(self, body: dict) -> tuple[str, dict] | None:
+        """The tool call answering `body`, or None for the final text."""
+        if self.calls is None:
+            return None if self._has_result(body) else self._shell_tool(body.get("tools"))
+        n = self._results_in(body)
+        if n >= len(self.calls):
+            return None
+        step = self.calls[n]
+        if isinstance(step, str):
+            return ScriptedModel(command=step)._shell_tool(body.get("tools"))
+        return ScriptedModel(command="", call=step)._shell_tool(body.get("tools"))
+
     def tool_results(self) -> list[str]:
         """The text of every tool result the CLI sent back (the last request's, in order)."""
         if not self.requests:
@@ -104,13 +132,13 @@ class ScriptedModel:
     def chat(self, body: dict) -> bytes:
         base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0,
                 "model": body.get("model", "gpt-5.4")}
-        tool = None if self._has_result(body) else self._shell_tool(body.get("tools"))
+        tool, k = self._pick(body), self._results_in(body) + 1
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if tool:
             name, args = tool
             chunks = [
                 {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None,
-                 "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                 "tool_calls": [{"index": 0, "id": f"call_{k}", "type": "function",
                                  "function": {"name": name, "arguments": json.dumps(args)}}]},
                  "finish_reason": None}]},
                 {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
@@ -125,10 +153,10 @@ class ScriptedModel:
         return _sse([(None, c) for c in chunks] + [(None, "[DONE]")])
 
     def responses(self, body: dict) -> bytes:
-        tool = None if self._has_result(body) else self._shell_tool(body.get("tools"))
+        tool, k = self._pick(body), self._results_in(body) + 1
         if tool:
             name, args = tool
-            item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name,
+            item = {"type": "function_call", "id": f"fc_{k}", "call_id": f"call_{k}", "name": name,
                     "arguments": json.dumps(args), "status": "completed"}
         else:
             item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
@@ -151,7 +179,7 @@ class ScriptedModel:
         ])
 
     def messages(self, body: dict) -> bytes:
-        tool = None if self._has_result(body) else self._shell_tool(body.get("tools"))
+        tool, k = self._pick(body), self._results_in(body) + 1
         msg = {"id": "msg_1", "type": "message", "role": "assistant",
                "model": body.get("model", "claude"), "content": [], "stop_reason": None,
                "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}
@@ -159,7 +187,7 @@ class ScriptedModel:
         if tool:
             name, args = tool
             ev += [("content_block_start", {"type": "content_block_start", "index": 0,
-                                            "content_block": {"type": "tool_use", "id": "toolu_1",
+                                            "content_block": {"type": "tool_use", "id": f"toolu_{k}",
                                                               "name": name, "input": {}}}),
                    ("content_block_delta", {"type": "content_block_delta", "index": 0,
                                             "delta": {"type": "input_json_delta",

@@ -1,0 +1,198 @@
+"""Issue 21 proof with the real CLIs: the evasion classes are blocked in real offline turns of
+Copilot CLI, Codex and Claude Code, the benign forms run, and `agentdeck activity --json` records
+each decision with its rule id.
+
+The home is installed by agentdeck itself with a profile holding the issue's argv rule
+(`rm` with -r and -f in any spelling) and its [[policy.paths]] rule (private keys), plus the
+built-in self-protection (agentdeck-self). The home has a decoy ~/.ssh/id_rsa whose text must
+never reach the model. One turn per CLI: the scripted model (tests/clients/scripted_model.py,
+`calls=`) makes every call below in sequence; each CLI sends a denial back as the tool's result
+and the turn goes on, so what the model saw is each call's tool result, in order.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from offline_turn import run_turn
+from scripted_model import ScriptedModel
+
+from agentdeck.core import engine
+
+pytestmark = pytest.mark.clients
+
+SECRET = "agentdeck-decoy-private-key-material"
+PUBLIC = "ssh-rsa AAAAdecoy public-key"
+RM_RULE, KEYS_RULE, SELF_RULE = "no-recursive-force-rm", "private-keys", "agentdeck-self"
+PROFILE_TOML = f'''[profile]
+extends = ["_base"]
+
+[policy]
+on_error = "deny"
+unresolved = "ask"
+
+[[policy.rules]]
+id = "{RM_RULE}"
+tool = "shell"
+command = "rm"
+args = ["-r|-R|--recursive", "-f|--force"]
+decision = "deny"
+reason = "no recursive force delete"
+
+[[policy.paths]]
+id = "{KEYS_RULE}"
+paths = ["~/.ssh/id_*"]
+except = ["~/.ssh/*.pub"]
+access = ["read", "write"]
+decision = "deny"
+reason = "private keys stay private"
+'''
+
+
+@dataclass
+class Step:
+    label: str
+    call: str | tuple[str, dict]          # a shell command, or (tool name, arguments)
+    decision: str                         # what the audit line must say
+    rule: str | None
+    shows: str | None = None              # text the tool result must carry (a benign form ran)
+    targets: tuple[str, ...] = ("copilot", "codex", "claude")
+
+
+@dataclass
+class Scene:
+    host: object
+    work: Path
+    home: Path
+    victims: dict[str, Path] = field(default_factory=dict)
+
+
+def _install(host, target: str) -> None:
+    host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
+    d = host.config_dir / "profiles" / "evasion"
+    d.mkdir(parents=True)
+    (d / "profile.toml").write_text(PROFILE_TOML)
+    plan = engine.build_plan(host, "evasion", [target], trust_hooks=target == "codex")
+    assert engine.apply_plan(host, plan).ok
+
+
+def _scene(host, tmp_path: Path) -> Scene:
+    ssh = host.home / ".ssh"
+    ssh.mkdir(mode=0o700)
+    (ssh / "id_rsa").write_text(SECRET + "\n")
+    (ssh / "id_rsa").chmod(0o600)
+    (ssh / "id_rsa.pub").write_text(PUBLIC + "\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    sc = Scene(host, work, host.home)
+    for name in ("split", "quoted", "escaped", "var", "bashc", "build"):
+        v = work / f"victim-{name}"
+        (v / "sub").mkdir(parents=True)
+        (v / "sub" / "f.txt").write_text("x")
+        sc.victims[name] = v
+    return sc
+
+
+def _steps(sc: Scene, target: str) -> list[Step]:
+    v, policy = sc.victims, Path(sc.host.state_dir) / "policy" / f"{target}.json"
+    piped = base64.b64encode(f"touch {sc.work}/unresolved-marker".encode()).decode()
+    key = f"{sc.home}/.ssh"
+    return [
+        # argv rule: spellings the old regex rules missed
+        Step("split flags", f"rm -r -f {v['split']}", "deny", RM_RULE),
+        Step("quoted program", f'"rm" -rf {v["quoted"]}', "deny", RM_RULE),
+        Step("escaped program", f"\\rm -fR {v['escaped']}", "deny", RM_RULE),
+        Step("variable", f"R=rm; $R -rf {v['var']}", "deny", RM_RULE),
+        Step("bash -c", f"bash -c 'rm --recursive --force {v['bashc']}'", "deny", RM_RULE),
+        # protected paths through the shell
+        Step("glob read", "cat ~/.ssh/id_r*", "deny", KEYS_RULE),
+        Step("cd then read", "cd ~/.ssh && cat id_rsa", "deny", KEYS_RULE),
+        Step("recursive grep", "grep -r . ~/.ssh", "deny", KEYS_RULE),
+        # the guard's own files: a python3 -c write to the compiled policy
+        Step("self-protection",
+             f"python3 -c \"open('{policy}', 'w').write('{{}}')\"", "deny", SELF_RULE),
+        # what cannot be resolved is asked (Codex has no ask: it denies)
+        Step("unresolved", f"echo {piped} | base64 -d | sh", "ask", "unresolved"),
+        # Copilot's own file tool, on a path spelled around the rule
+        Step("copilot view ./", ("view", {"path": f"{key}/./id_rsa"}), "deny", KEYS_RULE,
+             targets=("copilot",)),
+        # benign forms: they run
+        Step("echo mentions rm -rf", 'echo "rm -rf x"', "allow", None, shows="rm -rf x"),
+        Step("rm -r without -f", f"rm -r {v['build']} && echo removed-build", "allow", None,
+             shows="removed-build"),
+        Step("public key", "cat ~/.ssh/id_rsa.pub", "allow", None, shows=PUBLIC),
+        Step("ls ~/.ssh", "ls ~/.ssh", "allow", None, shows="id_rsa.pub"),
+    ]
+
+
+REASONS = {RM_RULE: "no recursive force delete", KEYS_RULE: "private keys stay private",
+           SELF_RULE: "protects its own files",
+           "unresolved": "cannot tell what this command runs: sh fed from a pipe"}
+SHELL_TOOL = {"copilot": "bash", "codex": "Bash", "claude": "Bash"}
+
+
+def _tool_name(step: Step, target: str) -> str:
+    """The tool name the audit line records for the step (Codex's exec_command arrives as
+    Bash at its hook)."""
+    return SHELL_TOOL[target] if isinstance(step.call, str) else step.call[0]
+
+
+def _activity(host) -> list[dict]:
+    """`agentdeck activity --json` of the scratch home: one object per pre-tool/prompt event."""
+    exe = Path(sys.executable).parent / "agentdeck"
+    r = subprocess.run([str(exe), "activity", "--home", str(host.home), "--json"],
+                       env=host.env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, need, tmp_path,
+                                                                  target):
+    need(target)
+    host = scratch_env
+    _install(host, target)
+    sc = _scene(host, tmp_path)
+    policy = Path(host.state_dir) / "policy" / f"{target}.json"
+    policy_before = policy.read_text()
+    steps = [s for s in _steps(sc, target) if target in s.targets]
+
+    with ScriptedModel(command="", calls=[s.call for s in steps]) as m:
+        r = run_turn(host, target, m.url, "run the scripted commands", sc.work,
+                     {"IS_SANDBOX": "1"} if target == "claude" else None, timeout=240)
+        assert r.returncode == 0, r.stderr[-2000:]
+        results = m.tool_results()
+    audit = _activity(host)
+    pre = [x for x in audit if x.get("event") == "pre_tool_use"]
+    seen = "\n".join(f"  {s.label}: {res[:200]}" for s, res in zip(steps, results))
+    assert len(results) == len(steps), f"{target}: {len(results)} of {len(steps)} calls made\n{seen}"
+
+    # what the model saw: each denial with its reason, the benign outputs, never the key
+    for s, res in zip(steps, results):
+        assert SECRET not in res, f"{target} {s.label}: the decoy key leaked: {res[:300]}"
+        if s.shows:
+            assert s.shows in res, f"{target} {s.label}: the benign form did not run: {res[:300]}"
+        else:
+            assert REASONS[s.rule] in res, f"{target} {s.label}: not refused: {res[:300]}"
+    # the effects: nothing the denied calls would have done happened
+    for name in ("split", "quoted", "escaped", "var", "bashc"):
+        assert (sc.victims[name] / "sub" / "f.txt").exists(), f"{target}: victim-{name} removed"
+    assert not sc.victims["build"].exists(), f"{target}: the benign rm -r did not run"
+    assert policy.read_text() == policy_before, f"{target}: the compiled policy was rewritten"
+    assert not (sc.work / "unresolved-marker").exists(), f"{target}: the unresolved form ran"
+    assert (host.home / ".ssh" / "id_rsa").read_text() == SECRET + "\n"
+
+    # the audit log: one pre-tool decision per call, in order, each with its rule id
+    got = [(x.get("tool_name"), x.get("decision"), x.get("rule")) for x in pre]
+    want = [(_tool_name(s, target), s.decision, s.rule) for s in steps]
+    assert got == want, f"{target}: audit {got}"
+    assert all(x.get("target") == target for x in pre)
+    [asked] = [x for x in pre if x["decision"] == "ask"]
+    assert asked.get("effective") == ("deny" if target == "codex" else "ask")
