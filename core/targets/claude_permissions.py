@@ -83,6 +83,12 @@ def _cls(excluded: str) -> str:
     return f"[{chars}]"
 
 
+def _literal_tail(name: str) -> str:
+    """The fixed characters a glob name ends with (after its last `*`, `?` or class)."""
+    cut = max(name.rfind("*"), name.rfind("?"), name.rfind("]"))
+    return name[cut + 1:]
+
+
 def _minus(path: str, exc: list[str]) -> tuple[list[str] | None, str, bool]:
     """The Claude patterns for `path` minus every except (both in Claude spelling):
     (patterns or None when it cannot be spelled, why, exact) -- [] when everything is excepted."""
@@ -113,6 +119,17 @@ def _minus(path: str, exc: list[str]) -> tuple[list[str] | None, str, bool]:
             if name.lower().endswith(s.lower()):
                 return None, f"it differs from except *{s} only in case (Claude ignores case)", False
         return [path], "", True
+    tail = _literal_tail(name)
+    if tail:                                      # e.g. *_rsa: compare its fixed ending
+        for s in suffixes:
+            a, b = tail.lower(), s.lower()
+            if a.endswith(b) and len(tail) >= len(s):
+                if tail.endswith(s):
+                    return [], f"except *{s} covers it", True
+                return None, f"it differs from except *{s} only in case (Claude ignores case)", False
+            if b.endswith(a):                     # the ending fits inside the suffix: may overlap
+                return None, f"except *{s} may overlap it in a way Claude cannot express", False
+        return [path], "", True                   # its ending rules every except out
     if len(suffixes) > 1 or not name.endswith("*") or name.endswith("**"):
         return None, ("only one '*<suffix>' except on a name ending in '*' can be expressed "
                       "(Claude has no exceptions)"), False

@@ -20,24 +20,10 @@ import pytest
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
-from agentdeck.core.policy import compiled
 
 pytestmark = pytest.mark.clients
 
 SECRET = "agentdeck-test-private-key-material"
-RULE = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
-        "access": ["read", "write"], "decision": "deny", "reason": "private keys stay private"}
-
-
-@pytest.fixture
-def keys_profile(monkeypatch):
-    """The profile's [policy] with the paths rule, as core.policy.compiled.policy_of gives it."""
-    real = compiled.policy_of
-
-    def policy_of(profile):
-        pol = real(profile) or {"on_error": "allow", "rules": []}
-        return {**pol, "paths": [RULE]}
-    monkeypatch.setattr(compiled, "policy_of", policy_of)
 
 
 def _read_turn(host, clients, path: Path, cwd: Path) -> list[str]:
@@ -57,8 +43,8 @@ def _read_turn(host, clients, path: Path, cwd: Path) -> list[str]:
     return results
 
 
-def test_claudes_own_deny_holds_with_the_hook_neutered(scratch_env, clients, need, tmp_path,
-                                                       keys_profile):
+def test_claudes_own_deny_holds_with_the_hook_neutered(scratch_env, clients, need, tmp_path):
+    """The bundled default profile's ssh-private-keys rule (~/.ssh/id_* except ~/.ssh/*.pub)."""
     need("claude")
     host = scratch_env
     host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"

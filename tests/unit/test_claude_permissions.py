@@ -9,7 +9,6 @@ import json
 import pytest
 
 from agentdeck.core import engine
-from agentdeck.core.policy import compiled
 from agentdeck.core.targets import claude_permissions as cp
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
@@ -72,15 +71,33 @@ def test_normalized_spelling():
 
 # ---- the plan ------------------------------------------------------------------------------
 
-@pytest.fixture
-def with_paths(monkeypatch):
-    """The profile's [policy] with [[policy.paths]] rules, as policy_of returns it."""
-    real = compiled.policy_of
+PROFILE = """[profile]
+extends = ["_base"]
 
-    def policy_of(profile):
-        pol = real(profile) or {"on_error": "deny", "rules": []}
-        return {**pol, "paths": [KEYS, CLOUD]}
-    monkeypatch.setattr(compiled, "policy_of", policy_of)
+[[policy.paths]]
+id = "private-keys"
+paths = ["~/.ssh/id_*"]
+except = ["~/.ssh/*.pub"]
+access = ["read", "write"]
+decision = "deny"
+reason = "private keys stay private"
+
+[[policy.paths]]
+id = "cloud"
+paths = ["~/.aws/credentials", "/etc/agentdeck-test/secret"]
+access = ["read"]
+decision = "deny"
+reason = "r"
+"""
+
+
+@pytest.fixture
+def with_paths(host):
+    """A profile `guarded` whose [policy] has the two [[policy.paths]] rules above."""
+    d = host.config_dir / "profiles" / "guarded"
+    d.mkdir(parents=True)
+    (d / "profile.toml").write_text(PROFILE)
+    return "guarded"
 
 
 def _deny(host):
@@ -93,7 +110,7 @@ def test_the_entries_join_the_operators_deny_list_and_uninstall_removes_only_our
     theirs = ["Bash(curl:*)", "Read(~/.aws/credentials)"]      # the second is also one of ours
     s.write_text(json.dumps({"model": "sonnet", "permissions": {"deny": theirs,
                                                                 "allow": ["Bash(ls)"]}}))
-    plan = engine.build_plan(host, "default", ["claude"])
+    plan = engine.build_plan(host, with_paths, ["claude"])
     items = [i for i in plan.items if i.label.startswith("permissions.deny ")]
     want = [e for t in cp.translations({"paths": [KEYS, CLOUD]}) for e in t.entries]
     assert sorted(i.label[len("permissions.deny "):] for i in items) == sorted(
@@ -104,7 +121,7 @@ def test_the_entries_join_the_operators_deny_list_and_uninstall_removes_only_our
     deny = _deny(host)
     assert deny[:2] == theirs and set(deny[2:]) == set(want) - {"Read(~/.aws/credentials)"}
     assert json.loads(s.read_text())["permissions"]["allow"] == ["Bash(ls)"]
-    again = engine.build_plan(host, "default", ["claude"])
+    again = engine.build_plan(host, with_paths, ["claude"])
     assert not [i for i in again.items if again.action(i) in ("write", "remove")]
 
     # the operator adds one of their own later: kept, and uninstall takes out exactly ours
@@ -120,7 +137,7 @@ def test_a_permissions_value_that_is_not_an_object_is_left_alone(host, with_path
     s = host.claude_home / "settings.json"
     s.parent.mkdir(parents=True)
     s.write_text(json.dumps({"permissions": ["odd"]}))
-    plan = engine.build_plan(host, "default", ["claude"])
+    plan = engine.build_plan(host, with_paths, ["claude"])
     assert not [i for i in plan.items if i.label.startswith("permissions.deny ")]
     assert any("\"permissions\" is not an object" in n.message for n in plan.notices["claude"])
 
@@ -128,9 +145,23 @@ def test_a_permissions_value_that_is_not_an_object_is_left_alone(host, with_path
 def test_a_profile_that_sets_permissions_itself_gets_no_member_items(host, with_paths):
     d = host.config_dir / "profiles" / "own-perms"
     (d / "claude").mkdir(parents=True)
-    (d / "profile.toml").write_text('[profile]\nextends = ["default"]\n')
+    (d / "profile.toml").write_text(PROFILE)
     (d / "claude" / "settings.json").write_text('{"permissions": {"deny": ["Bash(rm:*)"]}}')
     plan = engine.build_plan(host, "own-perms", ["claude"])
     assert not [i for i in plan.items if i.label.startswith("permissions.deny ")]
     assert [i for i in plan.items if i.label == "permissions"]
     assert any("sets \"permissions\" itself" in n.message for n in plan.notices["claude"])
+
+
+@pytest.mark.parametrize("path, written, skipped", [
+    ("~/.ssh/*_rsa", ["Read(~/.ssh/*_rsa)"], None),         # its ending rules *.pub out
+    ("~/.ssh/*.pem", ["Read(~/.ssh/*.pem)"], None),
+    ("~/.ssh/*.pub", [], "covers it"),
+    ("~/.ssh/*.PUB", [], "only in case"),
+    ("~/.ssh/*ub", [], "may overlap"),                      # x.pub ends in ub too
+])
+def test_a_glob_with_a_fixed_ending_is_compared_with_the_except(path, written, skipped):
+    t = cp.translate({**KEYS, "paths": [path], "access": ["read"]})
+    assert t.entries == written
+    if skipped:
+        assert skipped in t.skipped[0][1]
