@@ -17,6 +17,7 @@ Rows (see docs/performance.md for the targets and the figures):
   i  agentdeck drill: a real offline turn of each of the three CLIs (target <= 10 s wall)
   p  agentdeck-hook PreToolUse, 1 MB of secret-sounding words (issue 15: <= 0.2 s, line written)
   r  agentdeck-hook preToolUse with a 50-rule policy  vs  python -c reading the same stdin (<= 2x)
+  s  agentdeck-hook preToolUse, 50 argv/path/regex rules (the shell parser runs)  vs  python -c pass (<= 2x)
 
 Honesty rules: each pair runs alternately (A B, B A, A B, ...) so the machine's drift cancels;
 every figure is a median; each process of rows a and b gets a fresh temp home (row e keeps one
@@ -534,6 +535,45 @@ def row_r(runs: int) -> Row:
                     "python -c reading stdin", sa, sb, 2, "<= 2x")
 
 
+# ---- s: the same, with argv and protected-path rules (the shell parser runs) ------------------
+def fifty_shell_rules() -> dict:
+    """50 rules that make the handler parse the command: 20 argv rules, 15 [[policy.paths]]
+    rules, 15 regex rules (none matches HOOK_PAYLOAD's command: the allow path)."""
+    names = ["rm", "git", "dd", "mkfs", "shred", "chmod", "chown", "curl", "wget", "scp"]
+    rules = [{"id": f"a{i}", "tool": "shell", "command": [names[i % 10]],
+              "args": [f"--forbidden-{i}|-Z"], "decision": "deny", "reason": f"rule {i}"}
+             for i in range(20)]
+    rules += [{"id": f"x{i}", "tool": "shell", "match": rf"\bforbidden-{i}\b",
+               "decision": "deny", "reason": f"rule {i}"} for i in range(15)]
+    paths = [{"id": f"p{i}", "paths": [f"~/.secret{i}/**", f"~/.ssh/key{i}_*"], "except": [],
+              "access": ["read", "write"], "decision": "deny", "reason": f"path {i}"}
+             for i in range(15)]
+    return {"format": 2, "target": "copilot", "on_error": "deny", "unresolved": "ask",
+            "rules": rules, "paths": paths}
+
+
+def row_s(runs: int) -> Row:
+    with tempfile.TemporaryDirectory(prefix="bench-s-") as h:
+        env = clean_env(Path(h))
+        state = Path(h) / ".local" / "state" / "agentdeck"
+        (state / "policy").mkdir(parents=True)
+        (state / "policy" / "copilot.json").write_text(json.dumps(fifty_shell_rules()))
+        env.update(AGENTDECK_TARGET="copilot", AGENTDECK_STATE_DIR=str(state))
+
+        def hook():
+            return timed([*tool("agentdeck-hook"), "preToolUse"], env, stdin=HOOK_PAYLOAD)
+
+        def py():
+            return timed([sys.executable, "-c", "pass"], env, stdin=HOOK_PAYLOAD)
+
+        sa, sb = alternate(runs, hook, py)
+        last = json.loads((state / "audit.jsonl").read_text().splitlines()[-1])
+        if last.get("decision") != "allow":
+            raise RuntimeError(f"expected an allow decision, got {last.get('decision')!r}")
+    return pair_row("s", "agentdeck-hook preToolUse, 50 argv/path/regex rules, shell parser",
+                    "python -c pass", sa, sb, 2, "<= 2x")
+
+
 # ---- f: doctor --live --------------------------------------------------------------------------
 def row_f(runs: int) -> list[Row]:
     what, target = "agentdeck doctor --live (all targets)", "<= 1.3x"
@@ -686,6 +726,7 @@ def main() -> None:
     rows: list[Row] = []
     steps = [("b", lambda: [row_b(a.runs)]), ("e", lambda: [row_e(a.runs)]), ("p", lambda: [row_p(a.runs)]),
              ("r", lambda: [row_r(a.runs)]),
+             ("s", lambda: [row_s(a.runs)]),
              ("a", lambda: [row_a(a.runs)]), ("c", lambda: rows_c(max(3, a.runs // 2), a.big)),
              ("d", lambda: rows_d(a.runs)), ("f", lambda: row_f(max(3, a.runs // 2))),
              ("g", lambda: rows_g(max(3, a.runs // 2))), ("h", lambda: [row_h(a.runs)]),

@@ -132,11 +132,15 @@ def compile_policy(policy: dict, target: str, *, home: str | None = None,
                       "access": ["write"], "decision": "deny", "builtin": True,
                       "reason": "agentdeck's guard protects its own files and each CLI's hook "
                                 "settings (set [policy] protect_agentdeck = false to allow)"})
+        why = ("agentdeck changes (or removes) its own guard only when you run it yourself, "
+               "not through an agent")
         rules.append({"id": SELF_COMMAND_RULE, "tool": "shell", "command": ["agentdeck"],
-                      "args": ["apply|uninstall|org"], "decision": "deny",
-                      "builtin": True,
-                      "reason": "agentdeck changes its own guard only when you run it yourself, "
-                                "not through an agent"})
+                      "args": ["apply|uninstall|org"], "decision": "deny", "builtin": True,
+                      "reason": why})
+        rules.append({"id": SELF_COMMAND_RULE + "-uninstall", "tool": "shell",
+                      "command": ["pip", "pip3", "pipx", "uv"],
+                      "args": ["uninstall|remove", "agentdeck"], "decision": "deny",
+                      "builtin": True, "reason": why})
     on_error = policy.get("on_error") or ON_ERROR_DEFAULT
     if on_error not in ("allow", "deny"):
         raise ValueError(f"policy on_error {on_error!r} is not allow or deny")
@@ -167,21 +171,26 @@ def self_protection(host, target: str, root=None) -> list[str]:
 
     out = [g(host.state_dir) + "/**", g(host.state_dir), g(host.config_dir) + "/**",
            g(host.copilot_home) + "/hooks/**", g(host.copilot_home) + "/settings.json",
-           g(host.copilot_home) + "/hooks",
+           g(host.copilot_home) + "/hooks", g(host.copilot_home) + "/agentdeck-hook.sh",
            g(host.codex_home) + "/hooks.json", g(host.codex_home) + "/config.toml",
            g(host.codex_home) + "/agentdeck-hook.sh",
            g(host.claude_home) + "/settings.json", g(host.claude_home) + "/settings.local.json",
            g(host.claude_home) + "/agentdeck-hook.sh"]
+    if target == "repo":    # committed and read on other machines: nothing of this machine's
+        return [p for p in out if p.startswith("~")] + ["**/.github/agentdeck/**",
+                                                         "**/.github/hooks/**"]
+    # the code the handler runs, where it lives in the home (a pipx or project venv, an
+    # editable checkout): its package, its interpreter's environment, the handler itself. Code
+    # outside the home is not the home guard's to protect (docs/policy.md: install it
+    # root-owned, or use the organisation layer)
+    code = [os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + "/**"]
     handler = own_handler(host)
     if handler:
-        out.append(g(handler))
+        code.append(handler)
         env_root = os.path.dirname(os.path.dirname(handler))
         if host.exists(Path(env_root) / "pyvenv.cfg"):
-            out.append(g(env_root) + "/**")
-    if root is not None:
-        out += [str(Path(root) / ".github" / "agentdeck") + "/**",
-                str(Path(root) / ".github" / "hooks") + "/**"]
-    return out
+            code.append(env_root + "/**")
+    return out + [g(c) for c in code if g(c).startswith("~")]
 
 
 def desired_item(profile, host, target: str, root=None):

@@ -15,6 +15,7 @@ import posixpath
 import stat
 
 MAX_GLOB = 2000
+MAX_WALK = 5000     # entries a search below a directory looks at (a '**' rule)
 
 
 def load_binding(pkg: str):
@@ -70,6 +71,26 @@ class DiskFS:
         except (OSError, ValueError, RecursionError):
             pass
         return out
+
+    def find(self, top: str, match, budget: int = MAX_WALK) -> str | None:
+        """The first path under `top` that `match(path)` accepts, walking at most `budget`
+        entries (a huge tree is not walked to its end: the hook must answer in time)."""
+        stack = [top]
+        while stack and budget > 0:
+            d = stack.pop()
+            try:
+                with os.scandir(d) as it:
+                    for e in it:
+                        budget -= 1
+                        if match(e.path):
+                            return e.path
+                        if e.is_dir(follow_symlinks=False):
+                            stack.append(e.path)
+                        if budget <= 0:
+                            break
+            except (OSError, ValueError):
+                continue
+        return None
 
     def read_script(self, p: str, limit: int) -> str | None:
         try:
@@ -133,6 +154,13 @@ class MemoryFS:
                 if p.count("/") == pattern.count("/") or "**" in pattern:
                     out.append(p)
         return out[:MAX_GLOB]
+
+    def find(self, top: str, match, budget: int = MAX_WALK) -> str | None:
+        top = top.rstrip("/")
+        for p in sorted(self.entries)[:budget]:
+            if p.startswith(top + "/") and match(p):
+                return p
+        return None
 
     def read_script(self, p: str, limit: int) -> str | None:
         v = self.entries.get(self.realpath(p))

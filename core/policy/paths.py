@@ -88,15 +88,16 @@ class _Rule:
         d = d.rstrip("/") or "/"
         for prefix, g in self.prefixes:
             if g.startswith("**"):
-                tail = g.lstrip("*/")
-                cands = fs.glob(posixpath.join(d, "**", tail)) if tail else []
+                hit = fs.find(d, self.covers)
+                cands = [hit] if hit else []
             elif prefix == d or prefix.startswith(d + "/") or d == "/":
                 rel = prefix[len(d):] if d != "/" else prefix
                 if skip_hidden and any(s.startswith(".") for s in rel.split("/") if s):
                     continue
                 cands = fs.glob(g) if any(ch in g for ch in "*?[") else [g]
             elif d.startswith(prefix + "/") and "**" in g:
-                cands = fs.glob(posixpath.join(d, "**", g.rsplit("**", 1)[1].lstrip("/")))
+                hit = fs.find(d, self.covers)
+                cands = [hit] if hit else []
             else:
                 continue
             for c in cands:

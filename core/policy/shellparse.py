@@ -36,6 +36,12 @@ MAX_COMMANDS = 2000
 UNKNOWN = "\0"             # stands for a part of a word whose value is not known
 
 
+_STATEMENTS = frozenset({"subshell", "compound_statement", "pipeline", "list", "command",
+                         "redirected_statement", "if_statement", "while_statement",
+                         "for_statement", "case_statement", "function_definition",
+                         "negated_command"})
+
+
 class Word:
     """One argument after expansion: `value` (None when a part is not known) and `pattern`, a
     glob (fnmatch syntax: literal glob characters escaped as [*]) of every value it can take;
@@ -324,6 +330,8 @@ class Resolver:
         elif t == "brace_expression":
             parts.append((text, text, False))
         elif n.is_named:
+            if n.type in _STATEMENTS:
+                self.stmt(n, ctx.child())          # whatever runs inside still runs
             parts.append((UNKNOWN, "*", quoted))
         else:   # an anonymous token inside a concatenation: its text
             parts.append((text, text if not quoted else _escape(text), quoted))
@@ -363,6 +371,8 @@ class Resolver:
                             else Word.lit(c.text.decode("utf-8", "replace")))
             elif c.type.endswith("redirect"):
                 reds += self.redirect(c, ctx)
+            elif c.type in _STATEMENTS:           # `time ( ... )`: a statement, not a word
+                self.stmt(c, ctx.child())
             elif field == "argument" or c.is_named and c.type != "comment":
                 argv.append(self.word(c, ctx))
         if not argv:

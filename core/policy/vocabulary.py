@@ -144,10 +144,17 @@ def _shell_subjects(args: dict) -> list[str]:
         parts = [x for x in v if isinstance(x, str)]
         if len(parts) >= 3 and parts[1] in ("-c", "-lc", "-lic"):
             return [parts[2]]
-        return [" ".join(parts)]
+        return [" ".join(_sh_quote(p) for p in parts)]      # an argv run without a shell
     if isinstance(v, str):
         return [v]
     return _strings(args)[:1]
+
+
+_SAFE = re.compile(r"^[A-Za-z0-9_@%+=:,./~-]+$")
+
+
+def _sh_quote(s: str) -> str:
+    return s if s and _SAFE.match(s) else "'" + s.replace("'", "'\"'\"'") + "'"
 
 
 def _write_subjects(name: str, args: dict) -> list[str]:

@@ -52,7 +52,8 @@ def test_each_target_installs_its_compiled_policy(ghost, with_policy, target, mo
     assert (doc["format"], doc["target"], doc["on_error"]) == (2, target, "deny")
     # the profile's rules, then the guard's built-in self-protection (protect_agentdeck)
     assert [r["id"] for r in doc["rules"]] == ["no-force-push", "ask-env",
-                                               "agentdeck-self-commands"]
+                                               "agentdeck-self-commands",
+                                               "agentdeck-self-commands-uninstall"]
     assert [r["id"] for r in doc["paths"]] == ["agentdeck-self"]
     assert not engine.build_plan(ghost, "default", [target]).has_changes
     # the handler, with the wrapper's environment, finds and enforces it
