@@ -43,7 +43,7 @@ def policy_text(host: Host, data: dict | None, target: str | None) -> Text:
         decision = str(r.get("decision") or "?")
         t.append(f"{decision:<5} ", style=DECISION_STYLE.get(decision, "bold"))
         t.append(str(r.get("id") or "?"), style="bold")
-        t.append(f"  {' and '.join(r.get('access') or [])} of ")
+        t.append(f"   {' and '.join(r.get('access') or [])} of ")
         t.append(", ".join(r.get("paths") or []), style="italic")
         if r.get("except"):
             t.append(f" (not {', '.join(r['except'])})", style="dim")
@@ -82,6 +82,9 @@ def policy_text(host: Host, data: dict | None, target: str | None) -> Text:
     if rules or paths:
         t.append("\n\nA command agentdeck cannot resolve: ", style="bold")
         t.append(str(data.get("unresolved") or "ask"))
+    if data.get("self_protection"):
+        t.append("\n\nBuilt in: ", style="bold")
+        t.append(str(data["self_protection"]))
     caveats = data.get("caveats") or []
     if caveats:
         t.append("\n\nCaveats", style="bold")

@@ -107,6 +107,8 @@ def cmd_policy(args, make_host) -> int:
                     print(f"      {e['cli']} hook: {tools}")
                     print(f"      {e['cli']} own layer: {e['native']}")
             print(f"  unresolved commands -> {d['unresolved']}")
+            if d.get("self_protection"):
+                print(f"  built in: {d['self_protection']}")
             for c in d["caveats"]:
                 print(f"  caveat: {c}")
             for c in d["limits"]:

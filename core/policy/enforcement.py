@@ -73,6 +73,14 @@ def describe(policy: dict | None, target: str) -> dict:
         "paths": [],
     }
     out["limits"] = list(F.LIMITS)
+    out["self_protection"] = (
+        "agentdeck-self denies writes to agentdeck's own files (state, compiled policies, "
+        "profiles, the handler where it lives in the home) and to each CLI's hook files and "
+        "hook settings, and `agentdeck apply|uninstall` or uninstalling agentdeck through an "
+        "agent; [policy] protect_agentdeck = false turns it off"
+        if (policy or {}).get("rules") or (policy or {}).get("paths") else "")
+    if policy is not None and policy.get("protect_agentdeck") is False:
+        out["self_protection"] = "off ([policy] protect_agentdeck = false)"
     out["unresolved"] = (policy or {}).get("unresolved") or "ask"
     for r in (policy or {}).get("rules") or []:
         tool = r.get("tool", "any")

@@ -74,10 +74,17 @@ async def test_policy_tab_shows_each_rule_and_how_each_cli_enforces_it(demo_host
                     assert " ".join(c["how"].split()) in text
                     if c["ask_becomes"] and c["ask_becomes"] != "ask":
                         assert f"ask becomes {c['ask_becomes']}" in text
+            for r in want["paths"]:
+                assert r["id"] in text and r["paths"][0] in text
+                for e in r["enforced_by"]:
+                    assert f"{e['cli']} own layer" in text
+                    assert " ".join(str(e["native"]).split())[:40] in text
             for c in want["caveats"]:
                 assert " ".join(c.split())[:40] in text
-            if not want["rules"]:
+            if not want["rules"] and not want["paths"]:
                 assert "no [policy] rules" in text
+            else:
+                assert f"cannot resolve: {want['unresolved']}" in text
 
 
 async def test_activity_is_live_and_filters(demo_host, make_app):
