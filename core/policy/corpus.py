@@ -124,7 +124,14 @@ _KEY_READS = [
     ("cat ~/.aws/cred*", CWD), ("vim ~/.ssh/id_rsa", CWD), ("diff ~/.ssh/id_rsa /dev/null", CWD),
     ("mv ~/.ssh/id_rsa /tmp/k", CWD), ("ln ~/.ssh/id_rsa /tmp/k", CWD),
     ("unknowntool ~/.ssh/id_rsa", CWD), ("openssl rsa -in ~/.ssh/id_rsa", CWD),
-    ("$(printf cat) ~/.ssh/id_rsa", CWD),
+    ("$(printf cat) ~/.ssh/id_rsa", CWD), ('echo "$(<~/.ssh/id_rsa)"', CWD),
+    ("(cat) < ~/.ssh/id_rsa", CWD), ("{ cat; } < ~/.ssh/id_rsa", CWD),
+    ("while read l; do echo $l; done < ~/.ssh/id_rsa", CWD), ("cat $(echo ~/.ssh/id_rsa)", CWD),
+    ("F=$(echo ~/.ssh/id_rsa); cat $F", CWD), ("cat ~policy-test/.ssh/id_rsa", CWD),
+    ("tar -C ~/.ssh -cf - .", CWD), ("exec 3< ~/.ssh/id_rsa; cat <&3", CWD),
+    ("cat < <(cat ~/.ssh/id_rsa)", CWD), ("$'\\x63at' ~/.ssh/id_rsa", CWD),
+    ("c\\at ~/.ssh/id_rsa", CWD), ("cat ~/\".ssh\"/id_rsa", CWD), ("cat /home/*/.ssh/id_rsa", CWD),
+    ("cat ~/.s?h/id_rsa", CWD), ("nc 127.0.0.1 80 < ~/.ssh/id_rsa", CWD),
 ]
 _KEY_WRITES = [
     "echo x > ~/.ssh/id_rsa", "echo x >> ~/.ssh/authorized_keys", "tee -a ~/.ssh/authorized_keys",
@@ -159,6 +166,8 @@ _MENTIONS_ALLOW = [
     "tar czf /tmp/src.tgz src", "cp -r src /tmp/src", "echo hello > out.txt",
     "cat ~/.local/state/agentdeck/policy/claude.json", "agentdeck plan", "agentdeck status",
     "echo '~/.ssh/id_rsa' | wc -c", "find . -exec grep -l TODO {} \\;",
+    "cat $(git ls-files)", "echo $(cat README.md)", "while read l; do echo $l; done < README.md",
+    "time (for i in 1 2; do echo $i; done)",
 ]
 #: (class, tool form, subject, expected): file tools, in every dialect that has them
 _TOOL_CASES = [

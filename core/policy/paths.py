@@ -204,8 +204,14 @@ class PathRules:
             return hits
         operands: list[Word] = []
         ended = False
-        for w in cmd.argv[1:]:
+        base = cwd
+        for i, w in enumerate(cmd.argv[1:]):
             v = w.value
+            if v is None and w.inner:
+                # `cat $(echo ~/.ssh/id_rsa)`: what the substitution prints is the operand;
+                # every word its commands were given is a candidate
+                operands += [a for c in w.inner for a in c.argv[1:] if a.value is not None]
+                continue
             if v is not None and not ended:
                 if v == "--":
                     ended = True
@@ -213,6 +219,10 @@ class PathRules:
                 if v.startswith("-") and v != "-":
                     if "=" in v:
                         operands.append(Word.lit(v.split("=", 1)[1]))
+                    if v in ("-C", "--directory") and name in P.CHDIR_OPTION:
+                        nxt = cmd.argv[i + 2] if i + 2 < len(cmd.argv) else None
+                        if nxt is not None and nxt.value is not None:
+                            base = normalize(nxt.value, cwd, self.home)
                     continue
                 if name == "dd" and v.startswith(("if=", "of=")):
                     acc = {"read"} if v.startswith("if=") else {"write"}
@@ -234,7 +244,7 @@ class PathRules:
             operands = operands[:-1]
         if access:
             for w in operands:
-                check(self._word_paths(w, cwd), access, rec or role == "move")
+                check(self._word_paths(w, base), access, rec or role == "move")
             for w in cmd.feeds:               # find -exec, xargs: everything below the dirs
                 check(self._word_paths(w, cwd), access, True)
         if role not in ("meta",) or name in P.INTERPRETERS:

@@ -66,6 +66,9 @@ SKIPS_HIDDEN = {"rg": ("--hidden", "-.", "-u", "-uu", "-uuu", "--no-ignore-dot",
 #: tar's archive file is written when it creates (c) and read when it extracts or lists
 ARCHIVERS = frozenset({"tar", "zip", "unzip", "7z", "7za", "cpio", "pax", "ar", "jar"})
 
+#: programs whose -C DIR makes later operands relative to DIR
+CHDIR_OPTION = frozenset({"tar", "git", "make"})
+
 #: programs that run code given as text: a protected path anywhere in their arguments (the
 #: code) counts as an operand
 INTERPRETERS = frozenset({

@@ -46,11 +46,12 @@ class Word:
     """One argument after expansion: `value` (None when a part is not known) and `pattern`, a
     glob (fnmatch syntax: literal glob characters escaped as [*]) of every value it can take;
     `glob` True when unquoted glob characters make the shell expand it."""
-    __slots__ = ("value", "pattern", "glob", "raw", "alts")
+    __slots__ = ("value", "pattern", "glob", "raw", "alts", "inner")
 
     def __init__(self, value: str | None, pattern: str, glob: bool = False, raw: str = ""):
         self.value, self.pattern, self.glob, self.raw = value, pattern, glob, raw
         self.alts: list[str] | None = None      # the words brace expansion makes of it
+        self.inner: list = []                   # commands whose output makes part of it
 
     @classmethod
     def lit(cls, s: str) -> "Word":
@@ -135,6 +136,8 @@ class Resolver:
         self.env, self.fs = env, fs
         self.home = home or (env.get("HOME") if env else None) or ""
         self.out = Parsed()
+        self.var_inner: dict[str, list] = {}
+        self._inner_words: list = []
 
     # -- entry
     def line(self, text: str, ctx: _Ctx) -> None:
@@ -166,7 +169,11 @@ class Resolver:
             for c in n.children:
                 if c is not body and c.type.endswith("redirect"):
                     reds += self.redirect(c, ctx)
-            if body is not None:
+            if body is not None and body.type not in ("command", "list"):
+                # `( cat ) < f`, `while ...; done < f`: the redirection is the compound's
+                self._redirect_only(reds, ctx)
+                self.stmt(body, ctx)
+            elif body is not None:
                 self.stmt(body, ctx, reds)
         elif t == "variable_assignment":
             self.assign(n, ctx)
@@ -204,22 +211,26 @@ class Resolver:
                    "heredoc_redirect", "word", "string", "raw_string", "concatenation",
                    "variable_name", "number"):
             if t in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
-                self.redirect(n, ctx)
+                self._redirect_only(self.redirect(n, ctx), ctx)    # `$(< f)`
             elif t not in ("comment", "heredoc_body"):
                 self.word(n, ctx)
         else:
             for c in n.named_children:
                 self.stmt(c, ctx)
 
+    def _redirect_only(self, reds, ctx: _Ctx) -> None:
+        files = [(m, w) for m, w in reds if m != "here"]
+        if files:
+            self.out.commands.append(Cmd([Word.lit(":")], files, ctx.cwd, ctx.via, None, ctx.stdin))
+
     def assign(self, n, ctx: _Ctx) -> None:
         name = n.child_by_field_name("name")
         value = n.child_by_field_name("value")
         key = name.text.decode("utf-8", "replace") if name is not None else ""
         w = self.word(value, ctx) if value is not None else Word.lit("")
-        if w.value is not None:
-            ctx.vars[key] = w.value
-        else:
-            ctx.vars[key] = None
+        ctx.vars[key] = w.value
+        if w.value is None and w.inner:
+            self.var_inner[key] = w.inner    # `F=$(echo ~/.ssh/id_rsa); cat $F`
 
     def redirect(self, n, ctx: _Ctx) -> list[tuple[str, Word]]:
         t = n.type
@@ -265,7 +276,11 @@ class Resolver:
         """The value and pattern of one argument node; substitutions inside are resolved as
         commands of their own."""
         parts: list[tuple[str, str, bool]] = []   # (value-or-UNKNOWN, pattern, quoted)
+        start = len(self.out.commands)
+        saved, self._inner_words = self._inner_words, []
         self._parts(n, ctx, parts, _quoted)
+        inner = self.out.commands[start:] + self._inner_words
+        self._inner_words = saved
         value_known = all(v is not UNKNOWN for v, _, _ in parts)
         value = "".join(v for v, _, _ in parts) if value_known else None
         pattern = "".join(p for _, p, _ in parts)
@@ -274,6 +289,7 @@ class Resolver:
         raw = n.text.decode("utf-8", "replace") if n is not None else ""
         w = Word(value, pattern, glob, raw)
         w = _tilde(w, self.home, parts)
+        w.inner = inner if value is None else []
         if value_known and any(not q and "{" in v for v, _, q in parts):
             w.alts = _brace_values(parts, self.home)
         return w
@@ -347,6 +363,8 @@ class Resolver:
             return None
         key = names[0].text.decode("utf-8", "replace")
         if key in ctx.vars:
+            if ctx.vars[key] is None and key in self.var_inner:
+                self._inner_words += self.var_inner[key]
             return ctx.vars[key]
         if key == "HOME":
             return self.home or None
@@ -512,16 +530,31 @@ class Resolver:
 
 
 def normalize(value: str, cwd: str, home: str) -> str:
-    """An absolute, normalized path (`.`, `..`, `//` gone; `~` and `$HOME` expanded); symlinks
-    are resolved by core/policy/paths.py, which asks the file system."""
+    """An absolute, normalized path (`.`, `..`, `//` gone; `~`, `~user` and `$HOME` expanded);
+    symlinks are resolved by core/policy/paths.py, which asks the file system."""
     if value == "~" or value.startswith("~/"):
         value = (home or "/") + value[1:]
+    elif value.startswith("~") and len(value) > 1:
+        user, _, rest = value[1:].partition("/")
+        other = _user_home(user, home)
+        if other:
+            value = other.rstrip("/") + ("/" + rest if rest else "")
     elif value.startswith("$HOME/") or value == "$HOME":
         value = (home or "/") + value[5:]
     if not value.startswith("/"):
         value = posixpath.join(cwd or "/", value)
     out = posixpath.normpath(value)
     return "/" + out.lstrip("/") if out.startswith("//") else out
+
+
+def _user_home(user: str, home: str) -> str | None:
+    if home and posixpath.basename(home.rstrip("/")) == user:
+        return home
+    try:
+        import pwd
+        return pwd.getpwnam(user).pw_dir
+    except (ImportError, KeyError, OSError, ValueError):
+        return None
 
 
 def _unescape(s: str) -> str:
