@@ -20,23 +20,26 @@ MAX_WALK = 5000     # entries a search below a directory looks at (a '**' rule)
 
 def load_binding(pkg: str):
     """A package's compiled `_binding` module, loaded from its folder without running the
-    package's __init__ (tree-sitter's imports `typing`, ~10 ms the hook handler saves)."""
+    package's __init__ (tree-sitter's imports `typing`, ~10 ms) or importlib.util (~2 ms): the
+    hook handler saves both."""
     import importlib.machinery as M
-    import importlib.util as U
+    import sys
 
-    spec = U.find_spec(pkg)
-    if spec is None or not spec.origin:
-        raise ImportError(pkg)
-    d = os.path.dirname(spec.origin)
-    for f in sorted(os.listdir(d)):
-        if f.startswith("_binding") and f.endswith((".so", ".pyd")):
-            full = f"{pkg}._binding"
-            loader = M.ExtensionFileLoader(full, os.path.join(d, f))
-            s = U.spec_from_file_location(full, os.path.join(d, f), loader=loader)
-            mod = U.module_from_spec(s)
-            loader.exec_module(mod)
-            return mod
-    raise ImportError(f"{pkg}: no compiled binding")
+    for base in sys.path:
+        d = os.path.join(base or ".", pkg)
+        try:
+            names = sorted(os.listdir(d))
+        except (OSError, ValueError):
+            continue
+        for f in names:
+            if f.startswith("_binding") and f.endswith((".so", ".pyd")):
+                full, path = f"{pkg}._binding", os.path.join(d, f)
+                loader = M.ExtensionFileLoader(full, path)
+                spec = M.ModuleSpec(full, loader, origin=path)
+                mod = loader.create_module(spec)
+                loader.exec_module(mod)
+                return mod
+    raise ImportError(f"{pkg}: no compiled binding on sys.path")
 
 
 class DiskFS:
