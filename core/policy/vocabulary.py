@@ -11,7 +11,8 @@ Dialects covered (field names as the CLIs send them, see tests/fixtures/payloads
 - Copilot camelCase: `toolName` + `toolArgs` (an object in 1.0.102, a JSON string in older
   builds), the batched `toolCalls[]` of older builds ({name, args}); tools bash, view, create,
   edit, str_replace_editor (its nested `command` decides), write_bash, fetch/web_fetch, glob,
-  grep, apply_patch; preMcpToolCall's `serverName`/`toolName`.
+  grep, rg (rg and glob name their directories in `paths`: a string or a list), apply_patch,
+  MCP tools as `<server>-<tool>`; preMcpToolCall's `serverName`/`toolName`.
 - Copilot PascalCase / Claude / Codex: `tool_name` + `tool_input`: Bash, Read, Write, Edit,
   MultiEdit, NotebookEdit, NotebookRead, Glob, Grep, LS, WebFetch, WebSearch, mcp__server__tool;
   Codex's exec_command {cmd}, shell {command: [argv]}, apply_patch {command | input | patch}.
@@ -71,7 +72,8 @@ _BY_NAME = {
 _EDITOR_COMMANDS = {"view": "read", "create": "write", "str_replace": "write", "insert": "write",
                     "undo_edit": "write", "delete": "write"}
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", "target_file",
-              "dirPath", "directory", "filename", "file")
+              "dirPath", "directory", "filename", "file",
+              "paths")    # Copilot 1.0.102 rg/glob: one directory or a list of them
 _URL_KEYS = ("url", "urls", "uri", "query")
 _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$"

@@ -35,8 +35,12 @@ def turn_argv(target: str, url: str, prompt: str) -> tuple[list[str], dict[str, 
 
 
 def run_turn(host: Host, target: str, url: str, prompt: str, cwd: Path,
-             extra_env: dict[str, str] | None = None, timeout: float = 120):
+             extra_env: dict[str, str] | None = None, timeout: float = 120,
+             extra_args: list[str] | None = None):
+    """`extra_args` are appended to the CLI's command line (e.g. Claude's --allowedTools for an
+    MCP tool when running as root)."""
     argv, env_extra = turn_argv(target, url, prompt)
+    argv = [*argv, *(extra_args or [])]
     env = dict(host.env)
     env.update(env_extra)
     env.update(extra_env or {})

@@ -72,6 +72,10 @@ class ScriptedModel:
         if self.call is not None:
             offered = {(t.get("function") if isinstance(t.get("function"), dict) else t).get("name")
                        for t in tools or [] if isinstance(t, dict)}
+            for t in tools or []:         # Codex 0.171 offers MCP tools as a namespace of them
+                if isinstance(t, dict) and t.get("type") == "namespace":
+                    offered |= {f"{t.get('name')}__{x.get('name')}" for x in t.get("tools") or []
+                                if isinstance(x, dict)}
             return self.call if self.call[0] in offered else None
         for t in tools or []:
             if not isinstance(t, dict):
@@ -158,6 +162,11 @@ class ScriptedModel:
             name, args = tool
             item = {"type": "function_call", "id": f"fc_{k}", "call_id": f"call_{k}", "name": name,
                     "arguments": json.dumps(args), "status": "completed"}
+            spaces = {t.get("name") for t in body.get("tools") or []
+                      if isinstance(t, dict) and t.get("type") == "namespace"}
+            ns, _, short = name.rpartition("__")
+            if ns in spaces:              # a tool of a namespace is called by its short name
+                item.update(name=short, namespace=ns)
         else:
             item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
                     "content": [{"type": "output_text", "text": self.final_text,

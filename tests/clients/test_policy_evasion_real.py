@@ -3,11 +3,15 @@ Copilot CLI, Codex and Claude Code, the benign forms run, and `agentdeck activit
 each decision with its rule id.
 
 The home is installed by agentdeck itself with a profile holding the issue's argv rule
-(`rm` with -r and -f in any spelling) and its [[policy.paths]] rule (private keys), plus the
-built-in self-protection (agentdeck-self). The home has a decoy ~/.ssh/id_rsa whose text must
-never reach the model. One turn per CLI: the scripted model (tests/clients/scripted_model.py,
-`calls=`) makes every call below in sequence; each CLI sends a denial back as the tool's result
-and the turn goes on, so what the model saw is each call's tool result, in order.
+(`rm` with -r and -f in any spelling), its [[policy.paths]] rule (private keys), a `tool = "mcp"`
+rule on `files/write_file`, the built-in self-protection (agentdeck-self), and one stdio MCP
+server, `files` (tests/clients/mcp_file_server.py: read_file, write_file), which each CLI names
+its own way (Copilot `files-read_file`, Codex and Claude `mcp__files__read_file`). The home has a
+decoy ~/.ssh/id_rsa whose text must never reach the model.
+
+One turn per CLI: the scripted model (tests/clients/scripted_model.py, `calls=`) makes every
+call of _steps in sequence; each CLI sends a denial back as the tool's result and the turn goes
+on, so what the model saw is each call's tool result, in order. About 5-10 s per CLI.
 """
 from __future__ import annotations
 
@@ -31,6 +35,8 @@ pytestmark = pytest.mark.clients
 SECRET = "agentdeck-decoy-private-key-material"
 PUBLIC = "ssh-rsa AAAAdecoy public-key"
 RM_RULE, KEYS_RULE, SELF_RULE = "no-recursive-force-rm", "private-keys", "agentdeck-self"
+MCP_RULE = "no-mcp-file-writes"
+MCP_SERVER = Path(__file__).resolve().parent / "mcp_file_server.py"
 PROFILE_TOML = f'''[profile]
 extends = ["_base"]
 
@@ -53,6 +59,13 @@ except = ["~/.ssh/*.pub"]
 access = ["read", "write"]
 decision = "deny"
 reason = "private keys stay private"
+
+[[policy.rules]]
+id = "{MCP_RULE}"
+tool = "mcp"
+match = '^files/write_file$'
+decision = "deny"
+reason = "the files server may not write"
 '''
 
 
@@ -79,6 +92,8 @@ def _install(host, target: str) -> None:
     d = host.config_dir / "profiles" / "evasion"
     d.mkdir(parents=True)
     (d / "profile.toml").write_text(PROFILE_TOML)
+    (d / "mcp.json").write_text(json.dumps({"mcpServers": {"files": {
+        "command": sys.executable, "args": [str(MCP_SERVER)]}}}))
     plan = engine.build_plan(host, "evasion", [target], trust_hooks=target == "codex")
     assert engine.apply_plan(host, plan).ok
 
@@ -97,11 +112,13 @@ def _scene(host, tmp_path: Path) -> Scene:
         (v / "sub").mkdir(parents=True)
         (v / "sub" / "f.txt").write_text("x")
         sc.victims[name] = v
+    (work / "notes.txt").write_text("benign-text\n")
     return sc
 
 
 def _steps(sc: Scene, target: str) -> list[Step]:
     v, policy = sc.victims, Path(sc.host.state_dir) / "policy" / f"{target}.json"
+    mcp = "files-{}" if target == "copilot" else "mcp__files__{}"     # each CLI's MCP naming
     piped = base64.b64encode(f"touch {sc.work}/unresolved-marker".encode()).decode()
     key = f"{sc.home}/.ssh"
     return [
@@ -123,17 +140,35 @@ def _steps(sc: Scene, target: str) -> list[Step]:
         # Copilot's own file tool, on a path spelled around the rule
         Step("copilot view ./", ("view", {"path": f"{key}/./id_rsa"}), "deny", KEYS_RULE,
              targets=("copilot",)),
+        # Copilot's search tools (their directories come as `paths`)
+        Step("copilot rg", ("rg", {"pattern": ".", "paths": key, "output_mode": "content"}),
+             "deny", KEYS_RULE, targets=("copilot",)),
+        Step("copilot glob", ("glob", {"pattern": "id_*", "paths": [key]}), "deny", KEYS_RULE,
+             targets=("copilot",)),
+        # MCP: a path-like argument, and a rule on server/tool in each CLI's naming
+        Step("mcp read of the key", (mcp.format("read_file"), {"path": f"{key}/id_rsa"}),
+             "deny", KEYS_RULE),
+        Step("mcp write", (mcp.format("write_file"), {"path": f"{sc.work}/mcp-marker",
+                                                      "text": "x"}), "deny", MCP_RULE),
         # benign forms: they run
         Step("echo mentions rm -rf", 'echo "rm -rf x"', "allow", None, shows="rm -rf x"),
         Step("rm -r without -f", f"rm -r {v['build']} && echo removed-build", "allow", None,
              shows="removed-build"),
         Step("public key", "cat ~/.ssh/id_rsa.pub", "allow", None, shows=PUBLIC),
         Step("ls ~/.ssh", "ls ~/.ssh", "allow", None, shows="id_rsa.pub"),
+        Step("mcp read of the public key", (mcp.format("read_file"), {"path": f"{key}/id_rsa.pub"}),
+             "allow", None, shows=PUBLIC),
+        Step("copilot rg elsewhere", ("rg", {"pattern": "benign", "paths": str(sc.work),
+                                             "output_mode": "content"}), "allow", None,
+             shows="benign-text", targets=("copilot",)),
+        Step("copilot glob of *.pub", ("glob", {"pattern": "*.pub", "paths": key}), "allow", None,
+             shows="id_rsa.pub", targets=("copilot",)),
     ]
 
 
+#: the denial text each rule puts in front of the model (its reason)
 REASONS = {RM_RULE: "no recursive force delete", KEYS_RULE: "private keys stay private",
-           SELF_RULE: "protects its own files",
+           SELF_RULE: "protects its own files", MCP_RULE: "the files server may not write",
            "unresolved": "cannot tell what this command runs: sh fed from a pipe"}
 SHELL_TOOL = {"copilot": "bash", "codex": "Bash", "claude": "Bash"}
 
@@ -164,9 +199,13 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     policy_before = policy.read_text()
     steps = [s for s in _steps(sc, target) if target in s.targets]
 
+    # Claude runs MCP tools only once granted (as root its mode is --allowedTools, offline_turn)
+    grant = (["--allowedTools", "mcp__files__read_file", "mcp__files__write_file"]
+             if target == "claude" else None)
     with ScriptedModel(command="", calls=[s.call for s in steps]) as m:
         r = run_turn(host, target, m.url, "run the scripted commands", sc.work,
-                     {"IS_SANDBOX": "1"} if target == "claude" else None, timeout=240)
+                     {"ENABLE_TOOL_SEARCH": "false"} if target == "claude" else None,
+                     timeout=240, extra_args=grant)
         assert r.returncode == 0, r.stderr[-2000:]
         results = m.tool_results()
     audit = _activity(host)
@@ -187,6 +226,7 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     assert not sc.victims["build"].exists(), f"{target}: the benign rm -r did not run"
     assert policy.read_text() == policy_before, f"{target}: the compiled policy was rewritten"
     assert not (sc.work / "unresolved-marker").exists(), f"{target}: the unresolved form ran"
+    assert not (sc.work / "mcp-marker").exists(), f"{target}: the MCP write ran"
     assert (host.home / ".ssh" / "id_rsa").read_text() == SECRET + "\n"
 
     # the audit log: one pre-tool decision per call, in order, each with its rule id

@@ -77,3 +77,54 @@ def test_prompt_templates_carry_the_captured_fields(target):
     real = fixture(target, PROMPT[target])
     [made] = [p for d, t, e, p in payloads.shapes("prompt", "x") if t == target]
     assert set(made) <= set(real), set(made) - set(real)
+
+
+# ---- file, search and MCP tools, as the real CLIs sent them (one real offline turn each, with
+# agentdeck's handler behind a capturing wrapper; <base>/home is the CLI's HOME)
+KEYS_DOC = {"format": 2, "target": "t", "on_error": "deny", "mcp_servers": ["files"], "rules": [],
+            "paths": [{"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
+                       "access": ["read", "write"], "decision": "deny", "reason": "keys"}]}
+TOOL_FIXTURES = [("copilot", "preToolUse", "rg", "read", "search"),
+                 ("copilot", "preToolUse", "glob", "read", "glob"),
+                 ("copilot", "preToolUse", "view", "read", ""),
+                 ("copilot", "preToolUse", "mcp", "mcp", ""),
+                 ("codex", "PreToolUse", "mcp", "mcp", ""),
+                 ("claude", "PreToolUse", "mcp", "mcp", "")]
+
+
+def _tool_fixture(target: str, event: str, name: str, base: str) -> dict:
+    text = (FIXTURES / target / f"{event}.{name}.json").read_text()
+    return json.loads(text.replace("<base>", base))
+
+
+@pytest.mark.parametrize("target,event,name,cls,kind", TOOL_FIXTURES)
+def test_captured_file_and_mcp_tools_reach_the_protected_path(target, event, name, cls, kind):
+    from agentdeck.core.policy.fs import MemoryFS
+
+    base = "/b"
+    payload = _tool_fixture(target, event, name, base)
+    [call] = tool_calls(payload, ["files"])
+    assert (call.cls, call.kind) == (cls, kind)
+    if cls == "mcp":
+        assert call.subjects == ["files/read_file"]
+    else:                               # the directory or file is a subject (rg/glob: `paths`)
+        assert any(s.startswith(f"{base}/home/.ssh") for s in call.subjects), call.subjects
+    fs = MemoryFS({f"{base}/home/.ssh/id_rsa": "k", f"{base}/home/.ssh/id_rsa.pub": "p"})
+    record, code, _, _ = run_case(KEYS_DOC, target, event, payload,
+                                  {"HOME": f"{base}/home"}, fs=fs)
+    assert (record["decision"], record["rule"], code) == ("deny", "private-keys", 2)
+
+
+def test_copilot_rg_over_an_unprotected_directory_is_allowed():
+    from agentdeck.core.policy.fs import MemoryFS
+
+    payload = _tool_fixture("copilot", "preToolUse", "rg", "/b")
+    payload["toolArgs"]["paths"] = ["/b/work", "/b/home/.ssh/id_rsa.pub"]
+    fs = MemoryFS({"/b/home/.ssh/id_rsa": "k", "/b/work/a.py": "x"})
+    record, code, _, _ = run_case(KEYS_DOC, "copilot", "preToolUse", payload,
+                                  {"HOME": "/b/home"}, fs=fs)
+    assert (record["decision"], record["rule"], code) == ("allow", None, 0)
+    payload["toolArgs"]["paths"].append("/b/home/.ssh")       # one directory above the key
+    record, code, _, _ = run_case(KEYS_DOC, "copilot", "preToolUse", payload,
+                                  {"HOME": "/b/home"}, fs=fs)
+    assert (record["decision"], record["rule"], code) == ("deny", "private-keys", 2)
