@@ -33,6 +33,8 @@ from . import programs as P
 MAX_DEPTH = 8              # shells in shells, evals, scripts
 MAX_SCRIPT = 256 * 1024    # a script file read to see what it runs
 MAX_COMMANDS = 2000
+MAX_TEXT = 256 * 1024      # a longer command line is not parsed (unresolved): the hook must answer
+MAX_ARGS = 5000            # words of one simple command
 UNKNOWN = "\0"             # stands for a part of a word whose value is not known
 
 
@@ -145,6 +147,9 @@ class Resolver:
             self.unresolved(f"nested deeper than {MAX_DEPTH} levels")
             return
         data = text.encode("utf-8", "surrogatepass")
+        if len(data) > MAX_TEXT:
+            self.unresolved(f"a command line longer than {MAX_TEXT // 1024} KiB is not followed")
+            return
         tree = parser().parse(data)
         root = tree.root_node
         if root.has_error:
@@ -374,6 +379,9 @@ class Resolver:
 
     # -- commands
     def command(self, n, ctx: _Ctx, redirects) -> None:
+        if n.child_count > MAX_ARGS:
+            self.unresolved(f"a command with more than {MAX_ARGS} words is not followed")
+            return
         argv: list[Word] = []
         prefix: dict[str, str | None] = {}
         reds = list(redirects)

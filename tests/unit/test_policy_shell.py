@@ -141,3 +141,15 @@ def test_what_runs_is_unknown_asks_even_under_the_default_profile(command, tmp_p
     calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
     v = evaluate_doc(doc, calls, Context(H, f"{H}/proj", {"HOME": H}, FS))
     assert (v.decision, v.rule) == ("ask", "unresolved")
+
+
+@pytest.mark.parametrize("command", [
+    "echo " + "a " * 200_000,                       # longer than MAX_TEXT: not parsed
+    "true; " * 3000 + "rm -rf x",                   # more commands than MAX_COMMANDS
+    "$(" * 3000 + "rm -rf x" + ")" * 3000,          # nesting beyond the walker
+    "(" * 5000 + "rm -rf x" + ")" * 5000,
+    "cat " + " ".join(["a"] * 6000),                # more words than MAX_ARGS
+])
+def test_a_hostile_command_line_is_unresolved_never_an_error(command):
+    v = decide(command)
+    assert v.decision in ("ask", "deny") and v.rule in ("unresolved", "rmrf")
