@@ -209,6 +209,8 @@ def build_record(payload: dict, argv_event: str | None, env, error: str | None =
         record["prompt"] = payload["prompt"]
     if error:
         record["error"] = error
+    if env.get("AGENTDECK_LAYER") == "org":    # set by the org layer's entry (core/org/handler.py)
+        record["layer"] = "org"
     return _clip(redact_value(_window(record)))
 
 
