@@ -1,4 +1,5 @@
-"""agentdeck's command line: plan, apply, uninstall, status, profiles, doctor, demo, tui.
+"""agentdeck's command line: plan, apply, uninstall, status, profiles, doctor, demo, tui, drill,
+activity, policy, org.
 
 Exit codes: plan 0 = nothing to do, 2 = changes pending, 1 = error; apply/uninstall 0 = applied,
 2 = applied but conflicts are left undecided (named on stderr), 1 = error or cancelled. Every
@@ -163,6 +164,8 @@ def parser() -> argparse.ArgumentParser:
                         "VS Code agent mode and the Copilot cloud agent (.github/hooks/)")
     from .policy.commands import add_parsers as policy_parsers   # activity, policy test|show
     policy_parsers(sub, _common)
+    from .org.command import add_parsers as org_parsers       # org plan|apply|uninstall|...
+    org_parsers(sub, _common)
     return ap
 
 
@@ -529,6 +532,14 @@ def _policy_command(name: str):
 
 
 COMMANDS.update(activity=_policy_command("activity"), policy=_policy_command("policy"))
+
+
+def _org(args) -> int:
+    from .org.command import cmd_org
+    return cmd_org(args, make_host)
+
+
+COMMANDS["org"] = _org
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -64,6 +64,10 @@ class Desired:
     #: item is a decision (keep theirs / take: ours replaces it where it stands, and uninstall
     #: puts their region back byte for byte)
     replaces: tuple[str, str] | None = None
+    #: file items only: the text is agentdeck's own source code (the org layer's handler copy),
+    #: not profile data, so core.output_guard never rewrites it (its secret-format regexes
+    #: would otherwise be "redacted" out of the copy)
+    own_source: bool = False
 
 
 @dataclass

@@ -93,7 +93,8 @@ def guard_state(state: DesiredState) -> DesiredState:
     for item in state.items:
         if item.kind not in ("file", "block") or not isinstance(item.value, str):
             continue
-        if item.secret or (item.mode is not None and not item.mode & _PRIVATE_BITS):
+        if item.secret or item.own_source or (item.mode is not None
+                                               and not item.mode & _PRIVATE_BITS):
             continue
         hits = scan_text(item.value)
         if not hits:

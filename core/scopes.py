@@ -169,6 +169,9 @@ def from_json(data: dict[str, Any] | None) -> Scope:
         return HOME
     if data.get("kind") == "repo":
         return RepoScope(data["root"], data.get("cloud_setup", False))
+    if data.get("kind") == "org":
+        from .org.scope import OrgScope
+        return OrgScope.from_json(data)
     raise ValueError(f"unknown plan scope {data!r}")
 
 

@@ -1,0 +1,11 @@
+"""The organisation layer (docs/org.md): a policy installed by root into each CLI's system
+layer, above the user's home, so the user (or a model running as the user) cannot switch it off.
+
+  scope.py      OrgScope / OrgHost: the plan/apply/manifest engine with a root prefix
+  ownership.py  root-owned, not group/world-writable, no symlink: every file and parent
+  handler.py    the stdlib-only handler copy and its entry (/usr/local/lib/agentdeck)
+  targets.py    one adapter per CLI: what its system layer should contain
+  command.py    `agentdeck org plan|apply|uninstall|status`
+
+Facts (paths, keys, what each CLI enforces, with the versions observed): core/facts/org.py.
+"""

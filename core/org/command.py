@@ -1,0 +1,126 @@
+"""`agentdeck org plan|apply|uninstall|status` (wired into core/cli.py by `add_parsers`).
+
+Root only: the org layer lives in root-owned system folders, and a plan computed as another user
+would read them with the wrong eyes. Exit codes as the home's commands: plan 0 = nothing to do,
+2 = changes pending, 1 = error; apply/uninstall 0 = applied, 2 = conflicts left, 1 = error.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from ..errors import UserError
+
+NOT_ROOT = ("agentdeck org must run as root: the org layer is written to root-owned system "
+            "folders (/etc/claude-code, /etc/codex, /etc/github-copilot, /usr/local/lib/agentdeck)")
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser("org", help="the organisation layer: a policy installed by root into each "
+                                   "CLI's system layer, which the user cannot switch off")
+    osub = p.add_subparsers(dest="org_cmd", metavar="ACTION")
+    for name, helptext in (("plan", "show what org apply would change (exit 2 when pending)"),
+                           ("apply", "show the plan, ask, then install the org layer"),
+                           ("uninstall", "remove the org layer, giving each file back as it was"),
+                           ("status", "one line per CLI: in sync, changes pending, not installed")):
+        q = osub.add_parser(name, help=helptext)
+        common(q, profile=name not in ("uninstall",), decisions=name in ("plan", "apply", "uninstall"),
+               yes=name != "plan", output=True)
+        q.add_argument("--root", metavar="DIR", default="/",
+                       help="put the org layer under DIR instead of / (an image being built, "
+                            "tests); every system path gets DIR in front")
+        if name in ("plan", "apply", "status"):
+            q.add_argument("--managed-hooks-only", action="store_true",
+                           help="only the org layer's hooks run (Claude Code "
+                                "allowManagedHooksOnly, Codex allow_managed_hooks_only): the "
+                                "user's own hooks, agentdeck's audit hooks too, stop")
+            q.add_argument("--no-bypass", action="store_true",
+                           help="Claude Code: permissions.disableBypassPermissionsMode = "
+                                "\"disable\" (--permission-mode bypassPermissions is refused)")
+        if name == "plan":
+            q.add_argument("--uninstall", action="store_true", help="plan the uninstall instead")
+            q.add_argument("--diff", action="store_true",
+                           help="with --json: also each file's text before and after")
+        if name in ("apply", "uninstall"):
+            q.add_argument("--plan", metavar="FILE", dest="plan_file",
+                           help="apply only the plan in FILE (an `org plan --json` document)")
+
+
+def _scope(args):
+    from .scope import OrgScope
+
+    root = Path(args.root or "/")
+    if not root.is_absolute():
+        root = Path(os.path.abspath(root))
+    return OrgScope(root, bool(getattr(args, "managed_hooks_only", False)),
+                    bool(getattr(args, "no_bypass", False)))
+
+
+def cmd_org(args, make_host) -> int:
+    from .. import cli, engine
+
+    action = getattr(args, "org_cmd", None)
+    if not action:
+        raise UserError("agentdeck org needs an action: plan, apply, uninstall or status")
+    if os.geteuid() != 0:
+        raise UserError(NOT_ROOT)
+    scope = _scope(args)
+    host = make_host(args)
+    if not host.is_dir(scope.prefix):
+        raise UserError(f"--root {scope.prefix} is not a directory")
+    ohost = scope.host(host)
+    cli._recover(ohost)
+    profile = getattr(args, "profile", None) or engine.DEFAULT_PROFILE
+    if action == "status":
+        return _status(args, host, scope, profile)
+    if action == "uninstall" or (action == "plan" and args.uninstall):
+        plan = engine.build_uninstall_plan(host, args.target, scope=scope)
+    else:
+        plan = engine.build_plan(host, profile, args.target, scope=scope)
+    if action == "plan":
+        if args.diff and not args.json:
+            raise UserError("--diff needs --json (the text plan shows each change already)")
+        cli._apply_decisions(plan, args)
+        if not args.json:
+            print(f"org layer under {scope.prefix}")
+        cli._print_plan(plan, ohost, args)
+        if plan.errors:
+            for t, e in plan.errors.items():
+                print(f"agentdeck: error: {t}: {e}", file=sys.stderr)
+            return cli.EXIT_ERROR
+        return (cli.EXIT_PENDING if plan.has_changes or plan.undecided_conflicts()
+                else cli.EXIT_OK)
+    return cli._run_apply(ohost, plan, args)
+
+
+def _status(args, host, scope, profile) -> int:
+    from .. import cli, engine
+
+    plan = engine.build_plan(host, profile, args.target, scope=scope)
+    rows = []
+    for t in plan.targets:
+        if t in plan.errors:
+            rows.append({"target": t, "state": f"error: {plan.errors[t]}", "installed": False,
+                         "changes": None})
+            continue
+        c = plan.counts(t)
+        m = plan.manifests.get(t)
+        installed = bool(m is not None and m.entries)
+        state = ", ".join(s for s in (
+            f"{c['changes']} change(s) pending" if c["changes"] and installed else "",
+            "not installed" if not installed else "",
+            f"{c['kept']} hand-edit(s)" if c["kept"] else "",
+            f"{c['conflict']} conflict(s)" if c["conflict"] else "") if s) or "in sync"
+        rows.append({"target": t, "state": state, "installed": installed,
+                     "changes": c["changes"], "hand_edits": c["kept"],
+                     "conflicts": c["conflict"]})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:
+            print(f"{r['target']:<8} {r['state']}")
+    if plan.errors:
+        return cli.EXIT_ERROR
+    return cli.EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else cli.EXIT_OK

@@ -1,0 +1,114 @@
+"""One real offline turn of a CLI as an unprivileged user, in a private mount namespace whose
+/etc and /usr/local are the test's own (private_etc.py): for the org layer's clients tests.
+
+`turn(target, clients, ...)` lays out a scratch folder (mode 0755, the user's parts chowned to
+the user), runs the spec in the namespace and returns the result with `marker` (did the tool
+call the model asked for run?) and `audit` (the audit lines the hooks wrote in the user's state
+dir)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import private_etc
+
+NOBODY = (65534, 65534)
+PROMPT = "run the shell command you are given"
+
+
+def _pkg(clients, target: str) -> str:
+    """The CLI's install folder name under the clients root ("@openai/codex@0.171.0")."""
+    bin_dir = clients.bin_dirs[target]                  # <root>/<pkg>@<ver>/node_modules/.bin
+    return str(bin_dir.parent.parent.relative_to(clients.root))
+
+
+def argv_env(target: str, base: Path, clients, user, extra_args=(), extra_env=None):
+    pkg = _pkg(clients, target)
+    env = {"HOME": str(base / "home"), "LANG": "C.UTF-8",
+           "PATH": f"{{clients}}/{pkg}/node_modules/.bin:/usr/local/bin:/usr/bin:/bin",
+           "XDG_CONFIG_HOME": str(base / "xdg/config"), "XDG_DATA_HOME": str(base / "xdg/data"),
+           "XDG_STATE_HOME": str(base / "xdg/state"), "XDG_CACHE_HOME": str(base / "xdg/cache"),
+           "TMPDIR": str(base / "tmp")}
+    if target == "claude":
+        env.update({"CLAUDE_CONFIG_DIR": str(base / "home/.claude"),
+                    "ANTHROPIC_BASE_URL": "http://127.0.0.1:{port}", "ANTHROPIC_API_KEY": "sk-x",
+                    "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"})
+        argv = ["claude", "-p", PROMPT, "--model", "sonnet"]
+        argv += (["--permission-mode", "bypassPermissions"] if user else ["--allowedTools", "Bash"])
+    elif target == "codex":
+        env["CODEX_HOME"] = str(base / "home/.codex")
+        argv = ["codex", "exec", "--skip-git-repo-check",
+                "--dangerously-bypass-approvals-and-sandbox", "-c", "model_provider=fake",
+                "-c", "model=gpt-5.4", "-c", 'model_providers.fake={name="fake",base_url='
+                '"http://127.0.0.1:{port}/v1",wire_api="responses"}', "-c", "features.plugins=false",
+                "-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false"]
+    else:
+        env.update({"COPILOT_HOME": str(base / "home/.copilot"), "COPILOT_OFFLINE": "true",
+                    "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:{port}/v1",
+                    "COPILOT_MODEL": "gpt-5.4", "COPILOT_AUTO_UPDATE": "false"})
+        argv = ["copilot", "-p", PROMPT, "--allow-all", "--no-auto-update"]
+    argv += list(extra_args)
+    if target == "codex":
+        argv.append(PROMPT)
+    env.update(extra_env or {})
+    return argv, env
+
+
+def scratch(parent: Path | None = None) -> Path:
+    base = Path(tempfile.mkdtemp(prefix="agentdeck-org-", dir=parent or "/tmp"))
+    os.chmod(base, 0o755)
+    for d in ("home/.claude", "home/.codex", "home/.copilot", "work", "xdg/config", "xdg/data",
+              "xdg/state", "xdg/cache/copilot", "tmp", "roothome"):
+        (base / d).mkdir(parents=True, exist_ok=True)
+    return base
+
+
+def _own(base: Path, user) -> None:
+    for top in ("home", "work", "xdg", "tmp"):
+        for root, dirs, files in os.walk(base / top):
+            os.lchown(root, *user)
+            for n in dirs + files:
+                os.lchown(os.path.join(root, n), *user)
+
+
+def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
+         user_files=None, extra_args=(), extra_env=None, pre=(), keep=False) -> dict:
+    """`command` and every `user_files` / `pre` text may hold {base} and {work}."""
+    base = scratch()
+    sub = {"{base}": str(base), "{work}": str(base / "work")}
+
+    def fill(s: str) -> str:
+        for k, v in sub.items():
+            s = s.replace(k, v)
+        return s
+
+    try:
+        if target == "copilot":     # the bundle Copilot unpacked once, read through the bind
+            pkg = (base / "clients" if user else clients.root) / "xdg" / "copilot" / "pkg"
+            os.symlink(str(pkg), base / "xdg/cache/copilot/pkg")
+        for rel, text in (user_files or {}).items():
+            p = base / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(fill(text))
+        if user:
+            _own(base, user)
+        argv, env = argv_env(target, base, clients, user, extra_args, extra_env)
+        spec = {"base": str(base), "argv": argv, "env": {k: fill(v) for k, v in env.items()},
+                "cwd": str(base / "work"), "commands": [fill(command)],
+                "user": list(user) if user else None, "clients_src": str(clients.root),
+                "timeout": 120, "pre": [fill(p) for p in pre],
+                "system_files": {k: {"text": fill(v["text"]), "mode": v.get("mode", 0o644)}
+                                 for k, v in (system_files or {}).items()}}
+        res = private_etc.run(spec)
+        res["marker"] = (base / "work" / "marker").exists()
+        audit = base / "xdg" / "state" / "agentdeck" / "audit.jsonl"
+        res["audit"] = ([json.loads(ln) for ln in audit.read_text().splitlines() if ln.strip()]
+                        if audit.exists() else [])
+        res["base"] = str(base)
+        return res
+    finally:
+        if not keep:
+            shutil.rmtree(base, ignore_errors=True)

@@ -1,0 +1,102 @@
+"""The org layer with the real CLIs: `agentdeck org apply` as root inside a private mount
+namespace (its /etc and /usr/local are the test's own overlay: the machine's are never written),
+then a real offline turn of each CLI as an unprivileged user (nobody, via setpriv) whose home
+switches off everything it can -- and the org deny holds in each of Copilot, Codex and Claude."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import org_kit
+import private_etc
+
+pytestmark = [pytest.mark.clients,
+              pytest.mark.skipif(not private_etc.unshare_works(),
+                                 reason="needs root and unshare -m -n (a private mount namespace)")]
+
+AGENTDECK = str(Path(sys.executable).parent / "agentdeck")
+APPLY = f"{AGENTDECK} org apply --yes --home {{base}}/roothome"
+#: a call the default profile's ssh-private-key-shell rule denies; the marker shows whether it ran
+DENIED = "touch {work}/marker; cat {work}/.ssh/id_ed25519"
+ALLOWED = "touch {work}/marker"
+
+ALLOW_OUT = {  # a user hook that answers "allow" in the CLI's own shape
+    "claude": """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'""",
+    "codex": """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'""",
+    "copilot": """echo '{"permissionDecision":"allow"}'""",
+}
+
+
+def switched_off(target: str) -> tuple[dict, list[str], dict]:
+    """(user files, CLI flags, environment) of a user who tries to switch the org layer off."""
+    allow = ALLOW_OUT[target]
+    if target == "claude":
+        group = [{"matcher": "Bash", "hooks": [{"type": "command", "command": allow}]}]
+        files = {"home/.claude/settings.json": json.dumps({
+            "disableAllHooks": True, "hooks": {"PreToolUse": group},
+            "permissions": {"allow": ["Bash"], "defaultMode": "bypassPermissions"}})}
+        return files, ["--setting-sources", "user"], {
+            "CLAUDE_CODE_MANAGED_SETTINGS_PATH": "{base}/tmp/none.json"}
+    if target == "codex":
+        hook = json.dumps(allow)
+        files = {"home/.codex/config.toml":
+                 "[features]\nhooks = false\n[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\n"
+                 f"type = \"command\"\ncommand = {hook}\n"}
+        return files, ["--dangerously-bypass-hook-trust", "-c", "features.hooks=false"], {}
+    files = {"home/.copilot/settings.json": json.dumps({"disableAllHooks": True}),
+             "home/.copilot/hooks/mine.json": json.dumps(
+                 {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": allow}]}})}
+    return files, ["--yolo"], {"COPILOT_ALLOW_ALL": "true"}
+
+
+@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+def test_the_org_deny_holds_for_a_user_who_switched_everything_off(clients, need, target):
+    need(target)
+    files, flags, env = switched_off(target)
+    edit = (f"setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "
+            f"'echo x >> /usr/local/lib/agentdeck/policy/{target}.json' 2>&1; "
+            f"setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "
+            f"'echo x >> /usr/local/lib/agentdeck/org_hook.py' 2>&1; echo done")
+    res = org_kit.turn(target, clients, command=DENIED, user_files=files, extra_args=flags,
+                       extra_env=env, pre=[APPLY, edit])
+    assert "error" not in res, res
+    assert res["pre"][0]["rc"] == 0, res["pre"][0]
+    assert res["pre"][1]["out"].count("Permission denied") == 2, res["pre"][1]
+    assert not res["timed_out"], res
+    assert res["marker"] is False, f"the denied call ran:\n{res['stdout']}\n{res['stderr']}"
+    org = [a for a in res["audit"] if a.get("layer") == "org" and a.get("event") == "pre_tool_use"]
+    assert org and org[0]["decision"] == "deny" and org[0]["target"] == target, res["audit"]
+    assert org[0]["rule"] == "ssh-private-key-shell"
+
+
+@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+def test_an_allowed_call_runs_under_the_org_layer(clients, need, target):
+    need(target)
+    res = org_kit.turn(target, clients, command=ALLOWED, pre=[APPLY])
+    assert res["pre"][0]["rc"] == 0, res["pre"][0]
+    assert res["marker"] is True, f"{res['stdout']}\n{res['stderr']}"
+    org = [a for a in res["audit"] if a.get("layer") == "org" and a.get("event") == "pre_tool_use"]
+    assert org and org[0]["decision"] == "allow", res["audit"]
+
+
+def test_org_uninstall_gives_the_system_files_back_byte_for_byte(clients, need):
+    need("codex")
+    mine = "# the administrator's own requirements\nallowed_approval_policies = [\"never\"]\n"
+    snap = ("for f in /etc/codex/requirements.toml; do sha256sum $f; done; "
+            "ls -la /etc/claude-code /etc/github-copilot /usr/local/lib/agentdeck 2>&1 | "
+            "grep -c 'No such file'")
+    res = org_kit.turn("codex", clients, command=ALLOWED,
+                       system_files={"/etc/codex/requirements.toml": {"text": mine}},
+                       pre=[snap, APPLY, "grep -c 'agentdeck org layer' /etc/codex/requirements.toml",
+                            f"{AGENTDECK} org uninstall --yes --home {{base}}/roothome", snap,
+                            f"{AGENTDECK} org plan --home {{base}}/roothome --json"
+                            " | python3 -c 'import json,sys; print(json.load(sys.stdin)"
+                            "[\"summary\"])'"])
+    before, applied, marks, removed, after, plan_after = res["pre"]
+    assert applied["rc"] == 0 and marks["out"].strip() == "2", res["pre"]
+    assert removed["rc"] == 0, removed
+    assert before["out"] == after["out"], (before, after)
+    assert after["out"].strip().endswith("3")      # none of the three folders is left

@@ -1,0 +1,245 @@
+"""`agentdeck org ...` against a temporary root prefix (never the machine's /etc): plan, apply,
+an empty plan after, byte-exact uninstall, stale-plan refusal, --json, the root-only and
+ownership refusals, and the handler copy running on the standard library alone."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from agentdeck.core import cli
+from agentdeck.core.facts import org as F
+from agentdeck.core.org import handler
+from tests.conftest import snapshot_tree
+
+SYSTEM = ("etc", "usr/local/lib", "var/lib")
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    r = tmp_path / "root"
+    for d in SYSTEM:
+        (r / d).mkdir(parents=True)
+    for d in SYSTEM:          # tmp_path folders are 0700; the prefix stands for / (0755)
+        p = r / d
+        while p != r:
+            os.chmod(p, 0o755)
+            p = p.parent
+    os.chmod(r, 0o755)
+    return r
+
+
+def org(*args, home, root) -> int:
+    return cli.main(["org", *args, "--home", str(home), "--root", str(root)])
+
+
+def test_plan_apply_empty_plan_then_uninstall_gives_the_system_files_back(home, root, capsys):
+    mine = "# the administrator's\nallowed_approval_policies = [\"never\"]\n\n[otel]\nenvironment = \"prod\"\n"
+    (root / "etc/codex").mkdir()
+    (root / "etc/codex/requirements.toml").write_text(mine)
+    (root / "etc/claude-code/managed-settings.d").mkdir(parents=True)
+    (root / "etc/claude-code/managed-settings.d/10-team.json").write_text('{"model": "opus"}\n')
+    before = snapshot_tree(root)
+    assert org("plan", home=home, root=root) == 2
+    out = capsys.readouterr().out
+    assert f"org layer under {root}" in out and "managed settings drop-in" in out
+    assert snapshot_tree(root) == before            # planning writes nothing
+    assert org("apply", "--yes", home=home, root=root) == 0
+    assert "The plan is now empty." in capsys.readouterr().out
+    assert org("plan", home=home, root=root) == 0
+
+    req = (root / "etc/codex/requirements.toml").read_text()
+    data = tomllib.loads(req)
+    assert data["features"]["hooks"] is True and data["allowed_approval_policies"] == ["never"]
+    assert data["otel"] == {"environment": "prod"}           # still in the administrator's table
+    [group] = data["hooks"]["PreToolUse"]
+    assert group["hooks"][0]["command"] == handler.hook_command("codex", "PreToolUse")
+    drop = json.loads((root / "etc/claude-code/managed-settings.d/agentdeck.json").read_text())
+    assert drop["hooks"]["PreToolUse"][0]["hooks"][0]["command"].startswith(F.PYTHON + " -I -S ")
+    pol = json.loads((root / "etc/github-copilot/policy.d/agentdeck.json").read_text())
+    assert pol["version"] == 1 and list(pol["hooks"]) == ["preToolUse"]
+    lib = root / F.LIB_DIR.lstrip("/")
+    for t in ("copilot", "codex", "claude"):
+        assert json.loads((lib / "policy" / f"{t}.json").read_text())["target"] == t
+    # every file written is root's, 0644, in root's 0755 folders
+    for p in [*lib.rglob("*"), root / "etc/codex/requirements.toml"]:
+        st = p.lstat()
+        assert st.st_uid == 0 and (st.st_mode & 0o7777) in (0o644, 0o755), p
+    capsys.readouterr()
+    assert org("status", home=home, root=root) == 0
+    assert capsys.readouterr().out.splitlines()[0].split() == ["copilot", "in", "sync"]
+
+    assert org("uninstall", "--yes", home=home, root=root) == 0
+    after = snapshot_tree(root)
+    state = "var/lib/agentdeck"
+    assert {k: v for k, v in after.items() if not k.startswith(state)} == before
+    assert (root / "etc/codex/requirements.toml").read_text() == mine
+
+
+def test_the_handler_copy_is_the_source_byte_for_byte(home, root):
+    assert org("apply", "--yes", home=home, root=root) == 0
+    lib = root / F.LIB_DIR.lstrip("/") / "lib" / "agentdeck" / "core"
+    import agentdeck.core
+    src = Path(agentdeck.core.__file__).resolve().parent
+    for name in ("hookhandler.py", "secrets.py", "policy/rules.py"):
+        assert (lib / name).read_bytes() == (src / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("dialect, event, payload, code", [
+    ("claude", "PreToolUse", {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                              "tool_input": {"command": "cat ~/.ssh/id_ed25519"}}, 2),
+    ("claude", "PreToolUse", {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                              "tool_input": {"command": "ls"}}, 0),
+    ("codex", "PreToolUse", {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                             "tool_input": {"command": "cat ~/.ssh/id_rsa"}}, 2),
+    ("copilot", "preToolUse", {"toolName": "bash",
+                               "toolArgs": {"command": "cat ~/.ssh/id_ed25519"}}, 2),
+])
+def test_the_copy_runs_on_the_standard_library_alone(home, root, tmp_path, dialect, event,
+                                                     payload, code):
+    """The installed entry, run as the org hook runs it (-I -S: no site packages at all), with a
+    hostile environment: PYTHONPATH, AGENTDECK_POLICY and AGENTDECK_TARGET pointing elsewhere."""
+    assert org("apply", "--yes", home=home, root=root) == 0
+    entry = root / F.LIB_DIR.lstrip("/") / handler.ENTRY
+    evil = tmp_path / "evil.json"
+    evil.write_text(json.dumps({"format": 1, "target": dialect, "on_error": "allow", "rules": []}))
+    state = tmp_path / "user-state"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "AGENTDECK_STATE_DIR": str(state),
+           "PYTHONPATH": str(tmp_path), "AGENTDECK_POLICY": str(evil), "AGENTDECK_TARGET": "repo"}
+    r = subprocess.run([F.PYTHON, "-I", "-S", str(entry), dialect, event],
+                       input=json.dumps(payload), capture_output=True, text=True, env=env,
+                       timeout=30)
+    assert r.returncode == code, r.stderr
+    [line] = [json.loads(ln) for ln in (state / "audit.jsonl").read_text().splitlines()]
+    assert line["layer"] == "org" and line["target"] == dialect
+    assert line["decision"] == ("deny" if code == 2 else "allow")
+
+
+def test_a_handler_that_cannot_start_denies(home, root):
+    """`|| exit 2`: an interpreter error (the copy gone) is a deny, not a silent allow."""
+    cmd = handler.hook_command("claude", "PreToolUse").replace(F.LIB_DIR, str(root / "nowhere"))
+    r = subprocess.run(["/bin/sh", "-c", cmd], input="{}", capture_output=True, text=True,
+                       timeout=30)
+    assert r.returncode == 2
+
+
+def test_not_root_is_one_line_and_exit_1(home, root, capsys, monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    before = snapshot_tree(root)
+    for action in ("plan", "apply", "uninstall", "status"):
+        assert org(action, home=home, root=root) == 1
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("agentdeck: error: agentdeck org must run as root") and "\n" not in err
+    assert snapshot_tree(root) == before
+
+
+@pytest.mark.parametrize("bad", ["group-writable parent", "user-owned file", "symlinked folder"])
+def test_a_path_that_fails_the_ownership_check_is_an_error_and_nothing_is_written(
+        home, root, tmp_path, capsys, bad):
+    if bad == "group-writable parent":
+        (root / "etc/codex").mkdir()
+        os.chmod(root / "etc/codex", 0o775)
+        named = root / "etc/codex"
+    elif bad == "user-owned file":
+        (root / "etc/github-copilot/policy.d").mkdir(parents=True)
+        f = root / "etc/github-copilot/policy.d/agentdeck.json"
+        f.write_text("{}\n")
+        os.chown(f, 1000, 1000)
+        named = f
+    else:
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        (root / "etc/claude-code").mkdir()
+        (root / "etc/claude-code/managed-settings.d").symlink_to(elsewhere)
+        named = root / "etc/claude-code/managed-settings.d"
+    before = snapshot_tree(root)
+    assert org("apply", "--yes", home=home, root=root) == 1
+    err = capsys.readouterr().err
+    assert f"{named}:" in err and "not written" in err, err
+    assert snapshot_tree(root) == before
+
+
+def test_the_write_itself_refuses_a_folder_made_unsafe_after_the_plan(home, root, tmp_path):
+    """Between plan and write (the OrgHost's own check, not only the plan's)."""
+    from agentdeck.core.errors import UserError
+    from agentdeck.core import engine
+    from agentdeck.core.host import Host, HostError
+    from agentdeck.core.org.scope import OrgScope
+
+    host = Host.from_environment(home, env={"HOME": str(home), "PATH": "/usr/bin:/bin"})
+    scope = OrgScope(root)
+    plan = engine.build_plan(host, "default", ["copilot"], scope=scope)
+    (root / "etc/github-copilot").mkdir()
+    os.chmod(root / "etc/github-copilot", 0o777)
+    with pytest.raises((HostError, UserError)) as e:
+        engine.apply_plan(host, plan)
+    assert "etc/github-copilot" in str(e.value)
+    assert not (root / "etc/github-copilot/policy.d").exists()
+
+
+def test_a_stale_plan_file_is_refused(home, root, tmp_path, capsys):
+    (root / "etc/codex").mkdir()
+    req = root / "etc/codex/requirements.toml"
+    req.write_text("allowed_approval_policies = [\"never\"]\n")
+    assert org("plan", "--json", home=home, root=root) == 2
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["scope"]["kind"] == "org" and doc["scope"]["prefix"] == str(root)
+    planfile = tmp_path / "plan.json"
+    planfile.write_text(json.dumps(doc))
+    req.write_text("allowed_approval_policies = [\"on-request\"]\n")
+    before = snapshot_tree(root)
+    assert org("apply", "--yes", "--plan", str(planfile), home=home, root=root) == 1
+    err = capsys.readouterr().err
+    assert "changed on disk since that plan was computed" in err and "nothing was written" in err
+    assert snapshot_tree(root) == before
+
+
+def test_a_key_the_administrator_sets_too_is_refused_naming_the_file(home, root, capsys):
+    (root / "etc/codex").mkdir()
+    req = root / "etc/codex/requirements.toml"
+    req.write_text("[features]\nweb_search = false\n")
+    assert org("plan", "-t", "codex", home=home, root=root) == 1
+    err = capsys.readouterr().err
+    assert f"{req}: agentdeck's org block cannot go into this file" in err
+
+
+def test_a_profile_without_rules_is_refused(home, root, capsys):
+    prof = home / ".config" / "agentdeck" / "profiles" / "bare"
+    prof.mkdir(parents=True)
+    (prof / "profile.toml").write_text("[profile]\nextends = [\"_base\"]\n")
+    assert org("plan", "-p", "bare", "-t", "claude", home=home, root=root) == 1
+    assert "has no [policy] rules" in capsys.readouterr().err
+
+
+def test_managed_hooks_only_and_no_bypass_are_written_and_kept_by_the_plan(home, root, capsys):
+    assert org("apply", "--yes", "--managed-hooks-only", "--no-bypass", home=home, root=root) == 0
+    drop = json.loads((root / "etc/claude-code/managed-settings.d/agentdeck.json").read_text())
+    assert drop["allowManagedHooksOnly"] is True
+    assert drop["permissions"] == {"disableBypassPermissionsMode": "disable"}
+    req = tomllib.loads((root / "etc/codex/requirements.toml").read_text())
+    assert req["allow_managed_hooks_only"] is True
+    capsys.readouterr()
+    assert org("plan", "--managed-hooks-only", "--no-bypass", home=home, root=root) == 0
+    assert org("plan", home=home, root=root) == 2          # without them: a change back
+
+
+def test_status_json_before_install(home, root, capsys):
+    assert org("status", "--json", home=home, root=root) == 2
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["target"] for r in rows] == ["copilot", "codex", "claude"]
+    assert all(r["state"] == "not installed" and r["installed"] is False for r in rows)
+
+
+def test_the_closure_refuses_a_non_stdlib_import(host, monkeypatch):
+    from agentdeck.core.errors import UserError
+
+    real = handler._imports
+    monkeypatch.setattr(handler, "_imports", lambda tree, mod, pkg: real(tree, mod, pkg)
+                        + ([("tree_sitter", [])] if mod == handler.ROOT_MODULE else []))
+    with pytest.raises(UserError, match="agentdeck.core.hookhandler imports tree_sitter"):
+        handler.closure(host)
