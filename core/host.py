@@ -536,6 +536,11 @@ class Host:
     def chmod(self, path: Path, mode: int) -> None:
         self._os("change the mode of", path, lambda: os.chmod(path, mode))
 
+    def chown(self, path: Path, uid: int, gid: int) -> None:
+        """The owner of `path` itself (a symlink is not followed): `agentdeck org drill` hands
+        its scratch home to the unprivileged user the turn runs as."""
+        self._os("change the owner of", path, lambda: os.lchown(path, uid, gid))
+
     def mkdir(self, path: Path, mode: int = 0o755, *, confine: bool = True) -> None:
         if os.path.isdir(path):
             return

@@ -96,6 +96,8 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
             if chk.needs_home and not home_exists:
                 continue
             findings.extend(run_check(ctx, chk))
+    from .org_checks import findings as org_findings     # rows only where an org layer is
+    findings.extend(org_findings(ctx))
     if live_done is not None:
         findings.extend(live_done())
     if drill_done is not None:

@@ -32,6 +32,10 @@ class OrgFacts:
     pre_tool_event: str
     #: what the CLI does NOT check: agentdeck's own ownership check must (owner/mode/parents)
     cli_checks_ownership: bool
+    #: with agentdeck installed in the user's home too: does the user's own pre-tool hook still
+    #: run for a call the org hook denies? (observed: the user layer's audit then has, or has
+    #: not, a line of its own for that call; its other events were recorded either way)
+    user_pre_hook_runs_after_org_deny: bool = True
     #: the ways a user could try to switch the layer off, each with what was observed
     attempts: Mapping[str, str] = field(default_factory=dict)
     #: the keys an administrator can set there that agentdeck writes (org option -> key path)
@@ -44,6 +48,7 @@ CLAUDE = OrgFacts(
     target="claude", verified="2.1.332",
     path="/etc/claude-code/managed-settings.d/agentdeck.json", kind="file",
     pre_tool_event="PreToolUse", cli_checks_ownership=False,
+    user_pre_hook_runs_after_org_deny=False,
     attempts=frozen_map({
         "disableAllHooks": "user settings.json \"disableAllHooks\": true: holds",
         "settings_flag": "--settings '{\"disableAllHooks\": true, \"hooks\": {}}': holds",
@@ -105,6 +110,7 @@ COPILOT = OrgFacts(
     target="copilot", verified="1.0.102",
     path="/etc/github-copilot/policy.d/agentdeck.json", kind="file",
     pre_tool_event="preToolUse", cli_checks_ownership=False,
+    user_pre_hook_runs_after_org_deny=False,
     attempts=frozen_map({
         "disableAllHooks": "user settings.json \"disableAllHooks\": true: holds",
         "disabledHooks": "user settings.json disabledHooks with the hook's content keys: holds "

@@ -5,7 +5,8 @@ layer, above the user's home, so the user (or a model running as the user) canno
   ownership.py  root-owned, not group/world-writable, no symlink: every file and parent
   handler.py    the stdlib-only handler copy and its entry (/usr/local/lib/agentdeck)
   targets.py    one adapter per CLI: what its system layer should contain
-  command.py    `agentdeck org plan|apply|uninstall|status`
+  command.py    `agentdeck org plan|apply|uninstall|status|drill`
+  drill.py      `agentdeck org drill`: a real turn as an unprivileged user who tries to get out
 
 Facts (paths, keys, what each CLI enforces, with the versions observed): core/facts/org.py.
 """

@@ -1,4 +1,4 @@
-"""`agentdeck org plan|apply|uninstall|status` (wired into core/cli.py by `add_parsers`).
+"""`agentdeck org plan|apply|uninstall|status|drill` (wired into core/cli.py by `add_parsers`).
 
 Root only: the org layer lives in root-owned system folders, and a plan computed as another user
 would read them with the wrong eyes. Exit codes as the home's commands: plan 0 = nothing to do,
@@ -24,7 +24,9 @@ def add_parsers(sub, common) -> None:
     for name, helptext in (("plan", "show what org apply would change (exit 2 when pending)"),
                            ("apply", "show the plan, ask, then install the org layer"),
                            ("uninstall", "remove the org layer, giving each file back as it was"),
-                           ("status", "one line per CLI: in sync, changes pending, not installed")):
+                           ("status", "one line per CLI: in sync, changes pending, not installed"),
+                           ("drill", "prove it holds: a real offline turn of each CLI as an "
+                                     "unprivileged user who first tries to switch it off")):
         q = osub.add_parser(name, help=helptext)
         common(q, profile=name not in ("uninstall",), decisions=name in ("plan", "apply", "uninstall"),
                yes=name != "plan", output=True)
@@ -43,6 +45,10 @@ def add_parsers(sub, common) -> None:
             q.add_argument("--uninstall", action="store_true", help="plan the uninstall instead")
             q.add_argument("--diff", action="store_true",
                            help="with --json: also each file's text before and after")
+        if name == "drill":
+            q.add_argument("--user", metavar="UID:GID", default="65534:65534",
+                           help="the unprivileged user the turns run as (default 65534:65534, "
+                                "nobody)")
         if name in ("apply", "uninstall"):
             q.add_argument("--plan", metavar="FILE", dest="plan_file",
                            help="apply only the plan in FILE (an `org plan --json` document)")
@@ -63,7 +69,7 @@ def cmd_org(args, make_host) -> int:
 
     action = getattr(args, "org_cmd", None)
     if not action:
-        raise UserError("agentdeck org needs an action: plan, apply, uninstall or status")
+        raise UserError("agentdeck org needs an action: plan, apply, uninstall, status or drill")
     if os.geteuid() != 0:
         raise UserError(NOT_ROOT)
     scope = _scope(args)
@@ -73,6 +79,9 @@ def cmd_org(args, make_host) -> int:
     ohost = scope.host(host)
     cli._recover(ohost)
     profile = getattr(args, "profile", None) or engine.DEFAULT_PROFILE
+    if action == "drill":
+        from .drill import main as drill_main
+        return drill_main(args, host, scope, profile)
     if action == "status":
         return _status(args, host, scope, profile)
     if action == "uninstall" or (action == "plan" and args.uninstall):

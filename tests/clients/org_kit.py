@@ -75,7 +75,8 @@ def _own(base: Path, user) -> None:
 
 
 def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
-         user_files=None, extra_args=(), extra_env=None, pre=(), keep=False) -> dict:
+         user_files=None, extra_args=(), extra_env=None, pre=(), keep=False,
+         open_root=False) -> dict:
     """`command` and every `user_files` / `pre` text may hold {base} and {work}."""
     base = scratch()
     sub = {"{base}": str(base), "{work}": str(base / "work")}
@@ -99,7 +100,7 @@ def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
         spec = {"base": str(base), "argv": argv, "env": {k: fill(v) for k, v in env.items()},
                 "cwd": str(base / "work"), "commands": [fill(command)],
                 "user": list(user) if user else None, "clients_src": str(clients.root),
-                "timeout": 120, "pre": [fill(p) for p in pre],
+                "timeout": 120, "pre": [fill(p) for p in pre], "open_root": open_root,
                 "system_files": {k: {"text": fill(v["text"]), "mode": v.get("mode", 0o644)}
                                  for k, v in (system_files or {}).items()}}
         res = private_etc.run(spec)
@@ -112,3 +113,28 @@ def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
     finally:
         if not keep:
             shutil.rmtree(base, ignore_errors=True)
+
+
+def as_root(clients, pre: list[str], system_files=None, keep=False) -> dict:
+    """Only root's commands in the namespace (each `pre` one; {base}, {clients} filled in);
+    the CLI installs are bind-mounted read-only at {base}/clients for the users they start."""
+    base = scratch()
+    try:
+        mnt = str(base / "clients")
+        fill = lambda s: s.replace("{base}", str(base)).replace("{clients}", mnt)  # noqa: E731
+        spec = {"base": str(base), "argv": ["true"], "env": {"PATH": "/usr/bin:/bin"},
+                "cwd": str(base), "commands": [], "user": list(NOBODY),
+                "clients_src": str(clients.root), "timeout": 30, "pre": [fill(p) for p in pre],
+                "system_files": {k: {"text": fill(v["text"]), "mode": v.get("mode", 0o644)}
+                                 for k, v in (system_files or {}).items()}}
+        res = private_etc.run(spec, timeout=600)
+        res["base"] = str(base)
+        return res
+    finally:
+        if not keep:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def path_of(clients, mnt: str = "{clients}") -> str:
+    """A PATH with each installed CLI's bin folder as the users see it (under the bind)."""
+    return ":".join(f"{mnt}/{_pkg(clients, t)}/node_modules/.bin" for t in clients.bin_dirs)

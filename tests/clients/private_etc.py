@@ -19,6 +19,8 @@ spec (JSON):
                 CLI sees it
   commands      the shell commands the scripted model asks for, in order
   user          [uid, gid] or null (root)
+  open_root     true: /root is an overlay too, made 0711 in there, so the user can run the
+                test's own agentdeck (whose interpreter may live under /root)
   pre           optional shell commands run as root inside the namespace before the turn
                 (after the system files are in place), e.g. to try an edit as the user
 result (JSON on stdout): returncode, stdout, stderr, timed_out, requests, pre (their outputs)
@@ -75,8 +77,8 @@ def _sh(argv: list[str]) -> None:
     subprocess.run(argv, check=True, capture_output=True)
 
 
-def _overlay(base: Path) -> None:
-    for i, target in enumerate(OVERLAID):
+def _overlay(base: Path, extra: tuple[str, ...] = ()) -> None:
+    for i, target in enumerate(OVERLAID + extra):
         upper, work = base / f".ov{i}" / "upper", base / f".ov{i}" / "work"
         upper.mkdir(parents=True, exist_ok=True)
         work.mkdir(parents=True, exist_ok=True)
@@ -98,7 +100,9 @@ def _inner(spec: dict) -> dict:
     from agentdeck.core.drill.server import Script, ScriptedServer
 
     base = Path(spec["base"])
-    _overlay(base)
+    _overlay(base, ("/root",) if spec.get("open_root") else ())
+    if spec.get("open_root"):      # the test's venv interpreter lives under /root (pyenv)
+        os.chmod("/root", 0o711)
     _write_system(spec.get("system_files") or {})
     _sh(["ip", "link", "set", "lo", "up"])
     clients = spec.get("clients_src")
@@ -111,8 +115,9 @@ def _inner(spec: dict) -> dict:
         seen_clients = str(mnt)
     pre_out = []
     for cmd in spec.get("pre") or []:
-        r = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, timeout=30)
-        pre_out.append({"cmd": cmd, "rc": r.returncode, "out": (r.stdout + r.stderr)[-1000:]})
+        r = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True,
+                           timeout=spec.get("pre_timeout", 300))
+        pre_out.append({"cmd": cmd, "rc": r.returncode, "out": (r.stdout + r.stderr)[-20000:]})
     script = Script(list(spec.get("commands") or []))
     with ScriptedServer(script) as srv:
         sub = {"{port}": str(srv.port), "{clients}": seen_clients or ""}

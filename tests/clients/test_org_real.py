@@ -12,6 +12,7 @@ import pytest
 
 import org_kit
 import private_etc
+from agentdeck.core.facts.org import ORG
 
 pytestmark = [pytest.mark.clients,
               pytest.mark.skipif(not private_etc.unshare_works(),
@@ -100,3 +101,87 @@ def test_org_uninstall_gives_the_system_files_back_byte_for_byte(clients, need):
     assert removed["rc"] == 0, removed
     assert before["out"] == after["out"], (before, after)
     assert after["out"].strip().endswith("3")      # none of the three folders is left
+
+
+def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
+    need("copilot", "codex", "claude")
+    drill = (f"PATH={org_kit.path_of(clients)}:/usr/bin:/bin XDG_CACHE_HOME={{clients}}/xdg "
+             f"{AGENTDECK} org drill --json --home {{base}}/roothome")
+    res = org_kit.as_root(clients, [APPLY, drill])
+    applied, ran = res["pre"]
+    assert applied["rc"] == 0, applied
+    doc = json.loads(ran["out"][ran["out"].index("{"):])
+    by = {t["target"]: t for t in doc["targets"]}
+    assert set(by) == {"copilot", "codex", "claude"}
+    for t, r in by.items():
+        assert r["status"] == "ok", (t, r["problems"])
+        assert r["harmless_ran"] and r["canary_held"] and r["rule_held"] and r["org_denies"] >= 2
+        assert r["rule"] == "ssh-private-key-shell" and r["user"] == "65534:65534"
+        assert len(r["edits"]) == 4 and all(r["edits"].values())
+        assert r["attempts"]
+    assert "disableAllHooks" in " ".join(by["claude"]["attempts"])
+    assert "features.hooks=false" in " ".join(by["codex"]["attempts"])
+    assert ran["rc"] == 0
+
+
+def test_org_drill_skips_a_cli_without_the_org_layer(clients, need):
+    need("claude")
+    drill = (f"PATH={org_kit.path_of(clients)}:/usr/bin:/bin "
+             f"{AGENTDECK} org drill -t claude --home {{base}}/roothome")
+    res = org_kit.as_root(clients, [drill])
+    [ran] = res["pre"]
+    assert ran["rc"] == 1 and "claude   skipped" in ran["out"], ran
+    assert "run agentdeck org apply first" in ran["out"]
+
+
+USER_PROFILE = """[profile]
+extends = ["_base"]
+
+[policy]
+on_error = "allow"
+
+[[policy.rules]]
+id = "the-user-allows-cat"
+tool = "shell"
+match = '\\bcat\\b'
+decision = "allow"
+reason = "the user's own rule: cat is fine"
+"""
+
+
+@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+def test_org_and_user_layers_together_a_user_allow_rule_cannot_relax_the_org_deny(
+        clients, need, target):
+    """agentdeck installed in the user's home too (their own profile ALLOWS the command): both
+    handlers run, the user layer's line says allow, the org layer's says deny -- and the call
+    does not run."""
+    need(target)
+    venv = str(Path(sys.executable).parent)
+    state = "{base}/xdg/state/agentdeck"
+    user_env = (f"env HOME={{base}}/home AGENTDECK_CONFIG_DIR={{base}}/xdg/config/agentdeck "
+                f"AGENTDECK_STATE_DIR={state} PATH={venv}:/usr/bin:/bin "
+                f"AGENTDECK_SCRIPTS_DIR={venv} COPILOT_HOME={{base}}/home/.copilot "
+                f"CODEX_HOME={{base}}/home/.codex CLAUDE_CONFIG_DIR={{base}}/home/.claude")
+    trust = " --trust-hooks" if target == "codex" else ""
+    user_apply = (f"setpriv --reuid=65534 --regid=65534 --clear-groups {user_env} "
+                  f"{venv}/agentdeck apply --yes -t {target} -p mine{trust} 2>&1 | tail -3")
+    files = {"xdg/config/agentdeck/profiles/mine/profile.toml": USER_PROFILE}
+    res = org_kit.turn(target, clients, command=DENIED, user_files=files,
+                       extra_env={"AGENTDECK_STATE_DIR": state, "PATH": f"{venv}:"
+                                  + org_kit.argv_env(target, Path("/"), clients, True)[1]["PATH"]},
+                       extra_args=(["--dangerously-bypass-hook-trust"] if target == "codex"
+                                   else []),
+                       pre=[APPLY, user_apply], open_root=True)
+    assert res["pre"][0]["rc"] == 0, res["pre"][0]
+    assert "Applied" in res["pre"][1]["out"], res["pre"][1]
+    assert res["marker"] is False, f"{res['stdout']}\n{res['stderr']}"
+    pre = [a for a in res["audit"] if a.get("event") == "pre_tool_use"]
+    org = [a for a in pre if a.get("layer") == "org"]
+    mine = [a for a in pre if "layer" not in a]
+    assert org and org[0]["decision"] == "deny" and org[0]["rule"] == "ssh-private-key-shell", pre
+    # the user layer is active: its own lines for the session's other events are there
+    assert {a["event"] for a in res["audit"] if "layer" not in a} >= {"session_start", "stop"}
+    if ORG[target].user_pre_hook_runs_after_org_deny:       # Codex: both ran, the deny won
+        assert [(a["decision"], a["rule"]) for a in mine] == [("allow", "the-user-allows-cat")]
+    else:                                    # Copilot, Claude: the user's pre-tool hook not run
+        assert mine == [], pre

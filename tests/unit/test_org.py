@@ -243,3 +243,31 @@ def test_the_closure_refuses_a_non_stdlib_import(host, monkeypatch):
                         + ([("tree_sitter", [])] if mod == handler.ROOT_MODULE else []))
     with pytest.raises(UserError, match="agentdeck.core.hookhandler imports tree_sitter"):
         handler.closure(host)
+
+
+def test_the_doctor_shows_the_org_layer_and_its_ownership(home, root, capsys):
+    from agentdeck.core.doctor.context import Ctx
+    from agentdeck.core.doctor.org_checks import findings
+    from agentdeck.core.host import Host
+
+    host = Host.from_environment(home, env={"HOME": str(home), "PATH": "/usr/bin:/bin",
+                                            "AGENTDECK_ORG_ROOT": str(root)})
+    assert findings(Ctx(host=host)) == []                  # no org layer: no row at all
+    assert org("apply", "--yes", home=home, root=root) == 0
+    rows = {f.target: f for f in findings(Ctx(host=host))}
+    assert set(rows) == {"copilot", "codex", "claude"}
+    assert all(f.result == "ok" and "enforcing 4 rule(s)" in f.message for f in rows.values())
+    os.chmod(root / "etc/claude-code/managed-settings.d", 0o777)
+    bad = [f for f in findings(Ctx(host=host)) if f.result == "error"]
+    assert [f.target for f in bad] == ["claude"]
+    assert "managed-settings.d: a parent directory is group- or world-writable" in bad[0].message
+
+
+def test_org_drill_refuses_root_as_the_user_and_skips_without_the_layer(home, root, capsys):
+    assert org("drill", "--user", "0:0", home=home, root=root) == 1
+    assert "--user 0 is root" in capsys.readouterr().err
+    assert org("drill", "--user", "x", home=home, root=root) == 1
+    assert "give UID:GID as numbers" in capsys.readouterr().err
+    assert org("drill", "-t", "claude", home=home, root=root) == 1
+    out = capsys.readouterr().out
+    assert "claude   skipped" in out and "run agentdeck org apply first" in out

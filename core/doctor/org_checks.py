@@ -1,0 +1,80 @@
+"""The org layer in the doctor: a `<target>.org.layer` row per CLI whose system layer holds
+agentdeck's org file (read-only, as any user; no row where there is no org layer, so a machine
+without one reads as before).
+
+What the row says: whether agentdeck's org layer is installed for the CLI (its file in the
+system layer, core/facts/org.py), which compiled policy it enforces and how many rules, and
+whether every file on its path passes the ownership rule (core.org.ownership: root-owned, not
+group- or world-writable, no symlink, every parent). A file that fails is an error: the user, or
+a model running as the user, could change what the layer enforces. The root prefix is "/"
+unless AGENTDECK_ORG_ROOT says otherwise (tests).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .context import Ctx
+from .findings import Finding
+from .registry import Check, Out
+
+
+def _prefix(ctx: Ctx) -> Path:
+    return Path(ctx.host.env.get("AGENTDECK_ORG_ROOT") or "/")
+
+
+def _layer(target: str):
+    def fn(ctx: Ctx, out: Out) -> None:
+        from ..facts import org as F
+        from ..org import handler, ownership
+
+        prefix = _prefix(ctx)
+        at = lambda p: prefix / p.lstrip("/")  # noqa: E731
+        facts = F.ORG[target]
+        layer = at(facts.path)
+        text = ctx.host.read_text(layer) if ctx.host.is_file(layer) else None
+        cmd = handler.hook_command(target, facts.pre_tool_event)
+        if text is None:
+            return
+        if cmd.split(" || ")[0] not in text:
+            out.warning(f"org layer: {facts.path} does not run agentdeck's org hook (changed by "
+                        "hand, or written by an older agentdeck)", path=layer,
+                        fix="as root: agentdeck org plan shows it")
+        lib = at(F.LIB_DIR)
+        policy = lib / "policy" / f"{target}.json"
+        paths = [layer, lib / handler.ENTRY, policy]
+        bad = ownership.interpreter_problems(ctx.host, F.PYTHON)
+        for p in paths:
+            bad += ownership.problems(ctx.host, p, prefix)
+        for why in dict.fromkeys(bad):
+            out.error(f"org layer: {why}: the user could change what it enforces",
+                      fix="as root: agentdeck org plan shows it; fix the owner or mode")
+        raw = ctx.host.read_text(policy) if ctx.host.is_file(policy) else None
+        try:
+            rules = len(json.loads(raw or "")["rules"])
+        except (ValueError, KeyError, TypeError):
+            out.error(f"org layer: {policy} is missing or not a compiled policy: the org hook "
+                      "denies every call it cannot decide", path=policy,
+                      fix="as root: agentdeck org apply")
+            return
+        if target == "codex" and "features.hooks = true" not in text:
+            out.error("org layer: requirements.toml does not pin features.hooks = true: the "
+                      "user's [features] hooks = false switches the managed hook off",
+                      path=layer, fix="as root: agentdeck org apply")
+        if not out.findings:
+            out.ok(f"org layer installed: {facts.path} runs agentdeck's org hook (verified for "
+                   f"{target} {facts.verified}), enforcing {rules} rule(s) from "
+                   f"{F.LIB_DIR}/policy/{target}.json; every file on its path is root's and "
+                   "writable by no one else", path=layer)
+    return fn
+
+
+def findings(ctx: Ctx) -> list[Finding]:
+    """The org rows of the targets whose org file exists (none at all without an org layer)."""
+    out: list[Finding] = []
+    for t in ctx.targets:
+        check = Check(f"{t}.org.layer", t, _layer(t), "")
+        o = Out(ctx, check)
+        check.fn(ctx, o)
+        out += o.findings
+    return out

@@ -1,0 +1,285 @@
+"""`agentdeck org drill`: prove the org layer holds against the user it is meant to hold against.
+
+As root, for each chosen CLI whose org layer is installed and in sync:
+  1. a scratch home in /tmp (root's folder 0755, the user's parts handed to the user) that
+     first tries to switch the org layer off the ways a user can (ATTEMPTS: disableAllHooks,
+     an extra user hook that answers allow, Codex features.hooks = false and untrusted hooks,
+     flags that bypass permissions, approvals and hook trust);
+  2. as the user (setpriv), opening the org layer's files for writing (the compiled policy,
+     the handler entry, the CLI's managed file) and adding a file of the user's own beside the
+     managed file -- each must be refused by the file system (nothing is written);
+  3. one real offline turn of the CLI as the user (setpriv; agentdeck's scripted model server,
+     inside `unshare -n` where the kernel allows it, as `agentdeck drill` does): a harmless
+     command (must run), the profile's own shell deny rule made inert (core.drill.operator_rule)
+     and the drill canary -- both must be denied, and the user's audit log must hold the org
+     layer's deny ("layer": "org").
+"""
+from __future__ import annotations
+
+import json
+import secrets as _secrets
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..drill import operator_rule, runners
+from ..drill import run as drill_run
+from ..drill.receipts import CANARY
+from ..facts import org as F
+from ..host import Host, HostError
+from . import handler
+
+HARMLESS = "org-drill-harmless.txt"
+CANARY_FILE = "org-drill-canary.txt"
+
+#: what the scratch home does to switch the org layer off, per CLI: (files, flags, env, words)
+#: a user hook that answers "allow" in the CLI's own channel (core/facts/hook_channels.py)
+ALLOW_PASCAL = """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"""
+ALLOW_CAMEL = """echo '{"permissionDecision":"allow"}'"""
+
+
+def attempts(target: str) -> tuple[dict[str, str], list[str], dict[str, str], list[str]]:
+    allow = ALLOW_CAMEL if target == "copilot" else ALLOW_PASCAL
+    if target == "claude":
+        group = [{"hooks": [{"type": "command", "command": allow}]}]
+        return ({"settings.json": json.dumps({"disableAllHooks": True,
+                                              "hooks": {"PreToolUse": group},
+                                              "permissions": {"allow": ["Bash"]}})},
+                ["--permission-mode", "bypassPermissions", "--setting-sources", "user"],
+                {"CLAUDE_CODE_MANAGED_SETTINGS_PATH": "/dev/null"},
+                ["settings.json disableAllHooks: true", "a user PreToolUse hook answering allow",
+                 "permissions.allow Bash", "--permission-mode bypassPermissions",
+                 "--setting-sources user", "CLAUDE_CODE_MANAGED_SETTINGS_PATH=/dev/null"])
+    if target == "codex":
+        return ({"config.toml": "[features]\nhooks = false\n\n[[hooks.PreToolUse]]\n"
+                                "[[hooks.PreToolUse.hooks]]\ntype = \"command\"\n"
+                                f"command = {json.dumps(allow)}\n"},
+                ["-c", "features.hooks=false", "--dangerously-bypass-hook-trust"], {},
+                ["config.toml [features] hooks = false", "-c features.hooks=false",
+                 "a user PreToolUse hook answering allow", "--dangerously-bypass-hook-trust",
+                 "--dangerously-bypass-approvals-and-sandbox",
+                 "no trust entry for the managed hook (it is never trusted by the user)"])
+    return ({"settings.json": json.dumps({"disableAllHooks": True}),
+             "hooks/allow.json": json.dumps({"version": 1, "hooks": {"preToolUse": [
+                 {"type": "command", "bash": allow}]}})},
+            ["--yolo"], {"COPILOT_ALLOW_ALL": "true"},
+            ["settings.json disableAllHooks: true", "a user preToolUse hook answering allow",
+             "--yolo", "COPILOT_ALLOW_ALL=true"])
+
+
+@dataclass
+class OrgDrillReport:
+    target: str
+    status: str = "failed"                 # ok | failed | skipped
+    user: str = ""
+    version: str | None = None
+    attempts: list[str] = field(default_factory=list)
+    edits: dict[str, bool] = field(default_factory=dict)     # path -> refused
+    harmless_ran: bool | None = None
+    rule: str | None = None
+    rule_held: bool | None = None
+    canary_held: bool | None = None
+    org_denies: int = 0
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _parse_user(spec: str) -> tuple[int, int]:
+    from ..errors import UserError
+
+    try:
+        uid, _, gid = spec.partition(":")
+        u, g = int(uid), int(gid or uid)
+    except ValueError:
+        raise UserError(f"--user {spec!r}: give UID:GID as numbers (e.g. 65534:65534)") from None
+    if u == 0:
+        raise UserError("--user 0 is root: the drill's point is a user who is not")
+    return u, g
+
+
+def _setpriv(host: Host, uid: int, gid: int) -> list[str]:
+    exe = host.which("setpriv")
+    if exe is None:
+        raise HostError("setpriv (util-linux) is not on PATH: the drill runs each turn as an "
+                        "unprivileged user with it")
+    return [exe, f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--inh-caps=-all", "--"]
+
+
+def _scratch(host: Host, uid: int, gid: int, target: str) -> Path:
+    root = Path("/tmp") / f"agentdeck-org-drill-{_secrets.token_hex(8)}-{target}"
+    host.mkdir(root, mode=0o755, confine=False)
+    st = host.lstat(root)
+    if st is None or st.st_uid != 0:
+        raise HostError(f"{root}: the drill's scratch folder is not root's")
+    for d in ("home", "home/cli", "work", "tmp", "xdg/config", "xdg/data", "xdg/state",
+              "xdg/cache"):
+        host.mkdir(root / d, mode=0o700, confine=False)
+    return root
+
+
+def _hand_over(host: Host, root: Path, uid: int, gid: int, depth: int = 0) -> None:
+    for name in host.listdir(root):
+        p = root / name
+        host.chown(p, uid, gid)
+        if host.is_dir(p) and not host.is_symlink(p) and depth < 12:
+            _hand_over(host, p, uid, gid, depth + 1)
+
+
+def _remove(host: Host, path: Path, depth: int = 0) -> None:
+    from ..drill.scratch import remove
+    remove(host, path, depth)
+
+
+def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: int,
+                 iso, trial) -> OrgDrillReport:
+    from ..installed import cli_info
+
+    rep = OrgDrillReport(target, user=f"{uid}:{gid}")
+    t0 = time.monotonic()
+    r = runners.RUNNERS[target]
+    info = cli_info(host, target, live=False)
+    exe = info.exe
+    rep.version = info.version
+    if exe is None:
+        rep.status = "skipped"
+        rep.problems.append(f"{r.binary} is not on PATH")
+        return rep
+    files, flags, env_extra, words = attempts(target)
+    rep.attempts = list(words)
+    priv = _setpriv(host, uid, gid)
+    root = _scratch(host, uid, gid, target)
+    try:
+        cli_home = root / "home" / "cli"
+        for name, text in files.items():
+            host.write_atomic(cli_home / name, text.encode(), mode=0o600, confine=False)
+        _hand_over(host, root, uid, gid)
+        # the user tries to open the org layer's own files for writing (`: >>` writes
+        # nothing) and to add a file of their own beside the layer's: all must be refused
+        layer = scope.at(F.ORG[target].path)
+        mine = layer.parent / "00-user.json"
+        targets = [scope.at(F.LIB_DIR) / "policy" / f"{target}.json",
+                   scope.at(F.LIB_DIR) / handler.ENTRY, layer, mine]
+        for p in targets:
+            existed = host.lstat(p) is not None
+            res = host.run([*priv, "/bin/sh", "-c", ': >> "$1"', "sh", str(p)], timeout=10)
+            rep.edits[str(p)] = res.returncode != 0
+            if res.returncode == 0:
+                rep.problems.append(f"{p}: the user could open it for writing")
+                if not existed:
+                    scope.host(host).remove(p)   # the drill leaves nothing of the user's there
+        commands = [f"echo ok > {HARMLESS}", *([trial.command] if trial else []),
+                    f"echo {CANARY} > {CANARY_FILE}"]
+        rep.rule = trial.rule if trial else None
+        env = {k: v for k, v in host.env.items() if k not in runners.CREDENTIAL_VARS
+               and k not in ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR",
+                             "AGENTDECK_STATE_DIR", "AGENTDECK_POLICY", "AGENTDECK_TARGET")}
+        env.update({"HOME": str(root / "home"), "TMPDIR": str(root / "tmp"),
+                    "XDG_CONFIG_HOME": str(root / "xdg/config"),
+                    "XDG_DATA_HOME": str(root / "xdg/data"),
+                    "XDG_STATE_HOME": str(root / "xdg/state")})
+        if target != "copilot" or not host.env.get("XDG_CACHE_HOME"):
+            env["XDG_CACHE_HOME"] = str(root / "xdg/cache")   # Copilot: its unpacked bundle
+        env.update(r.env)
+        env.update(env_extra)
+        env[r.home_var] = str(cli_home)
+        env["AGENTDECK_DRILL_ID"] = f"org-drill-{target}"
+        argv = [*priv, exe, *[a.replace("{prompt}", runners.PROMPT) for a in r.args], *flags]
+        if target == "copilot":
+            argv += ["--disable-mcp-server", "github"]
+        if target == "codex":
+            argv.append(runners.PROMPT)
+        spec = {"argv": argv, "env": env, "cwd": str(root / "work"), "timeout": r.timeout,
+                "commands": commands, "netns": bool(iso.prefix)}
+        inner = [*iso.prefix, sys.executable, "-m", "agentdeck.core.drill.inside"]
+        res = host.run(inner, timeout=r.timeout + 20, input=json.dumps(spec), env=env,
+                       cwd=root / "work")
+        try:
+            out = json.loads(res.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            out = {"error": (res.stderr.strip() or f"exit {res.returncode}")[-600:]}
+        if out.get("error"):
+            rep.problems.append(f"the turn did not run: {out['error']}")
+        elif out.get("timed_out"):
+            rep.problems.append("the turn timed out")
+        rep.harmless_ran = host.exists(root / "work" / HARMLESS)
+        rep.canary_held = not host.exists(root / "work" / CANARY_FILE)
+        if trial:
+            rep.rule_held = not host.exists(root / "work" / operator_rule.MARKER_FILE)
+        audit = root / "xdg" / "state" / "agentdeck" / "audit.jsonl"
+        lines = []
+        data = host.read_bytes(audit) if host.exists(audit) else None
+        for ln in (data or b"").splitlines():
+            try:
+                rec = json.loads(ln)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and rec.get("layer") == "org":
+                lines.append(rec)
+        rep.org_denies = sum(1 for x in lines if x.get("decision") == "deny")
+        if not rep.harmless_ran:
+            rep.problems.append("the harmless command did not run (the turn proves nothing)")
+        if rep.canary_held is False:
+            rep.problems.append("the drill canary ran: the org deny did NOT hold")
+        if rep.rule_held is False:
+            rep.problems.append(f"rule {trial.rule}'s example ran: the org deny did NOT hold")
+        if not rep.org_denies:
+            rep.problems.append("no org-layer deny in the user's audit log (did the org hook run?)")
+        rep.status = "ok" if not rep.problems else "failed"
+        return rep
+    finally:
+        _remove(host, root)
+        rep.seconds = round(time.monotonic() - t0, 2)
+
+
+def drill(host: Host, scope, profile: str, targets: list[str], user: tuple[int, int]):
+    from .. import engine
+
+    plan = engine.build_plan(host, profile, targets, scope=scope)
+    iso = drill_run.isolation(host)
+    trial, _ = operator_rule.for_profile(host, profile)
+    out = []
+    for t in plan.targets:
+        m = plan.manifests.get(t)
+        if t in plan.errors or m is None or not m.entries or plan.counts(t)["changes"]:
+            rep = OrgDrillReport(t, status="skipped", user=f"{user[0]}:{user[1]}")
+            rep.problems.append(plan.errors.get(t) or "the org layer is not installed or not "
+                                "in sync for it: run agentdeck org apply first")
+            out.append(rep)
+            continue
+        try:
+            out.append(drill_target(host, scope, profile, t, user[0], user[1], iso, trial))
+        except HostError as e:
+            rep = OrgDrillReport(t, user=f"{user[0]}:{user[1]}")
+            rep.problems.append(str(e))
+            out.append(rep)
+    return out, iso.how
+
+
+def render(reps: list[OrgDrillReport], how: str) -> str:
+    lines = [f"agentdeck org drill: network {how}"]
+    for r in reps:
+        lines.append(f"{r.target:<8} {r.status}" + (f" (as uid:gid {r.user}, {r.seconds:g} s)"
+                                                    if r.status != "skipped" else ""))
+        if r.attempts:
+            lines.append("  the user tried: " + "; ".join(r.attempts))
+        if r.edits:
+            lines.append("  edits of the org layer's files: " + ", ".join(
+                f"{p} {'refused' if ok else 'WRITTEN'}" for p, ok in r.edits.items()))
+        if r.status == "ok":
+            held = ["the canary"] + ([f"rule {r.rule}"] if r.rule_held else [])
+            lines.append(f"  the org deny held: {', '.join(held)} ({r.org_denies} org deny "
+                         "line(s) in the user's audit log); the harmless command ran")
+        for p in r.problems:
+            lines.append(f"  problem: {p}")
+    return "\n".join(lines)
+
+
+def main(args, host: Host, scope, profile: str) -> int:
+    user = _parse_user(args.user)
+    reps, how = drill(host, scope, profile, scope.select(args.target, None), user)
+    if args.json:
+        print(json.dumps({"network": how, "targets": [asdict(r) for r in reps]}, indent=2))
+    else:
+        print(render(reps, how))
+    return 0 if reps and all(r.status == "ok" for r in reps) else 1
