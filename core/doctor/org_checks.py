@@ -51,7 +51,8 @@ def _layer(target: str):
                       fix="as root: agentdeck org plan shows it; fix the owner or mode")
         raw = ctx.host.read_text(policy) if ctx.host.is_file(policy) else None
         try:
-            rules = len(json.loads(raw or "")["rules"])
+            doc = json.loads(raw or "")
+            rules = len(doc["rules"]) + len(doc.get("paths") or [])
         except (ValueError, KeyError, TypeError):
             out.error(f"org layer: {policy} is missing or not a compiled policy: the org hook "
                       "denies every call it cannot decide", path=policy,

@@ -3,7 +3,7 @@ layer, above the user's home, so the user (or a model running as the user) canno
 
   scope.py      OrgScope / OrgHost: the plan/apply/manifest engine with a root prefix
   ownership.py  root-owned, not group/world-writable, no symlink: every file and parent
-  handler.py    the stdlib-only handler copy and its entry (/usr/local/lib/agentdeck)
+  handler.py    the handler copy (stdlib + the shell parser) and its entry (/usr/local/lib/agentdeck)
   targets.py    one adapter per CLI: what its system layer should contain
   command.py    `agentdeck org plan|apply|uninstall|status|drill`
   drill.py      `agentdeck org drill`: a real turn as an unprivileged user who tries to get out

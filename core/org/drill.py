@@ -10,7 +10,8 @@ As root, for each chosen CLI whose org layer is installed and in sync:
      managed file -- each must be refused by the file system (nothing is written);
   3. one real offline turn of the CLI as the user (setpriv; agentdeck's scripted model server,
      inside `unshare -n` where the kernel allows it, as `agentdeck drill` does): a harmless
-     command (must run), the profile's own shell deny rule made inert (core.drill.operator_rule)
+     command (must run), the profile's own deny (trial_for: a shell rule made inert, or a
+     protected path read)
      and the drill canary -- both must be denied, and the user's audit log must hold the org
      layer's deny ("layer": "org").
 """
@@ -232,12 +233,37 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
         rep.seconds = round(time.monotonic() - t0, 2)
 
 
+def trial_for(host: Host, profile: str):
+    """The profile's own deny to try: a shell rule's example made inert (core.drill.
+    operator_rule), else a read-denied [[policy.paths]] example read with `cat` (the scratch
+    home holds no such file: if the deny did not hold, only the marker is made)."""
+    import shlex
+
+    from .. import profiles
+    from ..policy.compiled import policy_of
+
+    trial, _ = operator_rule.for_profile(host, profile)
+    if trial is not None:
+        return trial
+    pol = policy_of(profiles.resolve(host, profile)) or {}
+    for r in reversed(pol.get("paths") or []):
+        if r.get("decision", "deny") != "deny" or "read" not in (r.get("access") or ["read"]):
+            continue
+        for ex in ((r.get("examples") or {}).get("deny") or []):
+            if not isinstance(ex, str) or not ex.startswith(("~/", "/")) or "\n" in ex:
+                continue
+            arg = "~/" + shlex.quote(ex[2:]) if ex.startswith("~/") else shlex.quote(ex)
+            return operator_rule.Trial(r["id"], ex,
+                                       f"cat {arg} ; touch {operator_rule.MARKER_FILE}")
+    return None
+
+
 def drill(host: Host, scope, profile: str, targets: list[str], user: tuple[int, int]):
     from .. import engine
 
     plan = engine.build_plan(host, profile, targets, scope=scope)
     iso = drill_run.isolation(host)
-    trial, _ = operator_rule.for_profile(host, profile)
+    trial = trial_for(host, profile)
     out = []
     for t in plan.targets:
         m = plan.manifests.get(t)

@@ -4,8 +4,9 @@ agentdeck module it imports, found by reading their import statements) under
 
     /usr/bin/python3 -I -S /usr/local/lib/agentdeck/org_hook.py <target> <event> || exit 2
 
--I -S: no PYTHON* variable, no user or site packages -- only the standard library and this
-root-owned copy are importable, so no user venv is on the path. The entry fixes what the user's
+-I -S: no PYTHON* variable, no user or site packages -- only the standard library, this
+root-owned copy and the shell parser's compiled packages (their root-owned install folder, added
+to the path by the entry; PARSERS) are importable, so no user venv is on the path. The entry fixes what the user's
 environment must not choose: the target, the compiled policy (policy/<target>.json beside it,
 root-owned) and the layer name of the audit line ("org"); the audit line goes to the user's own
 agentdeck state dir, as the user layer's do. `|| exit 2`: a handler that cannot even start
@@ -24,9 +25,17 @@ from ..host import Host
 
 ROOT_MODULE = "agentdeck.core.hookhandler"
 ENTRY = "org_hook.py"
-#: non-stdlib imports the copy may contain because the entry makes them unreachable:
-#: hookhandler imports platformdirs only when AGENTDECK_STATE_DIR is unset (the entry sets it)
-UNREACHABLE = {"platformdirs": "the entry always sets AGENTDECK_STATE_DIR"}
+#: the handler's own modules: an import inside a function is followed only into these (the
+#: install-time helpers of core.policy.compiled -- desired, errors, targets -- are never run by
+#: the handler); a module-level import is always followed
+HANDLER_SCOPE = ("agentdeck.core.hookhandler", "agentdeck.core.secrets", "agentdeck.core.policy",
+                 "agentdeck.core.facts")
+#: non-stdlib imports allowed inside a function of the copy, and why each is safe
+LAZY_OK = {"platformdirs": "unreachable: the entry always sets AGENTDECK_STATE_DIR",
+           "tree_sitter": "the shell parser: loaded from its root-owned install (PARSERS)",
+           "tree_sitter_bash": "the shell parser: loaded from its root-owned install (PARSERS)"}
+#: the compiled packages the handler's shell parser loads (core/policy/shellparse.py)
+PARSERS = ("tree_sitter", "tree_sitter_bash")
 
 ENTRY_TEXT = '''"""agentdeck's organisation-layer hook entry, written by `agentdeck org apply` (root-owned;
 do not edit: `agentdeck org plan` reports a hand-edit). Run as:
@@ -37,6 +46,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TARGETS = ("copilot", "codex", "claude")
+#: where the shell parser's compiled packages are installed (root-owned; checked by the plan)
+PARSER_DIRS = {parser_dirs!r}
 
 
 def main():
@@ -46,6 +57,7 @@ def main():
         sys.stderr.write("agentdeck org hook: unknown target %r\\n" % target)
         return 2
     sys.path.insert(0, os.path.join(HERE, "lib"))
+    sys.path.extend(PARSER_DIRS)
     env = os.environ
     env["AGENTDECK_TARGET"] = target
     env["AGENTDECK_POLICY"] = os.path.join(HERE, "policy", target + ".json")
@@ -86,13 +98,18 @@ def _module_file(host: Host, core: Path, module: str) -> tuple[Path, bool] | Non
     return (f, False) if host.is_file(f) else None
 
 
-def _imports(tree: ast.AST, module: str, is_pkg: bool) -> list[tuple[str, list[str]]]:
-    """(module, names) of every import in the tree, relative ones resolved."""
+def _imports(tree: ast.AST, module: str, is_pkg: bool) -> list[tuple[str, list[str], bool]]:
+    """(module, names, lazy) of every import in the tree, relative ones resolved; lazy: inside
+    a function."""
     package = module if is_pkg else module.rpartition(".")[0]
+    lazy_nodes = {id(n) for f in ast.walk(tree)
+                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for n in ast.walk(f)}
     out = []
     for node in ast.walk(tree):
+        lazy = id(node) in lazy_nodes
         if isinstance(node, ast.Import):
-            out += [(a.name, []) for a in node.names]
+            out += [(a.name, [], lazy) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -100,8 +117,12 @@ def _imports(tree: ast.AST, module: str, is_pkg: bool) -> list[tuple[str, list[s
                 name = ".".join(base + ([node.module] if node.module else []))
             else:
                 name = node.module or ""
-            out.append((name, [a.name for a in node.names]))
+            out.append((name, [a.name for a in node.names], lazy))
     return out
+
+
+def _in_scope(name: str) -> bool:
+    return any(name == s or name.startswith(s + ".") for s in HANDLER_SCOPE)
 
 
 def closure(host: Host) -> dict[str, bytes]:
@@ -126,14 +147,17 @@ def closure(host: Host) -> dict[str, bytes]:
         parts = mod.split(".")
         for i in range(2, len(parts)):      # each package above it: its __init__ runs first
             todo.append(".".join(parts[:i]))
-        for name, names in _imports(ast.parse(data, str(path)), mod, is_pkg):
+        for name, names, lazy in _imports(ast.parse(data, str(path)), mod, is_pkg):
             top = name.split(".")[0]
             if top == "agentdeck":
+                if lazy and not _in_scope(name):
+                    continue          # an install-time helper the handler never calls
                 todo.append(name)
                 todo += [f"{name}.{n}" for n in names if n != "*"]
             elif top and top != "__future__" and top not in sys.stdlib_module_names:
-                outside.setdefault(top, mod)
-    bad = {k: v for k, v in outside.items() if k not in UNREACHABLE}
+                if not (lazy and top in LAZY_OK):
+                    outside.setdefault(top, mod)
+    bad = outside
     if bad:
         raise UserError("the org layer's hook handler must run on the standard library alone, "
                         "but " + ", ".join(f"{v} imports {k}" for k, v in sorted(bad.items())))
@@ -144,5 +168,27 @@ def hook_command(target: str, event: str) -> str:
     return f"{F.PYTHON} -I -S {F.LIB_DIR}/{ENTRY} {target} {event} || exit 2"
 
 
-def entry_text() -> str:
-    return ENTRY_TEXT.format(python=F.PYTHON)
+def parser_packages(host: Host) -> list[Path]:
+    """The folders of the shell parser's installed packages (tree_sitter, tree_sitter_bash), as
+    the running agentdeck finds them; [] when they are not installed."""
+    import importlib.util
+
+    out = []
+    for pkg in PARSERS:
+        try:
+            spec = importlib.util.find_spec(pkg)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None and spec.origin:
+            out.append(Path(host.realpath(spec.origin)).parent)
+    return out
+
+
+def parser_dirs(host: Host) -> list[str]:
+    """The sys.path entries the org handler needs for the parser (each package's parent)."""
+    return list(dict.fromkeys(str(p.parent) for p in parser_packages(host)))
+
+
+def entry_text(parser: list[str] | None = None) -> str:
+    return (ENTRY_TEXT.replace("{parser_dirs!r}", repr(list(parser or [])))
+            .format(python=F.PYTHON))

@@ -60,3 +60,25 @@ def interpreter_problems(host: Host, python: str) -> list[str]:
     out += _parents(host, link.parent, Path("/"))
     out += problems(host, Path(host.realpath(python)), Path("/"))
     return list(dict.fromkeys(out))
+
+
+def reachable_problems(host: Host, path: Path) -> list[str]:
+    """Can every user read `path` (a file: o+r; a folder: o+rx) and reach it (o+x on every
+    folder above it)? The org hooks run as the user: what they load must be theirs to read."""
+    out = []
+    st = host.lstat(path)
+    if st is None:
+        return [f"{path}: not there"]
+    need = 0o005 if stat.S_ISDIR(st.st_mode) else 0o004
+    if stat.S_IMODE(st.st_mode) & need != need:
+        out.append(f"{path}: not readable by other users (mode {stat.S_IMODE(st.st_mode):04o}): "
+                   "the org hooks, which run as the user, cannot load it")
+    d = Path(os.path.abspath(path)).parent
+    while True:
+        sd = host.lstat(d)
+        if sd is not None and not stat.S_IMODE(sd.st_mode) & 0o001:
+            out.append(f"{d}: other users cannot enter it (mode {stat.S_IMODE(sd.st_mode):04o}): "
+                       f"the org hooks, which run as the user, cannot reach {path.name}")
+        if d == d.parent:
+            return out
+        d = d.parent

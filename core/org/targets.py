@@ -56,10 +56,12 @@ class OrgTarget(Target):
     def shared_items(self, view: "DiskView") -> list[Desired]:
         """The handler copy and its entry: identical for the three targets (planned once)."""
         lib = self._lib()
-        out = [Desired(self.name, lib / handler.ENTRY, "file", handler.entry_text(), mode=MODE,
+        parser = handler.parser_dirs(view.host)
+        out = [Desired(self.name, lib / handler.ENTRY, "file", handler.entry_text(parser),
+                       mode=MODE,
                        label="org hook entry", group="hooks", own_source=True,
                        reason="what the org hooks run: fixes target, policy and layer, then "
-                              "runs the handler copy on the standard library alone")]
+                              "runs the handler copy (standard library and shell parser only)")]
         for rel, data in handler.closure(view.host).items():
             out.append(Desired(self.name, lib / "lib" / rel, "file", data.decode("utf-8"),
                                mode=MODE, label=f"handler copy {rel}", group="hooks",
@@ -72,18 +74,21 @@ class OrgTarget(Target):
         from ..policy.compiled import compile_policy, policy_of
 
         pol = policy_of(profile)
-        if pol is None or not pol["rules"]:
+        if pol is None or not (pol["rules"] or pol.get("paths")):
             raise UserError(f"profile {profile.name!r} has no [policy] rules: the org layer "
-                            "would enforce nothing (add [[policy.rules]] or choose another "
-                            "profile with --profile)")
-        try:
-            text = compile_policy(pol, self.name)
+                            "would enforce nothing (add [[policy.rules]] or [[policy.paths]], or "
+                            "choose another profile with --profile)")
+        servers = (sorted((getattr(profile, "mcp_servers", None) or {}).keys())
+                   if self.name == "copilot" else [])
+        try:   # no home: `~` in a path rule is each user's own, expanded from the CLI's HOME
+            text = compile_policy(pol, self.name, mcp_servers=servers)
         except ValueError as e:
             raise UserError(str(e)) from None
+        n = len(pol["rules"]) + len(pol.get("paths") or [])
         return Desired(self.name, self._lib() / "policy" / f"{self.name}.json", "file", text,
                        mode=MODE, label="org compiled policy", group="hooks",
-                       reason=f"the profile's [policy] ({len(pol['rules'])} rule(s)) as the org "
-                              "handler reads it; root-owned, so the user cannot relax it")
+                       reason=f"the profile's [policy] ({n} rule(s)) as the org handler reads "
+                              "it; root-owned, so the user cannot relax it")
 
     def layer_item(self, profile, view: "DiskView") -> Desired:
         f, o = self.facts, self.scope
@@ -138,6 +143,23 @@ class OrgTarget(Target):
                             "probably set here too: remove it or let agentdeck's block set it",
                             path=str(path)) from None
 
+    def _parser_problems(self, host) -> list[str]:
+        """The shell parser the handler loads from where it is installed: each package folder
+        and its compiled binding root-owned, writable by no one else, readable by every user."""
+        pkgs = handler.parser_packages(host)
+        if len(pkgs) != len(handler.PARSERS):
+            return [f"the shell parser ({', '.join(handler.PARSERS)}) is not installed for this "
+                    "agentdeck: the org handler could not decide shell calls"]
+        bad: list[str] = []
+        for pkg in pkgs:
+            bad += ownership.problems(host, pkg, Path("/"))
+            bad += ownership.reachable_problems(host, pkg)
+            for name in host.listdir(pkg):
+                if name.startswith("_binding") and name.endswith(".so"):
+                    bad += ownership.problems(host, pkg / name, pkg)
+                    bad += ownership.reachable_problems(host, pkg / name)
+        return bad
+
     # ---- the target -----------------------------------------------------------------------
     def desired(self, profile, view: "DiskView",
                 options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
@@ -147,6 +169,7 @@ class OrgTarget(Target):
         bad = ownership.interpreter_problems(view.host, F.PYTHON)
         for it in items:
             bad += ownership.problems(view.host, it.path, self.scope.prefix)
+        bad += self._parser_problems(view.host)
         if bad:
             bad = list(dict.fromkeys(bad))
             raise UserError(f"not written: {bad[0]}" + (f" (and {len(bad) - 1} more)"

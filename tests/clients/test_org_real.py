@@ -20,8 +20,8 @@ pytestmark = [pytest.mark.clients,
 
 AGENTDECK = str(Path(sys.executable).parent / "agentdeck")
 APPLY = f"{AGENTDECK} org apply --yes --home {{base}}/roothome"
-#: a call the default profile's ssh-private-key-shell rule denies; the marker shows whether it ran
-DENIED = "touch {work}/marker; cat {work}/.ssh/id_ed25519"
+#: a call the default profile's ssh-private-keys path rule denies; the marker shows whether it ran
+DENIED = "touch {work}/marker; cat ~/.ssh/id_ed25519"
 ALLOWED = "touch {work}/marker"
 
 ALLOW_OUT = {  # a user hook that answers "allow" in the CLI's own shape
@@ -70,7 +70,7 @@ def test_the_org_deny_holds_for_a_user_who_switched_everything_off(clients, need
     assert res["marker"] is False, f"the denied call ran:\n{res['stdout']}\n{res['stderr']}"
     org = [a for a in res["audit"] if a.get("layer") == "org" and a.get("event") == "pre_tool_use"]
     assert org and org[0]["decision"] == "deny" and org[0]["target"] == target, res["audit"]
-    assert org[0]["rule"] == "ssh-private-key-shell"
+    assert org[0]["rule"] == "ssh-private-keys"
 
 
 @pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
@@ -116,7 +116,7 @@ def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
     for t, r in by.items():
         assert r["status"] == "ok", (t, r["problems"])
         assert r["harmless_ran"] and r["canary_held"] and r["rule_held"] and r["org_denies"] >= 2
-        assert r["rule"] == "ssh-private-key-shell" and r["user"] == "65534:65534"
+        assert r["rule"] in ("ssh-private-keys", "cloud-credentials") and r["user"] == "65534:65534"
         assert len(r["edits"]) == 4 and all(r["edits"].values())
         assert r["attempts"]
     assert "disableAllHooks" in " ".join(by["claude"]["attempts"])
@@ -178,7 +178,7 @@ def test_org_and_user_layers_together_a_user_allow_rule_cannot_relax_the_org_den
     pre = [a for a in res["audit"] if a.get("event") == "pre_tool_use"]
     org = [a for a in pre if a.get("layer") == "org"]
     mine = [a for a in pre if "layer" not in a]
-    assert org and org[0]["decision"] == "deny" and org[0]["rule"] == "ssh-private-key-shell", pre
+    assert org and org[0]["decision"] == "deny" and org[0]["rule"] == "ssh-private-keys", pre
     # the user layer is active: its own lines for the session's other events are there
     assert {a["event"] for a in res["audit"] if "layer" not in a} >= {"session_start", "stop"}
     if ORG[target].user_pre_hook_runs_after_org_deny:       # Codex: both ran, the deny won

@@ -240,9 +240,19 @@ def test_the_closure_refuses_a_non_stdlib_import(host, monkeypatch):
 
     real = handler._imports
     monkeypatch.setattr(handler, "_imports", lambda tree, mod, pkg: real(tree, mod, pkg)
-                        + ([("tree_sitter", [])] if mod == handler.ROOT_MODULE else []))
-    with pytest.raises(UserError, match="agentdeck.core.hookhandler imports tree_sitter"):
+                        + ([("requests", [], False)] if mod == handler.ROOT_MODULE else []))
+    with pytest.raises(UserError, match="agentdeck.core.hookhandler imports requests"):
         handler.closure(host)
+
+
+def test_the_closure_is_the_handler_and_its_own_modules(host):
+    """Install-time helpers (pydantic models, tomlkit, the targets) are not copied; what is
+    copied imports only the standard library at module level."""
+    files = handler.closure(host)
+    assert "agentdeck/core/hookhandler.py" in files and "agentdeck/core/policy/shellparse.py" in files
+    assert not any(f.startswith(("agentdeck/core/targets/", "agentdeck/core/formats/"))
+                   or f in ("agentdeck/core/model.py", "agentdeck/core/desired.py")
+                   for f in files), sorted(files)
 
 
 def test_the_doctor_shows_the_org_layer_and_its_ownership(home, root, capsys):
@@ -256,7 +266,7 @@ def test_the_doctor_shows_the_org_layer_and_its_ownership(home, root, capsys):
     assert org("apply", "--yes", home=home, root=root) == 0
     rows = {f.target: f for f in findings(Ctx(host=host))}
     assert set(rows) == {"copilot", "codex", "claude"}
-    assert all(f.result == "ok" and "enforcing 4 rule(s)" in f.message for f in rows.values())
+    assert all(f.result == "ok" and "enforcing 3 rule(s)" in f.message for f in rows.values())
     os.chmod(root / "etc/claude-code/managed-settings.d", 0o777)
     bad = [f for f in findings(Ctx(host=host)) if f.result == "error"]
     assert [f.target for f in bad] == ["claude"]
@@ -271,3 +281,22 @@ def test_org_drill_refuses_root_as_the_user_and_skips_without_the_layer(home, ro
     assert org("drill", "-t", "claude", home=home, root=root) == 1
     out = capsys.readouterr().out
     assert "claude   skipped" in out and "run agentdeck org apply first" in out
+
+
+def test_a_missing_or_unreadable_shell_parser_is_a_plan_error(home, root, tmp_path, capsys,
+                                                              monkeypatch):
+    monkeypatch.setattr(handler, "parser_packages", lambda host: [])
+    assert org("plan", "-t", "claude", home=home, root=root) == 1
+    assert "the shell parser (tree_sitter, tree_sitter_bash) is not installed" in capsys.readouterr().err
+    hidden = tmp_path / "private" / "site" / "tree_sitter"
+    hidden.mkdir(parents=True)
+    (hidden / "_binding.so").write_bytes(b"\0")
+    os.chmod(tmp_path / "private", 0o700)
+    monkeypatch.setattr(handler, "parser_packages", lambda host: [hidden, hidden])
+    assert org("plan", "-t", "claude", home=home, root=root) == 1
+    err = capsys.readouterr().err         # under /tmp (1777): refused, parents are checked
+    assert "not written: /tmp: a parent directory is group- or world-writable" in err
+    from agentdeck.core.host import Host
+    from agentdeck.core.org import ownership
+    why = ownership.reachable_problems(Host.from_environment(home), hidden / "_binding.so")
+    assert any("other users cannot enter it" in w for w in why), why
