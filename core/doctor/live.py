@@ -80,6 +80,7 @@ def run(ctx: Ctx, targets: list[str]) -> list[Finding]:
 
 
 def compare(ctx: Ctx, targets: list[str], results: dict) -> list[Finding]:
+    ctx.memo["live_results"] = results        # the org layer's live rows read them too
     out: list[Finding] = []
     for t in targets:
         ctx.say(f"{t}: comparing with the files and the plan")

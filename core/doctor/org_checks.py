@@ -79,3 +79,50 @@ def findings(ctx: Ctx) -> list[Finding]:
         check.fn(ctx, o)
         out += o.findings
     return out
+
+
+def _live(target: str, ctx: Ctx, out: Out) -> None:
+    """What the installed CLI itself reports about the org layer's hook (the probes the live
+    doctor ran anyway): Codex `hooks/list`, Copilot `hooks.discover`. Claude Code has no
+    offline report of its managed sources: no row."""
+    from ..facts import org as F
+
+    facts = F.ORG[target]
+    results = ctx.memo.get("live_results") or {}
+    res = results.get(f"{target}.hooks")
+    if res is None or not getattr(res, "ok", False):
+        return
+    data = res.data or {}
+    if target == "codex":
+        hooks = [h for d in (data.get("data") or []) for h in (d.get("hooks") or [])]
+        ours = [h for h in hooks if h.get("sourcePath") == facts.path]
+        if any(h.get("isManaged") and h.get("trustStatus") == "managed" for h in ours):
+            out.ok(f"Codex reports the org hook from {facts.path} as managed (trustStatus "
+                   "managed: it runs with no trust entry, the user cannot disable it)")
+        else:
+            out.error(f"Codex does not report the org hook of {facts.path} as managed: it may "
+                      "not run", fix="check requirements.toml with `codex app-server` hooks/list")
+    elif target == "copilot":
+        ours = [h for h in (data.get("hooks") or []) if h.get("source") == facts.path]
+        if any(h.get("origin") == "policy" and h.get("enabled") for h in ours):
+            out.ok(f"Copilot CLI loads {facts.path} as a policy hook (origin policy, enabled: "
+                   "disableAllHooks cannot turn it off)")
+        else:
+            out.error(f"Copilot CLI does not load {facts.path} as an enabled policy hook",
+                      fix="check it with hooks.discover (docs/org.md)")
+
+
+def live_findings(ctx: Ctx) -> list[Finding]:
+    """`<target>.org.live` rows, only on the real root (/) and where the org file exists."""
+    from ..facts import org as F
+
+    if str(_prefix(ctx)) != "/":
+        return []
+    out: list[Finding] = []
+    for t in ctx.targets:
+        if t == "claude" or t not in F.ORG or not ctx.host.is_file(Path(F.ORG[t].path)):
+            continue
+        o = Out(ctx, Check(f"{t}.org.live", t, lambda c, x: None, ""), live=True)
+        _live(t, ctx, o)
+        out += o.findings
+    return out

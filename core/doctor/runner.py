@@ -100,6 +100,8 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
     findings.extend(org_findings(ctx))
     if live_done is not None:
         findings.extend(live_done())
+        from .org_checks import live_findings       # does each CLI see the org layer?
+        findings.extend(live_findings(ctx))
     if drill_done is not None:
         ctx.say("drill: one real offline turn of each CLI")
         findings.extend(drill_done.result())

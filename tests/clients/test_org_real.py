@@ -185,3 +185,20 @@ def test_org_and_user_layers_together_a_user_allow_rule_cannot_relax_the_org_den
         assert [(a["decision"], a["rule"]) for a in mine] == [("allow", "the-user-allows-cat")]
     else:                                    # Copilot, Claude: the user's pre-tool hook not run
         assert mine == [], pre
+
+
+def test_the_live_doctor_sees_the_org_layer_in_codex_and_copilot(clients, need):
+    need("copilot", "codex")
+    doctor = (f"PATH={org_kit.path_of(clients, str(clients.root))}:/usr/bin:/bin "
+              f"XDG_CACHE_HOME={clients.root}/xdg "
+              f"{AGENTDECK} doctor --live --json -t copilot -t codex --home {{base}}/roothome")
+    res = org_kit.as_root(clients, [APPLY, doctor])
+    applied, ran = res["pre"]
+    assert applied["rc"] == 0, applied
+    doc = json.loads(ran["out"][ran["out"].index("{"):])
+    rows = {f["check"]: f for f in doc["findings"] if ".org." in f["check"]}
+    for t in ("copilot", "codex"):
+        assert rows[f"{t}.org.layer"]["result"] == "ok", rows
+        assert rows[f"{t}.org.live"]["result"] == "ok", rows
+    assert "trustStatus managed" in rows["codex.org.live"]["message"]
+    assert "origin policy" in rows["copilot.org.live"]["message"]
