@@ -264,3 +264,32 @@ def test_an_undecided_conflict_fails_and_a_decision_settles_it(call, home):
     assert json.loads(settings.read_text())["disableAllHooks"] is False
     r = call(home=str(home), targets=["copilot"], decisions={"disableAllHooks": "take"})
     assert r["changed"] is False and not r.get("failed"), r
+
+
+def test_scope_org_check_is_the_plan_apply_then_nothing_then_absent_byte_exact(call, home,
+                                                                               tmp_path):
+    """scope: org (as root, under a temporary root prefix: never the machine's /etc)."""
+    import os
+
+    root = tmp_path / "root"
+    for d in ("etc/codex", "usr/local/lib", "var/lib"):
+        (root / d).mkdir(parents=True)
+    for dirpath, dirnames, _ in os.walk(root):
+        os.chmod(dirpath, 0o755)
+    (root / "etc/codex/requirements.toml").write_text('allowed_approval_policies = ["never"]\n')
+    before = snapshot_tree(root)
+    r = call(check=True, diff=True, home=str(home), scope="org", root=str(root))
+    assert r["changed"] is True and not r.get("failed"), r
+    assert snapshot_tree(root) == before, "check mode wrote something"
+    assert any(d["before_header"].endswith("etc/codex/requirements.toml") for d in r["diff"])
+    r = call(home=str(home), scope="org", root=str(root))
+    assert r["changed"] is True and not r.get("failed"), r
+    assert "agentdeck org layer" in (root / "etc/codex/requirements.toml").read_text()
+    r = call(home=str(home), scope="org", root=str(root))
+    assert r["changed"] is False, r
+    r = call(home=str(home), scope="org", root=str(root), state="absent")
+    assert r["changed"] is True and not r.get("failed"), r
+    after = {k: v for k, v in snapshot_tree(root).items() if not k.startswith("var/lib/agentdeck")}
+    assert after == before
+    r = call(home=str(home), scope="org", root=str(root), trust_hooks=True)
+    assert r["failed"] and "trust_hooks does not apply with scope=org" in r["msg"]

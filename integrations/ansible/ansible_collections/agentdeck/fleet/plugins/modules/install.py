@@ -84,6 +84,33 @@ options:
         warning.
     type: dict
     default: {}
+  scope:
+    description:
+      - V(home) configures a user's home (C(agentdeck plan/apply/uninstall)).
+      - V(org) installs the organisation layer into each CLI's root-owned system layer
+        (C(agentdeck org plan/apply/uninstall); docs/org.md in the agentdeck repository), which
+        the user cannot switch off. It needs root (C(become)); O(home) is then only where the
+        profiles are read from (root's home by default), and O(trust_hooks) does not apply.
+    type: str
+    choices: [home, org]
+    default: home
+  root:
+    description:
+      - With O(scope=org), put the org layer under this folder instead of C(/) (every system
+        path gets it in front; an image being built, tests).
+    type: path
+    default: /
+  managed_hooks_only:
+    description:
+      - With O(scope=org), only the org layer's hooks run (Claude Code C(allowManagedHooksOnly),
+        Codex C(allow_managed_hooks_only)); the users' own hooks stop.
+    type: bool
+    default: false
+  no_bypass:
+    description:
+      - With O(scope=org), Claude Code's C(permissions.disableBypassPermissionsMode = disable).
+    type: bool
+    default: false
   executable:
     description:
       - Path (or name on C(PATH)) of C(agentdeck) on the managed host.
@@ -108,6 +135,12 @@ author:
 """
 
 EXAMPLES = r"""
+- name: The organisation layer, which users cannot switch off (root)
+  agentdeck.fleet.install:
+    scope: org
+    profile: team
+  become: true
+
 - name: Roll out the team's profile
   agentdeck.fleet.install:
     profile: team
@@ -356,15 +389,28 @@ def run(module):
     home = os.path.abspath(os.path.expanduser(p["home"] or "~"))
     exe = find_executable(module, p["executable"])
     absent = p["state"] == "absent"
+    org = p["scope"] == "org"
+    if org and p["trust_hooks"]:
+        raise ModuleError("trust_hooks does not apply with scope=org (Codex runs the org "
+                          "layer's managed hooks with no trust step)")
+    if not org and (p["managed_hooks_only"] or p["no_bypass"] or p["root"] not in (None, "/")):
+        raise ModuleError("root, managed_hooks_only and no_bypass need scope=org")
+    scope = ["org"] if org else []
     common = ["--home", home]
+    if org:
+        common += ["--root", os.path.abspath(os.path.expanduser(p["root"] or "/"))]
     for t in p["targets"] or []:
         common += ["--target", t]
     if not absent:
         common += ["--profile", p["profile"]]
         if p["trust_hooks"]:
             common.append("--trust-hooks")
-    planning = ["plan", "--json"] + (["--uninstall"] if absent else []) + (
-        ["--diff"] if module._diff else [])
+    flags_org = []
+    if org and not absent:
+        flags_org = ((["--managed-hooks-only"] if p["managed_hooks_only"] else [])
+                     + (["--no-bypass"] if p["no_bypass"] else []))
+    planning = scope + ["plan", "--json"] + (["--uninstall"] if absent else []) + (
+        ["--diff"] if module._diff else []) + flags_org
 
     _, doc, text = run_agentdeck(module, exe, planning + common, ok=(0, 2))
     flags, decided, warnings = resolve_decisions(doc["items"], p["decisions"], home)
@@ -401,8 +447,8 @@ def run(module):
         return result
 
     verb = "uninstall" if absent else "apply"
-    _, applied, _ = run_agentdeck(module, exe, [verb, "--json", "--yes", "--plan", "-"]
-                                  + common + flags, data=text)
+    _, applied, _ = run_agentdeck(module, exe, scope + [verb, "--json", "--yes", "--plan", "-"]
+                                  + common + flags + flags_org, data=text)
     res = applied.get("result")
     if res:
         result.update(written=res.get("written") or [], removed=res.get("removed") or [],
@@ -420,6 +466,10 @@ def main():
             state=dict(type="str", choices=["present", "absent"], default="present"),
             trust_hooks=dict(type="bool", default=False),
             decisions=dict(type="dict", default={}),
+            scope=dict(type="str", choices=["home", "org"], default="home"),
+            root=dict(type="path", default="/"),
+            managed_hooks_only=dict(type="bool", default=False),
+            no_bypass=dict(type="bool", default=False),
             executable=dict(type="path"),
         ),
         supports_check_mode=True,
