@@ -251,7 +251,8 @@ def test_the_collection_builds_and_its_docs_load(make_fleet, tmp_path, ansible_p
     assert r.returncode == 0, r.stdout + r.stderr
     spec = json.loads(r.stdout)["agentdeck.fleet.install"]["doc"]
     assert set(spec["options"]) == {"home", "profile", "targets", "state", "trust_hooks",
-                                    "decisions", "executable"}
+                                    "decisions", "executable", "scope", "root",
+                                    "managed_hooks_only", "no_bypass"}
     for book in ("drift.yml", "rollout.yml"):
         r = subprocess.run([ansible_playbook, "--syntax-check", "-i", "localhost,",
                             str(COLLECTION / "playbooks" / book)], capture_output=True,

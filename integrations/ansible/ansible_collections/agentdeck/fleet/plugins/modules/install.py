@@ -131,7 +131,7 @@ notes:
   - The drift gate for CI is this module in check mode; see the collection's
     C(playbooks/drift.yml) and C(docs/fleet.md) in the agentdeck repository.
 author:
-  - agentdeck contributors
+  - agentdeck contributors (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -228,6 +228,7 @@ kept:
 
 import json
 import os
+import pwd
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -285,7 +286,7 @@ def run_agentdeck(module, exe, args, data=None, ok=(0,)):
 def find_executable(module, executable):
     name = executable or "agentdeck"
     if "/" in name:
-        path = os.path.expanduser(name)
+        path = name          # type="path": Ansible has expanded ~ and variables already
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
         raise ModuleError("agentdeck is not at %s (not an executable file); install it or fix "
@@ -386,7 +387,7 @@ def ansible_diff(doc, home):
 
 def run(module):
     p = module.params
-    home = os.path.abspath(os.path.expanduser(p["home"] or "~"))
+    home = os.path.abspath(p["home"] or pwd.getpwuid(os.getuid()).pw_dir)
     exe = find_executable(module, p["executable"])
     absent = p["state"] == "absent"
     org = p["scope"] == "org"
@@ -398,7 +399,7 @@ def run(module):
     scope = ["org"] if org else []
     common = ["--home", home]
     if org:
-        common += ["--root", os.path.abspath(os.path.expanduser(p["root"] or "/"))]
+        common += ["--root", os.path.abspath(p["root"] or "/")]
     for t in p["targets"] or []:
         common += ["--target", t]
     if not absent:
@@ -412,10 +413,10 @@ def run(module):
     planning = scope + ["plan", "--json"] + (["--uninstall"] if absent else []) + (
         ["--diff"] if module._diff else []) + flags_org
 
-    _, doc, text = run_agentdeck(module, exe, planning + common, ok=(0, 2))
+    doc, text = run_agentdeck(module, exe, planning + common, ok=(0, 2))[1:]
     flags, decided, warnings = resolve_decisions(doc["items"], p["decisions"], home)
     if flags:   # the same plan, with the decisions: what will be shown and applied
-        _, doc, text = run_agentdeck(module, exe, planning + common + flags, ok=(0, 2))
+        doc, text = run_agentdeck(module, exe, planning + common + flags, ok=(0, 2))[1:]
     for w in warnings:
         module.warn(w)
     for target, notes in (doc.get("notices") or {}).items():
@@ -433,10 +434,9 @@ def run(module):
 
     waiting = undecided_items(doc["items"], decided)
     if waiting:
-        reasons = "; ".join("%s in %s (%s): %s" % (it.get("label") or it["id"],
-                                                  shown(it["path"], home), it["class"],
-                                                  it.get("reason") or "")
-                            for it in waiting)
+        reasons = "; ".join("%s in %s (%s): %s" % (
+            it.get("label") or it["id"], shown(it["path"], home), it["class"],
+            it.get("reason") or "") for it in waiting)
         raise ModuleError("%d item(s) on this host need a decision in `decisions` (keep or take): "
                           "%s" % (len(waiting), reasons),
                           undecided=[dict((k, it.get(k)) for k in
@@ -447,8 +447,8 @@ def run(module):
         return result
 
     verb = "uninstall" if absent else "apply"
-    _, applied, _ = run_agentdeck(module, exe, scope + [verb, "--json", "--yes", "--plan", "-"]
-                                  + common + flags + flags_org, data=text)
+    applied = run_agentdeck(module, exe, scope + [verb, "--json", "--yes", "--plan", "-"]
+                            + common + flags + flags_org, data=text)[1]
     res = applied.get("result")
     if res:
         result.update(written=res.get("written") or [], removed=res.get("removed") or [],
