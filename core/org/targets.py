@@ -100,8 +100,20 @@ class OrgTarget(Target):
                 {"hooks": [{"type": "command", "command": cmd, "timeout": timeout}]}]}}
             if o.managed_hooks_only:
                 doc["allowManagedHooksOnly"] = True
+            from ..policy.compiled import policy_of
+            from ..targets.claude_permissions import translations
+
+            # the [[policy.paths]] deny rules as Claude's own layer too (the home's translation,
+            # core/targets/claude_permissions.py): it holds where the hook does not run
+            deny = list(dict.fromkeys(e for tr in translations(policy_of(profile))
+                                      for e in tr.entries))
+            perms: dict = {}
+            if deny:
+                perms["deny"] = deny
             if o.no_bypass:
-                doc["permissions"] = {"disableBypassPermissionsMode": "disable"}
+                perms["disableBypassPermissionsMode"] = "disable"
+            if perms:
+                doc["permissions"] = perms
             return Desired(self.name, path, "file", json.dumps(doc, indent=2) + "\n", mode=MODE,
                            label="managed settings drop-in", group="hooks",
                            reason="Claude Code's managed layer: the org hook runs whatever the "

@@ -202,3 +202,18 @@ def test_the_live_doctor_sees_the_org_layer_in_codex_and_copilot(clients, need):
         assert rows[f"{t}.org.live"]["result"] == "ok", rows
     assert "trustStatus managed" in rows["codex.org.live"]["message"]
     assert "origin policy" in rows["copilot.org.live"]["message"]
+
+
+def test_claude_s_managed_permissions_deny_holds_without_the_org_hook(clients, need):
+    """The drop-in also carries the [[policy.paths]] deny rules as Claude's own permissions.deny:
+    with the drop-in's hook taken out (as root, for this test), a read of a protected file is
+    still refused under the user's bypassPermissions."""
+    need("claude")
+    drop = "/etc/claude-code/managed-settings.d/agentdeck.json"
+    unhook = ("python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); "
+              "d.pop(\"hooks\"); json.dump(d, open(p, \"w\"))' " + drop)
+    res = org_kit.turn("claude", clients, command=DENIED, pre=[APPLY, unhook, f"cat {drop}"])
+    assert res["pre"][1]["rc"] == 0 and '"hooks"' not in res["pre"][2]["out"], res["pre"]
+    assert '"Read(~/.ssh/id_' in res["pre"][2]["out"]
+    assert res["marker"] is False, f"{res['stdout']}\n{res['stderr']}"
+    assert not [a for a in res["audit"] if a.get("layer") == "org"]    # no org hook ran

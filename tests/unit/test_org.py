@@ -220,7 +220,10 @@ def test_managed_hooks_only_and_no_bypass_are_written_and_kept_by_the_plan(home,
     assert org("apply", "--yes", "--managed-hooks-only", "--no-bypass", home=home, root=root) == 0
     drop = json.loads((root / "etc/claude-code/managed-settings.d/agentdeck.json").read_text())
     assert drop["allowManagedHooksOnly"] is True
-    assert drop["permissions"] == {"disableBypassPermissionsMode": "disable"}
+    assert drop["permissions"]["disableBypassPermissionsMode"] == "disable"
+    # the [[policy.paths]] deny rules as Claude's own managed permissions.deny too
+    assert "Read(~/.aws/credentials)" in drop["permissions"]["deny"]
+    assert any(e.startswith("Read(~/.ssh/id_*") for e in drop["permissions"]["deny"])
     req = tomllib.loads((root / "etc/codex/requirements.toml").read_text())
     assert req["allow_managed_hooks_only"] is True
     capsys.readouterr()
