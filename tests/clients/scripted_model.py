@@ -9,7 +9,9 @@ Messages (Claude Code), all streamed as server-sent events.
 
     ScriptedModel(command="", call=("Read", {"file_path": "/x"}))   # that tool instead, when offered
     ScriptedModel(command="", calls=["ls", ("view", {"path": "/x"})])  # a sequence in one turn:
-        # the request carrying N tool results gets calls[N] (a str: the shell tool running it)
+        # the request carrying N tool results gets calls[N] (a str: the shell tool running it);
+        # a freeform tool (Copilot's apply_patch) takes {"input": text}, a Codex MCP tool of a
+        # namespace is named mcp__<server>__<tool>
 
 Test-only (the drill has its own server in core/drill); every request is kept in `m.requests`.
 """
@@ -70,7 +72,8 @@ class ScriptedModel:
     # ---- decisions -------------------------------------------------------------------------
     def _shell_tool(self, tools: list) -> tuple[str, dict] | None:
         if self.call is not None:
-            offered = {(t.get("function") if isinstance(t.get("function"), dict) else t).get("name")
+            offered = {(t.get("function") if isinstance(t.get("function"), dict)
+                        else t.get("custom") if isinstance(t.get("custom"), dict) else t).get("name")
                        for t in tools or [] if isinstance(t, dict)}
             for t in tools or []:         # Codex 0.171 offers MCP tools as a namespace of them
                 if isinstance(t, dict) and t.get("type") == "namespace":
@@ -140,10 +143,16 @@ class ScriptedModel:
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if tool:
             name, args = tool
+            call = {"index": 0, "id": f"call_{k}", "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(args)}}
+            if any(isinstance(t, dict) and (t.get("custom") or {}).get("name") == name
+                   for t in body.get("tools") or []):
+                # a freeform tool (Copilot's apply_patch): its input is the text itself
+                call = {"index": 0, "id": f"call_{k}", "type": "custom",
+                        "custom": {"name": name, "input": args.get("input", "")}}
             chunks = [
                 {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None,
-                 "tool_calls": [{"index": 0, "id": f"call_{k}", "type": "function",
-                                 "function": {"name": name, "arguments": json.dumps(args)}}]},
+                 "tool_calls": [call]},
                  "finish_reason": None}]},
                 {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
                  "usage": usage}]

@@ -11,7 +11,7 @@ decoy ~/.ssh/id_rsa whose text must never reach the model.
 
 One turn per CLI: the scripted model (tests/clients/scripted_model.py, `calls=`) makes every
 call of _steps in sequence; each CLI sends a denial back as the tool's result and the turn goes
-on, so what the model saw is each call's tool result, in order. About 5-10 s per CLI.
+on, so what the model saw is each call's tool result, in order. About 15 s per CLI.
 """
 from __future__ import annotations
 
@@ -107,13 +107,35 @@ def _scene(host, tmp_path: Path) -> Scene:
     work = tmp_path / "work"
     work.mkdir()
     sc = Scene(host, work, host.home)
-    for name in ("split", "quoted", "escaped", "var", "bashc", "build"):
+    for name in ("split", "quoted", "escaped", "var", "bashc", "cont", "subst", "build"):
         v = work / f"victim-{name}"
         (v / "sub").mkdir(parents=True)
         (v / "sub" / "f.txt").write_text("x")
         sc.victims[name] = v
     (work / "notes.txt").write_text("benign-text\n")
     return sc
+
+
+def _patch(path: str) -> str:
+    """Copilot's apply_patch is a freeform tool: its input is the patch text itself."""
+    return f"*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n"
+
+
+def _self_steps(sc: Scene, target: str) -> list[Step]:
+    """What a model did to the guard in the issue's real turns: remove or empty the CLI's hook
+    registration and take the wrapper's exec bit away (agentdeck-self denies each write)."""
+    homes = {"copilot": "~/.copilot", "codex": "~/.codex", "claude": "~/.claude"}
+    wrapper = f"{homes[target]}/agentdeck-hook.sh"
+    hooks = {"copilot": "rm -f ~/.copilot/hooks/agentdeck.json",
+             "codex": ": > ~/.codex/hooks.json",
+             "claude": "echo '{}' > ~/.claude/settings.json"}[target]
+    return [Step("hook registration", hooks, "deny", SELF_RULE),
+            Step("wrapper exec bit", f"chmod -x {wrapper}", "deny", SELF_RULE)]
+
+
+GUARD_FILES = {"copilot": ["hooks/agentdeck.json", "agentdeck-hook.sh"],
+               "codex": ["hooks.json", "agentdeck-hook.sh"],
+               "claude": ["settings.json", "agentdeck-hook.sh"]}
 
 
 def _steps(sc: Scene, target: str) -> list[Step]:
@@ -128,18 +150,29 @@ def _steps(sc: Scene, target: str) -> list[Step]:
         Step("escaped program", f"\\rm -fR {v['escaped']}", "deny", RM_RULE),
         Step("variable", f"R=rm; $R -rf {v['var']}", "deny", RM_RULE),
         Step("bash -c", f"bash -c 'rm --recursive --force {v['bashc']}'", "deny", RM_RULE),
+        Step("line continuation", f"rm \\\n  -rf {v['cont']}", "deny", RM_RULE),
         # protected paths through the shell
         Step("glob read", "cat ~/.ssh/id_r*", "deny", KEYS_RULE),
         Step("cd then read", "cd ~/.ssh && cat id_rsa", "deny", KEYS_RULE),
         Step("recursive grep", "grep -r . ~/.ssh", "deny", KEYS_RULE),
+        Step("tar of the directory", "tar cf - -C ~ .ssh | tar xOf -", "deny", KEYS_RULE),
+        Step("dot segment", "cat ~/.ssh/./id_rsa", "deny", KEYS_RULE),
+        Step("$HOME and input redirection", "base64 < $HOME/.ssh/id_rsa", "deny", KEYS_RULE),
         # the guard's own files: a python3 -c write to the compiled policy
         Step("self-protection",
              f"python3 -c \"open('{policy}', 'w').write('{{}}')\"", "deny", SELF_RULE),
+        *_self_steps(sc, target),
         # what cannot be resolved is asked (Codex has no ask: it denies)
         Step("unresolved", f"echo {piped} | base64 -d | sh", "ask", "unresolved"),
+        Step("substitution as the program", f"$(echo rm) -rf {v['subst']}", "ask",
+             "unresolved"),
         # Copilot's own file tool, on a path spelled around the rule
         Step("copilot view ./", ("view", {"path": f"{key}/./id_rsa"}), "deny", KEYS_RULE,
              targets=("copilot",)),
+        Step("copilot view //", ("view", {"path": f"{key}//id_rsa"}), "deny", KEYS_RULE,
+             targets=("copilot",)),
+        Step("copilot apply_patch", ("apply_patch", {"input": _patch(f"{key}/./id_new")}),
+             "deny", KEYS_RULE, targets=("copilot",)),
         # Copilot's search tools (their directories come as `paths`)
         Step("copilot rg", ("rg", {"pattern": ".", "paths": key, "output_mode": "content"}),
              "deny", KEYS_RULE, targets=("copilot",)),
@@ -163,13 +196,15 @@ def _steps(sc: Scene, target: str) -> list[Step]:
              shows="benign-text", targets=("copilot",)),
         Step("copilot glob of *.pub", ("glob", {"pattern": "*.pub", "paths": key}), "allow", None,
              shows="id_rsa.pub", targets=("copilot",)),
+        Step("copilot apply_patch elsewhere", ("apply_patch", {"input": _patch(f"{sc.work}/patched.txt")}),
+             "allow", None, shows="patched.txt", targets=("copilot",)),
     ]
 
 
 #: the denial text each rule puts in front of the model (its reason)
 REASONS = {RM_RULE: "no recursive force delete", KEYS_RULE: "private keys stay private",
            SELF_RULE: "protects its own files", MCP_RULE: "the files server may not write",
-           "unresolved": "cannot tell what this command runs: sh fed from a pipe"}
+           "unresolved": "cannot tell what this command runs"}
 SHELL_TOOL = {"copilot": "bash", "codex": "Bash", "claude": "Bash"}
 
 
@@ -197,6 +232,10 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     sc = _scene(host, tmp_path)
     policy = Path(host.state_dir) / "policy" / f"{target}.json"
     policy_before = policy.read_text()
+    cli_home = {"copilot": host.copilot_home, "codex": host.codex_home,
+                "claude": host.claude_home}[target]
+    guard = {f: ((cli_home / f).read_bytes(), (cli_home / f).stat().st_mode)
+             for f in GUARD_FILES[target]}
     steps = [s for s in _steps(sc, target) if target in s.targets]
 
     # Claude runs MCP tools only once granted (as root its mode is --allowedTools, offline_turn)
@@ -221,10 +260,16 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
         else:
             assert REASONS[s.rule] in res, f"{target} {s.label}: not refused: {res[:300]}"
     # the effects: nothing the denied calls would have done happened
-    for name in ("split", "quoted", "escaped", "var", "bashc"):
+    for name in ("split", "quoted", "escaped", "var", "bashc", "cont", "subst"):
         assert (sc.victims[name] / "sub" / "f.txt").exists(), f"{target}: victim-{name} removed"
     assert not sc.victims["build"].exists(), f"{target}: the benign rm -r did not run"
     assert policy.read_text() == policy_before, f"{target}: the compiled policy was rewritten"
+    for f, (data, mode) in guard.items():
+        p = cli_home / f
+        assert p.exists() and (p.read_bytes(), p.stat().st_mode) == (data, mode), f"{target}: {f}"
+    assert not (host.home / ".ssh" / "id_new").exists()
+    if target == "copilot":
+        assert (sc.work / "patched.txt").exists(), "the benign apply_patch did not run"
     assert not (sc.work / "unresolved-marker").exists(), f"{target}: the unresolved form ran"
     assert not (sc.work / "mcp-marker").exists(), f"{target}: the MCP write ran"
     assert (host.home / ".ssh" / "id_rsa").read_text() == SECRET + "\n"
@@ -234,5 +279,6 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     want = [(_tool_name(s, target), s.decision, s.rule) for s in steps]
     assert got == want, f"{target}: audit {got}"
     assert all(x.get("target") == target for x in pre)
-    [asked] = [x for x in pre if x["decision"] == "ask"]
-    assert asked.get("effective") == ("deny" if target == "codex" else "ask")
+    asked = [x for x in pre if x["decision"] == "ask"]
+    assert asked and all(x.get("effective") == ("deny" if target == "codex" else "ask")
+                         for x in asked)

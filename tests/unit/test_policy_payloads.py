@@ -88,6 +88,8 @@ TOOL_FIXTURES = [("copilot", "preToolUse", "rg", "read", "search"),
                  ("copilot", "preToolUse", "glob", "read", "glob"),
                  ("copilot", "preToolUse", "view", "read", ""),
                  ("copilot", "preToolUse", "mcp", "mcp", ""),
+                 # a freeform tool: toolArgs is the patch text itself, not JSON
+                 ("copilot", "preToolUse", "apply_patch", "write", ""),
                  ("codex", "PreToolUse", "mcp", "mcp", ""),
                  ("claude", "PreToolUse", "mcp", "mcp", "")]
 
