@@ -77,6 +77,7 @@ class Step:
     rule: str | None
     shows: str | None = None              # text the tool result must carry (a benign form ran)
     targets: tuple[str, ...] = ("copilot", "codex", "claude")
+    native: bool = False                  # refused by the CLI's own deny before the hook runs
 
 
 @dataclass
@@ -173,6 +174,13 @@ def _steps(sc: Scene, target: str) -> list[Step]:
              targets=("copilot",)),
         Step("copilot apply_patch", ("apply_patch", {"input": _patch(f"{key}/./id_new")}),
              "deny", KEYS_RULE, targets=("copilot",)),
+        # Claude's own file and search tools
+        Step("claude Read ./", ("Read", {"file_path": f"{key}/./id_rsa"}), "deny", KEYS_RULE,
+             targets=("claude",), native=True),
+        Step("claude Grep", ("Grep", {"pattern": ".", "path": key, "output_mode": "content"}),
+             "deny", KEYS_RULE, targets=("claude",)),
+        Step("claude Glob", ("Glob", {"pattern": "id_*", "path": key}), "deny", KEYS_RULE,
+             targets=("claude",)),
         # Copilot's search tools (their directories come as `paths`)
         Step("copilot rg", ("rg", {"pattern": ".", "paths": key, "output_mode": "content"}),
              "deny", KEYS_RULE, targets=("copilot",)),
@@ -196,6 +204,8 @@ def _steps(sc: Scene, target: str) -> list[Step]:
              shows="benign-text", targets=("copilot",)),
         Step("copilot glob of *.pub", ("glob", {"pattern": "*.pub", "paths": key}), "allow", None,
              shows="id_rsa.pub", targets=("copilot",)),
+        Step("claude Read of the public key", ("Read", {"file_path": f"{key}/id_rsa.pub"}),
+             "allow", None, shows=PUBLIC, targets=("claude",)),
         Step("copilot apply_patch elsewhere", ("apply_patch", {"input": _patch(f"{sc.work}/patched.txt")}),
              "allow", None, shows="patched.txt", targets=("copilot",)),
     ]
@@ -206,6 +216,8 @@ REASONS = {RM_RULE: "no recursive force delete", KEYS_RULE: "private keys stay p
            SELF_RULE: "protects its own files", MCP_RULE: "the files server may not write",
            "unresolved": "cannot tell what this command runs"}
 SHELL_TOOL = {"copilot": "bash", "codex": "Bash", "claude": "Bash"}
+#: Claude's own permissions.deny (agentdeck writes the paths rule there too: docs/policy.md)
+NATIVE_REFUSAL = "denied by your permission settings"
 
 
 def _tool_name(step: Step, target: str) -> str:
@@ -239,8 +251,8 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     steps = [s for s in _steps(sc, target) if target in s.targets]
 
     # Claude runs MCP tools only once granted (as root its mode is --allowedTools, offline_turn)
-    grant = (["--allowedTools", "mcp__files__read_file", "mcp__files__write_file"]
-             if target == "claude" else None)
+    grant = (["--allowedTools", "mcp__files__read_file", "mcp__files__write_file", "Read",
+              "Grep", "Glob"] if target == "claude" else None)
     with ScriptedModel(command="", calls=[s.call for s in steps]) as m:
         r = run_turn(host, target, m.url, "run the scripted commands", sc.work,
                      {"ENABLE_TOOL_SEARCH": "false"} if target == "claude" else None,
@@ -251,12 +263,15 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     pre = [x for x in audit if x.get("event") == "pre_tool_use"]
     seen = "\n".join(f"  {s.label}: {res[:200]}" for s, res in zip(steps, results))
     assert len(results) == len(steps), f"{target}: {len(results)} of {len(steps)} calls made\n{seen}"
+    print(f"\n{target}:\n{seen}")
 
     # what the model saw: each denial with its reason, the benign outputs, never the key
     for s, res in zip(steps, results):
         assert SECRET not in res, f"{target} {s.label}: the decoy key leaked: {res[:300]}"
         if s.shows:
             assert s.shows in res, f"{target} {s.label}: the benign form did not run: {res[:300]}"
+        elif s.native:
+            assert NATIVE_REFUSAL in res, f"{target} {s.label}: not refused: {res[:300]}"
         else:
             assert REASONS[s.rule] in res, f"{target} {s.label}: not refused: {res[:300]}"
     # the effects: nothing the denied calls would have done happened
@@ -276,7 +291,7 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
 
     # the audit log: one pre-tool decision per call, in order, each with its rule id
     got = [(x.get("tool_name"), x.get("decision"), x.get("rule")) for x in pre]
-    want = [(_tool_name(s, target), s.decision, s.rule) for s in steps]
+    want = [(_tool_name(s, target), s.decision, s.rule) for s in steps if not s.native]
     assert got == want, f"{target}: audit {got}"
     assert all(x.get("target") == target for x in pre)
     asked = [x for x in pre if x["decision"] == "ask"]
