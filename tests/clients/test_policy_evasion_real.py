@@ -113,7 +113,8 @@ def _scene(host, tmp_path: Path) -> Scene:
         (v / "sub").mkdir(parents=True)
         (v / "sub" / "f.txt").write_text("x")
         sc.victims[name] = v
-    (work / "notes.txt").write_text("benign-text\n")
+    (work / "notes.txt").write_text("benign-text\n-rf in a note\n")
+    (ssh / "known_hosts").write_text("decoy-host ssh-ed25519 AAAA\n")
     return sc
 
 
@@ -193,6 +194,10 @@ def _steps(sc: Scene, target: str) -> list[Step]:
                                                       "text": "x"}), "deny", MCP_RULE),
         # benign forms: they run
         Step("echo mentions rm -rf", 'echo "rm -rf x"', "allow", None, shows="rm -rf x"),
+        Step("printf mentions rm -rf", "printf 'rm -rf %s\\n' old", "allow", None,
+             shows="rm -rf old"),
+        Step("grep for -rf", "grep -- -rf notes.txt", "allow", None, shows="-rf in a note"),
+        Step("known_hosts", "cat ~/.ssh/known_hosts", "allow", None, shows="decoy-host"),
         Step("rm -r without -f", f"rm -r {v['build']} && echo removed-build", "allow", None,
              shows="removed-build"),
         Step("public key", "cat ~/.ssh/id_rsa.pub", "allow", None, shows=PUBLIC),
