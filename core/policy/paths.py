@@ -266,12 +266,12 @@ class PathRules:
         hits: list[tuple[dict, str, str]] = []
         if call.cls == "read":
             if kind == "glob":
-                base = call.subjects[1] if len(call.subjects) > 1 else cwd
                 pat = call.subjects[0] if call.subjects else ""
-                if pat:
-                    full = normalize(pat, normalize(base, cwd, self.home), self.home)
-                    for p in self.fs.glob(full) or [full]:
-                        hits += self.hits(p, {"read"})
+                for base in call.subjects[1:] or [cwd]:
+                    if pat:
+                        full = normalize(pat, normalize(base, cwd, self.home), self.home)
+                        for p in self.fs.glob(full) or [full]:
+                            hits += self.hits(p, {"read"})
                 return hits
             if kind == "list":
                 return hits

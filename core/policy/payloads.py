@@ -92,7 +92,7 @@ TOOLS: dict[str, dict[str, list]] = {
     "read": {
         "copilot": [("view", lambda s: {"path": s}),
                     ("str_replace_editor", lambda s: {"command": "view", "path": s}),
-                    ("rg", lambda s: {"pattern": ".", "path": s})],
+                    ("rg", lambda s: {"pattern": ".", "paths": s, "output_mode": "content"})],
         "pascal": [("Read", lambda s: {"file_path": s})],
         "vscode": [("read_file", lambda s: {"filePath": s, "startLine": 1, "endLine": 50})],
         "codex": [],          # Codex reads through its shell tool

@@ -166,11 +166,14 @@ def test_policy(policy: dict) -> Result:
 
 # ---- the shipped evasion corpus (core/policy/corpus.py) ----------------------------------------
 #: the tool forms of the corpus's "other tools" class, per dialect family: (name, args builder)
-_SEARCH = {"copilot": [("rg", lambda s: {"pattern": "KEY", "path": s}),
+_SEARCH = {"copilot": [("rg", lambda s: {"pattern": "KEY", "paths": s}),
+                       ("rg", lambda s: {"pattern": "KEY", "paths": ["/tmp", s]}),
                        ("grep", lambda s: {"pattern": "KEY", "path": s})],
            "pascal": [("Grep", lambda s: {"pattern": "KEY", "path": s})],
            "claude": [("Grep", lambda s: {"pattern": "KEY", "path": s, "output_mode": "content"})]}
-_GLOB = {"copilot": [("glob", lambda s: {"pattern": s})],
+_GLOB = {"copilot": [("glob", lambda s: {"pattern": s}),
+                     ("glob", lambda s: {"pattern": s.rsplit("/", 1)[-1],
+                                         "paths": ["/tmp", s.rsplit("/", 1)[0] or "/"]})],
          "pascal": [("Glob", lambda s: {"pattern": s})],
          "claude": [("Glob", lambda s: {"pattern": s})]}
 _MCP_PATH = {"copilot": [("github-get_file", lambda s: {"path": s})],

@@ -32,7 +32,7 @@ CLASSES = ("shell", "read", "write", "mcp", "web", "prompt", "other")
 
 class Call:
     """`kind` refines a read: "search" (a recursive content search: Grep, grep, rg, search),
-    "glob" (names matching a pattern; subjects = [pattern, base dir]), "list" (a directory's
+    "glob" (names matching a pattern; subjects = [pattern, base dir, ...]), "list" (a directory's
     names) or "" (a file). `texts`: the string arguments of an mcp or other call (for paths)."""
     __slots__ = ("cls", "name", "subjects", "kind", "texts")
 
@@ -216,7 +216,7 @@ def classify(name: str, args: dict, mcp_servers=()) -> Call:
         kind = _READ_KIND.get(f, "")
         if kind == "glob":
             return Call("read", name, _first_str(args, _PATTERN_KEYS)[:1]
-                        + _first_str(args, _PATH_KEYS)[:1], kind)
+                        + _first_str(args, _PATH_KEYS), kind)      # every base directory
         return Call("read", name, _first_str(args, _PATH_KEYS), kind)
     if cls == "web":
         return Call("web", name, _first_str(args, _URL_KEYS))
