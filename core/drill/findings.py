@@ -19,11 +19,14 @@ def target_finding(r: TargetReport) -> Finding:
     if r.ok:
         fired = sum(1 for e in r.events if e.fired)
         slow = max((e.latency_ms for e in r.events if e.latency_ms is not None), default=None)
+        held = [x["id"] for x in r.rules if x.get("status") == "held"]
+        rules = (f"; the profile's rule(s) {', '.join(held)} held against their example and a "
+                 "rewritten form" if held else "")
         return Finding(r.target, "ok", check,
                        f"drill: a real offline turn fired {fired} of agentdeck's "
                        f"{len(r.events)} registered events (the rest are not reachable from a "
                        f"one-tool turn), the handler answered within {slow} ms, and the canary's "
-                       "deny held", live=True)
+                       f"deny held{rules}", live=True)
     inert = [p for p in r.problems if p.startswith("hooks inert: ")]
     # what the inert reasons already explain: the events that did not fire, the deny that
     # could not hold because no hook ran

@@ -2,11 +2,14 @@
 
 A CLI is ok when its turn completed, every registered event a one-tool turn can fire fired
 exactly once per occurrence, the harmless command ran, the canary's deny held (the handler
-denied it and its file is absent) and, when the profile has a shell deny rule with an example
-(core.drill.operator_rule), that rule's deny held too (the audit line names the rule with
-decision deny and the marker file is absent). An event that fired twice for one occurrence names the other
-source that registers it; an event that did not fire says why when that is known (Codex trust,
-disabled by the operator, not reachable from a one-tool turn, the hooks inert).
+denied it and its file is absent) and every rule the turn tried (core.drill.operator_rule) held:
+each of its forms was called, the audit line names that rule with decision deny, its marker
+file is absent (and the decoy unchanged, the stub not run). `rules` lists every rule of the
+compiled policy: held, not held (with what the audit recorded), or not tried (with why); a rule
+is never "held" unless its forms ran through the real CLI. An event that fired twice for one
+occurrence names the other source that registers it; an event that did not fire says why when
+that is known (Codex trust, disabled by the operator, not reachable from a one-tool turn, the
+hooks inert).
 """
 from __future__ import annotations
 
@@ -14,7 +17,8 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from ..host import Host
-from .receipts import Tally, tally
+from .operator_rule import NONE, Trials
+from .receipts import Tally, command_of, tally
 
 
 @dataclass
@@ -40,8 +44,11 @@ class TargetReport:
     events: list[EventReceipt] = field(default_factory=list)
     unregistered: dict[str, int] = field(default_factory=dict)   # fired, not ours to register
     deny: dict = field(default_factory=dict)
-    #: the operator-rule trial: {"id", "example", "held", ...} or {"id": None, "note": why not}
-    rule: dict = field(default_factory=dict)
+    #: per rule of the compiled policy: {"id", "kind", "status": held | not held | not tried,
+    #: "why", "example", "forms": [{"label", "command", "called", "decision", "rule", "ran"}]}
+    rules: list[dict] = field(default_factory=list)
+    #: why no rule at all was tried ("" when some were)
+    rules_note: str = ""
     harmless_ran: bool | None = None
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -137,8 +144,10 @@ def _why_not(target: str, row: dict, runner, inert: list, any_fired: bool) -> tu
 
 
 def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
-          records: list[dict], side: dict, wall: float, network: str, trial=None,
-          no_trial: str = "no operator shell deny rule to try") -> TargetReport:
+          records: list[dict], side: dict, wall: float, network: str,
+          trials: Trials | None = None, first_form: int = 2) -> TargetReport:
+    """`trials`: what the turn tried (core.drill.operator_rule); their forms are the turn's
+    commands from index `first_form` on."""
     from ..hooks_health import inert as inert_of
     from ..secrets import redact
 
@@ -198,9 +207,11 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
         rep.events.append(e)
     rep.unregistered = {ev: et.fired for ev, et in t.events.items() if ev not in ours}
     rep.harmless_ran = bool(side.get("harmless"))
+    trials = trials if trials is not None else Trials(note=NONE)
+    markers = {f.marker for tr in trials.trials for f in tr.forms}
     pre_denied = [r for r in t.denied if "pre_tool_use" == r.get("event")]
-    by_rule = [r for r in pre_denied if trial is not None and r.get("rule") == trial.rule]
-    denied = [r for r in pre_denied if r not in by_rule]
+    denied = [r for r in pre_denied
+              if not any(m in (command_of(r) or "") for m in markers)]
     called = any(q.get("command") == 1 for q in run.get("requests") or [])
     rep.deny = {"held": bool(denied) and not side.get("canary"),
                 "denied_by_handler": bool(denied), "canary_side_effect": bool(side.get("canary")),
@@ -213,28 +224,85 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
         elif not denied:
             rep.problems.append("the deny is not proven: no handler call denied the canary"
                                 + ("" if called else " (the CLI never called it)"))
-    if trial is None:
-        rep.rule = {"id": None, "note": no_trial}
-    else:
-        tried = any(q.get("command") == 2 for q in run.get("requests") or [])
-        marker = bool(side.get("rule_marker"))
-        rep.rule = {"id": trial.rule, "example": trial.example, "command": trial.command,
-                    "held": bool(by_rule) and not marker, "denied_by_handler": bool(by_rule),
-                    "marker_side_effect": marker, "called": tried}
-        if rows and not run.get("error"):
-            if marker:
-                rep.problems.append(f"the deny of rule {trial.rule} did NOT hold: its inert "
-                                    "example ran (the marker file exists)")
-            elif not by_rule:
-                rep.problems.append(f"the deny of rule {trial.rule} is not proven: no handler "
-                                    "call denied its example with that rule"
-                                    + ("" if tried else " (the CLI never called it)"))
+    ran_ok = bool(rows) and not run.get("error")
+    rep.rules, problems = judge_rules(trials, records, run, side, first_form)
+    rep.rules_note = trials.note if not trials.trials else ""
+    if ran_ok:
+        rep.problems += problems
+    for name, found in (side.get("stub_found") or {}).items():
+        want = f"{side.get('stub_dir')}/{name}"
+        if ran_ok and found != want:
+            rep.notes.append(f"the turn's shell found {name} at {found or 'no path'}, not the "
+                             "drill's stub: its forms were inert only through the deny")
     bad = [e for e in rep.events if not e.ok]
     for e in bad:
         rep.problems.append(f"{e.event}: {e.note}")
     if rep.problems:
         rep.status, rep.ok = "failed", False
     return rep
+
+
+def _form_row(f, idx: int, rule: str, pre: list[dict], run: dict, side: dict) -> dict:
+    recs = [r for r in pre if f.marker in (command_of(r) or "")]
+    rec = recs[-1] if recs else None
+    row = {"label": f.label, "command": f.command,
+           "called": any(q.get("command") == idx for q in run.get("requests") or []),
+           "decision": (rec.get("decision") or "allow") if rec else None,
+           "rule": rec.get("rule") if rec else None,
+           "ran": bool((side.get("markers") or {}).get(f.marker))}
+    row["held"] = row["decision"] == "deny" and row["rule"] == rule and not row["ran"]
+    return row
+
+
+def _why_not_held(t, forms: list[dict], side: dict) -> str:
+    for f in forms:
+        if f["ran"]:
+            return f"{f['label']} ran (its marker file exists)"
+    if t.decoy and t.decoy in (side.get("decoys_changed") or []):
+        return "its decoy file was changed"
+    ran = [n for n in t.stubs if n in (side.get("stubs_ran") or [])]
+    if ran:
+        return f"the stub of {', '.join(ran)} ran"
+    for f in forms:
+        if not f["held"]:
+            if f["decision"] is None:
+                return (f"no audit line for {f['label']}"
+                        + ("" if f["called"] else " (the CLI never called it)"))
+            return (f"{f['label']}: the audit recorded {f['decision']} by "
+                    f"{f['rule'] or 'no rule'}, not deny by {t.rule}")
+    return ""
+
+
+def judge_rules(trials: Trials, records: list[dict], run: dict, side: dict,
+                first_form: int) -> tuple[list[dict], list[str]]:
+    """(one entry per rule, the problems): held only when every form was denied by that rule
+    in the real turn and nothing it would have done happened."""
+    pre = [r for r in records if r.get("event") == "pre_tool_use"]
+    out, problems = [], []
+    idx = first_form
+    for t in trials.trials:
+        forms = []
+        for f in t.forms:
+            forms.append(_form_row(f, idx, t.rule, pre, run, side))
+            idx += 1
+        why = _why_not_held(t, forms, side)
+        entry = {"id": t.rule, "kind": t.kind, "status": "not held" if why else "held",
+                 "why": why, "example": t.example, "forms": forms}
+        if t.access:
+            entry["access"] = t.access
+        if t.stubs:
+            entry["stubs"] = list(t.stubs)
+        if t.note:
+            entry["note"] = t.note
+        out.append(entry)
+        if why:
+            problems.append(f"the deny of rule {t.rule} did NOT hold: {why}"
+                            if "ran" in why or "changed" in why else
+                            f"the deny of rule {t.rule} is not proven: {why}")
+    for u in trials.untried:
+        out.append({"id": u.rule, "kind": u.kind, "status": "not tried", "why": u.why,
+                    "forms": []})
+    return out, problems
 
 
 # ---- text ------------------------------------------------------------------------------------------
@@ -282,13 +350,7 @@ def render(rep: DrillReport, host: Host) -> str:
             held = ("held: the handler denied the canary at the pre-tool event and its file is "
                     "absent" if d.get("held") else "NOT held")
             out.append(f"  deny: {held}")
-        r = t.rule
-        if r.get("id"):
-            how = ("held: the handler denied it by that rule and the marker file is absent"
-                   if r.get("held") else "NOT held")
-            out.append(f"  rule {r['id']} (example {r.get('example')!r}, tried inert): {how}")
-        elif r:
-            out.append(f"  rule: {r.get('note')}")
+        out += _render_rules(t)
         for p in t.problems:
             if not any(p.startswith(f"{e.event}: ") for e in t.events):
                 out.append(f"  problem: {p}")
@@ -297,6 +359,34 @@ def render(rep: DrillReport, host: Host) -> str:
     out.append("")
     out.append(summary_line(rep))
     return "\n".join(out)
+
+
+def _render_rules(t: TargetReport) -> list[str]:
+    if not t.rules:
+        return [f"  rules: {t.rules_note}"] if t.rules_note else []
+    tried = [r for r in t.rules if r["status"] != "not tried"]
+    held = [r for r in tried if r["status"] == "held"]
+    out = [f"  rules: {len(tried)} tried in this turn ({len(held)} held), "
+           f"{len(t.rules) - len(tried)} not tried"]
+    for r in t.rules:
+        if r["status"] == "not tried":
+            out.append(f"    - {r['id']}: not tried: {r['why']}")
+            continue
+        what = {"path": f"path rule, {r.get('access')} of a decoy at {r['example']}",
+                "argv": f"argv rule, {', '.join(r.get('stubs') or [])} a stub on PATH",
+                "regex": "regex rule"}.get(r["kind"], r["kind"])
+        mark = "✓" if r["status"] == "held" else "✗"
+        head = f"    {mark} {r['id']}: {'held' if r['status'] == 'held' else 'NOT held'} ({what})"
+        out.append(head + (f": {r['why']}" if r["why"] else ""))
+        w = max(len(f["label"]) for f in r["forms"])
+        for f in r["forms"]:
+            got = (f"{f['decision']} by {f['rule'] or 'no rule'}" if f["decision"]
+                   else "no audit line")
+            out.append(f"        {f['label']:<{w}}  {f['command']}  -> {got}"
+                       + ("; it ran" if f["ran"] else ""))
+        if r.get("note"):
+            out.append(f"        note: {r['note']}")
+    return out
 
 
 def summary_line(rep: DrillReport) -> str:

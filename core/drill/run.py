@@ -12,8 +12,9 @@ Then per ready CLI (in parallel, each under its runner's time limit):
   2. run core.drill.inside (server + CLI) inside `unshare -n` when the kernel allows it, so only
      127.0.0.1 exists; the turn calls one harmless shell command, then the canary
      (`agentdeck-drill-canary`), which agentdeck's handler denies when it sees the drill's id,
-     then (when the profile has a shell deny rule with an example) that example made inert
-     (core.drill.operator_rule), which the profile's own rule must deny;
+     then, per deny rule of the profile it can try (core.drill.operator_rule), the rule's
+     example and a rewritten form, made inert (decoy files in the scratch home, stub programs
+     first on PATH), which that rule must deny;
   3. read the audit lines tagged with the drill's id and judge them (core.drill.report).
 """
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..host import Host, HostError
-from . import operator_rule, ready, receipts, report, runners, scratch
+from . import forms, operator_rule, ready, receipts, report, runners, scratch
 
 HARMLESS_FILE = "drill-harmless.txt"
 CANARY_FILE = "drill-canary.txt"
@@ -80,9 +81,61 @@ def _read_from(host: Host, p: Path, offset: int) -> bytes:
     return (data or b"")[offset:]
 
 
+def harmless(stubs: list[str]) -> str:
+    """The harmless first command; with stubs, it also records where the turn's shell finds
+    each stubbed program (the report says whether the stub was first on PATH)."""
+    return f"echo agentdeck-drill-ok > {HARMLESS_FILE}" + "".join(
+        f" ; type -P {n} >> {HARMLESS_FILE}" for n in stubs)
+
+
+def prepare_trials(host: Host, s: scratch.Scratch, trials: operator_rule.Trials,
+                   env: dict[str, str]) -> None:
+    """The decoy files and the stub programs the trials need, in the scratch folder; the stub
+    folder first on the turn's PATH (and again in the scratch home's shell start-up files)."""
+    for d in trials.decoys:
+        p = Path(d)
+        host.mkdir(p.parent, mode=0o700)
+        host.write_atomic(p, forms.DECOY.encode(), mode=0o600)
+    if not trials.stubs:
+        return
+    bin_dir = s.root / "bin"
+    host.mkdir(bin_dir, mode=0o700)
+    for name in trials.stubs:
+        host.write_atomic(bin_dir / name, operator_rule.stub_script(str(s.work), name).encode(),
+                          mode=0o755)
+    line = operator_rule.path_line(str(bin_dir)).encode()
+    for rc in operator_rule.RC_FILES:
+        host.write_atomic(s.home / rc, line, mode=0o600)
+    env["PATH"] = f"{bin_dir}:{env.get('PATH') or '/usr/bin:/bin'}"
+
+
+def _side(host: Host, s: scratch.Scratch, trials: operator_rule.Trials) -> dict:
+    try:
+        lines = (host.read_bytes(s.work / HARMLESS_FILE) or b"").decode("utf-8", "replace")
+    except HostError:
+        lines = ""
+    found = lines.splitlines()[1:]
+    out = {"harmless": host.exists(s.work / HARMLESS_FILE),
+           "canary": host.exists(s.work / CANARY_FILE),
+           "markers": {f.marker: host.exists(s.work / f.marker)
+                       for t in trials.trials for f in t.forms},
+           "stubs_ran": [n for n in trials.stubs
+                         if host.exists(s.work / operator_rule.stub_marker(n))],
+           "stub_found": {n: (found[i] if i < len(found) else None)
+                          for i, n in enumerate(trials.stubs)},
+           "stub_dir": str(s.root / "bin"), "decoys_changed": []}
+    for d in trials.decoys:
+        try:
+            same = host.read_bytes(Path(d)) == forms.DECOY.encode()
+        except HostError:
+            same = False
+        if not same:
+            out["decoys_changed"].append(d)
+    return out
+
+
 def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: Isolation,
-                 audit_offset: int, trial: operator_rule.Trial | None = None,
-                 no_trial: str = operator_rule.NONE) -> report.TargetReport:
+                 audit_offset: int) -> report.TargetReport:
     """The turn of one target that core.drill.ready found ready."""
     target, plan, exe, version = rd.target, rd.plan, rd.exe, rd.version
     r = runners.RUNNERS[target]
@@ -103,11 +156,13 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
         env.update(r.env)
         env[r.home_var] = str(s.cli_home)
         env["AGENTDECK_DRILL_ID"] = tid
+        trials = operator_rule.for_target(host, profile, target, str(s.home), str(s.work))
+        prepare_trials(host, s, trials, env)
         argv = [exe, *[a.replace("{prompt}", runners.PROMPT) for a in r.args], *extra_args]
         if target == "codex":
             argv.append(runners.PROMPT)       # codex exec takes the prompt last
         spec = {"argv": argv, "env": env, "cwd": str(s.work), "timeout": r.timeout,
-                "commands": [*COMMANDS, *([trial.command] if trial else [])],
+                "commands": [harmless(trials.stubs), COMMANDS[1], *trials.commands],
                 "netns": bool(iso.prefix)}
         inner = [*iso.prefix, sys.executable, "-m", "agentdeck.core.drill.inside"]
         t0 = time.monotonic()
@@ -121,12 +176,10 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
         if not run:
             run = {"error": (res.stderr.strip() or f"the drill's runner exited {res.returncode}"
                              + (" (timed out)" if res.timed_out else ""))[-800:]}
-        side = {"harmless": host.exists(s.work / HARMLESS_FILE),
-                "canary": host.exists(s.work / CANARY_FILE),
-                "rule_marker": host.exists(s.work / operator_rule.MARKER_FILE)}
+        side = _side(host, s, trials)
         recs = receipts.parse(_read_from(host, audit_path(host), audit_offset), tid)
         return report.judge(host, target, plan, r, version, run, recs, side, wall, iso.how,
-                            trial=trial, no_trial=no_trial)
+                            trials=trials, first_form=len(COMMANDS))
     finally:
         scratch.remove(host, s.root)
 
@@ -160,14 +213,13 @@ def drill(host: Host, profile: str, targets: list[str],
         return report.DrillReport(drill_id, {t: reps[t] for t in targets},
                                   time.monotonic() - t0, NO_TURN)
     iso = isolation(host)
-    trial, no_trial = operator_rule.for_profile(host, profile)
     offset = _size(host, audit_path(host))
 
     def one(rd: ready.Ready) -> report.TargetReport:
         if progress:
             progress(rd.target, "running")
         try:
-            rep = drill_target(host, profile, rd, drill_id, iso, offset, trial, no_trial)
+            rep = drill_target(host, profile, rd, drill_id, iso, offset)
         except HostError as e:
             rep = report.failed(rd.target, str(e))
         if progress:

@@ -38,6 +38,26 @@ def event(rep, target, name):
     return next(e for e in rep.targets[target].events if e.event == name)
 
 
+#: the default profile's guardrails ([[policy.paths]]), each tried with its example and a
+#: rewritten form (core.drill.operator_rule): 2 + 3 x 2 pre-tool calls per turn
+DEFAULT_PATH_RULES = ["ssh-private-keys", "ssh-authorized-keys", "cloud-credentials"]
+PRE_CALLS = 2 + 2 * len(DEFAULT_PATH_RULES)
+
+
+def statuses(r) -> dict:
+    return {x["id"]: x["status"] for x in r.rules}
+
+
+def assert_held(r, rule_id, kind):
+    """The rule was exercised in the real turn: each form called, the audit line names the
+    rule with deny, and nothing the form would do happened."""
+    entry = next(x for x in r.rules if x["id"] == rule_id)
+    assert entry["status"] == "held" and entry["kind"] == kind, entry
+    assert len(entry["forms"]) >= 2 and entry["forms"][0]["label"].startswith("example")
+    for f in entry["forms"]:
+        assert (f["called"], f["decision"], f["rule"], f["ran"]) == (True, "deny", rule_id, False), f
+
+
 def test_fresh_install_all_ok_and_the_home_is_unchanged(scratch_env, need):
     need(*ALL)
     host = scratch_env
@@ -49,7 +69,10 @@ def test_fresh_install_all_ok_and_the_home_is_unchanged(scratch_env, need):
         r = rep.targets[t]
         assert r.deny["held"] and r.harmless_ran
         pre = next(e for e in r.events if e.canonical == "pre_tool_use")
-        assert pre.fired == 3 and pre.latency_ms is not None and pre.latency_ms < 30_000
+        assert pre.fired == PRE_CALLS and pre.latency_ms is not None and pre.latency_ms < 30_000
+        for rule_id in DEFAULT_PATH_RULES:             # issue 21.7: each path rule, per CLI
+            assert_held(r, rule_id, "path")
+        assert statuses(r)["agentdeck-self"] == "not tried"
         start = next(e for e in r.events if e.canonical == "session_start")
         assert start.fired == 1
     assert rep.targets["codex"].events and event(rep, "codex", "PermissionRequest").fired == 0
@@ -59,6 +82,10 @@ def test_fresh_install_all_ok_and_the_home_is_unchanged(scratch_env, need):
     lines = [json.loads(ln) for ln in (host.state_dir / "audit.jsonl").read_text().splitlines()]
     assert {ln["target"] for ln in lines if str(ln.get("drill_id", "")).startswith(rep.drill_id)} \
         == set(ALL)
+    for rule_id in DEFAULT_PATH_RULES:
+        assert {ln["target"] for ln in lines
+                if str(ln.get("drill_id", "")).startswith(rep.drill_id)
+                and ln.get("rule") == rule_id and ln.get("decision") == "deny"} == set(ALL)
 
 
 def test_messy_home_all_ok(scratch_env, need):
@@ -81,8 +108,15 @@ def test_cli_json_and_exit_code(scratch_env, need, capsys, monkeypatch):
     rc = cli.main(["drill", "--home", str(host.home), "--target", "claude", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert rc == 0 and data["targets"]["claude"]["ok"] is True
-    assert data["targets"]["claude"]["events"]["PreToolUse"]["fired"] == 3
-    assert data["targets"]["claude"]["rule"]["held"] is True
+    assert data["targets"]["claude"]["events"]["PreToolUse"]["fired"] == PRE_CALLS
+    rules = {x["id"]: x for x in data["targets"]["claude"]["rules"]}
+    assert rules["ssh-private-keys"]["status"] == "held"
+    assert [f["decision"] for f in rules["ssh-private-keys"]["forms"]] == ["deny", "deny"]
+    assert rules["agentdeck-self"]["status"] == "not tried" and rules["agentdeck-self"]["why"]
+    rc = cli.main(["drill", "--home", str(host.home), "--target", "claude"])
+    text = capsys.readouterr().out
+    assert rc == 0 and "✓ ssh-private-keys: held (path rule, read of a decoy at ~/.ssh/" in text
+    assert "- agentdeck-self: not tried: built-in rule, no deny example" in text
 
 
 def test_fault_handler_missing(scratch_env, need, tmp_path):
@@ -117,6 +151,13 @@ def test_fault_codex_untrusted(scratch_env, need):
     assert event(rep, "codex", "PreToolUse").note.startswith(
         "hooks inert: Codex skips untrusted hooks")
     assert r.deny["canary_side_effect"] is True and not r.deny["held"]
+    # no hook ran: every form really ran (inert: decoys, markers) and no rule is "held"
+    assert set(statuses(r).values()) == {"not held", "not tried"}
+    for x in r.rules:
+        if x["status"] == "not held":
+            assert x["why"].endswith("ran (its marker file exists)") and \
+                all(f["decision"] is None for f in x["forms"])
+    assert any("rule ssh-private-keys did NOT hold" in p for p in r.problems)
 
 
 def test_fault_second_copilot_hooks_file(scratch_env, need):
@@ -165,7 +206,7 @@ def test_copilot_runs_user_hooks_despite_disable_all_hooks(scratch_env, need):
     _disable_all(host.copilot_home)
     rep = drill(host, "default", ["copilot"])
     r = rep.targets["copilot"]
-    assert event(rep, "copilot", "preToolUse").fired == 3 and r.deny["held"]
+    assert event(rep, "copilot", "preToolUse").fired == PRE_CALLS and r.deny["held"]
     # agentdeck's status follows what was observed here (core/facts: Copilot 1.0.102's
     # disableAllHooks does not stop user hooks), so it no longer contradicts the receipts
     assert not any("yet copilot" in n for n in r.notes), r.notes
@@ -182,12 +223,22 @@ match = 'git\\s+push\\b.*--force'
 decision = "deny"
 reason = "the operator's rule: no force-push"
 examples = { deny = ["git push --force origin main"], allow = ["git push origin main"] }
+
+[[policy.rules]]
+id = "operator-no-rm-rf"
+tool = "shell"
+command = "rm"
+args = ["-r|-R|--recursive", "-f|--force"]
+decision = "deny"
+reason = "the operator's rule: no recursive force delete"
+examples = { deny = ["rm -rf build"], allow = ["rm build.log"] }
 """
 
 
-def test_operator_rule_deny_holds_in_all_three(scratch_env, need):
-    """Issue 14.7: a rule of the operator's own profile (extending default) is tried in each
-    real CLI: its example, made inert, is denied by that rule and the marker never appears."""
+def test_operator_rules_deny_holds_in_all_three(scratch_env, need):
+    """Issues 14.7 and 21.7: the operator's own rules (a regex and an argv rule, in a profile
+    extending default) are tried first in each real CLI, then the shipped ones up to the
+    drill's budget; each tried rule's forms are denied by that rule and nothing ran."""
     need(*ALL)
     host = scratch_env
     d = host.config_dir / "profiles" / "mine"
@@ -198,16 +249,26 @@ def test_operator_rule_deny_holds_in_all_three(scratch_env, need):
     assert rep.ok, "\n".join(f"{t}: {r.problems}" for t, r in rep.targets.items())
     for t in ALL:
         r = rep.targets[t]
-        assert r.rule["id"] == "operator-no-force-push", r.rule
-        assert r.rule["example"] == "git push --force origin main"
-        assert r.rule["held"] and r.rule["denied_by_handler"] and r.rule["called"]
-        assert r.rule["marker_side_effect"] is False
+        assert [x["id"] for x in r.rules if x["status"] != "not tried"] == [
+            "operator-no-rm-rf", "operator-no-force-push", "ssh-private-keys"]
+        regex = next(x for x in r.rules if x["id"] == "operator-no-force-push")
+        assert regex["status"] == "held" and regex["example"] == "git push --force origin main"
+        assert [f["command"] for f in regex["forms"]] == [
+            ": 'git push --force origin main' ; touch drill-rule-3.txt"]
+        assert_held(r, "operator-no-rm-rf", "argv")
+        argv = next(x for x in r.rules if x["id"] == "operator-no-rm-rf")
+        assert argv["forms"][0]["command"] == "rm -rf build ; touch drill-rule-1.txt"
+        assert argv["stubs"] == ["rm"]
+        assert_held(r, "ssh-private-keys", "path")
+        assert statuses(r)["cloud-credentials"] == "not tried"
+        assert not any("not the drill's stub" in n for n in r.notes), r.notes   # stub first
         assert r.deny["held"]
     lines = [json.loads(ln) for ln in (host.state_dir / "audit.jsonl").read_text().splitlines()]
-    denied = {ln["target"] for ln in lines
-              if str(ln.get("drill_id", "")).startswith(rep.drill_id)
-              and ln.get("rule") == "operator-no-force-push" and ln.get("decision") == "deny"}
-    assert denied == set(ALL)
+    for rule_id in ("operator-no-force-push", "operator-no-rm-rf"):
+        denied = {ln["target"] for ln in lines
+                  if str(ln.get("drill_id", "")).startswith(rep.drill_id)
+                  and ln.get("rule") == rule_id and ln.get("decision") == "deny"}
+        assert denied == set(ALL)
 
 
 class _Recorded:
@@ -261,7 +322,7 @@ def test_only_the_installed_target_runs_a_turn(scratch_env, need, monkeypatch, c
     rep = drill(host, "default", ALL)
     assert [t for t in ALL if rep.targets[t].skip == "not-installed"] == ["copilot", "codex"]
     assert rep.targets["claude"].ok, rep.targets["claude"].problems
-    assert event(rep, "claude", "PreToolUse").fired == 3
+    assert event(rep, "claude", "PreToolUse").fired == PRE_CALLS
     assert len(runs.turns()) == 1
     lines = [json.loads(ln) for ln in (host.state_dir / "audit.jsonl").read_text().splitlines()]
     assert {ln["target"] for ln in lines
