@@ -122,9 +122,13 @@ class DrillDone(Message):
         self.report, self.error, self.generation = report, error, generation
 
 
+_RULE_PROBLEM = ("the deny of rule ",)      # core.drill.report's problems about a rule
+
+
 def drill_rows(rep, host) -> list[tuple[str, str, str, str, str, str]]:
     """The receipts of a drill as table rows: (target, mark, event, fired, latency, note); one
-    row per registered event, then one for the deny."""
+    row per registered event, then one for the canary's deny, then one per rule of the profile
+    (held, not held or not tried: core.drill.report's `rules`)."""
     rows = []
     for t in rep.targets.values():
         if t.status == "skipped":             # no turn was started (core.drill.ready)
@@ -140,10 +144,18 @@ def drill_rows(rep, host) -> list[tuple[str, str, str, str, str, str]]:
             rows.append((t.target, "✓" if e.ok else "✗", e.event, str(e.fired), lat,
                          home_relative(host, e.note)))
         d = t.deny or {}
+        canary = [p for p in t.problems if "deny" in p and not p.startswith(_RULE_PROBLEM)]
         rows.append((t.target, "✓" if d.get("held") else "✗", "deny (canary)",
                      "denied" if d.get("denied_by_handler") else "-", "",
                      "held: the canary's file is absent" if d.get("held") else
-                     "; ".join(p for p in t.problems if "deny" in p) or "not held"))
+                     "; ".join(canary) or "not held"))
+        for r in t.rules:                     # the profile's rules tried in the turn
+            mark = {"held": "✓", "not held": "✗"}.get(r.get("status"), "-")
+            forms = r.get("forms") or []
+            note = ("held: " + ", ".join(f["label"] for f in forms) + " denied by it"
+                    if r.get("status") == "held" else f"{r.get('status')}: {r.get('why')}")
+            rows.append((t.target, mark, f"rule {r.get('id')}",
+                         f"{len(forms)} form(s)" if forms else "", "", note))
         for p in t.problems:
             if not any(p.startswith(f"{e.event}: ") for e in t.events) and "deny" not in p:
                 rows.append((t.target, "✗", "", "", "", home_relative(host, p)))

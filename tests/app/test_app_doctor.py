@@ -205,11 +205,29 @@ async def test_run_drill_shows_progress_per_cli_and_the_receipts(demo_host, make
                                      deny={"held": False}, problems=[
                                          "hooks inert: Codex skips untrusted hooks (fix: `agentdeck apply --trust-hooks`)",
                                          "the deny did NOT hold: the canary command ran (its file exists)"])
+            elif t == "claude":
+                rep = R.TargetReport(t, "failed", False, version="1", seconds=1.0,
+                                     events=[R.EventReceipt("PreToolUse", "pre_tool_use", 2, True,
+                                                            latency_ms=90, timeout_s=30)],
+                                     deny={"held": True, "denied_by_handler": True},
+                                     rules=[{"id": "keys", "kind": "path", "status": "not held",
+                                             "why": "glob ran (its marker file exists)",
+                                             "forms": [{"label": "example read"},
+                                                       {"label": "glob"}]}],
+                                     problems=["the deny of rule keys did NOT hold: glob ran "
+                                               "(its marker file exists)"])
             else:
                 rep = R.TargetReport(t, "ok", True, version="1", seconds=1.0,
                                      events=[R.EventReceipt("PreToolUse", "pre_tool_use", 2, True,
                                                             latency_ms=90, timeout_s=30)],
-                                     deny={"held": True, "denied_by_handler": True})
+                                     deny={"held": True, "denied_by_handler": True},
+                                     rules=[{"id": "keys", "kind": "path", "status": "held",
+                                             "why": "", "forms": [{"label": "example read"},
+                                                                  {"label": "glob"}]},
+                                            {"id": "agentdeck-self", "kind": "path",
+                                             "status": "not tried",
+                                             "why": "built-in rule, no deny example",
+                                             "forms": []}])
             progress(t, rep.status)
             reps[t] = rep
         return R.DrillReport("drill-x", reps, 3.0, "isolated (unshare -n: loopback only)")
@@ -223,11 +241,20 @@ async def test_run_drill_shows_progress_per_cli_and_the_receipts(demo_host, make
         await settle(pilot)
         assert seen and set(seen[0]) == {"copilot", "codex", "claude"}
         head = static_text(screen, "#drill-head")
-        assert "Drill drill-x: 2 of 3 CLI(s) ok" in head
+        assert "Drill drill-x: 1 of 3 CLI(s) ok" in head
         table = screen.query_one("#drill-table", DataTable)
         rows = [[plain(c).strip() for c in table.get_row_at(i)] for i in range(table.row_count)]
         assert ["copilot", "✓", "PreToolUse", "2", "90 ms / 30 s", ""] in rows
         assert any(r[0] == "codex" and r[1] == "✗" and r[2] == "deny (canary)" for r in rows)
+        # each rule of the profile: held, not held (a rule's failure is not the canary's)
+        assert ["copilot", "✓", "rule keys", "2 form(s)", "",
+                "held: example read, glob denied by it"] in rows
+        assert ["copilot", "-", "rule agentdeck-self", "", "",
+                "not tried: built-in rule, no deny example"] in rows
+        assert ["claude", "✓", "deny (canary)", "denied", "",
+                "held: the canary's file is absent"] in rows
+        assert ["claude", "✗", "rule keys", "2 form(s)", "",
+                "not held: glob ran (its marker file exists)"] in rows
         assert "drill: copilot ok" in static_text(screen, "#doctor-progress-text")
         checks = {(f.target, f.check, f.result) for f in screen.findings}
         assert ("codex", "codex.live.drill", "warning") in checks
