@@ -4,11 +4,15 @@
                                  "hook_only": False, "entries": ["Read(~/.ssh/id_*[...])", ...],
                                  "written": [[path, how]], "skipped": [[path, why]],
                                  "notes": [str], "verified": "2.1.332", "source": "observed"}
+    for_rule(rule, "codex")   -> {..., "layer": "Codex permission profile ...", "conditional": True,
+                                 "entries": [["~/.ssh/id_*[!b]", "none"], ...], "why": "only when ..."}
     for_rule(rule, "copilot") -> {..., "layer": None, "hook_only": True, "why": "..."}
     describe(policy, target) -> [for_rule(r, target) for each paths rule]
 
 `policy show` and the Policy tab print this; the facts behind it (with the version each was
-observed for) are core/facts/native_deny.py, the Claude spelling core/targets/claude_permissions.py.
+observed for) are core/facts/native_deny.py, the spellings core/targets/claude_permissions.py and
+core/targets/codex_permissions.py. Codex's layer is conditional: it is written only into a
+permission profile the operator selected (the plan's info["permissions"] says whether it was).
 Plain data, the standard library only, no disk: what the plan writes is the same translation
 (the plan's info["permissions"] adds which entries were already the operator's).
 """
@@ -22,6 +26,7 @@ HOOK_ONLY = "the hook is the only layer"
 def for_rule(rule: dict, target: str) -> dict:
     layer = F.LAYER.get(target)
     out = {"target": target, "rule": rule.get("id"), "layer": None, "hook_only": True,
+           "conditional": False,
            "entries": [], "written": [], "skipped": [], "notes": [],
            "verified": F.VERIFIED.get(target, ""), "source": "observed",
            "why": HOOK_ONLY}
@@ -33,17 +38,25 @@ def for_rule(rule: dict, target: str) -> dict:
         return out
     if target == "claude":
         from .targets.claude_permissions import translate
-        t = translate(rule)
-        out.update(entries=list(t.entries), written=[list(x) for x in t.written],
-                   skipped=[list(x) for x in t.skipped], notes=list(t.notes))
-        if t.entries:
-            out.update(layer=layer["name"], hook_only=False, why="")
-            if t.skipped:
-                out["why"] = "some paths are left to the hook: " + "; ".join(
-                    f"{p}: {w}" for p, w in t.skipped)
-        else:
-            out["why"] = f"{HOOK_ONLY}: " + ("; ".join(f"{p}: {w}" for p, w in t.skipped)
-                                             or "the rule names no path")
+    else:
+        from .targets.codex_permissions import translate
+    t = translate(rule)
+    out.update(entries=[e if isinstance(e, str) else list(e) for e in t.entries],
+               written=[list(x) for x in t.written], skipped=[list(x) for x in t.skipped],
+               notes=list(t.notes))
+    if not t.entries:
+        out["why"] = f"{HOOK_ONLY}: " + ("; ".join(f"{p}: {w}" for p, w in t.skipped)
+                                         or "the rule names no path")
+        return out
+    out.update(layer=layer["name"], hook_only=False, why="")
+    parts = []
+    if layer["written"] == "conditional":
+        out["conditional"] = True
+        parts.append(layer["why"])
+    if t.skipped:
+        parts.append("some paths are left to the hook: " + "; ".join(
+            f"{p}: {w}" for p, w in t.skipped))
+    out["why"] = "; ".join(parts)
     return out
 
 

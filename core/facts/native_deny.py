@@ -7,8 +7,9 @@ named. `source` is "observed" (run for real) or "documented" (the CLI's own help
 Claude Code 2.1.332 has such a layer in ~/.claude/settings.json `permissions.deny`; agentdeck
 writes each [[policy.paths]] deny rule there (core/targets/claude_permissions.py). Copilot CLI
 1.0.102 has one only as command-line flags or in enterprise-managed settings, and Codex 0.171.0
-only inside a sandbox permission profile; agentdeck writes neither (core/native_layers.py says
-why, per rule, for `policy show`).
+only inside a sandbox permission profile: agentdeck adds the rules to the operator's own profile
+when config.toml selects one (core/targets/codex_permissions.py) and never writes Copilot's
+(core/native_layers.py says which, per rule, for `policy show`).
 """
 from __future__ import annotations
 
@@ -115,6 +116,25 @@ CODEX: tuple[Fact, ...] = (
          "observed", CODEX_VERIFIED),
     Fact("a profile cannot extend `:danger-full-access`: choosing one for the operator changes "
          "how every command runs, not only the protected paths", "observed", CODEX_VERIFIED),
+    Fact("`\"PATH\" = \"none\"` denies reading and writing; an exact `\"PATH\" = \"read\"` "
+         "denies writing (`Read-only file system`) and lets reading through; `[!c]` negates a "
+         "class, `{a,b}` is literal, matching is case-sensitive", "observed", CODEX_VERIFIED),
+    Fact("an entry for a path that does not exist is accepted and blocks creating it; inside the "
+         "sandbox its missing parent directory then exists and cannot be made (`mkdir ~/.aws`: "
+         "File exists)", "observed", CODEX_VERIFIED),
+    Fact("an exact-path entry for a file that does not exist made `codex exec` fail to start "
+         "the session in about half the runs (\"bwrap: Can't get type of source "
+         ".../.ssh/config: No such file or directory\"); glob entries that match nothing, even "
+         "under a missing folder, never did (12 runs, 6 with such globs): agentdeck writes "
+         "every entry as a glob",
+         "observed", CODEX_VERIFIED),
+    Fact("two entries under one folder that does not exist (`~/.azure/a.json`, `~/.azure/b.json` "
+         "with no ~/.azure) make every session fail to start: \"fs sandbox helper failed ... "
+         "bwrap: Can't bind mount ... on .../.azure: No such file or directory\" (one such entry "
+         "alone, or both once the folder exists, work)", "observed", CODEX_VERIFIED),
+    Fact("`sandbox_mode = \"danger-full-access\"` in the same config.toml did not switch a "
+         "selected default_permissions profile off (the read was still denied)",
+         "observed", CODEX_VERIFIED),
 )
 
 FACTS = {"claude": CLAUDE, "copilot": COPILOT, "codex": CODEX}
@@ -127,8 +147,11 @@ LAYER = {
     "copilot": {"name": None, "written": False,
                 "why": "Copilot CLI 1.0.102 takes path denies only as --deny-tool flags or from "
                        "enterprise-managed settings; the hook is the only layer agentdeck installs"},
-    "codex": {"name": None, "written": False,
-              "why": "Codex 0.171.0 denies paths only inside a sandbox permission profile, which "
-                     "--dangerously-bypass-approvals-and-sandbox switches off and which would "
-                     "change how every command runs; the hook is the only layer agentdeck installs"},
+    "codex": {"name": "Codex permission profile (config.toml [permissions.<yours>.filesystem])",
+              "written": "conditional",
+              "why": "only when config.toml's default_permissions names a profile you defined "
+                     "(agentdeck never chooses one: it changes how every command runs), and only "
+                     "for sandboxed shell commands (not under "
+                     "--dangerously-bypass-approvals-and-sandbox); otherwise the hook is the only "
+                     "layer (`agentdeck plan` says which)"},
 }

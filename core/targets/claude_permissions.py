@@ -27,117 +27,20 @@ uninstall leaves it); uninstall removes exactly the entries agentdeck added.
 """
 from __future__ import annotations
 
-import fnmatch
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..desired import Desired, DesiredState
 from ..facts import native_deny as F
+from .path_spelling import Dialect, Translation, minus, spell_path
 
 T = "claude"
 DENY_KEY = ("permissions", "deny")
-_GLOB = "*?["
 
 
-@dataclass
-class Translation:
-    rule: str
-    entries: list[str] = field(default_factory=list)
-    #: (rule path, how it is expressed) for every path written
-    written: list[tuple[str, str]] = field(default_factory=list)
-    #: (rule path, why not) for every path left to the hook alone
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    #: what the entries cover differently from the rule (plain text)
-    notes: list[str] = field(default_factory=list)
-
-
-def _claude_path(p: str) -> tuple[str | None, str]:
-    """(the Claude spelling of a rule path, or None, why not)."""
-    if not isinstance(p, str) or not p.strip():
-        return None, "not a path"
-    bad = [c for c in F.CLAUDE_UNSUPPORTED if c in p]
-    if bad:
-        return None, (f"{' '.join(bad)} has another meaning in a Claude permission entry "
-                      "(no negated classes, no braces)")
-    if p.startswith("~/"):
-        rest, root = p[2:], F.CLAUDE_ROOTS["home"]
-    elif p.startswith("/"):
-        rest, root = p.lstrip("/"), F.CLAUDE_ROOTS["absolute"]
-    else:
-        return None, ("not under ~/ or /: Claude resolves a relative entry against its project "
-                      "root, agentdeck against the call's working directory")
-    parts = [s for s in rest.split("/") if s not in ("", ".")]
-    if not parts or ".." in parts:
-        return None, "names no file below the root" if not parts else "holds '..'"
-    return root + "/".join(parts), ""
-
-
-def _split(p: str) -> tuple[str, str]:
-    d, _, name = p.rpartition("/")
-    return d, name
-
-
-def _cls(excluded: str) -> str:
-    chars = "".join(c for c in F.CLAUDE_CLASS_ALPHABET if c != excluded.lower())
-    return f"[{chars}]"
-
-
-def _literal_tail(name: str) -> str:
-    """The fixed characters a glob name ends with (after its last `*`, `?` or class)."""
-    cut = max(name.rfind("*"), name.rfind("?"), name.rfind("]"))
-    return name[cut + 1:]
-
-
-def _minus(path: str, exc: list[str]) -> tuple[list[str] | None, str, bool]:
-    """The Claude patterns for `path` minus every except (both in Claude spelling):
-    (patterns or None when it cannot be spelled, why, exact) -- [] when everything is excepted."""
-    d, name = _split(path)
-    suffixes: list[str] = []
-    for e in exc:
-        de, ne = _split(e)
-        if de != d:
-            if any(c in de + d for c in _GLOB):
-                return None, f"except {e} may overlap it in a way Claude cannot express", False
-            continue                              # another directory: no overlap
-        if not any(c in ne for c in _GLOB):       # a literal name
-            if ne == name:
-                return [], f"except {e} names it", True
-            if fnmatch.fnmatchcase(ne.lower(), name.lower()):
-                return None, f"except {e} is one of the names it matches (Claude has no exceptions)", False
-            continue
-        if ne.startswith("*") and not any(c in ne[1:] for c in _GLOB) and ne[1:]:
-            suffixes.append(ne[1:])
-            continue
-        return None, f"except {e} is not a '*<suffix>' pattern Claude could express", False
-    if not suffixes:
-        return [path], "", True
-    if not any(c in name for c in _GLOB):         # a literal name: inside the except or not
-        for s in suffixes:
-            if name.endswith(s):
-                return [], f"except *{s} covers it", True
-            if name.lower().endswith(s.lower()):
-                return None, f"it differs from except *{s} only in case (Claude ignores case)", False
-        return [path], "", True
-    tail = _literal_tail(name)
-    if tail:                                      # e.g. *_rsa: compare its fixed ending
-        for s in suffixes:
-            a, b = tail.lower(), s.lower()
-            if a.endswith(b) and len(tail) >= len(s):
-                if tail.endswith(s):
-                    return [], f"except *{s} covers it", True
-                return None, f"it differs from except *{s} only in case (Claude ignores case)", False
-            if b.endswith(a):                     # the ending fits inside the suffix: may overlap
-                return None, f"except *{s} may overlap it in a way Claude cannot express", False
-        return [path], "", True                   # its ending rules every except out
-    if len(suffixes) > 1 or not name.endswith("*") or name.endswith("**"):
-        return None, ("only one '*<suffix>' except on a name ending in '*' can be expressed "
-                      "(Claude has no exceptions)"), False
-    s = suffixes[0]
-    head = f"{d}/{name}"                           # ends in "*"
-    pats = [head + _cls(s[len(s) - 1 - i]) + s[len(s) - i:] for i in range(len(s))]
-    return pats, (f"spelled as names not ending in {s} (a name ending in a character outside "
-                  f"{F.CLAUDE_CLASS_ALPHABET} is left to the hook)"), False
+CLAUDE = Dialect(cli="Claude", home=F.CLAUDE_ROOTS["home"], absolute=F.CLAUDE_ROOTS["absolute"],
+                 unsupported=F.CLAUDE_UNSUPPORTED, ignore_case=True, negated_class=False,
+                 alphabet=F.CLAUDE_CLASS_ALPHABET)
 
 
 def translate(rule: dict) -> Translation:
@@ -151,17 +54,17 @@ def translate(rule: dict) -> Translation:
     access = [a for a in ("read", "write") if a in (rule.get("access") or [])]
     exc: list[str] = []
     for e in rule.get("except") or []:
-        ce, why = _claude_path(e)
+        ce, why = spell_path(e, CLAUDE)
         if ce is None:
             tr.skipped = [(p, f"except {e}: {why}") for p in paths]
             return tr
         exc.append(ce)
     for p in paths:
-        cp, why = _claude_path(p)
+        cp, why = spell_path(p, CLAUDE)
         if cp is None:
             tr.skipped.append((p, why))
             continue
-        pats, why, exact = _minus(cp, exc)
+        pats, why, exact = minus(cp, exc, CLAUDE)
         if pats is None:
             tr.skipped.append((p, why))
             continue

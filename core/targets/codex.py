@@ -17,6 +17,10 @@ Every part is its own plan item with its own class and reason (group in brackets
              (`enabled = true` written by them in config.toml)
   [settings] config.toml keys from the profile's codex/config.toml, one key item per leaf
              (`notify` only when the profile sets it); a `hooks` table there is refused
+  [hooks]    config.toml ("permissions", <profile>, "filesystem", <glob>) = "none": each
+             [[policy.paths]] deny rule on reads in the operator's own permission profile (the
+             one default_permissions names, defined in config.toml), a sandbox layer that holds
+             without the hook; no profile of theirs: nothing (agentdeck.core.targets.codex_permissions)
   [persona]  $CODEX_HOME/AGENTS.md, a managed block at the top (agentdeck.core.targets.persona)
   [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md files, byte-identical to the
              Copilot adapter's for the same profile, so the engine plans each once, records both
@@ -61,6 +65,9 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
   }
   info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
                     "commands": [{"name", "path", "state", "warnings"}], "agents": []}
+  info["permissions"] = {"file": str, "profile": str | None, "why": str,   # with paths rules
+                         "entries": [{"path", "value": "none", "rule"}],
+                         "rules": [{"id", "entries", "written", "skipped", "notes"}]}
 """
 from __future__ import annotations
 
@@ -141,6 +148,7 @@ class CodexTarget(Target):
 
         self._hooks(profile, view, config, manifest, options.trust_hooks, st)
         self._native(profile, host, st)
+        self._permissions(profile, host, config, st)
         self._mcp(profile, host, config, st)
         found = takeover.detect(view, T, manifest)   # another tool's install (16.4)
         replaces, why = takeover.persona_replaces(found)
@@ -161,6 +169,18 @@ class CodexTarget(Target):
                     f"({', '.join(sorted(profile.agents))}) are not installed for Codex")
         st.info["skills"] = info
         return st
+
+    # ---- the [[policy.paths]] rules in the operator's own permission profile ------------------
+    def _permissions(self, profile: Profile, host: Host, config: dict | None,
+                     st: DesiredState) -> None:
+        from . import codex_permissions
+
+        native = profile.native.get("codex/config.toml", {})
+        info = codex_permissions.add_to(
+            st, compiled_policy.policy_of(profile), host.codex_home / "config.toml", config,
+            "permissions" in native or "default_permissions" in native, host.display)
+        if info is not None:
+            st.info["permissions"] = info
 
     # ---- hooks and trust -----------------------------------------------------------------------
     def _hooks(self, profile: Profile, view: DiskView, config: dict | None, manifest: Manifest,

@@ -70,3 +70,47 @@ def test_claudes_own_deny_holds_with_the_hook_neutered(scratch_env, clients, nee
     [allowed] = _read_turn(host, clients, ssh / "id_rsa.pub", work)
     assert "ssh-rsa AAAA public" in allowed, allowed
     assert (audit.read_text() if audit.exists() else "") == before, "the hook still ran"
+
+
+def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clients, need,
+                                                               tmp_path):
+    """The default profile's rule, added by agentdeck to the operator's own permission profile:
+    a sandboxed `codex exec` turn cannot cat ~/.ssh/id_rsa with agentdeck's hook made inert,
+    and cats id_rsa.pub. (Under --dangerously-bypass-approvals-and-sandbox the layer is off:
+    core/facts/native_deny.py.)"""
+    need("codex")
+    host = scratch_env
+    host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
+    ssh = host.home / ".ssh"
+    ssh.mkdir(mode=0o700)
+    (ssh / "id_rsa").write_text(SECRET + "\n")
+    (ssh / "id_rsa.pub").write_text("ssh-rsa AAAA public\n")
+    cfg = host.codex_home / "config.toml"
+    cfg.write_text('default_permissions = "mine"\n\n[permissions.mine]\nextends = ":workspace"\n')
+    plan = engine.build_plan(host, "default", ["codex"], trust_hooks=True)
+    assert plan.info["codex"]["permissions"]["profile"] == "mine"
+    assert engine.apply_plan(host, plan).ok
+    assert '"~/.ssh/id_*[!b]" = "none"' in cfg.read_text()
+    (host.codex_home / "agentdeck-hook.sh").write_text("#!/bin/sh\nexit 0\n")
+    work = tmp_path / "work"
+    work.mkdir()
+
+    def cat(path: Path) -> str:
+        with ScriptedModel(command=f"cat {path}") as m:
+            provider = f'{{name="fake",base_url="{m.url}/v1",wire_api="responses"}}'
+            r = subprocess.run(
+                [str(clients.bin_dirs["codex"] / "codex"), "exec", "--skip-git-repo-check",
+                 "-c", "approval_policy=\"never\"", "-c", "model_provider=fake",
+                 "-c", "model=gpt-5.4", "-c", f"model_providers.fake={provider}",
+                 "-c", "features.plugins=false", "-c", "check_for_update_on_startup=false",
+                 "-c", "analytics.enabled=false", "run the scripted command"],
+                env=host.env, cwd=work, capture_output=True, text=True, timeout=120,
+                stdin=subprocess.DEVNULL)
+            assert r.returncode == 0, r.stderr[-2000:]
+            results = m.tool_results()
+        assert len(results) == 1, r.stderr[-1000:]
+        return results[0]
+
+    denied = cat(ssh / "id_rsa")
+    assert SECRET not in denied and "Permission denied" in denied, denied
+    assert "ssh-rsa AAAA public" in cat(ssh / "id_rsa.pub")

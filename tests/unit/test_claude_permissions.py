@@ -52,7 +52,7 @@ def test_an_except_suffix_is_spelled_into_the_pattern_and_never_denies_what_it_e
 
 @pytest.mark.parametrize("rule, why", [
     ({**KEYS, "paths": [".env"], "except": []}, "not under ~/ or /"),
-    ({**KEYS, "paths": ["~/x/[!a]*"], "except": []}, "another meaning"),
+    ({**KEYS, "paths": ["~/x/[!a]*"], "except": []}, "means something else"),
     ({**KEYS, "paths": ["~/.ssh/id_rsa.pub"]}, "covers it"),
     ({**KEYS, "except": ["~/.ssh/id_test"]}, "no exceptions"),
     ({**KEYS, "except": ["~/.ssh/*.pub", "~/.ssh/*.bak"]}, "only one"),

@@ -16,11 +16,18 @@ def test_claude_names_its_layer_and_the_entries():
     assert native_layers.line(row).startswith("also Claude Code permissions.deny")
 
 
-def test_copilot_and_codex_say_the_hook_is_the_only_layer_and_why():
-    for target, word in (("copilot", "--deny-tool"), ("codex", "permission profile")):
-        row = native_layers.for_rule(KEYS, target)
-        assert row["hook_only"] and not row["entries"]
-        assert row["why"].startswith(native_layers.HOOK_ONLY) and word in row["why"]
+def test_copilot_says_the_hook_is_the_only_layer_and_why():
+    row = native_layers.for_rule(KEYS, "copilot")
+    assert row["hook_only"] and not row["entries"]
+    assert row["why"].startswith(native_layers.HOOK_ONLY) and "--deny-tool" in row["why"]
+
+
+def test_codex_names_its_conditional_layer():
+    row = native_layers.for_rule(KEYS, "codex")
+    assert not row["hook_only"] and row["conditional"] and "permission profile" in row["layer"]
+    assert ["~/.ssh/id_*[!b]", "none"] in row["entries"]
+    assert "default_permissions names a profile you defined" in row["why"]
+    assert "only layer" in row["why"]
 
 
 def test_a_claude_rule_it_cannot_spell_is_hook_only_there_too():
