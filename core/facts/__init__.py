@@ -2,16 +2,19 @@
 
 COPILOT, CODEX, CLAUDE and FACTS_BY_TARGET are loaded on first use (module __getattr__):
 importing core.facts.copilot for a Copilot-only plan no longer loads the Codex and Claude facts.
+CANONICAL_EVENTS and CliFacts (versions.py) too: the hook handler imports plain data modules of
+this package (hook_channels, mcp_names) and must not pay for dataclasses and typing.
 """
 from __future__ import annotations
-
-from .versions import CANONICAL_EVENTS, CliFacts
 
 _MODULES = {"COPILOT": "copilot", "CODEX": "codex", "CLAUDE": "claude"}
 
 
 def __getattr__(name: str):
-    if name in _MODULES:
+    if name in ("CANONICAL_EVENTS", "CliFacts"):
+        from . import versions
+        value = getattr(versions, name)
+    elif name in _MODULES:
         import importlib
         value = getattr(importlib.import_module(f"{__name__}.{_MODULES[name]}"), name)
     elif name == "FACTS_BY_TARGET":      # dict[str, CliFacts]: one object, made once
@@ -25,5 +28,6 @@ def __getattr__(name: str):
 
 def event_table() -> dict[str, dict[str, str | None]]:
     """Canonical event -> {target: that CLI's spelling or None}."""
+    from .versions import CANONICAL_EVENTS
     by_target = globals().get("FACTS_BY_TARGET") or __getattr__("FACTS_BY_TARGET")
     return {ev: {t: f.event_name(ev) for t, f in by_target.items()} for ev in CANONICAL_EVENTS}

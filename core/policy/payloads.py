@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from ..facts.mcp_names import tool_name as mcp_tool_name
+
 S = "policy-test"      # the session id every template carries
 
 
@@ -124,12 +126,13 @@ TOOLS: dict[str, dict[str, list]] = {
         "codex": [],
         "claude": [("WebFetch", lambda s: {"url": s, "prompt": "summarize"})],
     },
-    "mcp": {
-        "copilot": [("{server}-{tool}", None)],       # Copilot CLI names MCP tools so
+    "mcp": {         # an MCP tool: the name carries server and tool (a callable: as that CLI
+                     # spells them, core/facts/mcp_names.py, observed)
+        "copilot": [(lambda srv, t: mcp_tool_name("copilot", srv, t), None)],
         "pascal": [("mcp__{server}__{tool}", None)],
         "vscode": [("mcp_{server}_{tool}", None)],
-        "codex": [("mcp__{server}__{tool}", None)],
-        "claude": [("mcp__{server}__{tool}", None)],
+        "codex": [(lambda srv, t: mcp_tool_name("codex", srv, t), None)],
+        "claude": [(lambda srv, t: mcp_tool_name("claude", srv, t), None)],
     },
 }
 _FAMILY = {"copilot-camel": "copilot", "copilot-camel-string": "copilot", "copilot-batch": "copilot",
@@ -166,9 +169,13 @@ def shapes(cls: str, subject: str):
     family_tools = TOOLS["shell" if cls == "any" else cls]
     for dialect, (target, event, build) in DIALECTS.items():
         for tool, args in family_tools.get(_FAMILY[dialect], []):
+            extra = {}
             if args is None:                              # an MCP tool: the name carries it
                 server, t = _mcp(subject)
-                name, payload_args = tool.format(server=server, tool=t), {}
+                name = tool(server, t) if callable(tool) else tool.format(server=server, tool=t)
+                payload_args = {}
+                if _FAMILY[dialect] == "claude":          # Claude names the server (observed)
+                    extra = {"mcp_server": {"name": server, "source": "user"}}
             else:
                 name, payload_args = tool, args(subject)
-            yield f"{dialect}:{name}", target, event, build(name, payload_args)
+            yield f"{dialect}:{name}", target, event, {**build(name, payload_args), **extra}

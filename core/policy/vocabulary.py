@@ -14,7 +14,8 @@ Dialects covered (field names as the CLIs send them, see tests/fixtures/payloads
   grep, rg (rg and glob name their directories in `paths`: a string or a list), apply_patch,
   MCP tools as `<server>-<tool>`; preMcpToolCall's `serverName`/`toolName`.
 - Copilot PascalCase / Claude / Codex: `tool_name` + `tool_input`: Bash, Read, Write, Edit,
-  MultiEdit, NotebookEdit, NotebookRead, Glob, Grep, LS, WebFetch, WebSearch, mcp__server__tool;
+  MultiEdit, NotebookEdit, NotebookRead, Glob, Grep, LS, WebFetch, WebSearch, mcp__server__tool
+  (Claude also sends `mcp_server: {name}`);
   Codex's exec_command {cmd}, shell {command: [argv]}, apply_patch {command | input | patch}.
 - VS Code agent mode: run_in_terminal, create_file, replace_string_in_file,
   multi_replace_string_in_file, insert_edit_into_file, edit_notebook_file, apply_patch,
@@ -180,25 +181,45 @@ _READ_KIND = {"grep": "search", "grepsearch": "search", "rg": "search", "search"
 _PATTERN_KEYS = ("pattern", "glob", "query", "includePattern")
 
 
-def _mcp(name: str, servers=()) -> tuple[str, str] | None:
+def _spelled(servers, clis: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(spelling, real name) of each known server as those CLIs spell it in a tool name
+    (core/facts/mcp_names.py), longest spelling first: `a-b-x` is server `a-b`, not `a`."""
+    from ..facts.mcp_names import spell
+    out = {(spell(c, s), s) for s in servers if isinstance(s, str) and s for c in clis}
+    return sorted(out, key=lambda p: (-len(p[0]), p))
+
+
+def _mcp(name: str, servers=(), server_name: str | None = None) -> tuple[str, str] | None:
     """(server, tool) of an MCP tool name: mcp__server__tool (Claude, Codex), mcp_server_tool
-    (VS Code), <server>-<tool> (Copilot CLI, for the servers the profile installs)."""
-    for s in servers:
-        if name.startswith(s + "-") and len(name) > len(s) + 1:
-            return s, name[len(s) + 1:]
+    (VS Code), <server>-<tool> (Copilot CLI, for the servers the profile installs). Each CLI
+    spells the names (core/facts/mcp_names.py: Codex turns `my-srv` into `my_srv`, Copilot
+    `srv.v1` into `srv-v1`): a known server's spelling is mapped back to its name, and
+    `server_name` (Claude's payload carries it) is the server's name as it is. The tool part
+    stays as the CLI spelled it."""
     if name.startswith("mcp__"):
-        server, _, tool = name[5:].partition("__")
-        return server, tool
+        rest = name[5:]
+        if server_name:
+            for spelling, _real in _spelled([server_name], ("claude", "codex")):
+                if rest.startswith(spelling + "__"):
+                    return server_name, rest[len(spelling) + 2:]
+        for spelling, real in _spelled(servers, ("codex", "claude")) if servers else ():
+            if rest.startswith(spelling + "__") and len(rest) > len(spelling) + 2:
+                return real, rest[len(spelling) + 2:]
+        server, _, tool = rest.partition("__")
+        return server_name or server, tool
+    for spelling, real in _spelled(servers, ("copilot",)) if servers else ():
+        if name.startswith(spelling + "-") and len(name) > len(spelling) + 1:
+            return real, name[len(spelling) + 1:]
     if name.startswith("mcp_") and name.count("_") >= 2:
         server, _, tool = name[4:].partition("_")
         return server, tool
     return None
 
 
-def classify(name: str, args: dict, mcp_servers=()) -> Call:
-    """One tool call as a Call."""
+def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = None) -> Call:
+    """One tool call as a Call. `server_name`: the MCP server the payload names (Claude)."""
     name = name if isinstance(name, str) else ""
-    mcp = _mcp(name, mcp_servers)
+    mcp = _mcp(name, mcp_servers, server_name)
     if mcp:
         return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"], texts=_strings(args)[:50])
     f = fold(name)
@@ -226,7 +247,8 @@ def classify(name: str, args: dict, mcp_servers=()) -> Call:
 
 def tool_calls(payload: dict, mcp_servers=()) -> list[Call]:
     """Every tool call a pre-tool payload carries (a batch gives several). `mcp_servers`: the
-    server names Copilot CLI prefixes its MCP tools with (`<server>-<tool>`)."""
+    names of the MCP servers the profile installs, which each CLI spells in its tool names
+    (Copilot CLI `<server>-<tool>`, Codex and Claude `mcp__<server>__<tool>`)."""
     if not isinstance(payload, dict):
         return []
     if isinstance(payload.get("toolCalls"), list):          # Copilot camelCase, batched
@@ -240,5 +262,8 @@ def tool_calls(payload: dict, mcp_servers=()) -> list[Call]:
     if "toolName" in payload:                                # Copilot camelCase, one call
         return [classify(payload["toolName"], tool_args(payload.get("toolArgs")), mcp_servers)]
     if "tool_name" in payload:                               # Claude, Codex, VS Code, Pascal
-        return [classify(payload["tool_name"], tool_args(payload.get("tool_input")))]
+        srv = payload.get("mcp_server")                      # Claude: {name, source}
+        srv = srv.get("name") if isinstance(srv, dict) else None
+        return [classify(payload["tool_name"], tool_args(payload.get("tool_input")), mcp_servers,
+                         srv if isinstance(srv, str) and srv else None)]
     return []

@@ -1,12 +1,19 @@
 """Capture the hook payloads the real CLIs send, into tests/fixtures/payloads/.
 
     python tests/clients/capture_payloads.py            # all three CLIs (each ~1-3 s)
+    python tests/clients/capture_payloads.py --mcp      # an MCP tool call instead: mcp-*.json
 
 For each CLI: a scratch home with agentdeck's default profile applied, the hook handler swapped
 for a capturing one (it saves stdin per event, then runs agentdeck-hook), and one real offline
 turn against tests/clients/scripted_model.py that runs one shell command. The payloads are
 saved with their volatile values (paths, ids, times) replaced by placeholders, so re-capturing
 gives the same files unless a CLI changes what it sends.
+
+With --mcp the profile (extending _base) installs tests/clients/mcp_marker_server.py as the MCP
+server `Srv.Dot` with the tool `leave.marker-v2` (names each CLI spells differently, see
+core/facts/mcp_names.py), the scripted model calls that tool, and the pre-tool payloads are saved
+as mcp-<event>.json; for Copilot also its preMcpToolCall (registered for the capture only: agentdeck
+does not register it, it cannot deny) and permissionRequest.
 """
 from __future__ import annotations
 
@@ -25,10 +32,14 @@ from offline_turn import run_turn  # noqa: E402
 from scripted_model import ScriptedModel  # noqa: E402
 
 from agentdeck.core import engine  # noqa: E402
+from agentdeck.core.facts.mcp_names import tool_name  # noqa: E402
 
 OUT = HERE.parent / "fixtures" / "payloads"
 COMMAND = "echo agentdeck-capture > captured.txt"
 PROMPT = "run the scripted command"
+MCP_SERVER, MCP_TOOL = "Srv.Dot", "leave.marker-v2"
+MCP_EVENTS = {"copilot": ("preToolUse", "preMcpToolCall", "permissionRequest"),
+              "codex": ("PreToolUse",), "claude": ("PreToolUse",)}
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
@@ -68,7 +79,7 @@ def normalize(value, base: str):
     return value
 
 
-def capture(target: str, clients) -> dict[str, dict]:
+def capture(target: str, clients, mcp: bool = False) -> dict[str, dict]:
     base = Path(tempfile.mkdtemp(prefix=f"capture-{target}-"))
     host = scratch_host(base, clients)
     store = base / "store"
@@ -77,18 +88,37 @@ def capture(target: str, clients) -> dict[str, dict]:
     host.env["PATH"] = f"{base / 'bin'}{os.pathsep}{host.env['PATH']}"
     prof = host.config_dir / "profiles" / "capture"
     prof.mkdir(parents=True)
-    (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n[hooks]\n'
-                                       'command = "agentdeck-capture"\n')
+    (prof / "profile.toml").write_text(f'[profile]\nextends = ["{"_base" if mcp else "default"}"]\n'
+                                       '[hooks]\ncommand = "agentdeck-capture"\n')
+    if mcp:
+        host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
+        (prof / "mcp.json").write_text(json.dumps({"mcpServers": {MCP_SERVER: {
+            "command": sys.executable,
+            "args": [str(HERE / "mcp_marker_server.py"), str(base / "marker"), MCP_TOOL]}}}))
     engine.apply_plan(host, engine.build_plan(host, "capture", [target],
                                               trust_hooks=target == "codex"))
+    if mcp and target == "copilot":     # agentdeck does not register preMcpToolCall
+        (host.home / ".copilot" / "hooks" / "capture-mcp.json").write_text(json.dumps(
+            {"version": 1, "hooks": {"preMcpToolCall": [{
+                "type": "command", "bash": f'cat > "{store}/copilot-preMcpToolCall.json"',
+                "timeoutSec": 10}]}}))
     work = base / "work"
     work.mkdir()
-    with ScriptedModel(command=COMMAND) as m:
-        r = run_turn(host, target, m.url, PROMPT, work)
+    name = tool_name(target, MCP_SERVER, MCP_TOOL)
+    model = (ScriptedModel(command="", call=(name, {"note": "hello"})) if mcp
+             else ScriptedModel(command=COMMAND))
+    with model as m:
+        r = run_turn(host, target, m.url, PROMPT, work,
+                     {"ENABLE_TOOL_SEARCH": "false"} if mcp and target == "claude" else None,
+                     allow=(name,) if mcp else ())
     if r.returncode != 0:
         raise SystemExit(f"{target}: the turn failed ({r.returncode}): {r.stderr[-500:]}")
+    if mcp and not (base / "marker").exists():
+        raise SystemExit(f"{target}: the MCP tool {name} did not run")
     out = {}
     for f in sorted(store.glob(f"{target}-*.json")):
+        if mcp and f.stem[len(target) + 1:] not in MCP_EVENTS[target]:
+            continue
         try:
             out[f.stem[len(target) + 1:]] = normalize(json.loads(f.read_text()), str(base))
         except ValueError:
@@ -97,16 +127,17 @@ def capture(target: str, clients) -> dict[str, dict]:
 
 
 def main() -> int:
+    mcp = "--mcp" in sys.argv[1:]
     clients = install_all()
     for target in ("copilot", "codex", "claude"):
         if target in clients.failures:
             print(f"{target}: not installed ({clients.failures[target]})")
             continue
-        got = capture(target, clients)
+        got = capture(target, clients, mcp)
         d = OUT / target
         d.mkdir(parents=True, exist_ok=True)
         for event, payload in got.items():
-            (d / f"{event}.json").write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+            (d / f"{'mcp-' if mcp else ''}{event}.json").write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
         print(f"{target}: {', '.join(sorted(got))}")
     return 0
 

@@ -10,8 +10,10 @@ from pathlib import Path
 from agentdeck.core.host import Host
 
 
-def turn_argv(target: str, url: str, prompt: str) -> tuple[list[str], dict[str, str]]:
-    """(argv, extra environment) of one non-interactive turn against the server at `url`."""
+def turn_argv(target: str, url: str, prompt: str,
+              allow: tuple[str, ...] = ()) -> tuple[list[str], dict[str, str]]:
+    """(argv, extra environment) of one non-interactive turn against the server at `url`.
+    `allow`: more Claude tools to allow as root, beside Bash (an MCP tool's name)."""
     if target == "copilot":
         # the default profile's MCP servers (npx -y ...) would stall the turn ~60 s offline
         off = [a for name in ("memory", "github") for a in ("--disable-mcp-server", name)]
@@ -27,7 +29,7 @@ def turn_argv(target: str, url: str, prompt: str) -> tuple[list[str], dict[str, 
                  "-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false",
                  prompt], {})
     if target == "claude":
-        mode = (["--allowedTools", "Bash"] if os.geteuid() == 0
+        mode = (["--allowedTools", ",".join(("Bash", *allow))] if os.geteuid() == 0
                 else ["--permission-mode", "bypassPermissions"])
         return (["claude", "-p", prompt, "--model", "sonnet", *mode],
                 {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "sk-offline-test"})
@@ -36,10 +38,10 @@ def turn_argv(target: str, url: str, prompt: str) -> tuple[list[str], dict[str, 
 
 def run_turn(host: Host, target: str, url: str, prompt: str, cwd: Path,
              extra_env: dict[str, str] | None = None, timeout: float = 120,
-             extra_args: list[str] | None = None):
-    """`extra_args` are appended to the CLI's command line (e.g. Claude's --allowedTools for an
-    MCP tool when running as root)."""
-    argv, env_extra = turn_argv(target, url, prompt)
+             allow: tuple[str, ...] = (), extra_args: list[str] | None = None):
+    """`allow`: more Claude tools to allow as root beside Bash (an MCP tool's name);
+    `extra_args` are appended to the CLI's command line."""
+    argv, env_extra = turn_argv(target, url, prompt, allow)
     argv = [*argv, *(extra_args or [])]
     env = dict(host.env)
     env.update(env_extra)
