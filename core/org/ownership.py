@@ -1,7 +1,8 @@
 """Nothing the user can edit may be on the org layer's path: each file agentdeck writes or runs
 there, and every directory above it (down from the root prefix, which stands for /), must be
-owned by root, writable by nobody else (no group or world write bit, sticky or not) and not a
-symlink. A path that fails is an error at plan and at write time, never written through.
+owned by root, writable by nobody else (no group or world write bit) and not a symlink; a
+parent may be a root-owned sticky directory such as /tmp (others cannot rename or remove root's
+entries there). A path that fails is an error at plan and at write time, never written through.
 """
 from __future__ import annotations
 
@@ -28,10 +29,18 @@ def _one(host: Host, p: Path, what: str) -> str | None:
     return None
 
 
+def _sticky_root_dir(host: Host, d: Path) -> bool:
+    """A root-owned directory with the sticky bit (/tmp): others may add entries there but can
+    neither rename nor remove root's, so a root-owned path below it cannot be swapped."""
+    st = host.lstat(d)
+    return (st is not None and stat.S_ISDIR(st.st_mode) and st.st_uid == ROOT_UID
+            and bool(st.st_mode & stat.S_ISVTX))
+
+
 def _parents(host: Host, d: Path, prefix: Path) -> list[str]:
     out = []
     while True:
-        why = _one(host, d, "a parent directory")
+        why = None if _sticky_root_dir(host, d) else _one(host, d, "a parent directory")
         if why:
             out.append(why)
         if d == prefix or d == d.parent or prefix not in d.parents:
