@@ -24,7 +24,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..drill import operator_rule, runners
+from ..drill import runners
 from ..drill import run as drill_run
 from ..drill.receipts import CANARY
 from ..facts import org as F
@@ -206,7 +206,7 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
         rep.harmless_ran = host.exists(root / "work" / HARMLESS)
         rep.canary_held = not host.exists(root / "work" / CANARY_FILE)
         if trial:
-            rep.rule_held = not host.exists(root / "work" / operator_rule.MARKER_FILE)
+            rep.rule_held = not host.exists(root / "work" / MARKER_FILE)
         audit = root / "xdg" / "state" / "agentdeck" / "audit.jsonl"
         lines = []
         data = host.read_bytes(audit) if host.exists(audit) else None
@@ -233,6 +233,16 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
         rep.seconds = round(time.monotonic() - t0, 2)
 
 
+MARKER_FILE = "drill-rule-marker.txt"   # made only if the org deny did not hold
+
+
+@dataclass(frozen=True)
+class OrgTrial:
+    rule: str            # the rule's id
+    example: str         # the deny example it came from (never run as written)
+    command: str         # what the turn calls: inert, then the marker
+
+
 def trial_for(host: Host, profile: str):
     """The profile's own deny to try: a shell rule's example made inert (core.drill.
     operator_rule), else a read-denied [[policy.paths]] example read with `cat` (the scratch
@@ -242,10 +252,15 @@ def trial_for(host: Host, profile: str):
     from .. import profiles
     from ..policy.compiled import policy_of
 
-    trial, _ = operator_rule.for_profile(host, profile)
-    if trial is not None:
-        return trial
     pol = policy_of(profiles.resolve(host, profile)) or {}
+    for r in reversed(pol.get("rules") or []):      # a shell regex deny, made inert
+        if (r.get("decision") != "deny" or r.get("tool", "any") not in ("shell", "any")
+                or not isinstance(r.get("match"), str)):
+            continue
+        for ex in ((r.get("examples") or {}).get("deny") or []):
+            if isinstance(ex, str) and ex and "\n" not in ex:
+                return OrgTrial(r["id"], ex, f": {shlex.quote(ex)} ; touch "
+                                              f"{MARKER_FILE}")
     for r in reversed(pol.get("paths") or []):
         if r.get("decision", "deny") != "deny" or "read" not in (r.get("access") or ["read"]):
             continue
@@ -253,8 +268,7 @@ def trial_for(host: Host, profile: str):
             if not isinstance(ex, str) or not ex.startswith(("~/", "/")) or "\n" in ex:
                 continue
             arg = "~/" + shlex.quote(ex[2:]) if ex.startswith("~/") else shlex.quote(ex)
-            return operator_rule.Trial(r["id"], ex,
-                                       f"cat {arg} ; touch {operator_rule.MARKER_FILE}")
+            return OrgTrial(r["id"], ex, f"cat {arg} ; touch {MARKER_FILE}")
     return None
 
 

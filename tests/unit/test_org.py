@@ -297,8 +297,8 @@ def test_a_missing_or_unreadable_shell_parser_is_a_plan_error(home, root, tmp_pa
     os.chmod(tmp_path / "private", 0o700)
     monkeypatch.setattr(handler, "parser_packages", lambda host: [hidden, hidden])
     assert org("plan", "-t", "claude", home=home, root=root) == 1
-    err = capsys.readouterr().err         # under /tmp (1777): refused, parents are checked
-    assert "not written: /tmp: a parent directory is group- or world-writable" in err
+    err = capsys.readouterr().err         # a folder other users cannot enter: refused
+    assert "other users cannot enter it (mode 0700)" in err
     from agentdeck.core.host import Host
     from agentdeck.core.org import ownership
     why = ownership.reachable_problems(Host.from_environment(home), hidden / "_binding.so")
