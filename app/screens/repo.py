@@ -101,6 +101,12 @@ def readers_view(host, plan: Plan) -> Group:
         head.append("✗ not trusted", style="bold dark_orange3")
         head.append(": Copilot CLI loads none of these hooks until you trust the folder when it "
                     "asks at start-up (agentdeck never writes its config.json)", style="dim")
+    hooks = info.get("hooks") or {}
+    if hooks.get("on_path") is False:
+        head.append("\nThis machine's handler: ", style="bold")
+        head.append("⚠ not on PATH", style="bold dark_orange3")
+        head.append(": hooks fire but enforce nothing here (the wrapper finds no handler "
+                    "and exits 0); the fix is in the Notices and Doctor tabs", style="dim")
     parts.append(head)
 
     events = (info.get("hooks") or {}).get("events") or []

@@ -112,6 +112,24 @@ def _plan(host: Host, root: Path, profile: str, out: _Out) -> Any:
     return plan
 
 
+def _handler(host: Host, plan: Any, out: _Out) -> None:
+    """Whether the committed wrapper finds the profile's handler on this machine's PATH: without
+    it every hook fires, exits 0 and enforces nothing."""
+    from ..targets.repo import HANDLER_PROGRAM, handler_missing_here
+
+    hooks = ((plan.info.get("repo") or {}).get("hooks") or {}) if plan is not None else {}
+    if hooks.get("on_path") is None:      # no handler planned, or a path: the plan says why
+        return
+    cmd = str(hooks.get("handler") or HANDLER_PROGRAM)
+    prog = shlex.split(cmd)[0] if cmd.strip() else HANDLER_PROGRAM
+    missing = handler_missing_here(host, prog)
+    if missing:
+        out.add("warning", "repo.handler", missing[0], fix=missing[1])
+    else:
+        out.add("ok", "repo.handler", f"{prog} is on this machine's PATH "
+                f"({host.display(host.which(prog))}): the committed wrapper runs it")
+
+
 def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
     """Parse every .github/hooks/*.json; check each event key and action against the three
     readers. Returns {path: data} of the files that parse."""
@@ -494,7 +512,8 @@ def repo_findings(host: Host, repo_dir: str | os.PathLike, profile: str = "defau
     out.view = DiskView(host)
     say = progress or (lambda _m: None)
     say("repo: planning")
-    _plan(host, root, profile, out)
+    plan = _plan(host, root, profile, out)
+    _handler(host, plan, out)
     say("repo: reading hook files")
     parsed = _hook_file_checks(host, root, out)
     _git_checks(host, root, out)

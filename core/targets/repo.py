@@ -38,6 +38,7 @@ The `info` dict (plain data for the app's repository pane; paths absolute):
   info = {
     "root": str, "manifest": str,
     "hooks": {"file": str, "wrapper": str, "handler": str | None, "handler_path": str | None,
+              "on_path": bool | None,   # the handler (a bare name) is on this machine's PATH
               "timeout": int,
               "events": [{"event": "preToolUse", "key": "PreToolUse", "command": str,
                           "action": {...}, "disable_key": str,
@@ -254,6 +255,25 @@ def journal_repo_root(host: Host) -> Path | None:
 
 
 # ---- the committed wrapper -------------------------------------------------------------------
+def handler_missing_here(host: Host, prog: str) -> tuple[str, str] | None:
+    """None when `prog` (a bare name) is on this machine's PATH, where the committed wrapper
+    looks for it; else (the problem, the fix). A handler installed beside agentdeck but not on
+    PATH (a venv not activated) counts as missing: the wrapper does not look there."""
+    if host.which(prog):
+        return None
+    from .wrapper import OWN_HANDLER, own_handler
+
+    beside = own_handler(host) if prog == OWN_HANDLER else None
+    how = (f"it is installed at {host.display(beside)}: put {host.display(os.path.dirname(beside))} "
+           "on PATH" if beside else
+           "install it for your user (`pipx install .` from agentdeck's clone puts it in "
+           "~/.local/bin)")
+    return (f"{prog} is not on this machine's PATH: hooks fire but enforce nothing here (the "
+            "committed wrapper finds no handler, exits 0 and every tool call goes through)",
+            f"{how}, and start the CLI or VS Code from a shell that has it (docs/repo-scope.md: "
+            "the handler on every machine)")
+
+
 def render_repo_wrapper(argv: list[str]) -> str:
     """The wrapper committed with the repository. Unlike the home wrapper it names no absolute
     path: the handler is found on PATH wherever the hook runs (a teammate's machine, the cloud
@@ -551,7 +571,7 @@ class RepoTarget(Target):
         root = self.root
         info: dict[str, Any] = {
             "file": str(root / HOOKS_FILE), "wrapper": str(root / WRAPPER),
-            "handler": profile.hooks.command, "handler_path": None,
+            "handler": profile.hooks.command, "handler_path": None, "on_path": None,
             "timeout": profile.hooks.timeout, "events": []}
         st.info["hooks"] = info
         st.info["trust"] = trust_of(view, root)
@@ -577,9 +597,11 @@ class RepoTarget(Target):
             st.warn(f"the hook handler {prog!r} is a path on this machine: teammates' clones and "
                     "the cloud agent will not have it (the wrapper then exits 0 and nothing is "
                     f"handled); a handler found on PATH, like {HANDLER_PROGRAM}, travels")
-        elif not handler.resolved:
-            st.warn(f"the hook handler {prog!r} is not on this machine's PATH now; where it is "
-                    "missing the wrapper exits 0 and the event is not handled")
+        else:
+            missing = handler_missing_here(host, prog)
+            info["on_path"] = missing is None
+            if missing:
+                st.warn("; ".join(missing))
         events, warns = copilot_hooks.registered_events(profile)
         for w in warns:
             st.warn(w)

@@ -195,3 +195,25 @@ async def test_decisions_on_a_foreign_hook_file(demo_host, make_app, repo):
         await pilot.press("q")
         await settle(pilot)
         assert app.screen.id == "confirm-quit"
+
+
+async def test_handler_not_on_path_is_a_warning_on_the_screen(demo_host, make_app, repo):
+    """The committed wrapper looks on PATH only: without the handler there, the Readers tab,
+    the notices and the doctor's row say that the hooks fire but enforce nothing here."""
+    demo_host.env["PATH"] = f"/usr/bin{os.pathsep}/bin"
+    app = make_app(demo_host, repo=str(repo))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.plan.info["repo"]["hooks"]["on_path"] is False
+        await pilot.press("2")
+        await settle(pilot)
+        readers = flat(plain(screen.query_one("#readers-body").content, width=160))
+        assert "This machine's handler: ⚠ not on PATH: hooks fire but enforce nothing here" \
+            in readers
+        notices = flat(plain(screen.query_one("#repo-notices-body").content, width=160))
+        assert "agentdeck-hook is not on this machine's PATH: hooks fire but enforce nothing" \
+            in notices
+        [f] = [f for f in screen.findings if f.check == "repo.handler"]
+        assert f.result == "warning"
+        assert "doctor: " in static_text(screen, "#status")

@@ -227,3 +227,14 @@ def test_cli_doctor_repo(ghost, repo, capsys):
     rc = cli.main(["doctor", "--repo", str(repo), "--home", str(ghost.home)])
     out = capsys.readouterr().out
     assert out.startswith(f"repository {repo.resolve()}\n") and "repo.reader.vscode" in out
+
+
+def test_handler_on_this_machines_path(ghost, repo):
+    installed(ghost, repo)
+    [f] = by_check(repo_findings(ghost, repo), "repo.handler")
+    assert f.result == "ok" and "agentdeck-hook is on this machine's PATH" in f.message
+    ghost.env["PATH"] = "/usr/bin:/bin"      # the venv's bin is not on PATH (not activated)
+    [f] = by_check(repo_findings(ghost, repo), "repo.handler")
+    assert f.result == "warning"
+    assert "hooks fire but enforce nothing here" in f.message
+    assert "docs/repo-scope.md" in f.fix and ("on PATH" in f.fix or "pipx install" in f.fix)

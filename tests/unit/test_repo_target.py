@@ -403,3 +403,24 @@ def test_an_interrupted_repo_apply_is_rolled_back(tmp_path, step):
     assert sorted(str(p.relative_to(repo)) for p in repo.rglob("*")) == before
     r = cli("apply", "--yes")
     assert r.returncode == 0, r.stderr
+
+
+def test_handler_not_on_this_machines_path_is_warned(ghost, repo):
+    """The committed wrapper finds the handler on PATH only: agentdeck's own `agentdeck-hook`
+    beside a venv that is not activated does not count (the trial: a trusted repository where
+    every hook fired, exited 0 and a private key was read)."""
+    plan = engine.build_repo_plan(ghost, repo, "default")
+    assert plan.info["repo"]["hooks"]["on_path"] is True
+    assert not any("enforce nothing" in n.message for n in plan.notices["repo"])
+    ghost.env["PATH"] = "/usr/bin:/bin"
+    plan = engine.build_repo_plan(ghost, repo, "default")
+    assert plan.info["repo"]["hooks"]["on_path"] is False
+    warns = [n.message for n in plan.notices["repo"] if n.level == "warning"]
+    line = next(m for m in warns if "enforce nothing" in m)
+    assert line.startswith("agentdeck-hook is not on this machine's PATH: hooks fire but "
+                           "enforce nothing here")
+    assert "docs/repo-scope.md" in line
+    from agentdeck.core.targets.wrapper import own_handler
+    beside = own_handler(ghost)
+    if beside:                        # the test runs from a venv: the fix names its bin folder
+        assert f"put {os.path.dirname(beside)} on PATH" in line
