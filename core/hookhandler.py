@@ -112,16 +112,26 @@ def _first(p: dict, *keys: str):
     return None
 
 
+def _tool_name(name):
+    """A tool's name, cut and redacted, with a credential in any `__` part redacted too: in
+    `mcp__<server>__<tool>` (Claude, Codex) a token named as the server is glued to `mcp__` by
+    word characters, which the patterns' boundaries alone do not see."""
+    if not isinstance(name, str):
+        return name
+    return _clip("__".join(redact(part) for part in _window(name).split("__")))
+
+
 def _tools(p: dict) -> list[dict]:
     from agentdeck.core.policy.vocabulary import tool_args as _args   # stdlib only, small
 
     if isinstance(p.get("toolCalls"), list):   # Copilot preToolUse: a batch
-        return [{"name": c.get("name") or c.get("toolName"), "args": _args(c.get("args"))}
+        return [{"name": _tool_name(c.get("name") or c.get("toolName")),
+                 "args": _args(c.get("args"))}
                 for c in p["toolCalls"] if isinstance(c, dict)]
     if "toolName" in p:                          # Copilot camelCase, one call
-        return [{"name": p["toolName"], "args": _args(p.get("toolArgs"))}]
+        return [{"name": _tool_name(p["toolName"]), "args": _args(p.get("toolArgs"))}]
     if "tool_name" in p:                         # Claude, Codex, VS Code, Copilot PascalCase
-        return [{"name": p["tool_name"], "args": _args(p.get("tool_input"))}]
+        return [{"name": _tool_name(p["tool_name"]), "args": _args(p.get("tool_input"))}]
     return []
 
 
@@ -416,7 +426,7 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
                                       prompt if isinstance(prompt, str) else "")
     call = verdict.call or (calls[0] if calls else None)
     if call is not None:
-        record["tool_class"], record["tool_name"] = call.cls, call.name
+        record["tool_class"], record["tool_name"] = call.cls, _tool_name(call.name)
         record["summary"] = _summary(record, calls, call)
     elif event == "user_prompt_submit":
         record["tool_class"] = "prompt"

@@ -184,6 +184,23 @@ def test_github_token_in_a_bash_command_is_redacted(run, tmp_path):
     assert TOKEN not in (tmp_path / "state" / "audit.jsonl").read_text()
 
 
+@pytest.mark.parametrize("payload,target,shown", [
+    ({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": f"mcp__{TOKEN}__get_me",
+      "tool_input": {}}, "claude", "mcp__[REDACTED:github_token]__get_me"),
+    ({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": f"mcp__srv__{TOKEN}",
+      "tool_input": {}}, "codex", "mcp__srv__[REDACTED:github_token]"),
+    ({"sessionId": "s", "timestamp": 1, "toolCalls": [{"id": "c", "name": f"srv-{TOKEN}",
+                                                       "args": "{}"}]},
+     "copilot", "srv-[REDACTED:github_token]"),
+])
+def test_a_secret_inside_a_tools_name_is_redacted(run, tmp_path, payload, target, shown):
+    """An MCP server named after a token (Claude's and Codex's `mcp__<server>__<tool>` glue it
+    to word characters, which the patterns' boundaries alone do not see)."""
+    rec = run(payload, "preToolUse", target=target)
+    assert rec["tools"][0]["name"] == shown
+    assert TOKEN not in (tmp_path / "state" / "audit.jsonl").read_text()
+
+
 def test_prompt_is_redacted_then_truncated(run):
     rec = run({"timestamp": 1, "cwd": "/r", "prompt": f"use {TOKEN} " + "x" * 5000},
               "userPromptSubmitted", target="copilot")
