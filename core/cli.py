@@ -551,7 +551,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.cmd:
         ap.print_help()
         return EXIT_OK
+    from .entry import INTERRUPTED, EXIT_INTERRUPTED, hand_back
+
     try:
+        hand_back()       # start-up is over: Ctrl-C now stops the command cleanly (below)
         return COMMANDS[args.cmd](args)
     except (UserError, FormatError, HostError) as e:
         print(f"agentdeck: error: {e}", file=sys.stderr)
@@ -565,8 +568,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"agentdeck: error: {os_error_line(e.filename or '?', 'access', e)}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print("agentdeck: interrupted; nothing more was written.", file=sys.stderr)
-        return 130
+        print(INTERRUPTED, file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_ERROR
