@@ -192,7 +192,8 @@ def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
                     theirs = _original(host, e.prior_sha, path_s).decode("utf-8")
                     new = (text or "")[:start] + theirs + (text or "")[stop:]
                 else:
-                    new = remove_block(text or "", markers[0], markers[1])
+                    new = remove_block(text or "", markers[0], markers[1],
+                                       placement=e.placement if e is not None else "")
                 if new == "" and e is not None and e.created_file:
                     ops.append(_delete_op(path, st, list(e.created_dirs or []), path_s))
                 else:
@@ -430,6 +431,7 @@ def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, 
                 made_keys=f.get("made_keys", list(old.made_keys) if old else []),
                 prior_mode=_no_setid(f.get("prior_mode", old.prior_mode if old else None)),
                 markers=list(spec.markers) if spec.kind == "block" else [],
+                placement=spec.placement if spec.kind == "block" else "",
                 label=spec.label, meta=spec.meta, member=spec.member)
             for t in owners:
                 m = plan.manifests[t]

@@ -63,6 +63,7 @@ class Entry:
     member: str = ""             # key items: one element of the list at key (Desired.member)
     made_keys: list[list[str]] = field(default_factory=list)  # key items: enclosing objects our writes created
     prior_mode: int | None = None  # the file's mode before agentdeck replaced it / tightened it to 0600
+    placement: str = ""          # block items: where the block was added ("top" / "bottom"; "": not recorded)
 
     @property
     def id(self) -> str:
@@ -189,4 +190,6 @@ def _entry_json(e: Entry) -> dict:
         del d["made_keys"]       # only keys whose enclosing objects agentdeck created carry it
     if d["prior_mode"] is None:
         del d["prior_mode"]      # only entries of a file whose mode agentdeck changed carry it
+    if not d["placement"]:
+        del d["placement"]       # only block entries carry it
     return d

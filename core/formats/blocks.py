@@ -7,6 +7,9 @@ bottom (``text + NL + block``: a blank line before it, or, when the text does no
 break, the line break it lacks). The line break before the begin marker then belongs to the
 block: ``remove_block`` takes it when a blank line precedes the block or the block ends the file,
 so ``remove_block(set_block(t, ...)) == t`` for every text without markers, either placement.
+A block added at the top brought no line break before it: told ``placement="top"``,
+``remove_block`` keeps the blank line an operator put between their own text above and the
+block. Told nothing, it takes a line break only when the block ends the file.
 """
 
 from __future__ import annotations
@@ -61,18 +64,19 @@ def set_block(text: str, begin: str, end: str, body: str, *, placement: str = "t
     return text + nl + block + nl
 
 
-def remove_block(text: str, begin: str, end: str, *, path: str = "<string>") -> str:
-    """``text`` without the block (and the line break before it that the block brought)."""
+def remove_block(text: str, begin: str, end: str, *, placement: str = "", path: str = "<string>") -> str:
+    """``text`` without the block (and the line break before it that the block brought).
+    ``placement``: where set_block added it ("top", "bottom"; "" when not known)."""
     found = _markers(text, begin, end, path)
     if found is None:
         return text
     start, _, _, stop = found
-    if start > 0:
+    if start > 0 and placement != "top":
         begin_line = _LINE.match(text, start).group()
         nl = "\r\n" if begin_line.endswith("\r\n") else "\n"
         brought = nl if text.endswith(nl, 0, start) else "\n"
         before = start - len(brought)
-        if stop == len(text) or text.endswith("\n", 0, before):
+        if stop == len(text) or (placement == "bottom" and text.endswith("\n", 0, before)):
             start = before
     return text[:start] + text[stop:]
 

@@ -201,3 +201,20 @@ def test_wsl_install_with_env_file_and_bashrc_block_uninstalls_byte_exact(tmp_pa
     after = home_snapshot(home)
     assert after == before, diff_snapshots(before, after)
     assert not (make_host(home).state_dir / "copilot.env").exists()
+
+
+@pytest.mark.skipif("claude" not in available(), reason="the Claude adapter is not built")
+def test_text_the_operator_adds_above_the_persona_block_keeps_its_blank_line(tmp_path):
+    """The persona block goes at the top of CLAUDE.md. The operator then writes a header above
+    it, with a blank line between, as markdown wants: uninstall removes the block and nothing
+    else, the blank line included (it used to take it, gluing the header to their old text)."""
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    persona = home / ".claude" / "CLAUDE.md"
+    persona.write_text("# My rules\n\nBe terse.\n")
+    install(home, ["claude"])
+    text = persona.read_text()
+    assert text.startswith("<!-- agentdeck:begin") and text.endswith("# My rules\n\nBe terse.\n")
+    persona.write_text("# Team header\n\n" + text)
+    uninstall(home, ["claude"])
+    assert persona.read_text() == "# Team header\n\n# My rules\n\nBe terse.\n"

@@ -121,3 +121,19 @@ def test_property_remove_undoes_set_and_set_is_idempotent(text, body, other_body
 @pytest.mark.parametrize("placement", ["top", "bottom"])
 def test_remove_undoes_set_for_the_edge_cases(text, placement):
     assert remove_block(set_block(text, SH_BEGIN, SH_END, "b", placement=placement), SH_BEGIN, SH_END) == text
+
+
+def test_a_blank_line_the_operator_put_above_a_top_block_is_kept():
+    """A top block brought no line break before it: text the operator wrote above it later,
+    blank line included, is theirs. A bottom block brought the blank line before it."""
+    top = set_block("# Mine\n", MD_BEGIN, MD_END, "Use uv.", placement="top")
+    above = "# Header\n\n" + top
+    assert remove_block(above, MD_BEGIN, MD_END, placement="top") == "# Header\n\n# Mine\n"
+    # not recorded (a manifest written before placement was): only a block that ends the file
+    # takes the line break before it
+    assert remove_block(above, MD_BEGIN, MD_END) == "# Header\n\n# Mine\n"
+    bottom = set_block("alias ll='ls -l'\n", SH_BEGIN, SH_END, "x", placement="bottom")
+    below = bottom + "export LATER=1\n"       # an installer appended after agentdeck's block
+    assert remove_block(below, SH_BEGIN, SH_END, placement="bottom") == \
+        "alias ll='ls -l'\nexport LATER=1\n"
+    assert remove_block(bottom, SH_BEGIN, SH_END) == "alias ll='ls -l'\n"
