@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 
 from .disk import MISSING, DiskView, current_sha, new_doc, parse_doc
 from .errors import LockedError, StalePlanError, UserError
-from .host import TEMP_SUFFIX, Host, HostBusy, HostError
+from .host import TEMP_SUFFIX, Host, HostBusy, HostError, write_through_hint
 from .manifest import ABSENT, Entry, Manifest, sha256
 from .plan import Plan, PlanItem, fingerprint_of_value, with_member, without_member
 
@@ -712,10 +712,12 @@ def _write_all(host: Host, plan: Plan, ops: list[Op], sweep: list[str], result: 
     for op in ops:      # the door refuses these anyway; refuse them before anything is written
         if op.kind in ("write", "symlink"):
             try:
-                if op.kind == "write":
-                    host.check_writable(op.path, confine=not op.planned)
+                if op.kind == "write":     # named as planned (op.path: where its links lead)
+                    host.check_writable(Path(op.display or op.path), real=op.path,
+                                        confine=not op.planned)
                 elif (not op.planned and not host.real_confined(op.path)) or host.never_written(op.path):
-                    raise HostError(f"{op.path}: not written: it leads out of the home")
+                    raise HostError(f"{op.path}: not written: it leads out of the home; "
+                                    + write_through_hint(op.path))
             except HostError as e:
                 raise HostError(f"{e}; nothing was written") from None
     stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"

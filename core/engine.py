@@ -144,11 +144,28 @@ def _read_actuals(view: DiskView, state: DesiredState, manifest: Manifest | None
     """Read (through the view, so the plan reads nothing twice) what the planner will compare
     for one target: a file that does not parse is then that target's error, before the plan of
     every target is computed together (shared items are planned once)."""
+    outside: set[str] = set()
     for d in state.items:
         planner._actual(view, d, d.kind, d.path, d.key, d.fmt, d.markers, d.mode)
+        if d.kind in ("key", "block") and str(d.path) not in outside:
+            _refuse_edit_outside(view.host, Path(d.path))
+            outside.add(str(d.path))
     for e in (manifest.entries.values() if manifest is not None else ()):
         planner._actual(view, e, e.kind, Path(e.path), e.key, e.fmt,
                         tuple(e.markers) if e.markers else ("", ""), None)
+
+
+def _refuse_edit_outside(host: Host, path: Path) -> None:
+    """A file agentdeck edits (keys, a block) that is a symlink leading out of the home (a
+    dotfiles checkout elsewhere) is written through only where the operator allows it
+    (AGENTDECK_WRITE_THROUGH): otherwise apply would write there and uninstall could not undo it."""
+    from .host import write_through_hint
+
+    real = host.resolve_write_path(path)
+    if real != path and not host.real_confined(real):
+        raise UserError(f"{host.display(path)} is a symlink to {real}, outside the home: "
+                        f"agentdeck does not edit it there unless you allow it; "
+                        + write_through_hint(real))
 
 
 def desired_states(host: Host, profile_name: str, names: list[str]) -> list[DesiredState]:

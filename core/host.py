@@ -407,7 +407,8 @@ class Host:
         file (a directory, a device, a FIFO: never replaced by a file)."""
         real = self.resolve_write_path(path) if real is None else real
         if confine and not self.real_confined(real):
-            raise HostError(f"{path}: not written: it leads out of the home (to {real})")
+            raise HostError(f"{path}: not written: it leads out of the home (to {real}); "
+                            + write_through_hint(real))
         if self.never_written(real):
             raise HostError(f"{path}: not written: agentdeck never writes Copilot's config.json")
         try:
@@ -599,12 +600,28 @@ class Host:
             return False
 
     # ---- confinement -------------------------------------------------------------------------
+    @property
+    def write_through(self) -> list[Path]:
+        """Folders outside the home the operator lets agentdeck write into through the home's
+        symlinks (a config file linked into a dotfiles checkout elsewhere): WRITE_THROUGH_VAR,
+        absolute folders separated by ':' (`~` is this home). Writes, restores and removals
+        there are then what they are inside the home; anything else stays refused."""
+        out = []
+        for part in (self.env.get(WRITE_THROUGH_VAR) or "").split(os.pathsep):
+            part = part.strip()
+            if part.startswith("~"):
+                part = str(self.home) + part[1:]
+            if part and os.path.isabs(part) and os.path.normpath(part) != os.sep:
+                out.append(Path(part))
+        return out
+
     def roots(self) -> list[str]:
         """The folders agentdeck may change: the home, each CLI's home (wherever COPILOT_HOME,
-        CODEX_HOME or CLAUDE_CONFIG_DIR put it) and agentdeck's state dir, as written and with
-        their own symlinks resolved."""
+        CODEX_HOME or CLAUDE_CONFIG_DIR put it), agentdeck's state dir and the write-through
+        folders the operator named, as written and with their own symlinks resolved."""
         out: list[str] = []
-        for p in (self.home, self.copilot_home, self.codex_home, self.claude_home, self.state_dir):
+        for p in (self.home, self.copilot_home, self.codex_home, self.claude_home, self.state_dir,
+                  *self.write_through):
             for s in (os.path.normpath(os.path.abspath(p)), os.path.realpath(p)):
                 if s not in out:
                     out.append(s)
@@ -626,6 +643,15 @@ class Host:
 
 
 TEMP_SUFFIX = ".agentdeck-tmp"
+#: the environment variable naming folders outside the home agentdeck may write into through a
+#: symlink of the home (docs/safety.md: a config file in a dotfiles checkout)
+WRITE_THROUGH_VAR = "AGENTDECK_WRITE_THROUGH"
+
+
+def write_through_hint(real: os.PathLike | str) -> str:
+    """The way out of a refused write through a symlink: the folder to allow, and how."""
+    return (f"to let agentdeck write there, set {WRITE_THROUGH_VAR}={os.path.dirname(real)} "
+            "(folders separated by ':'; docs/safety.md)")
 
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))

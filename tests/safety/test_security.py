@@ -288,3 +288,46 @@ NAMED = {
 def test_audit_log_never_stores_a_value_named_as_a_secret(tmp_path, name):
     payload, secret = NAMED[name]
     assert secret not in _audit(tmp_path, payload)
+
+
+@pytest.mark.skipif("claude" not in available(), reason="no Claude adapter")
+def test_a_config_file_linked_into_a_dotfiles_checkout_outside_the_home(tmp_path, monkeypatch):
+    """~/.claude/settings.json is a symlink into a dotfiles checkout outside the home. By
+    default agentdeck does not edit it there (apply would write outside the home and uninstall
+    could not undo it): the plan's one line names the way out, AGENTDECK_WRITE_THROUGH. With
+    the folder named, apply writes through the link, the next plan is empty, and uninstall
+    gives the checkout's file back byte for byte, the link still a link."""
+    home = HOMES["fresh"](tmp_path / "home")
+    dotfiles = tmp_path / "dotfiles" / "claude"
+    dotfiles.mkdir(parents=True)
+    theirs = b'{\n  "model": "opus"\n}\n'
+    (dotfiles / "settings.json").write_bytes(theirs)
+    (home / ".claude").mkdir()
+    link = home / ".claude" / "settings.json"
+    link.symlink_to(dotfiles / "settings.json")
+    monkeypatch.delenv("AGENTDECK_WRITE_THROUGH", raising=False)
+    before = home_snapshot(home)
+    rc, out, err = cli_inproc("apply", "--home", home, "--yes", "--target", "claude")
+    assert rc == 1
+    assert f"~/.claude/settings.json is a symlink to {dotfiles / 'settings.json'}, outside the home" in err
+    assert f"set AGENTDECK_WRITE_THROUGH={dotfiles}" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert home_snapshot(home) == before and (dotfiles / "settings.json").read_bytes() == theirs
+
+    monkeypatch.setenv("AGENTDECK_WRITE_THROUGH", str(tmp_path / "dotfiles"))
+    install(home, ["claude"])
+    written = json.loads((dotfiles / "settings.json").read_text())
+    assert written["model"] == "opus" and "PreToolUse" in written["hooks"]
+    assert link.is_symlink()
+    rc, out, err = cli_inproc("plan", "--home", home, "--target", "claude")
+    assert rc == 0, out + err
+
+    monkeypatch.delenv("AGENTDECK_WRITE_THROUGH")     # a shell without it: refused, way out named
+    rc, out, err = cli_inproc("uninstall", "--home", home, "--yes", "--target", "claude")
+    assert rc == 1 and "AGENTDECK_WRITE_THROUGH=" in err and "nothing was written" in err
+    assert "PreToolUse" in (dotfiles / "settings.json").read_text()
+
+    monkeypatch.setenv("AGENTDECK_WRITE_THROUGH", f"/nonexistent:{tmp_path / 'dotfiles'}")
+    uninstall(home, ["claude"])
+    assert (dotfiles / "settings.json").read_bytes() == theirs
+    assert link.is_symlink() and home_snapshot(home) == before
