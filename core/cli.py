@@ -420,14 +420,18 @@ def cmd_profiles(args) -> int:
     refs = profiles.available(host)
     if args.json:
         print(json.dumps([{"name": r.name, "origin": r.origin, "path": str(r.path),
-                           "description": r.description, "overrides_bundled": r.shadows_bundled}
+                           "description": r.description, "overrides_bundled": r.shadows_bundled,
+                           "valid": r.error is None, "error": r.error}
                           for r in refs.values()], indent=2))
         return EXIT_OK
     for r in sorted(refs.values(), key=lambda r: r.name):
         note = " (overrides the bundled one)" if r.shadows_bundled else ""
-        print(f"{r.name:<16} {r.origin:<9} {host.display(r.path)}{note}")
+        mark = "  INVALID" if r.error else ""
+        print(f"{r.name:<16} {r.origin:<9} {host.display(r.path)}{note}{mark}")
         if r.description:
             print(f"{'':<16} {r.description}")
+        if r.error:
+            print(f"{'':<16} error: {r.error}")
     return EXIT_OK
 
 

@@ -46,6 +46,7 @@ class ProfileRef:
     origin: str          # "bundled" | "operator"
     description: str = ""
     shadows_bundled: bool = False
+    error: str | None = None   # describe=True: why it cannot be used (one line), None when it can
 
 
 def operator_dir(host: Host) -> Path:
@@ -66,8 +67,9 @@ def available(host: Host, describe: bool = True) -> dict[str, ProfileRef]:
         try:
             meta = _load_profile_toml(host, ref.path / "profile.toml")
             ref.description = meta.profile.description
-        except UserError:
-            ref.description = "(invalid profile.toml)"
+            resolve(host, ref.name)        # its chain, mcp.json, native files (cached when unchanged)
+        except UserError as e:
+            ref.error = str(e)
     return found
 
 
@@ -112,7 +114,14 @@ def _toml_line(text: str, loc: list) -> int | None:
 
 
 def _validation_error(path: Path, text: str, e: ValidationError, *, locate=None) -> UserError:
-    err = e.errors()[0]
+    """One line for pydantic's first error; an unknown field comes first (a typo'd `decison`
+    is also a missing `decision`) and is named with the closest known field."""
+    import difflib
+
+    from . import schema as schema_mod
+
+    errs = e.errors()
+    err = next((x for x in errs if x.get("type") == "extra_forbidden"), errs[0])
     raw = list(err.get("loc", ()))
     loc = [str(p) for p in raw]
     field = ".".join(loc) or "(top level)"
@@ -120,7 +129,39 @@ def _validation_error(path: Path, text: str, e: ValidationError, *, locate=None)
     msg = err.get("msg", "invalid value")
     if err.get("type") == "extra_forbidden":
         msg = "unknown field"
+        known = _known_fields(getattr(schema_mod, e.title, None), raw[:-1])
+        close = difflib.get_close_matches(str(raw[-1]), known, n=1, cutoff=0.6) if raw else []
+        if close:
+            msg += f" (did you mean `{close[0]}`?)"
     return UserError(f"{field}: {msg}", path=str(path), line=line)
+
+
+def _known_fields(model, loc: list) -> list[str]:
+    """The field names the schema allows at `loc` (pydantic's location of the object holding an
+    unknown field), walking `model`'s annotations; [] where they cannot be told."""
+    import types
+    import typing
+
+    from pydantic import BaseModel
+
+    def plain(t):
+        args = [a for a in typing.get_args(t) if a is not type(None)]
+        return args[0] if typing.get_origin(t) in (typing.Union, types.UnionType) \
+            and len(args) == 1 else t
+
+    t = model
+    for part in loc:
+        t = plain(t)
+        if isinstance(part, int) and typing.get_origin(t) is list:
+            t = typing.get_args(t)[0]
+        elif isinstance(t, type) and issubclass(t, BaseModel) and part in t.model_fields:
+            t = t.model_fields[part].annotation
+        elif typing.get_origin(t) is dict:
+            t = typing.get_args(t)[1]
+        else:
+            return []
+    t = plain(t)
+    return list(t.model_fields) if isinstance(t, type) and issubclass(t, BaseModel) else []
 
 
 def _read(host: Host, path: Path) -> str | None:

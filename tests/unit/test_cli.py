@@ -96,6 +96,45 @@ def test_malformed_profile_is_one_line_error(home):
     assert snapshot_tree(home) == before
 
 
+@pytest.mark.parametrize("text,line,shown", [
+    ('[[policy.rules]]\nid = "no-rm"\ntool = "shell"\nmatch = "rm -rf"\ndecison = "deny"\n',
+     7, "policy.rules.0.decison: unknown field (did you mean `decision`?)"),
+    ('[hooks]\ntimout = 3\n', 4, "hooks.timout: unknown field (did you mean `timeout`?)"),
+    ('[polcy]\non_error = "deny"\n', 3, "polcy: unknown field (did you mean `policy`?)"),
+    ('[hooks]\nzzzz = 3\n', 4, "hooks.zzzz: unknown field"),       # nothing close: no guess
+])
+def test_a_typod_profile_key_is_named_with_a_suggestion(home, capsys, text, line, shown):
+    """An unknown key comes before the missing field it also makes (`decison` is a missing
+    `decision` too), and the closest field the schema allows there is suggested."""
+    prof = home / ".config" / "agentdeck" / "profiles" / "mine"
+    prof.mkdir(parents=True)
+    (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n' + text)
+    assert cli.main(["plan", "--home", str(home), "--profile", "mine"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"agentdeck: error: {prof / 'profile.toml'}:{line}: {shown}\n"
+
+
+def test_profiles_marks_an_invalid_profile(home, capsys):
+    root = home / ".config" / "agentdeck" / "profiles"
+    (root / "typo").mkdir(parents=True)
+    (root / "typo" / "profile.toml").write_text('[profile]\nextneds = ["default"]\n')
+    (root / "orphan").mkdir()
+    (root / "orphan" / "profile.toml").write_text('[profile]\nextends = ["nosuch"]\n')
+    (root / "fine").mkdir()
+    (root / "fine" / "profile.toml").write_text('[profile]\nextends = ["default"]\n')
+    assert cli.main(["profiles", "--home", str(home)]) == 0
+    out = capsys.readouterr().out
+    rows = {ln.split()[0]: ln for ln in out.splitlines() if ln and not ln.startswith(" ")}
+    assert rows["typo"].endswith("INVALID") and rows["orphan"].endswith("INVALID")
+    assert "INVALID" not in rows["fine"] and "INVALID" not in rows["default"]
+    assert "profile.extneds: unknown field (did you mean `extends`?)" in out
+    assert "unknown profile 'nosuch'" in out
+    assert cli.main(["profiles", "--home", str(home), "--json"]) == 0
+    data = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert data["typo"]["valid"] is False and "extneds" in data["typo"]["error"]
+    assert data["fine"]["valid"] is True and data["fine"]["error"] is None
+
+
 def test_profile_cycle_and_bad_names(home):
     root = home / ".config" / "agentdeck" / "profiles"
     for a, b in (("a", "b"), ("b", "a")):
