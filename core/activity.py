@@ -73,6 +73,11 @@ class Filter:
     def __post_init__(self):
         if self.decision is not None and self.decision not in DECISIONS:
             raise UserError(f"--decision {self.decision!r}: expected one of {', '.join(DECISIONS)}")
+        if self.target is not None:
+            from .names import TARGETS
+            known = (*TARGETS, "repo")        # "repo": hooks a repository carries
+            if self.target not in known:
+                raise UserError(f"--target {self.target!r}: expected one of {', '.join(known)}")
         self._cutoff = time.time() - self.since if self.since is not None else None
 
     def accepts(self, rec: dict) -> bool:

@@ -62,6 +62,18 @@ def test_bad_duration_and_decision_are_one_line_errors(host, capsys):
     assert cli.main(["activity", "--home", str(host.home), "--since", "soon"]) == 1
     assert capsys.readouterr().err.strip().count("\n") == 0
     assert cli.main(["activity", "--home", str(host.home), "--decision", "maybe"]) == 1
+    capsys.readouterr()
+
+
+def test_an_unknown_target_is_an_error_not_an_empty_list(host, log, capsys):
+    log(rec(now_ts(), "codex", "deny", rule="no-force-push", cmd="git push --force origin main"))
+    assert cli.main(["activity", "--home", str(host.home), "--target", "nosuch"]) == 1
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == ("agentdeck: error: --target 'nosuch': expected one of copilot, codex, "
+                       "claude, repo\n")
+    for t in ("codex", "repo"):
+        assert cli.main(["activity", "--home", str(host.home), "--target", t]) == 0
 
 
 def test_cli_table_and_json(host, log, capsys):
