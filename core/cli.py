@@ -189,8 +189,10 @@ def _recover(host: Host) -> None:
 
 def _match(plan, token: str):
     items = plan.items
+    home = plan.home.rstrip("/")
     if token.startswith("~/"):   # ids as the plan prints them, with the home as ~
-        token = plan.home.rstrip("/") + token[1:]
+        token = home + token[1:]
+    token = token.replace("]@~/", f"]@{home}/")    # a key's member path (render.shown_id)
     for it in items:
         if it.id == token:
             return it

@@ -212,5 +212,15 @@ def _item_lines(sym: str, it: dict, display, color: bool, verbose: bool) -> list
     for w in it["warnings"]:
         out.append(f"      {_c('33', 'warning:', color)} {w}")
     if verbose:
-        out.append(f"      id: {it['id']}")
+        out.append(f"      id: {shown_id(it['id'], display)}")
     return out
+
+
+def shown_id(item_id: str, display) -> str:
+    """An item's id as the operator reads and types it (`--keep ID`): its paths, the file's and
+    a key's member path (`...#["hooks", "Stop"]@<wrapper>`), with the home as ~."""
+    path, sep, rest = item_id.partition("#")
+    key, at, member = rest.partition("]@")
+    if at and member.startswith(os.sep):
+        member = display(member)
+    return display(path) + sep + key + at + member

@@ -154,3 +154,20 @@ def test_operator_profile_overrides_bundled(home, capsys):
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows["default"]["origin"] == "operator" and rows["default"]["overrides_bundled"]
     assert rows["_base"]["origin"] == "bundled"
+
+
+def test_verbose_ids_are_the_home_form_and_are_accepted_back(home, capsys):
+    """README: `--verbose` lists ids, the home as ~ (a key's member path too), and --keep /
+    --take / --skip take them as printed."""
+    assert cli.main(["plan", "--home", str(home), "--target", "claude", "--verbose"]) == 2
+    out = capsys.readouterr().out
+    ids = [ln.strip()[len("id: "):] for ln in out.splitlines() if ln.strip().startswith("id: ")]
+    assert ids and all(i.startswith("~/") for i in ids), ids
+    assert not any(str(home) in i for i in ids)
+    hook = next(i for i in ids if '"PreToolUse"]@' in i)
+    assert hook.endswith("]@~/.claude/agentdeck-hook.sh"), hook
+    assert cli.main(["plan", "--home", str(home), "--target", "claude", "--json",
+                     "--skip", hook]) == 2
+    data = json.loads(capsys.readouterr().out)
+    skipped = [i for i in data["items"] if i.get("decision") == "skip"]
+    assert [i["id"] for i in skipped] == [hook.replace("~/", str(home) + "/")]
