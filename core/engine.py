@@ -199,8 +199,25 @@ def build_uninstall_plan(host: Host, names: list[str] | None = None, *,
     states = [DesiredState(n, info=dict(info)) for n in chosen]
     plan = planner.compute(host, "(uninstall)", states, manifests, disk=view, selected=chosen)
     plan.mode = "uninstall"
+    for it in plan.items:       # say what uninstall does, not that a profile stopped wanting it
+        if it.cls == "remove" and it.entry is not None and it.reason == planner.NO_LONGER_WANTED:
+            it.reason = _uninstall_reason(it.entry)
     plan.scope = scope.to_json()
     return plan
+
+
+def _uninstall_reason(e) -> str:
+    """What uninstall does with one thing agentdeck recorded (a remove item's reason)."""
+    from .manifest import ABSENT
+
+    if e.kind == "key":
+        return ("agentdeck changed it; uninstall puts back the value it replaced"
+                if e.prior is not ABSENT else "agentdeck added it; uninstall takes it out")
+    if e.kind == "block":
+        return "agentdeck's block; uninstall takes it out, your text around it stays"
+    if e.prior_sha:
+        return "agentdeck replaced it; uninstall puts back the file that was there before"
+    return "agentdeck created it; uninstall removes it"
 
 
 # ---- repository scope: shorthands ----------------------------------------------------------------

@@ -525,6 +525,9 @@ def _display_recorded(e: Entry | None) -> Any:
     return f"sha256:{e.fingerprint[:12]}"
 
 
+NO_LONGER_WANTED = "the profile no longer wants it"   # (an uninstall plan says what it does instead)
+
+
 def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | None,
              pinned: bool = False, aside: bool = False) -> tuple[str, bool, str]:
     """(class, heal, reason) by the three-state rule. desired_fp None = no longer wanted.
@@ -537,7 +540,7 @@ def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | N
         if actual_fp is None:
             return ItemClass.NOOP, True, "already gone; forgetting our record"
         if actual_fp == recorded_fp:
-            return "remove", False, "the profile no longer wants it"
+            return "remove", False, NO_LONGER_WANTED
         return "hand-edited", False, "changed by you after we wrote it; left as is, no longer managed"
     if recorded_fp is None:
         if actual_fp is None:

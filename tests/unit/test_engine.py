@@ -274,3 +274,30 @@ def test_uninstall_after_two_applies_leaves_no_empty_file(host):
     apply(host, plan_for(host, [key(host, "s.json", ["a"], 1), key(host, "s.json", ["b"], 2)]))
     apply(host, plan_for(host, []))
     assert not (host.home / "s.json").exists()
+
+
+def test_an_uninstall_plan_says_what_it_does_not_that_the_profile_stopped_wanting_it(ghost):
+    from agentdeck.core import engine
+    from agentdeck.core.manifest import ABSENT, Entry
+
+    (ghost.claude_home).mkdir(parents=True)
+    (ghost.claude_home / "CLAUDE.md").write_text("# mine\n")
+    engine.apply_plan(ghost, engine.build_plan(ghost, names=["claude"]))
+    plan = engine.build_uninstall_plan(ghost, ["claude"])
+    removes = [i for i in plan.items if i.cls == "remove"]
+    assert removes and not [i for i in removes if i.reason == planner.NO_LONGER_WANTED]
+    by_kind = {i.kind: i.reason for i in removes}
+    assert by_kind["key"] == "agentdeck added it; uninstall takes it out"
+    assert by_kind["block"] == "agentdeck's block; uninstall takes it out, your text around it stays"
+    assert by_kind["file"] == "agentdeck created it; uninstall removes it"
+    # a key whose value agentdeck replaced, a file it replaced
+    key = Entry(path="/x", kind="key", fingerprint="f", key=["k"], prior="theirs")
+    assert engine._uninstall_reason(key) == ("agentdeck changed it; uninstall puts back the "
+                                             "value it replaced")
+    assert engine._uninstall_reason(Entry(path="/x", kind="key", fingerprint="f", prior=ABSENT)) \
+        == "agentdeck added it; uninstall takes it out"
+    f = Entry(path="/x", kind="file", fingerprint="f", prior_sha="0" * 64)
+    assert engine._uninstall_reason(f) == ("agentdeck replaced it; uninstall puts back the file "
+                                           "that was there before")
+    # a profile switch still says the profile no longer wants it
+    assert planner.classify(None, "a", "a") == ("remove", False, planner.NO_LONGER_WANTED)
