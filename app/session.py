@@ -28,6 +28,11 @@ DECISION_LABEL = {
 }
 
 
+def decide_hint(n: int) -> str:
+    """The status line's word on undecided conflicts: what to press (the summary counts them)."""
+    return f"select {'the' if n == 1 else 'each'} ! then k keeps yours, t takes profile's"
+
+
 def symbol(plan: Plan, item: PlanItem) -> str:
     """The terraform-style mark of an item: + ~ - ! (or > for record only, blank for in sync)."""
     from agentdeck.core.render import symbol as _symbol

@@ -91,8 +91,8 @@ class ConfirmApplyScreen(ModalScreen[bool]):
             if undecided:
                 note.append(f"{len(undecided)} conflict(s) need your decision first: "
                             + ", ".join(i.label or i.id for i in undecided[:3])
-                            + ". Go back and choose keep mine (k) or take profile's (t).",
-                            style="bold red3")
+                            + ". Press esc, select the ! item in the plan, then k to keep "
+                              "yours or t to take the profile's.", style="bold red3")
             else:
                 note.append("Backups of every file replaced are kept in agentdeck's state folder. "
                             "Apply refuses if a file changed since the plan was computed.",

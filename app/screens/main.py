@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static, Switch, TabbedContent, TabPane
 from agentdeck.core.plan import KEPT_CLASSES, Plan
 
 from ..messages import Decided, McpToggled
-from ..session import (Session, available_targets, all_targets, home_relative, key_title,
+from ..session import (Session, available_targets, all_targets, decide_hint, home_relative, key_title,
                        target_status, target_title)
 from ..widgets.browser_pane import BrowserPane
 from ..widgets.header import HostHeader
@@ -400,9 +400,8 @@ class MainScreen(Screen):
             summary = self.plan.summary()
             t = Text(summary, style="bold")
             undecided = self.plan.undecided_conflicts()
-            if undecided:
-                t.append(f"  {len(undecided)} conflict(s) to decide before apply",
-                         style="bold red3")
+            if undecided:       # the summary counts them; say what to press
+                t.append("  " + decide_hint(len(undecided)), style="bold red3")
             st.update(t)
         st.set_class(bool(self.error or (self.plan is not None and self.plan.errors)), "-error")
 
@@ -542,9 +541,9 @@ class MainScreen(Screen):
             if pane is None or self.plan is None:
                 return None
             return pane.check_action(str(parameters[0]), ())
-        if action == "apply":
-            return bool(self.plan is not None and not self.computing and self.plan.has_work
-                        and not self.plan.errors) or None
+        if action == "apply":   # a conflict alone opens the confirmation, which says what to do
+            return bool(self.plan is not None and not self.computing and not self.plan.errors
+                        and (self.plan.has_work or self.plan.undecided_conflicts())) or None
         if action == "refresh_plan":
             return not self.computing or None
         if action == "trust_hooks":

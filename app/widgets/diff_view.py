@@ -38,6 +38,18 @@ def unified(host: Host, item: PlanItem) -> str:
 DEFAULT_WORD = {"keep": "kept", "apply": "planned", "skip": "skipped", "take": "taken"}
 
 
+def effect(item: PlanItem, act: str) -> str:
+    """What apply does with the item, in words: "set it aside", "add agentdeck's block"..."""
+    if act == "none":
+        return "change nothing"
+    if item.kind == "aside":
+        return {"write": "set it aside", "remove": "put it back"}.get(act, act)
+    if item.kind == "block":
+        return {"write": "add agentdeck's block" if item.cls == "create"
+                else "rewrite agentdeck's block", "remove": "take agentdeck's block out"}.get(act, act)
+    return {"write": "write it", "remove": "remove it", "record": "record it"}.get(act, act)
+
+
 def item_header(host: Host, plan: Plan, item: PlanItem) -> Text:
     sym = symbol(plan, item)
     t = Text()
@@ -51,9 +63,9 @@ def item_header(host: Host, plan: Plan, item: PlanItem) -> Text:
     d = plan.decision(item)
     act = plan.action(item)
     t.append(f"{CLASS_LABEL.get(item.cls, item.cls)}", style="magenta3" if sym == "!" else "")
-    t.append(f" · decision: {DECISION_LABEL.get(d, d)}")
-    verb = {"write": "set it aside", "remove": "put it back"}.get(act) if item.kind == "aside" else None
-    t.append(f" · apply will {'change nothing' if act == 'none' else verb or act}")
+    if d != "apply":            # the operator's (or the default's) choice, then its effect
+        t.append(f" · decision: {DECISION_LABEL.get(d, d)}")
+    t.append(f" · apply will {effect(item, act)}")
     if act == "record":
         t.append(" (agentdeck's record only)", style="dim")
     if item.reason:

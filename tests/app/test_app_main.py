@@ -645,3 +645,17 @@ async def test_run_app_is_what_the_cli_calls(demo_host, monkeypatch):
     assert seen["onboard"] is False and seen["targets"] is None
     app_module.run_app(demo_host, onboard=True)
     assert seen["onboard"] is True
+
+
+async def test_the_item_header_says_what_apply_does(demo_host, make_app):
+    """A plain apply is not a decision: the header says what happens ("apply will add
+    agentdeck's block", "set it aside"), never "decision: apply"."""
+    app = make_app(demo_host, targets=["copilot"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = main_screen(app)
+        item = next(i for i in screen.plan.items if i.kind == "block" and i.cls == "create")
+        await select_tree_item(pilot, item.id)
+        body = " ".join(plain(screen.query_one(DiffView).query_one("#diff-body").content).split())
+        assert "create · apply will add agentdeck's block" in body
+        assert "decision: apply" not in body

@@ -52,6 +52,12 @@ async def test_the_install_is_one_node_and_the_persona_is_decided_by_key(aih_hos
         # the group's "decide persona block" row is the persona item itself
         group = tree.root.children[0]
         assert any(n.data is not None and n.data.id == persona for n in group.children)
+        from agentdeck.app.widgets.diff_view import DiffView
+        from app_helpers import plain
+        aside = next(i for i in screen.plan.items if i.kind == "aside")
+        await select_tree_item(pilot, aside.id)      # the header says what happens, no "apply"
+        body = " ".join(plain(screen.query_one(DiffView).query_one("#diff-body").content).split())
+        assert "· apply will set it aside" in body and "decision: apply" not in body
         await select_tree_item(pilot, persona)
         await pilot.press("t")
         await settle(pilot)
@@ -76,3 +82,30 @@ async def test_onboarding_detect_says_an_agentihooks_install_was_found(aih_host,
         assert "other tools" in text
         assert "copilot: agentihooks 2.17.0 found: hooks file" in text
         assert "uninstall gives" in text
+
+
+async def test_a_with_only_an_undecided_conflict_says_what_to_press(aih_host, make_app):
+    """Everything else applied, the persona conflict left: `a` still opens the confirmation,
+    which says what to press, and the status line says it too, in one line at 120 columns."""
+    from agentdeck.app.screens.apply import ConfirmApplyScreen
+    from app_helpers import static_text
+
+    host = aih_host
+    engine.apply_plan(host, engine.build_plan(host, "default", ["copilot"]), leave_conflicts=True)
+    app = make_app(host, targets=["copilot"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert not screen.plan.has_work and screen.plan.undecided_conflicts()
+        status = static_text(screen, "#status")
+        assert "select the ! then k keeps yours, t takes profile's" in status
+        assert screen.query_one("#status").size.height == 1       # not cut, not wrapped
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmApplyScreen)
+        note = " ".join(static_text(app.screen, "#confirm-note").split())
+        assert "Press esc, select the ! item in the plan, then k to keep yours or t to take " \
+               "the profile's" in note
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen

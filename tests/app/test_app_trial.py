@@ -360,7 +360,7 @@ async def test_7_taking_a_foreign_item_says_why_it_was_kept_by_default(demo_host
         await pilot.press("t")
         await settle(pilot)
         body = flat(plain(screen.query_one(DiffView).query_one("#diff-body").content))
-        assert "decision: take profile's · apply will write" in body
+        assert "decision: take profile's · apply will write it" in body
         assert "why it was kept by default: the profile's skill" in body
 
 
