@@ -365,9 +365,12 @@ def _codex_hooks(ctx: Ctx, m, res, out: Out) -> None:
         out.error(f"Codex reports: {_tilde(ctx, str(msg))}")
     for w in entry.get("warnings") or []:
         out.warning(f"Codex reports: {_tilde(ctx, str(w))}")
+    machine = []       # about this machine, not a configuration: said after the verdict
     for w in data.get("configWarnings") or []:
         text = _tilde(ctx, " ".join(str(w).split()))
-        if CODEX.config_invalid_warning.split(";")[0] in text:
+        if CODEX.sandbox_missing_warning in text.lower():
+            machine.append(text)
+        elif CODEX.config_invalid_warning.split(";")[0] in text:
             out.error(f"Codex reports: {text}", fix="see codex.live.config")
         elif "config" in text.lower():
             out.warning(f"Codex reports: {text}")
@@ -375,6 +378,10 @@ def _codex_hooks(ctx: Ctx, m, res, out: Out) -> None:
             out.info(f"Codex reports: {text}")
     if not out.findings:
         out.ok(f"Codex lists all {len(m.handlers)} hook(s) as expected ({_seconds(res)})")
+    for text in machine:
+        out.info(f"this machine, not agentdeck's configuration: {text}",
+                 fix="install bubblewrap with the OS package manager (e.g. `apt install "
+                     "bubblewrap`); nothing in agentdeck or config.toml needs changing")
 
 
 def _codex_mcp(ctx: Ctx, m, res, out: Out) -> None:

@@ -67,6 +67,11 @@ class CodexFacts(CliFacts):
     #: observed: the configWarning Codex sends when it cannot load config.toml and runs on its
     #: defaults (every other configWarning leaves the config in effect)
     config_invalid_warning: str = "Invalid configuration; using defaults."
+    #: observed (0.171.0 on Linux without bwrap): the configWarning about this machine's sandbox
+    #: prerequisite, not about any config ("Codex could not find bubblewrap on PATH. Install
+    #: bubblewrap with your OS package manager. ... Codex will use the bundled bubblewrap in the
+    #: meantime.")
+    sandbox_missing_warning: str = "could not find bubblewrap"
 
 
 #: Top-level config.toml keys Codex 0.171.0 accepts. Source: the ConfigToml field names compiled

@@ -178,6 +178,38 @@ def test_codex_hooks_trust_and_missing(tmp_path, fake):
     assert any(f.result == "error" and "Invalid configuration" in f.message for f in rows)
 
 
+BWRAP = ("Codex could not find bubblewrap on PATH. Install bubblewrap with your OS package "
+         "manager. See the sandbox prerequisites: https://developers.openai.com/codex/concepts/"
+         "sandboxing#prerequisites. Codex will use the bundled bubblewrap in the meantime.")
+
+
+def test_codex_missing_bubblewrap_is_this_machines_not_the_configs(tmp_path, fake):
+    """Codex 0.171.0 without bwrap on PATH says so as a configWarning: the doctor names it as
+    this machine's prerequisite, and the hooks are still reported as listed as expected."""
+    home = tmp_path / "home"
+    home.mkdir()
+    host = make_host(home)
+    from agentdeck.core import engine
+    engine.apply_plan(host, engine.build_plan(host, names=["codex"], trust_hooks=True))
+    plan = engine.build_plan(host, names=["codex"], trust_hooks=True)
+    src = plan.info["codex"]["hooks"]["trust_source"]
+    listed = [{"key": e["key"], "eventName": e["event"], "command": e["command"],
+               "currentHash": e["hash"], "trustStatus": "trusted", "enabled": True,
+               "sourcePath": src, "source": "user", "timeoutSec": e["timeout"]}
+              for e in plan.info["codex"]["hooks"]["events"]]
+    fake("codex_hooks_list", answer("codex", "hooks/list", {
+        "data": [{"cwd": str(home), "hooks": listed, "warnings": [], "errors": []}],
+        "configWarnings": [BWRAP]}))
+    fs = live(doctor.run(host, targets=["codex"], live=True))
+    rows = [f for f in fs if f.check == "codex.live.hooks"]
+    assert rows[0].result == "ok" and "as expected" in rows[0].message, rows
+    (env,) = [f for f in rows if "bubblewrap" in f.message]
+    assert env.result == "info"
+    assert env.message.startswith("this machine, not agentdeck's configuration: Codex could not "
+                                  "find bubblewrap on PATH")
+    assert "apt install bubblewrap" in env.fix and "nothing in agentdeck" in env.fix
+
+
 def test_codex_mcp_enabled_flags(tmp_path, fake):
     home = tmp_path / "home"
     home.mkdir()
