@@ -28,9 +28,9 @@ DECISION_LABEL = {
 }
 
 
-def decide_hint(n: int) -> str:
-    """The status line's word on undecided conflicts: what to press (the summary counts them)."""
-    return f"select {'the' if n == 1 else 'each'} ! then k keeps yours, t takes profile's"
+#: the status line's word on undecided conflicts: what to press (the summary counts them; short,
+#: so a plan summary and this fit one line at 120 columns)
+DECIDE_HINT = "! item: k = yours, t = profile's"
 
 
 def symbol(plan: Plan, item: PlanItem) -> str:

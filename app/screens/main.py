@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static, Switch, TabbedContent, TabPane
 from agentdeck.core.plan import KEPT_CLASSES, Plan
 
 from ..messages import Decided, McpToggled
-from ..session import (Session, available_targets, all_targets, decide_hint, home_relative, key_title,
+from ..session import (Session, available_targets, all_targets, DECIDE_HINT, home_relative, key_title,
                        target_status, target_title)
 from ..widgets.browser_pane import BrowserPane
 from ..widgets.header import HostHeader
@@ -401,7 +401,7 @@ class MainScreen(Screen):
             t = Text(summary, style="bold")
             undecided = self.plan.undecided_conflicts()
             if undecided:       # the summary counts them; say what to press
-                t.append("  " + decide_hint(len(undecided)), style="bold red3")
+                t.append("  " + DECIDE_HINT, style="bold red3")
             st.update(t)
         st.set_class(bool(self.error or (self.plan is not None and self.plan.errors)), "-error")
 

@@ -47,9 +47,11 @@ class OnboardPlanReady(Message):
 
 
 class OnboardDoctorDone(Message):
-    def __init__(self, findings: list | None, error: str | None) -> None:
+    """`findings`: the doctor's own (what `agentdeck doctor` reports); `extra`: the hooks that
+    cannot run after the apply and the drill's receipts, counted on their own."""
+    def __init__(self, findings: list | None, error: str | None, extra: list | None = None) -> None:
         super().__init__()
-        self.findings, self.error = findings, error
+        self.findings, self.error, self.extra = findings, error, extra or []
 
 
 class OnboardingScreen(Screen[str]):
@@ -87,6 +89,7 @@ class OnboardingScreen(Screen[str]):
         self.error: str | None = None
         self.defaults: dict[str, Any] = {}
         self.doctor_findings: list | None = None
+        self.doctor_extra: list = []      # hooks inert after the apply, the drill's receipts
         refs = available_profiles(host)
         #: profiles an operator can choose (the `_base`-style building blocks are left out)
         #: (and the operator's layers, core.overlay: each is used with the profile it extends)
@@ -419,6 +422,14 @@ class OnboardingScreen(Screen[str]):
             t.append("\n\nNext: the doctor checks what each CLI will really load.", style="dim")
         self.query_one("#apply-body", Static).update(t)
 
+    def _finding_rows(self, t: Text, fs: list) -> None:
+        for f in [f for f in fs if f.result in ("error", "warning", "info", "skipped")][:8]:
+            t.append(f"\n{f.result:<8}", style=RESULT_STYLE.get(f.result, ""))
+            t.append(f" {f.target}: {home_relative(self.session.host, f.message)}")
+            if f.fix:
+                t.append(f"\n         fix: {home_relative(self.session.host, f.fix)}",
+                         style="dim")
+
     def _render_doctor(self) -> None:
         body = self.query_one("#doctor-body", Static)
         if self.doctor_findings is None:
@@ -427,20 +438,17 @@ class OnboardingScreen(Screen[str]):
         if isinstance(self.doctor_findings, str):
             body.update(Text(self.doctor_findings, style="dim"))
             return
+        from agentdeck.core.doctor.report import summary_line
+
         t = Text()
-        t.append("Doctor\n", style="bold")
         fs = self.doctor_findings
-        for r in ("error", "warning", "info", "ok", "skipped"):
-            c = sum(1 for f in fs if f.result == r)
-            if c:
-                t.append(f"{c} {r}  ", style=RESULT_STYLE.get(r, ""))
-        t.append("\n")
-        for f in [f for f in fs if f.result in ("error", "warning", "info")][:8]:
-            t.append(f"\n{f.result:<8}", style=RESULT_STYLE.get(f.result, ""))
-            t.append(f" {f.target}: {home_relative(self.session.host, f.message)}")
-            if f.fix:
-                t.append(f"\n         fix: {home_relative(self.session.host, f.fix)}",
-                         style="dim")
+        t.append("Doctor  ", style="bold")        # counted as `agentdeck doctor` counts them
+        t.append(summary_line(fs).removeprefix("Summary: "))
+        self._finding_rows(t, fs)
+        if self.doctor_extra:
+            t.append("\n\nAfter the apply: the hooks, and the drill's real turns  ", style="bold")
+            t.append(summary_line(self.doctor_extra).removeprefix("Summary: ").split(";")[0])
+            self._finding_rows(t, self.doctor_extra)
         t.append("\n\nFinish opens the main screen; press d there for the full doctor report.",
                  style="dim")
         body.update(t)
@@ -771,18 +779,18 @@ class OnboardingScreen(Screen[str]):
         s = self.session
         try:
             findings = list(run_for_session(run, s, live=False))
-            findings = _inert_findings(s) + findings + _drill_findings(s)
+            extra = _inert_findings(s) + _drill_findings(s)
         except Exception as e:  # noqa: BLE001
             self.post_message(OnboardDoctorDone(None, str(e)))
             return
-        self.post_message(OnboardDoctorDone(findings, None))
+        self.post_message(OnboardDoctorDone(findings, None, extra))
 
     def on_onboard_doctor_done(self, event: OnboardDoctorDone) -> None:
         if event.error is not None:
             self.doctor_findings = f"The doctor failed: {home_relative(self.session.host, event.error)}"
         else:
-            self.doctor_findings = event.findings
-            self.app.doctor_findings = (event.findings, False)
+            self.doctor_findings, self.doctor_extra = event.findings, event.extra
+            self.app.doctor_findings = (event.findings, False)   # the doctor screen's, as run
         self._render_doctor()
 
     def _finish(self) -> None:

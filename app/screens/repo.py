@@ -28,7 +28,7 @@ from agentdeck.core.host import Host
 from agentdeck.core.plan import Plan
 
 from ..messages import Decided
-from ..session import Session, decide_hint, home_relative
+from ..session import Session, DECIDE_HINT, home_relative
 from ..widgets.plan_pane import PlanPane
 from ..widgets.tabs import step_tab, switch_tab
 from ..widgets.plan_tree import PlanTree
@@ -382,7 +382,7 @@ class RepoScreen(Screen):
             t = Text(self.plan.summary(), style="bold", no_wrap=True, overflow="ellipsis")
             und = self.plan.undecided_conflicts()
             if und:
-                t.append("  " + decide_hint(len(und)), style="bold red3")
+                t.append("  " + DECIDE_HINT, style="bold red3")
             counts = {r: sum(1 for f in self.findings if f.result == r) for r in RESULT_ORDER}
             bad = [f"{n} {r}{'s' if n != 1 else ''}" for r, n in counts.items()
                    if n and r in ("error", "warning")]

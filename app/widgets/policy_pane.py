@@ -15,6 +15,24 @@ from .style import no_plan
 DECISION_STYLE = {"deny": "bold red3", "ask": "bold dark_orange3", "allow": "#2f9e44"}
 
 
+def cli_name(name: str | None) -> str:
+    """A CLI as the operator knows it ("GitHub Copilot CLI"), never a payload dialect's id."""
+    from ..session import target_title
+
+    if not name:
+        return "?"
+    return "VS Code" if name == "vscode" else target_title(name)
+
+
+def verified_line(verified: dict) -> str:
+    """`{"copilot-camel": "1.0.102", "copilot-pascal": "1.0.102"}` as "GitHub Copilot CLI
+    1.0.102": one entry per CLI and version (the dialects are how one CLI sends its hooks)."""
+    from agentdeck.core.facts.hook_channels import DIALECT_CLI
+
+    shown = [f"{cli_name(DIALECT_CLI.get(d, (d, ''))[0])} {v}" for d, v in verified.items()]
+    return ", ".join(dict.fromkeys(shown))
+
+
 def policy_text(host: Host, data: dict | None, target: str | None) -> Text:
     t = Text()
     if data is None:
@@ -30,8 +48,8 @@ def policy_text(host: Host, data: dict | None, target: str | None) -> Text:
         t.append(f": {on_error['meaning']}", style="dim")
     verified = data.get("verified") or {}
     if verified:
-        t.append("\nchannels verified with ", style="dim")
-        t.append(", ".join(f"{d} {v}" for d, v in verified.items()), style="dim")
+        t.append("\nverified with ", style="dim")
+        t.append(verified_line(verified), style="dim")
     rules = data.get("rules") or []
     paths = data.get("paths") or []
     if not rules and not paths:
@@ -51,9 +69,9 @@ def policy_text(host: Host, data: dict | None, target: str | None) -> Text:
             t.append(f"\n      {r['reason']}", style="dim")
         for e in r.get("enforced_by") or []:
             tools = "; ".join(f"{k}: {v}" for k, v in (e.get("tools") or {}).items() if v)
-            t.append(f"\n  {e.get('cli')} hook ", style="bold")
+            t.append(f"\n  {cli_name(e.get('cli'))} hook ", style="bold")
             t.append(tools)
-            t.append(f"\n  {e.get('cli')} own layer ", style="bold")
+            t.append(f"\n  {cli_name(e.get('cli'))} own layer ", style="bold")
             t.append(str(e.get("native") or ""), style="dim")
     for r in rules:
         t.append("\n\n")
@@ -72,7 +90,7 @@ def policy_text(host: Host, data: dict | None, target: str | None) -> Text:
         if r.get("reason"):
             t.append(f"\n      {r['reason']}", style="dim")
         for c in r.get("channels") or []:
-            t.append(f"\n  {c.get('cli') or c.get('dialect')} ", style="bold")
+            t.append(f"\n  {cli_name(c.get('cli') or c.get('dialect'))} ", style="bold")
             t.append(f"{c.get('event', '')}: ", style="dim")
             t.append(str(c.get("how") or ""))
             if c.get("ask_becomes") and c.get("ask_becomes") != "ask":

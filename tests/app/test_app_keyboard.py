@@ -6,6 +6,8 @@ from __future__ import annotations
 import inspect
 import json
 
+import pytest
+
 from textual.widgets import DataTable, Input
 
 from agentdeck.app.screens.keys import KeysScreen, key_sections
@@ -83,6 +85,27 @@ async def test_question_mark_lists_every_key_including_space_on_a_switch(demo_ho
         await pilot.press("question_mark")
         await settle(pilot)
         assert app.screen is main
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_question_mark_can_show_every_line(demo_host, make_app, size):
+    """The list scrolls inside the box: scrolled to its end, its last line ("tab, shift+tab")
+    is inside the box (the scroll used to overflow the box by the title's two lines)."""
+    app = make_app(demo_host)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        box, scroll = app.screen.query_one("#keys-box"), app.screen.query_one("#keys-scroll")
+        assert box.content_region.contains_region(scroll.region), (box.content_region,
+                                                                    scroll.region)
+        await pilot.press("end")
+        await settle(pilot)
+        assert scroll.scroll_y == scroll.max_scroll_y
+        assert scroll.scroll_y + scroll.scrollable_content_region.height \
+            >= scroll.virtual_size.height
+        text = plain(app.screen.query_one("#keys-list").content, width=scroll.size.width - 2)
+        assert text.rstrip().splitlines()[-1].strip().startswith("tab, shift+tab")
 
 
 async def test_the_plan_tree_can_be_filtered(demo_host, make_app):

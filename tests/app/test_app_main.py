@@ -309,7 +309,9 @@ async def test_a_conflict_blocks_apply_until_decided(hand_edited, make_app):
         screen = app.screen
         item = find_item(screen.plan, "copilot", key=("disableAllHooks",))
         assert item.cls == "conflict"
-        assert "conflict(s) to decide" in static_text(screen, "#status")
+        status = static_text(screen, "#status")
+        assert "1 conflict to decide.  ! item: k = yours, t = profile's" in status
+        assert screen.query_one("#status").size.height == 1       # one line at 120 columns
         await pilot.press("a")
         await settle(pilot)
         confirm = app.screen

@@ -266,3 +266,35 @@ async def test_a_handler_that_cannot_be_found_holds_the_apply_until_confirmed(em
         await pilot.press("n")                       # Apply again: the confirmation
         await settle(pilot)
         assert app.screen.id == "confirm-apply"
+
+
+async def test_the_doctor_step_counts_as_agentdeck_doctor_does(demo_host, make_app, capsys):
+    """The walkthrough's doctor step says the doctor's own summary, counted as `agentdeck
+    doctor` counts it on the same home; the drill and the hooks after the apply are counted
+    on their own line, not mixed into it."""
+    from agentdeck.core import cli
+    from test_app_trial import flat, go_to, open_walkthrough
+
+    app = make_app(demo_host, onboard=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_walkthrough(pilot)
+        await go_to(pilot, screen, "review")
+        await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("y")                       # apply
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("n")                       # the doctor
+        await settle(pilot)
+        for _ in range(50):
+            if screen.doctor_findings is not None:
+                break
+            await pilot.pause(0.1)
+        body = flat(static_text(screen, "#doctor-body"))
+        targets = list(screen.session.targets)
+    capsys.readouterr()
+    cli.main(["doctor", "--home", str(demo_host.home), "--target", ",".join(targets)])
+    summary = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("Summary: "))
+    assert f"Doctor {summary.removeprefix('Summary: ')}" in body, (summary, body)
+    assert "After the apply: the hooks, and the drill's real turns" in body

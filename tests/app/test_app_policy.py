@@ -142,3 +142,21 @@ async def test_activity_with_no_log_says_so(empty_host, make_app):
         assert "No decisions recorded yet" in head
         write_log(empty_host, [record(1, "deny", rule="r")])
         await wait_rows(pilot, app.screen, 1)
+
+
+async def test_the_policy_tab_names_each_cli_never_a_payload_dialect(demo_host, make_app):
+    """The operator reads "GitHub Copilot CLI", not the handler's dialect ids (copilot-camel)."""
+    from agentdeck.app.session import target_title
+
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        for t in screen.plan.targets:
+            await choose_target(pilot, t)
+            await choose_tab(pilot, "tab-policy")
+            text = " ".join(plain(screen.query_one("#policy-body").content, width=110).split())
+            for dialect in ("copilot-camel", "copilot-pascal"):
+                assert dialect not in text, (t, dialect)
+            assert f"verified with {target_title(t)} " in text
+            assert f"{target_title(t)} hook " in text or f"{target_title(t)} " in text

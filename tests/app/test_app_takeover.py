@@ -98,7 +98,7 @@ async def test_a_with_only_an_undecided_conflict_says_what_to_press(aih_host, ma
         screen = app.screen
         assert not screen.plan.has_work and screen.plan.undecided_conflicts()
         status = static_text(screen, "#status")
-        assert "select the ! then k keeps yours, t takes profile's" in status
+        assert "! item: k = yours, t = profile's" in status
         assert screen.query_one("#status").size.height == 1       # not cut, not wrapped
         await pilot.press("a")
         await settle(pilot)
