@@ -56,6 +56,8 @@ async def wait_rows(pilot, screen, n: int, timeout: float = 10.0) -> None:
 
 
 async def test_policy_tab_shows_each_rule_and_how_each_cli_enforces_it(demo_host, make_app):
+    from agentdeck.app.widgets.policy_pane import cli_name
+
     app = make_app(demo_host)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -77,7 +79,7 @@ async def test_policy_tab_shows_each_rule_and_how_each_cli_enforces_it(demo_host
             for r in want["paths"]:
                 assert r["id"] in text and r["paths"][0] in text
                 for e in r["enforced_by"]:
-                    assert f"{e['cli']} own layer" in text
+                    assert f"{cli_name(e['cli'])} own layer" in text     # the CLI's name
                     assert " ".join(str(e["native"]).split())[:40] in text
             for c in want["caveats"]:
                 assert " ".join(c.split())[:40] in text
