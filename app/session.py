@@ -212,19 +212,22 @@ class Session:
     and every plan the app computes -- the main screen's, the one after an apply, the doctor's
     view of pending changes -- plans the layer as it will be. After the apply the saved layer
     is what every plan (`agentdeck plan` too) uses, so nothing plans to undo them. Trusting
-    agentdeck's own Codex hooks (onboarding's option, the Hooks tab's button) is such a choice
-    too (`set_trust`); `trust_hooks` alone trusts for this run only, as `--trust-hooks` does."""
+    agentdeck's own Codex hooks is part of every plan by default; saying no (onboarding's
+    option, the Hooks tab's button) is such a choice too (`set_trust`: `"trust_hooks":
+    {"codex": false}` in the layer); `trust_hooks` True/False decides for this run only, as
+    `--trust-hooks` / `--no-trust-hooks` do."""
     host: Host
     profile: str = engine.DEFAULT_PROFILE
     targets: list[str] | None = None
     decisions: dict[str, str] = field(default_factory=dict)
     #: pending directive choices (onboarding's options): {"directives": {...}}, and trusting
-    #: agentdeck's hooks: {"trust_hooks": {"codex": True}} (None: drop the saved choice)
+    #: agentdeck's hooks: {"trust_hooks": {"codex": False}} (None: drop the saved choice)
     overrides: dict[str, Any] = field(default_factory=dict)
     #: pending MCP switches per target: {"copilot": {"github": True}}
     mcp_enabled: dict[str, dict[str, bool]] = field(default_factory=dict)
-    #: trust agentdeck's own hooks where the CLI gates hooks on trust (Codex)
-    trust_hooks: bool = False
+    #: this run only: trust agentdeck's own hooks where the CLI gates hooks on trust (Codex), or
+    #: not (None: the layer's choice, else the default, trusted)
+    trust_hooks: bool | None = None
     #: items the app decided "take" for because an MCP switch changed them (see main screen)
     auto_taken: set[str] = field(default_factory=set)
     #: switches flipped since the last apply (for "quit without applying?")
@@ -234,8 +237,8 @@ class Session:
 
     def _kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {}
-        if self.trust_hooks:
-            kwargs["trust_hooks"] = True
+        if self.trust_hooks is not None:
+            kwargs["trust_hooks"] = self.trust_hooks
         from agentdeck.core import overlay
 
         self.saved = overlay.load(self.host, self.profile)
@@ -294,7 +297,7 @@ class Session:
     @property
     def has_overrides(self) -> bool:
         """Whether this session plans differently from `agentdeck plan` right now."""
-        return bool(self.pending()) or self.trust_hooks
+        return bool(self.pending()) or self.trust_hooks is not None
 
     def reapply(self, plan: Plan) -> None:
         ids = {i.id: i for i in plan.items}
@@ -332,26 +335,29 @@ class Session:
         return False
 
     def set_trust(self, target: str, on: bool) -> None:
-        """Trust agentdeck's own hooks for `target` on every plan (a choice in the operator's
-        layer, written by the next apply, as `--trust-hooks` trusts for one run), or drop that
-        choice. Setting it back to what the layer says is no choice at all."""
+        """Leave agentdeck's own hooks for `target` untrusted on every plan (off: false in the
+        operator's layer, written by the next apply), or drop that no (on: trusted, the
+        default). Setting it back to what the layer says is no choice at all."""
         pend = dict(self.overrides.get("trust_hooks") or {})
         if on == self.saved_trust(target):
             pend.pop(target, None)
         else:
-            pend[target] = True if on else None
+            pend[target] = None if on else False
         if pend:
             self.overrides["trust_hooks"] = pend
         else:
             self.overrides.pop("trust_hooks", None)
 
     def saved_trust(self, target: str) -> bool:
-        """Whether the layer saved on disk trusts agentdeck's hooks for `target`."""
-        return bool((self.saved.get("trust_hooks") or {}).get(target))
+        """Whether the layer saved on disk trusts agentdeck's hooks for `target` (it does unless
+        it says no)."""
+        return (self.saved.get("trust_hooks") or {}).get(target) is not False
 
     def trusts(self, target: str) -> bool:
         """Whether the plan this session computes trusts agentdeck's hooks for `target`."""
-        return self.trust_hooks or bool((self.choices().get("trust_hooks") or {}).get(target))
+        if self.trust_hooks is not None:
+            return self.trust_hooks
+        return (self.choices().get("trust_hooks") or {}).get(target) is not False
 
     def saved_mcp(self, target: str) -> dict[str, bool]:
         """The MCP switches saved in the layer for `target`."""
@@ -390,8 +396,11 @@ class Session:
         return out
 
     def trust_only_for_this_run(self) -> bool:
-        """`trust_hooks` is set and the layer (as this plan writes it) does not trust."""
-        return self.trust_hooks and not self.choices().get("trust_hooks")
+        """`trust_hooks` decides this run otherwise than the layer (as this plan writes it)."""
+        if self.trust_hooks is None:
+            return False
+        layer_on = all(v is not False for v in (self.choices().get("trust_hooks") or {}).values())
+        return self.trust_hooks != layer_on
 
     def layer_path(self) -> str:
         """Where the choices are written, as shown (~/.config/agentdeck/profiles/...)."""

@@ -65,6 +65,9 @@ class ApplyResult:
     leftover: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)     # removals refused for safety, one line each
     recovered: str | None = None
+    #: target -> why its hooks cannot run after this apply, each "<reason> (fix: ...)" (the
+    #: plan computed again, core.hooks_health): the apply's last word is that effect
+    inert: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -688,6 +691,7 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
                 ops.append(Op(m.path, "delete", rmdirs=sweep, display=str(m.path)))
         if not ops:
             _record_kept_conflicts(host, plan)
+            result.inert = inert_after(plan)     # nothing written: the plan is the home's state
             return result
         try:
             _write_all(host, plan, ops, sweep, result, progress)
@@ -700,7 +704,17 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
         held = {k for k, v in plan.decisions.items() if v in ("skip", "keep")}
         result.leftover = [f"{i.cls} {i.label or i.id}" for i in after.items
                            if after.action(i) in ("write", "remove") and i.id not in held]
+        result.inert = inert_after(after)
     return result
+
+
+def inert_after(plan: Plan) -> dict[str, list[str]]:
+    """target -> "<reason> (fix: ...)" for each target whose hooks cannot run (core.hooks_health)
+    in `plan`, the home as an apply leaves it; empty for an uninstall."""
+    if plan.mode != "install":
+        return {}
+    from .hooks_health import inert
+    return {t: [i.line() for i in inert(plan, t)] for t in plan.targets if inert(plan, t)}
 
 
 def _write_all(host: Host, plan: Plan, ops: list[Op], sweep: list[str], result: ApplyResult,

@@ -1,8 +1,9 @@
 """agentdeck's command line: plan, apply, uninstall, status, profiles, doctor, demo, tui, drill,
 activity, policy, org.
 
-Exit codes: plan 0 = nothing to do, 2 = changes pending, 1 = error; apply/uninstall 0 = applied,
-2 = applied but conflicts are left undecided (named on stderr), 1 = error or cancelled. Every
+Exit codes: plan 0 = nothing to do, 2 = changes pending, 1 = error;
+apply/uninstall 0 = applied, 2 = applied but conflicts are left undecided or hooks are inert
+(named on stderr, with the fix), 1 = error or cancelled. Every
 operator mistake is one line on stderr and exit 1, never a traceback. Textual is imported only
 when the app opens. The options every command shares (--home, --profile, --target, --json,
 --verbose) are accepted before the command too: `agentdeck --home DIR plan`.
@@ -47,9 +48,14 @@ def _common(p: argparse.ArgumentParser, *, profile: bool = True, decisions: bool
 
 
 def _trust_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--trust-hooks", action="store_true",
-                   help="also trust agentdeck's own hooks where the CLI runs only trusted hooks "
-                        "(Codex: writes their trusted_hash into config.toml)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--trust-hooks", action="store_const", const=True, default=None,
+                   help="trust agentdeck's own hooks where the CLI runs only trusted hooks (Codex: "
+                        "their trusted_hash in config.toml); the default unless your layer says no, "
+                        "and a trusted_hash you changed is then a conflict to decide")
+    g.add_argument("--no-trust-hooks", dest="trust_hooks", action="store_const", const=False,
+                   help="do not trust agentdeck's hooks this run (Codex then skips them: the "
+                        "apply ends with exit 2 saying so); the app's Hooks tab keeps that choice")
 
 
 def _fleet_flags(p: argparse.ArgumentParser, *, planning: bool) -> None:
@@ -93,7 +99,7 @@ def _repo_args(args) -> tuple[str | None, bool | str]:
     if getattr(args, "target", None):
         raise UserError("--target does not apply with --repo (a repository's hooks serve Copilot "
                         "CLI, VS Code and the cloud agent at once)")
-    if getattr(args, "trust_hooks", False):
+    if getattr(args, "trust_hooks", None) is not None:
         raise UserError("--trust-hooks does not apply with --repo (Copilot CLI trusts a "
                         "repository by folder, in its config.json, which agentdeck never writes)")
     return repo, cloud
@@ -208,17 +214,25 @@ def _match(plan, token: str):
     raise UserError(f"{token!r} matches {len(cands)} plan items; use the full id (see --verbose)")
 
 
+#: a flag on an item whose choices are the other pair means the same thing there: --take on a
+#: planned change (a set-aside file too) is applying it, --keep is leaving what is on disk
+#: (skip), --skip on a kept item is keeping it
+_SAME = {("take", "apply"): "apply", ("keep", "skip"): "skip", ("skip", "keep"): "keep"}
+
+
 def _apply_decisions(plan, args) -> None:
-    for flag, decision in (("keep", "keep"), ("take", "take"), ("skip", "skip")):
+    for flag in ("keep", "take", "skip"):
         for token in getattr(args, flag, []) or []:
             it = _match(plan, token)
+            decision = flag
+            if flag not in it.choices:
+                decision = next((_SAME[(flag, c)] for c in it.choices if (flag, c) in _SAME),
+                                flag)
             try:
                 plan.decide(it.id, decision)
             except ValueError:
-                hint = {"apply": "it is applied by default; --skip leaves it out",
-                        "keep": "yours is kept by default; --take writes the profile's value"}
                 raise UserError(f"--{flag} does not apply to {it.label or it.id} ({it.cls}): "
-                                + hint[it.default_decision]) from None
+                                f"its only choice is {' or '.join(it.choices)}") from None
 
 
 def _titles(names: list[str] | None = None) -> dict[str, str]:
@@ -267,7 +281,20 @@ def cmd_plan(args) -> int:
         for t, e in plan.errors.items():
             print(f"agentdeck: error: {t}: {e}", file=sys.stderr)
         return EXIT_ERROR
+    if not args.uninstall:   # said before apply; the exit stays about what apply would change
+        _say_inert(_inert_after(plan), "after this plan,")
     return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else EXIT_OK
+
+
+def _inert_after(plan) -> dict[str, list[str]]:
+    from .apply import inert_after
+    return inert_after(plan)
+
+
+def _say_inert(inert: dict[str, list[str]], what: str) -> None:
+    """The last word when hooks cannot run: which CLI, why, and the command that fixes it."""
+    for t, lines in inert.items():
+        print(f"agentdeck: {what} {t}'s hooks are inert: " + "; ".join(lines), file=sys.stderr)
 
 
 def _confirm(plan, args) -> bool:
@@ -295,7 +322,10 @@ def _run_apply(host, plan, args) -> int:
     if not plan.has_work:
         if args.json:   # one JSON document: the plan, and no result
             print(json.dumps({"plan": plan.to_json(), "result": None}, indent=2, default=str))
-        return _conflicts_left(host, plan)
+        rc = _conflicts_left(host, plan)
+        inert = _inert_after(plan)
+        _say_inert(inert, "nothing to apply, but")
+        return EXIT_PENDING if inert and rc == EXIT_OK else rc
     conflicts = plan.undecided_conflicts()
     if conflicts and sys.stdin.isatty() and not args.yes and not args.json:
         for it in conflicts:
@@ -320,7 +350,7 @@ def _run_apply(host, plan, args) -> int:
         print(json.dumps({"plan": plan_json, "result": {
             "written": result.written, "removed": result.removed, "kept": result.kept,
             "backup_dir": result.backup_dir if backups else None, "leftover": result.leftover,
-            "conflicts_left": [i.id for i in undecided]}},
+            "conflicts_left": [i.id for i in undecided], "hooks_inert": result.inert}},
             indent=2, default=str))
     else:
         print(f"\nApplied: {len(result.written)} file(s) written, {len(result.removed)} removed.")
@@ -337,7 +367,9 @@ def _run_apply(host, plan, args) -> int:
         held = [k for k, v in plan.decisions.items() if v == "skip"]
         print("The plan is now empty." if not held else
               f"The plan is now empty except for the {len(held)} item(s) you skipped.")
-    return _conflicts_left(host, plan)
+    rc = _conflicts_left(host, plan)
+    _say_inert(result.inert, "applied, but")    # the effect is the last word
+    return EXIT_PENDING if result.inert and rc == EXIT_OK else rc
 
 
 def _conflicts_left(host: Host, plan) -> int:
@@ -390,12 +422,12 @@ def cmd_status(args) -> int:
             continue
         c = plan.counts(t)      # the plan's one counter (status has no decisions: the defaults)
         changes, kept, conflicts = c["changes"], c["kept"], c["conflict"]
-        inert = hooks_health.inert(plan, t)
+        inert = hooks_health.inert(plan, t, now=True)     # as the home is now
         state = ", ".join(
             s for s in (f"{changes} change(s) pending" if changes else "",
                         f"{kept} hand-edit(s)" if kept else "",
                         f"{conflicts} conflict(s)" if conflicts else "",
-                        hooks_health.state_text(plan, t)) if s) or "in sync"
+                        hooks_health.state_text(plan, t, now=True)) if s) or "in sync"
         warnings = [n.message for n in plan.notices.get(t, []) if n.level in ("warning", "error")]
         rows.append({"target": t, "state": state, "error": None, "profile": plan.profile,
                      "changes": changes, "hand_edits": kept,

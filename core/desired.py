@@ -68,6 +68,10 @@ class Desired:
     #: not profile data, so core.output_guard never rewrites it (its secret-format regexes
     #: would otherwise be "redacted" out of the copy)
     own_source: bool = False
+    #: the id of another item this one goes with: while that item is not written by the plan
+    #: (kept: another tool's file there), this one is left out too (Plan.decision) -- Codex's
+    #: trust of a hook that only agentdeck's hooks file would register
+    follows: str = ""
 
 
 @dataclass

@@ -78,7 +78,7 @@ def installed_profile(host: Host, names: list[str] | None = None, *, scope: Scop
 
 def build_plan(host: Host, profile_name: str | None = DEFAULT_PROFILE, names: list[str] | None = None,
                decisions: dict[str, str] | None = None,
-               overrides: dict | None = None, trust_hooks: bool = False,
+               overrides: dict | None = None, trust_hooks: bool | None = None,
                repo: str | Path | None = None, cloud_setup: bool | str = False,
                choices: dict | None = None, *,
                scope: Scope | None = None, view: DiskView | None = None,
@@ -89,7 +89,8 @@ def build_plan(host: Host, profile_name: str | None = DEFAULT_PROFILE, names: li
 
     Per-run choices reach each adapter as one `RunOptions` (targets/base.py): `overrides`
     ({"directives": {...}, "mcp_enabled": {"copilot": {"github": True}}}), `trust_hooks` (trust
-    agentdeck's own hooks where the CLI gates hooks on trust: Codex's `[hooks.state]`).
+    agentdeck's own hooks where the CLI gates hooks on trust, Codex's `[hooks.state]`: None, the
+    default, trusts them unless the operator's layer says no; True/False: this run's choice).
     The operator's layer (core.overlay: the app's saved choices for this profile) is applied
     first and its files are plan items; `choices`: the layer as this plan should write it (the
     app's new choices), instead of the saved one (the scope decides: a repository has none).
@@ -131,6 +132,7 @@ def build_plan(host: Host, profile_name: str | None = DEFAULT_PROFILE, names: li
         raise next(iter(errors.values()))
     plan = planner.compute(host, profile_name, states, manifests, disk=view, selected=chosen)
     plan.scope = scope.to_json()
+    plan.trust_choice = trust_hooks     # the plan computed again after apply asks the same
     scope.annotate(host, plan, view)        # can the registered hooks run? (plan.info, notices)
     for n, e in errors.items():
         plan.errors[n] = str(e)
@@ -255,11 +257,13 @@ class Recompute:
     names: list[str]
     uninstall: bool = False
     scope: Scope = field(default_factory=lambda: HOME)
+    trust_hooks: bool | None = None
 
     def __call__(self) -> Plan:
         if self.uninstall:
             return build_uninstall_plan(self.host, self.names, scope=self.scope)
-        return build_plan(self.host, self.profile, self.names, scope=self.scope)
+        return build_plan(self.host, self.profile, self.names, scope=self.scope,
+                          trust_hooks=self.trust_hooks)
 
 
 def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = None,
@@ -271,7 +275,7 @@ def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = 
     scope = scopes.from_json(getattr(plan, "scope", None))
     host = scope.host(host)
     again = Recompute(host, plan.profile, plan.targets, uninstall=plan.mode == "uninstall",
-                      scope=scope)
+                      scope=scope, trust_hooks=getattr(plan, "trust_choice", None))
     return applier.run(host, plan, recompute=again, progress=progress,
                        leave_conflicts=leave_conflicts)
 

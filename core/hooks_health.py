@@ -15,7 +15,7 @@ says in words when the resolved handler really changes ("handler: /old -> /new")
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .desired import Notice
@@ -31,6 +31,10 @@ class Inert:
     reason: str        # what is wrong, for people ("the handler ... is not found")
     fix: str           # what to do about it
     events: list[str]  # the registered events it concerns (all of ours: every one)
+    #: the plan items that fix it when the plan writes them all (the wrapper, agentdeck's hooks
+    #: file, the trust items): after this plan (inert(plan, t)) the reason holds only while the
+    #: plan's decisions do not write them; now (inert(plan, t, now=True), `status`) it holds
+    unless: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         return f"{self.reason} (fix: {self.fix})"
@@ -46,17 +50,28 @@ def _disable_all_stops(target: str) -> bool:
     return False
 
 
-def inert(plan, target: str) -> list[Inert]:
+def inert(plan, target: str, now: bool = False) -> list[Inert]:
     """The reasons annotate() found for `target` (empty: every registered hook can run, or
-    nothing is registered)."""
+    nothing is registered): as the home is after this plan (a reason the plan fixes is left
+    out), or `now`, as it is before it (what `status` says)."""
     info = plan.info.get(target) if isinstance(getattr(plan, "info", None), dict) else None
     rows = info.get(INFO_KEY) if isinstance(info, dict) else None
-    return [Inert(**r) for r in rows] if isinstance(rows, list) else []
+    out = [Inert(**r) for r in rows] if isinstance(rows, list) else []
+    if now:
+        return out
+    return [i for i in out if not (i.unless and all(_written(plan, u) for u in i.unless))]
 
 
-def state_text(plan, target: str) -> str:
+def _written(plan, item_id: str) -> bool:
+    for it in getattr(plan, "items", ()):
+        if it.id == item_id:
+            return plan.action(it) == "write"
+    return False
+
+
+def state_text(plan, target: str, now: bool = False) -> str:
     """"installed, hooks inert: <reason>; <reason>" (empty when the hooks can run)."""
-    why = inert(plan, target)
+    why = inert(plan, target, now)
     if not why:
         return ""
     return "installed, hooks inert: " + "; ".join(i.line() for i in why)
@@ -90,9 +105,40 @@ def annotate(host: Host, plan, read=None) -> None:
         now = hooks.get("handler_path")
         if previous and now and previous != now:
             notices.append(Notice("info", f"handler: {previous} -> {now}", wpath))
-        found = [asdict(r) for r in reasons(host, t, hooks, previous)]
+        found = [asdict(r) for r in reasons(host, t, hooks, previous)
+                 + not_registered(host, plan, t, hooks, read)]
         if found:          # absent when the hooks can run (plans and golden files stay as they were)
             info[INFO_KEY] = found
+
+
+def not_registered(host: Host, plan, target: str, hooks: dict, read=None) -> list[Inert]:
+    """agentdeck's hooks file is kept as another's (another tool's hooks there, agentihooks'
+    `~/.codex/hooks.json`) and does not call agentdeck's wrapper: none of agentdeck's hooks
+    run in that CLI until the operator takes it. The fix is that item, taken."""
+    from .plan import KEPT_CLASSES
+
+    hfile, wpath = hooks.get("file"), hooks.get("wrapper")
+    if not hfile or not wpath:
+        return []
+    items = [i for i in plan.items if i.target == target and i.kind == "file"
+             and i.path == str(hfile) and i.wanted and i.cls in KEPT_CLASSES]
+    if not items:
+        return []
+    it = items[0]
+    text = it.actual if isinstance(it.actual, str) else ""
+    if str(wpath) in text:       # an edited copy of ours: it still calls the wrapper
+        return []
+    whose = ""
+    for f in (plan.info.get(target) or {}).get("found") or []:
+        if any(p.get("path") == str(hfile) for p in f.get("parts") or []):
+            if f.get("tool"):
+                from .targets.takeover import possessive
+                whose = possessive(str(f["tool"])) + " "
+    shown = host.display(hfile)
+    events = [str(e.get("event")) for e in hooks.get("events") or [] if isinstance(e, dict)]
+    return [Inert("not-registered",
+                  f"agentdeck's hooks are not registered: {shown} holds {whose or 'other '}hooks, "
+                  "kept", f"`agentdeck apply --take {shown}`", events, unless=[it.id])]
 
 
 def _installed(target: str, hooks: dict) -> list[str]:
@@ -113,7 +159,7 @@ def reasons(host: Host, target: str, hooks: dict, handler_on_disk: str | None) -
     if w is not None and not host.is_executable(w):
         what = "is missing" if not host.exists(w) else "is not executable"
         out.append(Inert("wrapper-missing", f"the hook wrapper {host.display(w)} {what}",
-                         "`agentdeck apply` writes it again", events))
+                         "`agentdeck apply` writes it again", events, unless=[str(w)]))
     elif handler_on_disk is not None:
         p = Path(handler_on_disk)
         if not p.is_absolute():
@@ -146,11 +192,11 @@ def reasons(host: Host, target: str, hooks: dict, handler_on_disk: str | None) -
                 "remove their keys from disabledHooks (the Hooks tab shows each key), or "
                 "re-enable them in Copilot's /hooks", off))
     if target == "codex":
-        # a hook this plan trusts (--trust-hooks) is not reported: applying the plan fixes it
-        untrusted = [str(e.get("event")) for e in hooks.get("events") or []
-                     if isinstance(e, dict) and e.get("registered_now")
-                     and e.get("trust_now") not in ("trusted", "managed")
-                     and not e.get("will_trust")]
+        # a hook this plan trusts is fixed by it: its trust item is in `unless`
+        rows_ = [e for e in hooks.get("events") or [] if isinstance(e, dict)
+                 and e.get("registered_now") and e.get("trust_now") not in ("trusted", "managed")]
+        untrusted = [str(e.get("event")) for e in rows_]
+        fixes = [_trust_item_id(hooks, e) for e in rows_ if e.get("will_trust")]
         off = [str(e.get("event")) for e in hooks.get("events") or []
                if isinstance(e, dict) and e.get("registered_now") and e.get("enabled") is False]
         if untrusted:
@@ -158,9 +204,17 @@ def reasons(host: Host, target: str, hooks: dict, handler_on_disk: str | None) -
             which = (f"none of agentdeck's {total} hooks is trusted" if n == total else
                      f"{n} of agentdeck's {total} hooks are not trusted ({', '.join(untrusted)})")
             out.append(Inert("codex-untrusted", f"Codex skips untrusted hooks and {which}",
-                             "`agentdeck apply --trust-hooks`", untrusted))
+                             "`agentdeck apply --trust-hooks`", untrusted,
+                             unless=fixes if len(fixes) == len(rows_) else []))
         if off:
             out.append(Inert("codex-disabled", f"{', '.join(off)} disabled in config.toml "
                                                "[hooks.state] (enabled = false)",
                              "remove enabled = false from those [hooks.state] entries", off))
     return out
+
+
+def _trust_item_id(hooks: dict, event: dict) -> str:
+    """The plan item id of the trust item (config.toml [hooks.state."<key>"] trusted_hash)."""
+    from .manifest import entry_id
+    return entry_id(str(hooks.get("config")), "key",
+                    ("hooks", "state", str(event.get("key")), "trusted_hash"))

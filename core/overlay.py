@@ -11,11 +11,11 @@ Where: `<config dir>/profiles/<profile>.local/`, next to the operator's own prof
     choices.json    the choices, in the shape engine.with_overrides reads:
                     {"directives": {"mcpDefaultDisabled": false, "browserCommand": "auto", ...},
                      "mcp_enabled": {"copilot": {"memory": false}, "codex": {"github": true}},
-                     "trust_hooks": {"codex": true}}
-                    trust_hooks: trust agentdeck's own hooks where the CLI gates hooks on trust
-                    (the TRUST_HOOKS capability, Codex): every plan then trusts them as
-                    `--trust-hooks` does, also after agentdeck changes them (onboarding's
-                    option, the Hooks tab's button)
+                     "trust_hooks": {"codex": false}}
+                    trust_hooks: whether agentdeck trusts its own hooks where the CLI gates
+                    hooks on trust (the TRUST_HOOKS capability, Codex). Every plan trusts them
+                    by default; false is the operator's lasting no (onboarding's option, the
+                    Hooks tab's button), which `--trust-hooks` overrides for one run
 
 How it is selected: automatically. Whenever the engine plans with profile P (or P.local), it
 reads P.local/choices.json and applies it to the resolved profile (engine.with_overrides, per
@@ -150,14 +150,15 @@ def validate(data: Any, *, path: str | None = None, line_of=None) -> dict[str, A
         out["mcp_enabled"] = mcp
     tr = data.get("trust_hooks", {})
     if not isinstance(tr, dict):
-        raise fail(("trust_hooks",), "expected an object of target -> true")
+        raise fail(("trust_hooks",), "expected an object of target -> true or false")
     trusting = trust_targets()
     for t, on in tr.items():
         if t not in trusting:
             raise fail(("trust_hooks", t), "only a CLI that gates hooks on trust has this "
                                            f"choice (known: {', '.join(trusting)})")
-        if on is not True:
-            raise fail(("trust_hooks", t), "expected true (delete the key to drop the choice)")
+        if not isinstance(on, bool):
+            raise fail(("trust_hooks", t), "expected true or false (false: leave agentdeck's "
+                                           "hooks untrusted; delete the key for the default)")
     if tr:
         out["trust_hooks"] = dict(tr)
     return out
@@ -221,7 +222,9 @@ def describe(choices: dict | None) -> list[str]:
                 out.append(f"MCP server {name} {'on' if on else 'off'} ({_title(t)})")
     for t, on in ((choices or {}).get("trust_hooks") or {}).items():
         if on is None:
-            out.append(f"agentdeck's hooks trusted only on request ({_title(t)})")
+            out.append(f"agentdeck's hooks trusted as by default ({_title(t)})")
+        elif on is False:
+            out.append(f"agentdeck's hooks left untrusted ({_title(t)})")
         else:
             out.append(f"trust agentdeck's hooks ({_title(t)})")
     return out
@@ -275,7 +278,8 @@ def items(host: Host, profile: str, choices: dict | None) -> list[Desired]:
                          "(your choice)"))
     for t, on in (choices.get("trust_hooks") or {}).items():
         keys.append((("trust_hooks", t), on,
-                     f"trust agentdeck's hooks for {_title(t)} (your choice)"))
+                     f"{'trust' if on else 'do not trust'} agentdeck's hooks for {_title(t)} "
+                     "(your choice)"))
     if not keys:
         return out
     base = base_of(profile)

@@ -112,6 +112,7 @@ class PlanItem:
     heal: bool = False              # noop that only updates our record
     also: list[str] = field(default_factory=list)   # other targets that want the same item
     release: bool = False           # remove only our record: another target still owns it
+    follows: str = ""               # left out while that item is not written (Desired.follows)
     # internals (not part of the JSON form)
     spec: Desired | None = field(default=None, repr=False)
     entry: Entry | None = field(default=None, repr=False)
@@ -213,10 +214,28 @@ class Plan:
     mode: str = "install"           # "install" | "uninstall"
     scope: dict = field(default_factory=lambda: {"kind": "home"})   # core.scopes: home | repo
     errors: dict[str, str] = field(default_factory=dict)  # target -> why it could not be planned
+    #: this run's choice about trusting agentdeck's own hooks (None: the default / the layer's)
+    trust_choice: bool | None = None
 
     # ---- decisions ------------------------------------------------------------------------------
     def decision(self, item: PlanItem) -> str:
-        return self.decisions.get(item.id, item.default_decision)
+        d = self.decisions.get(item.id)
+        if d is not None:
+            return d
+        if item.follows and Decision.SKIP in item.choices and not self._followed(item):
+            return Decision.SKIP
+        return item.default_decision
+
+    def _followed(self, item: PlanItem) -> bool:
+        """The item `item` follows is there after this apply: written by it, or agentdeck's
+        already (unchanged), or not in the plan at all."""
+        for it in self.items:
+            if it.id == item.follows and it.target == item.target:
+                if it.follows:        # no chains
+                    return True
+                act = self.action(it)
+                return act == Action.WRITE or (it.cls == ItemClass.NOOP and act != Action.REMOVE)
+        return True
 
     def decide(self, item_id: str, decision: str) -> None:
         item = self.get(item_id)
@@ -719,7 +738,7 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 label=d.label or host.display(path), group=d.group, reason=reason,
                 warnings=list(d.warnings), secret=d.secret, desired=d.value,
                 recorded=_display_recorded(entry), actual=actual, heal=heal, spec=d, entry=entry,
-                actual_fp=afp)
+                actual_fp=afp, follows=d.follows)
             by_id[eid] = item
             plan.items.append(item)
         # entries we recorded that the profile no longer wants

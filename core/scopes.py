@@ -42,7 +42,8 @@ class Scope(ABC):
     @abstractmethod
     def manifest_paths(self, host: "Host") -> dict[str, Path]: ...
 
-    def options(self, name: str, overrides: dict | None, trust_hooks: bool) -> "RunOptions":
+    def options(self, name: str, overrides: dict | None,
+                trust_hooks: bool | None) -> "RunOptions":
         from .targets.base import RunOptions
         return RunOptions.for_target(name, overrides, trust_hooks)
 
@@ -145,7 +146,8 @@ class RepoScope(Scope):
         from .targets.repo import RepoTarget
         return RepoTarget(self.root, self.cloud_setup)
 
-    def options(self, name: str, overrides: dict | None, trust_hooks: bool) -> "RunOptions":
+    def options(self, name: str, overrides: dict | None,
+                trust_hooks: bool | None) -> "RunOptions":
         from .targets.base import RunOptions
         return RunOptions.for_target(name, overrides, trust_hooks, cloud_setup=self.cloud_setup)
 

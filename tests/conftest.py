@@ -94,3 +94,17 @@ def snapshot_tree(root: Path) -> dict[str, tuple]:
             else:
                 out[rel] = ("file", p.read_bytes(), st.st_mode & 0o7777)
     return out
+
+
+@pytest.fixture
+def handler_on_path(tmp_path, monkeypatch):
+    """A fake `agentdeck-hook` first on this process's PATH (and so on the PATH of every host
+    and agentdeck process a test makes from the environment): the hooks an apply installs can
+    run, so it ends with exit 0 rather than 2 ("hooks inert: the handler is not found")."""
+    bindir = tmp_path / "handler-bin"
+    bindir.mkdir()
+    h = bindir / "agentdeck-hook"
+    h.write_text("#!/bin/sh\nexit 0\n")
+    os.chmod(h, 0o755)
+    monkeypatch.setenv("PATH", f"{bindir}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+    return h

@@ -274,6 +274,9 @@ class ApplyScreen(Screen):
                 out.append(home_relative(self.host, "; ".join(r.leftover)))
             else:
                 out.append("\nThe plan is now empty.")
+            for t, lines in (getattr(r, "inert", None) or {}).items():   # the effect, last
+                out.append(f"\nBut {t}'s hooks are inert: ", style="bold red3")
+                out.append(home_relative(self.host, "; ".join(lines)))
             if self.note:
                 out.append(f"\n{self.note}", style="dark_orange3")
         self.query_one("#apply-result", Static).update(out)

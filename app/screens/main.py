@@ -96,8 +96,8 @@ def run_only_note(session: Session) -> str:
                    f"{overlay.base_of(session.profile)}: later plans (the app, `agentdeck plan`) "
                    "keep them.")
     if session.trust_only_for_this_run():
-        out.append("Trusting agentdeck's Codex hooks lasts for this run: `agentdeck plan` plans "
-                   "without it (use `agentdeck apply --trust-hooks`).")
+        out.append(f"{'Trusting' if session.trust_hooks else 'Not trusting'} agentdeck's Codex "
+                   "hooks lasts for this run: `agentdeck plan` plans without that choice.")
     return " ".join(out)
 
 
@@ -120,8 +120,8 @@ def applied_note(session: Session, plan: Plan) -> str:
                        f"{session.layer_path()}: every plan with profile "
                        f"{overlay.base_of(session.profile)} now keeps them.")
     if session.trust_only_for_this_run():
-        out.append("Trusting agentdeck's Codex hooks lasted for this run: `agentdeck plan` plans "
-                   "without it (use `agentdeck apply --trust-hooks`).")
+        out.append(f"{'Trusting' if session.trust_hooks else 'Not trusting'} agentdeck's Codex "
+                   "hooks lasted for this run: `agentdeck plan` plans without that choice.")
     return " ".join(out)
 
 
@@ -443,9 +443,9 @@ class MainScreen(Screen):
         return sorted(out, key=lambda t: t != self.target)
 
     def _set_trust(self, on: bool) -> None:
-        """Trust agentdeck's hooks (or stop): for this run, and as a choice in the operator's
-        layer that the apply writes, so every later plan trusts them too (16.2)."""
-        self.session.trust_hooks = on
+        """Trust agentdeck's hooks (the default) or not: a choice in the operator's layer that
+        the apply writes, so every later plan (`agentdeck plan` too) follows it."""
+        self.session.trust_hooks = None
         for t in self._trust_targets()[:1]:
             self.session.set_trust(t, on)
         self.session.unapplied_switches += 1
@@ -579,7 +579,7 @@ class MainScreen(Screen):
 
     def action_trust_hooks(self) -> None:
         ts = self._trust_targets()
-        self._set_trust(not (self.session.trusts(ts[0]) if ts else self.session.trust_hooks))
+        self._set_trust(not (self.session.trusts(ts[0]) if ts else bool(self.session.trust_hooks)))
 
     def action_decide(self, what: str) -> None:
         pane = self._decision_pane()

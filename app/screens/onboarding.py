@@ -485,9 +485,9 @@ class OnboardingScreen(Screen[str]):
             d["suppressBrowserLaunch"] = True
         out: dict[str, Any] = {"directives": d} if d else {}
         trust = self.query_one("#opt-trust-hooks", Switch).value
-        saved = set(self.defaults.get("trust_hooks") or ())
-        tr = {t: (True if trust else None) for t in self._trust_targets()
-              if trust != (t in saved)}
+        said_no = set(self.defaults.get("trust_hooks_no") or ())   # the layer's lasting no
+        tr = {t: (None if trust else False) for t in self._trust_targets()
+              if trust == (t in said_no)}
         if tr:
             out["trust_hooks"] = tr
         return out
@@ -517,12 +517,13 @@ class OnboardingScreen(Screen[str]):
                                                          else "auto"))
         btn = self.query_one(f"#browser-{key}", RadioButton)
         btn.value = True
-        # trusting agentdeck's own Codex hooks: on unless switched off here (the hooks this
-        # walkthrough installs are of no use until Codex trusts them; the review shows each
-        # trust item and the apply asks first)
-        self.query_one("#opt-trust-hooks", Switch).value = True
+        # trusting agentdeck's own Codex hooks: on (every plan's default) unless switched off
+        # here or earlier (the layer's false); the hooks are of no use until Codex trusts them,
+        # the review shows each trust item and the apply asks first
+        said_no = sorted(t for t, v in (saved.get("trust_hooks") or {}).items() if v is False)
+        self.query_one("#opt-trust-hooks", Switch).value = not said_no
         self.defaults = {"profile": prof.name, "mcpDefaultDisabled": bool(d.mcpDefaultDisabled),
-                         "browser": key, "trust_hooks": sorted(saved.get("trust_hooks") or {})}
+                         "browser": key, "trust_hooks_no": said_no}
 
     @on(Switch.Changed, "#opt-mcp-disabled")
     @on(Switch.Changed, "#opt-trust-hooks")
@@ -556,11 +557,11 @@ class OnboardingScreen(Screen[str]):
         if on:
             t.append(f"The plan writes the trusted_hash of agentdeck's own hooks (no one "
                      f"else's) to {config}, and every later plan trusts them again when "
-                     "agentdeck changes them.", style="dim")
+                     "agentdeck changes them (every plan's default).", style="dim")
         else:
-            t.append("Off: Codex skips agentdeck's hooks (status: \"hooks inert\") until you "
-                     "trust them (`/hooks` in Codex, or `agentdeck apply --trust-hooks`).",
-                     style="dim")
+            t.append("Off: Codex skips agentdeck's hooks (status: \"hooks inert\"), and your "
+                     "layer keeps that no for later plans, until you trust them (`/hooks` in "
+                     "Codex, or `agentdeck apply --trust-hooks`).", style="dim")
         self.query_one("#opt-trust-text", Static).update(t)
 
     @on(RadioSet.Changed, "#profile-set")

@@ -226,8 +226,8 @@ class HooksPane(VerticalScroll):
             else:
                 text.append(f"{len(untrusted)} hook(s) will not run until trusted. ",
                             style="bold dark_orange3" if untrusted else "")
-                text.append("Codex runs only hooks you trust; agentdeck trusts its own only "
-                            "when you ask.", style="dim")
+                text.append("Codex runs only hooks you trust; you chose to leave agentdeck's "
+                            "own untrusted.", style="dim")
             self.query_one("#hooks-trust-text", Static).update(text)
             btn = self.query_one("#hooks-trust", Button)
             btn.label = "Don't trust them" if requested else "Trust agentdeck's hooks"

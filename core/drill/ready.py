@@ -38,10 +38,7 @@ class Ready:
 
 
 def _apply_hint(target: str) -> str:
-    from ..facts.registry import TRUST_HOOKS, spec
-
-    trust = " --trust-hooks" if spec(target).can(TRUST_HOOKS) else ""
-    return f"`agentdeck apply --target {target}{trust}`"
+    return f"`agentdeck apply --target {target}`"     # it trusts agentdeck's own Codex hooks
 
 
 def check(host: Host, profile: str, target: str) -> Ready | report.TargetReport:
@@ -70,6 +67,12 @@ def check(host: Host, profile: str, target: str) -> Ready | report.TargetReport:
         where = f" (no {host.display(manifest.path)})" if manifest is not None else ""
         return report.skipped(target, f"agentdeck is not installed for {target}{where}: run "
                                       f"{_apply_hint(target)} first", NOT_INSTALLED,
+                              version=version)
+    from ..hooks_health import inert
+    kept = [i for i in inert(plan, target, now=True) if i.code == "not-registered"]
+    if kept:         # another tool's hooks file kept in agentdeck's place (a take-over)
+        return report.skipped(target, f"{kept[0].reason}: {target} runs none of agentdeck's "
+                                      f"hooks; fix: {kept[0].fix}", HOOKS_NOT_REGISTERED,
                               version=version)
     return report.skipped(target, f"agentdeck's hooks are not installed for {target} (none of "
                                   "them is on disk as the profile has it): see `agentdeck plan "

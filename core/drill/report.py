@@ -167,7 +167,7 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
     if run.get("loopback") not in (None, "up", "shared"):
         rep.notes.append(f"loopback inside the sandbox: {run.get('loopback')}")
     rows = _registered(plan, target)
-    inert = inert_of(plan, target)
+    inert = inert_of(plan, target, now=True)      # the hooks as they are for this turn
     t: Tally = tally(records, runner.per_request)
     if not rows:
         rep.problems.append(f"agentdeck's hooks are not installed for {target} "

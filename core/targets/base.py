@@ -33,26 +33,36 @@ _EMPTY: Mapping = MappingProxyType({})
 class RunOptions:
     """What the operator chose for this run, the one way it reaches an adapter.
 
-    trust_hooks   trust agentdeck's own hooks where the CLI gates hooks on trust (TRUST_HOOKS)
+    trust_hooks   trust agentdeck's own hooks where the CLI gates hooks on trust (TRUST_HOOKS):
+                  the default, unless the operator said no (`--no-trust-hooks`, or the layer's
+                  `"trust_hooks": {"codex": false}`)
+    trust_pinned  the operator asked for it this run (`--trust-hooks`): a trusted_hash they
+                  changed is then a conflict to decide, not a hand-edit kept
     directives    per-run directive overrides ({"mcpDefaultDisabled": False, ...}), every target
     mcp_enabled   this target's MCP switches ({"github": True}) (MCP_SWITCHES)
     cloud_setup   repository scope: the copilot-setup-steps step (see targets/repo.py)
     """
     trust_hooks: bool = False
+    trust_pinned: bool = False
     directives: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     mcp_enabled: Mapping[str, bool] = field(default_factory=lambda: _EMPTY)
     cloud_setup: bool | str = False
 
     @classmethod
-    def for_target(cls, target: str, overrides: dict | None = None, trust_hooks: bool = False,
+    def for_target(cls, target: str, overrides: dict | None = None,
+                   trust_hooks: bool | None = None,
                    cloud_setup: bool | str = False) -> "RunOptions":
         """The options of one target from the engine's `overrides` dict:
         {"directives": {...}, "mcp_enabled": {"copilot": {"github": True}},
-         "trust_hooks": {"codex": True}} (the last: the operator's layer, core.overlay; it
-        trusts as the `trust_hooks` argument, `--trust-hooks`, does)."""
+         "trust_hooks": {"codex": False}} (the last: the operator's layer, core.overlay: false
+        is a lasting no). `trust_hooks`: True (`--trust-hooks`) or False (`--no-trust-hooks`)
+        for this run, None: the layer's choice, else trusted (the default)."""
         ov = overrides or {}
-        trust_hooks = trust_hooks or bool((ov.get("trust_hooks") or {}).get(target))
-        return cls(trust_hooks=trust_hooks,
+        layer = (ov.get("trust_hooks") or {}).get(target)
+        pinned = trust_hooks is True
+        if trust_hooks is None:
+            trust_hooks = layer is not False
+        return cls(trust_hooks=bool(trust_hooks), trust_pinned=pinned,
                    directives=MappingProxyType(dict(ov.get("directives") or {})),
                    mcp_enabled=MappingProxyType(dict((ov.get("mcp_enabled") or {}).get(target) or {})),
                    cloud_setup=cloud_setup)

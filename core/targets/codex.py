@@ -146,7 +146,7 @@ class CodexTarget(Target):
             raise UserError("expected a table at the top level", path=str(config_path))
         manifest = view.manifest(T, self.manifest_path(host))
 
-        self._hooks(profile, view, config, manifest, options.trust_hooks, st)
+        self._hooks(profile, view, config, manifest, options, st)
         self._native(profile, host, st)
         self._permissions(profile, host, config, st)
         self._mcp(profile, host, config, st)
@@ -184,7 +184,7 @@ class CodexTarget(Target):
 
     # ---- hooks and trust -----------------------------------------------------------------------
     def _hooks(self, profile: Profile, view: DiskView, config: dict | None, manifest: Manifest,
-               trust_hooks: bool, st: DesiredState) -> None:
+               options: RunOptions, st: DesiredState) -> None:
         from . import wrapper as wrapper_mod
 
         host = view.host
@@ -213,7 +213,18 @@ class CodexTarget(Target):
                            label=f"hooks ({n} events)", group="hooks",
                            reason=f"registers {n} events, each calling the wrapper with timeout "
                                   f"{profile.hooks.timeout} s"))
-        # trust: recorded trust is kept (sticky); new trust only on request
+        # trust: agentdeck's own hooks are trusted by default (Codex skips untrusted hooks
+        # without a word), unless the operator said no; only ever agentdeck's own content: a
+        # hook not registered now is trusted only together with agentdeck's hooks file
+        trust_hooks = options.trust_hooks
+        hooks_path = home / codex_hooks.HOOKS_FILE
+        on_disk = view.text(hooks_path)
+        rec_file = manifest.entries.get(str(hooks_path))
+        from ..manifest import sha256
+        # another's hooks file (not the profile's, not what agentdeck last wrote there)
+        theirs_now = (hp.hooks_text is not None and on_disk is not None
+                      and on_disk != hp.hooks_text
+                      and not (rec_file is not None and rec_file.fingerprint == sha256(on_disk)))
         recorded: dict[str, Any] = {}
         for e in manifest.entries.values():
             if (e.kind == "key" and e.path == str(config_path) and len(e.key) == 4
@@ -223,27 +234,40 @@ class CodexTarget(Target):
         for h in hp.hooks:
             rec = recorded.get(h.key)
             wants: str | None = None
+            follows = ""
             if trust_hooks:
                 wants = h.hash
-                reason = "--trust-hooks: Codex runs this hook once its exact content is trusted"
-            elif rec is not None:
-                wants = rec
-                reason = "trusted earlier with --trust-hooks; kept while the hook is unchanged"
+                reason = ("--trust-hooks: Codex runs this hook once its exact content is trusted"
+                          if options.trust_pinned else
+                          "agentdeck trusts its own hooks by default: Codex runs a hook only once "
+                          "its exact content is trusted (`--no-trust-hooks`, or the app's choice, "
+                          "leaves them untrusted)")
+                if not h.registered_now:
+                    follows = str(hooks_path)
+                    if theirs_now:
+                        reason += ("; only with agentdeck's hooks file: "
+                                   f"{host.display(hooks_path)} holds other hooks now (take it, "
+                                   "and this is trusted with it)")
             if wants is not None:
-                warn = []
-                if wants != h.hash:
-                    warn.append(f"the {h.event} hook changed since it was trusted: Codex reports it "
-                                "as modified and will not run it until you trust it again "
-                                "(`agentdeck apply --trust-hooks`)")
                 st.add(Desired(T, config_path, "key", wants,
                                key=("hooks", "state", h.key, "trusted_hash"), fmt="toml",
                                label=f"trust hook {h.event}", group="hooks", reason=reason,
-                               warnings=warn, pinned=trust_hooks))
-            rows.append(h.info(wants, rec))
+                               pinned=options.trust_pinned, follows=follows))
+            row = h.info(wants, rec, removed=rec is not None and wants is None
+                         and rec == h.trusted_hash_on_disk)
+            if follows and theirs_now:      # trusted only if the operator takes the hooks file
+                row.update(will_trust=False, trust=h.status_now or "untrusted",
+                           trust_with_hooks_file=True)
+            rows.append(row)
         hp.info["events"] = rows
         hp.info["trust_requested"] = trust_hooks
         st.info["hooks"] = hp.info
-        if rows:
+        if rows and theirs_now and not any(r.get("registered_now") for r in rows):
+            st.warn(f"hook trust: {host.display(hooks_path)} holds other hooks, not agentdeck's, so "
+                    "agentdeck trusts none (never another tool's hooks); take that file "
+                    f"(`--take {host.display(hooks_path)}`) and agentdeck's hooks are written and "
+                    "trusted in the same apply")
+        elif rows:
             level, line = codex_hooks.trust_summary(rows)
             (st.warn if level == "warning" else st.note)(line)
         other = []

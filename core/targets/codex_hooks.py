@@ -165,8 +165,9 @@ class CodexHook:
     status_now: str | None = None          # what Codex reports today for the hook at this key
     registered_now: bool = False            # hooks.json on disk has exactly this handler there
 
-    def info(self, wants: str | None, recorded: str | None) -> dict:
-        after = wants if wants is not None else self.trusted_hash_on_disk
+    def info(self, wants: str | None, recorded: str | None, removed: bool = False) -> dict:
+        """removed: agentdeck's recorded trust goes with this plan (the operator said no)."""
+        after = wants if wants is not None else (None if removed else self.trusted_hash_on_disk)
         return {
             "event": self.event, "canonical": self.canonical, "handler": self.handler,
             "command": self.handler["command"], "timeout": self.handler["timeout"],

@@ -175,7 +175,6 @@ async def test_onboarding_options_stick(empty_host, make_app, monkeypatch, capsy
         screen = await open_walkthrough(pilot)
         await go_to(pilot, screen, "options")
         screen.query_one("#opt-mcp-disabled", Switch).value = False
-        screen.query_one("#opt-trust-hooks", Switch).value = False   # this test: one option
         await settle(pilot)
         note = flat(static_text(screen, "#options-note"))
         assert "writes them to ~/.config/agentdeck/profiles/default.local/choices.json" in note
@@ -268,10 +267,10 @@ def cli_run(host, monkeypatch, capsys, *argv) -> tuple[int, str]:
 async def test_onboarding_trusts_agentdecks_codex_hooks_and_the_next_plan_is_empty(
         empty_host, make_app, monkeypatch, capsys):
     """16 (operator trial): a new operator who finished onboarding had "codex hooks inert".
-    The options step has an explained "Trust agentdeck's Codex hooks" switch, on by default;
-    the trust is written through the plan (the trusted_hash items) and kept in the operator's
-    layer, so `status` says in sync, the next plan is empty, and a second walkthrough starts
-    from the saved choice."""
+    The options step has an explained "Trust agentdeck's Codex hooks" switch, on by default
+    (every plan's default: nothing to save); the trust is written through the plan (the
+    trusted_hash items), so `status` says in sync, the next plan is empty, and a second
+    walkthrough starts the same. Switched off, it is a choice the layer keeps."""
     from agentdeck.core.hooks_health import inert
     from test_app_trial import go_to, open_walkthrough
 
@@ -286,25 +285,22 @@ async def test_onboarding_trusts_agentdecks_codex_hooks_and_the_next_plan_is_emp
         text = flat(static_text(screen, "#opt-trust-text"))
         assert text.startswith("ON Trust agentdeck's Codex hooks:")
         assert "trusted_hash of agentdeck's own hooks" in text and "~/.codex/config.toml" in text
-        note = flat(static_text(screen, "#options-note"))
-        assert "Your choice: trust agentdeck's hooks (OpenAI Codex CLI)" in note
-        assert "~/.config/agentdeck/profiles/default.local/choices.json" in note
-        # switched off, it says what that means; back on for the rest of the walk
+        assert "Your choice" not in flat(static_text(screen, "#options-note"))
+        # switched off, it says what that means and that the layer keeps the no; back on
         sw.value = False
         await settle(pilot)
         assert "Codex skips agentdeck's hooks" in flat(static_text(screen, "#opt-trust-text"))
-        assert "Your choice" not in flat(static_text(screen, "#options-note"))
+        note = flat(static_text(screen, "#options-note"))
+        assert "agentdeck's hooks left untrusted (OpenAI Codex CLI)" in note
+        assert "~/.config/agentdeck/profiles/default.local/choices.json" in note
         sw.value = True
         await go_to(pilot, screen, "review")
         await settle(pilot)
         trust = [i for i in screen.plan.for_target("codex") if i.key[:2] == ["hooks", "state"]]
         assert trust and all(screen.plan.action(i) == "write" for i in trust)
-        layer = [i for i in screen.plan.items if tuple(i.key) == ("trust_hooks", "codex")]
-        assert layer and layer[0].desired is True
+        assert not [i for i in screen.plan.items if i.group == "choices"]
         await pilot.press("n")                     # Apply: asks first
         await settle(pilot)
-        assert "trust agentdeck's hooks (OpenAI Codex CLI)" in \
-            flat(static_text(app.screen, "#confirm-summary"))
         await pilot.press("y")
         await settle(pilot)
         assert "The plan is now empty." in flat(static_text(app.screen, "#apply-result"))
@@ -318,8 +314,7 @@ async def test_onboarding_trusts_agentdecks_codex_hooks_and_the_next_plan_is_emp
         main = main_screen(app)
         status = static_text(main, "#status")
         assert "hooks inert" not in status and status.startswith("No changes"), status
-    assert json.loads(overlay.choices_path(host, "default").read_text()) == {
-        "trust_hooks": {"codex": True}}
+    assert not overlay.choices_path(host, "default").exists()     # the default: nothing saved
     plan = engine.build_plan(host)               # what `agentdeck plan` computes
     assert not plan.has_work, plan.summary()
     assert inert(plan, "codex") == []
@@ -358,8 +353,10 @@ async def test_onboarding_without_codex_has_no_trust_option(empty_host, make_app
 def test_the_layers_trust_choice_is_checked_and_merged(empty_host):
     ok = overlay.validate({"trust_hooks": {"codex": True}})
     assert ok == {"trust_hooks": {"codex": True}}
+    assert overlay.validate({"trust_hooks": {"codex": False}}) == {"trust_hooks": {"codex": False}}
     for bad, words in (({"trust_hooks": {"copilot": True}}, "trust_hooks.copilot: only a CLI"),
-                       ({"trust_hooks": {"codex": False}}, "trust_hooks.codex: expected true"),
+                       ({"trust_hooks": {"codex": "yes"}},
+                        "trust_hooks.codex: expected true or false"),
                        ({"trust_hooks": []}, "trust_hooks: expected an object")):
         try:
             overlay.validate(bad)
@@ -370,19 +367,25 @@ def test_the_layers_trust_choice_is_checked_and_merged(empty_host):
     assert overlay.merge({"trust_hooks": {"codex": True}}, {"trust_hooks": {"codex": None}}) == {}
     assert overlay.describe({"trust_hooks": {"codex": True}}) == [
         "trust agentdeck's hooks (OpenAI Codex CLI)"]
-    # a saved choice trusts in every plan, as --trust-hooks does for one
+    assert overlay.describe({"trust_hooks": {"codex": False}}) == [
+        "agentdeck's hooks left untrusted (OpenAI Codex CLI)"]
+    # every plan trusts by default; a saved no holds in every plan, --trust-hooks overrides it
+    plan = engine.build_plan(empty_host, names=["codex"])
+    assert all(e["will_trust"] for e in plan.info["codex"]["hooks"]["events"])
     path = overlay.choices_path(empty_host, "default")
     path.parent.mkdir(parents=True)
-    path.write_text('{"trust_hooks": {"codex": true}}\n')
+    path.write_text('{"trust_hooks": {"codex": false}}\n')
     plan = engine.build_plan(empty_host, names=["codex"])
-    assert plan.info["codex"]["hooks"]["trust_requested"] is True
+    assert plan.info["codex"]["hooks"]["trust_requested"] is False
+    assert not any(e["will_trust"] for e in plan.info["codex"]["hooks"]["events"])
+    plan = engine.build_plan(empty_host, names=["codex"], trust_hooks=True)
     assert all(e["will_trust"] for e in plan.info["codex"]["hooks"]["events"])
 
 
 async def test_the_hooks_tabs_trust_button_is_a_saved_choice_too(empty_host, make_app):
-    """The main screen's "Trust agentdeck's hooks" is written to the layer like onboarding's
-    option (it lasted for the run only, so the next `agentdeck plan` planned without it), and
-    "Don't trust them" drops the saved choice through the plan."""
+    """The main screen's "Don't trust them" is written to the layer (false) like onboarding's
+    option switched off, so the next `agentdeck plan` leaves them untrusted too; "Trust
+    agentdeck's hooks" then drops that no through the plan (back to the default)."""
     from app_helpers import choose_target
 
     host = empty_host
@@ -392,23 +395,25 @@ async def test_the_hooks_tabs_trust_button_is_a_saved_choice_too(empty_host, mak
         screen = app.screen
         await choose_target(pilot, "codex")
         await choose_tab(pilot, "tab-hooks")
+        assert str(screen.query_one("#hooks-trust").label) == "Don't trust them"
         await pilot.click("#hooks-trust")
         await settle(pilot)
-        assert app.session.pending() == {"trust_hooks": {"codex": True}}
+        assert app.session.pending() == {"trust_hooks": {"codex": False}}
         await pilot.press("a")
         await settle(pilot)
         confirm = flat(static_text(app.screen, "#confirm-summary"))
-        assert "trust agentdeck's hooks (OpenAI Codex CLI)" in confirm
+        assert "agentdeck's hooks left untrusted (OpenAI Codex CLI)" in confirm
         assert "lasts for this run" not in confirm
         await pilot.press("y")
         await settle(pilot)
+        assert "codex's hooks are inert" in flat(static_text(app.screen, "#apply-result"))
         await pilot.press("escape")
         await settle(pilot)
         assert json.loads(overlay.choices_path(host, "default").read_text()) == {
-            "trust_hooks": {"codex": True}}
+            "trust_hooks": {"codex": False}}
         assert not engine.build_plan(host, names=["codex"]).has_work
         await choose_tab(pilot, "tab-hooks")
-        assert str(screen.query_one("#hooks-trust").label) == "Don't trust them"
+        assert str(screen.query_one("#hooks-trust").label) == "Trust agentdeck's hooks"
         await pilot.click("#hooks-trust")
         await settle(pilot)
         assert app.session.pending() == {"trust_hooks": {"codex": None}}

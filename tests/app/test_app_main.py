@@ -511,15 +511,19 @@ async def test_codex_trust_action_adds_trust_to_the_plan(demo_host, make_app):
         screen = app.screen
         await choose_target(pilot, "codex")
         await choose_tab(pilot, "tab-hooks")
-        hooks = screen.plan.info["codex"]["hooks"]
-        assert hooks["trust_requested"] is False
-        await pilot.click("#hooks-trust")
-        await settle(pilot)
-        assert app.session.trust_hooks
+        # trusting agentdeck's own hooks is the default plan's; the button says no (and back)
         hooks = screen.plan.info["codex"]["hooks"]
         assert hooks["trust_requested"] is True
         assert all(e["will_trust"] for e in hooks["events"])
         assert "trusts it" in plain(screen.query_one("#hooks-body").content, width=200)
+        await pilot.click("#hooks-trust")
+        await settle(pilot)
+        assert not app.session.trusts("codex")
+        assert screen.plan.info["codex"]["hooks"]["trust_requested"] is False
+        await pilot.click("#hooks-trust")
+        await settle(pilot)
+        hooks = screen.plan.info["codex"]["hooks"]
+        assert hooks["trust_requested"] is True and app.session.trusts("codex")
 
 
 async def test_target_list_switches_the_panes(demo_host, make_app):

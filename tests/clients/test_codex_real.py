@@ -4,8 +4,9 @@ agentdeck writes an install into a scratch home, then the installed CLI is asked
 `codex app-server --strict-config --print-startup-config` must accept our config.toml (it
 rejects unknown fields), `codex mcp list --json` must list our servers with the enabled flags the
 plan intended, and `hooks/list` over `codex app-server` must show our hooks with no warnings and
-the trust status the plan predicted, before and after `--trust-hooks`. Nothing here starts a
-session: no hook or MCP server runs.
+the trust status the plan predicted: trusted after a plain `agentdeck apply` (agentdeck trusts its
+own hooks by default), untrusted after `--no-trust-hooks`, and never a trusted_hash for another
+tool's hooks (agentihooks'). Nothing here starts a session: no hook or MCP server runs.
 """
 from __future__ import annotations
 
@@ -20,11 +21,11 @@ from agentdeck.core.doctor.probes import codex_hooks_list, codex_mcp_list, codex
 pytestmark = pytest.mark.clients
 
 
-def install(host, profile="default", trust=False):
+def install(host, profile="default", trust=None):
     plan = engine.build_plan(host, profile, ["codex"], trust_hooks=trust)
     result = engine.apply_plan(host, plan)
     assert result.ok, result.leftover
-    assert not engine.build_plan(host, profile, ["codex"]).has_work
+    assert not engine.build_plan(host, profile, ["codex"], trust_hooks=trust).has_work
     return plan
 
 
@@ -63,32 +64,57 @@ def assert_hooks_as_planned(host, plan, expect: str):
     return ours
 
 
-def test_fresh_home_then_trust(scratch_env, need):
+def test_plain_cli_apply_is_trusted_by_codex_then_no_then_trust(scratch_env, need, monkeypatch):
     need("codex")
     host = scratch_env
-    plan = install(host)
+    import sys
+    from pathlib import Path
+
+    from agentdeck.core import cli
+    for k, v in host.env.items():       # the CLI's own Host is made from the environment
+        monkeypatch.setenv(k, v)
+    # the real handler (this agentdeck's agentdeck-hook) on PATH, as an installed agentdeck has
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{host.env['PATH']}")
+    from agentdeck.core.host import Host
+    host = Host.from_environment(host.home)     # as the CLI makes it
+    # a plain `agentdeck apply`: Codex runs agentdeck's hooks, it reports them trusted
+    assert cli.main(["apply", "--yes", "--home", str(host.home), "--target", "codex"]) == 0
+    plan = engine.build_plan(host, "default", ["codex"])
+    assert not plan.has_work, [(i.label, i.cls, i.reason) for i in plan.items
+                               if plan.action(i) != "none"] + [plan.profile_switches()]
     assert_config_valid(host)
     listed = assert_mcp_as_planned(host, plan)
     assert listed["github"]["enabled"] is False and listed["memory"]["enabled"] is True
     assert listed["github"]["transport"]["bearer_token_env_var"] == "GITHUB_TOKEN"
+    assert_hooks_as_planned(host, plan, "trusted")
+    # the operator says no: agentdeck's trust goes, Codex skips them, the apply says so (exit 2)
+    assert cli.main(["apply", "--yes", "--home", str(host.home), "--target", "codex",
+                     "--no-trust-hooks"]) == 2
+    plan = engine.build_plan(host, "default", ["codex"], trust_hooks=False)
+    assert_config_valid(host)
     assert_hooks_as_planned(host, plan, "untrusted")
-    # the plan with --trust-hooks predicts "trusted"; after applying it Codex agrees
+    # --trust-hooks: trusted again, and a later plain plan keeps predicting what Codex reports
     plan = install(host, trust=True)
     assert_config_valid(host)
     assert_hooks_as_planned(host, plan, "trusted")
-    # and a later plain plan keeps predicting what Codex reports
     again = engine.build_plan(host, "default", ["codex"])
     assert_hooks_as_planned(host, again, "trusted")
 
 
 def test_changed_hook_is_modified_as_predicted(scratch_env, need):
+    """A hook the operator trusted themselves (not agentdeck: installed with --no-trust-hooks,
+    then its hash written as Codex's /hooks would) that the profile then changes."""
     need("codex")
     host = scratch_env
-    install(host, trust=True)
+    plan = install(host, trust=False)
+    cfg = host.codex_home / "config.toml"
+    cfg.write_text(cfg.read_text() + "".join(
+        f'\n[hooks.state."{e["key"]}"]\ntrusted_hash = "{e["hash"]}"\n'
+        for e in plan.info["codex"]["hooks"]["events"]))
     prof = host.config_dir / "profiles" / "slow"
     prof.mkdir(parents=True)
     (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n[hooks]\ntimeout = 45\n')
-    plan = install(host, "slow")
+    plan = install(host, "slow", trust=False)
     assert_config_valid(host)
     res = codex_hooks_list(host, [str(host.home)])
     statuses = {h["eventName"]: h["trustStatus"] for h in res.data["data"][0]["hooks"]}
@@ -98,6 +124,12 @@ def test_changed_hook_is_modified_as_predicted(scratch_env, need):
     assert set(predicted.values()) == {"modified"}
     assert statuses["sessionEnd"] == "trusted"
     assert {s for ev, s in statuses.items() if ev != "sessionEnd"} == {"modified"}
+    # the operator's trust is theirs: --trust-hooks makes each a conflict; taken, Codex agrees
+    plan = engine.build_plan(host, "slow", ["codex"], trust_hooks=True)
+    for it in plan.undecided_conflicts():
+        plan.decide(it.id, "take")
+    assert engine.apply_plan(host, plan).ok
+    assert_hooks_as_planned(host, engine.build_plan(host, "slow", ["codex"]), "trusted")
 
 
 def test_messy_home_and_every_mcp_translation(scratch_env, need):
@@ -127,7 +159,7 @@ def test_messy_home_and_every_mcp_translation(scratch_env, need):
     assert t["bearer_token_env_var"] == "WEB_TOKEN"
     assert t["http_headers"] == {"X-Team": "core"} and t["env_http_headers"] == {"X-Key": "WEB_KEY"}
     assert "old" not in listed
-    assert_hooks_as_planned(host, plan, "untrusted")
+    assert_hooks_as_planned(host, plan, "trusted")
 
 
 def test_the_layers_trust_choice_is_trusted_by_codex_and_survives_a_hook_change(scratch_env,

@@ -25,7 +25,7 @@ FACTS_VERSIONS = {t: f.verified_versions[1] for t, f in FACTS_BY_TARGET.items()}
 def install(host, targets=ALL, trust=True, profile="default"):
     plan = engine.build_plan(host, profile, targets, trust_hooks=trust)
     assert engine.apply_plan(host, plan).ok
-    assert not engine.build_plan(host, profile, targets).has_changes
+    assert not engine.build_plan(host, profile, targets, trust_hooks=trust).has_changes
 
 
 def outside_state(host) -> dict:

@@ -64,3 +64,65 @@ def test_take_over_runs_each_event_once_and_uninstall_gives_agentihooks_back(scr
     assert engine.apply_plan(host, engine.build_uninstall_plan(host, ["copilot"])).ok
     assert home_files(host, state) == before
     assert discovered(host) == theirs
+
+
+def _cli_env(host, monkeypatch):
+    """The environment of `host` for in-process `agentdeck` commands, with this agentdeck's
+    real handler (agentdeck-hook) on PATH, as an installed agentdeck has it."""
+    import sys
+    from pathlib import Path
+
+    from agentdeck.core.host import Host
+    for k, v in host.env.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{host.env['PATH']}")
+    return Host.from_environment(host.home)
+
+
+def test_codex_take_over_plain_apply_names_the_fix_and_the_fix_makes_codex_run_agentdecks(
+        scratch_env, need, monkeypatch, capsys):
+    """agentihooks' ~/.codex/hooks.json is kept by a plain apply: the apply ends with exit 2 and
+    the command that fixes it, status says the same (exit 2), --trust-hooks writes no
+    trusted_hash for agentihooks' hooks, and the named command makes the real Codex list
+    agentdeck's hooks, trusted."""
+    from agentdeck.core import cli
+    from agentdeck.core.doctor.probes import codex_hooks_list
+
+    need("codex")
+    why = init_home(scratch_env.home, "codex")
+    if why:
+        pytest.skip(why)
+    host = _cli_env(scratch_env, monkeypatch)
+    home = str(host.home)
+    args = ["--home", home, "--target", "codex", "--yes"]
+    persona = "--keep=~/.codex/AGENTS.md#block"        # agentihooks' persona stays (decided)
+    assert cli.main(["apply", *args, persona]) == 2
+    err = capsys.readouterr().err
+    assert ("codex's hooks are inert: agentdeck's hooks are not registered: ~/.codex/hooks.json "
+            "holds agentihooks' hooks, kept (fix: `agentdeck apply --take ~/.codex/hooks.json`)"
+            in err), err
+    assert cli.main(["status", "--home", home, "--target", "codex"]) == 2
+    assert "fix: `agentdeck apply --take ~/.codex/hooks.json`" in capsys.readouterr().out
+    # trusting is only ever for agentdeck's own hooks: none of agentihooks' gets a trusted_hash
+    assert cli.main(["apply", *args, "--trust-hooks"]) == 2
+    capsys.readouterr()
+    cfg = (host.codex_home / "config.toml").read_text()
+    assert "trusted_hash" not in cfg
+    res = codex_hooks_list(host, [home])
+    assert res.ok, res.error
+    (entry,) = res.data["data"]
+    assert entry["hooks"] and {h["trustStatus"] for h in entry["hooks"]} == {"untrusted"}
+    assert not any("agentdeck-hook.sh" in h["command"] for h in entry["hooks"])
+    # the command the apply named works: agentdeck's hooks, trusted, exit 0
+    assert cli.main(["apply", "--home", home, "--target", "codex", "--yes",
+                     "--take", "~/.codex/hooks.json"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    res = codex_hooks_list(host, [home])
+    (entry,) = res.data["data"]
+    plan = engine.build_plan(host, None, ["codex"])
+    planned = {e["key"]: e for e in plan.info["codex"]["hooks"]["events"]}
+    ours = {h["key"]: h for h in entry["hooks"] if "agentdeck-hook.sh" in h["command"]}
+    assert set(ours) == set(planned) and entry["warnings"] == []
+    assert {h["trustStatus"] for h in ours.values()} == {"trusted"}
+    assert cli.main(["status", "--home", home, "--target", "codex"]) == 0
+    assert capsys.readouterr().out.split() == ["codex", "1", "hand-edit(s)"]   # the persona kept

@@ -35,3 +35,10 @@ def fast_tmp(tmp_path) -> Path:
         yield d
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _handler_on_path(handler_on_path):
+    """The safety suite is about files: its applies run with a handler on PATH, so an apply
+    ends with exit 0 (without one it is exit 2, "hooks inert", tests/unit/test_apply_effect.py)."""
+    return handler_on_path

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from agentdeck.core import apply as applier
-from tests.safety.safety_helpers import (HOMES, REPO, available, clean_env, diff_snapshots,
+from tests.safety.safety_helpers import (HOMES, applied, REPO, available, clean_env, diff_snapshots,
                                          home_snapshot, install, make_host, target_args)
 
 
@@ -58,7 +58,7 @@ def test_two_applies_at_once_one_runs_the_other_waits_then_fails(tmp_path):
     assert "Traceback" not in second.stderr
     assert applier.LOCK_WAIT_SECONDS * 0.9 <= waited < applier.LOCK_WAIT_SECONDS + 20
     # the first ran to the end; the home is exactly what one apply alone gives
-    assert first.returncode == 0, out1 + err1
+    assert applied(first.returncode, err1), out1 + err1
     home_now = home_snapshot(home)
     assert home_now == reference, diff_snapshots(reference, home_now)
     # exactly one apply took backups and left a journal-free state

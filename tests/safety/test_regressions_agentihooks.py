@@ -15,7 +15,7 @@ import pytest
 
 from agentdeck.core import engine, targets
 from agentdeck.core.formats.jsonc import JsonDoc
-from tests.safety.safety_helpers import (HOMES, REPO, available, clean_env, cli_inproc, cli_proc,
+from tests.safety.safety_helpers import (HOMES, applied, REPO, available, clean_env, cli_inproc, cli_proc,
                                          diff_snapshots, home_snapshot, install, make_host,
                                          plan_json, state_rel, target_args, uninstall)
 
@@ -85,7 +85,7 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
              {"mcp.json": json.dumps({"mcpServers": {"memory": {
                  "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}})})
     rc, out, err = cli_inproc("apply", "--home", home, "--yes", "--target", target, "--profile", "lean")
-    assert rc == 0, out + err
+    assert applied(rc, err), out + err
     now = _servers(home, target)
     assert "github" not in now and "memory" in now
     uninstall(home, [target])
@@ -219,7 +219,7 @@ def test_what_the_profile_stops_wanting_is_removed(tmp_path, target):
     before_switch = set(_owned(home, target))
     _profile(home, "bare", '[profile]\nextends = ["_base"]\n')
     rc, out, err = cli_inproc("apply", "--home", home, "--yes", "--target", target, "--profile", "bare")
-    assert rc == 0, out + err
+    assert applied(rc, err), out + err
     assert not (set(PROFILE_SERVERS) & _servers(home, target)), "stale MCP servers left"
     after_switch = set(_owned(home, target))
     gone = before_switch - after_switch
@@ -280,7 +280,7 @@ def test_rewrites_keep_modes_symlinks_and_line_ends(tmp_path):
             _profile(home, "other", '[profile]\nextends = ["default"]\n[hooks]\ncommand = "agentdeck-hook --x"\n')
         rc, out, err = cli_inproc("apply", "--home", home, "--yes", *target_args(available()),
                                   "--profile", profile or "other")
-        assert rc == 0, out + err
+        assert applied(rc, err), out + err
         if "copilot" in available():
             assert link.is_symlink() and os.readlink(link) == "../dotfiles/copilot/settings.json"
             assert real.stat().st_mode & 0o777 == 0o600
@@ -363,7 +363,7 @@ def test_results_do_not_depend_on_the_installing_shells_environment(tmp_path):
         r = subprocess.run([sys.executable, "-m", "agentdeck.core.cli", "apply", "--home", str(home), "--yes",
                             *target_args(available())], capture_output=True, text=True, env=env,
                            cwd=cwd, timeout=120)
-        assert r.returncode == 0, r.stdout + r.stderr
+        assert applied(r.returncode, r.stderr), r.stdout + r.stderr
         shots.append(home_snapshot(home))
     assert shots[0] == shots[1], diff_snapshots(shots[0], shots[1])
 
@@ -400,7 +400,7 @@ def test_switching_profiles_converges_in_one_apply_with_shared_items(tmp_path):
     install(home, names)
     _profile(home, "bare", '[profile]\nextends = ["_base"]\n')
     rc, out, err = cli_inproc("apply", "--home", home, "--yes", *target_args(names), "--profile", "bare")
-    assert rc == 0, out + err
+    assert applied(rc, err), out + err
     assert "still has changes" not in err
     rc, out, err = cli_inproc("plan", "--home", home, *target_args(names), "--profile", "bare")
     assert rc == 0, out

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core import engine
-from tests.safety.safety_helpers import (HOMES, REPO, available, clean_env, cli_inproc, cli_proc,
+from tests.safety.safety_helpers import (HOMES, applied, REPO, available, clean_env, cli_inproc, cli_proc,
                                          home_snapshot, install, make_host, plan_json,
                                          target_args, uninstall)
 
@@ -190,7 +190,7 @@ def test_no_environment_value_is_ever_written(tmp_path):
                     ANTHROPIC_API_KEY=env_secret + "-3", DB_TOKEN=env_secret + "-4")
     r = cli_proc("apply", "--home", home, "--yes", "--profile", "sekrit",
                  *target_args(available()), env=env)
-    assert r.returncode == 0, r.stdout + r.stderr
+    assert applied(r.returncode, r.stderr), r.stdout + r.stderr
     assert env_secret not in r.stdout + r.stderr
     assert _files_holding(home, env_secret.encode()) == {}
     # "${GITHUB_TOKEN}" either stays a reference or is dropped, never expanded

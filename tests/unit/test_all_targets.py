@@ -18,7 +18,7 @@ from agentdeck.core.manifest import Manifest
 ALL = ["copilot", "codex", "claude"]
 
 
-def _apply(host, names, trust=False):
+def _apply(host, names, trust=None):
     plan = engine.build_plan(host, "default", names, trust_hooks=trust)
     res = engine.apply_plan(host, plan)
     assert res.ok, res.leftover

@@ -23,7 +23,7 @@ def run_cli(*args, env_extra=None, stdin=None):
                           cwd=REPO, env=env, input=stdin, timeout=120)
 
 
-def test_plan_exit_codes(home, capsys):
+def test_plan_exit_codes(home, capsys, handler_on_path):
     assert cli.main(["plan", "--home", str(home), "--target", "copilot"]) == 2
     out = capsys.readouterr().out
     assert "Plan:" in out and "to add" in out

@@ -51,7 +51,7 @@ def test_apply_json_lists_the_conflicts_left(pinned, capsys):
     assert "disableAllHooks" in err
 
 
-def test_keep_decides_the_conflict(pinned, capsys):
+def test_keep_decides_the_conflict(pinned, capsys, handler_on_path):
     rc, _, err = run(capsys, "apply", "--home", pinned, "-t", "copilot", "--yes",
                      "--keep", "disableAllHooks")
     assert rc == 0, err
@@ -60,14 +60,14 @@ def test_keep_decides_the_conflict(pinned, capsys):
     assert plan.undecided_conflicts() == []
 
 
-def test_take_decides_the_conflict(pinned, capsys):
+def test_take_decides_the_conflict(pinned, capsys, handler_on_path):
     rc, _, err = run(capsys, "apply", "--home", pinned, "-t", "copilot", "--yes",
                      "--take", "disableAllHooks")
     assert rc == 0, err
     assert json.loads((pinned / ".copilot" / "settings.json").read_text())["disableAllHooks"] is False
 
 
-def test_a_conflict_decided_after_a_partial_apply(pinned, capsys):
+def test_a_conflict_decided_after_a_partial_apply(pinned, capsys, handler_on_path):
     assert run(capsys, "apply", "--home", pinned, "-t", "copilot", "--yes")[0] == 2
     rc, _, err = run(capsys, "apply", "--home", pinned, "-t", "copilot", "--yes",
                      "--take", "disableAllHooks")

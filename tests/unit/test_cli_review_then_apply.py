@@ -23,7 +23,7 @@ def _json(capsys, argv, expect_rc=(0, 2)):
     return json.loads(out)
 
 
-def test_plan_diff_gives_each_file_before_and_after_as_apply_writes_it(home, capsys):
+def test_plan_diff_gives_each_file_before_and_after_as_apply_writes_it(home, capsys, handler_on_path):
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text('{\n  "model": "sonnet"\n}\n')
@@ -69,7 +69,7 @@ def test_diff_needs_json(home, capsys):
     assert "--diff needs --json" in capsys.readouterr().err
 
 
-def test_plan_uninstall_is_the_uninstall_s_plan_and_writes_nothing(home, capsys):
+def test_plan_uninstall_is_the_uninstall_s_plan_and_writes_nothing(home, capsys, handler_on_path):
     assert cli.main(["apply", "--home", str(home), "-t", "claude", "--yes"]) == 0
     capsys.readouterr()
     installed = snapshot_tree(home)
@@ -91,7 +91,7 @@ def test_plan_uninstall_is_the_uninstall_s_plan_and_writes_nothing(home, capsys)
     assert r.returncode == 0 and "No changes" in r.stdout
 
 
-def test_apply_plan_file_applies_that_plan(home, capsys, tmp_path):
+def test_apply_plan_file_applies_that_plan(home, capsys, tmp_path, handler_on_path):
     doc = _json(capsys, ["plan", "--home", home, "-t", "claude", "--json"])
     planfile = tmp_path / "plan.json"
     planfile.write_text(json.dumps(doc))
@@ -135,7 +135,7 @@ def test_apply_plan_file_refuses_a_plan_that_is_no_longer_the_one_shown(home, tm
     assert snapshot_tree(home) == before
 
 
-def test_apply_plan_from_stdin(home):
+def test_apply_plan_from_stdin(home, handler_on_path):
     r = run_cli("plan", "--home", str(home), "-t", "codex", "--json")
     r2 = run_cli("apply", "--home", str(home), "-t", "codex", "--yes", "--json", "--plan", "-",
                  stdin=r.stdout)
@@ -158,7 +158,7 @@ def test_apply_plan_file_that_is_not_a_plan(home, tmp_path, text, expect):
     assert r.returncode == 1 and "does not exist" in r.stderr
 
 
-def test_bare_cli_drift_gate_exit_codes(home, capsys):
+def test_bare_cli_drift_gate_exit_codes(home, capsys, handler_on_path):
     """The single-runner drift gate (docs/fleet.md): plan --json exits 0 in sync, 2 drifted
     (here: the team's profile gained a command the runner does not have yet), and a hand-edit
     kept shows in summary.hand_edits_kept."""

@@ -96,7 +96,7 @@ def test_native_keys_are_managed_per_leaf_and_notify_only_when_asked(host, cfg):
     assert engine.apply_plan(host, plan).ok
     data = tomllib.loads(cfg.read_text())
     assert data["notify"] == ["notify-send", "codex"] and data["tui"] == {"status_line": ["model"]}
-    assert "state" not in data.get("hooks", {})
+    assert "x" not in data.get("hooks", {}).get("state", {})   # the profile's table: dropped
 
 
 def test_toml_error_is_one_line_with_position(host, cfg):

@@ -1,6 +1,7 @@
 """Golden tests: every file the Codex target writes for the default profile on a fresh home, on a
 messy home (the demo home: a commented config.toml with an operator MCP server, plus an existing
-AGENTS.md and a symlinked skill) and after `--trust-hooks`; plus the plan as the operator reads
+AGENTS.md and a symlinked skill) -- both trusting agentdeck's own hooks, the default -- and
+`--trust-hooks` after an install with `--no-trust-hooks`; plus the plan as the operator reads
 it, the pane info, and idempotence (apply, then the plan is empty).
 
 Regenerate after an intended change with:
@@ -66,14 +67,14 @@ def tree(host) -> str:
     return "\n".join(out)
 
 
-def run(host, tmp_path, trust=False) -> str:
+def run(host, tmp_path, trust=None) -> str:
     norm = Normalizer(host, tmp_path)
     plan = engine.build_plan(host, "default", ["codex"], trust_hooks=trust)
     parts = ["=== plan", render_plan(plan, host),
              "=== info", json.dumps(norm.info(plan.info["codex"]), indent=1, sort_keys=True)]
     result = engine.apply_plan(host, plan)
     assert result.ok, result.leftover
-    again = engine.build_plan(host, "default", ["codex"])
+    again = engine.build_plan(host, "default", ["codex"], trust_hooks=trust)
     assert not again.has_work, [(i.label, i.cls) for i in again.items if again.action(i) != "none"]
     parts += ["=== files after apply", tree(host), "=== plan after apply", render_plan(again, host)]
     return norm("\n".join(parts) + "\n")
@@ -108,6 +109,6 @@ def test_messy_home(ghost, tmp_path):
 
 
 def test_messy_home_trusted(ghost, tmp_path):
-    messy(ghost)
-    engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["codex"]))
+    messy(ghost)      # installed untrusted first (--no-trust-hooks), then --trust-hooks
+    engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["codex"], trust_hooks=False))
     check("messy_home_trusted", run(ghost, tmp_path, trust=True))

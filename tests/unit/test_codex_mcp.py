@@ -147,11 +147,11 @@ def test_operator_servers_are_never_touched_and_ours_are_removed_alone(host, pro
     cfg.parent.mkdir(parents=True)
     cfg.write_text('# mine\n[mcp_servers.local-db]\ncommand = "db"  # keep\n')
     (prof / "mcp.json").write_text(json.dumps({"mcpServers": {"a": {"command": "a"}}}))
-    assert engine.apply_plan(host, engine.build_plan(host, "m", ["codex"])).ok
-    s = _servers(engine.build_plan(host, "m", ["codex"]))
+    assert engine.apply_plan(host, engine.build_plan(host, "m", ["codex"], trust_hooks=False)).ok
+    s = _servers(engine.build_plan(host, "m", ["codex"], trust_hooks=False))
     assert s["local-db"]["origin"] == "operator"
     (prof / "mcp.json").write_text(json.dumps({"mcpServers": {}}))
-    plan = engine.build_plan(host, "m", ["codex"])
+    plan = engine.build_plan(host, "m", ["codex"], trust_hooks=False)
     assert [i.cls for i in plan.items if "MCP server" in i.label] == ["remove"]
     assert engine.apply_plan(host, plan).ok
     assert cfg.read_text() == '# mine\n[mcp_servers.local-db]\ncommand = "db"  # keep\n'

@@ -14,11 +14,11 @@ from agentdeck.core.targets import codex_hooks
 from agentdeck.core.targets.codex import CodexTarget
 
 
-def _plan(host, trust=False):
+def _plan(host, trust=None):
     return engine.build_plan(host, "default", ["codex"], trust_hooks=trust)
 
 
-def _apply(host, trust=False):
+def _apply(host, trust=None):
     plan = _plan(host, trust)
     res = engine.apply_plan(host, plan)
     assert res.ok, res.leftover
@@ -110,19 +110,38 @@ def test_profile_events_subset_and_unknown(ghost):
 
 # ---- trust statuses -------------------------------------------------------------------------------
 
-def test_untrusted_until_asked_and_no_trust_items_without_the_flag(ghost):
+def test_trusted_by_default_and_untrusted_when_the_operator_says_no(ghost):
     plan = _apply(ghost)
+    trust = [i for i in plan.items if i.label.startswith("trust hook")]
+    assert len(trust) == 10 and {i.cls for i in trust} == {"create"}
+    assert all(not i.spec.pinned for i in trust)     # the default pins nothing
+    assert {e["trust_now"] for e in _events(_plan(ghost)).values()} == {"trusted"}
+    ghost2 = ghost    # the same, said no to: nothing trusted, the plan says why
+    plan = _plan(ghost2, trust=False)
     assert {e["trust"] for e in _events(plan).values()} == {"untrusted"}
-    assert not [i for i in plan.items if i.label.startswith("trust hook")]
-    assert "hooks" not in _config(ghost)
+    assert engine.apply_plan(ghost2, plan).ok
+    assert "hooks" not in _config(ghost2)
+    plan = _plan(ghost2, trust=False)
     notes = " ".join(n.message for n in plan.notices["codex"])
     assert "will not run agentdeck's 10 hooks" in notes and "agentdeck apply --trust-hooks" in notes
-    again = _plan(ghost)
-    assert {e["trust_now"] for e in _events(again).values()} == {"untrusted"}
+    assert {e["trust_now"] for e in _events(plan).values()} == {"untrusted"}
+
+
+def test_the_layers_no_lasts_and_trust_hooks_overrides_it(ghost):
+    from agentdeck.core import overlay
+    p = overlay.choices_path(ghost, "default")
+    p.parent.mkdir(parents=True)
+    p.write_text('{"trust_hooks": {"codex": false}}\n')
+    plan = _plan(ghost)
+    assert not [i for i in plan.items if i.label.startswith("trust hook")]
+    assert any("left untrusted" in n.message for n in plan.notices["codex"])
+    plan = _plan(ghost, trust=True)
+    assert len([i for i in plan.items if i.label.startswith("trust hook")]) == 10
 
 
 def test_trust_hooks_writes_each_hash_and_then_sticks(ghost):
-    _apply(ghost)
+    _apply(ghost, trust=False)          # installed untrusted (--no-trust-hooks)
+    assert {e["trust_now"] for e in _events(_plan(ghost, trust=False)).values()} == {"untrusted"}
     plan = _plan(ghost, trust=True)
     trust = [i for i in plan.items if i.label.startswith("trust hook")]
     assert len(trust) == 10 and {i.cls for i in trust} == {"create"}
@@ -132,12 +151,17 @@ def test_trust_hooks_writes_each_hash_and_then_sticks(ghost):
     state = _config(ghost)["hooks"]["state"]
     for e in _events(plan).values():
         assert state[e["key"]] == {"trusted_hash": e["hash"]}
-    # without the flag, the trust is kept (not removed) and reported as trusted
+    # without the flag (the default trusts them too) nothing is left to do
     again = _plan(ghost)
     assert not again.has_work
     assert {e["trust"] for e in _events(again).values()} == {"trusted"}
     assert {e["trust_now"] for e in _events(again).values()} == {"trusted"}
     assert any("all 10 agentdeck hooks are trusted" in n.message for n in again.notices["codex"])
+    # saying no (--no-trust-hooks) takes agentdeck's trust out again
+    no = _plan(ghost, trust=False)
+    assert sorted({i.cls for i in no.items if i.label.startswith("trust hook")}) == ["remove"]
+    assert engine.apply_plan(ghost, no).ok
+    assert "state" not in _config(ghost).get("hooks", {})
 
 
 def test_trust_in_one_apply_with_the_hooks(ghost):
@@ -151,18 +175,21 @@ def test_changed_hook_becomes_modified_until_trusted_again(ghost):
     prof = ghost.config_dir / "profiles" / "slow"
     prof.mkdir(parents=True)
     (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n[hooks]\ntimeout = 45\n')
+    # by default agentdeck trusts its changed hook again, in the same apply
     plan = engine.build_plan(ghost, "slow", ["codex"])
     ev = _events(plan)["PreToolUse"]
-    assert ev["trust"] == "modified" and ev["trust_now"] == "trusted"
+    assert ev["trust"] == "trusted" and ev["trust_now"] == "trusted" and ev["will_trust"]
     item = next(i for i in plan.items if i.label == "trust hook PreToolUse")
-    assert item.cls == "noop" and any("modified" in w for w in item.warnings)
-    assert any(n.level == "warning" and "modified since trusted" in n.message
-               for n in plan.notices["codex"])
-    assert engine.apply_plan(ghost, plan).ok
-    after = _events(engine.build_plan(ghost, "slow", ["codex"]))
-    assert after["PreToolUse"]["trust_now"] == "modified"
+    assert item.cls == "update"
+    # with a no, the old trust goes and Codex sees the changed hook untrusted
+    no = engine.build_plan(ghost, "slow", ["codex"], trust_hooks=False)
+    item = next(i for i in no.items if i.label == "trust hook PreToolUse")
+    assert item.cls == "remove"
+    assert engine.apply_plan(ghost, no).ok
+    after = _events(engine.build_plan(ghost, "slow", ["codex"], trust_hooks=False))
+    assert after["PreToolUse"]["trust_now"] == "untrusted"
     retrust = engine.build_plan(ghost, "slow", ["codex"], trust_hooks=True)
-    assert next(i for i in retrust.items if i.label == "trust hook PreToolUse").cls == "update"
+    assert next(i for i in retrust.items if i.label == "trust hook PreToolUse").cls == "create"
     assert engine.apply_plan(ghost, retrust).ok
     assert {e["trust_now"] for e in _events(engine.build_plan(ghost, "slow", ["codex"])).values()} == {"trusted"}
 
@@ -191,24 +218,27 @@ def test_never_trusts_a_hook_agentdeck_did_not_write(ghost):
 
 
 def test_operator_trust_of_a_stale_hash_is_a_conflict_with_trust_hooks(ghost):
-    _apply(ghost)
+    _apply(ghost, trust=False)
     key = _events(_plan(ghost))["Stop"]["key"]
     cfg = ghost.codex_home / "config.toml"
     cfg.write_text(cfg.read_text() + f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:0000"\n')
-    plan = _plan(ghost)
+    plan = _plan(ghost, trust=False)
     assert _events(plan)["Stop"]["trust"] == "modified"
     assert not [i for i in plan.items if i.label.startswith("trust hook")]
+    # the default trusts agentdeck's own, but the operator's value is theirs: kept, reported
+    plan = _plan(ghost)
+    assert next(i for i in plan.items if i.label == "trust hook Stop").cls == "foreign"
     plan = _plan(ghost, trust=True)
     item = next(i for i in plan.items if i.label == "trust hook Stop")
     assert item.cls == "conflict"
 
 
 def test_disabled_state_is_reported(ghost):
-    _apply(ghost)
+    _apply(ghost, trust=False)
     key = _events(_plan(ghost))["Stop"]["key"]
     cfg = ghost.codex_home / "config.toml"
     cfg.write_text(cfg.read_text() + f'\n[hooks.state."{key}"]\nenabled = false\n')
-    assert _events(_plan(ghost))["Stop"]["enabled"] is False
+    assert _events(_plan(ghost, trust=False))["Stop"]["enabled"] is False
 
 
 def test_handler_change_keeps_hooks_and_trust(ghost, tmp_path):

@@ -198,8 +198,8 @@ def test_double_firing_names_the_other_copilot_hooks_file(ghost):
 
 
 def test_codex_untrusted_is_why_nothing_fired(ghost):
-    engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["codex"]))   # no --trust-hooks
-    plan = engine.build_plan(ghost, "default", ["codex"])
+    engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["codex"], trust_hooks=False))
+    plan = engine.build_plan(ghost, "default", ["codex"], trust_hooks=False)
     rep = report.judge(ghost, "codex", plan, runners.CODEX, "0.171.0", RUN_OK, [],
                        {"harmless": True, "canary": True}, 1.0, "isolated")
     assert not rep.ok

@@ -73,8 +73,7 @@ def test_no_runner_is_started_where_agentdeck_is_not_installed(clis, monkeypatch
         assert (r.status, r.ok, r.skip) == ("skipped", False, ready.NOT_INSTALLED)
         assert r.problems == [f"agentdeck is not installed for {t} "
                               f"(no {clis.display(engine.HOME.manifest_paths(clis)[t])}): run "
-                              f"`agentdeck apply --target {t}"
-                              + (" --trust-hooks" if t == "codex" else "") + "` first"]
+                              f"`agentdeck apply --target {t}` first"]
     assert seen == [(t, "skipped") for t in ALL]     # never "running"
 
 

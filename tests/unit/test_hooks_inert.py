@@ -38,18 +38,24 @@ def test_healthy_install_is_in_sync(ghost, capsys, monkeypatch):
 
 
 def test_codex_untrusted(ghost, capsys, monkeypatch):
-    _apply(ghost, ["codex"])
+    _apply(ghost, ["codex"], trust_hooks=False)
     rc, line = _status(ghost, capsys, monkeypatch, "codex")
     assert rc == 2
     assert ("installed, hooks inert: Codex skips untrusted hooks and none of agentdeck's 10 "
             "hooks is trusted (fix: `agentdeck apply --trust-hooks`)") in line
-    plan = engine.build_plan(ghost, "default", ["codex"])
+    plan = engine.build_plan(ghost, "default", ["codex"], trust_hooks=False)
     assert plan.summary().startswith("No changes. Installed, hooks inert: codex: Codex skips")
     assert "codex  (installed, hooks inert: Codex skips" in render_plan(plan, ghost)
-    # the plan that trusts them is not reported as inert: applying it fixes it
-    plan = engine.build_plan(ghost, "default", ["codex"], trust_hooks=True)
+    # the plan that trusts them (the default) is not reported as inert: applying it fixes it;
+    # status still says what is true now
+    plan = engine.build_plan(ghost, "default", ["codex"])
     assert not hooks_health.inert(plan, "codex")
-    _apply(ghost, ["codex"], trust_hooks=True)
+    assert hooks_health.inert(plan, "codex", now=True)[0].code == "codex-untrusted"
+    # skipping one trust item leaves that hook untrusted: the plan says so
+    trust = next(i for i in plan.items if i.label == "trust hook Stop")
+    plan.decide(trust.id, "skip")
+    assert hooks_health.inert(plan, "codex")[0].code == "codex-untrusted"
+    _apply(ghost, ["codex"])
     assert _status(ghost, capsys, monkeypatch, "codex")[0] == 0
 
 
@@ -107,7 +113,7 @@ def test_handler_or_wrapper_cannot_run(ghost, tmp_path, capsys, monkeypatch, wha
 
 
 def test_status_json_carries_the_reasons(ghost, capsys, monkeypatch):
-    _apply(ghost, ["codex"])
+    _apply(ghost, ["codex"], trust_hooks=False)
     monkeypatch.setenv("PATH", ghost.env["PATH"])
     assert cli.main(["status", "--home", str(ghost.home), "--target", "codex", "--json"]) == 2
     [row] = json.loads(capsys.readouterr().out)

@@ -56,7 +56,7 @@ def test_cli_plan_shows_the_others_and_exits_1(ghost, capsys):
     assert f"codex: {cfg}:2:" in err
 
 
-def test_cli_apply_writes_nothing_unless_target_narrows(ghost, capsys):
+def test_cli_apply_writes_nothing_unless_target_narrows(ghost, capsys, handler_on_path):
     _break_codex(ghost)
     before = snapshot_tree(ghost.home)
     rc = main(["apply", "--yes", "--home", str(ghost.home)])

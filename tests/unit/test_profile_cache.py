@@ -87,7 +87,7 @@ def test_state_cache_hit_is_the_validated_profile(host):
     assert os.stat(profilecache.state_path(host, "mine")).st_mode & 0o777 == 0o600
 
 
-def test_plan_writes_no_cache_apply_does(home, capsys):
+def test_plan_writes_no_cache_apply_does(home, capsys, handler_on_path):
     from agentdeck.core.host import Host
     host = Host.from_environment(home)
     operator_profile(host)

@@ -67,10 +67,12 @@ options:
     default: present
   trust_hooks:
     description:
-      - Also trust agentdeck's own hooks where the CLI runs only trusted hooks (for Codex, writes
-        their C(trusted_hash) into config.toml). Ignored when O(state=absent).
+      - Whether agentdeck trusts its own hooks where the CLI runs only trusted hooks (for Codex,
+        their C(trusted_hash) in config.toml). Unset, agentdeck's default applies, which is to
+        trust its own hooks (never another tool's) unless the operator's layer says no. V(true)
+        is C(--trust-hooks); V(false) is C(--no-trust-hooks), and Codex then skips them (the
+        result says so in C(hooks_inert)). Ignored when O(state=absent).
     type: bool
-    default: false
   decisions:
     description:
       - Per-item decisions, a map of item to V(keep), V(take) or V(skip).
@@ -404,8 +406,10 @@ def run(module):
         common += ["--target", t]
     if not absent:
         common += ["--profile", p["profile"]]
-        if p["trust_hooks"]:
+        if p["trust_hooks"] is True:        # None: agentdeck's default (its own hooks trusted)
             common.append("--trust-hooks")
+        elif p["trust_hooks"] is False:
+            common.append("--no-trust-hooks")
     flags_org = []
     if org and not absent:
         flags_org = ((["--managed-hooks-only"] if p["managed_hooks_only"] else [])
@@ -447,12 +451,17 @@ def run(module):
         return result
 
     verb = "uninstall" if absent else "apply"
+    # exit 2 after an apply: applied, but hooks are inert (the reason and fix in the result)
     applied = run_agentdeck(module, exe, scope + [verb, "--json", "--yes", "--plan", "-"]
-                            + common + flags + flags_org, data=text)[1]
+                            + common + flags + flags_org, data=text, ok=(0, 2))[1]
     res = applied.get("result")
     if res:
         result.update(written=res.get("written") or [], removed=res.get("removed") or [],
-                      backup_dir=res.get("backup_dir"), kept=res.get("kept") or [])
+                      backup_dir=res.get("backup_dir"), kept=res.get("kept") or [],
+                      hooks_inert=res.get("hooks_inert") or {})
+        for target, lines in (res.get("hooks_inert") or {}).items():
+            for line in lines:
+                module.warn("%s: hooks inert: %s" % (target, line))
     result["items"] = item_rows((applied.get("plan") or doc)["items"])
     return result
 
@@ -464,7 +473,7 @@ def main():
             profile=dict(type="str", default="default"),
             targets=dict(type="list", elements="str"),
             state=dict(type="str", choices=["present", "absent"], default="present"),
-            trust_hooks=dict(type="bool", default=False),
+            trust_hooks=dict(type="bool", default=None),
             decisions=dict(type="dict", default={}),
             scope=dict(type="str", choices=["home", "org"], default="home"),
             root=dict(type="path", default="/"),
