@@ -702,6 +702,7 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
         after = recompute()
         # what the operator chose to leave out (skip) or keep is not "left over"
         held = {k for k, v in plan.decisions.items() if v in ("skip", "keep")}
+        held |= set(plan.holds().held)     # a file kept for what the operator kept (core/held.py)
         result.leftover = [f"{i.cls} {i.label or i.id}" for i in after.items
                            if after.action(i) in ("write", "remove") and i.id not in held]
         result.inert = inert_after(after)

@@ -131,12 +131,16 @@ class PlanItem:
     def default_decision(self) -> Decision:
         return self.choices[0]
 
-    def to_json(self, decision: str) -> dict:
+    def to_json(self, decision: str, action: str | None = None, reason: str | None = None,
+                held_by: list[str] | None = None) -> dict:
         return {
             "id": self.id, "target": self.target, "path": self.path, "kind": self.kind,
             "key": self.key, "label": self.label, "group": self.group, "class": self.cls,
-            "decision": decision, "choices": list(self.choices), "action": action_of(self, decision),
-            "reason": redact_output(self.reason), "warnings": redact_output(self.warnings),
+            "decision": decision, "choices": list(self.choices),
+            "action": action if action is not None else action_of(self, decision),
+            "held_by": list(held_by or []),
+            "reason": redact_output(self.reason if reason is None else reason),
+            "warnings": redact_output(self.warnings),
             "secret": self.secret,
             # redacted exactly as the text plan shows values (core.output_guard.redact_output;
             # the text plan is rendered from this form)
@@ -180,10 +184,14 @@ def tally(rows: Iterable[tuple[str, str, str, bool]]) -> dict[str, int]:
       kept                   hand-edits and foreign values whose decision keeps them
       conflict               conflicts whose decision (so far) keeps yours
       record                 record-only updates of agentdeck's manifest
+      held                   files kept although unwanted: something staying calls them
+                             (core/held.py; a fifth, optional element of the row)
       review                 every item a renderer lists (anything but an unchanged item)"""
     c = {"add": 0, "change": 0, "remove": 0, "changes": 0, "kept": 0, "conflict": 0,
-         "record": 0, "review": 0}
-    for cls, decision, act, exists in rows:
+         "record": 0, "review": 0, "held": 0}
+    for cls, decision, act, exists, *held in rows:
+        if held and held[0]:
+            c["held"] += 1
         if act == Action.WRITE:
             c["change" if exists else "add"] += 1
         elif act == Action.REMOVE:
@@ -194,7 +202,7 @@ def tally(rows: Iterable[tuple[str, str, str, bool]]) -> dict[str, int]:
             c["kept"] += 1
         if cls == ItemClass.CONFLICT and decision == Decision.KEEP:
             c["conflict"] += 1
-        if act != Action.NONE or cls in KEPT_CLASSES:
+        if act != Action.NONE or cls in KEPT_CLASSES or (held and held[0]):
             c["review"] += 1
     c["changes"] = c["add"] + c["change"] + c["remove"]
     return c
@@ -216,6 +224,7 @@ class Plan:
     errors: dict[str, str] = field(default_factory=dict)  # target -> why it could not be planned
     #: this run's choice about trusting agentdeck's own hooks (None: the default / the layer's)
     trust_choice: bool | None = None
+    _holds: Any = field(default=None, repr=False, compare=False)   # cache of holds()
 
     # ---- decisions ------------------------------------------------------------------------------
     def decision(self, item: PlanItem) -> str:
@@ -251,7 +260,38 @@ class Plan:
         raise KeyError(item_id)
 
     def action(self, item: PlanItem) -> str:
-        return action_of(item, self.decision(item))
+        act = action_of(item, self.decision(item))
+        if act in (Action.REMOVE, Action.RECORD):
+            h = self.holds()
+            if item.id in h.held or (act == Action.RECORD and item.id in h.callers):
+                return Action.NONE   # a file something staying calls; that caller's record
+        return act
+
+    def holds(self):
+        """core.held: the files this plan would remove that an item staying on disk still
+        names (kept, with the reason), for the decisions in force now."""
+        from . import held
+
+        key = (len(self.items), tuple(sorted(self.decisions.items())))
+        if self._holds is None or self._holds[0] != key:
+            self._holds = (key, held.compute(self))
+        return self._holds[1]
+
+    def held_by(self, item: PlanItem) -> list[str]:
+        return self.holds().held.get(item.id, [])
+
+    def reason_of(self, item: PlanItem) -> str:
+        """The item's reason as the decisions in force make it (a held file says what holds
+        it; its caller says its record stays)."""
+        from . import held
+
+        h = self.holds()
+        if item.id in h.held:
+            return held.held_reason(self, item, h.held[item.id])
+        if item.id in h.callers:
+            note = held.caller_note(self, h.callers[item.id])
+            return f"{item.reason}; {note}" if item.reason else note
+        return item.reason
 
     def profile_switches(self) -> list[str]:
         """The targets whose manifest records another profile than this plan's (or none yet,
@@ -275,8 +315,8 @@ class Plan:
     def counts(self, target: str | None = None) -> dict[str, int]:
         """The counts (see tally) of the whole plan, or of one target's items."""
         items = self.items if target is None else self.for_target(target)
-        return tally((it.cls, self.decision(it), self.action(it), it.actual is not MISSING)
-                     for it in items)
+        return tally((it.cls, self.decision(it), self.action(it), it.actual is not MISSING,
+                      bool(self.held_by(it))) for it in items)
 
     @property
     def has_changes(self) -> bool:
@@ -297,13 +337,16 @@ class Plan:
 
         c = c or self.counts()
         inert = summary_text(self)
-        if not c["changes"] and not c["kept"] and not c["conflict"]:
+        if not c["changes"] and not c["kept"] and not c["conflict"] and not c.get("held"):
             return f"No changes. {inert}" if inert else "No changes. Everything is in sync."
         parts = [f"{c['add']} to add", f"{c['change']} to change", f"{c['remove']} to remove"]
         if c["kept"]:
             parts.append(f"{c['kept']} hand-edit{'s' if c['kept'] != 1 else ''} kept")
         if c["conflict"]:
             parts.append(f"{c['conflict']} conflict{'s' if c['conflict'] != 1 else ''} to decide")
+        if c.get("held"):
+            parts.append(f"{c['held']} file{'s' if c['held'] != 1 else ''} kept for what calls "
+                         f"{'them' if c['held'] != 1 else 'it'}")
         return "Plan: " + ", ".join(parts) + "." + (f" {inert}" if inert else "")
 
     def for_target(self, target: str) -> list[PlanItem]:
@@ -312,8 +355,10 @@ class Plan:
     def to_json(self) -> dict:
         from .hooks_health import state_text
 
-        items = [i.to_json(self.decision(i)) for i in self.items]
-        c = tally((j["class"], j["decision"], j["action"], j["exists"]) for j in items)
+        items = [i.to_json(self.decision(i), self.action(i), self.reason_of(i), self.held_by(i))
+                 for i in self.items]
+        c = tally((j["class"], j["decision"], j["action"], j["exists"], bool(j["held_by"]))
+                  for j in items)
         return {
             "format": 1, "home": self.home, "profile": self.profile, "targets": self.targets,
             # per target, the profile the last apply installed (null: none recorded)
@@ -322,8 +367,8 @@ class Plan:
             "summary": {"text": self.summary(c), **_summary_counts(c),
                         "changes_pending": c["changes"] > 0,
                         "by_target": {t: {**_summary_counts(tally(
-                            (j["class"], j["decision"], j["action"], j["exists"])
-                            for j in items if j["target"] == t)),
+                            (j["class"], j["decision"], j["action"], j["exists"],
+                             bool(j["held_by"])) for j in items if j["target"] == t)),
                             "hooks_inert": state_text(self, t)} for t in self.targets}},
             "items": items,
             "notices": {t: [{"level": n.level, "message": redact_output(n.message), "path": n.path}
@@ -341,7 +386,7 @@ def _summary_counts(c: dict[str, int]) -> dict[str, int]:
     """tally()'s counts under the JSON form's names (docs/plan-format.md)."""
     return {"add": c["add"], "change": c["change"], "remove": c["remove"],
             "hand_edits_kept": c["kept"], "conflicts": c["conflict"], "record_only": c["record"],
-            "to_review": c["review"]}
+            "kept_for_callers": c["held"], "to_review": c["review"]}
 
 
 # ---- computing ---------------------------------------------------------------------------------

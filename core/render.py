@@ -16,9 +16,10 @@ from .host import Host
 from .plan import KEPT_CLASSES, Action, Decision, Plan, PlanItem
 from .output_guard import redact_output
 
-COLORS = {"+": "32", "~": "33", "-": "31", "!": "35", "?": "36"}
+COLORS = {"+": "32", "~": "33", "-": "31", "!": "35", "?": "36", "*": "35"}
 LEGEND = {"+": "create", "~": "update", "-": "remove", "!": "hand-edited, foreign or conflict: yours is kept unless you take the profile's",
           ">": "record only (agentdeck's manifest, no change to your files)",
+          "*": "not removed: something that stays still calls it",
           "=": "a part of another tool's install, and what becomes of it"}
 
 
@@ -31,8 +32,10 @@ def _c(code: str, s: str, color: bool) -> str:
     return f"\x1b[{code}m{s}\x1b[0m" if color else s
 
 
-def symbol_of(action: str, cls: str, exists: bool) -> str:
-    """The mark of an item from its JSON fields `action`, `class` and `exists`."""
+def symbol_of(action: str, cls: str, exists: bool, held: bool = False) -> str:
+    """The mark of an item from its JSON fields `action`, `class`, `exists` and `held_by`."""
+    if held:
+        return "*"
     if action == Action.WRITE:
         return "~" if exists else "+"
     if action == Action.REMOVE:
@@ -45,7 +48,7 @@ def symbol_of(action: str, cls: str, exists: bool) -> str:
 
 
 def symbol(plan: Plan, it: PlanItem) -> str:
-    return symbol_of(plan.action(it), it.cls, it.actual is not MISSING)
+    return symbol_of(plan.action(it), it.cls, it.actual is not MISSING, bool(plan.held_by(it)))
 
 
 def short(v: Any, width: int = 60, *, start: int = 0) -> str:
@@ -132,7 +135,8 @@ def render_json(data: dict, display=None, *, verbose: bool = False, color: bool 
     by_target = data["summary"]["by_target"]
     for t in data["targets"]:
         items = [j for j in data["items"] if j["target"] == t]
-        marks = [(symbol_of(j["action"], j["class"], j["exists"]), j) for j in items]
+        marks = [(symbol_of(j["action"], j["class"], j["exists"], bool(j.get("held_by"))), j)
+                 for j in items]
         shown = [(sym, j) for sym, j in marks if sym != " " or verbose]
         notices = data["notices"].get(t, [])
         title = (titles or {}).get(t, "")
@@ -174,7 +178,7 @@ def render_json(data: dict, display=None, *, verbose: bool = False, color: bool 
                    "error": _c("31", "error:", color)}.get(n_["level"], "info:")
             out.append(f"  {tag} {n_['message']}")
     out.append("")
-    legend = [f"{s} {LEGEND[s]}" for s in ("+", "~", "-", "!", ">", "=") if s in used]
+    legend = [f"{s} {LEGEND[s]}" for s in ("+", "~", "-", "!", "*", ">", "=") if s in used]
     if legend:
         out.append("Legend: " + "; ".join(legend))
     out.append(_c("1", data["summary"]["text"], color))

@@ -150,6 +150,7 @@ def leftover(applied: Plan, after: Plan) -> list[str]:
     """What the plan computed after an apply still wants to change, leaving out what the
     operator chose to skip or keep (the core's own rule, applied to the caller's plan)."""
     held = {k for k, v in applied.decisions.items() if v in ("skip", "keep")}
+    held |= set(applied.holds().held)      # kept for what the operator kept (core/held.py)
     return [f"{i.cls} {i.label or i.id}" for i in after.items
             if after.action(i) in ("write", "remove") and i.id not in held]
 

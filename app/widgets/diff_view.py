@@ -68,13 +68,14 @@ def item_header(host: Host, plan: Plan, item: PlanItem) -> Text:
     t.append(f" · apply will {effect(item, act)}")
     if act == "record":
         t.append(" (agentdeck's record only)", style="dim")
-    if item.reason:
+    reason = plan.reason_of(item)
+    if reason:
         t.append("\n")
         if d != item.default_decision:
             # the reason explains the default; the operator chose otherwise
             t.append(f"why it was {DEFAULT_WORD.get(item.default_decision, 'left')} by default: ",
                      style="dim italic")
-        t.append(home_relative(host, item.reason), style="dim")
+        t.append(home_relative(host, reason), style="dim")
     if item.also:
         t.append(f"\nalso wanted by: {', '.join(item.also)}", style="dim")
     if item.secret:

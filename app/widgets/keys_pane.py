@@ -180,14 +180,15 @@ class KeysPane(Vertical):
             t.append(value)
         d = self.plan.decision(it)
         why = Text(no_wrap=True, overflow="ellipsis")      # one line: the Plan tab has it all
-        if it.reason:
+        reason = self.plan.reason_of(it)
+        if reason:
             if d != it.default_decision:
                 why.append(f"why it was {DEFAULT_WORD.get(it.default_decision, 'left')} by "
                            "default: ", style="dim italic")
-            why.append(home_relative(host, it.reason), style="dim")
+            why.append(home_relative(host, reason), style="dim")
         from rich.console import Group
 
-        detail.update(Group(t, why) if it.reason else t)
+        detail.update(Group(t, why) if reason else t)
         if it.cls in HAND:
             keep.label, take.label = "Keep mine", "Take profile's"
         else:

@@ -12,7 +12,7 @@ from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
 from ..session import item_title, symbol
 from .style import MARK_STYLE
 
-ORDER = {"!": 0, "-": 1, "~": 2, "+": 3, ">": 4, " ": 5}
+ORDER = {"!": 0, "*": 1, "-": 2, "~": 3, "+": 4, ">": 5, " ": 6}
 
 
 def _mark(plan: Plan, it: PlanItem) -> str:

@@ -6,12 +6,13 @@ from rich.text import Text
 
 MARK_STYLE = {
     "+": "bold #2f9e44", "~": "bold dark_orange3", "-": "bold red3", "!": "bold magenta3",
-    ">": "deep_sky_blue3", " ": "",
+    ">": "deep_sky_blue3", "*": "bold magenta3", " ": "",
 }
 MARK_MEANING = {
     "+": "create", "~": "update", "-": "remove",
     "!": "hand-edited, not ours, or conflict: yours is kept unless you take the profile's",
     ">": "record only (agentdeck's manifest; your files do not change)",
+    "*": "not removed: something that stays still calls it",
 }
 RESULT_STYLE = {
     "ok": "#2f9e44", "info": "deep_sky_blue3", "warning": "dark_orange3", "error": "bold red3",

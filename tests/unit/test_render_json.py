@@ -117,7 +117,9 @@ def test_vocabulary_is_str_valued():
     assert f"{ItemClass.CREATE}" == "create"
     assert tally([("create", "apply", "write", False), ("foreign", "keep", "none", True)]) == {
         "add": 1, "change": 0, "remove": 0, "changes": 1, "kept": 1, "conflict": 0, "record": 0,
-        "review": 2}
+        "review": 2, "held": 0}
+    # a fifth element: a file kept because something staying calls it (core/held.py)
+    assert tally([("remove", "apply", "none", True, True)])["held"] == 1
     from agentdeck.core.doctor.findings import Finding, Result
     f = Finding("copilot", "warning", "x.y", "m")
     assert f.result is Result.WARNING and json.dumps(f.to_json())

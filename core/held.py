@@ -1,0 +1,119 @@
+"""Files a plan would remove that something staying on disk still names.
+
+The case: after the operator hand-edits one of agentdeck's Claude hooks (its timeout), uninstall
+rightly keeps that hook -- it is theirs now -- and would delete `~/.claude/agentdeck-hook.sh`,
+the wrapper it runs: every tool call would then fail. The rule, for every target and scope:
+
+  a program the plan removes (a file agentdeck wrote executable: a hook wrapper) is *held*
+  (kept, action none) while an item that stays on disk after this apply (a hand-edit kept, a
+  removal skipped, an unchanged item) names it in its value; and such a caller, which apply
+  would stop recording, keeps its record, so the next plan still sees what holds the file.
+
+Both follow the decisions: taking the calling hook (`--take ID`: remove it too) releases the
+file, and the plan then removes both. `Plan.action` and `Plan.reason_of` ask `holds(plan)`;
+the item's JSON form carries `held_by` (docs/plan-format.md).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .disk import MISSING
+from .manifest import canonical
+
+if TYPE_CHECKING:
+    from .plan import Plan, PlanItem
+
+
+@dataclass
+class Holds:
+    held: dict[str, list[str]] = field(default_factory=dict)      # file id -> caller ids
+    callers: dict[str, list[str]] = field(default_factory=dict)   # caller id -> file ids
+
+
+def names_for(plan: "Plan", path: str) -> list[str]:
+    """The spellings a registered command may use for `path`: absolute, `~/…`, `$HOME/…`, and
+    relative to a repository's root (the committed wrapper is `.github/hooks/…`)."""
+    out = [path]
+    home = plan.home.rstrip(os.sep)
+    if path.startswith(home + os.sep):
+        rel = path[len(home) + 1:]
+        out += [f"~/{rel}", f"$HOME/{rel}", f"${{HOME}}/{rel}"]
+    root = (plan.scope or {}).get("root") if (plan.scope or {}).get("kind") == "repo" else None
+    if root and path.startswith(str(root).rstrip(os.sep) + os.sep):
+        out.append(path[len(str(root).rstrip(os.sep)) + 1:])
+    return out
+
+
+def _text(item: "PlanItem") -> str:
+    v = item.actual
+    if v is MISSING or v is None:
+        return ""
+    return v if isinstance(v, str) else canonical(v)
+
+
+def _program(item: "PlanItem") -> bool:
+    """A file agentdeck wrote executable (a hook wrapper): what a registered hook runs. Only
+    these are held (a kept Codex trust entry names hooks.json, which no hook runs)."""
+    fp = item.entry.fingerprint if item.entry is not None else ""
+    mode = fp.rpartition(":")[2] if ":" in fp else ""
+    try:
+        return bool(int(mode, 8) & 0o111) if mode else False
+    except ValueError:
+        return False
+
+
+def compute(plan: "Plan") -> Holds:
+    """Which files the plan would remove are still named by what stays (with the decisions
+    in force now)."""
+    from .plan import Action, action_of
+
+    out = Holds()
+    base = {it.id: action_of(it, plan.decision(it)) for it in plan.items}
+    removed = [it for it in plan.items if it.kind == "file" and base[it.id] == Action.REMOVE
+               and not it.release and _program(it)]
+    if not removed:
+        return out
+    staying = [it for it in plan.items if base[it.id] in (Action.NONE, Action.RECORD)
+               and it.kind in ("key", "file", "block") and it.actual is not MISSING]
+    texts = {it.id: _text(it) for it in staying}
+    for f in removed:
+        spellings = names_for(plan, f.path)
+        for it in staying:
+            if it.id != f.id and any(s in texts[it.id] for s in spellings):
+                out.held.setdefault(f.id, []).append(it.id)
+                out.callers.setdefault(it.id, []).append(f.id)
+    return out
+
+
+def held_reason(plan: "Plan", item: "PlanItem", callers: list[str]) -> str:
+    """Why a held file stays, and how the operator removes it too."""
+    by_id = {i.id: i for i in plan.items}
+    names = []
+    for cid in callers[:3]:
+        c = by_id[cid]
+        whose = "yours, kept" if c.cls in ("hand-edited", "foreign", "conflict") else (
+            "skipped" if plan.decision(c) == "skip" else "staying")
+        names.append(f"{c.label or c.id} ({whose})")
+    more = f" and {len(callers) - 3} more" if len(callers) > 3 else ""
+    one = len(callers) == 1
+    takeable = [by_id[c].label or by_id[c].id for c in callers if "take" in by_id[c].choices]
+    how = ""
+    if takeable:
+        how = (f"; to remove {'it' if one else 'them'} too: --take '{takeable[0]}'"
+               + ("" if len(takeable) == 1 else " (and each other one)")
+               + " removes that hook, and then this file")
+    return (f"kept: {', '.join(names)}{more} still call{'s' if one else ''} it and would fail "
+            f"without it{how}")
+
+
+def caller_note(plan: "Plan", files: list[str]) -> str:
+    """What is added to a caller's reason: its record stays while it holds a file."""
+    shown = ", ".join(_display(plan, f) for f in files)
+    return f"it calls {shown}, which agentdeck keeps for it (its record stays)"
+
+
+def _display(plan: "Plan", path: str) -> str:
+    home = plan.home.rstrip(os.sep)
+    return "~" + path[len(home):] if path.startswith(home + os.sep) else path
