@@ -27,8 +27,6 @@ REASONS = {
 }
 #: states the switch can change: the others are the operator's own (set in the CLI) or invalid
 SWITCHABLE = ("default-disabled", "profile-disabled", "always-enabled", "enabled")
-#: targets whose servers cannot be kept off by a user-level setting
-NO_SWITCH = {"claude": "Claude Code has no user-level setting to keep a configured server off"}
 
 
 class McpRow(Horizontal):
@@ -48,8 +46,7 @@ class McpRow(Horizontal):
         yield Static(self._facts(), classes="mcp-facts")
 
     def _switchable(self, s: dict) -> bool:
-        return (s.get("reason") in SWITCHABLE and not s.get("dropped")
-                and self.target not in NO_SWITCH)
+        return s.get("reason") in SWITCHABLE and not s.get("dropped")
 
     def _facts(self) -> Text:
         s = self.server
@@ -82,8 +79,7 @@ class McpRow(Horizontal):
             t.append(f"{'on' if on else 'off'}: your choice, saved in "
                      f"{s.get('layer') or 'your layer'}", style="dim")
         else:
-            t.append(NO_SWITCH.get(self.target) if self.target in NO_SWITCH
-                     and reason == "enabled" else REASONS.get(reason, reason), style="dim")
+            t.append(REASONS.get(reason, reason), style="dim")
         tools = s.get("tools")
         if tools is not None:
             t.append("\ntools: ")

@@ -49,6 +49,29 @@ class ClaudeFacts(CliFacts):
     #: an entry of another type, or missing its url/command, or with non-array args is skipped
     mcp_types: tuple[str, ...] = ("stdio", "sse", "http", "streamable-http", "ws")
     mcp_url_types: tuple[str, ...] = ("sse", "http", "streamable-http", "ws")
+    #: How a configured MCP server is kept from starting, observed on 2.1.332 with a stdio
+    #: server whose command writes a marker when started (tests/clients/test_claude_mcp_real.py):
+    #: there is NO user-level off switch for a server in ~/.claude.json.
+    #: - `projects[<project root>].disabledMcpServers` in .claude.json is what `/mcp` "Disable in
+    #:   this project" writes: per project only (the root Claude picks, not always the cwd), so
+    #:   every other project starts the server;
+    mcp_project_disable_key: str = "disabledMcpServers"
+    #: - settings.json `enabledMcpjsonServers` / `disabledMcpjsonServers` approve a project's
+    #:   .mcp.json servers only: a user server listed there still starts;
+    mcp_json_approval_keys: tuple[str, ...] = ("enabledMcpjsonServers", "disabledMcpjsonServers")
+    #: - `"disabled": true` on the entry is ignored: the server starts;
+    mcp_entry_disabled_ignored: bool = True
+    #: - settings.json `deniedMcpServers` ([{"serverName": n}]) keeps it from loading anywhere
+    #:   (`claude -p`, `claude mcp list`, absent from `/mcp`), but `claude mcp list` still warns
+    #:   about the denied entry's unset ${VAR}s;
+    mcp_denied_key: str = "deniedMcpServers"
+    #: - a server that is not in .claude.json is not started and warns about nothing.
+    #: So agentdeck keeps a default-disabled (or profile-disabled) server out of .claude.json
+    #: until it is enabled (the app's MCP switch, mcpAlwaysEnabled), then writes it:
+    mcp_off_means: str = "not-registered"
+    #: observed: a `${VAR}` that is unset makes `claude mcp list` and `claude doctor` warn
+    #: ("Missing environment variables: VAR"); `${VAR:-default}` expands to the default silently
+    mcp_env_default_syntax: str = "${VAR:-default}"
     #: where Claude Code keeps its login on Linux (documented; only its mode is ever read)
     credential_files: tuple[str, ...] = (".credentials.json",)
     #: top-level settings.json keys (see SETTINGS_KEYS); unknown ones are ignored silently

@@ -58,7 +58,7 @@ TARGETS: tuple[TargetSpec, ...] = (
                frozenset({TRUST_HOOKS, MCP_SWITCHES})),
     TargetSpec("claude", "Claude Code", "Claude", "claude", "@anthropic-ai/claude-code",
                "CLAUDE_CONFIG_DIR", ".claude", "claude_home",
-               ("agentdeck.core.targets.claude", "ClaudeTarget")),
+               ("agentdeck.core.targets.claude", "ClaudeTarget"), frozenset({MCP_SWITCHES})),
 )
 
 #: the target names in display order

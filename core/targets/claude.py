@@ -9,7 +9,9 @@ Every part is its own plan item with its own class and reason (group in brackets
   [hooks]    settings.json ("permissions", "deny") member items: each [[policy.paths]] deny
              rule as Claude's own Read(...)/Edit(...) entries, the layer that holds without
              the hook (agentdeck.core.targets.claude_permissions)
-  [mcp]      .claude.json ("mcpServers", name), one key item per server
+  [mcp]      .claude.json ("mcpServers", name), one key item per server that is on; a server
+             that is off (mcpDefaultDisabled, the profile's disabledMcpServers) is not written
+             until it is enabled: Claude Code has no user-level off switch (facts/claude.py)
   [persona]  <claude home>/CLAUDE.md, a managed block at the top (agentdeck.core.targets.persona)
   [skills]   <claude home>/skills/<skill> links to the profile's skill folders;
              <claude home>/commands/<name>.md, the profile's commands as they are (Claude has
@@ -64,7 +66,8 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
                          "rules": [{"id", "entries", "written", "skipped", "notes"}]}
   info["mcp"] = {"file": str, "mcpDefaultDisabled": bool, "mcpAlwaysEnabled": [str],
                  "servers": [{"name", "transport", "origin": "profile" | "operator",
-                              "enabled": True, "enabled_now": bool, "reason": "enabled" |
+                              "enabled": bool, "enabled_now": bool, "reason": "enabled" |
+                              "always-enabled" | "default-disabled" | "profile-disabled" |
                               "not-written", "tools": None, "secret": bool, "warnings": [str],
                               "dropped": bool}]}
   info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
@@ -313,13 +316,25 @@ class ClaudeTarget(Target):
 
     # ---- MCP -----------------------------------------------------------------------------------
     def _mcp(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
+        """One key item per server the profile keeps on. Claude Code has no user-level off switch
+        (core/facts/claude.py: observed), so a default-disabled or profile-disabled server is
+        kept out of .claude.json until it is enabled (the app's MCP switch, mcpAlwaysEnabled):
+        then it is written, and Claude starts it."""
+        from ..facts.claude import CLAUDE
+
         host = view.host
         path = host.claude_json
         data = view.data(path, "json")
         on_disk = data.get("mcpServers") if isinstance(data, dict) else None
         on_disk = on_disk if isinstance(on_disk, dict) else {}
         d = profile.directives
+        always = set(d.mcpAlwaysEnabled)
+        psettings = profile.native.get("copilot/settings.json", {})
+        profile_disabled = psettings.get("disabledMcpServers") if isinstance(psettings, dict) else None
+        profile_disabled = {n for n in profile_disabled if isinstance(n, str)} \
+            if isinstance(profile_disabled, list) else set()
         servers: list[dict] = []
+        off: list[str] = []
         for name, srv in profile.mcp_servers.items():
             skills.safe_name(name, "MCP server name")
             entry, warnings, hits = translate_mcp(name, srv)
@@ -331,12 +346,25 @@ class ClaudeTarget(Target):
                                 "tools": None, "secret": False, "warnings": warnings,
                                 "dropped": True})
                 continue
-            st.add(Desired(T, path, "key", entry, key=("mcpServers", name), fmt="json",
-                           label=f"MCP server {name}", group="mcp", warnings=warnings,
-                           secret=bool(hits), file_mode=0o600,
-                           reason=f"{entry['type']} server from the profile"))
+            if name in always:
+                reason = "always-enabled"
+            elif d.mcpDefaultDisabled:
+                reason = "default-disabled"
+            elif name in profile_disabled:
+                reason = "profile-disabled"
+            else:
+                reason = "enabled"
+            on = reason in ("always-enabled", "enabled")
+            if on:
+                why = "; enabled (mcpAlwaysEnabled)" if reason == "always-enabled" else ""
+                st.add(Desired(T, path, "key", entry, key=("mcpServers", name), fmt="json",
+                               label=f"MCP server {name}", group="mcp", warnings=warnings,
+                               secret=bool(hits), file_mode=0o600,
+                               reason=f"{entry['type']} server from the profile{why}"))
+            else:
+                off.append(name)
             servers.append({"name": name, "transport": entry["type"], "origin": "profile",
-                            "enabled": True, "enabled_now": name in on_disk, "reason": "enabled",
+                            "enabled": on, "enabled_now": name in on_disk, "reason": reason,
                             "tools": None, "secret": bool(hits), "warnings": warnings,
                             "dropped": False})
         for name, entry in on_disk.items():
@@ -351,12 +379,12 @@ class ClaudeTarget(Target):
             st.note(f"Claude Code rewrites {host.display(path)} while it runs: apply with no Claude "
                     "session open; agentdeck re-checks the file right before writing and stops if "
                     "it changed")
-            if d.mcpDefaultDisabled:
-                st.note("mcpDefaultDisabled is not applied to Claude Code: it keeps `/mcp disable` "
-                        "per project (in .claude.json), with no user-level switch, so its servers "
-                        "start enabled")
+        if off and CLAUDE.mcp_off_means == "not-registered":
+            st.note(f"MCP server(s) {', '.join(off)} off: not written to {host.display(path)} "
+                    "until you enable them (the app's MCP switch, or mcpAlwaysEnabled); Claude "
+                    "Code has no user-level setting that keeps a configured server from starting")
         st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
-                          "mcpAlwaysEnabled": sorted(d.mcpAlwaysEnabled), "servers": servers}
+                          "mcpAlwaysEnabled": sorted(always), "servers": servers}
 
     # ---- skills, commands, agents --------------------------------------------------------------
     def _skills(self, profile: Profile, view: DiskView, st: DesiredState) -> None:

@@ -1,7 +1,8 @@
 """The Copilot adapter's MCP-switch rules: what an MCP server's on/off switch in the app means
 for the profile, in Copilot's vocabulary (the `_agentdeck` mcpAlwaysEnabled directive and the
 profile's copilot/settings.json disabledMcpServers). The Codex adapter plans that same list
-(its servers' `enabled`), so both declare the MCP_SWITCHES capability and
+(its servers' `enabled`) and the Claude adapter too (a server that is off is not written), so
+all three declare the MCP_SWITCHES capability and
 `Target.profile_for` applies these rules for them; the app keeps a switch in the operator's
 layer (core/overlay.py).
 """

@@ -70,6 +70,16 @@ class ScriptedModel:
         self._server: ThreadingHTTPServer | None = None
 
     # ---- decisions -------------------------------------------------------------------------
+    def offered(self) -> set[str]:
+        """Every tool name any request offered."""
+        out = set()
+        for _, body in self.requests:
+            for t in body.get("tools") or []:
+                fn = t.get("function") if isinstance(t, dict) and isinstance(t.get("function"), dict) else t
+                if isinstance(fn, dict) and fn.get("name"):
+                    out.add(fn["name"])
+        return out
+
     def _shell_tool(self, tools: list) -> tuple[str, dict] | None:
         if self.call is not None:
             offered = {(t.get("function") if isinstance(t.get("function"), dict)

@@ -100,10 +100,11 @@ def test_mcp_servers_only_ours_are_touched(host, cj):
     assert data["mcpServers"]["mine"] == CLAUDE_OWN["mcpServers"]["mine"]
     assert data["mcpServers"]["memory"] == {"type": "stdio", "command": "npx",
                                             "args": ["-y", "@modelcontextprotocol/server-memory"]}
-    assert data["mcpServers"]["github"] == {"type": "http", "url": "https://api.githubcopilot.com/mcp/",
-                                            "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}
+    assert "github" not in data["mcpServers"]     # default-disabled: not written (below)
     servers = {s["name"]: s for s in plan.info["claude"]["mcp"]["servers"]}
     assert servers["mine"]["origin"] == "operator" and servers["github"]["origin"] == "profile"
+    assert (servers["github"]["enabled"], servers["github"]["reason"]) == (False, "default-disabled")
+    assert (servers["memory"]["enabled"], servers["memory"]["reason"]) == (True, "always-enabled")
     assert os.stat(cj).st_mode & 0o777 == 0o600
     # Claude adds its own keys later: still in sync
     data["numStartups"] = 8
@@ -154,13 +155,46 @@ def test_mcp_translation_and_warnings(host):
         "loc": {"type": "local", "command": "x", "tools": ["a"], "timeout": 100},
         "ev": {"type": "sse", "url": "https://x/sse"},
         "lit": {"command": "y", "env": {"TOKEN": GH}}})
-    plan = engine.build_plan(host, name, ["claude"])
+    plan = engine.build_plan(host, name, ["claude"],
+                             overrides={"directives": {"mcpDefaultDisabled": False}})
     items = {i.label: i for i in plan.items}
     assert items["MCP server loc"].desired == {"type": "stdio", "command": "x"}
     assert any("Copilot settings" in w for w in items["MCP server loc"].warnings)
     assert items["MCP server ev"].desired == {"type": "sse", "url": "https://x/sse"}
     assert items["MCP server lit"].secret
-    assert any("mcpDefaultDisabled is not applied" in n.message for n in plan.notices["claude"])
+    assert not any(" off: not written" in n.message for n in plan.notices["claude"])
+
+
+def test_an_mcp_server_that_is_off_is_not_written_until_it_is_enabled(host):
+    """Claude Code has no user-level off switch (core/facts/claude.py, observed: the real CLI in
+    tests/clients/test_claude_mcp_real.py): a default-disabled or profile-disabled server stays
+    out of .claude.json; the app's switch (the operator's layer) writes it, switching it off
+    again removes it."""
+    plan = _apply(host)
+    assert "github" not in json.loads(host.claude_json.read_text())["mcpServers"]
+    assert any("github off: not written to ~/.claude.json" in n.message
+               for n in plan.notices["claude"])
+    on = engine.build_plan(host, "default", ["claude"],
+                           choices={"mcp_enabled": {"claude": {"github": True}}})
+    (it,) = [i for i in on.items if i.label == "MCP server github"]
+    assert it.cls == "create"
+    assert engine.apply_plan(host, on).ok
+    assert "github" in json.loads(host.claude_json.read_text())["mcpServers"]
+    assert not engine.build_plan(host, "default", ["claude"]).has_changes   # the layer keeps it
+    off = engine.build_plan(host, "default", ["claude"],
+                            choices={"mcp_enabled": {"claude": {"github": False}}})
+    assert engine.apply_plan(host, off).ok
+    assert "github" not in json.loads(host.claude_json.read_text())["mcpServers"]
+    # the profile's own list switches a server off too, when mcpDefaultDisabled does not
+    name = _profile(host, name="d")
+    (host.config_dir / "profiles" / "d" / "copilot").mkdir()
+    (host.config_dir / "profiles" / "d" / "copilot" / "settings.json").write_text(json.dumps(
+        {"_agentdeck": {"mcpDefaultDisabled": False, "mcpAlwaysEnabled": []},
+         "disabledMcpServers": ["memory"]}))
+    servers = {s["name"]: s for s in engine.build_plan(host, name, ["claude"])
+               .info["claude"]["mcp"]["servers"]}
+    assert servers["memory"]["reason"] == "profile-disabled" and not servers["memory"]["enabled"]
+    assert servers["github"]["reason"] == "enabled" and servers["github"]["enabled"]
 
 
 # ---- persona, skills, commands, agents ------------------------------------------------------------
