@@ -3,8 +3,9 @@ every difference from what the files say (the static model) and from what the pl
 finding.
 
 The probes (agentdeck.core.doctor.probes) run concurrently, each under its own timeout; none of them runs an
-operator hook or MCP server (`claude mcp list` is never used). A CLI that is not installed gives
-`skipped` with the reason.
+operator hook or MCP server (`claude mcp list` is never used). Each CLI runs on a scratch copy of
+what it reads (core/doctor/isolated.py), so the home is left as it was. A CLI that is not
+installed gives `skipped` with the reason.
 """
 from __future__ import annotations
 
@@ -29,30 +30,70 @@ def _out(ctx: Ctx, check_id: str) -> Out:
     return Out(ctx, Check(check_id, check_id.split(".", 1)[0], lambda c, o: None, ""), live=True)
 
 
-def _wanted(ctx: Ctx, targets: list[str]) -> list[tuple[str, Any]]:
+def _wanted(ctx: Ctx, targets: list[str], isos: dict) -> list[tuple[str, Any]]:
+    """(result key, probe) pairs; a probe of a target in `isos` runs on its scratch copy
+    (core/doctor/isolated.py) and its answer comes back with the home's paths."""
     from . import probes as P
 
-    host = ctx.host
+    def on(t: str, fn):
+        iso = isos.get(t)
+        return fn if iso is None else partial(_isolated, iso, fn)
+
     wanted: list[tuple[str, Any]] = []
     if "copilot" in targets:
-        wanted += [("copilot.hooks", P.copilot_hooks_discover), ("copilot.mcp", P.copilot_mcp_list)]
+        wanted += [("copilot.hooks", on("copilot", P.copilot_hooks_discover)),
+                   ("copilot.mcp", on("copilot", P.copilot_mcp_list))]
     if "codex" in targets:
-        wanted += [("codex.config", P.codex_startup_config),
-                   ("codex.hooks", partial(P.codex_hooks_list, cwds=[str(host.home)])),
-                   ("codex.mcp", P.codex_mcp_list)]
+        iso = isos.get("codex")
+        args = iso.args if iso is not None else []
+        home = iso.host.home if iso is not None else ctx.host.home
+        wanted += [("codex.config", on("codex", partial(P.codex_startup_config, args=args))),
+                   ("codex.hooks", on("codex", partial(P.codex_hooks_list, cwds=[str(home)],
+                                                       args=args))),
+                   ("codex.mcp", on("codex", P.codex_mcp_list))]
     if "claude" in targets:
-        wanted += [("claude.doctor", P.claude_doctor)]
+        wanted += [("claude.doctor", on("claude", P.claude_doctor))]
     return wanted
+
+
+def _isolated(iso, fn, _host):
+    """Run a probe on the scratch copy; its answer with the home's paths."""
+    res = fn(iso.host)
+    res.data, res.error = iso.back(res.data), iso.back(res.error)
+    return res
+
+
+def _isolate(ctx: Ctx, targets: list[str]):
+    """The scratch copies of the installed targets (None, {} when there is nothing to run)."""
+    from ..facts import registry
+    from . import isolated
+
+    installed = [t for t in targets if ctx.host.which(registry.spec(t).binary)]
+    if not installed:
+        return None, {}
+    root = isolated.run_root(ctx.host)
+    isos = {}
+    try:
+        for t in installed:
+            isos[t] = isolated.make(ctx.host, root, t)
+    except BaseException:
+        isolated.remove(ctx.host, root)
+        raise
+    return root, isos
 
 
 def start(ctx: Ctx, targets: list[str]):
     """Start the probes in the background and return a function that waits for them and
     compares their answers with the files and the plan (in the caller's thread). The runner
-    calls this before the static checks, so the CLIs start up while agentdeck reads files."""
+    calls this before the static checks, so the CLIs start up while agentdeck reads files.
+    Each CLI runs on a scratch copy of what it reads (core/doctor/isolated.py): the home is
+    left as it was."""
     import threading
+    from . import isolated
     from . import probes as P
 
-    wanted = _wanted(ctx, targets)
+    root, isos = _isolate(ctx, targets)
+    wanted = _wanted(ctx, targets, isos)
     ctx.say(f"asking {', '.join(t for t in targets)} what they loaded "
             f"({len(wanted)} probes at once)")
     box: dict[str, Any] = {}
@@ -62,6 +103,9 @@ def start(ctx: Ctx, targets: list[str]):
             box["results"] = P.run_all(ctx.host, [fn for _, fn in wanted])
         except BaseException as e:   # re-raised in the caller's thread
             box["error"] = e
+        finally:
+            if root is not None:
+                isolated.remove(ctx.host, root)
 
     th = threading.Thread(target=work, name="agentdeck-live-probes", daemon=True)
     th.start()

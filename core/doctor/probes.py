@@ -175,22 +175,24 @@ def copilot_mcp_list(host: Host, timeout: float = 20) -> ProbeResult:
 
 
 # ---- Codex -----------------------------------------------------------------------------------
-def codex_startup_config(host: Host, timeout: float = 20) -> ProbeResult:
+def codex_startup_config(host: Host, timeout: float = 20, args: Sequence[str] = ()) -> ProbeResult:
     """`codex app-server --strict-config --print-startup-config`: ok when config.toml is valid.
     On failure `error` is Codex's message with file:line:col and `data` its JSON error
     (`data.error.data` has filePath, line, column)."""
     res = _run_json(host, "codex", "startup config", "codex",
-                    ["app-server", "--strict-config", "--print-startup-config"], timeout)
+                    ["app-server", "--strict-config", "--print-startup-config", *args], timeout)
     if not res.ok and isinstance(res.data, dict) and isinstance(res.data.get("error"), dict):
         res.error = res.data["error"].get("message") or res.error
     return res
 
 
-def codex_hooks_list(host: Host, cwds: list[str], timeout: float = 20) -> ProbeResult:
+def codex_hooks_list(host: Host, cwds: list[str], timeout: float = 20,
+                     args: Sequence[str] = ()) -> ProbeResult:
     """`hooks/list` over `codex app-server` (JSON lines): per cwd, every hook with key,
     eventName, command, matcher, timeoutSec, source, enabled, currentHash and trustStatus.
     `data` is the result ({"data": [...]}) plus `configWarnings` the server announced. With no
-    cwds Codex answers for its own working directory (the host's home)."""
+    cwds Codex answers for its own working directory (the host's home). `args`: config
+    overrides (`-c hooks.state=...`: core/doctor/isolated.py)."""
     exe = host.which("codex")
     if exe is None:
         return _not_installed("codex", "hooks/list", "codex")
@@ -207,8 +209,8 @@ def codex_hooks_list(host: Host, cwds: list[str], timeout: float = 20) -> ProbeR
                                  if n.get("method") == "configWarning"]
         return out
 
-    return _rpc(host, "codex", "hooks/list", [exe, "app-server"], "jsonl", decline, talk, timeout,
-                jsonrpc_field=False)
+    return _rpc(host, "codex", "hooks/list", [exe, "app-server", *args], "jsonl", decline, talk,
+                timeout, jsonrpc_field=False)
 
 
 def codex_mcp_list(host: Host, timeout: float = 20) -> ProbeResult:

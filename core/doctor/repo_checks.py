@@ -445,9 +445,13 @@ def _cloud_setup(host: Host, root: Path, out: _Out) -> None:
 def _live(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
     from ..facts.copilot import copilot_disable_key, resolve_event
     from ..targets import repo as R
+    from functools import partial
+
+    from . import isolated
     from .probes import copilot_hooks_discover
 
-    res = copilot_hooks_discover(host, project_paths=[str(root)])
+    # on a scratch copy of ~/.copilot (core/doctor/isolated.py): the home is left as it was
+    res = isolated.run(host, "copilot", partial(copilot_hooks_discover, project_paths=[str(root)]))
     check = "repo.live.discover"
     if res.skipped_reason:
         out.add("skipped", check, f"Copilot CLI: {res.skipped_reason}", live=True)

@@ -140,11 +140,7 @@ def copilot_extra(host: Host, real: Path, scratch: Path) -> tuple[list[str], dic
     return args, files
 
 
-def codex_extra(host: Host, real: Path, scratch: Path) -> tuple[list[str], dict[str, bytes]]:
-    """Codex trust entries are keyed by the hooks file's path: the copy's hooks.json has another
-    path, so each [hooks.state] entry is passed again (a -c override, config.toml is not edited)
-    under the copy's path with its values unchanged: a hook untrusted or modified in the home
-    stays so in the drill. Every MCP server is switched off (enabled=false)."""
+def _codex_config(host: Host, real: Path) -> dict:
     import tomllib
 
     from ..host import HostError
@@ -154,9 +150,29 @@ def codex_extra(host: Host, real: Path, scratch: Path) -> tuple[list[str], dict[
     except HostError:                          # unreadable: Codex will say so itself
         raw = None
     try:
-        cfg = tomllib.loads(raw.decode("utf-8")) if raw else {}
+        return tomllib.loads(raw.decode("utf-8")) if raw else {}
     except (ValueError, UnicodeDecodeError):
-        cfg = {}
+        return {}
+
+
+def codex_extra(host: Host, real: Path, scratch: Path) -> tuple[list[str], dict[str, bytes]]:
+    """The trust entries re-keyed to the copy (codex_trust_args), and every MCP server switched
+    off (enabled=false)."""
+    cfg = _codex_config(host, real)
+    args = codex_trust_args(host, real, scratch, cfg)
+    servers = cfg.get("mcp_servers")
+    for name in servers if isinstance(servers, dict) else {}:
+        seg = str(name) if _BARE.fullmatch(str(name)) else _toml(str(name))
+        args += ["-c", f"mcp_servers.{seg}.enabled=false"]
+    return args, {}
+
+
+def codex_trust_args(host: Host, real: Path, scratch: Path, cfg: dict | None = None) -> list[str]:
+    """Codex trust entries are keyed by the hooks file's path: the copy's hooks.json has another
+    path, so each [hooks.state] entry is passed again (a -c override, config.toml is not edited)
+    under the copy's path with its values unchanged: a hook untrusted or modified in the home
+    stays so in the copy (the drill's turn, the doctor's live probes)."""
+    cfg = _codex_config(host, real) if cfg is None else cfg
     args: list[str] = []
     state = ((cfg.get("hooks") or {}).get("state") or {}) if isinstance(cfg.get("hooks"), dict) else {}
     subs = [(str(real / "hooks.json"), str(scratch / "hooks.json")),
@@ -173,11 +189,7 @@ def codex_extra(host: Host, real: Path, scratch: Path) -> tuple[list[str], dict[
             entries.append(f"{_toml(new)} = {{{inner}}}")
     if entries:
         args += ["-c", "hooks.state={" + ", ".join(entries) + "}"]
-    servers = cfg.get("mcp_servers")
-    for name in servers if isinstance(servers, dict) else {}:
-        seg = str(name) if _BARE.fullmatch(str(name)) else _toml(str(name))
-        args += ["-c", f"mcp_servers.{seg}.enabled=false"]
-    return args, {}
+    return args
 
 
 def claude_extra(host: Host, real: Path, scratch: Path) -> tuple[list[str], dict[str, bytes]]:
