@@ -10,6 +10,11 @@ A decision record is an audit line with a `decision` (pre-tool and prompt events
 core.hookhandler.decide): ts, target, dialect, event, session_id, tool_class, tool_name,
 summary (redacted), rule, decision, reason, latency_ms, drill_id. Lines that are not JSON
 objects are skipped. All reading goes through the Host (read_range: never blocks on a FIFO).
+
+A record with a `drill_id` was made by `agentdeck drill` (its canary deny, its harmless
+command), not by a real session: `is_drill` tells them apart, a Filter hides them unless
+`drills=True` (`activity --drills`; the app's Activity screen has a switch), counting what it
+hid (`Filter.hidden_drills`), and `row` marks them ("[drill]" before the summary).
 """
 from __future__ import annotations
 
@@ -62,6 +67,11 @@ def _epoch(ts: object) -> float | None:
     return calendar.timegm(base) + frac
 
 
+def is_drill(rec: dict) -> bool:
+    """The record of a drill's turn (core.hookhandler tags them with the drill's id)."""
+    return bool(rec.get("drill_id"))
+
+
 @dataclass
 class Filter:
     target: str | None = None
@@ -69,6 +79,7 @@ class Filter:
     session: str | None = None
     since: float | None = None          # seconds back from now
     decisions_only: bool = True         # only pre-tool / prompt decisions (not every event)
+    drills: bool = False                # also the drill's records (hidden otherwise)
 
     def __post_init__(self):
         if self.decision is not None and self.decision not in DECISIONS:
@@ -79,10 +90,18 @@ class Filter:
             if self.target not in known:
                 raise UserError(f"--target {self.target!r}: expected one of {', '.join(known)}")
         self._cutoff = time.time() - self.since if self.since is not None else None
+        self.hidden_drills = 0          # the drill records this filter left out (so far)
 
     def accepts(self, rec: dict) -> bool:
         if self.decisions_only and "decision" not in rec:
             return False
+        if not self.drills and is_drill(rec):
+            if self._others(rec):
+                self.hidden_drills += 1
+            return False
+        return self._others(rec)
+
+    def _others(self, rec: dict) -> bool:
         if self.target and rec.get("target") != self.target:
             return False
         if self.decision and rec.get("decision") != self.decision:
@@ -256,10 +275,15 @@ def row(rec: dict) -> dict[str, str]:
     if isinstance(summary, list):
         summary = " | ".join(str(s) for s in summary)
     tool = "/".join(str(x) for x in (rec.get("tool_class"), rec.get("tool_name")) if x)
+    text = " ".join(str(summary or rec.get("reason") or "").split())
     return {"time": str(rec.get("ts") or "")[:19].replace("T", " "),
             "target": str(rec.get("target") or "-"), "event": str(rec.get("event") or "-"),
             "decision": str(rec.get("decision") or "-"), "rule": str(rec.get("rule") or "-"),
-            "tool": tool or "-", "summary": " ".join(str(summary or rec.get("reason") or "").split())}
+            "tool": tool or "-", "summary": f"{DRILL_MARK} {text}" if is_drill(rec) else text}
+
+
+#: how a drill's record is marked in the table (text and app)
+DRILL_MARK = "[drill]"
 
 
 def format_rows(recs: list[dict], width: int = 120, header: bool = True) -> list[str]:

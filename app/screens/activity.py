@@ -1,7 +1,8 @@
 """Activity: every decision the hook handler recorded (core.activity), as a live table. A thread
 worker blocks on core.activity.Follower.wait (inotify where there is one, else a 0.5 s stat
 poll), so new lines appear while the screen is open without the app polling; filters by CLI,
-decision and session; the highlighted row's full record below the table."""
+decision, session and drills (the records of `agentdeck drill` turns are hidden until the drills
+filter shows them, marked [drill]); the highlighted row's full record below the table."""
 from __future__ import annotations
 
 import json
@@ -45,12 +46,16 @@ class ActivityScreen(Screen):
         Binding("escape", "close", "Back"),
         Binding("f", "focus_filter", "Filters"),
         Binding("c", "clear_filters", "Clear filters"),
+        Binding("d", "toggle_drills", "Drills"),
         Binding("q", "app.request_quit", "Quit"),
     ]
     PALETTE = [
         ("Back", "Back to the main screen", "close"),
         ("Clear the filters", "Show every decision again (c)", "clear_filters"),
+        ("Show or hide drills", "The decisions of `agentdeck drill` turns (d)", "toggle_drills"),
     ]
+    #: the drills filter: hidden (nothing chosen), shown too, or only them
+    DRILLS = (("drills too", "show"), ("only drills", "only"))
 
     def __init__(self, session) -> None:
         super().__init__(id="activity")
@@ -71,6 +76,7 @@ class ActivityScreen(Screen):
                          id="activity-decision", compact=True)
             yield Input(placeholder="session id (part of it)", id="activity-session",
                         compact=True)
+            yield Select(self.DRILLS, prompt="no drills", id="activity-drills", compact=True)
         table = DataTable(id="activity-table", cursor_type="row", zebra_stripes=True)
         yield table
         with VerticalScroll(id="activity-detail-box"):
@@ -94,7 +100,7 @@ class ActivityScreen(Screen):
         worker = get_current_worker()
         mod = self.module
         try:
-            follower = mod.Follower(self.session.host, mod.Filter())
+            follower = mod.Follower(self.session.host, mod.Filter(drills=True))  # filtered here
         except Exception as e:  # noqa: BLE001 - one line on screen
             self.post_message(NewRecords([], str(e)))
             return
@@ -128,7 +134,23 @@ class ActivityScreen(Screen):
         none = (Select.NULL, Select.BLANK, None)        # nothing chosen: every CLI / decision
         return (None if t in none else str(t), None if d in none else str(d), s)
 
+    def _drills(self) -> str | None:
+        v = self.query_one("#activity-drills", Select).value
+        return None if v in (Select.NULL, Select.BLANK, None) else str(v)
+
+    def _hidden_drills(self) -> int:
+        """Drill records the other filters would show, left out because drills are hidden."""
+        if self._drills() is not None:
+            return 0
+        return sum(1 for r in self.records if self.module.is_drill(r) and self._others(r))
+
     def _accepts(self, rec: dict) -> bool:
+        drills, drill = self._drills(), self.module.is_drill(rec)
+        if (drills is None and drill) or (drills == "only" and not drill):
+            return False
+        return self._others(rec)
+
+    def _others(self, rec: dict) -> bool:
         t, d, s = self._filters()
         if t and rec.get("target") != t:
             return False
@@ -140,7 +162,8 @@ class ActivityScreen(Screen):
 
     def _cells(self, rec: dict) -> list:
         r = self.module.row(rec)
-        dec = Text(r["decision"], style=DECISION_STYLE.get(r["decision"], ""))
+        drill = self.module.is_drill(rec)       # a drill's deny is not an attack: no alarm red
+        dec = Text(r["decision"], style="dim" if drill else DECISION_STYLE.get(r["decision"], ""))
         host = self.session.host
         return [r["time"], r["target"], r["event"], dec, r["rule"], r["tool"],
                 Text(home_relative(host, r["summary"]), no_wrap=True, overflow="ellipsis")]
@@ -192,6 +215,10 @@ class ActivityScreen(Screen):
         t.append(f"  {n} of {total} decision{'s' if total != 1 else ''}" if n != total
                  else f"  {total} decision{'s' if total != 1 else ''}")
         t.append(f"  ·  live from {path}", style="dim")
+        hidden = self._hidden_drills()
+        if hidden:
+            t.append(f"  ·  {hidden} drill decision{'s' if hidden != 1 else ''} hidden "
+                     f"(d shows {'them' if hidden != 1 else 'it'})", style="dim")
         if self.error:
             t.append(f"\n{self.error}", style="bold red3")
         elif not self.records:
@@ -225,4 +252,13 @@ class ActivityScreen(Screen):
         self.query_one("#activity-target", Select).clear()
         self.query_one("#activity-decision", Select).clear()
         self.query_one("#activity-session", Input).value = ""
+        self.query_one("#activity-drills", Select).clear()
+        self._refilter()
+
+    def action_toggle_drills(self) -> None:
+        sel = self.query_one("#activity-drills", Select)
+        if self._drills() is None:
+            sel.value = "show"
+        else:
+            sel.clear()
         self._refilter()

@@ -14,6 +14,9 @@ def add_parsers(sub, common) -> None:
     p.add_argument("--decision", metavar="D", help="only allow, ask or deny")
     p.add_argument("--session", metavar="ID", help="only this session")
     p.add_argument("--since", metavar="DURATION", help="only the last DURATION (30s, 15m, 2h, 1d)")
+    p.add_argument("--drills", action="store_true",
+                   help="also the decisions of `agentdeck drill` turns (marked [drill]; hidden "
+                        "otherwise)")
     p.add_argument("--follow", "-f", action="store_true", help="keep printing new decisions")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p = sub.add_parser("policy", help="the profile's guardrail rules")
@@ -32,7 +35,8 @@ def cmd_activity(args, make_host) -> int:
 
     host = make_host(args)
     flt = activity.Filter(target=args.target, decision=args.decision, session=args.session,
-                          since=activity.parse_duration(args.since) if args.since else None)
+                          since=activity.parse_duration(args.since) if args.since else None,
+                          drills=args.drills)
     try:
         width = os.get_terminal_size(sys.stdout.fileno()).columns
     except (OSError, ValueError):
@@ -50,8 +54,14 @@ def cmd_activity(args, make_host) -> int:
     if not args.follow:
         recs = activity.read(host, flt)
         emit(recs, header=True)
+        drills = (f"{flt.hidden_drills} decision(s) of `agentdeck drill` turns not shown: "
+                  "--drills shows them")
         if not recs and not args.json:
-            print(f"(no decisions recorded in {host.display(activity.audit_path(host))})")
+            where = host.display(activity.audit_path(host))
+            print(f"(no decisions of a session in {where}; {drills})" if flt.hidden_drills
+                  else f"(no decisions recorded in {where})")
+        elif flt.hidden_drills and not args.json:
+            print(f"({drills})")
         return 0
     follower = activity.Follower(host, flt)
     first = True

@@ -134,6 +134,35 @@ async def test_activity_is_live_and_filters(demo_host, make_app):
         assert not isinstance(app.screen, ActivityScreen)
 
 
+async def test_activity_hides_drill_rows_until_the_drills_filter_shows_them(demo_host, make_app):
+    """A drill's canary deny is not an attack: hidden by default (the head says how many), `d`
+    (or the drills filter) shows them marked [drill], "only drills" shows nothing else."""
+    host = demo_host
+    drill = {**record(2, "deny", rule="drill-canary"), "drill_id": "drill-x-claude"}
+    write_log(host, [record(1), drill, record(3, "deny", rule="no-force-push")])
+    app = make_app(host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        screen = app.screen
+        await wait_rows(pilot, screen, 2)
+        table = screen.query_one(DataTable)
+        assert table.row_count == 2 and "drill-canary" not in str(table.get_row_at(1))
+        head = static_text(screen, "#activity-head")
+        assert "2 of 3 decisions" in head and "1 drill decision hidden (d shows it)" in head
+        await pilot.press("d")
+        await settle_live(pilot)
+        assert table.row_count == 3
+        assert "[drill]" in str(table.get_row_at(1)) and "drill-canary" in str(table.get_row_at(1))
+        assert "[drill]" not in str(table.get_row_at(2))
+        screen.query_one("#activity-drills", Select).value = "only"
+        await settle_live(pilot)
+        assert table.row_count == 1 and "drill-canary" in str(table.get_row_at(0))
+        await pilot.press("c")
+        await settle_live(pilot)
+        assert table.row_count == 2
+
+
 async def test_activity_with_no_log_says_so(empty_host, make_app):
     app = make_app(empty_host)
     async with app.run_test(size=(80, 24)) as pilot:

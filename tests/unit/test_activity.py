@@ -137,3 +137,41 @@ def test_follow_generator_stops(host, log):
     for r in activity.follow(host, stop=lambda: bool(seen), timeout=0.1):
         seen.append(r)
     assert [r["decision"] for r in seen] == ["deny"]
+
+
+def test_drill_rows_are_marked_and_hidden_unless_asked_for(host, log, capsys):
+    """A drill's canary deny is not an attack: `activity` hides the drill's records (and says
+    how many), `--drills` shows them marked [drill], in the table and as JSON lines."""
+    drill = "drill-20261201-120000-abc123-claude"
+    log(rec(now_ts(), "claude", "allow", cmd="echo agentdeck-drill-harmless", drill_id=drill),
+        rec(now_ts(), "claude", "deny", rule="drill-canary", cmd="touch agentdeck-drill-canary",
+            drill_id=drill),
+        rec(now_ts(), "codex", "deny", rule="no-force-push", cmd="git push --force"))
+    flt = activity.Filter()
+    assert [r["target"] for r in activity.read(host, flt)] == ["codex"]
+    assert flt.hidden_drills == 2
+    assert [activity.is_drill(r) for r in activity.read(host, activity.Filter(drills=True))] == \
+        [True, True, False]
+    assert cli.main(["activity", "--home", str(host.home)]) == 0
+    out = capsys.readouterr().out
+    assert "no-force-push" in out and "drill-canary" not in out
+    assert "2 decision(s) of `agentdeck drill` turns not shown: --drills shows them" in out
+    assert cli.main(["activity", "--home", str(host.home), "--drills"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    canary = next(ln for ln in lines if "drill-canary" in ln)
+    assert "[drill] touch agentdeck-drill-canary" in canary
+    assert "[drill]" not in next(ln for ln in lines if "no-force-push" in ln)
+    assert "not shown" not in "\n".join(lines)
+    assert cli.main(["activity", "--home", str(host.home), "--json"]) == 0
+    assert [json.loads(x)["target"] for x in capsys.readouterr().out.splitlines()] == ["codex"]
+    assert cli.main(["activity", "--home", str(host.home), "--json", "--drills"]) == 0
+    assert [json.loads(x).get("drill_id") for x in capsys.readouterr().out.splitlines()] == \
+        [drill, drill, None]
+
+
+def test_only_drill_rows_say_so_not_that_nothing_was_recorded(host, log, capsys):
+    log(rec(now_ts(), "copilot", "deny", rule="drill-canary", drill_id="drill-x-copilot"))
+    assert cli.main(["activity", "--home", str(host.home)]) == 0
+    out = capsys.readouterr().out
+    assert "no decisions recorded" not in out
+    assert "no decisions of a session" in out and "--drills" in out
