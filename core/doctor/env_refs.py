@@ -62,9 +62,17 @@ def codex_env_vars(ctx: Ctx, out: Out) -> None:
         if isinstance(e.get("env_http_headers"), dict):
             wanted += [(v, f"env_http_headers.{k}") for k, v in e["env_http_headers"].items()
                        if isinstance(v, str)]
+        off = e.get("enabled") is False        # Codex neither starts it nor reads its token
         for var, where in wanted:
             if var not in ctx.host.env:
+                line = m.config.line_of("mcp_servers", name)
+                if off:
+                    out.info(f"MCP server {name!r} is off (enabled = false); once switched on it "
+                             f"reads {var} ({where}), which is not set here",
+                             fix=f"export {var} where Codex runs before you switch it on",
+                             path=m.config.path, line=line)
+                    continue
                 out.warning(f"MCP server {name!r} reads {var} ({where}), which is not set here: "
                             "Codex sends no token / header and the server refuses or asks to "
                             "sign in", fix=f"export {var} where Codex runs",
-                            path=m.config.path, line=m.config.line_of("mcp_servers", name))
+                            path=m.config.path, line=line)

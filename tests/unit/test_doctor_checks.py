@@ -320,6 +320,12 @@ CASES: list[Case] = [
          {".codex/config.toml": '[mcp_servers.gh]\nurl = "https://example.com/mcp"\n'
                                 'bearer_token_env_var = "AGENTDECK_TEST_UNSET_TOKEN"\n'},
          "reads AGENTDECK_TEST_UNSET_TOKEN (bearer_token_env_var), which is not set here"),
+    # a server that is off reads no token: not a warning on a fresh default install
+    Case("codex.mcp.env-vars", "info",
+         {".codex/config.toml": '[mcp_servers.gh]\nurl = "https://example.com/mcp"\n'
+                                'bearer_token_env_var = "AGENTDECK_TEST_UNSET_TOKEN"\n'
+                                'enabled = false\n'},
+         "is off (enabled = false); once switched on it reads AGENTDECK_TEST_UNSET_TOKEN"),
     # "fires twice" (issue 13.5, core/doctor/double_firing.py)
     Case("copilot.hooks.fires-twice", "warning", installed=True,
          after={".copilot/hooks/agentihooks.json":
