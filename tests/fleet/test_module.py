@@ -201,6 +201,9 @@ def test_the_diff_and_the_result_never_carry_a_literal_credential(call, home):
     prof = home / ".config" / "agentdeck" / "profiles" / "tok"
     prof.mkdir(parents=True)
     (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n')
+    (prof / "copilot").mkdir()     # corp on: Claude Code gets a server that is off not at all
+    (prof / "copilot" / "settings.json").write_text(json.dumps(
+        {"_agentdeck": {"mcpAlwaysEnabled": ["memory", "corp"]}}))
     (prof / "mcp.json").write_text(json.dumps({"mcpServers": {"corp": {
         "type": "http", "url": "https://mcp.example.com/",
         "headers": {"Authorization": f"Bearer {token}"}}}}))
