@@ -14,26 +14,27 @@ import json
 from ..facts.mcp_names import tool_name as mcp_tool_name
 
 S = "policy-test"      # the session id every template carries
+CWD = "/work/repo"     # the working folder every template carries (a virtual one)
 
 
 def _copilot_camel(tool: str, args: dict) -> dict:
-    return {"sessionId": S, "timestamp": 1764493200000, "cwd": "/work/repo",
+    return {"sessionId": S, "timestamp": 1764493200000, "cwd": CWD,
             "toolName": tool, "toolArgs": args}
 
 
 def _copilot_camel_string(tool: str, args: dict) -> dict:      # builds before 1.0.102
-    return {"sessionId": S, "timestamp": 1764493200000, "cwd": "/work/repo",
+    return {"sessionId": S, "timestamp": 1764493200000, "cwd": CWD,
             "toolName": tool, "toolArgs": json.dumps(args)}
 
 
 def _copilot_batch(tool: str, args: dict) -> dict:              # 1.0.80: toolCalls[]
-    return {"sessionId": S, "timestamp": 1764493200000, "cwd": "/work/repo", "toolCalls": [
+    return {"sessionId": S, "timestamp": 1764493200000, "cwd": CWD, "toolCalls": [
         {"id": "call_0", "name": "bash", "args": json.dumps({"command": "git status"})},
         {"id": "call_1", "name": tool, "args": json.dumps(args)}]}
 
 
 def _snake(event: str, tool: str, args: dict, **extra) -> dict:
-    return {"session_id": S, "hook_event_name": event, "cwd": "/work/repo", "tool_name": tool,
+    return {"session_id": S, "hook_event_name": event, "cwd": CWD, "tool_name": tool,
             "tool_input": args, **extra}
 
 
@@ -54,7 +55,7 @@ def _claude(tool: str, args: dict) -> dict:
 
 def _vscode(tool: str, args: dict) -> dict:
     return {"timestamp": "2026-12-01T09:00:00.000Z", "hookEventName": "PreToolUse",
-            "sessionId": S, "transcript_path": "/tmp/t.json", "cwd": "/work/repo",
+            "sessionId": S, "transcript_path": "/tmp/t.json", "cwd": CWD,
             "tool_name": tool, "tool_input": args, "tool_use_id": "tool-1"}
 
 

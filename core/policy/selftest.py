@@ -19,7 +19,7 @@ from agentdeck.core.facts import hook_channels as F
 from . import answer as A
 from .canary import CANARY_TOKEN, DRILL_ENV
 from .compiled import compile_policy
-from .payloads import shapes
+from .payloads import CWD, shapes
 
 
 @dataclass
@@ -61,7 +61,7 @@ def _fs(paths: list[str]):
     from .fs import MemoryFS
     from .shellparse import normalize
 
-    return MemoryFS({normalize(p, "/work/repo", TEST_HOME): "x" for p in paths})
+    return MemoryFS({normalize(p, CWD, TEST_HOME): "x" for p in paths})
 
 
 def _path_forms(rule: dict, path: str):

@@ -318,7 +318,7 @@ class Resolver:
                 if c.is_named:
                     self._parts(c, ctx, parts, True)
         elif t == "string_content" or t == "heredoc_body" and not n.named_children:
-            v = _unescape_dq(text) if t == "string_content" else text
+            v = _unescape(text, _DQ_ESCAPABLE) if t == "string_content" else text
             parts.append((v, _escape(v), True))
         elif t == "heredoc_body":
             pos = n.start_byte
@@ -565,12 +565,15 @@ def _user_home(user: str, home: str) -> str | None:
         return None
 
 
-def _unescape(s: str) -> str:
+def _unescape(s: str, escapable: str | None = None) -> str:
+    """Backslashes removed as the shell does: unquoted, every `\\x` is `x`; inside double quotes
+    (`escapable` = '$`"\\' and newline) only those characters are escaped. A backslash-newline
+    is a line continuation: both go."""
     if "\\" not in s:
         return s
     out, i = [], 0
     while i < len(s):
-        if s[i] == "\\" and i + 1 < len(s):
+        if s[i] == "\\" and i + 1 < len(s) and (escapable is None or s[i + 1] in escapable):
             if s[i + 1] != "\n":
                 out.append(s[i + 1])
             i += 2
@@ -580,19 +583,7 @@ def _unescape(s: str) -> str:
     return "".join(out)
 
 
-def _unescape_dq(s: str) -> str:
-    if "\\" not in s:
-        return s
-    out, i = [], 0
-    while i < len(s):
-        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in '$`"\\\n':
-            if s[i + 1] != "\n":
-                out.append(s[i + 1])
-            i += 2
-        else:
-            out.append(s[i])
-            i += 1
-    return "".join(out)
+_DQ_ESCAPABLE = '$`"\\\n'
 
 
 _C_ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
