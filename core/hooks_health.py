@@ -45,7 +45,7 @@ def _disable_all_stops(target: str) -> bool:
     if target == "claude":
         return True
     if target == "copilot":
-        from .facts.copilot import COPILOT
+        from .targets.copilot.facts import COPILOT
         return COPILOT.disable_all_stops_user_hooks
     return False
 

@@ -82,6 +82,15 @@ class Host:
             return Path(value).expanduser()
         return default
 
+    def cli_home(self, env_var: str, dirname: str) -> Path:
+        """A CLI's home: `env_var` when set, else `dirname` under the home (a TargetSpec's)."""
+        return self._env_path(env_var, self.home / dirname)
+
+    def cli_homes(self) -> list[Path]:
+        """Every registered target's home (core/targets/registry.py)."""
+        from .targets import registry   # the list of targets is data; loaded once
+        return [s.home(self) for s in registry.TARGETS]
+
     @property
     def copilot_home(self) -> Path:
         return self._env_path("COPILOT_HOME", self.home / ".copilot")
@@ -425,7 +434,7 @@ class Host:
     def never_written(self, path: os.PathLike | str) -> bool:
         """Copilot's tool-managed config.json (auth tokens, trusted folders): never written or
         removed, whatever a manifest or journal says (core/facts: COPILOT.config_file)."""
-        from .facts.copilot import COPILOT
+        from .targets.copilot.facts import COPILOT
 
         if os.path.basename(path) != COPILOT.config_file and not os.path.islink(path):
             return False      # the common case, without resolving anything
@@ -620,7 +629,7 @@ class Host:
         CODEX_HOME or CLAUDE_CONFIG_DIR put it), agentdeck's state dir and the write-through
         folders the operator named, as written and with their own symlinks resolved."""
         out: list[str] = []
-        for p in (self.home, self.copilot_home, self.codex_home, self.claude_home, self.state_dir,
+        for p in (self.home, *self.cli_homes(), self.state_dir,
                   *self.write_through):
             for s in (os.path.normpath(os.path.abspath(p)), os.path.realpath(p)):
                 if s not in out:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
-from .facts.registry import NAMES as TARGETS  # noqa: E402  the one list of targets (core/facts/registry.py)
+from .targets.registry import NAMES as TARGETS  # noqa: E402  the one list of targets (core/targets/registry.py)
 
 
 def check_name(value: str, what: str = "name") -> str:

@@ -10,8 +10,8 @@
     describe(policy, target) -> [for_rule(r, target) for each paths rule]
 
 `policy show` and the Policy tab print this; the facts behind it (with the version each was
-observed for) are core/facts/native_deny.py, the spellings core/targets/claude_permissions.py and
-core/targets/codex_permissions.py. Codex's layer is conditional: it is written only into a
+observed for) are core/facts/native_deny.py, the spellings core/targets/claude/permissions.py and
+core/targets/codex/permissions.py. Codex's layer is conditional: it is written only into a
 permission profile the operator selected (the plan's info["permissions"] says whether it was).
 Plain data, the standard library only, no disk: what the plan writes is the same translation
 (the plan's info["permissions"] adds which entries were already the operator's).
@@ -37,9 +37,9 @@ def for_rule(rule: dict, target: str) -> dict:
         out["why"] = f"{HOOK_ONLY}: {layer['why']}"
         return out
     if target == "claude":
-        from .targets.claude_permissions import translate
+        from .targets.claude.permissions import translate
     else:
-        from .targets.codex_permissions import translate
+        from .targets.codex.permissions import translate
     t = translate(rule)
     out.update(entries=[e if isinstance(e, str) else list(e) for e in t.entries],
                written=[list(x) for x in t.written], skipped=[list(x) for x in t.skipped],

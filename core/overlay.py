@@ -166,7 +166,7 @@ def validate(data: Any, *, path: str | None = None, line_of=None) -> dict[str, A
 
 def trust_targets() -> tuple[str, ...]:
     """The targets whose CLI gates hooks on trust (registry capability TRUST_HOOKS)."""
-    from .facts.registry import TARGETS as SPECS, TRUST_HOOKS
+    from .targets.registry import TARGETS as SPECS, TRUST_HOOKS
 
     return tuple(s.name for s in SPECS if s.can(TRUST_HOOKS))
 

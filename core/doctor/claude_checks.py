@@ -1,6 +1,6 @@
 """Claude Code checks: ~/.claude/settings.json (and settings.local.json), the inline hooks in
 them, the user MCP servers in .claude.json (only its top-level mcpServers is read), CLAUDE.md --
-against core.facts.claude (Claude Code 2.1.332)."""
+against core.targets.claude.facts (Claude Code 2.1.332)."""
 from __future__ import annotations
 
 import json
@@ -18,7 +18,7 @@ T = "claude"
 
 
 def _f():
-    from ..facts import claude as facts
+    from ..targets.claude import facts
     return facts
 
 

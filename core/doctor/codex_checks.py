@@ -1,5 +1,5 @@
 """OpenAI Codex CLI checks: config.toml, hooks.json (and [[hooks.<Event>]] in config.toml), hook
-trust in `[hooks.state."<key>"]`, MCP servers, AGENTS.md -- against core.facts.codex
+trust in `[hooks.state."<key>"]`, MCP servers, AGENTS.md -- against core.targets.codex.facts
 (Codex 0.171.0)."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ T = "codex"
 
 
 def _f():
-    from ..facts import codex as facts
+    from ..targets.codex import facts
     return facts
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..disk import DiskView, Loaded
-from ..facts import registry
+from ..targets import registry
 from ..host import Host, HostError
 from ..installed import CliInfo, cli_info
 

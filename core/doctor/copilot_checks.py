@@ -21,7 +21,7 @@ T = "copilot"
 
 
 def _f():
-    from ..facts import copilot as facts
+    from ..targets.copilot import facts
     return facts
 
 
@@ -65,7 +65,7 @@ def model(ctx: Ctx) -> Model:
     sdata = settings.data if settings.ok and isinstance(settings.data, dict) else None
     m = Model(settings, sdata)
     ctx.memo["copilot"] = m
-    from ..targets.copilot_hooks import HOOKS_FILE
+    from ..targets.copilot.hooks import HOOKS_FILE
     # user hook files
     hooks_dir = home / f.COPILOT.hooks_dir
     for name in ctx.host.listdir(hooks_dir):
@@ -84,7 +84,7 @@ def model(ctx: Ctx) -> Model:
         else:
             _hooks_object(ctx, m, settings, hooks, "inline", ("hooks",), ours=False)
     # repo hooks of trusted folders (config.json: trustedFolders only)
-    from ..targets.copilot_hooks import trusted_folders
+    from ..targets.copilot.hooks import trusted_folders
     for folder in trusted_folders(ctx.view):
         d = Path(folder) / f.COPILOT.repo_hook_dir
         for name in ctx.host.listdir(d):
@@ -317,7 +317,7 @@ def settings_parse(ctx: Ctx, out: Out) -> None:
 
 @check("copilot.settings.types", ok="every known setting has the right type")
 def settings_types(ctx: Ctx, out: Out) -> None:
-    from ..targets.copilot_settings import TYPES
+    from ..targets.copilot.settings import TYPES
 
     m = model(ctx)
     if m.settings_data is None:
@@ -579,7 +579,7 @@ def mcp_disabled_unknown(ctx: Ctx, out: Out) -> None:
 
 
 def _repo_mcp_names(ctx: Ctx) -> set[str]:
-    from ..targets.copilot_hooks import trusted_folders
+    from ..targets.copilot.hooks import trusted_folders
     names: set[str] = set()
     for folder in trusted_folders(ctx.view):
         for rel in _f().COPILOT.repo_mcp_files:

@@ -60,7 +60,7 @@ def copilot_fires_twice(ctx: Ctx, out: Out) -> None:
     copy of ours), the inline `hooks` key, or a trusted repository's .claude/settings.json. The
     operator's own extra hook files with their own commands are theirs: not reported."""
     from . import copilot_checks as cc
-    from ..targets.copilot_hooks import WRAPPER_NAME, other_hook_sources
+    from ..targets.copilot.hooks import WRAPPER_NAME, other_hook_sources
 
     m = cc.model(ctx)
     disabled = set()
@@ -129,7 +129,7 @@ def claude_fires_twice(ctx: Ctx, out: Out) -> None:
     """Claude runs every matcher group: agentdeck's wrapper registered twice for one event (in
     settings.json and settings.local.json, or twice in one file) runs it twice."""
     from . import claude_checks as cl
-    from ..targets.claude import WRAPPER_NAME
+    from ..targets.claude.adapter import WRAPPER_NAME
 
     m = cl.model(ctx)
     wrapper = str(ctx.host.claude_home / WRAPPER_NAME)

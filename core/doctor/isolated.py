@@ -107,7 +107,7 @@ def remove(host: Host, root: Path) -> None:
 def run(host: Host, target: str, probe):
     """`probe(host)` run on a scratch copy of `target`'s home, its answer with the home's paths
     (a CLI that is not installed is asked as it is: the probe only says so)."""
-    from ..facts import registry
+    from ..targets import registry
 
     if host.which(registry.spec(target).binary) is None:
         return probe(host)

@@ -65,7 +65,7 @@ def _isolated(iso, fn, _host):
 
 def _isolate(ctx: Ctx, targets: list[str]):
     """The scratch copies of the installed targets (None, {} when there is nothing to run)."""
-    from ..facts import registry
+    from ..targets import registry
     from . import isolated
 
     installed = [t for t in targets if ctx.host.which(registry.spec(t).binary)]
@@ -355,7 +355,7 @@ def _codex(ctx: Ctx, results: dict, outs: dict[str, Out]) -> None:
 
 
 def _codex_hooks(ctx: Ctx, m, res, out: Out) -> None:
-    from ..facts.codex import CODEX
+    from ..targets.codex.facts import CODEX
     from . import codex_checks as cx
 
     data = res.data if isinstance(res.data, dict) else {}
@@ -464,7 +464,7 @@ def _codex_mcp(ctx: Ctx, m, res, out: Out) -> None:
 # ==== Claude ======================================================================================
 
 def _claude(ctx: Ctx, results: dict, outs: dict[str, Out]) -> None:
-    from ..facts.claude import CLAUDE
+    from ..targets.claude.facts import CLAUDE
 
     out = outs["claude.live.doctor"]
     res = results.get("claude.doctor")

@@ -18,8 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from agentdeck.core.facts.claude import CLAUDE
-from agentdeck.core.facts.copilot import COPILOT
+from ..targets.claude.facts import CLAUDE
+from ..targets.copilot.facts import COPILOT
 from agentdeck.core.host import Host
 
 from .jsonrpc import RpcChild, RpcError, decline, null_result

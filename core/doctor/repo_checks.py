@@ -133,7 +133,7 @@ def _handler(host: Host, plan: Any, out: _Out) -> None:
 def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
     """Parse every .github/hooks/*.json; check each event key and action against the three
     readers. Returns {path: data} of the files that parse."""
-    from ..facts.copilot import COPILOT, resolve_event
+    from ..targets.copilot.facts import COPILOT, resolve_event
     from ..targets import repo as R
 
     parsed: dict[str, Any] = {}
@@ -191,7 +191,7 @@ def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
 
 def _action_checks(host: Host, root: Path, rel: str, p: Path, key: str, event: str, a: Any,
                    text: str | None, out: _Out) -> None:
-    from ..facts.copilot import COPILOT
+    from ..targets.copilot.facts import COPILOT
 
     if not isinstance(a, dict):
         return
@@ -340,7 +340,7 @@ def _disable_all(host: Host, root: Path, out: _Out) -> None:
 
 def _other_sources(host: Host, root: Path, out: _Out) -> None:
     from ..targets import repo as R
-    from ..targets.copilot_hooks import HOOKS_FILE as HOME_HOOKS
+    from ..targets.copilot.hooks import HOOKS_FILE as HOME_HOOKS
 
     any_ = False
     for src in R.repo_hook_sources(out.view, root):
@@ -375,7 +375,7 @@ def _other_sources(host: Host, root: Path, out: _Out) -> None:
 
 def _readers(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
     """One finding per reader: what it will do with the repository's hooks."""
-    from ..facts.copilot import resolve_event
+    from ..targets.copilot.facts import resolve_event
     from ..targets import repo as R
 
     ours = parsed.get(str(root / R.HOOKS_FILE))
@@ -443,7 +443,7 @@ def _cloud_setup(host: Host, root: Path, out: _Out) -> None:
 
 
 def _live(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
-    from ..facts.copilot import copilot_disable_key, resolve_event
+    from ..targets.copilot.facts import copilot_disable_key, resolve_event
     from ..targets import repo as R
     from functools import partial
 

@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Any
 
-from ..facts.registry import TARGETS as TARGET_SPECS
+from ..targets.registry import TARGETS as TARGET_SPECS
 from ..host import Host
 from .findings import RESULTS, SEVERITY, Finding
 

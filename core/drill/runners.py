@@ -129,7 +129,7 @@ def copilot_extra(host: Host, real: Path, scratch: Path) -> tuple[list[str], dic
     before a turn), and a config.json holding only the operator's trustedFolders (the only key
     agentdeck reads from it; never tokens)."""
     from ..disk import DiskView
-    from ..targets.copilot_hooks import trusted_folders
+    from ..targets.copilot.hooks import trusted_folders
 
     args: list[str] = []
     data = _json(host, real / "mcp-config.json")

@@ -5,10 +5,10 @@ no credentials; tests/clients/test_native_deny_real.py re-runs the Claude rows) 
 named. `source` is "observed" (run for real) or "documented" (the CLI's own help text only).
 
 Claude Code 2.1.332 has such a layer in ~/.claude/settings.json `permissions.deny`; agentdeck
-writes each [[policy.paths]] deny rule there (core/targets/claude_permissions.py). Copilot CLI
+writes each [[policy.paths]] deny rule there (core/targets/claude/permissions.py). Copilot CLI
 1.0.102 has one only as command-line flags or in enterprise-managed settings, and Codex 0.171.0
 only inside a sandbox permission profile: agentdeck adds the rules to the operator's own profile
-when config.toml selects one (core/targets/codex_permissions.py) and never writes Copilot's
+when config.toml selects one (core/targets/codex/permissions.py) and never writes Copilot's
 (core/native_layers.py says which, per rule, for `policy show`).
 """
 from __future__ import annotations

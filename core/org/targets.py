@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ..desired import Desired, DesiredState
 from ..errors import UserError
 from ..facts import org as F
-from ..facts import registry
+from ..targets import registry
 from ..targets.base import DEFAULT_OPTIONS, RunOptions, Target
 from . import handler, ownership
 
@@ -101,10 +101,10 @@ class OrgTarget(Target):
             if o.managed_hooks_only:
                 doc["allowManagedHooksOnly"] = True
             from ..policy.compiled import policy_of
-            from ..targets.claude_permissions import translations
+            from ..targets.claude.permissions import translations
 
             # the [[policy.paths]] deny rules as Claude's own layer too (the home's translation,
-            # core/targets/claude_permissions.py): it holds where the hook does not run
+            # core/targets/claude/permissions.py): it holds where the hook does not run
             deny = list(dict.fromkeys(e for tr in translations(policy_of(profile))
                                       for e in tr.entries))
             perms: dict = {}

@@ -1,7 +1,8 @@
-"""Target adapters, loaded lazily by name so a command pays only for the targets it uses.
+"""Targets: one package per CLI under core/targets/<name>/, listed by core/targets/registry.py.
 
-The list of targets is core.facts.registry's: `ADAPTERS` maps each registered name to its
-adapter class (tests register a fake one here), `ORDER` is the registry's order.
+Adapters are loaded lazily by name so a command pays only for the targets it uses: `ADAPTERS`
+maps each registered name to its adapter (module, class) (tests register a fake one here),
+`ORDER` is the registry's order.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import importlib
 import importlib.util
 from typing import TYPE_CHECKING
 
-from ..facts import registry
+from . import registry
 from .base import DEFAULT_OPTIONS, RunOptions, Target
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The target-adapter protocol: one adapter per CLI, each in its own module, all declared alike.
 
-An adapter is described by its `TargetSpec` (core/facts/registry.py: name, title, binary, home,
+An adapter is described by its `TargetSpec` (core/targets/registry.py: name, title, binary, home,
 manifest path, capabilities) and computes its desired state from the profile and the one read
 view of the disk (core/disk.py); per-run choices reach it in one declared way, `RunOptions`.
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..facts.registry import MCP_SWITCHES, TargetSpec
+from .spec import MCP_SWITCHES, TargetSpec
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..desired import DesiredState
@@ -94,7 +94,7 @@ class Target(ABC):
     def profile_for(self, profile: "Profile", options: RunOptions) -> "Profile":
         """The profile as this target sees it after the run's choices (a copy; the profile on
         disk is untouched): directive overrides, then, for a target with the MCP_SWITCHES
-        capability, the MCP switches (the Copilot adapter's rules, targets/copilot_switches.py)."""
+        capability, the MCP switches (the Copilot adapter's rules, targets/mcp_switches.py)."""
         p = profile
         if options.directives:
             from ..model import Directives
@@ -102,7 +102,7 @@ class Target(ABC):
             p.directives = Directives.model_validate({**p.directives.model_dump(),
                                                       **dict(options.directives)})
         if options.mcp_enabled and self.spec.can(MCP_SWITCHES):
-            from .copilot_switches import switch_mcp
+            from .mcp_switches import switch_mcp
             p = switch_mcp(p, options.mcp_enabled)
         return p
 

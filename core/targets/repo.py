@@ -67,7 +67,7 @@ from ..desired import Desired, DesiredState
 from ..disk import DiskView
 from ..policy import compiled as compiled_policy
 from ..errors import UserError
-from ..facts.registry import TargetSpec
+from .registry import TargetSpec
 from ..host import Host, HostError
 from ..manifest import Manifest
 from ..model import Profile
@@ -134,7 +134,7 @@ READER_DIALECT = {"copilot-cli": "copilot-pascal", "vscode": "vscode",
 
 
 def _facts():
-    from ..facts import copilot as facts
+    from .copilot import facts
     return facts
 
 
@@ -496,7 +496,7 @@ def trust_of(view: DiskView, root: Path) -> dict[str, Any]:
     """Whether Copilot CLI loads the repository's hooks here: the repository or one of its
     ancestors in config.json `trustedFolders` (the only thing read from that file; observed on
     1.0.102: an ancestor's trust covers the folders below it), or COPILOT_ALLOW_ALL=true."""
-    from .copilot_hooks import trusted_folders
+    from .copilot.hooks import trusted_folders
 
     host = view.host
     folders = trusted_folders(view)
@@ -562,7 +562,7 @@ class RepoTarget(Target):
 
     # ---- hooks ---------------------------------------------------------------------------------
     def _hooks(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
-        from . import copilot_hooks
+        from .copilot import hooks as copilot_hooks
 
         host = view.host
         from .wrapper import resolve_handler

@@ -93,7 +93,7 @@ def detect(view: DiskView, target: str, manifest=None) -> list[Found]:
 
 
 def _cli_home(view: DiskView, target: str) -> Path:
-    from ..facts import registry
+    from . import registry
     return registry.spec(target).home(view.host)
 
 
@@ -245,7 +245,7 @@ def _kept_by_decision(host, item_id: str, text: str, markers: tuple[str, str]) -
 
 def manifest_has_replaced(view: DiskView, target: str, path: Path) -> bool:
     """agentdeck's persona block at `path` took the place of another tool's region."""
-    from ..facts import registry
+    from . import registry
     m = view.manifest(target, registry.spec(target).manifest_path(view.host))
     e = m.entries.get(entry_id(str(path), "block", ()))
     return bool(e is not None and e.prior_sha)

@@ -174,7 +174,7 @@ async def test_hooks_pane(demo_host, make_app):
 
 async def test_hooks_pane_highlights_a_change_that_reenables_a_disabled_hook(
         demo_host, make_app):
-    from agentdeck.core.facts import copilot as facts
+    from agentdeck.core.targets.copilot import facts
 
     engine.apply_plan(demo_host, engine.build_plan(demo_host, names=["copilot"]))
     plan = engine.build_plan(demo_host, names=["copilot"])

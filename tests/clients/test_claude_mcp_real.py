@@ -1,5 +1,5 @@
 """Default-disabled MCP servers hold in the real Claude Code, and the facts behind how
-(core/facts/claude.py: mcp_* fields).
+(core/targets/claude/facts.py: mcp_* fields).
 
 The server is tests/clients/mcp_start_marker.py: its command writes "started" to a marker file
 the moment Claude starts it, and "called" when its tool runs. A real offline turn (`claude -p`
@@ -20,7 +20,7 @@ from offline_turn import run_turn
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
-from agentdeck.core.facts.claude import CLAUDE
+from agentdeck.core.targets.claude.facts import CLAUDE
 
 pytestmark = pytest.mark.clients
 

@@ -14,7 +14,7 @@ import pytest
 from agentdeck.core import engine
 from agentdeck.core.demo import make_demo_home
 from agentdeck.core.doctor.probes import copilot_hooks_discover, copilot_mcp_list
-from agentdeck.core.facts.copilot import COPILOT
+from agentdeck.core.targets.copilot.facts import COPILOT
 
 pytestmark = pytest.mark.clients
 

@@ -19,9 +19,9 @@ from agentdeck.core.doctor.probes import (ProbeResult, claude_doctor, codex_hook
                                 codex_startup_config, copilot_hooks_discover, copilot_mcp_list,
                                 run_all)
 from agentdeck.core.facts import FACTS_BY_TARGET
-from agentdeck.core.facts.claude import CLAUDE
-from agentdeck.core.facts.codex import CODEX, codex_hook_state_key, codex_trusted_hash
-from agentdeck.core.facts.copilot import COPILOT, copilot_disable_key
+from agentdeck.core.targets.claude.facts import CLAUDE
+from agentdeck.core.targets.codex.facts import CODEX, codex_hook_state_key, codex_trusted_hash
+from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key
 from agentdeck.core.facts.versions import cli_version, in_verified_range
 from agentdeck.core.host import Host
 

@@ -16,7 +16,7 @@ import pytest
 
 from agentdeck.core import engine
 from agentdeck.core.doctor.probes import copilot_hooks_discover, copilot_mcp_list
-from agentdeck.core.facts.copilot import COPILOT
+from agentdeck.core.targets.copilot.facts import COPILOT
 from agentihooks_kit import init_home, snapshot
 
 pytestmark = pytest.mark.clients

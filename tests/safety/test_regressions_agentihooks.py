@@ -65,7 +65,7 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
     (one server dropped, one kept); uninstall: none of agentdeck's servers is left, the
     operator's are all there."""
     home = HOMES["messy"](tmp_path / "home")
-    # every server on: Claude Code gets a server that is off not at all (core/facts/claude.py)
+    # every server on: Claude Code gets a server that is off not at all (core/targets/claude/facts.py)
     _profile(home, "on", '[profile]\nextends = ["default"]\n', {"copilot/settings.json": json.dumps(
         {"_agentdeck": {"mcpDefaultDisabled": False}})})
     install(home, [target], "--profile", "on")

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from agentdeck.core import engine
-from agentdeck.core.targets import claude_permissions as cp
+from agentdeck.core.targets.claude import permissions as cp
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
         "access": ["read", "write"], "decision": "deny", "reason": "private keys stay private"}

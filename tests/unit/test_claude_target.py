@@ -166,7 +166,7 @@ def test_mcp_translation_and_warnings(host):
 
 
 def test_an_mcp_server_that_is_off_is_not_written_until_it_is_enabled(host):
-    """Claude Code has no user-level off switch (core/facts/claude.py, observed: the real CLI in
+    """Claude Code has no user-level off switch (core/targets/claude/facts.py, observed: the real CLI in
     tests/clients/test_claude_mcp_real.py): a default-disabled or profile-disabled server stays
     out of .claude.json; the app's switch (the operator's layer) writes it, switching it off
     again removes it."""

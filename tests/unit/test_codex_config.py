@@ -167,9 +167,9 @@ def test_plan_json_carries_the_info(host):
 
 
 def test_unknown_or_mistyped_native_keys_are_not_written(host, cfg):
-    from agentdeck.core.facts.codex import CODEX
+    from agentdeck.core.targets.codex.facts import CODEX
     if not getattr(CODEX, "config_keys", None):
-        pytest.skip("agentdeck.core.facts.codex has no config key catalogue in this build")
+        pytest.skip("agentdeck.core.targets.codex.facts has no config key catalogue in this build")
     name = _native(host, 'modle = "typo"\nnotify = "notify-send"\nmodel = "o5"\n')
     plan = engine.build_plan(host, name, ["codex"])
     labels = {i.label for i in plan.items}

@@ -18,7 +18,7 @@ import pytest
 
 from agentdeck.core import engine, profiles
 from agentdeck.core.demo import make_demo_home
-from agentdeck.core.facts.codex import codex_hook_state_key, codex_trusted_hash
+from agentdeck.core.targets.codex.facts import codex_hook_state_key, codex_trusted_hash
 from agentdeck.core.render import render_plan
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "codex"

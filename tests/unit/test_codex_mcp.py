@@ -10,7 +10,7 @@ import pytest
 
 from agentdeck.core import engine
 from agentdeck.core.model import McpServer
-from agentdeck.core.targets.mcp_codex import translate
+from agentdeck.core.targets.codex.mcp import translate
 
 GH = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 

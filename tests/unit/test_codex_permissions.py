@@ -9,7 +9,7 @@ import pytest
 import tomllib
 
 from agentdeck.core import engine
-from agentdeck.core.targets import codex_permissions as cx
+from agentdeck.core.targets.codex import permissions as cx
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
         "access": ["read", "write"], "decision": "deny", "reason": "r"}

@@ -9,9 +9,9 @@ import os
 
 
 from agentdeck.core import engine
-from agentdeck.core.facts.codex import codex_hook_state_key, codex_trusted_hash
-from agentdeck.core.targets import codex_hooks
-from agentdeck.core.targets.codex import CodexTarget
+from agentdeck.core.targets.codex.facts import codex_hook_state_key, codex_trusted_hash
+from agentdeck.core.targets.codex import hooks as codex_hooks
+from agentdeck.core.targets.codex.adapter import CodexTarget
 
 
 def _plan(host, trust=None):
@@ -268,5 +268,5 @@ def test_trust_summary_wording():
 
 def test_adapter_protocol():
     t = CodexTarget()
-    from agentdeck.core.facts.registry import TRUST_HOOKS
+    from agentdeck.core.targets.registry import TRUST_HOOKS
     assert (t.name, t.binary, t.spec.can(TRUST_HOOKS)) == ("codex", "codex", True)

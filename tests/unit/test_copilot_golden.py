@@ -16,7 +16,7 @@ import pytest
 
 from agentdeck.core import engine, profiles
 from agentdeck.core.demo import make_demo_home
-from agentdeck.core.facts.copilot import copilot_disable_key
+from agentdeck.core.targets.copilot.facts import copilot_disable_key
 from agentdeck.core.render import render_plan
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "copilot"

@@ -11,9 +11,10 @@ import pytest
 
 from agentdeck.core import engine, profiles
 from agentdeck.core.errors import UserError
-from agentdeck.core.facts.copilot import COPILOT, copilot_disable_key
-from agentdeck.core.targets import copilot_hooks, wrapper
-from agentdeck.core.targets.copilot import CopilotTarget
+from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key
+from agentdeck.core.targets import wrapper
+from agentdeck.core.targets.copilot import hooks as copilot_hooks
+from agentdeck.core.targets.copilot.adapter import CopilotTarget
 
 TWELVE = ["sessionStart", "sessionEnd", "userPromptSubmitted", "preToolUse", "postToolUse",
           "postToolUseFailure", "agentStop", "subagentStart", "subagentStop", "preCompact",

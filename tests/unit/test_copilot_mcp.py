@@ -9,7 +9,7 @@ import pytest
 
 from agentdeck.core import engine
 from agentdeck.core.model import McpServer
-from agentdeck.core.targets.mcp_copilot import disabled_list, translate
+from agentdeck.core.targets.copilot.mcp import disabled_list, translate
 
 GH_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 

@@ -9,7 +9,7 @@ import pytest
 from agentdeck.core import engine, profiles
 from agentdeck.core.errors import UserError
 from agentdeck.core.targets import skills
-from agentdeck.core.targets.copilot import CopilotTarget
+from agentdeck.core.targets.copilot.adapter import CopilotTarget
 
 
 def desired(host, prof=None):

@@ -115,7 +115,7 @@ SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
 def _codex_twice() -> dict[str, str]:
     """A Stop hook in hooks.json and another in config.toml, both trusted: Codex runs both."""
-    from agentdeck.core.facts.codex import codex_hook_state_key, codex_trusted_hash
+    from agentdeck.core.targets.codex.facts import codex_hook_state_key, codex_trusted_hash
     h1 = {"type": "command", "command": "echo one"}
     h2 = {"type": "command", "command": "echo two"}
     k1 = codex_hook_state_key("{home}/.codex/hooks.json", "Stop", 0, 0)
@@ -427,7 +427,7 @@ def _run_case(root: Path, case: Case):
         install(host)
     files = dict(case.files)
     if any("__KEY__" in v for v in files.values()):      # the disable key of COPILOT_HOOK
-        from agentdeck.core.facts.copilot import copilot_disable_key
+        from agentdeck.core.targets.copilot.facts import copilot_disable_key
         key = copilot_disable_key("sessionStart", json.loads(COPILOT_HOOK)["hooks"]["sessionStart"][0])
         files = {k: v.replace("__KEY__", key) for k, v in files.items()}
     write_files(home, files)

@@ -162,7 +162,7 @@ def test_codex_hooks_trust_and_missing(tmp_path, fake):
     write_files(home, {".codex/hooks.json": json.dumps({"hooks": {
         "Stop": [{"hooks": [{"type": "command", "command": "echo a"},
                             {"type": "command", "command": "echo b"}]}]}})})
-    from agentdeck.core.facts.codex import codex_trusted_hash
+    from agentdeck.core.targets.codex.facts import codex_trusted_hash
     src = f"{home}/.codex/hooks.json"
     listed = [{"key": f"{src}:stop:0:0", "eventName": "stop", "command": "echo a",
                "currentHash": codex_trusted_hash("Stop", None, [{"type": "command", "command": "echo a"}]),

@@ -8,8 +8,8 @@ import dataclasses
 import pytest
 
 from agentdeck.core.facts import FACTS_BY_TARGET, event_table
-from agentdeck.core.facts.codex import CODEX, codex_hook_state_key, codex_trusted_hash, snake_event
-from agentdeck.core.facts.copilot import COPILOT, copilot_disable_key, normalize_action, resolve_event
+from agentdeck.core.targets.codex.facts import CODEX, codex_hook_state_key, codex_trusted_hash, snake_event
+from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key, normalize_action, resolve_event
 from agentdeck.core.facts.versions import (CANONICAL_EVENTS, cli_version, in_verified_range,
                                  parse_cli_version, parse_version, verified_label)
 from agentdeck.core.host import Host, RunResult

@@ -1,4 +1,4 @@
-"""One definition of a target (issue 12.2): core/facts/registry.py is the only list of targets.
+"""One definition of a target: core/targets/registry.py is the only list of targets.
 Every adapter, the profile model's target names, the doctor's tables, the facts and the app's
 lists come from it (or agree with it, where a table maps each target to its own code)."""
 from __future__ import annotations
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core import targets
-from agentdeck.core.facts import FACTS_BY_TARGET, registry
+from agentdeck.core.facts import FACTS_BY_TARGET
+from agentdeck.core.targets import registry
 from agentdeck.core.host import Host
 from agentdeck.core.targets.base import Target
 
@@ -83,7 +84,7 @@ def test_no_other_literal_list_of_the_targets_in_core_or_app():
     found = []
     for root in ("core", "app"):
         for path in (REPO / root).rglob("*.py"):
-            if path == REPO / "core" / "facts" / "registry.py":
+            if path == REPO / "core" / "targets" / "registry.py":
                 continue
             if path == REPO / "core" / "hookhandler.py":
                 continue        # bare start-up, imports nothing of agentdeck: checked below
@@ -97,3 +98,18 @@ def test_the_hook_handlers_own_table_agrees_with_the_registry():
     its own target -> dialect table; it must name exactly the registry's targets (+ repo)."""
     from agentdeck.core import hookhandler
     assert set(hookhandler._TARGET_DIALECT) == set(NAMES) | {"repo"}
+
+
+def test_every_registered_target_is_a_package_that_declares_its_spec():
+    """Each registry entry is a package core/targets/<name>/ whose SPEC names it and points at
+    itself, and setuptools installs every package under core/ and app/ (pyproject's list)."""
+    import tomllib
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    for spec in registry.TARGETS:
+        assert (REPO / "core" / "targets" / spec.name / "__init__.py").is_file()
+        assert spec.package == f"agentdeck.core.targets.{spec.name}"
+        assert registry.part(spec.name, "facts").FACTS.target == spec.name
+    for root in ("core", "app"):
+        for init in (REPO / root).rglob("__init__.py"):
+            pkg = ".".join(("agentdeck", *init.parent.relative_to(REPO).parts))
+            assert pkg in listed, f"pyproject.toml: {pkg} is not in [tool.setuptools] packages"

@@ -53,7 +53,7 @@ def test_each_reader_payload_is_understood(key, payload, dialect, canon):
 
 
 def test_every_key_agentdeck_writes_maps_to_a_handler_event():
-    from agentdeck.core.facts.copilot import COPILOT
+    from agentdeck.core.targets.copilot.facts import COPILOT
 
     for event in COPILOT.register_events:
         assert hookhandler.canonical_event(R.event_key(event)) != "unknown"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from agentdeck.core import engine
 from agentdeck.core.doctor.repo_checks import repo_findings
-from agentdeck.core.facts.copilot import copilot_disable_key
+from agentdeck.core.targets.copilot.facts import copilot_disable_key
 from agentdeck.core.render import render_plan
 from agentdeck.core.targets import repo as R
 

@@ -14,7 +14,7 @@ import pytest
 
 from agentdeck.core import engine
 from agentdeck.core.errors import UserError
-from agentdeck.core.facts.copilot import COPILOT, copilot_disable_key, resolve_event
+from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key, resolve_event
 from agentdeck.core.targets import repo as R
 
 

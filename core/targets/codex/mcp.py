@@ -31,8 +31,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import McpServer
-from ..secrets import scan_text, scan_value
+from ...model import McpServer
+from ...secrets import scan_text, scan_value
 
 _VAR = r"[A-Za-z_][A-Za-z0-9_]*"
 ENV_ONLY = re.compile(rf"^\s*(?:\$\{{({_VAR})\}}|\$({_VAR}))\s*$")
@@ -42,7 +42,7 @@ SCANNED_FIELDS = ("command", "args", "env", "url", "http_headers", "cwd")
 
 
 def _facts():
-    from ..facts.codex import CODEX
+    from .facts import CODEX
     return CODEX
 
 

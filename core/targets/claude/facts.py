@@ -8,10 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .versions import CliFacts, frozen_map
-from .registry import spec as _registry_spec
+from ...facts.versions import CliFacts, frozen_map
+from . import SPEC as _SPEC
 
-_SPEC = _registry_spec("claude")   # binary, package and home come from the registry
 
 #: Observed: the 34 events `claude doctor` 2.1.332 lists as valid, in its order.
 HOOK_EVENTS = (
@@ -178,3 +177,6 @@ CLAUDE = ClaudeFacts(
         "error": "StopFailure",                  # closest meaning
     }),
 )
+
+#: this target's facts, under the name every target's facts module gives them
+FACTS = CLAUDE

@@ -7,7 +7,7 @@ Every part is its own plan item with its own class and reason (group in brackets
   [settings] settings.json keys (JSONC, comments kept):        disableAllHooks (pinned false),
              statusLine (command form, only when the profile sets one), disabledMcpServers
              (computed, one item), and the profile's copilot/settings.json keys, type-checked
-             against core.facts.copilot (one invalid value voids all of settings.json)
+             against core.targets.copilot.facts (one invalid value voids all of settings.json)
   [mcp]      mcp-config.json ("mcpServers", name), one key item per server (mcp_copilot)
   [env]      <state dir>/copilot.env (0600, file) + a block at the bottom of ~/.bashrc
              (directives, browser)
@@ -78,20 +78,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..desired import Desired, DesiredState
-from ..disk import MISSING, DiskView
-from ..facts import registry
-from ..policy import compiled as compiled_policy
-from ..facts.copilot import COPILOT
-from ..errors import UserError
-from ..host import Host
-from ..manifest import Manifest, canonical, entry_id
-from ..model import Profile
-from . import browser as browser_mod
-from . import copilot_hooks, directives, mcp_copilot, skills, takeover
-from .base import DEFAULT_OPTIONS, RunOptions, Target
-from .persona import PERSONA_MARKERS, build_persona
-from .wrapper import WRAPPER_MODE
+from ...desired import Desired, DesiredState
+from ...disk import MISSING, DiskView
+from .. import registry
+from ...policy import compiled as compiled_policy
+from .facts import COPILOT
+from ...errors import UserError
+from ...host import Host
+from ...manifest import Manifest, canonical, entry_id
+from ...model import Profile
+from .. import browser as browser_mod
+from .. import directives, skills, takeover
+from . import hooks as copilot_hooks
+from . import mcp as mcp_copilot
+from ..base import DEFAULT_OPTIONS, RunOptions, Target
+from ..persona import PERSONA_MARKERS, build_persona
+from ..wrapper import WRAPPER_MODE
 
 T = "copilot"
 #: keys a profile's copilot/settings.json may not set, and why
@@ -111,7 +113,7 @@ class CopilotTarget(Target):
     spec = registry.spec(T)
 
     # the run's choices: Target.profile_for applies directives and MCP switches
-    # (copilot_switches.py); the app keeps them in the operator's layer (core/overlay.py)
+    # (mcp_switches.py); the app keeps them in the operator's layer (core/overlay.py)
 
     def migrate_manifest(self, manifest: Manifest, view: DiskView) -> None:
         path = view.host.copilot_home / "settings.json"
@@ -202,7 +204,7 @@ class CopilotTarget(Target):
     def _settings(self, profile: Profile, host: Host, st: DesiredState) -> Any:
         """The settings.json key items; returns the profile's own disabledMcpServers (or None),
         which joins the computed list in _mcp."""
-        from .copilot_settings import check_setting
+        from .settings import check_setting
 
         path = host.copilot_home / "settings.json"
         st.add(Desired(T, path, "key", False, key=("disableAllHooks",), fmt="jsonc", pinned=True,
@@ -418,7 +420,7 @@ def _disabled_members(manifest: Manifest, settings_path: Path, actual: Any) -> s
     as one value (agentdeck before 16.1, `meta["contributed"]`) is read as member records of the
     names it contributed that are still there, so the upgrade neither restores the old list nor
     drops a name (the manifest is rewritten in this form at the next apply)."""
-    from ..manifest import ABSENT, Entry
+    from ...manifest import ABSENT, Entry
 
     whole = entry_id(str(settings_path), "key", ("disabledMcpServers",))
     old = manifest.entries.get(whole)

@@ -4,7 +4,7 @@ One invalid value anywhere in settings.json makes Copilot 1.0.102 ignore the WHO
 (FACTS.md: `"disableAllHooks": "no"` -> `copilot config --list --json` prints `{}`), and a key it
 does not know draws a warning on every launch. So before a profile key becomes a plan item:
 
-- the key must be one of the 105 keys Copilot knows (agentdeck.core.facts.copilot.SETTINGS_KEYS, or a
+- the key must be one of the 105 keys Copilot knows (agentdeck.core.targets.copilot.facts.SETTINGS_KEYS, or a
   legacy alias it still accepts); an unknown key is not written;
 - where the value's type is known (TYPES below, the keys whose type the reference or the real CLI
   establishes), it must match; otherwise any JSON value is let through.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..facts import copilot as facts
+from . import facts
 
 
 def _bool(v: Any) -> bool:

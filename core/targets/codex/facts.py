@@ -12,10 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .versions import CliFacts, frozen_map
-from .registry import spec as _registry_spec
+from ...facts.versions import CliFacts, frozen_map
+from . import SPEC as _SPEC
 
-_SPEC = _registry_spec("codex")   # binary, package and home come from the registry
 
 HOOK_EVENTS = (
     "PreModelRequest", "PostModelRequest", "PreToolUse", "PermissionRequest", "PostToolUse",
@@ -211,3 +210,6 @@ def codex_trusted_hash(event: str, matcher: str | None, handlers: list[Mapping[s
         doc["matcher"] = matcher
     body = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+#: this target's facts, under the name every target's facts module gives them
+FACTS = CODEX

@@ -13,7 +13,7 @@ handler changes. Timeout key `timeoutSec` (FACTS.md: `timeoutSeconds` is silentl
 Nothing is ever written into settings.json's inline `hooks` key.
 
 Trust: Copilot's settings.json `disabledHooks` lists content-hash keys
-(`core.facts.copilot.copilot_disable_key`). Each of our hooks is `active` or
+(`core.targets.copilot.facts.copilot_disable_key`). Each of our hooks is `active` or
 `disabled-by-operator`; when this apply changes a registered action whose current key the
 operator disabled, the new action has a new key and the hook silently comes back -- the hooks
 item carries a warning saying so.
@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..host import Host
-from ..model import Profile
+from ...host import Host
+from ...model import Profile
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..disk import DiskView
-from . import wrapper as wrapper_mod
+    from ...disk import DiskView
+from .. import wrapper as wrapper_mod
 
 HOOKS_FILE = "agentdeck.json"
 WRAPPER_NAME = "agentdeck-hook.sh"
@@ -45,7 +45,7 @@ POLICY_DIR = Path("/etc/github-copilot/policy.d")
 
 
 def _facts():
-    from ..facts import copilot as facts
+    from . import facts
     return facts
 
 

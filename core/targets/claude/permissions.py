@@ -30,9 +30,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..desired import Desired, DesiredState
-from ..facts import native_deny as F
-from .path_spelling import Dialect, Translation, minus, spell_path
+from ...desired import Desired, DesiredState
+from ...facts import native_deny as F
+from ..path_spelling import Dialect, Translation, minus, spell_path
 
 T = "claude"
 DENY_KEY = ("permissions", "deny")

@@ -13,13 +13,13 @@ Registration: `$CODEX_HOME/hooks.json`, one whole "file" item (the file is agent
 - Claude-style matcher groups, one group with one handler per event and no matcher (it then
   applies to every tool);
 - `timeout` in seconds (Codex ignores `timeoutSec` and would apply its 600 s default);
-- event names mapped from the canonical vocabulary through core.facts.codex; the events Codex
+- event names mapped from the canonical vocabulary through core.targets.codex.facts; the events Codex
   lacks (post_tool_use_failure, notification, error) are skipped with an info line;
 - the handler runs `<wrapper> <Event>` (agentdeck.core.targets.wrapper), so the registered command, and
   with it the trust hash, stays byte-stable when the profile's handler changes.
 
 Trust: Codex runs a hook only when config.toml holds `[hooks.state."<key>"]` with a
-`trusted_hash` equal to the hook's current hash. Both are computed by core.facts.codex
+`trusted_hash` equal to the hook's current hash. Both are computed by core.targets.codex.facts
 (`codex_hook_state_key`, `codex_trusted_hash`, one hash per handler); the key names the hooks.json
 path as Codex sees it, i.e. with CODEX_HOME's symlinks resolved (observed: Codex canonicalizes
 CODEX_HOME). Each of our hooks is reported as `untrusted` (no trusted_hash), `trusted` (equal) or
@@ -37,11 +37,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..host import Host
-from ..model import Profile
+from ...host import Host
+from ...model import Profile
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..disk import DiskView
+    from ...disk import DiskView
 
 HOOKS_FILE = "hooks.json"
 WRAPPER_NAME = "agentdeck-hook.sh"
@@ -64,14 +64,14 @@ def max_timeout(event: str) -> int | None:
 
 
 def _facts():
-    from ..facts import codex
+    from . import facts as codex
     return codex
 
 
 def wanted_events(profile: Profile, vocabulary: dict[str, str | None]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
     """([(canonical, target event)], [canonical events the target lacks], [warnings]) for the
     profile's [hooks] events (or DEFAULT_EVENTS). Shared by the Codex and Claude adapters."""
-    from ..facts.versions import CANONICAL_EVENTS
+    from ...facts.versions import CANONICAL_EVENTS
 
     names = list(DEFAULT_EVENTS) if profile.hooks.events is None else list(profile.hooks.events)
     out: list[tuple[str, str]] = []
@@ -195,7 +195,7 @@ class HookPlan:
 
 def plan_hooks(profile: Profile, view: "DiskView", config: dict | None) -> HookPlan:
     host = view.host
-    from . import wrapper as wrapper_mod
+    from .. import wrapper as wrapper_mod
 
     facts = _facts()
     home = host.codex_home

@@ -32,8 +32,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..desired import Desired, DesiredState
-from .path_spelling import Dialect, Translation, minus, spell_path
+from ...desired import Desired, DesiredState
+from ..path_spelling import Dialect, Translation, minus, spell_path
 
 T = "codex"
 _GLOB = "*?["

@@ -8,10 +8,10 @@ Every part is its own plan item with its own class and reason (group in brackets
              claude/settings.json sets, one key item per top-level key
   [hooks]    settings.json ("permissions", "deny") member items: each [[policy.paths]] deny
              rule as Claude's own Read(...)/Edit(...) entries, the layer that holds without
-             the hook (agentdeck.core.targets.claude_permissions)
+             the hook (agentdeck.core.targets.claude.permissions)
   [mcp]      .claude.json ("mcpServers", name), one key item per server that is on; a server
              that is off (mcpDefaultDisabled, the profile's disabledMcpServers) is not written
-             until it is enabled: Claude Code has no user-level off switch (facts/claude.py)
+             until it is enabled: Claude Code has no user-level off switch (targets/claude/facts.py)
   [persona]  <claude home>/CLAUDE.md, a managed block at the top (agentdeck.core.targets.persona)
   [skills]   <claude home>/skills/<skill> links to the profile's skill folders;
              <claude home>/commands/<name>.md, the profile's commands as they are (Claude has
@@ -80,18 +80,18 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from ..desired import Desired, DesiredState
-from ..disk import DiskView
-from ..policy import compiled as compiled_policy
-from ..errors import UserError
-from ..facts import registry
-from ..host import Host
-from ..model import McpServer, Profile
-from ..secrets import scan_value
-from . import skills, takeover
-from .base import DEFAULT_OPTIONS, RunOptions, Target
-from .codex_hooks import wanted_events
-from .persona import PERSONA_MARKERS, build_persona
+from ...desired import Desired, DesiredState
+from ...disk import DiskView
+from ...policy import compiled as compiled_policy
+from ...errors import UserError
+from .. import registry
+from ...host import Host
+from ...model import McpServer, Profile
+from ...secrets import scan_value
+from .. import skills, takeover
+from ..base import DEFAULT_OPTIONS, RunOptions, Target
+from ..codex.hooks import wanted_events
+from ..persona import PERSONA_MARKERS, build_persona
 
 T = "claude"
 WRAPPER_NAME = "agentdeck-hook.sh"
@@ -172,9 +172,9 @@ class ClaudeTarget(Target):
     # ---- hooks ---------------------------------------------------------------------------------
     def _hooks(self, profile: Profile, view: DiskView, settings: dict | None, st: DesiredState) -> None:
         host = view.host
-        from ..facts.claude import CLAUDE
-        from ..plan import find_member
-        from . import wrapper as wrapper_mod
+        from .facts import CLAUDE
+        from ...plan import find_member
+        from .. import wrapper as wrapper_mod
 
         home = host.claude_home
         settings_path = home / "settings.json"
@@ -295,7 +295,7 @@ class ClaudeTarget(Target):
     # ---- permissions.deny: the [[policy.paths]] rules, Claude's own layer -------------------------
     def _permissions(self, profile: Profile, view: DiskView, settings: dict | None,
                      st: DesiredState) -> None:
-        from . import claude_permissions
+        from . import permissions as claude_permissions
 
         host = view.host
         path = host.claude_home / "settings.json"
@@ -317,10 +317,10 @@ class ClaudeTarget(Target):
     # ---- MCP -----------------------------------------------------------------------------------
     def _mcp(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
         """One key item per server the profile keeps on. Claude Code has no user-level off switch
-        (core/facts/claude.py: observed), so a default-disabled or profile-disabled server is
+        (core/targets/claude/facts.py: observed), so a default-disabled or profile-disabled server is
         kept out of .claude.json until it is enabled (the app's MCP switch, mcpAlwaysEnabled):
         then it is written, and Claude starts it."""
-        from ..facts.claude import CLAUDE
+        from .facts import CLAUDE
 
         host = view.host
         path = host.claude_json

@@ -20,7 +20,7 @@ Every part is its own plan item with its own class and reason (group in brackets
   [hooks]    config.toml ("permissions", <profile>, "filesystem", <glob>) = "none": each
              [[policy.paths]] deny rule on reads in the operator's own permission profile (the
              one default_permissions names, defined in config.toml), a sandbox layer that holds
-             without the hook; no profile of theirs: nothing (agentdeck.core.targets.codex_permissions)
+             without the hook; no profile of theirs: nothing (agentdeck.core.targets.codex.permissions)
   [persona]  $CODEX_HOME/AGENTS.md, a managed block at the top (agentdeck.core.targets.persona)
   [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md files, byte-identical to the
              Copilot adapter's for the same profile, so the engine plans each once, records both
@@ -75,18 +75,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..desired import Desired, DesiredState
-from ..disk import DiskView
-from ..policy import compiled as compiled_policy
-from ..errors import UserError
-from ..facts import registry
-from ..host import Host
-from ..manifest import Manifest
-from ..model import Profile
-from ..secrets import scan_value
-from . import codex_hooks, mcp_codex, skills, takeover
-from .base import DEFAULT_OPTIONS, RunOptions, Target
-from .persona import PERSONA_MARKERS, build_persona
+from ...desired import Desired, DesiredState
+from ...disk import DiskView
+from ...policy import compiled as compiled_policy
+from ...errors import UserError
+from .. import registry
+from ...host import Host
+from ...manifest import Manifest
+from ...model import Profile
+from ...secrets import scan_value
+from .. import skills, takeover
+from . import hooks as codex_hooks
+from . import mcp as mcp_codex
+from ..base import DEFAULT_OPTIONS, RunOptions, Target
+from ..persona import PERSONA_MARKERS, build_persona
 
 T = "codex"
 
@@ -173,7 +175,7 @@ class CodexTarget(Target):
     # ---- the [[policy.paths]] rules in the operator's own permission profile ------------------
     def _permissions(self, profile: Profile, host: Host, config: dict | None,
                      st: DesiredState) -> None:
-        from . import codex_permissions
+        from . import permissions as codex_permissions
 
         native = profile.native.get("codex/config.toml", {})
         info = codex_permissions.add_to(
@@ -185,7 +187,7 @@ class CodexTarget(Target):
     # ---- hooks and trust -----------------------------------------------------------------------
     def _hooks(self, profile: Profile, view: DiskView, config: dict | None, manifest: Manifest,
                options: RunOptions, st: DesiredState) -> None:
-        from . import wrapper as wrapper_mod
+        from .. import wrapper as wrapper_mod
 
         host = view.host
         home = host.codex_home
@@ -220,7 +222,7 @@ class CodexTarget(Target):
         hooks_path = home / codex_hooks.HOOKS_FILE
         on_disk = view.text(hooks_path)
         rec_file = manifest.entries.get(str(hooks_path))
-        from ..manifest import sha256
+        from ...manifest import sha256
         # another's hooks file (not the profile's, not what agentdeck last wrote there)
         theirs_now = (hp.hooks_text is not None and on_disk is not None
                       and on_disk != hp.hooks_text
@@ -289,7 +291,7 @@ class CodexTarget(Target):
             if key in native:
                 native.pop(key)
                 st.warn(f"the profile's codex/config.toml table {key!r} is dropped: {why}")
-        from ..facts.codex import CODEX
+        from .facts import CODEX
         known = getattr(CODEX, "config_keys", None)
         kinds = getattr(CODEX, "config_key_types", None) or {}
         for top in sorted(native):

@@ -29,8 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import McpServer
-from ..secrets import is_env_reference, scan_value
+from ...model import McpServer
+from ...secrets import is_env_reference, scan_value
 
 SCANNED_FIELDS = ("url", "command", "args", "env", "headers")
 

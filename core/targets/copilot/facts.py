@@ -11,10 +11,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .versions import CliFacts, frozen_map
-from .registry import spec as _registry_spec
+from ...facts.versions import CliFacts, frozen_map
+from . import SPEC as _SPEC
 
-_SPEC = _registry_spec("copilot")   # binary, package and home come from the registry
 
 #: The 105 canonical top-level keys of settings.json. Source: the settings catalogue compiled
 #: into Copilot 1.0.102 (`{"canonicalKeys": [...]}` in pkg/<platform>/1.0.102/prebuilds/
@@ -244,3 +243,6 @@ def copilot_disable_key(event: str, action: Mapping[str, Any]) -> str:
     canonical, _ = resolve_event(event) or (event, None)
     body = json.dumps(normalize_action(event, action), separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(f"{canonical}\0{body}".encode("utf-8")).hexdigest()
+
+#: this target's facts, under the name every target's facts module gives them
+FACTS = COPILOT

@@ -1,0 +1,10 @@
+"""Claude Code: everything agentdeck knows about it is a module of this package."""
+from ..spec import MCP_SWITCHES, TargetSpec
+
+SPEC = TargetSpec(
+    name="claude", title="Claude Code", short="Claude",
+    binary="claude", npm_package="@anthropic-ai/claude-code",
+    home_env="CLAUDE_CONFIG_DIR", home_dirname=".claude",
+    package=__name__, adapter_class="ClaudeTarget",
+    capabilities=frozenset({MCP_SWITCHES}),
+)

@@ -1,0 +1,10 @@
+"""OpenAI Codex CLI: everything agentdeck knows about it is a module of this package."""
+from ..spec import MCP_SWITCHES, TRUST_HOOKS, TargetSpec
+
+SPEC = TargetSpec(
+    name="codex", title="OpenAI Codex CLI", short="Codex",
+    binary="codex", npm_package="@openai/codex",
+    home_env="CODEX_HOME", home_dirname=".codex",
+    package=__name__, adapter_class="CodexTarget",
+    capabilities=frozenset({TRUST_HOOKS, MCP_SWITCHES}),
+)

@@ -1,0 +1,10 @@
+"""GitHub Copilot CLI: everything agentdeck knows about it is a module of this package."""
+from ..spec import MCP_SWITCHES, TargetSpec
+
+SPEC = TargetSpec(
+    name="copilot", title="GitHub Copilot CLI", short="Copilot",
+    binary="copilot", npm_package="@github/copilot",
+    home_env="COPILOT_HOME", home_dirname=".copilot",
+    package=__name__, adapter_class="CopilotTarget",
+    capabilities=frozenset({MCP_SWITCHES}),
+)
