@@ -2,30 +2,42 @@
 
 Adapters are loaded lazily by name so a command pays only for the targets it uses: `ADAPTERS`
 maps each registered name to its adapter (module, class) (tests register a fake one here),
-`ORDER` is the registry's order.
+`ORDER` is the registry's order. Importing this package costs nothing beyond the registry's
+plain data (the hook handler imports target packages' dialects on every tool call):
+RunOptions, Target and the tables load on first use.
 """
 from __future__ import annotations
 
 import importlib
-import importlib.util
-from typing import TYPE_CHECKING
 
 from . import registry
-from .base import DEFAULT_OPTIONS, RunOptions, Target
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
+
+    from .base import DEFAULT_OPTIONS, RunOptions, Target
 
 __all__ = ["ADAPTERS", "ORDER", "MANIFEST_NAME", "RunOptions", "DEFAULT_OPTIONS", "Target",
            "available", "get", "manifest_path", "title"]
 
-ADAPTERS: dict[str, tuple[str, str]] = {s.name: s.adapter for s in registry.TARGETS}
 ORDER: tuple[str, ...] = registry.NAMES
 MANIFEST_NAME = registry.MANIFEST_NAME
-_BUILTIN = dict(ADAPTERS)
+_BUILTIN: dict[str, tuple[str, str]] = {s.name: s.adapter for s in registry.TARGETS}
+ADAPTERS: dict[str, tuple[str, str]] = dict(_BUILTIN)
+
+
+def __getattr__(name: str):
+    if name in ("RunOptions", "DEFAULT_OPTIONS", "Target"):
+        from . import base
+        value = getattr(base, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def available() -> list[str]:
+    import importlib.util
     out = []
     for name in ORDER:
         mod, _ = ADAPTERS[name]
@@ -34,7 +46,7 @@ def available() -> list[str]:
     return out
 
 
-def get(name: str) -> Target:
+def get(name: str) -> "Target":
     if name not in ADAPTERS:
         raise KeyError(name)
     mod, cls = ADAPTERS[name]

@@ -8,10 +8,13 @@ the packages are imported by name (importlib), so nothing here depends on any on
 tests/unit/test_registry.py checks that every package, the profile model's target names and
 the features' tables agree with it.
 """
-from __future__ import annotations
+from __future__ import annotations   # standard library only: the hook handler loads it
 
 import importlib
-from types import ModuleType
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from types import ModuleType
 
 from .spec import MANIFEST_NAME, MCP_SWITCHES, TRUST_HOOKS, TargetSpec
 
@@ -48,7 +51,7 @@ def title(name: str) -> str:
     return s.title if s is not None else name
 
 
-def part(name: str, module: str) -> ModuleType:
+def part(name: str, module: str) -> "ModuleType":
     """The module `module` of target `name`'s package (its "facts", "dialect", "doctor", ...)."""
     return importlib.import_module(f"{spec(name).package}.{module}")
 

@@ -8,11 +8,10 @@ Standard library only: the hook handler reads specs too.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     from agentdeck.core.host import Host
 
 MANIFEST_NAME = ".agentdeck-managed.json"
@@ -23,8 +22,11 @@ MCP_SWITCHES = "mcp_switches"      # per-server on/off switches (the app's MCP p
                                    # through the profile's disabled-server list
 
 
-@dataclass(frozen=True)
 class TargetSpec:
+    """Frozen, compared by value. A plain class, not a dataclass: the hook handler imports the
+    target packages, and `dataclasses` costs it about 8 ms at every tool call."""
+    __slots__ = ("name", "title", "short", "binary", "npm_package", "home_env", "home_dirname",
+                 "package", "adapter_class", "capabilities")
     name: str                   # the --target name, manifest target, plan target
     title: str                  # the CLI's full name, shown to the operator
     short: str                  # its short name (badges, notes)
@@ -34,17 +36,42 @@ class TargetSpec:
     home_dirname: str           # its default under $HOME
     package: str                # the target's package (its adapter, facts, dialect, ...)
     adapter_class: str          # the adapter's class in `<package>.adapter`
-    capabilities: frozenset[str] = frozenset()
+    capabilities: frozenset[str]
+
+    def __init__(self, *, name: str, title: str, short: str, binary: str, npm_package: str,
+                 home_env: str, home_dirname: str, package: str, adapter_class: str,
+                 capabilities: frozenset[str] = frozenset()) -> None:
+        values = dict(name=name, title=title, short=short, binary=binary,
+                      npm_package=npm_package, home_env=home_env, home_dirname=home_dirname,
+                      package=package, adapter_class=adapter_class,
+                      capabilities=frozenset(capabilities))
+        for k, v in values.items():
+            object.__setattr__(self, k, v)
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError(f"TargetSpec is frozen: cannot set {key}")
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, k) for k in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TargetSpec) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"TargetSpec({self.name!r}, package={self.package!r})"
 
     @property
     def adapter(self) -> tuple[str, str]:
         """(module, class) of the adapter."""
         return (f"{self.package}.adapter", self.adapter_class)
 
-    def home(self, host: "Host") -> Path:
+    def home(self, host: "Host") -> "Path":
         return host.cli_home(self.home_env, self.home_dirname)
 
-    def manifest_path(self, host: "Host") -> Path:
+    def manifest_path(self, host: "Host") -> "Path":
         return self.home(host) / MANIFEST_NAME
 
     def can(self, capability: str) -> bool:

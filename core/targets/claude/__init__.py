@@ -1,7 +1,7 @@
 """Claude Code: everything agentdeck knows about it is a module of this package."""
 from ..spec import MCP_SWITCHES, TargetSpec
 
-SPEC = TargetSpec(
+SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="claude", title="Claude Code", short="Claude",
     binary="claude", npm_package="@anthropic-ai/claude-code",
     home_env="CLAUDE_CONFIG_DIR", home_dirname=".claude",

@@ -1,7 +1,7 @@
 """OpenAI Codex CLI: everything agentdeck knows about it is a module of this package."""
 from ..spec import MCP_SWITCHES, TRUST_HOOKS, TargetSpec
 
-SPEC = TargetSpec(
+SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="codex", title="OpenAI Codex CLI", short="Codex",
     binary="codex", npm_package="@openai/codex",
     home_env="CODEX_HOME", home_dirname=".codex",

@@ -1,7 +1,7 @@
 """GitHub Copilot CLI: everything agentdeck knows about it is a module of this package."""
 from ..spec import MCP_SWITCHES, TargetSpec
 
-SPEC = TargetSpec(
+SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="copilot", title="GitHub Copilot CLI", short="Copilot",
     binary="copilot", npm_package="@github/copilot",
     home_env="COPILOT_HOME", home_dirname=".copilot",
