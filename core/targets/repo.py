@@ -517,8 +517,9 @@ def trust_of(view: DiskView, root: Path) -> dict[str, Any]:
 # ---- the adapter -----------------------------------------------------------------------------
 #: the repository scope's one target (not in the registry's home targets: core/scopes.py
 #: plans it); its manifest is in the state dir, keyed by the repository (manifest_path_for)
-SPEC = TargetSpec(T, "Repository (.github/hooks)", "Repository", "copilot", "@github/copilot",
-                  "", "", "", ("agentdeck.core.targets.repo", "RepoTarget"))
+SPEC = TargetSpec(name=T, title="Repository (.github/hooks)", short="Repository",
+                  binary="copilot", npm_package="@github/copilot", home_env="", home_dirname="",
+                  package=__package__, adapter_module=__name__, adapter_class="RepoTarget")
 
 
 class RepoTarget(Target):

@@ -26,7 +26,7 @@ class TargetSpec:
     """Frozen, compared by value. A plain class, not a dataclass: the hook handler imports the
     target packages, and `dataclasses` costs it about 8 ms at every tool call."""
     __slots__ = ("name", "title", "short", "binary", "npm_package", "home_env", "home_dirname",
-                 "package", "adapter_class", "capabilities")
+                 "package", "adapter_class", "capabilities", "adapter_module")
     name: str                   # the --target name, manifest target, plan target
     title: str                  # the CLI's full name, shown to the operator
     short: str                  # its short name (badges, notes)
@@ -37,14 +37,16 @@ class TargetSpec:
     package: str                # the target's package (its adapter, facts, dialect, ...)
     adapter_class: str          # the adapter's class in `<package>.adapter`
     capabilities: frozenset[str]
+    adapter_module: str         # default `<package>.adapter`
 
     def __init__(self, *, name: str, title: str, short: str, binary: str, npm_package: str,
                  home_env: str, home_dirname: str, package: str, adapter_class: str,
-                 capabilities: frozenset[str] = frozenset()) -> None:
+                 capabilities: frozenset[str] = frozenset(), adapter_module: str = "") -> None:
         values = dict(name=name, title=title, short=short, binary=binary,
                       npm_package=npm_package, home_env=home_env, home_dirname=home_dirname,
                       package=package, adapter_class=adapter_class,
-                      capabilities=frozenset(capabilities))
+                      capabilities=frozenset(capabilities),
+                      adapter_module=adapter_module or f"{package}.adapter")
         for k, v in values.items():
             object.__setattr__(self, k, v)
 
@@ -66,7 +68,7 @@ class TargetSpec:
     @property
     def adapter(self) -> tuple[str, str]:
         """(module, class) of the adapter."""
-        return (f"{self.package}.adapter", self.adapter_class)
+        return (self.adapter_module, self.adapter_class)
 
     def home(self, host: "Host") -> "Path":
         return host.cli_home(self.home_env, self.home_dirname)
