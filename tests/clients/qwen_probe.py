@@ -294,7 +294,10 @@ def sc_hooks() -> dict:
            "fired": {k: len(v) for k, v in got.items()},
            "env": (s.store / "PreToolUse.0.env").read_text().splitlines()
            if (s.store / "PreToolUse.0.env").exists() else None,
-           "payloads": {k: normalize(v[0], str(s.base)) for k, v in got.items()}}
+           "payloads": {k: normalize(v[0], str(s.base)) for k, v in got.items()},
+           # UserPromptSubmit fires again when the tool result goes back, with prompt ""
+           "later": {f"{k}.continuation": normalize(v[1], str(s.base))
+                     for k, v in got.items() if len(v) > 1}}
     s.cleanup()
     return out
 
@@ -336,8 +339,8 @@ def sc_tools() -> dict:
                       "failure": normalize(got["PostToolUseFailure"][0], str(s.base))
                       if got.get("PostToolUseFailure") else None,
                       "result": [t[:160] for t in main_results(m)]}
-        if label in ("read_file", "edit", "write_file", "glob"):
-            out[label]["payload"] = normalize(got.get("PreToolUse", [{}])[0], str(s.base))
+        if got.get("PreToolUse"):
+            out[label]["payload"] = normalize(got["PreToolUse"][0], str(s.base))
         s.cleanup()
     return out
 
@@ -510,6 +513,27 @@ def sc_mcp() -> dict:
                        "via": call[0],
                        "pre": normalize(got.get("PreToolUse", [{}])[0], str(s.base))}
     s.cleanup()
+    return out
+
+
+def sc_mcp_deny() -> dict:
+    """A PreToolUse hook exiting 2 on an MCP tool reached through tool_call: does the tool run?"""
+    out = {}
+    for label, matcher in (("no_matcher", None), ("matcher_mcp__.*", "mcp__.*"),
+                           ("matcher_tool_call", "tool_call")):
+        s = Scratch("mcpdeny")
+        s.settings({"$version": 4, "mcpServers": {"Srv.Dot": {
+            "command": sys.executable, "args": [str(HERE / "mcp_marker_server.py"),
+                                                str(s.base / "called"), "leave.marker-v2"]}},
+            "hooks": s.hooks_for(("PreToolUse",), code=2, extra="deny-mcp", matcher=matcher)})
+        call = ("tool_call", {"name": "mcp__Srv_Dot__leave_marker-v2_1vmvmv7",
+                              "arguments": {"note": "hello"}})
+        with ScriptedModel(command="", calls=[call]) as m:
+            r, _ = s.run(m)
+        out[label] = {"rc": r.returncode, "tool_ran": (s.base / "called").exists(),
+                      "hook_fired": bool(s.fired()), "tool_result": [t[:200] for t in main_results(m)],
+                      "stderr": tail(r.stderr, 200)}
+        s.cleanup()
     return out
 
 
@@ -691,7 +715,8 @@ def sc_doctor() -> dict:
 
 SCENARIOS = {"version": sc_version, "home": sc_home, "rewrite": sc_settings_rewrite,
              "precedence": sc_precedence, "hooks": sc_hooks, "tools": sc_tools,
-             "deny": sc_deny, "switches": sc_switches, "mcp": sc_mcp, "mcpcli": sc_mcp_cli,
+             "deny": sc_deny, "switches": sc_switches, "mcp": sc_mcp, "mcpdeny": sc_mcp_deny,
+             "mcpcli": sc_mcp_cli,
              "persona": sc_persona, "skills": sc_skills, "permissions": sc_permissions,
              "invalid": sc_invalid, "doctor": sc_doctor}
 
@@ -699,15 +724,18 @@ SCENARIOS = {"version": sc_version, "home": sc_home, "rewrite": sc_settings_rewr
 def capture() -> None:
     """Rewrite tests/fixtures/payloads/qwen/ from a real turn (shell) and the MCP call."""
     FIXTURES.mkdir(parents=True, exist_ok=True)
+    def save(name: str, payload: dict) -> None:
+        (FIXTURES / f"{name}.json").write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+
     res = sc_hooks()
-    for ev, payload in res["payloads"].items():
-        (FIXTURES / f"{ev}.json").write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+    for ev, payload in {**res["payloads"], **res["later"]}.items():
+        save(ev, payload)
     tools = sc_tools()
-    for label in ("read_file", "edit", "write_file", "glob"):
-        p = tools[label].get("payload")
-        if p:
-            (FIXTURES / f"PreToolUse.{label}.json").write_text(
-                json.dumps(p, indent=2, sort_keys=True) + "\n")
+    for label, got in tools.items():
+        if got.get("payload") and label != "tool_search":
+            save(f"PreToolUse.{label.split('(')[0]}", got["payload"])
+    if tools["web_fetch(tool_call)"].get("failure"):
+        save("PostToolUseFailure", tools["web_fetch(tool_call)"]["failure"])
     mcp = sc_mcp()
     if mcp.get("call", {}).get("pre"):
         (FIXTURES / "mcp-PreToolUse.json").write_text(
