@@ -197,6 +197,7 @@ def normalize(value, base: str):
 
 # ---- scenarios ------------------------------------------------------------------------------
 def sc_version() -> dict:
+    """`qwen --version`: its output, wall time of 5 runs, and what it writes (nothing)."""
     s = Scratch("version")
     times = []
     for _ in range(5):
@@ -260,7 +261,8 @@ def sc_settings_rewrite() -> dict:
 
 
 def sc_precedence() -> dict:
-    """Which file wins for one key: model name is observable in the request body."""
+    """Which file wins for one key: each file sets context.fileName to its own persona file, and
+    the request shows whose text the model got."""
     s = Scratch("prec")
     out = {}
     for combo in (("defaults",), ("defaults", "user"), ("defaults", "user", "project"),
