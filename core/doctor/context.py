@@ -109,4 +109,9 @@ class Ctx:
     def target_home(self, target: str) -> Path:
         return registry.spec(target).home(self.host)
 
+    def canonical_event(self, name: str) -> str:
+        """An event's canonical name (the hook handler's), whatever the CLI calls it."""
+        from ..hookhandler import canonical_event
+        return canonical_event(name)
+
 

@@ -163,7 +163,7 @@ def _seconds(res) -> str:
 # ==== Copilot =====================================================================================
 
 def _copilot(ctx: Ctx, results: dict, outs: dict[str, Out]) -> None:
-    from . import copilot_checks as cc
+    from ..targets.copilot import doctor as cc
 
     m = cc.model(ctx)
     home = ctx.host.copilot_home
@@ -329,7 +329,7 @@ def _copilot_mcp(ctx: Ctx, m, res, out: Out) -> None:
 # ==== Codex =======================================================================================
 
 def _codex(ctx: Ctx, results: dict, outs: dict[str, Out]) -> None:
-    from . import codex_checks as cx
+    from ..targets.codex import doctor as cx
 
     m = cx.model(ctx)
     cfg_out, hooks_out, mcp_out = (outs["codex.live.config"], outs["codex.live.hooks"],
@@ -356,7 +356,7 @@ def _codex(ctx: Ctx, results: dict, outs: dict[str, Out]) -> None:
 
 def _codex_hooks(ctx: Ctx, m, res, out: Out) -> None:
     from ..targets.codex.facts import CODEX
-    from . import codex_checks as cx
+    from ..targets.codex import doctor as cx
 
     data = res.data if isinstance(res.data, dict) else {}
     rows = data.get("data") or []

@@ -7,6 +7,7 @@ import traceback
 from typing import Callable
 
 from ..host import Host
+from ..targets import registry
 from .context import TARGETS, Ctx
 from .findings import Finding
 from .registry import Check, Out, for_target
@@ -16,8 +17,12 @@ AREAS = ("home", "version", "plan", "manifest", "settings", "config", "hooks", "
 
 
 def _load_checks() -> None:
-    from . import claude_checks, codex_checks, common_checks, copilot_checks  # noqa: F401
-    from . import double_firing, env_refs  # noqa: F401  (drill: "fires twice", ${VAR} refs)
+    """Register every check: those every target has, then each target's own (its doctor part,
+    core/targets/<name>/doctor.py), in the registry's order."""
+    from . import common_checks  # noqa: F401
+    for t in TARGETS:
+        if registry.has_part(t, "doctor"):
+            registry.part(t, "doctor")
 
 
 def _area(check: Check) -> int:

@@ -326,7 +326,7 @@ CASES: list[Case] = [
                                 'bearer_token_env_var = "AGENTDECK_TEST_UNSET_TOKEN"\n'
                                 'enabled = false\n'},
          "is off (enabled = false); once switched on it reads AGENTDECK_TEST_UNSET_TOKEN"),
-    # "fires twice" (issue 13.5, core/doctor/double_firing.py)
+    # "fires twice" (issue 13.5, core/targets/<name>/doctor.py)
     Case("copilot.hooks.fires-twice", "warning", installed=True,
          after={".copilot/hooks/agentihooks.json":
                 '{"hooks": {"sessionStart": [{"bash": "agentihooks sessionStart"}],'

@@ -137,7 +137,7 @@ def test_a_crashing_check_becomes_an_error_row(messy, monkeypatch):
 
 def test_import_is_light():
     code = ("import sys, core.doctor\n"
-            "heavy = [m for m in ('agentdeck.core.doctor.copilot_checks', 'agentdeck.core.doctor.runner', 'rich', "
+            "heavy = [m for m in ('agentdeck.core.targets.copilot.doctor', 'agentdeck.core.doctor.runner', 'rich', "
             "'textual', 'tomlkit', 'pydantic') if m in sys.modules]\n"
             "print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)

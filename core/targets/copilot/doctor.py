@@ -12,16 +12,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import common_checks as common
-from .context import Ctx, Loaded
-from .registry import Out, Problem, check
-from .registry import emit as _emit
+from ...disk import Loaded
+from ..checks import files, fires_twice, secret_files
+from ..checks import hook_commands as commands
+from ..checks.values import find_line, suggest
+from ..parts.doctor import Context, Out, Problem, check
+from ..parts.doctor import emit as _emit
+from . import SPEC, facts
 
-T = "copilot"
+T = SPEC.name
+#: the CLI loads the shared ~/.agents/skills (reported under the first selected one that does)
+SHARES_AGENTS_SKILLS = True
+
+
+def _home(ctx: Context) -> Path:
+    return SPEC.home(ctx.host)
 
 
 def _f():
-    from ..targets.copilot import facts
     return facts
 
 
@@ -56,16 +64,16 @@ class Model:
         return [p for p in self.problems if p.check == suffix]
 
 
-def model(ctx: Ctx) -> Model:
-    if "copilot" in ctx.memo:
-        return ctx.memo["copilot"]
+def model(ctx: Context) -> Model:
+    if T in ctx.memo:
+        return ctx.memo[T]
     f = _f()
-    home = ctx.host.copilot_home
+    home = _home(ctx)
     settings = ctx.json(home / f.COPILOT.settings_file, jsonc=True)
     sdata = settings.data if settings.ok and isinstance(settings.data, dict) else None
     m = Model(settings, sdata)
-    ctx.memo["copilot"] = m
-    from ..targets.copilot.hooks import HOOKS_FILE
+    ctx.memo[T] = m
+    from .hooks import HOOKS_FILE
     # user hook files
     hooks_dir = home / f.COPILOT.hooks_dir
     for name in ctx.host.listdir(hooks_dir):
@@ -84,7 +92,7 @@ def model(ctx: Ctx) -> Model:
         else:
             _hooks_object(ctx, m, settings, hooks, "inline", ("hooks",), ours=False)
     # repo hooks of trusted folders (config.json: trustedFolders only)
-    from ..targets.copilot.hooks import trusted_folders
+    from .hooks import trusted_folders
     for folder in trusted_folders(ctx.view):
         d = Path(folder) / f.COPILOT.repo_hook_dir
         for name in ctx.host.listdir(d):
@@ -95,7 +103,7 @@ def model(ctx: Ctx) -> Model:
     return m
 
 
-def _hook_file(ctx: Ctx, m: Model, path: Path, origin: str, ours: bool) -> None:
+def _hook_file(ctx: Context, m: Model, path: Path, origin: str, ours: bool) -> None:
     f = _f()
     ld = ctx.json(path, jsonc=f.COPILOT.hook_files_jsonc)   # observed: plain JSON
     rejected = "Copilot rejects the whole file: none of its hooks load"
@@ -138,7 +146,7 @@ def _hook_file(ctx: Ctx, m: Model, path: Path, origin: str, ours: bool) -> None:
     _hooks_object(ctx, m, ld, hooks, origin, ("hooks",), ours=ours)
 
 
-def _hooks_object(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, origin: str,
+def _hooks_object(ctx: Context, m: Model, ld: Loaded, hooks: dict, origin: str,
                   prefix: tuple[str, ...], ours: bool) -> None:
     f = _f()
     facts = f.COPILOT
@@ -150,7 +158,7 @@ def _hooks_object(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, origin: str,
                 why = "is a callback-only event: Copilot rejects it in hook files"
             else:
                 why = "is not an event Copilot knows: its hooks are silently dropped"
-            hint = common.suggest(key, list(facts.hook_events) + list(facts.pascal_aliases))
+            hint = suggest(key, list(facts.hook_events) + list(facts.pascal_aliases))
             m.problems.append(Problem("hooks.events", "error", f"event {key!r} {why}"
                                       + (f" (did you mean {hint!r}?)" if hint else ""),
                                       f"rename it to {hint!r}" if hint else
@@ -177,7 +185,7 @@ def _hooks_object(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, origin: str,
 _TIMEOUTISH = re.compile(r"(?i)^time_?out")
 
 
-def _action(ctx: Ctx, m: Model, ld: Loaded, origin: str, key: str, event: str, i: int, a: Any,
+def _action(ctx: Context, m: Model, ld: Loaded, origin: str, key: str, event: str, i: int, a: Any,
             line: int | None, grouped: bool, ours: bool) -> None:
     facts = _f().COPILOT
     where = f"{key}[{i}]"
@@ -196,7 +204,7 @@ def _action(ctx: Ctx, m: Model, ld: Loaded, origin: str, key: str, event: str, i
                 f"{where} sets {k!r}, which Copilot ignores: "
                 + ("its timeoutSec applies" if has else "this hook runs with no timeout at all"),
                 f"rename it to {facts.timeout_key!r}", ld.path,
-                common.find_line(ld.text, f'"{k}"', line)))
+                find_line(ld.text, f'"{k}"', line)))
     kind = a.get("type", "command")
     if kind not in facts.action_types:
         m.problems.append(Problem("hooks.schema", "error", f"{where} has type {kind!r}: Invalid hook "
@@ -235,7 +243,7 @@ def _action(ctx: Ctx, m: Model, ld: Loaded, origin: str, key: str, event: str, i
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
                 m.problems.append(Problem("hooks.schema", "error", f"{where}.{tk} must be a positive "
                                           f"number of seconds, not {json.dumps(v)}; {skip}", "",
-                                          ld.path, common.find_line(ld.text, f'"{tk}"', line)))
+                                          ld.path, find_line(ld.text, f'"{tk}"', line)))
                 return
             break
     if "matcher" in a and (not isinstance(a["matcher"], str) or a["matcher"] == "") \
@@ -253,9 +261,9 @@ def _action(ctx: Ctx, m: Model, ld: Loaded, origin: str, key: str, event: str, i
     m.actions.append(Action(ld.path, origin, key, event, i, a, line, k, ours))
 
 
-def _mcp_model(ctx: Ctx, m: Model) -> None:
+def _mcp_model(ctx: Context, m: Model) -> None:
     facts = _f().COPILOT
-    p = ctx.host.copilot_home / facts.mcp_file
+    p = _home(ctx) / facts.mcp_file
     ld = ctx.json(p, jsonc=facts.mcp_file_jsonc)
     m.mcp = ld
     if not ld.ok or not isinstance(ld.data, dict):
@@ -294,12 +302,12 @@ def _mcp_drop_reason(e: Any) -> str | None:
 
 # ==== settings.json ===============================================================================
 
-def _settings_path(ctx: Ctx) -> Path:
-    return ctx.host.copilot_home / _f().COPILOT.settings_file
+def _settings_path(ctx: Context) -> Path:
+    return _home(ctx) / _f().COPILOT.settings_file
 
 
 @check("copilot.settings.parse", ok="settings.json parses")
-def settings_parse(ctx: Ctx, out: Out) -> None:
+def settings_parse(ctx: Context, out: Out) -> None:
     m = model(ctx)
     ld = m.settings
     if not ld.exists:
@@ -316,8 +324,8 @@ def settings_parse(ctx: Ctx, out: Out) -> None:
 
 
 @check("copilot.settings.types", ok="every known setting has the right type")
-def settings_types(ctx: Ctx, out: Out) -> None:
-    from ..targets.copilot.settings import TYPES
+def settings_types(ctx: Context, out: Out) -> None:
+    from .settings import TYPES
 
     m = model(ctx)
     if m.settings_data is None:
@@ -338,7 +346,7 @@ def settings_types(ctx: Ctx, out: Out) -> None:
 
 
 @check("copilot.settings.unknown-keys", ok="every top-level key is one Copilot knows")
-def settings_unknown(ctx: Ctx, out: Out) -> None:
+def settings_unknown(ctx: Context, out: Out) -> None:
     m = model(ctx)
     if m.settings_data is None:
         if m.settings.exists:
@@ -357,7 +365,7 @@ def settings_unknown(ctx: Ctx, out: Out) -> None:
                    "ignores it")
             fix = f"remove it; Copilot keeps {key} in {facts.settings_misplaced_keys[key]} itself"
         else:
-            hint = common.suggest(key, f.SETTINGS_KEYS)
+            hint = suggest(key, f.SETTINGS_KEYS)
             msg = (f"unknown top-level key {key!r}: Copilot warns at every start and ignores it"
                    + (f" (did you mean {hint!r}?)" if hint else ""))
             fix = f"rename it to {hint!r}" if hint else "remove it (keep your own notes elsewhere)"
@@ -367,32 +375,32 @@ def settings_unknown(ctx: Ctx, out: Out) -> None:
 # ==== hooks =======================================================================================
 
 @check("copilot.hooks.parse", ok="every hook file loads")
-def hooks_parse(ctx: Ctx, out: Out) -> None:
+def hooks_parse(ctx: Context, out: Out) -> None:
     m = model(ctx)
     _emit(out, m.of("hooks.parse"))
     if not out.findings:
         n = len(m.hook_files)
-        out.ok(f"{n} hook file(s) in {ctx.show(ctx.host.copilot_home / 'hooks')}, all load"
+        out.ok(f"{n} hook file(s) in {ctx.show(_home(ctx) / 'hooks')}, all load"
                if n else "no hook files")
 
 
 @check("copilot.hooks.events", ok="every hook event is one Copilot knows")
-def hooks_events(ctx: Ctx, out: Out) -> None:
+def hooks_events(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.events"))
 
 
 @check("copilot.hooks.timeout-spelling", ok="every hook timeout is spelled timeoutSec")
-def hooks_timeouts(ctx: Ctx, out: Out) -> None:
+def hooks_timeouts(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.timeout-spelling"))
 
 
 @check("copilot.hooks.schema", ok="every hook action is valid")
-def hooks_schema(ctx: Ctx, out: Out) -> None:
+def hooks_schema(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.schema"))
 
 
 @check("copilot.hooks.disable-all", ok="disableAllHooks is not set")
-def hooks_disable_all(ctx: Ctx, out: Out) -> None:
+def hooks_disable_all(ctx: Context, out: Out) -> None:
     m = model(ctx)
     if m.settings_data is None or m.settings_data.get("disableAllHooks") is not True:
         if m.settings_data is not None and m.settings_data.get("disableAllHooks") is False:
@@ -422,7 +430,7 @@ def hooks_disable_all(ctx: Ctx, out: Out) -> None:
 
 
 @check("copilot.hooks.inline-and-files", ok="hooks are defined in one place")
-def hooks_inline(ctx: Ctx, out: Out) -> None:
+def hooks_inline(ctx: Context, out: Out) -> None:
     m = model(ctx)
     inline = [a for a in m.actions if a.origin == "inline"]
     files = [a for a in m.actions if a.origin == "user"]
@@ -447,7 +455,7 @@ def hooks_inline(ctx: Ctx, out: Out) -> None:
                     path=m.settings.path, line=line)
 
 
-def _command_findings(ctx: Ctx, kind: str, out: Out) -> None:
+def _command_findings(ctx: Context, kind: str, out: Out) -> None:
     m = model(ctx)
     seen: set[tuple[str, str]] = set()
     for a in m.actions:
@@ -456,7 +464,7 @@ def _command_findings(ctx: Ctx, kind: str, out: Out) -> None:
             continue
         cmd = act.get("bash", act.get("command"))
         prog = act.get("exec") if "exec" in act else None
-        for cf in common.inspect_command(ctx, cmd, prog):
+        for cf in commands.inspect_command(ctx, cmd, prog):
             if cf.kind != kind or (cf.message, str(a.path)) in seen:
                 continue
             seen.add((cf.message, str(a.path)))
@@ -464,17 +472,17 @@ def _command_findings(ctx: Ctx, kind: str, out: Out) -> None:
 
 
 @check("copilot.hooks.wrapper", ok="no hook calls a missing or non-executable agentdeck wrapper")
-def hooks_wrapper(ctx: Ctx, out: Out) -> None:
+def hooks_wrapper(ctx: Context, out: Out) -> None:
     _command_findings(ctx, "wrapper", out)
     if not out.findings:
-        uses = any(common.is_wrapper_path(ctx, (common.split_command(
+        uses = any(commands.is_wrapper_path(ctx, (commands.split_command(
             str(a.action.get("bash", a.action.get("command", "")))) or [""])[0]) for a in model(ctx).actions)
         if not uses:
             out.ok("no hook calls the agentdeck wrapper")
 
 
 @check("copilot.hooks.handler", ok="every hook command is found")
-def hooks_handler(ctx: Ctx, out: Out) -> None:
+def hooks_handler(ctx: Context, out: Out) -> None:
     _command_findings(ctx, "handler", out)
     if not out.findings:
         out.ok(f"{len(model(ctx).actions)} hook(s); every command is found" if model(ctx).actions
@@ -482,7 +490,7 @@ def hooks_handler(ctx: Ctx, out: Out) -> None:
 
 
 @check("copilot.hooks.disabled", ok="no hook is disabled in disabledHooks")
-def hooks_disabled(ctx: Ctx, out: Out) -> None:
+def hooks_disabled(ctx: Context, out: Out) -> None:
     m = model(ctx)
     if m.settings_data is None:
         return
@@ -511,7 +519,7 @@ def hooks_disabled(ctx: Ctx, out: Out) -> None:
 # ==== MCP =========================================================================================
 
 @check("copilot.mcp.parse", ok="mcp-config.json parses")
-def mcp_parse(ctx: Ctx, out: Out) -> None:
+def mcp_parse(ctx: Context, out: Out) -> None:
     m = model(ctx)
     ld = m.mcp
     if ld is None or not ld.exists:
@@ -530,7 +538,7 @@ def mcp_parse(ctx: Ctx, out: Out) -> None:
 
 
 @check("copilot.mcp.dropped", ok="no MCP server is silently dropped")
-def mcp_dropped(ctx: Ctx, out: Out) -> None:
+def mcp_dropped(ctx: Context, out: Out) -> None:
     m = model(ctx)
     for name, why in m.dropped.items():
         out.error(f"MCP server {name!r} is silently omitted by Copilot: {why}",
@@ -540,7 +548,7 @@ def mcp_dropped(ctx: Ctx, out: Out) -> None:
 
 
 @check("copilot.mcp.tools-wildcard", ok="no MCP tools list uses a partial wildcard")
-def mcp_wildcards(ctx: Ctx, out: Out) -> None:
+def mcp_wildcards(ctx: Context, out: Out) -> None:
     m = model(ctx)
     for name, e in m.servers.items():
         tools = e.get("tools")
@@ -559,7 +567,7 @@ def mcp_wildcards(ctx: Ctx, out: Out) -> None:
 
 
 @check("copilot.mcp.disabled-unknown", ok="disabledMcpServers names only configured servers")
-def mcp_disabled_unknown(ctx: Ctx, out: Out) -> None:
+def mcp_disabled_unknown(ctx: Context, out: Out) -> None:
     m = model(ctx)
     if m.settings_data is None:
         return
@@ -570,7 +578,7 @@ def mcp_disabled_unknown(ctx: Ctx, out: Out) -> None:
     known |= _repo_mcp_names(ctx)
     for n in names:
         if isinstance(n, str) and n not in known:
-            hint = common.suggest(n, sorted(known))
+            hint = suggest(n, sorted(known))
             out.warning(f"disabledMcpServers names {n!r}, but no such server is configured"
                         + (f" (did you mean {hint!r}? that one is NOT disabled)" if hint else ""),
                         fix=f"remove {n!r} from disabledMcpServers" + (f" or rename it to {hint!r}"
@@ -578,8 +586,8 @@ def mcp_disabled_unknown(ctx: Ctx, out: Out) -> None:
                         path=m.settings.path, line=m.settings.line_of("disabledMcpServers"))
 
 
-def _repo_mcp_names(ctx: Ctx) -> set[str]:
-    from ..targets.copilot.hooks import trusted_folders
+def _repo_mcp_names(ctx: Context) -> set[str]:
+    from .hooks import trusted_folders
     names: set[str] = set()
     for folder in trusted_folders(ctx.view):
         for rel in _f().COPILOT.repo_mcp_files:
@@ -589,7 +597,7 @@ def _repo_mcp_names(ctx: Ctx) -> set[str]:
     return names
 
 
-def browser_env(ctx: Ctx) -> tuple[str | None, str, bool]:
+def browser_env(ctx: Context) -> tuple[str | None, str, bool]:
     """(COPILOT_DEBUG_BROWSER as Copilot would see it, where it comes from, whether it reaches
     Copilot): the environment first, then agentdeck's env file (which reaches Copilot only
     through the ~/.bashrc block)."""
@@ -602,9 +610,9 @@ def browser_env(ctx: Ctx) -> tuple[str | None, str, bool]:
     return None, "", False
 
 
-def _bashrc_sources(ctx: Ctx) -> bool:
-    from ..formats.blocks import BlockError, get_block
-    from ..targets.directives import BASHRC_MARKERS
+def _bashrc_sources(ctx: Context) -> bool:
+    from ...formats.blocks import BlockError, get_block
+    from ..directives import BASHRC_MARKERS
 
     ld = ctx.read(ctx.host.home / ".bashrc")
     try:
@@ -614,7 +622,7 @@ def _bashrc_sources(ctx: Ctx) -> bool:
 
 
 @check("copilot.mcp.oauth-wsl", ok="no OAuth browser problem")
-def mcp_oauth_wsl(ctx: Ctx, out: Out) -> None:
+def mcp_oauth_wsl(ctx: Context, out: Out) -> None:
     m = model(ctx)
     value, where, reaches = browser_env(ctx)
     launcher_problem = None
@@ -630,13 +638,13 @@ def mcp_oauth_wsl(ctx: Ctx, out: Out) -> None:
             launcher_problem = (f"COPILOT_DEBUG_BROWSER in {where} is not a JSON array of strings "
                                 f"({value[:40]!r}): Copilot cannot launch it")
         else:
-            from ..targets.browser import _is_explorer
+            from ..browser import _is_explorer
             if _is_explorer(argv[0]):
                 launcher_problem = ("COPILOT_DEBUG_BROWSER is explorer.exe, which ignores the URL "
                                     "and opens File Explorer")
-            elif common.check_program(ctx, argv[0]):
+            elif commands.check_program(ctx, argv[0]):
                 launcher_problem = (f"COPILOT_DEBUG_BROWSER in {where} names {argv[0]}, and "
-                                    f"{common.check_program(ctx, argv[0])}")
+                                    f"{commands.check_program(ctx, argv[0])}")
     if launcher_problem:
         out.warning(launcher_problem + ": OAuth logins for MCP servers open nothing",
                     fix='set browserCommand: "auto" in your profile\'s _agentdeck block and '
@@ -663,16 +671,16 @@ def mcp_oauth_wsl(ctx: Ctx, out: Out) -> None:
 
 # ==== env file, shell block, COPILOT_ALLOW_ALL ====================================================
 
-def _env_file(ctx: Ctx) -> Path:
-    from ..targets.directives import ENV_FILE_NAME
+def _env_file(ctx: Context) -> Path:
+    from ..directives import ENV_FILE_NAME
     return ctx.host.state_dir / ENV_FILE_NAME
 
 
-def _env_file_values(ctx: Ctx) -> dict[str, str]:
+def _env_file_values(ctx: Context) -> dict[str, str]:
     ld = ctx.read(_env_file(ctx))
     if not ld.exists or ld.text is None:
         return {}
-    from ..formats.envfile import parse_env
+    from ...formats.envfile import parse_env
     return parse_env(ld.text)
 
 
@@ -681,7 +689,7 @@ _ALLOW_RE = re.compile(r"^\s*(?:export\s+)?COPILOT_ALLOW_ALL=(?P<v>\S*)")
 
 
 @check("copilot.env.allow-all", ok="COPILOT_ALLOW_ALL is unset or exactly true", needs_home=False)
-def env_allow_all(ctx: Ctx, out: Out) -> None:
+def env_allow_all(ctx: Context, out: Out) -> None:
     why = ("Copilot compares it with the literal \"true\": any other value grants only the tools "
            "axis, while folder trust, repo hooks in prompt mode and plugins stay off")
     v = ctx.host.env.get("COPILOT_ALLOW_ALL")
@@ -693,7 +701,7 @@ def env_allow_all(ctx: Ctx, out: Out) -> None:
         ef = _env_file(ctx)
         out.warning(f"COPILOT_ALLOW_ALL={vals['COPILOT_ALLOW_ALL']!r} in the env file: {why}",
                     fix="set allowAll: true in the profile's _agentdeck block and `agentdeck apply`",
-                    path=ef, line=common.find_line(ctx.read(ef).text, "COPILOT_ALLOW_ALL"))
+                    path=ef, line=find_line(ctx.read(ef).text, "COPILOT_ALLOW_ALL"))
     for rc in _RC_FILES:
         p = ctx.host.home / rc
         ld = ctx.read(p)
@@ -712,9 +720,9 @@ def env_allow_all(ctx: Ctx, out: Out) -> None:
 
 
 @check("copilot.env.shell-block", ok="no agentdeck env file", needs_home=False)
-def env_shell_block(ctx: Ctx, out: Out) -> None:
-    from ..formats.blocks import BlockError, get_block
-    from ..targets.directives import BASHRC_MARKERS, NON_INTERACTIVE_CAVEAT
+def env_shell_block(ctx: Context, out: Out) -> None:
+    from ...formats.blocks import BlockError, get_block
+    from ..directives import BASHRC_MARKERS, NON_INTERACTIVE_CAVEAT
 
     ef = _env_file(ctx)
     bashrc = ctx.host.home / ".bashrc"
@@ -748,30 +756,16 @@ def env_shell_block(ctx: Ctx, out: Out) -> None:
 # ==== persona, skills, secrets ====================================================================
 
 @check("copilot.persona.markers", ok="persona markers intact")
-def persona(ctx: Ctx, out: Out) -> None:
-    common.persona_markers(ctx, out, ctx.host.copilot_home / _f().COPILOT.persona_file)
-
-
-def skill_dirs(ctx: Ctx, target: str) -> list[tuple[Path, str]]:
-    """Skill folders for `target`; the shared ~/.agents/skills goes to the first selected of
-    Copilot and Codex that loads it (so it is reported once)."""
-    shared = ctx.host.agents_skills_dir
-    owner = next((t for t in ctx.targets if t in ("copilot", "codex")), None)
-    out: list[tuple[Path, str]] = []
-    if target == owner:
-        other = "Codex" if target == "copilot" else "Copilot"
-        out.append((shared, f"~/.agents/skills is shared with {other}"))
-    if target == "copilot":
-        out.append((ctx.host.copilot_home / "skills", ""))
-    return out
+def persona(ctx: Context, out: Out) -> None:
+    files.persona_markers(ctx, out, _home(ctx) / _f().COPILOT.persona_file)
 
 
 @check("copilot.skills.links", ok="no dangling skill links", needs_home=False)
-def skills(ctx: Ctx, out: Out) -> None:
-    common.skill_links(ctx, out, skill_dirs(ctx, T))
+def skills(ctx: Context, out: Out) -> None:
+    files.skill_links(ctx, out, files.skill_dirs(ctx, T, [(_home(ctx) / "skills", "")]))
 
 
-def _secret_sources(ctx: Ctx) -> list[tuple[Path, Any]]:
+def _secret_sources(ctx: Context) -> list[tuple[Path, Any]]:
     m = model(ctx)
     src: list[tuple[Path, Any]] = []
     if m.settings_data is not None:
@@ -789,13 +783,69 @@ def _secret_sources(ctx: Ctx) -> list[tuple[Path, Any]]:
 
 
 @check("copilot.secrets.literal", ok="no literal credentials in Copilot's config files")
-def secrets_literal(ctx: Ctx, out: Out) -> None:
-    ctx.memo["copilot.secret-holders"] = common.literal_secrets(ctx, out, _secret_sources(ctx))
+def secrets_literal(ctx: Context, out: Out) -> None:
+    ctx.memo[f"{T}.secret-holders"] = secret_files.literal_secrets(ctx, out, _secret_sources(ctx))
 
 
 @check("copilot.secrets.file-mode", ok="secret-bearing files are private")
-def secrets_modes(ctx: Ctx, out: Out) -> None:
-    holders = ctx.memo.get("copilot.secret-holders")
+def secrets_modes(ctx: Context, out: Out) -> None:
+    holders = ctx.memo.get(f"{T}.secret-holders")
     if holders is None:
-        holders = common.literal_secrets(ctx, Out(ctx, out.check), _secret_sources(ctx))
-    common.file_modes(ctx, out, holders, [ctx.host.copilot_home / _f().COPILOT.config_file])
+        holders = secret_files.literal_secrets(ctx, Out(ctx, out.check), _secret_sources(ctx))
+    secret_files.file_modes(ctx, out, holders, [_home(ctx) / _f().COPILOT.config_file])
+
+
+# ==== registered after the rest (the table keeps this order within an area) ====
+
+@check("copilot.hooks.fires-twice", ok="no event agentdeck registers is registered again by "
+                                       "another source that runs")
+def copilot_fires_twice(ctx: Context, out: Out) -> None:
+    """An event of agentdeck's hooks file registered again by another tool's hooks file (or a
+    copy of ours), the inline `hooks` key, or a trusted repository's .claude/settings.json. The
+    operator's own extra hook files with their own commands are theirs: not reported."""
+    from .hooks import WRAPPER_NAME, other_hook_sources
+
+    m = model(ctx)
+    disabled = set()
+    dh = (m.settings_data or {}).get("disabledHooks")
+    if isinstance(dh, list):
+        disabled = {k for k in dh if isinstance(k, str)}
+    wrapper = str(_home(ctx) / WRAPPER_NAME)
+    by_path: dict[str, list] = {}
+    for a in m.actions:
+        if not (a.key and a.key in disabled):
+            by_path.setdefault(str(a.path), []).append(a)
+    ours = [p for p, acts in by_path.items() if any(a.ours for a in acts)]
+    if not ours:
+        return
+    sources = {p: {ctx.canonical_event(a.event) for a in by_path[p]} for p in ours}
+    labels = {p: "agentdeck's hooks file" for p in ours}
+    inline = str(m.settings.path)
+    skip = set()
+    for p, acts in by_path.items():
+        if p in ours:
+            continue
+        cmds = [str(a.action.get("bash") or a.action.get("command") or "") for a in acts]
+        tool = fires_twice.other_tool(Path(p), cmds)
+        if p == inline:
+            label = "settings.json `hooks`"
+            # identical actions inline and in our file: copilot.hooks.inline-and-files says so
+            keys = {(a.event, a.key) for o in ours for a in by_path[o] if a.key}
+            for a in acts:
+                if (a.event, a.key) in keys:
+                    x, y = sorted((ours[0], p))
+                    skip.add((x, y, ctx.canonical_event(a.event)))
+        elif any(wrapper in c for c in cmds):
+            label = "a copy of agentdeck's hooks"
+        elif tool:
+            label = f"{tool}'s hooks file"
+        else:
+            continue
+        sources[p] = {ctx.canonical_event(a.event) for a in acts}
+        labels[p] = label
+    for src in other_hook_sources(ctx.view, m.settings_data):
+        if src.get("kind") == "repo-claude-hooks":
+            p = str(src["path"])
+            sources[p] = {ctx.canonical_event(str(e)) for e in src.get("events") or []}
+            labels[p] = "Claude-format hooks of a trusted repository, which Copilot loads"
+    fires_twice.report(ctx, out, sources, labels, skip, ours=set(ours))

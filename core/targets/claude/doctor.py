@@ -9,16 +9,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import common_checks as common
-from .context import Ctx, Loaded
-from .registry import Out, Problem, check
-from .registry import emit as _emit
+from ...disk import Loaded
+from ..checks import files, secret_files
+from ..checks import hook_commands as commands
+from ..checks.values import KIND_TEXT, find_line, suggest, type_ok
+from ..parts.doctor import Context, Out, Problem, check
+from ..parts.doctor import emit as _emit
+from . import SPEC, facts
+from .paths import claude_json
 
-T = "claude"
+T = SPEC.name
+
+
+def _home(ctx: Context) -> Path:
+    return SPEC.home(ctx.host)
 
 
 def _f():
-    from ..targets.claude import facts
     return facts
 
 
@@ -44,21 +51,21 @@ class Model:
         return [p for p in self.problems if p.check == suffix]
 
 
-def model(ctx: Ctx) -> Model:
-    if "claude" in ctx.memo:
-        return ctx.memo["claude"]
+def model(ctx: Context) -> Model:
+    if T in ctx.memo:
+        return ctx.memo[T]
     facts = _f().CLAUDE
     m = Model()
-    ctx.memo["claude"] = m
+    ctx.memo[T] = m
     for name in (facts.settings_file, facts.local_settings_file):
-        ld = ctx.json(ctx.host.claude_home / name, jsonc=facts.settings_jsonc)
+        ld = ctx.json(_home(ctx) / name, jsonc=facts.settings_jsonc)
         if not ld.exists:
             continue
         data = ld.data if ld.ok and isinstance(ld.data, dict) else None
         m.settings.append((ld, data))
         if data is not None and "hooks" in data:
             _hooks(m, ld, data["hooks"])
-    cj = ctx.json(ctx.host.claude_json, jsonc=facts.settings_jsonc)
+    cj = ctx.json(claude_json(ctx.host), jsonc=facts.settings_jsonc)
     m.claude_json = cj
     if cj.ok and isinstance(cj.data, dict) and isinstance(cj.data.get("mcpServers"), dict):
         m.mcp = cj.data["mcpServers"]
@@ -74,7 +81,7 @@ def _hooks(m: Model, ld: Loaded, hooks: Any) -> None:
     for event, groups in hooks.items():
         line = ld.line_of("hooks", event)
         if event not in facts.hook_events:
-            hint = common.suggest(event, facts.hook_events)
+            hint = suggest(event, facts.hook_events)
             m.problems.append(Problem("hooks.events", "error",
                                       f"event {event!r} is not one Claude Code knows: its hooks are "
                                       "ignored" + (f" (did you mean {hint!r}?)" if hint else ""),
@@ -110,7 +117,7 @@ def _hooks(m: Model, ld: Loaded, hooks: Any) -> None:
                             f"{facts.default_timeout(event):g}s applies"
                             + (f" (its {facts.timeout_key!r} applies)" if facts.timeout_key in h else ""),
                             f"rename it to {facts.timeout_key!r} (seconds)", ld.path,
-                            common.find_line(ld.text, f'"{k}"', line)))
+                            find_line(ld.text, f'"{k}"', line)))
                 kind = h.get("type")
                 if kind not in facts.handler_types:
                     m.problems.append(Problem("hooks.schema", "error",
@@ -127,7 +134,7 @@ def _hooks(m: Model, ld: Loaded, hooks: Any) -> None:
                     m.problems.append(Problem("hooks.schema", "error",
                                               f"{where}.{facts.timeout_key} is {json.dumps(to)}, not a "
                                               "number; Claude Code ignores the hook", "",
-                                              ld.path, common.find_line(ld.text, f'"{facts.timeout_key}"', line)))
+                                              ld.path, find_line(ld.text, f'"{facts.timeout_key}"', line)))
                     continue
                 m.handlers.append(Handler(ld.path, event, gi, hi, h, line))
 
@@ -135,7 +142,7 @@ def _hooks(m: Model, ld: Loaded, hooks: Any) -> None:
 # ==== settings ====================================================================================
 
 @check("claude.settings.parse", ok="settings.json parses")
-def settings_parse(ctx: Ctx, out: Out) -> None:
+def settings_parse(ctx: Context, out: Out) -> None:
     m = model(ctx)
     for ld, data in m.settings:
         if ld.error:
@@ -151,22 +158,20 @@ def settings_parse(ctx: Ctx, out: Out) -> None:
 
 
 @check("claude.settings.types", ok="known settings have the right types")
-def settings_types(ctx: Ctx, out: Out) -> None:
-    from .codex_checks import _KIND_TEXT, _type_ok
-
+def settings_types(ctx: Context, out: Out) -> None:
     facts = _f().CLAUDE
     for ld, data in model(ctx).settings:
         if data is None:
             continue
         for key, kind in facts.settings_key_types.items():
-            if key in data and not _type_ok(data[key], kind):
-                out.error(f"{key} is {json.dumps(data[key])[:50]} but must be {_KIND_TEXT[kind]}: "
+            if key in data and not type_ok(data[key], kind):
+                out.error(f"{key} is {json.dumps(data[key])[:50]} but must be {KIND_TEXT[kind]}: "
                           "Claude Code reports the setting invalid", fix=f"write {key} as "
-                          f"{_KIND_TEXT[kind]}", path=ld.path, line=ld.line_of(key))
+                          f"{KIND_TEXT[kind]}", path=ld.path, line=ld.line_of(key))
 
 
 @check("claude.settings.unknown-keys", ok="every top-level key is one Claude Code knows")
-def settings_unknown(ctx: Ctx, out: Out) -> None:
+def settings_unknown(ctx: Context, out: Out) -> None:
     facts = _f().CLAUDE
     for ld, data in model(ctx).settings:
         if data is None:
@@ -174,7 +179,7 @@ def settings_unknown(ctx: Ctx, out: Out) -> None:
         for key in data:
             if key in facts.settings_keys:
                 continue
-            hint = common.suggest(key, sorted(facts.settings_keys))
+            hint = suggest(key, sorted(facts.settings_keys))
             out.warning(f"unknown top-level key {key!r}: Claude Code ignores it without a word "
                         "(`claude doctor` does not flag it)"
                         + (f" (did you mean {hint!r}?)" if hint else ""),
@@ -185,7 +190,7 @@ def settings_unknown(ctx: Ctx, out: Out) -> None:
 # ==== hooks =======================================================================================
 
 @check("claude.hooks.disable-all", ok="disableAllHooks is not set")
-def hooks_disable_all(ctx: Ctx, out: Out) -> None:
+def hooks_disable_all(ctx: Context, out: Out) -> None:
     m = model(ctx)
     for ld, data in m.settings:
         if data is not None and data.get("disableAllHooks") is True:
@@ -198,49 +203,49 @@ def hooks_disable_all(ctx: Ctx, out: Out) -> None:
 
 
 @check("claude.hooks.events", ok="every hook event is one Claude Code knows")
-def hooks_events(ctx: Ctx, out: Out) -> None:
+def hooks_events(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.events"))
 
 
 @check("claude.hooks.timeout-spelling", ok="every hook timeout is spelled timeout")
-def hooks_timeouts(ctx: Ctx, out: Out) -> None:
+def hooks_timeouts(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.timeout-spelling"))
 
 
 @check("claude.hooks.schema", ok="every hook is in Claude Code's nested shape")
-def hooks_schema(ctx: Ctx, out: Out) -> None:
+def hooks_schema(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.schema"))
 
 
-def _command_findings(ctx: Ctx, kind: str, out: Out) -> None:
+def _command_findings(ctx: Context, kind: str, out: Out) -> None:
     seen: set[str] = set()
     for h in model(ctx).handlers:
         if h.handler.get("type") != "command":
             continue
-        for cf in common.inspect_command(ctx, h.handler.get("command")):
+        for cf in commands.inspect_command(ctx, h.handler.get("command")):
             if cf.kind == kind and cf.message not in seen:
                 seen.add(cf.message)
                 out.add(cf.result, f"{h.event}: {cf.message}", cf.fix, h.path, h.line)
 
 
 @check("claude.hooks.wrapper", ok="no hook calls a missing or non-executable agentdeck wrapper")
-def hooks_wrapper(ctx: Ctx, out: Out) -> None:
+def hooks_wrapper(ctx: Context, out: Out) -> None:
     _command_findings(ctx, "wrapper", out)
 
 
 @check("claude.hooks.handler", ok="every hook command is found")
-def hooks_handler(ctx: Ctx, out: Out) -> None:
+def hooks_handler(ctx: Context, out: Out) -> None:
     _command_findings(ctx, "handler", out)
 
 
 # ==== MCP =========================================================================================
 
 @check("claude.mcp.invalid", ok="every user MCP server entry is valid", needs_home=False)
-def mcp_invalid(ctx: Ctx, out: Out) -> None:
+def mcp_invalid(ctx: Context, out: Out) -> None:
     m = model(ctx)
     cj = m.claude_json
     if cj is None or not cj.exists:
-        out.ok(f"no {ctx.show(ctx.host.claude_json)}")
+        out.ok(f"no {ctx.show(claude_json(ctx.host))}")
         return
     if cj.error:
         out.error(f"{cj.path.name} does not parse: {cj.error}; Claude Code moves a corrupted file "
@@ -276,16 +281,16 @@ def mcp_invalid(ctx: Ctx, out: Out) -> None:
 # ==== persona, skills, secrets ====================================================================
 
 @check("claude.persona.markers", ok="persona markers intact")
-def persona(ctx: Ctx, out: Out) -> None:
-    common.persona_markers(ctx, out, ctx.host.claude_home / _f().CLAUDE.persona_file)
+def persona(ctx: Context, out: Out) -> None:
+    files.persona_markers(ctx, out, _home(ctx) / _f().CLAUDE.persona_file)
 
 
 @check("claude.skills.links", ok="no dangling skill links")
-def skills(ctx: Ctx, out: Out) -> None:
-    common.skill_links(ctx, out, [(ctx.host.claude_home / _f().CLAUDE.skills_dir, "")])
+def skills(ctx: Context, out: Out) -> None:
+    files.skill_links(ctx, out, [(_home(ctx) / _f().CLAUDE.skills_dir, "")])
 
 
-def _secret_sources(ctx: Ctx) -> list[tuple[Path, Any]]:
+def _secret_sources(ctx: Context) -> list[tuple[Path, Any]]:
     m = model(ctx)
     src: list[tuple[Path, Any]] = [(ld.path, data) for ld, data in m.settings if data is not None]
     if m.mcp is not None and m.claude_json is not None:
@@ -295,14 +300,74 @@ def _secret_sources(ctx: Ctx) -> list[tuple[Path, Any]]:
 
 @check("claude.secrets.literal", ok="no literal credentials in Claude Code's config files",
        needs_home=False)
-def secrets_literal(ctx: Ctx, out: Out) -> None:
-    ctx.memo["claude.secret-holders"] = common.literal_secrets(ctx, out, _secret_sources(ctx))
+def secrets_literal(ctx: Context, out: Out) -> None:
+    ctx.memo[f"{T}.secret-holders"] = secret_files.literal_secrets(ctx, out, _secret_sources(ctx))
 
 
 @check("claude.secrets.file-mode", ok="secret-bearing files are private", needs_home=False)
-def secrets_modes(ctx: Ctx, out: Out) -> None:
-    holders = ctx.memo.get("claude.secret-holders")
+def secrets_modes(ctx: Context, out: Out) -> None:
+    holders = ctx.memo.get(f"{T}.secret-holders")
     if holders is None:
-        holders = common.literal_secrets(ctx, Out(ctx, out.check), _secret_sources(ctx))
-    common.file_modes(ctx, out, holders,
-                      [ctx.host.claude_home / n for n in _f().CLAUDE.credential_files])
+        holders = secret_files.literal_secrets(ctx, Out(ctx, out.check), _secret_sources(ctx))
+    secret_files.file_modes(ctx, out, holders,
+                      [_home(ctx) / n for n in _f().CLAUDE.credential_files])
+
+
+# ==== registered after the rest (the table keeps this order within an area) ====
+
+@check("claude.hooks.fires-twice", ok="no event runs agentdeck's handler twice")
+def claude_fires_twice(ctx: Context, out: Out) -> None:
+    """Claude runs every matcher group: agentdeck's wrapper registered twice for one event (in
+    settings.json and settings.local.json, or twice in one file) runs it twice."""
+    from .adapter import WRAPPER_NAME
+
+    m = model(ctx)
+    wrapper = str(_home(ctx) / WRAPPER_NAME)
+    seen: dict[str, list[str]] = {}
+    for h in m.handlers:
+        cmd = h.handler.get("command") if isinstance(h.handler, dict) else None
+        if isinstance(cmd, str) and wrapper in cmd:
+            seen.setdefault(ctx.canonical_event(h.event), []).append(str(h.path))
+    for ev, paths in sorted(seen.items()):
+        if len(paths) > 1:
+            where = " and ".join(sorted({ctx.show(p) for p in paths}))
+            out.warning(f"fires twice: {ev} calls agentdeck's hook wrapper {len(paths)} times "
+                        f"({where}); Claude runs every group",
+                        fix="keep agentdeck's one group per event (agentdeck apply writes it; "
+                            "remove the copy)", path=paths[-1])
+
+
+# MCP servers that name environment variables: Claude Code expands `${VAR}` (and
+# `${VAR:-default}`) in a server's command, args, env, url and headers, and warns on every
+# start when VAR is unset
+_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}")
+
+
+def refs(value, path: str = "") -> list[tuple[str, str]]:
+    """(variable, where) for every ${VAR} without a default in a JSON-like value."""
+    out = []
+    if isinstance(value, str):
+        out += [(m.group(1), path) for m in _REF.finditer(value) if not m.group(2)]
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            out += refs(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += refs(v, f"{path}[{i}]")
+    return out
+
+
+@check("claude.mcp.env-vars", ok="every ${VAR} an MCP server names is set", needs_home=False)
+def claude_env_vars(ctx: Context, out: Out) -> None:
+    m = model(ctx)
+    if not isinstance(m.mcp, dict) or m.claude_json is None:
+        return
+    for name, entry in m.mcp.items():
+        for var, where in refs(entry):
+            if var not in ctx.host.env:
+                out.warning(f"MCP server {name!r} uses ${{{var}}} ({where}), which is not set "
+                            "here: Claude Code expands it to nothing and warns on every start",
+                            fix=f"export {var} where Claude runs, or give a default: "
+                                f"${{{var}:-value}}",
+                            path=m.claude_json.path,
+                            line=m.claude_json.line_of("mcpServers", name))

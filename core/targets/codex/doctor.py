@@ -9,16 +9,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import common_checks as common
-from .context import Ctx, Loaded
-from .registry import Out, Problem, check
-from .registry import emit as _emit
+from ...disk import Loaded
+from ..checks import files, fires_twice, secret_files
+from ..checks import hook_commands as commands
+from ..checks.values import KIND_TEXT, find_line, suggest, type_ok
+from ..parts.doctor import Context, Out, Problem, check
+from ..parts.doctor import emit as _emit
+from . import SPEC, facts
 
-T = "codex"
+T = SPEC.name
+#: the CLI loads the shared ~/.agents/skills (reported under the first selected one that does)
+SHARES_AGENTS_SKILLS = True
+
+
+def _home(ctx: Context) -> Path:
+    return SPEC.home(ctx.host)
 
 
 def _f():
-    from ..targets.codex import facts
     return facts
 
 
@@ -48,16 +56,16 @@ class Model:
         return [p for p in self.problems if p.check == suffix]
 
 
-def model(ctx: Ctx) -> Model:
-    if "codex" in ctx.memo:
-        return ctx.memo["codex"]
+def model(ctx: Context) -> Model:
+    if T in ctx.memo:
+        return ctx.memo[T]
     facts = _f().CODEX
-    home = ctx.host.codex_home
+    home = _home(ctx)
     cfg = ctx.toml(home / facts.config_file)
     cdata = cfg.data if cfg.ok and isinstance(cfg.data, dict) else None
     hj = ctx.json(home / facts.hooks_file, jsonc=facts.hooks_json_jsonc)
     m = Model(cfg, cdata, hj)
-    ctx.memo["codex"] = m
+    ctx.memo[T] = m
     _hooks_json(ctx, m)
     if cdata is not None and isinstance(cdata.get("hooks"), dict):
         events = {k: v for k, v in cdata["hooks"].items()
@@ -67,7 +75,7 @@ def model(ctx: Ctx) -> Model:
     return m
 
 
-def _hooks_json(ctx: Ctx, m: Model) -> None:
+def _hooks_json(ctx: Context, m: Model) -> None:
     facts = _f().CODEX
     ld = m.hooks_json
     if not ld.exists:
@@ -101,7 +109,7 @@ def _hooks_json(ctx: Ctx, m: Model) -> None:
     _events(ctx, m, ld, hooks, ("hooks",), rejected_already=bool(extra))
 
 
-def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...],
+def _events(ctx: Context, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...],
             rejected_already: bool = False) -> None:
     """Every problem of the file's hooks, also after one that makes Codex reject the whole file
     (issue 16.6); the file's handlers count as loaded only when nothing rejects it."""
@@ -116,7 +124,7 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
     for event, groups in hooks.items():
         line = ld.line_of(*prefix, event)
         if event not in facts.hook_events:
-            hint = common.suggest(event, facts.hook_events)
+            hint = suggest(event, facts.hook_events)
             m.problems.append(Problem("hooks.events", "error",
                                       f"event {event!r} is not one Codex knows: its hooks are "
                                       "silently dropped" + (f" (did you mean {hint!r}?)" if hint else ""),
@@ -155,7 +163,7 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
                             f"{dflt:g}s applies" + (f" (its {facts.timeout_key!r} applies)"
                                                    if facts.timeout_key in h else ""),
                             f"rename it to {facts.timeout_key!r} (seconds)", ld.path,
-                            common.find_line(ld.text, k, line)))
+                            find_line(ld.text, k, line)))
                 kind = h.get("type", "command")
                 if kind in facts.skipped_handler_types:
                     m.problems.append(Problem("hooks.schema", "warning",
@@ -180,7 +188,7 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
                                               f"must be a whole number of seconds; {rejected}",
                                               f"write \"{facts.timeout_key}\": "
                                               f"{max(1, int(to)) if isinstance(to, (int, float)) and not isinstance(to, bool) else 30}",
-                                              ld.path, common.find_line(ld.text, facts.timeout_key, line)))
+                                              ld.path, find_line(ld.text, facts.timeout_key, line)))
                     bad = True
                     continue
                 try:
@@ -201,7 +209,7 @@ def _events(ctx: Ctx, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...]
 # ==== config.toml =================================================================================
 
 @check("codex.config.parse", ok="config.toml parses")
-def config_parse(ctx: Ctx, out: Out) -> None:
+def config_parse(ctx: Context, out: Out) -> None:
     m = model(ctx)
     ld = m.config
     if not ld.exists:
@@ -213,24 +221,8 @@ def config_parse(ctx: Ctx, out: Out) -> None:
         out.ok(f"config.toml parses ({len(ld.data)} top-level key(s))", path=ld.path)
 
 
-def _type_ok(value: Any, kind: str) -> bool:
-    return {
-        "str": lambda v: isinstance(v, str),
-        "bool": lambda v: isinstance(v, bool),
-        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "table": lambda v: isinstance(v, dict),
-        "str_list": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-    }[kind](value)
-
-
-_KIND_TEXT = {"str": "a string", "bool": "true or false", "int": "a whole number",
-              "number": "a number",
-              "table": "a table", "str_list": "an array of strings"}
-
-
 @check("codex.config.types", ok="known keys have the right types")
-def config_types(ctx: Ctx, out: Out) -> None:
+def config_types(ctx: Context, out: Out) -> None:
     m = model(ctx)
     if m.config_data is None:
         if m.config.exists:
@@ -240,14 +232,14 @@ def config_types(ctx: Ctx, out: Out) -> None:
         return
     facts = _f().CODEX
     for key, kind in facts.config_key_types.items():
-        if key in m.config_data and not _type_ok(m.config_data[key], kind):
-            out.error(f"{key} must be {_KIND_TEXT[kind]}, not {json.dumps(m.config_data[key], default=str)[:50]}: "
-                      "Codex cannot load its configuration", fix=f"write {key} as {_KIND_TEXT[kind]}",
+        if key in m.config_data and not type_ok(m.config_data[key], kind):
+            out.error(f"{key} must be {KIND_TEXT[kind]}, not {json.dumps(m.config_data[key], default=str)[:50]}: "
+                      "Codex cannot load its configuration", fix=f"write {key} as {KIND_TEXT[kind]}",
                       path=m.config.path, line=m.config.line_of(key))
 
 
 @check("codex.config.unknown-keys", ok="every top-level key is one Codex knows")
-def config_unknown(ctx: Ctx, out: Out) -> None:
+def config_unknown(ctx: Context, out: Out) -> None:
     m = model(ctx)
     if m.config_data is None:
         if m.config.exists:
@@ -259,7 +251,7 @@ def config_unknown(ctx: Ctx, out: Out) -> None:
     for key in m.config_data:
         if key in facts.config_keys:
             continue
-        hint = common.suggest(key, sorted(facts.config_keys))
+        hint = suggest(key, sorted(facts.config_keys))
         out.warning(f"unknown top-level key {key!r}: Codex ignores it (and `--strict-config` "
                     "refuses it)" + (f" (did you mean {hint!r}?)" if hint else ""),
                     fix=(f"rename it to {hint!r}" if hint else "remove it")
@@ -270,7 +262,7 @@ def config_unknown(ctx: Ctx, out: Out) -> None:
 # ==== MCP =========================================================================================
 
 @check("codex.mcp.invalid", ok="every MCP server entry is valid")
-def mcp_invalid(ctx: Ctx, out: Out) -> None:
+def mcp_invalid(ctx: Context, out: Out) -> None:
     m = model(ctx)
     if m.config_data is None:
         if m.config.exists:
@@ -306,7 +298,7 @@ def mcp_invalid(ctx: Ctx, out: Out) -> None:
         if has_cmd and not isinstance(e["command"], str):
             out.error(f"MCP server {name!r}: command must be a string: {fatal}", path=m.config.path,
                       line=line)
-        if "args" in e and not _type_ok(e["args"], "str_list"):
+        if "args" in e and not type_ok(e["args"], "str_list"):
             out.error(f"MCP server {name!r}: args must be an array of strings: {fatal}",
                       path=m.config.path, line=line)
         if "enabled" in e and not isinstance(e["enabled"], bool):
@@ -325,7 +317,7 @@ def mcp_invalid(ctx: Ctx, out: Out) -> None:
 # ==== hooks =======================================================================================
 
 @check("codex.hooks.parse", ok="hooks load")
-def hooks_parse(ctx: Ctx, out: Out) -> None:
+def hooks_parse(ctx: Context, out: Out) -> None:
     m = model(ctx)
     _emit(out, m.of("hooks.parse"))
     if not out.findings:
@@ -333,22 +325,22 @@ def hooks_parse(ctx: Ctx, out: Out) -> None:
 
 
 @check("codex.hooks.events", ok="every hook event is one Codex knows")
-def hooks_events(ctx: Ctx, out: Out) -> None:
+def hooks_events(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.events"))
 
 
 @check("codex.hooks.timeout-spelling", ok="every hook timeout is spelled timeout")
-def hooks_timeouts(ctx: Ctx, out: Out) -> None:
+def hooks_timeouts(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.timeout-spelling"))
 
 
 @check("codex.hooks.schema", ok="every hook handler is supported")
-def hooks_schema(ctx: Ctx, out: Out) -> None:
+def hooks_schema(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.schema"))
 
 
 @check("codex.hooks.inline-and-file", ok="hooks are defined in one place")
-def hooks_inline(ctx: Ctx, out: Out) -> None:
+def hooks_inline(ctx: Context, out: Out) -> None:
     m = model(ctx)
     facts = _f().CODEX
     if {facts.hooks_file, facts.config_file} <= m.sources:
@@ -383,7 +375,7 @@ def handler_enabled(m: Model, h: Handler) -> bool:
 
 
 @check("codex.hooks.trust", ok="every hook is trusted")
-def hooks_trust(ctx: Ctx, out: Out) -> None:
+def hooks_trust(ctx: Context, out: Out) -> None:
     m = model(ctx)
     if not m.handlers:
         out.ok("no hooks")
@@ -417,43 +409,42 @@ def hooks_trust(ctx: Ctx, out: Out) -> None:
         out.ok(f"{len(m.handlers)} hook(s), all trusted")
 
 
-def _command_findings(ctx: Ctx, kind: str, out: Out) -> None:
+def _command_findings(ctx: Context, kind: str, out: Out) -> None:
     seen: set[str] = set()
     for h in model(ctx).handlers:
-        for cf in common.inspect_command(ctx, h.handler.get("command")):
+        for cf in commands.inspect_command(ctx, h.handler.get("command")):
             if cf.kind == kind and cf.message not in seen:
                 seen.add(cf.message)
                 out.add(cf.result, f"{h.event}: {cf.message}", cf.fix, h.path, h.line)
 
 
 @check("codex.hooks.wrapper", ok="no hook calls a missing or non-executable agentdeck wrapper")
-def hooks_wrapper(ctx: Ctx, out: Out) -> None:
+def hooks_wrapper(ctx: Context, out: Out) -> None:
     _command_findings(ctx, "wrapper", out)
 
 
 @check("codex.hooks.handler", ok="every hook command is found")
-def hooks_handler(ctx: Ctx, out: Out) -> None:
+def hooks_handler(ctx: Context, out: Out) -> None:
     _command_findings(ctx, "handler", out)
 
 
 # ==== persona, skills, secrets ====================================================================
 
 @check("codex.persona.markers", ok="persona markers intact")
-def persona(ctx: Ctx, out: Out) -> None:
-    common.persona_markers(ctx, out, ctx.host.codex_home / _f().CODEX.persona_file)
+def persona(ctx: Context, out: Out) -> None:
+    files.persona_markers(ctx, out, _home(ctx) / _f().CODEX.persona_file)
 
 
 @check("codex.skills.links", ok="no dangling skill links", needs_home=False)
-def skills(ctx: Ctx, out: Out) -> None:
-    from .copilot_checks import skill_dirs
-    dirs = skill_dirs(ctx, T)
+def skills(ctx: Context, out: Out) -> None:
+    dirs = files.skill_dirs(ctx, T, [])
     if not dirs:
-        out.ok("~/.agents/skills is reported under copilot")
+        out.ok(f"~/.agents/skills is reported under {files.shared_skills_owner(ctx)}")
         return
-    common.skill_links(ctx, out, dirs)
+    files.skill_links(ctx, out, dirs)
 
 
-def _secret_sources(ctx: Ctx) -> list[tuple[Path, Any]]:
+def _secret_sources(ctx: Context) -> list[tuple[Path, Any]]:
     m = model(ctx)
     src: list[tuple[Path, Any]] = []
     if m.config_data is not None:
@@ -464,14 +455,61 @@ def _secret_sources(ctx: Ctx) -> list[tuple[Path, Any]]:
 
 
 @check("codex.secrets.literal", ok="no literal credentials in Codex's config files")
-def secrets_literal(ctx: Ctx, out: Out) -> None:
-    ctx.memo["codex.secret-holders"] = common.literal_secrets(ctx, out, _secret_sources(ctx))
+def secrets_literal(ctx: Context, out: Out) -> None:
+    ctx.memo[f"{T}.secret-holders"] = secret_files.literal_secrets(ctx, out, _secret_sources(ctx))
 
 
 @check("codex.secrets.file-mode", ok="secret-bearing files are private")
-def secrets_modes(ctx: Ctx, out: Out) -> None:
-    holders = ctx.memo.get("codex.secret-holders")
+def secrets_modes(ctx: Context, out: Out) -> None:
+    holders = ctx.memo.get(f"{T}.secret-holders")
     if holders is None:
-        holders = common.literal_secrets(ctx, Out(ctx, out.check), _secret_sources(ctx))
-    common.file_modes(ctx, out, holders,
-                      [ctx.host.codex_home / n for n in _f().CODEX.credential_files])
+        holders = secret_files.literal_secrets(ctx, Out(ctx, out.check), _secret_sources(ctx))
+    secret_files.file_modes(ctx, out, holders,
+                      [_home(ctx) / n for n in _f().CODEX.credential_files])
+
+
+# ==== registered after the rest (the table keeps this order within an area) ====
+
+@check("codex.hooks.fires-twice", ok="no event is registered by two hook sources that run")
+def codex_fires_twice(ctx: Context, out: Out) -> None:
+    m = model(ctx)
+    sources: dict[str, set[str]] = {}
+    labels: dict[str, str] = {}
+    for h in m.handlers:
+        if trust_status(m, h) != "trusted" or not handler_enabled(m, h):
+            continue                       # Codex will not run it
+        p = str(h.path)
+        sources.setdefault(p, set()).add(ctx.canonical_event(h.event))
+        labels[p] = "hooks.json" if Path(p).name == "hooks.json" else "config.toml [hooks]"
+    fires_twice.report(ctx, out, sources, labels)
+
+
+@check("codex.mcp.env-vars", ok="every variable an MCP server reads is set")
+def codex_env_vars(ctx: Context, out: Out) -> None:
+    m = model(ctx)
+    servers = (m.config_data or {}).get("mcp_servers")
+    if not isinstance(servers, dict):
+        return
+    for name, e in servers.items():
+        if not isinstance(e, dict):
+            continue
+        wanted = []
+        if isinstance(e.get("bearer_token_env_var"), str):
+            wanted.append((e["bearer_token_env_var"], "bearer_token_env_var"))
+        if isinstance(e.get("env_http_headers"), dict):
+            wanted += [(v, f"env_http_headers.{k}") for k, v in e["env_http_headers"].items()
+                       if isinstance(v, str)]
+        off = e.get("enabled") is False        # Codex neither starts it nor reads its token
+        for var, where in wanted:
+            if var not in ctx.host.env:
+                line = m.config.line_of("mcp_servers", name)
+                if off:
+                    out.info(f"MCP server {name!r} is off (enabled = false); once switched on it "
+                             f"reads {var} ({where}), which is not set here",
+                             fix=f"export {var} where Codex runs before you switch it on",
+                             path=m.config.path, line=line)
+                    continue
+                out.warning(f"MCP server {name!r} reads {var} ({where}), which is not set here: "
+                            "Codex sends no token / header and the server refuses or asks to "
+                            "sign in", fix=f"export {var} where Codex runs",
+                            path=m.config.path, line=line)
