@@ -76,8 +76,6 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
 """
 from __future__ import annotations
 
-import shlex
-from pathlib import Path
 from typing import Any
 
 from ...desired import Desired, DesiredState
@@ -90,11 +88,10 @@ from ...model import McpServer, Profile
 from ...secrets import scan_value
 from .. import skills, takeover
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
-from ..codex.hooks import wanted_events
+from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
 from ..persona import PERSONA_MARKERS, build_persona
 
 T = "claude"
-WRAPPER_NAME = "agentdeck-hook.sh"
 
 #: keys a profile's claude/settings.json may not set, and why
 RESERVED_SETTINGS = {
@@ -103,11 +100,6 @@ RESERVED_SETTINGS = {
 }
 COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
 SCANNED_FIELDS = ("command", "args", "env", "url", "headers")
-
-
-def hook_group(wrapper_path: Path, event: str, timeout: int) -> dict:
-    return {"hooks": [{"type": "command", "command": f"{shlex.quote(str(wrapper_path))} {event}",
-                       "timeout": int(timeout)}]}
 
 
 def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], list[str]]:
@@ -169,97 +161,14 @@ class ClaudeTarget(Target):
         st.info["found"] = takeover.infos(takeover.detect(view, T))   # another tool's install
         return st
 
-    # ---- hooks ---------------------------------------------------------------------------------
+    # ---- hooks: inline in settings.json, the nested schema (targets/settings_hooks.py) -----------
     def _hooks(self, profile: Profile, view: DiskView, settings: dict | None, st: DesiredState) -> None:
-        host = view.host
         from .facts import CLAUDE
-        from ...plan import find_member
-        from .. import wrapper as wrapper_mod
 
-        home = host.claude_home
-        settings_path = home / "settings.json"
-        wrapper_path = home / WRAPPER_NAME
-        marker = str(wrapper_path)
-        raw_hooks = (settings or {}).get("hooks")
-        on_disk = raw_hooks if isinstance(raw_hooks, dict) else {}
-        info: dict[str, Any] = {
-            "file": str(settings_path), "wrapper": str(wrapper_path),
-            "handler": profile.hooks.command, "handler_path": None,
-            "timeout": profile.hooks.timeout,
-            "byte_stable": ("the registered command names the wrapper, not the handler: changing "
-                            "the handler leaves every hook unchanged"),
-            "disableAllHooks_on_disk": (settings or {}).get("disableAllHooks"),
-            "events": [], "skipped_events": [],
-        }
-        st.info["hooks"] = info
-        # the operator's own hooks in settings.json (reported; never changed)
-        theirs = {}
-        for ev, groups in on_disk.items():
-            if isinstance(groups, list):
-                n = sum(1 for g in groups if find_member([g], marker)[0] < 0)
-                if n:
-                    theirs[ev] = n
-        st.info["other_hook_sources"] = [{
-            "kind": "operator-settings", "path": str(settings_path), "events": sorted(theirs),
-            "note": "your own hooks in settings.json; agentdeck adds its group next to them and "
-                    "never changes them"}] if theirs else []
-        if theirs:
-            st.note(f"your own hooks in {host.display(settings_path)} "
-                    f"({', '.join(sorted(theirs))}) are kept; agentdeck's group goes next to them")
-        if not profile.hooks.command:
-            st.warn("the profile names no hook handler ([hooks] command); no hooks are registered")
-            return
-        handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path,
-                                          read=view.text)
-        info["handler_path"] = handler.resolved
-        for w in handler.warnings:
-            st.warn(w)
-        if not handler.argv:
-            return
-        events, lacking, warns = wanted_events(profile, dict(CLAUDE.canonical_events))
-        for w in warns:
-            st.warn(w)
-        info["skipped_events"] = [{"canonical": c, "reason": "Claude Code has no such hook event"}
-                                  for c in lacking]
-        if lacking:
-            st.note(f"Claude Code has no hook event for {', '.join(lacking)}; not registered")
-        # an installed wrapper stays wanted while settings.json's hooks are unusable: removing
-        # it because of the operator's typo would be a change the profile never asked for
-        usable = raw_hooks is None or isinstance(raw_hooks, dict)
-        if (usable and events) or view.present(wrapper_path):
-            st.add(Desired(T, wrapper_path, "file",
-                           wrapper_mod.render_wrapper("claude", handler, host.state_dir),
-                           mode=wrapper_mod.WRAPPER_MODE, label="hook wrapper", group="hooks",
-                           reason=f"execs the profile's handler ({profile.hooks.command}) for "
-                                  "each event, so the registered hooks stay byte-stable"))
-            compiled_policy.add_to(st, profile, host, T)
-        if raw_hooks is not None and not isinstance(raw_hooks, dict):
-            st.warn(f"{host.display(settings_path)}: \"hooks\" is not an object, so Claude ignores "
-                    "it; agentdeck registers no hooks until you fix or remove it")
-            return
-        bad = sorted(ev for ev, v in on_disk.items() if not isinstance(v, list))
-        if bad:
-            st.warn(f"{host.display(settings_path)}: hooks {', '.join(bad)} not a list of matcher "
-                    "groups; agentdeck leaves "
-                    f"{'it' if len(bad) == 1 else 'them'} alone and registers nothing there")
-            events = [(c, e) for c, e in events if e not in bad]
-        if not events:
-            return
-        for canon, ev in events:
-            group = hook_group(wrapper_path, ev, profile.hooks.timeout)
-            _, now = find_member(on_disk.get(ev), marker)
-            others = theirs.get(ev, 0)
-            reason = f"calls the wrapper for {ev} (timeout {profile.hooks.timeout} s)"
-            if others:
-                reason += f"; next to your {others} group(s) in that event, which stay as they are"
-            st.add(Desired(T, settings_path, "key", group, key=("hooks", ev), fmt="json",
-                           member=marker, label=f"hook {ev}", group="hooks", reason=reason))
-            h = group["hooks"][0]
-            info["events"].append({"event": ev, "canonical": canon, "group": group,
-                                   "command": h["command"], "timeout": h["timeout"],
-                                   "registered_now": now == group, "operator_groups": others})
-        if (settings or {}).get("disableAllHooks") is True:
-            st.warn("settings.json has disableAllHooks: true, so none of these hooks run")
+        home = view.host.claude_home
+        plan_settings_hooks(T, "Claude Code", CLAUDE, profile, view, settings,
+                            home / "settings.json", home / WRAPPER_NAME, st,
+                            lambda: compiled_policy.add_to(st, profile, view.host, T))
 
     # ---- settings.json -------------------------------------------------------------------------
     def _settings(self, profile: Profile, host: Host, st: DesiredState) -> None:

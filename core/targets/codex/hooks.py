@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...host import Host
 from ...model import Profile
+from ..hook_events import wanted_events
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...disk import DiskView
@@ -47,10 +48,6 @@ HOOKS_FILE = "hooks.json"
 WRAPPER_NAME = "agentdeck-hook.sh"
 DESCRIPTION = ("Written by agentdeck: each hook runs agentdeck-hook.sh, which runs your profile's "
                "handler. Edit the agentdeck profile, not this file.")
-#: the events agentdeck registers when the profile names none (reference §2.1, canonical names)
-DEFAULT_EVENTS = ("session_start", "session_end", "user_prompt_submit", "pre_tool_use",
-                  "post_tool_use", "post_tool_use_failure", "stop", "subagent_start",
-                  "subagent_stop", "pre_compact", "permission_request", "notification")
 TRUST_STATUSES = ("untrusted", "trusted", "modified")
 #: observed on 0.171.0: hooks/list warns "clamping SessionEnd hook timeout to 3s" (Interrupt too)
 #: and hashes the clamped value, so agentdeck writes the clamped value itself
@@ -66,30 +63,6 @@ def max_timeout(event: str) -> int | None:
 def _facts():
     from . import facts as codex
     return codex
-
-
-def wanted_events(profile: Profile, vocabulary: dict[str, str | None]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
-    """([(canonical, target event)], [canonical events the target lacks], [warnings]) for the
-    profile's [hooks] events (or DEFAULT_EVENTS). Shared by the Codex and Claude adapters."""
-    from ...facts.versions import CANONICAL_EVENTS
-
-    names = list(DEFAULT_EVENTS) if profile.hooks.events is None else list(profile.hooks.events)
-    out: list[tuple[str, str]] = []
-    lacking: list[str] = []
-    warnings: list[str] = []
-    for canon in names:
-        if canon not in CANONICAL_EVENTS:
-            warnings.append(f"[hooks] events: {canon!r} is not an event agentdeck knows "
-                            f"(known: {', '.join(CANONICAL_EVENTS)}); not registered")
-            continue
-        ev = vocabulary.get(canon)
-        if ev is None:
-            if canon not in lacking:
-                lacking.append(canon)
-            continue
-        if all(ev != e for _, e in out):
-            out.append((canon, ev))
-    return out, lacking, warnings
 
 
 def handler_for(wrapper_path: Path, event: str, timeout: int) -> dict:

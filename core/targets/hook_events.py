@@ -1,0 +1,37 @@
+"""Which hook events a profile registers, in a target's own spelling (shared by every adapter)."""
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..model import Profile
+
+#: the events agentdeck registers when the profile names none (canonical names)
+DEFAULT_EVENTS = ("session_start", "session_end", "user_prompt_submit", "pre_tool_use",
+                  "post_tool_use", "post_tool_use_failure", "stop", "subagent_start",
+                  "subagent_stop", "pre_compact", "permission_request", "notification")
+
+
+def wanted_events(profile: Profile, vocabulary: Mapping[str, str | None]
+                  ) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """([(canonical, target event)], [canonical events the target lacks], [warnings]) for the
+    profile's [hooks] events (or DEFAULT_EVENTS); `vocabulary` is the target's facts'
+    canonical_events."""
+    from ..facts.versions import CANONICAL_EVENTS
+
+    names = list(DEFAULT_EVENTS) if profile.hooks.events is None else list(profile.hooks.events)
+    out: list[tuple[str, str]] = []
+    lacking: list[str] = []
+    warnings: list[str] = []
+    for canon in names:
+        if canon not in CANONICAL_EVENTS:
+            warnings.append(f"[hooks] events: {canon!r} is not an event agentdeck knows "
+                            f"(known: {', '.join(CANONICAL_EVENTS)}); not registered")
+            continue
+        ev = vocabulary.get(canon)
+        if ev is None:
+            if canon not in lacking:
+                lacking.append(canon)
+            continue
+        if all(ev != e for _, e in out):
+            out.append((canon, ev))
+    return out, lacking, warnings
