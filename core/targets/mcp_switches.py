@@ -37,3 +37,28 @@ def switch_mcp(profile, switches: Mapping[str, bool]):
         settings["disabledMcpServers"] = disabled
         p.native = {**p.native, "copilot/settings.json": settings}
     return p
+
+
+def profile_disabled(profile) -> set[str]:
+    """The servers the profile's switches keep off (its disabledMcpServers list, where
+    `switch_mcp` keeps the app's switches too)."""
+    settings = profile.native.get("copilot/settings.json", {})
+    names = settings.get("disabledMcpServers") if isinstance(settings, dict) else None
+    return {n for n in names if isinstance(n, str)} if isinstance(names, list) else set()
+
+
+def switch_reason(profile, name: str, disabled: set[str] | None = None) -> str:
+    """Why server `name` is on or off for a target that plans the switches itself:
+    "always-enabled" | "default-disabled" | "profile-disabled" | "enabled"."""
+    d = profile.directives
+    if name in set(d.mcpAlwaysEnabled):
+        return "always-enabled"
+    if d.mcpDefaultDisabled:
+        return "default-disabled"
+    if name in (profile_disabled(profile) if disabled is None else disabled):
+        return "profile-disabled"
+    return "enabled"
+
+
+#: the reasons `switch_reason` gives for a server that is on
+ON_REASONS = ("always-enabled", "enabled")

@@ -42,10 +42,12 @@ def hook_group(wrapper_path: Path, event: str, timeout: int) -> dict:
 
 def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: DiskView,
                         settings: dict | None, settings_path: Path, wrapper_path: Path,
-                        st: DesiredState, add_policy: Callable[[], None]) -> None:
+                        st: DesiredState, add_policy: Callable[[], None],
+                        fmt: str = "json") -> None:
     """Plan the wrapper and one member item per event into `st` (st.info["hooks"] and
     st.info["other_hook_sources"] too). `facts`: the target's CliFacts; `add_policy`: adds the
-    compiled policy next to the wrapper (called when the wrapper is wanted)."""
+    compiled policy next to the wrapper (called when the wrapper is wanted); `fmt`: how the
+    settings file is read and edited ("json", or "jsonc" where the CLI allows comments)."""
     from ..plan import find_member
     from . import wrapper as wrapper_mod
 
@@ -123,7 +125,7 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
         reason = f"calls the wrapper for {ev} (timeout {profile.hooks.timeout} s)"
         if others:
             reason += f"; next to your {others} group(s) in that event, which stay as they are"
-        st.add(Desired(target, settings_path, "key", group, key=("hooks", ev), fmt="json",
+        st.add(Desired(target, settings_path, "key", group, key=("hooks", ev), fmt=fmt,
                        member=marker, label=f"hook {ev}", group="hooks", reason=reason))
         h = group["hooks"][0]
         info["events"].append({"event": ev, "canonical": canon, "group": group,

@@ -89,6 +89,8 @@ from ...secrets import scan_value
 from .. import skills, takeover
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
+from ..mcp_switches import ON_REASONS, switch_reason
+from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 
 T = "claude"
@@ -238,10 +240,7 @@ class ClaudeTarget(Target):
         on_disk = on_disk if isinstance(on_disk, dict) else {}
         d = profile.directives
         always = set(d.mcpAlwaysEnabled)
-        psettings = profile.native.get("copilot/settings.json", {})
-        profile_disabled = psettings.get("disabledMcpServers") if isinstance(psettings, dict) else None
-        profile_disabled = {n for n in profile_disabled if isinstance(n, str)} \
-            if isinstance(profile_disabled, list) else set()
+        profile_disabled = profile_disabled_servers(profile)
         servers: list[dict] = []
         off: list[str] = []
         for name, srv in profile.mcp_servers.items():
@@ -255,15 +254,8 @@ class ClaudeTarget(Target):
                                 "tools": None, "secret": False, "warnings": warnings,
                                 "dropped": True})
                 continue
-            if name in always:
-                reason = "always-enabled"
-            elif d.mcpDefaultDisabled:
-                reason = "default-disabled"
-            elif name in profile_disabled:
-                reason = "profile-disabled"
-            else:
-                reason = "enabled"
-            on = reason in ("always-enabled", "enabled")
+            reason = switch_reason(profile, name, profile_disabled)
+            on = reason in ON_REASONS
             if on:
                 why = "; enabled (mcpAlwaysEnabled)" if reason == "always-enabled" else ""
                 st.add(Desired(T, path, "key", entry, key=("mcpServers", name), fmt="json",
