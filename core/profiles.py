@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import UserError
 from .host import Host, HostError
 from .names import check_name
+from .targets import registry
 from .output_guard import check_profile_source
 
 if TYPE_CHECKING:
@@ -27,8 +28,7 @@ if TYPE_CHECKING:
     from .model import Profile
 
 DIRECTIVE_KEYS = ("_agentdeck", "_agentihooks")
-NATIVE_FILES = ("copilot/settings.json", "copilot/mcp-config.json", "codex/config.toml",
-                "claude/settings.json")
+NATIVE_FILES = registry.PROFILE_FILES    # each target's own files a profile may carry
 
 
 def bundled_dir() -> Path:
@@ -460,7 +460,7 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
                 continue
             if not isinstance(data, dict):
                 raise UserError("expected an object at the top level", path=str(p))
-            if rel == "copilot/settings.json":
+            if rel == registry.DIRECTIVES_FILE:
                 for key in DIRECTIVE_KEYS:
                     if key in data:
                         block = data[key]
@@ -477,5 +477,5 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
         err = e.errors()[0]
         field = ".".join(str(p) for p in err.get("loc", ()))
         raise UserError(f"_agentdeck.{field}: {err.get('msg')}",
-                        path=str(refs[name].path / "copilot/settings.json")) from None
+                        path=str(refs[name].path / registry.DIRECTIVES_FILE)) from None
     return prof

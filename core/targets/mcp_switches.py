@@ -1,6 +1,6 @@
-"""The Copilot adapter's MCP-switch rules: what an MCP server's on/off switch in the app means
-for the profile, in Copilot's vocabulary (the `_agentdeck` mcpAlwaysEnabled directive and the
-profile's copilot/settings.json disabledMcpServers). The Codex adapter plans that same list
+"""The MCP-switch rules: what an MCP server's on/off switch in the app means for the profile
+(the `_agentdeck` mcpAlwaysEnabled directive and the disabledMcpServers list of the profile's
+directives file, registry.DIRECTIVES_FILE). The Codex adapter plans that same list
 (its servers' `enabled`) and the Claude adapter too (a server that is off is not written), so
 all three declare the MCP_SWITCHES capability and
 `Target.profile_for` applies these rules for them; the app keeps a switch in the operator's
@@ -9,6 +9,8 @@ layer (core/overlay.py).
 from __future__ import annotations
 
 from typing import Mapping
+
+from . import registry
 
 
 def switch_mcp(profile, switches: Mapping[str, bool]):
@@ -21,7 +23,7 @@ def switch_mcp(profile, switches: Mapping[str, bool]):
         return profile
     p = profile.model_copy(deep=True)
     always = list(p.directives.mcpAlwaysEnabled)
-    settings = dict(p.native.get("copilot/settings.json", {}))
+    settings = dict(p.native.get(registry.DIRECTIVES_FILE, {}))
     disabled = settings.get("disabledMcpServers")
     disabled = [n for n in disabled if isinstance(n, str)] if isinstance(disabled, list) else []
     for name, on in switches.items():
@@ -35,14 +37,14 @@ def switch_mcp(profile, switches: Mapping[str, bool]):
     p.directives.mcpAlwaysEnabled = always
     if disabled or "disabledMcpServers" in settings:
         settings["disabledMcpServers"] = disabled
-        p.native = {**p.native, "copilot/settings.json": settings}
+        p.native = {**p.native, registry.DIRECTIVES_FILE: settings}
     return p
 
 
 def profile_disabled(profile) -> set[str]:
     """The servers the profile's switches keep off (its disabledMcpServers list, where
     `switch_mcp` keeps the app's switches too)."""
-    settings = profile.native.get("copilot/settings.json", {})
+    settings = profile.native.get(registry.DIRECTIVES_FILE, {})
     names = settings.get("disabledMcpServers") if isinstance(settings, dict) else None
     return {n for n in names if isinstance(n, str)} if isinstance(names, list) else set()
 

@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from .spec import MANIFEST_NAME, MCP_SWITCHES, TRUST_HOOKS, TargetSpec
 
-__all__ = ["BUILTIN", "BY_NAME", "MANIFEST_NAME", "MCP_SWITCHES", "NAMES", "TARGETS",
+__all__ = ["BUILTIN", "BY_NAME", "DIRECTIVES_FILE", "MANIFEST_NAME", "MCP_SWITCHES", "NAMES",
+           "PROFILE_FILES", "TARGETS",
            "TRUST_HOOKS", "TargetSpec", "part", "spec", "title"]
 
 #: the registry: one entry per target package under core/targets/, in display order
@@ -37,6 +38,13 @@ TARGETS: tuple[TargetSpec, ...] = tuple(_load(n) for n in BUILTIN)
 #: the target names in display order
 NAMES: tuple[str, ...] = tuple(s.name for s in TARGETS)
 BY_NAME: dict[str, TargetSpec] = {s.name: s for s in TARGETS}
+
+
+#: every target's profile files, as the profile folder names them ("<target>/<file>")
+PROFILE_FILES: tuple[str, ...] = tuple(f"{s.name}/{f}" for s in TARGETS for f in s.profile_files)
+#: the profile file that holds the `_agentdeck` directives and the MCP switches' disabled list
+DIRECTIVES_FILE: str = next((f"{s.name}/{s.directives_file}" for s in TARGETS
+                             if s.directives_file), "")
 
 
 def spec(name: str) -> TargetSpec:

@@ -26,7 +26,8 @@ class TargetSpec:
     """Frozen, compared by value. A plain class, not a dataclass: the hook handler imports the
     target packages, and `dataclasses` costs it about 8 ms at every tool call."""
     __slots__ = ("name", "title", "short", "binary", "npm_package", "home_env", "home_dirname",
-                 "package", "adapter_class", "capabilities", "adapter_module")
+                 "package", "adapter_class", "capabilities", "adapter_module", "profile_files",
+                 "directives_file")
     name: str                   # the --target name, manifest target, plan target
     title: str                  # the CLI's full name, shown to the operator
     short: str                  # its short name (badges, notes)
@@ -38,15 +39,23 @@ class TargetSpec:
     adapter_class: str          # the adapter's class in `<package>.adapter`
     capabilities: frozenset[str]
     adapter_module: str         # default `<package>.adapter`
+    #: the CLI's own files a profile may carry in its `<name>/` folder (merged along the
+    #: extends chain and handed to the adapter as `profile.native["<name>/<file>"]`)
+    profile_files: tuple[str, ...]
+    #: the one of them that may also hold agentdeck's `_agentdeck` directives block and the
+    #: MCP switches' disabled list ("" for none; one target declares it)
+    directives_file: str
 
     def __init__(self, *, name: str, title: str, short: str, binary: str, npm_package: str,
                  home_env: str, home_dirname: str, package: str, adapter_class: str,
-                 capabilities: frozenset[str] = frozenset(), adapter_module: str = "") -> None:
+                 capabilities: frozenset[str] = frozenset(), adapter_module: str = "",
+                 profile_files: tuple[str, ...] = (), directives_file: str = "") -> None:
         values = dict(name=name, title=title, short=short, binary=binary,
                       npm_package=npm_package, home_env=home_env, home_dirname=home_dirname,
                       package=package, adapter_class=adapter_class,
                       capabilities=frozenset(capabilities),
-                      adapter_module=adapter_module or f"{package}.adapter")
+                      adapter_module=adapter_module or f"{package}.adapter",
+                      profile_files=tuple(profile_files), directives_file=directives_file)
         for k, v in values.items():
             object.__setattr__(self, k, v)
 

@@ -6,5 +6,6 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     binary="claude", npm_package="@anthropic-ai/claude-code",
     home_env="CLAUDE_CONFIG_DIR", home_dirname=".claude",
     package=__name__, adapter_class="ClaudeTarget",
+    profile_files=("settings.json",),
     capabilities=frozenset({MCP_SWITCHES}),
 )

@@ -6,5 +6,6 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     binary="codex", npm_package="@openai/codex",
     home_env="CODEX_HOME", home_dirname=".codex",
     package=__name__, adapter_class="CodexTarget",
+    profile_files=("config.toml",),
     capabilities=frozenset({TRUST_HOOKS, MCP_SWITCHES}),
 )

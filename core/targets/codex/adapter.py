@@ -87,6 +87,7 @@ from ...secrets import scan_value
 from .. import skills, takeover
 from . import hooks as codex_hooks
 from . import mcp as mcp_codex
+from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
 
@@ -329,10 +330,7 @@ class CodexTarget(Target):
             native = {}
         d = profile.directives
         always = set(d.mcpAlwaysEnabled)
-        psettings = profile.native.get("copilot/settings.json", {})
-        profile_disabled = psettings.get("disabledMcpServers") if isinstance(psettings, dict) else None
-        profile_disabled = {n for n in profile_disabled if isinstance(n, str)} \
-            if isinstance(profile_disabled, list) else set()
+        profile_disabled = profile_disabled_servers(profile)
         names = list(profile.mcp_servers) + [n for n in native if n not in profile.mcp_servers]
         servers: list[dict] = []
         for name in names:

@@ -6,5 +6,7 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     binary="copilot", npm_package="@github/copilot",
     home_env="COPILOT_HOME", home_dirname=".copilot",
     package=__name__, adapter_class="CopilotTarget",
+    profile_files=("settings.json", "mcp-config.json"),
+    directives_file="settings.json",
     capabilities=frozenset({MCP_SWITCHES}),
 )
