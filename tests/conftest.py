@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core.host import Host
+from agentdeck.core.targets import registry
 
 try:   # CI runs the property tests on a fixed set of examples: a red CI is then reproducible,
     # and a developer's runs (random) keep looking for new failures
@@ -18,9 +19,14 @@ try:   # CI runs the property tests on a fixed set of examples: a red CI is then
 except ImportError:
     pass
 
-_HOME_VARS = ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "AGENTDECK_STATE_DIR",
-              "AGENTDECK_CONFIG_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
-              "AGENTDECK_CRASH_AT", "WSL_DISTRO_NAME")
+#: the variables that move a CLI's home, one per registered target (its spec's home_env): a new
+#: target is isolated as soon as it is registered
+CLI_HOME_VARS = tuple(s.home_env for s in registry.TARGETS)
+#: everything a test's environment drops: the CLI homes, agentdeck's own dirs, the XDG dirs,
+#: and the switches that would change what a test sees (a crash point, WSL)
+_HOME_VARS = CLI_HOME_VARS + ("AGENTDECK_STATE_DIR", "AGENTDECK_CONFIG_DIR", "XDG_STATE_HOME",
+                              "XDG_CONFIG_HOME", "XDG_DATA_HOME", "AGENTDECK_CRASH_AT",
+                              "WSL_DISTRO_NAME")
 
 
 @pytest.fixture(autouse=True)

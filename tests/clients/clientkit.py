@@ -20,6 +20,7 @@ from pathlib import Path
 
 from agentdeck.core.facts import FACTS_BY_TARGET
 from agentdeck.core.host import Host
+from agentdeck.core.targets import registry
 
 #: captured at import (collection time), before any test fixture points HOME elsewhere
 _REAL_HOME = Path(os.environ.get("HOME") or Path.home())
@@ -131,8 +132,9 @@ def scratch_host(base: Path, clients: Clients) -> Host:
     home = base / "home"
     env = {k: os.environ[k] for k in _INHERITED if k in os.environ}
     dirs = {
-        "HOME": home, "COPILOT_HOME": home / ".copilot", "CODEX_HOME": home / ".codex",
-        "CLAUDE_CONFIG_DIR": home / ".claude", "XDG_CONFIG_HOME": home / ".config",
+        "HOME": home,
+        **{s.home_env: home / s.home_dirname for s in registry.TARGETS},   # every CLI's home
+        "XDG_CONFIG_HOME": home / ".config",
         "XDG_DATA_HOME": home / ".local" / "share", "XDG_STATE_HOME": home / ".local" / "state",
         "XDG_RUNTIME_DIR": base / "run",
     }

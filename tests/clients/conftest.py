@@ -38,7 +38,7 @@ def need(clients):
 
 @pytest.fixture
 def scratch_env(tmp_path, clients) -> Host:
-    """A Host with HOME, COPILOT_HOME, CODEX_HOME, CLAUDE_CONFIG_DIR and XDG_* under tmp_path
+    """A Host with HOME, every registered CLI's home variable and XDG_* under tmp_path
     (XDG_CACHE_HOME: the shared client cache), the CLIs first on PATH, no credentials."""
     if not clients.bin_dirs:
         pytest.skip("no real CLI could be installed: "

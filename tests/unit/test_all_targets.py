@@ -1,4 +1,4 @@
-"""All three targets on one home: one plan shows each; applied together or one after another in
+"""Every registered target on one home: one plan shows each; applied together or one after another in
 any order, the plan afterwards is empty; the ~/.agents/skills folder Copilot and Codex share is
 planned once, recorded for both, never ping-pongs between them, and uninstalling one target
 releases (does not delete) what the other still owns."""
@@ -14,8 +14,10 @@ from tests.conftest import snapshot_tree
 from agentdeck.core import engine, targets
 from agentdeck.core.demo import make_demo_home
 from agentdeck.core.manifest import Manifest
+from agentdeck.core.targets import registry
 
-ALL = ["copilot", "codex", "claude"]
+#: every registered target (core/targets/registry.py), in display order
+ALL = list(registry.NAMES)
 
 
 def _apply(host, names, trust=None):
@@ -35,8 +37,9 @@ def _manifest(host, name):
     return Manifest.load(host, name, t.manifest_path(host))
 
 
-def test_available_targets_are_all_three():
+def test_available_targets_are_every_registered_one():
     assert targets.available() == ALL
+    assert ALL[:3] == ["copilot", "codex", "claude"]      # the first three, in display order
 
 
 def test_one_plan_shows_every_target(ghost):
@@ -49,6 +52,8 @@ def test_one_plan_shows_every_target(ghost):
     text = render_plan(plan, ghost, titles={t: targets.get(t).title for t in ALL})
     for title in ("GitHub Copilot CLI", "OpenAI Codex CLI", "Claude Code"):
         assert title in text
+    for t in ALL:
+        assert registry.spec(t).title in text, t
 
 
 def test_shared_skill_items_are_identical_for_copilot_and_codex(ghost):

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core import cli
-from tests.conftest import snapshot_tree
+from tests.conftest import CLI_HOME_VARS, snapshot_tree
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*args, env_extra=None, stdin=None):
     env = {k: v for k, v in os.environ.items()
-           if k not in ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "AGENTDECK_STATE_DIR")}
+           if k not in (*CLI_HOME_VARS, "AGENTDECK_STATE_DIR")}
     env.update(env_extra or {})
     return subprocess.run([sys.executable, "-m", "agentdeck.core.cli", *args], capture_output=True, text=True,
                           cwd=REPO, env=env, input=stdin, timeout=120)

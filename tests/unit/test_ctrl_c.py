@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core.entry import EXIT_INTERRUPTED, INTERRUPTED
-from tests.conftest import snapshot_tree
+from tests.conftest import CLI_HOME_VARS, snapshot_tree
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -32,7 +32,7 @@ sys.exit(main())
 
 def interrupted_at(module: str, home: Path, *argv: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items()
-           if k not in ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "AGENTDECK_STATE_DIR")}
+           if k not in (*CLI_HOME_VARS, "AGENTDECK_STATE_DIR")}
     env["HOME"] = str(home)
     return subprocess.run([sys.executable, "-c", CHILD, module, *argv], capture_output=True,
                           text=True, cwd=REPO, env=env, timeout=120, stdin=subprocess.DEVNULL)

@@ -3,6 +3,10 @@ reads it, the pane info and the doctor's findings -- on a fresh repository and o
 already carries other hooks (a team hook file, Claude-format hooks, inline Copilot settings
 hooks) and its own copilot-setup-steps.yml.
 
+The repository scope is not a home target (core/targets/repo.py), so it has its own test; the
+comparison and the file listing are tests/golden/golden_kit.py's, as for the home targets
+(tests/unit/test_golden.py).
+
 Regenerate after an intended change with:
     AGENTDECK_UPDATE_GOLDEN=1 python -m pytest tests/unit/test_repo_golden.py
 and review the diff of tests/golden/repo/.
@@ -13,15 +17,14 @@ import json
 import os
 from pathlib import Path
 
-
 from agentdeck.core import engine
 from agentdeck.core.doctor.repo_checks import repo_findings
 from agentdeck.core.targets.copilot.facts import copilot_disable_key
 from agentdeck.core.render import render_plan
 from agentdeck.core.targets import repo as R
+from tests.golden.golden_kit import GOLDEN, check, listing
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "repo"
-UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"
+GOLDEN_REPO = GOLDEN / "repo"
 
 
 def normalize(text: str, host, repo: Path, tmp_path: Path) -> str:
@@ -31,15 +34,7 @@ def normalize(text: str, host, repo: Path, tmp_path: Path) -> str:
 
 
 def tree(repo: Path) -> str:
-    out = []
-    for dirpath, dirnames, filenames in os.walk(repo):
-        dirnames.sort()
-        for name in sorted(dirnames + filenames):
-            p = Path(dirpath) / name
-            if p.is_file():
-                mode = os.stat(p).st_mode & 0o777
-                out.append(f"--- {p.relative_to(repo)} ({mode:04o})\n{p.read_text()}")
-    return "\n".join(out)
+    return listing(repo, links=False)
 
 
 def stable_info(info: dict) -> dict:
@@ -67,20 +62,11 @@ def run(host, repo: Path, tmp_path: Path, cloud_setup) -> str:
     return normalize("\n".join(parts) + "\n", host, repo, tmp_path)
 
 
-def check(name: str, got: str) -> None:
-    path = GOLDEN / name
-    if UPDATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(got)
-    assert path.exists(), f"missing golden file {path}: run with AGENTDECK_UPDATE_GOLDEN=1"
-    assert got == path.read_text(), f"{name} differs; regenerate with AGENTDECK_UPDATE_GOLDEN=1 and review"
-
-
 def test_fresh_repository(ghost, tmp_path):
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "README.md").write_text("# project\n")
-    check("fresh_repo.txt", run(ghost, repo, tmp_path, cloud_setup=True))
+    check(GOLDEN_REPO / "fresh_repo.txt", run(ghost, repo, tmp_path, cloud_setup=True))
 
 
 TEAM_HOOKS = {
@@ -127,4 +113,4 @@ def test_repository_with_other_hooks(ghost, tmp_path):
         {"logged_in_users": [{"login": "someone"}], "trustedFolders": [str(tmp_path)]}))
     got = run(ghost, repo, tmp_path, cloud_setup=True)
     assert "someone" not in got                         # nothing but trustedFolders is read
-    check("other_hooks_repo.txt", got)
+    check(GOLDEN_REPO / "other_hooks_repo.txt", got)

@@ -1,0 +1,126 @@
+"""What the golden tests share: the comparison with a golden file, the listing of a home's files,
+and the description of a target's golden homes.
+
+Every registered target (core/targets/registry.py) has a module `tests/golden/<name>/homes.py`
+declaring `GOLDENS`, a `TargetGoldens`: its golden homes (how each is prepared before the plan)
+and what of the home its listing shows. tests/unit/test_golden.py runs every home of every
+target the same way (plan, pane info, apply, files, the plan after apply, which must be empty)
+and fails when a registered target declares no golden homes.
+
+Regenerate after an intended change with:
+    AGENTDECK_UPDATE_GOLDEN=1 python -m pytest tests/unit/test_golden.py tests/unit/test_repo_golden.py
+and review the diff of tests/golden/.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from agentdeck.core import profiles
+from agentdeck.core.targets.spec import MANIFEST_NAME
+
+GOLDEN = Path(__file__).resolve().parent
+UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"
+#: agentdeck's own bookkeeping in its state dir: not part of what a target writes
+SKIP_STATE = ("lock", "backups", "originals", "journal.json", "audit.jsonl")
+
+#: prepare(host, monkeypatch) sets up the home before the plan; it may return a check run on
+#: the host after the golden run (a per-target extra assertion), or None
+Prepare = Callable[..., "Callable[[object], None] | None"]
+#: stable_info(info, host) -> (info, substitutions): the pane info with its home-dependent
+#: values checked and replaced, plus text substitutions applied to the whole golden text
+StableInfo = Callable[[dict, object], "tuple[dict, dict[str, str]]"]
+
+
+def _nothing(host, monkeypatch):
+    return None
+
+
+def _same_info(info: dict, host) -> tuple[dict, dict[str, str]]:
+    return info, {}
+
+
+@dataclass(frozen=True)
+class GoldenHome:
+    name: str                           # tests/golden/<target>/<name>.txt
+    prepare: Prepare = _nothing
+    profile: str = "default"
+    trust_hooks: bool | None = None     # build_plan's trust_hooks (None: agentdeck's default)
+
+
+@dataclass(frozen=True)
+class TargetGoldens:
+    homes: tuple[GoldenHome, ...]
+    #: the home-relative prefixes the file listing shows (None: every file of the home)
+    own: tuple[str, ...] | None = None
+    stable_info: StableInfo = _same_info
+
+
+def goldens_of(target: str) -> TargetGoldens | None:
+    """The golden homes `tests/golden/<target>/homes.py` declares, or None when it has none."""
+    if not (GOLDEN / target / "homes.py").is_file():
+        return None
+    return importlib.import_module(f"tests.golden.{target}.homes").GOLDENS
+
+
+def check(path: Path, text: str) -> None:
+    """`text` must equal the golden file `path` (written, then failed, when it is missing)."""
+    if UPDATE or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        if not UPDATE:
+            pytest.fail(f"golden file {path} was missing and has been written; review it and re-run")
+        return
+    assert text == path.read_text(), (f"differs from {path}; regenerate with "
+                                      "AGENTDECK_UPDATE_GOLDEN=1 and review the diff")
+
+
+def normalize(text: str, host, tmp_path: Path) -> str:
+    return (text.replace(str(profiles.bundled_dir()), "<PROFILES>")
+                .replace(str(host.home), "<HOME>")
+                .replace(str(tmp_path / "bin"), "<BIN>"))
+
+
+def listing(root: Path, keep: Callable[[str], bool] = lambda rel: True,
+            links: bool = True) -> str:
+    """Every file and link under `root` (sorted) whose relative path `keep` accepts: a link as
+    `--- rel -> target` (with `links=False`, a link to a file as that file), a file as
+    `--- rel (mode)` and its text."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(dirnames + filenames):
+            p = Path(dirpath) / name
+            rel = str(p.relative_to(root))
+            if not keep(rel):
+                continue
+            if links and p.is_symlink():
+                out.append(f"--- {rel} -> {os.readlink(p)}")
+            elif p.is_file():
+                mode = os.stat(p).st_mode & 0o777
+                out.append(f"--- {rel} ({mode:04o})\n{p.read_text()}")
+    return "\n".join(out)
+
+
+def home_listing(host, spec, own: tuple[str, ...] | None) -> str:
+    """The target's files in the home: its manifest and agentdeck's bookkeeping left out, and
+    only the `own` prefixes when given."""
+    state_rel = os.path.relpath(host.state_dir, host.home)
+    manifest = os.path.relpath(spec.manifest_path(host), host.home)
+
+    def keep(rel: str) -> bool:
+        if rel == manifest or (own is not None and not rel.startswith(own)):
+            return False
+        return not (rel.startswith(state_rel + "/")
+                    and rel[len(state_rel) + 1:].split("/")[0] in SKIP_STATE)
+    return listing(host.home, keep)
+
+
+def info_json(info: dict) -> str:
+    return json.dumps(info, indent=1, sort_keys=True)
