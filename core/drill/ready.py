@@ -9,6 +9,7 @@ as skipped (not ok), with why:
     no-hooks              the profile registers no hook for this target: nothing to prove
     not-installed         agentdeck has not installed this target (no manifest of ours)
     hooks-not-registered  a manifest of ours exists, but none of our hooks is on disk as planned
+    not-supported         the target's package has no drill part (core/targets/parts/drill.py)
 
 A plan that cannot be computed (a broken file) is `failed`, with its one-line message. Hooks that
 are registered but inert (handler missing, Codex trust, disableAllHooks) still get their turn:
@@ -26,6 +27,7 @@ CLI_MISSING = "cli-missing"
 NO_HOOKS = "no-hooks"
 NOT_INSTALLED = "not-installed"
 HOOKS_NOT_REGISTERED = "hooks-not-registered"
+NOT_SUPPORTED = "not-supported"
 
 
 @dataclass
@@ -45,7 +47,9 @@ def check(host: Host, profile: str, target: str) -> Ready | report.TargetReport:
     """Ready, or the report of a target no turn is started for (reads only, starts no process)."""
     from .. import engine
 
-    r = runners.RUNNERS[target]
+    r = runners.runner(target)
+    if r is None:
+        return report.skipped(target, runners.NOT_SUPPORTED, NOT_SUPPORTED)
     installed, version = engine.cli_version(host, target)
     exe = host.which(r.binary)
     if not installed or exe is None:

@@ -130,12 +130,11 @@ def _why_not(target: str, row: dict, runner, inert: list, any_fired: bool) -> tu
             continue
         if row.get("event") in (i.events or []) or not i.events:
             return f"hooks inert: {i.reason}", False
-    if target == "copilot" and row.get("state") == "disabled-by-operator":
-        return "disabled by you (settings.json disabledHooks)", False
-    if target == "codex" and row.get("trust_now") not in ("trusted", "managed"):
-        return f"Codex did not run it: {row.get('trust_now') or 'untrusted'}", False
-    if target == "codex" and row.get("enabled") is False:
-        return "disabled in config.toml [hooks.state]", False
+    from .runners import part, why_not_fired
+
+    said = why_not_fired(part(target), row)       # the CLI's own files say why (the drill part)
+    if said:
+        return said, False
     if canon in runner.unreachable:
         return f"not reachable from a one-tool turn ({runner.unreachable[canon]})", True
     if canon in runner.fires:

@@ -138,29 +138,29 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
                  audit_offset: int) -> report.TargetReport:
     """The turn of one target that core.drill.ready found ready."""
     target, plan, exe, version = rd.target, rd.plan, rd.exe, rd.version
-    r = runners.RUNNERS[target]
+    r = runners.runner(target)
+    if r is None:
+        return report.failed(target, runners.NOT_SUPPORTED)
     tid = f"{drill_id}-{target}"
     s = scratch.make(host, drill_id, target)
     try:
         real = runners.cli_home(host, target)
         for name in r.copy:
             scratch.copy_into(host, real / name, s.cli_home / name)
-        extra_args, extra_files = runners.EXTRA[target](host, real, s.cli_home)
+        extra_args, extra_files = runners.prepare(host, target, real, s.cli_home)
         for name, data in extra_files.items():
             host.write_atomic(s.cli_home / name, data, mode=0o600)
-        if target == "copilot":
-            scratch.link_copilot_bundle(host, s)
+        scratch.link_caches(host, s, r.cache_links)
+        homes = runners.home_vars()
         env = {k: v for k, v in host.env.items() if k not in runners.CREDENTIAL_VARS
-               and k not in ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR")}
+               and k not in homes}
         env.update(scratch.scratch_env(host, s))
         env.update(r.env)
         env[r.home_var] = str(s.cli_home)
         env["AGENTDECK_DRILL_ID"] = tid
         trials = operator_rule.for_target(host, profile, target, str(s.home), str(s.work))
         prepare_trials(host, s, trials, env)
-        argv = [exe, *[a.replace("{prompt}", runners.PROMPT) for a in r.args], *extra_args]
-        if target == "codex":
-            argv.append(runners.PROMPT)       # codex exec takes the prompt last
+        argv = runners.argv(exe, r, extra_args)
         spec = {"argv": argv, "env": env, "cwd": str(s.work), "timeout": r.timeout,
                 "commands": [harmless(trials.stubs), COMMANDS[1], *trials.commands],
                 "netns": bool(iso.prefix)}

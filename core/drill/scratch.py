@@ -69,14 +69,25 @@ def copy_into(host: Host, src: Path, dst: Path, depth: int = 0) -> int:
     return 1
 
 
-def link_copilot_bundle(host: Host, s: Scratch) -> None:
-    """Copilot unpacks a 235 MB bundle into $XDG_CACHE_HOME/copilot/pkg on first run: the
-    scratch cache links to the one the operator already has instead of unpacking another (the
-    run reads it; its other cache files stay in the scratch folder)."""
+def link_caches(host: Host, s: Scratch, rels: tuple[str, ...]) -> None:
+    """Each folder `rel` of the operator's $XDG_CACHE_HOME (a bundle the CLI unpacks on first
+    run, runners.Runner.cache_links) linked from the scratch cache instead of unpacked again
+    (the run reads it; the CLI's other cache files stay in the scratch folder)."""
     real_cache = Path(host.env.get("XDG_CACHE_HOME") or host.home / ".cache")
-    pkg = real_cache / "copilot" / "pkg"
-    if host.is_dir(pkg):
-        host.symlink(str(pkg), s.xdg["XDG_CACHE_HOME"] / "copilot" / "pkg")
+    for rel in rels:
+        pkg = real_cache / rel
+        if host.is_dir(pkg):
+            host.symlink(str(pkg), s.xdg["XDG_CACHE_HOME"] / rel)
+
+
+def __getattr__(name: str):
+    if name == "link_copilot_bundle":
+        # the old name core/doctor/isolated.py still calls, until it links the drill part's
+        # Runner.cache_links itself; not for new code
+        from . import runners
+        r = runners.runner("copilot")
+        return lambda host, s: link_caches(host, s, r.cache_links if r else ())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def remove(host: Host, path: Path, depth: int = 0) -> None:

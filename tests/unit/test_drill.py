@@ -175,7 +175,7 @@ SIDE_OK = {"harmless": True, "canary": False}
 def test_judge_a_healthy_turn(ghost):
     engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["claude"]))
     plan = engine.build_plan(ghost, "default", ["claude"])
-    rep = report.judge(ghost, "claude", plan, runners.CLAUDE, "2.1.332", RUN_OK,
+    rep = report.judge(ghost, "claude", plan, runners.runner("claude"), "2.1.332", RUN_OK,
                        _records("claude", plan, "d"), SIDE_OK, 1.0, "isolated")
     assert rep.ok, rep.problems
     assert rep.deny["held"] is True
@@ -189,7 +189,7 @@ def test_double_firing_names_the_other_copilot_hooks_file(ghost):
     copy.write_text((ghost.copilot_home / "hooks" / "agentdeck.json").read_text())
     plan = engine.build_plan(ghost, "default", ["copilot"])
     recs = _records("copilot", plan, "d", twice={"session_start"})
-    rep = report.judge(ghost, "copilot", plan, runners.COPILOT, "1.0.102", RUN_OK, recs, SIDE_OK,
+    rep = report.judge(ghost, "copilot", plan, runners.runner("copilot"), "1.0.102", RUN_OK, recs, SIDE_OK,
                        1.0, "isolated")
     assert not rep.ok
     ss = next(e for e in rep.events if e.event == "sessionStart")
@@ -200,7 +200,7 @@ def test_double_firing_names_the_other_copilot_hooks_file(ghost):
 def test_codex_untrusted_is_why_nothing_fired(ghost):
     engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["codex"], trust_hooks=False))
     plan = engine.build_plan(ghost, "default", ["codex"], trust_hooks=False)
-    rep = report.judge(ghost, "codex", plan, runners.CODEX, "0.171.0", RUN_OK, [],
+    rep = report.judge(ghost, "codex", plan, runners.runner("codex"), "0.171.0", RUN_OK, [],
                        {"harmless": True, "canary": True}, 1.0, "isolated")
     assert not rep.ok
     ss = next(e for e in rep.events if e.event == "SessionStart")
@@ -211,7 +211,7 @@ def test_codex_untrusted_is_why_nothing_fired(ghost):
 def test_not_reachable_events_do_not_fail(ghost):
     engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["codex"], trust_hooks=True))
     plan = engine.build_plan(ghost, "default", ["codex"])
-    rep = report.judge(ghost, "codex", plan, runners.CODEX, "0.171.0", RUN_OK,
+    rep = report.judge(ghost, "codex", plan, runners.runner("codex"), "0.171.0", RUN_OK,
                        _records("codex", plan, "d"), SIDE_OK, 1.0, "isolated")
     assert rep.ok, rep.problems
     perm = next(e for e in rep.events if e.event == "PermissionRequest")
@@ -222,7 +222,7 @@ def test_a_reachable_event_that_did_not_fire_fails(ghost):
     engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["claude"]))
     plan = engine.build_plan(ghost, "default", ["claude"])
     recs = [r for r in _records("claude", plan, "d") if r["event"] != "stop"]
-    rep = report.judge(ghost, "claude", plan, runners.CLAUDE, "2.1.332", RUN_OK, recs, SIDE_OK,
+    rep = report.judge(ghost, "claude", plan, runners.runner("claude"), "2.1.332", RUN_OK, recs, SIDE_OK,
                        1.0, "isolated")
     assert not rep.ok and "Stop: did not fire, although a one-tool turn fires it" in rep.problems
 

@@ -212,7 +212,7 @@ def _judge(ghost, recs_extra, side, run=RUN4, trials=TRIALS):
     engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["claude"]))
     plan = engine.build_plan(ghost, "default", ["claude"])
     recs = _records("claude", plan, "d") + recs_extra
-    return report.judge(ghost, "claude", plan, runners.CLAUDE, "2.1.332", run, recs, side, 1.0,
+    return report.judge(ghost, "claude", plan, runners.runner("claude"), "2.1.332", run, recs, side, 1.0,
                         "isolated", trials=trials)
 
 
