@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from ...disk import Loaded
-from ..checks import files, secret_files
+from ..checks import files, nested_hooks, secret_files
 from ..checks import hook_commands as commands
-from ..checks.values import KIND_TEXT, find_line, suggest, type_ok
+from ..checks.values import KIND_TEXT, suggest, type_ok
 from ..parts.doctor import Context, Out, Problem, check
 from ..parts.doctor import emit as _emit
 from . import SPEC, facts
@@ -30,19 +30,9 @@ def _f():
 
 
 @dataclass
-class Handler:
-    path: Path
-    event: str
-    group: int
-    index: int
-    handler: dict
-    line: int | None
-
-
-@dataclass
 class Model:
     settings: list[tuple[Loaded, dict | None]] = field(default_factory=list)
-    handlers: list[Handler] = field(default_factory=list)
+    handlers: list[nested_hooks.Handler] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     claude_json: Loaded | None = None
     mcp: dict | None = None
@@ -73,70 +63,7 @@ def model(ctx: Context) -> Model:
 
 
 def _hooks(m: Model, ld: Loaded, hooks: Any) -> None:
-    facts = _f().CLAUDE
-    if not isinstance(hooks, dict):
-        m.problems.append(Problem("hooks.schema", "error", "`hooks` must be an object of events; "
-                                  "Claude Code loads none of them", "", ld.path, ld.line_of("hooks")))
-        return
-    for event, groups in hooks.items():
-        line = ld.line_of("hooks", event)
-        if event not in facts.hook_events:
-            hint = suggest(event, facts.hook_events)
-            m.problems.append(Problem("hooks.events", "error",
-                                      f"event {event!r} is not one Claude Code knows: its hooks are "
-                                      "ignored" + (f" (did you mean {hint!r}?)" if hint else ""),
-                                      f"rename it to {hint!r}" if hint else "use a PascalCase event "
-                                      "name such as PreToolUse", ld.path, line))
-            continue
-        if not isinstance(groups, list):
-            m.problems.append(Problem("hooks.schema", "error", f"{event} must be an array of matcher "
-                                      "groups; its hooks are ignored", "", ld.path, line))
-            continue
-        for gi, g in enumerate(groups):
-            if not isinstance(g, dict) or not isinstance(g.get("hooks"), list):
-                flat = isinstance(g, dict) and ("command" in g or "type" in g)
-                m.problems.append(Problem(
-                    "hooks.schema", "error",
-                    f"{event}[{gi}] " + ("is a flat action (Copilot's shape): " if flat else
-                                        "has no \"hooks\" array: ") + "Claude Code ignores it",
-                    'nest it: {"matcher": "", "hooks": [{"type": "command", "command": "..."}]}',
-                    ld.path, line))
-                continue
-            for hi, h in enumerate(g["hooks"]):
-                where = f"{event}[{gi}].hooks[{hi}]"
-                if not isinstance(h, dict):
-                    m.problems.append(Problem("hooks.schema", "error", f"{where} is not an object; "
-                                              "ignored", "", ld.path, line))
-                    continue
-                for k in h:
-                    if k in facts.wrong_timeout_keys or (re.match(r"(?i)^time_?out", k)
-                                                         and k != facts.timeout_key):
-                        m.problems.append(Problem(
-                            "hooks.timeout-spelling", "warning",
-                            f"{where} sets {k!r}, which Claude Code ignores: the default of "
-                            f"{facts.default_timeout(event):g}s applies"
-                            + (f" (its {facts.timeout_key!r} applies)" if facts.timeout_key in h else ""),
-                            f"rename it to {facts.timeout_key!r} (seconds)", ld.path,
-                            find_line(ld.text, f'"{k}"', line)))
-                kind = h.get("type")
-                if kind not in facts.handler_types:
-                    m.problems.append(Problem("hooks.schema", "error",
-                                              f"{where} has type {json.dumps(kind)}; Claude Code "
-                                              "ignores it", f"use one of {', '.join(facts.handler_types)}",
-                                              ld.path, line))
-                    continue
-                if kind == "command" and (not isinstance(h.get("command"), str) or not h["command"].strip()):
-                    m.problems.append(Problem("hooks.schema", "error", f"{where} has no command; "
-                                              "ignored", "", ld.path, line))
-                    continue
-                to = h.get(facts.timeout_key)
-                if to is not None and (isinstance(to, bool) or not isinstance(to, (int, float))):
-                    m.problems.append(Problem("hooks.schema", "error",
-                                              f"{where}.{facts.timeout_key} is {json.dumps(to)}, not a "
-                                              "number; Claude Code ignores the hook", "",
-                                              ld.path, find_line(ld.text, f'"{facts.timeout_key}"', line)))
-                    continue
-                m.handlers.append(Handler(ld.path, event, gi, hi, h, line))
+    nested_hooks.read(m.problems, m.handlers, ld, hooks, _f().CLAUDE, "Claude Code")
 
 
 # ==== settings ====================================================================================
