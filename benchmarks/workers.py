@@ -12,7 +12,7 @@ growth: plan time (agentdeck.core.engine.build_plan, all targets) for generated 
         For the `--applied` sizes also: one apply (agentdeck.core.engine.apply_plan) on a fresh home, and
         the plan of that home once it is in sync.
 probes: the seconds (and the CPU seconds of the CLI it runs) of each live probe of
-        `agentdeck doctor --live` (core/doctor/probes.py), run one at a time on the given home
+        `agentdeck doctor --live` (core/targets/<name>/probes.py), run one at a time on the given home
         with the given environment.
 """
 from __future__ import annotations
@@ -188,30 +188,27 @@ def mcp(sizes: list[int], targets: list[str], rounds: int) -> dict:
 
 # ---- live probes -------------------------------------------------------------------------------
 def probes(home: str, env: dict) -> dict:
-    from functools import partial
+    import resource
 
-    from agentdeck.core.doctor import probes as P
     from agentdeck.core.host import Host
+    from agentdeck.core.targets import registry
 
     host = Host.from_environment(home, env=env)
-    wanted = [("copilot hooks.discover", P.copilot_hooks_discover),
-              ("copilot mcp list", P.copilot_mcp_list),
-              ("codex startup config", P.codex_startup_config),
-              ("codex hooks/list", partial(P.codex_hooks_list, cwds=[str(host.home)])),
-              ("codex mcp list", P.codex_mcp_list),
-              ("claude doctor", P.claude_doctor)]
-    import resource
+    # each target's probes, as `doctor --live` runs them (core/targets/<name>/probes.py)
+    wanted = [(t, fn) for t in registry.NAMES if registry.has_part(t, "probes")
+              for _, fn in registry.part(t, "probes").probes(host.home, [])]
 
     def cpu() -> float:
         r = resource.getrusage(resource.RUSAGE_CHILDREN)
         return r.ru_utime + r.ru_stime
 
     out = {}
-    for name, fn in wanted:
+    for t, fn in wanted:
         t0, c0 = time.perf_counter(), cpu()
         res = fn(host)
-        out[name] = {"seconds": time.perf_counter() - t0, "cpu": cpu() - c0, "ok": res.ok,
-                     "skipped": res.skipped_reason, "error": (res.error or "")[:200]}
+        out[f"{t} {res.probe}"] = {"seconds": time.perf_counter() - t0, "cpu": cpu() - c0,
+                                   "ok": res.ok, "skipped": res.skipped_reason,
+                                   "error": (res.error or "")[:200]}
     return out
 
 

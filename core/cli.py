@@ -149,6 +149,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", help="audit what each CLI will really load")
     _common(p)
     p.add_argument("--live", action="store_true", help="also ask each installed CLI what it loaded")
+    p.add_argument("--drill", action="store_true",
+                   help="also the drill (as `agentdeck drill`): a real offline turn of each CLI "
+                        "beside the live checks (implies --live)")
     _repo_flags(p, cloud=False)
     p = sub.add_parser("drill", help="prove the hooks run: one real offline turn of each CLI "
                                      "against a local scripted model (exit 1 unless all ok)")
@@ -471,6 +474,9 @@ def cmd_profiles(args) -> int:
 
 def cmd_doctor(args) -> int:
     if getattr(args, "repo", None):
+        if getattr(args, "drill", False):
+            raise UserError("doctor --repo has no --drill: the drill runs each CLI in your home "
+                            "(`agentdeck drill`)")
         _repo_args(args)
         from .doctor import repo_checks
         return repo_checks.main(args, make_host(args))

@@ -23,11 +23,21 @@ class CliInfo:
 _PATH_VERSION = re.compile(r"(?:^|[/@-])v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)(?:/|$)")
 
 
-def cli_info(host: Host, target: str, live: bool) -> CliInfo:
-    from .facts import FACTS_BY_TARGET
-    from .facts.versions import parse_cli_version
+def _version_env(target: str) -> dict[str, str] | None:
+    """The environment `<binary> --version` needs (the target's probes part says; a process, so
+    asked only under --live)."""
+    from .targets import registry
 
-    facts = FACTS_BY_TARGET[target]
+    if not registry.has_part(target, "probes"):
+        return None
+    return getattr(registry.part(target, "probes"), "VERSION_ENV", None)
+
+
+def cli_info(host: Host, target: str, live: bool) -> CliInfo:
+    from .facts.versions import parse_cli_version
+    from .targets import registry
+
+    facts = registry.spec(target)          # its binary and npm package
     info = CliInfo(target)
     info.exe = host.which(facts.binary)
     if info.exe is None:
@@ -61,8 +71,7 @@ def cli_info(host: Host, target: str, live: bool) -> CliInfo:
         info.note = (f"the version of {host.display(info.exe)} is not readable without running it; "
                      "`agentdeck doctor --live` asks it")
         return info
-    res = host.run([info.exe, "--version"], timeout=15,
-                   env={"COPILOT_AUTO_UPDATE": "false"} if target == "copilot" else None)
+    res = host.run([info.exe, "--version"], timeout=15, env=_version_env(target))
     v = None if res.timed_out else parse_cli_version(target, f"{res.stdout}\n{res.stderr}")
     if v:
         info.version, info.source = v, "--version"

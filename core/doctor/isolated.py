@@ -97,6 +97,13 @@ def make(host: Host, root: Path, target: str) -> Isolated:
     return Isolated(target, host, probe_host, s.root, args, subs)
 
 
+def remove_copy(host: Host, iso: Isolated) -> None:
+    """One target's scratch copy, once its probes are answered (remove() takes the rest)."""
+    from ..drill import scratch
+
+    scratch.remove(host, iso.root)
+
+
 def remove(host: Host, root: Path) -> None:
     from ..drill import scratch
 

@@ -447,11 +447,11 @@ def _live(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
     from ..targets import repo as R
     from functools import partial
 
+    from ..targets.copilot.probes import hooks_discover
     from . import isolated
-    from .probes import copilot_hooks_discover
 
     # on a scratch copy of ~/.copilot (core/doctor/isolated.py): the home is left as it was
-    res = isolated.run(host, "copilot", partial(copilot_hooks_discover, project_paths=[str(root)]))
+    res = isolated.run(host, "copilot", partial(hooks_discover, project_paths=[str(root)]))
     check = "repo.live.discover"
     if res.skipped_reason:
         out.add("skipped", check, f"Copilot CLI: {res.skipped_reason}", live=True)

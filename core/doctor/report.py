@@ -16,6 +16,9 @@ from .findings import RESULTS, SEVERITY, Finding
 
 TITLES = {s.name: s.title for s in TARGET_SPECS}     # the registry's
 ORDER = ("error", "warning", "info", "ok", "skipped")
+#: what --live leaves out, and how to run it
+DRILL_HINT = ("add --drill, or run `agentdeck drill`, for a real offline turn of each CLI: do the "
+              "hooks run, does a deny hold?")
 
 
 def exit_code(findings: list[Finding]) -> int:
@@ -35,9 +38,16 @@ def summary_line(findings: list[Finding]) -> str:
     return f"Summary: {', '.join(parts) or 'nothing checked'}; {verdict}."
 
 
-def render_text(findings: list[Finding], *, profile: str, live: bool, verbose: bool = False) -> str:
+def render_text(findings: list[Finding], *, profile: str, live: bool, verbose: bool = False,
+                drill: bool | None = None) -> str:
+    """`drill`: whether the drill ran (True) or could have (False: the header says how to run
+    it); None where there is no drill to offer."""
     lines: list[str] = []
     mode = "static and live checks" if live else "static checks (add --live to ask each CLI)"
+    if live and drill:
+        mode += " and the drill"
+    elif live and drill is False:
+        mode += f" ({DRILL_HINT})"
     lines.append(f"agentdeck doctor: profile {profile}, {mode}; home shown as ~")
     targets: list[str] = []
     for f in findings:
@@ -94,12 +104,13 @@ def main(args, host: Host) -> int:
 
     profile = getattr(args, "profile", None) or "default"
     targets = normalize_targets(getattr(args, "target", None))
-    live = bool(getattr(args, "live", False))
+    drill = bool(getattr(args, "drill", False))
+    live = bool(getattr(args, "live", False)) or drill
     def say(msg: str) -> None:
         sys.stderr.write(f"\r\x1b[2K{msg}")
         sys.stderr.flush()
     progress = say if live and not getattr(args, "json", False) and sys.stderr.isatty() else None
-    findings = run(host, profile, targets, live=live, progress=progress)
+    findings = run(host, profile, targets, live=live, progress=progress, drill=drill)
     if progress is not None:
         sys.stderr.write("\r\x1b[2K")
         sys.stderr.flush()
@@ -108,5 +119,5 @@ def main(args, host: Host) -> int:
                          indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(render_text(findings, profile=profile, live=live,
-                                     verbose=getattr(args, "verbose", False)))
+                                     verbose=getattr(args, "verbose", False), drill=drill))
     return exit_code(findings)

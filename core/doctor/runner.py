@@ -1,4 +1,4 @@
-"""Run the registered checks (and, with live, the probes) and return the findings in table order:
+"""Run the registered checks (and, with live, the probes; with drill, the drill too) and return the findings in table order:
 by target, then by area (version, plan, manifest, settings, hooks, MCP, env, persona, skills,
 secrets, live)."""
 from __future__ import annotations
@@ -70,7 +70,12 @@ def normalize_targets(targets: list[str] | None) -> list[str]:
 
 
 def run(host: Host, profile: str = "default", targets: list[str] | None = None,
-        live: bool = False, progress: Callable[[str], None] | None = None) -> list[Finding]:
+        live: bool = False, progress: Callable[[str], None] | None = None,
+        drill: bool = False) -> list[Finding]:
+    """The findings for `targets` in table order. `live`: also ask each installed CLI what it
+    loaded (core/doctor/live.py). `drill` (implies `live`): also the drill, one real offline
+    turn of each CLI (`agentdeck drill`; `<target>.live.drill` rows), run beside the probes."""
+    live = live or drill
     chosen = normalize_targets(targets)
     ctx = Ctx(host=host, profile=profile or "default", targets=chosen, live=live,
               progress=progress)
@@ -80,7 +85,7 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
     if live:   # the CLIs start up while the static checks read files
         from . import live as live_mod
         live_done = live_mod.start(ctx, chosen)
-        # and the drill (a real offline turn of each CLI: do the hooks run?) runs alongside
+    if drill:  # the drill (a real offline turn of each CLI: do the hooks run?) runs alongside
         from concurrent.futures import ThreadPoolExecutor
 
         from ..drill.findings import run_findings

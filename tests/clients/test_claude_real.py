@@ -14,7 +14,7 @@ import json
 import pytest
 
 from agentdeck.core import engine
-from agentdeck.core.doctor.probes import claude_doctor
+from agentdeck.core.targets.claude.probes import claude_doctor
 
 pytestmark = pytest.mark.clients
 

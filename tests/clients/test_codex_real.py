@@ -16,7 +16,9 @@ import pytest
 
 from agentdeck.core import engine
 from agentdeck.core.demo import make_demo_home
-from agentdeck.core.doctor.probes import codex_hooks_list, codex_mcp_list, codex_startup_config
+from agentdeck.core.targets.codex.probes import hooks_list as codex_hooks_list
+from agentdeck.core.targets.codex.probes import mcp_list as codex_mcp_list
+from agentdeck.core.targets.codex.probes import startup_config as codex_startup_config
 
 pytestmark = pytest.mark.clients
 

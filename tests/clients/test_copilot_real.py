@@ -13,7 +13,8 @@ import pytest
 
 from agentdeck.core import engine
 from agentdeck.core.demo import make_demo_home
-from agentdeck.core.doctor.probes import copilot_hooks_discover, copilot_mcp_list
+from agentdeck.core.targets.copilot.probes import hooks_discover as copilot_hooks_discover
+from agentdeck.core.targets.copilot.probes import mcp_list as copilot_mcp_list
 from agentdeck.core.targets.copilot.facts import COPILOT
 
 pytestmark = pytest.mark.clients

@@ -97,13 +97,13 @@ def test_fresh_install_nothing_above_info(scratch_env, need, tmp_path):
     host = with_handler(scratch_env, tmp_path)
     # no GITHUB_TOKEN: the default profile's github server is off, so nothing warns about it
     host.env.pop("GITHUB_TOKEN", None)
-    # trusted: untrusted Codex hooks never run, which the live drill (issue 13) rightly warns of
+    # trusted, as with the drill (test_fresh_install_drill_ok)
     plan = engine.build_plan(host, "default", list(ALL), trust_hooks=True)
     res = engine.apply_plan(host, plan)
     assert not res.leftover
     fs = doctor.run(host, "default", list(ALL), live=True)
     text = show(fs)
-    assert [f.result for f in fs if f.check.endswith(".live.drill")] == ["ok"] * 3, text
+    assert not [f for f in fs if f.check.endswith(".live.drill")], text   # --drill runs it
     above = [f for f in fs if f.result in ("warning", "error")]
     assert not above, text
     assert exit_code(fs) == 0
@@ -113,6 +113,23 @@ def test_fresh_install_nothing_above_info(scratch_env, need, tmp_path):
     assert rows(fs, "copilot.live.hooks", "ok"), text
     for t in ALL:
         assert rows(fs, f"{t}.version", "ok"), text
+
+
+def test_fresh_install_drill_ok(scratch_env, need, tmp_path):
+    """`doctor --drill`: the live checks and, beside them, the drill's real offline turn of each
+    CLI (`<target>.live.drill`), on a fresh install: every CLI ok, nothing above info."""
+    need(*ALL)
+    host = with_handler(scratch_env, tmp_path)
+    host.env.pop("GITHUB_TOKEN", None)
+    # trusted: untrusted Codex hooks never run, which the drill (issue 13) rightly warns of
+    plan = engine.build_plan(host, "default", list(ALL), trust_hooks=True)
+    assert not engine.apply_plan(host, plan).leftover
+    fs = doctor.run(host, "default", list(ALL), drill=True)
+    text = show(fs)
+    assert [f.result for f in fs if f.check.endswith(".live.drill")] == ["ok"] * 3, text
+    assert not [f for f in fs if f.result in ("warning", "error")], text
+    assert exit_code(fs) == 0
+    assert rows(fs, "copilot.live.hooks", "ok"), text
 
 
 def test_fresh_empty_home_nothing_above_info(scratch_env, need):

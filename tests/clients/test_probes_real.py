@@ -15,9 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from agentdeck.core.doctor.probes import (ProbeResult, claude_doctor, codex_hooks_list, codex_mcp_list,
-                                codex_startup_config, copilot_hooks_discover, copilot_mcp_list,
-                                run_all)
+from agentdeck.core.doctor.probes import ProbeResult, run_all
+from agentdeck.core.targets.claude.probes import claude_doctor
+from agentdeck.core.targets.codex.probes import hooks_list as codex_hooks_list
+from agentdeck.core.targets.codex.probes import mcp_list as codex_mcp_list
+from agentdeck.core.targets.codex.probes import startup_config as codex_startup_config
+from agentdeck.core.targets.copilot.probes import hooks_discover as copilot_hooks_discover
+from agentdeck.core.targets.copilot.probes import mcp_list as copilot_mcp_list
 from agentdeck.core.facts import FACTS_BY_TARGET
 from agentdeck.core.targets.claude.facts import CLAUDE
 from agentdeck.core.targets.codex.facts import CODEX, codex_hook_state_key, codex_trusted_hash

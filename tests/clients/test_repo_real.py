@@ -16,7 +16,7 @@ import pytest
 
 from agentdeck.core.disk import DiskView
 from agentdeck.core import engine
-from agentdeck.core.doctor.probes import copilot_hooks_discover
+from agentdeck.core.targets.copilot.probes import hooks_discover as copilot_hooks_discover
 from agentdeck.core.doctor.repo_checks import repo_findings
 from agentdeck.core.targets import repo as R
 

@@ -15,7 +15,8 @@ from collections import Counter
 import pytest
 
 from agentdeck.core import engine
-from agentdeck.core.doctor.probes import copilot_hooks_discover, copilot_mcp_list
+from agentdeck.core.targets.copilot.probes import hooks_discover as copilot_hooks_discover
+from agentdeck.core.targets.copilot.probes import mcp_list as copilot_mcp_list
 from agentdeck.core.targets.copilot.facts import COPILOT
 from agentihooks_kit import init_home, snapshot
 
@@ -86,7 +87,7 @@ def test_codex_take_over_plain_apply_names_the_fix_and_the_fix_makes_codex_run_a
     trusted_hash for agentihooks' hooks, and the named command makes the real Codex list
     agentdeck's hooks, trusted."""
     from agentdeck.core import cli
-    from agentdeck.core.doctor.probes import codex_hooks_list
+    from agentdeck.core.targets.codex.probes import hooks_list as codex_hooks_list
 
     need("codex")
     why = init_home(scratch_env.home, "codex")

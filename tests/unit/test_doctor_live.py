@@ -8,8 +8,8 @@ import json
 import pytest
 
 from agentdeck.core import doctor
-from agentdeck.core.doctor import probes as P
 from agentdeck.core.doctor.probes import ProbeResult
+from agentdeck.core.targets import registry
 
 from test_doctor_checks import install, make_host, write_files
 
@@ -26,21 +26,26 @@ def answer(target, probe, data, ok=True, error=None):
     return lambda host, *a, **k: ProbeResult(target, probe, ok, data, error, 0.1)
 
 
+#: each probe by the name the tests give it: (target, its function in the target's probes part)
+PROBES = {"copilot_hooks_discover": ("copilot", "hooks_discover"),
+          "copilot_mcp_list": ("copilot", "mcp_list"),
+          "codex_startup_config": ("codex", "startup_config"),
+          "codex_hooks_list": ("codex", "hooks_list"), "codex_mcp_list": ("codex", "mcp_list"),
+          "claude_doctor": ("claude", "claude_doctor")}
+
+
 @pytest.fixture
 def fake(monkeypatch):
     """Start with every CLI 'not installed'; tests replace the probes they need."""
-    for name, t, b in (("copilot_hooks_discover", "copilot", "copilot"),
-                       ("copilot_mcp_list", "copilot", "copilot"),
-                       ("codex_startup_config", "codex", "codex"),
-                       ("codex_hooks_list", "codex", "codex"), ("codex_mcp_list", "codex", "codex"),
-                       ("claude_doctor", "claude", "claude")):
-        monkeypatch.setattr(P, name, not_installed(t, name, b))
+    for name, (t, fn) in PROBES.items():
+        monkeypatch.setattr(registry.part(t, "probes"), fn, not_installed(t, name, t))
     # the drill (a real turn of each CLI) is tested with the real CLIs (tests/clients)
     from agentdeck.core.drill import findings as drill_findings
     monkeypatch.setattr(drill_findings, "run_findings", lambda *a, **k: [])
 
     def set_(name, fn):
-        monkeypatch.setattr(P, name, fn)
+        t, attr = PROBES[name]
+        monkeypatch.setattr(registry.part(t, "probes"), attr, fn)
     return set_
 
 
@@ -257,3 +262,73 @@ def test_probes_never_include_claude_mcp_list(installed, monkeypatch):
     for argv in ran:
         assert argv[1:3] != ["mcp", "list"] or not argv[0].endswith("claude"), argv
         assert not (len(argv) == 1 or argv[1:] in (["-p", "hi"],)), argv
+
+
+# ---- the drill: its own flag (doctor --drill), not part of --live ------------------------------
+
+@pytest.fixture
+def drill_calls(monkeypatch):
+    """The drill replaced by a recorder that returns one ok row per target asked."""
+    from agentdeck.core.doctor.findings import Finding
+    from agentdeck.core.drill import findings as drill_findings
+
+    calls = []
+
+    def run_findings(host, profile, targets):
+        calls.append(list(targets))
+        return [Finding(t, "ok", f"{t}.live.drill", "drill: ok", live=True) for t in targets]
+    monkeypatch.setattr(drill_findings, "run_findings", run_findings)
+    return calls
+
+
+def test_live_runs_the_probes_but_not_the_drill(installed, fake, drill_calls):
+    fs = live(doctor.run(installed, live=True))
+    assert drill_calls == []
+    assert {f.check for f in fs} == LIVE_IDS
+
+
+def test_drill_flag_adds_the_drill_rows_beside_the_live_ones(installed, fake, drill_calls):
+    fs = live(doctor.run(installed, drill=True))            # --drill implies --live
+    assert drill_calls == [["copilot", "codex", "claude"]]
+    assert {f.check for f in fs} == LIVE_IDS | {f"{t}.live.drill" for t in ("copilot", "codex",
+                                                                           "claude")}
+    # each target's rows together, in the registry's order
+    assert [f.target for f in fs] == sorted((f.target for f in fs),
+                                            key=("copilot", "codex", "claude").index)
+
+
+def test_the_live_report_says_how_to_run_the_drill(installed, fake, drill_calls, capsys,
+                                                   monkeypatch):
+    import os
+
+    from agentdeck.core import cli
+    from agentdeck.core.doctor.report import DRILL_HINT
+
+    for k in list(os.environ):               # the CLI runs with the host's environment
+        if k not in installed.env:
+            monkeypatch.delenv(k)
+    for k, v in installed.env.items():
+        monkeypatch.setenv(k, v)
+    cli.main(["doctor", "--home", str(installed.home), "--live"])
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head == (f"agentdeck doctor: profile default, static and live checks ({DRILL_HINT}); "
+                    "home shown as ~")
+    assert "agentdeck drill" in DRILL_HINT and "--drill" in DRILL_HINT
+    assert drill_calls == []
+    cli.main(["doctor", "--home", str(installed.home), "--drill", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["live"] is True and drill_calls == [["copilot", "codex", "claude"]]
+    assert {f["check"] for f in doc["findings"] if f["check"].endswith(".live.drill")} == {
+        "copilot.live.drill", "codex.live.drill", "claude.live.drill"}
+    cli.main(["doctor", "--home", str(installed.home), "--drill"])
+    assert "static and live checks and the drill; home shown as ~" in capsys.readouterr().out
+
+
+def test_repo_doctor_has_no_drill_flag(tmp_path, capsys):
+    from agentdeck.core import cli
+
+    home = tmp_path / "home"
+    home.mkdir()
+    rc = cli.main(["doctor", "--home", str(home), "--repo", str(tmp_path), "--drill"])
+    err = capsys.readouterr().err
+    assert rc == 1 and "doctor --repo has no --drill" in err and len(err.strip().splitlines()) == 1

@@ -15,7 +15,7 @@ import time
 from typing import IO, TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
-    from ..host import Host
+    from ...host import Host
 
 Message = dict[str, Any]
 Responder = Callable[[Message], Message]
