@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .disk import MISSING, DiskView, current_sha, new_doc, parse_doc
+from .disk import MISSING, DiskView, current_sha
 from .errors import LockedError, StalePlanError, UserError
-from .host import TEMP_SUFFIX, Host, HostBusy, HostError, write_through_hint
+from .host import TEMP_SUFFIX, Host, HostBusy, HostError
+from .kinds import OpContext
 from .manifest import ABSENT, Entry, Manifest, sha256
-from .plan import Plan, PlanItem, fingerprint_of_value, with_member, without_member
+from .ops import OPS, DeleteOp, Op, WriteOp, missing_dirs
+from .plan import Action, Decision, ItemClass, Plan, PlanItem
 
 LOCK_WAIT_SECONDS = 2.0
 
@@ -41,20 +43,8 @@ def home_lock(host: Host, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
 
 
 # ---- operations ---------------------------------------------------------------------------------
-
-@dataclass
-class Op:
-    path: Path                    # the real path written (symlinks resolved) or the link itself
-    kind: str                     # "write" | "delete" | "symlink" | "unlink"
-    data: bytes | None = None
-    mode: int | None = None
-    link_target: str | None = None
-    rmdirs: list[str] = field(default_factory=list)   # dirs to remove if empty afterwards
-    display: str = ""
-    #: new content from the profile (the operator saw the path in the plan): it may go through a
-    #: folder the operator symlinked elsewhere (a shared ~/.agents/skills). Restores and removals
-    #: that a manifest or journal asks for stay inside the home, resolved (issue 15)
-    planned: bool = False
+# the op types (write, delete, symlink, unlink) are core/ops.py's; the item kinds that make them
+# are core/kinds'
 
 
 @dataclass
@@ -83,325 +73,30 @@ def _fault_point(host: Host, counter: list[int]) -> None:
         host.kill_self()
 
 
-def _originals_dir(host: Host) -> Path:
-    return host.state_dir / "originals"
-
-
-def _save_original(host: Host, data: bytes) -> str:
-    """Keep content we replaced for the first time, so uninstall can restore it byte for byte."""
-    sha = sha256(data)
-    p = _originals_dir(host) / sha
-    if not host.exists(p, follow=True):
-        host.write_atomic(p, data, mode=0o600)
-    return sha
-
-
-def _missing_dirs(host: Host, path: Path) -> list[str]:
-    out = []
-    p = path.parent
-    while not host.exists(p, follow=True) and p != p.parent:
-        out.append(str(p))
-        p = p.parent
-    return out
-
-
 def build_ops(host: Host, plan: Plan, *, keep_originals: bool = True
               ) -> tuple[list[Op], dict[str, dict[str, Any]]]:
     """Every file's new bytes, computed in memory from the plan and the disk as it was planned.
     Returns the ops and, per item id, the manifest facts to record (prior, created_file, dirs).
-    keep_originals=False (a preview, core/preview.py): write nothing, not even the copy of a
-    file replaced for the first time."""
-    from .formats.blocks import find_block, remove_block, set_block
-
+    Each path's items are turned into ops by their kind (core/kinds). keep_originals=False (a
+    preview, core/preview.py): write nothing, not even the copy of a file replaced for the
+    first time."""
     disk = DiskView(host)
     by_path: dict[str, list[PlanItem]] = {}
     for it in plan.items:
-        if plan.action(it) in ("write", "remove"):
+        if plan.action(it) in (Action.WRITE, Action.REMOVE):
             by_path.setdefault(it.path, []).append(it)
     ops: list[Op] = []
     facts: dict[str, dict[str, Any]] = {}
+
+    def writes(it: PlanItem) -> bool:
+        return plan.action(it) == Action.WRITE
+
     for path_s, items in by_path.items():
         path = Path(path_s)
-        st = disk.state(path)
-        existed = st.exists or st.is_link
-        dirs = _missing_dirs(host, path)
-        kinds = {i.kind for i in items}
-        if kinds & {"link"}:
-            (it,) = items
-            act = plan.action(it)
-            if act == "write":
-                ops.append(Op(path, "symlink", link_target=str(it.desired), display=path_s, planned=True))
-                facts[it.id] = {"created_dirs": dirs}
-            else:
-                rm = list(it.entry.created_dirs) if it.entry else []
-                if st.is_link:
-                    ops.append(Op(path, "unlink", rmdirs=rm, display=path_s))
-            continue
-        if "aside" in kinds:
-            (it,) = items
-            _aside_op(host, plan, it, st, path, path_s, ops, facts, keep_originals)
-            continue
-        real = host.resolve_write_path(path) if st.is_link else path
-        if "file" in kinds:
-            (it,) = items
-            act = plan.action(it)
-            if act == "write":
-                spec = it.spec
-                prior_sha = it.entry.prior_sha if it.entry else None
-                if it.entry is None and st.exists:
-                    prior_sha = (_save_original(host, st.data) if keep_originals
-                                 else sha256(st.data))
-                mode = 0o600 if spec.secret else spec.mode
-                ops.append(Op(real, "write", data=str(spec.value).encode("utf-8"), mode=mode, planned=True,
-                              display=path_s))
-                facts[it.id] = {"prior_sha": prior_sha, "created_file": not existed
-                                if it.entry is None else it.entry.created_file, "created_dirs": dirs}
-                if it.entry is None and st.exists:
-                    facts[it.id]["prior_mode"] = st.mode     # put back with the bytes
-            else:
-                e = it.entry
-                if e and e.prior_sha:
-                    ops.append(Op(real, "write", data=_original(host, e.prior_sha, path_s),
-                                  mode=e.prior_mode, display=path_s))
-                else:
-                    ops.append(_delete_op(path, st, list(e.created_dirs) if e else [], path_s))
-            continue
-        text = disk.text(path)
-        if "block" in kinds:
-            (it,) = items
-            act = plan.action(it)
-            markers = it.spec.markers if it.spec else tuple(it.entry.markers)
-            if act == "write":
-                region = _replaced_span(text or "", it)
-                if region is not None:   # ours takes the place of the other tool's region
-                    start, stop = region
-                    theirs = (text or "")[start:stop].encode("utf-8")
-                    ours = set_block("", markers[0], markers[1], str(it.desired))
-                    new = (text or "")[:start] + ours + (text or "")[stop:]
-                    prior_sha = _save_original(host, theirs) if keep_originals else sha256(theirs)
-                else:
-                    new = set_block(text or "", markers[0], markers[1], str(it.desired),
-                                    placement=it.spec.placement)
-                    prior_sha = it.entry.prior_sha if it.entry else None
-                ops.append(Op(real, "write", data=new.encode("utf-8"), planned=True,
-                              mode=0o600 if it.spec.secret else None, display=path_s))
-                facts[it.id] = {"created_file": (not existed) if it.entry is None
-                                else it.entry.created_file, "created_dirs": dirs,
-                                "prior_sha": prior_sha}
-            else:
-                e = it.entry
-                if e is not None and e.prior_sha:   # put the region ours replaced back in its place
-                    start, stop = find_block(text or "", markers[0], markers[1])
-                    theirs = _original(host, e.prior_sha, path_s).decode("utf-8")
-                    new = (text or "")[:start] + theirs + (text or "")[stop:]
-                else:
-                    new = remove_block(text or "", markers[0], markers[1],
-                                       placement=e.placement if e is not None else "")
-                if new == "" and e is not None and e.created_file:
-                    ops.append(_delete_op(path, st, list(e.created_dirs or []), path_s))
-                else:
-                    ops.append(Op(real, "write", data=new.encode("utf-8"), planned=True, display=path_s))
-            continue
-        # key items: all edits to one structured file, in plan order
-        fmt = items[0].spec.fmt if items[0].spec else items[0].entry.fmt
-        doc = disk.doc(path, fmt) if text is not None else new_doc(fmt)
-        removed_entries: list[Entry] = []
-        made = _made_keys(plan, path_s, items, doc)
-        with doc.batch():   # every edit of this file in one pass, checked once (linear apply)
-            _edit_keys(plan, items, doc, existed, dirs, path_s, made, facts, removed_entries)
-            _prune_made_keys(plan, path_s, items, removed_entries, doc)
-        file_mode = None
-        for it in items:
-            if plan.action(it) == "write" and it.spec.file_mode:
-                file_mode = it.spec.file_mode
-        file_mode = _prior_modes(plan, path_s, items, removed_entries, st, file_mode, facts)
-        data_after = doc.data
-        if (removed_entries and data_after == {} and all(e.created_file for e in removed_entries)
-                and not any(plan.action(i) == "write" for i in items)
-                and _no_other_entries(plan, path_s, {i.id for i in items})):
-            rm = sorted({d for e in removed_entries for d in (e.created_dirs or [])}, key=len, reverse=True)
-            ops.append(_delete_op(path, st, rm, path_s))
-        else:
-            ops.append(Op(real, "write", data=doc.text().encode("utf-8"), mode=file_mode, display=path_s,
-                          planned=any(plan.action(i) == "write" for i in items)))
+        ctx = OpContext(host, disk, path, disk.state(path), writes, plan.manifests.values(),
+                        keep_originals, ops, facts, missing_dirs(host, path))
+        items[0].type.ops(ctx, items)
     return ops, facts
-
-
-def _original(host: Host, sha: str, path_s: str) -> bytes:
-    """The bytes kept in the state dir's originals under `sha`, checked (UserError otherwise)."""
-    try:
-        data = host.read_bytes(_originals_dir(host) / sha)
-    except HostError:
-        data = None
-    if data is None or sha256(data) != sha:
-        raise UserError("the copy of what was here before agentdeck (kept in "
-                        f"{host.display(_originals_dir(host))}) is missing or damaged; "
-                        "nothing was written", path=path_s)
-    return data
-
-
-def _aside_op(host: Host, plan: Plan, it: PlanItem, st, path: Path, path_s: str, ops: list[Op],
-              facts: dict, keep_originals: bool) -> None:
-    """An aside item (another tool's file, core/targets/takeover.py): set aside = keep its bytes
-    in the originals, then delete it; removed (uninstall) = put those bytes back, mode too."""
-    if plan.action(it) == "write":
-        data = st.data or b""
-        prior_sha = _save_original(host, data) if keep_originals else sha256(data)
-        ops.append(Op(path, "delete", display=path_s))
-        facts[it.id] = {"prior_sha": prior_sha, "prior_mode": st.mode, "created_file": False,
-                        "created_dirs": []}
-        return
-    e = it.entry
-    ops.append(Op(path, "write", data=_original(host, e.prior_sha, path_s), mode=e.prior_mode,
-                  display=path_s))
-
-
-def _replaced_span(text: str, it: PlanItem) -> tuple[int, int] | None:
-    """Where the other tool's region a block item takes the place of is (Desired.replaces):
-    only while our block is not in the file. That holds with a record too: the other tool
-    wrote its file again (agentihooks init rewrites the whole persona file, ours gone), and
-    ours takes the place of the region written last (the entry's prior_sha follows it)."""
-    from .formats.blocks import find_block
-    from .formats.errors import FormatError
-
-    spec = it.spec
-    if spec is None or not spec.replaces:
-        return None
-    try:
-        if find_block(text, spec.markers[0], spec.markers[1]) is not None:
-            return None
-        return find_block(text, spec.replaces[0], spec.replaces[1])
-    except FormatError:
-        return None
-
-
-def _edit_keys(plan: Plan, items: list[PlanItem], doc, existed: bool, dirs: list[str], path_s: str,
-               made: dict, facts: dict, removed_entries: list[Entry]) -> None:
-    """The key items' edits of one structured file, in plan order (inside the doc's batch)."""
-    for it in items:
-        act = plan.action(it)
-        key = tuple(it.key)
-        if act == "write":
-            prior = it.entry.prior if it.entry else (ABSENT if it.actual is MISSING else it.actual)
-            if it.spec.member:   # one element of a list shared with the operator
-                prior = ABSENT
-                doc.set(key, with_member(doc.get(key, None), it.spec.member, it.desired))
-            else:
-                doc.set(key, it.desired)
-            if it.entry is None:
-                created, cdirs = _creation_of(plan, path_s, existed, dirs)
-            else:
-                created, cdirs = it.entry.created_file, list(it.entry.created_dirs or [])
-            facts[it.id] = {"prior": prior, "created_file": created, "created_dirs": cdirs,
-                            "made_keys": made.get(it.id, [])}
-        else:
-            e = it.entry
-            if e is not None and e.member:
-                _remove_member(doc, key, e.member)
-            elif e is not None and e.prior != ABSENT:
-                doc.set(key, e.prior)
-            else:
-                doc.delete(key)
-            if e is not None:
-                removed_entries.append(e)
-
-
-def _prior_modes(plan: Plan, path: str, items: list[PlanItem], removed: list[Entry], st,
-                 file_mode: int | None, facts: dict[str, dict[str, Any]]) -> int | None:
-    """A key file agentdeck tightened (0600 for a credential) gets its old mode back once no entry
-    that needs 0600 is left in it. The entries that need it carry the old mode (prior_mode).
-    Returns the mode to write the file with (None: keep its mode)."""
-    writes = [i for i in items if plan.action(i) == "write"]
-    touched = {e.id for e in removed} | {i.id for i in writes}
-    staying = [e.prior_mode for m in plan.manifests.values() for e in m.entries.values()
-               if e.path == path and e.id not in touched and e.prior_mode is not None]
-    known = staying + [e.prior_mode for e in removed if e.prior_mode is not None] + [
-        i.entry.prior_mode for i in writes if i.entry is not None and i.entry.prior_mode is not None]
-    prior = known[0] if known else None
-    if prior is None and file_mode is not None and st.exists and st.mode != file_mode:
-        prior = st.mode
-    for it in writes:
-        if it.spec is not None and it.spec.file_mode:
-            facts[it.id]["prior_mode"] = prior
-        elif it.id in facts:
-            facts[it.id]["prior_mode"] = None
-    if file_mode is None and not staying and prior is not None and prior != st.mode:
-        return prior
-    return file_mode
-
-
-def _creation_of(plan: Plan, path: str, existed: bool, dirs: list[str]) -> tuple[bool, list[str]]:
-    """Whether agentdeck created the file a new entry lives in: either this apply creates it, or
-    an earlier apply did (another entry for the same file says so). Without this, a key added by
-    a second apply would make uninstall leave an emptied file behind."""
-    if not existed:
-        return True, dirs
-    for m in plan.manifests.values():
-        for e in m.entries.values():
-            if e.path == path and e.created_file:
-                return True, list(e.created_dirs or [])
-    return False, []
-
-
-def _delete_op(path: Path, st, rmdirs: list[str], display: str) -> Op:
-    """Deleting never follows a symlink: a symlinked file is unlinked, its target keeps its bytes."""
-    return Op(path, "unlink" if st.is_link else "delete", rmdirs=rmdirs, display=display)
-
-
-def _made_keys(plan: Plan, path: str, items: list[PlanItem], doc) -> dict[str, list[list[str]]]:
-    """For each key item this apply writes for the first time: the enclosing objects (key-path
-    prefixes) that agentdeck's writes created in this file -- missing from the file as it is now,
-    or already recorded as made by one of our entries -- so removing our last key under one also
-    removes the empty object we added (`{"mcpServers": {}}` must not outlive our servers)."""
-    from .formats.jsonc import MISSING as DOC_MISSING
-
-    ours = {tuple(k) for m in plan.manifests.values() for e in m.entries.values()
-            if e.path == path for k in (e.made_keys or [])}
-    out: dict[str, list[list[str]]] = {}
-    for it in items:
-        if plan.action(it) != "write" or it.entry is not None or it.spec is None or len(it.key) < 2:
-            continue
-        key = tuple(it.key)
-        out[it.id] = [list(key[:i]) for i in range(1, len(key))
-                      if key[:i] in ours or doc.get(key[:i], DOC_MISSING) is DOC_MISSING]
-    return out
-
-
-def _prune_made_keys(plan: Plan, path: str, items: list[PlanItem], removed: list[Entry], doc) -> None:
-    """After our keys are removed: delete the objects our writes created that are now empty,
-    deepest first, unless an entry that stays manages exactly that key."""
-    made = {tuple(k) for e in removed for k in (e.made_keys or [])}
-    if not made:
-        return
-    gone = {e.id for e in removed}
-    kept_keys = {tuple(e.key) for m in plan.manifests.values() for e in m.entries.values()
-                 if e.path == path and e.id not in gone}
-    kept_keys |= {tuple(i.key) for i in items if plan.action(i) == "write"}
-    for key in sorted(made, key=len, reverse=True):
-        if key not in kept_keys and doc.get(key, None) == {}:
-            doc.delete(key)
-
-
-def _remove_member(doc, key: tuple[str, ...], marker: str) -> None:
-    """Take our element out of the shared list at `key`; the operator's elements stay. An emptied
-    list goes, and so do the objects that this leaves empty (agentdeck made them)."""
-    rest = without_member(doc.get(key, None), marker)
-    if rest:
-        doc.set(key, rest)
-        return
-    doc.delete(key)
-    for i in range(len(key) - 1, 0, -1):
-        if doc.get(key[:i], None) != {}:
-            break
-        doc.delete(key[:i])
-
-
-def _no_other_entries(plan: Plan, path: str, ids: set[str]) -> bool:
-    for m in plan.manifests.values():
-        for e in m.entries.values():
-            if e.path == path and e.id not in ids:
-                return False
-    return True
 
 
 def _no_setid(mode: int | None) -> int | None:
@@ -415,27 +110,25 @@ def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, 
     changed: dict[str, Manifest] = {}
     for it in plan.items:
         act = plan.action(it)
-        if act == "none":
+        if act == Action.NONE:
             continue
         owners = [it.target] + list(it.also)
-        if it.wanted and act in ("write", "record"):
+        if it.wanted and act in (Action.WRITE, Action.RECORD):
             spec = it.spec
             f = facts.get(it.id, {})
             old = it.entry
             prior = f.get("prior", old.prior if old else (ABSENT if it.actual is MISSING else it.actual))
+            kind = it.type
             entry = Entry(
                 path=it.path, kind=it.kind, key=list(it.key), fmt=spec.fmt,
-                fingerprint=fingerprint_of_value(spec.kind, spec.value, spec.mode),
-                value=spec.value if spec.kind == "key" else None,
-                prior=prior if spec.kind == "key" and not spec.member else ABSENT,
+                fingerprint=kind.fingerprint(spec.value, spec.mode),
                 prior_sha=f.get("prior_sha", old.prior_sha if old else None),
                 created_file=f.get("created_file", old.created_file if old else False),
                 created_dirs=f.get("created_dirs", list(old.created_dirs) if old else []),
                 made_keys=f.get("made_keys", list(old.made_keys) if old else []),
                 prior_mode=_no_setid(f.get("prior_mode", old.prior_mode if old else None)),
-                markers=list(spec.markers) if spec.kind == "block" else [],
-                placement=spec.placement if spec.kind == "block" else "",
-                label=spec.label, meta=spec.meta, member=spec.member)
+                label=spec.label, meta=spec.meta, member=spec.member,
+                **kind.recorded_fields(spec, prior))
             for t in owners:
                 m = plan.manifests[t]
                 m.entries[entry.id] = entry
@@ -499,7 +192,8 @@ def _undo(host: Host, records: list[dict]) -> list[str]:
                    ("link", rec["link_was"]) if rec.get("link_was") else
                    ("absent", None) if not rec.get("existed") else None)
             wrote = rec["wrote"]
-            ours = {"write": ("file", wrote), "symlink": ("link", wrote)}.get(rec.get("op"), ("absent", None))
+            op_type = OPS.get(rec.get("op")) if isinstance(rec.get("op"), str) else None
+            ours = op_type.leaves(wrote) if op_type is not None else ("absent", None)
             if was is not None and now == was:
                 _rmdirs(host, rec)
                 continue          # not reached by the apply, or already put back
@@ -616,9 +310,10 @@ def _record_kept_conflicts(host: Host, plan: Plan) -> None:
     from .plan import kept_path, load_kept
 
     new = {i.id: i.actual_fp for i in plan.items if i.actual_fp and (
-           (i.cls == "conflict" and plan.decisions.get(i.id) == "keep")
+           (i.cls == ItemClass.CONFLICT and plan.decisions.get(i.id) == Decision.KEEP)
            # another tool's file the operator chose to leave in place (an aside item skipped)
-           or (i.kind == "aside" and i.cls == "create" and plan.decisions.get(i.id) == "skip"))}
+           or (i.type.sets_aside and i.cls == ItemClass.CREATE
+               and plan.decisions.get(i.id) == Decision.SKIP))}
     if not new:
         return
     kept = load_kept(host)
@@ -641,7 +336,7 @@ def _recheck_before_write(host: Host, plan: Plan, op: Op, done: list[dict]) -> N
     rewrites its own config while it runs (Claude Code and ~/.claude.json) may have written it
     since the check at the start; then stop, put back the files this apply already wrote, and
     leave that file alone."""
-    if op.kind not in ("write", "delete") or op.display not in plan.inputs:
+    if not op.replaces_file or op.display not in plan.inputs:
         return
     if current_sha(host, Path(op.display)) == plan.inputs[op.display]:
         return
@@ -668,7 +363,7 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
     with home_lock(host):
         check_fresh(host, plan)
         ops, facts = build_ops(host, plan)
-        kept_ops = [o for o in ops if o.kind in ("delete", "unlink") and not host.real_confined(o.path)]
+        kept_ops = [o for o in ops if o.removes and not host.real_confined(o.path)]
         for op in kept_ops:
             ops.remove(op)    # never delete through a symlink that leads out of the home
             result.kept.append(f"{host.display(op.display or op.path)}: not deleted, it is reached "
@@ -684,11 +379,11 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
                        key=len, reverse=True)
         for t, m in manifests.items():
             if m.entries:
-                ops.append(Op(m.path, "write", data=m.render(), mode=0o600, display=str(m.path)))
+                ops.append(WriteOp(m.path, m.render(), 0o600, display=str(m.path)))
             elif host.lstat(m.path) is not None:
                 # nothing of ours is left for this target: the manifest goes too, and with it
                 # the directories our first writes made, once they are empty
-                ops.append(Op(m.path, "delete", rmdirs=sweep, display=str(m.path)))
+                ops.append(DeleteOp(m.path, rmdirs=sweep, display=str(m.path)))
         if not ops:
             _record_kept_conflicts(host, plan)
             result.inert = inert_after(plan)     # nothing written: the plan is the home's state
@@ -701,10 +396,10 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
     if recompute is not None:
         after = recompute()
         # what the operator chose to leave out (skip) or keep is not "left over"
-        held = {k for k, v in plan.decisions.items() if v in ("skip", "keep")}
+        held = {k for k, v in plan.decisions.items() if v in (Decision.SKIP, Decision.KEEP)}
         held |= set(plan.holds().held)     # a file kept for what the operator kept (core/held.py)
         result.leftover = [f"{i.cls} {i.label or i.id}" for i in after.items
-                           if after.action(i) in ("write", "remove") and i.id not in held]
+                           if after.action(i) in (Action.WRITE, Action.REMOVE) and i.id not in held]
         result.inert = inert_after(after)
     return result
 
@@ -725,16 +420,10 @@ def _write_all(host: Host, plan: Plan, ops: list[Op], sweep: list[str], result: 
     back what this apply already wrote and says so, or, when even that fails, says that the
     journal stays for the next run to roll back."""
     for op in ops:      # the door refuses these anyway; refuse them before anything is written
-        if op.kind in ("write", "symlink"):
-            try:
-                if op.kind == "write":     # named as planned (op.path: where its links lead)
-                    host.check_writable(Path(op.display or op.path), real=op.path,
-                                        confine=not op.planned)
-                elif (not op.planned and not host.real_confined(op.path)) or host.never_written(op.path):
-                    raise HostError(f"{op.path}: not written: it leads out of the home; "
-                                    + write_through_hint(op.path))
-            except HostError as e:
-                raise HostError(f"{e}; nothing was written") from None
+        try:
+            op.check(host)
+        except HostError as e:
+            raise HostError(f"{e}; nothing was written") from None
     stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
     backup_dir = host.state_dir / "backups" / stamp
     host.mkdir(backup_dir, 0o700)
@@ -746,7 +435,7 @@ def _write_all(host: Host, plan: Plan, ops: list[Op], sweep: list[str], result: 
             rec["via"] = op.display      # the planned path; op.path is where its symlink leads
         lst = host.lstat(op.path)
         rec["existed"] = lst is not None
-        if lst is not None and host.is_symlink(op.path) and op.kind in ("symlink", "unlink"):
+        if lst is not None and host.is_symlink(op.path) and op.on_link:
             rec["link_was"] = host.readlink(op.path)
         elif lst is not None and host.is_file(op.path):
             data = host.read_bytes(op.path)
@@ -759,9 +448,8 @@ def _write_all(host: Host, plan: Plan, ops: list[Op], sweep: list[str], result: 
             rec["backup"] = str(b)
             rec["backup_sha"] = sha256(data)
             rec["mode"] = host.mode(op.path)
-        rec["wrote"] = (sha256(op.data) if op.kind == "write" else
-                        op.link_target if op.kind == "symlink" else None)
-        rec["made_dirs"] = _missing_dirs(host, op.path)
+        rec["wrote"] = op.wrote()
+        rec["made_dirs"] = missing_dirs(host, op.path)
         records.append(rec)
     index = {os.path.basename(r["backup"]): r.get("via", r["path"]) for r in records if r.get("backup")}
     try:
@@ -798,7 +486,7 @@ def _still_called(host: Host, kept: list[Op], ops: list[Op]) -> list[Op]:
         except HostError:
             continue
         for op in ops:
-            if op.kind in ("delete", "unlink") and op not in out and (
+            if op.removes and op not in out and (
                     str(op.display or op.path).encode() in data
                     or host.display(op.display or op.path).encode() in data):
                 out.append(op)
@@ -834,20 +522,4 @@ def _put_back(host: Host, records: list[dict], what: str) -> str:
 def _write_one(host: Host, op: Op, result: ApplyResult, progress: Callable[[str], None] | None) -> None:
     if progress:
         progress(f"{op.kind} {host.display(op.display or op.path)}")
-    if op.kind == "write":
-        host.write_atomic(op.path, op.data, mode=op.mode, confine=not op.planned)
-        result.written.append(str(op.path))
-    elif op.kind == "delete":
-        host.remove(op.path)
-        for d in op.rmdirs:
-            host.rmdir_if_empty(Path(d))
-        result.removed.append(str(op.path))
-    elif op.kind == "symlink":
-        host.symlink(op.link_target, op.path, confine=not op.planned)
-        result.written.append(str(op.path))
-    elif op.kind == "unlink":
-        if host.is_symlink(op.path):
-            host.remove(op.path)
-        for d in op.rmdirs:
-            host.rmdir_if_empty(Path(d))
-        result.removed.append(str(op.path))
+    op.run(host, result)

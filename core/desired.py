@@ -12,6 +12,10 @@ target's manifest recorded and what is on disk. Item kinds:
 - aside: another tool's file agentdeck takes out of the way (value: None; it must be absent):
          its bytes are kept in the state dir and put back by uninstall (core/targets/takeover.py)
 
+`Desired.kind` is the kind's name (as the manifest and the plan's JSON write it); each kind is a
+type in core/kinds (kinds.kind_of(item)) with its fingerprint, its reading of the disk and the
+ops that write it and undo it.
+
 Adapters also return `info`: plain data the app's panes show (hooks, MCP servers, browser
 resolution), and `notices`: target-level warnings and info lines for the plan.
 """
@@ -53,7 +57,7 @@ class Desired:
     #: key items only: the value at `key` is a list shared with the operator, and this item is
     #: ONE element of it -- the first element whose JSON text contains this marker (e.g. the
     #: path of agentdeck's hook wrapper). The three-state rule then applies to that element
-    #: alone: the operator's elements are never compared, rewritten or removed (plan.find_member).
+    #: alone: the operator's elements are never compared, rewritten or removed (kinds.key.find_member).
     member: str = ""
     #: adapter bookkeeping recorded with the item in the manifest (JSON data; not part of the
     #: fingerprint), read back next run as Entry.meta -- e.g. which names of a shared list

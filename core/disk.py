@@ -33,7 +33,7 @@ from typing import Any
 from .errors import UserError
 from .formats.jsonc import MISSING  # the one "nothing there" marker (shared with tomldoc, plan, apply)
 from .host import Host, HostError
-from .manifest import sha256
+from .digest import sha256
 
 __all__ = ["MISSING", "FileState", "Loaded", "DiskView", "parse_doc", "new_doc", "current_sha"]
 

@@ -23,6 +23,7 @@ from .desired import Notice
 from .disk import DiskView
 from .errors import UserError
 from .host import Host
+from .kinds import kind_of
 from .manifest import Manifest
 from .output_guard import guard_state
 from .plan import Plan
@@ -148,13 +149,13 @@ def _read_actuals(view: DiskView, state: DesiredState, manifest: Manifest | None
     every target is computed together (shared items are planned once)."""
     outside: set[str] = set()
     for d in state.items:
-        planner._actual(view, d, d.kind, d.path, d.key, d.fmt, d.markers, d.mode)
-        if d.kind in ("key", "block") and str(d.path) not in outside:
+        kind = kind_of(d)
+        kind.read_actual(view, d)
+        if kind.edits_in_place and str(d.path) not in outside:
             _refuse_edit_outside(view.host, Path(d.path))
             outside.add(str(d.path))
     for e in (manifest.entries.values() if manifest is not None else ()):
-        planner._actual(view, e, e.kind, Path(e.path), e.key, e.fmt,
-                        tuple(e.markers) if e.markers else ("", ""), None)
+        kind_of(e).read_actual(view, e)
 
 
 def _refuse_edit_outside(host: Host, path: Path) -> None:
@@ -210,16 +211,7 @@ def build_uninstall_plan(host: Host, names: list[str] | None = None, *,
 
 def _uninstall_reason(e) -> str:
     """What uninstall does with one thing agentdeck recorded (a remove item's reason)."""
-    from .manifest import ABSENT
-
-    if e.kind == "key":
-        return ("agentdeck changed it; uninstall puts back the value it replaced"
-                if e.prior is not ABSENT else "agentdeck added it; uninstall takes it out")
-    if e.kind == "block":
-        return "agentdeck's block; uninstall takes it out, your text around it stays"
-    if e.prior_sha:
-        return "agentdeck replaced it; uninstall puts back the file that was there before"
-    return "agentdeck created it; uninstall removes it"
+    return kind_of(e).uninstall_reason(e)
 
 
 # ---- repository scope: shorthands ----------------------------------------------------------------

@@ -56,12 +56,7 @@ def _text(item: "PlanItem") -> str:
 def _program(item: "PlanItem") -> bool:
     """A file agentdeck wrote executable (a hook wrapper): what a registered hook runs. Only
     these are held (a kept Codex trust entry names hooks.json, which no hook runs)."""
-    fp = item.entry.fingerprint if item.entry is not None else ""
-    mode = fp.rpartition(":")[2] if ":" in fp else ""
-    try:
-        return bool(int(mode, 8) & 0o111) if mode else False
-    except ValueError:
-        return False
+    return item.type.is_program(item.entry)
 
 
 def compute(plan: "Plan") -> Holds:
@@ -71,12 +66,12 @@ def compute(plan: "Plan") -> Holds:
 
     out = Holds()
     base = {it.id: action_of(it, plan.decision(it)) for it in plan.items}
-    removed = [it for it in plan.items if it.kind == "file" and base[it.id] == Action.REMOVE
+    removed = [it for it in plan.items if base[it.id] == Action.REMOVE
                and not it.release and _program(it)]
     if not removed:
         return out
     staying = [it for it in plan.items if base[it.id] in (Action.NONE, Action.RECORD)
-               and it.kind in ("key", "file", "block") and it.actual is not MISSING]
+               and it.type.may_call and it.actual is not MISSING]
     texts = {it.id: _text(it) for it in staying}
     for f in removed:
         spellings = names_for(plan, f.path)

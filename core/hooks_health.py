@@ -120,7 +120,7 @@ def not_registered(host: Host, plan, target: str, hooks: dict, read=None) -> lis
     hfile, wpath = hooks.get("file"), hooks.get("wrapper")
     if not hfile or not wpath:
         return []
-    items = [i for i in plan.items if i.target == target and i.kind == "file"
+    items = [i for i in plan.items if i.target == target and i.type.whole_file
              and i.path == str(hfile) and i.wanted and i.cls in KEPT_CLASSES]
     if not items:
         return []

@@ -8,7 +8,6 @@ and what was there before we first wrote (so uninstall can restore it). Manifest
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -16,9 +15,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .digest import canonical, sha256  # noqa: F401  (canonical: imported from here too)
 from .errors import UserError
 from .formats.jsonc import MISSING as ABSENT   # the one "nothing there" marker (core.disk.MISSING)
 from .host import Host, HostError
+from .kinds import KINDS
 
 FORMAT = 1
 
@@ -26,23 +27,9 @@ FORMAT = 1
 ABSENT_JSON = "__agentdeck_absent__"
 
 
-def sha256(data: bytes | str) -> str:
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    return hashlib.sha256(data).hexdigest()
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def entry_id(path: str, kind: str, key: tuple[str, ...] | list[str], member: str = "") -> str:
-    if kind == "key":
-        base = path + "#" + json.dumps(list(key), ensure_ascii=False)
-        return base + "@" + member if member else base
-    if kind == "block":
-        return path + "#block"
-    return path
+    """An item's id, as its kind makes it (core/kinds): the path, and a key's key path."""
+    return KINDS[kind].entry_id(path, key, member)
 
 
 @dataclass
@@ -155,6 +142,9 @@ def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None,
     prior_sha must be a sha256. `checked`: paths already found fine (skipped)."""
     if not isinstance(e.path, str) or not os.path.isabs(e.path) or not isinstance(e.created_dirs, list):
         return "has an entry with an unexpected shape"
+    kind = KINDS.get(e.kind) if isinstance(e.kind, str) else None
+    if kind is None:
+        return f"has an entry of an unknown kind ({str(e.kind)[:40]!r})"
     for p in [e.path, *e.created_dirs]:
         if checked is not None and p in checked:
             continue
@@ -170,7 +160,7 @@ def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None,
         return f"has an invalid prior_mode ({e.prior_mode!r})"
     if e.prior_sha is not None and not (isinstance(e.prior_sha, str) and _SHA_RE.fullmatch(e.prior_sha)):
         return f"has an invalid prior_sha ({str(e.prior_sha)[:80]!r})"
-    if e.kind == "aside" and e.prior_sha is None:
+    if kind.sets_aside and e.prior_sha is None:
         return "has an aside entry without the prior_sha of the file it set aside"
     if not isinstance(e.key, list) or not all(isinstance(k, str) for k in e.key):
         return "has an entry with an unexpected key"

@@ -25,6 +25,7 @@ from typing import Any
 from .desired import DesiredState, Notice
 from .errors import UserError
 from .host import Host
+from .kinds import kind_of
 from .secrets import is_env_reference, redact, scan_text
 
 #: modes that keep a file from everyone but its owner
@@ -91,7 +92,8 @@ def guard_state(state: DesiredState) -> DesiredState:
     credential that would otherwise land in a file others can read. Changes `state` in place
     and returns it."""
     for item in state.items:
-        if item.kind not in ("file", "block") or not isinstance(item.value, str):
+        kind = kind_of(item)
+        if not kind.generated_text or not isinstance(item.value, str):
             continue
         if item.secret or item.own_source or (item.mode is not None
                                                and not item.mode & _PRIVATE_BITS):
@@ -101,7 +103,7 @@ def guard_state(state: DesiredState) -> DesiredState:
             continue
         what = item.label or str(item.path)
         found = _summary(hits)
-        if item.kind == "file" and item.mode is not None and item.mode & 0o111 \
+        if kind.whole_file and item.mode is not None and item.mode & 0o111 \
                 and state.target != "repo":
             item.mode = 0o700
             state.warn(f"{what}: literal credential(s) in the hook handler command ({found}); "

@@ -42,10 +42,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Iterable
 
+from . import originals
 from .desired import Desired, DesiredState, Notice
 from .disk import MISSING, DiskView
 from .host import Host
-from .manifest import ABSENT, Entry, Manifest, canonical, entry_id, sha256
+from .kinds import ASIDE_FP, KINDS, REAL_IN_THE_WAY, ItemKind, kind_of
+from .kinds.block import ours_there
+# the list-member helpers live with the member kind; adapters and tests import them from here
+from .kinds.key import find_member, with_member, without_member  # noqa: F401
+from .manifest import Entry, Manifest
 from .output_guard import redact_output
 
 class ItemClass(StrEnum):
@@ -80,9 +85,6 @@ KEPT_CLASSES = frozenset({ItemClass.HAND_EDITED, ItemClass.FOREIGN, ItemClass.CO
 CLASSES = tuple(ItemClass)
 SYMBOLS = {"create": "+", "update": "~", "remove": "-", "hand-edited": "!", "conflict": "!",
            "foreign": "!", "noop": " "}
-REAL_IN_THE_WAY = "(a real file or directory)"
-#: the fingerprint of "not there" for an aside item: what it wants, and what a set-aside leaves
-ASIDE_FP = "aside:absent"
 _APPLY_SKIP = (Decision.APPLY, Decision.SKIP)
 _KEEP_TAKE = (Decision.KEEP, Decision.TAKE)
 CHOICES = {
@@ -122,8 +124,14 @@ class PlanItem:
         self.cls = ItemClass(self.cls)
 
     @property
+    def type(self) -> ItemKind:
+        """The item's kind (core/kinds), the member kind for one element of a shared list."""
+        src = self.spec if self.spec is not None else self.entry
+        return kind_of(src) if src is not None else KINDS[self.kind]
+
+    @property
     def choices(self) -> tuple[Decision, ...]:
-        if self.kind == "link" and self.actual == REAL_IN_THE_WAY:
+        if self.actual == REAL_IN_THE_WAY and self.type.keeps_real:
             return (Decision.KEEP,)   # never replace a real file or directory with a link
         return CHOICES[self.cls]
 
@@ -392,201 +400,8 @@ def _summary_counts(c: dict[str, int]) -> dict[str, int]:
 # ---- computing ---------------------------------------------------------------------------------
 
 def fingerprint_of_value(kind: str, value: Any, mode: int | None = None) -> str:
-    if kind == "key":
-        return canonical(value)
-    if kind == "link":
-        return "link:" + str(value)
-    if kind == "aside":
-        return ASIDE_FP
-    fp = sha256(value if isinstance(value, (bytes, str)) else str(value))
-    if kind == "file" and mode is not None:
-        fp += f":{mode:o}"
-    return fp
-
-
-def _actual(disk: DiskView, d: Desired | Entry, kind: str, path: Path, key, fmt: str,
-            markers, mode: int | None) -> tuple[Any, str | None]:
-    """(display value, fingerprint) of what is on disk now; (MISSING, None) when absent."""
-    from .formats.blocks import get_block
-    from .formats.errors import FormatError
-    from .errors import UserError
-
-    st = disk.state(path)
-    if kind == "aside":
-        if st.error is not None:
-            raise st.error
-        if st.exists:
-            return disk.text(path), "sha:" + str(st.sha)
-        if st.is_link or st.is_dir:
-            return REAL_IN_THE_WAY, "real"
-        return MISSING, ASIDE_FP
-    if kind == "link":
-        if st.is_link:
-            return st.link_target, "link:" + str(st.link_target)
-        if st.is_dir or st.exists:
-            return REAL_IN_THE_WAY, "real"
-        return MISSING, None
-    if kind == "file":
-        text = disk.text(path)
-        if text is None:
-            return MISSING, None
-        fp = st.sha
-        if mode is not None:
-            fp += f":{(st.mode or 0):o}"
-        return text, fp
-    if kind == "block":
-        text = disk.text(path)
-        if text is None:
-            return MISSING, None
-        try:
-            body = get_block(text, markers[0], markers[1])
-        except FormatError as e:
-            raise UserError(e.msg, path=str(path), line=e.line, col=e.col) from None
-        if body is None:
-            theirs = _replaced_region(text, d, path)
-            return (MISSING, None) if theirs is None else (theirs, sha256(theirs))
-        return body, sha256(body)
-    # key
-    doc = disk.doc(path, fmt)
-    if doc is None:
-        return MISSING, None
-    from .formats.jsonc import MISSING as DOC_MISSING
-    if isinstance(d, Desired):
-        _check_containers(doc, tuple(key), path, d.member)
-    v = doc.get(tuple(key), DOC_MISSING)
-    if v is DOC_MISSING:
-        return MISSING, None
-    member = getattr(d, "member", "")
-    if member:
-        _, v = find_member(v, member)
-        if v is MISSING:
-            return MISSING, None
-    return v, canonical(v)
-
-
-def _replaced_region(text: str, d, path: Path) -> str | None:
-    """The body of the other tool's region a block item replaces (Desired.replaces), or None."""
-    from .formats.blocks import get_block
-    from .formats.errors import FormatError
-
-    replaces = getattr(d, "replaces", None)
-    if not replaces:
-        return None
-    try:
-        return get_block(text, replaces[0], replaces[1])
-    except FormatError:
-        return None          # takeover.py offers a replacement only for a well-formed region
-
-
-def _check_containers(doc, key: tuple[str, ...], path: Path, member: str) -> None:
-    """What a key item is written into must be an object (and a member item's value a list):
-    otherwise the apply could only write it by replacing the operator's value. Said now, at plan
-    time, naming the file and line, before anything is written."""
-    from .errors import UserError
-    from .formats.jsonc import MISSING as DOC_MISSING
-
-    def fail(at: tuple[str, ...], expected: str, found: Any) -> UserError:
-        line, col = doc.position_of(at) if hasattr(doc, "position_of") else (None, None)
-        return UserError(f"{'.'.join(at)}: expected {expected}, found {_json_type(found)} "
-                         f"(agentdeck manages {'.'.join(key)}{' in it' if at != key else ''})",
-                         path=str(path), line=line, col=col)
-
-    for i in range(1, len(key)):
-        v = doc.get(key[:i], DOC_MISSING)
-        if v is DOC_MISSING:
-            return
-        if not isinstance(v, dict):
-            raise fail(key[:i], "an object", v)
-    if member:
-        v = doc.get(key, DOC_MISSING)
-        if v is not DOC_MISSING and not isinstance(v, list):
-            raise fail(key, "a list", v)
-
-
-def _check_original(host: Host, entry: Entry) -> None:
-    """Removing a file agentdeck replaced means restoring what was there: that copy (kept in the
-    state dir's originals) must be there and intact, or the plan cannot promise the restore."""
-    from .errors import UserError
-    from .host import HostError
-
-    originals = host.state_dir / "originals"
-    try:
-        data = host.read_bytes(originals / entry.prior_sha)
-    except HostError:
-        data = None
-    if data is None or sha256(data) != entry.prior_sha:
-        raise UserError(f"the copy of what was here before agentdeck (kept in "
-                        f"{host.display(originals)}) is missing or damaged, so it cannot be put "
-                        "back; nothing was written", path=entry.path)
-
-
-def _json_type(v: Any) -> str:
-    if isinstance(v, dict):
-        return "an object"
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    return "null" if v is None else type(v).__name__
-
-
-# ---- list members (Desired.member) ---------------------------------------------------------------
-
-def _is_member(element: Any, marker: str) -> bool:
-    """A string element is the member named `marker` exactly (Copilot's disabledMcpServers:
-    "github" is not "github-mcp-server"); an object is found by the marker in its JSON text."""
-    if isinstance(element, str):
-        return element == marker
-    return json.dumps(marker, ensure_ascii=False)[1:-1] in canonical(element)
-
-
-def find_member(value: Any, marker: str) -> tuple[int, Any]:
-    """(index, element) of the first element of the list `value` whose JSON text contains
-    `marker`; (-1, MISSING) when there is none (or `value` is not a list)."""
-    if isinstance(value, list):
-        for i, el in enumerate(value):
-            if _is_member(el, marker):
-                return i, el
-    return -1, MISSING
-
-
-def with_member(value: Any, marker: str, element: Any) -> list:
-    """The list with our element replaced in place, or appended when it is not there yet; the
-    operator's elements keep their order and content. A value that is there but not a list is
-    the operator's and is never replaced (UserError)."""
-    if value is not None and not isinstance(value, list):
-        from .errors import UserError
-        raise UserError(f"expected a list to add agentdeck's entry to, found {type(value).__name__}; "
-                        "nothing was written")
-    out = list(value) if isinstance(value, list) else []
-    i, _ = find_member(out, marker)
-    if i < 0:
-        out.append(element)
-    else:
-        out[i] = element
-    return out
-
-
-def without_member(value: Any, marker: str) -> list:
-    out = list(value) if isinstance(value, list) else []
-    i, _ = find_member(out, marker)
-    if i >= 0:
-        del out[i]
-    return out
-
-
-def _display_recorded(e: Entry | None) -> Any:
-    if e is None:
-        return MISSING
-    if e.kind == "key":
-        return e.value
-    if e.kind == "link":
-        return e.fingerprint.removeprefix("link:")
-    return f"sha256:{e.fingerprint[:12]}"
+    """The fingerprint of a value of the kind named `kind` (core/kinds)."""
+    return KINDS[kind].fingerprint(value, mode)
 
 
 NO_LONGER_WANTED = "the profile no longer wants it"   # (an uninstall plan says what it does instead)
@@ -629,13 +444,6 @@ def classify(desired_fp: str | None, recorded_fp: str | None, actual_fp: str | N
     return "conflict", False, "changed by you and by the profile; decide which wins"
 
 
-def _mode_only(actual_fp: str, recorded_fp: str) -> bool:
-    """A file's fingerprints ("sha:mode") differ in the mode alone."""
-    a, sa, ma = actual_fp.rpartition(":")
-    r, sr, mr = recorded_fp.rpartition(":")
-    return bool(sa and sr) and a == r and ma != mr
-
-
 def _classify_aside(desired_fp: str | None, recorded_fp: str | None,
                     actual_fp: str | None) -> tuple[str, bool, str]:
     there = actual_fp not in (None, ASIDE_FP)
@@ -661,39 +469,34 @@ def _classify_aside(desired_fp: str | None, recorded_fp: str | None,
     return ItemClass.NOOP, False, ""
 
 
-def _ours_there(disk: DiskView, d) -> bool:
-    """Our block is in the file (else "actual" is the region of the tool it replaces)."""
-    from .formats.blocks import get_block
-    from .formats.errors import FormatError
-
-    text = disk.text(d.path)
-    try:
-        return text is not None and get_block(text, d.markers[0], d.markers[1]) is not None
-    except FormatError:
-        return False
-
-
 def _aside_put_back(host: Host, disk: DiskView, entry: Entry) -> tuple[str, bool, str]:
     """Uninstall of a set-aside file: put it back -- unless what it runs is gone (its tool was
     uninstalled since: every event would fail) or agentdeck's copy of it is: then only the
     record is forgotten, and the reason says so."""
     meta = entry.meta if isinstance(entry.meta, dict) else {}
     calls = meta.get("calls")
-    originals = host.state_dir / "originals"
+    kept_in = originals.originals_dir(host)
     if isinstance(calls, str) and calls and not disk.present(Path(calls)):
         return (ItemClass.NOOP, True,
                 f"not put back: its hooks run {host.display(calls)}, which is gone (its tool was "
                 "uninstalled since?), so every event would fail; agentdeck's copy stays in "
-                f"{host.display(originals)}/{entry.prior_sha}")
-    try:
-        data = host.read_bytes(originals / str(entry.prior_sha))
-    except Exception:
-        data = None
-    if data is None or sha256(data) != entry.prior_sha:
+                f"{host.display(kept_in)}/{entry.prior_sha}")
+    if originals.read(host, str(entry.prior_sha)) is None:
         return (ItemClass.NOOP, True,
-                f"not put back: agentdeck's copy of it in {host.display(originals)} is missing or "
+                f"not put back: agentdeck's copy of it in {host.display(kept_in)} is missing or "
                 "damaged; only the record is forgotten")
     return ItemClass.REMOVE, False, "put back as it was before agentdeck set it aside"
+
+
+def _check_original(host: Host, entry: Entry) -> None:
+    """Removing a file agentdeck replaced means restoring what was there: that copy (kept in the
+    state dir's originals) must be there and intact, or the plan cannot promise the restore."""
+    from .errors import UserError
+
+    if originals.read(host, str(entry.prior_sha)) is None:
+        raise UserError(f"the copy of what was here before agentdeck (kept in "
+                        f"{host.display(originals.originals_dir(host))}) is missing or damaged, "
+                        "so it cannot be put back; nothing was written", path=entry.path)
 
 
 def kept_path(host: Host):
@@ -725,7 +528,7 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
 
     # what each selected target wants: a recorded item that no selected owner wants any more is
     # removed in this plan, not merely released by one owner and left to the next run
-    wants = {st.target: {entry_id(str(d.path), d.kind, d.key, d.member) for d in st.items}
+    wants = {st.target: {kind_of(d).entry_id(str(d.path), d.key, d.member) for d in st.items}
              for st in states}
     for st in states:
         plan.notices[st.target] = list(st.notices)
@@ -734,13 +537,14 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
         wanted_ids: set[str] = set()
         for d in st.items:
             path = str(d.path)
-            eid = entry_id(path, d.kind, d.key, d.member)
+            kind = kind_of(d)
+            eid = kind.entry_id(path, d.key, d.member)
             wanted_ids.add(eid)
-            dfp = fingerprint_of_value(d.kind, d.value, d.mode)
+            dfp = kind.fingerprint(d.value, d.mode)
             if eid in by_id:
                 prev = by_id[eid]
-                if prev.spec is not None and fingerprint_of_value(
-                        prev.spec.kind, prev.spec.value, prev.spec.mode) == dfp:
+                if prev.spec is not None and prev.type.fingerprint(
+                        prev.spec.value, prev.spec.mode) == dfp:
                     prev.also.append(st.target)
                     continue
                 plan.notices[st.target].append(Notice(
@@ -748,12 +552,11 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                              f"{host.display(path)}; {prev.target}'s is planned"))
                 continue
             entry = man.entries.get(eid)
-            actual, afp = _actual(disk, d, d.kind, d.path, d.key, d.fmt, d.markers, d.mode)
+            actual, afp = kind.read_actual(disk, d)
             cls, heal, why = classify(dfp, entry.fingerprint if entry else None, afp, d.pinned,
-                                      aside=d.kind == "aside")
-            if (cls in (ItemClass.HAND_EDITED, ItemClass.CONFLICT) and d.kind == "file"
-                    and d.mode is not None and entry is not None and afp is not None
-                    and _mode_only(afp, entry.fingerprint)):
+                                      aside=kind.sets_aside)
+            if (cls in (ItemClass.HAND_EDITED, ItemClass.CONFLICT) and entry is not None
+                    and afp is not None and kind.mode_only(d, afp, entry.fingerprint)):
                 # the same bytes with another mode (a wrapper that lost its exec bit): nothing of
                 # the operator's is in it, and the hooks cannot run without it -- put it back
                 cls, heal = ItemClass.UPDATE, False
@@ -762,27 +565,20 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                        "mode back")
             if cls == "conflict" and afp is not None and kept.get(eid) == afp:
                 cls, why = "hand-edited", "you chose to keep your value at an earlier apply; kept"
-            elif d.kind == "aside" and cls == "create" and afp is not None and kept.get(eid) == afp:
+            elif kind.sets_aside and cls == "create" and afp is not None and kept.get(eid) == afp:
                 cls, why = "foreign", ("you left it in place at an earlier apply (skip); kept, so "
                                        "its hooks run beside agentdeck's: take sets it aside")
             elif cls == "conflict" and d.replaces and entry is None:
                 why = ""     # the adapter's reason says whose region it is and what each choice does
-            elif cls == "conflict" and d.replaces and actual is not MISSING and not _ours_there(disk, d):
+            elif cls == "conflict" and d.replaces and actual is not MISSING and not ours_there(disk, d):
                 why = ("its tool wrote its region again since the profile's took its place: "
                        "decide again")
-            reason = d.reason or why
-            if d.kind == "aside" and cls != "create":
-                reason = why     # the adapter's reason tells the set-aside, not what came after
-            elif why and d.reason and cls != "create":
-                reason = f"{d.reason}; {why}"
-            if d.kind == "block" and cls == "create" and disk.state(d.path).exists:
-                # "+" is the block, not the file (16.4: "shown as create although it exists")
-                reason = f"a new block at the {d.placement} of the existing file: {reason}"
             item = PlanItem(
                 id=eid, target=st.target, path=path, kind=d.kind, cls=cls, key=list(d.key),
-                label=d.label or host.display(path), group=d.group, reason=reason,
+                label=d.label or host.display(path), group=d.group,
+                reason=kind.reason(d, cls, why, disk),
                 warnings=list(d.warnings), secret=d.secret, desired=d.value,
-                recorded=_display_recorded(entry), actual=actual, heal=heal, spec=d, entry=entry,
+                recorded=kind.display_recorded(entry), actual=actual, heal=heal, spec=d, entry=entry,
                 actual_fp=afp, follows=d.follows)
             by_id[eid] = item
             plan.items.append(item)
@@ -794,22 +590,19 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 by_id[eid].also.append(st.target)
                 continue
             path = Path(entry.path)
-            actual, afp = _actual(disk, entry, entry.kind, path, entry.key, entry.fmt,
-                                  tuple(entry.markers) if entry.markers else ("", ""), None)
-            if entry.kind == "file" and afp and ":" in entry.fingerprint:
-                st_ = disk.state(path)
-                afp = f"{st_.sha}:{(st_.mode or 0):o}"
-            cls, heal, why = classify(None, entry.fingerprint, afp, aside=entry.kind == "aside")
-            if entry.kind == "aside" and cls == "remove":
+            kind = kind_of(entry)
+            actual, afp = kind.read_actual(disk, entry)
+            cls, heal, why = classify(None, entry.fingerprint, afp, aside=kind.sets_aside)
+            if kind.sets_aside and cls == "remove":
                 cls, heal, why = _aside_put_back(host, disk, entry)
-            if cls == "remove" and entry.kind in ("file", "aside", "block") and entry.prior_sha:
+            if cls == "remove" and kind.prior_in_originals and entry.prior_sha:
                 _check_original(host, entry)
             others = [t for t, m in manifests.items() if t != st.target and eid in m.entries
                       and (t not in wants or eid in wants[t])]
             item = PlanItem(
                 id=eid, target=st.target, path=entry.path, kind=entry.kind, cls=cls,
                 key=list(entry.key), label=entry.label or host.display(entry.path),
-                group="", reason=why, desired=MISSING, recorded=_display_recorded(entry),
+                group="", reason=why, desired=MISSING, recorded=kind.display_recorded(entry),
                 actual=actual, wanted=False, heal=heal, entry=entry,
                 release=bool(others))
             if others and cls == "remove":

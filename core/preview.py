@@ -40,19 +40,11 @@ def file_changes(host: Host, plan: Plan) -> list[dict]:
     ops, _ = build_ops(host, plan, keep_originals=False)
     out: list[dict] = []
     for op in ops:
-        if op.kind in ("delete", "unlink") and not host.real_confined(op.path):
+        if op.removes and not host.real_confined(op.path):
             continue        # apply does not delete through a link out of the home either
         shown = Path(op.display) if op.display else op.path
-        if op.kind in ("symlink", "unlink"):
-            before = _on_disk(host, shown)
-        else:
-            before = _on_disk(host, op.path)
-        if op.kind == "write":
-            after = _text(op.data)
-        elif op.kind == "symlink":
-            after = f"symbolic link to {op.link_target}\n"
-        else:
-            after = None
+        before = _on_disk(host, shown if op.on_link else op.path)
+        after = op.after()
         out.append({"path": str(shown), "action": op.kind,
                     "before": _redact(before), "after": _redact(after)})
     return out

@@ -13,6 +13,7 @@ from typing import Any
 
 from .disk import MISSING
 from .host import Host
+from .kinds import KINDS
 from .plan import KEPT_CLASSES, Action, Decision, Plan, PlanItem
 from .output_guard import redact_output
 
@@ -195,7 +196,8 @@ def _item_lines(sym: str, it: dict, display, color: bool, verbose: bool) -> list
         line += f"  {what}"
     dec = it["decision"]
     reason = it["reason"]
-    if it["kind"] == "aside" and it["action"] in (Action.WRITE, Action.REMOVE):
+    kind = KINDS[it["kind"]]
+    if kind.sets_aside and it["action"] in (Action.WRITE, Action.REMOVE):
         line += "  [set aside]" if it["action"] == Action.WRITE else "  [put back]"
     elif it["class"] in KEPT_CLASSES:
         outcome, reason = decided_words(it)
@@ -207,7 +209,7 @@ def _item_lines(sym: str, it: dict, display, color: bool, verbose: bool) -> list
     out.append(line)
     if reason:
         out.append(f"      {reason}")
-    if it["kind"] == "key" and sym in ("~", "!"):
+    if kind.shows_values and sym in ("~", "!"):
         values = [it["desired"], it["recorded"], it["actual"]]
         at = first_difference(values)
         out.append(f"      profile:      {short(values[0], start=at)}")

@@ -152,17 +152,13 @@ def _manifest(target: str):
             return
         from ..disk import DiskView
         from ..errors import UserError
-        from ..plan import _actual
+        from ..kinds import kind_of
 
         disk = DiskView(ctx.host)
         changed, deleted, unreadable = [], [], []
         for e in man.entries.values():
             try:
-                _, afp = _actual(disk, e, e.kind, Path(e.path), e.key, e.fmt,
-                                 tuple(e.markers) if e.markers else ("", ""), None)
-                if e.kind == "file" and afp is not None and ":" in e.fingerprint:
-                    st = disk.state(Path(e.path))
-                    afp = f"{st.sha}:{(st.mode or 0):o}"
+                _, afp = kind_of(e).read_actual(disk, e)
             except UserError as ue:
                 unreadable.append((e, ue))
                 continue
