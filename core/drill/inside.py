@@ -6,7 +6,8 @@ The drill starts it inside `unshare -n` where the kernel allows it: a network na
 interface is loopback (brought up here), so the CLI can reach nothing but the server. The server
 has to run in here too, since the namespace's 127.0.0.1 is its own.
 
-spec:   {"argv": [...], "env": {...}, "cwd": str, "timeout": s, "commands": [...], "netns": bool}
+spec:   {"argv": [...], "env": {...}, "cwd": str, "timeout": s, "commands": [...], "netns": bool,
+         "shell_tools": [[name, argument], ...]}   (the CLI's own shell tool, tried first)
         "{port}" in argv and env values is replaced by the server's port
 result: {"returncode", "timed_out", "seconds", "stdout", "stderr", "requests": [...], "port",
          "loopback": "up" | "shared" | "<error>"}
@@ -31,7 +32,8 @@ def run(spec: dict) -> dict:
     if spec.get("netns"):
         r = host.run(["ip", "link", "set", "lo", "up"], timeout=10)
         loopback = "up" if r.returncode == 0 else (r.stderr.strip() or f"exit {r.returncode}")
-    script = Script(list(spec.get("commands") or []))
+    script = Script(list(spec.get("commands") or []),
+                    shell_tools=tuple((str(n), str(a)) for n, a in spec.get("shell_tools") or ()))
     with ScriptedServer(script) as srv:
         port = str(srv.port)
         argv = [a.replace("{port}", port) for a in spec["argv"]]

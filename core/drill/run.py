@@ -163,7 +163,7 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
         argv = runners.argv(exe, r, extra_args)
         spec = {"argv": argv, "env": env, "cwd": str(s.work), "timeout": r.timeout,
                 "commands": [harmless(trials.stubs), COMMANDS[1], *trials.commands],
-                "netns": bool(iso.prefix)}
+                "netns": bool(iso.prefix), "shell_tools": [list(t) for t in r.shell_tools]}
         inner = [*iso.prefix, sys.executable, "-m", "agentdeck.core.drill.inside"]
         t0 = time.monotonic()
         res = host.run(inner, timeout=r.timeout + 20, input=json.dumps(spec), env=env,

@@ -33,6 +33,8 @@ FINAL_TEXT = "agentdeck drill: done."
 class Script:
     commands: list[str]
     final_text: str = FINAL_TEXT
+    #: the CLI's own shell tool (name, argument), from its drill part; tried before SHELL_TOOLS
+    shell_tools: tuple[tuple[str, str], ...] = ()
     #: what the server saw: one dict per request (path, wire, stage, tool it called)
     seen: list[dict] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -58,8 +60,8 @@ def _tool_names(tools: Any) -> list[str]:
     return out
 
 
-def shell_tool(names: list[str]) -> tuple[str, str] | None:
-    for name, arg in SHELL_TOOLS:
+def shell_tool(names: list[str], own: tuple[tuple[str, str], ...] = ()) -> tuple[str, str] | None:
+    for name, arg in (*own, *SHELL_TOOLS):
         if name in names:
             return name, arg
     return None
@@ -232,7 +234,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b'{"error": {"message": "not scripted"}}', "application/json")
             return
         names = _tool_names(body.get("tools"))
-        tool = shell_tool(names)
+        tool = shell_tool(names, script.shell_tools)
         results = tool_results(wire, body)
         with script.lock:
             n = len(script.seen)

@@ -50,6 +50,9 @@ class Runner:
     cache_links: tuple[str, ...] = ()
     #: this CLI's credential variables: never passed to any drilled CLI
     credential_vars: tuple[str, ...] = ()
+    #: the CLI's shell tool, (name, argument), when the scripted server's common names
+    #: (core/drill/server.py SHELL_TOOLS) do not include it
+    shell_tools: tuple[tuple[str, str], ...] = ()
 
 
 Prepared = tuple[list[str], dict[str, bytes]]
