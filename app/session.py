@@ -15,6 +15,9 @@ from agentdeck.core import engine
 from agentdeck.core.disk import MISSING
 from agentdeck.core.host import Host
 from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
+from agentdeck.core.views.status import TargetStatus, of as target_status
+
+__all__ = ["Session", "TargetStatus", "target_status"]   # with the display helpers below
 
 #: (target) -> version string, or None when the CLI is not installed
 VersionProbe = Callable[[Host, str], "str | None"]
@@ -68,6 +71,20 @@ def all_targets() -> list[str]:
     from agentdeck.core import targets
 
     return list(targets.ORDER)
+
+
+def trust_names() -> str:
+    """The CLIs that gate hooks on trust, by their short names ("Codex")."""
+    from agentdeck.core.views import targets
+
+    return and_list([targets.short(t) for t in targets.trust_targets()]) or "the CLI's"
+
+
+def and_list(names: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def available_profiles(host: Host) -> dict:
@@ -143,51 +160,6 @@ def item_title(host: Host, item: PlanItem) -> str:
     return item.label or host.display(item.path)
 
 
-@dataclass
-class TargetStatus:
-    target: str
-    changes: int = 0
-    hand_edits: int = 0
-    conflicts: int = 0
-    selected: bool = True
-    #: why the installed hooks cannot run (core.hooks_health), "" when they can
-    inert: str = ""
-    failed: bool = False        # this target could not be planned (plan.errors), the others were
-
-    @property
-    def in_sync(self) -> bool:
-        return not (self.changes or self.hand_edits or self.conflicts or self.inert)
-
-    def badge(self) -> str:
-        if not self.selected:
-            return "not selected"
-        if self.failed:
-            return "plan failed"
-        if self.in_sync:
-            return "in sync"
-        parts = []
-        if self.changes:
-            parts.append(f"{self.changes} change{'s' if self.changes != 1 else ''}")
-        if self.hand_edits:
-            parts.append(f"{self.hand_edits} hand-edit{'s' if self.hand_edits != 1 else ''}")
-        if self.conflicts:
-            parts.append(f"{self.conflicts} conflict{'s' if self.conflicts != 1 else ''}")
-        if self.inert:
-            parts.append("hooks inert")
-        return ", ".join(parts)
-
-
-def target_status(plan: Plan, target: str) -> TargetStatus:
-    """Counted the way the plan's summary line counts them: a hand-edit is one the decision
-    keeps; one whose profile value the operator takes is a change."""
-    from agentdeck.core.hooks_health import state_text
-
-    c = plan.counts(target)     # the plan's one counter (core.plan.tally)
-    return TargetStatus(target, selected=target in plan.targets, inert=state_text(plan, target),
-                        failed=target in getattr(plan, "errors", {}),
-                        changes=c["changes"], hand_edits=c["kept"], conflicts=c["conflict"])
-
-
 def decided(plan: Plan) -> list[tuple[PlanItem, str]]:
     """The items whose outcome is the operator's choice, with the decision in force: every
     hand-edit, foreign value and conflict, and every change the operator chose to skip."""
@@ -258,17 +230,11 @@ class Session:
 
     def pending(self) -> dict[str, Any]:
         """The choices made since the last apply (not written yet), in core.overlay's shape."""
-        ov: dict[str, Any] = {}
-        d = self.overrides.get("directives") or {}
-        if d:
-            ov["directives"] = dict(d)
-        mcp = {t: dict(v) for t, v in self.mcp_enabled.items() if v}   # None: drop the saved
-        if mcp:
-            ov["mcp_enabled"] = mcp
-        trust = dict(self.overrides.get("trust_hooks") or {})          # None: drop the saved
-        if trust:
-            ov["trust_hooks"] = trust
-        return ov
+        from agentdeck.core import overlay
+
+        return overlay.layer(directives=overlay.directives_of(self.overrides),
+                             mcp_enabled=self.mcp_enabled,      # None: drop the saved
+                             trust_hooks=overlay.trust_of(self.overrides))
 
     def choices(self) -> dict[str, Any]:
         """The layer as the next apply writes it: the saved choices, the pending ones on top;
@@ -276,7 +242,7 @@ class Session:
         from agentdeck.core import overlay, profiles
 
         merged = overlay.merge(self.saved, self.pending())
-        d = merged.get("directives")
+        d = overlay.directives_of(merged)
         if d:
             try:
                 base = profiles.resolve(self.host, overlay.base_of(self.profile)).directives
@@ -338,7 +304,9 @@ class Session:
         """Leave agentdeck's own hooks for `target` untrusted on every plan (off: false in the
         operator's layer, written by the next apply), or drop that no (on: trusted, the
         default). Setting it back to what the layer says is no choice at all."""
-        pend = dict(self.overrides.get("trust_hooks") or {})
+        from agentdeck.core import overlay
+
+        pend = dict(overlay.trust_of(self.overrides))
         if on == self.saved_trust(target):
             pend.pop(target, None)
         else:
@@ -351,17 +319,23 @@ class Session:
     def saved_trust(self, target: str) -> bool:
         """Whether the layer saved on disk trusts agentdeck's hooks for `target` (it does unless
         it says no)."""
-        return (self.saved.get("trust_hooks") or {}).get(target) is not False
+        from agentdeck.core import overlay
+
+        return overlay.trust_of(self.saved).get(target) is not False
 
     def trusts(self, target: str) -> bool:
         """Whether the plan this session computes trusts agentdeck's hooks for `target`."""
+        from agentdeck.core import overlay
+
         if self.trust_hooks is not None:
             return self.trust_hooks
-        return (self.choices().get("trust_hooks") or {}).get(target) is not False
+        return overlay.trust_of(self.choices()).get(target) is not False
 
     def saved_mcp(self, target: str) -> dict[str, bool]:
         """The MCP switches saved in the layer for `target`."""
-        return dict((self.saved.get("mcp_enabled") or {}).get(target) or {})
+        from agentdeck.core import overlay
+
+        return overlay.mcp_of(self.saved, target)
 
     def unsaved(self, plan: Plan | None) -> int:
         """How many choices an exit now would lose: decisions that differ from the item's
@@ -386,20 +360,22 @@ class Session:
     # ---- saying where choices go ----------------------------------------------------------
     def run_only(self) -> list[str]:
         """The pending choices in words ("mcpDefaultDisabled off", "MCP server memory off
-        (GitHub Copilot CLI)", "trust agentdeck's hooks (OpenAI Codex CLI)"), and trusting
-        Codex hooks for this run alone (`trust_hooks` without the layer's choice)."""
+        (<the CLI's title>)", "trust agentdeck's hooks (<the CLI's title>)"), and trusting
+        hooks for this run alone (`trust_hooks` without the layer's choice)."""
         from agentdeck.core import overlay
 
         out = overlay.describe(self.pending())
         if self.trust_only_for_this_run():
-            out.append("trust agentdeck's Codex hooks")
+            out.append(f"trust agentdeck's {trust_names()} hooks")
         return out
 
     def trust_only_for_this_run(self) -> bool:
         """`trust_hooks` decides this run otherwise than the layer (as this plan writes it)."""
         if self.trust_hooks is None:
             return False
-        layer_on = all(v is not False for v in (self.choices().get("trust_hooks") or {}).values())
+        from agentdeck.core import overlay
+
+        layer_on = all(v is not False for v in overlay.trust_of(self.choices()).values())
         return self.trust_hooks != layer_on
 
     def layer_path(self) -> str:

@@ -1,6 +1,6 @@
 """`agentdeck demo`: a throwaway home seeded with a realistic operator setup, so the plan shows
-every class of item: hand-set keys in a commented settings.json, an MCP server the operator
-added, a Codex config.toml with comments, an existing instructions file, a ~/.bashrc."""
+every class of item: hand-set keys in commented settings files, MCP servers the operator
+added, an existing instructions file (each target's `demo` part), a ~/.bashrc."""
 from __future__ import annotations
 
 import os
@@ -8,61 +8,34 @@ import tempfile
 from pathlib import Path
 
 from .host import Host
+from .targets import registry
 
+#: the files of the demo home outside any CLI's home (each target's are its `demo` part)
 FILES: dict[str, str] = {
-    ".copilot/settings.json": """{
-  // My Copilot settings. agentdeck must keep these comments.
-  "model": "gpt-5",
-  "theme": "dark",
-  /* I turned this server off by hand */
-  "disabledMcpServers": ["my-notes"],
-  "enabledMcpServers": ["github"],
-}
-""",
-    ".copilot/mcp-config.json": """{
-  "mcpServers": {
-    "my-notes": {
-      "type": "local",
-      "command": "node",
-      "args": ["/home/me/notes-mcp/index.js"],
-      "tools": ["*"]
-    }
-  }
-}
-""",
-    ".copilot/copilot-instructions.md": """# My own notes for Copilot
-
-Always answer in British English.
-""",
-    ".copilot/config.json": """{
-  "trustedFolders": ["/home/me/src"],
-  "lastLoggedInUser": "demo-user"
-}
-""",
-    ".codex/config.toml": """# Codex settings, hand-written.
-model = "gpt-5-codex"   # the one I like
-
-[mcp_servers.local-db]
-# my own database tool
-command = "db-mcp"
-args = ["--readonly"]
-""",
     ".bashrc": """# ~/.bashrc of the demo operator
 export EDITOR=vim
 alias ll='ls -la'
 """,
-    ".claude/settings.json": """{
-  "model": "sonnet"
 }
-""",
-}
+
+
+def files() -> dict[str, str]:
+    """Every file of the demo home, by its path relative to the home: each target's `demo` part
+    (core/targets/parts/demo.py) under the CLI's default home, in registry order, then FILES."""
+    out: dict[str, str] = {}
+    for s in registry.TARGETS:
+        if registry.has_part(s.name, "demo"):
+            for rel, text in registry.part(s.name, "demo").FILES.items():
+                out[f"{s.home_dirname}/{rel}"] = text
+    out.update(FILES)
+    return out
 
 
 def make_demo_home(root: Path | None = None) -> Path:
     home = Path(root) if root else Path(tempfile.mkdtemp(prefix="agentdeck-demo-"))
     host = Host(home=home.absolute(), env={})     # the one door, pointed at the demo home
     host.mkdir(host.home)
-    for rel, text in FILES.items():
+    for rel, text in files().items():
         p = host.home / rel
         if host.exists(p, follow=True):
             continue
@@ -81,8 +54,8 @@ def make_demo_home(root: Path | None = None) -> Path:
 def demo_env(home: Path) -> dict[str, str]:
     """The process environment for the demo: target homes default inside the demo home, and
     agentdeck's own state stays there too."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "AGENTDECK_STATE_DIR",
-                        "AGENTDECK_CONFIG_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME")}
+    moved = {s.home_env for s in registry.TARGETS} | {
+        "AGENTDECK_STATE_DIR", "AGENTDECK_CONFIG_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME"}
+    env = {k: v for k, v in os.environ.items() if k not in moved}
     env["HOME"] = str(home)
     return env

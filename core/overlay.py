@@ -171,6 +171,41 @@ def trust_targets() -> tuple[str, ...]:
     return tuple(s.name for s in SPECS if s.can(TRUST_HOOKS))
 
 
+def directives_of(layer: dict | None) -> dict[str, Any]:
+    """The layer's directive choices (a copy; {} when none)."""
+    d = (layer or {}).get("directives")
+    return dict(d) if isinstance(d, dict) else {}
+
+
+def trust_of(layer: dict | None) -> dict[str, bool | None]:
+    """The layer's trust choices per target (False: a lasting no; None, in pending choices:
+    drop the saved one)."""
+    tr = (layer or {}).get("trust_hooks")
+    return dict(tr) if isinstance(tr, dict) else {}
+
+
+def mcp_of(layer: dict | None, target: str) -> dict[str, Any]:
+    """The layer's MCP switches for `target` (server -> on; None in pending choices)."""
+    m = (layer or {}).get("mcp_enabled")
+    got = m.get(target) if isinstance(m, dict) else None
+    return dict(got) if isinstance(got, dict) else {}
+
+
+def layer(directives: dict | None = None, mcp_enabled: dict | None = None,
+          trust_hooks: dict | None = None) -> dict[str, Any]:
+    """A layer (or the pending choices) in this module's shape, with the empty sections left
+    out."""
+    out: dict[str, Any] = {}
+    if directives:
+        out["directives"] = dict(directives)
+    mcp = {t: dict(v) for t, v in (mcp_enabled or {}).items() if v}
+    if mcp:
+        out["mcp_enabled"] = mcp
+    if trust_hooks:
+        out["trust_hooks"] = dict(trust_hooks)
+    return out
+
+
 def merge(base: dict | None, over: dict | None) -> dict[str, Any]:
     """`over`'s choices on top of `base`'s (per directive, per target and server). A server
     set to None in `over` drops `base`'s choice for it."""

@@ -16,7 +16,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from ..session import home_relative, target_title
+from agentdeck.core.views.activity import ActivityLine, line
+
+from ..session import all_targets, home_relative, target_title
 
 MAX_ROWS = 5000
 COLUMNS = (("time", "time", 19), ("target", "CLI", 8), ("event", "event", 12),
@@ -35,7 +37,7 @@ def load_activity():
 
 
 class NewRecords(Message):
-    def __init__(self, records: list[dict], error: str | None = None) -> None:
+    def __init__(self, records: list[ActivityLine], error: str | None = None) -> None:
         super().__init__()
         self.records = records
         self.error = error
@@ -60,17 +62,15 @@ class ActivityScreen(Screen):
     def __init__(self, session) -> None:
         super().__init__(id="activity")
         self.session = session
-        self.records: list[dict] = []
-        self.shown: list[dict] = []
+        self.records: list[ActivityLine] = []
+        self.shown: list[ActivityLine] = []
         self.error: str | None = None
         self.module = load_activity()
 
     def compose(self) -> ComposeResult:
-        from agentdeck.core.model import TARGETS
-
         yield Static("", id="activity-head")
         with Horizontal(id="activity-filters"):
-            yield Select([(target_title(t), t) for t in TARGETS], prompt="every CLI",
+            yield Select([(target_title(t), t) for t in all_targets()], prompt="every CLI",
                          id="activity-target", compact=True)
             yield Select([(d, d) for d in ("deny", "ask", "allow")], prompt="every decision",
                          id="activity-decision", compact=True)
@@ -113,7 +113,7 @@ class ActivityScreen(Screen):
                     self.post_message(NewRecords([], str(e)))
                     return
                 if got or first:
-                    self.post_message(NewRecords(got))
+                    self.post_message(NewRecords([line(r) for r in got]))
                     first = False
         finally:
             follower.close()
@@ -142,33 +142,32 @@ class ActivityScreen(Screen):
         """Drill records the other filters would show, left out because drills are hidden."""
         if self._drills() is not None:
             return 0
-        return sum(1 for r in self.records if self.module.is_drill(r) and self._others(r))
+        return sum(1 for r in self.records if r.drill and self._others(r))
 
-    def _accepts(self, rec: dict) -> bool:
-        drills, drill = self._drills(), self.module.is_drill(rec)
-        if (drills is None and drill) or (drills == "only" and not drill):
+    def _accepts(self, rec: ActivityLine) -> bool:
+        drills = self._drills()
+        if (drills is None and rec.drill) or (drills == "only" and not rec.drill):
             return False
         return self._others(rec)
 
-    def _others(self, rec: dict) -> bool:
+    def _others(self, rec: ActivityLine) -> bool:
         t, d, s = self._filters()
-        if t and rec.get("target") != t:
+        if t and rec.target != t:
             return False
-        if d and rec.get("decision") != d:
+        if d and rec.decision != d:
             return False
-        if s and s not in str(rec.get("session_id") or ""):
+        if s and s not in rec.session:
             return False
         return True
 
-    def _cells(self, rec: dict) -> list:
-        r = self.module.row(rec)
-        drill = self.module.is_drill(rec)       # a drill's deny is not an attack: no alarm red
-        dec = Text(r["decision"], style="dim" if drill else DECISION_STYLE.get(r["decision"], ""))
+    def _cells(self, r: ActivityLine) -> list:
+        # a drill's deny is not an attack: no alarm red
+        dec = Text(r.decision, style="dim" if r.drill else DECISION_STYLE.get(r.decision, ""))
         host = self.session.host
-        return [r["time"], r["target"], r["event"], dec, r["rule"], r["tool"],
-                Text(home_relative(host, r["summary"]), no_wrap=True, overflow="ellipsis")]
+        return [r.time, r.target, r.event, dec, r.rule, r.tool,
+                Text(home_relative(host, r.summary), no_wrap=True, overflow="ellipsis")]
 
-    def _refilter(self, append: list[dict] | None = None) -> None:
+    def _refilter(self, append: list[ActivityLine] | None = None) -> None:
         table = self.query_one(DataTable)
         if append is not None and len(self.shown) + len(append) <= MAX_ROWS \
                 and table.row_count == len(self.shown):
@@ -233,7 +232,7 @@ class ActivityScreen(Screen):
         if not self.shown or row is None or not (0 <= row < len(self.shown)):
             box.update(Text("Select a row to see its full record.", style="dim"))
             return
-        rec = self.shown[row]
+        rec = self.shown[row].record
         text = json.dumps(rec, indent=2, ensure_ascii=False, default=str)
         box.update(Text(home_relative(self.session.host, text)))
 

@@ -122,44 +122,13 @@ class DrillDone(Message):
         self.report, self.error, self.generation = report, error, generation
 
 
-_RULE_PROBLEM = ("the deny of rule ",)      # core.drill.report's problems about a rule
-
-
 def drill_rows(rep, host) -> list[tuple[str, str, str, str, str, str]]:
     """The receipts of a drill as table rows: (target, mark, event, fired, latency, note); one
     row per registered event, then one for the canary's deny, then one per rule of the profile
-    (held, not held or not tried: core.drill.report's `rules`)."""
-    rows = []
-    for t in rep.targets.values():
-        if t.status == "skipped":             # no turn was started (core.drill.ready)
-            rows.append((t.target, "-", "(skipped)", "", "", t.problems[0]))
-            continue
-        if t.seconds is None and t.problems and not t.events:     # failed before a turn
-            rows.append((t.target, "✗", "(no turn)", "", "", home_relative(host, t.problems[0])))
-            continue
-        for e in t.events:
-            lat = "" if e.latency_ms is None else (
-                f"{e.latency_ms} ms / {e.timeout_s:g} s" if isinstance(e.timeout_s, (int, float))
-                else f"{e.latency_ms} ms")
-            rows.append((t.target, "✓" if e.ok else "✗", e.event, str(e.fired), lat,
-                         home_relative(host, e.note)))
-        d = t.deny or {}
-        canary = [p for p in t.problems if "deny" in p and not p.startswith(_RULE_PROBLEM)]
-        rows.append((t.target, "✓" if d.get("held") else "✗", "deny (canary)",
-                     "denied" if d.get("denied_by_handler") else "-", "",
-                     "held: the canary's file is absent" if d.get("held") else
-                     "; ".join(canary) or "not held"))
-        for r in t.rules:                     # the profile's rules tried in the turn
-            mark = {"held": "✓", "not held": "✗"}.get(r.get("status"), "-")
-            forms = r.get("forms") or []
-            note = ("held: " + ", ".join(f["label"] for f in forms) + " denied by it"
-                    if r.get("status") == "held" else f"{r.get('status')}: {r.get('why')}")
-            rows.append((t.target, mark, f"rule {r.get('id')}",
-                         f"{len(forms)} form(s)" if forms else "", "", note))
-        for p in t.problems:
-            if not any(p.startswith(f"{e.event}: ") for e in t.events) and "deny" not in p:
-                rows.append((t.target, "✗", "", "", "", home_relative(host, p)))
-    return rows
+    (held, not held or not tried), the core's drill view (core/views/drill.py)."""
+    from agentdeck.core.views.drill import rows
+
+    return [r.cells() for r in rows(rep, lambda text: home_relative(host, text))]
 
 
 class ExportScreen(ModalScreen[tuple[str, str] | None]):

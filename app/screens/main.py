@@ -13,10 +13,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, Switch, TabbedContent, TabPane
 
 from agentdeck.core.plan import KEPT_CLASSES, Plan
+from agentdeck.core.views import hooks as hooks_view, mcp as mcp_view
+from agentdeck.core.views.policy import PolicyView
 
 from ..messages import Decided, McpToggled
 from ..session import (Session, available_targets, all_targets, DECIDE_HINT, home_relative, key_title,
-                       target_status, target_title)
+                       target_status, target_title, trust_names)
 from ..widgets.browser_pane import BrowserPane
 from ..widgets.header import HostHeader
 from ..widgets.hooks_pane import HooksPane
@@ -44,25 +46,23 @@ def tab_bindings() -> list[Binding]:
 
 
 class PlanReady(Message):
-    def __init__(self, plan: Plan, generation: int, policy: dict | None = None) -> None:
+    """`policy`: the Policy tab's view per target (None: this build has no guardrail policy);
+    `policy_error`: why the policy could not be described."""
+    def __init__(self, plan: Plan, generation: int,
+                 policy: dict[str, PolicyView] | None = None, policy_error: str = "") -> None:
         super().__init__()
         self.plan = plan
         self.generation = generation
         self.policy = policy
+        self.policy_error = policy_error
 
 
-def policy_data(session, plan: Plan) -> dict | None:
-    """The Policy tab's data per target (core.policy.enforcement.describe), or None when this
-    build has no guardrail policy."""
-    try:
-        from agentdeck.core.policy.compiled import policy_of
-        from agentdeck.core.policy.enforcement import describe
-    except ImportError:
-        return None
-    from agentdeck.core import profiles
+def policy_views(session, plan: Plan) -> dict[str, PolicyView] | None:
+    """The Policy tab's view per target (core/views/policy.py), or None when this build has no
+    guardrail policy."""
+    from agentdeck.core.views import policy
 
-    pol = policy_of(profiles.resolve(session.host, session.profile))
-    return {t: describe(pol, t) for t in plan.targets}
+    return policy.for_plan(session.host, session.profile, list(plan.targets))
 
 
 class PlanFailed(Message):
@@ -96,8 +96,9 @@ def run_only_note(session: Session) -> str:
                    f"{overlay.base_of(session.profile)}: later plans (the app, `agentdeck plan`) "
                    "keep them.")
     if session.trust_only_for_this_run():
-        out.append(f"{'Trusting' if session.trust_hooks else 'Not trusting'} agentdeck's Codex "
-                   "hooks lasts for this run: `agentdeck plan` plans without that choice.")
+        out.append(f"{'Trusting' if session.trust_hooks else 'Not trusting'} agentdeck's "
+                   f"{trust_names()} hooks lasts for this run: `agentdeck plan` plans without "
+                   "that choice.")
     return " ".join(out)
 
 
@@ -120,8 +121,9 @@ def applied_note(session: Session, plan: Plan) -> str:
                        f"{session.layer_path()}: every plan with profile "
                        f"{overlay.base_of(session.profile)} now keeps them.")
     if session.trust_only_for_this_run():
-        out.append(f"{'Trusting' if session.trust_hooks else 'Not trusting'} agentdeck's Codex "
-                   "hooks lasted for this run: `agentdeck plan` plans without that choice.")
+        out.append(f"{'Trusting' if session.trust_hooks else 'Not trusting'} agentdeck's "
+                   f"{trust_names()} hooks lasted for this run: `agentdeck plan` plans without "
+                   "that choice.")
     return " ".join(out)
 
 
@@ -151,8 +153,8 @@ class MainScreen(Screen):
         ("Apply the plan", "Review the decisions and apply the plan", "apply"),
         ("Refresh the plan", "Compute the plan again from the disk (r)", "refresh_plan"),
         ("Doctor", "Audit what each CLI will really load", "doctor"),
-        ("Trust agentdeck's hooks", "Codex runs only trusted hooks: add their trust to the plan",
-         "trust_hooks"),
+        ("Trust agentdeck's hooks", "{trust} runs only trusted hooks: add their trust to the "
+         "plan", "trust_hooks"),
         ("Onboarding walkthrough", "Detect, choose a profile and targets, review, apply (o)",
          "onboard"),
         ("Repository", "Open a repository folder: the hooks it carries for Copilot CLI, VS Code "
@@ -173,7 +175,8 @@ class MainScreen(Screen):
 
     def palette(self) -> list[tuple[str, str, str]]:
         """PALETTE, then an entry per target and per tab."""
-        out = list(self.PALETTE)
+        out = [(title, help_text.replace("{trust}", trust_names()), action)
+               for title, help_text, action in self.PALETTE]
         for t in available_targets():
             out.append((f"Target: {target_title(t)}", f"Show {target_title(t)}'s plan and panes "
                         "(< and > step through the targets)", f"target('{t}')"))
@@ -190,7 +193,8 @@ class MainScreen(Screen):
         self.generation = 0
         self.error: str | None = None
         self.pending_mcp: tuple | None = None
-        self.policy: dict | None = None      # the Policy tab's data per target
+        self.policy: dict[str, PolicyView] | None = None   # the Policy tab's view per target
+        self.policy_error = ""               # why the policy could not be described
 
     @property
     def session(self):
@@ -270,11 +274,12 @@ class MainScreen(Screen):
             msg = str(e) or type(e).__name__
             self.post_message(PlanFailed(home_relative(self.session.host, msg), generation))
             return
+        policy, failed = None, ""
         try:
-            policy = policy_data(self.session, plan)
+            policy = policy_views(self.session, plan)
         except Exception as e:  # noqa: BLE001 - the plan is shown; the Policy tab says why not
-            policy = {"error": home_relative(self.session.host, str(e) or type(e).__name__)}
-        self.post_message(PlanReady(plan, generation, policy))
+            failed = home_relative(self.session.host, str(e) or type(e).__name__) or "error"
+        self.post_message(PlanReady(plan, generation, policy, failed))
 
     def on_plan_ready(self, event: PlanReady) -> None:
         if event.generation != self.generation:
@@ -283,6 +288,7 @@ class MainScreen(Screen):
         self._computing = False
         self.error = None
         self.policy = event.policy
+        self.policy_error = event.policy_error
         if self.pending_mcp is not None:
             pending, self.pending_mcp = self.pending_mcp, None
             if len(pending) == 4:       # the second round of one switch (see _switch_follows)
@@ -360,8 +366,9 @@ class MainScreen(Screen):
         self.query_one(BrowserPane).load(host, plan, target, error=error)
         pol = self.policy
         self.query_one(PolicyPane).load(
-            host, (pol or {}).get(target or ""), target, ready=plan is not None, error=error,
-            available=pol is not None, failed=(pol or {}).get("error"))
+            host, pol.get(target or "") if pol is not None else None, target,
+            ready=plan is not None, error=error,
+            available=pol is not None or bool(self.policy_error), failed=self.policy_error)
         tabs = self.query_one(TabbedContent)
         notices = plan.notices.get(target, []) if plan is not None and target else []
         tabs.get_tab("tab-notices").label = f"Notices ({len(notices)})" if notices else "Notices"
@@ -434,12 +441,11 @@ class MainScreen(Screen):
         self._set_trust(event.trust)
 
     def _trust_targets(self) -> list[str]:
-        """The planned targets whose CLI gates hooks on trust (Codex): the current one first."""
+        """The planned targets whose CLI gates hooks on trust: the current one first."""
         plan = self.plan
         if plan is None:
             return []
-        out = [t for t in plan.targets
-               if "trust_requested" in ((plan.info.get(t) or {}).get("hooks") or {})]
+        out = [t for t in plan.targets if hooks_view.of(plan, t).trust_gated]
         return sorted(out, key=lambda t: t != self.target)
 
     def _set_trust(self, on: bool) -> None:
@@ -459,9 +465,8 @@ class MainScreen(Screen):
         nothing; the switch decides "take" for them and says so. Items taken earlier by a switch
         that now want nothing written go back to the default."""
         session = self.session
-        info = (after.info.get(target) or {}).get("mcp") or {}
-        row = next((s for s in info.get("servers") or [] if s.get("name") == server), None)
-        if row is not None and bool(row.get("enabled")) != enabled \
+        row = mcp_view.of(after, target).server(server)
+        if row is not None and row.enabled != enabled \
                 and session.mcp_explicit(target, server, enabled):
             # dropping the saved choice was not enough (the profile says otherwise): plan the
             # switch as a choice of its own, compared with the plan from before the switch
@@ -493,13 +498,13 @@ class MainScreen(Screen):
             session.auto_taken.add(it.id)
             taken.append(it)
         # the server's own state, as the core now plans it
-        info = (after.info.get(target) or {}).get("mcp") or {}
-        row = next((s for s in info.get("servers") or [] if s.get("name") == server), None)
-        if row is not None and bool(row.get("enabled")) != enabled:
+        view = mcp_view.of(after, target)
+        row = view.server(server)
+        if row is not None and row.enabled != enabled:
             # the core kept the operator's own state: say why and forget the override
             session.mcp_enabled.get(target, {}).pop(server, None)
-            how = "enable" if enabled else "disable"
-            hint = f" (in Copilot: `/mcp {how} {server}`)" if target == "copilot" else ""
+            by_hand = view.by_hand_hint(server, enabled)
+            hint = f" ({by_hand})" if by_hand else ""
             self.notify(f"{server} stays {'off' if enabled else 'on'}: you "
                         f"{'disabled' if enabled else 'enabled'} it yourself in "
                         f"{target_title(target)}, and agentdeck never overrides that{hint}.",
@@ -548,8 +553,7 @@ class MainScreen(Screen):
             return not self.computing or None
         if action == "trust_hooks":
             plan = self.plan
-            ok = plan is not None and any("trust_requested" in ((plan.info.get(t) or {})
-                                                                 .get("hooks") or {})
+            ok = plan is not None and any(hooks_view.of(plan, t).trust_gated
                                           for t in plan.targets)
             return ok or None
         return True

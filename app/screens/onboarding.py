@@ -1,12 +1,13 @@
 """The onboarding walkthrough: detect (CLIs, WSL, browsers), choose a profile, choose targets,
-options (MCP default-disabled, browser, trusting agentdeck's Codex hooks), review the plan,
-apply, run the doctor.
+options (MCP default-disabled, browser, trusting agentdeck's hooks where a CLI gates hooks on
+trust), review the plan, apply, run the doctor.
 
 Nothing is written before the operator presses Apply on the review step: every earlier step only
 reads (plans are computed in workers, and computing a plan reads only). Cancelling before that
 dismisses with "cancelled", and the app says "no changes were made"."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.table import Table
@@ -22,9 +23,10 @@ from textual.widgets import (Button, ContentSwitcher, Footer, RadioButton, Radio
 from textual.widgets.selection_list import Selection
 
 from agentdeck.core.plan import Plan
+from agentdeck.core.views import browser as browser_view, found as found_view, targets as views
 
 from ..messages import Decided
-from ..session import (Session, all_targets, available_profiles, available_targets,
+from ..session import (Session, all_targets, and_list, available_profiles, available_targets,
                        home_relative, target_title)
 from ..widgets.marks import MarkedRadioButton, MarkedSelectionList
 from ..widgets.plan_pane import PlanPane
@@ -33,11 +35,31 @@ from ..widgets.style import RESULT_STYLE
 STEPS = (("detect", "Detect"), ("profile", "Profile"), ("targets", "Targets"),
          ("options", "Options"), ("review", "Review"), ("apply", "Apply"), ("doctor", "Doctor"))
 DECIDE = Binding.Group("keep/take/skip")
-BROWSER_CHOICES = (
-    ("auto", "auto: under WSL, the first of wslview, Windows Chrome, Edge (elsewhere: nothing)"),
-    ("none", "Copilot's own browser (write nothing)"),
-    ("suppress", "no browser: park OAuth URLs in a file and open them yourself"),
-)
+
+
+def browser_choices() -> tuple[tuple[str, str], ...]:
+    """The browser option's choices (for the CLIs with a browser for MCP sign-in)."""
+    own = [b.own_browser for t in views.browser_targets()
+           if (b := views.of(t).browser) is not None]
+    return (
+        ("auto", "auto: under WSL, the first of wslview, Windows Chrome, Edge (elsewhere: nothing)"),
+        ("none", " / ".join(own) or "the CLI's own browser (write nothing)"),
+        ("suppress", "no browser: park OAuth URLs in a file and open them yourself"),
+    )
+
+
+def browser_clis() -> str:
+    """The CLIs the browser option is for, by their short names."""
+    return and_list([views.short(t) for t in views.browser_targets()])
+
+
+@dataclass(frozen=True)
+class OptionDefaults:
+    """What the chosen profile (with the operator's layer) says about the options."""
+    profile: str
+    mcp_default_disabled: bool
+    browser: str                    # a browser_choices() key
+    trust_said_no: tuple[str, ...] = ()   # the layer's lasting no, per target
 
 
 class OnboardPlanReady(Message):
@@ -87,7 +109,7 @@ class OnboardingScreen(Screen[str]):
         self.generation = 0
         self.computing = False
         self.error: str | None = None
-        self.defaults: dict[str, Any] = {}
+        self.defaults: OptionDefaults | None = None
         self.doctor_findings: list | None = None
         self.doctor_extra: list = []      # hooks inert after the apply, the drill's receipts
         refs = available_profiles(host)
@@ -124,9 +146,9 @@ class OnboardingScreen(Screen[str]):
                 with Horizontal(classes="option-row", id="opt-trust-row"):
                     yield Switch(True, animate=False, id="opt-trust-hooks")
                     yield Static("", id="opt-trust-text")
-                yield Static(Text("\nBrowser for MCP sign-in (Copilot)", style="bold"))
+                yield Static(Text(f"\nBrowser for MCP sign-in ({browser_clis()})", style="bold"))
                 with RadioSet(id="opt-browser"):
-                    for key, label in BROWSER_CHOICES:
+                    for key, label in browser_choices():
                         yield MarkedRadioButton(label, id=f"browser-{key}")
                 yield Static("", id="options-note")
             with Vertical(id="step-review", classes="onboard-step"):
@@ -278,10 +300,10 @@ class OnboardingScreen(Screen[str]):
             return None
         out = Text()
         for tname in self.detect_plan.targets:
-            for f in (self.detect_plan.info.get(tname) or {}).get("found") or []:
+            for f in found_view.of(self.detect_plan, tname):
                 if out:
                     out.append("\n")
-                out.append(f"{tname}: {f['title']}")
+                out.append(f"{tname}: {f.title}")
         if not out:
             return None
         out.append("\nagentdeck can take it over; the review step lists each part and what "
@@ -291,22 +313,20 @@ class OnboardingScreen(Screen[str]):
     def _browser_summary(self) -> Text:
         if self.computing and self.detect_plan is None:
             return Text("probing…", style="dim")
-        info = (self.detect_plan.info.get("copilot") or {}).get("browser") \
-            if self.detect_plan is not None else None
-        if not info:
-            return Text("not probed (no Copilot target in this build)", style="dim")
+        info = browser_view.first(self.detect_plan) if self.detect_plan is not None else None
+        if info is None:
+            return Text(f"not probed (no {browser_clis() or 'such'} target in this build)",
+                        style="dim")
         out = Text()
-        if not info.get("wsl"):
-            out.append("not WSL: Copilot opens your default browser itself")
-        cands = info.get("candidates") or []
-        for n, c in enumerate(cands):
+        if not info.wsl:
+            out.append(info.not_wsl)
+        for n, c in enumerate(info.candidates):
             if n or out:
                 out.append("\n")
-            out.append(f"{c.get('name')}: ")
-            out.append("found" if c.get("found") else "not found",
-                       style="#2f9e44" if c.get("found") else "grey50")
-            out.append(f"  {home_relative(self.session.host, str(c.get('path', '')))}",
-                       style="dim")
+            out.append(f"{c.name}: ")
+            out.append("found" if c.found else "not found",
+                       style="#2f9e44" if c.found else "grey50")
+            out.append(f"  {home_relative(self.session.host, c.path)}", style="dim")
         return out
 
     def _render_profile(self) -> None:
@@ -329,7 +349,7 @@ class OnboardingScreen(Screen[str]):
         missing = [t for t in sl.selected if self.app.versions.get(t) is None]
         if missing:
             one = len(missing) == 1
-            note.append(f"\n{_and(missing)} {'is' if one else 'are'} not installed here; "
+            note.append(f"\n{and_list(missing)} {'is' if one else 'are'} not installed here; "
                         f"{'its' if one else 'their'} configuration is written anyway and takes "
                         "effect once installed.", style="dim")
         built = set(available_targets())
@@ -347,9 +367,9 @@ class OnboardingScreen(Screen[str]):
         chosen = self._chosen_overrides()
         trial = Session(host=self.session.host, profile=self._chosen_profile(),
                         targets=self._chosen_targets(),
-                        overrides={k: v for k, v in chosen.items() if k == "directives"})
+                        overrides=overlay.layer(directives=overlay.directives_of(chosen)))
         changed = trial.run_only()
-        trust = overlay.describe({"trust_hooks": chosen.get("trust_hooks") or {}})
+        trust = overlay.describe(overlay.layer(trust_hooks=overlay.trust_of(chosen)))
         if not changed:
             t.append("\nThe MCP and browser options are as profile ", style="dim")
             t.append(trial.profile, style="bold")
@@ -365,8 +385,10 @@ class OnboardingScreen(Screen[str]):
                      f"{trial.layer_path()}, your layer on profile "
                      f"{trial.profile}: the apply, the main screen, the doctor and every later "
                      "`agentdeck plan` use them.", style="dim")
-        if "copilot" not in (self._chosen_targets() or []):
-            t.append("\nCopilot is not chosen: the browser option has no effect.", style="dim")
+        chosen_targets = self._chosen_targets() or []
+        if not any(b in chosen_targets for b in views.browser_targets()):
+            t.append(f"\n{browser_clis() or 'No CLI with a browser setting'} is not chosen: "
+                     "the browser option has no effect.", style="dim")
         self.query_one("#options-note", Static).update(t)
 
     def _render_review(self) -> None:
@@ -467,12 +489,13 @@ class OnboardingScreen(Screen[str]):
         """The options that differ from what the chosen profile says (those only: an option
         left as the profile has it is the profile's, not this run's)."""
         d: dict[str, Any] = {}
+        defaults = self.defaults
         mcp = self.query_one("#opt-mcp-disabled", Switch).value
-        if mcp != self.defaults.get("mcpDefaultDisabled", mcp):
+        if defaults is not None and mcp != defaults.mcp_default_disabled:
             d["mcpDefaultDisabled"] = mcp
         pressed = self.query_one("#opt-browser", RadioSet).pressed_button
         choice = pressed.id.removeprefix("browser-") if pressed is not None else None
-        if choice == self.defaults.get("browser", choice):
+        if defaults is None or choice == defaults.browser:
             pass
         elif choice == "auto":
             d["browserCommand"] = "auto"
@@ -485,7 +508,7 @@ class OnboardingScreen(Screen[str]):
             d["suppressBrowserLaunch"] = True
         out: dict[str, Any] = {"directives": d} if d else {}
         trust = self.query_one("#opt-trust-hooks", Switch).value
-        said_no = set(self.defaults.get("trust_hooks_no") or ())   # the layer's lasting no
+        said_no = set(defaults.trust_said_no if defaults is not None else ())   # a lasting no
         tr = {t: (None if trust else False) for t in self._trust_targets()
               if trust == (t in said_no)}
         if tr:
@@ -493,7 +516,7 @@ class OnboardingScreen(Screen[str]):
         return out
 
     def _trust_targets(self) -> list[str]:
-        """The chosen targets whose CLI gates hooks on trust (Codex)."""
+        """The chosen targets whose CLI gates hooks on trust."""
         from agentdeck.core import overlay
 
         return [t for t in self._chosen_targets() if t in overlay.trust_targets()]
@@ -506,8 +529,9 @@ class OnboardingScreen(Screen[str]):
         try:
             prof = profiles.resolve(self.session.host, self._chosen_profile())
             saved = overlay.load(self.session.host, self._chosen_profile())
-            d = engine.with_overrides(prof, {"directives": saved.get("directives") or {}},
-                                      "copilot").directives
+            # directives are the same for every target: any one applies them
+            d = engine.with_overrides(prof, {"directives": overlay.directives_of(saved)},
+                                      all_targets()[0]).directives
         except Exception:  # noqa: BLE001 - shown later when the plan is computed
             return
         sw = self.query_one("#opt-mcp-disabled", Switch)
@@ -517,13 +541,14 @@ class OnboardingScreen(Screen[str]):
                                                          else "auto"))
         btn = self.query_one(f"#browser-{key}", RadioButton)
         btn.value = True
-        # trusting agentdeck's own Codex hooks: on (every plan's default) unless switched off
-        # here or earlier (the layer's false); the hooks are of no use until Codex trusts them,
-        # the review shows each trust item and the apply asks first
-        said_no = sorted(t for t, v in (saved.get("trust_hooks") or {}).items() if v is False)
+        # trusting agentdeck's own hooks where a CLI gates hooks on trust: on (every plan's
+        # default) unless switched off here or earlier (the layer's false); the hooks are of no
+        # use until the CLI trusts them, the review shows each trust item and the apply asks first
+        said_no = sorted(t for t, v in overlay.trust_of(saved).items() if v is False)
         self.query_one("#opt-trust-hooks", Switch).value = not said_no
-        self.defaults = {"profile": prof.name, "mcpDefaultDisabled": bool(d.mcpDefaultDisabled),
-                         "browser": key, "trust_hooks_no": said_no}
+        self.defaults = OptionDefaults(profile=prof.name,
+                                       mcp_default_disabled=bool(d.mcpDefaultDisabled),
+                                       browser=key, trust_said_no=tuple(said_no))
 
     @on(Switch.Changed, "#opt-mcp-disabled")
     @on(Switch.Changed, "#opt-trust-hooks")
@@ -537,8 +562,10 @@ class OnboardingScreen(Screen[str]):
         t = Text()
         t.append("ON " if on else "OFF", style="bold #2f9e44" if on else "bold grey50")
         t.append("  MCP servers default-disabled: ", style="bold")
-        t.append("servers stay configured but disconnected until you enable one (`/mcp enable "
-                 "<name>` in Copilot); avoids a browser OAuth tab per server at start-up.")
+        how = " or ".join(e for tn in all_targets() if (e := views.of(tn).mcp_enable))
+        t.append("servers stay configured but disconnected until you enable one"
+                 + (f" ({how})" if how else "")
+                 + "; avoids a browser OAuth tab per server at start-up.")
         self.query_one("#opt-mcp-text", Static).update(t)
 
     def _render_trust_option(self) -> None:
@@ -549,19 +576,24 @@ class OnboardingScreen(Screen[str]):
             return              # no chosen CLI gates hooks on trust: nothing to choose
         host = self.session.host
         on = self.query_one("#opt-trust-hooks", Switch).value
-        config = host.display(host.codex_home / "config.toml")
+        first = targets[0]
+        words = views.of(first).trust
+        config = host.display(views.trust_file(first, host))
+        names = and_list([views.short(tn) for tn in targets])
         t = Text()
         t.append("ON " if on else "OFF", style="bold #2f9e44" if on else "bold grey50")
-        t.append("  Trust agentdeck's Codex hooks: ", style="bold")
-        t.append("Codex runs a hook only once its exact content is trusted. ")
+        t.append(f"  Trust agentdeck's {names} hooks: ", style="bold")
+        if words is not None:
+            t.append(f"{words.why} ")
         if on:
             t.append(f"The plan writes the trusted_hash of agentdeck's own hooks (no one "
                      f"else's) to {config}, and every later plan trusts them again when "
                      "agentdeck changes them (every plan's default).", style="dim")
         else:
-            t.append("Off: Codex skips agentdeck's hooks (status: \"hooks inert\"), and your "
-                     "layer keeps that no for later plans, until you trust them (`/hooks` in "
-                     "Codex, or `agentdeck apply --trust-hooks`).", style="dim")
+            by_hand = f"{words.by_hand}, or " if words is not None and words.by_hand else ""
+            t.append(f"Off: {names} skips agentdeck's hooks (status: \"hooks inert\"), and "
+                     "your layer keeps that no for later plans, until you trust them "
+                     f"({by_hand}`agentdeck apply --trust-hooks`).", style="dim")
         self.query_one("#opt-trust-text", Static).update(t)
 
     @on(RadioSet.Changed, "#profile-set")
@@ -814,13 +846,6 @@ def _drill_findings(session) -> list:
     from agentdeck.core.drill.findings import run_findings
 
     return run_findings(session.host, session.profile, list(session.fresh_plan().targets))
-
-
-def _and(names: list[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _safe(name: str) -> str:

@@ -26,6 +26,7 @@ from textual.widgets import (Button, DataTable, Footer, Input, Label, Static, Sw
 from agentdeck.core import engine
 from agentdeck.core.host import Host
 from agentdeck.core.plan import Plan
+from agentdeck.core.views import repo as repo_view
 
 from ..messages import Decided
 from ..session import Session, DECIDE_HINT, home_relative
@@ -38,9 +39,6 @@ DECIDE = Binding.Group("keep/take/skip")
 TAB = Binding.Group("tab")
 TABS = (("repo-tab-plan", "Plan"), ("repo-tab-readers", "Readers"),
         ("repo-tab-doctor", "Doctor"), ("repo-tab-notices", "Notices"))
-READER_ORDER = ("copilot-cli", "vscode", "cloud-agent")
-DIALECT = {"copilot-pascal": "snake_case", "copilot-camel": "camelCase", "vscode": "VS Code's"}
-SHORT = {"copilot-cli": "Copilot CLI", "vscode": "VS Code", "cloud-agent": "cloud agent"}
 RESULT_ORDER = ("error", "warning", "info", "ok", "skipped")
 
 
@@ -80,91 +78,78 @@ class UninstallReady(Message):
 
 def readers_view(host, plan: Plan) -> Group:
     """Per event: which reader runs it and with which payload; the readers; trust; other hook
-    sources; the cloud setup step."""
-    info = plan.info.get("repo") or {}
-    readers = info.get("readers") or {}
+    sources; the cloud setup step (core/views/repo.py)."""
+    view = repo_view.of(plan)
     parts: list = []
     head = Text()
-    trust = info.get("trust") or {}
-    for r in READER_ORDER:
-        rd = readers.get(r) or {}
-        head.append(f"{rd.get('title', r)}", style="bold")
-        head.append(f"  {rd.get('loads', '')}\n", style="dim")
+    for rd in view.readers:
+        head.append(rd.title, style="bold")
+        head.append(f"  {rd.loads}\n", style="dim")
     head.append("\nThis folder in Copilot CLI: ", style="bold")
-    if trust.get("allow_all"):
+    if view.allow_all:
         head.append("every folder is trusted (allow-all)", style="#2f9e44")
-    elif trust.get("trusted"):
+    elif view.trusted:
         head.append("trusted", style="#2f9e44")
-        if trust.get("via"):
-            head.append(f" (via {host.display(trust['via'])})", style="dim")
+        if view.trusted_via:
+            head.append(f" (via {host.display(view.trusted_via)})", style="dim")
     else:
         head.append("✗ not trusted", style="bold dark_orange3")
         head.append(": Copilot CLI loads none of these hooks until you trust the folder when it "
                     "asks at start-up (agentdeck never writes its config.json)", style="dim")
-    hooks = info.get("hooks") or {}
-    if hooks.get("on_path") is False:
+    if view.handler_missing:
         head.append("\nThis machine's handler: ", style="bold")
         head.append("⚠ not on PATH", style="bold dark_orange3")
         head.append(": hooks fire but enforce nothing here (the wrapper finds no handler "
                     "and exits 0); the fix is in the Notices and Doctor tabs", style="dim")
     parts.append(head)
 
-    events = (info.get("hooks") or {}).get("events") or []
-    if events:
+    if view.events:
         parts.append(Text("\nWhich reader runs each event, and the payload it sends:",
                           style="bold"))
         tb = Table(box=None, header_style="bold", pad_edge=False, expand=True)
         tb.add_column("event", no_wrap=True)
-        for r in READER_ORDER:
-            tb.add_column(SHORT.get(r, r), no_wrap=True, overflow="ellipsis")
+        for rd in view.readers:
+            tb.add_column(rd.short, no_wrap=True, overflow="ellipsis")
         notes: list[Text] = []
-        for ev in events:
-            cells = [Text(str(ev.get("key") or ev.get("event")))]
-            evr = ev.get("readers") or {}
-            for r in READER_ORDER:
-                v = evr.get(r) or {}
-                if v.get("fires"):
-                    d = DIALECT.get(str(v.get("dialect")), str(v.get("dialect") or ""))
-                    cells.append(Text(f"✓ {d}", style="#2f9e44"))
+        for ev in view.events:
+            cells = [Text(ev.key)]
+            for c in ev.cells:
+                if c.fires:
+                    cells.append(Text(f"✓ {c.dialect}", style="#2f9e44"))
                 else:
                     cells.append(Text("✗ never fires", style="grey50"))
-                note = str(v.get("note") or "")
-                plain_never = note.startswith("not one of VS Code's events")
-                if note and not plain_never and not (r == "copilot-cli"
-                                                     and note == "in a trusted folder"):
+                if c.listed:
                     n = Text()
-                    n.append(str(ev.get("key")), style="bold")
-                    n.append(f" · {SHORT.get(r, r)}: {note}", style="dim")
+                    n.append(ev.key, style="bold")
+                    n.append(f" · {c.reader}: {c.note}", style="dim")
                     notes.append(n)
             tb.add_row(*cells)
         parts.append(tb)
         if notes:
             parts.append(Text(""))
             parts.extend(notes)
-    for n in plan.notices.get("repo", []):
+    for n in plan.notices.get(view.target, []):
         if n.message.startswith("payload dialects:"):
             parts.append(Text(""))
             parts.append(Text(home_relative(host, n.message), style="dim"))
 
-    others = info.get("other_sources") or []
     parts.append(Text("\nOther hook sources in this repository", style="bold"))
-    if not others:
+    if not view.other_sources:
         parts.append(Text("none found", style="dim"))
-    for src in others:
+    for src in view.other_sources:
         t = Text("• ")
-        t.append(host.display(str(src.get("path", ""))))
-        if src.get("events"):
-            t.append(f"  ({', '.join(map(str, src['events']))})", style="dim")
-        if src.get("note"):
-            t.append(f"\n  {src['note']}", style="dim")
+        t.append(host.display(src.path))
+        if src.events:
+            t.append(f"  ({', '.join(src.events)})", style="dim")
+        if src.note:
+            t.append(f"\n  {src.note}", style="dim")
         parts.append(t)
 
-    cloud = info.get("cloud_setup") or {}
-    if cloud:
+    if view.cloud_setup:
         t = Text("\nCloud agent setup step  ", style="bold")
-        t.append(host.display(str(cloud.get("file", ""))))
-        if cloud.get("note"):
-            t.append(f"\n{home_relative(host, str(cloud['note']))}", style="dim")
+        t.append(host.display(view.cloud_file))
+        if view.cloud_note:
+            t.append(f"\n{home_relative(host, view.cloud_note)}", style="dim")
         parts.append(t)
     return Group(*parts)
 
@@ -352,7 +337,7 @@ class RepoScreen(Screen):
         else:
             readers.update(readers_view(view, plan))
             body = Text()
-            ns = plan.notices.get("repo", [])
+            ns = plan.notices.get(repo_view.of(plan).target, [])
             if not ns:
                 body.append("No notices.", style="dim")
             for n, notice in enumerate(ns):

@@ -1,6 +1,6 @@
-"""The Browser pane (Copilot): WSL detection, the browserCommand value, each candidate probed
-with found / not found, the argv that will be written, the suppress sink. Renders
-`plan.info[target]["browser"]`."""
+"""The Browser pane: WSL detection, the browserCommand value, each candidate probed with found /
+not found, the argv that will be written, the suppress sink, for a target with a browser for
+MCP sign-in. Renders the core's browser view (core/views/browser.py)."""
 from __future__ import annotations
 
 import json
@@ -14,44 +14,44 @@ from textual.widgets import Static
 
 from agentdeck.core.host import Host
 from agentdeck.core.plan import Plan
+from agentdeck.core.views import browser as browser_view, targets
 
 from ..session import home_relative, target_title
 from .style import no_plan
 
 
 def render_browser(host: Host, plan: Plan, target: str) -> Group:
-    info = (plan.info.get(target) or {}).get("browser")
-    if not info:
+    info = browser_view.of(plan, target)
+    if info is None:
+        names = " or ".join(target_title(t) for t in targets.browser_targets()) or "no CLI"
         t = Text()
         t.append("No browser settings for this target.\n", style="bold")
-        t.append("The Browser tab is about GitHub Copilot CLI: which browser opens when an MCP "
+        t.append(f"The Browser tab is about {names}: which browser opens when an MCP "
                  f"server asks you to sign in. {target_title(target)} has no browser setting "
-                 "agentdeck manages. Choose GitHub Copilot CLI in the target list to see it.",
+                 f"agentdeck manages. Choose {names} in the target list to see it.",
                  style="dim")
         return Group(t)
     parts: list = []
     t = Text()
     t.append("WSL              ", style="bold")
-    t.append("yes" if info.get("wsl") else "no")
+    t.append("yes" if info.wsl else "no")
     t.append("\nbrowserCommand   ", style="bold")
-    bc = info.get("browserCommand")
+    bc = info.browser_command
     t.append("(not set)" if bc is None else json.dumps(bc, ensure_ascii=False))
     t.append("\nsuppress launch  ", style="bold")
-    t.append("yes" if info.get("suppressBrowserLaunch") else "no")
+    t.append("yes" if info.suppress_launch else "no")
     parts.append(t)
 
-    cands = info.get("candidates") or []
-    if cands:
+    if info.candidates:
         tb = Table(expand=True, box=None, header_style="bold", pad_edge=False)
         tb.add_column("candidate", no_wrap=True)
         tb.add_column("probed", no_wrap=True)
         tb.add_column("path", overflow="fold")
-        for c in cands:
-            found = bool(c.get("found"))
-            tb.add_row(str(c.get("name", "")),
-                       Text("found" if found else "not found",
-                            style="#2f9e44" if found else "grey50"),
-                       home_relative(host, str(c.get("path", ""))))
+        for c in info.candidates:
+            tb.add_row(c.name,
+                       Text("found" if c.found else "not found",
+                            style="#2f9e44" if c.found else "grey50"),
+                       home_relative(host, c.path))
         parts.append(Text(""))
         parts.append(tb)
     elif bc is not None:
@@ -59,28 +59,24 @@ def render_browser(host: Host, plan: Plan, target: str) -> Group:
 
     w = Text("\n")
     w.append("will write       ", style="bold")
-    argv = info.get("argv")
-    if argv:
-        env = info.get("env") or {}
-        name = next(iter(env), "COPILOT_DEBUG_BROWSER")
-        w.append(f"{name}=")
-        w.append(home_relative(host, json.dumps(argv, ensure_ascii=False)), style="#2f9e44")
-        src = info.get("source")
-        if src and src != "none":
-            w.append(f"  (from {src})", style="dim")
+    if info.argv:
+        w.append(f"{info.env_var}=")
+        w.append(home_relative(host, json.dumps(list(info.argv), ensure_ascii=False)),
+                 style="#2f9e44")
+        if info.source and info.source != "none":
+            w.append(f"  (from {info.source})", style="dim")
     else:
-        w.append("nothing (Copilot opens its own default browser)", style="dim")
-    sink = info.get("suppress_sink")
+        w.append(info.writes_nothing, style="dim")
     w.append("\nsuppress sink    ", style="bold")
-    if sink:
-        w.append(host.display(sink))
+    if info.suppress_sink:
+        w.append(host.display(info.suppress_sink))
         w.append("  (OAuth URLs are appended here; no browser opens)", style="dim")
     else:
         w.append("none", style="dim")
     parts.append(w)
-    for n in info.get("notes") or []:
+    for n in info.notes:
         parts.append(Text("note: ", style="deep_sky_blue3") + Text(home_relative(host, n)))
-    for n in info.get("warnings") or []:
+    for n in info.warnings:
         parts.append(Text("warning: ", style="bold dark_orange3") + Text(home_relative(host, n)))
     return Group(*parts)
 

@@ -1,6 +1,6 @@
 """The Hooks pane: each event's registered action, timeout, disable key / trust status, and what
-apply would change about it; disableAllHooks; other hook sources. Renders `plan.info[target]
-["hooks"]` (see the target adapters) and the plan's hook items; keys that are missing are
+apply would change about it; disableAllHooks; other hook sources. Renders the core's hooks view
+of the target (core/views/hooks.py) and the plan's hook items; what the view does not say is
 simply not shown."""
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from textual.widgets import Button, Static
 
 from agentdeck.core.host import Host
 from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
+from agentdeck.core.views import hooks as hooks_view
 
 from ..session import DECISION_LABEL, home_relative, key_title, show_value, symbol
 from .style import MARK_STYLE, no_plan
@@ -39,31 +40,30 @@ def _short_key(k: Any) -> str:
 
 
 def render_hooks(host: Host, plan: Plan, target: str) -> Group:
-    info = (plan.info.get(target) or {})
-    hooks = info.get("hooks") or {}
+    hooks = hooks_view.of(plan, target)
     parts: list = []
     items = _hook_items(plan, target)
-    if not hooks and not items:
+    if not hooks.present and not items:
         parts.append(Text("This target registers no hooks in this build.", style="dim"))
     head = Text()
-    if hooks.get("handler") is not None or "handler" in hooks:
+    if hooks.shows_handler:
         head.append("handler  ", style="bold")
-        head.append(str(hooks.get("handler") or "(none: the profile names no [hooks] command)"))
-        hp = hooks.get("handler_path")
-        if hooks.get("handler"):
+        head.append(hooks.handler or "(none: the profile names no [hooks] command)")
+        hp = hooks.handler_path
+        if hooks.handler:
             head.append(f"  ({home_relative(host, hp)})" if hp else "  (not found on PATH now)",
                         style="dim" if hp else "dark_orange3")
         head.append("\n")
-    if hooks.get("wrapper"):
+    if hooks.wrapper:
         head.append("wrapper  ", style="bold")
-        head.append(host.display(hooks["wrapper"]))
+        head.append(host.display(hooks.wrapper))
         head.append("\n")
-    if hooks.get("file"):
+    if hooks.file:
         head.append("file     ", style="bold")
-        head.append(host.display(hooks["file"]))
+        head.append(host.display(hooks.file))
         head.append("\n")
-    if hooks.get("byte_stable"):
-        head.append(str(hooks["byte_stable"]).capitalize(), style="dim")
+    if hooks.byte_stable:
+        head.append(hooks.byte_stable.capitalize(), style="dim")
         head.append("\n")
     if head:
         parts.append(head)
@@ -88,10 +88,10 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
 
     # disableAllHooks: one line near the top, it switches every hook off
     dah = _disable_all_item(plan, target)
-    if dah is not None or "disableAllHooks_on_disk" in hooks:
+    if dah is not None or hooks.disable_all_known:
         t = Text()
         t.append("disableAllHooks  ", style="bold")
-        on_disk = dah.actual if dah is not None else hooks.get("disableAllHooks_on_disk")
+        on_disk = dah.actual if dah is not None else hooks.disable_all_on_disk
         t.append(f"on disk {show_value(host, on_disk)}")
         if dah is not None:
             t.append(f", pinned to {show_value(host, dah.desired)} by agentdeck")
@@ -107,12 +107,12 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
             t.append("\nEvery hook is off while it is true.", style="bold red3")
         parts.append(t)
 
-    events = hooks.get("events") or []
-    wrapper = str(hooks.get("wrapper") or "")
-    trust_target = "trust_requested" in hooks
+    events = hooks.events
+    wrapper = hooks.wrapper
+    trust_target = hooks.trust_gated
     if events:
         wname = wrapper.rsplit("/", 1)[-1] if wrapper else ""
-        standard = all(str(ev.get("command", "")).endswith(f"{wname} {ev.get('event')}")
+        standard = all(ev.command.endswith(f"{wname} {ev.event}")
                        for ev in events) if wname else False
         if standard:
             parts.append(Text(f"\nEach event runs: {wname} <event>. key: the "
@@ -127,67 +127,74 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
         tb.add_column("trust" if trust_target else "state", no_wrap=True)
         tb.add_column("apply", no_wrap=True, overflow="ellipsis", min_width=12)
         for ev in events:
-            key = ev.get("disable_key") or ev.get("hash") or ""
             if trust_target:
-                state = str(ev.get("trust") or "untrusted")
-                if ev.get("enabled") is False:
+                state = ev.trust or "untrusted"
+                if not ev.enabled:
                     state += ", off"
             else:
-                state = str(ev.get("state") or ("active" if ev.get("registered_now") else "new"))
-            if ev.get("operator_groups"):
-                state += f" +{ev['operator_groups']} yours"
-            command = str(ev.get("command", ""))
+                state = ev.state or ("active" if ev.registered_now else "new")
+            if ev.operator_groups:
+                state += f" +{ev.operator_groups} yours"
+            command = ev.command
             if wrapper and wrapper in command:
                 command = command.replace(wrapper, wname)
             change = Text()
-            if ev.get("reenables_disabled"):
+            if ev.reenables_disabled:
                 change = Text("re-enables your disabled hook", style="bold reverse red3")
-            elif not ev.get("registered_now", True):
+            elif ev.registered_now is False:
                 change = Text("registers it", style="#2f9e44")
-            elif ev.get("changes_key"):
+            elif ev.changes_key:
                 change = Text("new action, new key", style="dark_orange3")
             if trust_target:
-                if ev.get("will_trust"):
+                if ev.will_trust:
                     change.append(("; " if change else "") + "trusts it", style="bold #2f9e44")
-                elif ev.get("trust") in ("untrusted", "modified"):
-                    change.append(("; " if change else "") + f"stays {ev.get('trust')}",
+                elif ev.not_trusted:
+                    change.append(("; " if change else "") + f"stays {ev.trust}",
                                   style="dark_orange3")
             if not change:
                 change = Text("no change", style="dim")
             bad = any(w in state for w in ("disabled", "untrusted", "modified", "off"))
-            if trust_target and not bad and ev.get("trust_now") != ev.get("trust"):
+            if trust_target and not bad and ev.trust_now != ev.trust:
                 state += " after apply"
-            cells = [str(ev.get("event", ""))]
+            cells = [ev.event]
             if not standard:
                 cells.append(home_relative(host, command))
-            cells += [f"{ev.get('timeout', '')}s" if ev.get("timeout") is not None else "",
-                      Text(_short_key(key.removeprefix("sha256:")), style="dim"),
+            cells += [f"{ev.timeout}s" if ev.timeout is not None else "",
+                      Text(_short_key(ev.key.removeprefix("sha256:")), style="dim"),
                       Text(state, style="dark_orange3" if bad else "#2f9e44"),
                       change]
             tb.add_row(*cells)
         parts.append(tb)
-    for sk in hooks.get("skipped_events") or []:
-        parts.append(Text(f"not registered: {sk.get('canonical')}: {sk.get('reason', '')}",
-                          style="dim"))
+    for sk in hooks.skipped:
+        parts.append(Text(f"not registered: {sk.canonical}: {sk.reason}", style="dim"))
 
-    others = info.get("other_hook_sources") or hooks.get("other_sources") or []
+    others = hooks.other_sources
     parts.append(Text("\nOther hook sources", style="bold"))
     if not others:
         parts.append(Text("none found", style="dim"))
     for src in others:
         t = Text("• ")
-        t.append(host.display(str(src.get("path", ""))))
-        evs = src.get("events") or []
-        if evs:
-            t.append(f"  ({', '.join(evs)})", style="dim")
-        if src.get("note"):
-            t.append(f"\n  {src['note']}", style="dim")
+        t.append(host.display(src.path))
+        if src.events:
+            t.append(f"  ({', '.join(src.events)})", style="dim")
+        if src.note:
+            t.append(f"\n  {src.note}", style="dim")
         parts.append(t)
     return Group(*parts)
 
 
+def trust_text(target: str) -> str:
+    """Why hooks left untrusted do not run, in the target's words."""
+    from agentdeck.core.views import targets
+
+    t = targets.of(target).trust
+    return t.left_untrusted if t is not None else \
+        "This CLI runs only hooks you trust; you chose to leave agentdeck's own untrusted."
+
+
 class HooksPane(VerticalScroll):
-    """Posts TrustHooks when the operator asks agentdeck to trust its own hooks (Codex)."""
+    """Posts TrustHooks when the operator asks agentdeck to trust its own hooks (a CLI that
+    gates hooks on trust)."""
 
     class TrustHooks(Message):
         def __init__(self, trust: bool) -> None:
@@ -214,11 +221,10 @@ class HooksPane(VerticalScroll):
         if target not in plan.targets:
             body.update(Text("This target is not part of the plan.", style="dim"))
             return
-        hooks = (plan.info.get(target) or {}).get("hooks") or {}
-        if "trust_requested" in hooks:
-            requested = bool(hooks.get("trust_requested"))
-            untrusted = [e for e in hooks.get("events") or []
-                         if e.get("trust") in ("untrusted", "modified")]
+        hooks = hooks_view.of(plan, target)
+        if hooks.trust_gated:
+            requested = hooks.trust_requested
+            untrusted = hooks.untrusted
             text = Text()
             if requested:
                 text.append("Trusting agentdeck's hooks is part of this plan ", style="bold")
@@ -226,8 +232,7 @@ class HooksPane(VerticalScroll):
             else:
                 text.append(f"{len(untrusted)} hook(s) will not run until trusted. ",
                             style="bold dark_orange3" if untrusted else "")
-                text.append("Codex runs only hooks you trust; you chose to leave agentdeck's "
-                            "own untrusted.", style="dim")
+                text.append(trust_text(target), style="dim")
             self.query_one("#hooks-trust-text", Static).update(text)
             btn = self.query_one("#hooks-trust", Button)
             btn.label = "Don't trust them" if requested else "Trust agentdeck's hooks"

@@ -1,38 +1,51 @@
 """The MCP servers pane: a row per server with transport, origin (profile or yours), a Switch
 for enabled that edits the plan live, the reason for its state, tools, and warnings. Renders
-`plan.info[target]["mcp"]`; posts McpToggled."""
+the core's MCP view of the target (core/views/mcp.py); posts McpToggled."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static, Switch
 
-from agentdeck.core.disk import MISSING
 from agentdeck.core.host import Host
 from agentdeck.core.plan import Plan
+from agentdeck.core.views import mcp as mcp_view
+from agentdeck.core.views.mcp import McpServer
 
 from ..messages import McpToggled
 from ..session import home_relative
 from .style import no_plan
 
-REASONS = {
-    "default-disabled": "off: mcpDefaultDisabled (switch on to connect it)",
-    "always-enabled": "on: listed in mcpAlwaysEnabled",
-    "operator-enabled": "on: you enabled it in Copilot (/mcp enable); agentdeck never disables it",
-    "operator-disabled": "off: you disabled it in Copilot (/mcp disable); run /mcp enable to connect",
-    "enabled": "on",
-    "profile-disabled": "off: the profile disables it (switch on to connect it)",
-    "not-written": "not written: the profile's definition is invalid",
-}
-#: states the switch can change: the others are the operator's own (set in the CLI) or invalid
-SWITCHABLE = ("default-disabled", "profile-disabled", "always-enabled", "enabled")
+
+@dataclass(frozen=True)
+class ServerRow:
+    """One server as the pane shows it: the core's view, and the operator's switches."""
+    server: McpServer
+    switched: bool | None = None    # switched since the last apply (None: not, or back)
+    saved: bool | None = None       # the switch saved in the operator's layer
+    unsave: bool = False            # the switch drops the saved choice
+    layer: str = ""                 # the layer's file, as shown
+
+    @property
+    def name(self) -> str:
+        return self.server.name
+
+    @property
+    def enabled(self) -> bool:
+        return self.server.enabled
+
+    @property
+    def reason(self) -> str:
+        return self.server.reason
 
 
 class McpRow(Horizontal):
     """One server: its switch and its facts."""
 
-    def __init__(self, target: str, server: dict, host: Host, **kw) -> None:
+    def __init__(self, target: str, server: ServerRow, host: Host, **kw) -> None:
         super().__init__(classes="mcp-row", **kw)
         self.target = target
         self.server = server
@@ -40,77 +53,63 @@ class McpRow(Horizontal):
 
     def compose(self) -> ComposeResult:
         s = self.server
-        yield Switch(bool(s.get("enabled")), animate=False, id=f"mcp-switch-{_safe(s['name'])}",
-                     disabled=not self._switchable(s),
-                     tooltip=f"connect {s['name']} when the CLI starts")
+        yield Switch(s.enabled, animate=False, id=f"mcp-switch-{_safe(s.name)}",
+                     disabled=not s.server.switchable,
+                     tooltip=f"connect {s.name} when the CLI starts")
         yield Static(self._facts(), classes="mcp-facts")
 
-    def _switchable(self, s: dict) -> bool:
-        return s.get("reason") in SWITCHABLE and not s.get("dropped")
-
     def _facts(self) -> Text:
-        s = self.server
+        row = self.server
+        s = row.server
         t = Text()
-        on = bool(s.get("enabled"))
+        on = s.enabled
         t.append("ON " if on else "OFF", style="bold #2f9e44" if on else "bold grey50")
         t.append("  ")
-        t.append(s["name"], style="bold")
-        t.append(f"  {s.get('transport', '?')} · ")
-        origin = s.get("origin", "?")
-        t.append("yours" if origin == "operator" else origin,
-                 style="magenta3" if origin == "operator" else "")
-        now = s.get("enabled_now")
-        if s.get("configured") is False:
+        t.append(s.name, style="bold")
+        t.append(f"  {s.transport} · ")
+        t.append("yours" if s.yours else s.origin, style="magenta3" if s.yours else "")
+        now = s.enabled_now
+        if s.configured is False:
             # not in the CLI's config yet: "now on" would describe a server that does not exist
             t.append(f" · new: apply adds it, {'on' if on else 'off'}", style="dim")
-        elif now is not None and bool(now) != bool(s.get("enabled")):
+        elif now is not None and now != on:
             t.append(f" · now {'on' if now else 'off'}, apply turns it "
-                     f"{'on' if s.get('enabled') else 'off'}", style="bold dark_orange3")
+                     f"{'on' if on else 'off'}", style="bold dark_orange3")
         t.append("\n")
-        reason = s.get("reason", "")
-        if s.get("switched") is not None and reason in SWITCHABLE:
+        switchable = s.reason in mcp_view.SWITCHABLE
+        if row.switched is not None and switchable:
             # the operator's switch, not the profile's directive, decides it
             t.append(f"{'on' if on else 'off'}: you switched it {'on' if on else 'off'} here "
                      "(apply saves it in your layer)", style="dim")
-        elif s.get("unsave") and reason in SWITCHABLE:
+        elif row.unsave and switchable:
             t.append(f"{'on' if on else 'off'}: as the profile has it (apply removes your "
                      "saved choice)", style="dim")
-        elif s.get("saved") is not None and reason in SWITCHABLE:
+        elif row.saved is not None and switchable:
             t.append(f"{'on' if on else 'off'}: your choice, saved in "
-                     f"{s.get('layer') or 'your layer'}", style="dim")
+                     f"{row.layer or 'your layer'}", style="dim")
         else:
-            t.append(REASONS.get(reason, reason), style="dim")
-        tools = s.get("tools")
-        if tools is not None:
+            t.append(s.reason_text, style="dim")
+        if s.tools is not None:
             t.append("\ntools: ")
-            t.append(", ".join(tools) if tools else "(none)")
-        if s.get("secret"):
+            t.append(", ".join(s.tools) if s.tools else "(none)")
+        if s.secret:
             t.append("\nholds literal credentials", style="bold dark_orange3")
-        for w in s.get("warnings") or []:
+        for w in s.warnings:
             t.append("\nwarning: ", style="bold dark_orange3")
             t.append(home_relative(self.host, w))
         return t
 
-    def update_server(self, server: dict) -> None:
+    def update_server(self, server: ServerRow) -> None:
         self.server = server
         sw = self.query_one(Switch)
         with sw.prevent(Switch.Changed):
-            sw.value = bool(server.get("enabled"))
-        sw.disabled = not self._switchable(server)
+            sw.value = server.enabled
+        sw.disabled = not server.server.switchable
         self.query_one(".mcp-facts", Static).update(self._facts())
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
         event.stop()
-        self.post_message(McpToggled(self.target, self.server["name"], event.value))
-
-
-def configured(plan: Plan, target: str, name: str) -> bool | None:
-    """Whether the server is in the CLI's config on disk now (None: the plan does not say)."""
-    for it in plan.for_target(target):
-        if it.kind == "key" and len(it.key) == 2 and it.key[0] in ("mcpServers", "mcp_servers") \
-                and it.key[1] == name:
-            return it.actual is not MISSING
-    return None
+        self.post_message(McpToggled(self.target, self.server.name, event.value))
 
 
 def _safe(name: str) -> str:
@@ -129,37 +128,35 @@ class McpPane(VerticalScroll):
         `saved`: the switches saved in the operator's layer (`layer`, the file shown)."""
         head = self.query_one("#mcp-head", Static)
         rows = self.query_one("#mcp-rows", Vertical)
-        info = (plan.info.get(target) or {}).get("mcp") if plan is not None and target else None
         if plan is None:
             head.update(no_plan(error))
             rows.remove_children()
             return
-        if not info:
+        view = mcp_view.of(plan, target) if target else mcp_view.McpView()
+        if not view.present:
             head.update(Text("This target reports no MCP servers in this build.", style="dim"))
             rows.remove_children()
             return
         t = Text()
         t.append("mcpDefaultDisabled ", style="bold")
-        t.append("yes" if info.get("mcpDefaultDisabled") else "no")
-        always = info.get("mcpAlwaysEnabled") or []
+        t.append("yes" if view.default_disabled else "no")
         t.append("   mcpAlwaysEnabled ", style="bold")
-        t.append(", ".join(always) if always else "(none)")
-        if info.get("file"):
-            t.append(f"\n{host.display(info['file'])}", style="dim")
-            if info.get("settings"):
-                t.append(f" · disabledMcpServers in {host.display(info['settings'])}", style="dim")
+        t.append(", ".join(view.always_enabled) if view.always_enabled else "(none)")
+        if view.file:
+            t.append(f"\n{host.display(view.file)}", style="dim")
+            if view.settings:
+                t.append(f" · disabledMcpServers in {host.display(view.settings)}", style="dim")
         switched = switched or {}
         saved = saved or {}
-        servers = [dict(s, configured=configured(plan, target, s["name"]),
-                        switched=switched.get(s["name"]), saved=saved.get(s["name"]),
-                        unsave=s["name"] in switched and switched[s["name"]] is None,
-                        layer=layer)
-                   for s in info.get("servers") or []]
+        servers = [ServerRow(s, switched=switched.get(s.name), saved=saved.get(s.name),
+                             unsave=s.name in switched and switched[s.name] is None,
+                             layer=layer)
+                   for s in view.servers]
         if not servers:
             t.append("\nNo MCP servers are configured.", style="dim")
         head.update(t)
         existing = list(rows.query(McpRow))
-        if [r.server["name"] for r in existing] == [s["name"] for s in servers] \
+        if [r.server.name for r in existing] == [s.name for s in servers] \
                 and all(r.target == target for r in existing):
             for r, s in zip(existing, servers):
                 r.update_server(s)
@@ -167,8 +164,8 @@ class McpPane(VerticalScroll):
         rows.remove_children()
         rows.mount_all([McpRow(target, s, host) for s in servers])
 
-    def server(self, name: str) -> dict | None:
+    def server(self, name: str) -> ServerRow | None:
         for r in self.query(McpRow):
-            if r.server["name"] == name:
+            if r.server.name == name:
                 return r.server
         return None

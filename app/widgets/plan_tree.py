@@ -8,6 +8,7 @@ from textual.widgets import Tree
 
 from agentdeck.core.host import Host
 from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
+from agentdeck.core.views import found as found_view
 
 from ..session import item_title, symbol
 from .style import MARK_STYLE
@@ -91,21 +92,20 @@ class PlanTree(Tree):
     def _add_found(self, host: Host, plan: Plan, target: str, under) -> None:
         """Another tool's install found in this home (core/targets/takeover.py): one node with
         each part and its fate; the parts a plan item carries out are listed with the files."""
-        for f in (plan.info.get(target) or {}).get("found") or []:
+        for f in found_view.of(plan, target):
             label = Text(no_wrap=True, overflow="ellipsis")
-            label.append(f["title"], style="bold")
+            label.append(f.title, style="bold")
             node = under.add(label, data=None, expand=True)
-            for p in f["parts"]:
+            for p in f.parts:
                 lab = Text(no_wrap=True, overflow="ellipsis")
-                name = f"{p['what']} {p['name']}" if p.get("name") else p["what"]
-                item = self._item_of(plan, p.get("item"))
+                item = self._item_of(plan, p.item)
                 if item is not None:      # the part's plan item: k / t / s decide it here too
                     sym = _mark(plan, item)
                     lab.append(f"{sym} ", style=MARK_STYLE.get(sym, ""))
                 else:
                     lab.append("  ")          # the fates line up with the marked rows
-                lab.append(f"{p['fate']:<9} ", style="dim" if p["fate"] == "kept" else "bold")
-                lab.append(f"{name}  {host.display(p['path'])}")
+                lab.append(f"{p.fate:<9} ", style="dim" if p.fate == "kept" else "bold")
+                lab.append(f"{p.title}  {host.display(p.path)}")
                 node.add_leaf(lab, data=item)
 
     @staticmethod

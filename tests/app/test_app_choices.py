@@ -17,7 +17,7 @@ from app_helpers import choose_tab, main_screen, plain, settle, static_text
 
 def _row(screen, name: str) -> McpRow:
     for row in screen.query(McpRow):
-        if row.server["name"] == name:
+        if row.server.name == name:
             return row
     raise AssertionError(name)
 
@@ -111,7 +111,7 @@ async def test_switch_off_apply_then_plan_and_a_new_session_are_empty(empty_host
         assert "in sync" in screen.query_one("TargetList").entries["copilot"].badge
         await choose_tab(pilot, "tab-mcp")
         row = _row(screen, "memory")
-        assert not row.server["enabled"]
+        assert not row.server.enabled
         facts = flat(plain(row.query_one(".mcp-facts").content))
         assert "your choice, saved in ~/.config/agentdeck/profiles/default.local/choices.json" \
             in facts
@@ -238,11 +238,11 @@ async def test_switching_against_a_saved_choice_the_profile_agrees_with(empty_ho
         await settle(pilot)
         screen = app.screen
         await choose_tab(pilot, "tab-mcp")
-        assert _row(screen, "memory").server["enabled"]
+        assert _row(screen, "memory").server.enabled
         await pilot.click(f"#{_row(screen, 'memory').query_one(Switch).id}")
         await settle(pilot)
         assert app.session.pending() == {"mcp_enabled": {"copilot": {"memory": False}}}
-        assert not _row(screen, "memory").server["enabled"]
+        assert not _row(screen, "memory").server.enabled
         item = next(i for i in screen.plan.items
                     if tuple(i.key) == ("mcp_enabled", "copilot", "memory"))
         assert item.desired is False and screen.plan.action(item) == "write"

@@ -247,7 +247,7 @@ async def test_an_mcp_switch_is_reached_seen_and_toggled_from_the_keyboard(demo_
             await pilot.press("right_square_bracket")
             await settle(pilot)
         assert screen.query_one("TabbedContent").active == "tab-mcp"
-        rows = {r.server["name"]: r for r in screen.query(McpRow)}
+        rows = {r.server.name: r for r in screen.query(McpRow)}
         memory = rows["memory"]
         sw = memory.query_one(Switch)
         assert sw.value is True

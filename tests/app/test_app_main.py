@@ -359,7 +359,7 @@ async def test_skip_leaves_a_change_out(empty_host, make_app):
 
 def _mcp_row(screen, name: str) -> McpRow:
     for row in screen.query(McpRow):
-        if row.server["name"] == name:
+        if row.server.name == name:
             return row
     raise AssertionError(name)
 
@@ -371,7 +371,7 @@ async def test_mcp_switch_edits_the_plan_live(empty_host, make_app):
         screen = app.screen
         await choose_tab(pilot, "tab-mcp")
         row = _mcp_row(screen, "memory")
-        assert row.server["enabled"] and row.server["reason"] == "always-enabled"
+        assert row.server.enabled and row.server.reason == "always-enabled"
         # 16.1: each name agentdeck disables is its own member of the list
         assert disabled_member(screen.plan, "memory") is None
         assert disabled_member(screen.plan, "github") is not None
@@ -381,13 +381,13 @@ async def test_mcp_switch_edits_the_plan_live(empty_host, make_app):
         item = disabled_member(screen.plan, "memory")
         assert item is not None and item.desired == "memory"
         assert screen.plan.action(item) == "write"
-        assert not _mcp_row(screen, "memory").server["enabled"]
+        assert not _mcp_row(screen, "memory").server.enabled
         # switch github (default-disabled) on: the plan no longer disables it
         github = _mcp_row(screen, "github")
-        assert github.server["reason"] == "default-disabled"
+        assert github.server.reason == "default-disabled"
         await pilot.click(f"#{github.query_one(Switch).id}")
         await settle(pilot)
-        assert _mcp_row(screen, "github").server["enabled"]
+        assert _mcp_row(screen, "github").server.enabled
         assert disabled_member(screen.plan, "github") is None
         assert screen.plan.info["copilot"]["mcp"]["disabledMcpServers"] == ["memory"]
         # and the apply writes exactly that
@@ -423,7 +423,7 @@ async def test_mcp_switch_is_disabled_for_servers_the_operator_set(demo_host, ma
         await settle(pilot)
         await choose_tab(pilot, "tab-mcp")
         github = _mcp_row(app.screen, "github")
-        assert github.server["reason"] == "operator-enabled"
+        assert github.server.reason == "operator-enabled"
         assert github.query_one(Switch).disabled
         text = plain(github.query_one(".mcp-facts").content)
         assert "you enabled it in Copilot" in text
@@ -442,7 +442,7 @@ async def test_mcp_switch_for_codex_edits_its_plan(demo_host, make_app):
         await choose_target(pilot, "codex")
         await choose_tab(pilot, "tab-mcp")
         row = _mcp_row(screen, "memory")
-        assert row.server["enabled"]
+        assert row.server.enabled
         await pilot.click(f"#{row.query_one(Switch).id}")
         await settle(pilot)
         item = find_item(screen.plan, "codex", key=("mcp_servers", "memory"))

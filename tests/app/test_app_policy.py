@@ -8,9 +8,18 @@ import json
 from textual.widgets import DataTable, Input, Select
 
 from agentdeck.app.screens.activity import ActivityScreen
-from agentdeck.app.screens.main import policy_data
 
 from app_helpers import choose_tab, choose_target, plain, settle, static_text
+
+
+def policy_data(session, plan):
+    """describe()'s data per target, straight from the core (what the Policy tab renders)."""
+    from agentdeck.core import profiles
+    from agentdeck.core.policy.compiled import policy_of
+    from agentdeck.core.policy.enforcement import describe
+
+    pol = policy_of(profiles.resolve(session.host, session.profile))
+    return {t: describe(pol, t) for t in plan.targets}
 
 
 def record(n: int, decision: str = "allow", target: str = "copilot", session: str = "s-1",

@@ -44,7 +44,7 @@ def flat(text: str) -> str:
 
 def _mcp_row(screen, name: str) -> McpRow:
     for row in screen.query(McpRow):
-        if row.server["name"] == name:
+        if row.server.name == name:
             return row
     raise AssertionError(name)
 
@@ -166,7 +166,7 @@ async def test_3_mcp_switch_on_the_demo_home_writes_in_one_step(demo_host, make_
         item = disabled_member(screen.plan, "memory")
         assert screen.plan.action(item) == "none"
         assert not screen.plan.has_changes, screen.plan.summary()
-        assert not _mcp_row(screen, "memory").server["enabled"]
+        assert not _mcp_row(screen, "memory").server.enabled
     from agentdeck.core.formats.jsonc import JsonDoc
 
     assert JsonDoc.parse(settings.read_text()).data["disabledMcpServers"] == ["my-notes", "memory"]

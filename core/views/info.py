@@ -1,0 +1,27 @@
+"""Reading a target's `info` (plain data from its adapter) for the views built from it."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def section(plan: Any, target: str, name: str) -> dict:
+    """`plan.info[target][name]` as a dict ({} when absent or not a dict)."""
+    info = getattr(plan, "info", None)
+    got = (info.get(target) if isinstance(info, dict) else None) or {}
+    value = got.get(name) if isinstance(got, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def rows(value: Any) -> list[dict]:
+    """A list of dicts (anything else is left out)."""
+    return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
+
+
+def strs(value: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, (list, tuple)) else ()
+
+
+def target_info(plan: Any, target: str) -> dict:
+    info = getattr(plan, "info", None)
+    got = info.get(target) if isinstance(info, dict) else None
+    return got if isinstance(got, dict) else {}

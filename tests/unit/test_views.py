@@ -1,0 +1,112 @@
+"""The typed views the app reads (core/views/): built for every registered target from its plan,
+they say what the adapter's info says, and what only one CLI knows comes from its `views` part."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from agentdeck.core import engine
+from agentdeck.core.demo import files, make_demo_home
+from agentdeck.core.host import Host
+from agentdeck.core.targets import registry
+from agentdeck.core.targets.parts.views import TargetViews
+from agentdeck.core.targets.spec import TRUST_HOOKS
+from agentdeck.core.views import browser, found, hooks, mcp, status, targets
+
+
+@pytest.fixture(scope="module")
+def demo_plan(tmp_path_factory):
+    home = make_demo_home(tmp_path_factory.mktemp("demo") / "home")
+    host = Host(home=home, env={"HOME": str(home), "PATH": "/usr/bin:/bin"})
+    return engine.build_plan(host, "default")
+
+
+def test_every_views_part_is_a_target_views_and_every_target_has_one():
+    for name in registry.NAMES:
+        v = targets.of(name)
+        assert isinstance(v, TargetViews)
+        if registry.has_part(name, "views"):
+            assert registry.part(name, "views").VIEWS is v
+    assert targets.of("no-such-target") == TargetViews()
+
+
+def test_views_are_frozen(demo_plan):
+    t = demo_plan.targets[0]
+    for view in (hooks.of(demo_plan, t), mcp.of(demo_plan, t), status.of(demo_plan, t)):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            view.target = "x"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("name", registry.NAMES)
+def test_the_hooks_view_says_what_the_adapter_says(demo_plan, name):
+    info = demo_plan.info[name]["hooks"]
+    view = hooks.of(demo_plan, name)
+    assert view.present
+    assert [e.event for e in view.events] == [e["event"] for e in info["events"]]
+    assert [e.command for e in view.events] == [e["command"] for e in info["events"]]
+    assert view.wrapper == info["wrapper"] and view.file == info["file"]
+    # trust is the view of a CLI that gates hooks on trust, and of no other
+    assert view.trust_gated == registry.spec(name).can(TRUST_HOOKS)
+    if view.trust_gated:
+        assert [e.will_trust for e in view.events] == [e["will_trust"] for e in info["events"]]
+        assert view.trust_requested is info["trust_requested"]
+    else:
+        assert all(e.trust is None for e in view.events)
+
+
+@pytest.mark.parametrize("name", registry.NAMES)
+def test_the_mcp_view_says_what_the_adapter_says(demo_plan, name):
+    info = demo_plan.info[name]["mcp"]
+    view = mcp.of(demo_plan, name)
+    assert [s.name for s in view.servers] == [s["name"] for s in info["servers"]]
+    for s, row in zip(view.servers, info["servers"]):
+        assert (s.enabled, s.reason, s.origin) == (row["enabled"], row["reason"], row["origin"])
+        assert s.reason_text == {**mcp.REASONS, **targets.of(name).mcp_reasons}.get(
+            s.reason, s.reason)
+        assert s.switchable == (row["reason"] in mcp.SWITCHABLE and not row["dropped"])
+    assert view.default_disabled is info["mcpDefaultDisabled"]
+    assert view.server("no-such-server") is None
+
+
+def test_a_server_the_operator_switched_in_the_cli_is_said_in_that_clis_words(demo_plan):
+    """The demo's Copilot has github in enabledMcpServers: the reason is the operator's, and the
+    words are those of the CLI whose views part says them."""
+    said = [(t, s) for t in demo_plan.targets for s in mcp.of(demo_plan, t).servers
+            if s.reason == "operator-enabled"]
+    assert said
+    for t, s in said:
+        own = targets.of(t).mcp_reasons.get("operator-enabled")
+        assert s.reason_text == (own or mcp.REASONS["operator-enabled"])
+        assert not s.switchable
+
+
+@pytest.mark.parametrize("name", registry.NAMES)
+def test_a_browser_view_only_for_a_target_with_a_browser(demo_plan, name):
+    view = browser.of(demo_plan, name)
+    assert (view is not None) == (name in targets.browser_targets())
+    if view is not None:
+        info = demo_plan.info[name]["browser"]
+        assert view.wsl is info["wsl"]
+        assert [c.name for c in view.candidates] == [c["name"] for c in info["candidates"]]
+        assert view.writes_nothing == targets.of(name).browser.writes_nothing
+
+
+def test_found_and_status_views(demo_plan):
+    for t in demo_plan.targets:
+        assert found.of(demo_plan, t) == ()          # the demo home has no other tool
+        c = demo_plan.counts(t)
+        st = status.of(demo_plan, t)
+        assert (st.changes, st.hand_edits, st.conflicts) == (c["changes"], c["kept"],
+                                                             c["conflict"])
+
+
+def test_the_demo_home_is_each_targets_demo_part(tmp_path):
+    want = files()
+    for s in registry.TARGETS:
+        if registry.has_part(s.name, "demo"):
+            part = registry.part(s.name, "demo").FILES
+            assert part and all(f"{s.home_dirname}/{rel}" in want for rel in part)
+    home = make_demo_home(tmp_path / "demo")
+    for rel, text in want.items():
+        assert (home / rel).read_text(encoding="utf-8") == text
