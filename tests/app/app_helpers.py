@@ -58,7 +58,7 @@ def find_item(plan, target: str, *, key: tuple | None = None, path_end: str | No
 
 def disabled_member(plan, name: str):
     """The plan item that puts `name` in Copilot's disabledMcpServers (one member item per name
-    agentdeck disables, issue 16.1), or None."""
+    agentdeck disables), or None."""
     for it in plan.for_target("copilot"):
         if it.key == ["disabledMcpServers"] and it.label == f"disabledMcpServers: {name}":
             return it
@@ -105,3 +105,26 @@ async def select_key_row(pilot, item_id: str) -> None:
     table.focus()
     table.move_cursor(row=ids.index(item_id))
     await settle(pilot)
+
+
+async def open_walkthrough(pilot):
+    """The walkthrough (OnboardingScreen), opened with `o` unless the app started in it."""
+    from agentdeck.app.screens.onboarding import OnboardingScreen
+
+    await settle(pilot)
+    if not isinstance(pilot.app.screen, OnboardingScreen):
+        await pilot.press("o")
+        await settle(pilot)
+    assert isinstance(pilot.app.screen, OnboardingScreen)
+    return pilot.app.screen
+
+
+async def go_to(pilot, screen, step: str) -> None:
+    """Press Next until the walkthrough `screen` is at `step`."""
+    while screen.step_id != step:
+        await pilot.press("n")
+        await settle(pilot)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())

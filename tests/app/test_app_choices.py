@@ -1,4 +1,4 @@
-"""Issue 16.2: choices made in the app stick. An MCP switch or an onboarding option is written,
+"""Choices made in the app stick. An MCP switch or an onboarding option is written,
 through the plan, to the operator's layer (core.overlay: <config>/profiles/<profile>.local/),
 so the next `agentdeck plan` and the next app session have nothing to do."""
 from __future__ import annotations
@@ -167,7 +167,7 @@ async def test_flipping_a_switch_twice_is_no_choice(empty_host, make_app):
 
 
 async def test_onboarding_options_stick(empty_host, make_app, monkeypatch, capsys):
-    from test_app_trial import go_to, open_walkthrough
+    from app_helpers import go_to, open_walkthrough
 
     host = empty_host
     app = make_app(host, onboard=True)
@@ -266,13 +266,13 @@ def cli_run(host, monkeypatch, capsys, *argv) -> tuple[int, str]:
 
 async def test_onboarding_trusts_agentdecks_codex_hooks_and_the_next_plan_is_empty(
         empty_host, make_app, monkeypatch, capsys):
-    """16 (operator trial): a new operator who finished onboarding had "codex hooks inert".
-    The options step has an explained "Trust agentdeck's Codex hooks" switch, on by default
-    (every plan's default: nothing to save); the trust is written through the plan (the
-    trusted_hash items), so `status` says in sync, the next plan is empty, and a second
-    walkthrough starts the same. Switched off, it is a choice the layer keeps."""
+    """Onboarding does not end with "codex hooks inert" for a new operator: the options step has
+    an explained "Trust agentdeck's Codex hooks" switch, on by default (every plan's default:
+    nothing to save); the trust is written through the plan (the trusted_hash items), so
+    `status` says in sync, the next plan is empty, and a second walkthrough starts the same.
+    Switched off, it is a choice the layer keeps."""
     from agentdeck.core.hooks_health import inert
-    from test_app_trial import go_to, open_walkthrough
+    from app_helpers import go_to, open_walkthrough
 
     host = empty_host
     app = make_app(host, onboard=True)
@@ -333,7 +333,7 @@ async def test_onboarding_trusts_agentdecks_codex_hooks_and_the_next_plan_is_emp
 
 
 async def test_onboarding_without_codex_has_no_trust_option(empty_host, make_app):
-    from test_app_trial import go_to, open_walkthrough
+    from app_helpers import go_to, open_walkthrough
 
     app = make_app(empty_host, onboard=True)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -185,9 +185,9 @@ async def test_the_real_doctor_if_this_build_has_one(demo_host, make_app):
 
 async def test_run_drill_shows_progress_per_cli_and_the_receipts(demo_host, make_app, fake_doctor,
                                                                  monkeypatch):
-    """Issue 13.5: "Run drill" (d) runs core.drill in a worker, with progress per CLI, and shows
-    the receipts in a table; its findings join the doctor's. The drill itself is replaced here
-    (tests/clients/test_drill_real.py runs the real one)."""
+    """The doctor screen's "Run drill" (d) runs core.drill in a worker, with progress per CLI,
+    and shows the receipts in a table; its findings join the doctor's. The drill itself is
+    replaced here (tests/clients/test_drill_real.py runs the real one)."""
     from agentdeck.core.drill import report as R
     from agentdeck.core.drill import run as drill_run
 
@@ -264,7 +264,7 @@ async def test_run_drill_shows_progress_per_cli_and_the_receipts(demo_host, make
 async def test_run_drill_on_a_home_without_agentdeck_says_so_without_a_turn(demo_host, make_app,
                                                                             fake_doctor,
                                                                             monkeypatch):
-    """Issue 13 follow-up: the real core.drill on the demo home (the CLIs found, agentdeck not
+    """The real core.drill on the demo home (the CLIs found, agentdeck not
     installed): each CLI is one "(skipped)" row saying so, and no process is started."""
     for name in ("copilot", "codex", "claude"):
         p = demo_host.home / ".local" / "bin" / name

@@ -1,4 +1,4 @@
-"""Issue 16.8 (keyboard and reading) and 16.7's app cuts: target keys and palette entries, `?`
+"""Keyboard and reading in the app: target keys and palette entries, `?`
 listing every key, the plan filter, a real diff for a structured hand-edit, the Keys tab's
 "last written" at 80x24, one count everywhere, the result screen's title after apply."""
 from __future__ import annotations
@@ -163,7 +163,7 @@ async def test_a_hand_edited_key_shows_a_real_diff_of_the_three_values(empty_hos
         assert '-    "my-own-memory-server"' in text
         # one value per line, not three JSON blobs cut at the column width
         assert "…" not in text
-        # taking the profile's: the reason no longer reads as if it were kept (16.7)
+        # taking the profile's: the reason no longer reads as if it were kept
         await pilot.press("t")
         await settle(pilot)
         text = plain(screen.query_one(DiffView).query_one("#diff-body").content)
@@ -195,7 +195,7 @@ async def test_keys_tab_keeps_last_written_at_80x24(demo_host, make_app):
 
 
 async def test_one_count_in_onboarding_and_on_the_main_screen(demo_host, make_app):
-    from test_app_trial import go_to, open_walkthrough
+    from app_helpers import go_to, open_walkthrough
 
     app = make_app(demo_host, onboard=True)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -231,7 +231,7 @@ async def test_the_result_screen_drops_applying_from_its_title(empty_host, make_
 
 
 async def test_an_mcp_switch_is_reached_seen_and_toggled_from_the_keyboard(demo_host, make_app):
-    """16 (operator trial): on the MCP tab, Tab reaches a server's switch, the row with focus
+    """On the MCP tab, Tab reaches a server's switch, the row with focus
     is marked (a bar at its left edge, the switch's track in the accent colour: a tint alone
     did not show in a 256-colour terminal), and space / enter toggle it; the plan follows.
     Keys only: no click, no focus() call."""

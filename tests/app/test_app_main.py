@@ -403,7 +403,7 @@ async def test_mcp_switch_edits_the_plan_live(empty_host, make_app):
 
 async def test_mcp_switch_on_the_demo_home_keeps_the_operators_list(demo_host, make_app):
     """The demo's settings.json already has the operator's disabledMcpServers: adding a name
-    to it is planned as one member of the list (16.1), the operator's names stay theirs."""
+    to it is planned as one member of the list, the operator's names stay theirs."""
     app = make_app(demo_host, targets=["copilot"])
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -479,8 +479,8 @@ async def test_browser_pane_under_wsl_lists_the_probes(demo_host, make_app):
 
 
 async def test_browser_tab_says_why_it_is_empty_for_targets_without_one(demo_host, make_app):
-    """Operator trial #8: clicking Browser with Codex selected did nothing (the tab was
-    disabled). It opens and says why there is nothing in it."""
+    """Clicking Browser with Codex selected opens the tab (it is not disabled) and says why
+    there is nothing in it."""
     from agentdeck.core import targets
 
     if "codex" not in targets.available():

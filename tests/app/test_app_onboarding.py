@@ -147,7 +147,7 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         groups = [str(n.label) for n in screen.query_one("PlanTree").root.children]
         assert len(groups) == len(screen.plan.targets)
         for t, g in zip(screen.plan.targets, groups):
-            # one count everywhere (16.7): the group says what the main screen's badge says
+            # one count everywhere: the group says what the main screen's badge says
             assert g.startswith(target_title(t)) and f"({target_status(screen.plan, t).badge()})" in g
         assert screen.check_action("next", ()) is True
         await pilot.press("n")                       # Apply: asks first
@@ -169,7 +169,7 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         assert fake_doctor and fake_doctor[-1]["live"] is False
         text = static_text(screen, "#doctor-body")
         assert "1 error" in text and "fix: apply the plan" in text
-        # issue 13.2/13.5: the last step says which hooks cannot run, and runs the drill (the
+        # the last step says which hooks cannot run, and runs the drill (the
         # CLIs are not installed on this test host: skipped, counted)
         assert "codex: installed, hooks inert: Codex skips untrusted hooks" in text
         assert "fix: `agentdeck apply --trust-hooks`" in text
@@ -178,7 +178,7 @@ async def test_the_whole_walk_applies_and_runs_the_doctor(empty_host, make_app, 
         await settle(pilot)
         main = main_screen(app)
         assert app.screen is main
-        # issue 13.2: no changes, but with the trust option off Codex's hooks are inert
+        # no changes, but with the trust option off Codex's hooks are inert
         status = static_text(main, "#status")
         assert status.startswith("No changes. Installed, hooks inert: codex: Codex skips"), status
         messages = [n.message for n in app._notifications]
@@ -247,7 +247,7 @@ async def test_first_run_opens_the_walkthrough_and_an_existing_home_does_not(
 
 async def test_a_handler_that_cannot_be_found_holds_the_apply_until_confirmed(empty_host,
                                                                               make_app):
-    """Issue 13.1: the review shows the error and the first Apply does not apply; the second
+    """The review shows the error and the first Apply does not apply; the second
     opens the usual confirmation."""
     empty_host.env["PATH"] = "/usr/bin:/bin"         # no agentdeck-hook anywhere
     before = snapshot_tree(empty_host.home)
@@ -273,7 +273,7 @@ async def test_the_doctor_step_counts_as_agentdeck_doctor_does(demo_host, make_a
     doctor` counts it on the same home; the drill and the hooks after the apply are counted
     on their own line, not mixed into it."""
     from agentdeck.core import cli
-    from test_app_trial import flat, go_to, open_walkthrough
+    from app_helpers import flat, go_to, open_walkthrough
 
     app = make_app(demo_host, onboard=True)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -1,4 +1,4 @@
-"""Issue 14.6: the per-target Policy tab and the Activity screen (a live table of the hook
+"""The per-target Policy tab and the Activity screen (a live table of the hook
 handler's decisions, core.activity)."""
 from __future__ import annotations
 

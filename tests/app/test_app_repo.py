@@ -1,4 +1,4 @@
-"""The repository screen (issue 9, item 5): open a repository folder, see its plan, which reader
+"""The repository screen: open a repository folder, see its plan, which reader
 gets which payload per event, the doctor's findings at repository scope; apply and remove
 through the same confirmation as the main screen."""
 from __future__ import annotations

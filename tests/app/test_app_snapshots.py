@@ -121,7 +121,7 @@ def test_repo(tab, size, snapshot_host, make_app, snap_compare):
 
 
 def test_policy_tab(snapshot_host, make_app, snap_compare):
-    """Issue 14.6: the Policy tab of the bundled default profile (Copilot)."""
+    """The Policy tab of the bundled default profile (Copilot)."""
     app = make_app(snapshot_host)
 
     async def run_before(pilot):
@@ -132,7 +132,7 @@ def test_policy_tab(snapshot_host, make_app, snap_compare):
 
 
 def test_activity(snapshot_host, make_app, snap_compare):
-    """Issue 14.6: the Activity screen, with a line appended while it is open."""
+    """The Activity screen, with a line appended while it is open."""
     from test_app_policy import record, settle_live, wait_rows, write_log
 
     write_log(snapshot_host, [record(1), record(2, "deny", rule="no-ssh-keys")])

@@ -1,0 +1,51 @@
+"""A plan that cannot be computed is shown as its one-line error, in the status and the plan
+pane: nothing stays "computing", a broken file stops only its own target, and `r` plans again
+once the file is fixed."""
+from __future__ import annotations
+
+from agentdeck.app.screens.onboarding import OnboardingScreen
+from agentdeck.app.widgets.target_list import TargetList
+
+from app_helpers import choose_tab, flat, main_screen, plain, settle, static_text
+
+
+async def test_broken_settings_show_the_error_and_no_target_stays_computing(demo_host,
+                                                                            make_app):
+    settings = demo_host.copilot_home / "settings.json"
+    settings.write_text(settings.read_text().replace('"theme": "dark",', '"theme": "dark",,'))
+    demo_host.state_dir.mkdir(parents=True)
+    app = make_app(demo_host)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        status = static_text(screen, "#status")
+        assert status.startswith("Could not compute the plan: ~/.copilot/settings.json:4:19")
+        assert "\n" not in status.strip()
+        note = flat(static_text(screen, "#plan-note"))
+        assert "~/.copilot/settings.json:4:19: expected a string key" in note
+        assert "Nothing has been written" in note
+        # the broken file stops its own target only; the others are planned and shown
+        entries = screen.query_one(TargetList).entries
+        assert entries["copilot"].badge == "plan failed"
+        others = [e.badge for t, e in entries.items() if e.available and t != "copilot"]
+        assert others and all(b != "plan failed" for b in others)
+        await choose_tab(pilot, "tab-hooks")
+        assert "Could not compute the plan" in plain(screen.query_one("#hooks-body").content)
+        assert screen.check_action("apply", ()) is None
+        # fixed on disk: r computes it again
+        settings.write_text(settings.read_text().replace(",,", ","))
+        await pilot.press("r")
+        await settle(pilot)
+        assert static_text(screen, "#status").startswith("Plan:")
+        assert screen.query_one(TargetList).entries["copilot"].badge != "plan failed"
+
+
+async def test_unknown_profile_error_is_in_the_plan_pane(demo_host, make_app):
+    app = make_app(demo_host, profile="nonsense")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        if isinstance(app.screen, OnboardingScreen):
+            await pilot.press("escape")
+            await settle(pilot)
+        note = flat(static_text(main_screen(app), "#plan-note"))
+        assert "unknown profile 'nonsense'" in note
