@@ -1,6 +1,6 @@
-"""One real agent turn of a CLI against tests/clients/scripted_model.py, per FACTS.md
-("Running a real session offline"): the provider comes from the environment or command-line
-overrides, so the home's own files are not edited for the turn."""
+"""One real agent turn of a CLI against tests/clients/scripted_model.py, per docs/facts/
+(README.md "Running a real turn offline", and each CLI's file): the provider comes from the
+environment or command-line overrides, so the home's own files are not edited for the turn."""
 from __future__ import annotations
 
 import os

@@ -1,5 +1,5 @@
-"""A scripted model server on 127.0.0.1 for real offline turns of the three CLIs (FACTS.md,
-"Running a real session offline"): the first request that offers a shell tool is answered with
+"""A scripted model server on 127.0.0.1 for real offline turns of the three CLIs (docs/facts/,
+"Running a real turn offline"): the first request that offers a shell tool is answered with
 one call of it running `command`; a request that carries the tool's result is answered with a
 final text. Wire formats: OpenAI Chat Completions (Copilot), OpenAI Responses (Codex), Anthropic
 Messages (Claude Code), all streamed as server-sent events.

@@ -118,7 +118,7 @@ def test_profile_settings_are_valid_for_copilot(scratch_env, need):
 
 
 def test_default_disabled_server_is_disabled_next_to_the_operators_own_list(scratch_env, need):
-    """Issue 16.1: the operator's settings.json already disables playwright; agentdeck adds
+    """The operator's settings.json already disables playwright; agentdeck adds
     github (mcpDefaultDisabled) as its own member of that list, and Copilot reports github
     disabled (not connected at start-up) while the operator's name stays; uninstall takes out
     only github."""

@@ -70,7 +70,7 @@ def test_fresh_install_all_ok_and_the_home_is_unchanged(scratch_env, need):
         assert r.deny["held"] and r.harmless_ran
         pre = next(e for e in r.events if e.canonical == "pre_tool_use")
         assert pre.fired == PRE_CALLS and pre.latency_ms is not None and pre.latency_ms < 30_000
-        for rule_id in DEFAULT_PATH_RULES:             # issue 21.7: each path rule, per CLI
+        for rule_id in DEFAULT_PATH_RULES:             # each path rule, per CLI
             assert_held(r, rule_id, "path")
         assert statuses(r)["agentdeck-self"] == "not tried"
         start = next(e for e in r.events if e.canonical == "session_start")
@@ -236,7 +236,7 @@ examples = { deny = ["rm -rf build"], allow = ["rm build.log"] }
 
 
 def test_operator_rules_deny_holds_in_all_three(scratch_env, need):
-    """Issues 14.7 and 21.7: the operator's own rules (a regex and an argv rule, in a profile
+    """The operator's own rules (a regex and an argv rule, in a profile
     extending default) are tried first in each real CLI, then the shipped ones up to the
     drill's budget; each tried rule's forms are denied by that rule and nothing ran."""
     need(*ALL)

@@ -2,8 +2,8 @@
 Claude's own permissions.deny (through the plan) still stops the Read tool when agentdeck's hook
 is gone -- its wrapper made to exit 0, as a model that neutered the hook would leave it.
 
-One real offline turn per case against tests/clients/scripted_model.py (FACTS.md, "Running a
-real session offline"): the scripted model calls Read on the file; what the CLI sends back as the
+One real offline turn per case against tests/clients/scripted_model.py (docs/facts/, "Running a
+real turn offline"): the scripted model calls Read on the file; what the CLI sends back as the
 tool result is what the model would have seen. The neighbour id_rsa.pub is read in the same
 setup, so the deny -- not a missing permission -- is what stops the key.
 """

@@ -1,4 +1,4 @@
-"""Issue 21 proof with the real CLIs: the evasion classes are blocked in real offline turns of
+"""Evasion with the real CLIs: the evasion classes are blocked in real offline turns of
 Copilot CLI, Codex and Claude Code, the benign forms run, and `agentdeck activity --json` records
 each decision with its rule id.
 

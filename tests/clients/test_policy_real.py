@@ -1,10 +1,10 @@
-"""Issue 14 proof with the real CLIs: a policy rule denies a shell command in a real offline turn
-of Copilot, Codex and Claude Code (the command's side effect is absent), an unmatched command
+"""The guardrail policy with the real CLIs: a policy rule denies a shell command in a real
+offline turn of Copilot, Codex and Claude Code (the command's side effect is absent), an unmatched command
 runs, and the audit log records both decisions; during a drill the canary is denied.
 
-Each turn runs against tests/clients/scripted_model.py on 127.0.0.1 (FACTS.md, "Running a real
-session offline"). The home is installed by agentdeck itself (default profile + the rule), so
-the handler reads the compiled policy the install wrote.
+Each turn runs against tests/clients/scripted_model.py on 127.0.0.1 (docs/facts/README.md,
+"Running a real turn offline", and each CLI's file there). The home is installed by agentdeck
+itself (default profile + the rule), so the handler reads the compiled policy the install wrote.
 """
 from __future__ import annotations
 

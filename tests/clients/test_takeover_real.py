@@ -1,4 +1,4 @@
-"""Taking over an agentihooks install, as the real Copilot sees it (issue 16.4).
+"""Taking over an agentihooks install, as the real Copilot sees it.
 
 A home made by the real agentihooks 2.17.0 (`agentihooks init --target copilot`, from PyPI via
 agentihooks_kit.py), then agentdeck's plan applied with the persona taken. The installed Copilot

@@ -166,7 +166,7 @@ def test_bad_input_fails_with_agentdeck_s_one_line_error(call, home, case):
     else:
         (home / ".codex").mkdir()
         (home / ".codex" / "config.toml").write_text("[broken\n")
-        # each target is planned on its own (issue 16.5): the error names its target first
+        # each target is planned on its own: the error names its target first
         expect = f"agentdeck: error: codex: {home / '.codex' / 'config.toml'}:1:"
     before = snapshot_tree(home)
     r = call(**params)

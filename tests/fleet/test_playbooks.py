@@ -1,4 +1,4 @@
-"""ansible-playbook on a fleet of local hosts, each with its own scratch home (issue 17)."""
+"""ansible-playbook on a fleet of local hosts, each with its own scratch home."""
 from __future__ import annotations
 
 import json

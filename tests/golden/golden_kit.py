@@ -23,7 +23,6 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core import profiles
-from agentdeck.core.targets.spec import MANIFEST_NAME
 
 GOLDEN = Path(__file__).resolve().parent
 UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"

@@ -1,4 +1,4 @@
-"""Issue 7 §3: two applies at once on one home. One runs; the other waits briefly for the home's
+"""Two applies at once on one home. One runs; the other waits briefly for the home's
 lock, then fails with a clear one-line message, having written nothing; the home ends exactly as
 one apply alone leaves it (no interleaved writes)."""
 from __future__ import annotations

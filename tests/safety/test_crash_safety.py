@@ -1,4 +1,4 @@
-"""Issue 7 §2: crash safety. A real `agentdeck` process is killed with SIGKILL at every write
+"""Crash safety. A real `agentdeck` process is killed with SIGKILL at every write
 step in turn and the home must survive each kill:
 
 - AGENTDECK_CRASH_AT=k kills the apply just before write step k (k = 1..N);

@@ -1,4 +1,4 @@
-"""Issue 15, the hook handler: hostile payloads and a hostile audit.jsonl never hang it, never
+"""The hook handler: hostile payloads and a hostile audit.jsonl never hang it, never
 make it write through a link, widen a mode or leave a raw control character in the log, and a
 padded tool call still leaves its audit line.
 

@@ -1,4 +1,4 @@
-"""Issue 7 §4: the hostile and malformed input corpus in tests/fixtures/bad/.
+"""The hostile and malformed input corpus in tests/fixtures/bad/.
 
 Each case is a folder: `case.toml` (what to set up and what to expect) and `home/` (files laid
 over an empty home; `state/` over agentdeck's state dir). Text containing @@HOME@@, @@STATE@@ or

@@ -1,4 +1,4 @@
-"""Issue 15: hostile homes and faults. No hang, no traceback, nothing written outside the home,
+"""Hostile homes and faults. No hang, no traceback, nothing written outside the home,
 no edit lost after a crash.
 
 - FIFOs, devices and sockets where agentdeck reads a file: one line naming it, at once (a FIFO
@@ -588,7 +588,7 @@ def test_the_text_around_the_persona_block_comes_back_byte_for_byte(tmp_path, te
 
 @pytest.mark.parametrize("existing", [[], [".copilot"], [".codex", ".claude"]])
 def test_uninstall_removes_the_folders_its_first_write_created(tmp_path, existing):
-    """Issue 16.7: an empty ~/.copilot/hooks (or any folder agentdeck's first write made) is
+    """An empty ~/.copilot/hooks (or any folder agentdeck's first write made) is
     not left behind; folders that were there before stay."""
     home = fresh_home(tmp_path / "home")
     for d in existing:

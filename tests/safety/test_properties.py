@@ -1,4 +1,4 @@
-"""Issue 7 §4, property-based: the JSONC and TOML round trips, and the three-state key rule --
+"""Property-based: the JSONC and TOML round trips, and the three-state key rule --
 random operator edits are never lost, through re-applies with a changed profile and through an
 uninstall.
 

@@ -1,4 +1,4 @@
-"""Issue 7 §6: each failure found in agentihooks 2.17.0, reproduced against agentdeck, which must
+"""Each failure found in agentihooks 2.17.0, reproduced against agentdeck, which must
 not have it. One test (or one parametrized group) per failure, named after it; every target
 that exists is covered. Plus regressions of bugs this suite found in agentdeck itself."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12.6: apply and uninstall stay exact at scale. One run each, not timed (the timings are
+"""Apply and uninstall stay exact at scale. One run each, not timed (the timings are
 benchmarks/run.py's row g): 1,000 MCP servers installed into the demo home -- where the operator
 already has servers, comments and a hand-written config.toml -- land in each target's file, a
 plan right after is empty, and the uninstall gives the home back byte for byte."""

@@ -1,4 +1,4 @@
-"""Issue 15, "Secrets in outputs": a literal credential in a profile never reaches any rendering of
+"""Secrets in outputs: a literal credential in a profile never reaches any rendering of
 the plan (text or --json: headers, env, args, URLs, persona, hooks command), never lands whole
 in a file others can read, and a profile file linked to a private file is not copied anywhere.
 
@@ -118,8 +118,8 @@ def test_a_command_linked_to_a_readable_file_is_fine(ghost):
 
 
 def test_a_header_under_a_secret_name_is_redacted_in_json_and_diff(ghost, capsys):
-    """Operator trial: `X-Api-Key: <a value of no known shape>` was printed whole by
-    `plan --json --diff` (the name check spelled API_KEY with "_" only)."""
+    """`X-Api-Key: <a value of no known shape>` is redacted by `plan --json --diff` (the name
+    check knows the "-" spelling of API_KEY, not only "_")."""
     plain = "plain" + "secretvalue" + "123456"
     mcp = json.dumps({"mcpServers": {"web": {"type": "http", "url": "https://api.example.com/mcp",
                                              "headers": {"X-Api-Key": plain,

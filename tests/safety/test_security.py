@@ -1,4 +1,4 @@
-"""Issue 7 §5: security.
+"""Security.
 
 - deleting and reaping never follow a symlink out of the home (a symlinked managed file is
   unlinked, never its target; a file reached through a symlinked folder outside the home is kept
@@ -145,7 +145,7 @@ def test_secret_bearing_files_are_0600_and_the_plan_says_so(tmp_path):
     _secret_profile(home)
     names = available()
     plan = plan_json(home, names, "--profile", "sekrit")
-    # plan --json redacts as the text plan does (issue 15): an item that writes the credential
+    # plan --json redacts as the text plan does: an item that writes the credential
     # shows it as [REDACTED:<kind>], and the credential itself is nowhere in the JSON
     assert TOKEN not in json.dumps(plan)
     secret_items = [i for i in plan["items"] if "[REDACTED:" in json.dumps(i["desired"])]

@@ -1,4 +1,4 @@
-"""Issue 7 §1: install then uninstall gives back the home byte for byte (contents, modes,
+"""Install then uninstall gives back the home byte for byte (contents, modes,
 symlinks), agentdeck's own state directory aside -- for each target alone and all together, on a
 fresh home and on a messy one. Keys the operator changed after the install stay as they left them
 and are reported. Uninstalling one target never touches another target's files."""

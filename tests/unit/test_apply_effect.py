@@ -1,4 +1,4 @@
-"""Apply's last word is the effect (issue 22.1, 22.5): wherever hooks would be installed inert the
+"""Apply's last word is the effect: wherever hooks would be installed inert the
 plan says so before apply, trusting agentdeck's own Codex hooks is the default unless the
 operator says no, an apply that leaves hooks inert ends with the reason and exit 2, trust is
 only ever for agentdeck's own hooks, and --take/--keep/--skip work on every item the plan lists

@@ -1,5 +1,5 @@
-"""Issue 16.3: `apply --yes` with an undecided conflict applies the rest, names the conflicts left
-and exits 2 (as `plan` does); --keep / --take decide them. Issue 16.7: the options commands
+"""`apply --yes` with an undecided conflict applies the rest, names the conflicts left
+and exits 2 (as `plan` does); --keep / --take decide them. The options commands
 share are accepted before the command too (`agentdeck --home DIR plan`)."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Codex hook registration and hook trust: hashes against the FACTS.md example, state keys, the
-three trust statuses, explicit trusting with --trust-hooks, trust that sticks until the hook
-changes, and never trusting a hook agentdeck did not write."""
+"""Codex hook registration and hook trust: hashes against the example in docs/facts/codex.md,
+state keys, the three trust statuses, explicit trusting with --trust-hooks, trust that sticks
+until the hook changes, and never trusting a hook agentdeck did not write."""
 from __future__ import annotations
 
 import hashlib
@@ -37,7 +37,8 @@ def _config(host):
 # ---- hashes and keys ------------------------------------------------------------------------------
 
 def test_trusted_hash_matches_the_facts_example():
-    """FACTS.md: sha256 of the sorted-key compact JSON of {event_name, hooks, matcher}."""
+    """docs/facts/codex.md section 3: sha256 of the sorted-key compact JSON of
+    {event_name, hooks, matcher}."""
     example = {"event_name": "pre_tool_use",
                "hooks": [{"async": False, "command": "echo pre", "timeout": 5, "type": "command"}],
                "matcher": "Bash"}

@@ -61,7 +61,7 @@ def clean(tmp_path_factory):
     shutil.copytree(FIXTURES / "clean", home, symlinks=True)
     (home / "README.md").unlink()
     # the default profile's github server reads GITHUB_TOKEN (${GITHUB_TOKEN} for Claude,
-    # bearer_token_env_var for Codex): set, as on a machine where that server works (16.6)
+    # bearer_token_env_var for Codex): set, as on a machine where that server works
     host = make_host(home, {"GITHUB_TOKEN": "placeholder-not-a-token"})
     install(host)
     return host, doctor.run(host)
@@ -306,7 +306,7 @@ CASES: list[Case] = [
     Case("codex.hooks.schema", "warning",
          {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]}}'},
          "not supported yet"),
-    # issue 16.6: every problem of a file Codex skips; ${VAR} an MCP server needs, unset
+    # every problem of a file Codex skips; ${VAR} an MCP server needs, unset
     Case("codex.hooks.timeout-spelling", "warning",
          {".codex/hooks.json": '{"version": 1, "hooks": {"Stop": [{"hooks": [{"type": "command", '
                                '"command": "x", "timeoutSec": 5}]}]}}'}, "'timeoutSec'"),
@@ -326,7 +326,7 @@ CASES: list[Case] = [
                                 'bearer_token_env_var = "AGENTDECK_TEST_UNSET_TOKEN"\n'
                                 'enabled = false\n'},
          "is off (enabled = false); once switched on it reads AGENTDECK_TEST_UNSET_TOKEN"),
-    # "fires twice" (issue 13.5, core/targets/<name>/doctor.py)
+    # "fires twice" (core/targets/<name>/doctor.py)
     Case("copilot.hooks.fires-twice", "warning", installed=True,
          after={".copilot/hooks/agentihooks.json":
                 '{"hooks": {"sessionStart": [{"bash": "agentihooks sessionStart"}],'

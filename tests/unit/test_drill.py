@@ -1,4 +1,4 @@
-"""Issue 13.3: the drill's parts without the real CLIs -- the scripted model server's three wire
+"""The drill's parts without the real CLIs -- the scripted model server's three wire
 formats, receipts parsing, double-firing attribution and the reasons an event did not fire.
 The real turns are in tests/clients/test_drill_real.py."""
 from __future__ import annotations

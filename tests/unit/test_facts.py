@@ -126,7 +126,8 @@ def test_event_table():
 
 # ---- Copilot disable keys ----------------------------------------------------------------------
 def test_copilot_disable_key_facts_example():
-    # FACTS.md: sha256("sessionStart\0{"type":"command","bash":"echo hi"}") begins 48084ce6
+    # docs/facts/copilot.md section 2:
+    # sha256("sessionStart\0{"type":"command","bash":"echo hi"}") begins 48084ce6
     assert copilot_disable_key("sessionStart", {"type": "command", "bash": "echo hi"}).startswith(
         "48084ce6")
 
@@ -178,7 +179,8 @@ def test_copilot_normalization_rules():
 
 # ---- Codex trust hashes and state keys ---------------------------------------------------------
 def test_codex_trusted_hash_facts_example():
-    # FACTS.md's JSON, and the currentHash Codex 0.171.0 `hooks/list` reported for
+    # the JSON of docs/facts/codex.md section 3, and the currentHash Codex 0.171.0
+    # `hooks/list` reported for
     # {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre", "timeout": 5}]}
     assert codex_trusted_hash("PreToolUse", "Bash",
                               [{"type": "command", "command": "echo pre", "timeout": 5}]) == (

@@ -1,4 +1,4 @@
-"""Issue 12.6: edits to one document are batched (``with doc.batch():``) and give exactly the
+"""Edits to one document are batched (``with doc.batch():``) and give exactly the
 bytes the same edits made one by one give -- for random JSONC and TOML texts and random runs of
 new keys, new tables and removals, the shapes an apply and an uninstall of many MCP servers
 make. Also: the plain TOML renderer that spares tomlkit's item building renders as tomlkit does."""

@@ -214,8 +214,7 @@ def test_crlf_is_preserved():
 
 
 def test_a_missing_final_newline_stays_missing():
-    # was test_documented_limit_a_missing_final_newline_is_added: issue 15 lists the added
-    # newline as a bug (uninstall was not byte-exact), so the limit is gone and the test says so
+    # an added final newline would make uninstall not byte-exact: the file keeps its ending
     doc = TomlDoc.parse('model = "o3"')
     doc.set(("t", "k"), 1)
     assert doc.text() == 'model = "o3"\n[t]\nk = 1\n'

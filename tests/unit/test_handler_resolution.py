@@ -1,4 +1,4 @@
-"""Issue 13.1: the hook handler is always found. agentdeck's own `agentdeck-hook` is the one
+"""The hook handler is always found. agentdeck's own `agentdeck-hook` is the one
 installed beside the running agentdeck, on PATH or not; other handlers come from PATH; a working
 wrapper survives an apply from a shell with another PATH; a real move is said in words; a
 handler that cannot be found is an error-level notice."""

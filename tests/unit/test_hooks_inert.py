@@ -1,4 +1,4 @@
-"""Issue 13.2: "in sync" means the hooks work. For each reason a registered hook cannot run,
+"""What "in sync" means: the hooks work. For each reason a registered hook cannot run,
 status, the plan summary and the per-target header say "installed, hooks inert: <reason>" with
 the fix, and status exits 2."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12.5: Host is the only door to the file system and to processes for core/.
+"""Host is the only door to the file system and to processes for core/.
 
 Scans every module of core/ (its syntax tree, not its text) for direct file-system and process
 calls -- os.open/unlink/replace/chmod/..., os.path.exists/isfile/islink/realpath/..., builtin
@@ -7,8 +7,8 @@ outside core/host.py. Two kinds of exception, each written down here with its re
 
 - core/hookhandler.py runs on every tool call of three CLIs and is kept to bare Python start-up
   (stdlib only, no Host object): it appends to its audit log with os.open/os.write itself.
-- calls in modules other helpers are rewriting this round, listed by name (KNOWN); a call that
-  is not listed fails the test, so the list can only shrink.
+- calls in modules not yet moved behind the Host, listed by name (KNOWN); a call that is not
+  listed fails the test, so the list can only shrink.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ EXEMPT = {"host.py": "the door itself", "hookhandler.py": "bare start-up, no Hos
                           "text) and the parser's binding: bare start-up, no Host; read-only, "
                           "O_NONBLOCK, bounded"}
 
-#: direct calls left in modules other helpers own and are rewriting this round (issue 12):
+#: direct calls left in modules not yet moved behind the Host:
 #: file -> the calls, each to move behind Host when that module is next touched
 KNOWN = {
     "profiles.py": {"Path.resolve", "Path.is_dir", "os.path.lexists", "Path.is_file"},  # schema

@@ -1,5 +1,5 @@
 """Host.end_process: how the doctor's JSON-RPC probes end the CLI they started with Host.popen
-(moved behind the Host from core/doctor/jsonrpc.py, issue 12.5's door)."""
+(the Host is the only door to processes)."""
 from __future__ import annotations
 
 import sys

@@ -1,4 +1,4 @@
-"""One reader (issue 12.1): one `plan` of an installed home opens each configuration file at
+"""One reader: one `plan` of an installed home opens each configuration file at
 most once, every file it reads is a plan input, and the doctor says what the plan says about a
 broken file (both read through core.disk)."""
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_one_plan_of_an_installed_home_opens_each_config_file_once(ghost, monkey
     home = str(ghost.home)
     config = {p: n for p, n in reads.items() if p.startswith(home)
               and "/.config/agentdeck/profiles/" not in p}
-    # the files issue 12 measured, and every manifest: read, and read once
+    # the configuration files and every manifest: read, and read once
     for must in (ghost.copilot_home / ".agentdeck-managed.json", ghost.copilot_home / "settings.json",
                  ghost.copilot_home / "mcp-config.json", ghost.copilot_home / "hooks" / "agentdeck.json",
                  ghost.codex_home / "config.toml", ghost.codex_home / ".agentdeck-managed.json",

@@ -1,4 +1,4 @@
-"""core.overlay: the operator's layer of app choices (issue 16.2)."""
+"""core.overlay: the operator's layer of app choices."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 16.5: each target is planned on its own. A broken file is an error for its target only
+"""Each target is planned on its own. A broken file is an error for its target only
 (naming file:line:col); the others are planned and shown; `plan` exits 1; `apply` applies
 nothing while a selected target has an error, unless --target narrows the selection."""
 from __future__ import annotations

@@ -2,7 +2,7 @@
 committed file in a repository), the plan is empty right after, uninstall takes it out, and
 `policy show` / enforcement.describe say per target how each rule is enforced.
 
-The profile schema's [policy] (issue 14.1) belongs to the schema; here the profile's policy is
+The profile schema's [policy] belongs to the schema; here the profile's policy is
 supplied through compiled.policy_of, which reads `profile.policy` once the schema has it."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""[policy] in profile.toml (issue 14.1): validated with file:line errors, extends-merged (rules by
+"""[policy] in profile.toml: validated with file:line errors, extends-merged (rules by
 id, a later profile's rule replaces the earlier one), exposed as plain data on the resolved
 profile (profile.policy.on_error, profile.policy.rules), and kept by the profile cache."""
 from __future__ import annotations

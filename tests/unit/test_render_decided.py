@@ -1,4 +1,4 @@
-"""Issue 16.7: the text plan says what apply will do with a hand-edited (or foreign) item -- the
+"""The text plan says what apply will do with a hand-edited (or foreign) item -- the
 profile's value written when the operator takes it, theirs left when they keep it -- and never
 both ("[hand-edited: taking the profile] ... kept" contradicted itself)."""
 from __future__ import annotations

@@ -73,7 +73,7 @@ def test_reader_view_per_event():
 def test_fresh_repo_plan_apply_and_files(ghost, repo):
     plan = engine.build_repo_plan(ghost, repo, "default")
     assert plan.targets == ["repo"]
-    # the default profile's [policy] rules travel with the hooks (issue 14.4): a committed file
+    # the default profile's [policy] rules travel with the hooks: a committed file
     assert {i.label.split(" ")[0] for i in plan.items} == {R.HOOKS_FILE, R.WRAPPER, "compiled"}
     assert all(i.cls == "create" for i in plan.items)
     apply(ghost, plan)
@@ -407,8 +407,8 @@ def test_an_interrupted_repo_apply_is_rolled_back(tmp_path, step):
 
 def test_handler_not_on_this_machines_path_is_warned(ghost, repo):
     """The committed wrapper finds the handler on PATH only: agentdeck's own `agentdeck-hook`
-    beside a venv that is not activated does not count (the trial: a trusted repository where
-    every hook fired, exited 0 and a private key was read)."""
+    beside a venv that is not activated does not count (otherwise, in a trusted repository,
+    every hook would fire, exit 0 and let a private key be read)."""
     plan = engine.build_repo_plan(ghost, repo, "default")
     assert plan.info["repo"]["hooks"]["on_path"] is True
     assert not any("enforce nothing" in n.message for n in plan.notices["repo"])

@@ -1,4 +1,4 @@
-"""Issue 16.7: a profile's skills are copied into a folder agentdeck owns (its state dir) and
+"""A profile's skills are copied into a folder agentdeck owns (its state dir) and
 linked there, so moving the profile folder (a source checkout) does not break them."""
 from __future__ import annotations
 

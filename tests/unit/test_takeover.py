@@ -101,8 +101,8 @@ def test_the_persona_region_keeps_text_around_it_and_comes_back_in_place(ghost):
 
 
 def test_a_damaged_kept_copy_is_not_put_back_and_does_not_block_the_uninstall(ghost):
-    """Nothing can be put back from a damaged copy; the rest of the uninstall goes on (the
-    trial found an operator stuck: --skip could not get past the refusal)."""
+    """Nothing can be put back from a damaged copy; the rest of the uninstall goes on (a
+    refusal there would leave the operator stuck: --skip could not get past it)."""
     fake_install(ghost)
     plan = engine.build_plan(ghost, "default", ["copilot"])
     assert engine.apply_plan(ghost, plan).ok
@@ -145,8 +145,8 @@ def test_a_forged_setuid_prior_mode_is_refused(ghost):
 
 
 def test_leaving_its_hooks_file_in_place_is_remembered(ghost):
-    """Skipping the set-aside is a choice that holds (the trial: every later plan and `status`
-    showed it pending again): the next plan keeps it, says both run, and take still works."""
+    """Skipping the set-aside is a choice that holds (not pending again in every later plan and
+    `status`): the next plan keeps it, says both run, and take still works."""
     fake_install(ghost)
     hooks = ghost.copilot_home / "hooks" / "agentihooks.json"
     plan = engine.build_plan(ghost, "default", ["copilot"])

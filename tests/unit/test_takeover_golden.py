@@ -1,4 +1,4 @@
-"""Taking over an agentihooks install (issue 16.4, docs/migrating.md), on a home produced by the
+"""Taking over an agentihooks install (docs/migrating.md), on a home produced by the
 real agentihooks 2.17.0 from PyPI (`agentihooks init --target copilot`; tests/clients/
 agentihooks_kit.py installs it, and these tests are skipped with pip's reason when it cannot).
 

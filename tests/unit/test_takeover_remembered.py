@@ -1,4 +1,4 @@
-"""Take-over cases found by trying it on real agentihooks 2.17.0 homes (helper `trial`):
+"""What a take-over of a real agentihooks 2.17.0 home remembers across later runs:
 agentihooks run again after agentdeck took its persona's place, and a manifest aside entry
 without its kept copy's sha. The real install comes from tests/clients/agentihooks_kit.py
 (skipped with pip's reason when it cannot be installed)."""
