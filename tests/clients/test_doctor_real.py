@@ -121,7 +121,7 @@ def test_fresh_install_drill_ok(scratch_env, need, tmp_path):
     need(*ALL)
     host = with_handler(scratch_env, tmp_path)
     host.env.pop("GITHUB_TOKEN", None)
-    # trusted: untrusted Codex hooks never run, which the drill (issue 13) rightly warns of
+    # trusted: untrusted Codex hooks never run, which the drill rightly warns of
     plan = engine.build_plan(host, "default", list(ALL), trust_hooks=True)
     assert not engine.apply_plan(host, plan).leftover
     fs = doctor.run(host, "default", list(ALL), drill=True)
