@@ -1,4 +1,4 @@
-"""GitHub Copilot CLI target: the complete install of reference §2-§11, corrected by FACTS.md.
+"""GitHub Copilot CLI target: the complete install of docs/facts/copilot.md (1.0.102).
 
 Every part is its own plan item with its own class and reason (group in brackets):
 
@@ -135,7 +135,7 @@ class CopilotTarget(Target):
         if settings is not None and not isinstance(settings, dict):
             raise UserError("expected an object at the top level", path=str(settings_path))
         manifest = view.manifest(T, self.manifest_path(host))
-        found = takeover.detect(view, T, manifest)   # another tool's install: taken over (16.4)
+        found = takeover.detect(view, T, manifest)   # another tool's install: taken over
 
         self._hooks(profile, view, settings, st, found)
         profile_disabled = self._settings(profile, host, st)
@@ -297,7 +297,7 @@ class CopilotTarget(Target):
         for n in _str_list(profile_disabled):   # the profile's explicit list wins
             if n not in ours:
                 ours.append(n)
-        # each name agentdeck disables is its own member of the operator's list (16.1): added
+        # each name agentdeck disables is its own member of the operator's list: added
         # when missing, removed (only it) when no longer wanted or on uninstall; a name that was
         # there before agentdeck is the operator's and never becomes ours
         members = _disabled_members(manifest, settings_path, actual_disabled)

@@ -1,5 +1,5 @@
 """GitHub Copilot CLI checks: read settings.json, hooks/*.json, mcp-config.json and the env file
-as Copilot would (FACTS.md, Copilot 1.0.102) and report what it would silently ignore.
+as Copilot would (docs/facts/copilot.md, Copilot 1.0.102) and report what it would silently ignore.
 
 From config.json only `trustedFolders` is ever read (to find repo hooks); nothing else in it is
 read or printed.

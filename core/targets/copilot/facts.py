@@ -1,8 +1,9 @@
 """GitHub Copilot CLI: facts as data, verified against @github/copilot 1.0.102.
 
-Sources: /work/shared/reference/FACTS.md, corrected where the real CLI disagrees (see the
-comments marked "observed"); observations come from `hooks.discover` over
-`copilot --headless --stdio` in a scratch home (tests/clients/test_probes_real.py re-checks them).
+Sources: docs/facts/copilot.md, whose "Observed by agentdeck" section holds the corrections
+where the real CLI disagreed (the comments marked "observed" here); observations come from
+`hooks.discover` over `copilot --headless --stdio` in a scratch home
+(tests/clients/test_probes_real.py re-checks them).
 """
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ class CopilotFacts(CliFacts):
     repo_mcp_files: tuple[str, ...] = (".mcp.json", ".github/mcp.json")
     policy_hooks_dir: str = "/etc/github-copilot/policy.d"
     hook_file_version: int = 1                   # optional; any other value rejects the file
-    #: the 12 events agentdeck registers (reference §2.1)
+    #: the 12 events agentdeck registers (docs/facts/copilot.md section 10, COPILOT-COMPAT §2.1)
     register_events: tuple[str, ...]
     #: in the schema enum but callback-only: dropped from files without an error (observed)
     callback_only_events: tuple[str, ...] = ("postResult", "prePRDescription")
@@ -109,8 +110,9 @@ class CopilotFacts(CliFacts):
     discover_applies_disable_all: bool = False
     #: observed 2026-12-01 (1.0.102): with `disableAllHooks: true` in settings.json a real `-p`
     #: turn still runs every user hook (tests/clients/test_drill_real.py::
-    #: test_copilot_runs_user_hooks_despite_disable_all_hooks), although FACTS.md and the
-    #: settings schema say it disables them. Claude Code does honour its own disableAllHooks.
+    #: test_copilot_runs_user_hooks_despite_disable_all_hooks), although the settings schema says
+    #: it disables them (docs/facts/copilot.md section 3). Claude Code does honour its own
+    #: disableAllHooks.
     disable_all_stops_user_hooks: bool = False
     settings_keys: frozenset[str]
     settings_legacy_aliases: Mapping[str, str]
@@ -152,7 +154,7 @@ COPILOT = CopilotFacts(
     timeout_key="timeoutSec",
     timeout_aliases=("timeout",),                # observed: timeoutSec wins when both are set
     wrong_timeout_keys=("timeoutSeconds",),
-    default_timeout_sec=None,                    # FACTS.md: without timeoutSec a hook has no timeout
+    default_timeout_sec=None,                    # docs/facts/copilot.md: no timeoutSec, no timeout
     event_default_timeouts=frozen_map({}),
     canonical_events=frozen_map({
         "session_start": "sessionStart", "session_end": "sessionEnd",

@@ -6,10 +6,11 @@ Registration: `$COPILOT_HOME/hooks/agentdeck.json` (one "file" item, the whole f
                                           "bash": "<abs path>/agentdeck-hook.sh <event>",
                                           "timeoutSec": 30}]}}
 
-one action per event, the events of reference §2.1 in Copilot's camelCase spelling (or only
-those named in the profile's [hooks] events, canonical names such as `pre_tool_use`). The action
-names the wrapper (`core.targets.wrapper`), never the handler, so it is byte-stable when the
-handler changes. Timeout key `timeoutSec` (FACTS.md: `timeoutSeconds` is silently ignored).
+one action per event, the events of docs/facts/copilot.md section 10 in Copilot's camelCase
+spelling (or only those named in the profile's [hooks] events, canonical names such as
+`pre_tool_use`). The action names the wrapper (`core.targets.wrapper`), never the handler, so it
+is byte-stable when the handler changes. Timeout key `timeoutSec` (docs/facts/copilot.md:
+`timeoutSeconds` is silently ignored).
 Nothing is ever written into settings.json's inline `hooks` key.
 
 Trust: Copilot's settings.json `disabledHooks` lists content-hash keys

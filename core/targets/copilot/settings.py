@@ -1,8 +1,9 @@
 """Type checks for the settings.json values agentdeck writes for Copilot.
 
 One invalid value anywhere in settings.json makes Copilot 1.0.102 ignore the WHOLE file
-(FACTS.md: `"disableAllHooks": "no"` -> `copilot config --list --json` prints `{}`), and a key it
-does not know draws a warning on every launch. So before a profile key becomes a plan item:
+(docs/facts/copilot.md: `"disableAllHooks": "no"` -> `copilot config --list --json` prints
+`{}`), and a key it does not know draws a warning on every launch. So before a profile key
+becomes a plan item:
 
 - the key must be one of the 105 keys Copilot knows (agentdeck.core.targets.copilot.facts.SETTINGS_KEYS, or a
   legacy alias it still accepts); an unknown key is not written;
