@@ -1,4 +1,4 @@
-"""OpenAI Codex CLI target (FACTS.md, Codex 0.171.0).
+"""OpenAI Codex CLI target (docs/facts/codex.md, Codex 0.171.0).
 
 Every part is its own plan item with its own class and reason (group in brackets):
 
@@ -28,7 +28,7 @@ Every part is its own plan item with its own class and reason (group in brackets
 
 config.toml is edited through TomlDoc (tomlkit): the operator's comments, ordering and unknown
 tables survive; what agentdeck manages is recorded in the sidecar $CODEX_HOME/.agentdeck-managed.json.
-Codex has no custom agents (reference §5): the profile's agents are not installed for Codex.
+Codex has no custom agents (docs/facts/codex.md): the profile's agents are not installed for Codex.
 The events Codex lacks (post_tool_use_failure, notification, error) are skipped with an info line.
 
 The `info` dict (same shape as the Copilot adapter's where the concept is shared):
@@ -153,7 +153,7 @@ class CodexTarget(Target):
         self._native(profile, host, st)
         self._permissions(profile, host, config, st)
         self._mcp(profile, host, config, st)
-        found = takeover.detect(view, T, manifest)   # another tool's install (16.4)
+        found = takeover.detect(view, T, manifest)   # another tool's install
         replaces, why = takeover.persona_replaces(found)
         st.add(Desired(T, home / "AGENTS.md", "block", build_persona(profile, "Codex CLI"),
                        markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",

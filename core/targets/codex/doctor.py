@@ -98,7 +98,7 @@ def _hooks_json(ctx: Context, m: Model) -> None:
                                                             "key; Codex's must not)"
                                                             if "version" in extra else ""),
                                   ld.path, ld.line_of(extra[0])))
-        # issue 16.6: report what else is wrong in the file as well (Codex loads none of it)
+        # report what else is wrong in the file as well (Codex loads none of it)
     hooks = ld.data.get("hooks")
     if hooks is None:
         return
@@ -112,7 +112,7 @@ def _hooks_json(ctx: Context, m: Model) -> None:
 def _events(ctx: Context, m: Model, ld: Loaded, hooks: dict, prefix: tuple[str, ...],
             rejected_already: bool = False) -> None:
     """Every problem of the file's hooks, also after one that makes Codex reject the whole file
-    (issue 16.6); the file's handlers count as loaded only when nothing rejects it."""
+    too; the file's handlers count as loaded only when nothing rejects it."""
     f = _f()
     facts = f.CODEX
     is_toml = ld.path.name == facts.config_file

@@ -1,7 +1,7 @@
 """OpenAI Codex CLI: facts as data, verified against @openai/codex 0.171.0.
 
-Sources: /work/shared/reference/FACTS.md, corrected where the real CLI disagrees (comments marked
-"observed" come from `hooks/list` over `codex app-server` in a scratch home;
+Sources: docs/facts/codex.md, corrected where the real CLI disagrees (comments marked
+"observed", listed there too, come from `hooks/list` over `codex app-server` in a scratch home;
 tests/clients/test_probes_real.py re-checks them).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Codex hook registration and hook trust (FACTS.md, Codex 0.171.0).
+"""Codex hook registration and hook trust (docs/facts/codex.md, Codex 0.171.0).
 
 Registration: `$CODEX_HOME/hooks.json`, one whole "file" item (the file is agentdeck's):
 

@@ -1,5 +1,6 @@
 """MCP servers for Codex: the profile's target-neutral mcp.json (the Claude / .mcp.json shape)
-translated into `[mcp_servers.<name>]` tables of $CODEX_HOME/config.toml (FACTS.md, Codex 0.171.0).
+translated into `[mcp_servers.<name>]` tables of $CODEX_HOME/config.toml (docs/facts/codex.md,
+Codex 0.171.0).
 
 Translation, per server:
 
