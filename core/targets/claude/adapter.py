@@ -1,4 +1,4 @@
-"""Claude Code target (FACTS.md, Claude Code 2.1.332).
+"""Claude Code target (docs/facts/claude.md, Claude Code 2.1.332).
 
 Every part is its own plan item with its own class and reason (group in brackets):
 

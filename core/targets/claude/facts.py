@@ -1,6 +1,6 @@
 """Claude Code: facts as data, verified against @anthropic-ai/claude-code 2.1.332.
 
-Sources: /work/shared/reference/FACTS.md; the event list is the one `claude doctor` prints
+Sources: docs/facts/claude.md; the event list is the one `claude doctor` prints
 ("Valid events: ...") when settings.json names an unknown event.
 """
 from __future__ import annotations
@@ -165,7 +165,7 @@ CLAUDE = ClaudeFacts(
     timeout_key="timeout",
     timeout_aliases=(),
     wrong_timeout_keys=("timeoutSec",),
-    default_timeout_sec=600,                     # FACTS.md; not observable offline
+    default_timeout_sec=600,                     # docs/facts/claude.md; not observable offline
     event_default_timeouts=frozen_map({}),
     canonical_events=frozen_map({
         "session_start": "SessionStart", "session_end": "SessionEnd",
