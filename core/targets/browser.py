@@ -2,7 +2,7 @@
 directives, resolved at install time into Copilot's COPILOT_DEBUG_BROWSER (a JSON array of
 strings; Copilot spawns argv[0] with the rest plus the URL appended).
 
-Rules (reference §11.3 and §11.5):
+Rules (docs/facts/copilot.md section 10, COPILOT-COMPAT §11.3 and §11.5):
 
   browserCommand     under WSL                              elsewhere
   -----------------  -------------------------------------  ------------------------------------
@@ -16,7 +16,7 @@ Rules (reference §11.3 and §11.5):
   absent             nothing                                nothing
 
 explorer.exe is never chosen and never written: under WSL it ignores the URL, opens File Explorer
-on Documents and exits 1 (observed live, reference §11.5).
+on Documents and exits 1 (observed live: docs/facts/copilot.md section 10).
 
 `suppressBrowserLaunch: true` points COPILOT_DEBUG_BROWSER at a sink, `sh -c 'echo "$1" >> "$0"'
 <copilot home>/pending-oauth-urls.txt`, so servers stay configured and no browser opens; the URL

@@ -24,10 +24,10 @@ Items (group in brackets), every path inside the repository:
 
 Three readers, one file (READERS): Copilot CLI (only in a trusted folder), VS Code agent mode and
 the Copilot cloud agent (default branch, fresh clone, Linux, only `bash` entries run). The event
-keys are the PascalCase aliases (`event_key`): Copilot CLI accepts them (FACTS.md, verified on
-1.0.102) and VS Code needs them (`Stop`, never `AgentStop`, which both drop). A PascalCase key
-makes Copilot send snake_case fields with Claude tool names; VS Code sends its own payload. The
-default handler (agentdeck.core.hookhandler, with AGENTDECK_TARGET=repo) tells them apart.
+keys are the PascalCase aliases (`event_key`): Copilot CLI accepts them (docs/facts/copilot.md,
+verified on 1.0.102) and VS Code needs them (`Stop`, never `AgentStop`, which both drop). A
+PascalCase key makes Copilot send snake_case fields with Claude tool names; VS Code sends its own
+payload. The default handler (agentdeck.core.hookhandler, with AGENTDECK_TARGET=repo) tells them apart.
 
 `cwd: "."` is the repository root for all three readers (GitHub's and VS Code's hook references:
 "relative to repository root"), so the relative command also works in a session started in a
@@ -87,8 +87,8 @@ HANDLER_PROGRAM = "agentdeck-hook"
 CLOUD_SETUP_REMOVE = "remove"
 
 # ---- the three readers, as data ------------------------------------------------------------
-#: Sources: /work/shared/reference FACTS.md (Copilot CLI 1.0.102, verified), 001 (cloud agent
-#: constraints), 002 (two dialects behind one row), 004 (VS Code and cloud agent controls);
+#: Sources: docs/facts/copilot.md section 9 (Copilot CLI 1.0.102, verified; the cloud agent
+#: constraints, the two dialects behind one row, VS Code and cloud agent controls);
 #: VS Code's hookTypes.ts HOOKS_BY_TARGET[VSCode] and hookSchema.ts (bash -> linux/osx,
 #: timeoutSec -> timeout, cwd relative to the workspace root).
 READERS: dict[str, dict[str, str]] = {
@@ -113,8 +113,8 @@ READERS: dict[str, dict[str, str]] = {
 #: The events VS Code agent mode fires, by their (PascalCase) key.
 VSCODE_EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact",
                  "SubagentStart", "SubagentStop", "Stop")
-#: Keys that look right and are dropped: silently by Copilot CLI (FACTS.md), rejected by VS
-#: Code; with the spelling both read.
+#: Keys that look right and are dropped: silently by Copilot CLI (docs/facts/copilot.md),
+#: rejected by VS Code; with the spelling both read.
 REJECTED_KEYS = {"AgentStop": "Stop", "UserPromptSubmitted": "UserPromptSubmit"}
 #: Events that never fire in the cloud agent, and why.
 CLOUD_NEVER_FIRES = {

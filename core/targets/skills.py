@@ -1,12 +1,12 @@
 """Skills, commands and agents, translated for a target.
 
-Skills (shared by Copilot and Codex, reference §3 and §5):
+Skills (shared by Copilot and Codex, docs/facts/copilot.md sections 1 and 10):
 
 - each profile skill `skills/<name>/` is copied into a folder agentdeck owns,
   `<state dir>/skills/<name>/` (one "file" item per file, executable bits kept), and
   `~/.agents/skills/<name>` becomes a symlink to that copy (a "link" item; an existing link or
   real folder of that name is the operator's and is kept). Linking into the profile folder
-  itself would break when a source checkout (where the bundled profiles live) moves (16.7);
+  itself would break when a source checkout (where the bundled profiles live) moves;
 - each command `commands/<name>.md` becomes a skill folder `~/.agents/skills/<name>/SKILL.md`
   with `name` and `description` frontmatter (the description is at most 1024 characters). A
   command loses `/name` invocation and becomes model-discoverable instead.
@@ -38,8 +38,8 @@ DESCRIPTION_MAX = 1024
 AGENT_BODY_MAX = 30_000
 TRUNCATION_MARKER = "\n\n[... truncated by agentdeck: the agent body was over 30,000 characters ...]\n"
 
-#: Claude tool name -> Copilot agent grant name (reference §5). `shell` is the grant name; the
-#: hook boundary reports the same tool as `bash`.
+#: Claude tool name -> Copilot agent grant name (docs/facts/copilot.md section 10). `shell` is
+#: the grant name; the hook boundary reports the same tool as `bash`.
 TOOL_MAP = {
     "read": "view", "write": "create", "edit": "edit", "multiedit": "edit", "bash": "shell",
     "grep": "grep", "glob": "glob", "webfetch": "web_fetch", "websearch": "web_search",
