@@ -3,8 +3,8 @@
 Data only, the standard library only (the hook handler imports this module on its deny / ask
 path, never on an allow). Each row names the CLI version it was verified for and whether it
 was observed on the real CLI (`observed`) or comes from the vendor's documentation only
-(`documented`): FACTS.md "What really stops a tool" (verified 2026-12-01) is the source of the
-observed pre-tool rows.
+(`documented`): the "what denies" tables of docs/facts/copilot.md, codex.md and claude.md
+(verified 2026-12-01) are the source of the observed pre-tool rows.
 
 Shapes (what goes to stdout; the reason R always goes to stderr too):
   flat      {"permissionDecision": D, "permissionDecisionReason": R}      Copilot camelCase
