@@ -2,7 +2,7 @@
 complete agent turn offline and really fires its hooks.
 
 It listens on 127.0.0.1 (an ephemeral port) and speaks, streamed (server-sent events), the three
-wire formats the CLIs send (FACTS.md "Running a real session offline"):
+wire formats the CLIs send (docs/facts/<cli>.md "A real turn offline"):
 
     POST /v1/chat/completions   OpenAI Chat Completions   Copilot CLI (default)
     POST /v1/responses          OpenAI Responses          Codex CLI, Copilot with wire_api=responses
