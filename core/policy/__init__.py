@@ -1,4 +1,4 @@
-"""Guardrail policy (issue 14): rules written once in a profile, enforced by agentdeck's hook
+"""Guardrail policy: rules written once in a profile, enforced by agentdeck's hook
 handler in each CLI's own channel, every decision recorded.
 
 Small modules, each importable alone (the hook handler imports only what a call needs):

@@ -1,4 +1,4 @@
-"""The drill's canary (issue 13): while a drill runs (AGENTDECK_DRILL_ID is set in the CLI's
+"""The drill's canary: while a drill runs (AGENTDECK_DRILL_ID is set in the CLI's
 environment, so in the hook's), a shell command containing the literal token below is always
 denied, whatever the profile's rules say, so `agentdeck drill` proves the deny channel end to
 end in each CLI. Outside a drill the token means nothing."""

@@ -2,7 +2,7 @@
 
 A template builds the payload a CLI sends when it calls a tool of one class on one subject
 (the command, path, "server/tool" or URL of a rule example). The field names follow the
-payloads the real CLIs sent (FACTS.md "Running a real session offline"; the captured fixtures in
+payloads the real CLIs sent (docs/facts/<cli>.md "A real turn offline"; the captured fixtures in
 tests/fixtures/payloads/ are checked against these templates by tests/unit/test_policy_payloads.py).
 
     for dialect, target, event, payload in shapes("shell", "git push --force"): ...
