@@ -377,7 +377,7 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
         if n in stack:
             cycle = " -> ".join(stack[stack.index(n):] + [n])
             raise UserError(f"profile extends cycle: {cycle}", path=str(via) if via else None)
-        if len(stack) >= MAX_EXTENDS_DEPTH:    # one line, not a RecursionError (issue 15)
+        if len(stack) >= MAX_EXTENDS_DEPTH:    # one line, not a RecursionError
             raise UserError(f"profile extends chain is deeper than {MAX_EXTENDS_DEPTH} profiles "
                             f"({' -> '.join(stack[:3])} -> ...)", path=str(via) if via else None)
         if n in chain:

@@ -41,7 +41,7 @@ class HookSpec(BaseModel):
     timeout: int = Field(default=30, ge=1, le=3600)
 
 
-# ---- [policy]: guardrail rules (issue 14; enforced by core/policy/, docs/policy.md) ------------
+# ---- [policy]: guardrail rules (enforced by core/policy/, docs/policy.md) ----------------------
 PolicyTool = Literal["shell", "read", "write", "mcp", "web", "prompt", "any"]
 PolicyDecision = Literal["deny", "ask", "allow"]
 PolicyOnError = Literal["deny", "allow"]
@@ -193,7 +193,7 @@ class McpFile(BaseModel):
 class Directives(BaseModel):
     """The reserved `_agentdeck` block (alias `_agentihooks`): directives with no settings key in
     the CLI. Never written to disk. Loosely typed on purpose: a bad value degrades with a warning
-    in the plan (reference §11.5) rather than aborting the install."""
+    in the plan (docs/facts/copilot.md section 10) rather than aborting the install."""
     model_config = ConfigDict(extra="forbid")
     mcpDefaultDisabled: bool = False
     mcpAlwaysEnabled: list[str] = Field(default_factory=list)
