@@ -2,9 +2,11 @@
 may be said.
 
 A target whose files match the profile is not "in sync" when a hook it registers cannot run:
-the wrapper or the handler it execs is missing or not executable, Codex has not trusted the hooks
-(it skips untrusted hooks without a word), `disableAllHooks` is true, or the operator disabled
-our hooks in Copilot's `disabledHooks`. `status`, the plan's summary and per-target headers, the
+the wrapper or the handler it execs is missing or not executable, agentdeck's hooks file is kept
+as another tool's, or -- the target's own reasons, its health part's
+(core/targets/<name>/health.py; interface core/targets/parts/health.py) -- `disableAllHooks` is
+true where that stops the CLI's hooks, the operator disabled our hooks, or the CLI has not
+trusted them (and skips untrusted hooks without a word). `status`, the plan's summary and per-target headers, the
 app's badges and onboarding's last step all read `inert(plan, target)` and say
 "installed, hooks inert: <reason>" with the fix.
 
@@ -15,39 +17,33 @@ says in words when the resolved handler really changes ("handler: /old -> /new")
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
 from .desired import Notice
 from .host import Host
+from .targets.parts.health import Inert
+
+__all__ = ["INFO_KEY", "Inert", "annotate", "inert", "not_registered", "reasons", "state_text",
+           "summary_text"]
 
 INFO_KEY = "hooks_inert"
 
 
-@dataclass
-class Inert:
-    """One reason the installed hooks of a target cannot run."""
-    code: str          # handler-missing | wrapper-missing | codex-untrusted | disable-all | disabled-hooks
-    reason: str        # what is wrong, for people ("the handler ... is not found")
-    fix: str           # what to do about it
-    events: list[str]  # the registered events it concerns (all of ours: every one)
-    #: the plan items that fix it when the plan writes them all (the wrapper, agentdeck's hooks
-    #: file, the trust items): after this plan (inert(plan, t)) the reason holds only while the
-    #: plan's decisions do not write them; now (inert(plan, t, now=True), `status`) it holds
-    unless: list[str] = field(default_factory=list)
+def _part(target: str):
+    """The target's health part (core/targets/<name>/health.py), or None."""
+    from .targets import registry
 
-    def line(self) -> str:
-        return f"{self.reason} (fix: {self.fix})"
+    if target not in registry.BY_NAME or not registry.has_part(target, "health"):
+        return None
+    return registry.part(target, "health")
 
 
 def _disable_all_stops(target: str) -> bool:
-    """Whether `disableAllHooks: true` really stops this CLI's user hooks (facts as observed)."""
-    if target == "claude":
-        return True
-    if target == "copilot":
-        from .targets.copilot.facts import COPILOT
-        return COPILOT.disable_all_stops_user_hooks
-    return False
+    """Whether `disableAllHooks: true` really stops this CLI's user hooks (its health part says,
+    from the facts as observed)."""
+    p = _part(target)
+    return bool(getattr(p, "DISABLE_ALL_STOPS", False)) if p is not None else False
 
 
 def inert(plan, target: str, now: bool = False) -> list[Inert]:
@@ -174,47 +170,11 @@ def reasons(host: Host, target: str, hooks: dict, handler_on_disk: str | None) -
                 "install agentdeck (its agentdeck-hook comes with it) and run `agentdeck apply` "
                 "with that agentdeck, or set [hooks] command to the handler's absolute path",
                 events))
-    if _disable_all_stops(target) and hooks.get("disableAllHooks_on_disk") is True:
-        f = host.display((host.copilot_home if target == "copilot" else host.claude_home)
-                         / "settings.json")
-        fix = ("`agentdeck apply --take disableAllHooks` (or set it to false yourself)"
-               if target == "copilot" else f"set disableAllHooks to false in {f}")
-        out.append(Inert("disable-all", f"disableAllHooks is true in {f}", fix, events))
-    if target == "copilot":
-        off = [str(e.get("event")) for e in hooks.get("events") or []
-               if isinstance(e, dict) and e.get("registered_now")
-               and e.get("state") == "disabled-by-operator"]
-        if off:
-            out.append(Inert(
-                "disabled-hooks", f"{', '.join(off)} disabled in "
-                                  f"{host.display(host.copilot_home / 'settings.json')} "
-                                  "disabledHooks",
-                "remove their keys from disabledHooks (the Hooks tab shows each key), or "
-                "re-enable them in Copilot's /hooks", off))
-    if target == "codex":
-        # a hook this plan trusts is fixed by it: its trust item is in `unless`
-        rows_ = [e for e in hooks.get("events") or [] if isinstance(e, dict)
-                 and e.get("registered_now") and e.get("trust_now") not in ("trusted", "managed")]
-        untrusted = [str(e.get("event")) for e in rows_]
-        fixes = [_trust_item_id(hooks, e) for e in rows_ if e.get("will_trust")]
-        off = [str(e.get("event")) for e in hooks.get("events") or []
-               if isinstance(e, dict) and e.get("registered_now") and e.get("enabled") is False]
-        if untrusted:
-            n, total = len(untrusted), len(events)
-            which = (f"none of agentdeck's {total} hooks is trusted" if n == total else
-                     f"{n} of agentdeck's {total} hooks are not trusted ({', '.join(untrusted)})")
-            out.append(Inert("codex-untrusted", f"Codex skips untrusted hooks and {which}",
-                             "`agentdeck apply --trust-hooks`", untrusted,
-                             unless=fixes if len(fixes) == len(rows_) else []))
-        if off:
-            out.append(Inert("codex-disabled", f"{', '.join(off)} disabled in config.toml "
-                                               "[hooks.state] (enabled = false)",
-                             "remove enabled = false from those [hooks.state] entries", off))
+    p = _part(target)
+    if _disable_all_stops(target) and hooks.get("disableAllHooks_on_disk") is True \
+            and p is not None and hasattr(p, "disable_all"):
+        where, fix = p.disable_all(host)
+        out.append(Inert("disable-all", f"disableAllHooks is true in {where}", fix, events))
+    if p is not None and hasattr(p, "reasons"):      # the CLI's own: disabled, not trusted
+        out += p.reasons(host, hooks, events)
     return out
-
-
-def _trust_item_id(hooks: dict, event: dict) -> str:
-    """The plan item id of the trust item (config.toml [hooks.state."<key>"] trusted_hash)."""
-    from .manifest import entry_id
-    return entry_id(str(hooks.get("config")), "key",
-                    ("hooks", "state", str(event.get("key")), "trusted_hash"))

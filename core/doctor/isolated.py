@@ -11,18 +11,14 @@ XDG dirs and TMPDIR point there. What a probe answers is mapped back (`Isolated.
 scratch path becomes the real one), so the comparisons see the home's own paths and lines; the
 folder is removed afterwards.
 
-What the copy holds, per target (what the probes read, never credentials nor the CLI's state):
-  copilot  settings.json, hooks/, mcp-config.json, and a config.json holding only the
-           operator's trustedFolders (the one key agentdeck reads from it)
-  codex    config.toml, hooks.json, managed_config.toml, requirements.toml; the trust entries of
-           [hooks.state] are keyed by the hooks file's path, so each is passed again under the
-           copy's path (`-c hooks.state=...`, the drill's re-keying; nothing is edited)
-  claude   settings.json, settings.local.json, and a .claude.json holding only `mcpServers`
-           (one that does not parse is copied as it is, for Claude to report)
+What the copy holds is the target's probes part's (core/targets/<name>/probes.py): its
+SCRATCH_COPY (what the probes read, never credentials nor the CLI's state) and what its
+scratch_setup writes or passes from the operator's files (a config.json of trusted folders only,
+trust entries re-keyed under the copy's path, a .claude.json of MCP servers only). A cache the
+CLI would unpack again is linked, as the drill's recipe says (its Runner.cache_links).
 """
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -30,15 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from ..host import Host, HostError
-
-#: files and folders of each CLI home its probes read
-COPY: dict[str, tuple[str, ...]] = {
-    "copilot": ("settings.json", "hooks", "mcp-config.json"),
-    "codex": ("config.toml", "hooks.json", "managed_config.toml", "requirements.toml"),
-    "claude": ("settings.json", "settings.local.json"),
-}
-HOME_VARS = ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR")
-
 
 @dataclass
 class Isolated:
@@ -70,31 +57,30 @@ def run_root(host: Host) -> Path:
 def make(host: Host, root: Path, target: str) -> Isolated:
     """The scratch copy of `target`'s home under `root` and a Host pointed at it."""
     from ..drill import runners, scratch
+    from ..targets import registry
 
+    spec = registry.spec(target)
+    part = registry.part(target, "probes")
     s = scratch.Scratch(root / target)
     for d in (s.home, s.cli_home, s.work, *s.xdg.values()):
         host.mkdir(d, mode=0o700)
-    home = runners.cli_home(host, target)
-    for name in COPY[target]:
+    home = spec.home(host)
+    for name in part.SCRATCH_COPY:
         _copy(host, home / name, s.cli_home / name)
-    args: list[str] = []
-    if target == "copilot":
-        _, files = runners.copilot_extra(host, home, s.cli_home)
-        for name, data in files.items():
-            host.write_atomic(s.cli_home / name, data, mode=0o600)
-        scratch.link_copilot_bundle(host, s)
-    elif target == "codex":
-        args = runners.codex_trust_args(host, home, s.cli_home)
-    elif target == "claude":
-        host.write_atomic(s.cli_home / ".claude.json", _claude_json(host), mode=0o600)
+    args, files = part.scratch_setup(host, home, s.cli_home)
+    for name, data in files.items():
+        host.write_atomic(s.cli_home / name, data, mode=0o600)
+    recipe = runners.runner(target)
+    if recipe is not None:
+        scratch.link_caches(host, s, recipe.cache_links)
     env = {k: v for k, v in host.env.items() if k not in runners.CREDENTIAL_VARS
-           and k not in HOME_VARS}
+           and k not in runners.home_vars()}
     env.update(scratch.scratch_env(host, s))
-    env[runners.RUNNERS[target].home_var] = str(s.cli_home)
+    env[spec.home_env] = str(s.cli_home)
     probe_host = Host(home=s.home, env=env)
     subs = [(str(s.cli_home), str(home)), (str(s.home), str(host.home)),
             (str(s.root), str(host.home))]
-    return Isolated(target, host, probe_host, s.root, args, subs)
+    return Isolated(target, host, probe_host, s.root, list(args), subs)
 
 
 def remove_copy(host: Host, iso: Isolated) -> None:
@@ -145,18 +131,3 @@ def _copy(host: Host, src: Path, dst: Path, depth: int = 0) -> None:
         return                                 # unreadable: the CLI would not read it either
     if data is not None:
         host.write_atomic(dst, data, mode=(host.mode(src) or 0o600) & 0o700 | 0o600)
-
-
-def _claude_json(host: Host) -> bytes:
-    """Claude's .claude.json for the copy: its MCP servers only (the rest is Claude's own state
-    and the account)."""
-    try:
-        raw = host.read_bytes(host.claude_json)
-    except HostError:
-        return b"{}\n"
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        return raw or b""                      # broken: Claude is to see it as it is
-    servers = data.get("mcpServers") if isinstance(data, dict) else None
-    return (json.dumps({"mcpServers": servers} if isinstance(servers, dict) else {}) + "\n").encode()

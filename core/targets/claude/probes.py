@@ -4,22 +4,42 @@ as a finding at the file and line. `claude mcp list` is never used: it starts st
 """
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
 
-from ...host import Host
+from ...host import Host, HostError
 from ..checks.live import seconds, tilde, unavailable
 from ..checks.probing import clean_error, cwd, not_installed
 from ..parts.doctor import Context, Out
-from ..parts.probes import Probe, ProbeResult
+from ..parts.probes import Prepared, Probe, ProbeResult
 from . import SPEC
 from .facts import CLAUDE
+from .paths import claude_json
 
 T = SPEC.name
 DOCTOR = f"{T}.live.doctor"
 #: the live check ids, in table order
 LIVE_CHECKS = (DOCTOR,)
+#: what the probe reads of the home (the scratch copy holds these; .claude.json: scratch_setup)
+SCRATCH_COPY = ("settings.json", "settings.local.json")
+
+
+def scratch_setup(host: Host, real: Path, copy: Path) -> Prepared:
+    """A .claude.json holding only `mcpServers` (the rest is Claude's own state and the
+    account); one that does not parse is copied as it is, for Claude to report."""
+    try:
+        raw = host.read_bytes(claude_json(host))
+    except HostError:
+        return [], {".claude.json": b"{}\n"}
+    try:
+        data = json.loads(raw) if raw else {}
+    except ValueError:
+        return [], {".claude.json": raw or b""}       # broken: Claude is to see it as it is
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    kept = {"mcpServers": servers} if isinstance(servers, dict) else {}
+    return [], {".claude.json": (json.dumps(kept) + "\n").encode()}
 
 
 def probes(home: Path, args: list[str]) -> list[tuple[str, Probe]]:

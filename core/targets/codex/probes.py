@@ -17,7 +17,7 @@ from ..checks.jsonrpc import RpcChild, decline
 from ..checks.live import seconds, tilde, unavailable
 from ..checks.probing import CLIENT_INFO, not_installed, rpc, rpc_result, run_json
 from ..parts.doctor import Context, Out
-from ..parts.probes import Probe, ProbeResult
+from ..parts.probes import Prepared, Probe, ProbeResult
 from . import SPEC
 from .doctor import handler_enabled, model, trust_status
 from .facts import CODEX
@@ -26,6 +26,16 @@ T = SPEC.name
 CONFIG, HOOKS, MCP = (f"{T}.live.config", f"{T}.live.hooks", f"{T}.live.mcp")
 #: the live check ids, in table order
 LIVE_CHECKS = (CONFIG, HOOKS, MCP)
+#: what the probes read of the home (the scratch copy holds these)
+SCRATCH_COPY = ("config.toml", "hooks.json", "managed_config.toml", "requirements.toml")
+
+
+def scratch_setup(host: Host, real: Path, copy: Path) -> Prepared:
+    """The trust entries of [hooks.state] are keyed by the hooks file's path, so each is passed
+    again under the copy's path (`-c hooks.state=...`, the drill's re-keying; nothing is
+    edited)."""
+    from .drill import trust_args
+    return trust_args(host, real, copy), {}
 
 
 def probes(home: Path, args: list[str]) -> list[tuple[str, Probe]]:

@@ -16,7 +16,7 @@ from ..checks.jsonrpc import RpcChild, null_result
 from ..checks.live import seconds, tilde, unavailable
 from ..checks.probing import not_installed, rpc, rpc_result, run_json
 from ..parts.doctor import Context, Finding, Out
-from ..parts.probes import Probe, ProbeResult
+from ..parts.probes import Prepared, Probe, ProbeResult
 from . import SPEC
 from .doctor import model
 from .facts import COPILOT
@@ -25,8 +25,17 @@ T = SPEC.name
 HOOKS, SETTINGS, MCP = (f"{T}.live.hooks", f"{T}.live.settings", f"{T}.live.mcp")
 #: the live check ids, in table order
 LIVE_CHECKS = (HOOKS, SETTINGS, MCP)
+#: what the probes read of the home (the scratch copy holds these; config.json: scratch_setup)
+SCRATCH_COPY = ("settings.json", "hooks", "mcp-config.json")
 #: `copilot --version` must not update itself
 VERSION_ENV = {"COPILOT_AUTO_UPDATE": "false"}
+
+
+def scratch_setup(host: Host, real: Path, copy: Path) -> Prepared:
+    """A config.json holding only the operator's trustedFolders (the one key agentdeck reads
+    from it), as the drill's copy has."""
+    from .drill import config_files
+    return [], config_files(host)
 
 
 def probes(home: Path, args: list[str]) -> list[tuple[str, Probe]]:

@@ -4,10 +4,16 @@ what it makes of the answers (core/doctor/live.py runs them; the target says how
 A target the live doctor can ask has `core/targets/<name>/probes.py` providing (`ProbesPart`):
 
     LIVE_CHECKS                 the live check ids, in table order (`<target>.live.<what>`)
+    SCRATCH_COPY                the files and folders of the CLI home its probes read: the
+                                scratch copy the CLI is asked on holds those (never credentials
+                                nor the CLI's own state; core/doctor/isolated.py)
+    scratch_setup(host, real, copy)
+                                what depends on the operator's files: (extra arguments for the
+                                probes, files to write into the copy); `real` is the CLI's home,
+                                `copy` the scratch copy of it
     probes(home, args)          the probes to run, [(result key, probe)]: `probe(host)` returns
                                 a ProbeResult and never runs an operator hook or MCP server;
-                                `home` is the home the CLI is asked in, `args` the scratch
-                                copy's extra arguments (core/doctor/isolated.py);
+                                `home` is the home the CLI is asked in, `args` scratch_setup's;
                                 a key is `<target>.<what>` (the org layer's live rows read
                                 `<target>.hooks`)
     compare(ctx, results, outs) every answer (`results[key]`, None when it did not run)
@@ -43,12 +49,15 @@ class ProbeResult:
 
 
 Probe = Callable[["Host"], ProbeResult]
+Prepared = tuple[list[str], dict[str, bytes]]
 
 
 @runtime_checkable
 class ProbesPart(Protocol):
     LIVE_CHECKS: tuple[str, ...]
+    SCRATCH_COPY: tuple[str, ...]
 
+    def scratch_setup(self, host: "Host", real: Path, copy: Path) -> Prepared: ...
     def probes(self, home: Path, args: list[str]) -> list[tuple[str, Probe]]: ...
     def compare(self, ctx: "Context", results: dict[str, ProbeResult | None],
                 outs: dict[str, "Out"]) -> None: ...

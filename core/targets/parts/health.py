@@ -1,0 +1,39 @@
+"""The `health` part: why agentdeck's registered hooks cannot run in one CLI, beyond what every
+target shares (core/hooks_health.py decides "in sync" may be said: the wrapper or the handler
+missing, agentdeck's hooks file kept as another's).
+
+A target whose CLI has reasons of its own has `core/targets/<name>/health.py` providing:
+
+    DISABLE_ALL_STOPS           optional: True when `disableAllHooks: true` in the CLI's settings
+                                really stops its user hooks (facts, as observed)
+    disable_all(host)           with DISABLE_ALL_STOPS: (the settings file that holds it, shown
+                                with ~; the fix)
+    reasons(host, hooks, events)
+                                the CLI's own reasons, from the adapter's hooks info (`hooks`:
+                                plan.info[target]["hooks"]) for the events of agentdeck's that
+                                are registered on disk now (`events`): hooks the operator
+                                disabled, hooks the CLI has not trusted
+
+A target without the module has no reasons beyond the shared ones. `Inert` is plain data, kept
+in plan.info (so the JSON plan carries it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Inert:
+    """One reason the installed hooks of a target cannot run."""
+    code: str          # handler-missing | wrapper-missing | disable-all | not-registered | the
+                       # target's own (its health part: disabled-hooks, <cli>-untrusted, ...)
+    reason: str        # what is wrong, for people ("the handler ... is not found")
+    fix: str           # what to do about it
+    events: list[str]  # the registered events it concerns (all of ours: every one)
+    #: the plan items that fix it when the plan writes them all (the wrapper, agentdeck's hooks
+    #: file, the trust items): after this plan (inert(plan, t)) the reason holds only while the
+    #: plan's decisions do not write them; now (inert(plan, t, now=True), `status`) it holds
+    unless: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        return f"{self.reason} (fix: {self.fix})"
