@@ -736,7 +736,7 @@ class OnboardingScreen(Screen[str]):
         from .apply import ConfirmApplyScreen
         from .main import run_only_note
 
-        # issue 13.1: an error-level notice (a hook handler that cannot be found) holds the
+        # an error-level notice (a hook handler that cannot be found) holds the
         # apply until the operator presses Apply once more, having read it on the review step
         errors = [f"{t}: {n.message}" for t, ns in plan.notices.items() for n in ns
                   if n.level == "error"]
@@ -831,7 +831,7 @@ class OnboardingScreen(Screen[str]):
 
 
 def _inert_findings(session) -> list:
-    """Issue 13.2: "installed, hooks inert: <reason>" with the fix, for each target whose
+    """The "installed, hooks inert: <reason>" finding with the fix, for each target whose
     registered hooks cannot run (core.hooks_health), from the plan after the apply."""
     from agentdeck.core.doctor.findings import Finding
     from agentdeck.core.hooks_health import inert
@@ -842,7 +842,7 @@ def _inert_findings(session) -> list:
 
 
 def _drill_findings(session) -> list:
-    """Issue 13.5: the last step runs the drill (one real offline turn of each chosen CLI)."""
+    """The last step runs the drill (one real offline turn of each chosen CLI)."""
     from agentdeck.core.drill.findings import run_findings
 
     return run_findings(session.host, session.profile, list(session.fresh_plan().targets))

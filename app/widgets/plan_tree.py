@@ -66,7 +66,7 @@ class PlanTree(Tree):
                 shown = self._shown(plan, t, show_all)
                 label = Text(no_wrap=True, overflow="ellipsis")
                 label.append(target_title(t), style="bold")
-                # the main screen's badge: one count everywhere (16.7)
+                # the main screen's badge: one count everywhere
                 label.append(f"  ({target_status(plan, t).badge()})", style="dim")
                 group = self.root.add(label, data=None, expand=bool(shown))
                 self._add_found(host, plan, t, group)
