@@ -20,7 +20,7 @@ recorded, and never follows or deletes a symlink it did not write. A skill name 
 a symlink in ~/.agents/skills wins over a translated command: the command is not written there
 (writing `<link>/SKILL.md` would write into the operator's own folder), and the plan says so.
 
-Agents (Copilot only, reference §5): frontmatter translated to Copilot's vocabulary -- Claude tool
+Agents (Copilot only, docs/facts/copilot.md section 10): frontmatter translated to Copilot's vocabulary -- Claude tool
 names mapped (TOOL_MAP), scoped grants such as `Bash(git diff*)` reduced to the bare tool, Claude
 model aliases dropped, a description synthesized when missing; bodies over 30,000 characters cut
 at a paragraph boundary with a marker.
