@@ -70,27 +70,18 @@ def _findings(patterns: dict[str, re.Pattern]) -> list[str]:
         rel = path.relative_to(REPO)
         for line, text in _texts(path):
             for what, pat in patterns.items():
-                m = pat.search(text)
-                if m:
+                for m in pat.finditer(text):
                     at = line + text[:m.start()].count("\n")
                     found.append(f"{rel}:{at}: {what}: {m.group(0)!r}")
     return found
 
 
-#: until the docstring and comment edits in core/ and app/ land (they follow, folder by folder,
-#: while other work moves code there)
-PENDING = pytest.mark.xfail(strict=True, reason="core/ and app/ docstrings and comments still "
-                            "carry issue numbers and cite FACTS.md; edited folder by folder next")
-
-
-@PENDING
 def test_no_issue_or_trial_numbers_in_docstrings_and_comments():
     found = _findings(HISTORY)
     assert not found, ("history belongs in CHANGELOG.md; say what the code does instead:\n"
                        + "\n".join(found))
 
 
-@PENDING
 def test_facts_cite_documents_inside_the_repository():
     found = _findings(OUTSIDE)
     assert not found, ("cite docs/facts/<cli>.md (bring the fact there, with its version and how "
