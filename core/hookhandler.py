@@ -53,8 +53,13 @@ EVENTS: dict[str, tuple[str, ...]] = {
 }
 
 
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
 def _fold(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
+    """`name` lower-cased with everything but [a-z0-9] dropped (no regex: one compile less on
+    the handler's path)."""
+    return "".join(c for c in name.lower() if c in _ALNUM)
 
 
 _EVENT_INDEX = {_fold(n): canon for canon, names in EVENTS.items() for n in (canon, *names)}
@@ -135,26 +140,17 @@ def _tools(p: dict) -> list[dict]:
     return []
 
 
-def _dialect(p: dict, target: str | None) -> str:
-    if not p:
-        return "unknown"
-    if any(k in p for k in ("toolCalls", "toolName", "toolArgs", "toolResult")):
-        return "copilot-camel"
-    if "hookEventName" in p:
-        return "vscode"
-    if "turn_id" in p or target == "codex":
-        return "codex"
-    snake = any(k in p for k in ("hook_event_name", "session_id", "tool_name", "transcript_path"))
-    # Copilot's PascalCase events and VS Code both send snake_case fields plus an ISO timestamp;
-    # a repository's hook file (target "repo") is read by Copilot CLI, the cloud agent and VS
-    # Code, never by Claude Code, so its snake_case payloads are Copilot's
-    if isinstance(p.get("timestamp"), str) or (snake and target in ("copilot", "repo")):
-        return "vscode" if target == "claude" or "sessionId" in p else "copilot-pascal"
-    if snake:
-        return "claude"
-    if "sessionId" in p or isinstance(p.get("timestamp"), (int, float)) or target == "copilot":
-        return "copilot-camel"
-    return "unknown"
+def _speaker(target: str | None):
+    """The calling target's Speaker (core/targets/<name>/dialect.py), or None (no caller named,
+    a name no registered target speaks for)."""
+    from agentdeck.core.targets.dialects import speaker
+    return speaker(target)
+
+
+def _dialect(p: dict, speaker) -> str:
+    """The payload's dialect label: the caller's speaker says, else every registered dialect."""
+    from agentdeck.core.targets.dialects import detect
+    return detect(p, speaker).label
 
 
 def _bounded(value, depth: int = 0):
@@ -168,7 +164,7 @@ def _bounded(value, depth: int = 0):
     return value
 
 
-_CUT = re.compile(r"…\[\+(\d+) chars\]\Z")
+_CUT = r"…\[\+(\d+) chars\]\Z"      # compiled on first use (re's cache): most calls cut nothing
 
 
 def _window(value):
@@ -190,7 +186,7 @@ def _clip(value):
         return [_clip(v) for v in value]
     if isinstance(value, str) and len(value) > MAX_STR:
         keep = MAX_STR - 20  # room for the marker
-        cut = _CUT.search(value)   # already cut by _window: count what that dropped too
+        cut = re.search(_CUT, value)   # already cut by _window: count what that dropped too
         dropped = len(value) - keep - (len(cut.group(0)) - int(cut.group(1)) if cut else 0)
         return f"{value[:keep]}…[+{dropped} chars]"
     return value
@@ -208,7 +204,7 @@ def build_record(payload: dict, argv_event: str | None, env, error: str | None =
         "target": target,
         "event": event,
         "raw_event": raw_event,
-        "dialect": _dialect(payload, target),
+        "dialect": _dialect(payload, _speaker(target)),
         "session_id": _first(payload, "session_id", "sessionId"),
         "cwd": _first(payload, "cwd"),
     }
@@ -344,22 +340,21 @@ def _process_ms() -> int | None:
 # ---- deciding (pre-tool and prompt events) ---------------------------------------------------
 #: the events at which the handler decides (every other event is only logged)
 DECISION_EVENTS = ("pre_tool_use", "user_prompt_submit")
-#: the dialect a target's CLI speaks when the payload itself does not say
-_TARGET_DIALECT = {"copilot": "copilot-camel", "codex": "codex", "claude": "claude",
-                   "repo": "copilot-pascal"}
 MAX_SUMMARY = 300
 
 
-def _channel_dialect(record: dict) -> str:
-    d = record.get("dialect") or "unknown"
-    return _TARGET_DIALECT.get(record.get("target") or "", "unknown") if d == "unknown" else d
+def _channel(record: dict, env):
+    """The Dialect the decision is answered in: the payload's, or the calling target's own when
+    the payload said nothing about itself."""
+    from agentdeck.core.targets.dialects import channel
+    return channel(record.get("dialect"), _speaker(env.get("AGENTDECK_TARGET") or None))
 
 
 _MAX_POLICY = 4 * 1024 * 1024
 
 
 def _policy(env) -> tuple[dict | None, str | None]:
-    from agentdeck.core.policy.compiled import policy_path
+    from agentdeck.core.targets.dialects import policy_path
     return load_policy(policy_path(env, state_dir(env)))
 
 
@@ -399,31 +394,38 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
     """Evaluate the compiled policy (and the drill canary) for a pre-tool or prompt event, add
     the decision to `record`, and return (exit code, stdout, stderr) in the dialect's channel.
     `policy`: (document, problem) already loaded (`agentdeck policy test`, in-process); by
-    default the compiled policy file is read (core.policy.compiled.policy_path). `fs`: the file
+    default the compiled policy file is read (core.targets.dialects.policy_path). `fs`: the file
     system path rules look at (core.policy.fs; the disk by default)."""
-    from agentdeck.core.policy.canary import drill_canary_verdict
-    from agentdeck.core.policy.rules import Context, Verdict, evaluate_doc, evaluate_prompt
-    from agentdeck.core.policy.vocabulary import tool_calls
+    from agentdeck.core.policy.vocabulary import Call, tool_calls
 
-    event, dialect = record["event"], _channel_dialect(record)
+    event = record["event"]
     doc, problem = policy if policy is not None else _policy(env)
     on_error = (doc or {}).get("on_error") or "allow"
     servers = (doc or {}).get("mcp_servers") or ()
     calls = tool_calls(payload, servers) if event == "pre_tool_use" else []
-    verdict = drill_canary_verdict(env, calls)
+    verdict = None
+    if env.get(DRILL_VAR):          # the drill canary is looked at in a drill only
+        from agentdeck.core.policy.canary import drill_canary_verdict
+        verdict = drill_canary_verdict(env, calls)
     failed = None
     if verdict is None:
         failed = parse_error or problem
+        prompt = payload.get("prompt")
+        prompt = prompt if isinstance(prompt, str) else ""
         if failed and (parse_error or doc is None):
+            from agentdeck.core.policy.rules import Verdict
             verdict = Verdict("deny" if on_error == "deny" else "allow", "on_error", failed)
+        elif doc is None:           # no compiled policy: nothing to enforce, the call is recorded
+            verdict = _Unruled(calls[0] if calls else None) if event == "pre_tool_use" else (
+                _Unruled(Call("prompt", "prompt", [prompt])))
         elif event == "pre_tool_use":
+            from agentdeck.core.policy.rules import Context, evaluate_doc
             cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
-            home = env.get("HOME") or (doc or {}).get("home") or ""
-            verdict = evaluate_doc(doc or {}, calls, Context(home, cwd, env, fs))
+            home = env.get("HOME") or doc.get("home") or ""
+            verdict = evaluate_doc(doc, calls, Context(home, cwd, env, fs))
         else:
-            prompt = payload.get("prompt")
-            verdict = evaluate_prompt((doc or {}).get("rules") or [],
-                                      prompt if isinstance(prompt, str) else "")
+            from agentdeck.core.policy.rules import evaluate_prompt
+            verdict = evaluate_prompt(doc.get("rules") or [], prompt)
     call = verdict.call or (calls[0] if calls else None)
     if call is not None:
         record["tool_class"], record["tool_name"] = call.cls, _tool_name(call.name)
@@ -437,6 +439,7 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
         code, out, err = 0, "", ""
     else:
         from agentdeck.core.policy import answer as A
+        dialect = _channel(record, env)
         if verdict.rule == "on_error":
             code, out, err = A.on_error(event, dialect, on_error, failed or "")
         else:
@@ -447,6 +450,16 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
         record["error"] = "; ".join(filter(None, [record.get("error"), failed]))
     record["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
     return code, out, err
+
+
+class _Unruled:
+    """The verdict where there is no compiled policy (what core.policy.rules gives for an empty
+    one: allow, no rule), without importing the rules."""
+    __slots__ = ("call",)
+    decision, rule, reason = "allow", None, ""
+
+    def __init__(self, call) -> None:
+        self.call = call
 
 
 def _summary(record: dict, calls: list, call) -> list[str]:
@@ -484,7 +497,7 @@ def _fail(env, raw: str | None, e: BaseException) -> tuple[int, str, str]:
         doc, _ = _policy(env)
         on_error = (doc or {}).get("on_error") or "allow"
         from agentdeck.core.policy import answer as A
-        dialect = _TARGET_DIALECT.get(env.get("AGENTDECK_TARGET") or "", "unknown")
+        dialect = _channel({}, env)
         return A.on_error(canonical_event(raw), dialect, on_error,
                           f"internal error: {type(e).__name__}")
     except BaseException:  # noqa: BLE001

@@ -29,7 +29,8 @@ ENTRY = "org_hook.py"
 #: install-time helpers of core.policy.compiled -- desired, errors, targets -- are never run by
 #: the handler); a module-level import is always followed
 HANDLER_SCOPE = ("agentdeck.core.hookhandler", "agentdeck.core.secrets", "agentdeck.core.policy",
-                 "agentdeck.core.facts")
+                 "agentdeck.core.facts", "agentdeck.core.targets.dialects",
+                 "agentdeck.core.targets.registry")
 #: non-stdlib imports allowed inside a function of the copy, and why each is safe
 LAZY_OK = {"platformdirs": "unreachable: the entry always sets AGENTDECK_STATE_DIR",
            "tree_sitter": "the shell parser: loaded from its root-owned install (PARSERS)",
@@ -105,8 +106,13 @@ def _imports(tree: ast.AST, module: str, is_pkg: bool) -> list[tuple[str, list[s
     lazy_nodes = {id(n) for f in ast.walk(tree)
                   if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
                   for n in ast.walk(f)}
+    typing_only = {id(n) for f in ast.walk(tree)       # `if TYPE_CHECKING:`: never run
+                   if isinstance(f, ast.If) and isinstance(f.test, ast.Name)
+                   and f.test.id == "TYPE_CHECKING" for n in ast.walk(f)}
     out = []
     for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         lazy = id(node) in lazy_nodes
         if isinstance(node, ast.Import):
             out += [(a.name, [], lazy) for a in node.names]
@@ -128,8 +134,12 @@ def _in_scope(name: str) -> bool:
 def closure(host: Host) -> dict[str, bytes]:
     """Every file the handler needs: {path relative to lib/ ("agentdeck/core/..."): bytes}.
     Raises UserError when it imports something beyond the standard library."""
+    from ..targets.dialects import part_modules
+
     core = core_dir(host)
-    todo, seen, files, outside = [ROOT_MODULE], set(), {}, {}
+    # the handler imports the calling target's dialect by name (core/targets/dialects.py), which
+    # no import statement shows: every registered target's dialect module is copied
+    todo, seen, files, outside = [ROOT_MODULE, *part_modules()], set(), {}, {}
     while todo:
         mod = todo.pop()
         if mod in seen:

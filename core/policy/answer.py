@@ -1,17 +1,17 @@
 """A decision -> what the handler prints and exits with, in the calling dialect's channel.
 
-    code, stdout, stderr = answer("pre_tool_use", "codex", "deny", "force-push is not allowed")
+    code, stdout, stderr = answer("pre_tool_use", dialect, "deny", "force-push is not allowed")
 
-The channel facts (exit codes, JSON shapes, what ask becomes) are data in
-core/facts/hook_channels.py, with the version and the source of each row. This module is
-imported only when a call is denied, asked, blocked or failed: an allowed call prints nothing
-and exits 0.
+`dialect` is a core.targets.dialects.Dialect (the dialect part, core/targets/parts/dialect.py): the channel facts (exit codes, JSON shapes,
+what ask becomes, with the version and the source of each) are each target's
+(core/targets/<name>/dialect.py). This module is imported only when a call is denied, asked,
+blocked or failed: an allowed call prints nothing and exits 0.
 """
 from __future__ import annotations
 
 import json
 
-from agentdeck.core.facts import hook_channels as F
+from agentdeck.core.targets.dialects import SPECIFIC_EVENT, UNKNOWN
 
 
 def _shape(shape: str | None, event: str, decision: str, reason: str) -> str:
@@ -19,30 +19,31 @@ def _shape(shape: str | None, event: str, decision: str, reason: str) -> str:
         return json.dumps({"permissionDecision": decision, "permissionDecisionReason": reason})
     if shape == "specific":
         return json.dumps({"hookSpecificOutput": {
-            "hookEventName": F.SPECIFIC_EVENT.get(event, "PreToolUse"),
+            "hookEventName": SPECIFIC_EVENT.get(event, "PreToolUse"),
             "permissionDecision": decision, "permissionDecisionReason": reason}})
     if shape == "block":
         return json.dumps({"decision": "block", "reason": reason})
     return ""
 
 
-def effective(dialect: str, decision: str) -> str:
+def effective(dialect, decision: str) -> str:
     """The decision the CLI will act on: ask becomes deny where the dialect has no ask."""
     if decision == "ask":
-        return F.PRE_TOOL.get(dialect, F.PRE_TOOL["unknown"])["ask"]
+        return (dialect or UNKNOWN).pre_tool["ask"]
     return decision
 
 
-def answer(event: str, dialect: str, decision: str, reason: str) -> tuple[int, str, str]:
+def answer(event: str, dialect, decision: str, reason: str) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) for `decision` at `event` ("pre_tool_use" or
     "user_prompt_submit") in `dialect`. allow -> (0, "", "")."""
+    dialect = dialect or UNKNOWN
     reason = reason or "blocked by agentdeck policy"
     if event == "user_prompt_submit":
         if decision == "allow":
             return 0, "", ""
-        row = F.PROMPT.get(dialect, F.PROMPT["unknown"])
+        row = dialect.prompt
         return row["exit"], _shape(row["shape"], event, "block", reason), reason
-    row = F.PRE_TOOL.get(dialect, F.PRE_TOOL["unknown"])
+    row = dialect.pre_tool
     decision = effective(dialect, decision)
     if decision == "deny":
         return row["deny_exit"], _shape(row["shape"], event, "deny", reason), reason
@@ -51,9 +52,9 @@ def answer(event: str, dialect: str, decision: str, reason: str) -> tuple[int, s
     return 0, "", ""
 
 
-def on_error(event: str, dialect: str, on_error_value: str, why: str) -> tuple[int, str, str]:
+def on_error(event: str, dialect, on_error_value: str, why: str) -> tuple[int, str, str]:
     """The answer when the handler cannot decide: "deny" denies (exit 2 everywhere: a crash's
-    exit 1 would let the tool run in Codex and Claude), "allow" lets it run."""
+    exit 1 would let the tool run in most CLIs), "allow" lets it run."""
     if on_error_value == "deny":
         return answer(event, dialect, "deny", f"agentdeck policy could not decide ({why}); "
                                               "denied (on_error = deny)")

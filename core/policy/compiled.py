@@ -30,6 +30,10 @@ import json
 import os
 from pathlib import Path
 
+# where the calling hooks' compiled policy is: with the callers' speakers, so the handler finds
+# it without importing this module
+from ..targets.dialects import policy_path  # noqa: F401
+
 
 FORMAT = 2
 SELF_RULE = "agentdeck-self"          # the built-in write protection of the guard
@@ -223,16 +227,6 @@ def desired_item(profile, host, target: str, root=None):
 
 
 # ---- the handler side (every decision) ---------------------------------------------------------
-def policy_path(env, state_dir: str) -> str:
-    explicit = env.get("AGENTDECK_POLICY")
-    if explicit:
-        return explicit
-    target = env.get("AGENTDECK_TARGET") or ""
-    if target == "repo":
-        return REPO_PATH
-    return os.path.join(state_dir, "policy", f"{target or 'unknown'}.json")
-
-
 def add_to(state, profile, host, target: str, root=None) -> None:
     """The one call each adapter makes where it adds its hook wrapper: the compiled policy joins
     the target's plan when the profile has a [policy]."""

@@ -7,41 +7,45 @@
                    "channels": [{"dialect", "cli", "event", "how", "ask_becomes", "note",
                                  "source"}]}]}
 
-Everything here comes from core/facts/hook_channels.py (the channel facts, with the version and
-whether each row was observed on the real CLI) and core/targets/repo.py's reader table.
+Everything here comes from the calling target's parts: its dialect module's channel facts
+(core/targets/<name>/dialect.py, with the version and whether each row was observed on the real
+CLI) and its policy module's caveats (core/targets/<name>/policy.py); a scope (the repository's
+hooks) is described by the target whose dialect speaks for it.
 """
 from __future__ import annotations
 
 from agentdeck.core.facts import hook_channels as F
+from agentdeck.core.targets import dialects, registry
 
-#: the dialects each target's hooks receive
-TARGET_DIALECTS = {
-    "copilot": ("copilot-camel",),
-    "codex": ("codex",),
-    "claude": ("claude",),
-    "repo": ("copilot-pascal", "vscode"),
-}
-_EVENT = {"copilot-camel": ("preToolUse", "userPromptSubmitted"),
-          "copilot-pascal": ("PreToolUse", "UserPromptSubmit"),
-          "vscode": ("PreToolUse", "UserPromptSubmit"), "codex": ("PreToolUse", "UserPromptSubmit"),
-          "claude": ("PreToolUse", "UserPromptSubmit")}
 _SHAPE_TEXT = {"flat": 'stdout {"permissionDecision": "deny", "permissionDecisionReason": R}',
                "specific": 'stdout {"hookSpecificOutput": {"permissionDecision": "deny", ...}}',
                "block": 'stdout {"decision": "block", "reason": R}', None: "no JSON"}
 
 
-def _channel(dialect: str, tool: str, decision: str) -> dict:
-    cli, version = F.DIALECT_CLI.get(dialect, ("", ""))
-    pre, prompt = _EVENT.get(dialect, ("PreToolUse", "UserPromptSubmit"))
+def spoken(target: str) -> tuple:
+    """The Dialects `target`'s hooks receive (none for a caller no target speaks for)."""
+    s = dialects.speaker(target)
+    return tuple(s.spoken) if s is not None else ()
+
+
+def caveats(target: str) -> list[str]:
+    name = dialects.owner(target)
+    if name is None or not registry.has_part(name, "policy"):
+        return []
+    return list(registry.part(name, "policy").CAVEATS.get(target, []))
+
+
+def _channel(d, tool: str, decision: str) -> dict:
+    pre, prompt = d.events
     if tool == "prompt":
-        row = F.PROMPT[dialect]
+        row = d.prompt
         how = f"exit {row['exit']} + {_SHAPE_TEXT[row['shape']]} (the prompt is blocked)"
-        return {"dialect": dialect, "cli": cli, "version": version, "event": prompt,
+        return {"dialect": d.label, "cli": d.cli, "version": d.verified, "event": prompt,
                 "how": how if decision != "allow" else "exit 0 (recorded only)",
                 "ask_becomes": "deny" if decision == "ask" else None,
                 "note": "a prompt cannot be asked about: ask blocks it" if decision == "ask" else "",
                 "source": row["source"]}
-    row = F.PRE_TOOL[dialect]
+    row = d.pre_tool
     note = ""
     if decision == "deny":
         how = f"exit {row['deny_exit']} with the reason on stderr + {_SHAPE_TEXT[row['shape']]}"
@@ -51,24 +55,24 @@ def _channel(dialect: str, tool: str, decision: str) -> dict:
         note = row["ask_note"]
     else:
         how = "exit 0 (recorded only)"
-    return {"dialect": dialect, "cli": cli, "version": version, "event": pre, "how": how,
+    return {"dialect": d.label, "cli": d.cli, "version": d.verified, "event": pre, "how": how,
             "ask_becomes": row["ask"] if decision == "ask" else None, "note": note,
             "source": row["source"]}
 
 
 def describe(policy: dict | None, target: str) -> dict:
     """The Policy tab's data for one target."""
-    dialects = TARGET_DIALECTS.get(target, ())
+    heard = spoken(target)
     on_error = (policy or {}).get("on_error") or "allow"
     out = {
         "target": target,
-        "dialects": list(dialects),
-        "verified": {d: F.DIALECT_CLI[d][1] for d in dialects},
+        "dialects": [d.label for d in heard],
+        "verified": {d.label: d.verified for d in heard},
         "on_error": {"value": on_error, "exit": F.ON_ERROR_EXIT[on_error],
                      "meaning": ("a payload the handler cannot read, or an internal error, "
                                  + ("denies (exit 2, in every CLI)" if on_error == "deny"
                                     else "lets the tool run; the line is still recorded"))},
-        "caveats": list(F.CAVEATS.get(target, [])),
+        "caveats": caveats(target),
         "rules": [],
         "paths": [],
     }
@@ -94,14 +98,14 @@ def describe(policy: dict | None, target: str) -> dict:
                        f"a regex searched in the raw {tool} subject"
                        + (" (evadable on a command line: quoting, variables, spellings)"
                           if tool in ("shell", "any") else "")),
-            "channels": [_channel(d, tool, r.get("decision", "allow")) for d in dialects],
+            "channels": [_channel(d, tool, r.get("decision", "allow")) for d in heard],
         })
     for r in (policy or {}).get("paths") or []:
         access = r.get("access") or ["read", "write"]
         per_cli = []
-        for d in dialects:
-            tools = F.PATH_TOOLS.get(d, {})
-            per_cli.append({"cli": F.DIALECT_CLI.get(d, ("", ""))[0], "dialect": d,
+        for d in heard:
+            tools = d.path_tools
+            per_cli.append({"cli": d.cli, "dialect": d.label,
                             "tools": {a: tools.get(a, "") for a in access} | {
                                 "shell": f"{tools.get('shell', '')}: operands and redirections"},
                             "native": _native(target, r)})
@@ -109,7 +113,7 @@ def describe(policy: dict | None, target: str) -> dict:
             "id": r.get("id"), "paths": r.get("paths"), "except": r.get("except") or [],
             "access": access, "decision": r.get("decision", "deny"),
             "reason": r.get("reason") or "", "enforced_by": per_cli,
-            "channels": [_channel(d, "read", r.get("decision", "deny")) for d in dialects],
+            "channels": [_channel(d, "read", r.get("decision", "deny")) for d in heard],
         })
     return out
 
@@ -130,13 +134,13 @@ def ask_notices(policy: dict | None, target: str) -> list[str]:
     for r in (policy or {}).get("rules") or []:
         if r.get("decision") != "ask":
             continue
-        for d in TARGET_DIALECTS.get(target, ()):
-            row = F.PRE_TOOL[d]
+        for d in spoken(target):
+            row = d.pre_tool
             if r.get("tool") == "prompt":
                 out.append(f"policy rule {r.get('id')}: a prompt cannot be asked about; ask "
                            "blocks it")
             elif row["ask"] != "ask" or row.get("ask_note"):
                 becomes = "deny" if row["ask"] != "ask" else "ask"
-                out.append(f"policy rule {r.get('id')} (ask) in {F.DIALECT_CLI[d][0]}: becomes "
+                out.append(f"policy rule {r.get('id')} (ask) in {d.cli}: becomes "
                            f"{becomes}; {row['ask_note']}")
     return out

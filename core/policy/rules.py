@@ -95,15 +95,21 @@ def evaluate(rules: list[dict], calls: list[Call]) -> Verdict:
 class Context:
     """What a decision needs besides the rules: the home (~, $HOME), the call's cwd, the
     handler's environment and the file system (core/policy/fs.py)."""
-    __slots__ = ("home", "cwd", "env", "fs", "_paths")
+    __slots__ = ("home", "cwd", "env", "_fs", "_paths")
 
     def __init__(self, home: str, cwd: str, env=None, fs=None):
         self.home, self.cwd, self.env = home, cwd or home or "/", env or {}
-        if fs is None:
-            from .fs import DiskFS
-            fs = DiskFS()
-        self.fs = fs
+        self._fs = fs
         self._paths = None
+
+    @property
+    def fs(self):
+        """The file system (the disk by default), made when a path or argv rule first asks: a
+        policy of regex rules alone never imports core.policy.fs on the handler's path."""
+        if self._fs is None:
+            from .fs import DiskFS
+            self._fs = DiskFS()
+        return self._fs
 
     def path_rules(self, doc: dict):
         if self._paths is None:

@@ -14,7 +14,6 @@ import time
 from dataclasses import dataclass, field
 
 from agentdeck.core import hookhandler
-from agentdeck.core.facts import hook_channels as F
 
 from . import answer as A
 from .canary import CANARY_TOKEN, DRILL_ENV
@@ -37,9 +36,11 @@ class Result:
                 "notes": self.notes}
 
 
-def _channel(dialect_label: str) -> str:
+def _channel(dialect_label: str):
+    from agentdeck.core.targets import dialects
     base = dialect_label.split(":", 1)[0]
-    return "copilot-camel" if base.startswith("copilot-camel") or base == "copilot-batch" else base
+    return dialects.by_label(
+        "copilot-camel" if base.startswith("copilot-camel") or base == "copilot-batch" else base)
 
 
 #: the home `policy test` decides in (a virtual tree, MemoryFS: nothing on the disk is looked at)
@@ -81,12 +82,12 @@ def _check_answer(where: str, event: str, channel: str, expected: str, record: d
     """Why the answer is not what the facts say for `expected`, or None."""
     if event == "user_prompt_submit":
         want = "allow" if expected == "allow" else "deny"
-        row = F.PROMPT.get(channel, F.PROMPT["unknown"])
+        row = channel.prompt
         want_code = 0 if want == "allow" else row["exit"]
         got = "allow" if record.get("decision") == "allow" else "deny"
     else:
         want = A.effective(channel, expected)
-        row = F.PRE_TOOL.get(channel, F.PRE_TOOL["unknown"])
+        row = channel.pre_tool
         want_code = row["deny_exit"] if want == "deny" else 0
         got = record.get("effective") or record.get("decision")
     if got != want:

@@ -77,12 +77,19 @@ _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", 
               "paths")    # Copilot 1.0.102 rg/glob: one directory or a list of them
 _URL_KEYS = ("url", "urls", "uri", "query")
 _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$"
-                         r"|^(?:\+\+\+|---) (?:[ab]/)?(\S.*?)\s*$", re.M)
+#: patterns are compiled on first use (re's cache), not at import: the handler imports this
+#: module on every pre-tool call and most calls never need them
+_PATCH_FILE = (r"(?m)^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$"
+               r"|^(?:\+\+\+|---) (?:[ab]/)?(\S.*?)\s*$")
+
+
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def fold(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
+    """`name` lower-cased with everything but [a-z0-9] dropped (no regex: one compile less on
+    the handler's path)."""
+    return "".join(c for c in name.lower() if c in _ALNUM)
 
 
 def tool_args(value) -> dict:
@@ -130,7 +137,7 @@ def _first_str(args: dict, keys: tuple[str, ...]) -> list[str]:
 def patch_paths(text: str) -> list[str]:
     """Every path an apply_patch (or a unified diff) touches."""
     out: list[str] = []
-    for m in _PATCH_FILE.finditer(text):
+    for m in re.finditer(_PATCH_FILE, text):
         p = m.group(1) or m.group(2) or m.group(3)
         if p and p != "/dev/null" and p not in out:
             out.append(p)
@@ -153,11 +160,11 @@ def _shell_subjects(args: dict) -> list[str]:
     return _strings(args)[:1]
 
 
-_SAFE = re.compile(r"^[A-Za-z0-9_@%+=:,./~-]+$")
+_SAFE = r"^[A-Za-z0-9_@%+=:,./~-]+$"
 
 
 def _sh_quote(s: str) -> str:
-    return s if s and _SAFE.match(s) else "'" + s.replace("'", "'\"'\"'") + "'"
+    return s if s and re.match(_SAFE, s) else "'" + s.replace("'", "'\"'\"'") + "'"
 
 
 def _write_subjects(name: str, args: dict) -> list[str]:

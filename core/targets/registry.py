@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # pragma: no cover
 from .spec import MANIFEST_NAME, MCP_SWITCHES, TRUST_HOOKS, TargetSpec
 
 __all__ = ["BUILTIN", "BY_NAME", "DIRECTIVES_FILE", "MANIFEST_NAME", "MCP_SWITCHES", "NAMES",
-           "PROFILE_FILES", "TARGETS",
-           "TRUST_HOOKS", "TargetSpec", "part", "spec", "title"]
+           "PROFILE_FILES", "TARGETS", "TRUST_HOOKS", "TargetSpec", "has_part", "package", "part",
+           "spec", "title"]
 
 #: the registry: one entry per target package under core/targets/, in display order
 BUILTIN: tuple[str, ...] = ("copilot", "codex", "claude")
@@ -33,38 +33,64 @@ def _load(name: str) -> TargetSpec:
     return s
 
 
-TARGETS: tuple[TargetSpec, ...] = tuple(_load(n) for n in BUILTIN)
+if TYPE_CHECKING:  # pragma: no cover
+    TARGETS: tuple[TargetSpec, ...]
+    NAMES: tuple[str, ...]          # the target names in display order
+    BY_NAME: dict[str, TargetSpec]
+    #: every target's profile files, as the profile folder names them ("<target>/<file>")
+    PROFILE_FILES: tuple[str, ...]
+    #: the profile file that holds the `_agentdeck` directives and the MCP switches' disabled list
+    DIRECTIVES_FILE: str
 
-#: the target names in display order
-NAMES: tuple[str, ...] = tuple(s.name for s in TARGETS)
-BY_NAME: dict[str, TargetSpec] = {s.name: s for s in TARGETS}
+_LAZY = ("TARGETS", "NAMES", "BY_NAME", "PROFILE_FILES", "DIRECTIVES_FILE")
 
 
-#: every target's profile files, as the profile folder names them ("<target>/<file>")
-PROFILE_FILES: tuple[str, ...] = tuple(f"{s.name}/{f}" for s in TARGETS for f in s.profile_files)
-#: the profile file that holds the `_agentdeck` directives and the MCP switches' disabled list
-DIRECTIVES_FILE: str = next((f"{s.name}/{s.directives_file}" for s in TARGETS
-                             if s.directives_file), "")
+def __getattr__(attr: str):
+    """The tables made from the specs (_LAZY), on first use: importing the registry loads no
+    target package (the hook handler imports one target's dialect by name,
+    core/targets/dialects.py)."""
+    if attr not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+    g = globals()
+    if "TARGETS" not in g:
+        specs = tuple(_load(n) for n in BUILTIN)
+        g["NAMES"] = tuple(s.name for s in specs)
+        g["BY_NAME"] = {s.name: s for s in specs}
+        g["PROFILE_FILES"] = tuple(f"{s.name}/{f}" for s in specs for f in s.profile_files)
+        g["DIRECTIVES_FILE"] = next((f"{s.name}/{s.directives_file}" for s in specs
+                                     if s.directives_file), "")
+        g["TARGETS"] = specs
+    return g[attr]
+
+
+def _by_name() -> dict[str, TargetSpec]:
+    return globals().get("BY_NAME") or __getattr__("BY_NAME")
 
 
 def spec(name: str) -> TargetSpec:
     try:
-        return BY_NAME[name]
+        return _by_name()[name]
     except KeyError:
-        raise KeyError(f"unknown target {name!r}; known: {', '.join(NAMES)}") from None
+        raise KeyError(f"unknown target {name!r}; known: {', '.join(BUILTIN)}") from None
 
 
 def title(name: str) -> str:
-    s = BY_NAME.get(name)
+    s = _by_name().get(name)
     return s.title if s is not None else name
+
+
+def package(name: str) -> str:
+    """The package of target `name`; a built-in one is core/targets/<name>/, found without
+    loading the other targets."""
+    return f"{__package__}.{name}" if name in BUILTIN else spec(name).package
 
 
 def part(name: str, module: str) -> "ModuleType":
     """The module `module` of target `name`'s package (its "facts", "dialect", "doctor", ...)."""
-    return importlib.import_module(f"{spec(name).package}.{module}")
+    return importlib.import_module(f"{package(name)}.{module}")
 
 
 def has_part(name: str, module: str) -> bool:
     """Whether target `name`'s package has a module `module` (without importing it)."""
     import importlib.util
-    return importlib.util.find_spec(f"{spec(name).package}.{module}") is not None
+    return importlib.util.find_spec(f"{package(name)}.{module}") is not None

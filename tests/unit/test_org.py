@@ -249,13 +249,21 @@ def test_the_closure_refuses_a_non_stdlib_import(host, monkeypatch):
 
 
 def test_the_closure_is_the_handler_and_its_own_modules(host):
-    """Install-time helpers (pydantic models, tomlkit, the targets) are not copied; what is
-    copied imports only the standard library at module level."""
+    """Install-time helpers (pydantic models, tomlkit, the targets' adapters and facts) are not
+    copied; of the targets, only what the handler imports by name is: the registry, the specs
+    and each target's dialect; what is copied imports only the standard library at module
+    level."""
+    from agentdeck.core.targets import registry
+
     files = handler.closure(host)
     assert "agentdeck/core/hookhandler.py" in files and "agentdeck/core/policy/shellparse.py" in files
-    assert not any(f.startswith(("agentdeck/core/targets/", "agentdeck/core/formats/"))
+    assert not any(f.startswith("agentdeck/core/formats/")
                    or f in ("agentdeck/core/model.py", "agentdeck/core/desired.py")
                    for f in files), sorted(files)
+    t = "agentdeck/core/targets/"
+    assert {f for f in files if f.startswith(t)} == {
+        t + "__init__.py", t + "registry.py", t + "spec.py", t + "dialects.py",
+        *(f"{t}{n}/{m}.py" for n in registry.NAMES for m in ("__init__", "dialect"))}
 
 
 def test_the_doctor_shows_the_org_layer_and_its_ownership(home, root, capsys):

@@ -86,18 +86,31 @@ def test_no_other_literal_list_of_the_targets_in_core_or_app():
         for path in (REPO / root).rglob("*.py"):
             if path == REPO / "core" / "targets" / "registry.py":
                 continue
-            if path == REPO / "core" / "hookhandler.py":
-                continue        # bare start-up, imports nothing of agentdeck: checked below
             for line in _string_tuples(ast.parse(path.read_text())):
                 found.append(f"{path.relative_to(REPO)}:{line}")
     assert not found, found
 
 
-def test_the_hook_handlers_own_table_agrees_with_the_registry():
-    """core/hookhandler.py runs on every tool call and imports nothing of agentdeck, so it keeps
-    its own target -> dialect table; it must name exactly the registry's targets (+ repo)."""
+def test_the_hook_handler_finds_each_callers_dialect_in_its_package():
+    """The handler keeps no target -> dialect table: the wrapper's AGENTDECK_TARGET names a
+    registered target, whose dialect module speaks for it, or the repository scope, which one
+    of them speaks for; exactly the registry's targets (+ repo) are spoken for."""
     from agentdeck.core import hookhandler
-    assert set(hookhandler._TARGET_DIALECT) == set(NAMES) | {"repo"}
+    from agentdeck.core.targets import dialects
+    from agentdeck.core.targets.repo import T as REPO_SCOPE
+
+    assert not hasattr(hookhandler, "_TARGET_DIALECT")
+    assert set(dialects.speakers()) == set(NAMES) | {REPO_SCOPE}
+    every = dialects.every()
+    for name in NAMES:
+        m = registry.part(name, "dialect")
+        s = dialects.speaker(name)
+        assert dialects.owner(name) == name and s is m.SPEAKERS[name]
+        assert s.spoken and all(d in m.DIALECTS and every[d.label] is d for d in s.spoken)
+    scope = dialects.speaker(REPO_SCOPE)
+    assert dialects.owner(REPO_SCOPE) in NAMES and scope is not None and scope.spoken
+    for bad in (None, "", "Copilot", "../copilot", "copilot.dialect", "no_such_target"):
+        assert dialects.speaker(bad) is None and dialects.owner(bad) is None
 
 
 def test_every_registered_target_is_a_package_that_declares_its_spec():

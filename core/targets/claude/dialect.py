@@ -1,0 +1,46 @@
+"""How Claude Code's hooks talk to agentdeck's handler (the `dialect` part,
+core/targets/parts/dialect.py). Standard library only: the handler imports it on every call.
+
+Claude Code 2.1.332 sends its hook schema (observed, tests/fixtures/payloads/claude/):
+session_id, hook_event_name, tool_name + tool_input, transcript_path, permission_mode, and for
+an MCP tool `mcp_server: {name, source}`. VS Code agent mode reads Claude's settings files too
+and sends its own payload there (core/targets/dialects.py VSCODE).
+"""
+from __future__ import annotations
+
+from ..dialects import VSCODE, Dialect, McpNaming, Speaker, best, camel, iso_time, snake
+from ..dialects import recognise_vscode as _vscode
+
+VERIFIED = "2.1.332"
+
+CLAUDE = Dialect(
+    "claude", "claude", VERIFIED,
+    pre_tool={"deny_exit": 2, "shape": "specific", "crash_denies": False, "ask": "ask",
+              "ask_note": "Claude Code asks the user; in -p mode with no user it is denied",
+              "source": "observed"},
+    prompt={"exit": 2, "shape": "block", "source": "observed"},
+    path_tools={"read": "Read, NotebookRead, Grep, Glob",
+                "write": "Write, Edit, MultiEdit, NotebookEdit", "shell": "Bash"})
+
+DIALECTS = (CLAUDE, VSCODE)
+
+#: `mcp__<server>__<tool>` with every character but [A-Za-z0-9_-] made `_`; the payload's
+#: mcp_server {name, source} carries the server's real name
+MCP_NAMES = McpNaming("mcp__", "__", "A-Za-z0-9_-", "_", "sure", server_field="mcp_server",
+                      verified=VERIFIED,
+                      note="PreToolUse carries mcp_server {name, source}: the server's real name")
+
+
+def _home(p: dict) -> Dialect | None:
+    if camel(p) or "hookEventName" in p or "turn_id" in p:
+        return None
+    if iso_time(p):
+        return VSCODE               # VS Code agent mode reading Claude's settings
+    return CLAUDE if snake(p) else None
+
+
+SPEAKERS = {"claude": Speaker((CLAUDE,), _home)}
+
+
+def recognise(p: dict) -> tuple[int, Dialect] | None:
+    return best((30, CLAUDE) if snake(p) else None, _vscode(p))

@@ -1,0 +1,103 @@
+"""How GitHub Copilot CLI's hooks talk to agentdeck's handler (the `dialect` part,
+core/targets/parts/dialect.py). Standard library only: the handler imports it on every call.
+
+Copilot CLI 1.0.102 sends two dialects (observed, docs/facts/; tests/fixtures/payloads/copilot/):
+  copilot-camel   under a camelCase event key (what agentdeck registers in the home):
+                  sessionId, a numeric timestamp, toolName + toolArgs (an object; a JSON string
+                  in builds before 1.0.102; a toolCalls[] batch in 1.0.80)
+  copilot-pascal  under a PascalCase key (the repository's hook file): snake_case fields
+                  (session_id, tool_name, tool_input), Claude's tool names, an ISO timestamp
+
+It also speaks for the repository scope (core/targets/repo.py): a repository's .github/hooks
+file is Copilot's repository-hooks format, read by Copilot CLI, the Copilot cloud agent (both
+copilot-pascal under the PascalCase keys agentdeck writes there) and VS Code agent mode
+(core/targets/dialects.py VSCODE); its hooks read the policy committed beside them.
+"""
+from __future__ import annotations
+
+from ..dialects import VSCODE, Dialect, McpNaming, Speaker, best, camel, iso_time, snake
+from ..dialects import recognise_vscode as _vscode
+
+VERIFIED = "1.0.102"
+
+CAMEL = Dialect(
+    "copilot-camel", "copilot", VERIFIED,
+    pre_tool={"deny_exit": 2, "shape": "flat", "crash_denies": True, "ask": "ask",
+              "ask_note": "asks in an interactive session; in a non-interactive run "
+                          "(-p) Copilot's answer is undocumented, so it may deny",
+              "source": "observed"},
+    # Copilot's prompt event ignores exit codes: the JSON is the channel (observed: the blocked
+    # prompt never reaches the model; the -p run then exits 1)
+    prompt={"exit": 0, "shape": "block", "source": "observed"},
+    path_tools={"read": "view, str_replace_editor view, rg, grep, glob",
+                "write": "create, edit, str_replace_editor, apply_patch (every path)",
+                "shell": "bash"},
+    events=("preToolUse", "userPromptSubmitted"))
+
+PASCAL = Dialect(
+    "copilot-pascal", "copilot", VERIFIED,
+    pre_tool={"deny_exit": 2, "shape": "specific", "crash_denies": None, "ask": "ask",
+              "ask_note": "the Copilot cloud agent treats ask as deny (documented)",
+              "source": "observed"},
+    prompt={"exit": 0, "shape": "block", "source": "documented"},
+    path_tools={"read": "Read, Grep, Glob", "write": "Write, Edit, MultiEdit", "shell": "Bash"})
+
+DIALECTS = (CAMEL, PASCAL, VSCODE)
+
+#: `<server>-<tool>`, no prefix: only a known server's spelling says a name is an MCP tool
+#: (preMcpToolCall, which cannot deny, carries the real serverName and toolName;
+#: permissionRequest names the tool '<server>/<spelled tool>')
+MCP_NAMES = McpNaming("", "-", "A-Za-z0-9_-", "-", "servers", verified=VERIFIED,
+                      note="preMcpToolCall (it cannot deny) carries the real serverName and "
+                           "toolName; permissionRequest names the tool '<server>/<spelled tool>'")
+
+
+def _pascal_or_vscode(p: dict) -> Dialect:
+    # Copilot's PascalCase events and VS Code both send snake_case fields plus an ISO timestamp;
+    # VS Code's carry its camelCase sessionId
+    return VSCODE if "sessionId" in p else PASCAL
+
+
+def _home(p: dict) -> Dialect | None:
+    if camel(p):
+        return CAMEL
+    if "hookEventName" in p or "turn_id" in p:
+        return None                 # another reader's payload: every dialect says
+    if iso_time(p) or snake(p):
+        return _pascal_or_vscode(p)
+    return CAMEL                    # what Copilot sends under the camelCase keys agentdeck writes
+
+
+def _repository(p: dict) -> Dialect | None:
+    """A repository's hook file is read by Copilot CLI, the cloud agent and VS Code, never by
+    Claude Code: its snake_case payloads are Copilot's."""
+    if camel(p):
+        return CAMEL
+    if "hookEventName" in p or "turn_id" in p:
+        return None
+    if iso_time(p) or snake(p):
+        return _pascal_or_vscode(p)
+    return None
+
+
+#: where a repository's hooks read the compiled policy (relative to the repository root, the
+#: hooks' cwd): committed, and NOT in .github/hooks/, where Copilot loads every *.json as a
+#: hook file and rejects this one
+REPO_POLICY = ".github/agentdeck/policy.json"
+
+SPEAKERS = {
+    "copilot": Speaker((CAMEL,), _home),
+    "repo": Speaker((PASCAL, VSCODE), _repository, policy_file=REPO_POLICY),
+}
+
+
+def recognise(p: dict) -> tuple[int, Dialect] | None:
+    if camel(p):
+        own = 100, CAMEL
+    elif iso_time(p) and "sessionId" not in p:
+        own = 50, PASCAL
+    elif "sessionId" in p or isinstance(p.get("timestamp"), (int, float)):
+        own = 10, CAMEL
+    else:
+        own = None
+    return best(own, _vscode(p))
