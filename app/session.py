@@ -74,7 +74,7 @@ def all_targets() -> list[str]:
 
 
 def trust_names() -> str:
-    """The CLIs that gate hooks on trust, by their short names ("Codex")."""
+    """The CLIs that gate hooks on trust, by their short names (the registry's)."""
     from agentdeck.core.views import targets
 
     return and_list([targets.short(t) for t in targets.trust_targets()]) or "the CLI's"
@@ -141,9 +141,9 @@ def pretty_value(host: Host, value: Any) -> str:
 
 
 def key_title(item: PlanItem) -> str:
-    """A key item's name: its key path, or its label when a part of the key is a path (Codex's
-    `hooks.state."<hooks.json path>:<event>:0:0"` keys all look alike; the label names the
-    hook's event)."""
+    """A key item's name: its key path, or its label when a part of the key is a path (hook trust
+    keys such as `hooks.state."<hooks file path>:<event>:0:0"` all look alike; the label names
+    the hook's event)."""
     if item.label and any("/" in str(k) or "\\" in str(k) for k in item.key):
         return item.label
     return ".".join(str(k) for k in item.key)
@@ -184,20 +184,20 @@ class Session:
     and every plan the app computes -- the main screen's, the one after an apply, the doctor's
     view of pending changes -- plans the layer as it will be. After the apply the saved layer
     is what every plan (`agentdeck plan` too) uses, so nothing plans to undo them. Trusting
-    agentdeck's own Codex hooks is part of every plan by default; saying no (onboarding's
-    option, the Hooks tab's button) is such a choice too (`set_trust`: `"trust_hooks":
-    {"codex": false}` in the layer); `trust_hooks` True/False decides for this run only, as
+    agentdeck's own hooks, where a CLI gates hooks on trust, is part of every plan by default;
+    saying no (onboarding's option, the Hooks tab's button) is such a choice too (`set_trust`:
+    `"trust_hooks": {"<target>": false}` in the layer); `trust_hooks` True/False decides for this run only, as
     `--trust-hooks` / `--no-trust-hooks` do."""
     host: Host
     profile: str = engine.DEFAULT_PROFILE
     targets: list[str] | None = None
     decisions: dict[str, str] = field(default_factory=dict)
     #: pending directive choices (onboarding's options): {"directives": {...}}, and trusting
-    #: agentdeck's hooks: {"trust_hooks": {"codex": False}} (None: drop the saved choice)
+    #: agentdeck's hooks: {"trust_hooks": {"<target>": False}} (None: drop the saved choice)
     overrides: dict[str, Any] = field(default_factory=dict)
-    #: pending MCP switches per target: {"copilot": {"github": True}}
+    #: pending MCP switches per target: {"<target>": {"github": True}}
     mcp_enabled: dict[str, dict[str, bool]] = field(default_factory=dict)
-    #: this run only: trust agentdeck's own hooks where the CLI gates hooks on trust (Codex), or
+    #: this run only: trust agentdeck's own hooks where the CLI gates hooks on trust, or
     #: not (None: the layer's choice, else the default, trusted)
     trust_hooks: bool | None = None
     #: items the app decided "take" for because an MCP switch changed them (see main screen)

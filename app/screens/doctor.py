@@ -38,7 +38,7 @@ def load_doctor():
 def run_for_session(run, session, live: bool = False, progress=None) -> list:
     """The doctor for `session`. Its check of pending changes (`<target>.plan`) compares the
     disk with the profile alone; when this run has overrides (onboarding options, MCP switches,
-    trusting Codex hooks) that check is run again on the session's plan, so the doctor agrees
+    trusting hooks) that check is run again on the session's plan, so the doctor agrees
     with the main screen and with what apply wrote."""
     findings = list(run(session.host, session.profile, session.targets, live=live,
                         progress=progress))

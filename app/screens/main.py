@@ -84,8 +84,8 @@ def canonical(value) -> str:
 
 
 def run_only_note(session: Session) -> str:
-    """Said on the confirmation when the plan writes pending choices (and trusts Codex hooks,
-    which lasts for this run only)."""
+    """Said on the confirmation when the plan writes pending choices (and trusts hooks where a
+    CLI gates them on trust, which lasts for this run only)."""
     from agentdeck.core import overlay
 
     out = []

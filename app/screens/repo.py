@@ -322,7 +322,8 @@ class RepoScreen(Screen):
                 "plans .github/hooks/agentdeck.json and its wrapper there, for Copilot CLI, "
                 "VS Code agent mode and the Copilot cloud agent.", style="dim"))
         else:
-            pane.load(view, plan, "repo" if plan is not None else None, error=self.error)
+            pane.load(view, plan, repo_view.of(plan).target if plan is not None else None,
+                      error=self.error)
             if self.computing:
                 pane.query_one("#plan-note", Static).update(
                     Text("Computing the repository's plan…", style="dim"))
