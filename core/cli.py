@@ -595,7 +595,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.cmd:
         ap.print_help()
         return EXIT_OK
-    from .entry import INTERRUPTED, EXIT_INTERRUPTED, hand_back
+    from .interrupt import INTERRUPTED, EXIT_INTERRUPTED, hand_back
 
     try:
         hand_back()       # start-up is over: Ctrl-C now stops the command cleanly (below)

@@ -5,28 +5,13 @@ exit 130, never a traceback: a SIGINT handler is installed before anything else 
 and since nothing has been written yet it exits at once. core.cli hands Ctrl-C back to Python
 (`hand_back`) just before the command runs; there KeyboardInterrupt is caught and answered in
 the same words once the command has stopped cleanly. Only the interpreter's own start-up (site,
-the console script's own import line) is out of reach."""
-import os
-import _signal as signal   # the C module signal.py wraps: nothing to import before the handler
-
-INTERRUPTED = "agentdeck: interrupted; nothing more was written."
-EXIT_INTERRUPTED = 130
-
-
-def _quit(signum, frame) -> None:
-    os.write(2, (INTERRUPTED + "\n").encode())
-    os._exit(EXIT_INTERRUPTED)
-
-
-def hand_back() -> None:
-    """Ctrl-C raises KeyboardInterrupt again (the command catches it), unless it was not ours."""
-    if signal.getsignal(signal.SIGINT) is _quit:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+the console script's own import line) is out of reach. The handler and its words are
+core/interrupt.py (core.cli reads them there too)."""
+from .interrupt import EXIT_INTERRUPTED, INTERRUPTED, install  # noqa: F401  (the words: tests read them here)
 
 
 def main() -> int:
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # not ignored (nohup, &)
-        signal.signal(signal.SIGINT, _quit)
-    from .cli import main as cli_main
+    install()
+    from .cli import main as cli_main   # local: the handler is in place before the engine loads
 
     return cli_main()

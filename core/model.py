@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .names import NAME_RE, TARGETS, check_name  # noqa: F401  (re-exported: callers import them here)
+from .names import NAME_RE as NAME_RE, TARGETS as TARGETS, check_name as check_name  # re-exported: callers import them here
 
 
 def __getattr__(name: str):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from .targets.registry import NAMES
+
 NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
-from .targets.registry import NAMES as TARGETS  # noqa: E402  the one list of targets (core/targets/registry.py)
+TARGETS = NAMES   # the one list of targets (core/targets/registry.py)
 
 
 def check_name(value: str, what: str = "name") -> str:

@@ -24,9 +24,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..desired import DesiredState
     from ..disk import DiskView
     from ..host import Host
+    from ..manifest import Manifest
     from ..model import Profile
 
-_EMPTY: Mapping = MappingProxyType({})
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class RunOptions:
     cloud_setup: bool | str = False
 
     @classmethod
-    def for_target(cls, target: str, overrides: dict | None = None,
+    def for_target(cls, target: str, overrides: dict[str, Any] | None = None,
                    trust_hooks: bool | None = None,
                    cloud_setup: bool | str = False) -> "RunOptions":
         """The options of one target from the engine's `overrides` dict:
@@ -106,7 +107,7 @@ class Target(ABC):
             p = switch_mcp(p, options.mcp_enabled)
         return p
 
-    def migrate_manifest(self, manifest, view: "DiskView") -> None:
+    def migrate_manifest(self, manifest: "Manifest", view: "DiskView") -> None:
         """Read an older form of this target's records as today's (in memory; the manifest is
         written in today's form at the next apply). Called for each selected target before it
         is planned or uninstalled."""

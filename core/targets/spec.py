@@ -62,7 +62,7 @@ class TargetSpec:
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError(f"TargetSpec is frozen: cannot set {key}")
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return tuple(getattr(self, k) for k in self.__slots__)
 
     def __eq__(self, other: object) -> bool:
