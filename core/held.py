@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 from .disk import MISSING
 from .manifest import canonical
@@ -59,18 +59,16 @@ def _program(item: "PlanItem") -> bool:
     return item.type.is_program(item.entry)
 
 
-def compute(plan: "Plan") -> Holds:
+def compute(plan: "Plan", base: Mapping[str, str]) -> Holds:
     """Which files the plan would remove are still named by what stays (with the decisions
-    in force now)."""
-    from .plan import Action, action_of
-
+    in force now). `base`: item id -> its action before holding (plan.action_of; the values
+    are the plan format's action names, docs/plan-format.md)."""
     out = Holds()
-    base = {it.id: action_of(it, plan.decision(it)) for it in plan.items}
-    removed = [it for it in plan.items if base[it.id] == Action.REMOVE
+    removed = [it for it in plan.items if base[it.id] == "remove"
                and not it.release and _program(it)]
     if not removed:
         return out
-    staying = [it for it in plan.items if base[it.id] in (Action.NONE, Action.RECORD)
+    staying = [it for it in plan.items if base[it.id] in ("none", "record")
                and it.type.may_call and it.actual is not MISSING]
     texts = {it.id: _text(it) for it in staying}
     for f in removed:

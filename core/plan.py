@@ -282,7 +282,8 @@ class Plan:
 
         key = (len(self.items), tuple(sorted(self.decisions.items())))
         if self._holds is None or self._holds[0] != key:
-            self._holds = (key, held.compute(self))
+            self._holds = (key, held.compute(
+                self, {it.id: action_of(it, self.decision(it)) for it in self.items}))
         return self._holds[1]
 
     def held_by(self, item: PlanItem) -> list[str]:

@@ -14,8 +14,8 @@ def __getattr__(name: str):
         from . import versions
         value = getattr(versions, name)
     elif name == "FACTS_BY_TARGET":      # dict[str, CliFacts]: one object, made once
-        from ..targets import registry
-        value = {n: registry.part(n, "facts").FACTS for n in registry.NAMES}
+        from .versions import facts_by_target
+        value = facts_by_target()
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

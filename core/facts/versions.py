@@ -73,12 +73,26 @@ def _cmp_key(v: tuple[int, ...], width: int) -> tuple[int, ...]:
     return v + (0,) * (width - len(v))
 
 
+_BY_TARGET: dict[str, CliFacts] = {}
+
+
+def facts_by_target() -> dict[str, CliFacts]:
+    """Every registered target's facts (its package's `facts` part): one dict, made once (the
+    facts package's FACTS_BY_TARGET is this dict)."""
+    if not _BY_TARGET:
+        # local: the org layer's handler copy (core/org/handler.py) takes facts' module-level
+        # imports with it; the registry and the target packages are no part of the handler
+        from ..targets import registry
+        _BY_TARGET.update((n, registry.part(n, "facts").FACTS) for n in registry.NAMES)
+    return _BY_TARGET
+
+
 def _facts(target: str) -> CliFacts:
-    from . import FACTS_BY_TARGET
+    table = facts_by_target()
     try:
-        return FACTS_BY_TARGET[target]
+        return table[target]
     except KeyError:
-        raise KeyError(f"unknown target {target!r}; known: {', '.join(FACTS_BY_TARGET)}") from None
+        raise KeyError(f"unknown target {target!r}; known: {', '.join(table)}") from None
 
 
 def parse_cli_version(target: str, output: str) -> str | None:
