@@ -17,7 +17,7 @@ Where entries live:
   planning never writes (nothing in the home changes until a plan is applied).
 - `profiles/_resolved.json`, shipped with the bundled profiles, so `agentdeck plan` on a fresh
   home loads the bundled profiles without pydantic. Regenerate it after changing a bundled
-  profile or the schema: `python -m agentdeck.core.profilecache` (a test fails while it is stale;
+  profile or the schema: `python -m agentdeck.core.profiles` (a test fails while it is stale;
   a stale entry is only slower, never wrong).
 Paths under the bundled and the operator profile folders are kept relative to those folders
 ("\\0B/default/...", "\\0O/mine/..."), so an entry holds wherever agentdeck is installed.
@@ -29,6 +29,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import profile_dirs
 from .model import CorruptData, Profile, decode, encode
 
 if TYPE_CHECKING:
@@ -98,8 +99,8 @@ def _answer(host: Host, op: str, path: Path) -> Any:
 
 # ---- paths relative to the profile folders ----------------------------------------------------
 def _roots(host: Host) -> tuple[tuple[str, str], ...]:
-    from .profiles import bundled_dir, operator_dir
-    return ((_BUNDLED, str(bundled_dir())), (_OPERATOR, str(operator_dir(host))))
+    return ((_BUNDLED, str(profile_dirs.bundled_dir())),
+            (_OPERATOR, str(profile_dirs.operator_dir(host))))
 
 
 def _relative(s: str, roots) -> str:
@@ -214,8 +215,7 @@ def state_path(host: Host, name: str) -> Path:
 
 
 def shipped_path() -> Path:
-    from .profiles import bundled_dir
-    return bundled_dir() / SHIPPED
+    return profile_dirs.bundled_dir() / SHIPPED
 
 
 def load(host: Host, name: str) -> Profile | None:
@@ -260,41 +260,3 @@ def save(host: Host) -> None:
                 "utf-8", "surrogatepass"), mode=0o600)
         except Exception:   # noqa: BLE001
             continue
-
-
-def build_shipped(host: Host) -> dict:
-    """Entries for every bundled profile, resolved as on a home with no operator profiles."""
-    from . import profiles
-
-    out: dict[str, dict] = {}
-    for ref in profiles.available(host, describe=False).values():
-        if ref.origin != "bundled":
-            continue
-        rec = Recorder(host)
-        validated = profiles.resolve_validated(rec, ref.name)
-        entry = make_entry(host, ref.name, validated, rec)
-        if entry is not None:
-            out[ref.name] = entry
-    return {"format": FORMAT, "entries": dict(sorted(out.items()))}
-
-
-def shipped_text(host: Host) -> str:
-    return json.dumps(build_shipped(host), indent=1, ensure_ascii=False) + "\n"
-
-
-def main() -> int:
-    """Regenerate profiles/_resolved.json (on an empty temporary home)."""
-    import tempfile
-
-    from .host import Host
-
-    with tempfile.TemporaryDirectory() as home:
-        host = Host.from_environment(home, env={"PATH": "/usr/bin:/bin"})
-        text = shipped_text(host)
-    shipped_path().write_text(text, encoding="utf-8")
-    print(f"wrote {shipped_path()}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

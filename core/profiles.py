@@ -9,12 +9,14 @@ Validation is pydantic's (core/schema.py); resolve() loads an unchanged profile 
 """
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import profile_dirs, profilecache
 from .errors import UserError
 from .host import Host, HostError
 from .names import check_name
@@ -32,11 +34,8 @@ NATIVE_FILES = registry.PROFILE_FILES    # each target's own files a profile may
 
 
 def bundled_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    for cand in (here.parent / "profiles", here / "_bundled_profiles"):
-        if cand.is_dir():
-            return cand
-    return here.parent / "profiles"
+    """The bundled profiles' folder (core/profile_dirs.py, where a test replaces it)."""
+    return profile_dirs.bundled_dir()
 
 
 @dataclass
@@ -50,7 +49,8 @@ class ProfileRef:
 
 
 def operator_dir(host: Host) -> Path:
-    return host.config_dir / "profiles"
+    """The operator's profiles' folder (core/profile_dirs.py)."""
+    return profile_dirs.operator_dir(host)
 
 
 def available(host: Host, describe: bool = True) -> dict[str, ProfileRef]:
@@ -339,8 +339,6 @@ def resolve(host: Host, name: str) -> Profile:
     """Load `name` and its extends chain (base first) into one Profile: from the cache when
     none of the files it was built from changed (no pydantic import), else validated by
     pydantic (core/schema.py) and kept for the cache (see core/profilecache.py)."""
-    from . import profilecache
-
     try:
         check_name(name, "profile name")
     except ValueError as e:
@@ -479,3 +477,41 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
         raise UserError(f"_agentdeck.{field}: {err.get('msg')}",
                         path=str(refs[name].path / registry.DIRECTIVES_FILE)) from None
     return prof
+
+
+# ---- the shipped cache: profiles/_resolved.json ---------------------------------------------
+def build_shipped_cache(host: Host) -> dict[str, Any]:
+    """Cache entries for every bundled profile, resolved as on a home with no operator profiles
+    (core/profilecache.py: what `load` finds in profilecache.shipped_path())."""
+    out: dict[str, dict[str, Any]] = {}
+    for ref in available(host, describe=False).values():
+        if ref.origin != "bundled":
+            continue
+        rec = profilecache.Recorder(host)
+        validated = resolve_validated(rec, ref.name)
+        entry = profilecache.make_entry(host, ref.name, validated, rec)
+        if entry is not None:
+            out[ref.name] = entry
+    return {"format": profilecache.FORMAT, "entries": dict(sorted(out.items()))}
+
+
+def shipped_cache_text(host: Host) -> str:
+    return json.dumps(build_shipped_cache(host), indent=1, ensure_ascii=False) + "\n"
+
+
+def main() -> int:
+    """Regenerate profiles/_resolved.json (on an empty temporary home):
+    `python -m agentdeck.core.profiles`."""
+    import tempfile   # local: a maintainer's command, not on any run's path
+
+    with tempfile.TemporaryDirectory() as home:
+        host = Host.from_environment(home, env={"PATH": "/usr/bin:/bin"})
+        text = shipped_cache_text(host)
+    path = profilecache.shipped_path()
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

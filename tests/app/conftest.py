@@ -126,7 +126,7 @@ def snapshot_host(monkeypatch):
     import fcntl
     import shutil
 
-    from agentdeck.core import profiles
+    from agentdeck.core import profile_dirs, profiles
 
     SNAPSHOT_ROOT.mkdir(parents=True, exist_ok=True)
     with open(SNAPSHOT_ROOT.with_suffix(".lock"), "w") as lock:
@@ -134,7 +134,7 @@ def snapshot_host(monkeypatch):
         bundled = SNAPSHOT_ROOT / "profiles"
         shutil.rmtree(bundled, ignore_errors=True)
         shutil.copytree(profiles.bundled_dir(), bundled, symlinks=True)
-        monkeypatch.setattr(profiles, "bundled_dir", lambda: bundled)
+        monkeypatch.setattr(profile_dirs, "bundled_dir", lambda: bundled)
         home = SNAPSHOT_ROOT / "home"
         shutil.rmtree(home, ignore_errors=True)
         demo.make_demo_home(home)

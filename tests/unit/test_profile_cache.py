@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agentdeck.core import cli, model, profilecache, profiles
+from agentdeck.core import cli, model, profile_dirs, profilecache, profiles
 from agentdeck.core.errors import UserError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,11 +57,11 @@ def test_plan_path_does_not_import_pydantic():
 
 def test_shipped_cache_is_current(tmp_path):
     """profiles/_resolved.json is what the bundled profiles and the schema give today. When this
-    fails: python -m agentdeck.core.profilecache"""
+    fails: python -m agentdeck.core.profiles"""
     from agentdeck.core.host import Host
     host = Host.from_environment(tmp_path, env={"PATH": "/usr/bin:/bin"})
-    assert profilecache.shipped_path().read_text(encoding="utf-8") == profilecache.shipped_text(host), (
-        "profiles/_resolved.json is stale: run `python -m agentdeck.core.profilecache`")
+    assert profilecache.shipped_path().read_text(encoding="utf-8") == profiles.shipped_cache_text(host), (
+        "profiles/_resolved.json is stale: run `python -m agentdeck.core.profiles`")
 
 
 @pytest.mark.parametrize("name", ["default", "_base"])
@@ -205,7 +205,7 @@ def test_a_forged_shipped_cache_is_a_miss(host, monkeypatch, tmp_path):
     fake = tmp_path / "bundled"
     import shutil
     shutil.copytree(profiles.bundled_dir(), fake)
-    monkeypatch.setattr(profiles, "bundled_dir", lambda: fake)
+    monkeypatch.setattr(profile_dirs, "bundled_dir", lambda: fake)
     data = json.loads((fake / "_resolved.json").read_text())
     data["entries"]["default"]["profile"]["v"]["targets"] = "oops"
     (fake / "_resolved.json").write_text(json.dumps(data))
