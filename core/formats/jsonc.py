@@ -25,6 +25,7 @@ come back byte for byte is an empty object written ``{<newline>}``.
 
 from __future__ import annotations
 
+import builtins
 import copy
 import json
 import re
@@ -48,7 +49,7 @@ class _Missing:
     def __copy__(self) -> "_Missing":
         return self
 
-    def __deepcopy__(self, memo) -> "_Missing":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_Missing":
         return self
 
     def __reduce__(self) -> str:
@@ -139,7 +140,9 @@ class _Parser:
         """Skip whitespace and (in JSONC) comments."""
         text = self.text
         while True:
-            pos = _WS.match(text, pos).end()
+            ws = _WS.match(text, pos)
+            assert ws is not None   # [ \t\r\n]* matches anywhere
+            pos = ws.end()
             if text.startswith("//", pos) or text.startswith("/*", pos):
                 if not self.jsonc:
                     raise self.error(pos, "comments are not allowed in strict JSON")
@@ -168,7 +171,9 @@ class _Parser:
             return node
         m = _NUMBER.match(text, pos)
         if m:
-            word = _WORD.match(text, pos).group()
+            w = _WORD.match(text, pos)
+            assert w is not None    # a number's first character is a word character
+            word = w.group()
             if word != m.group():
                 raise self.error(pos, f"invalid number {word!r}")
             node.end = m.end()
@@ -200,7 +205,9 @@ class _Parser:
         text = self.text
         m = _STRING.match(text, pos)
         if m is None:
-            bad = _STRING_PREFIX.match(text, pos).end()
+            prefix = _STRING_PREFIX.match(text, pos)
+            assert prefix is not None   # text[pos] is the opening quote
+            bad = prefix.end()
             c = text[bad : bad + 1]
             if not c or c in "\r\n":
                 raise self.error(pos, "unterminated string")
@@ -284,7 +291,7 @@ class JsonDoc:
         return cls(text, path=path, jsonc=jsonc)
 
     @classmethod
-    def new(cls, data: dict, *, indent: int = 2) -> "JsonDoc":
+    def new(cls, data: dict[str, Any], *, indent: int = 2) -> "JsonDoc":
         """A fresh document holding ``data``, its text ending with a newline."""
         if not isinstance(data, dict):
             raise TypeError("a JSON document's top level must be a dict")
@@ -421,7 +428,7 @@ class JsonDoc:
         """Add new members to the object at ``path`` in one splice: the text ``_add`` gives when
         called once per member. Checked by reading the result; one by one if it does not read
         as the intended object."""
-        node = self._node_at(path)
+        node = self._existing(path)
         old_text, old_value = self._text, node.value
         text, nl = self._text, self._newline
         entries = node.entries
@@ -466,24 +473,25 @@ class JsonDoc:
         """Remove members of the object at ``path``, in file order, in one splice: those that
         fill their own lines (what ``_remove`` takes out whole); the object's last member, if it
         goes, by ``_remove`` after them. One by one otherwise."""
-        node = self._node_at(path)
+        node = self._existing(path)
         text = self._text
         order = {id(e): n for n, e in enumerate(node.entries)}
         idx = [order[id(node.members[k])] for k in keys]
         final = len(node.entries) - 1
         middle = [n for n in idx if n != final]
-        edits = []
+        edits: list[tuple[int, int, str]] = []
+        whole_lines = True
         for n in middle:
             entry = node.entries[n]
             comma = entry.comma
             line_start = self._line_start_if_first(entry.start)
-            tail = _BLANKS.match(text, comma + 1).end() if comma is not None else -1
+            tail = _blanks_end(text, comma + 1) if comma is not None else -1
             if (comma is None or text[entry.value.end : comma].strip(" \t\r\n") or line_start is None
                     or text[tail : tail + 1] not in ("\r", "\n")):
-                edits = None
+                whole_lines = False
                 break
             edits.append((line_start, _after_newline(text, tail), ""))
-        if edits is None or idx != sorted(idx):
+        if not whole_lines or idx != sorted(idx):
             for k in keys:
                 self._remove(path + (k,))
             return
@@ -494,7 +502,7 @@ class JsonDoc:
         if len(middle) < len(keys):
             self._remove(path + (keys[-1],))
 
-    def _try_apply(self, edits: list[tuple[int, int, str]], path: tuple[str, ...], want: dict) -> bool:
+    def _try_apply(self, edits: list[tuple[int, int, str]], path: tuple[str, ...], want: dict[str, Any]) -> bool:
         """Apply ``edits`` if the object at ``path`` then reads as ``want`` (key order too);
         otherwise leave the text as it was and say so."""
         old = self._text
@@ -513,28 +521,28 @@ class JsonDoc:
 
     def _replace(self, path: tuple[str | int, ...], value: Any) -> None:
         """Give the existing value at ``path`` the new ``value``, touching as little text as can be."""
-        node = self._node_at(path)
+        node = self._existing(path)
         if same_value(node.value, value):
             return
         if node.kind == "object" and isinstance(value, dict):  # member by member: comments survive
             for gone in [k for k in node.value if k not in value]:
                 self._remove(path + (gone,))
             for k, v in value.items():
-                if k in self._node_at(path).members:
+                if k in self._existing(path).members:
                     self._replace(path + (k,), v)
                 else:
                     self._add(path, k, v)
             return
         if node.kind == "array" and isinstance(value, (list, tuple)):
             return self._splice_items(path, list(value))
-        parent = self._node_at(path[:-1])
+        parent = self._existing(path[:-1])
         # one-line arrays and objects stay on one line; anything else follows the parent's layout
         compact = not self._multiline(parent) or (node.kind != "scalar" and not self._multiline(node))
         self._apply([(node.start, node.end, self._render(value, self._line_indent(node.start), compact))])
 
-    def _splice_items(self, path: tuple[str | int, ...], new: list) -> None:
+    def _splice_items(self, path: tuple[str | int, ...], new: list[Any]) -> None:
         """Turn the array at ``path`` into ``new``, keeping the items they share at both ends."""
-        old = self._node_at(path).value
+        old = self._existing(path).value
         n = min(len(old), len(new))
         head = 0
         while head < n and same_value(old[head], new[head]):
@@ -552,7 +560,7 @@ class JsonDoc:
 
     def _remove(self, path: tuple[str | int, ...]) -> None:
         """Remove the entry at ``path`` (it exists) with the comma and line break that separate it."""
-        parent = self._node_at(path[:-1])
+        parent = self._existing(path[:-1])
         entries = parent.entries
         index = path[-1] if isinstance(path[-1], int) else entries.index(parent.members[path[-1]])
         entry, text = entries[index], self._text
@@ -564,7 +572,7 @@ class JsonDoc:
                 edits.append((entry.comma, entry.comma + 1, ""))
             else:
                 end = entry.comma + 1
-        tail = _BLANKS.match(text, end).end()
+        tail = _blanks_end(text, end)
         line_start = self._line_start_if_first(entry.start)
         at_eol = text[tail : tail + 1] in ("\r", "\n")
         if index < len(entries) - 1:
@@ -595,7 +603,7 @@ class JsonDoc:
 
     def _add(self, path: tuple[str | int, ...], key: str | None, value: Any, index: int | None = None) -> None:
         """Add a member ``key`` (or, key None, an item before ``index``) to the container at ``path``."""
-        node = self._node_at(path)
+        node = self._existing(path)
         text, nl = self._text, self._newline
         entries = node.entries
         if index is not None and index < len(entries):
@@ -639,7 +647,7 @@ class JsonDoc:
 
     # -- internals -----------------------------------------------------------------------------
 
-    _pending: list | None = None  # a batch's edits (see ``batch``)
+    _pending: list[tuple[tuple[str, ...], Any]] | None = None  # a batch's edits (see ``batch``)
     _shadow: Any = None           # the data as those edits make it
 
     _root_node: _Node | None = None
@@ -673,10 +681,11 @@ class JsonDoc:
     def _root(self) -> _Node:
         if self._root_node is None:
             self._parse_spans()
+        assert self._root_node is not None
         return self._root_node
 
     @property
-    def _line_comment_ends(self) -> set[int]:
+    def _line_comment_ends(self) -> builtins.set[int]:   # (`set` here is JsonDoc.set)
         self._root  # noqa: B018 -- parsed with the spans
         return self._comment_ends
 
@@ -691,6 +700,13 @@ class JsonDoc:
 
     def _error_at(self, offset: int, msg: str) -> FormatError:
         return FormatError.at_offset(self._path, self._text, offset, msg)
+
+    def _existing(self, path: tuple[str | int, ...]) -> _Node:
+        """The node at ``path``, which the edit knows is there (it read the data first)."""
+        node = self._node_at(path)
+        if node is None:
+            raise KeyError(path)
+        return node
 
     def _node_at(self, path: tuple[str | int, ...]) -> _Node | None:
         node = self._root
@@ -726,12 +742,14 @@ class JsonDoc:
 
     def _line_indent(self, offset: int) -> str:
         start = self._text.rfind("\n", 0, offset) + 1
-        return _BLANKS.match(self._text, start).group()
+        m = _BLANKS.match(self._text, start)
+        assert m is not None    # [ \t]* matches anywhere
+        return m.group()
 
     def _line_start_if_first(self, offset: int) -> int | None:
         """Start of the line holding ``offset`` when only blanks precede it on that line."""
         start = self._text.rfind("\n", 0, offset) + 1
-        return start if start > 0 and _BLANKS.match(self._text, start).end() == offset else None
+        return start if start > 0 and _blanks_end(self._text, start) == offset else None
 
     def _multiline(self, node: _Node) -> bool:
         return "\n" in self._text[node.start : node.end]
@@ -779,7 +797,7 @@ class _Refused(ValueError):
     pass
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict:
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     d = dict(pairs)
     if len(d) != len(pairs):
         raise _Refused("duplicate key")
@@ -800,7 +818,7 @@ def _stdlib_value(text: str) -> Any:
         return None
     if not isinstance(value, dict):
         return None
-    stack = [(value, 1)]
+    stack: list[tuple[dict[str, Any] | list[Any], int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -811,7 +829,7 @@ def _stdlib_value(text: str) -> Any:
     return value
 
 
-def _shadow_set(data: dict, keypath: tuple[str, ...], value: Any) -> bool:
+def _shadow_set(data: dict[str, Any], keypath: tuple[str, ...], value: Any) -> bool:
     """``set`` on plain data; False (nothing changed) where a step is not an object (a table:
     tomldoc's batches use these two as well)."""
     node = data
@@ -826,8 +844,8 @@ def _shadow_set(data: dict, keypath: tuple[str, ...], value: Any) -> bool:
     return True
 
 
-def _shadow_delete(data: dict, keypath: tuple[str, ...]) -> bool:
-    node = data
+def _shadow_delete(data: dict[str, Any], keypath: tuple[str, ...]) -> bool:
+    node: Any = data
     for key in keypath[:-1]:
         node = node.get(key) if isinstance(node, dict) else None
     if isinstance(node, dict) and keypath[-1] in node:
@@ -842,6 +860,13 @@ def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
     return text
 
 
+def _blanks_end(text: str, pos: int) -> int:
+    """The offset after the spaces and tabs at ``pos``."""
+    m = _BLANKS.match(text, pos)
+    assert m is not None    # [ \t]* matches anywhere
+    return m.end()
+
+
 def _after_newline(text: str, pos: int) -> int:
     if text.startswith("\r\n", pos):
         return pos + 2
@@ -851,10 +876,10 @@ def _after_newline(text: str, pos: int) -> int:
 def _keypath(keypath: Any, allow_empty: bool = False) -> tuple[str, ...]:
     if isinstance(keypath, str) or not all(isinstance(k, str) for k in keypath):
         raise TypeError(f"a keypath is a tuple of str, not {keypath!r}")
-    keypath = tuple(keypath)
-    if not keypath and not allow_empty:
+    path: tuple[str, ...] = tuple(keypath)
+    if not path and not allow_empty:
         raise ValueError("empty keypath")
-    return keypath
+    return path
 
 
 def _dotted(keypath: tuple[str, ...]) -> str:
