@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping
 
 from .disk import MISSING
-from .manifest import canonical
+from .digest import canonical
 
 if TYPE_CHECKING:
     from .plan import Plan, PlanItem

@@ -29,7 +29,9 @@ from typing import Any, Callable
 
 from ..desired import Desired, DesiredState
 from ..disk import DiskView
+from ..kinds.key import find_member
 from ..model import Profile
+from . import wrapper as wrapper_mod
 from .hook_events import wanted_events
 
 WRAPPER_NAME = "agentdeck-hook.sh"
@@ -48,8 +50,6 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
     st.info["other_hook_sources"] too). `facts`: the target's CliFacts; `add_policy`: adds the
     compiled policy next to the wrapper (called when the wrapper is wanted); `fmt`: how the
     settings file is read and edited ("json", or "jsonc" where the CLI allows comments)."""
-    from ..plan import find_member
-    from . import wrapper as wrapper_mod
 
     host = view.host
     marker = str(wrapper_path)
