@@ -23,6 +23,12 @@ __all__ = ["BlockError", "find_block", "get_block", "set_block", "remove_block"]
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
 
 
+def _line(text: str, pos: int) -> str:
+    """The line starting at ``pos``, with its line break ("" at the end of the text)."""
+    m = _LINE.match(text, pos)
+    return m.group() if m is not None else ""
+
+
 class BlockError(FormatError):
     """The markers are broken: a begin without an end, an end first, or more than one block."""
 
@@ -55,7 +61,7 @@ def set_block(text: str, begin: str, end: str, body: str, *, placement: str = "t
     block = begin + nl + (lines.replace("\n", nl) + nl if lines else "") + end
     if found is not None:
         start, _, body_end, _ = found
-        end_line_end = body_end + len(_LINE.match(text, body_end).group().rstrip("\r\n"))
+        end_line_end = body_end + len(_line(text, body_end).rstrip("\r\n"))
         return text[:start] + block + text[end_line_end:]  # the end line keeps its own line break
     if placement == "top":
         return block + nl + text
@@ -72,7 +78,7 @@ def remove_block(text: str, begin: str, end: str, *, placement: str = "", path: 
         return text
     start, _, _, stop = found
     if start > 0 and placement != "top":
-        begin_line = _LINE.match(text, start).group()
+        begin_line = _line(text, start)
         nl = "\r\n" if begin_line.endswith("\r\n") else "\n"
         brought = nl if text.endswith(nl, 0, start) else "\n"
         before = start - len(brought)

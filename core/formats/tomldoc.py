@@ -59,6 +59,9 @@ _TABLES = (Container, Table, InlineTable, OutOfOrderTableProxy)  # what keys can
 _TOMLLIB_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _TOMLLIB_AT_END = re.compile(r"\s*\(at end of document\)\s*$")
 
+#: a batch's edits: (keypath, value, or _DELETE)
+_Ops = list[tuple[tuple[str, ...], Any]]
+
 
 class TomlDoc:
     """A TOML document; ``data`` is the plain value, change it only through ``set``/``delete``."""
@@ -78,8 +81,9 @@ class TomlDoc:
     # -- reading -------------------------------------------------------------------------------
 
     @property
-    def data(self) -> dict:
-        return self._shadow if self._pending is not None else self._data
+    def data(self) -> dict[str, Any]:
+        data: dict[str, Any] = self._shadow if self._pending is not None else self._data
+        return data
 
     def text(self) -> str:
         self._flush()
@@ -114,7 +118,7 @@ class TomlDoc:
             begin, end = 0, headers[0][0] if headers else len(text)
         for m in _KEY_LINE.finditer(text, begin, end):
             if next(g for g in m.groups() if g is not None) == keypath[-1]:
-                at = m.start(m.lastindex)
+                at = m.start(m.lastindex or 0)
                 return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1 - (
                     0 if m.group(3) else 1)
         return None, None
@@ -190,10 +194,10 @@ class TomlDoc:
         else:
             self.set(keypath, value)
 
-    def _new_tables_run(self, ops: list, i: int) -> list:
+    def _new_tables_run(self, ops: _Ops, i: int) -> _Ops:
         """The run of edits from ``i`` that each add a new table (a dict under tables, none
         inline) -- what ``_add_new`` appends at the end of the file."""
-        run: list = []
+        run: _Ops = []
         seen: set[tuple[str, ...]] = set()
         tk = None
         for keypath, value in ops[i:]:
@@ -220,10 +224,10 @@ class TomlDoc:
             seen.add(keypath)
         return run
 
-    def _removed_tables_run(self, ops: list, i: int) -> list:
+    def _removed_tables_run(self, ops: _Ops, i: int) -> _Ops:
         """The run of edits from ``i`` that remove tables ``[parent.name]`` of one parent, in
         the order they stand in the file."""
-        run: list = []
+        run: _Ops = []
         first = ops[i][0]
         if ops[i][1] is not _DELETE or len(first) != 2:
             return run
@@ -247,7 +251,7 @@ class TomlDoc:
             last = n
         return run
 
-    def _append_tables(self, run: list) -> bool:
+    def _append_tables(self, run: _Ops) -> bool:
         """Append each new table as ``_add_new`` does, one text, checked once."""
         parts = [self._text]
         ends_nl = self._text.endswith("\n")
@@ -280,7 +284,7 @@ class TomlDoc:
             return True
         return self._accept_checked(text, expected)
 
-    def _remove_tables(self, run: list) -> bool:
+    def _remove_tables(self, run: _Ops) -> bool:
         """Remove the run's tables from one tomlkit tree, as ``_delete`` does one by one."""
         doc = self._edit_tree()
         parent_key = run[0][0][0]
@@ -304,7 +308,7 @@ class TomlDoc:
             text = re.sub(r"(?<!\r)\n", "\r\n", text)
         return self._accept_checked(text, expected)
 
-    def _accept_checked(self, text: str, expected: dict) -> bool:
+    def _accept_checked(self, text: str, expected: dict[str, Any]) -> bool:
         if self._problem(text, expected) is not None:
             return False
         self._load(text, *self._checked)
@@ -382,12 +386,14 @@ class TomlDoc:
 
     # -- internals -----------------------------------------------------------------------------
 
-    _pending: list | None = None  # a batch's edits (see ``batch``)
+    _pending: _Ops | None = None  # a batch's edits (see ``batch``)
     _shadow: Any = None           # the data as those edits make it
     _tk: Any = None               # (text, tomlkit tree of it) once something needed the tree
     _checked: Any = None          # the tree _problem read of the text it accepted
+    _agrees: bool | None = None   # tomlkit reads the text as tomllib does (decided once)
+    _newline: str                 # set by _load (absent until the first text)
 
-    def _load(self, text: str, tk: Any = None, data: dict | None = None) -> None:
+    def _load(self, text: str, tk: Any = None, data: dict[str, Any] | None = None) -> None:
         """Read ``text`` (tomllib). tomlkit reads it only when an edit needs its tree (``tk``:
         one already parsed): a plan reads many TOML files and edits none, and tomlkit takes
         ~0.6 s where tomllib takes ~0.1 s for 1,000 MCP server tables."""
@@ -441,7 +447,7 @@ class TomlDoc:
         _add_plain(container, rest[0], _item(nested, inline=True))
         self._commit(doc.as_string(), keypath, value)
 
-    def _fragment(self, table_path: tuple[str, ...], table_value: dict) -> str:
+    def _fragment(self, table_path: tuple[str, ...], table_value: dict[str, Any]) -> str:
         """``[table_path]`` and its keys as text, missing parents implicit."""
         fast = _plain_fragment(table_path, table_value)
         if fast is not None:
@@ -455,7 +461,7 @@ class TomlDoc:
         parent.append(table_path[-1], _item(table_value, inline=False))
         return fragment_doc.as_string().lstrip("\n").replace("\n", self._newline)
 
-    def _new_table_texts(self, table_path: tuple[str, ...], table_value: dict) -> Iterator[str]:
+    def _new_table_texts(self, table_path: tuple[str, ...], table_value: dict[str, Any]) -> Iterator[str]:
         """The texts with ``[table_path]`` written in, best first: appended at the end of the file;
         then, for when tomlkit cannot read that (see the module doc), next to the tables under its
         nearest ancestor that has headers, so that no table is split any further."""
@@ -473,7 +479,7 @@ class TomlDoc:
     def _commit(self, text: str, keypath: tuple[str, ...], value: Any) -> None:
         self._accept(text, _with(self._data, keypath, value), f"cannot set {_dotted(keypath)}")
 
-    def _accept(self, text: str, expected: dict, what: str) -> None:
+    def _accept(self, text: str, expected: dict[str, Any], what: str) -> None:
         if self._newline == "\r\n":
             text = re.sub(r"(?<!\r)\n", "\r\n", text)
         problem = self._problem(text, expected)
@@ -481,7 +487,7 @@ class TomlDoc:
             raise FormatError(self._path, None, None, f"{what}: {problem}")
         self._load(text, *self._checked)
 
-    def _problem(self, text: str, expected: dict) -> str | None:
+    def _problem(self, text: str, expected: dict[str, Any]) -> str | None:
         """None when tomllib, the reference, reads ``text`` as ``expected`` and tomlkit, which the
         next edit starts from, accepts it (it rejects some valid TOML) and reads it as ``expected``
         too -- unless it already misread the current text: an edit must not make matters worse."""
@@ -502,7 +508,7 @@ class TomlDoc:
         return None
 
 
-def _read(text: str, path: str) -> dict:
+def _read(text: str, path: str) -> dict[str, Any]:
     if text.startswith("\ufeff"):
         raise FormatError(path, 1, 1, "starts with a byte-order mark (save it as UTF-8 without BOM)")
     try:
@@ -529,14 +535,14 @@ def _keys_dotted(message: str) -> str:
     return _TUPLE_KEY.sub(lambda m: ".".join(re.findall(r"'([^']*)'", m.group(1))), message)
 
 
-def _reads_as(text: str, expected: dict) -> bool:
+def _reads_as(text: str, expected: dict[str, Any]) -> bool:
     try:
         return same_value(tomllib.loads(text), expected)
     except tomllib.TOMLDecodeError:
         return False
 
 
-def _tomlkit_reads_as(doc: Any, expected: dict) -> bool:
+def _tomlkit_reads_as(doc: Any, expected: dict[str, Any]) -> bool:
     try:
         data = doc.unwrap()
     except (TOMLKitError, ValueError, KeyError, TypeError):  # some tables split across the file
@@ -560,7 +566,7 @@ def _headers(text: str) -> list[tuple[int, tuple[str, ...]]]:
     """The ``[table]`` and ``[[array]]`` headers of the valid TOML ``text``: where each one's line
     starts, and its keypath. A statement ends at the first line break where the text since the
     previous statement reads alone, so a line inside a multi-line string or array is no header."""
-    headers = []
+    headers: list[tuple[int, tuple[str, ...]]] = []
     start = 0
     while start < len(text):
         end = start
@@ -684,7 +690,8 @@ def _item(value: Any, *, inline: bool) -> Item:
         for v in value:
             array.append(_item(v, inline=True))
         return array
-    return tomlkit.item(value)
+    item: Item = tomlkit.item(value)
+    return item
 
 
 def _check_value(value: Any) -> None:
@@ -725,22 +732,25 @@ def _plain_value(v: Any) -> str | None:
     if isinstance(v, int):
         return str(v)
     if isinstance(v, (list, tuple)):
-        parts = [_plain_value(x) for x in v]
-        if None in parts or any(isinstance(x, (dict, list, tuple)) for x in v):
+        items = [_plain_value(x) for x in v]
+        if any(isinstance(x, (dict, list, tuple)) for x in v):
+            return None
+        parts = [r for r in items if r is not None]
+        if len(parts) != len(items):
             return None
         return "[" + ", ".join(parts) + "]"
     if isinstance(v, dict):
-        parts = []
+        members: list[str] = []
         for k, x in v.items():
             r = _plain_value(x)
             if r is None or isinstance(x, (dict, list, tuple)):
                 return None
-            parts.append(f"{_plain_key(k)} = {r}")
-        return "{" + ", ".join(parts) + "}"
+            members.append(f"{_plain_key(k)} = {r}")
+        return "{" + ", ".join(members) + "}"
     return None
 
 
-def _plain_fragment(table_path: tuple[str, ...], table_value: dict) -> str | None:
+def _plain_fragment(table_path: tuple[str, ...], table_value: dict[str, Any]) -> str | None:
     """The text tomlkit gives ``[table_path]`` with ``table_value``'s keys (see _fragment), made
     without building tomlkit items (~0.7 ms each); None when a value is not plain."""
     lines = ["[" + ".".join(_plain_key(k) for k in table_path) + "]\n"]
@@ -756,7 +766,7 @@ def _prefixes(keypath: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
     return (keypath[:i] for i in range(1, len(keypath)))
 
 
-def _with(data: dict, keypath: tuple[str, ...], value: Any) -> dict:
+def _with(data: dict[str, Any], keypath: tuple[str, ...], value: Any) -> dict[str, Any]:
     """A copy of ``data`` with ``keypath`` set (containers on the path copied, others shared)."""
     out = dict(data)
     node = out
@@ -768,7 +778,7 @@ def _with(data: dict, keypath: tuple[str, ...], value: Any) -> dict:
     return out
 
 
-def _without(data: dict, keypath: tuple[str, ...]) -> dict:
+def _without(data: dict[str, Any], keypath: tuple[str, ...]) -> dict[str, Any]:
     """A copy of ``data`` without ``keypath`` (containers on the path copied, others shared)."""
     out = dict(data)
     if len(keypath) == 1:
@@ -781,10 +791,10 @@ def _without(data: dict, keypath: tuple[str, ...]) -> dict:
 def _keypath(keypath: Any, allow_empty: bool = False) -> tuple[str, ...]:
     if isinstance(keypath, str) or not all(isinstance(k, str) for k in keypath):
         raise TypeError(f"a keypath is a tuple of str, not {keypath!r}")
-    keypath = tuple(keypath)
-    if not keypath and not allow_empty:
+    path: tuple[str, ...] = tuple(keypath)
+    if not path and not allow_empty:
         raise ValueError("empty keypath")
-    return keypath
+    return path
 
 
 def _dotted(keypath: tuple[str, ...]) -> str:
