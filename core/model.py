@@ -14,12 +14,16 @@ model_extra, model_fields_set. `ValidationError` here is pydantic's, imported on
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Self
 
 from .names import NAME_RE as NAME_RE, TARGETS as TARGETS, check_name as check_name  # re-exported: callers import them here
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """`model.ValidationError` is pydantic's, imported only when an error is being matched."""
     if name == "ValidationError":
         from pydantic import ValidationError
@@ -42,34 +46,37 @@ class Node:
         self._set(dict(got.__dict__), set(got._fset), got._xtra)
 
     @classmethod
-    def model_validate(cls, obj: Any):
+    def model_validate(cls, obj: Any) -> Self:
         """Validate with the pydantic class of the same name (raises pydantic's ValidationError)."""
         if type(obj) is cls:
             return obj
         from . import schema
-        return decode(encode(getattr(schema, cls.__name__).model_validate(_plain(obj))))
+        node: Self = decode(encode(getattr(schema, cls.__name__).model_validate(_plain(obj))))
+        return node
 
     @classmethod
-    def _build(cls, values: dict, fields_set: set, extra: dict | None):
+    def _build(cls, values: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None) -> Self:
         obj = cls.__new__(cls)
         obj._set(values, fields_set, extra)
         return obj
 
-    def _set(self, values: dict, fields_set: set, extra: dict | None) -> None:
+    def _set(self, values: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None) -> None:
         self.__dict__.update(values)
         object.__setattr__(self, "_fset", fields_set)
         object.__setattr__(self, "_xtra", extra)
 
     # -- pydantic's reading surface
     @property
-    def model_extra(self) -> dict | None:
-        return self._xtra
+    def model_extra(self) -> dict[str, Any] | None:
+        xtra: dict[str, Any] | None = self._xtra
+        return xtra
 
     @property
     def model_fields_set(self) -> set[str]:
-        return self._fset
+        fset: set[str] = self._fset
+        return fset
 
-    def model_dump(self, *, exclude_none: bool = False, exclude_unset: bool = False) -> dict:
+    def model_dump(self, *, exclude_none: bool = False, exclude_unset: bool = False) -> dict[str, Any]:
         out = {}
         for k, v in self._items():
             if exclude_unset and k not in self._fset:
@@ -79,28 +86,28 @@ class Node:
             out[k] = _dump(v, exclude_none, exclude_unset)
         return out
 
-    def model_copy(self, *, deep: bool = False):
+    def model_copy(self, *, deep: bool = False) -> Self:
         return copy.deepcopy(self) if deep else copy.copy(self)
 
-    def __copy__(self):
+    def __copy__(self) -> Self:
         obj = type(self).__new__(type(self))
         obj._set(dict(self.__dict__), set(self._fset),
                  dict(self._xtra) if self._xtra is not None else None)
         return obj
 
-    def __deepcopy__(self, memo: dict):
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         obj = type(self).__new__(type(self))
         memo[id(self)] = obj
         obj._set(copy.deepcopy(self.__dict__, memo), set(self._fset),
                  copy.deepcopy(self._xtra, memo))
         return obj
 
-    def _items(self):
+    def _items(self) -> Iterator[tuple[str, Any]]:
         yield from self.__dict__.items()
         if self._xtra:
             yield from self._xtra.items()
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         xtra = object.__getattribute__(self, "_xtra") if name != "_xtra" else None
         if xtra and name in xtra:
             return xtra[name]
@@ -124,7 +131,7 @@ class Node:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
         yield from self._items()
 
     def __repr__(self) -> str:
@@ -269,7 +276,7 @@ def decode(v: Any, fields: dict[str, list[str]] | None = None, *, strict: bool =
     return v
 
 
-def _decode_model(v: dict, fields: dict[str, list[str]] | None, strict: bool) -> Node:
+def _decode_model(v: dict[str, Any], fields: dict[str, list[str]] | None, strict: bool) -> Node:
     name, values, fset, xtra = v["m"], v["v"], v["s"], v["x"]
     if type(name) is not str or not name.isidentifier() or (strict and name not in (fields or {})):
         raise CorruptData(f"bad model {name!r}")

@@ -11,13 +11,16 @@ core.profiles turns its error positions into file:line messages.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .names import TARGETS, check_name
 
-TargetName = Literal[TARGETS]      # Literal["copilot", "codex", "claude"]
+if TYPE_CHECKING:
+    TargetName = str                # the registry's names: known when the registry is loaded
+else:
+    TargetName = Literal[TARGETS]   # Literal["copilot", "codex", "claude"]
 
 
 class ProfileMeta(BaseModel):
@@ -88,7 +91,7 @@ class PolicyRule(BaseModel):
 
     @field_validator("command")
     @classmethod
-    def _command(cls, v):
+    def _command(cls, v: str | list[str] | None) -> str | list[str] | None:
         names = [v] if isinstance(v, str) else v
         if names is not None and (not names or any(not n or "/" in n or n.strip() != n
                                                    for n in names)):
@@ -96,7 +99,7 @@ class PolicyRule(BaseModel):
         return v
 
     @model_validator(mode="after")
-    def _one_form(self):
+    def _one_form(self) -> "PolicyRule":
         if self.match is None and self.command is None:
             raise ValueError("a rule needs match (a regex on the raw subject) or command "
                              "(+ args, matched on argv)")
@@ -112,6 +115,10 @@ class PolicyRule(BaseModel):
 PathAccess = Literal["read", "write"]
 
 
+def _read_and_write() -> list[PathAccess]:
+    return ["read", "write"]
+
+
 class PolicyPath(BaseModel):
     """[[policy.paths]]: protected files, enforced on every tool that touches a file and on the
     file operands and redirections of shell commands (core/policy/paths.py)."""
@@ -119,7 +126,7 @@ class PolicyPath(BaseModel):
     id: str
     paths: list[str] = Field(min_length=1)         # globs; ~ and ** understood
     except_: list[str] = Field(default_factory=list, alias="except")
-    access: list[PathAccess] = Field(default_factory=lambda: ["read", "write"], min_length=1)
+    access: list[PathAccess] = Field(default_factory=_read_and_write, min_length=1)
     decision: PolicyDecision = "deny"
     reason: str = ""
     examples: PolicyExamples = Field(default_factory=PolicyExamples)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...host import Host
@@ -65,7 +65,7 @@ class DrillPart(Protocol):
     def prepare(self, host: "Host", real: Path, copy: Path) -> Prepared: ...
 
 
-def why_not_fired(part: object, row: dict) -> str | None:
+def why_not_fired(part: object, row: dict[str, Any]) -> str | None:
     """The part's reason a registered event did not fire, or None (it has none to give)."""
     fn = getattr(part, "why_not_fired", None)
     return fn(row) if fn is not None else None
