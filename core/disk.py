@@ -28,12 +28,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 from .errors import UserError
 from .formats.jsonc import MISSING  # the one "nothing there" marker (shared with tomldoc, plan, apply)
 from .host import Host, HostError
 from .digest import sha256
+
+if TYPE_CHECKING:
+    from .formats.jsonc import JsonDoc
+    from .formats.tomldoc import TomlDoc
+    from .manifest import Manifest
+
+#: a parsed document: JSON/JSONC or TOML (the two share get/set/delete/data/text)
+Doc = Union["JsonDoc", "TomlDoc"]
 
 __all__ = ["MISSING", "FileState", "Loaded", "DiskView", "parse_doc", "new_doc", "current_sha"]
 
@@ -49,7 +57,7 @@ class FileState:
     is_dir: bool
     error: UserError | None = None     # unreadable (raised by every accessor but state/load)
     _text: str | None = None
-    _docs: dict = field(default_factory=dict)
+    _docs: dict[str, Doc | UserError | None] = field(default_factory=dict)
 
     @property
     def exists(self) -> bool:
@@ -64,7 +72,7 @@ class Loaded:
     exists: bool = False
     text: str | None = None
     data: Any = None
-    doc: Any = None                 # JsonDoc (line_of) / TomlDoc
+    doc: Doc | None = None
     error: str | None = None        # one line, without the path
     line: int | None = None
     col: int | None = None
@@ -75,7 +83,7 @@ class Loaded:
 
     def line_of(self, *keypath: str) -> int | None:
         """1-based line of a key (JSON: exact; TOML: the key's or table's line, best effort)."""
-        if self.doc is not None and hasattr(self.doc, "line_of"):
+        if self.doc is not None:
             try:
                 return self.doc.line_of(tuple(keypath))
             except Exception:
@@ -89,7 +97,7 @@ class Loaded:
 class DiskView:
     host: Host
     files: dict[str, FileState] = field(default_factory=dict)
-    manifests: dict[str, Any] = field(default_factory=dict)
+    manifests: dict[str, Manifest] = field(default_factory=dict)
 
     # ---- raw -----------------------------------------------------------------------------------
     def state(self, path: Path) -> FileState:
@@ -107,8 +115,7 @@ class DiskView:
             try:
                 data = h.read_bytes(path)
             except HostError as e:
-                error = UserError(_strip_path(str(e), path), path=str(path))
-                _position_from_message(error)
+                error = _with_position(UserError(_strip_path(str(e), path), path=str(path)))
         st = FileState(path, data, sha256(data) if data is not None else None,
                        h.mode(path) if data is not None else None, is_link, link_target, is_dir,
                        error)
@@ -147,7 +154,7 @@ class DiskView:
                 raise UserError("not valid UTF-8", path=str(path), line=line, col=col) from None
         return st._text
 
-    def doc(self, path: Path, fmt: str):
+    def doc(self, path: Path, fmt: str) -> Doc | None:
         """The parsed document (JsonDoc or TomlDoc) or None when the file is absent.
         fmt: "json" (strict), "jsonc" (comments and trailing commas) or "toml"."""
         st = self.state(path)
@@ -160,16 +167,17 @@ class DiskView:
         if text is None:
             return None
         try:
-            st._docs[fmt] = parse_doc(text, fmt, str(path))
+            doc = parse_doc(text, fmt, str(path))
         except UserError as e:
             st._docs[fmt] = e
             raise
-        return st._docs[fmt]
+        st._docs[fmt] = doc
+        return doc
 
-    def json(self, path: Path, *, jsonc: bool = True):
+    def json(self, path: Path, *, jsonc: bool = True) -> Doc | None:
         return self.doc(path, "jsonc" if jsonc else "json")
 
-    def toml(self, path: Path):
+    def toml(self, path: Path) -> Doc | None:
         return self.doc(path, "toml")
 
     def data(self, path: Path, fmt: str) -> Any:
@@ -193,13 +201,13 @@ class DiskView:
         if fmt == "text":
             return ld
         try:
-            ld.doc = self.doc(path, fmt)
-            ld.data = ld.doc.data
+            ld.doc = doc = self.doc(path, fmt)
+            ld.data = doc.data if doc is not None else None
         except UserError as e:
             ld.error, ld.line, ld.col = e.msg, e.line, e.col
         return ld
 
-    def manifest(self, target: str, path: Path):
+    def manifest(self, target: str, path: Path) -> Manifest:
         """The target's manifest, read (through this view) and parsed once."""
         m = self.manifests.get(target)
         if m is not None and str(m.path) == str(path):
@@ -255,14 +263,16 @@ def _strip_path(msg: str, path: Path) -> str:
     return msg[len(s) + 1:].lstrip() if msg.startswith(s + ":") else msg
 
 
-def _position_from_message(e: UserError) -> None:
-    """Host errors carry "line:col: message" in the text (bad UTF-8); lift it into the error."""
+def _with_position(e: UserError) -> UserError:
+    """Host errors carry "line:col: message" in the text (bad UTF-8): the error with that
+    position lifted into its fields (the same error when there is none)."""
     m = re.match(r"^(\d+):(\d+): (.*)$", e.msg)
     if m:
-        e.__init__(m.group(3), path=e.path, line=int(m.group(1)), col=int(m.group(2)))
+        return UserError(m.group(3), path=e.path, line=int(m.group(1)), col=int(m.group(2)))
+    return e
 
 
-def parse_doc(text: str, fmt: str, path: str):
+def parse_doc(text: str, fmt: str, path: str) -> Doc:
     from .formats.errors import FormatError
 
     try:
@@ -277,7 +287,7 @@ def parse_doc(text: str, fmt: str, path: str):
         raise UserError(str(e), path=path) from None
 
 
-def new_doc(fmt: str):
+def new_doc(fmt: str) -> Doc:
     if fmt == "toml":
         from .formats.tomldoc import TomlDoc
         return TomlDoc.new()

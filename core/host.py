@@ -17,10 +17,12 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Callable, Iterator, Mapping, Sequence, TypeVar
 
 if TYPE_CHECKING:
     import subprocess
+
+_T = TypeVar("_T")
 
 APP_NAME = "agentdeck"
 
@@ -37,7 +39,7 @@ class HostBusy(Exception):
         self.holder = holder
 
 
-def os_error_line(path: os.PathLike | str, op: str, e: OSError) -> str:
+def os_error_line(path: os.PathLike[str] | str, op: str, e: OSError) -> str:
     """`<file>: cannot <op>: <what the errno means>` -- one line, e.g. for ENOSPC "No space
     left on device (ENOSPC)"."""
     code = errno.errorcode.get(e.errno or 0, "")
@@ -63,7 +65,7 @@ class Host:
     state_override: Path | None = None
 
     @classmethod
-    def from_environment(cls, home: str | os.PathLike | None = None,
+    def from_environment(cls, home: str | os.PathLike[str] | None = None,
                          env: Mapping[str, str] | None = None) -> "Host":
         """Build a Host for `home` (default: $HOME). With an explicit home, the target homes
         default inside it unless COPILOT_HOME / CODEX_HOME / CLAUDE_CONFIG_DIR are set."""
@@ -155,7 +157,7 @@ class Host:
             rel = Path(".config") / APP_NAME
         return self.home / rel
 
-    def display(self, path: os.PathLike | str) -> str:
+    def display(self, path: os.PathLike[str] | str) -> str:
         """A path as shown to people: the home as `~`."""
         s = str(path)
         h = str(self.home)
@@ -182,7 +184,7 @@ class Host:
         return shutil.which(name, path=self.env.get("PATH", os.defpath))
 
     def run(self, argv: Sequence[str], *, timeout: float = 10.0, input: str | None = None,
-            env: Mapping[str, str] | None = None, cwd: os.PathLike | None = None) -> RunResult:
+            env: Mapping[str, str] | None = None, cwd: os.PathLike[str] | None = None) -> RunResult:
         """Run a process with this host's environment and a timeout. Never raises for a
         missing program or a timeout: the result says what happened."""
         import subprocess  # here, not at the top: `agentdeck plan` never runs a process
@@ -203,7 +205,7 @@ class Host:
             return RunResult(list(argv), 127, "", str(e))
 
     def popen(self, argv: Sequence[str], *, env: Mapping[str, str] | None = None,
-              cwd: os.PathLike | None = None) -> subprocess.Popen:
+              cwd: os.PathLike[str] | None = None) -> subprocess.Popen[bytes]:
         """A long-lived child with pipes (JSON-RPC probes). The caller owns its lifetime."""
         import subprocess
 
@@ -213,7 +215,7 @@ class Host:
         return subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=full_env, cwd=cwd)
 
-    def end_process(self, proc: subprocess.Popen, grace: float = 3.0) -> int | None:
+    def end_process(self, proc: subprocess.Popen[bytes], grace: float = 3.0) -> int | None:
         """End a child from popen() whose input the caller has closed: wait up to `grace`
         seconds, then kill it and every descendant (an npm launcher runs the real binary as a
         grandchild, which a kill of the launcher alone would leave running) and wait once more.
@@ -262,7 +264,12 @@ class Host:
                             holder = "?"
                         raise HostBusy(holder) from None
                     time.sleep(0.05)
-            self._os("write", path, lambda: (os.ftruncate(fd, 0), os.pwrite(fd, str(os.getpid()).encode(), 0)))
+
+            def stamp() -> None:     # the holder's pid, for the next one's "busy" line
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, str(os.getpid()).encode(), 0)
+
+            self._os("write", path, stamp)
             yield
         finally:
             try:
@@ -270,7 +277,7 @@ class Host:
             finally:
                 os.close(fd)
 
-    def _os(self, op: str, path: os.PathLike | str, fn):
+    def _os(self, op: str, path: os.PathLike[str] | str, fn: Callable[[], _T]) -> _T:
         """Run fn(); an OSError becomes one HostError line: the file, the operation, the errno's
         meaning."""
         try:
@@ -295,7 +302,7 @@ class Host:
     def is_executable(self, path: Path) -> bool:
         return path.is_file() and os.access(path, os.X_OK)
 
-    def realpath(self, path: os.PathLike | str) -> str:
+    def realpath(self, path: os.PathLike[str] | str) -> str:
         """`path` with every symlink resolved (it reads the links)."""
         return os.path.realpath(path)
 
@@ -431,7 +438,7 @@ class Host:
                             "and agentdeck never replaces one")
         return real
 
-    def never_written(self, path: os.PathLike | str) -> bool:
+    def never_written(self, path: os.PathLike[str] | str) -> bool:
         """Copilot's tool-managed config.json (auth tokens, trusted folders): never written or
         removed, whatever a manifest or journal says (core/facts: COPILOT.config_file)."""
         from .targets.copilot.facts import COPILOT
@@ -498,7 +505,7 @@ class Host:
             os.chmod(path, mode)
         self._os("create", path, make)
 
-    def _write_data(self, f, data: bytes) -> None:
+    def _write_data(self, f: IO[bytes], data: bytes) -> None:
         """Write and fsync an open file (a seam: tests make it fail with ENOSPC, EIO...)."""
         f.write(data)
         f.flush()
@@ -636,13 +643,13 @@ class Host:
                     out.append(s)
         return out
 
-    def confined(self, path: os.PathLike | str, roots: list[str] | None = None) -> bool:
+    def confined(self, path: os.PathLike[str] | str, roots: list[str] | None = None) -> bool:
         """True when `path`, its `..` taken literally, lies inside one of roots(). `roots`: that
         list, computed once by a caller checking many paths (roots() resolves every root)."""
         return _under(os.path.normpath(os.path.abspath(path)),
                       self.roots() if roots is None else roots)
 
-    def real_confined(self, path: os.PathLike | str) -> bool:
+    def real_confined(self, path: os.PathLike[str] | str) -> bool:
         """True when `path` is reached without a symlink leading out of roots(): its parent
         directory, every symlink resolved, lies inside one of them. The last component is not
         followed (removing a symlink removes the link, never its target)."""
@@ -657,7 +664,7 @@ TEMP_SUFFIX = ".agentdeck-tmp"
 WRITE_THROUGH_VAR = "AGENTDECK_WRITE_THROUGH"
 
 
-def write_through_hint(real: os.PathLike | str) -> str:
+def write_through_hint(real: os.PathLike[str] | str) -> str:
     """The way out of a refused write through a symlink: the folder to allow, and how."""
     return (f"to let agentdeck write there, set {WRITE_THROUGH_VAR}={os.path.dirname(real)} "
             "(folders separated by ':'; docs/safety.md)")
@@ -701,7 +708,7 @@ def file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _refuse_non_regular(path: os.PathLike | str, st: os.stat_result) -> None:
+def _refuse_non_regular(path: os.PathLike[str] | str, st: os.stat_result) -> None:
     if stat.S_ISREG(st.st_mode):
         return
     if stat.S_ISDIR(st.st_mode):

@@ -98,18 +98,18 @@ class Manifest:
         checked: set[str] = set()   # paths already found inside the home (1,000 entries share one)
         for raw in obj["entries"]:
             try:
-                e = Entry(**raw)
-                if e.prior == ABSENT_JSON:
-                    e.prior = ABSENT
+                entry = Entry(**raw)
+                if entry.prior == ABSENT_JSON:
+                    entry.prior = ABSENT
             except TypeError:
                 raise UserError("agentdeck manifest has an unexpected entry; move it aside and re-run",
                                 path=str(path)) from None
             if roots is None:
                 roots = host.roots()      # once per manifest, not once per path
-            problem = _entry_problem(host, e, roots, checked)
+            problem = _entry_problem(host, entry, roots, checked)
             if problem:
                 raise UserError(f"agentdeck manifest {problem}; move it aside and re-run", path=str(path))
-            m.entries[e.id] = e
+            m.entries[entry.id] = entry
         return m
 
     def render(self) -> bytes:
@@ -170,7 +170,7 @@ def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None,
 _FIELDS = [f.name for f in fields(Entry)]
 
 
-def _entry_json(e: Entry) -> dict:
+def _entry_json(e: Entry) -> dict[str, Any]:
     d = {name: getattr(e, name) for name in _FIELDS}   # values are JSON data: no deep copy
     if e.prior is ABSENT:
         d["prior"] = ABSENT_JSON

@@ -20,13 +20,16 @@ from __future__ import annotations
 import re
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .desired import DesiredState, Notice
 from .errors import UserError
 from .host import Host
 from .kinds import kind_of
 from .secrets import is_env_reference, redact, scan_text
+
+if TYPE_CHECKING:
+    from .secrets import SecretHit
 
 #: modes that keep a file from everyone but its owner
 _PRIVATE_BITS = 0o077
@@ -48,12 +51,13 @@ _NAMED_PAIR = re.compile(r"""(?P<head>(?<![A-Za-z0-9_.'"-])(?P<q>["']?)(?P<key>[
 def redact_named_text(text: str) -> str:
     """A config file's text with every literal value under a secret-sounding key replaced, as
     redact_output does for parsed values (a header `X-Api-Key = "..."` of no known shape)."""
-    def sub(m: re.Match) -> str:
+    def sub(m: re.Match[str]) -> str:
         v = m.group("val")
         if (_SECRET_NAME.search(m.group("key")) and not is_env_reference(v)
                 and not _ENV_NAME.fullmatch(v)):
             return f'{m.group("head")}{m.group("vq")}[REDACTED:named]{m.group("vq")}'
-        return m.group(0)
+        whole: str = m.group(0)
+        return whole
     return _NAMED_PAIR.sub(sub, text)
 
 
@@ -78,7 +82,7 @@ def redact_output(value: Any) -> Any:
     return value
 
 
-def _summary(hits) -> str:
+def _summary(hits: list[SecretHit]) -> str:
     kinds: list[str] = []
     for h in hits:
         label = f"{h.kind} ({h.excerpt})"
@@ -113,7 +117,7 @@ def guard_state(state: DesiredState) -> DesiredState:
         item.value = redact(item.value)
         message = (f"{what}: literal credential(s) in the profile ({found}); written redacted, "
                    "never whole, to a file others can read -- take it from the environment")
-        level = "error" if state.target == "repo" else "warning"
+        level: Literal["error", "warning"] = "error" if state.target == "repo" else "warning"
         state.notices.append(Notice(level, message, str(item.path)))
     return state
 

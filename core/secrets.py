@@ -8,6 +8,17 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False   # (not typing's: the hook handler imports this module on every call)
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+    from typing import Any
+
+    @dataclass(frozen=True)
+    class SecretHit:        # the class _secret_hit() makes at run time, as mypy should see it
+        kind: str
+        where: str
+        excerpt: str
+
 #: (kind, regex). Earlier rows win where two matches overlap, so specific kinds come before the
 #: generic ones (a GitHub token inside `Bearer ...` or a URL is reported as github_token).
 #: Compiled on first use (see _LITERALS): `PATTERNS` is this table with each regex compiled.
@@ -93,15 +104,15 @@ _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}")
 _ENV_REF = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*+(?::?[-=?+][^}]{0,256})?\}|\$[A-Za-z_][A-Za-z0-9_]*+")
 
 
-def _secret_hit() -> type:
+def _secret_hit() -> type[SecretHit]:
     """SecretHit, a frozen dataclass (kind, where, excerpt: first 4 chars + "…", never the whole
     secret), made on first use: importing dataclasses would cost the hook handler, which only
     redacts, ~6 ms on every call. `from core.secrets import SecretHit` works as before."""
-    cls = globals().get("SecretHit")
+    cls: type[SecretHit] | None = globals().get("SecretHit")
     if cls is None:
         from dataclasses import dataclass
 
-        class SecretHit:
+        class SecretHit:    # the run-time form of the declaration above
             kind: str
             where: str
             excerpt: str  # redacted: first 4 chars + "…", never the whole secret
@@ -112,7 +123,7 @@ def _secret_hit() -> type:
     return cls
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name == "PATTERNS":   # ((kind, compiled regex), ...), in the order of _ROWS
         return tuple((kind, _rx(kind, rx)) for kind, rx in _ROWS)
     if name == "SecretHit":
@@ -171,7 +182,7 @@ def _join(where: str, key: object) -> str:
     return f"{where}.{key}" if where else str(key)
 
 
-def scan_value(value, where: str = "") -> list[SecretHit]:
+def scan_value(value: Any, where: str = "") -> list[SecretHit]:
     """Every credential in a JSON/TOML-like value; `where` grows into a dotted path."""
     if isinstance(value, dict):
         hits: list[SecretHit] = []
@@ -199,7 +210,7 @@ _ASSIGN = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z0-9_]++)=(?!\$)(\"[^\"]{0,4096}\
 _SECRET_WORD = re.compile(r"(?i)PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY|ACCESS_KEY")
 
 
-def _redact_assign(m: re.Match) -> str:
+def _redact_assign(m: re.Match[str]) -> str:
     return f"{m.group(1)}=[REDACTED:named]" if _SECRET_WORD.search(m.group(1)) else m.group(0)
 
 
@@ -214,7 +225,7 @@ def _redact_named(key: object, value: str) -> str | None:
     return None
 
 
-def redact_value(value):
+def redact_value(value: Any) -> Any:
     """A copy of a JSON-like value with `redact` applied to every string (keys included), and
     any value under a secret-sounding name (password, api_key, *_TOKEN, X-Api-Key...) replaced."""
     if isinstance(value, dict):
