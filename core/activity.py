@@ -24,7 +24,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Literal
 
 from .errors import UserError
 from .host import Host
@@ -216,7 +216,7 @@ class Follower(Reader):
     def __init__(self, host: Host, flt: Filter | None = None, path: Path | None = None,
                  from_start: bool = True):
         super().__init__(host, flt, path)
-        self._watch = None
+        self._watch: _Inotify | Literal[False] | None = None   # False: no inotify here
         if not from_start:
             got = host.read_range(self.path, 0, 0)
             self.offset = got[1] if got else 0

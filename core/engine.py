@@ -135,9 +135,9 @@ def build_plan(host: Host, profile_name: str | None = DEFAULT_PROFILE, names: li
     plan.scope = scope.to_json()
     plan.trust_choice = trust_hooks     # the plan computed again after apply asks the same
     scope.annotate(host, plan, view)        # can the registered hooks run? (plan.info, notices)
-    for n, e in errors.items():
-        plan.errors[n] = str(e)
-        plan.notices[n] = [Notice("error", f"plan failed: {e}", e.path)]
+    for n, err in errors.items():
+        plan.errors[n] = str(err)
+        plan.notices[n] = [Notice("error", f"plan failed: {err}", err.path)]
     for k, v in (decisions or {}).items():
         plan.decide(k, v)
     return plan

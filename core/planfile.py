@@ -29,7 +29,7 @@ def read_document(host: Host, where: str) -> dict:
         text = data.decode("utf-8", errors="replace")
     try:
         doc = json.loads(text)
-    except ValueError as e:
+    except json.JSONDecodeError as e:
         raise UserError(f"--plan {where}: not a `plan --json` document ({e.msg} at line "
                         f"{e.lineno}:{e.colno})") from None
     if not isinstance(doc, dict) or doc.get("format") != 1 or not isinstance(doc.get("items"), list):

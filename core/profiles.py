@@ -14,7 +14,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import profile_dirs, profilecache
 from .errors import UserError
@@ -193,12 +193,12 @@ def _load_profile_toml(host: Host, path: Path) -> schema.ProfileFile:
                                 "rule by giving its id)", path=str(path),
                                 line=_toml_line(text, ["policy", "rules", i, "id"]))
             seen.add(rule.id)
-        for i, rule in enumerate(pf.policy.paths):
-            if rule.id in seen:
-                raise UserError(f"policy.paths.{i}.id: duplicate policy rule id {rule.id!r} "
+        for i, path_rule in enumerate(pf.policy.paths):
+            if path_rule.id in seen:
+                raise UserError(f"policy.paths.{i}.id: duplicate policy rule id {path_rule.id!r} "
                                 "(rules and paths share one set of ids)", path=str(path),
                                 line=_toml_line(text, ["policy", "paths", i, "id"]))
-            seen.add(rule.id)
+            seen.add(path_rule.id)
     return pf
 
 
@@ -277,7 +277,7 @@ def _md_files(host: Host, d: Path) -> dict[str, str]:
     return out
 
 
-def _check_hooks(host: Host, prof: Profile, hooks_from: dict[str, Path]) -> None:
+def _check_hooks(host: Host, prof: schema.Profile, hooks_from: dict[str, Path]) -> None:
     """[hooks] after the extends chain is merged: events with no handler anywhere in the chain,
     or a handler command that is not a command line, are mistakes to fix, not to install.
     (command = "" is how a profile turns inherited hooks off; a handler not on PATH yet is a
@@ -347,7 +347,9 @@ def resolve(host: Host, name: str) -> Profile:
     if cached is not None:
         return cached
     rec = profilecache.Recorder(host)
-    return profilecache.remember(host, name, resolve_validated(rec, name), rec)
+    # a Recorder stands in for the Host: it answers resolve's reads (logging them) and hands
+    # everything else to the host
+    return profilecache.remember(host, name, resolve_validated(cast(Host, rec), name), rec)
 
 
 MAX_EXTENDS_DEPTH = 64   # profiles in one extends chain
@@ -488,7 +490,7 @@ def build_shipped_cache(host: Host) -> dict[str, Any]:
         if ref.origin != "bundled":
             continue
         rec = profilecache.Recorder(host)
-        validated = resolve_validated(rec, ref.name)
+        validated = resolve_validated(cast(Host, rec), ref.name)   # (as in resolve)
         entry = profilecache.make_entry(host, ref.name, validated, rec)
         if entry is not None:
             out[ref.name] = entry

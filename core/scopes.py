@@ -25,6 +25,7 @@ from .errors import UserError
 if TYPE_CHECKING:  # pragma: no cover
     from .host import Host
     from .targets.base import RunOptions, Target
+    from .targets.repo import RepoTarget
 
 
 class Scope(ABC):
@@ -142,7 +143,7 @@ class RepoScope(Scope):
     def select(self, names: list[str] | None, profile_targets: list[str] | None) -> list[str]:
         return ["repo"]
 
-    def adapter(self, name: str) -> "Target":
+    def adapter(self, name: str) -> "RepoTarget":
         from .targets.repo import RepoTarget
         return RepoTarget(self.root, self.cloud_setup)
 

@@ -255,8 +255,9 @@ class PathRules:
                         check(self._embedded(w.value, cwd), emb_access, False)
         if name == "tar":
             for i, v in enumerate(vals):
-                if v in ("-f", "--file") and i + 1 < len(vals) and vals[i + 1]:
-                    check([normalize(vals[i + 1], cwd, self.home)], {"write"}, False)
+                archive = vals[i + 1] if v in ("-f", "--file") and i + 1 < len(vals) else None
+                if archive:
+                    check([normalize(archive, cwd, self.home)], {"write"}, False)
         return hits
 
     # -- a tool call that is not a shell command

@@ -24,6 +24,10 @@ import re
 
 from .vocabulary import Call
 
+TYPE_CHECKING = False   # (not typing's: the hook handler imports this module)
+if TYPE_CHECKING:
+    from .paths import PathRules
+
 DECISIONS = ("allow", "ask", "deny")
 _RANK = {"allow": 0, "ask": 1, "deny": 2}
 TOOLS = ("shell", "read", "write", "mcp", "web", "prompt", "any")
@@ -100,7 +104,7 @@ class Context:
     def __init__(self, home: str, cwd: str, env=None, fs=None):
         self.home, self.cwd, self.env = home, cwd or home or "/", env or {}
         self._fs = fs
-        self._paths = None
+        self._paths: PathRules | None = None
 
     @property
     def fs(self):
@@ -174,7 +178,7 @@ def evaluate_doc(doc: dict, calls: list[Call], ctx: Context) -> Verdict:
     has_paths = bool(doc.get("paths"))
     best = Verdict(call=calls[0] if calls else None)
     for call in calls:
-        cands = [evaluate_call(rules, call)]
+        cands: list[Verdict | None] = [evaluate_call(rules, call)]
         if call.cls == "shell" and (argv_rules or has_paths):
             cands.append(_shell_verdict(doc, call, ctx, argv_rules))
         elif has_paths and call.cls in ("read", "write", "mcp", "other"):

@@ -260,16 +260,16 @@ class Resolver:
             text = self.word(body[-1], ctx) if body else Word.lit("")
             return [("here", text)]
         if t == "heredoc_redirect":
-            body = next((c for c in n.named_children if c.type == "heredoc_body"), None)
+            heredoc = next((c for c in n.named_children if c.type == "heredoc_body"), None)
             out: list[tuple[str, Word]] = []
-            if body is not None:
+            if heredoc is not None:
                 quoted = any(c.type == "heredoc_start" and c.text[:1] in (b"'", b'"')
                              for c in n.named_children)
-                text = body.text.decode("utf-8", "replace")
-                if quoted or not any(c.is_named for c in body.named_children):
+                text = heredoc.text.decode("utf-8", "replace")
+                if quoted or not any(c.is_named for c in heredoc.named_children):
                     out.append(("here", Word.lit(text)))
                 else:
-                    out.append(("here", self.word(body, ctx)))
+                    out.append(("here", self.word(heredoc, ctx)))
             for c in n.named_children:     # `cat <<EOF > file`
                 if c.type == "file_redirect":
                     out += self.redirect(c, ctx)
@@ -452,11 +452,11 @@ class Resolver:
             self.shell(name, argv, here, ctx)
             return
         if name == "eval":
-            text = [a.value for a in argv[1:]]
-            if any(v is None for v in text):
+            words = [a.value for a in argv[1:] if a.value is not None]
+            if len(words) < len(argv) - 1:
                 self.unresolved("eval of text that is not static")
             else:
-                self.line(" ".join(text), ctx.child(depth=ctx.depth + 1, via=ctx.via + ("eval",)))
+                self.line(" ".join(words), ctx.child(depth=ctx.depth + 1, via=ctx.via + ("eval",)))
             return
         if name in ("source", "."):
             self.script(argv[1] if len(argv) > 1 else None, ctx, name)
@@ -471,7 +471,10 @@ class Resolver:
         vals = [a.value for a in argv[1:]]
         starts: list[Word] = []
         i = 0
-        while i < len(vals) and (vals[i] is None or not vals[i].startswith(("-", "(", "!"))):
+        while i < len(vals):
+            v = vals[i]
+            if v is not None and v.startswith(("-", "(", "!")):
+                break
             starts.append(argv[1 + i])
             i += 1
         if not starts:
@@ -498,10 +501,11 @@ class Resolver:
                 self.unresolved(f"{name} with an argument that is not static")
                 return
             if v == "-c" or (v.startswith("-") and not v.startswith("--") and "c" in v[1:]):
-                if i + 1 >= len(vals) or vals[i + 1] is None:
+                script = vals[i + 1] if i + 1 < len(vals) else None
+                if script is None:
                     self.unresolved(f"{name} -c of text that is not static")
                     return
-                self.line(vals[i + 1], sub)
+                self.line(script, sub)
                 return
             if v in ("-o", "-O", "+o", "+O", "--rcfile", "--init-file"):
                 i += 2

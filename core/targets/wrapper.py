@@ -81,14 +81,15 @@ def own_scripts_dirs(host: Host | None = None) -> list[str]:
     for get in (lambda: sysconfig.get_path("scripts"),
                 lambda: os.path.dirname(sys.executable) if sys.executable else None,
                 lambda: sysconfig.get_path("scripts", f"{os.name}_user")):
+        found: str | None
         try:
-            d = get()
+            found = get()
         except (KeyError, ValueError, OSError, AttributeError):
             # AttributeError: a venv whose interpreter has no user base ('userbase') for the
             # user scheme (seen in `agentdeck drill`, installed the README's way)
-            d = None
-        if d and d not in out:
-            out.append(d)
+            found = None
+        if found and found not in out:
+            out.append(found)
     return out
 
 
