@@ -28,6 +28,7 @@ from typing import Iterator, Literal
 
 from .errors import UserError
 from .host import Host
+from .names import TARGETS
 
 CHUNK = 1 << 20
 DECISIONS = ("allow", "ask", "deny")
@@ -57,7 +58,7 @@ def _epoch(ts: object) -> float | None:
         base = time.strptime(ts[:19], "%Y-%m-%dT%H:%M:%S")
     except ValueError:
         return None
-    import calendar
+    import calendar   # local: only a --since filter reads a time back
     frac = 0.0
     if len(ts) > 20 and ts[19] == ".":
         try:
@@ -85,7 +86,6 @@ class Filter:
         if self.decision is not None and self.decision not in DECISIONS:
             raise UserError(f"--decision {self.decision!r}: expected one of {', '.join(DECISIONS)}")
         if self.target is not None:
-            from .names import TARGETS
             known = (*TARGETS, "repo")        # "repo": hooks a repository carries
             if self.target not in known:
                 raise UserError(f"--target {self.target!r}: expected one of {', '.join(known)}")
@@ -177,7 +177,7 @@ class _Inotify:
     IN_MODIFY, IN_CREATE, IN_MOVED_TO, IN_CLOSE_WRITE = 0x2, 0x100, 0x80, 0x8
 
     def __init__(self, folder: Path):
-        import ctypes
+        import ctypes        # local: only `activity --follow` watches the log
         import ctypes.util
 
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
@@ -191,7 +191,7 @@ class _Inotify:
             raise OSError(err, "inotify_add_watch")
 
     def wait(self, timeout: float) -> None:
-        import select
+        import select        # local: as ctypes above
         r, _, _ = select.select([self.fd], [], [], timeout)
         if r:
             try:

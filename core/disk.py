@@ -31,12 +31,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from .errors import UserError
+from .formats.errors import FormatError
 from .formats.jsonc import MISSING  # the one "nothing there" marker (shared with tomldoc, plan, apply)
+from .formats.jsonc import JsonDoc
 from .host import Host, HostError
 from .digest import sha256
 
 if TYPE_CHECKING:
-    from .formats.jsonc import JsonDoc
     from .formats.tomldoc import TomlDoc
     from .manifest import Manifest
 
@@ -212,7 +213,7 @@ class DiskView:
         m = self.manifests.get(target)
         if m is not None and str(m.path) == str(path):
             return m
-        from .manifest import Manifest
+        from .manifest import Manifest   # local: manifest > kinds > kinds.key > disk (pending)
         st = self.state(path)
         if st.error is not None:
             raise st.error
@@ -273,13 +274,10 @@ def _with_position(e: UserError) -> UserError:
 
 
 def parse_doc(text: str, fmt: str, path: str) -> Doc:
-    from .formats.errors import FormatError
-
     try:
         if fmt == "toml":
-            from .formats.tomldoc import TomlDoc
+            from .formats.tomldoc import TomlDoc   # local: tomlkit loads only for a TOML file
             return TomlDoc.parse(text, path=path)
-        from .formats.jsonc import JsonDoc
         return JsonDoc.parse(text, path=path, jsonc=(fmt != "json"))
     except FormatError as e:
         raise UserError(e.msg, path=path, line=e.line, col=e.col) from None
@@ -289,9 +287,8 @@ def parse_doc(text: str, fmt: str, path: str) -> Doc:
 
 def new_doc(fmt: str) -> Doc:
     if fmt == "toml":
-        from .formats.tomldoc import TomlDoc
+        from .formats.tomldoc import TomlDoc   # local: tomlkit loads only for a TOML file
         return TomlDoc.new()
-    from .formats.jsonc import JsonDoc
     return JsonDoc.new({})
 
 

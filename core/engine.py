@@ -22,12 +22,13 @@ from .desired import DesiredState
 from .desired import Notice
 from .disk import DiskView
 from .errors import UserError
-from .host import Host
+from .host import Host, write_through_hint
 from .kinds import kind_of
 from .manifest import Manifest
 from .output_guard import guard_state
 from .plan import Plan
 from .scopes import HOME, RepoScope, Scope
+from .targets.base import RunOptions
 
 DEFAULT_PROFILE = "default"
 
@@ -162,8 +163,6 @@ def _refuse_edit_outside(host: Host, path: Path) -> None:
     """A file agentdeck edits (keys, a block) that is a symlink leading out of the home (a
     dotfiles checkout elsewhere) is written through only where the operator allows it
     (AGENTDECK_WRITE_THROUGH): otherwise apply would write there and uninstall could not undo it."""
-    from .host import write_through_hint
-
     real = host.resolve_write_path(path)
     if real != path and not host.real_confined(real):
         raise UserError(f"{host.display(path)} is a symlink to {real}, outside the home: "
@@ -181,7 +180,6 @@ def with_overrides(prof, overrides: dict | None, target: str):
     """The profile as one target sees it after the operator's per-run choices (a copy; the
     profile on disk is untouched): the adapter's own `profile_for` (Copilot's MCP-switch rules
     live in the Copilot adapter)."""
-    from .targets.base import RunOptions
     if not overrides:
         return prof
     return HOME.adapter(target).profile_for(prof, RunOptions.for_target(target, overrides))
@@ -283,7 +281,7 @@ def cli_version(host: Host, target: str) -> tuple[bool, str | None]:
     """(installed, version) of a target's CLI without running it: the version comes from the
     CLI's npm package.json or its versioned install path, as the doctor reads it; None when it
     cannot be read that way. Starts no process (running a CLI can unpack files into the home)."""
-    from .installed import cli_info
+    from .installed import cli_info   # local: status reads the CLIs' versions, a plan does not
 
     info = cli_info(host, target, live=False)
     return info.exe is not None, info.version

@@ -90,7 +90,9 @@ class Host:
 
     def cli_homes(self) -> list[Path]:
         """Every registered target's home (core/targets/registry.py)."""
-        from .targets import registry   # the list of targets is data; loaded once
+        # local: the org layer's handler copy (core/org/handler.py) takes host with it (the
+        # facts' type hints name it); the registry and the target packages are no part of it
+        from .targets import registry
         return [s.home(self) for s in registry.TARGETS]
 
     @property
@@ -129,7 +131,7 @@ class Host:
             return Path(explicit)
         if _xdg_default("XDG_STATE_HOME"):
             return self.home / ".local" / "state" / APP_NAME
-        import platformdirs
+        import platformdirs   # local: only when no state dir is set (AGENTDECK_STATE_DIR, tests)
 
         real_home = Path.home()
         p = Path(platformdirs.user_state_dir(APP_NAME))
@@ -147,7 +149,7 @@ class Host:
             return Path(explicit)
         if _xdg_default("XDG_CONFIG_HOME"):
             return self.home / ".config" / APP_NAME
-        import platformdirs
+        import platformdirs   # local: only when no config dir is set
 
         real_home = Path.home()
         p = Path(platformdirs.user_config_dir(APP_NAME))
@@ -207,7 +209,7 @@ class Host:
     def popen(self, argv: Sequence[str], *, env: Mapping[str, str] | None = None,
               cwd: os.PathLike[str] | None = None) -> subprocess.Popen[bytes]:
         """A long-lived child with pipes (JSON-RPC probes). The caller owns its lifetime."""
-        import subprocess
+        import subprocess   # local: as in run()
 
         full_env = dict(self.env)
         if env:
@@ -220,7 +222,7 @@ class Host:
         seconds, then kill it and every descendant (an npm launcher runs the real binary as a
         grandchild, which a kill of the launcher alone would leave running) and wait once more.
         Returns its exit code, None if it would not even die."""
-        import subprocess
+        import subprocess   # local: as in run()
 
         try:
             return proc.wait(timeout=grace)
@@ -246,7 +248,7 @@ class Host:
     def lock(self, path: Path, wait: float) -> Iterator[None]:
         """An exclusive flock on `path` (created 0600), waiting up to `wait` seconds; the
         holder's pid is written into it. Raises HostBusy(holder) when it stays taken."""
-        import fcntl
+        import fcntl   # local: only a writing command takes the lock
 
         self.mkdir(path.parent, 0o700)
         fd = self._os("open", path, lambda: os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
@@ -441,7 +443,7 @@ class Host:
     def never_written(self, path: os.PathLike[str] | str) -> bool:
         """Copilot's tool-managed config.json (auth tokens, trusted folders): never written or
         removed, whatever a manifest or journal says (core/facts: COPILOT.config_file)."""
-        from .targets.copilot.facts import COPILOT
+        from .targets.copilot.facts import COPILOT   # local: pending (lead): moves to the spec
 
         if os.path.basename(path) != COPILOT.config_file and not os.path.islink(path):
             return False      # the common case, without resolving anything

@@ -26,7 +26,7 @@ from .names import NAME_RE as NAME_RE, TARGETS as TARGETS, check_name as check_n
 def __getattr__(name: str) -> Any:
     """`model.ValidationError` is pydantic's, imported only when an error is being matched."""
     if name == "ValidationError":
-        from pydantic import ValidationError
+        from pydantic import ValidationError   # local: pydantic only when an error is matched
         return ValidationError
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -50,7 +50,7 @@ class Node:
         """Validate with the pydantic class of the same name (raises pydantic's ValidationError)."""
         if type(obj) is cls:
             return obj
-        from . import schema
+        from . import schema   # local: pydantic only when a Node is validated
         node: Self = decode(encode(getattr(schema, cls.__name__).model_validate(_plain(obj))))
         return node
 

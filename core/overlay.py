@@ -39,7 +39,11 @@ from typing import Any
 from .desired import Desired, DesiredState
 from .errors import UserError
 from .host import Host, HostError
+from .formats.errors import FormatError
+from .formats.jsonc import JsonDoc
 from .model import TARGETS, check_name
+from .targets import get
+from .targets.registry import TARGETS as SPECS, TRUST_HOOKS
 
 SECTIONS = ("directives", "mcp_enabled", "trust_hooks")
 
@@ -84,8 +88,6 @@ def load(host: Host, profile: str) -> dict[str, Any]:
         raise UserError(str(e), path=str(path)) from None
     if text is None:
         return {}
-    from .formats.errors import FormatError
-    from .formats.jsonc import JsonDoc
 
     try:
         doc = JsonDoc.parse(text, path=str(path))
@@ -166,7 +168,6 @@ def validate(data: Any, *, path: str | None = None, line_of=None) -> dict[str, A
 
 def trust_targets() -> tuple[str, ...]:
     """The targets whose CLI gates hooks on trust (registry capability TRUST_HOOKS)."""
-    from .targets.registry import TARGETS as SPECS, TRUST_HOOKS
 
     return tuple(s.name for s in SPECS if s.can(TRUST_HOOKS))
 
@@ -267,7 +268,6 @@ def describe(choices: dict | None) -> list[str]:
 
 def _title(target: str) -> str:
     try:
-        from .targets import get
         return get(target).title
     except Exception:  # noqa: BLE001 - a name is enough
         return target

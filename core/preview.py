@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .apply import build_ops
 from .host import Host
+from .output_guard import redact_named_text
 from .plan import Plan
+from .secrets import redact_value
 
 
 def _redact(text: str | None) -> str | None:
-    from .output_guard import redact_named_text
-    from .secrets import redact_value
     return None if text is None else redact_named_text(redact_value(text))
 
 
@@ -35,8 +36,6 @@ def file_changes(host: Host, plan: Plan) -> list[dict]:
     """One entry per file apply would change, in apply's order:
     {"path", "action" (write | delete | symlink | unlink), "before", "after"}; a text is None when
     the file is absent on that side."""
-    from .apply import build_ops
-
     ops, _ = build_ops(host, plan, keep_originals=False)
     out: list[dict] = []
     for op in ops:

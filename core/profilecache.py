@@ -161,9 +161,9 @@ def _digest(entry: dict) -> str:
 
 def _fields() -> dict[str, list[str]]:
     """Each schema class's fields, in order: a cached model must have exactly these."""
-    from pydantic import BaseModel
+    from pydantic import BaseModel   # local: only when a validated profile is kept
 
-    from . import schema
+    from . import schema             # local: as pydantic
     return {n: list(c.model_fields) for n, c in vars(schema).items()
             if isinstance(c, type) and issubclass(c, BaseModel) and c is not BaseModel
             and c.__module__ == schema.__name__}

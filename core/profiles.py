@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import tomllib
+import types
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from . import profile_dirs, profilecache
 from .errors import UserError
+from .formats.errors import FormatError
+from .formats.jsonc import JsonDoc
 from .host import Host, HostError
 from .names import check_name
 from .targets import registry
@@ -116,9 +121,9 @@ def _toml_line(text: str, loc: list) -> int | None:
 def _validation_error(path: Path, text: str, e: ValidationError, *, locate=None) -> UserError:
     """One line for pydantic's first error; an unknown field comes first (a typo'd `decison`
     is also a missing `decision`) and is named with the closest known field."""
-    import difflib
+    import difflib   # local: only a wrong field name asks for the closest one
 
-    from . import schema as schema_mod
+    from . import schema as schema_mod   # local: pydantic (an error of validation: loaded already)
 
     errs = e.errors()
     err = next((x for x in errs if x.get("type") == "extra_forbidden"), errs[0])
@@ -139,10 +144,7 @@ def _validation_error(path: Path, text: str, e: ValidationError, *, locate=None)
 def _known_fields(model, loc: list) -> list[str]:
     """The field names the schema allows at `loc` (pydantic's location of the object holding an
     unknown field), walking `model`'s annotations; [] where they cannot be told."""
-    import types
-    import typing
-
-    from pydantic import BaseModel
+    from pydantic import BaseModel   # local: pydantic (an error of validation: loaded already)
 
     def plain(t):
         args = [a for a in typing.get_args(t) if a is not type(None)]
@@ -172,9 +174,9 @@ def _read(host: Host, path: Path) -> str | None:
 
 
 def _load_profile_toml(host: Host, path: Path) -> schema.ProfileFile:
-    from pydantic import ValidationError
+    from pydantic import ValidationError   # local: pydantic loads only when a profile is validated (a cached one is not)
 
-    from .schema import ProfileFile
+    from .schema import ProfileFile   # local: as pydantic
 
     text = _read(host, path)
     if text is None:
@@ -230,8 +232,6 @@ def _toml_error(e: tomllib.TOMLDecodeError, path: Path) -> UserError:
 
 def _load_json(host: Host, path: Path) -> tuple[Any, Any] | None:
     """(data, doc) for a JSONC file in a profile, or None when absent."""
-    from .formats.errors import FormatError
-    from .formats.jsonc import JsonDoc
 
     text = _read(host, path)
     if text is None:
@@ -282,7 +282,6 @@ def _check_hooks(host: Host, prof: schema.Profile, hooks_from: dict[str, Path]) 
     or a handler command that is not a command line, are mistakes to fix, not to install.
     (command = "" is how a profile turns inherited hooks off; a handler not on PATH yet is a
     warning in the plan: the wrapper then does nothing until it is installed.)"""
-    import shlex
 
     def where(fld: str) -> tuple[str | None, int | None]:
         p = hooks_from.get(fld)
@@ -358,9 +357,9 @@ MAX_EXTENDS_DEPTH = 64   # profiles in one extends chain
 def resolve_validated(host: Host, name: str) -> schema.Profile:
     """resolve() without the cache: every file read and validated by pydantic; the result is
     pydantic's schema.Profile. `host` may be a profilecache.Recorder."""
-    from pydantic import ValidationError
+    from pydantic import ValidationError   # local: pydantic loads only when a profile is validated (a cached one is not)
 
-    from .schema import Directives, McpFile, Profile, ProfileFile
+    from .schema import Directives, McpFile, Profile, ProfileFile   # local: as pydantic
 
     check_name(name, "profile name")
     refs = available(host, describe=False)

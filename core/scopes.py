@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import hooks_health, overlay, targets
 from .errors import UserError
+from .targets.base import RunOptions
 
 if TYPE_CHECKING:  # pragma: no cover
     from .host import Host
-    from .targets.base import RunOptions, Target
+    from .targets.base import Target
     from .targets.repo import RepoTarget
 
 
@@ -45,7 +47,6 @@ class Scope(ABC):
 
     def options(self, name: str, overrides: dict | None,
                 trust_hooks: bool | None) -> "RunOptions":
-        from .targets.base import RunOptions
         return RunOptions.for_target(name, overrides, trust_hooks)
 
     def uninstall_info(self, host: "Host") -> dict[str, Any]:
@@ -74,7 +75,6 @@ class HomeScope(Scope):
     kind = "home"
 
     def select(self, names: list[str] | None, profile_targets: list[str] | None) -> list[str]:
-        from . import targets
         known = targets.available()
         if not names:
             chosen = [t for t in (profile_targets or known) if t in known]
@@ -96,27 +96,21 @@ class HomeScope(Scope):
         return out
 
     def adapter(self, name: str) -> "Target":
-        from . import targets
         return targets.get(name)
 
     def manifest_paths(self, host: "Host") -> dict[str, Path]:
-        from . import targets
         return {n: targets.manifest_path(n, host) for n in targets.available()}
 
     def layer(self, host: "Host", profile: str, choices: dict | None) -> dict:
-        from . import overlay
         return overlay.load(host, profile) if choices is None else overlay.validate(choices)
 
     def with_layer(self, layer: dict, overrides: dict | None) -> dict | None:
-        from . import overlay
         return overlay.merge(layer, overrides)
 
     def add_layer_items(self, host: "Host", profile: str, layer: dict, states: list) -> None:
-        from . import overlay
         overlay.add_items(host, profile, layer, states)
 
     def annotate(self, host: "Host", plan, view) -> None:
-        from . import hooks_health
         hooks_health.annotate(host, plan, read=view.text)
 
     def to_json(self) -> dict[str, Any]:
@@ -131,11 +125,11 @@ class RepoScope(Scope):
     kind = "repo"
 
     def __post_init__(self) -> None:
-        from .targets.repo import repo_root
+        from .targets.repo import repo_root   # local: for a repository only
         self.root = repo_root(self.repo_dir)
 
     def host(self, host: "Host") -> "Host":
-        from .targets.repo import RepoHost, with_repo
+        from .targets.repo import RepoHost, with_repo   # local: for a repository only
         if isinstance(host, RepoHost) and host.repo_root == self.root:
             return host
         return with_repo(host, self.root)
@@ -144,16 +138,15 @@ class RepoScope(Scope):
         return ["repo"]
 
     def adapter(self, name: str) -> "RepoTarget":
-        from .targets.repo import RepoTarget
+        from .targets.repo import RepoTarget   # local: for a repository only
         return RepoTarget(self.root, self.cloud_setup)
 
     def options(self, name: str, overrides: dict | None,
                 trust_hooks: bool | None) -> "RunOptions":
-        from .targets.base import RunOptions
         return RunOptions.for_target(name, overrides, trust_hooks, cloud_setup=self.cloud_setup)
 
     def manifest_paths(self, host: "Host") -> dict[str, Path]:
-        from .targets.repo import manifest_path_for
+        from .targets.repo import manifest_path_for   # local: for a repository only
         return {"repo": manifest_path_for(host, self.root)}
 
     def uninstall_info(self, host: "Host") -> dict[str, Any]:
@@ -173,7 +166,7 @@ def from_json(data: dict[str, Any] | None) -> Scope:
     if data.get("kind") == "repo":
         return RepoScope(data["root"], data.get("cloud_setup", False))
     if data.get("kind") == "org":
-        from .org.scope import OrgScope
+        from .org.scope import OrgScope   # local: org.scope imports scopes (pending: drill+org)
         return OrgScope.from_json(data)
     raise ValueError(f"unknown plan scope {data!r}")
 
@@ -181,6 +174,6 @@ def from_json(data: dict[str, Any] | None) -> Scope:
 def of_journal(host: "Host") -> Scope:
     """The scope an interrupted apply was changing (its journal names a repository's files and
     that repository's own manifest), else the home."""
-    from .targets.repo import journal_repo_root
+    from .targets.repo import journal_repo_root   # local: (as in RepoScope)
     root = journal_repo_root(host)
     return RepoScope(root) if root is not None else HOME

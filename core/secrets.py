@@ -110,7 +110,7 @@ def _secret_hit() -> type[SecretHit]:
     redacts, ~6 ms on every call. `from core.secrets import SecretHit` works as before."""
     cls: type[SecretHit] | None = globals().get("SecretHit")
     if cls is None:
-        from dataclasses import dataclass
+        from dataclasses import dataclass   # local: the hook handler never makes a hit
 
         class SecretHit:    # the run-time form of the declaration above
             kind: str

@@ -9,6 +9,7 @@ RunOptions, Target, ORDER and the tables load on first use.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from . import registry
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def __getattr__(name: str):
     if name in ("RunOptions", "DEFAULT_OPTIONS", "Target"):
-        from . import base
+        from . import base   # local: the hook handler imports target packages; base is not its
         value = getattr(base, name)
     elif name == "ORDER":
         value = registry.NAMES
@@ -50,7 +51,6 @@ def _adapters() -> dict[str, tuple[str, str]]:
 
 
 def available() -> list[str]:
-    import importlib.util
     out = []
     adapters = _adapters()
     order = globals().get("ORDER") or __getattr__("ORDER")

@@ -18,6 +18,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
+from ..model import Directives
+from .mcp_switches import switch_mcp
 from .spec import MCP_SWITCHES, TargetSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,12 +100,10 @@ class Target(ABC):
         capability, the MCP switches (the Copilot adapter's rules, targets/mcp_switches.py)."""
         p = profile
         if options.directives:
-            from ..model import Directives
             p = profile.model_copy(deep=True)
             p.directives = Directives.model_validate({**p.directives.model_dump(),
                                                       **dict(options.directives)})
         if options.mcp_enabled and self.spec.can(MCP_SWITCHES):
-            from .mcp_switches import switch_mcp
             p = switch_mcp(p, options.mcp_enabled)
         return p
 

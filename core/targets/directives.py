@@ -96,7 +96,7 @@ def browser(res: BrowserResolution, env: EnvPlan) -> None:
 def render_env_file(profile_name: str, variables: list[tuple[str, str]]) -> str:
     """The env file: a header, then each variable as a default that a value the operator
     already set wins over (agentihooks' env file overrode the operator's own exports)."""
-    from ..formats.envfile import render_env
+    from ..formats.envfile import render_env   # local: only a profile with variables writes one
 
     header = (f"Written by agentdeck from profile {profile_name}'s _agentdeck directives; "
               "sourced from ~/.bashrc.\nEdit the profile, not this file. A variable you already "

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from ..facts.versions import CANONICAL_EVENTS
 from ..model import Profile
 
 #: the events agentdeck registers when the profile names none (canonical names)
@@ -16,8 +17,6 @@ def wanted_events(profile: Profile, vocabulary: Mapping[str, str | None]
     """([(canonical, target event)], [canonical events the target lacks], [warnings]) for the
     profile's [hooks] events (or DEFAULT_EVENTS); `vocabulary` is the target's facts'
     canonical_events."""
-    from ..facts.versions import CANONICAL_EVENTS
-
     names = list(DEFAULT_EVENTS) if profile.hooks.events is None else list(profile.hooks.events)
     out: list[tuple[str, str]] = []
     lacking: list[str] = []

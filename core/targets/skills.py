@@ -30,7 +30,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 
+from ..desired import Desired
 from ..errors import UserError
 from ..model import check_name
 
@@ -268,10 +270,6 @@ def skill_copy(target: str, name: str, source: str, view, st) -> str:
     item per file, read through the view) and return the folder the skill link should name.
     A skill with a file that is not UTF-8 text (or a folder that cannot be listed) is linked to
     `source` as before, with a warning: agentdeck's file items hold text."""
-    from pathlib import Path, PurePosixPath
-
-    from ..desired import Desired
-
     host = view.host
     dest = host.state_dir / "skills" / name
     files: list[tuple[Path, PurePosixPath]] = []
@@ -314,7 +312,6 @@ def shared_skill_items(target: str, profile, view, st, why_command: str) -> dict
     one item with two owners. Returns the pane info ("dir", "links", "commands", "agents").
     Links are read through `view` (the one reader)."""
     host = view.host
-    from ..desired import Desired
 
     sk_dir = host.agents_skills_dir
     info: dict = {"dir": str(sk_dir), "links": [], "commands": [], "agents": []}

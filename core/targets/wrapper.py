@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import os
 import shlex
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import UserError
 from ..host import Host, HostError
 
 WRAPPER_MODE = 0o755
@@ -74,8 +76,7 @@ def own_scripts_dirs(host: Host | None = None) -> list[str]:
     if host is not None and SCRIPTS_DIR_VAR in host.env:
         d = host.env[SCRIPTS_DIR_VAR]
         return [d] if d else []
-    import sys
-    import sysconfig
+    import sysconfig   # local: only when the handler is looked for beside the interpreter
 
     out: list[str] = []
     for get in (lambda: sysconfig.get_path("scripts"),
@@ -107,7 +108,6 @@ def installed_handler(host: Host, wrapper_path: Path | None, read=None) -> str |
     plan's reader (core.disk's view.text), so a plan opens the wrapper once."""
     if wrapper_path is None:
         return None
-    from ..errors import UserError
     try:
         text = (read or host.read_text)(wrapper_path)
     except (HostError, OSError, UserError):   # unreadable: no previous handler
