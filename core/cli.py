@@ -15,6 +15,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from . import engine
 from .errors import UserError
@@ -106,7 +107,7 @@ def _repo_args(args) -> tuple[str | None, bool | str]:
 
 
 #: options a command may also be given before its name: (flags, argparse keywords)
-GLOBAL_OPTIONS = {
+GLOBAL_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "home": (("--home",), {"metavar": "DIR", "help": "use DIR as the home (default: $HOME)"}),
     "profile": (("--profile", "-p"), {"metavar": "NAME", "help": "profile to install"}),
     "target": (("--target", "-t"), {"action": "append", "metavar": "T",
@@ -347,8 +348,9 @@ def _run_apply(host, plan, args) -> int:
     # writing it leaves the home as it was, and a damaged entry is only a cache miss)
     profilecache.save(host)
     result = engine.apply_plan(host, plan, leave_conflicts=True)
-    backups = bool(result.backup_dir) and any(
-        f != "index.json" for f in host.listdir(Path(result.backup_dir)))
+    backup_dir = Path(result.backup_dir) if result.backup_dir else None
+    backups = backup_dir is not None and any(
+        f != "index.json" for f in host.listdir(backup_dir))
     if args.json:
         print(json.dumps({"plan": plan_json, "result": {
             "written": result.written, "removed": result.removed, "kept": result.kept,
@@ -416,7 +418,8 @@ def cmd_status(args) -> int:
     plan = engine.build_plan(host, args.profile, args.target, repo=repo, keep_going=True)
     from . import hooks_health
 
-    rows, any_inert = [], False
+    rows: list[dict[str, Any]] = []
+    any_inert = False
     for t in plan.targets:
         if t in plan.errors:
             rows.append({"target": t, "state": f"error: {plan.errors[t]}", "error": plan.errors[t],
