@@ -16,6 +16,7 @@ import importlib.util
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from types import ModuleType
+    from typing import Any
 
 from .spec import MANIFEST_NAME, MCP_SWITCHES, TRUST_HOOKS, TargetSpec
 
@@ -46,7 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _LAZY = ("TARGETS", "NAMES", "BY_NAME", "PROFILE_FILES", "DIRECTIVES_FILE")
 
 
-def __getattr__(attr: str):
+def __getattr__(attr: str) -> Any:
     """The tables made from the specs (_LAZY), on first use: importing the registry loads no
     target package (the hook handler imports one target's dialect by name,
     core/targets/dialects.py)."""
@@ -65,7 +66,8 @@ def __getattr__(attr: str):
 
 
 def _by_name() -> dict[str, TargetSpec]:
-    return globals().get("BY_NAME") or __getattr__("BY_NAME")
+    by_name: dict[str, TargetSpec] = globals().get("BY_NAME") or __getattr__("BY_NAME")
+    return by_name
 
 
 def spec(name: str) -> TargetSpec:

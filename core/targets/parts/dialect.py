@@ -38,7 +38,7 @@ from ..dialects import (  # noqa: F401  (the part's plain classes, defined besid
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Protocol
+    from typing import Any, Protocol
 
     class DialectModule(Protocol):
         """What core/targets/<name>/dialect.py provides."""
@@ -46,6 +46,6 @@ if TYPE_CHECKING:  # pragma: no cover
         SPEAKERS: dict[str, Speaker]
         MCP_NAMES: McpNaming | None
 
-        def recognise(self, payload: dict) -> tuple[int, Dialect] | None: ...
+        def recognise(self, payload: dict[str, Any]) -> tuple[int, Dialect] | None: ...
 
 
