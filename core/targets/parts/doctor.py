@@ -59,14 +59,14 @@ class Finding:
     def __post_init__(self) -> None:
         self.result = Result(self.result)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def worst(findings: list[Finding]) -> Result:
     if not findings:
         return Result.OK
-    return max((f.result for f in findings), key=lambda r: SEVERITY[r])
+    return max((Result(f.result) for f in findings), key=SEVERITY.__getitem__)
 
 
 # ---- what a check is handed --------------------------------------------------------------------
@@ -114,7 +114,7 @@ def register(check_id: str, target: str, fn: CheckFn, ok: str, *, needs_home: bo
     return c
 
 
-def check(check_id: str, ok: str, *, needs_home: bool = True):
+def check(check_id: str, ok: str, *, needs_home: bool = True) -> Callable[[CheckFn], CheckFn]:
     """Decorator: `@check("<target>.settings.parse", ok="settings.json parses")`; the target is
     the id's first part."""
     def deco(fn: CheckFn) -> CheckFn:
@@ -140,19 +140,22 @@ class Out:
         self.findings.append(f)
         return f
 
-    def error(self, message: str, fix: str = "", path=None, line=None) -> Finding:
+    def error(self, message: str, fix: str = "", path: Path | str | None = None,
+              line: int | None = None) -> Finding:
         return self.add("error", message, fix, path, line)
 
-    def warning(self, message: str, fix: str = "", path=None, line=None) -> Finding:
+    def warning(self, message: str, fix: str = "", path: Path | str | None = None,
+                line: int | None = None) -> Finding:
         return self.add("warning", message, fix, path, line)
 
-    def info(self, message: str, fix: str = "", path=None, line=None) -> Finding:
+    def info(self, message: str, fix: str = "", path: Path | str | None = None,
+             line: int | None = None) -> Finding:
         return self.add("info", message, fix, path, line)
 
-    def ok(self, message: str, path=None, line=None) -> Finding:
+    def ok(self, message: str, path: Path | str | None = None, line: int | None = None) -> Finding:
         return self.add("ok", message, "", path, line)
 
-    def skipped(self, message: str, fix: str = "", path=None) -> Finding:
+    def skipped(self, message: str, fix: str = "", path: Path | str | None = None) -> Finding:
         return self.add("skipped", message, fix, path)
 
 
