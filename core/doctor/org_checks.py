@@ -1,10 +1,10 @@
 """The org layer in the doctor: a `<target>.org.layer` row per CLI whose system layer holds
 agentdeck's org file (read-only, as any user; no row where there is no org layer, so a machine
-without one reads as before).
+without one reads as before, nor for a CLI whose package has no org part).
 
 What the row says: whether agentdeck's org layer is installed for the CLI (its file in the
-system layer, core/facts/org.py), which compiled policy it enforces and how many rules, and
-whether every file on its path passes the ownership rule (core.org.ownership: root-owned, not
+system layer, from the target's org part core/targets/<name>/org.py), which compiled policy it
+enforces and how many rules, and whether every file on its path passes the ownership rule (core.org.ownership: root-owned, not
 group- or world-writable, no symlink, every parent). A file that fails is an error: the user, or
 a model running as the user, could change what the layer enforces. The root prefix is "/"
 unless AGENTDECK_ORG_ROOT says otherwise (tests).
@@ -27,10 +27,13 @@ def _layer(target: str):
     def fn(ctx: Ctx, out: Out) -> None:
         from ..facts import org as F
         from ..org import handler, ownership
+        from ..targets import registry
+        from ..targets.parts.org import layer_problems
 
         prefix = _prefix(ctx)
         at = lambda p: prefix / p.lstrip("/")  # noqa: E731
-        facts = F.ORG[target]
+        part = registry.part(target, "org")
+        facts = part.FACTS
         layer = at(facts.path)
         text = ctx.host.read_text(layer) if ctx.host.is_file(layer) else None
         cmd = handler.hook_command(target, facts.pre_tool_event)
@@ -58,10 +61,8 @@ def _layer(target: str):
                       "denies every call it cannot decide", path=policy,
                       fix="as root: agentdeck org apply")
             return
-        if target == "codex" and "features.hooks = true" not in text:
-            out.error("org layer: requirements.toml does not pin features.hooks = true: the "
-                      "user's [features] hooks = false switches the managed hook off",
-                      path=layer, fix="as root: agentdeck org apply")
+        for p in layer_problems(part, text):         # what the target says of its file
+            out.error(f"org layer: {p.message}", path=layer, fix=p.fix)
         if not out.findings:
             out.ok(f"org layer installed: {facts.path} runs agentdeck's org hook (verified for "
                    f"{target} {facts.verified}), enforcing {rules} rule(s) from "
@@ -72,8 +73,12 @@ def _layer(target: str):
 
 def findings(ctx: Ctx) -> list[Finding]:
     """The org rows of the targets whose org file exists (none at all without an org layer)."""
+    from ..facts import org as F
+
     out: list[Finding] = []
     for t in ctx.targets:
+        if t not in F.ORG:                  # no org layer for this CLI: no row
+            continue
         check = Check(f"{t}.org.layer", t, _layer(t), "")
         o = Out(ctx, check)
         check.fn(ctx, o)
@@ -83,33 +88,21 @@ def findings(ctx: Ctx) -> list[Finding]:
 
 def _live(target: str, ctx: Ctx, out: Out) -> None:
     """What the installed CLI itself reports about the org layer's hook (the probes the live
-    doctor ran anyway): Codex `hooks/list`, Copilot `hooks.discover`. Claude Code has no
-    offline report of its managed sources: no row."""
-    from ..facts import org as F
+    doctor ran anyway; the target's org part names its probe and reads its answer, e.g. Codex
+    `hooks/list`, Copilot `hooks.discover`). A CLI with no offline report of its managed
+    sources (no LIVE_PROBE): no row."""
+    from ..targets import registry
+    from ..targets.parts.org import live_check
 
-    facts = F.ORG[target]
-    results = ctx.memo.get("live_results") or {}
-    res = results.get(f"{target}.hooks")
-    if res is None or not getattr(res, "ok", False):
+    row = live_check(registry.part(target, "org"), ctx.memo.get("live_results") or {}, target)
+    if row is None:
         return
-    data = res.data or {}
-    if target == "codex":
-        hooks = [h for d in (data.get("data") or []) for h in (d.get("hooks") or [])]
-        ours = [h for h in hooks if h.get("sourcePath") == facts.path]
-        if any(h.get("isManaged") and h.get("trustStatus") == "managed" for h in ours):
-            out.ok(f"Codex reports the org hook from {facts.path} as managed (trustStatus "
-                   "managed: it runs with no trust entry, the user cannot disable it)")
-        else:
-            out.error(f"Codex does not report the org hook of {facts.path} as managed: it may "
-                      "not run", fix="check requirements.toml with `codex app-server` hooks/list")
-    elif target == "copilot":
-        ours = [h for h in (data.get("hooks") or []) if h.get("source") == facts.path]
-        if any(h.get("origin") == "policy" and h.get("enabled") for h in ours):
-            out.ok(f"Copilot CLI loads {facts.path} as a policy hook (origin policy, enabled: "
-                   "disableAllHooks cannot turn it off)")
-        else:
-            out.error(f"Copilot CLI does not load {facts.path} as an enabled policy hook",
-                      fix="check it with hooks.discover (docs/org.md)")
+    if row.level == "ok":
+        out.ok(row.message)
+    elif row.level == "warning":
+        out.warning(row.message, fix=row.fix)
+    else:
+        out.error(row.message, fix=row.fix)
 
 
 def live_findings(ctx: Ctx) -> list[Finding]:
@@ -120,7 +113,7 @@ def live_findings(ctx: Ctx) -> list[Finding]:
         return []
     out: list[Finding] = []
     for t in ctx.targets:
-        if t == "claude" or t not in F.ORG or not ctx.host.is_file(Path(F.ORG[t].path)):
+        if t not in F.ORG or not ctx.host.is_file(Path(F.ORG[t].path)):
             continue
         o = Out(ctx, Check(f"{t}.org.live", t, lambda c, x: None, ""), live=True)
         _live(t, ctx, o)

@@ -13,8 +13,15 @@ from pathlib import Path
 
 from ..errors import UserError
 
-NOT_ROOT = ("agentdeck org must run as root: the org layer is written to root-owned system "
-            "folders (/etc/claude-code, /etc/codex, /etc/github-copilot, /usr/local/lib/agentdeck)")
+
+def not_root() -> str:
+    """Why `agentdeck org` refuses to run as another user, naming the system folders."""
+    from ..facts import org as F
+    from .scope import system_dirs
+
+    dirs = [d for d in system_dirs() if d != F.STATE_DIR]
+    return ("agentdeck org must run as root: the org layer is written to root-owned system "
+            f"folders ({', '.join(dirs)})")
 
 
 def add_parsers(sub, common) -> None:
@@ -71,7 +78,7 @@ def cmd_org(args, make_host) -> int:
     if not action:
         raise UserError("agentdeck org needs an action: plan, apply, uninstall, status or drill")
     if os.geteuid() != 0:
-        raise UserError(NOT_ROOT)
+        raise UserError(not_root())
     scope = _scope(args)
     host = make_host(args)
     if not host.is_dir(scope.prefix):

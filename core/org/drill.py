@@ -2,7 +2,8 @@
 
 As root, for each chosen CLI whose org layer is installed and in sync:
   1. a scratch home in /tmp (root's folder 0755, the user's parts handed to the user) that
-     first tries to switch the org layer off the ways a user can (ATTEMPTS: disableAllHooks,
+     first tries to switch the org layer off the ways a user can (each target's org part,
+     drill_attempts(): disableAllHooks,
      an extra user hook that answers allow, Codex features.hooks = false and untrusted hooks,
      flags that bypass permissions, approvals and hook trust);
   2. as the user (setpriv), opening the org layer's files for writing (the compiled policy,
@@ -29,45 +30,11 @@ from ..drill import run as drill_run
 from ..drill.receipts import CANARY
 from ..facts import org as F
 from ..host import Host, HostError
+from ..targets import registry
 from . import handler
 
 HARMLESS = "org-drill-harmless.txt"
 CANARY_FILE = "org-drill-canary.txt"
-
-#: what the scratch home does to switch the org layer off, per CLI: (files, flags, env, words)
-#: a user hook that answers "allow" in the CLI's own channel (core/facts/hook_channels.py)
-ALLOW_PASCAL = """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"""
-ALLOW_CAMEL = """echo '{"permissionDecision":"allow"}'"""
-
-
-def attempts(target: str) -> tuple[dict[str, str], list[str], dict[str, str], list[str]]:
-    allow = ALLOW_CAMEL if target == "copilot" else ALLOW_PASCAL
-    if target == "claude":
-        group = [{"hooks": [{"type": "command", "command": allow}]}]
-        return ({"settings.json": json.dumps({"disableAllHooks": True,
-                                              "hooks": {"PreToolUse": group},
-                                              "permissions": {"allow": ["Bash"]}})},
-                ["--permission-mode", "bypassPermissions", "--setting-sources", "user"],
-                {"CLAUDE_CODE_MANAGED_SETTINGS_PATH": "/dev/null"},
-                ["settings.json disableAllHooks: true", "a user PreToolUse hook answering allow",
-                 "permissions.allow Bash", "--permission-mode bypassPermissions",
-                 "--setting-sources user", "CLAUDE_CODE_MANAGED_SETTINGS_PATH=/dev/null"])
-    if target == "codex":
-        return ({"config.toml": "[features]\nhooks = false\n\n[[hooks.PreToolUse]]\n"
-                                "[[hooks.PreToolUse.hooks]]\ntype = \"command\"\n"
-                                f"command = {json.dumps(allow)}\n"},
-                ["-c", "features.hooks=false", "--dangerously-bypass-hook-trust"], {},
-                ["config.toml [features] hooks = false", "-c features.hooks=false",
-                 "a user PreToolUse hook answering allow", "--dangerously-bypass-hook-trust",
-                 "--dangerously-bypass-approvals-and-sandbox",
-                 "no trust entry for the managed hook (it is never trusted by the user)"])
-    return ({"settings.json": json.dumps({"disableAllHooks": True}),
-             "hooks/allow.json": json.dumps({"version": 1, "hooks": {"preToolUse": [
-                 {"type": "command", "bash": allow}]}})},
-            ["--yolo"], {"COPILOT_ALLOW_ALL": "true"},
-            ["settings.json disableAllHooks: true", "a user preToolUse hook answering allow",
-             "--yolo", "COPILOT_ALLOW_ALL=true"])
-
 
 @dataclass
 class OrgDrillReport:
@@ -138,7 +105,13 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
 
     rep = OrgDrillReport(target, user=f"{uid}:{gid}")
     t0 = time.monotonic()
-    r = runners.RUNNERS[target]
+    r = runners.runner(target)
+    if r is None or not registry.has_part(target, "org"):
+        rep.status = "skipped"
+        rep.problems.append(runners.NOT_SUPPORTED if r is None else
+                            "this CLI has no org layer (its package has no org part)")
+        return rep
+    org = registry.part(target, "org")
     info = cli_info(host, target, live=False)
     exe = info.exe
     rep.version = info.version
@@ -146,18 +119,18 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
         rep.status = "skipped"
         rep.problems.append(f"{r.binary} is not on PATH")
         return rep
-    files, flags, env_extra, words = attempts(target)
-    rep.attempts = list(words)
+    tries = org.drill_attempts()
+    rep.attempts = list(tries.words)
     priv = _setpriv(host, uid, gid)
     root = _scratch(host, uid, gid, target)
     try:
         cli_home = root / "home" / "cli"
-        for name, text in files.items():
+        for name, text in tries.files.items():
             host.write_atomic(cli_home / name, text.encode(), mode=0o600, confine=False)
         _hand_over(host, root, uid, gid)
         # the user tries to open the org layer's own files for writing (`: >>` writes
         # nothing) and to add a file of their own beside the layer's: all must be refused
-        layer = scope.at(F.ORG[target].path)
+        layer = scope.at(org.FACTS.path)
         mine = layer.parent / "00-user.json"
         targets = [scope.at(F.LIB_DIR) / "policy" / f"{target}.json",
                    scope.at(F.LIB_DIR) / handler.ENTRY, layer, mine]
@@ -172,24 +145,23 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
         commands = [f"echo ok > {HARMLESS}", *([trial.command] if trial else []),
                     f"echo {CANARY} > {CANARY_FILE}"]
         rep.rule = trial.rule if trial else None
+        drop = runners.home_vars() | {"AGENTDECK_STATE_DIR", "AGENTDECK_POLICY",
+                                      "AGENTDECK_TARGET"}
         env = {k: v for k, v in host.env.items() if k not in runners.CREDENTIAL_VARS
-               and k not in ("COPILOT_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR",
-                             "AGENTDECK_STATE_DIR", "AGENTDECK_POLICY", "AGENTDECK_TARGET")}
+               and k not in drop}
         env.update({"HOME": str(root / "home"), "TMPDIR": str(root / "tmp"),
                     "XDG_CONFIG_HOME": str(root / "xdg/config"),
                     "XDG_DATA_HOME": str(root / "xdg/data"),
                     "XDG_STATE_HOME": str(root / "xdg/state")})
-        if target != "copilot" or not host.env.get("XDG_CACHE_HOME"):
-            env["XDG_CACHE_HOME"] = str(root / "xdg/cache")   # Copilot: its unpacked bundle
+        if not r.cache_links or not host.env.get("XDG_CACHE_HOME"):
+            # a CLI with a bundle in its cache (Runner.cache_links) keeps the operator's
+            # cache: it is not unpacked again for the user
+            env["XDG_CACHE_HOME"] = str(root / "xdg/cache")
         env.update(r.env)
-        env.update(env_extra)
+        env.update(tries.env)
         env[r.home_var] = str(cli_home)
         env["AGENTDECK_DRILL_ID"] = f"org-drill-{target}"
-        argv = [*priv, exe, *[a.replace("{prompt}", runners.PROMPT) for a in r.args], *flags]
-        if target == "copilot":
-            argv += ["--disable-mcp-server", "github"]
-        if target == "codex":
-            argv.append(runners.PROMPT)
+        argv = [*priv, *runners.argv(exe, r, [*tries.flags, *tries.args])]
         spec = {"argv": argv, "env": env, "cwd": str(root / "work"), "timeout": r.timeout,
                 "commands": commands, "netns": bool(iso.prefix)}
         inner = [*iso.prefix, sys.executable, "-m", "agentdeck.core.drill.inside"]

@@ -46,7 +46,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TARGETS = ("copilot", "codex", "claude")
+TARGETS = {targets}
 #: where the shell parser's compiled packages are installed (root-owned; checked by the plan)
 PARSER_DIRS = {parser_dirs!r}
 
@@ -200,5 +200,8 @@ def parser_dirs(host: Host) -> list[str]:
 
 
 def entry_text(parser: list[str] | None = None) -> str:
+    """The entry script; TARGETS: the targets with an org layer (core.facts.org.names)."""
+    names = F.names()
+    targets = "(" + ", ".join(f'"{n}"' for n in names) + ("," if len(names) == 1 else "") + ")"
     return (ENTRY_TEXT.replace("{parser_dirs!r}", repr(list(parser or [])))
-            .format(python=F.PYTHON))
+            .replace("{targets}", targets).format(python=F.PYTHON))

@@ -1,6 +1,6 @@
 """The org scope: the home's plan/apply/manifest engine, pointed at the system layer.
 
-`OrgScope(prefix)` plans the three CLIs' system files (core/org/targets.py) with `prefix` in
+`OrgScope(prefix)` plans each CLI's system files (core/org/targets.py) with `prefix` in
 front of every system path: "/" on a real machine, a temporary folder in unit tests (the real
 /etc is then never read or written). Its Host (`OrgHost`) may change only the org layer's own
 system folders under the prefix, keeps agentdeck's state for the layer (journal, backups, lock,
@@ -22,11 +22,15 @@ from ..host import Host, HostError
 from ..scopes import Scope
 from . import ownership
 
-ORDER = tuple(F.ORG)          # the registry's order: copilot, codex, claude
 
 
-def _system_dirs() -> tuple[str, ...]:
-    """/etc/claude-code, /etc/codex, /etc/github-copilot, the lib dir and the state dir."""
+def order() -> tuple[str, ...]:
+    """The targets with an org layer (an org part), in the registry's order."""
+    return F.names()
+
+
+def system_dirs() -> tuple[str, ...]:
+    """Each org layer's top system folder (/etc/<cli dir>), the lib dir and the state dir."""
     return tuple(sorted({str(Path(*Path(f.path).parts[:3])) for f in F.ORG.values()}
                         | {F.LIB_DIR, F.STATE_DIR}))
 
@@ -42,7 +46,7 @@ class OrgHost(Host):
 
     def roots(self) -> list[str]:
         out: list[str] = []
-        for d in _system_dirs():
+        for d in system_dirs():
             p = self.at(d)
             for s in (os.path.normpath(os.path.abspath(p)), self.realpath(p)):
                 if s not in out:
@@ -105,18 +109,19 @@ class OrgScope(Scope):
 
     def select(self, names: list[str] | None, profile_targets: list[str] | None) -> list[str]:
         if not names:
-            return list(ORDER)
+            return list(order())
+        known = order()
         out: list[str] = []
         for n in names:
             for part in n.split(","):
                 part = part.strip()
-                if part and part not in ORDER:
+                if part and part not in known:
                     raise UserError(f"unknown target {part!r} (the org layer knows: "
-                                    f"{', '.join(ORDER)})")
+                                    f"{', '.join(known)})")
                 if part and part not in out:
                     out.append(part)
         if not out:
-            raise UserError(f"no target named (the org layer knows: {', '.join(ORDER)})")
+            raise UserError(f"no target named (the org layer knows: {', '.join(known)})")
         return out
 
     def adapter(self, name: str):
@@ -124,7 +129,7 @@ class OrgScope(Scope):
         return OrgTarget(name, self)
 
     def manifest_paths(self, host: Host) -> dict[str, Path]:
-        return {n: self.manifest_path(n) for n in ORDER}
+        return {n: self.manifest_path(n) for n in order()}
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "prefix": str(self.prefix),

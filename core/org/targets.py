@@ -1,18 +1,15 @@
-"""What each CLI's system layer should contain for a profile (the org scope's adapters).
+"""What each CLI's system layer should contain for a profile (the org scope's adapter).
 
-Per CLI (paths and keys: core/facts/org.py, each observed with the real CLI):
-  claude   /etc/claude-code/managed-settings.d/agentdeck.json   a drop-in of agentdeck's own
-  codex    /etc/codex/requirements.toml                          a managed block (dotted keys)
-  copilot  /etc/github-copilot/policy.d/agentdeck.json           a policy hook file
-and, shared by all three, under /usr/local/lib/agentdeck: the handler copy (lib/...), its entry
-(org_hook.py) and per CLI the compiled policy (policy/<target>.json). Every path gets the root
-prefix in front; each one and its parents must pass core.org.ownership, else the target's plan
-is an error and nothing is written.
+Each CLI's layer is its package's `org` part (core/targets/<name>/org.py, interface
+core/targets/parts/org.py): the file and its kind (a drop-in of agentdeck's own, a managed block,
+a policy hook file), observed with the real CLI, and the layer item it makes. Shared by all of
+them, under /usr/local/lib/agentdeck: the handler copy (lib/...), its entry (org_hook.py) and per
+CLI the compiled policy (policy/<target>.json). Every path gets the root prefix in front; each
+one and its parents must pass core.org.ownership, else the target's plan is an error and nothing
+is written.
 """
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,26 +18,22 @@ from ..errors import UserError
 from ..facts import org as F
 from ..targets import registry
 from ..targets.base import DEFAULT_OPTIONS, RunOptions, Target
+from ..targets.parts.org import LayerRequest
 from . import handler, ownership
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..disk import DiskView
     from .scope import OrgScope
 
-TOML_MARKERS = ("# >>> agentdeck org layer (agentdeck org uninstall removes it) >>>",
-                "# <<< agentdeck org layer <<<")
 MODE = 0o644                 # read by every user's CLI and hook; written by root only
-
-
-def _toml_str(s: str) -> str:
-    return json.dumps(s)       # a TOML basic string is a JSON string for these values
 
 
 class OrgTarget(Target):
     def __init__(self, name: str, scope: "OrgScope") -> None:
         self.spec = registry.spec(name)
         self.scope = scope
-        self.facts = F.ORG[name]
+        self.part = registry.part(name, "org")
+        self.facts = self.part.FACTS
 
     @property
     def title(self) -> str:
@@ -91,69 +84,15 @@ class OrgTarget(Target):
                               "it; root-owned, so the user cannot relax it")
 
     def layer_item(self, profile, view: "DiskView") -> Desired:
-        f, o = self.facts, self.scope
-        cmd = handler.hook_command(self.name, f.pre_tool_event)
-        timeout = int(profile.hooks.timeout)
-        path = o.at(f.path)
-        if self.name == "claude":
-            doc: dict = {"hooks": {f.pre_tool_event: [
-                {"hooks": [{"type": "command", "command": cmd, "timeout": timeout}]}]}}
-            if o.managed_hooks_only:
-                doc["allowManagedHooksOnly"] = True
-            from ..policy.compiled import policy_of
-            from ..targets.claude.permissions import translations
+        from ..policy.compiled import policy_of
 
-            # the [[policy.paths]] deny rules as Claude's own layer too (the home's translation,
-            # core/targets/claude/permissions.py): it holds where the hook does not run
-            deny = list(dict.fromkeys(e for tr in translations(policy_of(profile))
-                                      for e in tr.entries))
-            perms: dict = {}
-            if deny:
-                perms["deny"] = deny
-            if o.no_bypass:
-                perms["disableBypassPermissionsMode"] = "disable"
-            if perms:
-                doc["permissions"] = perms
-            return Desired(self.name, path, "file", json.dumps(doc, indent=2) + "\n", mode=MODE,
-                           label="managed settings drop-in", group="hooks",
-                           reason="Claude Code's managed layer: the org hook runs whatever the "
-                                  "user's settings say (disableAllHooks included)")
-        if self.name == "copilot":
-            doc = {"version": 1, "hooks": {f.pre_tool_event: [
-                {"type": "command", "bash": cmd, "timeoutSec": timeout}]}}
-            return Desired(self.name, path, "file", json.dumps(doc, indent=2) + "\n", mode=MODE,
-                           label="policy hook file", group="hooks",
-                           reason="Copilot CLI's policy hooks: disableAllHooks and disabledHooks "
-                                  "cannot turn them off")
-        lines = ["features.hooks = true"]
-        if o.managed_hooks_only:
-            lines.append("allow_managed_hooks_only = true")
-        lines.append(f"hooks.{f.pre_tool_event} = [{{ hooks = [{{ type = \"command\", "
-                     f"command = {_toml_str(cmd)}, timeout = {timeout} }}] }}]")
-        body = "\n".join(lines) + "\n"
-        self._check_toml(view, path, body)
-        return Desired(self.name, path, "block", body, markers=TOML_MARKERS, placement="top",
-                       label="requirements block", group="hooks",
-                       reason="Codex's requirements: managed hooks (no trust step), and hooks "
-                              "pinned on so the user's [features] hooks = false cannot stop them")
-
-    def _check_toml(self, view: "DiskView", path: Path, body: str) -> None:
-        """The requirements file with our block must still be TOML (a key our block sets that
-        the administrator's text sets too is refused, naming the file)."""
-        from ..formats.blocks import set_block
-
-        text = view.text(path) if view.host.exists(path) else None
-        if not text:
-            return
-        merged = set_block(text, *TOML_MARKERS, body, placement="top", path=str(path))
-        try:
-            tomllib.loads(merged)
-        except tomllib.TOMLDecodeError as e:
-            raise UserError(f"{path}: agentdeck's org block cannot go into this file: with it "
-                            f"the file is not TOML ({e}); a key the block sets "
-                            "(features.hooks, allow_managed_hooks_only, hooks.PreToolUse) is "
-                            "probably set here too: remove it or let agentdeck's block set it",
-                            path=str(path)) from None
+        o = self.scope
+        req = LayerRequest(path=o.at(self.facts.path),
+                           command=handler.hook_command(self.name, self.facts.pre_tool_event),
+                           timeout=int(profile.hooks.timeout),
+                           managed_hooks_only=o.managed_hooks_only, no_bypass=o.no_bypass,
+                           mode=MODE, policy=policy_of(profile))
+        return self.part.layer_item(req, view)
 
     def _parser_problems(self, host) -> list[str]:
         """The shell parser the handler loads from where it is installed: each package folder

@@ -1,0 +1,77 @@
+"""GitHub Copilot CLI's organisation layer: a policy hook file of agentdeck's own,
+/etc/github-copilot/policy.d/agentdeck.json (docs/org.md).
+
+Observed with the CLI version in FACTS.verified, in a real offline turn (scripted model server)
+run as an unprivileged user (uid 65534, setpriv) inside a private mount namespace whose /etc was
+an overlay of the test's own (tests/clients/private_etc.py): the machine's /etc was never
+touched. "holds" below means the tool call was refused (the marker file the call would create
+stayed absent) while the org hook's receipt was written.
+"""
+from __future__ import annotations
+
+import json
+
+from ...desired import Desired
+from ...facts.versions import frozen_map
+from ..parts.org import LayerRequest, OrgAttempts, OrgFacts, OrgRow
+from . import SPEC
+
+FACTS = OrgFacts(
+    target=SPEC.name, verified="1.0.102",
+    path="/etc/github-copilot/policy.d/agentdeck.json", kind="file",
+    pre_tool_event="preToolUse", cli_checks_ownership=False,
+    user_pre_hook_runs_after_org_deny=False,
+    attempts=frozen_map({
+        "disableAllHooks": "user settings.json \"disableAllHooks\": true: holds",
+        "disabledHooks": "user settings.json disabledHooks with the hook's content keys: holds "
+                         "(hooks.discover: origin policy, no disableKey)",
+        "yolo": "--yolo / --allow-all with COPILOT_ALLOW_ALL=true: holds",
+        "managed_path_env": "COPILOT_TEST_MANAGED_SETTINGS_FILE_PATH at a user file: holds",
+        "user_allow_hook": "a user preToolUse hook answering permissionDecision allow: holds",
+    }),
+    keys=frozen_map({}),
+    limits=(
+        "policy.d holds hook files only (the hook-file schema, version 1); Copilot's "
+        "/etc/github-copilot/managed-settings.json exists in 1.0.102 but was not exercised: "
+        "agentdeck writes no key there",
+        "no managed-hooks-only switch was found: the user's own hooks still run beside the "
+        "policy hooks (a deny from either wins)",
+    ),
+)
+
+#: a user hook that answers "allow" in Copilot CLI's channel
+ALLOW = """echo '{"permissionDecision":"allow"}'"""
+
+
+def layer_item(req: LayerRequest, view) -> Desired:
+    doc = {"version": 1, "hooks": {FACTS.pre_tool_event: [
+        {"type": "command", "bash": req.command, "timeoutSec": req.timeout}]}}
+    return Desired(SPEC.name, req.path, "file", json.dumps(doc, indent=2) + "\n", mode=req.mode,
+                   label="policy hook file", group="hooks",
+                   reason="Copilot CLI's policy hooks: disableAllHooks and disabledHooks "
+                          "cannot turn them off")
+
+
+def drill_attempts() -> OrgAttempts:
+    return OrgAttempts(
+        files={"settings.json": json.dumps({"disableAllHooks": True}),
+               "hooks/allow.json": json.dumps({"version": 1, "hooks": {"preToolUse": [
+                   {"type": "command", "bash": ALLOW}]}})},
+        flags=("--yolo",), env={"COPILOT_ALLOW_ALL": "true"},
+        words=("settings.json disableAllHooks: true", "a user preToolUse hook answering allow",
+               "--yolo", "COPILOT_ALLOW_ALL=true"),
+        # the built-in GitHub MCP server would be started for the empty scratch home
+        args=("--disable-mcp-server", "github"))
+
+
+#: the live probe that lists Copilot's hooks (hooks.discover)
+LIVE_PROBE = "hooks"
+
+
+def live_check(data: dict) -> OrgRow:
+    ours = [h for h in (data.get("hooks") or []) if h.get("source") == FACTS.path]
+    if any(h.get("origin") == "policy" and h.get("enabled") for h in ours):
+        return OrgRow("ok", f"Copilot CLI loads {FACTS.path} as a policy hook (origin policy, "
+                            "enabled: disableAllHooks cannot turn it off)")
+    return OrgRow("error", f"Copilot CLI does not load {FACTS.path} as an enabled policy hook",
+                  "check it with hooks.discover (docs/org.md)")

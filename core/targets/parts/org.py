@@ -1,0 +1,118 @@
+"""The `org` part: a CLI's organisation layer -- the system file an administrator (root) owns,
+that the CLI reads above the user's home -- and what agentdeck writes there (core/org plans,
+applies and drills it; the target says what its layer is).
+
+A target with an org layer has `core/targets/<name>/org.py` providing (`OrgPart`):
+
+    FACTS                     an `OrgFacts`: the layer's path, kind, keys, what holds and what
+                              does not, with the CLI version each fact was observed with
+    layer_item(req, view)     the layer's plan item (a core.desired.Desired) for a `LayerRequest`
+    drill_attempts()          an `OrgAttempts`: how `agentdeck org drill`'s user tries to switch
+                              the layer off (files in the scratch home, flags, environment)
+    layer_problems(text)      optional: what is wrong with the layer file's text as found
+                              (each an `OrgProblem`), for the doctor's `<target>.org.layer` row
+    LIVE_PROBE, live_check(data)
+                              optional: the live probe (`<target>.<LIVE_PROBE>` of the doctor's
+                              live results) whose answer says whether the CLI loads the layer's
+                              hook, and the row it gives (an `OrgRow`, or None)
+
+A target without the module has no org layer: `agentdeck org` does not list it, the doctor shows
+no org row for it. Nothing here imports a feature.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Mapping, NamedTuple, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...desired import Desired
+    from ...disk import DiskView
+
+
+@dataclass(frozen=True)
+class OrgFacts:
+    target: str
+    verified: str                           # the CLI version these were observed with
+    #: the file agentdeck writes (an absolute system path; a root prefix is put in front of it)
+    path: str
+    #: "file": a whole file of agentdeck's own (a drop-in); "block": a managed block in a file
+    #: the administrator may share with other tools
+    kind: str
+    #: the hook event agentdeck registers there (the pre-tool event, in the spelling this
+    #: layer's file takes)
+    pre_tool_event: str
+    #: what the CLI does NOT check: agentdeck's own ownership check must (owner/mode/parents)
+    cli_checks_ownership: bool
+    #: with agentdeck installed in the user's home too: does the user's own pre-tool hook still
+    #: run for a call the org hook denies? (observed: the user layer's audit then has, or has
+    #: not, a line of its own for that call; its other events were recorded either way)
+    user_pre_hook_runs_after_org_deny: bool = True
+    #: the ways a user could try to switch the layer off, each with what was observed
+    attempts: Mapping[str, str] = field(default_factory=dict)
+    #: the keys an administrator can set there that agentdeck writes (org option -> key path)
+    keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: what this layer cannot do, in one line each
+    limits: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LayerRequest:
+    """What the org scope asks of a target's layer item."""
+    path: Path                  # the layer file, the root prefix in front
+    command: str                # the org hook's command line (core.org.handler.hook_command)
+    timeout: int                # the profile's hook timeout, in seconds
+    managed_hooks_only: bool    # `--managed-hooks-only`: only the org layer's hooks run
+    no_bypass: bool             # `--no-bypass`: the CLI's bypass-permissions mode refused
+    mode: int = 0o644           # read by every user's CLI and hook; written by root only
+    #: the profile's policy (core.policy.compiled.policy_of), for a layer that also spells its
+    #: rules in the CLI's own terms
+    policy: dict | None = None
+
+
+@dataclass(frozen=True)
+class OrgAttempts:
+    """How the org drill's user tries to switch the layer off."""
+    files: Mapping[str, str]            # written into the scratch CLI home (relative path: text)
+    flags: tuple[str, ...]              # added to the drill's command line
+    env: Mapping[str, str]              # added to the turn's environment
+    words: tuple[str, ...]              # each attempt in words, for the report
+    #: arguments the turn needs in the scratch home that are no attempt (after the flags)
+    args: tuple[str, ...] = ()
+
+
+class OrgProblem(NamedTuple):
+    message: str
+    fix: str = ""
+
+
+class OrgRow(NamedTuple):
+    level: str                  # ok | error | warning
+    message: str
+    fix: str = ""
+
+
+@runtime_checkable
+class OrgPart(Protocol):
+    FACTS: OrgFacts
+
+    def layer_item(self, req: LayerRequest, view: "DiskView") -> "Desired": ...
+
+    def drill_attempts(self) -> OrgAttempts: ...
+
+
+def layer_problems(part: object, text: str) -> list[OrgProblem]:
+    fn = getattr(part, "layer_problems", None)
+    return list(fn(text)) if fn is not None else []
+
+
+def live_check(part: object, results: Mapping[str, object], target: str) -> OrgRow | None:
+    """The part's live row from the doctor's probe results, or None (no such probe, it did not
+    answer, or the CLI has no offline report of its managed sources)."""
+    probe, fn = getattr(part, "LIVE_PROBE", None), getattr(part, "live_check", None)
+    if probe is None or fn is None:
+        return None
+    res = results.get(f"{target}.{probe}")
+    if res is None or not getattr(res, "ok", False):
+        return None
+    return fn(getattr(res, "data", None) or {})
