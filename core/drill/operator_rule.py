@@ -286,24 +286,24 @@ def _recheck(res: Trials, sim: _Sim) -> Trials:
 
 
 def compiled_doc(host, profile_obj, target: str) -> tuple[dict | None, dict | None, str]:
-    """(policy with examples, the target's compiled document, why not) as the install writes
-    it (core.policy.compiled.desired_item)."""
+    """(policy with examples, the target's compiled document, why not): the document is the
+    one the install writes (core.policy.compiled.desired_item), so the trials are decided on
+    what the handler will read."""
     import json
 
-    from ..policy.compiled import compile_policy, policy_of, self_protection
+    from ..errors import UserError
+    from ..policy.compiled import desired_item, policy_of
 
     pol = policy_of(profile_obj)
     if pol is None or not (pol["rules"] or pol["paths"]):
         return None, None, NONE
-    servers = sorted((getattr(profile_obj, "mcp_servers", None) or {}).keys()) \
-        if target == "copilot" else []
     try:
-        doc = json.loads(compile_policy(pol, target, home=str(host.home),
-                                        protect=self_protection(host, target),
-                                        mcp_servers=servers))
-    except ValueError as e:
+        item = desired_item(profile_obj, host, target)
+    except UserError as e:
         return None, None, f"the profile's policy does not compile: {e}"
-    return pol, doc, ""
+    if item is None:
+        return None, None, NONE
+    return pol, json.loads(item.value), ""
 
 
 def for_target(host, profile: str, target: str, home: str, work: str) -> Trials:

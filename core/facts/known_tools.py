@@ -1,35 +1,24 @@
 """Other tools that install hooks into the same CLIs: what their installs leave on disk, as data.
 
 agentdeck recognises such an install by its artifacts and offers to take it over (docs/migrating.md,
-core/targets/copilot_takeover.py). Every path and marker here was observed in a scratch home:
+core/targets/takeover.py). Here is what a tool's install shares across CLIs (its state file, env
+files, ~/.bashrc block, persona markers); what it writes into one CLI's home is that target's
+`takeover` part (core/targets/<name>/takeover.py, INSTALLS; interface
+core/targets/parts/takeover.py). Every path and marker was observed in a scratch home:
 
   python3 -m venv v && v/bin/pip install agentihooks==2.17.0
-  HOME=<scratch> v/bin/agentihooks init --target copilot
+  HOME=<scratch> v/bin/agentihooks init --target <cli>
 
-(and `--target claude`, `--target codex` for the `elsewhere` notes). Paths are relative to the
-CLI's home (COPILOT_HOME) unless the field says the home.
+Paths are relative to the home unless the field says otherwise.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
+from ..targets.parts.takeover import TargetInstall
 
-@dataclass(frozen=True)
-class TargetInstall:
-    """What the tool's `init --target <cli>` install writes, relative to that CLI's home."""
-    hooks_file: str
-    #: how its hooks relate to agentdeck's: "own-file" (a hooks file of its own that the CLI loads
-    #: beside agentdeck's: set aside), "same-file" (the file agentdeck writes: taking the
-    #: profile's replaces it, uninstall puts it back), "inline" (hooks inside the CLI's settings
-    #: file, beside agentdeck's: not taken over, both run)
-    hooks_mode: str
-    hook_wrapper: str                   # the script its hooks run
-    persona_file: str
-    #: the whole lines that open and close its managed region in persona_file (None: it owns
-    #: the whole file, without markers)
-    persona_markers: tuple[str, str] | None
-    sidecar: str | None = None          # its record of the settings keys it manages
-    mcp_servers: tuple[str, ...] = ()   # the servers it adds to the CLI's MCP configuration
+__all__ = ["AGENTIHOOKS", "KNOWN_TOOLS", "KnownTool", "TargetInstall"]
 
 
 @dataclass(frozen=True)
@@ -41,12 +30,25 @@ class KnownTool:
                                         # "targets": {"global": {<cli>: {...}}}
     env_dir: str                        # relative to the home: its env files (*.env)
     bashrc_markers: tuple[str, str]     # its block in ~/.bashrc (it sources the env files)
-    installs: dict                      # cli -> TargetInstall
+    #: the lines that open and close its managed persona region; {cli} is the --target name
+    persona_marker_lines: tuple[str, str] = ("", "")
 
+    def persona_markers(self, cli: str) -> tuple[str, str]:
+        return (self.persona_marker_lines[0].format(cli=cli),
+                self.persona_marker_lines[1].format(cli=cli))
 
-def _persona(cli: str) -> tuple[str, str]:
-    return (f"<!-- managed-by: agentihooks — regenerate with: agentihooks init --target {cli} -->",
-            "<!-- agentihooks:managed-end -->")
+    def install(self, target: str) -> TargetInstall | None:
+        """What this tool's install writes for `target` (its takeover part), or None."""
+        from ..targets import registry
+        if not registry.has_part(target, "takeover"):
+            return None
+        return registry.part(target, "takeover").INSTALLS.get(self.name)
+
+    @property
+    def installs(self) -> Mapping[str, TargetInstall]:
+        """cli -> TargetInstall, for every registered target this tool installs into."""
+        from ..targets import registry
+        return {n: i for n in registry.NAMES if (i := self.install(n)) is not None}
 
 
 AGENTIHOOKS = KnownTool(
@@ -56,20 +58,8 @@ AGENTIHOOKS = KnownTool(
     state_file=".agentihooks/state.json",
     env_dir=".agentihooks",
     bashrc_markers=("# === agentihooks ===", "# === end-agentihooks ==="),
-    installs={
-        "copilot": TargetInstall(
-            hooks_file="hooks/agentihooks.json", hooks_mode="own-file",
-            hook_wrapper="agentihooks-hook.sh", persona_file="copilot-instructions.md",
-            persona_markers=_persona("copilot"), sidecar=".agentihooks-managed.json",
-            mcp_servers=("agentihooks",)),
-        "codex": TargetInstall(
-            hooks_file="hooks.json", hooks_mode="same-file", hook_wrapper="agentihooks-hook.sh",
-            persona_file="AGENTS.md", persona_markers=_persona("codex"),
-            mcp_servers=("agentihooks",)),
-        "claude": TargetInstall(
-            hooks_file="settings.json", hooks_mode="inline", hook_wrapper="",
-            persona_file="CLAUDE.md", persona_markers=None, mcp_servers=("agentihooks",)),
-    },
+    persona_marker_lines=("<!-- managed-by: agentihooks — regenerate with: agentihooks init "
+                          "--target {cli} -->", "<!-- agentihooks:managed-end -->"),
 )
 
 KNOWN_TOOLS: tuple[KnownTool, ...] = (AGENTIHOOKS,)

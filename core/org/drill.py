@@ -163,7 +163,8 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
         env["AGENTDECK_DRILL_ID"] = f"org-drill-{target}"
         argv = [*priv, *runners.argv(exe, r, [*tries.flags, *tries.args])]
         spec = {"argv": argv, "env": env, "cwd": str(root / "work"), "timeout": r.timeout,
-                "commands": commands, "netns": bool(iso.prefix)}
+                "commands": commands, "netns": bool(iso.prefix),
+                "shell_tools": [list(t) for t in r.shell_tools]}
         inner = [*iso.prefix, sys.executable, "-m", "agentdeck.core.drill.inside"]
         res = host.run(inner, timeout=r.timeout + 20, input=json.dumps(spec), env=env,
                        cwd=root / "work")

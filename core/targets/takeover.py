@@ -1,7 +1,8 @@
 """Another tool's install in a CLI's home (agentihooks 2.x): found by its artifacts, shown in the
 plan as one group, and taken over by plan items (docs/migrating.md).
 
-What a take-over does, per part (the facts are core/facts/known_tools.py):
+What a take-over does, per part (the facts: core/facts/known_tools.py for the tool, each CLI's
+takeover part core/targets/<name>/takeover.py for what it writes there):
 
   hooks file (own-file, Copilot)  an `aside` item: set aside (its bytes kept in the state dir),
                                   so each event runs once, agentdeck's; uninstall puts it back
@@ -26,10 +27,12 @@ from typing import Any
 
 from ..desired import Desired, DesiredState
 from ..disk import DiskView
-from ..facts.known_tools import KNOWN_TOOLS, KnownTool, TargetInstall
+from ..facts.known_tools import KNOWN_TOOLS, KnownTool
 from ..formats.blocks import find_block
 from ..formats.errors import FormatError
 from ..manifest import entry_id
+from . import registry
+from .parts.takeover import TargetInstall
 
 GROUP = "takeover"
 
@@ -83,7 +86,7 @@ def detect(view: DiskView, target: str, manifest=None) -> list[Found]:
     out = []
     recorded = {e.path for e in manifest.entries.values() if e.kind == "aside"} if manifest else set()
     for tool in KNOWN_TOOLS:
-        inst = tool.installs.get(target)
+        inst = tool.install(target)
         if inst is None:
             continue
         f = _detect_one(view, tool, target, inst, recorded)
@@ -93,7 +96,6 @@ def detect(view: DiskView, target: str, manifest=None) -> list[Found]:
 
 
 def _cli_home(view: DiskView, target: str) -> Path:
-    from . import registry
     return registry.spec(target).home(view.host)
 
 
@@ -141,7 +143,8 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
                    item=entry_id(str(hooks), "aside", ()))
         else:
             f.part("hooks file", hooks, "set aside" if ok else "kept",
-                   "Copilot loads it beside agentdeck's hooks file, so every event would run "
+                   f"{registry.spec(target).short} loads it beside agentdeck's hooks file, so "
+                   "every event would run "
                    "twice; set aside (its bytes kept in agentdeck's state dir), each event runs "
                    "once, agentdeck's; `agentdeck uninstall` puts it back" if ok else
                    "it is a symlink or leads out of the home: agentdeck does not move it, so both "
@@ -195,12 +198,12 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
                f"{possessive(tool.name)} persona is the whole file, without markers: agentdeck "
                "adds its own block at the top, so the CLI reads both (remove the one you do "
                "not want)")
-    if target == "codex":
-        cfg = view.load(home / "config.toml", "toml")
+    if inst.tool_table:
+        rel, fmt = inst.tool_table
+        cfg = view.load(home / rel, fmt)
         if cfg.ok and isinstance(cfg.data, dict) and tool.name in cfg.data:
-            f.part("config table", home / "config.toml", "kept",
-                   f"its [{tool.name}] table in config.toml is kept; Codex does not know it "
-                   "(`agentdeck doctor --live` reports it under --strict-config)")
+            f.part("config table", home / rel, "kept",
+                   f"its [{tool.name}] table in {rel} is kept; {inst.tool_table_note}")
     # env files and the shell block
     env_dir = host.home / tool.env_dir
     envs = sorted(n for n in host.listdir(env_dir) if n.endswith(".env"))
@@ -219,9 +222,7 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
         if where is None:
             continue
         f.part("MCP server", where, "kept",
-               f"kept as {tool.name} set it up"
-               + (" (mcpDefaultDisabled does not switch off the server of an install agentdeck "
-                  "takes over; switch it off in the app's MCP tab)" if target == "copilot" else ""),
+               f"kept as {tool.name} set it up" + (f" ({inst.mcp_note})" if inst.mcp_note else ""),
                name=n)
     return f
 
@@ -245,7 +246,6 @@ def _kept_by_decision(host, item_id: str, text: str, markers: tuple[str, str]) -
 
 def manifest_has_replaced(view: DiskView, target: str, path: Path) -> bool:
     """agentdeck's persona block at `path` took the place of another tool's region."""
-    from . import registry
     m = view.manifest(target, registry.spec(target).manifest_path(view.host))
     e = m.entries.get(entry_id(str(path), "block", ()))
     return bool(e is not None and e.prior_sha)
@@ -273,9 +273,7 @@ def _mentions(view: DiskView, path: Path, name: str) -> bool:
 
 def _server_file(view: DiskView, target: str, home: Path, name: str) -> Path | None:
     """The file that configures MCP server `name` for `target`, when it does."""
-    path, fmt, table = {"copilot": (home / "mcp-config.json", "jsonc", "mcpServers"),
-                        "codex": (home / "config.toml", "toml", "mcp_servers"),
-                        "claude": (view.host.claude_json, "json", "mcpServers")}[target]
+    path, fmt, table = registry.part(target, "takeover").mcp_file(view.host)
     ld = view.load(path, fmt)
     servers = ld.data.get(table) if ld.ok and isinstance(ld.data, dict) else None
     return path if isinstance(servers, dict) and name in servers else None

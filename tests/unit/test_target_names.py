@@ -20,19 +20,14 @@ REPO = Path(__file__).resolve().parents[2]
 PENDING: dict[str, int] = {
     "core/targets/registry.py": len(registry.BUILTIN),      # the registry entry: always
     # the move is under way in these (features still keyed by target name):
-    "core/doctor/org_checks.py": 4,
     "core/doctor/repo_checks.py": 16,
-    "core/drill/operator_rule.py": 1,
     "core/drill/runners.py": 2,
     "core/drill/scratch.py": 1,
-    "core/facts/known_tools.py": 5,
     "core/facts/mcp_names.py": 3,
     "core/facts/native_deny.py": 39,
-    "core/facts/org.py": 9,
     "core/host.py": 10,
     "core/native_layers.py": 3,
-    "core/org/drill.py": 6,
-    "core/org/targets.py": 4,
+    "core/org/targets.py": 1,
     "core/policy/compiled.py": 11,
     "core/policy/payloads.py": 50,
     "core/policy/selftest.py": 7,
@@ -40,7 +35,6 @@ PENDING: dict[str, int] = {
     "core/targets/browser.py": 1,
     "core/targets/repo.py": 13,
     "core/targets/skills.py": 3,
-    "core/targets/takeover.py": 6,
 }
 
 
