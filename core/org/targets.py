@@ -47,7 +47,7 @@ class OrgTarget(Target):
         return self.scope.at(F.LIB_DIR)
 
     def shared_items(self, view: "DiskView") -> list[Desired]:
-        """The handler copy and its entry: identical for the three targets (planned once)."""
+        """The handler copy and its entry: identical for every target (planned once)."""
         lib = self._lib()
         parser = handler.parser_dirs(view.host)
         out = [Desired(self.name, lib / handler.ENTRY, "file", handler.entry_text(parser),
@@ -63,16 +63,20 @@ class OrgTarget(Target):
                                       "venv on the org hooks' path)"))
         return out
 
-    def policy_item(self, profile) -> Desired:
-        from ..policy.compiled import compile_policy, policy_of
+    def policy_item(self, profile, host) -> Desired:
+        import json
+
+        from ..policy.compiled import compile_policy, desired_item, policy_of
 
         pol = policy_of(profile)
         if pol is None or not (pol["rules"] or pol.get("paths")):
             raise UserError(f"profile {profile.name!r} has no [policy] rules: the org layer "
                             "would enforce nothing (add [[policy.rules]] or [[policy.paths]], or "
                             "choose another profile with --profile)")
-        servers = (sorted((getattr(profile, "mcp_servers", None) or {}).keys())
-                   if self.name == "copilot" else [])
+        # the MCP server names the target's compiled policy carries (a CLI that spells an MCP
+        # tool's name with its server's), as the home's install compiles it
+        home = desired_item(profile, host, self.name)
+        servers = list(json.loads(home.value).get("mcp_servers") or []) if home else []
         try:   # no home: `~` in a path rule is each user's own, expanded from the CLI's HOME
             text = compile_policy(pol, self.name, mcp_servers=servers)
         except ValueError as e:
@@ -115,7 +119,7 @@ class OrgTarget(Target):
     def desired(self, profile, view: "DiskView",
                 options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
         st = DesiredState(self.name)
-        items = [*self.shared_items(view), self.policy_item(profile),
+        items = [*self.shared_items(view), self.policy_item(profile, view.host),
                  self.layer_item(profile, view)]
         bad = ownership.interpreter_problems(view.host, F.PYTHON)
         for it in items:

@@ -27,7 +27,6 @@ PENDING: dict[str, int] = {
     "core/facts/native_deny.py": 39,
     "core/host.py": 10,
     "core/native_layers.py": 3,
-    "core/org/targets.py": 1,
     "core/policy/compiled.py": 11,
     "core/policy/payloads.py": 50,
     "core/policy/selftest.py": 7,
