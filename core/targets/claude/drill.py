@@ -1,6 +1,7 @@
 """The drill's recipe for Claude Code: one real offline turn (`claude -p`) against the scripted
-model server (core/drill runs it), verified with the CLI version in RUNNER.verified (re-checked
-by tests/clients/test_drill_real.py).
+model server (core/drill runs it), verified with the CLI version in RUNNER.verified
+(docs/facts/claude.md section 4, "A real turn offline"; re-checked by
+tests/clients/test_drill_real.py).
 
 Offline: ANTHROPIC_BASE_URL on 127.0.0.1 (the Messages wire) with a dummy key; no .claude.json
 in the scratch copy, so the operator's user MCP servers stay off and their account data is not

@@ -1,6 +1,7 @@
 """The drill's recipe for the OpenAI Codex CLI: one real offline turn (`codex exec`) against the
 scripted model server (core/drill runs it), verified with the CLI version in RUNNER.verified
-(re-checked by tests/clients/test_drill_real.py).
+(docs/facts/codex.md section 6, "A real turn offline"; re-checked by
+tests/clients/test_drill_real.py).
 
 Offline: a model provider of the drill's own on 127.0.0.1 (the Responses wire), given with -c
 overrides (config.toml is not edited); the operator's MCP servers are switched off and the

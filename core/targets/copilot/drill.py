@@ -1,5 +1,6 @@
 """The drill's recipe for GitHub Copilot CLI: one real offline turn against the scripted model
-server (core/drill runs it), verified with the CLI version in RUNNER.verified (re-checked by
+server (core/drill runs it), verified with the CLI version in RUNNER.verified
+(docs/facts/copilot.md section 8, "A real turn offline"; re-checked by
 tests/clients/test_drill_real.py).
 
 Offline: COPILOT_OFFLINE with a provider base URL on 127.0.0.1 (the OpenAI Chat wire); the
