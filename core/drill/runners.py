@@ -54,9 +54,6 @@ def _credentials() -> tuple[str, ...]:
     return tuple(out)
 
 
-_MOVED = {"copilot_extra": ("copilot", "prepare"), "codex_trust_args": ("codex", "trust_args")}
-
-
 def __getattr__(name: str):
     # RUNNERS: every drillable target's Runner; CREDENTIAL_VARS: every variable never passed on
     # (loaded on first use: the targets' drill parts)
@@ -64,11 +61,6 @@ def __getattr__(name: str):
         value: object = _runners()
     elif name == "CREDENTIAL_VARS":
         value = _credentials()
-    elif name in _MOVED:
-        # the old names core/doctor/isolated.py still calls, until it asks the drill part
-        # itself (registry.part(t, "drill")); not for new code
-        t, fn = _MOVED[name]
-        value = getattr(registry.part(t, "drill"), fn)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

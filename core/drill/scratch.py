@@ -80,16 +80,6 @@ def link_caches(host: Host, s: Scratch, rels: tuple[str, ...]) -> None:
             host.symlink(str(pkg), s.xdg["XDG_CACHE_HOME"] / rel)
 
 
-def __getattr__(name: str):
-    if name == "link_copilot_bundle":
-        # the old name core/doctor/isolated.py still calls, until it links the drill part's
-        # Runner.cache_links itself; not for new code
-        from . import runners
-        r = runners.runner("copilot")
-        return lambda host, s: link_caches(host, s, r.cache_links if r else ())
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def remove(host: Host, path: Path, depth: int = 0) -> None:
     """Remove the scratch folder and everything the CLI left in it (never through a link)."""
     if depth > 40:
