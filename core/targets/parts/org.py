@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...desired import Desired
@@ -67,7 +67,7 @@ class LayerRequest:
     mode: int = 0o644           # read by every user's CLI and hook; written by root only
     #: the profile's policy (core.policy.compiled.policy_of), for a layer that also spells its
     #: rules in the CLI's own terms
-    policy: dict | None = None
+    policy: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -115,4 +115,5 @@ def live_check(part: object, results: Mapping[str, object], target: str) -> OrgR
     res = results.get(f"{target}.{probe}")
     if res is None or not getattr(res, "ok", False):
         return None
-    return fn(getattr(res, "data", None) or {})
+    row = fn(getattr(res, "data", None) or {})
+    return row if isinstance(row, OrgRow) else None
