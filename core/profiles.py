@@ -407,6 +407,10 @@ def resolve_validated(host: Host, name: str) -> schema.Profile:
             prof.targets = list(meta.profile.targets)
         if meta.policy is not None:
             _merge_policy(prof.policy, meta.policy, d / "profile.toml")
+        if meta.org is not None:       # each [org] key a later profile sets replaces it
+            org = prof.org.model_dump(exclude_unset=True)
+            org.update(meta.org.model_dump(exclude_unset=True))
+            prof.org = type(prof.org).model_validate(org)
         if meta.hooks is not None:
             merged = prof.hooks.model_dump()
             merged.update(meta.hooks.model_dump(exclude_unset=True))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
 from .names import TARGETS, check_name
 
@@ -168,11 +168,33 @@ class Policy(BaseModel):
     sources: dict[str, str] = Field(default_factory=dict)   # rule id -> the profile.toml it is from
 
 
+# ---- [org]: what `agentdeck org` writes into each CLI's system layer (docs/org.md) -------------
+class OrgKeys(BaseModel):
+    """[org] in a profile.toml: the keys the org layer sets in each CLI's system layer, beside its
+    hook. None: not set here (inherited, or off). `agentdeck org --managed-hooks-only`,
+    `--no-bypass`, `--mcp-allow NAME` and `--mcp-deny NAME` turn on / extend them for one run."""
+    model_config = ConfigDict(extra="forbid")
+    managed_hooks_only: StrictBool | None = None    # only the org layer's hooks run
+    no_bypass: StrictBool | None = None             # the CLI's bypass-permissions mode refused
+    mcp_allowed: list[str] | None = None   # only these MCP servers may start ([] = none)
+    mcp_denied: list[str] | None = None    # these MCP servers never start
+
+    @field_validator("mcp_allowed", "mcp_denied")
+    @classmethod
+    def _servers(cls, v: list[str] | None) -> list[str] | None:
+        if v is None:
+            return v
+        for x in v:
+            check_name(x, "MCP server name")
+        return list(dict.fromkeys(v))
+
+
 class ProfileFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     profile: ProfileMeta = Field(default_factory=ProfileMeta)
     hooks: HookSpec | None = None
     policy: PolicyFile | None = None
+    org: OrgKeys | None = None
 
 
 class McpServer(BaseModel):
@@ -229,3 +251,4 @@ class Profile(BaseModel):
     directives: Directives = Field(default_factory=Directives)
     directive_warnings: list[str] = Field(default_factory=list)
     policy: Policy = Field(default_factory=Policy)
+    org: OrgKeys = Field(default_factory=OrgKeys)

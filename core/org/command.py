@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UserError
+from ..names import check_name
 
 
 def not_root() -> str:
@@ -44,10 +45,18 @@ def add_parsers(sub, common) -> None:
             q.add_argument("--managed-hooks-only", action="store_true",
                            help="only the org layer's hooks run (Claude Code "
                                 "allowManagedHooksOnly, Codex allow_managed_hooks_only): the "
-                                "user's own hooks, agentdeck's audit hooks too, stop")
+                                "user's own hooks, agentdeck's audit hooks too, stop "
+                                "(the profile's [org] managed_hooks_only, turned on)")
             q.add_argument("--no-bypass", action="store_true",
                            help="Claude Code: permissions.disableBypassPermissionsMode = "
-                                "\"disable\" (--permission-mode bypassPermissions is refused)")
+                                "\"disable\" (--permission-mode bypassPermissions is refused; "
+                                "the profile's [org] no_bypass, turned on)")
+            q.add_argument("--mcp-allow", metavar="NAME", action="append", default=[],
+                           help="only the MCP servers allowed may start: adds NAME to the "
+                                "profile's [org] mcp_allowed (repeatable)")
+            q.add_argument("--mcp-deny", metavar="NAME", action="append", default=[],
+                           help="the MCP server NAME never starts: adds it to the profile's "
+                                "[org] mcp_denied (repeatable)")
         if name == "plan":
             q.add_argument("--uninstall", action="store_true", help="plan the uninstall instead")
             q.add_argument("--diff", action="store_true",
@@ -67,8 +76,22 @@ def _scope(args):
     root = Path(args.root or "/")
     if not root.is_absolute():
         root = Path(os.path.abspath(root))
+    names: dict[str, tuple[str, ...]] = {}
+    for flag in ("mcp_allow", "mcp_deny"):
+        got: list[str] = []
+        for v in getattr(args, flag, None) or []:
+            for n in v.split(","):
+                n = n.strip()
+                try:
+                    check_name(n, "MCP server name")
+                except ValueError as e:
+                    raise UserError(f"--{flag.replace('_', '-')}: {e}") from None
+                if n not in got:
+                    got.append(n)
+        names[flag] = tuple(got)
     return OrgScope(root, bool(getattr(args, "managed_hooks_only", False)),
-                    bool(getattr(args, "no_bypass", False)))
+                    bool(getattr(args, "no_bypass", False)), names["mcp_allow"],
+                    names["mcp_deny"])
 
 
 def cmd_org(args, make_host) -> int:

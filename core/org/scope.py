@@ -89,10 +89,13 @@ def org_host(host: Host, prefix: Path) -> OrgHost:
 
 @dataclass
 class OrgScope(Scope):
-    """The system layer of each CLI under `prefix`; the profile's keys as flags of the run."""
+    """The system layer of each CLI under `prefix`. The keys given on the command line: each
+    turns on, or adds to, the profile's [org] key of that name (core.org.targets.org_keys)."""
     prefix: Path = Path("/")
     managed_hooks_only: bool = False
     no_bypass: bool = False
+    mcp_allow: tuple[str, ...] = ()
+    mcp_deny: tuple[str, ...] = ()
     kind = "org"
 
     def __post_init__(self) -> None:
@@ -133,9 +136,13 @@ class OrgScope(Scope):
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "prefix": str(self.prefix),
-                "managed_hooks_only": self.managed_hooks_only, "no_bypass": self.no_bypass}
+                "managed_hooks_only": self.managed_hooks_only, "no_bypass": self.no_bypass,
+                "mcp_allow": list(self.mcp_allow), "mcp_deny": list(self.mcp_deny)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "OrgScope":
+        def names(key: str) -> tuple[str, ...]:
+            v = data.get(key) or []
+            return tuple(str(x) for x in v) if isinstance(v, list) else ()
         return cls(Path(data.get("prefix") or "/"), bool(data.get("managed_hooks_only")),
-                   bool(data.get("no_bypass")))
+                   bool(data.get("no_bypass")), names("mcp_allow"), names("mcp_deny"))

@@ -10,6 +10,7 @@ is written.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ from ..errors import UserError
 from ..facts import org as F
 from ..targets import registry
 from ..targets.base import DEFAULT_OPTIONS, RunOptions, Target
-from ..targets.parts.org import LayerRequest
+from ..targets.parts.org import LayerRequest, extra_items, layer_notes
 from . import handler, ownership
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -87,16 +88,21 @@ class OrgTarget(Target):
                        reason=f"the profile's [policy] ({n} rule(s)) as the org handler reads "
                               "it; root-owned, so the user cannot relax it")
 
-    def layer_item(self, profile, view: "DiskView") -> Desired:
+    def request(self, profile) -> LayerRequest:
+        """What this CLI's layer is asked to hold: the hook, and the profile's [org] keys with
+        the command line's turned on / added (org_keys)."""
         from ..policy.compiled import policy_of
 
-        o = self.scope
-        req = LayerRequest(path=o.at(self.facts.path),
-                           command=handler.hook_command(self.name, self.facts.pre_tool_event),
-                           timeout=int(profile.hooks.timeout),
-                           managed_hooks_only=o.managed_hooks_only, no_bypass=o.no_bypass,
-                           mode=MODE, policy=policy_of(profile))
-        return self.part.layer_item(req, view)
+        keys = org_keys(profile, self.scope)
+        servers = {n: {k: v for k, v in (("command", s.command), ("url", s.url)) if v}
+                   for n, s in (getattr(profile, "mcp_servers", None) or {}).items()}
+        return LayerRequest(path=self.scope.at(self.facts.path),
+                            command=handler.hook_command(self.name, self.facts.pre_tool_event),
+                            timeout=int(profile.hooks.timeout),
+                            managed_hooks_only=keys.managed_hooks_only, no_bypass=keys.no_bypass,
+                            mode=MODE, policy=policy_of(profile),
+                            mcp_allowed=keys.mcp_allowed, mcp_denied=keys.mcp_denied,
+                            mcp_servers=servers)
 
     def _parser_problems(self, host) -> list[str]:
         """The shell parser the handler loads from where it is installed: each package folder
@@ -119,8 +125,9 @@ class OrgTarget(Target):
     def desired(self, profile, view: "DiskView",
                 options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
         st = DesiredState(self.name)
+        req = self.request(profile)
         items = [*self.shared_items(view), self.policy_item(profile, view.host),
-                 self.layer_item(profile, view)]
+                 self.part.layer_item(req, view), *extra_items(self.part, req, view)]
         bad = ownership.interpreter_problems(view.host, F.PYTHON)
         for it in items:
             bad += ownership.problems(view.host, it.path, self.scope.prefix)
@@ -131,8 +138,40 @@ class OrgTarget(Target):
                                                         if len(bad) > 1 else ""))
         for it in items:
             st.add(it)
+        for line in layer_notes(self.part, req):
+            st.note(f"{self.spec.title} {self.facts.verified}: {line}")
         st.info["org"] = {"path": str(self.scope.at(self.facts.path)),
                           "verified": self.facts.verified, "kind": self.facts.kind,
-                          "managed_hooks_only": self.scope.managed_hooks_only,
-                          "no_bypass": self.scope.no_bypass}
+                          "managed_hooks_only": req.managed_hooks_only,
+                          "no_bypass": req.no_bypass,
+                          "mcp_allowed": (None if req.mcp_allowed is None
+                                          else list(req.mcp_allowed)),
+                          "mcp_denied": list(req.mcp_denied)}
         return st
+
+
+@dataclass(frozen=True)
+class OrgKeys:
+    """The keys one org run writes: the profile's [org] section, each command-line flag turning
+    its key on (--managed-hooks-only, --no-bypass) or adding names to it (--mcp-allow,
+    --mcp-deny)."""
+    managed_hooks_only: bool = False
+    no_bypass: bool = False
+    mcp_allowed: tuple[str, ...] | None = None     # None: no allowlist at all
+    mcp_denied: tuple[str, ...] = ()
+
+
+def org_keys(profile, scope: "OrgScope") -> OrgKeys:
+    sec = getattr(profile, "org", None)
+
+    def names(*lists) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(n for lst in lists for n in (lst or ())))
+
+    allowed = getattr(sec, "mcp_allowed", None)
+    return OrgKeys(
+        managed_hooks_only=bool(getattr(sec, "managed_hooks_only", None) or
+                                scope.managed_hooks_only),
+        no_bypass=bool(getattr(sec, "no_bypass", None) or scope.no_bypass),
+        mcp_allowed=(None if allowed is None and not scope.mcp_allow
+                     else names(allowed, scope.mcp_allow)),
+        mcp_denied=names(getattr(sec, "mcp_denied", None), scope.mcp_deny))

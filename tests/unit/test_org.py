@@ -311,3 +311,120 @@ def test_a_missing_or_unreadable_shell_parser_is_a_plan_error(home, root, tmp_pa
     from agentdeck.core.org import ownership
     why = ownership.reachable_problems(Host.from_environment(home), hidden / "_binding.so")
     assert any("other users cannot enter it" in w for w in why), why
+
+
+def _org_profile(home, text: str, name: str = "orgkeys") -> str:
+    d = home / ".config" / "agentdeck" / "profiles" / name
+    d.mkdir(parents=True)
+    (d / "profile.toml").write_text('[profile]\nextends = ["default"]\n\n' + text)
+    return name
+
+
+def test_the_profile_s_org_keys_are_written_in_each_cli_s_own_spelling(home, root, capsys):
+    """[org] in the profile: the hooks-only and no-bypass switches and the MCP lists, each CLI's
+    layer in the spelling the real CLI was observed to honour (core/targets/<name>/org.py)."""
+    prof = _org_profile(home, "[org]\nmanaged_hooks_only = true\nno_bypass = true\n"
+                              'mcp_allowed = ["memory", "github", "evil", "undefined"]\n'
+                              'mcp_denied = ["evil"]\n')
+    mine = '{\n  "model": "gpt-5.4"\n}\n'
+    (root / "etc/github-copilot").mkdir(parents=True)
+    (root / "etc/github-copilot/managed-settings.json").write_text(mine)
+    before = snapshot_tree(root)
+    assert org("apply", "--yes", "-p", prof, home=home, root=root) == 0
+    out = capsys.readouterr().out
+    # the plan says what a CLI cannot hold, rather than pretending
+    assert "the profile's mcp.json does not define undefined" in out
+    assert "matched by the name the user gives them" in out
+    drop = json.loads((root / "etc/claude-code/managed-settings.d/agentdeck.json").read_text())
+    assert drop["allowManagedHooksOnly"] is True
+    assert drop["permissions"]["disableBypassPermissionsMode"] == "disable"
+    assert drop["deniedMcpServers"] == [{"serverName": "evil"}]
+    assert drop["allowedMcpServers"] == [{"serverName": n} for n in ("memory", "github",
+                                                                      "undefined")]
+    assert drop["allowManagedMcpServersOnly"] is True    # else the user's list broadens it
+    req = tomllib.loads((root / "etc/codex/requirements.toml").read_text())
+    assert req["allow_managed_hooks_only"] is True
+    # Codex: an allowlist of name + what it runs, from the profile's mcp.json; the denied one
+    # and the one the profile does not define are not on it
+    assert req["mcp_servers"] == {"memory": {"identity": {"command": "npx"}},
+                                  "github": {"identity": {"url": "https://api.githubcopilot.com/mcp/"}}}
+    ms = json.loads((root / "etc/github-copilot/managed-settings.json").read_text())
+    assert ms["model"] == "gpt-5.4"                       # the administrator's key kept
+    assert ms["deniedMcpServers"] == [{"serverName": "evil"}]
+    assert [e["serverName"] for e in ms["allowedMcpServers"]] == ["memory", "github", "undefined"]
+    assert "allowManagedMcpServersOnly" not in ms        # it stopped every server (observed)
+    pol = json.loads((root / "etc/github-copilot/policy.d/agentdeck.json").read_text())
+    assert list(pol) == ["version", "hooks"]              # policy.d takes hook files only
+    assert org("plan", "-p", prof, home=home, root=root) == 0        # empty right after
+    assert org("uninstall", "--yes", home=home, root=root) == 0
+    after = snapshot_tree(root)
+    assert {k: v for k, v in after.items() if not k.startswith("var/lib/agentdeck")} == before
+    assert (root / "etc/github-copilot/managed-settings.json").read_text() == mine
+
+
+def test_the_command_line_turns_the_org_keys_on_and_adds_to_the_mcp_lists(home, root, capsys):
+    prof = _org_profile(home, '[org]\nmcp_denied = ["evil"]\n')
+    assert org("apply", "--yes", "-p", prof, "--mcp-deny", "worse", "--mcp-allow", "memory",
+               "--no-bypass", home=home, root=root) == 0
+    drop = json.loads((root / "etc/claude-code/managed-settings.d/agentdeck.json").read_text())
+    assert drop["deniedMcpServers"] == [{"serverName": "evil"}, {"serverName": "worse"}]
+    assert drop["allowedMcpServers"] == [{"serverName": "memory"}]
+    assert drop["permissions"]["disableBypassPermissionsMode"] == "disable"
+    assert "allowManagedHooksOnly" not in drop
+    capsys.readouterr()
+    # the same flags: in sync; the profile alone: the flags' additions planned away
+    assert org("plan", "-p", prof, "--mcp-deny", "worse", "--mcp-allow", "memory",
+               "--no-bypass", home=home, root=root) == 0
+    assert org("plan", "-p", prof, home=home, root=root) == 2
+    assert org("plan", "-p", prof, "--mcp-deny", "../x", home=home, root=root) == 1
+    assert "--mcp-deny: invalid MCP server name '../x'" in capsys.readouterr().err
+
+
+def test_a_denylist_codex_cannot_hold_is_a_note_not_a_key(home, root, capsys):
+    prof = _org_profile(home, '[org]\nmcp_denied = ["evil"]\n')
+    assert org("plan", "-p", prof, "-t", "codex", home=home, root=root) == 2
+    out = capsys.readouterr().out
+    assert "no MCP denylist in requirements.toml" in out and "evil not held" in out
+    assert org("apply", "--yes", "-p", prof, "-t", "codex", home=home, root=root) == 0
+    assert "mcp_servers" not in tomllib.loads((root / "etc/codex/requirements.toml").read_text())
+
+
+def test_an_empty_allowlist_lets_no_server_start(home, root):
+    prof = _org_profile(home, "[org]\nmcp_allowed = []\n")
+    assert org("apply", "--yes", "-p", prof, home=home, root=root) == 0
+    drop = json.loads((root / "etc/claude-code/managed-settings.d/agentdeck.json").read_text())
+    assert drop["allowedMcpServers"] == [] and drop["allowManagedMcpServersOnly"] is True
+    assert tomllib.loads((root / "etc/codex/requirements.toml").read_text())["mcp_servers"] == {}
+    ms = json.loads((root / "etc/github-copilot/managed-settings.json").read_text())
+    assert ms == {"allowedMcpServers": []}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[org]\nmanaged_hooks_only = \"yes\"\n", "5: org.managed_hooks_only: Input should be a valid boolean"),
+    ("[org]\nmcp_denied = [\"ok\", \"../x\"]\n", "5: org.mcp_denied: Value error, invalid MCP server name '../x'"),
+    ("[org]\nmcp_allow = [\"ok\"]\n", "5: org.mcp_allow: unknown field (did you mean `mcp_allowed`?)"),
+    ("[org]\nmcp_allowed = \"memory\"\n", "5: org.mcp_allowed: Input should be a valid list"),
+])
+def test_a_bad_org_key_is_one_line_naming_the_file_and_line(home, root, capsys, text, message):
+    prof = _org_profile(home, text)
+    path = home / ".config/agentdeck/profiles" / prof / "profile.toml"
+    before = snapshot_tree(root)
+    assert org("plan", "-p", prof, home=home, root=root) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"agentdeck: error: {path}:{message}"), err
+    assert snapshot_tree(root) == before
+
+
+def test_a_later_profile_s_org_key_replaces_the_inherited_one(host):
+    from agentdeck.core import profiles
+    base = host.config_dir / "profiles" / "team"
+    base.mkdir(parents=True)
+    (base / "profile.toml").write_text('[profile]\nextends = ["default"]\n[org]\n'
+                                       'managed_hooks_only = true\nmcp_denied = ["a"]\n')
+    mine = host.config_dir / "profiles" / "mine"
+    mine.mkdir(parents=True)
+    (mine / "profile.toml").write_text('[profile]\nextends = ["team"]\n[org]\n'
+                                       'mcp_denied = ["b"]\nno_bypass = false\n')
+    org_keys = profiles.resolve(host, "mine").org
+    assert (org_keys.managed_hooks_only, org_keys.no_bypass, org_keys.mcp_denied,
+            org_keys.mcp_allowed) == (True, False, ["b"], None)

@@ -35,6 +35,14 @@ FACTS = OrgFacts(
     keys=frozen_map({
         "managed_hooks_only": ("allowManagedHooksOnly",),
         "no_bypass": ("permissions", "disableBypassPermissionsMode"),
+        # [{"serverName": n}] each; observed with a stdio server that writes a marker when
+        # started (docs/facts/claude.md, "The org layer's MCP lists"): a denied server, or one
+        # not on the allowlist, was never started
+        "mcp_denied": ("deniedMcpServers",),
+        "mcp_allowed": ("allowedMcpServers",),
+        # written with every allowlist: without it the user's own settings.json
+        # allowedMcpServers broadened the managed list (the user's server started)
+        "mcp_allowed_only": ("allowManagedMcpServersOnly",),
     }),
     limits=(
         "managed-settings.d/*.json and managed-settings.json are both read and merged (both "
@@ -43,6 +51,11 @@ FACTS = OrgFacts(
         "user was honoured): only the file system's permissions keep the user out",
         "allowManagedHooksOnly: true stops the user's own hooks (agentdeck's user-layer audit "
         "hooks too)",
+        "MCP servers are matched by serverName, the name the user gives a server: a denied "
+        "server renamed by the user starts, and an allowlist lets any command run under an "
+        "allowed name (a managed deniedMcpServers held against the user's allowedMcpServers, "
+        "--setting-sources user, --strict-mcp-config --mcp-config and "
+        "CLAUDE_CODE_MANAGED_SETTINGS_PATH)",
     ),
 )
 
@@ -67,10 +80,22 @@ def layer_item(req: LayerRequest, view) -> Desired:
         perms["disableBypassPermissionsMode"] = "disable"
     if perms:
         doc["permissions"] = perms
+    if req.mcp_denied:
+        doc["deniedMcpServers"] = [{"serverName": n} for n in req.mcp_denied]
+    allowed = req.mcp_allowed_kept
+    if allowed is not None:
+        doc["allowedMcpServers"] = [{"serverName": n} for n in allowed]
+        doc["allowManagedMcpServersOnly"] = True
     return Desired(SPEC.name, req.path, "file", json.dumps(doc, indent=2) + "\n", mode=req.mode,
                    label="managed settings drop-in", group="hooks",
                    reason="Claude Code's managed layer: the org hook runs whatever the "
                           "user's settings say (disableAllHooks included)")
+
+
+def layer_notes(req: LayerRequest) -> list[str]:
+    if req.mcp_denied or req.mcp_allowed is not None:
+        return ["MCP servers are matched by the name the user gives them (serverName)"]
+    return []
 
 
 def drill_attempts() -> OrgAttempts:

@@ -10,6 +10,7 @@ stayed absent) while the org hook's receipt was written.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 
 from ...desired import Desired
@@ -39,6 +40,12 @@ FACTS = OrgFacts(
     keys=frozen_map({
         "hooks_on": ("features", "hooks"),
         "managed_hooks_only": ("allow_managed_hooks_only",),
+        # an allowlist: [mcp_servers.<name>.identity] command = "..." (a stdio server) or
+        # url = "..." (streamable HTTP). Observed with a stdio server that writes a marker when
+        # started (docs/facts/codex.md, "The org layer's MCP allowlist"): a server not listed
+        # was never started, nor one listed under its name with another command, nor any with
+        # mcp_servers = {}; the user's -c mcp_servers.<name>.enabled=true did not start one
+        "mcp_allowed": ("mcp_servers", "<name>", "identity"),
     }),
     limits=(
         "requirements.toml is one file for every tool an administrator uses: agentdeck keeps "
@@ -47,6 +54,12 @@ FACTS = OrgFacts(
         "a key agentdeck's block sets may not be set elsewhere in the file (TOML forbids it): "
         "the plan refuses such a file, naming it",
         "Codex reads requirements.toml whatever its owner and mode",
+        "no MCP denylist: requirements.toml's mcp_servers is an allowlist only, so a denied "
+        "server is held only when an allowlist is given too (it is left out of it)",
+        "an allowed MCP server is named with its command (a stdio server) or URL, taken from "
+        "the profile's mcp.json: a name the profile does not define cannot be allowed; the "
+        "command is the program alone, its arguments are not compared (the allowed program "
+        "with other arguments started)",
     ),
 )
 
@@ -68,12 +81,55 @@ def layer_item(req: LayerRequest, view) -> Desired:
         lines.append("allow_managed_hooks_only = true")
     lines.append(f"hooks.{FACTS.pre_tool_event} = [{{ hooks = [{{ type = \"command\", "
                  f"command = {_toml_str(req.command)}, timeout = {req.timeout} }}] }}]")
+    allowed = _mcp_identities(req)
+    if allowed is not None:
+        lines += ([f"mcp_servers.{_toml_key(n)}.identity.{k} = {_toml_str(v)}"
+                   for n, (k, v) in allowed.items()] or ["mcp_servers = {}"])
     body = "\n".join(lines) + "\n"
     _check_toml(view, req.path, body)
     return Desired(SPEC.name, req.path, "block", body, markers=TOML_MARKERS, placement="top",
                    label="requirements block", group="hooks",
                    reason="Codex's requirements: managed hooks (no trust step), and hooks "
                           "pinned on so the user's [features] hooks = false cannot stop them")
+
+
+def _toml_key(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else _toml_str(name)
+
+
+def _mcp_identities(req: LayerRequest) -> dict[str, tuple[str, str]] | None:
+    """The allowlist as Codex names each server: (identity key, value) per allowed server the
+    profile defines (its command, or its URL); None without an allowlist."""
+    allowed = req.mcp_allowed_kept
+    if allowed is None:
+        return None
+    out: dict[str, tuple[str, str]] = {}
+    for n in allowed:
+        srv = req.mcp_servers.get(n) or {}
+        if srv.get("command"):
+            out[n] = ("command", str(srv["command"]))
+        elif srv.get("url"):
+            out[n] = ("url", str(srv["url"]))
+    return out
+
+
+def layer_notes(req: LayerRequest) -> list[str]:
+    notes: list[str] = []
+    allowed = _mcp_identities(req)
+    if req.mcp_denied and allowed is None:
+        notes.append("no MCP denylist in requirements.toml (its mcp_servers is an allowlist "
+                     f"only): {', '.join(req.mcp_denied)} not held by Codex's layer; give an "
+                     "allowlist ([org] mcp_allowed) to keep them out")
+    if allowed is not None:
+        missing = [n for n in (req.mcp_allowed_kept or ()) if n not in allowed]
+        if missing:
+            notes.append("an allowed MCP server is named by its command or URL, and the "
+                         f"profile's mcp.json does not define {', '.join(missing)}: left out "
+                         "of the allowlist, so Codex starts no server by that name")
+        if allowed:
+            notes.append("MCP servers are allowed by name and command (or URL); a stdio "
+                         "server's arguments are not compared")
+    return notes
 
 
 def _check_toml(view, path, body: str) -> None:
@@ -90,7 +146,8 @@ def _check_toml(view, path, body: str) -> None:
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"{path}: agentdeck's org block cannot go into this file: with it "
                         f"the file is not TOML ({e}); a key the block sets "
-                        "(features.hooks, allow_managed_hooks_only, hooks.PreToolUse) is "
+                        "(features.hooks, allow_managed_hooks_only, hooks.PreToolUse, mcp_servers) "
+                        "is "
                         "probably set here too: remove it or let agentdeck's block set it",
                         path=str(path)) from None
 

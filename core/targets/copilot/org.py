@@ -10,6 +10,7 @@ stayed absent) while the org hook's receipt was written.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from ...desired import Desired
 from ...facts.versions import frozen_map
@@ -29,15 +30,33 @@ FACTS = OrgFacts(
         "managed_path_env": "COPILOT_TEST_MANAGED_SETTINGS_FILE_PATH at a user file: holds",
         "user_allow_hook": "a user preToolUse hook answering permissionDecision allow: holds",
     }),
-    keys=frozen_map({}),
+    # keys in MANAGED_SETTINGS (not the policy.d file: a deniedMcpServers there was ignored).
+    # Observed with a stdio server that writes a marker when started (docs/facts/copilot.md,
+    # "The org layer's MCP lists"): a denied server, or one not on the allowlist, was never
+    # started, whatever the user's settings.json allowedMcpServers / deniedMcpServers,
+    # --additional-mcp-config or COPILOT_TEST_MANAGED_SETTINGS_FILE_PATH said
+    keys=frozen_map({
+        "mcp_denied": ("deniedMcpServers",),
+        "mcp_allowed": ("allowedMcpServers",),
+    }),
     limits=(
-        "policy.d holds hook files only (the hook-file schema, version 1); Copilot's "
-        "/etc/github-copilot/managed-settings.json exists in 1.0.102 but was not exercised: "
-        "agentdeck writes no key there",
+        "policy.d holds hook files only (the hook-file schema, version 1): the MCP lists go to "
+        "/etc/github-copilot/managed-settings.json, one file shared with the administrator "
+        "(agentdeck sets its keys only; a value the administrator set there is a conflict)",
         "no managed-hooks-only switch was found: the user's own hooks still run beside the "
-        "policy hooks (a deny from either wins)",
+        "policy hooks (a deny from either wins); managed-settings.json's schema names "
+        "allowManagedHooksOnly but it was not exercised",
+        "MCP servers are matched by serverName, the name the user gives a server: a denied "
+        "server renamed by the user starts, and an allowlist lets any command run under an "
+        "allowed name; the built-in GitHub MCP server is exempt from both lists",
+        "allowManagedMcpServersOnly: true stopped every server, the allowed one too: agentdeck "
+        "does not write it (the allowlist alone held: the user's settings.json "
+        "allowedMcpServers did not broaden it)",
     ),
 )
+
+#: the file of Copilot's managed settings that carries the MCP lists (a JSON object)
+MANAGED_SETTINGS = "/etc/github-copilot/managed-settings.json"
 
 #: a user hook that answers "allow" in Copilot CLI's channel
 ALLOW = """echo '{"permissionDecision":"allow"}'"""
@@ -50,6 +69,32 @@ def layer_item(req: LayerRequest, view) -> Desired:
                    label="policy hook file", group="hooks",
                    reason="Copilot CLI's policy hooks: disableAllHooks and disabledHooks "
                           "cannot turn them off")
+
+
+def extra_items(req: LayerRequest, view) -> list[Desired]:
+    """The MCP lists as keys of managed-settings.json (under the same root prefix as the layer:
+    the layer's path tells where the prefix ends)."""
+    prefix = str(req.path)[: -len(FACTS.path)] or "/"
+    path = Path(prefix) / MANAGED_SETTINGS.lstrip("/")
+    out: list[Desired] = []
+    lists = (("deniedMcpServers", req.mcp_denied if req.mcp_denied else None,
+              "never start these MCP servers"),
+             ("allowedMcpServers", req.mcp_allowed_kept,
+              "only these MCP servers may start"))
+    for key, names, why in lists:
+        if names is None:
+            continue
+        out.append(Desired(SPEC.name, path, "key", [{"serverName": n} for n in names],
+                           key=(key,), fmt="json", pinned=True, label=f"managed {key}",
+                           group="mcp", reason=f"Copilot CLI's managed settings: {why}"))
+    return out
+
+
+def layer_notes(req: LayerRequest) -> list[str]:
+    if req.mcp_denied or req.mcp_allowed is not None:
+        return ["MCP servers are matched by the name the user gives them (serverName); the "
+                "built-in GitHub MCP server is exempt from the managed lists"]
+    return []
 
 
 def drill_attempts() -> OrgAttempts:

@@ -9,6 +9,10 @@ A target with an org layer has `core/targets/<name>/org.py` providing (`OrgPart`
     layer_item(req, view)     the layer's plan item (a core.desired.Desired) for a `LayerRequest`
     drill_attempts()          an `OrgAttempts`: how `agentdeck org drill`'s user tries to switch
                               the layer off (files in the scratch home, flags, environment)
+    layer_notes(req)          optional: what the layer cannot enforce of what `req` asks (one
+                              line each; the plan shows them as notes, never pretends)
+    extra_items(req, view)    optional: more plan items of the layer (keys in another system
+                              file of the CLI's, e.g. Copilot's managed-settings.json)
     layer_problems(text)      optional: what is wrong with the layer file's text as found
                               (each an `OrgProblem`), for the doctor's `<target>.org.layer` row
     LIVE_PROBE, live_check(data)
@@ -62,12 +66,27 @@ class LayerRequest:
     path: Path                  # the layer file, the root prefix in front
     command: str                # the org hook's command line (core.org.handler.hook_command)
     timeout: int                # the profile's hook timeout, in seconds
-    managed_hooks_only: bool    # `--managed-hooks-only`: only the org layer's hooks run
-    no_bypass: bool             # `--no-bypass`: the CLI's bypass-permissions mode refused
+    managed_hooks_only: bool    # [org] / `--managed-hooks-only`: only the org layer's hooks run
+    no_bypass: bool             # [org] / `--no-bypass`: the CLI's bypass-permissions mode refused
     mode: int = 0o644           # read by every user's CLI and hook; written by root only
     #: the profile's policy (core.policy.compiled.policy_of), for a layer that also spells its
     #: rules in the CLI's own terms
     policy: dict[str, Any] | None = None
+    #: [org] mcp_allowed / `--mcp-allow`: only these MCP servers may start (None: no allowlist;
+    #: () : none may). A name also in mcp_denied is left out (deny wins)
+    mcp_allowed: tuple[str, ...] | None = None
+    #: [org] mcp_denied / `--mcp-deny`: these MCP servers never start
+    mcp_denied: tuple[str, ...] = ()
+    #: the profile's MCP servers (name -> {"command": ..., "url": ...}), for a layer that names
+    #: an allowed server by what it runs (Codex's identity)
+    mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def mcp_allowed_kept(self) -> tuple[str, ...] | None:
+        """The allowlist without the denied names (None: no allowlist)."""
+        if self.mcp_allowed is None:
+            return None
+        return tuple(n for n in self.mcp_allowed if n not in self.mcp_denied)
 
 
 @dataclass(frozen=True)
@@ -99,6 +118,16 @@ class OrgPart(Protocol):
     def layer_item(self, req: LayerRequest, view: "DiskView") -> "Desired": ...
 
     def drill_attempts(self) -> OrgAttempts: ...
+
+
+def layer_notes(part: object, req: LayerRequest) -> list[str]:
+    fn = getattr(part, "layer_notes", None)
+    return list(fn(req)) if fn is not None else []
+
+
+def extra_items(part: object, req: LayerRequest, view: "DiskView") -> list["Desired"]:
+    fn = getattr(part, "extra_items", None)
+    return list(fn(req, view)) if fn is not None else []
 
 
 def layer_problems(part: object, text: str) -> list[OrgProblem]:
