@@ -7,6 +7,7 @@ one's is there (so the turn did start MCP servers)."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -33,7 +34,8 @@ def _profile(org: str) -> dict[str, str]:
     """Root's profile `mcporg`: the default one, [org] as given, and `allowed` defined in its
     mcp.json (Codex names an allowed server by its command, taken from there)."""
     return {f"{PROFILES}/mcporg/profile.toml": f'[profile]\nextends = ["default"]\n\n{org}',
-            f"{PROFILES}/mcporg/mcp.json": json.dumps({"mcpServers": {"allowed": _server("allowed")}})}
+            f"{PROFILES}/mcporg/mcp.json": json.dumps(
+                {"mcpServers": {"allowed": _server("allowed")}})}
 
 
 def _user_servers(target: str, names: tuple[str, ...]) -> dict[str, str]:
@@ -74,7 +76,6 @@ def _turn(target: str, clients, org: str) -> tuple[dict, dict[str, bool]]:
         base = Path(res["base"])
         started = {n: (base / "work" / f"mcp-{n}").exists() for n in names}
     finally:
-        import shutil
         shutil.rmtree(res["base"], ignore_errors=True)
     return res, started
 

@@ -346,8 +346,9 @@ def test_the_profile_s_org_keys_are_written_in_each_cli_s_own_spelling(home, roo
     assert req["allow_managed_hooks_only"] is True
     # Codex: an allowlist of name + what it runs, from the profile's mcp.json; the denied one
     # and the one the profile does not define are not on it
+    github = "https://api.githubcopilot.com/mcp/"
     assert req["mcp_servers"] == {"memory": {"identity": {"command": "npx"}},
-                                  "github": {"identity": {"url": "https://api.githubcopilot.com/mcp/"}}}
+                                  "github": {"identity": {"url": github}}}
     ms = json.loads((root / "etc/github-copilot/managed-settings.json").read_text())
     assert ms["model"] == "gpt-5.4"                       # the administrator's key kept
     assert ms["deniedMcpServers"] == [{"serverName": "evil"}]
@@ -400,10 +401,13 @@ def test_an_empty_allowlist_lets_no_server_start(home, root):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("[org]\nmanaged_hooks_only = \"yes\"\n", "5: org.managed_hooks_only: Input should be a valid boolean"),
-    ("[org]\nmcp_denied = [\"ok\", \"../x\"]\n", "5: org.mcp_denied: Value error, invalid MCP server name '../x'"),
-    ("[org]\nmcp_allow = [\"ok\"]\n", "5: org.mcp_allow: unknown field (did you mean `mcp_allowed`?)"),
-    ("[org]\nmcp_allowed = \"memory\"\n", "5: org.mcp_allowed: Input should be a valid list"),
+    ('[org]\nmanaged_hooks_only = "yes"\n',
+     "5: org.managed_hooks_only: Input should be a valid boolean"),
+    ('[org]\nmcp_denied = ["ok", "../x"]\n',
+     "5: org.mcp_denied: Value error, invalid MCP server name '../x'"),
+    ('[org]\nmcp_allow = ["ok"]\n',
+     "5: org.mcp_allow: unknown field (did you mean `mcp_allowed`?)"),
+    ('[org]\nmcp_allowed = "memory"\n', "5: org.mcp_allowed: Input should be a valid list"),
 ])
 def test_a_bad_org_key_is_one_line_naming_the_file_and_line(home, root, capsys, text, message):
     prof = _org_profile(home, text)
@@ -428,3 +432,14 @@ def test_a_later_profile_s_org_key_replaces_the_inherited_one(host):
     org_keys = profiles.resolve(host, "mine").org
     assert (org_keys.managed_hooks_only, org_keys.no_bypass, org_keys.mcp_denied,
             org_keys.mcp_allowed) == (True, False, ["b"], None)
+
+
+def test_an_administrator_s_own_copilot_mcp_list_is_a_conflict_not_overwritten(home, root, capsys):
+    prof = _org_profile(home, '[org]\nmcp_denied = ["evil"]\n')
+    (root / "etc/github-copilot").mkdir(parents=True)
+    ms = root / "etc/github-copilot/managed-settings.json"
+    ms.write_text('{"deniedMcpServers": [{"serverName": "theirs"}]}\n')
+    assert org("plan", "-p", prof, "-t", "copilot", home=home, root=root) == 2
+    assert "conflict" in capsys.readouterr().out
+    assert org("apply", "--yes", "-p", prof, "-t", "copilot", home=home, root=root) == 2
+    assert json.loads(ms.read_text()) == {"deniedMcpServers": [{"serverName": "theirs"}]}
