@@ -58,8 +58,13 @@ _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 def _fold(name: str) -> str:
     """`name` lower-cased with everything but [a-z0-9] dropped (no regex: one compile less on
-    the handler's path)."""
-    return "".join(c for c in name.lower() if c in _ALNUM)
+    the handler's path). A name of ASCII letters, digits, `_` and `-` (every event and tool
+    name the CLIs send) takes the string methods' quick path, not a loop over its characters."""
+    low = name.lower()
+    quick = low.replace("_", "").replace("-", "")
+    if quick.isascii() and quick.isalnum():
+        return quick
+    return "".join(c for c in low if c in _ALNUM)
 
 
 _EVENT_INDEX = {_fold(n): canon for canon, names in EVENTS.items() for n in (canon, *names)}
@@ -402,7 +407,8 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
     doc, problem = policy if policy is not None else _policy(env)
     on_error = (doc or {}).get("on_error") or "allow"
     servers = (doc or {}).get("mcp_servers") or ()
-    calls = tool_calls(payload, servers) if event == "pre_tool_use" else []
+    vocab = _vocabulary(record, env) if event == "pre_tool_use" else None
+    calls = tool_calls(payload, servers, vocab) if event == "pre_tool_use" else []
     verdict = None
     if env.get(DRILL_VAR):          # the drill canary is looked at in a drill only
         from agentdeck.core.policy.canary import drill_canary_verdict
@@ -429,7 +435,7 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
     call = verdict.call or (calls[0] if calls else None)
     if call is not None:
         record["tool_class"], record["tool_name"] = call.cls, _tool_name(call.name)
-        record["summary"] = _summary(record, calls, call)
+        record["summary"] = _summary(record, calls, call, vocab)
     elif event == "user_prompt_submit":
         record["tool_class"] = "prompt"
     record["decision"] = verdict.decision
@@ -452,6 +458,15 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
     return code, out, err
 
 
+def _vocabulary(record: dict, env):
+    """The tools and MCP namings of the calling dialect (core/targets/<name>/dialect.py TOOLS,
+    MCP_NAMES): the caller's, when the payload is one of its dialects; every registered
+    dialect's when the caller is unknown or the payload another CLI's."""
+    from agentdeck.core.policy.vocabulary import vocabulary
+    from agentdeck.core.targets.dialects import readers
+    return vocabulary(readers(env.get("AGENTDECK_TARGET") or None, record.get("dialect")))
+
+
 class _Unruled:
     """The verdict where there is no compiled policy (what core.policy.rules gives for an empty
     one: allow, no rule), without importing the rules."""
@@ -462,7 +477,7 @@ class _Unruled:
         self.call = call
 
 
-def _summary(record: dict, calls: list, call) -> list[str]:
+def _summary(record: dict, calls: list, call, vocab=None) -> list[str]:
     """The deciding call's subjects, taken from the record's already redacted arguments (a
     value that is secret by its key name, e.g. aws_secret_access_key, is redacted there and
     would not be recognized in the bare subject)."""
@@ -473,7 +488,8 @@ def _summary(record: dict, calls: list, call) -> list[str]:
     idx = next((i for i, c in enumerate(calls) if c is call), None)
     if idx is not None and idx < len(tools) and isinstance(tools[idx], dict):
         args = tools[idx].get("args")
-        again = classify(str(tools[idx].get("name") or ""), args if isinstance(args, dict) else {})
+        again = classify(str(tools[idx].get("name") or ""), args if isinstance(args, dict) else {},
+                         vocab=vocab)
         if again.cls == call.cls:
             subjects = again.subjects
     if subjects is None:

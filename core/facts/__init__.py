@@ -4,7 +4,7 @@ canonical events); each target's own facts are its package's `facts` module
 
 FACTS_BY_TARGET (every registered target's facts) and CANONICAL_EVENTS / CliFacts are loaded on
 first use (module __getattr__): the hook handler imports plain data modules of this package
-(hook_channels, mcp_names) and must not pay for dataclasses and typing.
+(hook_channels) and must not pay for dataclasses and typing.
 """
 from __future__ import annotations
 

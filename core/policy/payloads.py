@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import json
 
-from ..facts.mcp_names import tool_name as mcp_tool_name
+
+
+def mcp_tool_name(target: str, server: str, tool: str) -> str:
+    """The name target's pre-tool hook sees for `tool` of `server` (its dialect part's
+    MCP_NAMES, observed)."""
+    from ..targets import dialects
+    naming = dialects.module(target).MCP_NAMES
+    return naming.tool_name(server, tool)
 
 S = "policy-test"      # the session id every template carries
 CWD = "/work/repo"     # the working folder every template carries (a virtual one)
@@ -128,7 +135,7 @@ TOOLS: dict[str, dict[str, list]] = {
         "claude": [("WebFetch", lambda s: {"url": s, "prompt": "summarize"})],
     },
     "mcp": {         # an MCP tool: the name carries server and tool (a callable: as that CLI
-                     # spells them, core/facts/mcp_names.py, observed)
+                     # spells them, its dialect part's MCP_NAMES, observed)
         "copilot": [(lambda srv, t: mcp_tool_name("copilot", srv, t), None)],
         "pascal": [("mcp__{server}__{tool}", None)],
         "vscode": [("mcp_{server}_{tool}", None)],

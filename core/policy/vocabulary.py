@@ -7,19 +7,19 @@ path(s) (read, write: every path of an apply_patch), "server/tool" (mcp), the UR
 Anything unrecognized is class "other" (only `tool = "any"` rules see it, searched in its name
 and its string arguments).
 
-Dialects covered (field names as the CLIs send them, see tests/fixtures/payloads/):
+The payload shapes (field names as the CLIs send them, see tests/fixtures/payloads/):
 - Copilot camelCase: `toolName` + `toolArgs` (an object in 1.0.102, a JSON string in older
-  builds), the batched `toolCalls[]` of older builds ({name, args}); tools bash, view, create,
-  edit, str_replace_editor (its nested `command` decides), write_bash, fetch/web_fetch, glob,
-  grep, rg (rg and glob name their directories in `paths`: a string or a list), apply_patch,
-  MCP tools as `<server>-<tool>`; preMcpToolCall's `serverName`/`toolName`.
-- Copilot PascalCase / Claude / Codex: `tool_name` + `tool_input`: Bash, Read, Write, Edit,
-  MultiEdit, NotebookEdit, NotebookRead, Glob, Grep, LS, WebFetch, WebSearch, mcp__server__tool
-  (Claude also sends `mcp_server: {name}`);
-  Codex's exec_command {cmd}, shell {command: [argv]}, apply_patch {command | input | patch}.
-- VS Code agent mode: run_in_terminal, create_file, replace_string_in_file,
-  multi_replace_string_in_file, insert_edit_into_file, edit_notebook_file, apply_patch,
-  read_file, list_dir, file_search, grep_search, fetch_webpage, mcp_<server>_<tool>.
+  builds), the batched `toolCalls[]` of older builds ({name, args}); preMcpToolCall's
+  `serverName`/`toolName`.
+- Claude Code's hook schema (Claude, Codex, Copilot PascalCase, VS Code): `tool_name` +
+  `tool_input`, and for an MCP tool a field naming the server (Claude's `mcp_server: {name}`).
+
+Which tool names are which class is each target's dialect part's (core/targets/<name>/dialect.py
+TOOLS and MCP_NAMES, core/targets/parts/dialect.py), plus SHARED below: a `Vocabulary` gathers
+the caller's (the hook handler passes it); without one, every registered dialect's is used.
+Argument keys are shared: the path keys (file_path, filePath, path, paths, ...), the command keys
+(command, cmd, input, ...: Codex's `shell` sends an argv list), apply_patch texts and unified
+diffs (every path they touch), str_replace_editor's nested `command`.
 
 Standard library only: the hook handler imports this on every pre-tool call.
 """
@@ -27,6 +27,10 @@ from __future__ import annotations
 
 import json
 import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 CLASSES = ("shell", "read", "write", "mcp", "web", "prompt", "other")
 
@@ -49,26 +53,89 @@ class Call:
         return f"Call({self.cls!r}, {self.name!r}, {self.subjects!r})"
 
 
-#: folded tool name (lower case, no "_" "-") -> class
-_BY_NAME = {
+#: the tools every dialect's vocabulary knows (folded name -> (class, kind)): names several CLIs
+#: send and generic ones; each target's dialect part adds its own (TOOLS, core/targets/parts/
+#: dialect.py), a dialect shared by several targets its `tools` (core/targets/dialects.py VSCODE).
+#: `kind` refines a read ("search", "glob", "list", "" a file, see Call) and "editor" says the
+#: call's nested `command` decides (_EDITOR_COMMANDS: view reads, the rest write)
+SHARED: dict[str, tuple[str, str]] = {
     # shell
-    "bash": "shell", "shell": "shell", "execcommand": "shell", "runinterminal": "shell",
-    "writebash": "shell", "powershell": "shell", "localshell": "shell", "runcommand": "shell",
-    "terminal": "shell", "exec": "shell", "unifiedexec": "shell",
+    "bash": ("shell", ""), "shell": ("shell", ""), "powershell": ("shell", ""),
+    "exec": ("shell", ""), "runcommand": ("shell", ""), "terminal": ("shell", ""),
     # read
-    "read": "read", "view": "read", "readfile": "read", "notebookread": "read", "glob": "read",
-    "grep": "read", "ls": "read", "listdir": "read", "filesearch": "read", "grepsearch": "read",
-    "readnotebookcellOutput".lower(): "read", "search": "read", "codebase": "read", "rg": "read",
+    "read": ("read", ""), "glob": ("read", "glob"), "grep": ("read", "search"),
+    "search": ("read", "search"),
     # write
-    "write": "write", "edit": "write", "multiedit": "write", "notebookedit": "write",
-    "create": "write", "createfile": "write", "replacestringinfile": "write",
-    "multireplacestringinfile": "write", "inserteditintofile": "write",
-    "editnotebookfile": "write", "applypatch": "write", "strreplace": "write", "insert": "write",
-    "createdirectory": "write", "editfile": "write", "writefile": "write",
+    "write": ("write", ""), "edit": ("write", ""), "applypatch": ("write", ""),
+    "strreplace": ("write", ""), "insert": ("write", ""), "createdirectory": ("write", ""),
+    "editfile": ("write", ""), "writefile": ("write", ""),
     # web
-    "webfetch": "web", "websearch": "web", "fetch": "web", "fetchwebpage": "web",
-    "websearchtool": "web", "webfetchtool": "web",
+    "webfetch": ("web", ""), "websearch": ("web", ""), "fetch": ("web", ""),
+    "websearchtool": ("web", ""), "webfetchtool": ("web", ""),
 }
+
+
+#: a Vocabulary: the tool names and MCP namings one caller's dialects use, a plain tuple (a class
+#: would cost the handler its creation on every call)
+#:   tables         dicts of folded name -> (class, kind), the first that has a name says: the
+#:                  dialects' own `tools`, the dialect modules' TOOLS, then SHARED
+#:   namings        the McpNaming of each (the dialects' mcp_names, the modules' MCP_NAMES)
+#:   server_fields  the payload fields that carry an MCP server's real name ({name, ...})
+if TYPE_CHECKING:  # pragma: no cover
+    Vocabulary = tuple[tuple[dict[str, tuple[str, str]], ...], tuple[Any, ...], tuple[str, ...]]
+
+
+def vocabulary(modules) -> Vocabulary:
+    """The vocabulary of some dialect modules (core/targets/<name>/dialect.py); the handler
+    builds one on every pre-tool call, so nothing is copied."""
+    tables: list = []
+    namings: list = []
+    for m in modules:
+        for d in m.DIALECTS:
+            if d.tools and d.tools not in tables:
+                tables.append(d.tools)
+            if d.mcp_names is not None and d.mcp_names not in namings:
+                namings.append(d.mcp_names)
+        own = getattr(m, "TOOLS", None)
+        if own:
+            tables.append(own)
+        own = getattr(m, "MCP_NAMES", None)
+        if own is not None and own not in namings:
+            namings.append(own)
+    tables.append(SHARED)
+    return tuple(tables), tuple(namings), tuple({n.server_field: 1 for n in namings
+                                                 if n.server_field})
+
+
+def _tool(tables, folded: str) -> tuple[str, str]:
+    """(class, kind) of a folded tool name; ("other", "") for a name nobody declares."""
+    for t in tables:
+        found = t.get(folded)
+        if found is not None:
+            return found
+    return _OTHER
+
+
+def names(vocab: Vocabulary) -> dict[str, tuple[str, str]]:
+    """Every folded name a vocabulary knows -> (class, kind)."""
+    out: dict[str, tuple[str, str]] = {}
+    for t in reversed(vocab[0]):
+        out.update(t)
+    return out
+
+
+_OTHER = ("other", "")
+_EVERY: list = []
+
+
+def every_dialect() -> "Vocabulary":
+    """The vocabulary of every registered dialect (a call whose caller is not known)."""
+    if not _EVERY:
+        from ..targets import dialects
+        _EVERY.append(vocabulary(dialects.modules()))
+    return _EVERY[0]
+
+
 #: str_replace_editor's nested command -> class
 _EDITOR_COMMANDS = {"view": "read", "create": "write", "str_replace": "write", "insert": "write",
                     "undo_edit": "write", "delete": "write"}
@@ -88,8 +155,13 @@ _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 def fold(name: str) -> str:
     """`name` lower-cased with everything but [a-z0-9] dropped (no regex: one compile less on
-    the handler's path)."""
-    return "".join(c for c in name.lower() if c in _ALNUM)
+    the handler's path). A name of ASCII letters, digits, `_` and `-` (every event and tool
+    name the CLIs send) takes the string methods' quick path, not a loop over its characters."""
+    low = name.lower()
+    quick = low.replace("_", "").replace("-", "")
+    if quick.isascii() and quick.isalnum():
+        return quick
+    return "".join(c for c in low if c in _ALNUM)
 
 
 def tool_args(value) -> dict:
@@ -181,67 +253,76 @@ def _write_subjects(name: str, args: dict) -> list[str]:
     return direct + [p for p in paths if p not in direct]
 
 
-#: how a read tool reads (folded name -> kind); the rest read one file
-_READ_KIND = {"grep": "search", "grepsearch": "search", "rg": "search", "search": "search",
-              "codebase": "search", "glob": "glob", "filesearch": "glob", "ls": "list",
-              "listdir": "list"}
 _PATTERN_KEYS = ("pattern", "glob", "query", "includePattern")
 
 
-def _spelled(servers, clis: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(spelling, real name) of each known server as those CLIs spell it in a tool name
-    (core/facts/mcp_names.py), longest spelling first: `a-b-x` is server `a-b`, not `a`."""
-    from ..facts.mcp_names import spell
-    out = {(spell(c, s), s) for s in servers if isinstance(s, str) and s for c in clis}
+def _spelled(servers, namings) -> list[tuple[str, str]]:
+    """(spelling, real name) of each known server as those namings spell it in a tool name,
+    longest spelling first: `a-b-x` is server `a-b`, not `a`."""
+    out = {(n.spell(s), s) for s in servers if isinstance(s, str) and s for n in namings}
     return sorted(out, key=lambda p: (-len(p[0]), p))
 
 
-def _mcp(name: str, servers=(), server_name: str | None = None) -> tuple[str, str] | None:
-    """(server, tool) of an MCP tool name: mcp__server__tool (Claude, Codex), mcp_server_tool
-    (VS Code), <server>-<tool> (Copilot CLI, for the servers the profile installs). Each CLI
-    spells the names (core/facts/mcp_names.py: Codex turns `my-srv` into `my_srv`, Copilot
-    `srv.v1` into `srv-v1`): a known server's spelling is mapped back to its name, and
-    `server_name` (Claude's payload carries it) is the server's name as it is. The tool part
-    stays as the CLI spelled it."""
-    if name.startswith("mcp__"):
-        rest = name[5:]
+def _mcp(name: str, namings, servers=(), server_name: str | None = None
+         ) -> tuple[str, str] | None:
+    """(server, tool) of an MCP tool name, as the dialects' namings (McpNaming, core/targets/
+    dialects.py) form it: mcp__server__tool (Claude, Codex), mcp_server_tool (VS Code),
+    <server>-<tool> (Copilot CLI, for the servers the profile installs). Each CLI spells the
+    names (Codex turns `my-srv` into `my_srv`, Copilot `srv.v1` into `srv-v1`): a known server's
+    spelling is mapped back to its name, and `server_name` (Claude's payload carries it) is the
+    server's name as it is. The tool part stays as the CLI spelled it. Sure forms are tried
+    first, then the known servers' spellings, then loose guesses."""
+    sure = [n for n in namings if n.guess == "sure" and n.prefix and name.startswith(n.prefix)]
+    if sure:
+        first = max(sure, key=lambda n: len(n.prefix))
+        prefix, sep = first.prefix, first.sep
+        same = [n for n in sure if n.prefix == prefix and n.sep == sep]
+        rest = name[len(prefix):]
         if server_name:
-            for spelling, _real in _spelled([server_name], ("claude", "codex")):
-                if rest.startswith(spelling + "__"):
-                    return server_name, rest[len(spelling) + 2:]
-        for spelling, real in _spelled(servers, ("codex", "claude")) if servers else ():
-            if rest.startswith(spelling + "__") and len(rest) > len(spelling) + 2:
-                return real, rest[len(spelling) + 2:]
-        server, _, tool = rest.partition("__")
+            for spelling, _real in _spelled([server_name], same):
+                if rest.startswith(spelling + sep):
+                    return server_name, rest[len(spelling) + len(sep):]
+        for spelling, real in _spelled(servers, same) if servers else ():
+            if rest.startswith(spelling + sep) and len(rest) > len(spelling) + len(sep):
+                return real, rest[len(spelling) + len(sep):]
+        server, _, tool = rest.partition(sep)
         return server_name or server, tool
-    for spelling, real in _spelled(servers, ("copilot",)) if servers else ():
-        if name.startswith(spelling + "-") and len(name) > len(spelling) + 1:
-            return real, name[len(spelling) + 1:]
-    if name.startswith("mcp_") and name.count("_") >= 2:
-        server, _, tool = name[4:].partition("_")
-        return server, tool
+    if servers:
+        for n in namings:
+            if n.guess != "servers":
+                continue
+            for spelling, real in _spelled(servers, [n]):
+                head = n.prefix + spelling + n.sep
+                if name.startswith(head) and len(name) > len(head):
+                    return real, name[len(head):]
+    for n in namings:
+        if n.guess == "loose" and name.startswith(n.prefix) and n.sep in name[len(n.prefix):]:
+            server, _, tool = name[len(n.prefix):].partition(n.sep)
+            return server, tool
     return None
 
 
-def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = None) -> Call:
-    """One tool call as a Call. `server_name`: the MCP server the payload names (Claude)."""
+def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = None,
+             vocab: "Vocabulary | None" = None) -> Call:
+    """One tool call as a Call. `server_name`: the MCP server the payload names (Claude).
+    `vocab`: the calling dialects' tools (every registered dialect's by default)."""
+    vocab = vocab if vocab is not None else every_dialect()
     name = name if isinstance(name, str) else ""
-    mcp = _mcp(name, mcp_servers, server_name)
+    mcp = _mcp(name, vocab[1], mcp_servers, server_name)
     if mcp:
         return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"], texts=_strings(args)[:50])
     f = fold(name)
-    if f == "strreplaceeditor" or (f in ("edit", "editor") and isinstance(args.get("command"), str)
-                                   and args["command"] in _EDITOR_COMMANDS):
+    cls, kind = _tool(vocab[0], f)
+    if kind == "editor" or (f in ("edit", "editor") and isinstance(args.get("command"), str)
+                            and args["command"] in _EDITOR_COMMANDS):
         cls = _EDITOR_COMMANDS.get(args.get("command") if isinstance(args.get("command"), str)
                                    else "", "write")
         return Call(cls, name, _first_str(args, _PATH_KEYS))
-    cls = _BY_NAME.get(f, "other")
     if cls == "shell":
         return Call("shell", name, _shell_subjects(args))
     if cls == "write":
         return Call("write", name, _write_subjects(name, args))
     if cls == "read":
-        kind = _READ_KIND.get(f, "")
         if kind == "glob":
             return Call("read", name, _first_str(args, _PATTERN_KEYS)[:1]
                         + _first_str(args, _PATH_KEYS), kind)      # every base directory
@@ -252,25 +333,34 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     return Call("other", name, [name, *texts[:20]], texts=texts)
 
 
-def tool_calls(payload: dict, mcp_servers=()) -> list[Call]:
+def tool_calls(payload: dict, mcp_servers=(), vocab: "Vocabulary | None" = None) -> list[Call]:
     """Every tool call a pre-tool payload carries (a batch gives several). `mcp_servers`: the
     names of the MCP servers the profile installs, which each CLI spells in its tool names
-    (Copilot CLI `<server>-<tool>`, Codex and Claude `mcp__<server>__<tool>`)."""
+    (Copilot CLI `<server>-<tool>`, Codex and Claude `mcp__<server>__<tool>`). `vocab`: the
+    calling dialects' tools and MCP namings (the hook handler passes its caller's); every
+    registered dialect's by default."""
     if not isinstance(payload, dict):
         return []
+    vocab = vocab if vocab is not None else every_dialect()
     if isinstance(payload.get("toolCalls"), list):          # Copilot camelCase, batched
         return [classify(c.get("name") or c.get("toolName") or "",
-                         tool_args(c.get("args", c.get("toolArgs"))), mcp_servers)
+                         tool_args(c.get("args", c.get("toolArgs"))), mcp_servers, vocab=vocab)
                 for c in payload["toolCalls"] if isinstance(c, dict)]
     if "serverName" in payload and "toolName" in payload:   # Copilot preMcpToolCall
         return [Call("mcp", str(payload.get("toolName")),
                      [f"{payload.get('serverName')}/{payload.get('toolName')}"],
                      texts=_strings(tool_args(payload.get("arguments")))[:50])]
     if "toolName" in payload:                                # Copilot camelCase, one call
-        return [classify(payload["toolName"], tool_args(payload.get("toolArgs")), mcp_servers)]
+        return [classify(payload["toolName"], tool_args(payload.get("toolArgs")), mcp_servers,
+                         vocab=vocab)]
     if "tool_name" in payload:                               # Claude, Codex, VS Code, Pascal
-        srv = payload.get("mcp_server")                      # Claude: {name, source}
-        srv = srv.get("name") if isinstance(srv, dict) else None
+        srv = None
+        for field in vocab[2]:                    # Claude: mcp_server {name, source}
+            v = payload.get(field)
+            v = v.get("name") if isinstance(v, dict) else None
+            if isinstance(v, str) and v:
+                srv = v
+                break
         return [classify(payload["tool_name"], tool_args(payload.get("tool_input")), mcp_servers,
-                         srv if isinstance(srv, str) and srv else None)]
+                         srv, vocab)]
     return []

@@ -52,15 +52,23 @@ class Dialect:
     path_tools which of its tools the path rules ([[policy.paths]]) are checked on, as text:
                {"read": ..., "write": ..., "shell": ...}
     events     (pre-tool event, prompt event) as the hooks are registered for this dialect
+    tools      the tools this dialect's payloads name beyond its module's TOOLS (same shape:
+               folded name -> (class, kind)); for a reader several modules rely on (VSCODE) or
+               a second dialect of one CLI (Copilot's PascalCase payloads)
+    mcp_names  how this dialect names an MCP tool (McpNaming) when it differs from its
+               module's MCP_NAMES; None: the module's
     """
-    __slots__ = ("label", "cli", "verified", "pre_tool", "prompt", "path_tools", "events")
+    __slots__ = ("label", "cli", "verified", "pre_tool", "prompt", "path_tools", "events",
+                 "tools", "mcp_names")
 
     def __init__(self, label: str, cli: str, verified: str, pre_tool: dict, prompt: dict,
                  path_tools: dict | None = None,
-                 events: tuple[str, str] = ("PreToolUse", "UserPromptSubmit")) -> None:
+                 events: tuple[str, str] = ("PreToolUse", "UserPromptSubmit"),
+                 tools: "dict[str, tuple[str, str]] | None" = None,
+                 mcp_names: "McpNaming | None" = None) -> None:
         self.label, self.cli, self.verified = label, cli, verified
         self.pre_tool, self.prompt, self.path_tools = pre_tool, prompt, path_tools or {}
-        self.events = events
+        self.events, self.tools, self.mcp_names = events, tools or {}, mcp_names
 
     def __repr__(self) -> str:
         return f"Dialect({self.label!r})"
@@ -167,6 +175,19 @@ def iso_time(p: dict) -> bool:
 # real VS Code ran here). It sends its own payload: `hookEventName`, `sessionId`, an ISO
 # `timestamp`, and `tool_name` / `tool_input` with VS Code's tool ids (run_in_terminal, ...).
 # Defined here, beside the shared classes, so the handler imports no module more for it.
+#: `mcp_<server>_<tool>`: how VS Code spells the names is not known, so the first `_` splits
+VSCODE_MCP_NAMES = McpNaming("mcp_", "_", None, "_", "loose", source="documented")
+#: VS Code's tool ids (folded, as TOOLS in core/targets/parts/dialect.py)
+VSCODE_TOOLS = {
+    "runinterminal": ("shell", ""),
+    "readfile": ("read", ""), "readnotebookcelloutput": ("read", ""),
+    "listdir": ("read", "list"), "filesearch": ("read", "glob"),
+    "grepsearch": ("read", "search"), "codebase": ("read", "search"),
+    "createfile": ("write", ""), "replacestringinfile": ("write", ""),
+    "multireplacestringinfile": ("write", ""), "inserteditintofile": ("write", ""),
+    "editnotebookfile": ("write", ""),
+    "fetchwebpage": ("web", ""),
+}
 VSCODE = Dialect(
     "vscode", "vscode", "agent mode, hooks preview (documented only)",
     pre_tool={"deny_exit": 2, "shape": "specific", "crash_denies": False, "ask": "ask",
@@ -175,10 +196,8 @@ VSCODE = Dialect(
     prompt={"exit": 2, "shape": "block", "source": "documented"},
     path_tools={"read": "read_file, grep_search, file_search",
                 "write": "create_file, replace_string_in_file, apply_patch",
-                "shell": "run_in_terminal"})
-
-#: `mcp_<server>_<tool>`: how VS Code spells the names is not known, so the first `_` splits
-VSCODE_MCP_NAMES = McpNaming("mcp_", "_", None, "_", "loose", source="documented")
+                "shell": "run_in_terminal"},
+    tools=VSCODE_TOOLS, mcp_names=VSCODE_MCP_NAMES)
 
 
 def recognise_vscode(p: dict) -> tuple[int, Dialect] | None:
@@ -314,3 +333,16 @@ def speakers() -> dict[str, Speaker]:
         for caller, s in m.SPEAKERS.items():
             out.setdefault(caller, s)
     return out
+
+
+def readers(caller: str | None, label: str | None) -> "list[ModuleType]":
+    """The dialect modules whose tools and MCP names classify a call (core/policy/vocabulary.py
+    Vocabulary.of): the one that speaks for `caller` when the payload's dialect `label` is one
+    of its DIALECTS, else every registered one (no caller named, or another CLI's payload)."""
+    name = caller if caller in registry.BUILTIN else owner(caller)
+    m = module(name) if name is not None else None
+    if m is not None and caller in m.SPEAKERS:
+        for d in m.DIALECTS:
+            if d.label == label:
+                return [m]
+    return list(modules())

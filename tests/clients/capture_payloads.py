@@ -11,7 +11,7 @@ gives the same files unless a CLI changes what it sends.
 
 With --mcp the profile (extending _base) installs tests/clients/mcp_marker_server.py as the MCP
 server `Srv.Dot` with the tool `leave.marker-v2` (names each CLI spells differently, see
-core/facts/mcp_names.py), the scripted model calls that tool, and the pre-tool payloads are saved
+each target's dialect part, MCP_NAMES,), the scripted model calls that tool, and the pre-tool payloads are saved
 as mcp-<event>.json; for Copilot also its preMcpToolCall (registered for the capture only: agentdeck
 does not register it, it cannot deny) and permissionRequest.
 """
@@ -32,7 +32,14 @@ from offline_turn import run_turn  # noqa: E402
 from scripted_model import ScriptedModel  # noqa: E402
 
 from agentdeck.core import engine  # noqa: E402
-from agentdeck.core.facts.mcp_names import tool_name  # noqa: E402
+from agentdeck.core.targets import dialects  # noqa: E402
+
+
+def tool_name(target: str, server: str, tool: str) -> str:
+    """The name `target`'s pre-tool hook sees for `tool` of `server` (its dialect part's
+    MCP_NAMES, core/targets/<name>/dialect.py)."""
+    return dialects.module(target).MCP_NAMES.tool_name(server, tool)
+
 
 OUT = HERE.parent / "fixtures" / "payloads"
 COMMAND = "echo agentdeck-capture > captured.txt"

@@ -1,7 +1,7 @@
 """MCP rules in real offline turns of Copilot CLI, Codex and Claude Code: a stdio MCP server
 (tests/clients/mcp_marker_server.py, its tool writes a marker file) installed and enabled
 through an agentdeck profile, the scripted model calling its tool by the name the CLI offers
-(core/facts/mcp_names.py says how each CLI spells it), and a `tool = "mcp"` rule on
+(each target's dialect part, MCP_NAMES, says how each CLI spells it), and a `tool = "mcp"` rule on
 `^<server>/<tool>$`.
 
 - test_a_mcp_rule_denies_the_tool: the denied server's marker stays absent, the model is told
@@ -25,9 +25,16 @@ from offline_turn import run_turn
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
-from agentdeck.core.facts.mcp_names import tool_name
+from agentdeck.core.targets import dialects
 
 pytestmark = pytest.mark.clients
+
+
+def tool_name(target: str, server: str, tool: str) -> str:
+    """The name `target`'s pre-tool hook sees for `tool` of `server` (its dialect part's
+    MCP_NAMES, core/targets/<name>/dialect.py)."""
+    return dialects.module(target).MCP_NAMES.tool_name(server, tool)
+
 
 SERVER_SCRIPT = Path(__file__).resolve().parent / "mcp_marker_server.py"
 REASON = "the marker server is off limits"

@@ -1,6 +1,7 @@
 """MCP tool names per CLI: the payloads captured in real offline turns
 (tests/fixtures/payloads/<cli>/mcp-*.json, `capture_payloads.py --mcp`: server `Srv.Dot`, tool
-`leave.marker-v2`) are MCP calls on the profile's server, the facts (core/facts/mcp_names.py)
+`leave.marker-v2`) are MCP calls on the profile's server, the facts (each target's dialect
+part, MCP_NAMES)
 reproduce the names the CLIs sent, a `tool = "mcp"` rule denies each in its CLI's channel, and
 `policy test` builds the same names."""
 from __future__ import annotations
@@ -11,10 +12,22 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core.facts import hook_channels as F
-from agentdeck.core.facts.mcp_names import MCP_TOOL_NAMES, spell, tool_name
 from agentdeck.core.policy import payloads
 from agentdeck.core.policy.selftest import run_case, test_policy as policy_test
 from agentdeck.core.policy.vocabulary import tool_calls
+from agentdeck.core.targets import dialects
+
+
+def naming(target: str):
+    return dialects.module(target).MCP_NAMES
+
+
+def spell(target: str, name: str) -> str:
+    return naming(target).spell(name)
+
+
+def tool_name(target: str, server: str, tool: str) -> str:
+    return naming(target).tool_name(server, tool)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
 SERVER, TOOL = "Srv.Dot", "leave.marker-v2"
@@ -32,7 +45,7 @@ def fixture(target: str, event: str) -> dict:
 def test_the_facts_give_the_name_the_cli_sent(target):
     sent = fixture(target, PRE[target])
     assert tool_name(target, SERVER, TOOL) == sent.get("toolName", sent.get("tool_name"))
-    assert MCP_TOOL_NAMES[target]["source"] == "observed"
+    assert naming(target).source == "observed"
 
 
 @pytest.mark.parametrize("target", list(PRE))

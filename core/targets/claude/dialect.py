@@ -24,6 +24,13 @@ CLAUDE = Dialect(
 
 DIALECTS = (CLAUDE, VSCODE)
 
+#: the tools Claude Code names beyond the shared ones (core/policy/vocabulary.py SHARED: Bash,
+#: Read, Write, Edit, Glob, Grep, WebFetch, WebSearch, ...), folded
+TOOLS = {
+    "multiedit": ("write", ""), "notebookedit": ("write", ""), "notebookread": ("read", ""),
+    "ls": ("read", "list"),
+}
+
 #: `mcp__<server>__<tool>` with every character but [A-Za-z0-9_-] made `_`; the payload's
 #: mcp_server {name, source} carries the server's real name
 MCP_NAMES = McpNaming("mcp__", "__", "A-Za-z0-9_-", "_", "sure", server_field="mcp_server",

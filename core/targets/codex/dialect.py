@@ -25,6 +25,10 @@ CODEX = Dialect(
 
 DIALECTS = (CODEX,)
 
+#: the tools Codex names beyond the shared ones (core/policy/vocabulary.py SHARED: Bash, shell,
+#: apply_patch, ...), folded; Codex has no read tool
+TOOLS = {"execcommand": ("shell", ""), "localshell": ("shell", ""), "unifiedexec": ("shell", "")}
+
 #: the model is offered a Responses namespace `mcp__<server>` holding `<tool>`; the hook sees
 #: `mcp__<server>__<tool>` with every character but [A-Za-z0-9_] made `_`
 MCP_NAMES = McpNaming("mcp__", "__", "A-Za-z0-9_", "_", "sure", verified=VERIFIED,

@@ -34,22 +34,40 @@ CAMEL = Dialect(
                 "shell": "bash"},
     events=("preToolUse", "userPromptSubmitted"))
 
-PASCAL = Dialect(
-    "copilot-pascal", "copilot", VERIFIED,
-    pre_tool={"deny_exit": 2, "shape": "specific", "crash_denies": None, "ask": "ask",
-              "ask_note": "the Copilot cloud agent treats ask as deny (documented)",
-              "source": "observed"},
-    prompt={"exit": 0, "shape": "block", "source": "documented"},
-    path_tools={"read": "Read, Grep, Glob", "write": "Write, Edit, MultiEdit", "shell": "Bash"})
-
-DIALECTS = (CAMEL, PASCAL, VSCODE)
-
 #: `<server>-<tool>`, no prefix: only a known server's spelling says a name is an MCP tool
 #: (preMcpToolCall, which cannot deny, carries the real serverName and toolName;
 #: permissionRequest names the tool '<server>/<spelled tool>')
 MCP_NAMES = McpNaming("", "-", "A-Za-z0-9_-", "-", "servers", verified=VERIFIED,
                       note="preMcpToolCall (it cannot deny) carries the real serverName and "
                            "toolName; permissionRequest names the tool '<server>/<spelled tool>'")
+
+#: the tools Copilot's camelCase payloads name beyond the shared ones (core/policy/vocabulary.py
+#: SHARED: bash, powershell, glob, grep, edit, apply_patch, fetch, web_fetch, ...), folded
+TOOLS = {
+    "writebash": ("shell", ""),
+    "view": ("read", ""), "rg": ("read", "search"),     # rg names its directories in `paths`
+    "create": ("write", ""),
+    "strreplaceeditor": ("write", "editor"),            # its nested `command` decides
+}
+
+#: a PascalCase key switches the payload to Claude Code's tool names (docs/facts/copilot.md)
+PASCAL_TOOLS = {
+    "multiedit": ("write", ""), "notebookedit": ("write", ""), "notebookread": ("read", ""),
+    "ls": ("read", "list"),
+}
+
+PASCAL = Dialect(
+    "copilot-pascal", "copilot", VERIFIED,
+    pre_tool={"deny_exit": 2, "shape": "specific", "crash_denies": None, "ask": "ask",
+              "ask_note": "the Copilot cloud agent treats ask as deny (documented)",
+              "source": "observed"},
+    prompt={"exit": 0, "shape": "block", "source": "documented"},
+    path_tools={"read": "Read, Grep, Glob", "write": "Write, Edit, MultiEdit", "shell": "Bash"},
+    tools=PASCAL_TOOLS,
+    # Claude's form; how the PascalCase payloads spell the names was not observed
+    mcp_names=McpNaming("mcp__", "__", "A-Za-z0-9_-", "_", "sure", source="documented"))
+
+DIALECTS = (CAMEL, PASCAL, VSCODE)
 
 
 def _pascal_or_vscode(p: dict) -> Dialect:

@@ -22,7 +22,30 @@ core/targets/<name>/dialect.py provides (module attributes; see `DialectModule`)
                combination (an ISO timestamp with snake_case fields), 30 a field several send
                (snake_case session_id), 10 a weak hint; the highest wins, ties go to the registry's
                order.
-    MCP_NAMES  how the CLI's pre-tool hook names an MCP tool (`McpNaming`), or None
+    TOOLS      {folded tool name: (class, kind)}: the tools the CLI's pre-tool payloads name,
+               beyond the ones every dialect shares (core/policy/vocabulary.py SHARED: bash,
+               shell, read, write, edit, glob, grep, apply_patch, web_fetch, ...). Folded: lower
+               case with everything but [a-z0-9] dropped (`run_shell_command` ->
+               "runshellcommand", vocabulary.fold). class: shell | read | write | web; kind
+               refines a read: "search" (a recursive content search), "glob" (names matching a
+               pattern), "list" (a directory's names), "" (one file); "editor" (any class) says
+               the call's nested `command` argument decides (str_replace_editor: view reads, the
+               rest write). A name nobody declares is class "other" (only `tool = "any"` rules
+               see it). E.g. {"runshellcommand": ("shell", ""), "listdirectory": ("read", "list")}
+    MCP_NAMES  how the CLI's pre-tool hook names an MCP tool (`McpNaming`: prefix, separator, the
+               characters it keeps, how sure the name alone is), or None. Observed in real
+               offline turns (tests/clients/test_mcp_names_real.py; payloads in
+               tests/fixtures/payloads/<cli>/mcp-*.json): each CLI replaces, in the server's
+               name and the tool's alike, every character outside a set with one character, so
+               the hook sees a spelling; the vocabulary maps a known server's spelling back
+               (the compiled policy's mcp_servers), the tool part stays spelled
+
+The hook handler classifies a pre-tool call with the calling target's TOOLS and MCP_NAMES plus
+those of its DIALECTS' own (`Dialect.tools`, `Dialect.mcp_names`: a second dialect of the CLI,
+such as Copilot's PascalCase payloads, or a reader shared by several targets, VSCODE), when the
+payload is one of its dialects; with every registered dialect module's when the caller is
+unknown or the payload another CLI's (core/targets/dialects.py readers, core/policy/
+vocabulary.py vocabulary).
 
 The plain classes (Dialect, Speaker, McpNaming, UNKNOWN) and the lookup a feature asks through
 (speaker, detect, by_label, every) are core/targets/dialects.py: defined there so the handler
@@ -45,6 +68,7 @@ if TYPE_CHECKING:  # pragma: no cover
         DIALECTS: tuple[Dialect, ...]
         SPEAKERS: dict[str, Speaker]
         MCP_NAMES: McpNaming | None
+        TOOLS: dict[str, tuple[str, str]]
 
         def recognise(self, payload: dict[str, Any]) -> tuple[int, Dialect] | None: ...
 
