@@ -441,6 +441,8 @@ def cmd_status(args) -> int:
                      "hooks_inert": [{"code": i.code, "reason": i.reason, "fix": i.fix}
                                      for i in inert]})
         any_inert = any_inert or bool(inert)
+    if not args.target and repo is None:
+        rows += _installed_elsewhere(host, plan)
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
@@ -451,6 +453,22 @@ def cmd_status(args) -> int:
     if plan.errors:
         return EXIT_ERROR
     return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() or any_inert else EXIT_OK
+
+
+def _installed_elsewhere(host: Host, plan) -> list[dict[str, Any]]:
+    """A row for each target agentdeck installed (its manifest is there) that the profile does
+    not list, so status never leaves out what is on disk: it is not planned here."""
+    from . import targets
+
+    rows: list[dict[str, Any]] = []
+    for t in targets.available():
+        if t in plan.targets or not host.is_file(targets.manifest_path(t, host)):
+            continue
+        rows.append({"target": t, "error": None, "profile": plan.profile, "changes": None,
+                     "hand_edits": None, "conflicts": None, "warnings": 0, "hooks_inert": [],
+                     "state": f"installed, not in profile {plan.profile}'s targets: "
+                              f"`agentdeck status --target {t}`"})
+    return rows
 
 
 def cmd_profiles(args) -> int:

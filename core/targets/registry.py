@@ -25,7 +25,7 @@ __all__ = ["BUILTIN", "BY_NAME", "DIRECTIVES_FILE", "MANIFEST_NAME", "MCP_SWITCH
            "spec", "title"]
 
 #: the registry: one entry per target package under core/targets/, in display order
-BUILTIN: tuple[str, ...] = ("copilot", "codex", "claude")
+BUILTIN: tuple[str, ...] = ("copilot", "codex", "claude", "qwen")
 
 
 def _load(name: str) -> TargetSpec:

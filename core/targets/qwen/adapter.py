@@ -1,0 +1,263 @@
+"""Qwen Code target (docs/facts/qwen.md, Qwen Code 0.24.4).
+
+Every part is its own plan item (group in brackets):
+
+  [hooks]    <qwen home>/agentdeck-hook.sh (0755, file)  the wrapper (core/targets/wrapper.py)
+             settings.json ("hooks", <Event>) member items: one matcher group per event, in
+             Claude Code's nested schema, next to the operator's groups
+             (core/targets/settings_hooks.py)
+  [settings] settings.json ("$version",) = 4 while the file lacks it: Qwen rewrites a settings
+             file without it on every start (re-serialized, comments moved), so a file agentdeck
+             wrote would change under it; whatever the profile's qwen/settings.json sets, one key
+             item per top-level key
+  [mcp]      settings.json ("mcpServers", name), one key item per profile server; a server that
+             is off (mcpDefaultDisabled, the profile's disabledMcpServers) is written AND named in
+             ("mcp", "excluded") as a member of the operator's list: that list is the switch Qwen
+             honours ("disabled": true on the entry is ignored: the server starts)
+  [persona]  <qwen home>/QWEN.md, a managed block at the top (core/targets/persona.py)
+  [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md, shared with the other CLIs
+             that read that folder (core/targets/skills.py shared_skill_items)
+
+<qwen home> is ~/.qwen, or QWEN_HOME when set. settings.json is JSON with comments, edited in
+place (comments kept). What agentdeck manages is recorded in <qwen home>/.agentdeck-managed.json.
+
+The info dict has the shape of Claude Code's (core/targets/claude/adapter.py), where the concept
+is shared: info["hooks"], info["other_hook_sources"], info["mcp"] (servers with reasons
+"enabled" | "always-enabled" | "default-disabled" | "profile-disabled" | "operator-disabled" |
+"not-written"), info["skills"].
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...desired import Desired, DesiredState
+from ...disk import DiskView
+from ...errors import UserError
+from ...model import McpServer, Profile
+from ...policy import compiled as compiled_policy
+from ...secrets import scan_value
+from .. import registry, skills
+from ..base import DEFAULT_OPTIONS, RunOptions, Target
+from ..mcp_switches import ON_REASONS, switch_reason
+from ..mcp_switches import profile_disabled as profile_disabled_servers
+from ..persona import PERSONA_MARKERS, build_persona
+from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
+from .facts import QWEN
+
+T = "qwen"
+FMT = "jsonc" if QWEN.settings_jsonc else "json"
+
+#: keys a profile's qwen/settings.json may not set, and why
+RESERVED_SETTINGS = {
+    "hooks": "agentdeck registers the profile's [hooks] handler itself, next to your own hooks; "
+             "declare hooks in profile.toml",
+    "mcpServers": "declare MCP servers in the profile's mcp.json; agentdeck writes them",
+    QWEN.settings_version_key: "agentdeck writes it while the file lacks it",
+}
+COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
+SCANNED_FIELDS = ("command", "args", "env", "url", "httpUrl", "headers")
+
+
+def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], list[str]]:
+    """(the settings.json mcpServers entry or None, warnings, secret hits) for one neutral
+    server. Qwen's stdio entry is {command, args, env, cwd, timeout}; a remote one `url` (SSE)
+    or `httpUrl` (streamable HTTP) with `headers` (docs/facts/qwen.md section 3)."""
+    warnings: list[str] = []
+    problem = srv.check()
+    if problem:
+        return None, [f"MCP server {name}: {problem}; not written"], []
+    t = srv.transport
+    out: dict[str, Any] = {}
+    if t == "stdio":
+        out["command"] = srv.command
+        if srv.args:
+            out["args"] = list(srv.args)
+        if srv.env:
+            out["env"] = dict(srv.env)
+    else:
+        out["httpUrl" if t == "http" else "url"] = srv.url
+        if srv.headers:
+            out["headers"] = dict(srv.headers)
+    dropped = [f for f in COPILOT_ONLY_MCP_FIELDS
+               if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
+    if dropped:
+        warnings.append(f"MCP server {name}: {', '.join(dropped)} are Copilot settings; not "
+                        "written for Qwen Code")
+    for k, v in (srv.model_extra or {}).items():
+        if k not in ("type", "disabled", "enabled"):
+            out.setdefault(k, v)
+    hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in SCANNED_FIELDS if f in out
+            for h in scan_value(out[f], f)]
+    if hits:
+        warnings.append(f"MCP server {name}: literal credential(s) in the profile "
+                        f"({'; '.join(hits)}); settings.json is written 0600 -- prefer "
+                        "\"${VAR}\" (Qwen expands it)")
+    return out, warnings, hits
+
+
+def _names(value: Any) -> list[str]:
+    return [n for n in value if isinstance(n, str)] if isinstance(value, list) else []
+
+
+def _get(data: Any, path: tuple[str, ...]) -> Any:
+    for k in path:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(k)
+    return data
+
+
+class QwenTarget(Target):
+    spec = registry.spec(T)
+
+    def desired(self, profile: Profile, view: DiskView,
+                options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
+        st = DesiredState(T)
+        host = view.host
+        home = self.spec.home(host)
+        settings_path = home / QWEN.settings_file
+        settings = view.data(settings_path, FMT)
+        if settings is not None and not isinstance(settings, dict):
+            raise UserError("expected an object at the top level", path=str(settings_path))
+        manifest = view.manifest(T, self.manifest_path(host))
+        plan_settings_hooks(T, self.spec.title, QWEN, profile, view, settings, settings_path,
+                            home / WRAPPER_NAME, st,
+                            lambda: compiled_policy.add_to(st, profile, host, T), fmt=FMT)
+        self._settings(profile, settings, settings_path, st)
+        self._mcp(profile, view, settings, settings_path, manifest, st)
+        self._version(st, settings, settings_path, manifest)
+        st.add(Desired(T, home / QWEN.persona_file, "block", build_persona(profile, self.spec.title),
+                       markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",
+                       reason="the profile's AGENTS.md chain and compiled rules; your text outside "
+                              "the markers is kept"))
+        self._persona_read(settings, settings_path, view, st)
+        info = skills.shared_skill_items(
+            T, profile, view, st, "Qwen Code's own command files are not verified by agentdeck: "
+                                  "the command becomes a model-discoverable skill")
+        if profile.agents:
+            st.note(f"the profile's agents ({', '.join(sorted(profile.agents))}) are not installed "
+                    "for Qwen Code: its agent files are not verified by agentdeck")
+        st.info["skills"] = info
+        return st
+
+    # ---- "$version": written while missing, so Qwen never rewrites the file ------------------
+    def _version(self, st: DesiredState, settings: dict | None, path: Path, manifest) -> None:
+        key = QWEN.settings_version_key
+        ours = any(e.kind == "key" and e.path == str(path) and list(e.key) == [key]
+                   for e in manifest.entries.values())
+        if not any(d.path == path for d in st.items):
+            return                  # nothing of agentdeck's in the file: its bytes are yours
+        if not ours and settings is not None and key in settings:
+            return                  # yours (Qwen wrote it, or you did)
+        st.add(Desired(T, path, "key", QWEN.settings_version, key=(key,), fmt=FMT,
+                       label=key, group="settings",
+                       reason=f"Qwen Code rewrites a settings file without \"{key}\": "
+                              f"{QWEN.settings_version} on every start; with it the file stays "
+                              "as agentdeck and you wrote it"))
+
+    # ---- the profile's qwen/settings.json --------------------------------------------------
+    def _settings(self, profile: Profile, settings: dict | None, path: Path,
+                  st: DesiredState) -> None:
+        native = dict(profile.native.get(f"{T}/settings.json", {}))
+        for key, why in RESERVED_SETTINGS.items():
+            if key in native:
+                native.pop(key)
+                st.warn(f"the profile's {T}/settings.json key {key!r} is dropped: {why}")
+        for key in sorted(native):
+            value = native[key]
+            hits = scan_value(value, key)
+            warns = [f"{h.where}: literal credential ({h.kind}, {h.excerpt}); settings.json is "
+                     "written 0600" for h in hits]
+            st.add(Desired(T, path, "key", value, key=(key,), fmt=FMT, label=key,
+                           group="settings", warnings=warns, secret=bool(hits),
+                           file_mode=0o600 if hits else None,
+                           reason=f"set by the profile's {T}/settings.json"))
+
+    # ---- MCP: mcpServers entries, and mcp.excluded as the off switch -------------------------
+    def _mcp(self, profile: Profile, view: DiskView, settings: dict | None, path: Path,
+             manifest, st: DesiredState) -> None:
+        host = view.host
+        data = settings or {}
+        on_disk = data.get("mcpServers")
+        on_disk = on_disk if isinstance(on_disk, dict) else {}
+        excluded_raw = _get(data, QWEN.mcp_off_key)
+        if excluded_raw is not None and not isinstance(excluded_raw, list):
+            raise UserError(f"{'.'.join(QWEN.mcp_off_key)}: expected a list of server names",
+                            path=str(path))
+        have = _names(excluded_raw)
+        mine = {e.member for e in manifest.entries.values()
+                if e.kind == "key" and e.path == str(path) and e.member
+                and list(e.key) == list(QWEN.mcp_off_key)}
+        d = profile.directives
+        always = set(d.mcpAlwaysEnabled)
+        disabled = profile_disabled_servers(profile)
+        servers: list[dict] = []
+        off: list[str] = []
+        for name, srv in profile.mcp_servers.items():
+            skills.safe_name(name, "MCP server name")
+            entry, warnings, hits = translate_mcp(name, srv)
+            if entry is None:
+                for w in warnings:
+                    st.warn(w)
+                servers.append({"name": name, "transport": srv.transport, "origin": "profile",
+                                "enabled": False, "enabled_now": False, "reason": "not-written",
+                                "tools": None, "secret": False, "warnings": warnings,
+                                "dropped": True})
+                continue
+            reason = switch_reason(profile, name, disabled)
+            on = reason in ON_REASONS
+            if not on:
+                off.append(name)
+            elif name in have and name not in mine:
+                reason, on = "operator-disabled", False       # you excluded it yourself
+            why = {"always-enabled": "; enabled (mcpAlwaysEnabled)",
+                   "default-disabled": "; off until enabled (mcpDefaultDisabled)",
+                   "profile-disabled": "; off (the profile's disabledMcpServers)",
+                   "operator-disabled": "; off: you excluded it (mcp.excluded)"}.get(reason, "")
+            st.add(Desired(T, path, "key", entry, key=("mcpServers", name), fmt=FMT,
+                           label=f"MCP server {name}", group="mcp", warnings=warnings,
+                           secret=bool(hits), file_mode=0o600 if hits else None,
+                           reason=f"{srv.transport} server from the profile{why}"))
+            servers.append({"name": name, "transport": srv.transport, "origin": "profile",
+                            "enabled": on,
+                            "enabled_now": name in on_disk and name not in have,
+                            "reason": reason, "tools": None, "secret": bool(hits),
+                            "warnings": warnings, "dropped": False})
+        for name in off:
+            if name in have and name not in mine:
+                continue                                     # already yours in the list
+            st.add(Desired(T, path, "key", name, key=QWEN.mcp_off_key, member=name, fmt=FMT,
+                           label=f"mcp.excluded: {name}", group="mcp",
+                           reason=f"keeps {name} from starting: Qwen Code starts every configured "
+                                  "server not named in mcp.excluded; the other names in the list "
+                                  "are yours and stay as they are"))
+        for name, entry in on_disk.items():
+            if name in profile.mcp_servers:
+                continue
+            ex = name in have
+            servers.append({"name": name,
+                            "transport": "stdio" if isinstance(entry, dict) and "command" in entry
+                            else "http",
+                            "origin": "operator", "enabled": not ex, "enabled_now": not ex,
+                            "reason": "operator-disabled" if ex else "enabled", "tools": None,
+                            "secret": False, "warnings": [], "dropped": False})
+            for k in QWEN.mcp_ignored_entry_keys:
+                if isinstance(entry, dict) and k in entry and name not in have:
+                    st.warn(f"your MCP server {name} sets {k!r}, which Qwen Code ignores: it "
+                            f"starts; name it in mcp.excluded in {host.display(path)} to keep "
+                            "it off")
+        st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
+                          "mcpAlwaysEnabled": sorted(always), "servers": servers,
+                          "excluded": have}
+
+    # ---- whether Qwen reads the persona file at all ------------------------------------------
+    def _persona_read(self, settings: dict | None, path: Path, view: DiskView,
+                      st: DesiredState) -> None:
+        names = _get(settings or {}, QWEN.persona_name_key)
+        listed = [names] if isinstance(names, str) else _names(names)
+        if names is not None and QWEN.persona_file not in listed:
+            st.warn(f"{view.host.display(path)} sets context.fileName to "
+                    f"{', '.join(listed) or repr(names)}, so Qwen Code does not read "
+                    f"{QWEN.persona_file} (the persona agentdeck writes); add \"{QWEN.persona_file}\" "
+                    "to that list")

@@ -1,0 +1,60 @@
+"""How Qwen Code's hooks talk to agentdeck's handler (the `dialect` part,
+core/targets/parts/dialect.py). Standard library only: the handler imports it on every call.
+
+Qwen Code 0.24.4 sends Claude Code's hook schema with fields of its own (observed,
+tests/fixtures/payloads/qwen/, docs/facts/qwen.md section 2): session_id, hook_event_name, an
+ISO `timestamp` string, `permission_mode`, and at turn events `prompt_id`
+("<session>########<n>"); a pre-tool call adds `tool_call_id` (the model's call id) beside
+`tool_use_id`. Tools are snake_case (run_shell_command, read_file, write_file, edit, glob,
+grep_search, list_directory, web_fetch, mcp__<server>__<tool>).
+
+What denies (docs/facts/qwen.md section 2, "What a PreToolUse answer does"): exit 2 with the
+reason on stderr, or exit 0 with a hookSpecificOutput deny on stdout. Exit 2 with an EMPTY
+stderr lets the call run, and so does a crash, a timeout or any other exit: agentdeck's answer
+always carries a reason (core/policy/answer.py).
+"""
+from __future__ import annotations
+
+from ..dialects import Dialect, McpNaming, Speaker, camel, iso_time, snake
+
+VERIFIED = "0.24.4"
+
+QWEN = Dialect(
+    "qwen", "qwen", VERIFIED,
+    pre_tool={"deny_exit": 2, "shape": "specific", "crash_denies": False, "ask": "ask",
+              "ask_note": "Qwen Code asks the user; in -p mode under --yolo the call is not run "
+                          "(observed)",
+              "source": "observed"},
+    prompt={"exit": 2, "shape": "block", "source": "observed"},
+    path_tools={"read": "read_file, grep_search, glob, list_directory",
+                "write": "write_file, edit, notebook_edit", "shell": "run_shell_command"})
+
+DIALECTS = (QWEN,)
+
+#: `mcp__<server>__<tool>`, every character but [A-Za-z0-9_-] made `_`; a name that had such a
+#: character (or is longer than 63) also gets `_<7-char hash>` appended (docs/facts/qwen.md
+#: section 3: server Srv.Dot, tool leave.marker-v2 -> mcp__Srv_Dot__leave_marker-v2_1vmvmv7)
+MCP_NAMES = McpNaming("mcp__", "__", "A-Za-z0-9_-", "_", "sure", verified=VERIFIED,
+                      note="a name with another character gets a hash suffix: "
+                           "mcp__Srv_Dot__leave_marker-v2_1vmvmv7")
+
+
+def _qwen(p: dict) -> bool:
+    """Fields only Qwen's payloads carry: a pre-tool call's tool_call_id beside tool_use_id,
+    a turn's prompt_id, with an ISO timestamp and snake_case fields."""
+    return snake(p) and iso_time(p) and ("prompt_id" in p or "tool_call_id" in p)
+
+
+def _home(p: dict) -> Dialect | None:
+    if camel(p) or "hookEventName" in p or "turn_id" in p:
+        return None
+    return QWEN if snake(p) else None
+
+
+SPEAKERS = {"qwen": Speaker((QWEN,), _home)}
+
+
+def recognise(p: dict) -> tuple[int, Dialect] | None:
+    if _qwen(p):
+        return 85, QWEN
+    return None

@@ -1,0 +1,54 @@
+"""The drill's recipe for Qwen Code: one real offline turn (`qwen -p`) against the scripted model
+server (core/drill runs it), verified with the CLI version in RUNNER.verified
+(docs/facts/qwen.md, the install and turn recipe at the top; re-checked by
+tests/clients/test_qwen_real.py).
+
+Offline: `--auth-type openai` with a base URL on 127.0.0.1 (the OpenAI Chat wire) and a dummy
+key; `--yolo` so the shell call runs without a user (hooks and the policy still run under it);
+QWEN_HOME points at the scratch copy. The operator's MCP servers stay off for the turn: an
+allowlist naming no server (`--allowed-mcp-server-names`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...host import Host
+from ..parts.drill import Prepared, Runner
+from . import SPEC
+from .facts import VERIFIED
+
+#: a server name no profile has: the command-line allowlist then starts none of the operator's
+NO_SERVER = "agentdeck-drill-no-server"
+
+RUNNER = Runner(
+    target=SPEC.name, binary=SPEC.binary, verified=VERIFIED, wire="chat",
+    home_var=SPEC.home_env,
+    env={"QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"},
+    #: the allowlist first: it takes every value up to the next option (the prompt would be one)
+    args=("--allowed-mcp-server-names", NO_SERVER,
+          "--auth-type", "openai", "--openai-base-url", "http://127.0.0.1:{port}/v1",
+          "--openai-api-key", "agentdeck-drill", "-m", "gpt-5.4", "--yolo"),
+    copy=("settings.json", "QWEN.md", "AGENTS.md", "skills", "output-language.md"),
+    #: and Notification: Qwen announces the sign-in (`auth_success`) at the start of a turn
+    fires=("session_start", "notification", "user_prompt_submit", "pre_tool_use",
+           "post_tool_use", "stop"),
+    unreachable={
+        "session_end": "Qwen Code fires SessionEnd only on an interactive exit or /clear, not "
+                       "in -p mode",
+        "permission_request": "the drill runs under --yolo",
+        "post_tool_use_failure": "the drill's commands do not fail",
+        "subagent_start": "needs a sub-agent", "subagent_stop": "needs a sub-agent",
+        "pre_compact": "needs a long conversation",
+        "error": "fires on a model error only"},
+    #: UserPromptSubmit fires again, with an empty prompt, when a tool's result goes back
+    per_request=("user_prompt_submit",),
+    tail=("{prompt}",),                       # the prompt is the last argument
+    credential_vars=("OPENAI_API_KEY", "OPENAI_BASE_URL", "DASHSCOPE_API_KEY", "QWEN_API_KEY"),
+    shell_tools=(("run_shell_command", "command"),),
+)
+
+
+def prepare(host: Host, real: Path, copy: Path) -> Prepared:
+    """Nothing depends on the operator's files: the allowlist in RUNNER.args keeps every MCP
+    server off."""
+    return [], {}

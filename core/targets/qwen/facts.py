@@ -1,0 +1,97 @@
+"""Qwen Code: facts as data, verified against @qwen-code/qwen-code 0.24.4.
+
+Source: docs/facts/qwen.md (real offline turns against the scripted model server, reproduced
+by tests/clients/qwen_probe.py; the section of each fact is named beside it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from ...facts.versions import CliFacts, frozen_map
+from . import SPEC as _SPEC
+
+VERIFIED = "0.24.4"
+
+#: the 22 hook events 0.24.4 registers (section 2, "Hooks"); any other name is skipped with
+#: a UI warning only (nothing on stderr in -p mode)
+HOOK_EVENTS = (
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
+    "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Stop", "MessageDisplay",
+    "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "SessionDelete",
+    "PermissionRequest", "PermissionDenied", "StopFailure", "TodoCreated", "TodoCompleted",
+    "InstructionsLoaded",
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class QwenFacts(CliFacts):
+    settings_file: str = "settings.json"     # hooks inline, in Claude Code's nested schema
+    #: section 1: JSON with comments (strip-json-comments, a BOM stripped)
+    settings_jsonc: bool = True
+    #: section 1: a settings file without `"$version": 4` is rewritten by Qwen on every start
+    #: (re-serialized, comments moved); one with it is left byte-identical. So every
+    #: settings.json agentdeck writes carries it.
+    settings_version_key: str = "$version"
+    settings_version: int = 4
+    #: section 2: hooks in settings.json fire as written (no enabling flag)
+    handler_types: tuple[str, ...] = ("command", "http", "prompt")
+    #: section 2: a timeout >= this is read as legacy milliseconds
+    timeout_ms_from: int = 1000
+    #: section 2: `disableAllHooks: true` in the user file stops every hook, system hooks too
+    disable_all_key: str = "disableAllHooks"
+    #: section 3: the off switch that keeps a configured server from starting is the name in
+    #: `mcp.excluded`; "disabled"/"enabled" on the entry and the legacy top-level
+    #: excludeMCPServers are ignored (the server starts)
+    mcp_off_key: tuple[str, ...] = ("mcp", "excluded")
+    mcp_allow_key: tuple[str, ...] = ("mcp", "allowed")
+    mcp_ignored_entry_keys: tuple[str, ...] = ("disabled", "enabled")
+    mcp_legacy_keys: tuple[str, ...] = ("excludeMCPServers", "allowMCPServers")
+    #: section 3: stdio `command`/`args`/`env`/`cwd`; `url` (SSE) or `httpUrl` (streamable HTTP)
+    mcp_stdio_fields: tuple[str, ...] = ("command", "args", "env", "cwd", "timeout", "trust",
+                                         "description", "includeTools", "excludeTools")
+    #: section 3: `qwen mcp list` STARTS every configured server, excluded ones too: never a probe
+    unsafe_commands: tuple[tuple[str, ...], ...] = (("mcp", "list"),)
+    #: section 4: the persona files read by default (in the home and the project); a
+    #: `context.fileName` replaces the default names
+    persona_file: str = "QWEN.md"
+    persona_defaults: tuple[str, ...] = ("QWEN.md", "AGENTS.md")
+    persona_name_key: tuple[str, ...] = ("context", "fileName")
+    #: section 5: SKILL.md skills under <home>/skills/<name>/
+    skills_dir: str = "skills"
+    #: section 2: a user's `security.folderTrust.enabled: true` ignores an untrusted folder's
+    #: project settings (its hooks do not fire)
+    folder_trust_key: tuple[str, ...] = ("security", "folderTrust", "enabled")
+
+
+QWEN = QwenFacts(
+    target="qwen",
+    binary=_SPEC.binary,
+    npm_package=_SPEC.npm_package,
+    verified_versions=(VERIFIED, VERIFIED),
+    #: section 6: `qwen --version` prints the bare version on one line
+    version_regex=r"^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)\s*$",
+    home_env=_SPEC.home_env,
+    home_dirname=_SPEC.home_dirname,
+    hook_events=HOOK_EVENTS,
+    matcher_events=(),                       # observed on PreToolUse only: no claim made
+    timeout_key="timeout",                   # seconds (section 2)
+    timeout_aliases=(),
+    wrong_timeout_keys=("timeoutSec", "timeout_ms"),
+    default_timeout_sec=60,                  # a command hook's default (section 2)
+    event_default_timeouts=frozen_map({}),
+    canonical_events=frozen_map({
+        "session_start": "SessionStart",
+        #: fires only on interactive exit, /clear and the ACP agent; not in -p mode
+        "session_end": "SessionEnd",
+        "user_prompt_submit": "UserPromptSubmit", "pre_tool_use": "PreToolUse",
+        "post_tool_use": "PostToolUse", "post_tool_use_failure": "PostToolUseFailure",
+        "permission_request": "PermissionRequest", "stop": "Stop",
+        "subagent_start": "SubagentStart", "subagent_stop": "SubagentStop",
+        "pre_compact": "PreCompact", "notification": "Notification",
+        "error": "StopFailure",
+    }),
+)
+
+#: this target's facts, under the name every target's facts module gives them
+FACTS = QWEN
