@@ -1,0 +1,203 @@
+"""Qwen Code's package: what its adapter plans, what its doctor says and how its hooks answer,
+against a temporary home (facts: docs/facts/qwen.md, Qwen Code 0.24.4). The real CLI is
+tests/clients/test_qwen_real.py."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentdeck.core import doctor, engine, hookhandler
+from agentdeck.core.policy import compiled
+from agentdeck.core.targets import dialects
+from agentdeck.core.targets.qwen import SPEC
+
+PAYLOADS = Path(__file__).resolve().parents[1] / "fixtures" / "payloads" / "qwen"
+
+
+def _settings(host) -> Path:
+    return SPEC.home(host) / "settings.json"
+
+
+def _apply(host, profile="default"):
+    plan = engine.build_plan(host, profile, ["qwen"])
+    res = engine.apply_plan(host, plan)
+    assert res.ok, res.leftover
+    return plan
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def test_a_fresh_install_writes_version_4_and_a_plan_after_it_is_empty(host):
+    _apply(host)
+    data = json.loads(_settings(host).read_text())
+    assert data["$version"] == 4          # else Qwen rewrites the file on its next start
+    assert {"PreToolUse", "UserPromptSubmit", "SessionStart"} <= set(data["hooks"])
+    wrapper = str(SPEC.home(host) / "agentdeck-hook.sh")
+    assert wrapper in json.dumps(data["hooks"]["PreToolUse"])
+    assert not engine.build_plan(host, "default", ["qwen"]).has_changes
+
+
+def test_qwen_home_moves_everything(host, tmp_path, monkeypatch):
+    elsewhere = tmp_path / "qh"
+    host.env["QWEN_HOME"] = str(elsewhere)
+    _apply(host)
+    assert (elsewhere / "settings.json").is_file() and (elsewhere / "QWEN.md").is_file()
+    assert not (host.home / ".qwen").exists()
+
+
+def test_a_file_that_has_its_version_keeps_it_and_its_comments(host):
+    p = _settings(host)
+    p.parent.mkdir(parents=True)
+    text = '{\n  // mine\n  "$version": 4,\n  "general": {"vimMode": true}\n}\n'
+    p.write_text(text)
+    plan = engine.build_plan(host, "default", ["qwen"])
+    assert not [i for i in plan.items if i.label == "$version"]
+    engine.apply_plan(host, plan)
+    after = p.read_text()
+    assert "// mine" in after and after.count('"$version"') == 1
+
+
+def test_a_default_disabled_server_is_named_in_mcp_excluded_and_yours_stay(host):
+    p = _settings(host)
+    p.parent.mkdir(parents=True)
+    p.write_text(json.dumps({"mcpServers": {"old": {"command": "old"}},
+                             "mcp": {"excluded": ["old"]}}, indent=2) + "\n")
+    before = p.read_bytes()
+    plan = _apply(host)
+    data = json.loads(p.read_text())
+    assert data["mcp"]["excluded"] == ["old", "github"]       # github: mcpDefaultDisabled
+    assert "github" in data["mcpServers"] and "memory" in data["mcpServers"]
+    servers = {s["name"]: s for s in plan.info["qwen"]["mcp"]["servers"]}
+    assert servers["github"]["reason"] == "default-disabled" and not servers["github"]["enabled"]
+    assert servers["memory"]["enabled"]
+    assert servers["old"]["origin"] == "operator" and servers["old"]["reason"] == "operator-disabled"
+    # switched on in the app: only agentdeck's name leaves the list
+    on = engine.build_plan(host, "default", ["qwen"], choices={"mcp_enabled": {"qwen": {"github": True}}})
+    assert engine.apply_plan(host, on).ok
+    assert json.loads(p.read_text())["mcp"]["excluded"] == ["old"]
+    res = engine.apply_plan(host, engine.build_uninstall_plan(host, ["qwen"]))
+    assert res.ok
+    assert p.read_bytes() == before                         # byte-exact
+
+
+def test_uninstall_of_a_fresh_install_leaves_no_qwen_file(host):
+    before = _tree(host.home)
+    _apply(host)
+    engine.apply_plan(host, engine.build_uninstall_plan(host, ["qwen"]))
+    after = {k: v for k, v in _tree(host.home).items() if not k.startswith(".local/state")}
+    assert after == {k: v for k, v in before.items() if not k.startswith(".local/state")}
+
+
+def test_the_plan_says_when_qwen_would_not_read_the_persona(host):
+    p = _settings(host)
+    p.parent.mkdir(parents=True)
+    p.write_text(json.dumps({"$version": 4, "context": {"fileName": "AGENTDECK.md"}}) + "\n")
+    plan = engine.build_plan(host, "default", ["qwen"])
+    assert any("does not read QWEN.md" in n.message for n in plan.notices["qwen"])
+
+
+def _findings(host, check_id):
+    return [f for f in doctor.run(host, "default", ["qwen"]) if f.check == check_id]
+
+
+@pytest.mark.parametrize("settings,check_id,result,words", [
+    ({"hooks": {}}, "qwen.settings.version", "warning", "rewrites the whole file"),
+    ({"$version": 4, "disableAllHooks": "no"}, "qwen.hooks.disable-all", "warning",
+     "any value but false"),
+    ({"$version": 4, "hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "true", "timeout": 5000}]}]}},
+     "qwen.hooks.timeout-unit", "warning", "read as milliseconds"),
+    ({"$version": 4, "hooks": {"preToolUse": []}}, "qwen.hooks.events", "error", "PreToolUse"),
+    ({"$version": 4, "mcpServers": {"s": {"command": "x", "disabled": True}}},
+     "qwen.mcp.off-switch", "warning", "ignores: the server starts"),
+    ({"$version": 4, "excludeMCPServers": ["s"]}, "qwen.mcp.off-switch", "warning", "legacy"),
+    ({"$version": 4, "context": {"fileName": ["A.md"]}}, "qwen.persona.read", "warning",
+     "not QWEN.md"),
+])
+def test_the_doctor_names_what_qwen_does_with_the_file(host, settings, check_id, result, words):
+    p = _settings(host)
+    p.parent.mkdir(parents=True)
+    p.write_text(json.dumps(settings) + "\n")
+    fs = _findings(host, check_id)
+    assert any(f.result == result and words in f.message for f in fs), fs
+
+
+def test_the_doctor_reads_comments_and_reports_a_broken_file_with_its_line(host):
+    p = _settings(host)
+    p.parent.mkdir(parents=True)
+    p.write_text('{\n  // fine\n  "$version": 4\n}\n')
+    assert [f.result for f in _findings(host, "qwen.settings.parse")] == ["ok"]
+    p.write_text('{\n  "$version": 4,\n  "a": \n}\n')
+    bad = _findings(host, "qwen.settings.parse")
+    assert bad[0].result == "error" and bad[0].line == 4
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PAYLOADS.glob("*.json")))
+def test_every_captured_qwen_payload_is_qwens_dialect_for_its_caller(name):
+    payload = json.loads((PAYLOADS / name).read_text())
+    assert dialects.detect(payload, dialects.speaker("qwen")).label == "qwen"
+
+
+@pytest.mark.parametrize("name", ["PreToolUse.json", "PreToolUse.read_file.json",
+                                  "UserPromptSubmit.json", "mcp-PreToolUse.json"])
+def test_a_qwen_turn_payload_is_recognised_without_a_caller(name):
+    payload = json.loads((PAYLOADS / name).read_text())
+    assert dialects.detect(payload).label == "qwen"
+
+
+@pytest.fixture
+def policy(tmp_path, monkeypatch):
+    path = tmp_path / "policy.json"
+    path.write_text(compiled.compile_policy({"on_error": "deny", "rules": [
+        {"id": "no-force-push", "tool": "shell", "match": r"git\s+push\b.*--force",
+         "decision": "deny", "reason": "force-push is not allowed here"},
+        {"id": "ssh-keys", "tool": "read", "match": r"(^|/)\.ssh/id_[A-Za-z0-9_]+$",
+         "decision": "deny", "reason": "private SSH keys"}]}, "test"))
+    monkeypatch.setenv("AGENTDECK_POLICY", str(path))
+    monkeypatch.setenv("AGENTDECK_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("AGENTDECK_TARGET", "qwen")
+    for var in ("AGENTDECK_EVENT", "AGENTDECK_DRILL_ID"):
+        monkeypatch.delenv(var, raising=False)
+    return path
+
+
+def _hook(monkeypatch, capsys, tmp_path, payload):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(payload).encode())))
+    code = hookhandler.main(["PreToolUse"])
+    out = capsys.readouterr()
+    record = json.loads((tmp_path / "state" / "audit.jsonl").read_text().splitlines()[-1])
+    return code, out.out, out.err, record
+
+
+def _pre(tool, args):
+    payload = json.loads((PAYLOADS / "PreToolUse.json").read_text())
+    return {**payload, "tool_name": tool, "tool_input": args}
+
+
+def test_a_denied_shell_call_exits_2_with_the_reason_on_stderr(policy, monkeypatch, capsys,
+                                                               tmp_path):
+    """Qwen runs the call on an exit 2 with an empty stderr (observed): the reason must be there."""
+    code, out, err, rec = _hook(monkeypatch, capsys, tmp_path,
+                                _pre("run_shell_command", {"command": "git push --force origin"}))
+    assert code == 2 and "force-push is not allowed here" in err
+    assert rec["decision"] == "deny" and rec["tool_class"] == "shell"
+    assert rec["dialect"] == "qwen"
+
+
+def test_a_read_of_a_key_through_read_file_is_denied(policy, monkeypatch, capsys, tmp_path):
+    code, _, err, rec = _hook(monkeypatch, capsys, tmp_path,
+                              _pre("read_file", {"file_path": "/home/u/.ssh/id_ed25519"}))
+    assert code == 2 and "private SSH keys" in err and rec["tool_class"] == "read"
+
+
+def test_an_allowed_call_prints_nothing(policy, monkeypatch, capsys, tmp_path):
+    code, out, err, rec = _hook(monkeypatch, capsys, tmp_path,
+                                _pre("run_shell_command", {"command": "git status"}))
+    assert (code, out, err) == (0, "", "") and rec["decision"] == "allow"
