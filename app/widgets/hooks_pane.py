@@ -114,16 +114,20 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
         wname = wrapper.rsplit("/", 1)[-1] if wrapper else ""
         standard = all(ev.command.endswith(f"{wname} {ev.event}")
                        for ev in events) if wname else False
+        # a key column only where the CLI keys its hooks (a trust hash, a disable key)
+        keyed = any(ev.key for ev in events)
         if standard:
-            parts.append(Text(f"\nEach event runs: {wname} <event>. key: the "
-                              + ("trusted_hash that trusts it" if trust_target
-                                 else "disabledHooks key that turns it off"), style="dim"))
+            parts.append(Text(f"\nEach event runs: {wname} <event>."
+                              + ((" key: the " + ("trusted_hash that trusts it" if trust_target
+                                                  else "disabledHooks key that turns it off"))
+                                 if keyed else ""), style="dim"))
         tb = Table(box=None, header_style="bold", pad_edge=False)
         tb.add_column("event", no_wrap=True, overflow="ellipsis")
         if not standard:
             tb.add_column("action", no_wrap=True, overflow="ellipsis", ratio=2)
         tb.add_column("time", no_wrap=True)
-        tb.add_column("hash" if trust_target else "key", no_wrap=True)
+        if keyed:
+            tb.add_column("hash" if trust_target else "key", no_wrap=True)
         tb.add_column("trust" if trust_target else "state", no_wrap=True)
         tb.add_column("apply", no_wrap=True, overflow="ellipsis", min_width=12)
         for ev in events:
@@ -159,10 +163,10 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
             cells = [ev.event]
             if not standard:
                 cells.append(home_relative(host, command))
-            cells += [f"{ev.timeout}s" if ev.timeout is not None else "",
-                      Text(_short_key(ev.key.removeprefix("sha256:")), style="dim"),
-                      Text(state, style="dark_orange3" if bad else "#2f9e44"),
-                      change]
+            cells.append(f"{ev.timeout}s" if ev.timeout is not None else "")
+            if keyed:
+                cells.append(Text(_short_key(ev.key.removeprefix("sha256:")), style="dim"))
+            cells += [Text(state, style="dark_orange3" if bad else "#2f9e44"), change]
             tb.add_row(*cells)
         parts.append(tb)
     for sk in hooks.skipped:

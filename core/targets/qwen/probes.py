@@ -66,6 +66,9 @@ def load_settings(host: Host, timeout: float = 60) -> ProbeResult:
 def compare(ctx: Context, results: dict[str, ProbeResult | None], outs: dict[str, Out]) -> None:
     out = outs[SETTINGS]
     res = results.get(f"{T}.settings")
+    if res is None:
+        out.skipped("qwen extensions list: not run")
+        return
     if unavailable(res, out, "qwen extensions list"):
         return
     data = res.data if isinstance(res.data, dict) else {}
