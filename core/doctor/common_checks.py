@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..targets import registry
 from .context import TARGETS, Ctx
 from .registry import Out, register
 
@@ -195,4 +196,5 @@ for _t in TARGETS:
     register(f"{_t}.version", _t, _version(_t), ok="", needs_home=False)
     register(f"{_t}.plan", _t, _plan(_t), ok="", needs_home=False)
     register(f"{_t}.manifest", _t, _manifest(_t), ok="", needs_home=False)
-    register(f"{_t}.takeover", _t, _takeover(_t), ok="", needs_home=False)
+    if registry.has_part(_t, "takeover"):      # only where a known tool installs itself
+        register(f"{_t}.takeover", _t, _takeover(_t), ok="", needs_home=False)

@@ -20,8 +20,11 @@ from tests.safety.safety_helpers import (HOMES, applied, REPO, available, clean_
                                          plan_json, state_rel, target_args, uninstall)
 
 PERSONA = {"copilot": ".copilot/copilot-instructions.md", "codex": ".codex/AGENTS.md",
-           "claude": ".claude/CLAUDE.md"}
-OPERATOR_SERVERS = {"copilot": "my-notes", "codex": "local-db", "claude": "mine"}
+           "claude": ".claude/CLAUDE.md", "qwen": ".qwen/QWEN.md"}
+OPERATOR_SERVERS = {"copilot": "my-notes", "codex": "local-db", "claude": "mine", "qwen": "mine"}
+#: the MCP file of each target that keeps its servers in a JSON file
+MCP_JSON = {"copilot": ".copilot/mcp-config.json", "claude": ".claude.json",
+            "qwen": ".qwen/settings.json"}
 PROFILE_SERVERS = ("memory", "github")
 
 
@@ -34,9 +37,9 @@ def _servers(home: Path, target: str) -> set[str]:
     if target == "codex":
         p = home / ".codex" / "config.toml"
         return set((tomllib.loads(p.read_text()).get("mcp_servers") or {})) if p.exists() else set()
-    if target == "claude":
-        p = home / ".claude.json"
-        return set((json.loads(p.read_text()).get("mcpServers") or {})) if p.exists() else set()
+    if target in ("claude", "qwen"):
+        p = home / MCP_JSON[target]
+        return set((JsonDoc.parse(p.read_text()).data.get("mcpServers") or {})) if p.exists() else set()
     raise KeyError(target)
 
 
@@ -68,6 +71,9 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
     # every server on: Claude Code gets a server that is off not at all (core/targets/claude/facts.py)
     _profile(home, "on", '[profile]\nextends = ["default"]\n', {"copilot/settings.json": json.dumps(
         {"_agentdeck": {"mcpDefaultDisabled": False}})})
+    if target == "qwen":      # the demo home has no Qwen files: the operator's server first
+        (home / ".qwen").mkdir(exist_ok=True)
+        (home / MCP_JSON["qwen"]).write_text('{"mcpServers": {"mine": {"command": "mine"}}}\n')
     install(home, [target], "--profile", "on")
     assert set(PROFILE_SERVERS) <= _servers(home, target)
     # the operator touches the file: reformat (Copilot/Claude) or append (Codex), add a server
@@ -75,7 +81,7 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
         p = home / ".codex" / "config.toml"
         p.write_text(p.read_text() + '\n[mcp_servers.added-later]\ncommand = "x"\n')
     else:
-        p = home / (".copilot/mcp-config.json" if target == "copilot" else ".claude.json")
+        p = home / MCP_JSON[target]
         data = JsonDoc.parse(p.read_text()).data
         data["mcpServers"]["added-later"] = {"command": "x"}
         p.write_text(json.dumps(data, indent=4, sort_keys=True) + "\n")
@@ -164,7 +170,7 @@ def test_settings_with_comments_and_trailing_commas_are_edited_not_refused(tmp_p
     with file:line:col -- see the next test.)"""
     home = HOMES["fresh"](tmp_path / "home")
     rel = {"copilot": ".copilot/settings.json", "claude": ".claude/settings.json",
-           "codex": ".codex/config.toml"}[target]
+           "codex": ".codex/config.toml", "qwen": ".qwen/settings.json"}[target]
     p = home / rel
     p.parent.mkdir(parents=True, exist_ok=True)
     if target == "codex":

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from agentdeck.core.targets import registry
+
 from agentdeck.core import activity, cli
 
 
@@ -70,8 +72,8 @@ def test_an_unknown_target_is_an_error_not_an_empty_list(host, log, capsys):
     assert cli.main(["activity", "--home", str(host.home), "--target", "nosuch"]) == 1
     out = capsys.readouterr()
     assert out.out == ""
-    assert out.err == ("agentdeck: error: --target 'nosuch': expected one of copilot, codex, "
-                       "claude, repo\n")
+    assert out.err == ("agentdeck: error: --target 'nosuch': expected one of "
+                       f"{', '.join(registry.NAMES)}, repo\n")
     for t in ("codex", "repo"):
         assert cli.main(["activity", "--home", str(host.home), "--target", t]) == 0
 

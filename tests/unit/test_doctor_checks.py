@@ -15,10 +15,11 @@ from agentdeck.core import doctor, engine
 from agentdeck.core.doctor.registry import CHECKS
 from agentdeck.core.doctor.runner import _load_checks, ordered_checks
 from agentdeck.core.host import Host
+from agentdeck.core.targets import registry
 
 _load_checks()
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "doctor"
-TARGETS = ("copilot", "codex", "claude")
+TARGETS = tuple(registry.NAMES)
 
 
 # ---- homes -------------------------------------------------------------------------------------
@@ -41,7 +42,7 @@ def make_host(home: Path, env: dict | None = None) -> Host:
 
 
 def install(host: Host) -> None:
-    plan = engine.build_plan(host, "default", trust_hooks=True)
+    plan = engine.build_plan(host, "default", list(TARGETS), trust_hooks=True)   # every target
     res = engine.apply_plan(host, plan)
     assert not res.leftover
 
@@ -64,7 +65,7 @@ def clean(tmp_path_factory):
     # bearer_token_env_var for Codex): set, as on a machine where that server works
     host = make_host(home, {"GITHUB_TOKEN": "placeholder-not-a-token"})
     install(host)
-    return host, doctor.run(host)
+    return host, doctor.run(host, "default", list(TARGETS))
 
 
 def by_check(findings, check_id):
@@ -416,6 +417,59 @@ CASES: list[Case] = [
          "anthropic_key"),
     Case("claude.secrets.file-mode", "error", {".claude/.credentials.json": "{}"}, "world-readable",
          modes={".claude/.credentials.json": 0o644}),
+    # ---- Qwen Code (docs/facts/qwen.md)
+    Case("qwen.plan", "error", {".qwen/settings.json": "{ nope"}, "cannot compute the plan"),
+    Case("qwen.manifest", "info", installed=True,
+         after={".qwen/QWEN.md": "my own text only\n"}, contains="deleted since"),
+    Case("qwen.settings.parse", "error", {".qwen/settings.json": '{"$version": 4,,}'},
+         "stops every run"),
+    Case("qwen.settings.version", "warning", {".qwen/settings.json": '{"general": {}}'},
+         "rewrites the whole file"),
+    Case("qwen.hooks.disable-all", "error",
+         {".qwen/settings.json": '{"$version": 4, "disableAllHooks": true, "hooks": {"Stop": '
+                                 '[{"hooks": [{"type": "command", "command": "echo"}]}]}}'},
+         "the system file's neither"),
+    Case("qwen.hooks.events", "error",
+         {".qwen/settings.json": '{"$version": 4, "hooks": {"stop": [{"hooks": [{"type": '
+                                 '"command", "command": "echo"}]}]}}'}, "did you mean 'Stop'"),
+    Case("qwen.hooks.timeout-spelling", "warning",
+         {".qwen/settings.json": '{"$version": 4, "hooks": {"Stop": [{"hooks": [{"type": '
+                                 '"command", "command": "echo", "timeoutSec": 3}]}]}}'},
+         "timeoutSec"),
+    Case("qwen.hooks.timeout-unit", "warning",
+         {".qwen/settings.json": '{"$version": 4, "hooks": {"Stop": [{"hooks": [{"type": '
+                                 '"command", "command": "echo", "timeout": 30000}]}]}}'},
+         "read as milliseconds (30 s)"),
+    Case("qwen.hooks.schema", "error",
+         {".qwen/settings.json": '{"$version": 4, "hooks": {"Stop": [{"type": "command", '
+                                 '"command": "echo"}]}}'}, "flat action"),
+    Case("qwen.hooks.wrapper", "error", installed=True,
+         after={".qwen/agentdeck-hook.sh": ""}, contains="not executable",
+         modes={".qwen/agentdeck-hook.sh": 0o644}),
+    Case("qwen.hooks.handler", "error",
+         {".qwen/settings.json": '{"$version": 4, "hooks": {"Stop": [{"hooks": [{"type": '
+                                 '"command", "command": "~/bin/missing.sh"}]}]}}'},
+         "does not exist"),
+    Case("qwen.mcp.off-switch", "warning",
+         {".qwen/settings.json": '{"$version": 4, "mcpServers": {"s": {"command": "x", '
+                                 '"disabled": true}}}'}, "ignores: the server starts"),
+    Case("qwen.mcp.invalid", "error",
+         {".qwen/settings.json": '{"$version": 4, "mcpServers": {"s": {"args": []}}}'},
+         "no command, url or httpUrl"),
+    Case("qwen.persona.markers", "error",
+         {".qwen/QWEN.md": ("<!-- agentdeck:begin (managed by agentdeck; edit your profile, not this block) -->\n"
+                            "<!-- agentdeck:end -->\n") * 2}, "more than one"),
+    Case("qwen.persona.read", "warning",
+         {".qwen/settings.json": '{"$version": 4, "context": {"fileName": "AGENTDECK.md"}}'},
+         "not QWEN.md"),
+    Case("qwen.skills.links", "warning", links={".qwen/skills/gone": "{home}/nowhere"},
+         contains="does not exist"),
+    Case("qwen.secrets.literal", "warning",
+         {".qwen/settings.json": json.dumps({"$version": 4, "env": {"GITHUB_TOKEN": SECRET}})},
+         "github"),
+    Case("qwen.secrets.file-mode", "error",
+         {".qwen/settings.json": json.dumps({"$version": 4, "env": {"GITHUB_TOKEN": SECRET}})},
+         "readable", modes={".qwen/settings.json": 0o644}),
 ]
 
 

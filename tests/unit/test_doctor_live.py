@@ -14,7 +14,7 @@ from agentdeck.core.targets import registry
 from test_doctor_checks import install, make_host, write_files
 
 LIVE_IDS = {"copilot.live.hooks", "copilot.live.settings", "copilot.live.mcp", "codex.live.config",
-            "codex.live.hooks", "codex.live.mcp", "claude.live.doctor"}
+            "codex.live.hooks", "codex.live.mcp", "claude.live.doctor", "qwen.live.settings"}
 
 
 def not_installed(target, probe, binary):
@@ -31,7 +31,8 @@ PROBES = {"copilot_hooks_discover": ("copilot", "hooks_discover"),
           "copilot_mcp_list": ("copilot", "mcp_list"),
           "codex_startup_config": ("codex", "startup_config"),
           "codex_hooks_list": ("codex", "hooks_list"), "codex_mcp_list": ("codex", "mcp_list"),
-          "claude_doctor": ("claude", "claude_doctor")}
+          "claude_doctor": ("claude", "claude_doctor"),
+          "qwen_load_settings": ("qwen", "load_settings")}
 
 
 @pytest.fixture
@@ -289,12 +290,10 @@ def test_live_runs_the_probes_but_not_the_drill(installed, fake, drill_calls):
 
 def test_drill_flag_adds_the_drill_rows_beside_the_live_ones(installed, fake, drill_calls):
     fs = live(doctor.run(installed, drill=True))            # --drill implies --live
-    assert drill_calls == [["copilot", "codex", "claude"]]
-    assert {f.check for f in fs} == LIVE_IDS | {f"{t}.live.drill" for t in ("copilot", "codex",
-                                                                           "claude")}
+    assert drill_calls == [list(registry.NAMES)]
+    assert {f.check for f in fs} == LIVE_IDS | {f"{t}.live.drill" for t in registry.NAMES}
     # each target's rows together, in the registry's order
-    assert [f.target for f in fs] == sorted((f.target for f in fs),
-                                            key=("copilot", "codex", "claude").index)
+    assert [f.target for f in fs] == sorted((f.target for f in fs), key=registry.NAMES.index)
 
 
 def test_the_live_report_says_how_to_run_the_drill(installed, fake, drill_calls, capsys,
@@ -317,9 +316,9 @@ def test_the_live_report_says_how_to_run_the_drill(installed, fake, drill_calls,
     assert drill_calls == []
     cli.main(["doctor", "--home", str(installed.home), "--drill", "--json"])
     doc = json.loads(capsys.readouterr().out)
-    assert doc["live"] is True and drill_calls == [["copilot", "codex", "claude"]]
+    assert doc["live"] is True and drill_calls == [list(registry.NAMES)]
     assert {f["check"] for f in doc["findings"] if f["check"].endswith(".live.drill")} == {
-        "copilot.live.drill", "codex.live.drill", "claude.live.drill"}
+        f"{t}.live.drill" for t in registry.NAMES}
     cli.main(["doctor", "--home", str(installed.home), "--drill"])
     assert "static and live checks and the drill; home shown as ~" in capsys.readouterr().out
 

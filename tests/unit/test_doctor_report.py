@@ -70,9 +70,11 @@ def test_table_grouped_by_target_with_fix_hints_and_exit_1(messy, capsys):
     assert str(messy.home) not in out
     lines = out.splitlines()
     assert lines[0].startswith("agentdeck doctor: profile default")
-    for title in ("GitHub Copilot CLI (copilot)", "OpenAI Codex CLI (codex)", "Claude Code (claude)"):
+    for title in ("GitHub Copilot CLI (copilot)", "OpenAI Codex CLI (codex)", "Claude Code (claude)",
+                  "Qwen Code (qwen)"):
         assert title in lines
-    assert sum(1 for ln in lines if ln.startswith("RESULT ") and "CHECK" in ln and "MESSAGE" in ln) == 3
+    # one table per target the doctor checks (every registered one)
+    assert sum(1 for ln in lines if ln.startswith("RESULT ") and "CHECK" in ln and "MESSAGE" in ln) == 4
     row = next(ln for ln in lines if ln.startswith("error") and "copilot.hooks.events" in ln)
     assert "~/.copilot/hooks/old.json:4: event 'AgentStop'" in row
     assert any(ln.strip().startswith("fix: rename it to 'agentStop'") for ln in lines)

@@ -26,8 +26,9 @@ def test_each_org_part_agrees_with_its_spec(name):
     assert isinstance(tries, OrgAttempts) and tries.words
 
 
-def test_every_registered_target_has_an_org_layer_today():
-    assert F.names() == registry.NAMES
+def test_the_org_layer_is_every_registered_target_with_an_org_part():
+    assert F.names() == tuple(n for n in registry.NAMES if registry.has_part(n, "org"))
+    assert {"copilot", "codex", "claude"} <= set(F.names())
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def no_claude_layer(monkeypatch):
                         if (name, module) == ("claude", "org") else real(name, module))
     monkeypatch.setattr(F, "ORG", {n: f for n, f in F.ORG.items() if n != "claude"},
                         raising=False)
-    return [n for n in registry.NAMES if n != "claude"]
+    return [n for n in registry.NAMES if n != "claude" and real(n, "org")]
 
 
 def test_a_target_without_an_org_part_has_no_org_layer(home, root, capsys, no_claude_layer):

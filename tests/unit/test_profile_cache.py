@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from agentdeck.core.targets import registry
+
 from agentdeck.core import cli, model, profile_dirs, profilecache, profiles
 from agentdeck.core.errors import UserError
 
@@ -240,7 +242,7 @@ def test_runtime_classes_keep_pydantic_reading_api():
     with pytest.raises(model.ValidationError):
         model.McpServer.model_validate({"type": "ftp"})
     p = model.Profile(name="p", chain=["p"], mcp_servers={"s": srv})
-    assert p.mcp_servers["s"] == srv and p.targets == ["copilot", "codex", "claude"]
+    assert p.mcp_servers["s"] == srv and p.targets == list(registry.NAMES)
 
 
 def test_the_schema_is_declared_once():

@@ -201,3 +201,11 @@ def test_an_allowed_call_prints_nothing(policy, monkeypatch, capsys, tmp_path):
     code, out, err, rec = _hook(monkeypatch, capsys, tmp_path,
                                 _pre("run_shell_command", {"command": "git status"}))
     assert (code, out, err) == (0, "", "") and rec["decision"] == "allow"
+
+
+def test_qwens_row_of_the_event_table():
+    from agentdeck.core.facts import event_table
+
+    t = event_table()
+    assert t["stop"]["qwen"] == "Stop" and t["pre_tool_use"]["qwen"] == "PreToolUse"
+    assert t["session_end"]["qwen"] == "SessionEnd" and t["error"]["qwen"] == "StopFailure"

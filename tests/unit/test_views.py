@@ -19,7 +19,7 @@ from agentdeck.core.views import browser, found, hooks, mcp, status, targets
 def demo_plan(tmp_path_factory):
     home = make_demo_home(tmp_path_factory.mktemp("demo") / "home")
     host = Host(home=home, env={"HOME": str(home), "PATH": "/usr/bin:/bin"})
-    return engine.build_plan(host, "default")
+    return engine.build_plan(host, "default", list(registry.NAMES))   # every registered target
 
 
 def test_every_views_part_is_a_target_views_and_every_target_has_one():
