@@ -31,6 +31,16 @@ QWEN = Dialect(
 
 DIALECTS = (QWEN,)
 
+#: the tools Qwen Code names beyond the shared ones (core/policy/vocabulary.py SHARED), folded;
+#: the argument keys as PreToolUse shows them (docs/facts/qwen.md section 2, "Tool names")
+TOOLS = {
+    "runshellcommand": ("shell", ""),            # {command, is_background, directory, ...}
+    "readfile": ("read", ""),                    # {file_path, offset, limit, pages}
+    "listdirectory": ("read", "list"),           # {path}, opt-in (tools.listDirectory.enabled)
+    "grepsearch": ("read", "search"),            # {pattern, glob, path, limit}
+    "notebookedit": ("write", ""),               # {notebook_path, ...}
+}
+
 #: `mcp__<server>__<tool>`, every character but [A-Za-z0-9_-] made `_`; a name that had such a
 #: character (or is longer than 63) also gets `_<7-char hash>` appended (docs/facts/qwen.md
 #: section 3: server Srv.Dot, tool leave.marker-v2 -> mcp__Srv_Dot__leave_marker-v2_1vmvmv7)
