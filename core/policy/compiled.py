@@ -180,6 +180,7 @@ def self_protection(host, target: str, root=None) -> list[str]:
            g(host.codex_home) + "/agentdeck-hook.sh",
            g(host.claude_home) + "/settings.json", g(host.claude_home) + "/settings.local.json",
            g(host.claude_home) + "/agentdeck-hook.sh"]
+    out += _guarded(host, g)
     if target == "repo":    # committed and read on other machines: nothing of this machine's
         return [p for p in out if p.startswith("~")] + ["**/.github/agentdeck/**",
                                                          "**/.github/hooks/**"]
@@ -195,6 +196,21 @@ def self_protection(host, target: str, root=None) -> list[str]:
         if host.exists(Path(env_root) / "pyvenv.cfg"):
             code.append(env_root + "/**")
     return out + [g(c) for c in code if g(c).startswith("~")]
+
+
+def _guarded(host, g) -> list[str]:
+    """The files each target's policy part names as its GUARDED (core/targets/parts/policy.py):
+    relative to the target's home, or a `**/` glob as it is."""
+    from ..targets import registry
+
+    out: list[str] = []
+    for name in registry.BUILTIN:
+        if not registry.has_part(name, "policy"):
+            continue
+        home = registry.spec(name).home(host)
+        for rel in getattr(registry.part(name, "policy"), "GUARDED", ()):
+            out.append(rel if rel.startswith("**/") else g(home / rel))
+    return out
 
 
 def desired_item(profile, host, target: str, root=None):

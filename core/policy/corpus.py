@@ -55,7 +55,8 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            "~/.copilot/hooks/**", "~/.copilot/hooks", "~/.copilot/settings.json",
            "~/.codex/hooks.json", "~/.codex/config.toml", "~/.codex/agentdeck-hook.sh",
            "~/.claude/settings.json", "~/.claude/settings.local.json",
-           "~/.claude/agentdeck-hook.sh"]
+           "~/.claude/agentdeck-hook.sh", "~/.qwen/settings.json", "~/.qwen/agentdeck-hook.sh",
+           "**/.qwen/settings.json"]
 MCP_SERVERS = ["github"]
 
 _RM_FORMS = [
@@ -149,6 +150,8 @@ _SELF_WRITES = [
     "rm -rf ~/.local/state/agentdeck", "mv ~/.codex/hooks.json /tmp/h",
     "truncate -s 0 ~/.codex/hooks.json", "agentdeck uninstall --yes",
     "echo x >> ~/.codex/config.toml", "perl -pi -e s/a/b/ ~/.claude/settings.json",
+    "sed -i s/x/y/ ~/.qwen/settings.json", "printf 'exit 0' > ~/.qwen/agentdeck-hook.sh",
+    "mkdir -p .qwen && echo '{\"disableAllHooks\": true}' > .qwen/settings.json",
 ]
 _MENTIONS_ALLOW = [
     'echo "rm -rf x"', "printf 'rm -rf %s' old", 'git commit -m "rm -rf old"', "grep -- -rf f",
@@ -184,6 +187,8 @@ _TOOL_CASES = [
     ("write", "sshdir/authorized_keys", "deny"), ("write", "~/.codex/hooks.json", "deny"),
     ("write", "~/.claude/settings.json", "deny"), ("write", "~/.copilot/hooks/x.json", "deny"),
     ("write", "~/.local/state/agentdeck/policy/claude.json", "deny"),
+    ("write", "~/.qwen/settings.json", "deny"), ("write", ".qwen/settings.json", "deny"),
+    ("read", ".qwen/settings.json", "allow"),
     ("write", "~/.ssh/id_rsa.pub", "allow"), ("write", "src/app.py", "allow"),
     ("write", "docs/ssh.md", "allow"), ("write", "~/.ssh/known_hosts", "allow"),
     ("search", "~/.ssh", "deny"), ("search", "/home/policy-test", "deny"),

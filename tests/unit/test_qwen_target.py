@@ -209,3 +209,65 @@ def test_qwens_row_of_the_event_table():
     t = event_table()
     assert t["stop"]["qwen"] == "Stop" and t["pre_tool_use"]["qwen"] == "PreToolUse"
     assert t["session_end"]["qwen"] == "SessionEnd" and t["error"]["qwen"] == "StopFailure"
+
+
+@pytest.fixture
+def installed(host, monkeypatch):
+    """The default profile applied for Qwen, and the handler pointed at what it compiled."""
+    _apply(host)
+    monkeypatch.delenv("AGENTDECK_POLICY", raising=False)
+    monkeypatch.setenv("AGENTDECK_STATE_DIR", str(host.state_dir))
+    monkeypatch.setenv("AGENTDECK_TARGET", "qwen")
+    monkeypatch.setenv("HOME", str(host.home))
+    for var in ("AGENTDECK_EVENT", "AGENTDECK_DRILL_ID"):
+        monkeypatch.delenv(var, raising=False)
+    return host
+
+
+def _decide(monkeypatch, capsys, host, tool, args, cwd):
+    payload = {**_pre(tool, args), "cwd": str(cwd)}
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(payload).encode())))
+    code = hookhandler.main(["PreToolUse"])
+    capsys.readouterr()
+    rec = json.loads((host.state_dir / "audit.jsonl").read_text().splitlines()[-1])
+    return code, rec["decision"], rec["rule"]
+
+
+def test_an_agent_cannot_switch_agentdecks_hooks_off_in_qwen(installed, monkeypatch, capsys,
+                                                             tmp_path):
+    """Qwen's user settings.json (its hooks, disableAllHooks), the wrapper they call and a working
+    folder's .qwen/settings.json (disableAllHooks there turns the user's hooks off in the next
+    session: folder trust is off by default) are the agentdeck-self rule's, through every tool
+    that writes."""
+    host = installed
+    settings, wrapper = _settings(host), SPEC.home(host) / "agentdeck-hook.sh"
+    work = tmp_path / "work"
+    work.mkdir()
+    off = '{"$version": 4, "disableAllHooks": true}'
+    attempts = [
+        ("write_file", {"file_path": str(settings), "content": off}),
+        ("edit", {"file_path": str(settings), "old_string": '"hooks": {',
+                  "new_string": '"disableAllHooks": true, "hooks": {'}),
+        ("run_shell_command", {"command": "sed -i 's/\"hooks\"/\"x\"/' ~/.qwen/settings.json"}),
+        ("write_file", {"file_path": str(wrapper), "content": "#!/bin/sh\nexit 0\n"}),
+        ("run_shell_command", {"command": "printf 'exit 0' > ~/.qwen/agentdeck-hook.sh"}),
+        ("write_file", {"file_path": str(work / ".qwen" / "settings.json"), "content": off}),
+        ("run_shell_command", {"command": f"mkdir -p .qwen && echo '{off}' > .qwen/settings.json"}),
+        ("run_shell_command", {"command": "cd .qwen; cp /tmp/x settings.json"}),
+    ]
+    for tool, args in attempts:
+        assert _decide(monkeypatch, capsys, host, tool, args, work) == (
+            2, "deny", compiled.SELF_RULE), (tool, args)
+    # reading them, and writing next to them, stays allowed
+    for tool, args in [("read_file", {"file_path": str(settings)}),
+                       ("write_file", {"file_path": str(work / ".qwen" / "notes.md"), "content": "x"}),
+                       ("run_shell_command", {"command": "cat .qwen/settings.json"})]:
+        assert _decide(monkeypatch, capsys, host, tool, args, work) == (0, "allow", None)
+
+
+def test_qwens_guarded_files_follow_qwen_home(host, tmp_path):
+    host.env["QWEN_HOME"] = str(tmp_path / "qh")
+    globs = compiled.self_protection(host, "qwen")
+    assert str(tmp_path / "qh" / "settings.json") in globs
+    assert str(tmp_path / "qh" / "agentdeck-hook.sh") in globs
+    assert "**/.qwen/settings.json" in globs

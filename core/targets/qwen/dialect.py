@@ -26,7 +26,8 @@ QWEN = Dialect(
                           "(observed)",
               "source": "observed"},
     prompt={"exit": 2, "shape": "block", "source": "observed"},
-    path_tools={"read": "read_file, grep_search, glob, list_directory",
+    #: list_directory is a listing (names only): a path rule does not act on it
+    path_tools={"read": "read_file, grep_search, glob",
                 "write": "write_file, edit, notebook_edit", "shell": "run_shell_command"})
 
 DIALECTS = (QWEN,)
