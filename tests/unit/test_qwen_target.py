@@ -14,6 +14,7 @@ from agentdeck.core import doctor, engine, hookhandler
 from agentdeck.core.policy import compiled
 from agentdeck.core.targets import dialects
 from agentdeck.core.targets.qwen import SPEC
+from agentdeck.core.targets.qwen.dialect import QWEN as QWEN_DIALECT
 
 PAYLOADS = Path(__file__).resolve().parents[1] / "fixtures" / "payloads" / "qwen"
 
@@ -181,20 +182,26 @@ def _pre(tool, args):
     return {**payload, "tool_name": tool, "tool_input": args}
 
 
-def test_a_denied_shell_call_exits_2_with_the_reason_on_stderr(policy, monkeypatch, capsys,
-                                                               tmp_path):
-    """Qwen runs the call on an exit 2 with an empty stderr (observed): the reason must be there."""
+def test_a_denied_shell_call_answers_a_hookspecificoutput_deny_on_stdout(policy, monkeypatch,
+                                                                        capsys, tmp_path):
+    """Qwen merges every PreToolUse hook's answer and a hookSpecificOutput permissionDecision
+    outranks an exit 2's plain reason (observed: another hook's allow then let the call run):
+    the deny is the JSON form, exit 0, with the reason on stderr too."""
     code, out, err, rec = _hook(monkeypatch, capsys, tmp_path,
                                 _pre("run_shell_command", {"command": "git push --force origin"}))
-    assert code == 2 and "force-push is not allowed here" in err
+    assert code == 0 and "force-push is not allowed here" in err
+    spoken = json.loads(out)["hookSpecificOutput"]
+    assert spoken["permissionDecision"] == "deny" and spoken["hookEventName"] == "PreToolUse"
+    assert "force-push is not allowed here" in spoken["permissionDecisionReason"]
     assert rec["decision"] == "deny" and rec["tool_class"] == "shell"
     assert rec["dialect"] == "qwen"
 
 
 def test_a_read_of_a_key_through_read_file_is_denied(policy, monkeypatch, capsys, tmp_path):
-    code, _, err, rec = _hook(monkeypatch, capsys, tmp_path,
-                              _pre("read_file", {"file_path": "/home/u/.ssh/id_ed25519"}))
-    assert code == 2 and "private SSH keys" in err and rec["tool_class"] == "read"
+    code, out, err, rec = _hook(monkeypatch, capsys, tmp_path,
+                                _pre("read_file", {"file_path": "/home/u/.ssh/id_ed25519"}))
+    assert code == 0 and "private SSH keys" in err and rec["tool_class"] == "read"
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
 def test_an_allowed_call_prints_nothing(policy, monkeypatch, capsys, tmp_path):
@@ -256,8 +263,9 @@ def test_an_agent_cannot_switch_agentdecks_hooks_off_in_qwen(installed, monkeypa
         ("run_shell_command", {"command": "cd .qwen; cp /tmp/x settings.json"}),
     ]
     for tool, args in attempts:
+        # Qwen's deny: the hookSpecificOutput JSON on stdout with exit 0 (its dialect)
         assert _decide(monkeypatch, capsys, host, tool, args, work) == (
-            2, "deny", compiled.SELF_RULE), (tool, args)
+            QWEN_DIALECT.pre_tool["deny_exit"], "deny", compiled.SELF_RULE), (tool, args)
     # reading them, and writing next to them, stays allowed
     for tool, args in [("read_file", {"file_path": str(settings)}),
                        ("write_file", {"file_path": str(work / ".qwen" / "notes.md"), "content": "x"}),

@@ -12,6 +12,13 @@ What denies (docs/facts/qwen.md section 2, "What a PreToolUse answer does"): exi
 reason on stderr, or exit 0 with a hookSpecificOutput deny on stdout. Exit 2 with an EMPTY
 stderr lets the call run, and so does a crash, a timeout or any other exit: agentdeck's answer
 always carries a reason (core/policy/answer.py).
+
+agentdeck denies with exit 0 and the hookSpecificOutput deny on stdout (the reason on stderr
+too), not with exit 2: Qwen merges the answers of every PreToolUse hook that ran (project, then
+user, system, extensions), a later hook's hookSpecificOutput fields overwriting an earlier one's,
+and a hookSpecificOutput `permissionDecision` outranks a plain deny -- so an exit 2's plain
+stderr reason lost to another hook answering `permissionDecision: "allow"` (the call ran), while
+a hookSpecificOutput deny from a later hook held (docs/facts/qwen.md section 8).
 """
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ VERIFIED = "0.24.4"
 
 QWEN = Dialect(
     "qwen", "qwen", VERIFIED,
-    pre_tool={"deny_exit": 2, "shape": "specific", "crash_denies": False, "ask": "ask",
+    pre_tool={"deny_exit": 0, "shape": "specific", "crash_denies": False, "ask": "ask",
               "ask_note": "Qwen Code asks the user; in -p mode under --yolo the call is not run "
                           "(observed)",
               "source": "observed"},

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 CAVEATS = {
     "qwen": ["Qwen Code lets the tool run on a crash, a timeout, any exit but 2, and an exit 2 "
-             "with nothing on stderr: agentdeck denies with exit 2 and always gives the reason",
+             "with nothing on stderr: agentdeck denies with a hookSpecificOutput deny on stdout "
+             "(exit 0, the reason on stderr too), the form another hook's allow cannot outrank",
+             "a hook of a Qwen extension (in the user's ~/.qwen/extensions) answering allow "
+             "outranks every settings file's hooks: it lets a denied call run",
              "a folder's .qwen/settings.json with disableAllHooks turns every hook off in a "
              "session started there (folder trust is off by default, so Qwen reads any "
              "folder's): agentdeck-self denies an agent writing one, but a cloned repository can "
