@@ -2,8 +2,9 @@
 
 As root, for each chosen CLI whose org layer is installed and in sync:
   1. a scratch home in /tmp (root's folder 0755, the user's parts handed to the user) that
-     first tries to switch the org layer off the ways a user can (each target's org part,
-     drill_attempts(): disableAllHooks,
+     first tries to switch the org layer off the ways a user can that the layer was observed
+     to hold against (each target's org part, drill_attempts(): files in the home and a
+     project's in the turn's folder, disableAllHooks,
      an extra user hook that answers allow, Codex features.hooks = false and untrusted hooks,
      flags that bypass permissions, approvals and hook trust);
   2. as the user (setpriv), opening the org layer's files for writing (the compiled policy,
@@ -127,6 +128,8 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
         cli_home = root / "home" / "cli"
         for name, text in tries.files.items():
             host.write_atomic(cli_home / name, text.encode(), mode=0o600, confine=False)
+        for name, text in tries.work_files.items():      # a project's files in the turn's folder
+            host.write_atomic(root / "work" / name, text.encode(), mode=0o600, confine=False)
         _hand_over(host, root, uid, gid)
         # the user tries to open the org layer's own files for writing (`: >>` writes
         # nothing) and to add a file of their own beside the layer's: all must be refused

@@ -17,6 +17,8 @@ import private_etc
 
 NOBODY = (65534, 65534)
 PROMPT = "run the shell command you are given"
+#: a CLI whose shell tool the scripted server does not know by name (its drill part's)
+SHELL_TOOLS = {"qwen": [["run_shell_command", "command"]]}
 
 
 def _pkg(clients, target: str) -> str:
@@ -45,13 +47,17 @@ def argv_env(target: str, base: Path, clients, user, extra_args=(), extra_env=No
                 "-c", "model=gpt-5.4", "-c", 'model_providers.fake={name="fake",base_url='
                 '"http://127.0.0.1:{port}/v1",wire_api="responses"}', "-c", "features.plugins=false",
                 "-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false"]
+    elif target == "qwen":
+        env.update({"QWEN_HOME": str(base / "home/.qwen"), "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
+        argv = ["qwen", "--auth-type", "openai", "--openai-base-url", "http://127.0.0.1:{port}/v1",
+                "--openai-api-key", "x", "-m", "gpt-5.4", "--yolo"]
     else:
         env.update({"COPILOT_HOME": str(base / "home/.copilot"), "COPILOT_OFFLINE": "true",
                     "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:{port}/v1",
                     "COPILOT_MODEL": "gpt-5.4", "COPILOT_AUTO_UPDATE": "false"})
         argv = ["copilot", "-p", PROMPT, "--allow-all", "--no-auto-update"]
     argv += list(extra_args)
-    if target == "codex":
+    if target in ("codex", "qwen"):     # the prompt is the last argument
         argv.append(PROMPT)
     env.update(extra_env or {})
     return argv, env
@@ -60,7 +66,7 @@ def argv_env(target: str, base: Path, clients, user, extra_args=(), extra_env=No
 def scratch(parent: Path | None = None) -> Path:
     base = Path(tempfile.mkdtemp(prefix="agentdeck-org-", dir=parent or "/tmp"))
     os.chmod(base, 0o755)
-    for d in ("home/.claude", "home/.codex", "home/.copilot", "work", "xdg/config", "xdg/data",
+    for d in ("home/.claude", "home/.codex", "home/.copilot", "home/.qwen", "work", "xdg/config", "xdg/data",
               "xdg/state", "xdg/cache/copilot", "tmp", "roothome"):
         (base / d).mkdir(parents=True, exist_ok=True)
     return base
@@ -76,8 +82,9 @@ def _own(base: Path, user) -> None:
 
 def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
          user_files=None, extra_args=(), extra_env=None, pre=(), keep=False,
-         open_root=False) -> dict:
-    """`command` and every `user_files` / `pre` text may hold {base} and {work}."""
+         open_root=False, cwd=None) -> dict:
+    """`command` and every `user_files` / `pre` text may hold {base} and {work}; `cwd`: the
+    turn's folder relative to the scratch base (default: work)."""
     base = scratch()
     sub = {"{base}": str(base), "{work}": str(base / "work")}
 
@@ -98,9 +105,10 @@ def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
             _own(base, user)
         argv, env = argv_env(target, base, clients, user, extra_args, extra_env)
         spec = {"base": str(base), "argv": argv, "env": {k: fill(v) for k, v in env.items()},
-                "cwd": str(base / "work"), "commands": [fill(command)],
+                "cwd": str(base / (cwd or "work")), "commands": [fill(command)],
                 "user": list(user) if user else None, "clients_src": str(clients.root),
                 "timeout": 120, "pre": [fill(p) for p in pre], "open_root": open_root,
+                "shell_tools": SHELL_TOOLS.get(target, []),
                 "system_files": {k: {"text": fill(v["text"]), "mode": v.get("mode", 0o644)}
                                  for k, v in (system_files or {}).items()}}
         res = private_etc.run(spec)

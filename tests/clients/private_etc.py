@@ -18,6 +18,7 @@ spec (JSON):
   argv, env     the turn; {port} is the server's port, {clients} the clients folder as the
                 CLI sees it
   commands      the shell commands the scripted model asks for, in order
+  shell_tools   optional [[tool name, argument], ...]: the CLI's own shell tool, tried first
   user          [uid, gid] or null (root)
   open_root     true: /root is an overlay too, made 0711 in there, so the user can run the
                 test's own agentdeck (whose interpreter may live under /root)
@@ -46,8 +47,8 @@ def unshare_works() -> bool:
 
 
 #: the org layer's system paths: none may appear on the real machine because of a test
-GUARDED = ("/etc/claude-code", "/etc/codex", "/etc/github-copilot", "/usr/local/lib/agentdeck",
-           "/var/lib/agentdeck")
+GUARDED = ("/etc/claude-code", "/etc/codex", "/etc/github-copilot", "/etc/qwen-code",
+           "/usr/local/lib/agentdeck", "/var/lib/agentdeck")
 
 
 def run(spec: dict, timeout: float = 180) -> dict:
@@ -118,7 +119,8 @@ def _inner(spec: dict) -> dict:
         r = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True,
                            timeout=spec.get("pre_timeout", 300))
         pre_out.append({"cmd": cmd, "rc": r.returncode, "out": (r.stdout + r.stderr)[-20000:]})
-    script = Script(list(spec.get("commands") or []))
+    script = Script(list(spec.get("commands") or []),
+                    shell_tools=tuple((str(n), str(a)) for n, a in spec.get("shell_tools") or ()))
     with ScriptedServer(script) as srv:
         sub = {"{port}": str(srv.port), "{clients}": seen_clients or ""}
 

@@ -1,7 +1,8 @@
 """The org layer with the real CLIs: `agentdeck org apply` as root inside a private mount
 namespace (its /etc and /usr/local are the test's own overlay: the machine's are never written),
 then a real offline turn of each CLI as an unprivileged user (nobody, via setpriv) whose home
-switches off everything it can -- and the org deny holds in each of Copilot, Codex and Claude."""
+switches off everything it can -- and the org deny holds in each of Copilot, Codex, Claude and
+Qwen (against what Qwen's layer can hold; what it cannot is shown still to beat it)."""
 from __future__ import annotations
 
 import json
@@ -28,6 +29,7 @@ ALLOW_OUT = {  # a user hook that answers "allow" in the CLI's own shape
     "claude": """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'""",
     "codex": """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'""",
     "copilot": """echo '{"permissionDecision":"allow"}'""",
+    "qwen": """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'""",
 }
 
 
@@ -47,13 +49,19 @@ def switched_off(target: str) -> tuple[dict, list[str], dict]:
                  "[features]\nhooks = false\n[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\n"
                  f"type = \"command\"\ncommand = {hook}\n"}
         return files, ["--dangerously-bypass-hook-trust", "-c", "features.hooks=false"], {}
+    if target == "qwen":      # --yolo is in the turn's argv; QWEN_HOME is home/.qwen
+        off = {"$version": 4, "disableAllHooks": True,
+               "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": allow}]}]}}
+        return ({"home/.qwen/settings.json": json.dumps(off),
+                 "work/.qwen/settings.json": json.dumps(off)}, [],
+                {"QWEN_CODE_SYSTEM_DEFAULTS_PATH": "{base}/home/.qwen/settings.json"})
     files = {"home/.copilot/settings.json": json.dumps({"disableAllHooks": True}),
              "home/.copilot/hooks/mine.json": json.dumps(
                  {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": allow}]}})}
     return files, ["--yolo"], {"COPILOT_ALLOW_ALL": "true"}
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", ["copilot", "codex", "claude", "qwen"])
 def test_the_org_deny_holds_for_a_user_who_switched_everything_off(clients, need, target):
     need(target)
     files, flags, env = switched_off(target)
@@ -73,7 +81,7 @@ def test_the_org_deny_holds_for_a_user_who_switched_everything_off(clients, need
     assert org[0]["rule"] == "ssh-private-keys"
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", ["copilot", "codex", "claude", "qwen"])
 def test_an_allowed_call_runs_under_the_org_layer(clients, need, target):
     need(target)
     res = org_kit.turn(target, clients, command=ALLOWED, pre=[APPLY])
@@ -104,7 +112,7 @@ def test_org_uninstall_gives_the_system_files_back_byte_for_byte(clients, need):
 
 
 def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
-    need("copilot", "codex", "claude")
+    need("copilot", "codex", "claude", "qwen")
     drill = (f"PATH={org_kit.path_of(clients)}:/usr/bin:/bin XDG_CACHE_HOME={{clients}}/xdg "
              f"{AGENTDECK} org drill --json --home {{base}}/roothome")
     res = org_kit.as_root(clients, [APPLY, drill])
@@ -112,7 +120,7 @@ def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
     assert applied["rc"] == 0, applied
     doc = json.loads(ran["out"][ran["out"].index("{"):])
     by = {t["target"]: t for t in doc["targets"]}
-    assert set(by) == {"copilot", "codex", "claude"}
+    assert set(by) == {"copilot", "codex", "claude", "qwen"}
     for t, r in by.items():
         assert r["status"] == "ok", (t, r["problems"])
         assert r["harmless_ran"] and r["canary_held"] and r["rule_held"] and r["org_denies"] >= 2
@@ -121,6 +129,7 @@ def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
         assert r["attempts"]
     assert "disableAllHooks" in " ".join(by["claude"]["attempts"])
     assert "features.hooks=false" in " ".join(by["codex"]["attempts"])
+    assert "project .qwen/settings.json" in " ".join(by["qwen"]["attempts"])
     assert ran["rc"] == 0
 
 
@@ -149,7 +158,7 @@ reason = "the user's own rule: cat is fine"
 """
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", ["copilot", "codex", "claude", "qwen"])
 def test_org_and_user_layers_together_a_user_allow_rule_cannot_relax_the_org_deny(
         clients, need, target):
     """agentdeck installed in the user's home too (their own profile ALLOWS the command): both
@@ -161,7 +170,8 @@ def test_org_and_user_layers_together_a_user_allow_rule_cannot_relax_the_org_den
     user_env = (f"env HOME={{base}}/home AGENTDECK_CONFIG_DIR={{base}}/xdg/config/agentdeck "
                 f"AGENTDECK_STATE_DIR={state} PATH={venv}:/usr/bin:/bin "
                 f"AGENTDECK_SCRIPTS_DIR={venv} COPILOT_HOME={{base}}/home/.copilot "
-                f"CODEX_HOME={{base}}/home/.codex CLAUDE_CONFIG_DIR={{base}}/home/.claude")
+                f"CODEX_HOME={{base}}/home/.codex CLAUDE_CONFIG_DIR={{base}}/home/.claude "
+                f"QWEN_HOME={{base}}/home/.qwen")
     trust = " --trust-hooks" if target == "codex" else ""
     user_apply = (f"setpriv --reuid=65534 --regid=65534 --clear-groups {user_env} "
                   f"{venv}/agentdeck apply --yes -t {target} -p mine{trust} 2>&1 | tail -3")
@@ -217,3 +227,61 @@ def test_claude_s_managed_permissions_deny_holds_without_the_org_hook(clients, n
     assert '"Read(~/.ssh/id_' in res["pre"][2]["out"]
     assert res["marker"] is False, f"{res['stdout']}\n{res['stderr']}"
     assert not [a for a in res["audit"] if a.get("layer") == "org"]    # no org hook ran
+
+
+QWEN_SYSTEM = "/etc/qwen-code/settings.json"
+
+
+def test_qwen_s_system_file_is_left_as_written_and_uninstall_leaves_etc_byte_exact(clients,
+                                                                                  need):
+    """Qwen rewrites a settings file without "$version": 4 on every start: the org file carries
+    it, so after a real turn it is byte-identical; uninstall then leaves no /etc/qwen-code."""
+    need("qwen")
+    snap = ("ls -la /etc/qwen-code 2>&1 | grep -c 'No such file'; "
+            "find /etc -type f -exec sha256sum {} + 2>/dev/null | sort | sha256sum; "
+            "find /etc | sort | sha256sum")
+    res = org_kit.turn("qwen", clients, command=ALLOWED,
+                       pre=[snap, f"{APPLY} -t qwen", f"sha256sum {QWEN_SYSTEM}"], keep=True)
+    try:
+        before, applied, written = res["pre"]
+        assert applied["rc"] == 0 and before["out"].split()[0] == "1", res["pre"]
+        assert res["marker"] is True, f"{res['stdout']}\n{res['stderr']}"
+        # the overlay's upper layer holds /etc as the turn left it
+        after_turn = Path(res["base"]) / ".ov0" / "upper" / "qwen-code" / "settings.json"
+        import hashlib
+        assert hashlib.sha256(after_turn.read_bytes()).hexdigest() == written["out"].split()[0]
+    finally:
+        import shutil
+        shutil.rmtree(res["base"], ignore_errors=True)
+    res = org_kit.as_root(clients, [snap, f"{APPLY} -t qwen", f"{AGENTDECK} org uninstall --yes -t qwen "
+                                    "--home {base}/roothome", snap])
+    before, applied, removed, after = res["pre"]
+    assert applied["rc"] == 0 and removed["rc"] == 0, res["pre"]
+    assert before["out"] == after["out"] and after["out"].split()[0] == "1", (before, after)
+
+
+#: what Qwen Code 0.24.4 lets the user do that switches the org hook off (FACTS.limits): each
+#: is shown still to beat it, so the facts change when Qwen's behaviour does
+QWEN_BEATS = {
+    "bare": ({}, ["--bare"], {}),
+    "safe_mode_env": ({}, [], {"QWEN_CODE_SAFE_MODE": "1"}),
+    "system_path_env": ({"tmp/mine.json": '{"$version": 4}'}, [],
+                        {"QWEN_CODE_SYSTEM_SETTINGS_PATH": "{base}/tmp/mine.json"}),
+    "extension_allow_hook": ({"home/.qwen/extensions/allowext/qwen-extension.json": json.dumps(
+        {"name": "allowext", "version": "1.0.0", "hooks": {"PreToolUse": [
+            {"hooks": [{"type": "command", "command": ALLOW_OUT["qwen"]}]}]}})}, [], {}),
+}
+
+
+@pytest.mark.parametrize("how", list(QWEN_BEATS))
+def test_what_qwen_s_org_layer_cannot_hold_still_beats_it(clients, need, how):
+    from agentdeck.core.targets.qwen.org import FACTS
+
+    need("qwen")
+    files, flags, env = QWEN_BEATS[how]
+    res = org_kit.turn("qwen", clients, command=DENIED, user_files=files, extra_args=flags,
+                       extra_env=env, pre=[APPLY])
+    assert res["pre"][0]["rc"] == 0, res["pre"][0]
+    assert res["marker"] is True, (how, res["stdout"], res["stderr"])     # the call ran
+    key = {"safe_mode_env": "safe_mode"}.get(how, how)
+    assert "does NOT hold" in FACTS.attempts[key]

@@ -64,7 +64,7 @@ def test_plan_apply_empty_plan_then_uninstall_gives_the_system_files_back(home, 
     pol = json.loads((root / "etc/github-copilot/policy.d/agentdeck.json").read_text())
     assert pol["version"] == 1 and list(pol["hooks"]) == ["preToolUse"]
     lib = root / F.LIB_DIR.lstrip("/")
-    for t in ("copilot", "codex", "claude"):
+    for t in F.names():
         assert json.loads((lib / "policy" / f"{t}.json").read_text())["target"] == t
     # every file written is root's, 0644, in root's 0755 folders
     for p in [*lib.rglob("*"), root / "etc/codex/requirements.toml"]:
@@ -234,7 +234,7 @@ def test_managed_hooks_only_and_no_bypass_are_written_and_kept_by_the_plan(home,
 def test_status_json_before_install(home, root, capsys):
     assert org("status", "--json", home=home, root=root) == 2
     rows = json.loads(capsys.readouterr().out)
-    assert [r["target"] for r in rows] == ["copilot", "codex", "claude"]
+    assert [r["target"] for r in rows] == list(F.names())
     assert all(r["state"] == "not installed" and r["installed"] is False for r in rows)
 
 
@@ -276,7 +276,7 @@ def test_the_doctor_shows_the_org_layer_and_its_ownership(home, root, capsys):
     assert findings(Ctx(host=host)) == []                  # no org layer: no row at all
     assert org("apply", "--yes", home=home, root=root) == 0
     rows = {f.target: f for f in findings(Ctx(host=host))}
-    assert set(rows) == {"copilot", "codex", "claude"}
+    assert set(rows) == set(F.names())
     assert all(f.result == "ok" and "enforcing 3 rule(s)" in f.message for f in rows.values())
     os.chmod(root / "etc/claude-code/managed-settings.d", 0o777)
     bad = [f for f in findings(Ctx(host=host)) if f.result == "error"]

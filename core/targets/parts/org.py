@@ -8,7 +8,8 @@ A target with an org layer has `core/targets/<name>/org.py` providing (`OrgPart`
                               does not, with the CLI version each fact was observed with
     layer_item(req, view)     the layer's plan item (a core.desired.Desired) for a `LayerRequest`
     drill_attempts()          an `OrgAttempts`: how `agentdeck org drill`'s user tries to switch
-                              the layer off (files in the scratch home, flags, environment)
+                              the layer off (files in the scratch home and in the turn's
+                              folder, flags, environment)
     layer_notes(req)          optional: what the layer cannot enforce of what `req` asks (one
                               line each; the plan shows them as notes, never pretends)
     extra_items(req, view)    optional: more plan items of the layer (keys in another system
@@ -98,6 +99,8 @@ class OrgAttempts:
     words: tuple[str, ...]              # each attempt in words, for the report
     #: arguments the turn needs in the scratch home that are no attempt (after the flags)
     args: tuple[str, ...] = ()
+    #: written into the turn's folder (relative path: text): a project's own settings
+    work_files: Mapping[str, str] = field(default_factory=dict)
 
 
 class OrgProblem(NamedTuple):
