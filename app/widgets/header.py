@@ -32,15 +32,29 @@ class HostHeader(Static):
         t.append("  WSL ", style="dim")
         t.append("yes" if self.wsl else "no", style="bold")
         t.append("\n")
-        for n, target in enumerate(self.targets):
+        versions = [(target, self.versions.get(target, CHECKING)) for target in self.targets]
+        missing = [target for target, v in versions if v is None]
+        wide = sum(len(target) + 1 + len(str(v or "not installed")) for target, v in versions) \
+            + 5 * max(0, len(versions) - 1)
+        # too wide for the screen: the CLIs that are not installed on one entry of their own
+        grouped = len(missing) > 1 and wide > max(0, self.size.width - 1)
+        n = 0
+        for target, v in versions:
+            if grouped and v is None:
+                continue
             if n:
                 t.append("  ·  ", style="dim")
+            n += 1
             t.append(f"{target} ", style="bold")
-            v = self.versions.get(target, CHECKING)
             if v is None:
                 t.append("not installed", style="dim italic")
             elif v == CHECKING:
                 t.append(CHECKING, style="dim")
             else:
                 t.append(str(v))
+        if grouped:
+            if n:
+                t.append("  ·  ", style="dim")
+            t.append("not installed: ", style="dim italic")
+            t.append(", ".join(missing), style="bold")
         return t
