@@ -582,11 +582,12 @@ class Host:
             os.replace(tmp, link)
         self._os("create the symlink", link, make)
 
-    def remove(self, path: Path) -> None:
+    def remove(self, path: Path, *, confine: bool = True) -> None:
         """Remove a file or a symlink (never what it points to). Refuses (HostError) a path that
         is reached through a symlink leading out of the home and the CLI homes, and Copilot's
-        config.json."""
-        if not self.real_confined(path):
+        config.json. `confine=False`: a scratch folder of agentdeck's own outside the home (the
+        org drill's, made with mkdir(confine=False))."""
+        if confine and not self.real_confined(path):
             raise HostError(f"{path}: not removed: reached through a symlink that leads out of the home")
         if self.never_written(path) and not os.path.islink(path):
             raise HostError(f"{path}: not removed: agentdeck never removes Copilot's config.json")
@@ -598,10 +599,10 @@ class Host:
                 pass
         self._os("remove", path, unlink)
 
-    def rmdir_if_empty(self, path: Path) -> bool:
+    def rmdir_if_empty(self, path: Path, *, confine: bool = True) -> bool:
         """Remove an empty directory; never a symlink, never one reached through a symlink that
-        leads out of the home and the CLI homes."""
-        if os.path.islink(path) or not self.real_confined(path):
+        leads out of the home and the CLI homes (unless `confine=False`, as for remove)."""
+        if os.path.islink(path) or (confine and not self.real_confined(path)):
             return False
         try:
             os.rmdir(path)

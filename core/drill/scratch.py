@@ -80,17 +80,18 @@ def link_caches(host: Host, s: Scratch, rels: tuple[str, ...]) -> None:
             host.symlink(str(pkg), s.xdg["XDG_CACHE_HOME"] / rel)
 
 
-def remove(host: Host, path: Path, depth: int = 0) -> None:
-    """Remove the scratch folder and everything the CLI left in it (never through a link)."""
+def remove(host: Host, path: Path, depth: int = 0, *, confine: bool = True) -> None:
+    """Remove the scratch folder and everything the CLI left in it (never through a link).
+    `confine=False`: a scratch folder of agentdeck's own outside the home (the org drill's)."""
     if depth > 40:
         return
     try:
         if host.is_symlink(path) or not host.is_dir(path):
-            host.remove(path)
+            host.remove(path, confine=confine)
             return
         for n in host.listdir(path):
-            remove(host, path / n, depth + 1)
-        host.rmdir_if_empty(path)
+            remove(host, path / n, depth + 1, confine=confine)
+        host.rmdir_if_empty(path, confine=confine)
     except (HostError, OSError):
         pass
 

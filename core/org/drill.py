@@ -96,8 +96,10 @@ def _hand_over(host: Host, root: Path, uid: int, gid: int, depth: int = 0) -> No
 
 
 def _remove(host: Host, path: Path, depth: int = 0) -> None:
+    """The scratch folder under /tmp (outside the home: the user the turn runs as must reach
+    it), everything in it, never through a link."""
     from ..drill.scratch import remove
-    remove(host, path, depth)
+    remove(host, path, depth, confine=False)
 
 
 def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: int,

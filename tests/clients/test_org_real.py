@@ -115,9 +115,14 @@ def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
     need("copilot", "codex", "claude", "qwen")
     drill = (f"PATH={org_kit.path_of(clients)}:/usr/bin:/bin XDG_CACHE_HOME={{clients}}/xdg "
              f"{AGENTDECK} org drill --json --home {{base}}/roothome")
+    import glob
+
+    before = set(glob.glob("/tmp/agentdeck-org-drill-*"))
     res = org_kit.as_root(clients, [APPLY, drill])
     applied, ran = res["pre"]
     assert applied["rc"] == 0, applied
+    # each turn's scratch folder under /tmp is gone afterwards
+    assert set(glob.glob("/tmp/agentdeck-org-drill-*")) - before == set()
     doc = json.loads(ran["out"][ran["out"].index("{"):])
     by = {t["target"]: t for t in doc["targets"]}
     assert set(by) == {"copilot", "codex", "claude", "qwen"}

@@ -231,3 +231,22 @@ def test_a_reachable_event_that_did_not_fire_fails(ghost):
 def test_runner_versions_are_the_verified_facts(target):
     from agentdeck.core.facts import FACTS_BY_TARGET
     assert runners.RUNNERS[target].verified == FACTS_BY_TARGET[target].verified_versions[1]
+
+
+def test_a_scratch_folder_outside_the_home_is_removed_only_when_asked(tmp_path):
+    """The org drill's scratch folder lives under /tmp (the unprivileged user must reach it):
+    removing it says so (confine=False); anything else outside the home is refused as before."""
+    from agentdeck.core.drill.scratch import remove
+    from agentdeck.core.host import Host
+
+    home = tmp_path / "home"
+    home.mkdir()
+    host = Host(home=home, env={"HOME": str(home), "PATH": "/usr/bin:/bin"})
+    outside = tmp_path / "scratch"
+    (outside / "a" / "b").mkdir(parents=True)
+    (outside / "a" / "b" / "f").write_text("x")
+    (outside / "link").symlink_to(home)
+    remove(host, outside)
+    assert (outside / "a" / "b" / "f").exists()          # confined: nothing removed
+    remove(host, outside, confine=False)
+    assert not outside.exists() and home.is_dir()        # the link went, not what it points to
