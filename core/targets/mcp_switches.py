@@ -64,3 +64,13 @@ def switch_reason(profile, name: str, disabled: set[str] | None = None) -> str:
 
 #: the reasons `switch_reason` gives for a server that is on
 ON_REASONS = ("always-enabled", "enabled")
+
+
+def not_written(st, name: str, transport: str, warnings: list[str]) -> dict:
+    """A profile server the adapter cannot write (its translation failed): its warnings go to
+    the plan, and its row of the MCP pane's info says so."""
+    for w in warnings:
+        st.warn(w)
+    return {"name": name, "transport": transport, "origin": "profile", "enabled": False,
+            "enabled_now": False, "reason": "not-written", "tools": None, "secret": False,
+            "warnings": warnings, "dropped": True}

@@ -154,3 +154,17 @@ def inspect_command(ctx: Context, command: Any, exec_program: str | None = None)
         out.append(CommandFinding("handler", "error", f"hook command not found: {problem}",
                                   "install the program or fix the path in the hook"))
     return out
+
+
+def report_commands(ctx: Context, handlers: list[Any], kind: str, out: Any) -> None:
+    """Every finding of `kind` ("wrapper" or "handler") for the command handlers of a CLI whose
+    hooks are `{"type": "command", "command": ...}` objects (each with .event, .handler, .path,
+    .line: checks/nested_hooks.py Handler), each message once."""
+    seen: set[str] = set()
+    for h in handlers:
+        if h.handler.get("type", "command") != "command":
+            continue
+        for cf in inspect_command(ctx, h.handler.get("command")):
+            if cf.kind == kind and cf.message not in seen:
+                seen.add(cf.message)
+                out.add(cf.result, f"{h.event}: {cf.message}", cf.fix, h.path, h.line)

@@ -89,7 +89,7 @@ from ...secrets import scan_value
 from .. import skills, takeover
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
-from ..mcp_switches import ON_REASONS, switch_reason
+from ..mcp_switches import ON_REASONS, not_written, switch_reason
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 
@@ -247,12 +247,7 @@ class ClaudeTarget(Target):
             skills.safe_name(name, "MCP server name")
             entry, warnings, hits = translate_mcp(name, srv)
             if entry is None:
-                for w in warnings:
-                    st.warn(w)
-                servers.append({"name": name, "transport": srv.transport, "origin": "profile",
-                                "enabled": False, "enabled_now": False, "reason": "not-written",
-                                "tools": None, "secret": False, "warnings": warnings,
-                                "dropped": True})
+                servers.append(not_written(st, name, srv.transport, warnings))
                 continue
             reason = switch_reason(profile, name, profile_disabled)
             on = reason in ON_REASONS

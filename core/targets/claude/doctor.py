@@ -145,14 +145,7 @@ def hooks_schema(ctx: Context, out: Out) -> None:
 
 
 def _command_findings(ctx: Context, kind: str, out: Out) -> None:
-    seen: set[str] = set()
-    for h in model(ctx).handlers:
-        if h.handler.get("type") != "command":
-            continue
-        for cf in commands.inspect_command(ctx, h.handler.get("command")):
-            if cf.kind == kind and cf.message not in seen:
-                seen.add(cf.message)
-                out.add(cf.result, f"{h.event}: {cf.message}", cf.fix, h.path, h.line)
+    commands.report_commands(ctx, model(ctx).handlers, kind, out)
 
 
 @check("claude.hooks.wrapper", ok="no hook calls a missing or non-executable agentdeck wrapper")

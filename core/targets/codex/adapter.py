@@ -87,6 +87,7 @@ from ...secrets import scan_value
 from .. import skills, takeover
 from . import hooks as codex_hooks
 from . import mcp as mcp_codex
+from ..mcp_switches import not_written
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
@@ -341,12 +342,7 @@ class CodexTarget(Target):
                 nat = None
             tr = mcp_codex.translate(name, profile.mcp_servers.get(name), nat)
             if tr.entry is None:
-                for w in tr.warnings:
-                    st.warn(w)
-                servers.append({"name": name, "transport": tr.transport, "origin": "profile",
-                                "enabled": False, "enabled_now": False, "reason": "not-written",
-                                "tools": None, "secret": False, "warnings": tr.warnings,
-                                "dropped": True})
+                servers.append(not_written(st, name, tr.transport, tr.warnings))
                 continue
             entry = tr.entry
             now = on_disk.get(name)

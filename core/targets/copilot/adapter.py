@@ -91,6 +91,7 @@ from .. import browser as browser_mod
 from .. import directives, skills, takeover
 from . import hooks as copilot_hooks
 from . import mcp as mcp_copilot
+from ..mcp_switches import not_written
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
 from ..wrapper import WRAPPER_MODE
@@ -314,12 +315,7 @@ class CopilotTarget(Target):
         servers_info: list[dict] = []
         for name, tr in written.items():
             if tr.entry is None:
-                for w in tr.warnings:
-                    st.warn(w)
-                servers_info.append({"name": name, "transport": tr.transport, "origin": "profile",
-                                     "enabled": False, "enabled_now": False, "reason": "not-written",
-                                     "tools": None, "secret": False, "warnings": tr.warnings,
-                                     "dropped": True})
+                servers_info.append(not_written(st, name, tr.transport, tr.warnings))
                 continue
             row = _server_info(name, tr.transport, "profile", tr.entry.get("tools"),
                                warnings=tr.warnings, secret=tr.secret, **common)

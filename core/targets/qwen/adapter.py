@@ -39,7 +39,7 @@ from ...policy import compiled as compiled_policy
 from ...secrets import scan_value
 from .. import registry, skills
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
-from ..mcp_switches import ON_REASONS, switch_reason
+from ..mcp_switches import ON_REASONS, not_written, switch_reason
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
@@ -198,12 +198,7 @@ class QwenTarget(Target):
             skills.safe_name(name, "MCP server name")
             entry, warnings, hits = translate_mcp(name, srv)
             if entry is None:
-                for w in warnings:
-                    st.warn(w)
-                servers.append({"name": name, "transport": srv.transport, "origin": "profile",
-                                "enabled": False, "enabled_now": False, "reason": "not-written",
-                                "tools": None, "secret": False, "warnings": warnings,
-                                "dropped": True})
+                servers.append(not_written(st, name, srv.transport, warnings))
                 continue
             reason = switch_reason(profile, name, disabled)
             on = reason in ON_REASONS
