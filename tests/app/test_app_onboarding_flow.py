@@ -162,7 +162,7 @@ async def test_targets_step_first_space_toggles_and_marks_read_without_colour(
         assert rows[0].startswith("▐ ▌"), rows[0]          # unselected: an empty box
         assert rows[1].startswith("▐X▌"), rows[1]          # selected: an X
         text = flat(static_text(screen, "#targets-note"))
-        assert "codex and claude are not installed here" in text
+        assert "codex, claude and qwen are not installed here" in text
         await pilot.press("b")
         await settle(pilot)
         rs = screen.query_one("#profile-set")
