@@ -18,7 +18,7 @@ from agentdeck.core import hookhandler
 from . import answer as A
 from .canary import CANARY_TOKEN, DRILL_ENV
 from .compiled import compile_policy
-from .payloads import CWD, shapes
+from .payloads import CWD, channel_label, shapes, tool_shapes
 
 
 @dataclass
@@ -37,10 +37,9 @@ class Result:
 
 
 def _channel(dialect_label: str):
+    """The Dialect that answers a shape's label (its template's, core/policy/templates.py)."""
     from agentdeck.core.targets import dialects
-    base = dialect_label.split(":", 1)[0]
-    return dialects.by_label(
-        "copilot-camel" if base.startswith("copilot-camel") or base == "copilot-batch" else base)
+    return dialects.by_label(channel_label(dialect_label))
 
 
 #: the home `policy test` decides in (a virtual tree, MemoryFS: nothing on the disk is looked at)
@@ -166,35 +165,6 @@ def test_policy(policy: dict) -> Result:
 
 
 # ---- the shipped evasion corpus (core/policy/corpus.py) ----------------------------------------
-#: the tool forms of the corpus's "other tools" class, per dialect family: (name, args builder)
-_SEARCH = {"copilot": [("rg", lambda s: {"pattern": "KEY", "paths": s}),
-                       ("rg", lambda s: {"pattern": "KEY", "paths": ["/tmp", s]}),
-                       ("grep", lambda s: {"pattern": "KEY", "path": s})],
-           "pascal": [("Grep", lambda s: {"pattern": "KEY", "path": s})],
-           "claude": [("Grep", lambda s: {"pattern": "KEY", "path": s, "output_mode": "content"})]}
-_GLOB = {"copilot": [("glob", lambda s: {"pattern": s}),
-                     ("glob", lambda s: {"pattern": s.rsplit("/", 1)[-1],
-                                         "paths": ["/tmp", s.rsplit("/", 1)[0] or "/"]})],
-         "pascal": [("Glob", lambda s: {"pattern": s})],
-         "claude": [("Glob", lambda s: {"pattern": s})]}
-_MCP_PATH = {"copilot": [("github-get_file", lambda s: {"path": s})],
-             "pascal": [("mcp__github__get_file", lambda s: {"path": s})],
-             "vscode": [("mcp_github_get_file", lambda s: {"path": s})],
-             "codex": [("mcp__github__get_file", lambda s: {"path": s})],
-             "claude": [("mcp__github__get_file", lambda s: {"path": s})]}
-
-
-def _tool_shapes(form: str, subject: str):
-    from .payloads import _FAMILY, DIALECTS
-    if form in ("read", "write", "mcp"):
-        yield from shapes(form, subject)
-        return
-    table = {"search": _SEARCH, "glob": _GLOB, "mcp-path": _MCP_PATH}[form]
-    for dialect, (target, event, build) in DIALECTS.items():
-        for name, args in table.get(_FAMILY[dialect], []):
-            yield f"{dialect}:{name}", target, event, build(name, args(subject))
-
-
 def test_corpus() -> tuple[Result, dict[str, int]]:
     """Every corpus case in every dialect; (result, cases per class)."""
     from . import corpus as C
@@ -209,7 +179,7 @@ def test_corpus() -> tuple[Result, dict[str, int]]:
         counts[cls] = counts.get(cls, 0) + 1
         if cls == "other tools":
             form, subject, expected = case
-            forms = list(_tool_shapes(form, subject))
+            forms = list(tool_shapes(form, subject))   # search, glob, mcp-path too
             cwd = C.CWD
         else:
             subject, cwd, expected = case

@@ -25,8 +25,6 @@ PENDING: dict[str, int] = {
     "core/host.py": 10,
     "core/native_layers.py": 3,
     "core/policy/compiled.py": 11,
-    "core/policy/payloads.py": 50,
-    "core/policy/selftest.py": 7,
     "core/targets/browser.py": 1,
     "core/targets/repo.py": 13,
     "core/targets/skills.py": 3,

@@ -1,7 +1,50 @@
 """What `agentdeck policy show` / `policy test` say and try for Claude Code
-(core/targets/parts/policy.py)."""
+(core/targets/parts/policy.py).
+
+The templates carry the fields Claude Code 2.1.332 sent in real offline turns (docs/facts/
+claude.md; tests/fixtures/payloads/claude/): its hook schema with tool_use_id, transcript_path,
+permission_mode, and for an MCP tool the server's real name in `mcp_server`.
+"""
 from __future__ import annotations
+
+from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt
+from .dialect import MCP_NAMES
 
 CAVEATS = {
     "claude": ["exit 1 lets the tool run: agentdeck denies with exit 2 only"],
+}
+
+
+def _claude(tool: str, args: dict) -> dict:
+    return snake("PreToolUse", tool, args, tool_use_id="toolu_01",
+                 transcript_path="/tmp/t.jsonl", permission_mode="bypassPermissions")
+
+
+def _mcp(server: str, tool: str) -> tuple[str, dict]:
+    """Claude's spelling, and the server's real name in the payload (observed)."""
+    return MCP_NAMES.tool_name(server, tool), {"mcp_server": {"name": server, "source": "user"}}
+
+
+PRE_TOOL = {
+    "claude": PreToolTemplate("claude", "claude", "PreToolUse", _claude, {
+        "shell": [("Bash", lambda s: {"command": s})],
+        "read": [("Read", lambda s: {"file_path": s}),
+                 ("NotebookRead", lambda s: {"notebook_path": s}),
+                 ("Grep", lambda s: {"pattern": ".", "path": s, "output_mode": "content"})],
+        "write": [("Write", lambda s: {"file_path": s, "content": "x"}),
+                  ("Edit", lambda s: {"file_path": s, "old_string": "a", "new_string": "b"}),
+                  ("MultiEdit", lambda s: {"file_path": s, "edits": [{"old_string": "a",
+                                                                      "new_string": "b"}]}),
+                  ("NotebookEdit", lambda s: {"notebook_path": s, "new_source": "x"})],
+        "web": [("WebFetch", lambda s: {"url": s, "prompt": "summarize"})],
+        "search": [("Grep", lambda s: {"pattern": "KEY", "path": s, "output_mode": "content"})],
+        "glob": [("Glob", lambda s: {"pattern": s})],
+        "mcp-path": [("mcp__github__get_file", lambda s: {"path": s})],
+    }, [_mcp]),
+}
+
+PROMPTS = {
+    "claude": PromptTemplate("claude", "claude", "UserPromptSubmit",
+                             lambda p: snake_prompt("UserPromptSubmit", p,
+                                                    permission_mode="default")),
 }

@@ -1,9 +1,39 @@
 """What `agentdeck policy show` / `policy test` say and try for OpenAI Codex CLI
-(core/targets/parts/policy.py)."""
+(core/targets/parts/policy.py).
+
+The templates carry the fields Codex 0.171.0 sent in real offline turns (docs/facts/codex.md;
+tests/fixtures/payloads/codex/): Claude Code's hook schema plus turn_id, tool_use_id, model,
+permission_mode; its shell tools Bash, exec_command {cmd} and shell {command: [argv]}, its one
+file tool apply_patch. Codex has no read or web tool: reads go through its shell.
+"""
 from __future__ import annotations
+
+from ...policy.templates import PreToolTemplate, PromptTemplate, patch, snake, snake_prompt, spelled
+from .dialect import MCP_NAMES
 
 CAVEATS = {
     "codex": ["Codex runs only trusted hooks, silently skipping untrusted ones: without "
               "`apply --trust-hooks` (or the operator's approval) no rule is enforced",
               "exit 1 lets the tool run: agentdeck denies with exit 2 only"],
+}
+
+
+def _codex(tool: str, args: dict) -> dict:
+    return snake("PreToolUse", tool, args, turn_id="turn-1", tool_use_id="call_1",
+                 model="gpt-5.4", permission_mode="bypassPermissions",
+                 transcript_path="/tmp/rollout.jsonl")
+
+
+PRE_TOOL = {
+    "codex": PreToolTemplate("codex", "codex", "PreToolUse", _codex, {
+        "shell": [("Bash", lambda s: {"command": s}), ("exec_command", lambda s: {"cmd": s}),
+                  ("shell", lambda s: {"command": ["bash", "-lc", s]})],
+        "write": [("apply_patch", lambda s: {"command": patch(s)})],
+        "mcp-path": [("mcp__github__get_file", lambda s: {"path": s})],
+    }, [spelled(MCP_NAMES)]),
+}
+
+PROMPTS = {
+    "codex": PromptTemplate("codex", "codex", "UserPromptSubmit",
+                            lambda p: snake_prompt("UserPromptSubmit", p, turn_id="turn-1")),
 }

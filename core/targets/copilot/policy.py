@@ -1,6 +1,20 @@
 """What `agentdeck policy show` / `policy test` say and try for GitHub Copilot CLI and for the
-repository scope its dialect speaks for (core/targets/parts/policy.py)."""
+repository scope its dialect speaks for (core/targets/parts/policy.py).
+
+The templates carry the fields Copilot CLI 1.0.102 sent in real offline turns (docs/facts/
+copilot.md; tests/fixtures/payloads/copilot/): camelCase under the keys agentdeck registers in
+the home (toolArgs an object; a JSON string in builds before 1.0.102; a toolCalls[] batch in
+1.0.80), PascalCase with Claude's tool names under the repository hook file's keys; VS Code
+agent mode reads the repository's hook file too (documented only).
+"""
 from __future__ import annotations
+
+import json
+
+from ...policy.templates import (
+    CWD, PROMPT_CWD, S, PreToolTemplate, PromptTemplate, named, patch, snake, snake_prompt,
+    spelled)
+from .dialect import MCP_NAMES
 
 CAVEATS = {
     "copilot": ["preMcpToolCall cannot deny (the MCP tool still runs): rules on MCP tools are "
@@ -9,4 +23,105 @@ CAVEATS = {
     "repo": ["VS Code ignores matchers: every hook sees every tool, the handler filters itself",
              "the Copilot cloud agent treats ask as deny",
              "Copilot CLI loads repository hooks only in a trusted folder"],
+}
+
+_TS = 1764493200000                      # camelCase: a numeric timestamp
+_ISO = "2026-12-01T09:00:00.000Z"        # PascalCase and VS Code: an ISO string
+
+
+def _camel(tool: str, args: dict) -> dict:
+    return {"sessionId": S, "timestamp": _TS, "cwd": CWD, "toolName": tool, "toolArgs": args}
+
+
+def _camel_string(tool: str, args: dict) -> dict:      # builds before 1.0.102
+    return {"sessionId": S, "timestamp": _TS, "cwd": CWD, "toolName": tool,
+            "toolArgs": json.dumps(args)}
+
+
+def _batch(tool: str, args: dict) -> dict:              # 1.0.80: toolCalls[]
+    return {"sessionId": S, "timestamp": _TS, "cwd": CWD, "toolCalls": [
+        {"id": "call_0", "name": "bash", "args": json.dumps({"command": "git status"})},
+        {"id": "call_1", "name": tool, "args": json.dumps(args)}]}
+
+
+def _pascal(tool: str, args: dict) -> dict:
+    return snake("PreToolUse", tool, args, timestamp=_ISO)
+
+
+def _vscode(tool: str, args: dict) -> dict:
+    return {"timestamp": _ISO, "hookEventName": "PreToolUse", "sessionId": S,
+            "transcript_path": "/tmp/t.json", "cwd": CWD, "tool_name": tool, "tool_input": args,
+            "tool_use_id": "tool-1"}
+
+
+#: Copilot CLI's own tools (camelCase payloads)
+_CAMEL_TOOLS: dict = {
+    "shell": [("bash", lambda s: {"command": s, "description": "run"})],
+    "read": [("view", lambda s: {"path": s}),
+             ("str_replace_editor", lambda s: {"command": "view", "path": s}),
+             ("rg", lambda s: {"pattern": ".", "paths": s, "output_mode": "content"})],
+    "write": [("create", lambda s: {"path": s, "file_text": "x"}),
+              ("edit", lambda s: {"path": s, "old_str": "a", "new_str": "b"}),
+              ("str_replace_editor", lambda s: {"command": "create", "path": s,
+                                                "file_text": "x"})],
+    "web": [("web_fetch", lambda s: {"url": s})],
+    "search": [("rg", lambda s: {"pattern": "KEY", "paths": s}),
+               ("rg", lambda s: {"pattern": "KEY", "paths": ["/tmp", s]}),
+               ("grep", lambda s: {"pattern": "KEY", "path": s})],
+    "glob": [("glob", lambda s: {"pattern": s}),
+             ("glob", lambda s: {"pattern": s.rsplit("/", 1)[-1],
+                                 "paths": ["/tmp", s.rsplit("/", 1)[0] or "/"]})],
+    "mcp-path": [("github-get_file", lambda s: {"path": s})],
+}
+_CAMEL_MCP = [spelled(MCP_NAMES)]
+
+#: Claude's tool names, as the PascalCase payloads carry them
+_PASCAL_TOOLS: dict = {
+    "shell": [("Bash", lambda s: {"command": s})],
+    "read": [("Read", lambda s: {"file_path": s})],
+    "write": [("Write", lambda s: {"file_path": s, "content": "x"}),
+              ("Edit", lambda s: {"file_path": s, "old_string": "a", "new_string": "b"})],
+    "web": [("WebFetch", lambda s: {"url": s, "prompt": "summarize"})],
+    "search": [("Grep", lambda s: {"pattern": "KEY", "path": s})],
+    "glob": [("Glob", lambda s: {"pattern": s})],
+    "mcp-path": [("mcp__github__get_file", lambda s: {"path": s})],
+}
+
+#: VS Code agent mode's tool ids (documented)
+_VSCODE_TOOLS: dict = {
+    "shell": [("run_in_terminal", lambda s: {"command": s, "explanation": "run",
+                                             "isBackground": False})],
+    "read": [("read_file", lambda s: {"filePath": s, "startLine": 1, "endLine": 50})],
+    "write": [("create_file", lambda s: {"filePath": s, "content": "x"}),
+              ("replace_string_in_file", lambda s: {"filePath": s, "oldString": "a",
+                                                    "newString": "b"}),
+              ("apply_patch", lambda s: {"input": patch(s), "explanation": "edit"})],
+    "web": [("fetch_webpage", lambda s: {"urls": [s], "query": "summarize"})],
+    "mcp-path": [("mcp_github_get_file", lambda s: {"path": s})],
+}
+
+PRE_TOOL = {
+    "copilot-camel": PreToolTemplate("copilot-camel", "copilot", "preToolUse", _camel,
+                                     _CAMEL_TOOLS, _CAMEL_MCP),
+    "copilot-camel-string": PreToolTemplate("copilot-camel", "copilot", "preToolUse",
+                                            _camel_string, _CAMEL_TOOLS, _CAMEL_MCP),
+    "copilot-batch": PreToolTemplate("copilot-camel", "copilot", "preToolUse", _batch,
+                                     _CAMEL_TOOLS, _CAMEL_MCP),
+    "copilot-pascal": PreToolTemplate("copilot-pascal", "repo", "PreToolUse", _pascal,
+                                      _PASCAL_TOOLS, [named("mcp__{server}__{tool}")]),
+    "vscode": PreToolTemplate("vscode", "repo", "PreToolUse", _vscode, _VSCODE_TOOLS,
+                              [named("mcp_{server}_{tool}")]),
+}
+
+PROMPTS = {
+    "copilot-camel": PromptTemplate(
+        "copilot-camel", "copilot", "userPromptSubmitted",
+        lambda p: {"sessionId": S, "timestamp": _TS, "cwd": PROMPT_CWD, "prompt": p}),
+    "copilot-pascal": PromptTemplate(
+        "copilot-pascal", "repo", "UserPromptSubmit",
+        lambda p: snake_prompt("UserPromptSubmit", p, timestamp=_ISO)),
+    "vscode": PromptTemplate(
+        "vscode", "repo", "UserPromptSubmit",
+        lambda p: {"timestamp": _ISO, "hookEventName": "UserPromptSubmit", "sessionId": S,
+                   "cwd": PROMPT_CWD, "prompt": p}),
 }

@@ -10,7 +10,41 @@ core/targets/<name>/policy.py provides (module attributes):
                path relative to the target's home (the settings its hooks are in, agentdeck's
                wrapper there), or a glob starting with `**/` for a file the CLI reads from any
                working folder (a project settings file that can switch the hooks off)
+    PRE_TOOL   {template label: PreToolTemplate}: how each dialect the target's hooks (and the
+               scopes it speaks for) receive sends a pre-tool call, for `policy test`:
+                 dialect  the Dialect label whose channel answers it
+                 caller   AGENTDECK_TARGET of those hooks (the target, or the scope: "repo")
+                 event    the pre-tool event as registered
+                 build    (tool name, args) -> payload, with the fields the real CLI sent
+                 tools    {form: [(tool name, args of a subject)]}: forms shell, read, write, web
+                          and the evasion corpus's search, glob, mcp-path (a form with no tool:
+                          absent; Codex has no read tool)
+                 mcp      [(server, tool) -> (tool name, extra payload fields)]: how it names an
+                          MCP tool (templates.spelled(MCP_NAMES) for the CLI's own spelling)
+               A label is "<dialect label>" or "<dialect label>-<variant>" (older builds'
+               shapes); `policy test` names each case "<label>:<tool name>".
+    PROMPTS    {dialect label: PromptTemplate(dialect, caller, event, build(prompt) -> payload)}
+
+The shapes and the shared builders (snake: Claude Code's hook schema, snake_prompt, patch,
+named, spelled; the session id S and working folder CWD every template carries) are
+core/policy/templates.py, re-exported here; core/policy/payloads.py gathers every registered
+target's templates in the registry's order. A target without the part gets no caveats and no
+`policy test` cases (its rules are still enforced by the handler).
 
 The hook handler never imports a policy part: its own facts are the dialect part's.
 """
 from __future__ import annotations
+
+from ...policy.templates import (  # noqa: F401  (the part's shapes and shared builders)
+    CWD, PROMPT_CWD, S, McpForm, PreToolTemplate, PromptTemplate, ToolForm, named, patch, snake,
+    snake_prompt, spelled)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Protocol
+
+    class PolicyModule(Protocol):
+        """What core/targets/<name>/policy.py provides."""
+        CAVEATS: dict[str, list[str]]
+        PRE_TOOL: dict[str, PreToolTemplate]
+        PROMPTS: dict[str, PromptTemplate]
