@@ -67,7 +67,10 @@ def _fold(name: str) -> str:
     return "".join(c for c in low if c in _ALNUM)
 
 
-_EVENT_INDEX = {_fold(n): canon for canon, names in EVENTS.items() for n in (canon, *names)}
+#: folded spelling -> canonical event; EVENTS' names are ASCII letters and `_`, so lower() without
+#: the `_` is their fold (built at every start: no call per name)
+_EVENT_INDEX = {n.lower().replace("_", ""): canon for canon, names in EVENTS.items()
+                for n in (canon, *names)}
 _PROMPT_EVENTS = {"user_prompt_submit", "user_prompt_transformed"}
 
 

@@ -272,11 +272,14 @@ def _mcp(name: str, namings, servers=(), server_name: str | None = None
     spelling is mapped back to its name, and `server_name` (Claude's payload carries it) is the
     server's name as it is. The tool part stays as the CLI spelled it. Sure forms are tried
     first, then the known servers' spellings, then loose guesses."""
-    sure = [n for n in namings if n.guess == "sure" and n.prefix and name.startswith(n.prefix)]
-    if sure:
-        first = max(sure, key=lambda n: len(n.prefix))
+    first = None
+    for n in namings:           # the sure form with the longest prefix the name starts with
+        if n.guess == "sure" and n.prefix and name.startswith(n.prefix) and (
+                first is None or len(n.prefix) > len(first.prefix)):
+            first = n
+    if first is not None:
         prefix, sep = first.prefix, first.sep
-        same = [n for n in sure if n.prefix == prefix and n.sep == sep]
+        same = [n for n in namings if n.guess == "sure" and n.prefix == prefix and n.sep == sep]
         rest = name[len(prefix):]
         if server_name:
             for spelling, _real in _spelled([server_name], same):

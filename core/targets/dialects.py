@@ -239,12 +239,17 @@ def part_modules() -> list[str]:
             if registry.has_part(n, "dialect")]
 
 
+#: (the registry's BUILTIN, its targets' dialect modules) as last looked up: a hook call whose
+#: caller says nothing asks for every module more than once (detect, readers, by_label)
+_EVERY: list = [None, ()]
+
+
 def modules() -> "Iterator[ModuleType]":
     """Every registered target's dialect module, in the registry's order."""
-    for name in registry.BUILTIN:
-        m = module(name)
-        if m is not None:
-            yield m
+    if _EVERY[0] is not registry.BUILTIN:
+        _EVERY[:] = [registry.BUILTIN, tuple(m for m in map(module, registry.BUILTIN)
+                                             if m is not None)]
+    return iter(_EVERY[1])
 
 
 def owner(caller: str | None) -> str | None:
@@ -339,6 +344,8 @@ def readers(caller: str | None, label: str | None) -> "list[ModuleType]":
     """The dialect modules whose tools and MCP names classify a call (core/policy/vocabulary.py
     Vocabulary.of): the one that speaks for `caller` when the payload's dialect `label` is one
     of its DIALECTS, else every registered one (no caller named, or another CLI's payload)."""
+    if not caller:
+        return list(modules())
     name = caller if caller in registry.BUILTIN else owner(caller)
     m = module(name) if name is not None else None
     if m is not None and caller in m.SPEAKERS:

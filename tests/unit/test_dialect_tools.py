@@ -124,3 +124,10 @@ def test_the_handler_denies_a_new_targets_shell_call_by_its_own_tool_name(new_ta
     code, out, err = hookhandler.decide(payload, record, env, None, 0.0, policy=(doc, None))
     assert (record["decision"], record["rule"], record["tool_class"], code) == (
         "deny", "no-push", "shell", 2)
+
+
+def test_the_event_index_holds_the_fold_of_every_spelling():
+    for canon, names in hookhandler.EVENTS.items():
+        for n in (canon, *names):
+            assert hookhandler._EVENT_INDEX[hookhandler._fold(n)] == canon
+            assert hookhandler.canonical_event(n) == canon
