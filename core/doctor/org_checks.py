@@ -7,11 +7,11 @@ system layer, from the target's org part core/targets/<name>/org.py), which comp
 enforces and how many rules, and whether every file on its path passes the ownership rule (core.org.ownership: root-owned, not
 group- or world-writable, no symlink, every parent). A file that fails is an error: the user, or
 a model running as the user, could change what the layer enforces. The root prefix is "/"
-unless AGENTDECK_ORG_ROOT says otherwise (tests).
+unless AGENTDECK_ORG_ROOT says otherwise (tests). What is found is core.org.found's (the app's
+Org tab shows the same).
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .context import Ctx
@@ -20,54 +20,39 @@ from .registry import Check, Out
 
 
 def _prefix(ctx: Ctx) -> Path:
-    return Path(ctx.host.env.get("AGENTDECK_ORG_ROOT") or "/")
+    from ..org.found import prefix
+
+    return prefix(ctx.host)
 
 
 def _layer(target: str):
     def fn(ctx: Ctx, out: Out) -> None:
         from ..facts import org as F
-        from ..org import handler, ownership
-        from ..targets import registry
-        from ..targets.parts.org import layer_problems
+        from ..org.found import found
 
-        prefix = _prefix(ctx)
-        at = lambda p: prefix / p.lstrip("/")  # noqa: E731
-        part = registry.part(target, "org")
-        facts = part.FACTS
-        layer = at(facts.path)
-        text = ctx.host.read_text(layer) if ctx.host.is_file(layer) else None
-        cmd = handler.hook_command(target, facts.pre_tool_event)
-        if text is None:
+        lay = found(ctx.host, target, _prefix(ctx))
+        facts = lay.facts
+        if not lay.present:
             return
-        if cmd.split(" || ")[0] not in text:
+        if not lay.runs_hook:
             out.warning(f"org layer: {facts.path} does not run agentdeck's org hook (changed by "
-                        "hand, or written by an older agentdeck)", path=layer,
+                        "hand, or written by an older agentdeck)", path=lay.file,
                         fix="as root: agentdeck org plan shows it")
-        lib = at(F.LIB_DIR)
-        policy = lib / "policy" / f"{target}.json"
-        paths = [layer, lib / handler.ENTRY, policy]
-        bad = ownership.interpreter_problems(ctx.host, F.PYTHON)
-        for p in paths:
-            bad += ownership.problems(ctx.host, p, prefix)
-        for why in dict.fromkeys(bad):
+        for why in lay.ownership:
             out.error(f"org layer: {why}: the user could change what it enforces",
                       fix="as root: agentdeck org plan shows it; fix the owner or mode")
-        raw = ctx.host.read_text(policy) if ctx.host.is_file(policy) else None
-        try:
-            doc = json.loads(raw or "")
-            rules = len(doc["rules"]) + len(doc.get("paths") or [])
-        except (ValueError, KeyError, TypeError):
-            out.error(f"org layer: {policy} is missing or not a compiled policy: the org hook "
-                      "denies every call it cannot decide", path=policy,
+        if lay.rules is None:
+            out.error(f"org layer: {lay.policy_file} is missing or not a compiled policy: the org "
+                      "hook denies every call it cannot decide", path=lay.policy_file,
                       fix="as root: agentdeck org apply")
             return
-        for p in layer_problems(part, text):         # what the target says of its file
-            out.error(f"org layer: {p.message}", path=layer, fix=p.fix)
+        for p in lay.problems:                       # what the target says of its file
+            out.error(f"org layer: {p.message}", path=lay.file, fix=p.fix)
         if not out.findings:
             out.ok(f"org layer installed: {facts.path} runs agentdeck's org hook (verified for "
-                   f"{target} {facts.verified}), enforcing {rules} rule(s) from "
+                   f"{target} {facts.verified}), enforcing {len(lay.rules)} rule(s) from "
                    f"{F.LIB_DIR}/policy/{target}.json; every file on its path is root's and "
-                   "writable by no one else", path=layer)
+                   "writable by no one else", path=lay.file)
     return fn
 
 

@@ -35,6 +35,7 @@ FACTS = OrgFacts(
     # "The org layer's MCP lists"): a denied server, or one not on the allowlist, was never
     # started, whatever the user's settings.json allowedMcpServers / deniedMcpServers,
     # --additional-mcp-config or COPILOT_TEST_MANAGED_SETTINGS_FILE_PATH said
+    keys_path="/etc/github-copilot/managed-settings.json",
     keys=frozen_map({
         "mcp_denied": ("deniedMcpServers",),
         "mcp_allowed": ("allowedMcpServers",),
@@ -56,7 +57,7 @@ FACTS = OrgFacts(
 )
 
 #: the file of Copilot's managed settings that carries the MCP lists (a JSON object)
-MANAGED_SETTINGS = "/etc/github-copilot/managed-settings.json"
+MANAGED_SETTINGS = FACTS.keys_path
 
 #: a user hook that answers "allow" in Copilot CLI's channel
 ALLOW = """echo '{"permissionDecision":"allow"}'"""

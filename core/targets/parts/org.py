@@ -55,8 +55,11 @@ class OrgFacts:
     user_pre_hook_runs_after_org_deny: bool = True
     #: the ways a user could try to switch the layer off, each with what was observed
     attempts: Mapping[str, str] = field(default_factory=dict)
-    #: the keys an administrator can set there that agentdeck writes (org option -> key path)
+    #: the keys an administrator can set there that agentdeck writes (org option -> key path;
+    #: a part "<name>" stands for each name of the table at that level)
     keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the system file the keys are in when it is not `path` (an absolute system path)
+    keys_path: str = ""
     #: what this layer cannot do, in one line each
     limits: tuple[str, ...] = ()
 
