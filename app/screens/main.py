@@ -1,5 +1,5 @@
 """The main screen: the host header, the target list with badges, and per-target panes (Plan,
-Hooks, Keys, MCP, Browser, Notices). The plan is computed in a worker; the screen is interactive
+Hooks, Keys, MCP, Browser, Notices, Policy, Org). The plan is computed in a worker; the screen is interactive
 before it exists."""
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static, Switch, TabbedContent, TabPane
 
 from agentdeck.core.plan import KEPT_CLASSES, Plan
 from agentdeck.core.views import hooks as hooks_view, mcp as mcp_view
+from agentdeck.core.views.org import OrgView
 from agentdeck.core.views.policy import PolicyView
 
 from ..messages import Decided, McpToggled
@@ -24,6 +25,7 @@ from ..widgets.header import HostHeader
 from ..widgets.hooks_pane import HooksPane
 from ..widgets.keys_pane import KeysPane
 from ..widgets.mcp_pane import McpPane
+from ..widgets.org_pane import OrgPane
 from ..widgets.plan_pane import PlanPane
 from ..widgets.policy_pane import PolicyPane
 from ..widgets.tabs import step_tab, switch_tab
@@ -33,11 +35,12 @@ from ..widgets.target_list import TargetEntry, TargetList
 DECIDE = Binding.Group("keep/take/skip")
 TAB = Binding.Group("tab")
 TABS = (("tab-plan", "Plan"), ("tab-hooks", "Hooks"), ("tab-keys", "Keys"), ("tab-mcp", "MCP"),
-        ("tab-browser", "Browser"), ("tab-notices", "Notices"), ("tab-policy", "Policy"))
+        ("tab-browser", "Browser"), ("tab-notices", "Notices"), ("tab-policy", "Policy"),
+        ("tab-org", "Org"))
 
 
 def tab_bindings() -> list[Binding]:
-    """[ and ] step through the tabs (shown in the footer); 1..6 jump to one (listed by ?)."""
+    """[ and ] step through the tabs (shown in the footer); 1..8 jump to one (listed by ?)."""
     out = [Binding("left_square_bracket", "prev_tab", "Previous tab", group=TAB),
            Binding("right_square_bracket", "next_tab", "Next tab", group=TAB)]
     for n, (tab_id, title) in enumerate(TABS, 1):
@@ -47,14 +50,18 @@ def tab_bindings() -> list[Binding]:
 
 class PlanReady(Message):
     """`policy`: the Policy tab's view per target (None: this build has no guardrail policy);
-    `policy_error`: why the policy could not be described."""
+    `policy_error`: why the policy could not be described; `org`: the Org tab's view per
+    target (the system layer as read with the plan), `org_error`: why it could not be read."""
     def __init__(self, plan: Plan, generation: int,
-                 policy: dict[str, PolicyView] | None = None, policy_error: str = "") -> None:
+                 policy: dict[str, PolicyView] | None = None, policy_error: str = "",
+                 org: dict[str, OrgView] | None = None, org_error: str = "") -> None:
         super().__init__()
         self.plan = plan
         self.generation = generation
         self.policy = policy
         self.policy_error = policy_error
+        self.org = org
+        self.org_error = org_error
 
 
 def policy_views(session, plan: Plan) -> dict[str, PolicyView] | None:
@@ -63,6 +70,14 @@ def policy_views(session, plan: Plan) -> dict[str, PolicyView] | None:
     from agentdeck.core.views import policy
 
     return policy.for_plan(session.host, session.profile, list(plan.targets))
+
+
+def org_views(session) -> dict[str, OrgView]:
+    """The Org tab's view per target (core/views/org.py): each CLI's system layer as found,
+    read-only (under AGENTDECK_ORG_ROOT when the host's environment names one)."""
+    from agentdeck.core.views import org
+
+    return org.for_targets(session.host, all_targets())
 
 
 class PlanFailed(Message):
@@ -195,6 +210,8 @@ class MainScreen(Screen):
         self.pending_mcp: tuple | None = None
         self.policy: dict[str, PolicyView] | None = None   # the Policy tab's view per target
         self.policy_error = ""               # why the policy could not be described
+        self.org: dict[str, OrgView] | None = None  # the Org tab's view per target
+        self.org_error = ""                  # why the system layer could not be read
 
     @property
     def session(self):
@@ -223,6 +240,8 @@ class MainScreen(Screen):
                         yield Static("", id="notices-body")
                 with TabPane("Policy", id="tab-policy"):
                     yield PolicyPane(id="policy-pane")
+                with TabPane("Org", id="tab-org"):
+                    yield OrgPane(id="org-pane")
         yield Static("", id="status")
         yield Footer(compact=True)
 
@@ -279,7 +298,13 @@ class MainScreen(Screen):
             policy = policy_views(self.session, plan)
         except Exception as e:  # noqa: BLE001 - the plan is shown; the Policy tab says why not
             failed = home_relative(self.session.host, str(e) or type(e).__name__) or "error"
-        self.post_message(PlanReady(plan, generation, policy, failed))
+        org, org_failed = None, ""
+        try:
+            org = org_views(self.session)
+        except Exception as e:  # noqa: BLE001 - the plan is shown; the Org tab says why not
+            org_failed = home_relative(self.session.host, str(e) or type(e).__name__) or "error"
+        self.post_message(PlanReady(plan, generation, policy, failed, org=org,
+                                    org_error=org_failed))
 
     def on_plan_ready(self, event: PlanReady) -> None:
         if event.generation != self.generation:
@@ -289,6 +314,8 @@ class MainScreen(Screen):
         self.error = None
         self.policy = event.policy
         self.policy_error = event.policy_error
+        self.org = event.org
+        self.org_error = event.org_error
         if self.pending_mcp is not None:
             pending, self.pending_mcp = self.pending_mcp, None
             if len(pending) == 4:       # the second round of one switch (see _switch_follows)
@@ -369,6 +396,7 @@ class MainScreen(Screen):
             host, pol.get(target or "") if pol is not None else None, target,
             ready=plan is not None, error=error,
             available=pol is not None or bool(self.policy_error), failed=self.policy_error)
+        self._refresh_org()
         tabs = self.query_one(TabbedContent)
         notices = plan.notices.get(target, []) if plan is not None and target else []
         tabs.get_tab("tab-notices").label = f"Notices ({len(notices)})" if notices else "Notices"
@@ -385,6 +413,21 @@ class MainScreen(Screen):
             if notice.path:
                 body.append(f"  ({host.display(notice.path)})", style="dim")
         self.query_one("#notices-body", Static).update(body)
+
+    def _refresh_org(self) -> None:
+        """The Org tab, with the live row of the doctor's last run (kept by the app)."""
+        from agentdeck.core.views.org import with_live
+
+        view = (self.org or {}).get(self.target or "")
+        if view is not None:
+            findings, live = self.app.doctor_findings or ((), False)
+            view = with_live(view, findings, live)
+        self.query_one(OrgPane).load(self.session.host, view, error=self.org_error)
+
+    def on_screen_resume(self) -> None:
+        """Back from the doctor: its live checks may have run."""
+        if self.is_mounted:
+            self._refresh_org()
 
     def _status(self) -> None:
         st = self.query_one("#status", Static)

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 
 from rich.console import Console
 
@@ -128,3 +130,26 @@ async def go_to(pilot, screen, step: str) -> None:
 
 def flat(text: str) -> str:
     return " ".join(text.split())
+
+
+def make_root(r: Path) -> Path:
+    """An empty root prefix for the org layer (etc, usr/local/lib, var/lib) whose folders are
+    root's 0755, as / is (a test's tmp_path is 0700)."""
+    for d in ("etc", "usr/local/lib", "var/lib"):
+        (r / d).mkdir(parents=True, exist_ok=True)
+        p = r / d
+        while p != r:
+            os.chmod(p, 0o755)
+            p = p.parent
+    os.chmod(r, 0o755)
+    return r
+
+
+def org_apply(root: Path, home: Path, *flags: str) -> None:
+    """A real `agentdeck org apply --root ROOT` (as the unit tests run it: the tests run as
+    root), with an empty admin home of its own."""
+    from agentdeck.core import cli
+
+    home.mkdir(parents=True, exist_ok=True)
+    assert cli.main(["org", "apply", "--yes", "--home", str(home), "--root", str(root),
+                     *flags]) == 0

@@ -41,6 +41,9 @@ def make_host(home: Path) -> Host:
         handler.chmod(handler.stat().st_mode | stat.S_IXUSR)
     env["PATH"] = f"{bindir}{os.pathsep}/usr/bin{os.pathsep}/bin"
     env.pop("WSL_DISTRO_NAME", None)
+    # the Org tab (and the doctor's org rows) read the system layer under this root prefix,
+    # never the machine's own /etc; a test that wants an org layer applies one there
+    env["AGENTDECK_ORG_ROOT"] = str(home / ".org-root")
     host = Host.from_environment(home, env=env)
     host.osrelease_path = home / ".no-osrelease"
     return host

@@ -6,11 +6,13 @@ Regenerate after a deliberate change with `python -m pytest tests/app --snapshot
 look at the SVGs in tests/app/__snapshots__/."""
 from __future__ import annotations
 
+import os
 from importlib.metadata import version
 
 import pytest
 
-from app_helpers import choose_tab, find_item, select_tree_item, settle
+from app_helpers import (choose_tab, choose_target, find_item, make_root, org_apply,
+                         select_tree_item, settle)
 
 #: the Textual the baselines were drawn with: another version draws some borders and widgets
 #: differently, so the comparison would fail for reasons that are not ours
@@ -149,3 +151,33 @@ def test_activity(snapshot_host, make_app, snap_compare):
         await settle_live(pilot)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_size_id)
+@pytest.mark.parametrize("state", ["installed", "ownership-fails"])
+def test_org_tab(state, size, snapshot_host, make_app, snap_compare, tmp_path):
+    """A real org layer (`agentdeck org apply --root`, managed hooks only) under a fixed root
+    prefix beside the snapshot home; the second CLI with an org part shown."""
+    import shutil
+
+    from agentdeck.core.facts import org as F
+
+    root = snapshot_host.home.parent / "orgroot"
+    shutil.rmtree(root, ignore_errors=True)
+    org_apply(make_root(root), tmp_path / "admin", "--managed-hooks-only")
+    target = F.names()[1]
+    if state == "ownership-fails":
+        os.chmod((root / F.ORG[target].path.lstrip("/")).parent, 0o777)
+    snapshot_host.env["AGENTDECK_ORG_ROOT"] = str(root)
+    app = make_app(snapshot_host)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        await choose_tab(pilot, "tab-org")
+        await choose_target(pilot, target)
+        await settle(pilot)
+
+    try:
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

@@ -28,6 +28,7 @@ ALLOWED = {
     ("app/app.py", "os.environ"): "the process environment (is the home the real one?)",
     ("app/widgets/keys_pane.py", "spec"): "the pane's own column widths, by column",
     ("app/widgets/plan_pane.py", "kw"): "the widget's own keyword arguments (classes)",
+    ("app/widgets/org_pane.py", "RESULT_STYLE"): "the app's own colours, by result",
 }
 
 
