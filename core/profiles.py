@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import tomllib
 import types
 import typing
 from dataclasses import dataclass
@@ -29,6 +28,8 @@ from .targets import registry
 from .output_guard import check_profile_source
 
 if TYPE_CHECKING:
+    import tomllib
+
     from pydantic import ValidationError
 
     from . import schema
@@ -212,6 +213,8 @@ def _loads_toml(text: str, path: Path) -> dict:
     if text.startswith("\ufeff"):
         raise UserError("starts with a byte-order mark (save it as UTF-8 without BOM)",
                         path=str(path), line=1, col=1)
+    import tomllib   # local: ~45 M instructions, and a profile read from the cache parses no TOML
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -40,7 +40,7 @@ def interrupted_at(module: str, home: Path, *argv: str) -> subprocess.CompletedP
 
 @pytest.mark.parametrize("module,argv", [
     ("agentdeck.core.cli", ["plan"]),            # the first of agentdeck's own modules
-    ("tomllib", ["plan"]),                       # inside the engine's imports
+    ("agentdeck.core.profilecache", ["plan"]),   # inside the engine's imports
     ("agentdeck.core.engine", ["status"]),
     ("argparse", ["apply", "--yes"]),            # building the parser
     ("agentdeck.core.render", ["plan"]),         # the command has started: KeyboardInterrupt
