@@ -9,7 +9,6 @@ RunOptions, Target, ORDER and the tables load on first use.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
 from . import registry
 
@@ -51,6 +50,8 @@ def _adapters() -> dict[str, tuple[str, str]]:
 
 
 def available() -> list[str]:
+    import importlib.util   # local: the hook handler imports this package on every call and never asks
+
     out = []
     adapters = _adapters()
     order = globals().get("ORDER") or __getattr__("ORDER")

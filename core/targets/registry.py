@@ -11,7 +11,6 @@ the features' tables agree with it.
 from __future__ import annotations   # standard library only: the hook handler loads it
 
 import importlib
-import importlib.util
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -95,4 +94,6 @@ def part(name: str, module: str) -> "ModuleType":
 
 def has_part(name: str, module: str) -> bool:
     """Whether target `name`'s package has a module `module` (without importing it)."""
+    import importlib.util   # local: the hook handler loads this module on every call and never asks
+
     return importlib.util.find_spec(f"{package(name)}.{module}") is not None
