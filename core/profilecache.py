@@ -24,12 +24,12 @@ Paths under the bundled and the operator profile folders are kept relative to th
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import profile_dirs
+from .digest import new_sha256
 from .model import CorruptData, Profile, decode, encode
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ _pending: dict[tuple[str, str], dict] = {}
 
 
 def _sha(text: str | None) -> str | None:
-    return None if text is None else hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return None if text is None else new_sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Recorder:
@@ -146,7 +146,7 @@ def _has_nul(v: Any) -> bool:
 
 # ---- entries ----------------------------------------------------------------------------------
 def _code_hash(host: Host) -> str:
-    h = hashlib.sha256()
+    h = new_sha256()
     here = Path(__file__).resolve().parent
     for name in _CODE:
         h.update(name.encode() + b"\0" + (host.read_bytes(here / name) or b"") + b"\0")
@@ -155,7 +155,7 @@ def _code_hash(host: Host) -> str:
 
 def _digest(entry: dict) -> str:
     body = {k: v for k, v in entry.items() if k != "digest"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False,
+    return new_sha256(json.dumps(body, sort_keys=True, ensure_ascii=False,
                                      allow_nan=True).encode("utf-8", "surrogatepass")).hexdigest()
 
 

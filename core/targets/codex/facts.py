@@ -6,12 +6,12 @@ tests/clients/test_probes_real.py re-checks them).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ...digest import sha256
 from ...facts.versions import CliFacts, frozen_map
 from . import SPEC as _SPEC
 
@@ -209,7 +209,7 @@ def codex_trusted_hash(event: str, matcher: str | None, handlers: list[Mapping[s
     if matcher is not None and pascal in CODEX.matcher_events:
         doc["matcher"] = matcher
     body = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
+    return "sha256:" + sha256(body)
 
 #: this target's facts, under the name every target's facts module gives them
 FACTS = CODEX

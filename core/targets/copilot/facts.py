@@ -7,11 +7,11 @@ where the real CLI disagreed (the comments marked "observed" here); observations
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ...digest import sha256
 from ...facts.versions import CliFacts, frozen_map
 from . import SPEC as _SPEC
 
@@ -244,7 +244,7 @@ def copilot_disable_key(event: str, action: Mapping[str, Any]) -> str:
     is not part of it."""
     canonical, _ = resolve_event(event) or (event, None)
     body = json.dumps(normalize_action(event, action), separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(f"{canonical}\0{body}".encode("utf-8")).hexdigest()
+    return sha256(f"{canonical}\0{body}")
 
 #: this target's facts, under the name every target's facts module gives them
 FACTS = COPILOT
