@@ -188,8 +188,8 @@ def tool(name: str) -> list[str]:
 def clean_env(home: Path, path_first: list[Path] = ()) -> dict[str, str]:
     """The environment of one timed process: HOME is the fresh home; no XDG, CLI-home or
     agentdeck/agentihooks variables leak in from the machine."""
-    drop = ("XDG_", "AGENTDECK_", "AGENTIHOOKS_", "COPILOT_", "CODEX_", "CLAUDE_", "VIRTUAL_ENV",
-            "PYTHON")
+    drop = ("XDG_", "AGENTDECK_", "AGENTIHOOKS_", "COPILOT_", "CODEX_", "CLAUDE_", "QWEN_",
+            "VIRTUAL_ENV", "PYTHON")
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
     env["HOME"] = str(home)
     env["PATH"] = os.pathsep.join([*(str(p) for p in path_first), str(bindir()),
