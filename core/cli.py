@@ -20,6 +20,10 @@ from typing import Any, cast
 from . import engine
 from .errors import UserError
 from .host import Host, HostError
+from .targets.registry import BUILTIN as _TARGET_NAMES
+
+#: the --target help: the registered targets' names, in display order
+_TARGETS = ", ".join(_TARGET_NAMES)
 
 EXIT_OK, EXIT_ERROR, EXIT_PENDING = 0, 1, 2
 
@@ -29,7 +33,7 @@ def _common(p: argparse.ArgumentParser, *, profile: bool = True, decisions: bool
     p.add_argument("--home", metavar="DIR", help="use DIR as the home (default: $HOME)")
     if target:
         p.add_argument("--target", "-t", action="append", metavar="T",
-                       help="copilot, codex or claude (repeat or comma-separate; default: the profile's)")
+                       help=f"{_TARGETS} (repeat or comma-separate; default: the profile's)")
     if profile:
         p.add_argument("--profile", "-p", default=None, metavar="NAME",
                        help="profile to install (default: the one installed, else "
@@ -111,7 +115,7 @@ GLOBAL_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "home": (("--home",), {"metavar": "DIR", "help": "use DIR as the home (default: $HOME)"}),
     "profile": (("--profile", "-p"), {"metavar": "NAME", "help": "profile to install"}),
     "target": (("--target", "-t"), {"action": "append", "metavar": "T",
-                                    "help": "copilot, codex or claude (repeat or comma-separate)"}),
+                                    "help": f"{_TARGETS} (repeat or comma-separate)"}),
     "json": (("--json",), {"action": "store_true", "help": "machine-readable output"}),
     "verbose": (("--verbose", "-v"), {"action": "store_true",
                                       "help": "show unchanged items and ids"}),
@@ -199,7 +203,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                                      "against a local scripted model (exit 1 unless all ok)")
     p.add_argument("--home", metavar="DIR", help="use DIR as the home (default: $HOME)")
     p.add_argument("--target", "-t", action="append", metavar="T",
-                   help="copilot, codex or claude (repeat or comma-separate; default: the profile's)")
+                   help=f"{_TARGETS} (repeat or comma-separate; default: the profile's)")
     p.add_argument("--profile", "-p", default=None, metavar="NAME",
                    help=f"the profile installed (default: the one the last apply recorded, else "
                         f"{engine.DEFAULT_PROFILE})")

@@ -30,8 +30,10 @@ def for_rule(rule: dict, target: str) -> dict:
            "entries": [], "written": [], "skipped": [], "notes": [],
            "verified": F.VERIFIED.get(target, ""), "source": "observed",
            "why": HOOK_ONLY}
-    if layer is None:                     # a scope with no CLI of its own (repo)
-        out["why"] = f"{HOOK_ONLY} (no native layer is known for {target})"
+    if layer is None:   # a target whose policy part says what it knows, or a scope (repo)
+        known = _part_says(target)
+        out["why"] = (f"{HOOK_ONLY} agentdeck installs: {known}" if known
+                      else f"{HOOK_ONLY} (no native layer is known for {target})")
         return out
     if not layer["written"]:
         out["why"] = f"{HOOK_ONLY}: {layer['why']}"
@@ -58,6 +60,16 @@ def for_rule(rule: dict, target: str) -> dict:
             f"{p}: {w}" for p, w in t.skipped))
     out["why"] = "; ".join(parts)
     return out
+
+
+def _part_says(target: str) -> str:
+    """A target's own path deny that agentdeck does not write, as its policy part's NATIVE_LAYER
+    says (core/targets/parts/policy.py), or ""."""
+    from .targets import registry
+
+    if target not in registry.BUILTIN or not registry.has_part(target, "policy"):
+        return ""
+    return str(getattr(registry.part(target, "policy"), "NATIVE_LAYER", "") or "")
 
 
 def describe(policy: dict | None, target: str) -> list[dict]:

@@ -10,7 +10,9 @@ def add_parsers(sub, common) -> None:
     p = sub.add_parser("activity", help="the decisions agentdeck's hook handler recorded "
                                         "(allow / ask / deny per tool call and prompt)")
     p.add_argument("--home", metavar="DIR", help="use DIR as the home (default: $HOME)")
-    p.add_argument("--target", "-t", metavar="T", help="only this CLI (copilot, codex, claude, repo)")
+    from ..targets.registry import BUILTIN
+    p.add_argument("--target", "-t", metavar="T",
+                   help=f"only this CLI ({', '.join((*BUILTIN, 'repo'))})")
     p.add_argument("--decision", metavar="D", help="only allow, ask or deny")
     p.add_argument("--session", metavar="ID", help="only this session")
     p.add_argument("--since", metavar="DURATION", help="only the last DURATION (30s, 15m, 2h, 1d)")

@@ -279,3 +279,22 @@ def test_qwens_guarded_files_follow_qwen_home(host, tmp_path):
     assert str(tmp_path / "qh" / "settings.json") in globs
     assert str(tmp_path / "qh" / "agentdeck-hook.sh") in globs
     assert "**/.qwen/settings.json" in globs
+
+
+def test_the_doctor_of_qwen_alone_looks_at_the_shared_skills_it_linked(host):
+    """agentdeck links the profile's skills for Qwen into ~/.agents/skills: a doctor of Qwen
+    alone reports that folder (a dangling link there is a skill Qwen silently misses)."""
+    _apply(host)
+    [row] = [f for f in doctor.run(host, "default", ["qwen"]) if f.check == "qwen.skills.links"]
+    assert row.result == "ok" and "~/.agents/skills" in row.message and "1 skill link" in row.message
+    (host.agents_skills_dir / "gone").symlink_to(host.home / "nowhere")
+    rows = [f for f in doctor.run(host, "default", ["qwen"]) if f.check == "qwen.skills.links"]
+    assert [f.result for f in rows] == ["warning"] and "gone" in rows[0].message
+
+
+def test_policy_show_says_qwens_own_deny_layer_is_not_written():
+    from agentdeck.core import native_layers
+
+    row = native_layers.for_rule({"id": "k", "paths": ["~/.ssh/id_*"], "access": ["read"]}, "qwen")
+    assert row["hook_only"] and "no native layer is known" not in row["why"]
+    assert "permissions.deny" in row["why"] and "agentdeck does not write it" in row["why"]

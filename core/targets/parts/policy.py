@@ -5,6 +5,9 @@ core/targets/<name>/policy.py provides (module attributes):
     CAVEATS    {caller: [str]}: what the Policy tab says about enforcement in the hooks of the
                target (and of every scope its dialect module speaks for, core/targets/parts/
                dialect.py SPEAKERS), plain text
+    NATIVE_LAYER (optional) plain text: the CLI's own path deny that agentdeck does not write,
+               and what it does (`policy show` and the Policy tab say it beside "the hook is
+               the only layer agentdeck installs")
     GUARDED    (optional) the CLI's files the built-in rule agentdeck-self keeps an agent from
                writing, beside agentdeck's own (core/policy/compiled.py self_protection): a
                path relative to the target's home (the settings its hooks are in, agentdeck's

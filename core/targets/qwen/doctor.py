@@ -242,7 +242,9 @@ def persona_read(ctx: Context, out: Out) -> None:
 
 @check("qwen.skills.links", ok="no dangling skill links")
 def skills(ctx: Context, out: Out) -> None:
-    files.skill_links(ctx, out, [(_home(ctx) / QWEN.skills_dir, "")])
+    # the shared ~/.agents/skills (where agentdeck links the profile's skills for Qwen) when
+    # Qwen is the selected target it is reported under, then Qwen's own folder
+    files.skill_links(ctx, out, files.skill_dirs(ctx, T, [(_home(ctx) / QWEN.skills_dir, "")]))
 
 
 def _secret_sources(ctx: Context) -> list[tuple[Path, Any]]:

@@ -22,3 +22,8 @@ CAVEATS = {
 #: .qwen/settings.json, whose disableAllHooks turns the user's hooks off too in the next
 #: session started there (folder trust is off by default, so Qwen reads any folder's)
 GUARDED = ("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json")
+
+#: docs/facts/qwen.md section 7: Qwen's own permissions.deny blocks, agentdeck does not write it
+NATIVE_LAYER = ("Qwen Code 0.24.4's own permissions.deny (settings.json, Claude-style "
+                "Read(...)/Bash(...) rules) also blocks read_file and simple shell reads, but not "
+                "`python3 -c` or grep_search; agentdeck does not write it")
