@@ -174,7 +174,7 @@ def shots() -> dict[str, tuple[tuple[int, int], Step]]:
 
     async def mcp_switch(p):
         await tab(p, "tab-mcp")
-        row = next(r for r in p.app.screen.query("McpRow") if r.server["name"] == "memory")
+        row = next(r for r in p.app.screen.query("McpRow") if r.server.name == "memory")
         await p.click(f"#{row.query_one('Switch').id}")
         await settle(p)
 
