@@ -53,18 +53,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
 }
 
 
-_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-
-
-def _fold(name: str) -> str:
-    """`name` lower-cased with everything but [a-z0-9] dropped (no regex: one compile less on
-    the handler's path). A name of ASCII letters, digits, `_` and `-` (every event and tool
-    name the CLIs send) takes the string methods' quick path, not a loop over its characters."""
-    low = name.lower()
-    quick = low.replace("_", "").replace("-", "")
-    if quick.isascii() and quick.isalnum():
-        return quick
-    return "".join(c for c in low if c in _ALNUM)
+from agentdeck.core.targets.dialects import fold as _fold  # noqa: E402  (one folding, the vocabulary's too)
 
 
 #: folded spelling -> canonical event; EVENTS' names are ASCII letters and `_`, so lower() without

@@ -150,18 +150,7 @@ _PATCH_FILE = (r"(?m)^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move 
                r"|^(?:\+\+\+|---) (?:[ab]/)?(\S.*?)\s*$")
 
 
-_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-
-
-def fold(name: str) -> str:
-    """`name` lower-cased with everything but [a-z0-9] dropped (no regex: one compile less on
-    the handler's path). A name of ASCII letters, digits, `_` and `-` (every event and tool
-    name the CLIs send) takes the string methods' quick path, not a loop over its characters."""
-    low = name.lower()
-    quick = low.replace("_", "").replace("-", "")
-    if quick.isascii() and quick.isalnum():
-        return quick
-    return "".join(c for c in low if c in _ALNUM)
+from ..targets.dialects import fold  # noqa: E402  (the handler folds event names with it too)
 
 
 def tool_args(value) -> dict:
