@@ -133,9 +133,9 @@ def _handler(host: Host, plan: Any, out: _Out) -> None:
 def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
     """Parse every .github/hooks/*.json; check each event key and action against the three
     readers. Returns {path: data} of the files that parse."""
-    from ..targets.copilot.facts import COPILOT, resolve_event
     from ..targets import repo as R
 
+    C, H = R.CARRIER, R.CARRIER.FACTS.hooks
     parsed: dict[str, Any] = {}
     hooks_dir = root / R.HOOKS_DIR
     files = [hooks_dir / f for f in host.listdir(hooks_dir)
@@ -157,10 +157,10 @@ def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
             out.add("error", "repo.hooks.file", f"{rel} has no \"hooks\" object: no reader runs "
                     "anything from it", path=p)
             continue
-        if "version" in data and data["version"] != COPILOT.hook_file_version:
+        if "version" in data and data["version"] != H.version:
             out.add("error", "repo.hooks.file", f"{rel}: \"version\": {data['version']!r} makes "
-                    "Copilot CLI reject the whole file (only 1 is accepted)", path=p,
-                    line=_line_of(text, '"version"'), fix='set "version": 1 or remove it')
+                    f"Copilot CLI reject the whole file (only {H.version} is accepted)", path=p,
+                    line=_line_of(text, '"version"'), fix=f'set "version": {H.version} or remove it')
         parsed[str(p)] = data
         for key, actions in data["hooks"].items():
             line = _line_of(text, json.dumps(key))
@@ -170,7 +170,7 @@ def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
                         f"Copilot CLI and rejected by VS Code", path=p, line=line,
                         fix=f"spell it {good!r}")
                 continue
-            resolved = resolve_event(key)
+            resolved = C.resolve_event(key)
             if resolved is None:
                 out.add("warning", "repo.hooks.events", f"{rel}: {key!r} is not a hook event: "
                         "Copilot CLI drops it without a word", path=p, line=line)
@@ -191,7 +191,7 @@ def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
 
 def _action_checks(host: Host, root: Path, rel: str, p: Path, key: str, event: str, a: Any,
                    text: str | None, out: _Out) -> None:
-    from ..targets.copilot.facts import COPILOT
+    from ..targets import repo as R
 
     if not isinstance(a, dict):
         return
@@ -204,7 +204,7 @@ def _action_checks(host: Host, root: Path, rel: str, p: Path, key: str, event: s
                     "VS Code ignores matchers, so there this hook runs for every tool",
                     path=p, line=_line_of(text, json.dumps(matcher)),
                     fix="filter on tool_name inside the hook command itself")
-        for wrong in COPILOT.wrong_timeout_keys:
+        for wrong in R.CARRIER.FACTS.hooks.wrong_timeout_keys:
             if wrong in sub:
                 out.add("warning", "repo.hooks.timeout", f"{rel}: {key} uses {wrong!r}, which "
                         "Copilot CLI silently ignores (the hook then has no timeout)", path=p,
@@ -301,48 +301,41 @@ def _git_checks(host: Host, root: Path, out: _Out) -> None:
 
 
 def _disable_all(host: Host, root: Path, out: _Out) -> None:
+    """Each switch that turns hooks off (the targets' repo parts: HookSwitch), where it is set."""
     from ..targets import repo as R
 
     found = False
-    user = host.copilot_home / "settings.json"
-    for path, scope in ([(user, "user")] + [(root / r, "repo") for r in R.REPO_SETTINGS]):
+    for path, sw in R.switch_files(host, root):
         text, data, err = _load(out.view, path, jsonc=True)
+        words = {"file": host.display(path), "rel": _rel(root, path), "who": sw.who}
         if err:
-            out.add("error", "repo.settings.disable-all", f"{host.display(path)} does not parse "
-                    f"({err}): Copilot ignores the whole file", path=path)
+            if sw.on_unparsed:
+                out.add("error", "repo.settings.disable-all",
+                        sw.on_unparsed.format(error=err, value="", **words), path=path)
             continue
-        if not isinstance(data, dict) or "disableAllHooks" not in data:
+        if not isinstance(data, dict) or sw.key not in data:
             continue
-        v = data["disableAllHooks"]
-        line = _line_of(text, '"disableAllHooks"')
+        v = data[sw.key]
+        line = _line_of(text, json.dumps(sw.key))
         if v is True:
-            who = ("every user and repository hook" if scope == "user" else
-                   "every hook of this repository")
-            out.add("error", "repo.settings.disable-all", f"disableAllHooks is true in "
-                    f"{host.display(path)}: Copilot CLI runs none of {who} (admin policy hooks "
-                    "still run)", path=path, line=line, fix="set it to false or remove it")
-            found = True
-        elif not isinstance(v, bool):
-            out.add("error", "repo.settings.disable-all", f"disableAllHooks is {v!r} in "
-                    f"{host.display(path)}: one invalid value makes Copilot ignore the whole file",
-                    path=path, line=line, fix="use true or false")
-            found = True
-    for rel in R.CLAUDE_SETTINGS:
-        text, data, err = _load(out.view, root / rel, jsonc=True)
-        if isinstance(data, dict) and data.get("disableAllHooks") is True:
-            out.add("info", "repo.settings.disable-all", f"{rel} has disableAllHooks: true: VS "
-                    "Code skips the hooks of that file (agentdeck's .github/hooks file is not "
-                    "affected)", path=root / rel, line=_line_of(text, '"disableAllHooks"'))
+            out.add(sw.level, "repo.settings.disable-all",
+                    sw.on_true.format(value="true", error="", **words), path=path, line=line,
+                    fix=sw.fix)
+            found = found or sw.stops_ours
+        elif not isinstance(v, bool) and sw.on_invalid:
+            out.add("error", "repo.settings.disable-all",
+                    sw.on_invalid.format(value=repr(v), error="", **words), path=path, line=line,
+                    fix=sw.invalid_fix)
+            found = found or sw.stops_ours
     if not found:
-        out.add("ok", "repo.settings.disable-all", "no disableAllHooks turns these hooks off "
-                "(user settings.json, .github/copilot/settings*.json)")
+        out.add("ok", "repo.settings.disable-all", R.CARRIER.FACTS.hooks.switches_ok)
 
 
 def _other_sources(host: Host, root: Path, out: _Out) -> None:
     from ..targets import repo as R
-    from ..targets.copilot.hooks import HOOKS_FILE as HOME_HOOKS
 
     any_ = False
+    titles = R.all_readers()
     for src in R.repo_hook_sources(out.view, root):
         any_ = True
         rel = _rel(root, src["path"])
@@ -352,72 +345,41 @@ def _other_sources(host: Host, root: Path, out: _Out) -> None:
                 out.add("error", "repo.hooks.others", f"{rel} does not parse "
                         f"({data['__unreadable__']}): its reader ignores it", path=src["path"])
             continue
-        readers = ", ".join(R.READERS[r]["title"] for r in src["readers"])
+        readers = ", ".join(titles[r].title for r in src["readers"])
         ev = ", ".join(src["events"]) or "no events"
-        if src["runs_agentdeck"]:
+        if src["runs_agentdeck"] and R.reads_ours(src):
             out.add("warning", "repo.hooks.others", f"{rel} also runs agentdeck's handler ({ev}): "
                     f"{readers} fire those events twice", path=src["path"],
-                    fix="keep agentdeck's hooks in .github/hooks/agentdeck.json only")
+                    fix=f"keep agentdeck's hooks in {R.HOOKS_FILE} only")
+        elif src["runs_agentdeck"]:
+            out.add("info", "repo.hooks.others", f"{rel} runs agentdeck's handler ({ev}), read by "
+                    f"{readers}: with agentdeck's hooks in the home for that CLI too, those "
+                    "events fire twice", path=src["path"])
         else:
             out.add("info", "repo.hooks.others", f"{rel} ({ev}) also fires: read by {readers}, "
                     "alongside agentdeck's hooks", path=src["path"])
-    home = host.copilot_home / "hooks" / HOME_HOOKS
+    home = R.CARRIER.home_hooks(host)
     if host.is_file(home):
         any_ = True
-        out.add("warning", "repo.hooks.others", f"{host.display(home)} (your home's agentdeck "
-                "hooks) and this repository's both fire in Copilot CLI sessions here: each event "
-                "is handled twice (audit records with target copilot and target repo)", path=home,
-                fix="keep one of them, or accept the double audit lines")
+        row = R.CARRIER.home_twice_row(host.display(home))
+        out.add(row.result, f"repo.{row.check}", row.message, fix=row.fix, path=home)
     if not any_:
         out.add("ok", "repo.hooks.others", "no other hook source in this repository fires "
                 "alongside agentdeck's")
 
 
 def _readers(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
-    """One finding per reader: what it will do with the repository's hooks."""
-    from ..targets.copilot.facts import resolve_event
+    """One finding per reader of agentdeck's hook file (the carrier's): what it will do with
+    the repository's hooks."""
     from ..targets import repo as R
 
     ours = parsed.get(str(root / R.HOOKS_FILE))
     keys = list(ours["hooks"]) if isinstance(ours, dict) else []
-    events = [(k, resolve_event(k)) for k in keys]
-    events = [(k, r[0]) for k, r in events if r is not None]
-    src = f"{R.HOOKS_FILE} ({len(events)} events)" if ours else "agentdeck's hook file is missing"
+    resolved = [(k, R.CARRIER.resolve_event(k)) for k in keys]
+    events = [(k, r[0]) for k, r in resolved if r is not None]
     trust = R.trust_of(out.view, root)
-    cfg = host.display(trust["config"])
-    # Copilot CLI
-    if trust["trusted"]:
-        via = ("COPILOT_ALLOW_ALL=true" if trust["via"] is None else
-               ("the folder itself" if trust["via"] == str(root) else f"its ancestor {trust['via']}"))
-        out.add("ok", "repo.reader.copilot-cli", f"Copilot CLI: this folder is trusted ({via} in "
-                f"{cfg} trustedFolders): sessions here load {src} with snake_case payloads "
-                "(PascalCase keys)")
-    else:
-        sub = (f"; only these subfolders are trusted: {', '.join(trust['subfolders'])} (sessions "
-               "started there do load them)" if trust["subfolders"] else "")
-        out.add("warning", "repo.reader.copilot-cli", f"Copilot CLI: {root} is not in {cfg} "
-                f"trustedFolders, so Copilot CLI loads none of its repository hooks{sub}",
-                fix="start `copilot` in the folder and trust it when asked (agentdeck never "
-                    "writes config.json)")
-    # VS Code
-    fires = [k for k, _ in events if k in R.VSCODE_EVENTS]
-    never = [k for k, _ in events if k not in R.VSCODE_EVENTS]
-    if ours:
-        out.add("info", "repo.reader.vscode",
-                f"VS Code agent mode: fires {', '.join(fires) or 'none'} with its own payload "
-                "(hookEventName, sessionId, VS Code tool ids)"
-                + (f"; never fires {', '.join(never)}" if never else "")
-                + "; it ignores matchers, so the handler sees every tool and must filter on "
-                  "tool_name itself (the default handler audits every call)")
-    # cloud agent
-    cloud = [k for k, e in events if e not in R.CLOUD_NEVER_FIRES]
-    dead = [k for k, e in events if e in R.CLOUD_NEVER_FIRES]
-    if ours:
-        out.add("info", "repo.reader.cloud-agent",
-                f"Copilot cloud agent: from the default branch, runs the bash command of "
-                f"{', '.join(cloud) or 'none'} (snake_case payloads; cwd the fresh clone)"
-                + (f"; {', '.join(dead)} never fire there" if dead else "")
-                + "; a PreToolUse answer of `ask` counts as deny there")
+    for row in R.CARRIER.reader_rows(trust, events, bool(ours), root, host):
+        out.add(row.result, f"repo.{row.check}", row.message, fix=row.fix)
     _cloud_setup(host, root, out)
 
 
@@ -442,60 +404,32 @@ def _cloud_setup(host: Host, root: Path, out: _Out) -> None:
                 fix=f"agentdeck apply --repo {root} --cloud-setup")
 
 
-def _live(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
-    from ..targets.copilot.facts import copilot_disable_key, resolve_event
+def _live(host: Host, root: Path, parsed: dict[str, Any], out: _Out,
+          say: Callable[[str], None]) -> None:
+    """The carrier's CLI asked what it loads here, on a scratch copy of its home
+    (core/doctor/isolated.py): the home is left as it was."""
     from ..targets import repo as R
-    from functools import partial
-
-    from ..targets.copilot.probes import hooks_discover
     from . import isolated
 
-    # on a scratch copy of ~/.copilot (core/doctor/isolated.py): the home is left as it was
-    res = isolated.run(host, "copilot", partial(hooks_discover, project_paths=[str(root)]))
-    check = "repo.live.discover"
-    if res.skipped_reason:
-        out.add("skipped", check, f"Copilot CLI: {res.skipped_reason}", live=True)
-        return
-    if not res.ok:
-        out.add("error", check, f"Copilot CLI hooks.discover failed: {res.error}", live=True)
-        return
-    rows = [h for h in (res.data or {}).get("hooks", []) if h.get("origin") == "repository"]
-    ours = [h for h in rows if str(h.get("source", "")).endswith(R.HOOKS_FILE)]
-    for e in (res.data or {}).get("errors", []):
-        out.add("error", check, f"Copilot CLI reports: {e}", live=True)
+    C = R.CARRIER
+    asked, probe = C.live_probe(root)
+    say(f"repo: asking {asked}")
+    res = isolated.run(host, R.CARRIER_NAME, probe)
     data = parsed.get(str(root / R.HOOKS_FILE))
-    expected = {}
+    expected: dict[str, str] = {}
     if isinstance(data, dict):
         for k, acts in data["hooks"].items():
-            r = resolve_event(k)
+            r = C.resolve_event(k)
             if r is None or not isinstance(acts, list):
                 continue
             for a in acts:
                 try:
-                    expected[copilot_disable_key(k, a)] = r[0]
+                    expected[C.disable_key(k, a)] = r[0]
                 except (ValueError, TypeError):
                     pass
-    trust = R.trust_of(out.view, root)
-    if not trust["trusted"]:
-        if rows:
-            out.add("warning", check, f"Copilot CLI loaded {len(rows)} repository hook(s) "
-                    "although agentdeck found no trust for this folder", live=True)
-        else:
-            out.add("info", check, "Copilot CLI (hooks.discover) loads no repository hook here: "
-                    "the folder is not trusted", live=True)
-        return
-    got = {h.get("disableKey"): h for h in ours}
-    missing = [ev for k, ev in expected.items() if k not in got]
-    off = [h["hookType"] for h in ours if h.get("enabled") is False]
-    if missing:
-        out.add("error", check, f"Copilot CLI did not load {len(missing)} of agentdeck's repository "
-                f"hooks ({', '.join(missing[:5])})", live=True)
-    if off:
-        out.add("warning", check, f"Copilot CLI loaded but disabled (settings.json disabledHooks) "
-                f"{', '.join(off)}", live=True)
-    if not missing and not off:
-        out.add("ok", check, f"Copilot CLI loads agentdeck's {len(ours)} repository hooks here, "
-                f"all enabled ({len(rows) - len(ours)} other repository hook(s))", live=True)
+    trusted = bool(R.trust_of(out.view, root)["trusted"])
+    for row in C.live_rows(res, expected, trusted):
+        out.add(row.result, f"repo.{row.check}", row.message, fix=row.fix, live=True)
 
 
 # ---- entry points ----------------------------------------------------------------------------
@@ -525,8 +459,7 @@ def repo_findings(host: Host, repo_dir: str | os.PathLike, profile: str = "defau
     _other_sources(host, root, out)
     _readers(host, root, parsed, out)
     if live:
-        say("repo: asking Copilot CLI (hooks.discover)")
-        _live(host, root, parsed, out)
+        _live(host, root, parsed, out, say)
     return out.findings
 
 

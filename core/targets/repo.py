@@ -1,4 +1,4 @@
-"""Repository scope: the hooks a repository carries for three readers at once.
+"""Repository scope: the hooks a repository carries for several readers at once.
 
     plan = engine.build_repo_plan(host, "/path/to/repo", "default")
 
@@ -7,31 +7,34 @@ manifest lives in agentdeck's state dir, keyed by the repository's path
 (`<state dir>/repos/<sha256(real path)[:16]>.json`), never inside the repository. Plan, apply,
 manifest and uninstall are the engine's own.
 
-Items (group in brackets), every path inside the repository:
+What a CLI reads from a repository is its target's `repo` part (core/targets/parts/repo.py):
+this module loops over the registry's targets and asks each. One part carries agentdeck's hook
+file (`CARRIER`, the part with `FACTS.hooks`): today Copilot's `.github/hooks/*.json`, read by
+Copilot CLI (in a trusted folder), VS Code agent mode and the Copilot cloud agent
+(core/targets/copilot/repo.py says who reads what, with which payload). The other parts name
+the repository files their CLI reads hooks from (reported as other hook sources; a switch in
+them that turns hooks off, by the doctor).
+
+Items (group in brackets), every path inside the repository (the carrier's paths; Copilot's
+shown):
 
   [hooks]  .github/hooks/agentdeck-hook.sh (file, 0755)  the committed wrapper: finds the profile's
                                                           handler on PATH where it runs; no path
                                                           outside the repository
-           .github/hooks/agentdeck.json (file)            one action per event:
+           .github/hooks/agentdeck.json (file)            one action per event (the carrier's
+                                                          `action`):
                {"type": "command", "bash": ".github/hooks/agentdeck-hook.sh <Key>",
                 "cwd": ".", "timeoutSec": 30}
   [cloud]  .github/workflows/copilot-setup-steps.yml      only on request (`--cloud-setup`): a step
                                                           that installs the handler for the cloud
                                                           agent; the whole file when there is none,
                                                           else a managed block at the end of the
-                                                          copilot-setup-steps job's steps (or a
-                                                          notice when it cannot be placed safely)
+                                                          setup job's steps (or a notice when it
+                                                          cannot be placed safely)
 
-Three readers, one file (READERS): Copilot CLI (only in a trusted folder), VS Code agent mode and
-the Copilot cloud agent (default branch, fresh clone, Linux, only `bash` entries run). The event
-keys are the PascalCase aliases (`event_key`): Copilot CLI accepts them (docs/facts/copilot.md,
-verified on 1.0.102) and VS Code needs them (`Stop`, never `AgentStop`, which both drop). A
-PascalCase key makes Copilot send snake_case fields with Claude tool names; VS Code sends its own
-payload. The default handler (agentdeck.core.hookhandler, with AGENTDECK_TARGET=repo) tells them apart.
-
-`cwd: "."` is the repository root for all three readers (GitHub's and VS Code's hook references:
-"relative to repository root"), so the relative command also works in a session started in a
-subfolder and in the cloud agent's fresh clone.
+The default handler (agentdeck.core.hookhandler, with AGENTDECK_TARGET=repo) tells the readers'
+payloads apart. `cwd: "."` is the repository root for every reader, so the relative command
+also works in a session started in a subfolder and in the cloud agent's fresh clone.
 
 The `info` dict (plain data for the app's repository pane; paths absolute):
 
@@ -42,10 +45,10 @@ The `info` dict (plain data for the app's repository pane; paths absolute):
               "timeout": int,
               "events": [{"event": "preToolUse", "key": "PreToolUse", "command": str,
                           "action": {...}, "disable_key": str,
-                          "readers": {"copilot-cli" | "vscode" | "cloud-agent":
-                                      {"fires": bool, "dialect": str | None, "note": str}}}]},
-    "readers": {"copilot-cli" | "vscode" | "cloud-agent": {"title": str, "loads": str}},
-    "trust": {"trusted": bool, "via": str | None, "subfolders": [str]},   # config.json trustedFolders
+                          "readers": {<reader id>: {"fires": bool, "dialect": str | None,
+                                                    "note": str}}}]},
+    "readers": {<reader id>: {"title": str, "loads": str}},   # the carrier's readers
+    "trust": {"trusted": bool, "via": str | None, "subfolders": [str]},   # the carrier's trust
     "other_sources": [{"kind", "path", "events", "readers", "note", "runs_agentdeck"}],
     "cloud_setup": {"wanted": bool, "mode": "file" | "block" | None, "file": str,
                     "spec": str | None, "arg": <the cloud_setup argument>, "note": str},
@@ -54,6 +57,7 @@ The `info` dict (plain data for the app's repository pane; paths absolute):
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import hashlib
 import json
 import os
@@ -67,6 +71,8 @@ from ..desired import Desired, DesiredState
 from ..disk import DiskView
 from ..policy import compiled as compiled_policy
 from ..errors import UserError
+from . import registry
+from .parts.repo import HookSwitch, RepoFile, RepoReader
 from .registry import TargetSpec
 from ..host import Host, HostError
 from ..manifest import Manifest
@@ -75,117 +81,59 @@ from .base import DEFAULT_OPTIONS, RunOptions, Target
 from .wrapper import WRAPPER_MODE
 
 T = "repo"
-HOOKS_DIR = ".github/hooks"
-HOOKS_FILE = ".github/hooks/agentdeck.json"
-WRAPPER = ".github/hooks/agentdeck-hook.sh"
-WORKFLOW = ".github/workflows/copilot-setup-steps.yml"
-SETUP_JOB = "copilot-setup-steps"
-REPO_SETTINGS = (".github/copilot/settings.json", ".github/copilot/settings.local.json")
-CLAUDE_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
 HANDLER_PROGRAM = "agentdeck-hook"
 #: `cloud_setup` value that takes agentdeck's recorded setup step out again
 CLOUD_SETUP_REMOVE = "remove"
 
-# ---- the three readers, as data ------------------------------------------------------------
-#: Sources: docs/facts/copilot.md section 9 (Copilot CLI 1.0.102, verified; the cloud agent
-#: constraints, the two dialects behind one row, VS Code and cloud agent controls);
-#: VS Code's hookTypes.ts HOOKS_BY_TARGET[VSCode] and hookSchema.ts (bash -> linux/osx,
-#: timeoutSec -> timeout, cwd relative to the workspace root).
-READERS: dict[str, dict[str, str]] = {
-    "copilot-cli": {
-        "title": "Copilot CLI",
-        "loads": "in a trusted folder only (config.json trustedFolders, or an ancestor of the "
-                 "session's folder); accepts camelCase and the PascalCase aliases",
-    },
-    "vscode": {
-        "title": "VS Code agent mode",
-        "loads": "from the workspace's .github/hooks/*.json (and .claude/settings*.json); "
-                 "fires its 8 PascalCase events; ignores matchers, so a hook sees every tool",
-    },
-    "cloud-agent": {
-        "title": "Copilot cloud agent",
-        "loads": "only .github/hooks/*.json of the default branch, in a fresh Linux clone; only "
-                 "`bash` entries run; `ask` is treated as deny; permissionRequest and "
-                 "notification never fire",
-    },
-}
 
-#: The events VS Code agent mode fires, by their (PascalCase) key.
-VSCODE_EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact",
-                 "SubagentStart", "SubagentStop", "Stop")
-#: Keys that look right and are dropped: silently by Copilot CLI (docs/facts/copilot.md),
-#: rejected by VS Code; with the spelling both read.
-REJECTED_KEYS = {"AgentStop": "Stop", "UserPromptSubmitted": "UserPromptSubmit"}
-#: Events that never fire in the cloud agent, and why.
-CLOUD_NEVER_FIRES = {
-    "permissionRequest": "tools are pre-approved there",
-    "notification": "the cloud agent is non-interactive",
-}
-#: Payload dialects, named as core.hookhandler labels them (`dialect` in the audit record).
-DIALECTS = {
-    "copilot-pascal": "snake_case fields (session_id, tool_name, tool_input), Claude tool names "
-                      "(Bash, Read, Write), ISO timestamp",
-    "vscode": "VS Code's own payload (hookEventName, sessionId, tool_name with VS Code tool ids "
-              "such as run_in_terminal, tool_input)",
-}
-#: Which dialect each reader sends under a PascalCase key.
-READER_DIALECT = {"copilot-cli": "copilot-pascal", "vscode": "vscode",
-                  "cloud-agent": "copilot-pascal"}
+# ---- the targets' repo parts -----------------------------------------------------------------
+def parts() -> list[tuple[str, Any]]:
+    """(target name, repo part) of every registered target that has one, in display order."""
+    return [(s.name, registry.part(s.name, "repo")) for s in registry.TARGETS
+            if registry.has_part(s.name, "repo")]
 
 
-def _facts():
-    from .copilot import facts
-    return facts
+def carrier() -> tuple[str, Any]:
+    """(target name, repo part) of the target that carries agentdeck's repository hook file."""
+    found = [(n, p) for n, p in parts() if p.FACTS.hooks is not None]
+    if len(found) != 1:
+        raise RuntimeError("exactly one registered target's repo part must carry the repository "
+                           f"hook file (FACTS.hooks); found {[n for n, _ in found] or 'none'}")
+    return found[0]
 
 
-def event_key(event: str) -> str:
-    """The key agentdeck writes for a Copilot event in the shared repo file: its PascalCase
-    alias (accepted by Copilot CLI, needed by VS Code), or the camelCase name when the event has
-    no alias (then VS Code never fires it)."""
-    facts = _facts()
-    for alias, ev in facts.COPILOT.pascal_aliases.items():
-        if ev == event and alias not in REJECTED_KEYS:
-            return alias
-    return event
-
-
-def reader_view(event: str, key: str) -> dict[str, dict[str, Any]]:
-    """What each reader does with `key` (registered for Copilot `event`)."""
-    out: dict[str, dict[str, Any]] = {}
-    pascal = key != event
-    cli_dialect = "copilot-pascal" if pascal else "copilot-camel"
-    out["copilot-cli"] = {"fires": True, "dialect": cli_dialect,
-                          "note": "in a trusted folder"}
-    if key in VSCODE_EVENTS:
-        note = "matchers ignored: the handler sees every tool" if event in (
-            "preToolUse", "postToolUse") else ""
-        out["vscode"] = {"fires": True, "dialect": "vscode", "note": note}
-    else:
-        out["vscode"] = {"fires": False, "dialect": None,
-                         "note": "not one of VS Code's events: never fires there"}
-    if event in CLOUD_NEVER_FIRES:
-        out["cloud-agent"] = {"fires": False, "dialect": None,
-                              "note": f"never fires there: {CLOUD_NEVER_FIRES[event]}"}
-    else:
-        note = "`ask` is treated as deny" if event == "preToolUse" else ""
-        out["cloud-agent"] = {"fires": True, "dialect": cli_dialect, "note": note}
+def all_readers() -> dict[str, RepoReader]:
+    """Every reader any target's repo part names, by id."""
+    out: dict[str, RepoReader] = {}
+    for _, p in parts():
+        out.update(p.FACTS.readers)
     return out
 
 
-def describe_event(key: str, event: str, readers: dict[str, dict[str, Any]]) -> str:
-    """One plan line: which reader gets which payload dialect for this key."""
-    parts = []
-    for r, v in readers.items():
-        title = READERS[r]["title"]
-        if v["fires"]:
-            d = "snake_case payload" if v["dialect"] == "copilot-pascal" else (
-                "its own payload" if v["dialect"] == "vscode" else "camelCase payload")
-            parts.append(f"{title}: {d}" + (f" ({v['note']})" if v["note"] and r != "copilot-cli"
-                                             else ""))
-        else:
-            parts.append(f"{title}: {v['note']}")
-    spelled = f"{key} (= {event})" if key != event else key
-    return f"{spelled} -- " + "; ".join(parts)
+def repo_files() -> list[RepoFile]:
+    """Every repository file a reader loads hooks from, besides agentdeck's (display order)."""
+    return [f for _, p in parts() for f in p.FACTS.files]
+
+
+CARRIER_NAME, CARRIER = carrier()
+_HOOKS = CARRIER.FACTS.hooks
+HOOKS_DIR: str = _HOOKS.dir
+HOOKS_FILE: str = _HOOKS.file
+WRAPPER: str = _HOOKS.wrapper
+_SETUP = _HOOKS.setup
+WORKFLOW: str = _SETUP.path if _SETUP is not None else ""
+SETUP_JOB: str = _SETUP.job if _SETUP is not None else ""
+SETUP_BEGIN: str = _SETUP.begin if _SETUP is not None else ""
+SETUP_END: str = _SETUP.end if _SETUP is not None else ""
+#: the readers of agentdeck's hook file (plan info "readers")
+READERS: dict[str, dict[str, str]] = {
+    k: {"title": CARRIER.FACTS.readers[k].title, "loads": CARRIER.FACTS.readers[k].loads}
+    for k in _HOOKS.readers}
+REJECTED_KEYS = dict(_HOOKS.rejected_keys)
+DIALECTS = dict(_HOOKS.dialects)
+event_key = CARRIER.event_key
+reader_view = CARRIER.reader_view
+trust_of = CARRIER.trust
 
 
 # ---- paths -----------------------------------------------------------------------------------
@@ -247,7 +195,7 @@ def journal_repo_root(host: Host) -> Path | None:
     manifests = {p for p in paths if Path(p).parent == host.state_dir / "repos"}
     for p in paths:
         for rel in (HOOKS_FILE, WRAPPER, WORKFLOW):
-            if p.endswith(os.sep + rel):
+            if rel and p.endswith(os.sep + rel):
                 root = Path(p[: -len(rel) - 1])
                 if str(manifest_path_for(host, root)) in manifests:
                     return root
@@ -287,9 +235,7 @@ def render_repo_wrapper(argv: list[str]) -> str:
     return (
         "#!/bin/sh\n"
         "# Written by agentdeck (repository scope): runs the hook handler for one event.\n"
-        "# Committed with the repository. Copilot CLI (in a trusted folder), VS Code agent mode\n"
-        "# and the Copilot cloud agent run it from the repository root as\n"
-        "#   .github/hooks/agentdeck-hook.sh <Event>\n"
+        f"{_HOOKS.wrapper_comment}"
         "# It names no path outside the repository: the handler is found on PATH where the hook\n"
         "# runs. Edit the profile and re-apply, not this file.\n"
         "AGENTDECK_EVENT=\"${1:-}\"\n"
@@ -304,19 +250,7 @@ def render_repo_wrapper(argv: list[str]) -> str:
     )
 
 
-def action_for(key: str, timeout: int) -> dict:
-    return {"type": "command", "bash": f"{WRAPPER} {key}", "cwd": ".", "timeoutSec": int(timeout)}
-
-
-def render_hooks_file(actions: dict[str, dict]) -> str:
-    obj = {"version": 1, "hooks": {k: [a] for k, a in actions.items()}}
-    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
-
-
-# ---- the cloud agent's setup workflow ----------------------------------------------------------
-SETUP_BEGIN = "# >>> agentdeck: hook handler for the Copilot cloud agent (managed) >>>"
-SETUP_END = "# <<< agentdeck <<<"
-
+# ---- the cloud reader's setup workflow (the carrier's SetupWorkflow) --------------------------
 
 def default_spec() -> str:
     try:
@@ -330,7 +264,7 @@ def default_spec() -> str:
 def setup_step(spec: str, indent: str) -> str:
     """Our step's lines (the block body), each prefixed with `indent` (the steps list's)."""
     lines = [
-        "- name: Install the agentdeck hook handler (.github/hooks/agentdeck-hook.sh runs it)",
+        f"- name: Install the agentdeck hook handler ({WRAPPER} runs it)",
         "  run: |",
         f"    pipx install {shlex.quote(spec)}",
         '    echo "${PIPX_BIN_DIR:-$HOME/.local/bin}" >> "$GITHUB_PATH"',
@@ -343,14 +277,11 @@ def setup_markers(indent: str) -> tuple[str, str]:
 
 
 def render_workflow(spec: str) -> str:
-    """The whole copilot-setup-steps.yml for a repository that has none."""
+    """The whole setup workflow for a repository that has none."""
     indent = " " * 6
     begin, end = setup_markers(indent)
     return (
-        "# Copilot cloud agent setup: GitHub runs the copilot-setup-steps job before the agent\n"
-        "# starts (outside the agent's firewall). Written by agentdeck; the steps outside the\n"
-        "# agentdeck markers are yours to add.\n"
-        'name: "Copilot Setup Steps"\n'
+        f"{_SETUP.header}"
         "on:\n"
         "  workflow_dispatch:\n"
         "  push:\n"
@@ -361,7 +292,7 @@ def render_workflow(spec: str) -> str:
         f"      - {WORKFLOW}\n"
         "jobs:\n"
         f"  {SETUP_JOB}:\n"
-        "    runs-on: ubuntu-latest\n"
+        f"    runs-on: {_SETUP.runs_on}\n"
         "    permissions:\n"
         "      contents: read\n"
         "    steps:\n"
@@ -383,7 +314,7 @@ def _content(line: str) -> bool:
 
 def steps_anchor(text: str) -> tuple[str | None, str]:
     """Where a step can be appended to an existing workflow: (indent of the steps list's items,
-    "") when the copilot-setup-steps job's `steps:` block list is the last thing in the file,
+    "") when the setup job's (SETUP_JOB) `steps:` block list is the last thing in the file,
     else (None, why). Line-based on purpose (no YAML library): it only accepts the plain block
     layout GitHub's own template uses and refuses everything else."""
     lines = text.splitlines()
@@ -456,69 +387,62 @@ def _events_of(data: Any) -> list[str]:
     return list(hooks) if isinstance(hooks, dict) else []
 
 
+def _paths(host: Host, root: Path, f: RepoFile) -> list[Path]:
+    """The files `f` names in the repository ("<dir>/*.json": each such file of the folder)."""
+    folder, _, pattern = f.path.rpartition("/")
+    if not any(c in pattern for c in "*?["):
+        return [root / f.path]
+    return [root / folder / fn for fn in host.listdir(root / folder)
+            if fnmatch.fnmatchcase(fn, pattern)]
+
+
 def repo_hook_sources(view: DiskView, root: Path) -> list[dict]:
-    """Every other hook source in the repository that one of the three readers loads alongside
-    agentdeck's file: (kind, path, events, readers, note, runs_agentdeck, data)."""
+    """Every other hook source in the repository that a reader loads, as the targets' repo parts
+    name them (RepoFile): (kind, path, events, readers, note, runs_agentdeck, data)."""
     host = view.host
     out: list[dict] = []
-    hooks_dir = root / HOOKS_DIR
-    for fn in host.listdir(hooks_dir):
-        p = hooks_dir / fn
-        if not fn.endswith(".json") or p == root / HOOKS_FILE or not host.is_file(p):
-            continue
-        data = _json_quiet(view, p, jsonc=False)
-        out.append({"kind": "repo-hooks-file", "path": str(p), "events": _events_of(data),
-                    "readers": ["copilot-cli", "vscode", "cloud-agent"],
-                    "note": "another hook file: all three readers run it alongside agentdeck's",
-                    "data": data})
-    for rel in REPO_SETTINGS:
-        p = root / rel
-        data = _json_quiet(view, p, jsonc=True)
-        if isinstance(data, dict) and "hooks" in data:
-            out.append({"kind": "repo-settings-hooks", "path": str(p), "events": _events_of(data),
-                        "readers": ["copilot-cli"],
-                        "note": "inline hooks in the repository's Copilot settings: Copilot CLI "
-                                "runs them alongside agentdeck's", "data": data})
-    for rel in CLAUDE_SETTINGS:
-        p = root / rel
-        data = _json_quiet(view, p, jsonc=True)
-        if isinstance(data, dict) and "hooks" in data:
-            out.append({"kind": "repo-claude-hooks", "path": str(p), "events": _events_of(data),
-                        "readers": ["copilot-cli", "vscode"],
-                        "note": "Claude-format hooks: Copilot CLI and VS Code run them too "
-                                "(the cloud agent does not)", "data": data})
+    for f in repo_files():
+        for p in _paths(host, root, f):
+            if p == root / HOOKS_FILE:
+                continue
+            if f.hook_file:
+                if not host.is_file(p):
+                    continue
+                data = _json_quiet(view, p, jsonc=f.jsonc)
+            else:
+                data = _json_quiet(view, p, jsonc=f.jsonc)
+                if not (isinstance(data, dict) and "hooks" in data):
+                    continue
+            out.append({"kind": f.kind, "path": str(p), "events": _events_of(data),
+                        "readers": list(f.readers), "note": f.note, "data": data})
     for src in out:
         src["runs_agentdeck"] = HANDLER_PROGRAM in json.dumps(src["data"]) if src["data"] else False
     return out
 
 
-def trust_of(view: DiskView, root: Path) -> dict[str, Any]:
-    """Whether Copilot CLI loads the repository's hooks here: the repository or one of its
-    ancestors in config.json `trustedFolders` (the only thing read from that file; observed on
-    1.0.102: an ancestor's trust covers the folders below it), or COPILOT_ALLOW_ALL=true."""
-    from .copilot.hooks import trusted_folders
+def reads_ours(src: dict) -> bool:
+    """Whether a reader of this other source reads agentdeck's hook file too (then an event both
+    register fires twice in it)."""
+    return bool(set(src["readers"]) & set(READERS))
 
-    host = view.host
-    folders = trusted_folders(view)
-    via = None
-    subfolders: list[str] = []
-    for f in folders:
-        fp = Path(os.path.realpath(os.path.expanduser(f)))
-        if fp == root or fp in root.parents:
-            if via is None or len(str(fp)) > len(via):
-                via = str(fp)
-        elif root in fp.parents:
-            subfolders.append(str(fp))
-    allow_all = host.env.get("COPILOT_ALLOW_ALL") == "true"
-    return {"trusted": via is not None or allow_all, "via": via, "subfolders": subfolders,
-            "allow_all": allow_all, "config": str(host.copilot_home / "config.json")}
+
+def switch_files(host: Host, root: Path) -> list[tuple[Path, HookSwitch]]:
+    """Every file with a switch that turns hooks off, in the order the doctor reports them: the
+    carrier's home files, then the repository's (the targets' repo parts, display order)."""
+    out: list[tuple[Path, HookSwitch]] = list(CARRIER.home_switches(host))
+    for f in repo_files():
+        if f.switch is not None:
+            out += [(p, f.switch) for p in _paths(host, root, f)]
+    return out
 
 
 # ---- the adapter -----------------------------------------------------------------------------
 #: the repository scope's one target (not in the registry's home targets: core/scopes.py
 #: plans it); its manifest is in the state dir, keyed by the repository (manifest_path_for)
-SPEC = TargetSpec(name=T, title="Repository (.github/hooks)", short="Repository",
-                  binary="copilot", npm_package="@github/copilot", home_env="", home_dirname="",
+_CARRIER_SPEC = registry.spec(CARRIER_NAME)
+SPEC = TargetSpec(name=T, title=f"Repository ({HOOKS_DIR})", short="Repository",
+                  binary=_CARRIER_SPEC.binary, npm_package=_CARRIER_SPEC.npm_package,
+                  home_env="", home_dirname="",
                   package=__package__, adapter_module=__name__, adapter_class="RepoTarget")
 
 
@@ -563,12 +487,9 @@ class RepoTarget(Target):
 
     # ---- hooks ---------------------------------------------------------------------------------
     def _hooks(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
-        from .copilot import hooks as copilot_hooks
-
-        host = view.host
         from .wrapper import resolve_handler
 
-        facts = _facts()
+        host = view.host
         root = self.root
         info: dict[str, Any] = {
             "file": str(root / HOOKS_FILE), "wrapper": str(root / WRAPPER),
@@ -603,7 +524,7 @@ class RepoTarget(Target):
             info["on_path"] = missing is None
             if missing:
                 st.warn("; ".join(missing))
-        events, warns = copilot_hooks.registered_events(profile)
+        events, warns = CARRIER.registered_events(profile)
         for w in warns:
             st.warn(w)
         if not events:
@@ -612,11 +533,11 @@ class RepoTarget(Target):
         actions: dict[str, dict] = {}
         for ev in events:
             key = event_key(ev)
-            act = action_for(key, profile.hooks.timeout)
+            act = CARRIER.action(key, profile.hooks.timeout)
             actions[key] = act
             readers = reader_view(ev, key)
             info["events"].append({"event": ev, "key": key, "command": act["bash"], "action": act,
-                                   "disable_key": facts.copilot_disable_key(key, act),
+                                   "disable_key": CARRIER.disable_key(key, act),
                                    "readers": readers})
         st.add(Desired(T, root / WRAPPER, "file", render_repo_wrapper(argv), mode=WRAPPER_MODE,
                        label=WRAPPER, group="hooks",
@@ -625,39 +546,17 @@ class RepoTarget(Target):
                               "names no path outside the repository"))
         compiled_policy.add_to(st, profile, host, T, root)
         keys = ", ".join(actions)
-        st.add(Desired(T, root / HOOKS_FILE, "file", render_hooks_file(actions),
+        st.add(Desired(T, root / HOOKS_FILE, "file", CARRIER.render_hooks_file(actions),
                        label=f"{HOOKS_FILE} ({len(actions)} events)", group="hooks",
-                       reason=f"one file for Copilot CLI, VS Code and the cloud agent: {keys} as "
-                              f"`{WRAPPER} <Event>` run from the repository root (cwd \".\"), "
-                              f"timeoutSec {profile.hooks.timeout}; PascalCase keys, which every "
-                              "reader accepts"))
-        # what each reader does, per event
-        st.note("one hook file, three readers: " + "; ".join(
-            f"{v['title']} reads it {v['loads']}" for v in READERS.values()))
-        for e in info["events"]:
-            st.note(describe_event(e["key"], e["event"], e["readers"]))
-        st.note("payload dialects: snake_case = " + DIALECTS["copilot-pascal"] + "; VS Code = "
-                + DIALECTS["vscode"] + "; the default handler (AGENTDECK_TARGET=repo) reads both")
-        st.warn("the actions have a `bash` command only: the cloud agent runs nothing else, and "
-                "on Windows (no POSIX shell) Copilot CLI and VS Code have no command to run for "
-                "them")
-        trust = st.info["trust"]
-        if trust["trusted"]:
-            via = ("COPILOT_ALLOW_ALL=true" if trust["via"] is None
-                   else ("this folder" if trust["via"] == str(root) else trust["via"]))
-            st.note(f"Copilot CLI trusts this repository ({via}, in {host.display(trust['config'])}"
-                    " trustedFolders): its sessions here load these hooks")
-        else:
-            extra = (f" (only subfolders are: {', '.join(trust['subfolders'])})"
-                     if trust["subfolders"] else "")
-            st.warn(f"Copilot CLI does not trust this folder{extra}: it loads repository hooks "
-                    "only in a trusted folder. Trust it when Copilot asks at startup (agentdeck "
-                    "never writes config.json)")
-        home_hooks = host.copilot_home / "hooks" / copilot_hooks.HOOKS_FILE
+                       reason=CARRIER.file_reason(keys, profile.hooks.timeout)))
+        # what each reader does, per event, and whether the carrier's CLI loads the file here
+        for line in CARRIER.plan_lines(info["events"], st.info["trust"], root, host):
+            (st.warn if line.level == "warn" else st.note)(line.message)
+        home_hooks = CARRIER.home_hooks(host)
         if view.state(home_hooks).exists:
-            st.warn(f"{host.display(home_hooks)} also registers agentdeck's hooks for Copilot CLI: "
-                    "in a trusted repository it runs both, so each event is handled twice "
-                    "(audit records with target copilot and target repo)")
+            line = CARRIER.home_twice(host.display(home_hooks))
+            (st.warn if line.level == "warn" else st.note)(line.message)
+        titles = all_readers()
         for src in sources:
             rel = os.path.relpath(src["path"], root)
             data = src["data"]
@@ -665,10 +564,12 @@ class RepoTarget(Target):
                 st.warn(f"other hook source {rel} does not parse ({data['__unreadable__']})")
                 continue
             ev = f" ({', '.join(src['events'])})" if src["events"] else ""
-            readers = ", ".join(READERS[r]["title"] for r in src["readers"])
-            level = st.warn if src["runs_agentdeck"] else st.note
-            dup = "; it runs agentdeck's handler too, so those events fire twice" \
-                if src["runs_agentdeck"] else ""
+            readers = ", ".join(titles[r].title for r in src["readers"])
+            twice = src["runs_agentdeck"] and reads_ours(src)
+            level = st.warn if twice else st.note
+            dup = ("; it runs agentdeck's handler too, so those events fire twice" if twice else
+                   "; it runs agentdeck's handler too (with agentdeck's hooks in the home for "
+                   "that CLI, those events fire twice)" if src["runs_agentdeck"] else "")
             level(f"other hook source: {rel}{ev}: read by {readers}{dup}")
         info["byte_stable"] = ("the registered action names the committed wrapper, not the "
                                "handler: changing the handler leaves every action and its "
@@ -686,6 +587,11 @@ class RepoTarget(Target):
         info: dict[str, Any] = {"wanted": False, "mode": None, "file": str(path), "spec": None,
                                 "arg": arg, "note": ""}
         st.info["cloud_setup"] = info
+        if _SETUP is None:          # the carrier's cloud reader has no setup workflow
+            info["note"] = "no setup workflow is known for the readers of this hook file"
+            if arg not in (False, CLOUD_SETUP_REMOVE):
+                st.warn("cloud setup step not planned: " + info["note"])
+            return
         if arg == CLOUD_SETUP_REMOVE or (arg is False and not recorded):
             info["note"] = ("not requested (--cloud-setup adds a step that installs the handler "
                             "for the cloud agent)")
@@ -710,7 +616,7 @@ class RepoTarget(Target):
             warnings.append(f"installs `{spec}` with pipx from PyPI; if your team installs "
                             "agentdeck from elsewhere, pass --cloud-setup=SPEC (a git URL, a "
                             "wheel path in the repository)")
-        reason = ("GitHub runs the copilot-setup-steps job before the cloud agent starts: this "
+        reason = (f"GitHub runs the {SETUP_JOB} job before the cloud agent starts: this "
                   f"step installs the hook handler ({spec}) so the committed wrapper finds it")
         if mode == "file":
             info["mode"] = "file"

@@ -12,6 +12,7 @@ import pytest
 
 from agentdeck.core import hookhandler
 from agentdeck.core.targets import repo as R
+from agentdeck.core.targets.copilot import repo as CR   # the carrier of the repository hook file
 
 #: (key as registered, payload, dialect the handler must name, canonical event)
 PAYLOADS = [
@@ -61,6 +62,6 @@ def test_every_key_agentdeck_writes_maps_to_a_handler_event():
 
 
 def test_the_plan_names_the_handlers_dialect_labels():
-    assert set(R.READER_DIALECT.values()) <= set(R.DIALECTS)
+    assert set(CR.READER_DIALECT.values()) <= set(R.DIALECTS)
     labels = {d for _, _, d, _ in PAYLOADS}
     assert labels == set(R.DIALECTS)

@@ -16,6 +16,7 @@ from agentdeck.core import engine
 from agentdeck.core.errors import UserError
 from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key, resolve_event
 from agentdeck.core.targets import repo as R
+from agentdeck.core.targets.copilot import repo as CR   # the carrier of the repository hook file
 
 
 @pytest.fixture
@@ -44,8 +45,8 @@ def test_every_registered_event_gets_a_key_all_three_readers_accept():
         assert key not in R.REJECTED_KEYS
     assert R.event_key("agentStop") == "Stop"               # never AgentStop
     assert R.event_key("userPromptSubmitted") == "UserPromptSubmit"
-    vscode_fired = {R.event_key(e) for e in COPILOT.register_events} & set(R.VSCODE_EVENTS)
-    assert vscode_fired == set(R.VSCODE_EVENTS)             # all 8 of VS Code's events are covered
+    vscode_fired = {R.event_key(e) for e in COPILOT.register_events} & set(CR.VSCODE_EVENTS)
+    assert vscode_fired == set(CR.VSCODE_EVENTS)             # all 8 of VS Code's events are covered
 
 
 def test_rejected_keys_are_the_facts_dropped_names():
@@ -118,11 +119,11 @@ def test_plan_says_per_event_which_reader_gets_which_dialect(ghost, repo):
         key = R.event_key(event)
         line = next(m for m in msgs if m.startswith(key + " "))
         assert "Copilot CLI: snake_case payload" in line
-        if key in R.VSCODE_EVENTS:
+        if key in CR.VSCODE_EVENTS:
             assert "VS Code agent mode: its own payload" in line
         else:
             assert "VS Code agent mode: not one of VS Code's events" in line
-        if event in R.CLOUD_NEVER_FIRES:
+        if event in CR.CLOUD_NEVER_FIRES:
             assert "Copilot cloud agent: never fires there" in line
         else:
             assert "Copilot cloud agent: snake_case payload" in line
