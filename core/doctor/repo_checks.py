@@ -1,16 +1,19 @@
-"""`agentdeck doctor --repo DIR`: what each of the three readers will do with a repository's hooks.
+"""`agentdeck doctor --repo DIR`: what each reader will do with a repository's hooks.
 
     from agentdeck.core.doctor.repo_checks import repo_findings
     findings = repo_findings(host, "/path/to/repo", "default", live=False)
 
 Every Finding has target "repo" and a check id `repo.<area>.<what>`; its path is relative to
-the repository when the file is inside it (else shown with the home as `~`). Static checks read files
-only: the repository's `.github/hooks/*.json`, `.github/copilot/settings*.json`,
-`.claude/settings*.json` and the setup workflow; from the home, Copilot's `settings.json`
-(disableAllHooks) and `config.json` -- of which only `trustedFolders` is read, never printed
-beyond the folders that concern this repository. `git` is asked (read-only) whether the files are
-committed, executable and not ignored. `live` also asks the installed Copilot CLI
-(`hooks.discover` with projectPaths = the repository), which runs no hook.
+the repository when the file is inside it (else shown with the home as `~`). What a CLI reads
+from a repository is its target's repo part (core/targets/parts/repo.py); the checks loop over
+them (core.targets.repo: parts, the CARRIER of agentdeck's hook file). Static checks read files
+only: the carrier's hook files (`.github/hooks/*.json`) and setup workflow, each part's
+repository files (`.github/copilot/settings*.json`, `.claude/settings*.json`,
+`.qwen/settings.json`) and the carrier's home files with a switch (Copilot's `settings.json`:
+disableAllHooks) and its trust (`config.json`, of which only `trustedFolders` is read, never
+printed beyond the folders that concern this repository). `git` is asked (read-only) whether the
+files are committed, executable and not ignored. `live` also asks the carrier's installed CLI
+(Copilot's `hooks.discover` with projectPaths = the repository), which runs no hook.
 """
 from __future__ import annotations
 
