@@ -232,7 +232,7 @@ def trust(view: "DiskView", root: Path) -> dict[str, Any]:
     via = None
     subfolders: list[str] = []
     for f in folders:
-        fp = Path(os.path.realpath(os.path.expanduser(f)))
+        fp = Path(host.realpath(os.path.expanduser(f)))
         if fp == root or fp in root.parents:
             if via is None or len(str(fp)) > len(via):
                 via = str(fp)
