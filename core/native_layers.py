@@ -9,40 +9,40 @@
     for_rule(rule, "copilot") -> {..., "layer": None, "hook_only": True, "why": "..."}
     describe(policy, target) -> [for_rule(r, target) for each paths rule]
 
-`policy show` and the Policy tab print this; the facts behind it (with the version each was
-observed for) are core/facts/native_deny.py, the spellings core/targets/claude/permissions.py and
-core/targets/codex/permissions.py. Codex's layer is conditional: it is written only into a
-permission profile the operator selected (the plan's info["permissions"] says whether it was).
-Plain data, the standard library only, no disk: what the plan writes is the same translation
-(the plan's info["permissions"] adds which entries were already the operator's).
+`policy show` and the Policy tab print this. Each target's policy part says what its CLI's own
+layer is (NATIVE_DENY, a path_spelling.NativeDeny: the facts behind it with the version each was
+observed for, whether agentdeck writes it, and the translation of a rule into its entries, the
+package's permissions.py; or only NATIVE_LAYER, plain text, for a layer agentdeck does not write).
+A conditional layer is written only when the operator's own configuration allows it (Codex: a
+permission profile the operator selected; the plan's info["permissions"] says whether it was).
+Plain data, no disk: what the plan writes is the same translation (the plan's
+info["permissions"] adds which entries were already the operator's).
 """
 from __future__ import annotations
 
-from .facts import native_deny as F
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from .targets.path_spelling import NativeDeny
 
 HOOK_ONLY = "the hook is the only layer"
 
 
 def for_rule(rule: dict, target: str) -> dict:
-    layer = F.LAYER.get(target)
+    layer = native_deny(target)
     out = {"target": target, "rule": rule.get("id"), "layer": None, "hook_only": True,
            "conditional": False,
            "entries": [], "written": [], "skipped": [], "notes": [],
-           "verified": F.VERIFIED.get(target, ""), "source": "observed",
+           "verified": layer.verified if layer else "", "source": "observed",
            "why": HOOK_ONLY}
     if layer is None:   # a target whose policy part says what it knows, or a scope (repo)
         known = _part_says(target)
         out["why"] = (f"{HOOK_ONLY} agentdeck installs: {known}" if known
                       else f"{HOOK_ONLY} (no native layer is known for {target})")
         return out
-    if not layer["written"]:
-        out["why"] = f"{HOOK_ONLY}: {layer['why']}"
+    if not layer.written or layer.translate is None:
+        out["why"] = f"{HOOK_ONLY}: {layer.why}"
         return out
-    if target == "claude":
-        from .targets.claude.permissions import translate
-    else:
-        from .targets.codex.permissions import translate
-    t = translate(rule)
+    t = layer.translate(rule)
     out.update(entries=[e if isinstance(e, str) else list(e) for e in t.entries],
                written=[list(x) for x in t.written], skipped=[list(x) for x in t.skipped],
                notes=list(t.notes))
@@ -50,11 +50,11 @@ def for_rule(rule: dict, target: str) -> dict:
         out["why"] = f"{HOOK_ONLY}: " + ("; ".join(f"{p}: {w}" for p, w in t.skipped)
                                          or "the rule names no path")
         return out
-    out.update(layer=layer["name"], hook_only=False, why="")
+    out.update(layer=layer.layer, hook_only=False, why="")
     parts = []
-    if layer["written"] == "conditional":
+    if layer.written == "conditional":
         out["conditional"] = True
-        parts.append(layer["why"])
+        parts.append(layer.why)
     if t.skipped:
         parts.append("some paths are left to the hook: " + "; ".join(
             f"{p}: {w}" for p, w in t.skipped))
@@ -62,14 +62,24 @@ def for_rule(rule: dict, target: str) -> dict:
     return out
 
 
+def native_deny(target: str) -> "NativeDeny | None":
+    """The CLI's own path deny as the target's policy part's NATIVE_DENY describes it
+    (core/targets/parts/policy.py), or None (no such record, or a scope such as repo)."""
+    return getattr(_policy_part(target), "NATIVE_DENY", None)
+
+
 def _part_says(target: str) -> str:
     """A target's own path deny that agentdeck does not write, as its policy part's NATIVE_LAYER
     says (core/targets/parts/policy.py), or ""."""
+    return str(getattr(_policy_part(target), "NATIVE_LAYER", "") or "")
+
+
+def _policy_part(target: str):
     from .targets import registry
 
     if target not in registry.BUILTIN or not registry.has_part(target, "policy"):
-        return ""
-    return str(getattr(registry.part(target, "policy"), "NATIVE_LAYER", "") or "")
+        return None
+    return registry.part(target, "policy")
 
 
 def describe(policy: dict | None, target: str) -> list[dict]:

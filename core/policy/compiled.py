@@ -5,7 +5,7 @@ pydantic: the install writes this document (a desired `file` item of each target
 the handler reads it with `json` alone.
 
 Where it lives (one rule, in `policy_path`):
-  copilot, codex, claude   <state dir>/policy/<target>.json (0600); the wrapper exports
+  a target (its home)      <state dir>/policy/<target>.json (0600); the wrapper exports
                            AGENTDECK_STATE_DIR and AGENTDECK_TARGET, so the handler finds it
   repo (--repo DIR)        <repo>/.github/agentdeck/policy.json (0644, committed; NOT in
                            .github/hooks/, where Copilot loads every *.json as a hook file and
@@ -18,7 +18,8 @@ it runs on every tool call with no Host object).
 Document (format 2):
   {"format": 2, "target": "copilot", "on_error": "allow" | "deny",
    "unresolved": "ask" | "deny" | "allow", "home": "/home/me" (not for repo),
-   "mcp_servers": [names Copilot prefixes its MCP tools with],
+   "mcp_servers": [the profile's server names, for a CLI whose MCP tool names carry no prefix
+                   (its dialect part's MCP_NAMES guess "servers": Copilot's)],
    "rules": [{"id", "tool", "match" | "command" + "args", "decision", "reason"}, ...],
    "paths": [{"id", "paths", "except", "access", "decision", "reason", "builtin"?}, ...]}
 `~` stays in the globs: the handler expands it from the CLI's HOME (the repository's document
@@ -173,13 +174,7 @@ def self_protection(host, target: str, root=None) -> list[str]:
         p = str(p)
         return "~" + p[len(home):] if p == home or p.startswith(home + "/") else p
 
-    out = [g(host.state_dir) + "/**", g(host.state_dir), g(host.config_dir) + "/**",
-           g(host.copilot_home) + "/hooks/**", g(host.copilot_home) + "/settings.json",
-           g(host.copilot_home) + "/hooks", g(host.copilot_home) + "/agentdeck-hook.sh",
-           g(host.codex_home) + "/hooks.json", g(host.codex_home) + "/config.toml",
-           g(host.codex_home) + "/agentdeck-hook.sh",
-           g(host.claude_home) + "/settings.json", g(host.claude_home) + "/settings.local.json",
-           g(host.claude_home) + "/agentdeck-hook.sh"]
+    out = [g(host.state_dir) + "/**", g(host.state_dir), g(host.config_dir) + "/**"]
     out += _guarded(host, g)
     if target == "repo":    # committed and read on other machines: nothing of this machine's
         return [p for p in out if p.startswith("~")] + ["**/.github/agentdeck/**",
@@ -200,17 +195,29 @@ def self_protection(host, target: str, root=None) -> list[str]:
 
 def _guarded(host, g) -> list[str]:
     """The files each target's policy part names as its GUARDED (core/targets/parts/policy.py):
-    relative to the target's home, or a `**/` glob as it is."""
+    relative to the target's home, or a `**/` glob as it is; in the registry's order."""
     from ..targets import registry
 
     out: list[str] = []
-    for name in registry.BUILTIN:
-        if not registry.has_part(name, "policy"):
+    for spec in registry.TARGETS:
+        if not registry.has_part(spec.name, "policy"):
             continue
-        home = registry.spec(name).home(host)
-        for rel in getattr(registry.part(name, "policy"), "GUARDED", ()):
+        home = spec.home(host)
+        for rel in getattr(registry.part(spec.name, "policy"), "GUARDED", ()):
             out.append(rel if rel.startswith("**/") else g(home / rel))
     return out
+
+
+def _names_mcp_by_server(target: str) -> bool:
+    """Whether the target's hooks name an MCP tool so that only a known server's spelling says
+    it is one (its dialect part's MCP_NAMES.guess "servers": no prefix): then the compiled
+    policy carries the profile's server names (mcp_servers) for the handler."""
+    from ..targets import registry
+
+    if target not in registry.BUILTIN or not registry.has_part(target, "dialect"):
+        return False
+    naming = getattr(registry.part(target, "dialect"), "MCP_NAMES", None)
+    return naming is not None and naming.guess == "servers"
 
 
 def desired_item(profile, host, target: str, root=None):
@@ -223,7 +230,8 @@ def desired_item(profile, host, target: str, root=None):
     from ..desired import Desired
     from ..errors import UserError
 
-    servers = sorted((getattr(profile, "mcp_servers", None) or {}).keys()) if target == "copilot" else []
+    servers = (sorted((getattr(profile, "mcp_servers", None) or {}).keys())
+               if _names_mcp_by_server(target) else [])
     try:
         text = compile_policy(pol, target, home=None if target == "repo" else str(host.home),
                               protect=self_protection(host, target, root),

@@ -1,8 +1,9 @@
-"""A [[policy.paths]] rule path, minus its excepts, spelled as one CLI's own deny patterns.
+"""A [[policy.paths]] rule path, minus its excepts, spelled as one CLI's own deny patterns; and
+the record a target's policy part describes that CLI's own path deny with (NativeDeny).
 
-Shared by claude_permissions.py (Claude's permissions.deny) and codex_permissions.py (a Codex
-permission profile). Neither CLI has exceptions, so an except is spelled into the patterns where
-that is exact:
+Shared by the targets that write their CLI's own deny (each package's permissions.py: Claude's
+permissions.deny, a Codex permission profile). Neither CLI has exceptions, so an except is
+spelled into the patterns where that is exact:
 
   <dir>/<name>*  except  <dir>/*<S>  (S literal)
       -> one pattern per character of S: "<dir>/<name>*<not S[-1]>", "... <not S[-2]>S[-1]", ...
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 _GLOB = "*?["
 
@@ -34,6 +35,32 @@ class Translation:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     #: what the entries cover differently from the rule (plain text)
     notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class NativeFact:
+    """One thing a CLI's own path deny does, with the version it was verified for."""
+    claim: str
+    source: str            # observed (run for real) | documented (the CLI's own help text only)
+    verified: str          # the CLI version it was observed for
+
+
+@dataclass(frozen=True)
+class NativeDeny:
+    """A CLI's own deny for file paths, the one that holds without agentdeck's hook (a target's
+    policy part's NATIVE_DENY, core/targets/parts/policy.py; core/native_layers.py reads it).
+
+    written    True: agentdeck writes each [[policy.paths]] deny rule it can spell into `layer`;
+               "conditional": only when `why` holds; False: never (`why` says why the hook is
+               the only layer agentdeck installs)
+    translate  rule -> Translation: the layer's entries for one rule (written True/"conditional")
+    """
+    verified: str                          # the CLI version the facts were observed for
+    facts: tuple[NativeFact, ...]
+    layer: str | None = None               # the layer's name, where agentdeck writes into it
+    written: bool | str = False
+    why: str = ""
+    translate: Callable[[dict], Translation] | None = None
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,7 @@ def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clie
     """The default profile's rule, added by agentdeck to the operator's own permission profile:
     a sandboxed `codex exec` turn cannot cat ~/.ssh/id_rsa with agentdeck's hook made inert,
     and cats id_rsa.pub. (Under --dangerously-bypass-approvals-and-sandbox the layer is off:
-    core/facts/native_deny.py.)"""
+    core/targets/codex/facts.py PERMISSIONS.)"""
     need("codex")
     host = scratch_env
     host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"

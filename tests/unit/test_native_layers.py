@@ -3,7 +3,7 @@ where the rule can be spelled there, the hook alone in Copilot and Codex (and wh
 from __future__ import annotations
 
 from agentdeck.core import native_layers
-from agentdeck.core.facts import native_deny
+from agentdeck.core.targets import registry
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
         "access": ["read", "write"], "decision": "deny", "reason": "r"}
@@ -12,7 +12,7 @@ KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub
 def test_claude_names_its_layer_and_the_entries():
     row = native_layers.for_rule(KEYS, "claude")
     assert row["hook_only"] is False and "permissions.deny" in row["layer"]
-    assert len(row["entries"]) == 8 and row["verified"] == native_deny.CLAUDE_VERIFIED
+    assert len(row["entries"]) == 8 and row["verified"] == registry.part("claude", "facts").PERMISSIONS_VERIFIED
     assert native_layers.line(row).startswith("also Claude Code permissions.deny")
 
 
@@ -41,3 +41,26 @@ def test_describe_lists_every_paths_rule():
     rows = native_layers.describe({"rules": [], "paths": [KEYS, {**KEYS, "id": "b"}]}, "claude")
     assert [r["rule"] for r in rows] == ["private-keys", "b"]
     assert native_layers.describe(None, "claude") == []
+
+
+def test_each_targets_native_deny_is_data_with_the_version_verified():
+    """Each target's policy part describes its CLI's own path deny (NATIVE_DENY): facts with the
+    version verified, and a translation wherever agentdeck writes the layer; `policy show` asks
+    the parts, never a table keyed by target name."""
+    seen = {}
+    for spec in registry.TARGETS:
+        layer = native_layers.native_deny(spec.name)
+        if layer is None:
+            continue
+        seen[spec.name] = layer.written
+        assert layer.verified and layer.facts, spec.name
+        assert {f.verified for f in layer.facts} == {layer.verified}, spec.name
+        assert {f.source for f in layer.facts} <= {"observed", "documented"}, spec.name
+        assert layer.written in (True, False, "conditional"), spec.name
+        if layer.written:
+            assert callable(layer.translate) and layer.layer, spec.name
+        if layer.written is not True:
+            assert layer.why, spec.name
+        assert native_layers.for_rule(KEYS, spec.name)["verified"] == layer.verified
+    assert {"claude": True, "codex": "conditional", "copilot": False}.items() <= seen.items()
+    assert native_layers.native_deny("repo") is None

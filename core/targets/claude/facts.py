@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from ...facts.versions import CliFacts, frozen_map
+from ..path_spelling import NativeFact
 from . import SPEC as _SPEC
 
 
@@ -180,3 +181,64 @@ CLAUDE = ClaudeFacts(
 
 #: this target's facts, under the name every target's facts module gives them
 FACTS = CLAUDE
+
+
+# ---- its own deny for file paths: permissions.deny ---------------------------------------------
+# Observed 2026-12-01 in real offline turns (a scripted model calling the named tool, scratch
+# home, no credentials; tests/clients/test_native_deny_real.py re-runs them). agentdeck writes each
+# [[policy.paths]] deny rule there (permissions.py); the policy part's NATIVE_DENY names it.
+
+PERMISSIONS_VERIFIED = "2.1.332"
+
+#: how a rule path is written in a Read(...)/Edit(...) entry (observed)
+PERMISSION_ROOTS = {
+    "home": "~/",          # `Read(~/.ssh/id_*)` is the home directory ($HOME)
+    "absolute": "//",      # `Read(//abs/path)`: a double slash is the filesystem root
+}
+
+#: the entry kinds, per access (observed): a Read deny stops the Read tool and also Edit/Write of
+#: the file ("covered by a Read deny rule ... cannot be edited"); an Edit deny stops Edit and
+#: Write but not Read; a `Write(...)` entry is accepted and enforces nothing
+PERMISSION_ENTRY = {"read": "Read", "write": "Edit"}
+
+#: the characters a rule path may hold for its Claude entry: `*`, `**`, `?` and positive classes
+#: `[abc]` / `[a-z]` behave as in the rule; `[!x]` and `[^x]` are NOT negations there (a class
+#: holding `!`/`^`), `{a,b}` is literal, and `(`/`)` would end the entry
+PERMISSION_UNSUPPORTED = ("[!", "[^", "{", "}", "(", ")", "\\")
+
+#: the alphabet agentdeck spells a "any character but c" class with (Claude has no negated class;
+#: its matching is case-insensitive, so lower case covers upper case too). A name ending in a
+#: character outside it is left to the hook.
+PERMISSION_CLASS_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789._+@-"
+
+#: what permissions.deny does, as observed
+PERMISSIONS: tuple[NativeFact, ...] = tuple(
+    NativeFact(c, "observed", PERMISSIONS_VERIFIED) for c in (
+    "permissions.deny in ~/.claude/settings.json holds in -p mode under bypassPermissions, "
+    "--allowedTools and the default mode alike: the Read tool answers \"File is in a directory "
+    "that is denied by your permission settings\" and returns nothing",
+    "the deny does not depend on hooks: it holds with no hook registered",
+    "`~/` is the home directory and `//` the filesystem root; a single leading `/` and a bare "
+    "name are not the home or the root (`Read(/abs/...)`, `Read(id_rsa)`, `Read(**/id_rsa)` "
+    "did not stop a read of ~/.ssh/id_rsa from another working directory)",
+    "`*`, `**`, `?`, `[a-z]` and `[abc]` are globs; `[!b]` and `[^b]` are not negations; "
+    "`{a,b}` is not an alternative",
+    "gitignore-style: a pattern that matches a directory covers everything below it "
+    "(`Read(~/.ss*)` denied ~/.ssh/id_rsa)",
+    "matching is case-insensitive: `Read(~/.SSH/ID_*)` denied ~/.ssh/id_rsa",
+    "paths are normalized and symlinks resolved before matching: ~/.ssh/./id_rsa, "
+    "~/.ssh//id_rsa, ~/.ssh/../.ssh/id_rsa and a symlink to the key were denied",
+    "an allow entry does not carve an exception out of a deny (deny wins), and there is no "
+    "negation: `Read(!~/.ssh/*.pub)` did not re-allow id_rsa.pub",
+    "a Read deny also stops Edit and Write of the file; an Edit deny stops Edit and Write but "
+    "not Read; `Write(...)` entries are accepted and enforce nothing",
+    "Read denies are also applied to simple Bash reads: cat, head, sed, awk, nl, base64, `cat "
+    "< file`, `cd ~/.ssh && cat id_rsa`, `cat $HOME/...`, quoted paths, cp of the file, and "
+    "`ls -l` of the file were denied",
+    "Read denies are NOT applied to Bash globs (`cat ~/.ssh/id_r*`), recursive readers (`grep "
+    "-r`, `tar`), interpreters (`python3 -c open(...)`) or unknown readers (`xxd`)",
+    "Edit denies are applied to Bash writes: `>` redirection, rm, tee, cp onto the file; a "
+    "Read deny alone is not (`>`, rm and tee of a Read-denied file ran; `sed -i` was denied)",
+    "this version offers no Grep or Glob tool in -p mode (its tools: Agent, Bash, Edit, Read, "
+    "Write, Skill, ToolSearch, ...): searches go through Bash",
+))

@@ -5,7 +5,7 @@ hook is gone (removed, emptied, timed out, or never run).
     translate(rule) -> Translation(entries=["Read(~/.ssh/id_*[ac...-])", ...], ...)
     add_to(st, policy, view, manifest, settings)   # the plan's member items
 
-How a rule becomes entries (the observed syntax: core/facts/native_deny.py):
+How a rule becomes entries (the observed syntax: facts.py, "its own deny for file paths"):
 
   access read  -> Read(<path>)    (Claude also refuses Edit/Write of a Read-denied file)
   access write -> Edit(<path>)    (covers Edit and Write; `Write(...)` enforces nothing)
@@ -15,7 +15,7 @@ Claude has no exceptions (an allow never beats a deny, there is no `!`), so an `
 spelled into the pattern where that is exact: a rule path ending in `*` with an except `*<S>` in
 the same directory (S literal, e.g. `~/.ssh/id_*` except `~/.ssh/*.pub`) becomes one entry per
 character of S: "ends in a character other than S's last", "ends in <other>b", ... ("names
-not ending in .pub"), each class written over CLAUDE_CLASS_ALPHABET. Every entry is a subset of
+not ending in .pub"), each class written over PERMISSION_CLASS_ALPHABET. Every entry is a subset of
 what the rule denies (nothing the rule allows is denied, case variants aside: Claude matches
 case-insensitively); a name ending in a character outside that alphabet is left to the hook.
 An except agentdeck cannot spell that way leaves that path to the hook alone, and says so.
@@ -31,16 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from ...desired import Desired, DesiredState
-from ...facts import native_deny as F
 from ..path_spelling import Dialect, Translation, minus, spell_path
+from . import facts as F
 
 T = "claude"
 DENY_KEY = ("permissions", "deny")
 
 
-CLAUDE = Dialect(cli="Claude", home=F.CLAUDE_ROOTS["home"], absolute=F.CLAUDE_ROOTS["absolute"],
-                 unsupported=F.CLAUDE_UNSUPPORTED, ignore_case=True, negated_class=False,
-                 alphabet=F.CLAUDE_CLASS_ALPHABET)
+CLAUDE = Dialect(cli="Claude", home=F.PERMISSION_ROOTS["home"],
+                 absolute=F.PERMISSION_ROOTS["absolute"], unsupported=F.PERMISSION_UNSUPPORTED,
+                 ignore_case=True, negated_class=False, alphabet=F.PERMISSION_CLASS_ALPHABET)
 
 
 def translate(rule: dict) -> Translation:
@@ -73,7 +73,7 @@ def translate(rule: dict) -> Translation:
             continue
         for a in access:
             for pat in pats:
-                entry = f"{F.CLAUDE_ENTRY[a]}({pat})"
+                entry = f"{F.PERMISSION_ENTRY[a]}({pat})"
                 if entry not in tr.entries:
                     tr.entries.append(entry)
         tr.written.append((p, "as it is" if exact else why))

@@ -8,11 +8,25 @@ permission_mode, and for an MCP tool the server's real name in `mcp_server`.
 from __future__ import annotations
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt
+from ..path_spelling import NativeDeny
+from . import facts
 from .dialect import MCP_NAMES
+from .permissions import translate
 
 CAVEATS = {
     "claude": ["exit 1 lets the tool run: agentdeck denies with exit 2 only"],
 }
+
+#: what the built-in rule agentdeck-self keeps an agent from writing: settings.json (agentdeck's
+#: hooks, the permissions.deny entries it adds, disableAllHooks) and settings.local.json (its
+#: hooks run beside settings.json's: doctor.py), and agentdeck's wrapper
+GUARDED = ("settings.json", "settings.local.json", "agentdeck-hook.sh")
+
+#: Claude's own path deny (facts.py PERMISSIONS): every [[policy.paths]] deny rule it can spell
+#: is written there (permissions.py)
+NATIVE_DENY = NativeDeny(
+    verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, translate=translate,
+    layer="Claude Code permissions.deny (~/.claude/settings.json)", written=True)
 
 
 def _claude(tool: str, args: dict) -> dict:

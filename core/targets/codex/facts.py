@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 from ...digest import sha256
 from ...facts.versions import CliFacts, frozen_map
+from ..path_spelling import NativeFact
 from . import SPEC as _SPEC
 
 
@@ -213,3 +214,43 @@ def codex_trusted_hash(event: str, matcher: str | None, handlers: list[Mapping[s
 
 #: this target's facts, under the name every target's facts module gives them
 FACTS = CODEX
+
+
+# ---- its own deny for file paths: a sandbox permission profile -----------------------------------
+# Observed 2026-12-01 in real sandboxed `codex exec` turns (a scripted model, scratch home, no
+# credentials; tests/clients/test_native_deny_real.py): agentdeck adds the rules to the
+# operator's own profile when config.toml selects one (permissions.py; the policy part's
+# NATIVE_DENY says when).
+
+PERMISSIONS_VERIFIED = "0.171.0"
+
+#: what a permission profile's filesystem entries do, as observed
+PERMISSIONS: tuple[NativeFact, ...] = tuple(
+    NativeFact(c, "observed", PERMISSIONS_VERIFIED) for c in (
+    "a permission profile (`default_permissions = \"NAME\"`, `[permissions.NAME]` with "
+    "`extends = \":workspace\"`, `[permissions.NAME.filesystem]` `\"PATH\" = \"none\"`) denies "
+    "sandboxed shell commands the file (`cat: ...: Permission denied`, bundled bubblewrap), in "
+    "`codex exec` too; `~/` and globs (`id_*`, `**`) are accepted",
+    "it is a sandbox: `--dangerously-bypass-approvals-and-sandbox` (how agentdeck's own turns "
+    "and many operators run codex exec) switches it off and the file was read",
+    "a glob entry may only deny (`only supports deny access; use an exact path or trailing /** "
+    "for read`): an exception such as `*.pub` = read is refused, the whole config with it",
+    "a profile cannot extend `:danger-full-access`: choosing one for the operator changes how "
+    "every command runs, not only the protected paths",
+    "`\"PATH\" = \"none\"` denies reading and writing; an exact `\"PATH\" = \"read\"` denies "
+    "writing (`Read-only file system`) and lets reading through; `[!c]` negates a class, "
+    "`{a,b}` is literal, matching is case-sensitive",
+    "an entry for a path that does not exist is accepted and blocks creating it; inside the "
+    "sandbox its missing parent directory then exists and cannot be made (`mkdir ~/.aws`: File "
+    "exists)",
+    "an exact-path entry for a file that does not exist made `codex exec` fail to start the "
+    "session in about half the runs (\"bwrap: Can't get type of source .../.ssh/config: No "
+    "such file or directory\"); glob entries that match nothing, even under a missing folder, "
+    "never did (12 runs, 6 with such globs): agentdeck writes every entry as a glob",
+    "two entries under one folder that does not exist (`~/.azure/a.json`, `~/.azure/b.json` "
+    "with no ~/.azure) make every session fail to start: \"fs sandbox helper failed ... bwrap: "
+    "Can't bind mount ... on .../.azure: No such file or directory\" (one such entry alone, or "
+    "both once the folder exists, work)",
+    "`sandbox_mode = \"danger-full-access\"` in the same config.toml did not switch a selected "
+    "default_permissions profile off (the read was still denied)",
+))

@@ -6,7 +6,7 @@ cannot open the file even when the hook is gone.
     profile_name(config) -> (the profile agentdeck adds to, or None, why not)
     add_to(st, policy, config_path, config, profile_sets_permissions, display) -> the info block
 
-Codex 0.171.0 (observed, core/facts/native_deny.py): `[permissions.<name>.filesystem]` entries
+Codex 0.171.0 (observed, facts.py PERMISSIONS): `[permissions.<name>.filesystem]` entries
 `"<pattern>" = "none"` deny reading and writing; `[!c]` negates a class; matching is
 case-sensitive. An EXACT path that does not exist can stop every session from starting (bwrap
 "Can't get type of source ...", nondeterministically), a glob that matches nothing cannot; so

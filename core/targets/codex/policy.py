@@ -9,13 +9,32 @@ file tool apply_patch. Codex has no read or web tool: reads go through its shell
 from __future__ import annotations
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, patch, snake, snake_prompt, spelled
+from ..path_spelling import NativeDeny
+from . import facts
 from .dialect import MCP_NAMES
+from .permissions import translate
 
 CAVEATS = {
     "codex": ["Codex runs only trusted hooks, silently skipping untrusted ones: without "
               "`apply --trust-hooks` (or the operator's approval) no rule is enforced",
               "exit 1 lets the tool run: agentdeck denies with exit 2 only"],
 }
+
+#: what the built-in rule agentdeck-self keeps an agent from writing: hooks.json (agentdeck's
+#: hooks), config.toml (its trusted hashes, and the permission profile agentdeck adds to), and
+#: agentdeck's wrapper
+GUARDED = ("hooks.json", "config.toml", "agentdeck-hook.sh")
+
+#: Codex's own path deny (facts.py PERMISSIONS): written into the operator's own permission
+#: profile only (permissions.py)
+NATIVE_DENY = NativeDeny(
+    verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, translate=translate,
+    layer="Codex permission profile (config.toml [permissions.<yours>.filesystem])",
+    written="conditional",
+    why="only when config.toml's default_permissions names a profile you defined (agentdeck "
+        "never chooses one: it changes how every command runs), and only for sandboxed shell "
+        "commands (not under --dangerously-bypass-approvals-and-sandbox); otherwise the hook is "
+        "the only layer (`agentdeck plan` says which)")
 
 
 def _codex(tool: str, args: dict) -> dict:

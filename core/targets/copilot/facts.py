@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 from ...digest import sha256
 from ...facts.versions import CliFacts, frozen_map
+from ..path_spelling import NativeFact
 from . import SPEC as _SPEC
 
 
@@ -248,3 +249,27 @@ def copilot_disable_key(event: str, action: Mapping[str, Any]) -> str:
 
 #: this target's facts, under the name every target's facts module gives them
 FACTS = COPILOT
+
+
+# ---- its own deny for file paths -----------------------------------------------------------------
+# Observed 2026-12-01 in real offline turns (a scripted model calling the view tool, scratch home,
+# no credentials): Copilot has such a layer only as command-line flags or in enterprise-managed
+# settings, so agentdeck never writes it (the policy part's NATIVE_DENY says why).
+
+PERMISSIONS_VERIFIED = "1.0.102"
+
+#: what Copilot's own path denies do, as observed
+PERMISSIONS: tuple[NativeFact, ...] = tuple(
+    NativeFact(c, "observed", PERMISSIONS_VERIFIED) for c in (
+    "`--deny-tool 'read(PATH)'` (absolute, `~/`, a glob like `id_*`, or a bare name) stops the "
+    "view tool (\"Permission to run this tool was denied due to the following rules\"); "
+    "`write(PATH)` is its documented counterpart for file writes; neither applies to shell "
+    "commands (`cat` of the file ran)",
+    "those rules exist only as command-line flags: no environment variable or user setting "
+    "carries them, so a home-level install cannot set them for every session",
+    "settings.json `permissions.deny` is enterprise-managed only (its setting schema marks it "
+    "managedOnly): in ~/.copilot/settings.json it is ignored (the view ran)",
+    "`sandbox.userPolicy.filesystem.deniedPaths` applies to sandboxed shell commands only, "
+    "needs `sandbox.enabled` and bubblewrap 0.5+ on Linux, and without bwrap the command ran "
+    "unsandboxed and read the file",
+))

@@ -14,6 +14,8 @@ import json
 from ...policy.templates import (
     CWD, PROMPT_CWD, S, PreToolTemplate, PromptTemplate, named, patch, snake, snake_prompt,
     spelled)
+from ..path_spelling import NativeDeny
+from . import facts
 from .dialect import MCP_NAMES
 
 CAVEATS = {
@@ -24,6 +26,17 @@ CAVEATS = {
              "the Copilot cloud agent treats ask as deny",
              "Copilot CLI loads repository hooks only in a trusted folder"],
 }
+
+#: what the built-in rule agentdeck-self keeps an agent from writing: the hook files agentdeck
+#: registers (~/.copilot/hooks/*.json) and their folder, settings.json (its disabledHooks list
+#: switches single hooks off), and agentdeck's wrapper
+GUARDED = ("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh")
+
+#: Copilot's own path deny (facts.py PERMISSIONS): agentdeck cannot write it for every session
+NATIVE_DENY = NativeDeny(
+    verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, written=False,
+    why=f"Copilot CLI {facts.PERMISSIONS_VERIFIED} takes path denies only as --deny-tool flags or "
+        "from enterprise-managed settings; the hook is the only layer agentdeck installs")
 
 _TS = 1764493200000                      # camelCase: a numeric timestamp
 _ISO = "2026-12-01T09:00:00.000Z"        # PascalCase and VS Code: an ISO string

@@ -5,9 +5,17 @@ core/targets/<name>/policy.py provides (module attributes):
     CAVEATS    {caller: [str]}: what the Policy tab says about enforcement in the hooks of the
                target (and of every scope its dialect module speaks for, core/targets/parts/
                dialect.py SPEAKERS), plain text
-    NATIVE_LAYER (optional) plain text: the CLI's own path deny that agentdeck does not write,
-               and what it does (`policy show` and the Policy tab say it beside "the hook is
-               the only layer agentdeck installs")
+    NATIVE_DENY (optional) NativeDeny (core/targets/path_spelling.py): the CLI's own deny for
+               file paths, the one that holds without agentdeck's hook: the facts observed about
+               it (NativeFact: claim, observed | documented, the version verified; kept in the
+               package's facts.py), the version they were verified for, whether agentdeck writes
+               a [[policy.paths]] deny rule into it (True, "conditional" with `why` saying when,
+               or False with `why` saying why not), the layer's name, and `translate(rule)` ->
+               Translation, the layer's entries for one rule (the package's permissions.py).
+               core/native_layers.py reads it for `policy show` and the Policy tab
+    NATIVE_LAYER (optional, without NATIVE_DENY) plain text: the CLI's own path deny that
+               agentdeck does not write, and what it does (`policy show` and the Policy tab say
+               it beside "the hook is the only layer agentdeck installs")
     GUARDED    (optional) the CLI's files the built-in rule agentdeck-self keeps an agent from
                writing, beside agentdeck's own (core/policy/compiled.py self_protection): a
                path relative to the target's home (the settings its hooks are in, agentdeck's
@@ -41,6 +49,7 @@ from __future__ import annotations
 from ...policy.templates import (  # noqa: F401  (the part's shapes and shared builders)
     CWD, PROMPT_CWD, S, McpForm, PreToolTemplate, PromptTemplate, ToolForm, named, patch, snake,
     snake_prompt, spelled)
+from ..path_spelling import NativeDeny, NativeFact, Translation  # noqa: F401  (NATIVE_DENY)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
