@@ -263,8 +263,9 @@ def read_journal(host: Host) -> dict | None:
                         and str(host.resolve_write_path(Path(via))) == p)
         if not ((host.confined(p) and host.real_confined(p)) or through_link):
             raise bad(f"names a path outside the home ({p})")
-        if host.never_written(p):
-            raise bad(f"names Copilot's config.json ({p}), which agentdeck never writes")
+        what = host.never_written_what(p)
+        if what:
+            raise bad(f"names {what} ({p}), which agentdeck never writes")
         b = rec.get("backup")
         if b is not None:
             lst = host.lstat(Path(b)) if isinstance(b, str) else None

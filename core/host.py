@@ -68,7 +68,7 @@ class Host:
     def from_environment(cls, home: str | os.PathLike[str] | None = None,
                          env: Mapping[str, str] | None = None) -> "Host":
         """Build a Host for `home` (default: $HOME). With an explicit home, the target homes
-        default inside it unless COPILOT_HOME / CODEX_HOME / CLAUDE_CONFIG_DIR are set."""
+        default inside it unless their variables (each TargetSpec's home_env) are set."""
         base_env = dict(os.environ if env is None else env)
         if home is None:
             root = Path(base_env.get("HOME") or Path.home())
@@ -94,25 +94,6 @@ class Host:
         # facts' type hints name it); the registry and the target packages are no part of it
         from .targets import registry
         return [s.home(self) for s in registry.TARGETS]
-
-    @property
-    def copilot_home(self) -> Path:
-        return self._env_path("COPILOT_HOME", self.home / ".copilot")
-
-    @property
-    def codex_home(self) -> Path:
-        return self._env_path("CODEX_HOME", self.home / ".codex")
-
-    @property
-    def claude_home(self) -> Path:
-        return self._env_path("CLAUDE_CONFIG_DIR", self.home / ".claude")
-
-    @property
-    def claude_json(self) -> Path:
-        """Claude's user MCP file: ~/.claude.json, or inside CLAUDE_CONFIG_DIR when that is set."""
-        if self.env.get("CLAUDE_CONFIG_DIR"):
-            return self.claude_home / ".claude.json"
-        return self.home / ".claude.json"
 
     @property
     def agents_skills_dir(self) -> Path:
@@ -421,14 +402,15 @@ class Host:
     def check_writable(self, path: Path, real: Path | None = None, *, confine: bool = True) -> Path:
         """Where a write of `path` lands (its symlinks followed), refused with one HostError line
         when that is outside the home, the CLI homes and the state dir (resolved, not as
-        written), Copilot's config.json (never written), or something other than a regular
-        file (a directory, a device, a FIFO: never replaced by a file)."""
+        written), a file a target declares never written (never_written), or something other
+        than a regular file (a directory, a device, a FIFO: never replaced by a file)."""
         real = self.resolve_write_path(path) if real is None else real
         if confine and not self.real_confined(real):
             raise HostError(f"{path}: not written: it leads out of the home (to {real}); "
                             + write_through_hint(real))
-        if self.never_written(real):
-            raise HostError(f"{path}: not written: agentdeck never writes Copilot's config.json")
+        what = self.never_written_what(real)
+        if what:
+            raise HostError(f"{path}: not written: agentdeck never writes {what}")
         try:
             st = os.lstat(real)
         except FileNotFoundError:
@@ -441,25 +423,36 @@ class Host:
         return real
 
     def never_written(self, path: os.PathLike[str] | str) -> bool:
-        """Copilot's tool-managed config.json (auth tokens, trusted folders): never written or
-        removed, whatever a manifest or journal says (core/facts: COPILOT.config_file)."""
-        from .targets.copilot.facts import COPILOT   # local: pending (lead): moves to the spec
+        """Whether `path` is a file a target declares agentdeck never writes nor removes
+        (TargetSpec.never_write: a CLI's tool-managed file, auth tokens...), whatever a manifest
+        or journal says; reached by any spelling or symlink."""
+        return bool(self.never_written_what(path))
 
-        if os.path.basename(path) != COPILOT.config_file and not os.path.islink(path):
-            return False      # the common case, without resolving anything
-        cfg = os.path.realpath(self.copilot_home / COPILOT.config_file)
+    def never_written_what(self, path: os.PathLike[str] | str) -> str:
+        """"" when `path` is none of the never-written files (never_written); else what it is,
+        for the refusal ("<target short name>'s <file>")."""
+        from .targets import registry   # local: specs only (no adapter, no facts)
+
+        if os.path.basename(path) not in registry.NEVER_WRITE_NAMES and not os.path.islink(path):
+            return ""         # the common case, without resolving anything
         p = os.path.abspath(path)
-        return os.path.realpath(p) == cfg or os.path.join(os.path.realpath(os.path.dirname(p)),
-                                                          os.path.basename(p)) == cfg
+        real = os.path.realpath(p)
+        via_parent = os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p))
+        for s in registry.TARGETS:
+            for name in s.never_write:
+                guarded = os.path.realpath(s.home(self) / name)
+                if real == guarded or via_parent == guarded:
+                    return f"{s.short}'s {name}"
+        return ""
 
     def write_atomic(self, path: Path, data: bytes, *, mode: int | None = None,
                      confine: bool = True) -> None:
         """Temp file in the same directory, fsync, rename. Keeps the existing file's mode unless
         `mode` is given; a new file gets `mode` or 0644. `confine=False` (the apply's new
         content from the profile only) lets it go through a folder the operator symlinked out
-        of the home; config.json and non-regular files are refused always. A file with other hard links is
-        rewritten in place instead (a rename would cut it from its other names; the apply's
-        backup and journal cover that write). Every OSError is one HostError line naming the
+        of the home; a never-written file (never_written) and non-regular files are refused
+        always. A file with other hard links is rewritten in place instead (a rename would cut
+        it from its other names; the apply's backup and journal cover that write). Every OSError is one HostError line naming the
         file, the operation and what the errno means."""
         import tempfile  # here, not at the top: planning never writes
 
@@ -570,8 +563,9 @@ class Host:
     def symlink(self, target: str, link: Path, *, confine: bool = True) -> None:
         if confine and not self.real_confined(link):
             raise HostError(f"{link}: not written: it is reached through a symlink that leads out of the home")
-        if self.never_written(link):
-            raise HostError(f"{link}: not written: agentdeck never writes Copilot's config.json")
+        what = self.never_written_what(link)
+        if what:
+            raise HostError(f"{link}: not written: agentdeck never writes {what}")
         self.mkdir(link.parent, confine=confine)
         tmp = link.parent / f".{link.name}.agentdeck-tmp"
 
@@ -584,13 +578,14 @@ class Host:
 
     def remove(self, path: Path, *, confine: bool = True) -> None:
         """Remove a file or a symlink (never what it points to). Refuses (HostError) a path that
-        is reached through a symlink leading out of the home and the CLI homes, and Copilot's
-        config.json. `confine=False`: a scratch folder of agentdeck's own outside the home (the
-        org drill's, made with mkdir(confine=False))."""
+        is reached through a symlink leading out of the home and the CLI homes, and a file a
+        target declares never written (never_written). `confine=False`: a scratch folder of
+        agentdeck's own outside the home (the org drill's, made with mkdir(confine=False))."""
         if confine and not self.real_confined(path):
             raise HostError(f"{path}: not removed: reached through a symlink that leads out of the home")
-        if self.never_written(path) and not os.path.islink(path):
-            raise HostError(f"{path}: not removed: agentdeck never removes Copilot's config.json")
+        what = self.never_written_what(path)
+        if what and not os.path.islink(path):
+            raise HostError(f"{path}: not removed: agentdeck never removes {what}")
 
         def unlink() -> None:
             try:
@@ -635,8 +630,8 @@ class Host:
         return out
 
     def roots(self) -> list[str]:
-        """The folders agentdeck may change: the home, each CLI's home (wherever COPILOT_HOME,
-        CODEX_HOME or CLAUDE_CONFIG_DIR put it), agentdeck's state dir and the write-through
+        """The folders agentdeck may change: the home, each CLI's home (wherever its variable,
+        TargetSpec.home_env, puts it), agentdeck's state dir and the write-through
         folders the operator named, as written and with their own symlinks resolved."""
         out: list[str] = []
         for p in (self.home, *self.cli_homes(), self.state_dir,

@@ -138,8 +138,8 @@ _SHA_RE = re.compile(r"[0-9a-f]{64}")
 def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None,
                    checked: set[str] | None = None) -> str | None:
     """Why an entry cannot be acted on safely (uninstall deletes and restores what it names):
-    every path must lie inside the home or a CLI home (and not be Copilot's config.json), and
-    prior_sha must be a sha256. `checked`: paths already found fine (skipped)."""
+    every path must lie inside the home or a CLI home (and not be a never-written file,
+    Host.never_written), and prior_sha must be a sha256. `checked`: paths already found fine (skipped)."""
     if not isinstance(e.path, str) or not os.path.isabs(e.path) or not isinstance(e.created_dirs, list):
         return "has an entry with an unexpected shape"
     kind = KINDS.get(e.kind) if isinstance(e.kind, str) else None
@@ -150,8 +150,9 @@ def _entry_problem(host: Host, e: Entry, roots: list[str] | None = None,
             continue
         if not isinstance(p, str) or not host.confined(p, roots):
             return f"names a path outside the home ({p})"
-        if p == e.path and host.never_written(p):
-            return f"names Copilot's config.json ({e.path}), which agentdeck never writes"
+        what = host.never_written_what(p) if p == e.path else ""
+        if what:
+            return f"names {what} ({e.path}), which agentdeck never writes"
         if checked is not None:
             checked.add(p)
     if e.prior_mode is not None and not (isinstance(e.prior_mode, int) and 0 <= e.prior_mode <= 0o1777):

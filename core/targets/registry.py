@@ -20,8 +20,8 @@ if TYPE_CHECKING:  # pragma: no cover
 from .spec import MANIFEST_NAME, MCP_SWITCHES, TRUST_HOOKS, TargetSpec
 
 __all__ = ["BUILTIN", "BY_NAME", "DIRECTIVES_FILE", "MANIFEST_NAME", "MCP_SWITCHES", "NAMES",
-           "PROFILE_FILES", "TARGETS", "TRUST_HOOKS", "TargetSpec", "has_part", "package", "part",
-           "spec", "title"]
+           "NEVER_WRITE_NAMES", "PROFILE_FILES", "TARGETS", "TRUST_HOOKS", "TargetSpec", "has_part",
+           "package", "part", "spec", "title"]
 
 #: the registry: one entry per target package under core/targets/, in display order
 BUILTIN: tuple[str, ...] = ("copilot", "codex", "claude", "qwen")
@@ -42,8 +42,11 @@ if TYPE_CHECKING:  # pragma: no cover
     PROFILE_FILES: tuple[str, ...]
     #: the profile file that holds the `_agentdeck` directives and the MCP switches' disabled list
     DIRECTIVES_FILE: str
+    #: the file names any target declares never written (TargetSpec.never_write): the Host's
+    #: quick test before it resolves a path
+    NEVER_WRITE_NAMES: frozenset[str]
 
-_LAZY = ("TARGETS", "NAMES", "BY_NAME", "PROFILE_FILES", "DIRECTIVES_FILE")
+_LAZY = ("TARGETS", "NAMES", "BY_NAME", "PROFILE_FILES", "DIRECTIVES_FILE", "NEVER_WRITE_NAMES")
 
 
 def __getattr__(attr: str) -> Any:
@@ -60,6 +63,7 @@ def __getattr__(attr: str) -> Any:
         g["PROFILE_FILES"] = tuple(f"{s.name}/{f}" for s in specs for f in s.profile_files)
         g["DIRECTIVES_FILE"] = next((f"{s.name}/{s.directives_file}" for s in specs
                                      if s.directives_file), "")
+        g["NEVER_WRITE_NAMES"] = frozenset(f for s in specs for f in s.never_write)
         g["TARGETS"] = specs
     return g[attr]
 

@@ -27,7 +27,7 @@ class TargetSpec:
     target packages, and `dataclasses` costs it about 8 ms at every tool call."""
     __slots__ = ("name", "title", "short", "binary", "npm_package", "home_env", "home_dirname",
                  "package", "adapter_class", "capabilities", "adapter_module", "profile_files",
-                 "directives_file")
+                 "directives_file", "never_write")
     name: str                   # the --target name, manifest target, plan target
     title: str                  # the CLI's full name, shown to the operator
     short: str                  # its short name (badges, notes)
@@ -45,17 +45,23 @@ class TargetSpec:
     #: the one of them that may also hold agentdeck's `_agentdeck` directives block and the
     #: MCP switches' disabled list ("" for none; one target declares it)
     directives_file: str
+    #: the CLI's own files in its home that agentdeck never writes nor removes, whatever a
+    #: manifest or journal says (tool-managed: auth tokens and the like); Host.never_written
+    #: asks the registry for them
+    never_write: tuple[str, ...]
 
     def __init__(self, *, name: str, title: str, short: str, binary: str, npm_package: str,
                  home_env: str, home_dirname: str, package: str, adapter_class: str,
                  capabilities: frozenset[str] = frozenset(), adapter_module: str = "",
-                 profile_files: tuple[str, ...] = (), directives_file: str = "") -> None:
+                 profile_files: tuple[str, ...] = (), directives_file: str = "",
+                 never_write: tuple[str, ...] = ()) -> None:
         values = dict(name=name, title=title, short=short, binary=binary,
                       npm_package=npm_package, home_env=home_env, home_dirname=home_dirname,
                       package=package, adapter_class=adapter_class,
                       capabilities=frozenset(capabilities),
                       adapter_module=adapter_module or f"{package}.adapter",
-                      profile_files=tuple(profile_files), directives_file=directives_file)
+                      profile_files=tuple(profile_files), directives_file=directives_file,
+                      never_write=tuple(never_write))
         for k, v in values.items():
             object.__setattr__(self, k, v)
 

@@ -13,6 +13,7 @@ from agentdeck.core import cli, engine, overlay
 from agentdeck.core.errors import UserError
 
 from app_helpers import choose_tab, main_screen, plain, settle, static_text
+from tests.target_homes import target_home
 
 
 def _row(screen, name: str) -> McpRow:
@@ -89,7 +90,7 @@ async def test_switch_off_apply_then_plan_and_a_new_session_are_empty(empty_host
     assert json.loads(layer.read_text()) == {"mcp_enabled": {"copilot": {"memory": False}}}
     toml = (layer.parent / "profile.toml").read_text()
     assert 'extends = ["default"]' in toml
-    settings = json.loads((host.copilot_home / "settings.json").read_text())
+    settings = json.loads((target_home(host, "copilot") / "settings.json").read_text())
     assert "memory" in settings["disabledMcpServers"]
     # the next `agentdeck plan` has nothing to do (exit 0) and says whose choices it uses
     code, out = cli_plan(host, monkeypatch, capsys, "--target", "copilot")
@@ -144,7 +145,7 @@ async def test_switching_back_removes_the_choice_through_the_plan(empty_host, ma
         await settle(pilot)
         assert static_text(main_screen(app2), "#status").startswith("No changes.")
     assert not (layer.parent / "profile.toml").exists()
-    settings = json.loads((host.copilot_home / "settings.json").read_text())
+    settings = json.loads((target_home(host, "copilot") / "settings.json").read_text())
     assert "memory" not in settings.get("disabledMcpServers", [])
     code, out = cli_plan(host, monkeypatch, capsys, "--target", "copilot")
     assert code == 0, out

@@ -20,6 +20,7 @@ from agentdeck.core import engine
 
 from app_helpers import (choose_tab, disabled_member, find_item, main_screen, plain, select_key_row,
                          select_tree_item, settle, static_text)
+from tests.target_homes import target_home
 
 
 def tree_leaves(tree: PlanTree) -> list:
@@ -139,7 +140,7 @@ async def test_the_plan_tree_can_be_filtered(demo_host, make_app):
 
 def _hand_edit(host):
     engine.apply_plan(host, engine.build_plan(host, names=["copilot"]))
-    path = host.copilot_home / "mcp-config.json"
+    path = target_home(host, "copilot") / "mcp-config.json"
     obj = json.loads(path.read_text())
     obj["mcpServers"]["memory"]["args"] = ["my-own-memory-server"]
     path.write_text(json.dumps(obj, indent=2) + "\n")

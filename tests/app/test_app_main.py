@@ -19,6 +19,7 @@ from agentdeck.core import engine
 
 from app_helpers import (disabled_member, choose_tab, choose_target, find_item, main_screen, plain, select_key_row,
                       select_tree_item, settle, static_text)
+from tests.target_homes import target_home
 
 
 async def test_first_screen_is_interactive_before_the_plan(demo_host, make_app, monkeypatch):
@@ -180,13 +181,13 @@ async def test_hooks_pane_highlights_a_change_that_reenables_a_disabled_hook(
     plan = engine.build_plan(demo_host, names=["copilot"])
     ev = plan.info["copilot"]["hooks"]["events"][0]
     # the operator changed one registered action (another timeout) and disabled that hook
-    hooks_file = demo_host.copilot_home / "hooks" / "agentdeck.json"
+    hooks_file = target_home(demo_host, "copilot") / "hooks" / "agentdeck.json"
     obj = json.loads(hooks_file.read_text())
     action = obj["hooks"][ev["event"]][0]
     action["timeoutSec"] = 5
     hooks_file.write_text(json.dumps(obj, indent=2) + "\n")
     key = facts.copilot_disable_key(ev["event"], action)
-    settings = demo_host.copilot_home / "settings.json"
+    settings = target_home(demo_host, "copilot") / "settings.json"
     data = settings.read_text().replace('"theme": "dark",',
                                         f'"theme": "dark",\n  "disabledHooks": ["{key}"],')
     settings.write_text(data)
@@ -219,7 +220,7 @@ async def test_keys_pane_lists_every_key_with_three_states(demo_host, make_app):
 def hand_edited(empty_host):
     """An applied home where the operator then edited a key agentdeck wrote."""
     engine.apply_plan(empty_host, engine.build_plan(empty_host, names=["copilot"]))
-    path = empty_host.copilot_home / "mcp-config.json"
+    path = target_home(empty_host, "copilot") / "mcp-config.json"
     obj = json.loads(path.read_text())
     obj["mcpServers"]["memory"]["args"] = ["my-own-memory-server"]
     path.write_text(json.dumps(obj, indent=2) + "\n")
@@ -228,7 +229,7 @@ def hand_edited(empty_host):
 
 async def test_take_the_profiles_value_for_a_hand_edit_and_apply_writes_it(hand_edited, make_app):
     host = hand_edited
-    path = host.copilot_home / "mcp-config.json"
+    path = target_home(host, "copilot") / "mcp-config.json"
     app = make_app(host, targets=["copilot"])
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -266,7 +267,7 @@ async def test_take_the_profiles_value_for_a_hand_edit_and_apply_writes_it(hand_
 
 async def test_keep_mine_leaves_the_hand_edit(hand_edited, make_app):
     host = hand_edited
-    path = host.copilot_home / "mcp-config.json"
+    path = target_home(host, "copilot") / "mcp-config.json"
     before = path.read_bytes()
     app = make_app(host, targets=["copilot"])
     async with app.run_test(size=(120, 40)) as pilot:
@@ -299,7 +300,7 @@ def changed_profile(host) -> None:
 async def test_a_conflict_blocks_apply_until_decided(hand_edited, make_app):
     host = hand_edited
     changed_profile(host)
-    settings = host.copilot_home / "settings.json"
+    settings = target_home(host, "copilot") / "settings.json"
     obj = json.loads(settings.read_text())
     obj["disableAllHooks"] = True
     settings.write_text(json.dumps(obj, indent=2) + "\n")
@@ -397,7 +398,7 @@ async def test_mcp_switch_edits_the_plan_live(empty_host, make_app):
         await settle(pilot)
         await pilot.press("escape")
         await settle(pilot)
-    settings = json.loads((empty_host.copilot_home / "settings.json").read_text())
+    settings = json.loads((target_home(empty_host, "copilot") / "settings.json").read_text())
     assert settings["disabledMcpServers"] == ["memory"]
 
 

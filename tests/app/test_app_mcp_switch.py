@@ -12,6 +12,7 @@ from agentdeck.app.widgets.target_list import TargetList
 from agentdeck.core import engine
 
 from app_helpers import choose_tab, disabled_member, flat, plain, settle, static_text
+from tests.target_homes import target_home
 
 
 def _mcp_row(screen, name: str) -> McpRow:
@@ -23,7 +24,7 @@ def _mcp_row(screen, name: str) -> McpRow:
 
 async def test_mcp_switch_on_the_demo_home_writes_in_one_step(demo_host, make_app):
     demo_host.state_dir.mkdir(parents=True)
-    settings = demo_host.copilot_home / "settings.json"
+    settings = target_home(demo_host, "copilot") / "settings.json"
     app = make_app(demo_host, targets=["copilot"])
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -13,6 +13,7 @@ from tests.conftest import snapshot_tree
 from agentdeck.core import engine
 
 from app_helpers import main_screen, plain, settle, static_text
+from tests.target_homes import target_home
 
 ORDER = [s for s, _ in STEPS]
 
@@ -212,7 +213,7 @@ async def test_escape_after_apply_closes_and_says_nothing_about_no_changes(
 
 async def test_review_decisions_and_conflicts(empty_host, make_app):
     engine.apply_plan(empty_host, engine.build_plan(empty_host, names=["copilot"]))
-    settings = empty_host.copilot_home / "settings.json"
+    settings = target_home(empty_host, "copilot") / "settings.json"
     obj = json.loads(settings.read_text())
     obj["disableAllHooks"] = True
     settings.write_text(json.dumps(obj, indent=2) + "\n")

@@ -7,11 +7,12 @@ from agentdeck.app.screens.onboarding import OnboardingScreen
 from agentdeck.app.widgets.target_list import TargetList
 
 from app_helpers import choose_tab, flat, main_screen, plain, settle, static_text
+from tests.target_homes import target_home
 
 
 async def test_broken_settings_show_the_error_and_no_target_stays_computing(demo_host,
                                                                             make_app):
-    settings = demo_host.copilot_home / "settings.json"
+    settings = target_home(demo_host, "copilot") / "settings.json"
     settings.write_text(settings.read_text().replace('"theme": "dark",', '"theme": "dark",,'))
     demo_host.state_dir.mkdir(parents=True)
     app = make_app(demo_host)

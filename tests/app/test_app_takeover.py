@@ -15,6 +15,7 @@ from tests.app.conftest import make_host
 from tests.clients.agentihooks_kit import init_home
 
 from app_helpers import press_settled, select_tree_item, settle
+from tests.target_homes import target_home
 
 
 @pytest.fixture
@@ -47,7 +48,7 @@ async def test_the_install_is_one_node_and_the_persona_is_decided_by_key(aih_hos
         assert any(s.strip().startswith("~ set aside") and "hooks file" in s for s in shown)
         assert any(s.strip().startswith("! decide") and "persona block" in s for s in shown)
         assert any(s.strip().startswith("kept") and "MCP server agentihooks" in s for s in shown)
-        persona = f"{host.copilot_home / 'copilot-instructions.md'}#block"
+        persona = f"{target_home(host, 'copilot') / 'copilot-instructions.md'}#block"
         assert screen.plan.get(persona).cls == "conflict"
         # the group's "decide persona block" row is the persona item itself
         group = tree.root.children[0]
@@ -63,8 +64,8 @@ async def test_the_install_is_one_node_and_the_persona_is_decided_by_key(aih_hos
         await settle(pilot)
         assert screen.plan.decision(screen.plan.get(persona)) == "take"
         await press_settled(pilot, "a", "y", "escape")     # apply, confirm, close the result
-    assert sorted(os.listdir(host.copilot_home / "hooks")) == ["agentdeck.json"]
-    assert (host.copilot_home / "copilot-instructions.md").read_text().startswith("<!-- agentdeck:begin")
+    assert sorted(os.listdir(target_home(host, "copilot") / "hooks")) == ["agentdeck.json"]
+    assert (target_home(host, "copilot") / "copilot-instructions.md").read_text().startswith("<!-- agentdeck:begin")
     assert not engine.build_plan(host, "default", ["copilot"]).has_work
 
 

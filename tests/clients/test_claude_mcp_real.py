@@ -21,6 +21,7 @@ from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
 from agentdeck.core.targets.claude.facts import CLAUDE
+from tests.target_homes import target_home, claude_json
 
 pytestmark = pytest.mark.clients
 
@@ -98,10 +99,10 @@ def _plain_home(host, tmp_path, settings: dict | None = None, entry_extra: dict 
     server = {"type": "stdio", "command": sys.executable, "args": [str(SERVER), str(marker)],
               **(entry_extra or {})}
     doc = {"mcpServers": {"probe": server, **(extra_servers or {})}, "projects": projects or {}}
-    host.claude_json.parent.mkdir(parents=True, exist_ok=True)
-    host.claude_json.write_text(json.dumps(doc))
+    claude_json(host).parent.mkdir(parents=True, exist_ok=True)
+    claude_json(host).write_text(json.dumps(doc))
     if settings is not None:
-        (host.claude_home / "settings.json").write_text(json.dumps(settings))
+        (target_home(host, "claude") / "settings.json").write_text(json.dumps(settings))
     return marker
 
 
@@ -151,6 +152,6 @@ def test_facts_no_user_level_switch_but_the_deny_list_and_not_registering(scratc
     listed = _mcp_list(host, other)
     assert "Missing environment variables" not in listed and "github" in listed, listed
     marker.unlink(missing_ok=True)
-    host.claude_json.write_text(json.dumps({"mcpServers": gh}))
+    claude_json(host).write_text(json.dumps({"mcpServers": gh}))
     _turn(host, other)
     assert not marker.exists() and CLAUDE.mcp_off_means == "not-registered"

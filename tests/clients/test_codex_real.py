@@ -19,6 +19,7 @@ from agentdeck.core.demo import make_demo_home
 from agentdeck.core.targets.codex.probes import hooks_list as codex_hooks_list
 from agentdeck.core.targets.codex.probes import mcp_list as codex_mcp_list
 from agentdeck.core.targets.codex.probes import startup_config as codex_startup_config
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
@@ -109,7 +110,7 @@ def test_changed_hook_is_modified_as_predicted(scratch_env, need):
     need("codex")
     host = scratch_env
     plan = install(host, trust=False)
-    cfg = host.codex_home / "config.toml"
+    cfg = target_home(host, "codex") / "config.toml"
     cfg.write_text(cfg.read_text() + "".join(
         f'\n[hooks.state."{e["key"]}"]\ntrusted_hash = "{e["hash"]}"\n'
         for e in plan.info["codex"]["hooks"]["events"]))

@@ -16,6 +16,7 @@ from agentdeck.core.demo import make_demo_home
 from agentdeck.core.targets.copilot.probes import hooks_discover as copilot_hooks_discover
 from agentdeck.core.targets.copilot.probes import mcp_list as copilot_mcp_list
 from agentdeck.core.targets.copilot.facts import COPILOT
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
@@ -85,7 +86,7 @@ def test_operator_disabled_hook_matches_copilot(scratch_env, need):
     need("copilot")
     plan = install(scratch_env)
     key = {e["event"]: e["disable_key"] for e in plan.info["copilot"]["hooks"]["events"]}["preToolUse"]
-    p = scratch_env.copilot_home / "settings.json"
+    p = target_home(scratch_env, "copilot") / "settings.json"
     data = json.loads(p.read_text())
     data["disabledHooks"] = [key]
     p.write_text(json.dumps(data, indent=2))
@@ -113,7 +114,7 @@ def test_profile_settings_are_valid_for_copilot(scratch_env, need):
     assert cfg.returncode == 0, cfg.stderr
     loaded = json.loads(cfg.stdout)
     assert loaded["statusLine"] == {"type": "command", "command": "echo agentdeck"}
-    assert "_agentdeck" not in loaded and "_agentdeck" not in (scratch_env.copilot_home / "settings.json").read_text()
+    assert "_agentdeck" not in loaded and "_agentdeck" not in (target_home(scratch_env, "copilot") / "settings.json").read_text()
     assert_hooks_as_planned(scratch_env, plan)      # settings_warnings == [] included
 
 
@@ -123,7 +124,7 @@ def test_default_disabled_server_is_disabled_next_to_the_operators_own_list(scra
     disabled (not connected at start-up) while the operator's name stays; uninstall takes out
     only github."""
     need("copilot")
-    home = scratch_env.copilot_home
+    home = target_home(scratch_env, "copilot")
     home.mkdir(parents=True, exist_ok=True)
     (home / "settings.json").write_text('{\n  "disabledMcpServers": ["playwright"]\n}\n')
     (home / "mcp-config.json").write_text(json.dumps({"mcpServers": {

@@ -13,6 +13,7 @@ from agentdeck.core import doctor, engine
 from agentdeck.core.doctor.report import render_text
 from tests.conftest import snapshot_tree
 from test_doctor_real import ALL, MESSY, plant, rows, with_handler
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
@@ -72,8 +73,8 @@ def test_doctor_repo_live_leaves_the_home_as_it_found_it(scratch_env, need, tmp_
     repo.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(repo)], check=True, capture_output=True)
     assert engine.apply_plan(host, engine.build_repo_plan(host, repo, "default")).ok
-    host.copilot_home.mkdir(parents=True, exist_ok=True)
-    (host.copilot_home / "config.json").write_text(json.dumps({"trustedFolders": [str(repo)]}))
+    target_home(host, "copilot").mkdir(parents=True, exist_ok=True)
+    (target_home(host, "copilot") / "config.json").write_text(json.dumps({"trustedFolders": [str(repo)]}))
     before = outside_state(host)
     [f] = [f for f in repo_findings(host, repo, live=True) if f.check == "repo.live.discover"]
     assert f.result == "ok", f.message          # trusted in the copy as in the home

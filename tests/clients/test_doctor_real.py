@@ -12,6 +12,7 @@ import pytest
 
 from agentdeck.core import doctor, engine
 from agentdeck.core.doctor.report import exit_code, render_text
+from tests.target_homes import claude_json
 
 pytestmark = pytest.mark.clients
 
@@ -37,9 +38,9 @@ def plant(host, src: Path) -> None:
     shutil.copytree(src, host.home, dirs_exist_ok=True)
     (host.home / "README.md").unlink(missing_ok=True)
     cj = host.home / ".claude.json"
-    if cj.exists() and host.claude_json != cj:
-        host.claude_json.parent.mkdir(parents=True, exist_ok=True)
-        cj.replace(host.claude_json)
+    if cj.exists() and claude_json(host) != cj:
+        claude_json(host).parent.mkdir(parents=True, exist_ok=True)
+        cj.replace(claude_json(host))
 
 
 def rows(findings, check, result=None):

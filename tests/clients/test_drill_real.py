@@ -15,6 +15,7 @@ from agentdeck.core.demo import make_demo_home
 from agentdeck.core.drill.run import drill
 from agentdeck.core.facts import FACTS_BY_TARGET
 from tests.conftest import snapshot_tree
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
@@ -164,8 +165,8 @@ def test_fault_second_copilot_hooks_file(scratch_env, need):
     need("copilot")
     host = scratch_env
     install(host, ["copilot"])
-    second = host.copilot_home / "hooks" / "second.json"
-    second.write_text((host.copilot_home / "hooks" / "agentdeck.json").read_text())
+    second = target_home(host, "copilot") / "hooks" / "second.json"
+    second.write_text((target_home(host, "copilot") / "hooks" / "agentdeck.json").read_text())
     rep = drill(host, "default", ["copilot"])
     r = rep.targets["copilot"]
     assert not r.ok
@@ -184,7 +185,7 @@ def test_fault_disable_all_hooks_claude(scratch_env, need):
     need("claude")
     host = scratch_env
     install(host, ["claude"])
-    _disable_all(host.claude_home)
+    _disable_all(target_home(host, "claude"))
     before = outside_state(host)
     rep = drill(host, "default", ["claude"])
     r = rep.targets["claude"]
@@ -203,7 +204,7 @@ def test_copilot_runs_user_hooks_despite_disable_all_hooks(scratch_env, need):
     need("copilot")
     host = scratch_env
     install(host, ["copilot"])
-    _disable_all(host.copilot_home)
+    _disable_all(target_home(host, "copilot"))
     rep = drill(host, "default", ["copilot"])
     r = rep.targets["copilot"]
     assert event(rep, "copilot", "preToolUse").fired == PRE_CALLS and r.deny["held"]

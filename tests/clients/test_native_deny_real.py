@@ -20,6 +20,7 @@ import pytest
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
@@ -54,11 +55,11 @@ def test_claudes_own_deny_holds_with_the_hook_neutered(scratch_env, clients, nee
     (ssh / "id_rsa.pub").write_text("ssh-rsa AAAA public\n")
     plan = engine.build_plan(host, "default", ["claude"])
     assert engine.apply_plan(host, plan).ok
-    settings = json.loads((host.claude_home / "settings.json").read_text())
+    settings = json.loads((target_home(host, "claude") / "settings.json").read_text())
     assert any(e.startswith("Read(~/.ssh/id_*") for e in settings["permissions"]["deny"])
 
     # the hook is gone: its wrapper answers every event with exit 0 and runs no handler
-    wrapper = host.claude_home / "agentdeck-hook.sh"
+    wrapper = target_home(host, "claude") / "agentdeck-hook.sh"
     wrapper.write_text("#!/bin/sh\nexit 0\n")
     audit = Path(host.state_dir) / "audit.jsonl"
     before = audit.read_text() if audit.exists() else ""
@@ -85,13 +86,13 @@ def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clie
     ssh.mkdir(mode=0o700)
     (ssh / "id_rsa").write_text(SECRET + "\n")
     (ssh / "id_rsa.pub").write_text("ssh-rsa AAAA public\n")
-    cfg = host.codex_home / "config.toml"
+    cfg = target_home(host, "codex") / "config.toml"
     cfg.write_text('default_permissions = "mine"\n\n[permissions.mine]\nextends = ":workspace"\n')
     plan = engine.build_plan(host, "default", ["codex"], trust_hooks=True)
     assert plan.info["codex"]["permissions"]["profile"] == "mine"
     assert engine.apply_plan(host, plan).ok
     assert '"~/.ssh/id_*[!b]" = "none"' in cfg.read_text()
-    (host.codex_home / "agentdeck-hook.sh").write_text("#!/bin/sh\nexit 0\n")
+    (target_home(host, "codex") / "agentdeck-hook.sh").write_text("#!/bin/sh\nexit 0\n")
     work = tmp_path / "work"
     work.mkdir()
 

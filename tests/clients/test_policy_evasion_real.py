@@ -29,6 +29,7 @@ from offline_turn import run_turn
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
@@ -249,8 +250,8 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     sc = _scene(host, tmp_path)
     policy = Path(host.state_dir) / "policy" / f"{target}.json"
     policy_before = policy.read_text()
-    cli_home = {"copilot": host.copilot_home, "codex": host.codex_home,
-                "claude": host.claude_home}[target]
+    cli_home = {"copilot": target_home(host, "copilot"), "codex": target_home(host, "codex"),
+                "claude": target_home(host, "claude")}[target]
     guard = {f: ((cli_home / f).read_bytes(), (cli_home / f).stat().st_mode)
              for f in GUARD_FILES[target]}
     steps = [s for s in _steps(sc, target) if target in s.targets]

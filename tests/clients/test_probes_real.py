@@ -28,6 +28,7 @@ from agentdeck.core.targets.codex.facts import CODEX, codex_hook_state_key, code
 from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key
 from agentdeck.core.facts.versions import cli_version, in_verified_range
 from agentdeck.core.host import Host
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
@@ -89,7 +90,7 @@ def test_copilot_disable_keys_match_the_cli(scratch_env, need, canary):
                                                        "timeout": 3}]}],
         "notification": [{"type": "command", "bash": touch, "timeoutSec": -1}],  # skipped
     }
-    _write(scratch_env.copilot_home / "hooks" / "agentdeck.json",
+    _write(target_home(scratch_env, "copilot") / "hooks" / "agentdeck.json",
            json.dumps({"version": 1, "hooks": hooks}))
     res = _ok(copilot_hooks_discover(scratch_env))
 
@@ -122,7 +123,7 @@ def test_copilot_event_names_aliases_and_dropped_names(scratch_env, need, canary
         hooks[name] = [{"type": "command", "bash": f"touch {canary} #{name}"}]
     for name in COPILOT.hook_events:
         hooks[name] = [{"type": "command", "bash": f"touch {canary} #{name}"}]
-    _write(scratch_env.copilot_home / "hooks" / "names.json", json.dumps({"hooks": hooks}))
+    _write(target_home(scratch_env, "copilot") / "hooks" / "names.json", json.dumps({"hooks": hooks}))
     res = _ok(copilot_hooks_discover(scratch_env))
     got = Counter((h["hookType"], h["disableKey"]) for h in res.data["hooks"])
     expected = Counter()
@@ -140,9 +141,9 @@ def test_copilot_disabled_hooks_and_project_paths(scratch_env, need, canary, tmp
     need("copilot")
     a1 = {"type": "command", "bash": f"touch {canary} #1"}
     a2 = {"type": "command", "bash": f"touch {canary} #2", "timeoutSec": 10}
-    _write(scratch_env.copilot_home / "hooks" / "h.json",
+    _write(target_home(scratch_env, "copilot") / "hooks" / "h.json",
            json.dumps({"hooks": {"preToolUse": [a1, a2]}}))
-    _write(scratch_env.copilot_home / "settings.json",
+    _write(target_home(scratch_env, "copilot") / "settings.json",
            '// JSONC\n{"disabledHooks": ["%s"]}\n' % copilot_disable_key("preToolUse", a1))
     res = _ok(copilot_hooks_discover(scratch_env, project_paths=[str(tmp_path)]))
     enabled = {h["disableKey"]: h["enabled"] for h in res.data["hooks"]}
@@ -156,9 +157,9 @@ def test_copilot_disabled_hooks_and_project_paths(scratch_env, need, canary, tmp
 @pytest.mark.clients
 def test_copilot_discover_and_disable_all_hooks(scratch_env, need, canary):
     need("copilot")
-    _write(scratch_env.copilot_home / "hooks" / "h.json",
+    _write(target_home(scratch_env, "copilot") / "hooks" / "h.json",
            json.dumps({"hooks": {"sessionStart": [{"bash": f"touch {canary}"}]}}))
-    _write(scratch_env.copilot_home / "settings.json", '{"disableAllHooks": true}')
+    _write(target_home(scratch_env, "copilot") / "settings.json", '{"disableAllHooks": true}')
     [row] = _ok(copilot_hooks_discover(scratch_env)).data["hooks"]
     assert row["enabled"] is not COPILOT.discover_applies_disable_all
     assert "disableKey" in row
@@ -171,20 +172,20 @@ def test_copilot_settings_keys_are_the_clis(scratch_env, need):
     doc = {k: None for k in sorted(COPILOT.settings_keys)}
     doc.update({k: None for k in COPILOT.settings_legacy_aliases})
     doc.update({"trustedFolders": [], "agentdeckNotASetting": 1})
-    _write(scratch_env.copilot_home / "settings.json", json.dumps(doc))
+    _write(target_home(scratch_env, "copilot") / "settings.json", json.dumps(doc))
     res = _ok(copilot_hooks_discover(scratch_env))
     pattern = re.compile(COPILOT.unknown_settings_warning)
     found = [m for w in res.data["settings_warnings"] if (m := pattern.search(w))]
     assert found, res.data["settings_warnings"]
     unknown = set(re.findall(r'"([^"]+)"', found[0].group("keys")))
     assert unknown == {"trustedFolders", "agentdeckNotASetting"}
-    assert found[0].group("path") == str(scratch_env.copilot_home / "settings.json")
+    assert found[0].group("path") == str(target_home(scratch_env, "copilot") / "settings.json")
 
 
 @pytest.mark.clients
 def test_copilot_invalid_settings_value_is_logged(scratch_env, need):
     need("copilot")
-    _write(scratch_env.copilot_home / "settings.json", '{"disableAllHooks": "no", "model": "x"}')
+    _write(target_home(scratch_env, "copilot") / "settings.json", '{"disableAllHooks": "no", "model": "x"}')
     res = _ok(copilot_hooks_discover(scratch_env))
     assert any("couldn't be loaded" in w and "disableAllHooks: Expected boolean" in w
                for w in res.data["settings_warnings"]), res.data["settings_warnings"]
@@ -205,8 +206,8 @@ def test_copilot_mcp_list(scratch_env, need):
         "nourl": {"type": "http"},
         "badargs": {"type": "stdio", "command": "y", "args": "not-an-array"},
     }
-    _write(scratch_env.copilot_home / "mcp-config.json", json.dumps({"mcpServers": servers}))
-    _write(scratch_env.copilot_home / "settings.json", '{"disabledMcpServers": ["loc"]}')
+    _write(target_home(scratch_env, "copilot") / "mcp-config.json", json.dumps({"mcpServers": servers}))
+    _write(target_home(scratch_env, "copilot") / "settings.json", '{"disabledMcpServers": ["loc"]}')
     res = _ok(copilot_mcp_list(scratch_env))
     listed = res.data["mcpServers"]
     assert set(listed) == {"loc", "web", "events"}          # bad entries silently omitted
@@ -214,7 +215,7 @@ def test_copilot_mcp_list(scratch_env, need):
     assert listed["events"]["tools"] == list(COPILOT.mcp_default_tools)
     assert {s["type"] for s in listed.values()} <= set(COPILOT.mcp_transports)
 
-    _write(scratch_env.copilot_home / "mcp-config.json", '{"mcpServers": {')
+    _write(target_home(scratch_env, "copilot") / "mcp-config.json", '{"mcpServers": {')
     bad = copilot_mcp_list(scratch_env)
     assert not bad.ok and "mcpServers: Required" in bad.error   # the misleading message
 
@@ -242,7 +243,7 @@ def test_codex_trust_hashes_and_state_keys(scratch_env, need, canary, tmp_path):
             {"type": "command", "command": touch + " #ups", "async": True}]}],
         "Stop": [{"hooks": [{"type": "command", "command": touch + " #stop", "timeout": 0}]}],
     }
-    hooks_json = _write(scratch_env.codex_home / "hooks.json", json.dumps({"hooks": groups}))
+    hooks_json = _write(target_home(scratch_env, "codex") / "hooks.json", json.dumps({"hooks": groups}))
     source = str(hooks_json.resolve())
     expected = {}
     for event, gs in groups.items():
@@ -266,7 +267,7 @@ def test_codex_trust_hashes_and_state_keys(scratch_env, need, canary, tmp_path):
     state = "".join(
         f'\n[hooks.state."{k}"]\ntrusted_hash = "{"sha256:" + "0" * 64 if k == stale else h}"\n'
         for k, h in expected.items() if k != untrusted)
-    _write(scratch_env.codex_home / "config.toml", 'model = "gpt-5"\n' + state)
+    _write(target_home(scratch_env, "codex") / "config.toml", 'model = "gpt-5"\n' + state)
     status = {r["key"]: r["trustStatus"] for r in _codex_rows(scratch_env, tmp_path)}
     assert status.pop(stale) == "modified"
     assert status.pop(untrusted) == "untrusted"
@@ -277,7 +278,7 @@ def test_codex_trust_hashes_and_state_keys(scratch_env, need, canary, tmp_path):
 @pytest.mark.clients
 def test_codex_hooks_in_config_toml(scratch_env, need, canary, tmp_path):
     need("codex")
-    config = _write(scratch_env.codex_home / "config.toml", (
+    config = _write(target_home(scratch_env, "codex") / "config.toml", (
         '[[hooks.SessionStart]]\nmatcher = "startup"\n'
         f'[[hooks.SessionStart.hooks]]\ntype = "command"\ncommand = "touch {canary}"\n'))
     [row] = _codex_rows(scratch_env, tmp_path)
@@ -295,7 +296,7 @@ def test_codex_hooks_in_config_toml(scratch_env, need, canary, tmp_path):
 def test_codex_events_and_matcher_events(scratch_env, need, canary, tmp_path):
     need("codex")
     names = CODEX.hook_events + ("PostToolUseFailure", "Notification", "preToolUse", "Bogus")
-    _write(scratch_env.codex_home / "hooks.json", json.dumps({"hooks": {
+    _write(target_home(scratch_env, "codex") / "hooks.json", json.dumps({"hooks": {
         e: [{"matcher": "m", "hooks": [{"type": "command", "command": f"touch {canary} #{e}"}]}]
         for e in names}}))
     rows = _codex_rows(scratch_env, tmp_path)
@@ -309,14 +310,14 @@ def test_codex_events_and_matcher_events(scratch_env, need, canary, tmp_path):
 @pytest.mark.clients
 def test_codex_startup_config(scratch_env, need):
     need("codex")
-    config = _write(scratch_env.codex_home / "config.toml",
+    config = _write(target_home(scratch_env, "codex") / "config.toml",
                     'model = "gpt-5"\n\n[mcp_servers.docs]\ncommand = "x"\nbogus_field = 1\n')
     bad = codex_startup_config(scratch_env)
     assert not bad.ok
     assert f"{config}:5:1" in bad.error and "bogus_field" in bad.error
     assert bad.data["error"]["data"]["line"] == 5 and bad.data["error"]["data"]["column"] == 1
 
-    _write(scratch_env.codex_home / "config.toml", 'model = "gpt-5"\n')
+    _write(target_home(scratch_env, "codex") / "config.toml", 'model = "gpt-5"\n')
     good = _ok(codex_startup_config(scratch_env))
     assert good.data["appServerVersion"] == CODEX.verified_versions[1]
 
@@ -324,7 +325,7 @@ def test_codex_startup_config(scratch_env, need):
 @pytest.mark.clients
 def test_codex_mcp_list(scratch_env, need):
     need("codex")
-    _write(scratch_env.codex_home / "config.toml", (
+    _write(target_home(scratch_env, "codex") / "config.toml", (
         '[mcp_servers.local]\ncommand = "node"\nargs = ["s.js"]\nunknown_is_fine = 1\n'
         '[mcp_servers.remote]\nurl = "https://example.invalid/mcp"\n'
         'bearer_token_env_var = "TOKEN"\n'))
@@ -333,7 +334,7 @@ def test_codex_mcp_list(scratch_env, need):
     assert transports == {"local": "stdio", "remote": "streamable_http"}
     assert set(transports.values()) <= set(CODEX.mcp_transports)
 
-    _write(scratch_env.codex_home / "config.toml", '[mcp_servers.local]\ncommand = 3\n')
+    _write(target_home(scratch_env, "codex") / "config.toml", '[mcp_servers.local]\ncommand = 3\n')
     bad = codex_mcp_list(scratch_env)
     assert not bad.ok and "mcp_servers.local.command" in bad.error
 
@@ -342,7 +343,7 @@ def test_codex_mcp_list(scratch_env, need):
 @pytest.mark.clients
 def test_claude_doctor_reports_unknown_hook_events(scratch_env, need, canary):
     need("claude")
-    settings = _write(scratch_env.claude_home / "settings.json", json.dumps({"hooks": {
+    settings = _write(target_home(scratch_env, "claude") / "settings.json", json.dumps({"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
                                                       "command": f"touch {canary}"}]}],
         "SessionStart": [{"hooks": [{"type": "command", "command": f"touch {canary}"}]}],
@@ -383,7 +384,7 @@ def test_rpc_probe_times_out_and_kills_the_child(scratch_env, need):
     res = copilot_hooks_discover(scratch_env, timeout=0.01)
     assert not res.ok and "in time" in res.error
     assert res.seconds < 10
-    assert _processes_with_env("COPILOT_HOME", str(scratch_env.copilot_home)) == []
+    assert _processes_with_env("COPILOT_HOME", str(target_home(scratch_env, "copilot"))) == []
 
 
 @pytest.mark.clients

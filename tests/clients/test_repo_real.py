@@ -19,6 +19,7 @@ from agentdeck.core import engine
 from agentdeck.core.targets.copilot.probes import hooks_discover as copilot_hooks_discover
 from agentdeck.core.doctor.repo_checks import repo_findings
 from agentdeck.core.targets import repo as R
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
@@ -45,8 +46,8 @@ def prepared(scratch_env, need, tmp_path):
 
 
 def trust(host, *folders: Path) -> None:
-    host.copilot_home.mkdir(parents=True, exist_ok=True)
-    (host.copilot_home / "config.json").write_text(json.dumps(
+    target_home(host, "copilot").mkdir(parents=True, exist_ok=True)
+    (target_home(host, "copilot") / "config.json").write_text(json.dumps(
         {"trustedFolders": [str(f) for f in folders]}))
 
 
@@ -77,7 +78,7 @@ def test_untrusted_folder_loads_none(prepared):
     host, repo, canary, _ = prepared
     trust(host)                                  # config.json exists, this folder not in it
     assert [h for h in discover(host, repo)["hooks"] if h["origin"] == "repository"] == []
-    (host.copilot_home / "config.json").unlink()  # no config.json at all
+    (target_home(host, "copilot") / "config.json").unlink()  # no config.json at all
     assert [h for h in discover(host, repo)["hooks"] if h["origin"] == "repository"] == []
     assert not canary.exists()
 

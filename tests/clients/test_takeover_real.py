@@ -19,6 +19,7 @@ from agentdeck.core.targets.copilot.probes import hooks_discover as copilot_hook
 from agentdeck.core.targets.copilot.probes import mcp_list as copilot_mcp_list
 from agentdeck.core.targets.copilot.facts import COPILOT
 from agentihooks_kit import init_home, snapshot
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
@@ -50,7 +51,7 @@ def test_take_over_runs_each_event_once_and_uninstall_gives_agentihooks_back(scr
     assert set(theirs.values()) == {1}
 
     plan = engine.build_plan(host, "default", ["copilot"])
-    plan.decide(f"{host.copilot_home / 'copilot-instructions.md'}#block", "take")
+    plan.decide(f"{target_home(host, 'copilot') / 'copilot-instructions.md'}#block", "take")
     assert engine.apply_plan(host, plan).ok
     assert not engine.build_plan(host, "default", ["copilot"]).has_work
 
@@ -107,7 +108,7 @@ def test_codex_take_over_plain_apply_names_the_fix_and_the_fix_makes_codex_run_a
     # trusting is only ever for agentdeck's own hooks: none of agentihooks' gets a trusted_hash
     assert cli.main(["apply", *args, "--trust-hooks"]) == 2
     capsys.readouterr()
-    cfg = (host.codex_home / "config.toml").read_text()
+    cfg = (target_home(host, "codex") / "config.toml").read_text()
     assert "trusted_hash" not in cfg
     res = codex_hooks_list(host, [home])
     assert res.ok, res.error

@@ -32,6 +32,7 @@ from agentdeck.core import host as host_mod
 from tests.safety.safety_helpers import (available, cli_inproc, cli_proc, clean_env, demo_home,
                                          diff_snapshots, fresh_home, home_snapshot, install,
                                          make_host, target_args)
+from tests.target_homes import target_home
 
 pytestmark = pytest.mark.skipif(not available(), reason="no target adapters")
 
@@ -250,8 +251,8 @@ def test_a_hard_linked_settings_json_keeps_its_link_and_mode(tmp_path):
 
 # ---- forged manifests and journals ----------------------------------------------------------------
 
-def _forge_manifest(host, target_home: Path, entries: list[dict]) -> None:
-    m = target_home / ".agentdeck-managed.json"
+def _forge_manifest(host, cli_home: Path, entries: list[dict]) -> None:
+    m = cli_home / ".agentdeck-managed.json"
     m.parent.mkdir(parents=True, exist_ok=True)
     m.write_text(json.dumps({"format": 1, "tool": "agentdeck", "target": "copilot", "entries": entries}))
 
@@ -259,10 +260,10 @@ def _forge_manifest(host, target_home: Path, entries: list[dict]) -> None:
 def test_a_forged_manifest_entry_cannot_rewrite_or_delete_copilots_config_json(tmp_path):
     home = fresh_home(tmp_path / "home")
     host = make_host(home)
-    cfg = host.copilot_home / "config.json"
+    cfg = target_home(host, "copilot") / "config.json"
     cfg.parent.mkdir(parents=True)
     cfg.write_text('{"trustedFolders": ["/x"], "token": "s3cret"}')
-    _forge_manifest(host, host.copilot_home, [{"path": str(cfg), "kind": "file", "fingerprint": "0" * 64,
+    _forge_manifest(host, target_home(host, "copilot"), [{"path": str(cfg), "kind": "file", "fingerprint": "0" * 64,
                                               "created_file": True}])
     before = cfg.read_bytes()
     rc, out, err = cli_inproc("uninstall", "--home", home, "--yes", "--target", "copilot")
@@ -276,16 +277,16 @@ def test_a_forged_manifest_entry_through_a_symlinked_folder_writes_nothing_outsi
     (out / "victim.md").write_text("theirs\n")
     os.chmod(out / "victim.md", 0o600)
     host = make_host(home)
-    host.copilot_home.mkdir(parents=True)
-    os.symlink(out, host.copilot_home / "agents")
+    target_home(host, "copilot").mkdir(parents=True)
+    os.symlink(out, target_home(host, "copilot") / "agents")
     originals = host.state_dir / "originals"
     originals.mkdir(parents=True)
     import hashlib
     payload = b"overwritten by a forged manifest\n"
     sha = hashlib.sha256(payload).hexdigest()
     (originals / sha).write_bytes(payload)
-    target = str(host.copilot_home / "agents" / "victim.md")
-    _forge_manifest(host, host.copilot_home, [
+    target = str(target_home(host, "copilot") / "agents" / "victim.md")
+    _forge_manifest(host, target_home(host, "copilot"), [
         {"path": target, "kind": "file", "fingerprint": "0" * 64, "prior_sha": sha}])
     snap = _tree(out)
     rc, o, err = cli_inproc("uninstall", "--home", home, "--yes", "--target", "copilot")
@@ -334,7 +335,7 @@ def test_a_forged_journal_path_through_a_symlinked_folder_is_refused(tmp_path):
 def test_a_forged_journal_naming_copilots_config_json_is_refused(tmp_path):
     home = fresh_home(tmp_path / "home")
     host = make_host(home)
-    cfg = host.copilot_home / "config.json"
+    cfg = target_home(host, "copilot") / "config.json"
     cfg.parent.mkdir(parents=True)
     cfg.write_text('{"trustedFolders": []}')
     _forge_journal(host, [{"path": str(cfg), "op": "write", "existed": False, "wrote": None}])

@@ -10,6 +10,7 @@ import tomllib
 from agentdeck.core import engine
 from tests.safety.safety_helpers import (available, cli_inproc, demo_home, diff_snapshots,
                                          home_snapshot, make_host, target_args)
+from tests.target_homes import target_home, claude_json
 
 N = 1000
 
@@ -42,14 +43,14 @@ def test_a_thousand_servers_install_into_each_targets_file_and_uninstall_byte_ex
     assert not after_install.has_changes, [i.id for i in after_install.items
                                            if after_install.action(i) != "none"][:5]
     if "copilot" in names:
-        servers = json.loads((host.copilot_home / "mcp-config.json").read_text())["mcpServers"]
+        servers = json.loads((target_home(host, "copilot") / "mcp-config.json").read_text())["mcpServers"]
         assert sum(k.startswith("srv-") for k in servers) == N and "my-notes" in servers
     if "codex" in names:
-        text = (host.codex_home / "config.toml").read_text()
+        text = (target_home(host, "codex") / "config.toml").read_text()
         assert sum(k.startswith("srv-") for k in tomllib.loads(text)["mcp_servers"]) == N
         assert "# " in text   # the operator's comments are still there
     if "claude" in names:
-        servers = json.loads(host.claude_json.read_text())["mcpServers"]
+        servers = json.loads(claude_json(host).read_text())["mcpServers"]
         assert sum(k.startswith("srv-") for k in servers) == N
     rc, out, err = cli_inproc("uninstall", "--home", home, "--yes", *target_args(names))
     assert rc == 0, out + err

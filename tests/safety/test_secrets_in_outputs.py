@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core import cli, engine
+from tests.target_homes import target_home
 
 TOKEN = "ghp_" + "Ab1" * 12
 URL_PW = "hunter2" * 2
@@ -61,7 +62,7 @@ def test_persona_with_a_token_is_written_redacted_and_flagged(ghost):
     msgs = [n.message for n in plan.notices["claude"]]
     assert any("literal credential" in m and "written redacted" in m for m in msgs)
     engine.apply_plan(ghost, plan)
-    claude_md = ghost.claude_home / "CLAUDE.md"
+    claude_md = target_home(ghost, "claude") / "CLAUDE.md"
     body = claude_md.read_text()
     assert TOKEN not in body and "[REDACTED:github_token]" in body
     assert not engine.build_plan(ghost, "leaky", ["claude"]).has_changes
@@ -73,7 +74,7 @@ def test_a_token_in_the_hooks_command_makes_the_wrapper_private(ghost):
     plan = engine.build_plan(ghost, "leaky", ["copilot"])
     assert any("0700 instead of 0755" in n.message for n in plan.notices["copilot"])
     engine.apply_plan(ghost, plan)
-    wrapper = ghost.copilot_home / "agentdeck-hook.sh"
+    wrapper = target_home(ghost, "copilot") / "agentdeck-hook.sh"
     assert stat.S_IMODE(wrapper.stat().st_mode) == 0o700
     for p in ghost.home.rglob("*"):      # nowhere else, and nowhere readable by others
         if ghost.config_dir in p.parents:     # the operator's own profile

@@ -12,6 +12,7 @@ import pytest
 
 from agentdeck.core import cli, engine, hooks_health
 from tests.clients.agentihooks_kit import init_home
+from tests.target_homes import target_home
 
 
 def _cli(host, capsys, monkeypatch, *argv):
@@ -22,7 +23,7 @@ def _cli(host, capsys, monkeypatch, *argv):
 
 
 def _trusted(host) -> dict:
-    p = host.codex_home / "config.toml"
+    p = target_home(host, "codex") / "config.toml"
     data = tomllib.loads(p.read_text()) if p.exists() else {}
     return {k: v.get("trusted_hash") for k, v in (data.get("hooks", {}).get("state", {})).items()}
 
@@ -178,4 +179,4 @@ def test_take_keep_skip_work_on_a_set_aside_file(ghost, capsys, monkeypatch):
     rc, out, err = _cli(ghost, capsys, monkeypatch, "apply", "--yes", "--target", "copilot",
                         "--take", aside, persona)
     assert rc == 0, err
-    assert not (ghost.copilot_home / "hooks" / "agentihooks.json").exists()
+    assert not (target_home(ghost, "copilot") / "hooks" / "agentihooks.json").exists()

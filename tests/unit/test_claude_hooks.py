@@ -9,6 +9,7 @@ import json
 import pytest
 
 from agentdeck.core import engine
+from tests.target_homes import target_home
 
 THEIRS = {
     "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/guard.sh",
@@ -20,7 +21,7 @@ THEIRS = {
 
 @pytest.fixture
 def settings(host):
-    p = host.claude_home / "settings.json"
+    p = target_home(host, "claude") / "settings.json"
     p.parent.mkdir(parents=True)
     p.write_text(json.dumps({"model": "sonnet", "hooks": THEIRS}, indent=2) + "\n")
     return p
@@ -42,7 +43,7 @@ def _hooks(path):
 
 
 def _ours(group, host):
-    return str(host.claude_home / "agentdeck-hook.sh") in json.dumps(group)
+    return str(target_home(host, "claude") / "agentdeck-hook.sh") in json.dumps(group)
 
 
 def test_first_install_adds_our_group_after_theirs(host, settings):
@@ -60,7 +61,7 @@ def test_first_install_adds_our_group_after_theirs(host, settings):
     assert hooks["Stop"][0] == THEIRS["Stop"][0] and _ours(hooks["Stop"][1], host)
     assert hooks["FileChanged"] == THEIRS["FileChanged"]
     assert hooks["SessionStart"] == [{"hooks": [{
-        "type": "command", "command": f"{host.claude_home / 'agentdeck-hook.sh'} SessionStart",
+        "type": "command", "command": f"{target_home(host, 'claude') / 'agentdeck-hook.sh'} SessionStart",
         "timeout": 30}]}]
     assert not _plan(host).has_work
 
@@ -102,7 +103,7 @@ def test_uninstall_on_untouched_file_is_byte_exact(host, settings):
 
 def test_fresh_home_uninstall_removes_the_file(host):
     _apply(host)
-    settings = host.claude_home / "settings.json"
+    settings = target_home(host, "claude") / "settings.json"
     assert settings.exists()
     assert engine.apply_plan(host, engine.build_uninstall_plan(host, ["claude"])).ok
     assert not settings.exists()

@@ -10,6 +10,7 @@ import pytest
 
 from agentdeck.core import engine
 from agentdeck.core.targets.claude import permissions as cp
+from tests.target_homes import target_home
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
         "access": ["read", "write"], "decision": "deny", "reason": "private keys stay private"}
@@ -101,11 +102,11 @@ def with_paths(host):
 
 
 def _deny(host):
-    return json.loads((host.claude_home / "settings.json").read_text())["permissions"]["deny"]
+    return json.loads((target_home(host, "claude") / "settings.json").read_text())["permissions"]["deny"]
 
 
 def test_the_entries_join_the_operators_deny_list_and_uninstall_removes_only_ours(host, with_paths):
-    s = host.claude_home / "settings.json"
+    s = target_home(host, "claude") / "settings.json"
     s.parent.mkdir(parents=True)
     theirs = ["Bash(curl:*)", "Read(~/.aws/credentials)"]      # the second is also one of ours
     s.write_text(json.dumps({"model": "sonnet", "permissions": {"deny": theirs,
@@ -134,7 +135,7 @@ def test_the_entries_join_the_operators_deny_list_and_uninstall_removes_only_our
 
 
 def test_a_permissions_value_that_is_not_an_object_is_left_alone(host, with_paths):
-    s = host.claude_home / "settings.json"
+    s = target_home(host, "claude") / "settings.json"
     s.parent.mkdir(parents=True)
     s.write_text(json.dumps({"permissions": ["odd"]}))
     plan = engine.build_plan(host, with_paths, ["claude"])

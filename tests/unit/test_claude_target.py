@@ -11,6 +11,7 @@ import pytest
 from agentdeck.core import apply as applier
 from agentdeck.core import engine
 from agentdeck.core.errors import StalePlanError, UserError
+from tests.target_homes import target_home, claude_json
 
 GH = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 
@@ -46,7 +47,7 @@ def test_status_line_and_native_keys(host):
     assert labels["permissions"].key == ["permissions"]
     assert any("key 'hooks' is dropped" in n.message for n in plan.notices["claude"])
     engine.apply_plan(host, plan)
-    data = json.loads((host.claude_home / "settings.json").read_text())
+    data = json.loads((target_home(host, "claude") / "settings.json").read_text())
     assert data["statusLine"] == {"type": "command", "command": "my-status --short"}
 
 
@@ -58,7 +59,7 @@ def test_bad_status_line_is_a_warning(host):
 
 
 def test_operator_keys_and_hand_edits_are_kept(host):
-    p = host.claude_home / "settings.json"
+    p = target_home(host, "claude") / "settings.json"
     p.parent.mkdir(parents=True)
     p.write_text('{\n  "model": "sonnet",\n  "theme": "dark"\n}\n')
     name = _profile(host, {"model": "opus"})
@@ -71,7 +72,7 @@ def test_operator_keys_and_hand_edits_are_kept(host):
 
 
 def test_invalid_settings_json_is_one_line(host):
-    p = host.claude_home / "settings.json"
+    p = target_home(host, "claude") / "settings.json"
     p.parent.mkdir(parents=True)
     p.write_text('{"model": "x",\n  oops}\n')
     with pytest.raises(UserError) as e:
@@ -87,7 +88,7 @@ CLAUDE_OWN = {"numStartups": 7, "projects": {"/src/x": {"allowedTools": []}},
 
 @pytest.fixture
 def cj(host):
-    p = host.claude_json
+    p = claude_json(host)
     p.write_text(json.dumps(CLAUDE_OWN, indent=2) + "\n")
     os.chmod(p, 0o600)
     return p
@@ -134,9 +135,9 @@ def test_claude_json_rewritten_during_apply_is_refused_and_rolled_back(host, cj,
     assert "Nothing was changed" in msg
     assert json.loads(cj.read_text())["numStartups"] == 99
     # nothing of ours is left behind: no settings, no wrapper, no manifest, no journal
-    assert not (host.claude_home / "settings.json").exists()
-    assert not (host.claude_home / "agentdeck-hook.sh").exists()
-    assert not (host.claude_home / ".agentdeck-managed.json").exists()
+    assert not (target_home(host, "claude") / "settings.json").exists()
+    assert not (target_home(host, "claude") / "agentdeck-hook.sh").exists()
+    assert not (target_home(host, "claude") / ".agentdeck-managed.json").exists()
     assert not applier.journal_path(host).exists()
     monkeypatch.setattr(applier, "check_fresh", real_check)
     _apply(host)   # a fresh plan then goes through
@@ -144,10 +145,10 @@ def test_claude_json_rewritten_during_apply_is_refused_and_rolled_back(host, cj,
 
 
 def test_half_written_claude_json_is_refused_at_plan_time(host):
-    host.claude_json.write_text('{"mcpServers": {"a": ')
+    claude_json(host).write_text('{"mcpServers": {"a": ')
     with pytest.raises(UserError) as e:
         engine.build_plan(host, "default", ["claude"])
-    assert str(host.claude_json) in str(e.value)
+    assert str(claude_json(host)) in str(e.value)
 
 
 def test_mcp_translation_and_warnings(host):
@@ -171,7 +172,7 @@ def test_an_mcp_server_that_is_off_is_not_written_until_it_is_enabled(host):
     out of .claude.json; the app's switch (the operator's layer) writes it, switching it off
     again removes it."""
     plan = _apply(host)
-    assert "github" not in json.loads(host.claude_json.read_text())["mcpServers"]
+    assert "github" not in json.loads(claude_json(host).read_text())["mcpServers"]
     assert any("github off: not written to ~/.claude.json" in n.message
                for n in plan.notices["claude"])
     on = engine.build_plan(host, "default", ["claude"],
@@ -179,12 +180,12 @@ def test_an_mcp_server_that_is_off_is_not_written_until_it_is_enabled(host):
     (it,) = [i for i in on.items if i.label == "MCP server github"]
     assert it.cls == "create"
     assert engine.apply_plan(host, on).ok
-    assert "github" in json.loads(host.claude_json.read_text())["mcpServers"]
+    assert "github" in json.loads(claude_json(host).read_text())["mcpServers"]
     assert not engine.build_plan(host, "default", ["claude"]).has_changes   # the layer keeps it
     off = engine.build_plan(host, "default", ["claude"],
                             choices={"mcp_enabled": {"claude": {"github": False}}})
     assert engine.apply_plan(host, off).ok
-    assert "github" not in json.loads(host.claude_json.read_text())["mcpServers"]
+    assert "github" not in json.loads(claude_json(host).read_text())["mcpServers"]
     # the profile's own list switches a server off too, when mcpDefaultDisabled does not
     name = _profile(host, name="d")
     (host.config_dir / "profiles" / "d" / "copilot").mkdir()
@@ -200,20 +201,20 @@ def test_an_mcp_server_that_is_off_is_not_written_until_it_is_enabled(host):
 # ---- persona, skills, commands, agents ------------------------------------------------------------
 
 def test_persona_skills_commands_agents(host):
-    md = host.claude_home / "CLAUDE.md"
+    md = target_home(host, "claude") / "CLAUDE.md"
     md.parent.mkdir(parents=True)
     md.write_text("My notes.\n")
     plan = _apply(host)
     text = md.read_text()
     assert text.startswith("<!-- agentdeck:begin") and text.endswith("My notes.\n")
     assert "Instructions for Claude Code" in text
-    link = host.claude_home / "skills" / "changelog"
+    link = target_home(host, "claude") / "skills" / "changelog"
     assert link.is_symlink() and (link / "SKILL.md").exists()
-    assert (host.claude_home / "commands" / "review.md").read_text().startswith("---\ndescription:")
-    agent = (host.claude_home / "agents" / "reviewer.md").read_text()
+    assert (target_home(host, "claude") / "commands" / "review.md").read_text().startswith("---\ndescription:")
+    agent = (target_home(host, "claude") / "agents" / "reviewer.md").read_text()
     assert "tools: Read, Grep, Glob, Bash(git diff*)" in agent and "model: sonnet" in agent
     info = plan.info["claude"]["skills"]
-    assert info["dir"] == str(host.claude_home / "skills")
+    assert info["dir"] == str(target_home(host, "claude") / "skills")
     assert [a["name"] for a in info["agents"]] == ["reviewer"]
 
 
@@ -231,7 +232,7 @@ def test_invalid_hooks_value_keeps_the_wrapper(host):
     wrapper rather than planning its removal as if the profile no longer wanted it."""
     from agentdeck.core import engine
     engine.apply_plan(host, engine.build_plan(host, "default", ["claude"]))
-    (host.claude_home / "settings.json").write_text('{"hooks": 5}\n')
+    (target_home(host, "claude") / "settings.json").write_text('{"hooks": 5}\n')
     plan = engine.build_plan(host, "default", ["claude"])
     wrapper = [i for i in plan.items if i.label == "hook wrapper"]
     assert wrapper and wrapper[0].cls == "noop"

@@ -10,6 +10,7 @@ import pytest
 
 from agentdeck.core import engine
 from agentdeck.core.errors import UserError
+from tests.target_homes import target_home
 
 OPERATOR = """# Codex settings, hand-written.
 model = "gpt-5-codex"   # the one I like
@@ -30,7 +31,7 @@ model_reasoning_effort = "high"
 
 @pytest.fixture
 def cfg(host):
-    p = host.codex_home / "config.toml"
+    p = target_home(host, "codex") / "config.toml"
     p.parent.mkdir(parents=True)
     p.write_text(OPERATOR)
     return p
@@ -107,7 +108,7 @@ def test_toml_error_is_one_line_with_position(host, cfg):
 
 
 def test_persona_block_keeps_operator_text(host):
-    p = host.codex_home / "AGENTS.md"
+    p = target_home(host, "codex") / "AGENTS.md"
     p.parent.mkdir(parents=True)
     p.write_text("# Mine\n\nAlways answer in British English.\n")
     _apply(host)
@@ -153,7 +154,7 @@ def test_wrapper_is_0755_and_execs_the_handler(host, tmp_path):
     (bindir / "agentdeck-hook").chmod(0o755)
     host.env["PATH"] = f"{bindir}:/usr/bin:/bin"
     _apply(host)
-    w = host.codex_home / "agentdeck-hook.sh"
+    w = target_home(host, "codex") / "agentdeck-hook.sh"
     assert w.stat().st_mode & 0o777 == 0o755
     text = w.read_text()
     assert "AGENTDECK_TARGET=codex" in text and f"exec {bindir}/agentdeck-hook" in text

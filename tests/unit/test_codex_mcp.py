@@ -11,6 +11,7 @@ import pytest
 from agentdeck.core import engine
 from agentdeck.core.model import McpServer
 from agentdeck.core.targets.codex.mcp import translate
+from tests.target_homes import target_home
 
 GH = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 
@@ -109,7 +110,7 @@ def _servers(plan):
 
 
 def _toml(host):
-    return tomllib.loads((host.codex_home / "config.toml").read_text())
+    return tomllib.loads((target_home(host, "codex") / "config.toml").read_text())
 
 
 def test_default_disabled_with_the_copilot_exemptions(host, prof):
@@ -125,7 +126,7 @@ def test_default_disabled_with_the_copilot_exemptions(host, prof):
     data = _toml(host)["mcp_servers"]
     assert "enabled" not in data["a"] and data["b"]["enabled"] is False
     # the operator switches b on in config.toml: kept on, recorded, no conflict
-    cfg = host.codex_home / "config.toml"
+    cfg = target_home(host, "codex") / "config.toml"
     cfg.write_text(cfg.read_text().replace("enabled = false", "enabled = true", 1))
     again = engine.build_plan(host, "m", ["codex"])
     assert _servers(again)["b"]["reason"] == "operator-enabled"
@@ -143,7 +144,7 @@ def test_profile_disabled_list_is_honoured(host, prof):
 
 
 def test_operator_servers_are_never_touched_and_ours_are_removed_alone(host, prof):
-    cfg = host.codex_home / "config.toml"
+    cfg = target_home(host, "codex") / "config.toml"
     cfg.parent.mkdir(parents=True)
     cfg.write_text('# mine\n[mcp_servers.local-db]\ncommand = "db"  # keep\n')
     (prof / "mcp.json").write_text(json.dumps({"mcpServers": {"a": {"command": "a"}}}))
@@ -163,7 +164,7 @@ def test_secret_server_makes_config_toml_0600(host, prof):
     item = next(i for i in plan.items if i.label == "MCP server a")
     assert item.secret
     assert engine.apply_plan(host, plan).ok
-    assert os.stat(host.codex_home / "config.toml").st_mode & 0o777 == 0o600
+    assert os.stat(target_home(host, "codex") / "config.toml").st_mode & 0o777 == 0o600
 
 
 def test_sse_server_is_a_warning_in_the_plan(host, prof):

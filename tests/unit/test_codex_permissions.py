@@ -10,6 +10,7 @@ import tomllib
 
 from agentdeck.core import engine
 from agentdeck.core.targets.codex import permissions as cx
+from tests.target_homes import target_home
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
         "access": ["read", "write"], "decision": "deny", "reason": "r"}
@@ -72,7 +73,7 @@ def guarded(host):
 
 def test_entries_go_into_the_operators_profile_and_uninstall_removes_only_ours(host, guarded):
     (host.home / ".ssh").mkdir()
-    cfg = host.codex_home / "config.toml"
+    cfg = target_home(host, "codex") / "config.toml"
     cfg.parent.mkdir(parents=True)
     before = ('# my sandbox\ndefault_permissions = "mine"\n\n[permissions.mine]\n'
               'extends = ":workspace"\n\n[permissions.mine.filesystem]\n'

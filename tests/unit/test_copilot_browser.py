@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core.targets import browser
+from tests.target_homes import target_home
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ def fake(host, monkeypatch):
 
 
 def res(host, value, suppress=False):
-    return browser.resolve(host, value, suppress, host.copilot_home)
+    return browser.resolve(host, value, suppress, target_home(host, "copilot"))
 
 
 def test_absent_writes_nothing(host, fake):
@@ -128,7 +129,7 @@ def test_non_string_values_are_dropped_with_a_warning(host, fake, value):
 
 def test_suppress_sink(host, fake):
     r = res(host, None, suppress=True)
-    sink = str(host.copilot_home / "pending-oauth-urls.txt")
+    sink = str(target_home(host, "copilot") / "pending-oauth-urls.txt")
     assert r.argv == ["sh", "-c", browser.SINK_SCRIPT, sink] and r.source == "suppressBrowserLaunch"
     assert r.sink_file == sink
     assert not any(a == "%s" or "%s" in a for a in r.argv)
@@ -137,7 +138,7 @@ def test_suppress_sink(host, fake):
 def test_sink_really_appends_the_url(host, fake, tmp_path):
     import subprocess
     r = res(host, None, suppress=True)
-    host.copilot_home.mkdir()      # Copilot's home exists whenever Copilot runs
+    target_home(host, "copilot").mkdir()      # Copilot's home exists whenever Copilot runs
     url = "https://login.example/authorize?a=1&b=2&redirect=x"
     subprocess.run(r.argv + [url], check=True)
     subprocess.run(r.argv + [url + "2"], check=True)

@@ -16,6 +16,7 @@ from agentdeck.core.targets import directives
 from agentdeck.core.targets.copilot.adapter import CopilotTarget
 from agentdeck.core.targets.copilot.settings import check_setting
 from agentdeck.core.targets.persona import PERSONA_MARKERS
+from tests.target_homes import target_home
 
 
 def with_directives(host, monkeypatch, **kw):
@@ -148,8 +149,8 @@ def test_invalid_profile_settings_are_not_written(host, monkeypatch):
 
 def test_persona_wraps_an_existing_file_and_is_byte_stable(host):
     mine = "# My notes\n\nBritish English, please.\n"
-    host.copilot_home.mkdir(parents=True)
-    p = host.copilot_home / "copilot-instructions.md"
+    target_home(host, "copilot").mkdir(parents=True)
+    p = target_home(host, "copilot") / "copilot-instructions.md"
     p.write_text(mine)
     engine.apply_plan(host, engine.build_plan(host, "default", ["copilot"]))
     text = p.read_text()

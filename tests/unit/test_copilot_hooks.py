@@ -15,6 +15,7 @@ from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key
 from agentdeck.core.targets import wrapper
 from agentdeck.core.targets.copilot import hooks as copilot_hooks
 from agentdeck.core.targets.copilot.adapter import CopilotTarget
+from tests.target_homes import target_home
 
 TWELVE = ["sessionStart", "sessionEnd", "userPromptSubmitted", "preToolUse", "postToolUse",
           "postToolUseFailure", "agentStop", "subagentStart", "subagentStop", "preCompact",
@@ -41,7 +42,7 @@ def test_hooks_file_registers_the_twelve_events_with_timeoutSec(host):
     obj = json.loads(item(st, "hooks (").value)
     assert obj["version"] == 1
     assert list(obj["hooks"]) == TWELVE == list(COPILOT.register_events)
-    wrapper_path = host.copilot_home / "agentdeck-hook.sh"
+    wrapper_path = target_home(host, "copilot") / "agentdeck-hook.sh"
     for ev, actions in obj["hooks"].items():
         assert actions == [{"type": "command", "bash": f"{wrapper_path} {ev}", "timeoutSec": 30}]
         assert "timeoutSeconds" not in json.dumps(actions)
@@ -95,8 +96,8 @@ def test_no_handler_no_hooks(host):
 
 
 def _write_settings(host, text):
-    host.copilot_home.mkdir(parents=True, exist_ok=True)
-    (host.copilot_home / "settings.json").write_text(text)
+    target_home(host, "copilot").mkdir(parents=True, exist_ok=True)
+    (target_home(host, "copilot") / "settings.json").write_text(text)
 
 
 def test_disabled_hook_shows_as_disabled_by_operator(host):
@@ -151,7 +152,7 @@ def test_settings_parse_error_names_file_line_col(host):
     _write_settings(host, '{\n  "model": "x",\n  "theme": \n}\n')
     with pytest.raises(UserError) as e:
         desired(host)
-    assert str(e.value).startswith(f"{host.copilot_home / 'settings.json'}:4:")
+    assert str(e.value).startswith(f"{target_home(host, 'copilot') / 'settings.json'}:4:")
 
 
 def test_other_hook_sources_are_reported(host, tmp_path, monkeypatch):
@@ -164,7 +165,7 @@ def test_other_hook_sources_are_reported(host, tmp_path, monkeypatch):
     policy.mkdir()
     (policy / "org.json").write_text('{"hooks": {"sessionStart": []}}')
     monkeypatch.setattr(copilot_hooks, "POLICY_DIR", policy)
-    home = host.copilot_home
+    home = target_home(host, "copilot")
     (home / "hooks").mkdir(parents=True)
     (home / "hooks" / "other.json").write_text('{"hooks": {"agentStop": []}}')
     (home / "config.json").write_text(json.dumps({"trustedFolders": [str(repo)],

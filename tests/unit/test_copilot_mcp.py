@@ -10,6 +10,7 @@ import pytest
 from agentdeck.core import engine
 from agentdeck.core.model import McpServer
 from agentdeck.core.targets.copilot.mcp import disabled_list, translate
+from tests.target_homes import target_home
 
 GH_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
@@ -136,7 +137,7 @@ def test_list_withdraws_only_our_names():
 
 def _settings(host):
     from agentdeck.core.formats.jsonc import JsonDoc
-    return JsonDoc.parse((host.copilot_home / "settings.json").read_text()).data
+    return JsonDoc.parse((target_home(host, "copilot") / "settings.json").read_text()).data
 
 
 def _apply(host):
@@ -154,7 +155,7 @@ def test_rerun_after_mcp_disable_and_enable_is_stable(host):
     _apply(host)
     assert _settings(host)["disabledMcpServers"] == ["github"]
     # the operator runs `/mcp disable memory` (Copilot appends it)
-    p = host.copilot_home / "settings.json"
+    p = target_home(host, "copilot") / "settings.json"
     data = _settings(host)
     data["disabledMcpServers"].append("memory")
     p.write_text(json.dumps(data, indent=2))
@@ -182,7 +183,7 @@ def test_rerun_after_mcp_disable_and_enable_is_stable(host):
 
 def test_hand_removed_entry_is_kept_and_reported_not_a_conflict(host):
     _apply(host)
-    p = host.copilot_home / "settings.json"
+    p = target_home(host, "copilot") / "settings.json"
     data = _settings(host)
     data["disabledMcpServers"] = []
     p.write_text(json.dumps(data, indent=2))
@@ -206,7 +207,7 @@ def test_app_toggle_on_withdraws_our_name(host):
 
 
 def test_operator_servers_are_disabled_but_never_touched(host):
-    home = host.copilot_home
+    home = target_home(host, "copilot")
     home.mkdir()
     (home / "mcp-config.json").write_text(json.dumps({"mcpServers": {
         "mine": {"type": "local", "command": "mine-mcp", "args": [], "env": {"K": GH_TOKEN}}}}))
@@ -242,7 +243,7 @@ def test_dropped_profile_server_leaves_config_and_list(host, monkeypatch):
     assert classes == {"MCP server github": "remove", "disabledMcpServers: github": "remove",
                        "compiled policy": "update"}
     engine.apply_plan(host, plan)
-    assert "github" not in json.loads((host.copilot_home / "mcp-config.json").read_text())["mcpServers"]
+    assert "github" not in json.loads((target_home(host, "copilot") / "mcp-config.json").read_text())["mcpServers"]
     assert "disabledMcpServers" not in _settings(host)     # 16.1: agentdeck's list, emptied
     assert not engine.build_plan(host, "default", ["copilot"]).has_work
 
@@ -261,14 +262,14 @@ def test_secret_server_makes_mcp_config_0600(host, monkeypatch):
     it = _item(plan, "MCP server leaky")
     assert it.secret and any("literal credential" in w for w in it.warnings)
     engine.apply_plan(host, plan)
-    assert os.stat(host.copilot_home / "mcp-config.json").st_mode & 0o777 == 0o600
+    assert os.stat(target_home(host, "copilot") / "mcp-config.json").st_mode & 0o777 == 0o600
 
 
 # ---- 16.1: our names are members of the operator's list ---------------------------------------
 
 def _write_settings(host, data):
-    host.copilot_home.mkdir(parents=True, exist_ok=True)
-    (host.copilot_home / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
+    target_home(host, "copilot").mkdir(parents=True, exist_ok=True)
+    (target_home(host, "copilot") / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
 
 
 def _uninstall(host):
@@ -292,7 +293,7 @@ def test_uninstall_removes_only_ours_and_keeps_what_the_operator_added_since(hos
     _apply(host)
     data = _settings(host)
     data["disabledMcpServers"].append("later")          # the operator, after agentdeck
-    (host.copilot_home / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
+    (target_home(host, "copilot") / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
     _uninstall(host)
     assert _settings(host)["disabledMcpServers"] == ["playwright", "later"]
 
@@ -301,7 +302,7 @@ def test_a_name_the_operator_removed_is_never_re_added_nor_re_enabled(host):
     _apply(host)
     data = _settings(host)
     data["disabledMcpServers"] = ["mine"]                # github taken out by hand, mine added
-    (host.copilot_home / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
+    (target_home(host, "copilot") / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
     for _ in range(2):
         plan = engine.build_plan(host, "default", ["copilot"])
         assert _item(plan, "disabledMcpServers: github").cls == "hand-edited"
@@ -330,7 +331,7 @@ def test_a_whole_list_record_from_before_is_read_as_members(host):
     """A manifest written before 16.1 recorded the list as one value with meta.contributed."""
     _write_settings(host, {"disabledMcpServers": ["playwright"]})
     _apply(host)
-    mpath = host.copilot_home / ".agentdeck-managed.json"
+    mpath = target_home(host, "copilot") / ".agentdeck-managed.json"
     man = json.loads(mpath.read_text())
     ours = [e for e in man["entries"] if e.get("member") == "github"]
     assert len(ours) == 1
@@ -343,7 +344,7 @@ def test_a_whole_list_record_from_before_is_read_as_members(host):
     mpath.write_text(json.dumps(man, indent=2))
     data = _settings(host)
     data["disabledMcpServers"].append("later")
-    (host.copilot_home / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
+    (target_home(host, "copilot") / "settings.json").write_text(json.dumps(data, indent=2) + "\n")
     plan = engine.build_plan(host, "default", ["copilot"])
     assert not plan.has_changes, [(i.label, i.cls) for i in plan.items if plan.action(i) != "none"]
     _uninstall(host)

@@ -10,6 +10,7 @@ from agentdeck.core import engine, profiles
 from agentdeck.core.errors import UserError
 from agentdeck.core.targets import skills
 from agentdeck.core.targets.copilot.adapter import CopilotTarget
+from tests.target_homes import target_home
 
 
 def desired(host, prof=None):
@@ -151,5 +152,5 @@ def test_agent_body_over_30000_is_cut_at_a_paragraph_with_a_marker():
 def test_agents_land_in_copilot_home(host):
     st = desired(host)
     (it,) = [i for i in st.items if i.label == "agent reviewer"]
-    assert it.path == host.copilot_home / "agents" / "reviewer.md"
+    assert it.path == target_home(host, "copilot") / "agents" / "reviewer.md"
     assert it.value.startswith('---\nname: "reviewer"\ndescription: ')

@@ -12,6 +12,7 @@ from agentdeck.core.doctor.probes import ProbeResult
 from agentdeck.core.targets import registry
 
 from test_doctor_checks import install, make_host, write_files
+from tests.target_homes import target_home
 
 LIVE_IDS = {"copilot.live.hooks", "copilot.live.settings", "copilot.live.mcp", "codex.live.config",
             "codex.live.hooks", "codex.live.mcp", "claude.live.doctor", "qwen.live.settings"}
@@ -86,8 +87,8 @@ def test_copilot_everything_discovered_is_ok(installed, fake):
     fake("copilot_hooks_discover", answer("copilot", "hooks.discover",
                                           {"hooks": _discovered(installed, evs), "errors": [],
                                            "warnings": [], "settings_warnings": []}))
-    mcp = json.loads((installed.copilot_home / "mcp-config.json").read_text())["mcpServers"]
-    disabled = json.loads((installed.copilot_home / "settings.json").read_text()).get("disabledMcpServers", [])
+    mcp = json.loads((target_home(installed, "copilot") / "mcp-config.json").read_text())["mcpServers"]
+    disabled = json.loads((target_home(installed, "copilot") / "settings.json").read_text()).get("disabledMcpServers", [])
     listed = {n: {**e, "source": "user", "enabled": n not in disabled} for n, e in mcp.items()}
     fake("copilot_mcp_list", answer("copilot", "mcp list", {"mcpServers": listed}))
     fs = [f for f in live(doctor.run(installed, targets=["copilot"], live=True))]
@@ -129,7 +130,7 @@ def test_copilot_disable_keys_that_differ(installed, fake):
 
 
 def test_copilot_mcp_enabled_flag_differs(installed, fake):
-    mcp = json.loads((installed.copilot_home / "mcp-config.json").read_text())["mcpServers"]
+    mcp = json.loads((target_home(installed, "copilot") / "mcp-config.json").read_text())["mcpServers"]
     listed = {n: {**e, "source": "user", "enabled": True} for n, e in mcp.items()}   # all on
     fake("copilot_mcp_list", answer("copilot", "mcp list", {"mcpServers": listed}))
     fs = live(doctor.run(installed, targets=["copilot"], live=True))

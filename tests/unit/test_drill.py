@@ -11,6 +11,7 @@ import pytest
 from agentdeck.core import engine, hookhandler
 from agentdeck.core.drill import receipts, report, runners
 from agentdeck.core.drill.server import Script, ScriptedServer
+from tests.target_homes import target_home
 
 CMDS = ["echo one > a.txt", "echo agentdeck-drill-canary > c.txt"]
 
@@ -185,8 +186,8 @@ def test_judge_a_healthy_turn(ghost):
 
 def test_double_firing_names_the_other_copilot_hooks_file(ghost):
     engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["copilot"]))
-    copy = ghost.copilot_home / "hooks" / "copy.json"
-    copy.write_text((ghost.copilot_home / "hooks" / "agentdeck.json").read_text())
+    copy = target_home(ghost, "copilot") / "hooks" / "copy.json"
+    copy.write_text((target_home(ghost, "copilot") / "hooks" / "agentdeck.json").read_text())
     plan = engine.build_plan(ghost, "default", ["copilot"])
     recs = _records("copilot", plan, "d", twice={"session_start"})
     rep = report.judge(ghost, "copilot", plan, runners.runner("copilot"), "1.0.102", RUN_OK, recs, SIDE_OK,

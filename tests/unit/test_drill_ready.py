@@ -15,6 +15,7 @@ from agentdeck.core import engine
 from agentdeck.core.drill import command, findings, ready, report
 from agentdeck.core.drill.run import drill
 from agentdeck.core.host import RunResult
+from tests.target_homes import target_home
 
 ALL = ["copilot", "codex", "claude"]
 INSIDE = "agentdeck.core.drill.inside"
@@ -105,7 +106,7 @@ def test_a_missing_cli_is_skipped_without_a_turn(ghost, monkeypatch):
 
 def test_hooks_not_registered_although_a_manifest_exists(clis, monkeypatch):
     assert engine.apply_plan(clis, engine.build_plan(clis, "default", ["claude"])).ok
-    settings = clis.claude_home / "settings.json"
+    settings = target_home(clis, "claude") / "settings.json"
     data = json.loads(settings.read_text())
     del data["hooks"]                                   # the operator took our hooks out
     settings.write_text(json.dumps(data, indent=2))
@@ -131,7 +132,7 @@ def test_a_profile_without_hooks_has_nothing_to_drill(clis, monkeypatch):
 
 def test_a_broken_file_fails_that_target_in_one_line(clis, monkeypatch):
     assert engine.apply_plan(clis, engine.build_plan(clis, "default", ["claude"])).ok
-    (clis.claude_home / "settings.json").write_text('{"hooks": ')
+    (target_home(clis, "claude") / "settings.json").write_text('{"hooks": ')
     runs = Runs(clis, monkeypatch)
     rep = drill(clis, "default", ["claude", "codex"])
     assert runs.calls == []

@@ -15,6 +15,7 @@ from agentdeck.core.desired import Desired, DesiredState
 from agentdeck.core.disk import MISSING
 from agentdeck.core.errors import LockedError, StalePlanError, UserError
 from agentdeck.core.manifest import Manifest
+from tests.target_homes import target_home
 
 T = "t1"
 
@@ -238,7 +239,7 @@ def test_copilot_mcp_config_with_comments_is_accepted(host):
     """Copilot 1.0.102 loads a commented mcp-config.json (facts: mcp_file_jsonc), so agentdeck
     must plan against it and keep the comments rather than fail."""
     from agentdeck.core import engine
-    p = host.copilot_home / "mcp-config.json"
+    p = target_home(host, "copilot") / "mcp-config.json"
     p.parent.mkdir(parents=True)
     p.write_text('{\n  // my servers\n  "mcpServers": {\n    "mine": {"command": "x"}\n  }\n}\n')
     plan = engine.build_plan(host, "default", ["copilot"])
@@ -280,8 +281,8 @@ def test_an_uninstall_plan_says_what_it_does_not_that_the_profile_stopped_wantin
     from agentdeck.core import engine
     from agentdeck.core.manifest import ABSENT, Entry
 
-    (ghost.claude_home).mkdir(parents=True)
-    (ghost.claude_home / "CLAUDE.md").write_text("# mine\n")
+    (target_home(ghost, "claude")).mkdir(parents=True)
+    (target_home(ghost, "claude") / "CLAUDE.md").write_text("# mine\n")
     engine.apply_plan(ghost, engine.build_plan(ghost, names=["claude"]))
     plan = engine.build_uninstall_plan(ghost, ["claude"])
     removes = [i for i in plan.items if i.cls == "remove"]

@@ -9,6 +9,7 @@ import pytest
 
 from agentdeck.core import cli, engine, hooks_health
 from agentdeck.core.render import render_plan
+from tests.target_homes import target_home
 
 
 def _apply(host, names, **kw):
@@ -63,7 +64,7 @@ def test_copilot_disable_all_hooks_is_not_inert(ghost, capsys, monkeypatch):
     """Copilot 1.0.102 still runs user hooks with disableAllHooks: true (observed in a real turn,
     tests/clients/test_drill_real.py), so status must not call them inert; the doctor says why."""
     _apply(ghost, ["copilot"])
-    _settings(ghost.copilot_home / "settings.json", disableAllHooks=True)
+    _settings(target_home(ghost, "copilot") / "settings.json", disableAllHooks=True)
     rc, line = _status(ghost, capsys, monkeypatch, "copilot")
     assert "hooks inert" not in line
     assert not hooks_health.inert(engine.build_plan(ghost, "default", ["copilot"]), "copilot")
@@ -74,7 +75,7 @@ def test_disable_all_hooks(ghost, capsys, monkeypatch, target):
     if target == "copilot":  # the wording, for a Copilot that honours it (1.0.102 does not)
         monkeypatch.setattr(hooks_health, "_disable_all_stops", lambda t: True)
     _apply(ghost, [target])
-    home = ghost.copilot_home if target == "copilot" else ghost.claude_home
+    home = target_home(ghost, "copilot") if target == "copilot" else target_home(ghost, "claude")
     _settings(home / "settings.json", disableAllHooks=True)
     rc, line = _status(ghost, capsys, monkeypatch, target)
     assert rc == 2
@@ -92,7 +93,7 @@ def test_copilot_disabled_hooks(ghost, capsys, monkeypatch):
     plan = engine.build_plan(ghost, "default", ["copilot"])
     key = next(e["disable_key"] for e in plan.info["copilot"]["hooks"]["events"]
                if e["event"] == "preToolUse")
-    _settings(ghost.copilot_home / "settings.json", disabledHooks=[key])
+    _settings(target_home(ghost, "copilot") / "settings.json", disabledHooks=[key])
     rc, line = _status(ghost, capsys, monkeypatch, "copilot")
     assert rc == 2
     assert ("installed, hooks inert: preToolUse disabled in ~/.copilot/settings.json "
@@ -106,7 +107,7 @@ def test_handler_or_wrapper_cannot_run(ghost, tmp_path, capsys, monkeypatch, wha
         (tmp_path / "bin" / "agentdeck-hook").chmod(0o644)
         expect = f"the hook handler {tmp_path / 'bin' / 'agentdeck-hook'} is not executable"
     else:
-        (ghost.claude_home / "agentdeck-hook.sh").chmod(0o644)
+        (target_home(ghost, "claude") / "agentdeck-hook.sh").chmod(0o644)
         expect = "the hook wrapper ~/.claude/agentdeck-hook.sh is not executable"
     rc, line = _status(ghost, capsys, monkeypatch, "claude")
     assert rc == 2 and f"installed, hooks inert: {expect}" in line, line

@@ -7,6 +7,7 @@ import os
 
 from agentdeck.core import cli, engine
 from agentdeck.core.manifest import Manifest
+from tests.target_homes import target_home
 
 
 def _mine(host, timeout=17):
@@ -27,7 +28,7 @@ def test_apply_with_a_profile_is_remembered_and_plain_commands_use_it(ghost, cap
     rc, _ = _run(ghost, capsys, monkeypatch, "apply", "--yes", "--profile", "mine",
                  "--target", "claude")
     assert rc == 0
-    man = json.loads((ghost.claude_home / ".agentdeck-managed.json").read_text())
+    man = json.loads((target_home(ghost, "claude") / ".agentdeck-managed.json").read_text())
     assert man["profile"] == "mine"
     assert engine.installed_profile(ghost) == "mine"
     # plain status and plan judge against it: in sync, nothing to do
@@ -38,7 +39,7 @@ def test_apply_with_a_profile_is_remembered_and_plain_commands_use_it(ghost, cap
     # a plain apply stays on it (nothing to do), it does not go back to default
     rc, out = _run(ghost, capsys, monkeypatch, "apply", "--yes", "--target", "claude")
     assert rc == 0 and "profile mine," in out.out
-    assert '"timeout": 17' in (ghost.claude_home / "settings.json").read_text()
+    assert '"timeout": 17' in (target_home(ghost, "claude") / "settings.json").read_text()
     # a target not installed yet joins the home's profile
     assert engine.build_plan(ghost, None, ["codex"]).profile == "mine"
 
@@ -64,7 +65,7 @@ def test_profile_flag_switches_and_the_plan_says_so(ghost, capsys, monkeypatch):
 
 def test_a_manifest_without_a_profile_means_default(ghost):
     assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["claude"])).ok
-    p = ghost.claude_home / ".agentdeck-managed.json"
+    p = target_home(ghost, "claude") / ".agentdeck-managed.json"
     data = json.loads(p.read_text())
     data.pop("profile")
     p.write_text(json.dumps(data))

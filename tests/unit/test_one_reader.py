@@ -12,6 +12,7 @@ from agentdeck.core import engine
 from agentdeck.core.doctor.context import Ctx
 from agentdeck.core.errors import UserError
 from agentdeck.core.host import Host
+from tests.target_homes import target_home
 
 ALL = ["copilot", "codex", "claude"]
 
@@ -43,10 +44,10 @@ def test_one_plan_of_an_installed_home_opens_each_config_file_once(ghost, monkey
     config = {p: n for p, n in reads.items() if p.startswith(home)
               and "/.config/agentdeck/profiles/" not in p}
     # the configuration files and every manifest: read, and read once
-    for must in (ghost.copilot_home / ".agentdeck-managed.json", ghost.copilot_home / "settings.json",
-                 ghost.copilot_home / "mcp-config.json", ghost.copilot_home / "hooks" / "agentdeck.json",
-                 ghost.codex_home / "config.toml", ghost.codex_home / ".agentdeck-managed.json",
-                 ghost.claude_home / "settings.json", ghost.claude_home / ".agentdeck-managed.json"):
+    for must in (target_home(ghost, "copilot") / ".agentdeck-managed.json", target_home(ghost, "copilot") / "settings.json",
+                 target_home(ghost, "copilot") / "mcp-config.json", target_home(ghost, "copilot") / "hooks" / "agentdeck.json",
+                 target_home(ghost, "codex") / "config.toml", target_home(ghost, "codex") / ".agentdeck-managed.json",
+                 target_home(ghost, "claude") / "settings.json", target_home(ghost, "claude") / ".agentdeck-managed.json"):
         assert config.get(str(must)) == 1, (must, config.get(str(must)))
     twice = {p: n for p, n in config.items() if n > 1}
     assert not twice, twice
@@ -62,12 +63,12 @@ def test_every_file_the_plan_reads_is_a_plan_input(ghost, monkeypatch):
     missing = read - set(plan.inputs)
     assert not missing, missing
     # and so a change to any of them makes the plan stale (here: a file only read for a report)
-    cfg = ghost.copilot_home / "config.json"
+    cfg = target_home(ghost, "copilot") / "config.json"
     assert str(cfg) in plan.inputs
 
 
 def test_a_change_to_a_read_only_input_makes_the_plan_stale(ghost):
-    cfg = ghost.copilot_home / "config.json"
+    cfg = target_home(ghost, "copilot") / "config.json"
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text('{"trustedFolders": []}\n')
     plan = engine.build_plan(ghost, "default", ["copilot"])
@@ -86,7 +87,7 @@ def _doctor_message(host: Host, path: Path, fmt: str) -> str:
     ("\ufeff[a]\nx = 1\n", "byte-order mark"),
 ])
 def test_doctor_and_plan_say_the_same_about_a_broken_toml(ghost, text, expect):
-    cfg = ghost.codex_home / "config.toml"
+    cfg = target_home(ghost, "codex") / "config.toml"
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text(text, encoding="utf-8")
     with pytest.raises(UserError) as e:
@@ -101,8 +102,8 @@ def test_doctor_plans_read_through_its_own_view_once(ghost, monkeypatch):
     reads = _count_reads(monkeypatch, ghost)
     ctx = Ctx(ghost, targets=ALL)
     for t in ALL:
-        ctx.json(ghost.copilot_home / "settings.json")
+        ctx.json(target_home(ghost, "copilot") / "settings.json")
         plan, err = ctx.plan(t)
         assert err is None and plan is not None
-    assert reads[str(ghost.copilot_home / "settings.json")] == 1
-    assert reads[str(ghost.copilot_home / ".agentdeck-managed.json")] == 1
+    assert reads[str(target_home(ghost, "copilot") / "settings.json")] == 1
+    assert reads[str(target_home(ghost, "copilot") / ".agentdeck-managed.json")] == 1

@@ -9,13 +9,14 @@ from agentdeck.core import engine
 from agentdeck.core.cli import main
 from agentdeck.core.errors import UserError
 from tests.conftest import snapshot_tree
+from tests.target_homes import target_home
 
 ALL = ["copilot", "codex", "claude"]
 BROKEN = "[mcp_servers.x]\ncommand = \n"
 
 
 def _break_codex(host):
-    cfg = host.codex_home / "config.toml"
+    cfg = target_home(host, "codex") / "config.toml"
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text(BROKEN)
     return cfg
@@ -65,5 +66,5 @@ def test_cli_apply_writes_nothing_unless_target_narrows(ghost, capsys, handler_o
     rc = main(["apply", "--yes", "--home", str(ghost.home), "--target", "copilot,claude"])
     capsys.readouterr()
     assert rc == 0
-    assert (ghost.copilot_home / "hooks" / "agentdeck.json").exists()
-    assert (ghost.codex_home / "config.toml").read_text() == BROKEN
+    assert (target_home(ghost, "copilot") / "hooks" / "agentdeck.json").exists()
+    assert (target_home(ghost, "codex") / "config.toml").read_text() == BROKEN

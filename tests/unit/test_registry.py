@@ -126,3 +126,44 @@ def test_every_registered_target_is_a_package_that_declares_its_spec():
         for init in (REPO / root).rglob("__init__.py"):
             pkg = ".".join(("agentdeck", *init.parent.relative_to(REPO).parts))
             assert pkg in listed, f"pyproject.toml: {pkg} is not in [tool.setuptools] packages"
+
+
+def test_a_file_a_spec_never_writes_is_refused_by_the_host_wherever_its_home_is(tmp_path):
+    """TargetSpec.never_write is the Host's data (it names no target): each such file is refused
+    for a write, a symlink and a removal, by any spelling and through a symlink, in the default
+    home and where the home variable moves it; a file of that name elsewhere is not. Copilot's is
+    the config.json its facts call tool-managed."""
+    from agentdeck.core.host import HostError
+
+    assert registry.NEVER_WRITE_NAMES == {f for s in registry.TARGETS for f in s.never_write}
+    assert registry.part("copilot", "facts").COPILOT.config_file in registry.spec("copilot").never_write
+    guarded = [(s, f) for s in registry.TARGETS for f in s.never_write]
+    assert guarded
+    moved = {s.home_env: str(tmp_path / "moved" / s.name) for s in registry.TARGETS}
+    for i, env in enumerate(({}, moved)):
+        host = Host.from_environment(str(tmp_path / f"h{i}"), env=env)
+        host.home.mkdir()
+        for s, name in guarded:
+            p = s.home(host) / name
+            assert p.parent == (Path(env[s.home_env]) if env else host.home / s.home_dirname)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(b"{}")
+            link = host.home / "link-to-it"
+            link.symlink_to(p)
+            for spelling in (p, p.parent / "." / name, str(p), link):
+                assert host.never_written(spelling), spelling
+            assert host.never_written_what(p) == f"{s.short}'s {name}"
+            with pytest.raises(HostError, match=f"never writes {s.short}'s {name}"):
+                host.write_atomic(p, b"x")
+            with pytest.raises(HostError, match="never writes"):
+                host.write_atomic(link, b"x")
+            with pytest.raises(HostError, match=f"never removes {s.short}'s {name}"):
+                host.remove(p)
+            with pytest.raises(HostError, match="never writes"):
+                host.symlink("elsewhere", p)
+            assert p.read_bytes() == b"{}" and not p.is_symlink()
+            link.unlink()
+            other = host.home / name
+            assert not host.never_written(other) and host.never_written_what(other) == ""
+            host.write_atomic(other, b"x")
+            assert other.read_bytes() == b"x"

@@ -9,6 +9,7 @@ import json
 from agentdeck.core import engine, plan as planner
 from agentdeck.core.demo import make_demo_home
 from agentdeck.core.render import KEEP_OUTCOMES, render_plan
+from tests.target_homes import target_home
 
 
 def _item_lines(text: str, host, item) -> list[str]:
@@ -28,7 +29,7 @@ def _item_lines(text: str, host, item) -> list[str]:
 
 def _hand_edited(host):
     engine.apply_plan(host, engine.build_plan(host, names=["copilot"]))
-    path = host.copilot_home / "mcp-config.json"
+    path = target_home(host, "copilot") / "mcp-config.json"
     obj = json.loads(path.read_text())
     obj["mcpServers"]["memory"]["args"] = ["my-own-memory-server"]
     path.write_text(json.dumps(obj, indent=2) + "\n")

@@ -13,6 +13,7 @@ import pytest
 from agentdeck.core import engine
 from agentdeck.core.doctor.repo_checks import repo_findings
 from agentdeck.core.targets import repo as R
+from tests.target_homes import target_home
 
 
 @pytest.fixture
@@ -42,8 +43,8 @@ def by_check(findings, check):
 
 
 def trust(host, *folders):
-    host.copilot_home.mkdir(parents=True, exist_ok=True)
-    (host.copilot_home / "config.json").write_text(json.dumps(
+    target_home(host, "copilot").mkdir(parents=True, exist_ok=True)
+    (target_home(host, "copilot") / "config.json").write_text(json.dumps(
         {"copilot_tokens": {"x": "never read"}, "trustedFolders": [str(f) for f in folders]}))
 
 
@@ -89,8 +90,8 @@ def test_folder_trust_from_config_json(ghost, repo, how, result):
 
 def test_trust_is_read_from_config_json_only(ghost, repo):
     installed(ghost, repo)
-    ghost.copilot_home.mkdir(parents=True, exist_ok=True)
-    (ghost.copilot_home / "settings.json").write_text(json.dumps({"trustedFolders": [str(repo)]}))
+    target_home(ghost, "copilot").mkdir(parents=True, exist_ok=True)
+    (target_home(ghost, "copilot") / "settings.json").write_text(json.dumps({"trustedFolders": [str(repo)]}))
     [f] = by_check(repo_findings(ghost, repo), "repo.reader.copilot-cli")
     assert f.result == "warning"
 
@@ -106,8 +107,8 @@ def test_disable_all_hooks(ghost, repo):
     [f] = by_check(repo_findings(ghost, repo), "repo.settings.disable-all")
     assert f.result == "error" and "ignore the whole file" in f.message
     s.unlink()
-    ghost.copilot_home.mkdir(parents=True, exist_ok=True)
-    (ghost.copilot_home / "settings.json").write_text('// mine\n{"disableAllHooks": true}')
+    target_home(ghost, "copilot").mkdir(parents=True, exist_ok=True)
+    (target_home(ghost, "copilot") / "settings.json").write_text('// mine\n{"disableAllHooks": true}')
     [f] = by_check(repo_findings(ghost, repo), "repo.settings.disable-all")
     assert f.result == "error" and "every user and repository hook" in f.message
 

@@ -23,6 +23,7 @@ from agentdeck.core.targets.copilot.facts import copilot_disable_key
 from agentdeck.core.render import render_plan
 from agentdeck.core.targets import repo as R
 from tests.golden.golden_kit import GOLDEN, check, listing
+from tests.target_homes import target_home
 
 GOLDEN_REPO = GOLDEN / "repo"
 
@@ -108,8 +109,8 @@ def test_repository_with_other_hooks(ghost, tmp_path):
     (repo / ".github" / "copilot" / "settings.json").write_text(json.dumps(SETTINGS, indent=2) + "\n")
     (repo / ".github" / "workflows").mkdir()
     (repo / ".github" / "workflows" / "copilot-setup-steps.yml").write_text(WORKFLOW)
-    ghost.copilot_home.mkdir(parents=True)
-    (ghost.copilot_home / "config.json").write_text(json.dumps(
+    target_home(ghost, "copilot").mkdir(parents=True)
+    (target_home(ghost, "copilot") / "config.json").write_text(json.dumps(
         {"logged_in_users": [{"login": "someone"}], "trustedFolders": [str(tmp_path)]}))
     got = run(ghost, repo, tmp_path, cloud_setup=True)
     assert "someone" not in got                         # nothing but trustedFolders is read

@@ -17,6 +17,7 @@ from agentdeck.core.errors import UserError
 from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key, resolve_event
 from agentdeck.core.targets import repo as R
 from agentdeck.core.targets.copilot import repo as CR   # the carrier of the repository hook file
+from tests.target_homes import target_home
 
 
 @pytest.fixture
@@ -206,8 +207,8 @@ def test_handler_given_as_a_path_of_this_machine_is_warned(ghost, repo, tmp_path
 
 
 def test_home_hooks_and_other_repo_sources_are_reported(ghost, repo):
-    (ghost.copilot_home / "hooks").mkdir(parents=True)
-    (ghost.copilot_home / "hooks" / "agentdeck.json").write_text('{"hooks": {}}')
+    (target_home(ghost, "copilot") / "hooks").mkdir(parents=True)
+    (target_home(ghost, "copilot") / "hooks" / "agentdeck.json").write_text('{"hooks": {}}')
     (repo / ".claude").mkdir()
     (repo / ".claude" / "settings.json").write_text(json.dumps(
         {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",

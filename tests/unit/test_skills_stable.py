@@ -6,6 +6,7 @@ import os
 import shutil
 
 from agentdeck.core import engine
+from tests.target_homes import target_home
 
 ALL = ["copilot", "codex", "claude"]
 
@@ -25,7 +26,7 @@ def test_skills_link_to_agentdecks_own_copy_and_survive_the_profile_moving(ghost
     res = engine.apply_plan(ghost, engine.build_plan(ghost, "mine", ALL))
     assert res.ok, res.leftover
     copy = ghost.state_dir / "skills" / "notes"
-    for link in (ghost.agents_skills_dir / "notes", ghost.claude_home / "skills" / "notes"):
+    for link in (ghost.agents_skills_dir / "notes", target_home(ghost, "claude") / "skills" / "notes"):
         assert os.readlink(link) == str(copy)
     assert (copy / "SKILL.md").read_text().endswith("body\n")
     assert os.stat(copy / "run.sh").st_mode & 0o111

@@ -8,6 +8,7 @@ import os
 import pytest
 
 from agentdeck.core import cli, engine, hooks_health
+from tests.target_homes import target_home
 
 
 def _status(host, capsys, monkeypatch, *extra):
@@ -18,11 +19,11 @@ def _status(host, capsys, monkeypatch, *extra):
 
 def _break(host, how):
     if how == "toml":
-        p = host.codex_home / "config.toml"
+        p = target_home(host, "codex") / "config.toml"
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text("model = = 1\n")
         return "codex", f"{p}:1:"
-    p = host.claude_home / "settings.json"
+    p = target_home(host, "claude") / "settings.json"
     if p.exists():
         p.unlink()
     p.mkdir(parents=True)
@@ -57,8 +58,8 @@ def test_a_target_whose_plan_failed_is_an_error_in_status(ghost, capsys, monkeyp
 def test_a_wrapper_without_its_exec_bit_is_inert_and_apply_puts_the_mode_back(
         ghost, capsys, monkeypatch, target):
     assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", [target])).ok
-    home = {"copilot": ghost.copilot_home, "codex": ghost.codex_home,
-            "claude": ghost.claude_home}[target]
+    home = {"copilot": target_home(ghost, "copilot"), "codex": target_home(ghost, "codex"),
+            "claude": target_home(ghost, "claude")}[target]
     w = home / "agentdeck-hook.sh"
     text = w.read_bytes()
     os.chmod(w, 0o644)
@@ -80,7 +81,7 @@ def test_a_wrapper_without_its_exec_bit_is_inert_and_apply_puts_the_mode_back(
 def test_an_edited_wrapper_is_still_the_operators(ghost):
     """Only a mode change is put back by default; changed content stays a hand-edit."""
     assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["claude"])).ok
-    w = ghost.claude_home / "agentdeck-hook.sh"
+    w = target_home(ghost, "claude") / "agentdeck-hook.sh"
     w.write_text(w.read_text() + "# mine\n")
     plan = engine.build_plan(ghost, None, ["claude"])
     [item] = [i for i in plan.items if i.path == str(w)]

@@ -13,6 +13,7 @@ from agentdeck.core import engine
 from agentdeck.core.errors import UserError
 from agentdeck.core.facts.known_tools import AGENTIHOOKS
 from agentdeck.core.plan import ASIDE_FP, ItemClass, classify
+from tests.target_homes import target_home
 
 HEADER, FOOTER = AGENTIHOOKS.installs["copilot"].persona_markers
 
@@ -31,7 +32,7 @@ def test_aside_rows_of_the_rule_table(desired, recorded, actual, cls):
 
 
 def fake_install(host, *, version="2.17.0", persona=None, link_hooks=False):
-    home = host.copilot_home
+    home = target_home(host, "copilot")
     (home / "hooks").mkdir(parents=True)
     (host.home / ".agentihooks").mkdir()
     (host.home / ".agentihooks" / "state.json").write_text(json.dumps(
@@ -76,7 +77,7 @@ def test_a_persona_header_without_its_end_marker_is_left_alone(ghost):
     persona = next(i for i in plan.items if i.label == "persona")
     assert persona.cls == ItemClass.CREATE                        # ours goes beside it
     assert engine.apply_plan(ghost, plan).ok
-    assert (ghost.copilot_home / "copilot-instructions.md").read_text().endswith(text)
+    assert (target_home(ghost, "copilot") / "copilot-instructions.md").read_text().endswith(text)
 
 
 def test_an_unknown_major_version_is_warned_about(ghost):
@@ -89,15 +90,15 @@ def test_the_persona_region_keeps_text_around_it_and_comes_back_in_place(ghost):
     text = f"my notes first\n{HEADER}\ntheirs\n{FOOTER}\nmy notes after\n"
     fake_install(ghost, persona=text)
     plan = engine.build_plan(ghost, "default", ["copilot"])
-    pid = f"{ghost.copilot_home / 'copilot-instructions.md'}#block"
+    pid = f"{target_home(ghost, 'copilot') / 'copilot-instructions.md'}#block"
     assert plan.get(pid).cls == ItemClass.CONFLICT and plan.get(pid).actual == "theirs\n"
     plan.decide(pid, "take")
     assert engine.apply_plan(ghost, plan).ok
-    now = (ghost.copilot_home / "copilot-instructions.md").read_text()
+    now = (target_home(ghost, "copilot") / "copilot-instructions.md").read_text()
     assert now.startswith("my notes first\n<!-- agentdeck:begin") and now.endswith("my notes after\n")
     assert "theirs" not in now
     assert engine.apply_plan(ghost, engine.build_uninstall_plan(ghost, ["copilot"])).ok
-    assert (ghost.copilot_home / "copilot-instructions.md").read_text() == text
+    assert (target_home(ghost, "copilot") / "copilot-instructions.md").read_text() == text
 
 
 def test_a_damaged_kept_copy_is_not_put_back_and_does_not_block_the_uninstall(ghost):
@@ -106,7 +107,7 @@ def test_a_damaged_kept_copy_is_not_put_back_and_does_not_block_the_uninstall(gh
     fake_install(ghost)
     plan = engine.build_plan(ghost, "default", ["copilot"])
     assert engine.apply_plan(ghost, plan).ok
-    man = json.loads((ghost.copilot_home / ".agentdeck-managed.json").read_text())
+    man = json.loads((target_home(ghost, "copilot") / ".agentdeck-managed.json").read_text())
     (entry,) = [e for e in man["entries"] if e["kind"] == "aside"]
     kept = ghost.state_dir / "originals" / entry["prior_sha"]
     kept.write_text("not what was there")
@@ -114,26 +115,26 @@ def test_a_damaged_kept_copy_is_not_put_back_and_does_not_block_the_uninstall(gh
     item = un.get(entry["path"])
     assert un.action(item) == "record" and "missing or damaged" in item.reason
     assert engine.apply_plan(ghost, un).ok
-    assert not (ghost.copilot_home / "hooks" / "agentihooks.json").exists()   # not forged back
-    assert not (ghost.copilot_home / "hooks" / "agentdeck.json").exists()
-    assert not (ghost.copilot_home / ".agentdeck-managed.json").exists()
+    assert not (target_home(ghost, "copilot") / "hooks" / "agentihooks.json").exists()   # not forged back
+    assert not (target_home(ghost, "copilot") / "hooks" / "agentdeck.json").exists()
+    assert not (target_home(ghost, "copilot") / ".agentdeck-managed.json").exists()
 
 
 def test_its_hooks_file_is_not_put_back_once_its_tool_removed_itself(ghost):
     fake_install(ghost)
     assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["copilot"])).ok
-    (ghost.copilot_home / "agentihooks-hook.sh").unlink()       # `agentihooks uninstall`
+    (target_home(ghost, "copilot") / "agentihooks-hook.sh").unlink()       # `agentihooks uninstall`
     un = engine.build_uninstall_plan(ghost, ["copilot"])
-    item = un.get(str(ghost.copilot_home / "hooks" / "agentihooks.json"))
+    item = un.get(str(target_home(ghost, "copilot") / "hooks" / "agentihooks.json"))
     assert un.action(item) == "record" and "which is gone" in item.reason
     assert engine.apply_plan(ghost, un).ok
-    assert not (ghost.copilot_home / "hooks" / "agentihooks.json").exists()
+    assert not (target_home(ghost, "copilot") / "hooks" / "agentihooks.json").exists()
 
 
 def test_a_forged_setuid_prior_mode_is_refused(ghost):
     fake_install(ghost)
     assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["copilot"])).ok
-    path = ghost.copilot_home / ".agentdeck-managed.json"
+    path = target_home(ghost, "copilot") / ".agentdeck-managed.json"
     man = json.loads(path.read_text())
     for e in man["entries"]:
         if e["kind"] == "aside":
@@ -148,7 +149,7 @@ def test_leaving_its_hooks_file_in_place_is_remembered(ghost):
     """Skipping the set-aside is a choice that holds (not pending again in every later plan and
     `status`): the next plan keeps it, says both run, and take still works."""
     fake_install(ghost)
-    hooks = ghost.copilot_home / "hooks" / "agentihooks.json"
+    hooks = target_home(ghost, "copilot") / "hooks" / "agentihooks.json"
     plan = engine.build_plan(ghost, "default", ["copilot"])
     plan.decide(str(hooks), "skip")
     assert engine.apply_plan(ghost, plan).ok
@@ -169,7 +170,7 @@ def test_leaving_its_hooks_file_in_place_is_remembered(ghost):
 def test_a_folder_where_the_set_aside_file_was_is_left_alone_and_said(ghost):
     fake_install(ghost)
     assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["copilot"])).ok
-    hooks = ghost.copilot_home / "hooks" / "agentihooks.json"
+    hooks = target_home(ghost, "copilot") / "hooks" / "agentihooks.json"
     hooks.mkdir()
     un = engine.build_uninstall_plan(ghost, ["copilot"])
     item = un.get(str(hooks))

@@ -22,6 +22,7 @@ from agentdeck.core import cli, engine, profiles
 from agentdeck.core.plan import ItemClass
 from agentdeck.core.render import render_plan
 from tests.clients.agentihooks_kit import init_home, snapshot, venv_dir
+from tests.target_homes import target_home
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "takeover"
 UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"
@@ -56,11 +57,11 @@ def check_golden(name: str, text: str) -> None:
 
 
 def persona_id(host) -> str:
-    return f"{host.copilot_home / 'copilot-instructions.md'}#block"
+    return f"{target_home(host, 'copilot') / 'copilot-instructions.md'}#block"
 
 
 def aside_id(host) -> str:
-    return str(host.copilot_home / "hooks" / "agentihooks.json")
+    return str(target_home(host, "copilot") / "hooks" / "agentihooks.json")
 
 
 def test_plan_shows_one_group_for_the_install(aih):
@@ -103,15 +104,15 @@ def test_take_over_then_uninstall_gives_the_agentihooks_home_back(aih):
     plan.decide(persona_id(aih), "take")
     assert engine.apply_plan(aih, plan).ok
     # each Copilot event is registered once, by agentdeck's hooks file
-    hooks_dir = aih.copilot_home / "hooks"
+    hooks_dir = target_home(aih, "copilot") / "hooks"
     assert sorted(os.listdir(hooks_dir)) == ["agentdeck.json"]
     events = json.loads((hooks_dir / "agentdeck.json").read_text())["hooks"]
     assert len(events) == 12 and all(len(v) == 1 for v in events.values())
     # the persona is the profile's, and the agentihooks region is gone from the file
-    text = (aih.copilot_home / "copilot-instructions.md").read_text()
+    text = (target_home(aih, "copilot") / "copilot-instructions.md").read_text()
     assert text.startswith("<!-- agentdeck:begin") and "agentihooks:managed-end" not in text
     # its settings keys stay; its MCP server is not disabled
-    settings = json.loads((aih.copilot_home / "settings.json").read_text())
+    settings = json.loads((target_home(aih, "copilot") / "settings.json").read_text())
     assert settings["statusLine"]["command"].endswith("-m hooks.statusline")
     assert "agentihooks" not in settings.get("disabledMcpServers", [])
     # the next plan is empty, and says the take-over holds
@@ -148,7 +149,7 @@ def test_agentihooks_init_again_brings_its_hooks_file_back_and_the_plan_says_so(
     plan.decide(persona_id(aih), "keep")
     assert engine.apply_plan(aih, plan).ok
     assert init_home(aih.home, "copilot") == ""          # the operator re-runs agentihooks
-    hooks = aih.copilot_home / "hooks" / "agentihooks.json"
+    hooks = target_home(aih, "copilot") / "hooks" / "agentihooks.json"
     assert hooks.exists()
     rewritten = hooks.read_bytes()
     again = engine.build_plan(aih, "default", ["copilot"])

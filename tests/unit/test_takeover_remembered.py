@@ -14,6 +14,7 @@ from agentdeck.core.plan import ItemClass
 from tests.clients.agentihooks_kit import init_home, snapshot
 
 from tests.unit.test_takeover_golden import aih, aside_id, persona_id, state_rel  # noqa: F401 (fixture)
+from tests.target_homes import target_home
 
 HEADER = "<!-- managed-by: agentihooks"
 OURS = "<!-- agentdeck:begin"
@@ -30,10 +31,10 @@ def test_agentihooks_init_again_after_the_persona_was_taken_then_take_again_and_
     assert engine.apply_plan(aih, plan).ok
     # the operator re-runs agentihooks: it rewrites its hooks file and the whole persona file
     assert init_home(aih.home, "copilot") == ""
-    persona = aih.copilot_home / "copilot-instructions.md"
+    persona = target_home(aih, "copilot") / "copilot-instructions.md"
     rewritten = persona.read_bytes()
     assert OURS.encode() not in rewritten and rewritten.count(HEADER.encode()) == 1
-    hooks_rewritten = (aih.copilot_home / "hooks" / "agentihooks.json").read_bytes()
+    hooks_rewritten = (target_home(aih, "copilot") / "hooks" / "agentihooks.json").read_bytes()
 
     again = engine.build_plan(aih, "default", ["copilot"])
     # the group says what is there now: its region is back to decide (not "replaced"), and its
@@ -57,14 +58,14 @@ def test_agentihooks_init_again_after_the_persona_was_taken_then_take_again_and_
     # uninstall gives back what agentihooks wrote last, once
     assert engine.apply_plan(aih, engine.build_uninstall_plan(aih, ["copilot"])).ok
     assert persona.read_bytes() == rewritten
-    assert (aih.copilot_home / "hooks" / "agentihooks.json").read_bytes() == hooks_rewritten
+    assert (target_home(aih, "copilot") / "hooks" / "agentihooks.json").read_bytes() == hooks_rewritten
 
 
 def test_an_aside_entry_without_prior_sha_is_refused_before_anything_is_written(aih):
     plan = engine.build_plan(aih, "default", ["copilot"])
     plan.decide(persona_id(aih), "keep")
     assert engine.apply_plan(aih, plan).ok
-    man = aih.copilot_home / ".agentdeck-managed.json"
+    man = target_home(aih, "copilot") / ".agentdeck-managed.json"
     data = json.loads(man.read_text())
     (entry,) = [e for e in data["entries"] if e["kind"] == "aside"]
     entry["prior_sha"] = None
@@ -86,7 +87,7 @@ def test_a_persona_kept_at_an_earlier_apply_is_not_shown_as_still_to_decide(aih)
     assert again.get(persona_id(aih)).cls == ItemClass.HAND_EDITED
     assert fates(again, "persona block") == ["kept"]
     # agentihooks writes its region again (a new body): the decision is asked for again
-    persona = aih.copilot_home / "copilot-instructions.md"
+    persona = target_home(aih, "copilot") / "copilot-instructions.md"
     persona.write_text(persona.read_text().replace("# Identity", "# Identity (rewritten)", 1))
     third = engine.build_plan(aih, "default", ["copilot"])
     assert third.get(persona_id(aih)).cls == ItemClass.CONFLICT

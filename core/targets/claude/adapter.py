@@ -92,6 +92,8 @@ from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
 from ..mcp_switches import ON_REASONS, not_written, switch_reason
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
+from . import SPEC
+from .paths import claude_json
 
 T = "claude"
 
@@ -146,7 +148,7 @@ class ClaudeTarget(Target):
                 options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
         st = DesiredState(T)
         host = view.host
-        home = host.claude_home
+        home = SPEC.home(host)
         settings_path = home / "settings.json"
         settings = view.data(settings_path, "json")
         if settings is not None and not isinstance(settings, dict):
@@ -167,14 +169,14 @@ class ClaudeTarget(Target):
     def _hooks(self, profile: Profile, view: DiskView, settings: dict | None, st: DesiredState) -> None:
         from .facts import CLAUDE
 
-        home = view.host.claude_home
+        home = SPEC.home(view.host)
         plan_settings_hooks(T, "Claude Code", CLAUDE, profile, view, settings,
                             home / "settings.json", home / WRAPPER_NAME, st,
                             lambda: compiled_policy.add_to(st, profile, view.host, T))
 
     # ---- settings.json -------------------------------------------------------------------------
     def _settings(self, profile: Profile, host: Host, st: DesiredState) -> None:
-        path = host.claude_home / "settings.json"
+        path = SPEC.home(host) / "settings.json"
         native = dict(profile.native.get("claude/settings.json", {}))
         for key, why in RESERVED_SETTINGS.items():
             if key in native:
@@ -209,7 +211,7 @@ class ClaudeTarget(Target):
         from . import permissions as claude_permissions
 
         host = view.host
-        path = host.claude_home / "settings.json"
+        path = SPEC.home(host) / "settings.json"
         policy = compiled_policy.policy_of(profile)
         if not (policy or {}).get("paths"):
             return                                   # no [[policy.paths]] rule: nothing to add
@@ -234,7 +236,7 @@ class ClaudeTarget(Target):
         from .facts import CLAUDE
 
         host = view.host
-        path = host.claude_json
+        path = claude_json(host)
         data = view.data(path, "json")
         on_disk = data.get("mcpServers") if isinstance(data, dict) else None
         on_disk = on_disk if isinstance(on_disk, dict) else {}
@@ -285,7 +287,7 @@ class ClaudeTarget(Target):
     # ---- skills, commands, agents --------------------------------------------------------------
     def _skills(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
         host = view.host
-        home = host.claude_home
+        home = SPEC.home(host)
         info: dict[str, Any] = {"dir": str(home / "skills"), "links": [], "commands": [],
                                 "agents": []}
         for name in sorted(profile.skills):

@@ -91,6 +91,7 @@ from ..mcp_switches import not_written
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
+from . import SPEC
 
 T = "codex"
 
@@ -143,7 +144,7 @@ class CodexTarget(Target):
                 options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
         st = DesiredState(T)
         host = view.host
-        home = host.codex_home
+        home = SPEC.home(host)
         config_path = home / "config.toml"
         config = view.data(config_path, "toml")
         if config is not None and not isinstance(config, dict):
@@ -181,7 +182,7 @@ class CodexTarget(Target):
 
         native = profile.native.get("codex/config.toml", {})
         info = codex_permissions.add_to(
-            st, compiled_policy.policy_of(profile), host.codex_home / "config.toml", config,
+            st, compiled_policy.policy_of(profile), SPEC.home(host) / "config.toml", config,
             "permissions" in native or "default_permissions" in native, host.display)
         if info is not None:
             st.info["permissions"] = info
@@ -192,7 +193,7 @@ class CodexTarget(Target):
         from .. import wrapper as wrapper_mod
 
         host = view.host
-        home = host.codex_home
+        home = SPEC.home(host)
         config_path = home / "config.toml"
         hp = codex_hooks.plan_hooks(profile, view, config)
         for w in hp.warnings:
@@ -286,7 +287,7 @@ class CodexTarget(Target):
 
     # ---- native config.toml keys ---------------------------------------------------------------
     def _native(self, profile: Profile, host: Host, st: DesiredState) -> None:
-        path = host.codex_home / "config.toml"
+        path = SPEC.home(host) / "config.toml"
         native = dict(profile.native.get("codex/config.toml", {}))
         native.pop("mcp_servers", None)    # merged per server in _mcp
         for key, why in RESERVED_NATIVE.items():
@@ -322,7 +323,7 @@ class CodexTarget(Target):
 
     # ---- MCP -----------------------------------------------------------------------------------
     def _mcp(self, profile: Profile, host: Host, config: dict | None, st: DesiredState) -> None:
-        path = host.codex_home / "config.toml"
+        path = SPEC.home(host) / "config.toml"
         on_disk = (config or {}).get("mcp_servers")
         on_disk = on_disk if isinstance(on_disk, dict) else {}
         native = profile.native.get("codex/config.toml", {}).get("mcp_servers", {}) or {}

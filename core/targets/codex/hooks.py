@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ...host import Host
 from ...model import Profile
 from ..hook_events import wanted_events
+from . import SPEC
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...disk import DiskView
@@ -80,7 +81,7 @@ def render_hooks_file(handlers: dict[str, dict]) -> str:
 
 def source_path(host: Host) -> str:
     """hooks.json as Codex names it in trust keys: CODEX_HOME with its symlinks resolved."""
-    return os.path.join(host.realpath(host.codex_home), HOOKS_FILE)
+    return os.path.join(host.realpath(SPEC.home(host)), HOOKS_FILE)
 
 
 def trust_status(current_hash: str, trusted_hash: Any) -> str:
@@ -171,7 +172,7 @@ def plan_hooks(profile: Profile, view: "DiskView", config: dict | None) -> HookP
     from .. import wrapper as wrapper_mod
 
     facts = _facts()
-    home = host.codex_home
+    home = SPEC.home(host)
     wrapper_path = home / WRAPPER_NAME
     hooks_path = home / HOOKS_FILE
     hp = HookPlan()

@@ -8,5 +8,6 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     package=__name__, adapter_class="CopilotTarget",
     profile_files=("settings.json", "mcp-config.json"),
     directives_file="settings.json",
+    never_write=("config.json",),   # tool-managed (auth, trusted folders): facts.config_file
     capabilities=frozenset({MCP_SWITCHES}),
 )

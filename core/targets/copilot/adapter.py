@@ -95,6 +95,7 @@ from ..mcp_switches import not_written
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
 from ..wrapper import WRAPPER_MODE
+from . import SPEC
 
 T = "copilot"
 #: keys a profile's copilot/settings.json may not set, and why
@@ -117,7 +118,7 @@ class CopilotTarget(Target):
     # (mcp_switches.py); the app keeps them in the operator's layer (core/overlay.py)
 
     def migrate_manifest(self, manifest: Manifest, view: DiskView) -> None:
-        path = view.host.copilot_home / "settings.json"
+        path = SPEC.home(view.host) / "settings.json"
         try:
             data = view.data(path, "jsonc")
         except UserError:
@@ -130,7 +131,7 @@ class CopilotTarget(Target):
                 options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
         st = DesiredState(T)
         host = view.host
-        home = host.copilot_home
+        home = SPEC.home(host)
         settings_path = home / "settings.json"
         settings = view.data(settings_path, "jsonc")
         if settings is not None and not isinstance(settings, dict):
@@ -160,7 +161,7 @@ class CopilotTarget(Target):
     def _hooks(self, profile: Profile, view: DiskView, settings: dict | None, st: DesiredState,
                found: list) -> None:
         host = view.host
-        home = host.copilot_home
+        home = SPEC.home(host)
         hp = copilot_hooks.plan_hooks(profile, view, settings)
         if hp.wrapper_text is not None:
             st.add(Desired(T, home / copilot_hooks.WRAPPER_NAME, "file", hp.wrapper_text,
@@ -207,7 +208,7 @@ class CopilotTarget(Target):
         which joins the computed list in _mcp."""
         from .settings import check_setting
 
-        path = host.copilot_home / "settings.json"
+        path = SPEC.home(host) / "settings.json"
         st.add(Desired(T, path, "key", False, key=("disableAllHooks",), fmt="jsonc", pinned=True,
                        label="disableAllHooks", group="settings",
                        reason="agentdeck keeps this false: true would silently turn off every hook, ours included"))
@@ -247,7 +248,7 @@ class CopilotTarget(Target):
              profile_disabled: Any, st: DesiredState, keep: set[str] = frozenset()) -> None:
         """keep: servers of a tool install being taken over (takeover.py): not default-disabled."""
         host = view.host
-        home = host.copilot_home
+        home = SPEC.home(host)
         mcp_path = home / "mcp-config.json"
         settings_path = home / "settings.json"
         mdoc = view.json(mcp_path, jsonc=COPILOT.mcp_file_jsonc)
@@ -362,7 +363,7 @@ class CopilotTarget(Target):
     # ---- env file + ~/.bashrc ------------------------------------------------------------------
     def _env(self, profile: Profile, host: Host, st: DesiredState) -> None:
         d = profile.directives
-        res = browser_mod.resolve(host, d.browserCommand, d.suppressBrowserLaunch, host.copilot_home)
+        res = browser_mod.resolve(host, d.browserCommand, d.suppressBrowserLaunch, SPEC.home(host))
         env = directives.EnvPlan()
         directives.allow_all(d.allowAll, env)
         directives.channels(d.channels, env)
@@ -401,7 +402,7 @@ class CopilotTarget(Target):
                                   "model-discoverable skill")
         for name in sorted(profile.agents):
             tr = skills.copilot_agent(name, profile.agents[name])
-            path = host.copilot_home / "agents" / f"{name}.md"
+            path = SPEC.home(host) / "agents" / f"{name}.md"
             info["agents"].append({"name": name, "path": str(path), "warnings": tr.warnings})
             st.add(Desired(T, path, "file", tr.text, label=f"agent {name}", group="agents",
                            warnings=tr.warnings,

@@ -39,6 +39,7 @@ from ...model import Profile
 if TYPE_CHECKING:  # pragma: no cover
     from ...disk import DiskView
 from .. import wrapper as wrapper_mod
+from . import SPEC
 
 HOOKS_FILE = "agentdeck.json"
 WRAPPER_NAME = "agentdeck-hook.sh"
@@ -108,7 +109,7 @@ class HookPlan:
 def plan_hooks(profile: Profile, view: "DiskView", settings_data: dict | None) -> HookPlan:
     host = view.host
     facts = _facts()
-    home = host.copilot_home
+    home = SPEC.home(host)
     wrapper_path = home / WRAPPER_NAME
     hooks_path = home / "hooks" / HOOKS_FILE
     hp = HookPlan()
@@ -183,7 +184,7 @@ def _json_quiet(view: "DiskView", path: Path) -> Any:
 
 def trusted_folders(view: "DiskView") -> list[str]:
     """config.json `trustedFolders` (the only thing agentdeck ever reads from that file)."""
-    data = _json_quiet(view, view.host.copilot_home / "config.json")
+    data = _json_quiet(view, SPEC.home(view.host) / "config.json")
     tf = data.get("trustedFolders") if isinstance(data, dict) else None
     return [t for t in tf if isinstance(t, str)] if isinstance(tf, list) else []
 
@@ -191,7 +192,7 @@ def trusted_folders(view: "DiskView") -> list[str]:
 def other_hook_sources(view: "DiskView", settings_data: dict | None) -> list[dict]:
     host = view.host
     out: list[dict] = []
-    home = host.copilot_home
+    home = SPEC.home(host)
     if isinstance(settings_data, dict) and "hooks" in settings_data:
         out.append({"kind": "inline-settings", "path": str(home / "settings.json"),
                     "events": _hook_events_of(settings_data),
