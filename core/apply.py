@@ -342,6 +342,7 @@ def _recheck_before_write(host: Host, plan: Plan, op: Op, done: list[dict]) -> N
     if current_sha(host, Path(op.display)) == plan.inputs[op.display]:
         return
     _undo(host, done)
+    host.sync_batched_dirs()     # what was put back is on disk before the journal goes
     host.remove(journal_path(host))
     undone = f"; the {len(done)} file(s) it had already written were put back" if done else ""
     raise StalePlanError(f"{host.display(op.display)} changed on disk while agentdeck was applying "
@@ -430,33 +431,19 @@ def _write_all(host: Host, plan: Plan, ops: list[Op], sweep: list[str], result: 
     host.mkdir(backup_dir, 0o700)
     host.chmod(backup_dir.parent, 0o700)
     records = []
-    for n, op in enumerate(ops):
-        rec: dict[str, Any] = {"path": str(op.path), "op": op.kind}
-        if op.display and op.display != str(op.path):
-            rec["via"] = op.display      # the planned path; op.path is where its symlink leads
-        lst = host.lstat(op.path)
-        rec["existed"] = lst is not None
-        if lst is not None and host.is_symlink(op.path) and op.on_link:
-            rec["link_was"] = host.readlink(op.path)
-        elif lst is not None and host.is_file(op.path):
-            data = host.read_bytes(op.path)
-            b = backup_dir / f"{n:03d}-{op.path.name}"
-            try:
-                host.write_atomic(b, data, mode=0o600)
-            except HostError as e:
-                raise HostError(f"{e} (the backup of {host.display(op.display or op.path)}); "
-                                "nothing was changed") from None
-            rec["backup"] = str(b)
-            rec["backup_sha"] = sha256(data)
-            rec["mode"] = host.mode(op.path)
-        rec["wrote"] = op.wrote()
-        rec["made_dirs"] = missing_dirs(host, op.path)
-        records.append(rec)
-    index = {os.path.basename(r["backup"]): r.get("via", r["path"]) for r in records if r.get("backup")}
+    with host.dir_syncs_batched():   # the backups' folder is synced once, before the journal
+        for n, op in enumerate(ops):
+            records.append(_backup(host, n, op, backup_dir))
+        index = {os.path.basename(r["backup"]): r.get("via", r["path"])
+                 for r in records if r.get("backup")}
+        try:
+            if index:   # which backup is which file, for an operator restoring by hand
+                host.write_atomic(backup_dir / "index.json",
+                                  (json.dumps(index, indent=2) + "\n").encode(), mode=0o600)
+        except HostError as e:
+            _forget_journal(host)
+            raise HostError(f"{e}; nothing was changed") from None
     try:
-        if index:   # which backup is which file, for an operator restoring by hand
-            host.write_atomic(backup_dir / "index.json",
-                              (json.dumps(index, indent=2) + "\n").encode(), mode=0o600)
         _write_journal(host, records, backup_dir)
     except HostError as e:
         _forget_journal(host)
@@ -465,15 +452,43 @@ def _write_all(host: Host, plan: Plan, ops: list[Op], sweep: list[str], result: 
     counter = [0]
     n = 0
     try:
-        for n, op in enumerate(ops):
-            _recheck_before_write(host, plan, op, records[:n])
-            _fault_point(host, counter)
-            _write_one(host, op, result, progress)
-        for d in sweep:   # directories our removed entries made, now empty (deepest first)
-            host.rmdir_if_empty(Path(d))
+        # each file is written to a temp file, fsynced and renamed; each folder written into is
+        # fsynced once, when the writes are done, and the journal goes only after that
+        with host.dir_syncs_batched():
+            for n, op in enumerate(ops):
+                _recheck_before_write(host, plan, op, records[:n])
+                _fault_point(host, counter)
+                _write_one(host, op, result, progress)
+            for d in sweep:   # directories our removed entries made, now empty (deepest first)
+                host.rmdir_if_empty(Path(d))
     except HostError as e:
         raise HostError(_put_back(host, records[: n + 1], str(e))) from None
     host.remove(journal_path(host))
+
+
+def _backup(host: Host, n: int, op: Op, backup_dir: Path) -> dict[str, Any]:
+    """The journal record of `op`, with a backup of the file it changes (when there is one)."""
+    rec: dict[str, Any] = {"path": str(op.path), "op": op.kind}
+    if op.display and op.display != str(op.path):
+        rec["via"] = op.display      # the planned path; op.path is where its symlink leads
+    lst = host.lstat(op.path)
+    rec["existed"] = lst is not None
+    if lst is not None and host.is_symlink(op.path) and op.on_link:
+        rec["link_was"] = host.readlink(op.path)
+    elif lst is not None and host.is_file(op.path):
+        data = host.read_bytes(op.path)
+        b = backup_dir / f"{n:03d}-{op.path.name}"
+        try:
+            host.write_atomic(b, data, mode=0o600)
+        except HostError as e:
+            raise HostError(f"{e} (the backup of {host.display(op.display or op.path)}); "
+                            "nothing was changed") from None
+        rec["backup"] = str(b)
+        rec["backup_sha"] = sha256(data)
+        rec["mode"] = host.mode(op.path)
+    rec["wrote"] = op.wrote()
+    rec["made_dirs"] = missing_dirs(host, op.path)
+    return rec
 
 
 def _still_called(host: Host, kept: list[Op], ops: list[Op]) -> list[Op]:

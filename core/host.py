@@ -484,7 +484,38 @@ class Host:
             if isinstance(e, OSError):
                 raise HostError(os_error_line(path, "write", e)) from None
             raise
-        self._fsync_dir(real.parent)
+        batch: dict[Path, None] | None = self.__dict__.get("_dir_sync_batch")
+        if batch is None:
+            self._fsync_dir(real.parent)
+        else:
+            batch[real.parent] = None     # synced once, when the batch ends (dir_syncs_batched)
+
+    @contextmanager
+    def dir_syncs_batched(self) -> Iterator[None]:
+        """Inside this block each write_atomic still writes a temp file, fsyncs it and renames
+        it over the old one, but the directory that holds it is fsynced once, when the block ends
+        (also when it raises), not after every rename: the apply writes several files into one
+        folder (~/.copilot holds five) and each directory fsync is a journal commit of the disk.
+        The caller must not depend on a rename being durable before the block ends (the apply
+        removes its journal only after it). Blocks nest; the outermost one syncs."""
+        if self.__dict__.get("_dir_sync_batch") is not None:
+            yield
+            return
+        self.__dict__["_dir_sync_batch"] = {}
+        try:
+            yield
+        finally:
+            self.sync_batched_dirs()
+            self.__dict__["_dir_sync_batch"] = None
+
+    def sync_batched_dirs(self) -> None:
+        """Fsync now the directories a dir_syncs_batched block has written into so far (before
+        removing a journal inside the block, say)."""
+        batch: dict[Path, None] | None = self.__dict__.get("_dir_sync_batch")
+        while batch:
+            d = next(iter(batch))
+            self._fsync_dir(d)
+            del batch[d]
 
     def create_file(self, path: Path, data: bytes, mode: int = 0o644) -> None:
         """A file that does not exist yet, for `agentdeck demo` seeding its throwaway home (its

@@ -302,3 +302,51 @@ def test_an_uninstall_plan_says_what_it_does_not_that_the_profile_stopped_wantin
                                            "that was there before")
     # a profile switch still says the profile no longer wants it
     assert planner.classify(None, "a", "a") == ("remove", False, planner.NO_LONGER_WANTED)
+
+
+def test_each_folder_is_synced_once_after_its_renames_and_before_the_journal_goes(host, monkeypatch):
+    """Every file is still written to a temp file, fsynced and renamed; the folder it lands in
+    is fsynced once per phase (the backups before the journal is written, the writes before it
+    is removed), after the last rename into it."""
+    events: list[tuple[str, str]] = []
+    real_replace, real_remove = os.replace, applier.Host.remove
+
+    def replace(src, dst, *a, **k):
+        real_replace(src, dst, *a, **k)
+        events.append(("rename", str(Path(dst).parent)))
+
+    def remove(self, path, **k):
+        events.append(("remove", str(path)))
+        return real_remove(self, path, **k)
+
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(applier.Host, "remove", remove)
+    monkeypatch.setattr(applier.Host, "_fsync_dir", lambda self, d: events.append(("sync", str(d))))
+    items = [key(host, "s.json", ["a"], 1), key(host, "u.json", ["b"], 2),
+             Desired(T, host.home / "w.sh", "file", "#!/bin/sh\necho hi\n", mode=0o755, label="w"),
+             Desired(T, host.home / "sub" / "p.md", "file", "body\n", label="p")]
+    apply(host, plan_for(host, items))
+    items[0] = key(host, "s.json", ["a"], 3)          # an update: backups, then the writes
+    items[1] = key(host, "u.json", ["b"], 4)
+    items[3] = Desired(T, host.home / "sub" / "p.md", "file", "other\n", label="p")
+    for run in (1, 2):
+        if run == 2:
+            events.clear()
+            apply(host, plan_for(host, items))
+        journal = str(applier.journal_path(host))
+        gone = events.index(("remove", journal))
+        phases = [events[:gone]]
+        if run == 2:    # the journal's own rename ends the backup phase
+            jw = [i for i, e in enumerate(events) if e == ("rename", str(Path(journal).parent))][0]
+            phases = [events[:jw], events[jw + 2:gone]]
+        for phase in phases:
+            renamed = {d for e, d in phase if e == "rename"}
+            synced = [d for e, d in phase if e == "sync"]
+            assert renamed and set(synced) >= renamed
+            assert len(synced) == len(set(synced))       # once per folder per phase
+            for d in renamed:       # after the last rename into it
+                last = max(i for i, e in enumerate(phase) if e == ("rename", d))
+                assert ("sync", d) in phase[last:]
+    writes = phases[-1]
+    assert sum(1 for e in writes if e == ("rename", str(host.home))) == 3   # s.json u.json, the manifest
+    assert writes.count(("sync", str(host.home))) == 1
