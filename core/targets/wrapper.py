@@ -27,6 +27,8 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
+from typing import Iterator
 
 from ..errors import UserError
 from ..host import Host, HostError
@@ -73,13 +75,24 @@ def own_scripts_dirs(host: Host | None = None) -> list[str]:
     (a venv's bin, pipx's venv, the system's), the interpreter's own dir, and the user scheme's
     (pip install --user). Its `agentdeck-hook` is the one installed beside it.
     $AGENTDECK_SCRIPTS_DIR (in the host's environment) replaces the detection."""
+    out: list[str] = []
+    for found in _scripts_dirs(host):
+        if found not in out:
+            out.append(found)
+    return out
+
+
+def _scripts_dirs(host: Host | None) -> Iterator[str]:
+    """own_scripts_dirs' candidates, in order, each computed only when asked for (the user
+    scheme's loads the interpreter's build configuration, ~5 M instructions)."""
     if host is not None and SCRIPTS_DIR_VAR in host.env:
         d = host.env[SCRIPTS_DIR_VAR]
-        return [d] if d else []
+        if d:
+            yield d
+        return
     import sysconfig   # local: only when the handler is looked for beside the interpreter
 
-    out: list[str] = []
-    for get in (lambda: sysconfig.get_path("scripts"),
+    for get in (lambda: scripts_dir(sysconfig),
                 lambda: os.path.dirname(sys.executable) if sys.executable else None,
                 lambda: sysconfig.get_path("scripts", f"{os.name}_user")):
         found: str | None
@@ -89,14 +102,24 @@ def own_scripts_dirs(host: Host | None = None) -> list[str]:
             # AttributeError: a venv whose interpreter has no user base ('userbase') for the
             # user scheme (seen in `agentdeck drill`, installed the README's way)
             found = None
-        if found and found not in out:
-            out.append(found)
-    return out
+        if found:
+            yield found
+
+
+def scripts_dir(sysconfig: ModuleType) -> str:
+    """sysconfig.get_path("scripts"). Its scheme for a venv and for a POSIX prefix install is
+    "{base}/bin", whose "base" is the normalized sys.prefix: that is expanded here without
+    sysconfig's build configuration (_sysconfigdata, which get_path loads to expand any
+    variable); any other scheme is left to sysconfig."""
+    template = sysconfig.get_path("scripts", expand=False)
+    if os.name == "posix" and template == "{base}/bin":
+        return os.path.normpath(os.path.normpath(sys.prefix) + "/bin")
+    return str(sysconfig.get_path("scripts"))
 
 
 def own_handler(host: Host) -> str | None:
     """The absolute path of the `agentdeck-hook` installed beside the running agentdeck."""
-    for d in own_scripts_dirs(host):
+    for d in _scripts_dirs(host):
         p = Path(d) / OWN_HANDLER
         if host.is_executable(p):
             return os.path.abspath(p)

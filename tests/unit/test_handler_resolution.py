@@ -178,3 +178,36 @@ def test_a_user_scheme_without_userbase_is_not_a_crash(monkeypatch):
     monkeypatch.setattr(sysconfig, "get_path", get_path)
     dirs = wrapper.own_scripts_dirs(None)
     assert dirs and all(isinstance(d, str) for d in dirs)
+
+
+def test_scripts_dir_is_sysconfigs_without_its_build_configuration():
+    """wrapper.scripts_dir expands the venv / POSIX prefix scheme itself: the same path as
+    sysconfig.get_path("scripts") here, and sysconfig's own answer for any other scheme."""
+    import sysconfig
+
+    from agentdeck.core.targets import wrapper
+
+    assert wrapper.scripts_dir(sysconfig) == sysconfig.get_path("scripts")
+
+    class Other:
+        @staticmethod
+        def get_path(name, scheme=None, vars=None, expand=True):
+            return "{installed_base}/Scripts" if not expand else "/elsewhere/Scripts"
+
+    assert wrapper.scripts_dir(Other) == "/elsewhere/Scripts"
+
+
+def test_the_handler_beside_the_interpreter_is_found_without_sysconfigs_build_configuration():
+    """A plan finds agentdeck-hook in the scripts dir of a venv without loading
+    _sysconfigdata (sysconfig's build configuration, which get_path loads to expand a path)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, tempfile\n"
+            "from agentdeck.core.host import Host\n"
+            "from agentdeck.core.targets import wrapper\n"
+            "h = Host.from_environment(tempfile.mkdtemp(), env={})\n"
+            "found = wrapper.own_handler(h)\n"
+            "print(found is not None, any(m.startswith('_sysconfigdata') for m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"]
