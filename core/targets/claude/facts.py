@@ -6,7 +6,7 @@ Sources: docs/facts/claude.md; the event list is the one `claude doctor` prints
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import ClassVar, Mapping
 
 from ...facts.versions import CliFacts, frozen_map
 from ..path_spelling import NativeFact
@@ -27,53 +27,56 @@ HOOK_EVENTS = (
 
 @dataclass(frozen=True, kw_only=True)
 class ClaudeFacts(CliFacts):
-    settings_file: str = "settings.json"         # hooks live inline here, nested in groups
-    local_settings_file: str = "settings.local.json"
-    user_mcp_file: str = ".claude.json"          # top-level mcpServers; inside CLAUDE_CONFIG_DIR when set
-    project_mcp_file: str = ".mcp.json"
-    handler_types: tuple[str, ...] = ("command", "http", "mcp_tool", "prompt", "agent")
+    settings_file: ClassVar[str] = "settings.json"        # hooks live inline here, nested in groups
+    local_settings_file: ClassVar[str] = "settings.local.json"
+    #: top-level mcpServers; inside CLAUDE_CONFIG_DIR when set
+    user_mcp_file: ClassVar[str] = ".claude.json"
+    project_mcp_file: ClassVar[str] = ".mcp.json"
+    handler_types: ClassVar[tuple[str, ...]] = ("command", "http", "mcp_tool", "prompt", "agent")
     #: `claude doctor` names each problem in its "Invalid settings" section as
     #: "- <file> › <key path>: <message>"; it does not flag unknown keys
-    doctor_section: str = "Invalid settings"
-    doctor_problem: str = r"^- (?P<file>.+?)(?: \u203a (?P<path>[^:]+))?: (?P<message>.+)$"
+    doctor_section: ClassVar[str] = "Invalid settings"
+    doctor_problem: ClassVar[str] = (
+        r"^- (?P<file>.+?)(?: \u203a (?P<path>[^:]+))?: (?P<message>.+)$")
     #: `claude mcp list` STARTS stdio servers to health-check them: never run it as a probe
-    unsafe_commands: tuple[tuple[str, ...], ...] = (("mcp", "list"),)
+    unsafe_commands: ClassVar[tuple[tuple[str, ...], ...]] = (("mcp", "list"),)
     #: observed: `claude doctor` also lists problems of the environment it runs in (not of the
     #: files), e.g. "Missing environment variables: GITHUB_TOKEN" for an MCP server's ${VAR}
-    doctor_env_problem: str = "Missing environment variables"
+    doctor_env_problem: ClassVar[str] = "Missing environment variables"
     #: observed: settings.json is plain JSON (a comment: "Invalid or malformed JSON")
-    settings_jsonc: bool = False
-    persona_file: str = "CLAUDE.md"
-    skills_dir: str = "skills"                   # <CLAUDE_CONFIG_DIR>/skills
+    settings_jsonc: ClassVar[bool] = False
+    persona_file: ClassVar[str] = "CLAUDE.md"
+    skills_dir: ClassVar[str] = "skills"                   # <CLAUDE_CONFIG_DIR>/skills
     #: observed (`claude doctor`: "Valid types are: stdio, sse, http (or streamable-http), ws");
     #: an entry of another type, or missing its url/command, or with non-array args is skipped
-    mcp_types: tuple[str, ...] = ("stdio", "sse", "http", "streamable-http", "ws")
-    mcp_url_types: tuple[str, ...] = ("sse", "http", "streamable-http", "ws")
+    mcp_types: ClassVar[tuple[str, ...]] = ("stdio", "sse", "http", "streamable-http", "ws")
+    mcp_url_types: ClassVar[tuple[str, ...]] = ("sse", "http", "streamable-http", "ws")
     #: How a configured MCP server is kept from starting, observed on 2.1.332 with a stdio
     #: server whose command writes a marker when started (tests/clients/test_claude_mcp_real.py):
     #: there is NO user-level off switch for a server in ~/.claude.json.
     #: - `projects[<project root>].disabledMcpServers` in .claude.json is what `/mcp` "Disable in
     #:   this project" writes: per project only (the root Claude picks, not always the cwd), so
     #:   every other project starts the server;
-    mcp_project_disable_key: str = "disabledMcpServers"
+    mcp_project_disable_key: ClassVar[str] = "disabledMcpServers"
     #: - settings.json `enabledMcpjsonServers` / `disabledMcpjsonServers` approve a project's
     #:   .mcp.json servers only: a user server listed there still starts;
-    mcp_json_approval_keys: tuple[str, ...] = ("enabledMcpjsonServers", "disabledMcpjsonServers")
+    mcp_json_approval_keys: ClassVar[tuple[str, ...]] = ("enabledMcpjsonServers",
+                                                          "disabledMcpjsonServers")
     #: - `"disabled": true` on the entry is ignored: the server starts;
-    mcp_entry_disabled_ignored: bool = True
+    mcp_entry_disabled_ignored: ClassVar[bool] = True
     #: - settings.json `deniedMcpServers` ([{"serverName": n}]) keeps it from loading anywhere
     #:   (`claude -p`, `claude mcp list`, absent from `/mcp`), but `claude mcp list` still warns
     #:   about the denied entry's unset ${VAR}s;
-    mcp_denied_key: str = "deniedMcpServers"
+    mcp_denied_key: ClassVar[str] = "deniedMcpServers"
     #: - a server that is not in .claude.json is not started and warns about nothing.
     #: So agentdeck keeps a default-disabled (or profile-disabled) server out of .claude.json
     #: until it is enabled (the app's MCP switch, mcpAlwaysEnabled), then writes it:
-    mcp_off_means: str = "not-registered"
+    mcp_off_means: ClassVar[str] = "not-registered"
     #: observed: a `${VAR}` that is unset makes `claude mcp list` and `claude doctor` warn
     #: ("Missing environment variables: VAR"); `${VAR:-default}` expands to the default silently
-    mcp_env_default_syntax: str = "${VAR:-default}"
+    mcp_env_default_syntax: ClassVar[str] = "${VAR:-default}"
     #: where Claude Code keeps its login on Linux (documented; only its mode is ever read)
-    credential_files: tuple[str, ...] = (".credentials.json",)
+    credential_files: ClassVar[tuple[str, ...]] = (".credentials.json",)
     #: top-level settings.json keys (see SETTINGS_KEYS); unknown ones are ignored silently
     settings_keys: frozenset[str]
     #: observed in `claude doctor`'s "Invalid settings" (e.g. "Expected boolean, but received

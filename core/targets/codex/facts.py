@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from ...digest import sha256
 from ...facts.versions import CliFacts, frozen_map
@@ -26,52 +26,53 @@ HOOK_EVENTS = (
 
 @dataclass(frozen=True, kw_only=True)
 class CodexFacts(CliFacts):
-    config_file: str = "config.toml"            # TOML: edit with tomlkit so comments survive
-    hooks_file: str = "hooks.json"
-    persona_file: str = "AGENTS.md"
-    skills_dir: str = "~/.agents/skills"        # ~/.codex/prompts was removed in 0.117
+    config_file: ClassVar[str] = "config.toml"         # TOML: edit with tomlkit so comments survive
+    hooks_file: ClassVar[str] = "hooks.json"
+    persona_file: ClassVar[str] = "AGENTS.md"
+    skills_dir: ClassVar[str] = "~/.agents/skills"        # ~/.codex/prompts was removed in 0.117
     #: hooks.json top level: anything else (e.g. "version") rejects the whole file
-    hooks_json_top_keys: tuple[str, ...] = ("description", "hooks")
-    handler_types: tuple[str, ...] = ("command",)
+    hooks_json_top_keys: ClassVar[tuple[str, ...]] = ("description", "hooks")
+    handler_types: ClassVar[tuple[str, ...]] = ("command",)
     #: observed: a prompt handler is skipped with the warning "prompt hooks are not supported
     #: yet"; the following handlers keep their indexes
-    skipped_handler_types: tuple[str, ...] = ("prompt",)
+    skipped_handler_types: ClassVar[tuple[str, ...]] = ("prompt",)
     #: observed: timeout must be a non-negative integer (u64); 2.5 rejects the whole file;
     #: 0 is raised to 1
-    timeout_min_sec: int = 1
-    trust_statuses: tuple[str, ...] = ("managed", "untrusted", "trusted", "modified")
+    timeout_min_sec: ClassVar[int] = 1
+    trust_statuses: ClassVar[tuple[str, ...]] = ("managed", "untrusted", "trusted", "modified")
     #: `[hooks.state."<key>"]` in config.toml carries trusted_hash and enabled
-    hook_state_table: str = "hooks.state"
-    mcp_table: str = "mcp_servers"
-    mcp_stdio_keys: tuple[str, ...] = ("command", "args", "env", "env_vars", "cwd")
-    mcp_http_keys: tuple[str, ...] = ("url", "bearer_token_env_var", "http_headers",
-                                      "env_http_headers")
-    mcp_common_keys: tuple[str, ...] = ("enabled", "enabled_tools", "disabled_tools",
-                                        "startup_timeout_sec", "tool_timeout_sec")
-    mcp_rejected_keys: tuple[str, ...] = ("bearer_token", "type")  # no type key; no inline token
-    mcp_transports: tuple[str, ...] = ("stdio", "streamable_http")  # no SSE
+    hook_state_table: ClassVar[str] = "hooks.state"
+    mcp_table: ClassVar[str] = "mcp_servers"
+    mcp_stdio_keys: ClassVar[tuple[str, ...]] = ("command", "args", "env", "env_vars", "cwd")
+    mcp_http_keys: ClassVar[tuple[str, ...]] = ("url", "bearer_token_env_var", "http_headers",
+                                                "env_http_headers")
+    mcp_common_keys: ClassVar[tuple[str, ...]] = ("enabled", "enabled_tools", "disabled_tools",
+                                                  "startup_timeout_sec", "tool_timeout_sec")
+    #: no type key; no inline token
+    mcp_rejected_keys: ClassVar[tuple[str, ...]] = ("bearer_token", "type")
+    mcp_transports: ClassVar[tuple[str, ...]] = ("stdio", "streamable_http")  # no SSE
     #: observed (`codex mcp list` / `--print-startup-config`): an inline bearer_token, or a
     #: server with neither command nor url ("invalid transport"), makes Codex refuse the whole
     #: config; a `type` key is only ignored (a warning; `--strict-config` refuses it)
-    mcp_fatal_keys: tuple[str, ...] = ("bearer_token",)
-    mcp_ignored_keys: tuple[str, ...] = ("type",)
+    mcp_fatal_keys: ClassVar[tuple[str, ...]] = ("bearer_token",)
+    mcp_ignored_keys: ClassVar[tuple[str, ...]] = ("type",)
     #: observed: hooks.json is plain JSON (a comment: "failed to parse hooks config")
-    hooks_json_jsonc: bool = False
+    hooks_json_jsonc: ClassVar[bool] = False
     #: top-level config.toml keys Codex accepts (see CONFIG_KEYS)
     config_keys: frozenset[str]
     #: observed: a value of the wrong type makes Codex refuse the whole config ("failed to load
     #: bootstrap configuration"); kinds: str, bool, int, table, str_list
     config_key_types: Mapping[str, str]
     #: where `codex login` keeps its tokens (documented; only its mode is ever read)
-    credential_files: tuple[str, ...] = ("auth.json",)
+    credential_files: ClassVar[tuple[str, ...]] = ("auth.json",)
     #: observed: the configWarning Codex sends when it cannot load config.toml and runs on its
     #: defaults (every other configWarning leaves the config in effect)
-    config_invalid_warning: str = "Invalid configuration; using defaults."
+    config_invalid_warning: ClassVar[str] = "Invalid configuration; using defaults."
     #: observed (0.171.0 on Linux without bwrap): the configWarning about this machine's sandbox
     #: prerequisite, not about any config ("Codex could not find bubblewrap on PATH. Install
     #: bubblewrap with your OS package manager. ... Codex will use the bundled bubblewrap in the
     #: meantime.")
-    sandbox_missing_warning: str = "could not find bubblewrap"
+    sandbox_missing_warning: ClassVar[str] = "could not find bubblewrap"
 
 
 #: Top-level config.toml keys Codex 0.171.0 accepts. Source: the ConfigToml field names compiled

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from ...digest import sha256
 from ...facts.versions import CliFacts, frozen_map
@@ -77,64 +77,68 @@ PASCAL_ALIASES: Mapping[str, str] = frozen_map({
 
 @dataclass(frozen=True, kw_only=True)
 class CopilotFacts(CliFacts):
-    settings_file: str = "settings.json"         # JSONC
-    config_file: str = "config.json"             # tool-managed: never write; read trustedFolders only
-    hooks_dir: str = "hooks"                     # hooks/*.json
-    mcp_file: str = "mcp-config.json"
-    persona_file: str = "copilot-instructions.md"
-    agents_dir: str = "agents"
-    logs_dir: str = "logs"                       # process-<ms>-<pid>.log, settings warnings land here
-    skills_dirs: tuple[str, ...] = ("~/.agents/skills", "<COPILOT_HOME>/skills")
-    repo_hook_dir: str = ".github/hooks"
-    repo_settings_file: str = ".github/copilot/settings.json"
-    repo_mcp_files: tuple[str, ...] = (".mcp.json", ".github/mcp.json")
-    policy_hooks_dir: str = "/etc/github-copilot/policy.d"
-    hook_file_version: int = 1                   # optional; any other value rejects the file
+    settings_file: ClassVar[str] = "settings.json"         # JSONC
+    #: tool-managed: never write; read trustedFolders only
+    config_file: ClassVar[str] = "config.json"
+    hooks_dir: ClassVar[str] = "hooks"                     # hooks/*.json
+    mcp_file: ClassVar[str] = "mcp-config.json"
+    persona_file: ClassVar[str] = "copilot-instructions.md"
+    agents_dir: ClassVar[str] = "agents"
+    logs_dir: ClassVar[str] = "logs"           # process-<ms>-<pid>.log, settings warnings land here
+    skills_dirs: ClassVar[tuple[str, ...]] = ("~/.agents/skills", "<COPILOT_HOME>/skills")
+    repo_hook_dir: ClassVar[str] = ".github/hooks"
+    repo_settings_file: ClassVar[str] = ".github/copilot/settings.json"
+    repo_mcp_files: ClassVar[tuple[str, ...]] = (".mcp.json", ".github/mcp.json")
+    policy_hooks_dir: ClassVar[str] = "/etc/github-copilot/policy.d"
+    hook_file_version: ClassVar[int] = 1                # optional; any other value rejects the file
     #: the 12 events agentdeck registers (docs/facts/copilot.md section 10, COPILOT-COMPAT §2.1)
     register_events: tuple[str, ...]
     #: in the schema enum but callback-only: dropped from files without an error (observed)
-    callback_only_events: tuple[str, ...] = ("postResult", "prePRDescription")
+    callback_only_events: ClassVar[tuple[str, ...]] = ("postResult", "prePRDescription")
     pascal_aliases: Mapping[str, str]
     #: spellings that look right but are silently dropped
-    dropped_event_names: tuple[str, ...] = ("AgentStop", "UserPromptSubmitted", "sessionstart",
-                                            "session_start")
-    action_types: tuple[str, ...] = ("command", "http", "prompt")
+    dropped_event_names: ClassVar[tuple[str, ...]] = ("AgentStop", "UserPromptSubmitted",
+                                                      "sessionstart", "session_start")
+    action_types: ClassVar[tuple[str, ...]] = ("command", "http", "prompt")
     #: observed: `"type": "prompt"` is "Invalid hook type" on every event but sessionStart, and a
     #: prompt action has no disable key
-    prompt_events: tuple[str, ...] = ("sessionStart",)
-    https_only_http_events: tuple[str, ...] = ("preToolUse", "preMcpToolCall", "permissionRequest")
+    prompt_events: ClassVar[tuple[str, ...]] = ("sessionStart",)
+    https_only_http_events: ClassVar[tuple[str, ...]] = ("preToolUse", "preMcpToolCall",
+                                                         "permissionRequest")
     #: field order of the normalized action hashed into a disable key (observed, per action type)
     disable_key_fields: Mapping[str, tuple[str, ...]]
     #: observed: hooks.discover honours `disabledHooks` (enabled: false) but NOT
     #: `disableAllHooks` (rows stay enabled, with keys, although its schema says otherwise):
     #: read disableAllHooks from settings.json itself
-    discover_applies_disable_all: bool = False
+    discover_applies_disable_all: ClassVar[bool] = False
     #: observed 2026-12-01 (1.0.102): with `disableAllHooks: true` in settings.json a real `-p`
     #: turn still runs every user hook (tests/clients/test_drill_real.py::
     #: test_copilot_runs_user_hooks_despite_disable_all_hooks), although the settings schema says
     #: it disables them (docs/facts/copilot.md section 3). Claude Code does honour its own
     #: disableAllHooks.
-    disable_all_stops_user_hooks: bool = False
+    disable_all_stops_user_hooks: ClassVar[bool] = False
     settings_keys: frozenset[str]
     settings_legacy_aliases: Mapping[str, str]
     #: keys that belong elsewhere and draw the unknown-key warning in settings.json
     settings_misplaced_keys: Mapping[str, str]
-    unknown_settings_warning: str = (r'Ignoring unknown top-level key\(s\) in (?:user|repo\w*) '
-                                     r'settings file "(?P<path>[^"]+)": (?P<keys>.*?)\. They are not')
-    mcp_transports: tuple[str, ...] = ("local", "stdio", "http", "sse")
-    mcp_command_transports: tuple[str, ...] = ("local", "stdio")
-    mcp_url_transports: tuple[str, ...] = ("http", "sse")
-    mcp_server_keys: tuple[str, ...] = ("type", "command", "args", "env", "cwd", "url", "headers",
-                                        "tools", "timeout", "auth", "oidc")
-    mcp_timeout_unit: str = "ms"
-    mcp_default_tools: tuple[str, ...] = ("*",)  # observed: `mcp list --json` fills tools ["*"]
+    unknown_settings_warning: ClassVar[str] = (
+        r'Ignoring unknown top-level key\(s\) in (?:user|repo\w*) '
+        r'settings file "(?P<path>[^"]+)": (?P<keys>.*?)\. They are not')
+    mcp_transports: ClassVar[tuple[str, ...]] = ("local", "stdio", "http", "sse")
+    mcp_command_transports: ClassVar[tuple[str, ...]] = ("local", "stdio")
+    mcp_url_transports: ClassVar[tuple[str, ...]] = ("http", "sse")
+    mcp_server_keys: ClassVar[tuple[str, ...]] = ("type", "command", "args", "env", "cwd", "url",
+                                                  "headers", "tools", "timeout", "auth", "oidc")
+    mcp_timeout_unit: ClassVar[str] = "ms"
+    #: observed: `mcp list --json` fills tools ["*"]
+    mcp_default_tools: ClassVar[tuple[str, ...]] = ("*",)
     #: observed: hook files are plain JSON -- a comment rejects the whole file ("Invalid JSON");
     #: mcp-config.json accepts comments (JSONC), like settings.json
-    hook_files_jsonc: bool = False
-    mcp_file_jsonc: bool = True
+    hook_files_jsonc: ClassVar[bool] = False
+    mcp_file_jsonc: ClassVar[bool] = True
     #: observed: Copilot adds a built-in MCP server of this name (cli-main.js), so
     #: disabledMcpServers may name it although no config file defines it
-    builtin_mcp_servers: tuple[str, ...] = ("github-mcp-server",)
+    builtin_mcp_servers: ClassVar[tuple[str, ...]] = ("github-mcp-server",)
 
 
 COPILOT = CopilotFacts(

@@ -6,7 +6,7 @@ by tests/clients/qwen_probe.py; the section of each fact is named beside it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import ClassVar, Mapping
 
 from ...facts.versions import CliFacts, frozen_map
 from . import SPEC as _SPEC
@@ -26,42 +26,43 @@ HOOK_EVENTS = (
 
 @dataclass(frozen=True, kw_only=True)
 class QwenFacts(CliFacts):
-    settings_file: str = "settings.json"     # hooks inline, in Claude Code's nested schema
+    settings_file: ClassVar[str] = "settings.json"    # hooks inline, in Claude Code's nested schema
     #: section 1: JSON with comments (strip-json-comments, a BOM stripped)
-    settings_jsonc: bool = True
+    settings_jsonc: ClassVar[bool] = True
     #: section 1: a settings file without `"$version": 4` is rewritten by Qwen on every start
     #: (re-serialized, comments moved); one with it is left byte-identical. So every
     #: settings.json agentdeck writes carries it.
-    settings_version_key: str = "$version"
-    settings_version: int = 4
+    settings_version_key: ClassVar[str] = "$version"
+    settings_version: ClassVar[int] = 4
     #: section 2: hooks in settings.json fire as written (no enabling flag)
-    handler_types: tuple[str, ...] = ("command", "http", "prompt")
+    handler_types: ClassVar[tuple[str, ...]] = ("command", "http", "prompt")
     #: section 2: a timeout >= this is read as legacy milliseconds
-    timeout_ms_from: int = 1000
+    timeout_ms_from: ClassVar[int] = 1000
     #: section 2: `disableAllHooks: true` in the user file stops every hook, system hooks too
-    disable_all_key: str = "disableAllHooks"
+    disable_all_key: ClassVar[str] = "disableAllHooks"
     #: section 3: the off switch that keeps a configured server from starting is the name in
     #: `mcp.excluded`; "disabled"/"enabled" on the entry and the legacy top-level
     #: excludeMCPServers are ignored (the server starts)
-    mcp_off_key: tuple[str, ...] = ("mcp", "excluded")
-    mcp_allow_key: tuple[str, ...] = ("mcp", "allowed")
-    mcp_ignored_entry_keys: tuple[str, ...] = ("disabled", "enabled")
-    mcp_legacy_keys: tuple[str, ...] = ("excludeMCPServers", "allowMCPServers")
+    mcp_off_key: ClassVar[tuple[str, ...]] = ("mcp", "excluded")
+    mcp_allow_key: ClassVar[tuple[str, ...]] = ("mcp", "allowed")
+    mcp_ignored_entry_keys: ClassVar[tuple[str, ...]] = ("disabled", "enabled")
+    mcp_legacy_keys: ClassVar[tuple[str, ...]] = ("excludeMCPServers", "allowMCPServers")
     #: section 3: stdio `command`/`args`/`env`/`cwd`; `url` (SSE) or `httpUrl` (streamable HTTP)
-    mcp_stdio_fields: tuple[str, ...] = ("command", "args", "env", "cwd", "timeout", "trust",
-                                         "description", "includeTools", "excludeTools")
+    mcp_stdio_fields: ClassVar[tuple[str, ...]] = ("command", "args", "env", "cwd", "timeout",
+                                                   "trust", "description", "includeTools",
+                                                   "excludeTools")
     #: section 3: `qwen mcp list` STARTS every configured server, excluded ones too: never a probe
-    unsafe_commands: tuple[tuple[str, ...], ...] = (("mcp", "list"),)
+    unsafe_commands: ClassVar[tuple[tuple[str, ...], ...]] = (("mcp", "list"),)
     #: section 4: the persona files read by default (in the home and the project); a
     #: `context.fileName` replaces the default names
-    persona_file: str = "QWEN.md"
-    persona_defaults: tuple[str, ...] = ("QWEN.md", "AGENTS.md")
-    persona_name_key: tuple[str, ...] = ("context", "fileName")
+    persona_file: ClassVar[str] = "QWEN.md"
+    persona_defaults: ClassVar[tuple[str, ...]] = ("QWEN.md", "AGENTS.md")
+    persona_name_key: ClassVar[tuple[str, ...]] = ("context", "fileName")
     #: section 5: SKILL.md skills under <home>/skills/<name>/
-    skills_dir: str = "skills"
+    skills_dir: ClassVar[str] = "skills"
     #: section 2: a user's `security.folderTrust.enabled: true` ignores an untrusted folder's
     #: project settings (its hooks do not fire)
-    folder_trust_key: tuple[str, ...] = ("security", "folderTrust", "enabled")
+    folder_trust_key: ClassVar[tuple[str, ...]] = ("security", "folderTrust", "enabled")
 
 
 QWEN = QwenFacts(
