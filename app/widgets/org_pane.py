@@ -81,6 +81,14 @@ def org_render(host: Host, view: OrgView | None) -> Group | Text:
                     "there, where the user cannot switch it off.", style="dim")
         if view.prefix != "/":
             head.append(f"\nRead under the root prefix {view.prefix}.", style="dim")
+        if view.foreign:
+            head.append(f"\n\n{view.path} is there but is not agentdeck's (the "
+                        "administrator's own): ", style=RESULT_STYLE["warning"])
+            head.append("org apply adds agentdeck's block at its top and leaves the rest as it "
+                        "is; uninstall takes the block out again." if view.kind == "block" else
+                        "org apply keeps it unless you take it (--take "
+                        f"{view.file}: agentdeck then writes the whole file; uninstall gives "
+                        "yours back byte for byte).")
         head.append("\n\nTo install it: ")
         head.append(view.command, style="bold")
         head.append(" (docs/org.md)", style="dim")
@@ -98,6 +106,8 @@ def org_render(host: Host, view: OrgView | None) -> Group | Text:
     if view.result != "ok":
         head.append(" · ")
         head.append(f"doctor: {view.result}", style=RESULT_STYLE.get(view.result, ""))
+    head.append("\n")
+    head.append(_enforces(view), style="dim")
     g = _grid()
     f = Text(view.path)
     f.append(f"\n{KIND_WORDS.get(view.kind, view.kind)}", style="dim")
@@ -141,7 +151,7 @@ def org_render(host: Host, view: OrgView | None) -> Group | Text:
         o.append("\n✗ " + prob, style=bad)
     g.add_row("ownership", o)
     g.add_row("live", _live(view))
-    parts: list = [head, g]
+    parts: list = [head, g, _next(view)]       # what to do before the layer's limits
     if view.limits:
         lim = Text()
         lim.append("\nWhat this layer cannot do", style="bold")
@@ -149,11 +159,42 @@ def org_render(host: Host, view: OrgView | None) -> Group | Text:
             lim.append("\n· ")
             lim.append(line)
         parts.append(lim)
-    end = Text("\nTo change it: ")
+    return Group(*parts)
+
+
+def _enforces(view: OrgView) -> str:
+    """What the installed layer enforces, in one line."""
+    if not view.runs_hook:
+        return (f"Enforces no hook: the file does not run agentdeck's org hook, so {view.title} "
+                "decides tool calls without the org policy.")
+    what = (f"the org hook decides each tool call ({view.hook_event}) with the compiled policy "
+            f"({view.denies} deny rule(s))" if view.policy_found else
+            "the org hook denies every tool call (it has no compiled policy to decide with)")
+    keys = [k.name for k in view.keys if k.set]
+    return (f"For every user of this machine, whatever their own settings: {what}"
+            + (f"; set: {', '.join(keys)}" if keys else "") + ".")
+
+
+def _next(view: OrgView) -> Text:
+    """What to do next, by what is wrong, then the command that changes the layer (the app
+    never writes the system layer)."""
+    end = Text("\nNext: ", style="bold")
+    if view.ownership:
+        end.append("as root, make each path marked ✗ root's and writable by no one else "
+                   "(chown root:root, chmod go-w; a real folder, not a symlink), then ")
+        end.append(view.org("plan"), style="bold")
+        end.append(" (it refuses to write through a path that fails).")
+    elif not view.policy_found or view.problems or not view.runs_hook:
+        end.append(view.org("plan"), style="bold")
+        end.append(" shows what differs from the profile; apply writes it again.")
+    else:
+        end.append(view.org("status"), style="bold")
+        end.append(" says whether the layer is in sync with the profile (agentdeck's state for "
+                   "it is root's alone).")
+    end.append("\nTo change it: ")
     end.append(view.command, style="bold")
     end.append(" (the app only reads the system layer; docs/org.md)", style="dim")
-    parts.append(end)
-    return Group(*parts)
+    return end
 
 
 class OrgPane(VerticalScroll):

@@ -2,7 +2,8 @@
 
 Root only: the org layer lives in root-owned system folders, and a plan computed as another user
 would read them with the wrong eyes. Exit codes as the home's commands: plan 0 = nothing to do,
-2 = changes pending, 1 = error; apply/uninstall 0 = applied, 2 = conflicts left, 1 = error.
+2 = changes pending, 1 = error; apply/uninstall 0 = applied, 2 = conflicts left, 1 = error;
+status as plan, and 2 too when a CLI's layer file is the operator's own, kept (no org hook runs).
 """
 from __future__ import annotations
 
@@ -38,9 +39,11 @@ def add_parsers(sub, common) -> None:
         q = osub.add_parser(name, help=helptext)
         common(q, profile=name not in ("uninstall",), decisions=name in ("plan", "apply", "uninstall"),
                yes=name != "plan", output=True)
-        q.add_argument("--root", metavar="DIR", default="/",
+        q.add_argument("--root", metavar="DIR", default=None,
                        help="put the org layer under DIR instead of / (an image being built, "
-                            "tests); every system path gets DIR in front")
+                            "tests); every system path gets DIR in front (default: "
+                            "$AGENTDECK_ORG_ROOT when set, as the doctor and the app read it, "
+                            "else /)")
         if name in ("plan", "apply", "status"):
             q.add_argument("--managed-hooks-only", action="store_true",
                            help="only the org layer's hooks run (Claude Code "
@@ -70,10 +73,11 @@ def add_parsers(sub, common) -> None:
                            help="apply only the plan in FILE (an `org plan --json` document)")
 
 
-def _scope(args):
+def _scope(args, env=None):
+    from .found import ROOT_ENV
     from .scope import OrgScope
 
-    root = Path(args.root or "/")
+    root = Path(args.root or (env or {}).get(ROOT_ENV) or "/")
     if not root.is_absolute():
         root = Path(os.path.abspath(root))
     names: dict[str, tuple[str, ...]] = {}
@@ -102,8 +106,8 @@ def cmd_org(args, make_host) -> int:
         raise UserError("agentdeck org needs an action: plan, apply, uninstall, status or drill")
     if os.geteuid() != 0:
         raise UserError(not_root())
-    scope = _scope(args)
     host = make_host(args)
+    scope = _scope(args, host.env)
     if not host.is_dir(scope.prefix):
         raise UserError(f"--root {scope.prefix} is not a directory")
     ohost = scope.host(host)
@@ -134,6 +138,19 @@ def cmd_org(args, make_host) -> int:
     return cli._run_apply(ohost, plan, args)
 
 
+def _layer_kept(plan, scope, target: str) -> str:
+    """The layer file of `target` when the plan keeps the operator's own there (foreign,
+    hand-edited or a conflict, not taken): the CLI then runs no org hook ("" otherwise)."""
+    from ..plan import KEPT_CLASSES, Decision
+    from ..targets import registry
+
+    layer = str(scope.at(registry.part(target, "org").FACTS.path))
+    for it in plan.for_target(target):
+        if it.path == layer and it.cls in KEPT_CLASSES and plan.decision(it) == Decision.KEEP:
+            return layer
+    return ""
+
+
 def _status(args, host, scope, profile) -> int:
     from .. import cli, engine
 
@@ -147,19 +164,27 @@ def _status(args, host, scope, profile) -> int:
         c = plan.counts(t)
         m = plan.manifests.get(t)
         installed = bool(m is not None and m.entries)
+        kept = _layer_kept(plan, scope, t)
         state = ", ".join(s for s in (
+            f"not in effect: {kept} is kept as yours (the org hook is not in it; --take {kept} "
+            "installs the layer)" if kept else "",
             f"{c['changes']} change(s) pending" if c["changes"] and installed else "",
             "not installed" if not installed else "",
             f"{c['kept']} hand-edit(s)" if c["kept"] else "",
             f"{c['conflict']} conflict(s)" if c["conflict"] else "") if s) or "in sync"
         rows.append({"target": t, "state": state, "installed": installed,
+                     "in_effect": installed and not kept,
                      "changes": c["changes"], "hand_edits": c["kept"],
                      "conflicts": c["conflict"]})
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
+        if scope.prefix != Path("/"):       # on stderr: stdout is one line per CLI
+            print(f"org layer under {scope.prefix}", file=sys.stderr)
         for r in rows:
             print(f"{r['target']:<8} {r['state']}")
     if plan.errors:
         return cli.EXIT_ERROR
-    return cli.EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else cli.EXIT_OK
+    not_in_effect = any(r["installed"] and not r["in_effect"] for r in rows if "in_effect" in r)
+    return (cli.EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() or not_in_effect
+            else cli.EXIT_OK)

@@ -265,6 +265,13 @@ def drill(host: Host, scope, profile: str, targets: list[str], user: tuple[int, 
                                 "in sync for it: run agentdeck org apply first")
             out.append(rep)
             continue
+        if str(scope.prefix) != "/":
+            rep = OrgDrillReport(t, status="skipped", user=f"{user[0]}:{user[1]}")
+            rep.problems.append(f"no turn under the root prefix {scope.prefix}: the CLIs read the "
+                                "machine's own /etc, so a turn would not test this layer (drill "
+                                "where the layer is at /: in the image, or a mount namespace)")
+            out.append(rep)
+            continue
         try:
             out.append(drill_target(host, scope, profile, t, user[0], user[1], iso, trial))
         except HostError as e:

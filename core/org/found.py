@@ -74,11 +74,23 @@ class FoundLayer:
     #: the CLI reports its managed sources offline (the org part's LIVE_PROBE): the live doctor
     #: then has a `<target>.org.live` row saying whether the CLI sees the org hook
     live_probe: bool = False
+    #: a file is at the layer's path that is not agentdeck's (the administrator's own
+    #: requirements.toml or system settings, without agentdeck's block or hook): no org layer
+    foreign: bool = False
 
     @property
     def present(self) -> bool:
         """agentdeck's org file is there (the doctor shows a row for the CLI)."""
         return self.text is not None
+
+
+def ours(facts: OrgFacts, text: str) -> bool:
+    """`text`, found at the layer's path, is agentdeck's org file: a drop-in of agentdeck's own
+    name always is; a file the administrator may have there too (facts.shared) only with
+    agentdeck's block marker or the org hook's entry in it."""
+    if not facts.shared:
+        return True
+    return f"{F.LIB_DIR}/{handler.ENTRY}" in text or any(m in text for m in facts.marks)
 
 
 def _policy_rules(raw: str | None) -> tuple[PolicyRule, ...] | None:
@@ -143,9 +155,9 @@ def found(host: Host, target: str, root: Path | None = None) -> FoundLayer:
     lib = at(F.LIB_DIR)
     policy = lib / "policy" / f"{target}.json"
     probe = getattr(part, "LIVE_PROBE", None) is not None and hasattr(part, "live_check")
-    if text is None:
+    if text is None or not ours(facts, text):
         return FoundLayer(target, facts, root, layer, keys_file, policy, None, False, (), None,
-                          (), (), probe)
+                          (), (), probe, foreign=text is not None)
     runs = handler.hook_command(target, facts.pre_tool_event).split(" || ")[0] in text
     bad = ownership.interpreter_problems(host, F.PYTHON)
     for p in dict.fromkeys((layer, keys_file, lib / handler.ENTRY, policy)):

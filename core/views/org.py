@@ -57,6 +57,10 @@ class OrgView:
     has_layer: bool = False
     #: agentdeck's org file is in the CLI's system layer
     installed: bool = False
+    #: not installed, but a file of someone else's (the administrator's) is at `path`
+    foreign: bool = False
+    #: a file at `path` may be the administrator's (a block's file, or the CLI's own name)
+    shared: bool = False
     path: str = ""                  # the layer file as the CLI reads it (/etc/...)
     #: the system file the layer's keys are in, when not `path` (another file of the CLI's)
     keys_path: str = ""
@@ -105,8 +109,12 @@ class OrgView:
     @property
     def command(self) -> str:
         """The command that installs or changes the layer (the app never writes it)."""
+        return self.org("apply")
+
+    def org(self, action: str) -> str:
+        """`sudo agentdeck org ACTION`, with the root prefix the layer is read under."""
         root = "" if self.prefix == "/" else f" --root {self.prefix}"
-        return f"sudo agentdeck org apply{root}"
+        return f"sudo agentdeck org {action}{root}"
 
 
 def _words(option: str) -> str:
@@ -142,9 +150,10 @@ def of(host: Any, target: str) -> OrgView:
                    prefix=str(lay.prefix), kind=facts.kind, verified=facts.verified,
                    hook_event=facts.pre_tool_event, keys_path=facts.keys_path,
                    policy_file=f"{F.LIB_DIR}/policy/{target}.json",
-                   limits=tuple(facts.limits), live_probe=lay.live_probe)
+                   limits=tuple(facts.limits), live_probe=lay.live_probe,
+                   shared=facts.shared)
     if not lay.present:
-        return base
+        return dataclasses.replace(base, foreign=lay.foreign)
     return dataclasses.replace(
         base, installed=True, runs_hook=lay.runs_hook, policy_found=lay.rules is not None,
         rules=tuple(OrgRule(r.id, r.decision, r.kind, r.what, r.access)

@@ -84,6 +84,51 @@ async def test_a_file_that_fails_the_ownership_check_is_named(demo_host, make_ap
         assert "ownership ok" in other
 
 
+async def test_a_path_that_fails_says_what_to_do_next(demo_host, make_app, applied):
+    t = F.names()[0]
+    pol = applied / F.LIB_DIR.lstrip("/") / "policy" / f"{t}.json"
+    os.chown(pol, 65534, 65534)
+    os.chmod((applied / F.ORG[t].path.lstrip("/")).parent, 0o775)
+    app = make_app(at(demo_host, applied))
+    async with app.run_test(size=(120, 40)) as pilot:
+        text = " ".join((await open_org(pilot, t)).split())
+        assert "Org layer installed · 2 path(s) fail the ownership check" in text, text
+        assert f"✗ {pol}: the file is owned by uid 65534, not root" in text
+        assert ("Next: as root, make each path marked ✗ root's and writable by no one else "
+                "(chown root:root, chmod go-w; a real folder, not a symlink), then sudo "
+                f"agentdeck org plan --root {applied}") in text
+        ok = " ".join((await open_org(pilot, F.names()[1])).split())
+        assert f"Next: sudo agentdeck org status --root {applied} says whether" in ok
+        assert ("For every user of this machine, whatever their own settings: the org hook "
+                "decides each tool call") in ok
+
+
+async def test_an_administrator_s_own_file_is_not_shown_as_an_org_layer(demo_host, make_app,
+                                                                        tmp_path):
+    root = make_root(tmp_path / "root")
+    shared = [t for t in F.names() if F.ORG[t].shared]
+    assert shared
+    for t in shared:
+        p = root / F.ORG[t].path.lstrip("/")
+        p.parent.mkdir(mode=0o755)
+        p.write_text("# the administrator's\n" if p.suffix == ".toml" else "{}\n")
+    before = snapshot_tree(root)
+    app = make_app(at(demo_host, root))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for t in shared:
+            text = " ".join((await open_org(pilot, t)).split())
+            assert text.startswith("Org layer not installed"), text
+            assert f"{F.ORG[t].path} is there but is not agentdeck's (the administrator's own)" \
+                in text
+            assert "doctor" not in text and "ownership" not in text
+            if F.ORG[t].kind == "block":
+                assert "org apply adds agentdeck's block at its top" in text
+            else:
+                assert f"--take {root / F.ORG[t].path.lstrip('/')}" in text
+            assert f"To install it: sudo agentdeck org apply --root {root}" in text
+    assert snapshot_tree(root) == before
+
+
 async def test_the_keys_a_flag_set_are_shown(demo_host, make_app, tmp_path):
     root = make_root(tmp_path / "root")
     org_apply(root, tmp_path / "admin", "--managed-hooks-only")

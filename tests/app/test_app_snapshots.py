@@ -154,18 +154,25 @@ def test_activity(snapshot_host, make_app, snap_compare):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=_size_id)
-@pytest.mark.parametrize("state", ["installed", "ownership-fails"])
+@pytest.mark.parametrize("state", ["installed", "ownership-fails", "administrators-file"])
 def test_org_tab(state, size, snapshot_host, make_app, snap_compare, tmp_path):
     """A real org layer (`agentdeck org apply --root`, managed hooks only) under a fixed root
-    prefix beside the snapshot home; the second CLI with an org part shown."""
+    prefix beside the snapshot home; the second CLI with an org part shown. administrators-file:
+    no org layer, an administrator's own file at a CLI's shared layer path."""
     import shutil
 
     from agentdeck.core.facts import org as F
 
     root = snapshot_host.home.parent / "orgroot"
     shutil.rmtree(root, ignore_errors=True)
-    org_apply(make_root(root), tmp_path / "admin", "--managed-hooks-only")
     target = F.names()[1]
+    if state == "administrators-file":
+        target = next(t for t in F.names() if F.ORG[t].shared)
+        mine = make_root(root) / F.ORG[target].path.lstrip("/")
+        mine.parent.mkdir(mode=0o755)
+        mine.write_text("# the administrator's\n" if mine.suffix == ".toml" else "{}\n")
+    else:
+        org_apply(make_root(root), tmp_path / "admin", "--managed-hooks-only")
     if state == "ownership-fails":
         os.chmod((root / F.ORG[target].path.lstrip("/")).parent, 0o777)
     snapshot_host.env["AGENTDECK_ORG_ROOT"] = str(root)

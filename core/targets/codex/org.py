@@ -19,9 +19,12 @@ from ...facts.versions import frozen_map
 from ..parts.org import LayerRequest, OrgAttempts, OrgFacts, OrgProblem, OrgRow
 from . import SPEC
 
+TOML_MARKERS = ("# >>> agentdeck org layer (agentdeck org uninstall removes it) >>>",
+                "# <<< agentdeck org layer <<<")
+
 FACTS = OrgFacts(
     target=SPEC.name, verified="0.171.0",
-    path="/etc/codex/requirements.toml", kind="block",
+    path="/etc/codex/requirements.toml", kind="block", marks=(TOML_MARKERS[0],),
     pre_tool_event="PreToolUse", cli_checks_ownership=False,
     attempts=frozen_map({
         "features_hooks_off": "user config.toml [features] hooks = false, -c features.hooks="
@@ -63,8 +66,6 @@ FACTS = OrgFacts(
     ),
 )
 
-TOML_MARKERS = ("# >>> agentdeck org layer (agentdeck org uninstall removes it) >>>",
-                "# <<< agentdeck org layer <<<")
 #: the line without which the user's [features] hooks = false switches the managed hook off
 HOOKS_ON = "features.hooks = true"
 #: a user hook that answers "allow" in Codex's channel

@@ -62,6 +62,19 @@ class OrgFacts:
     keys_path: str = ""
     #: what this layer cannot do, in one line each
     limits: tuple[str, ...] = ()
+    #: the layer file's name is the CLI's own system file, not a drop-in name of agentdeck's:
+    #: an administrator may have a file of their own there
+    shared_name: bool = False
+    #: text that makes a file at `path` agentdeck's org file (a block's begin marker), besides
+    #: the org hook's command line
+    marks: tuple[str, ...] = ()
+
+    @property
+    def shared(self) -> bool:
+        """A file found at `path` may be the administrator's alone (a block's file, or a whole
+        file at the CLI's own name): it is agentdeck's org file only with one of `marks` or
+        the org hook in it."""
+        return self.kind == "block" or self.shared_name
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from .facts import QWEN, VERIFIED
 
 FACTS = OrgFacts(
     target=SPEC.name, verified=VERIFIED,
-    path="/etc/qwen-code/settings.json", kind="file",
+    path="/etc/qwen-code/settings.json", kind="file", shared_name=True,
     pre_tool_event="PreToolUse", cli_checks_ownership=False,
     # observed with agentdeck in the user's home too: the user's pre-tool hook ran and its
     # audit line said allow; the org hook's deny won (Qwen runs every matching hook)
@@ -77,8 +77,10 @@ FACTS = OrgFacts(
         "after the system file's, and its allow outranks the org hook's deny",
         "in an SSH workspace (the turn's folder under ~/.qwen/ssh-workspaces/) Qwen runs no "
         "hook (read in the bundle, not exercised: tools then run on the SSH host)",
-        "one system file: an administrator's own /etc/qwen-code/settings.json is a conflict "
-        "the plan shows (agentdeck writes the whole file; uninstall gives theirs back)",
+        "one system file: an administrator's own /etc/qwen-code/settings.json is foreign to "
+        "the plan and kept unless taken (--take: agentdeck writes the whole file; uninstall "
+        "gives theirs back); kept, no org hook runs and org status says the layer is not in "
+        "effect",
         "no managed-hooks-only switch and no bypass switch exist in Qwen Code 0.24.4 (the "
         "user's own hooks still run beside the org hook; a deny from either wins)",
         "Qwen Code reads the system file whatever its owner and mode (a 0666 file owned by the "
