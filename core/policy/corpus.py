@@ -195,6 +195,13 @@ _TOOL_CASES = [
     ("search", "src", "allow"), ("glob", "~/.ssh/id_*", "deny"), ("glob", "src/*.py", "allow"),
     ("mcp", "github/delete_repo", "deny"), ("mcp", "github/get_issue", "allow"),
     ("mcp-path", "~/.ssh/id_rsa", "deny"), ("mcp-path", "README.md", "allow"),
+    # a shell tool run in a folder its own argument names (Qwen's run_shell_command
+    # `directory`), the command naming the file alone: cat NAME / echo x > NAME
+    ("dir-read", f"{HOME}/.ssh/id_rsa", "deny"), ("dir-read", f"{HOME}/.ssh/id_rsa.pub", "allow"),
+    ("dir-read", f"{CWD}/.qwen/settings.json", "allow"),
+    ("dir-write", f"{CWD}/.qwen/settings.json", "deny"),
+    ("dir-write", f"{HOME}/.ssh/authorized_keys", "deny"),
+    ("dir-write", f"{HOME}/.qwen/settings.json", "deny"), ("dir-write", f"{CWD}/src/app.py", "allow"),
 ]
 
 #: class name -> [(shell command, cwd, expected)] or the tool cases

@@ -140,9 +140,11 @@ def _path_verdict(ctx: Context, hits, call: Call) -> Verdict | None:
 
 def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) -> Verdict | None:
     from .argv import matches
-    from .shellparse import resolve
+    from .shellparse import normalize, resolve
 
     paths = ctx.path_rules(doc)
+    # the folder the command runs in: the call's own (a shell tool's `directory`) over the payload's
+    cwd = normalize(call.cwd, ctx.cwd, ctx.home) if call.cwd else ctx.cwd
     best: Verdict | None = None
 
     def take(v: Verdict | None) -> None:
@@ -153,7 +155,7 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
     for text in call.subjects:
         if not isinstance(text, str) or not text.strip():
             continue
-        parsed = resolve(text, ctx.cwd, ctx.env, ctx.fs, ctx.home)
+        parsed = resolve(text, cwd, ctx.env, ctx.fs, ctx.home)
         for cmd in parsed.commands:
             name = cmd.name
             known = [a.value for a in cmd.argv[1:] if a.value is not None]

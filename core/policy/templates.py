@@ -39,7 +39,9 @@ class PreToolTemplate:
     tools    form -> [ToolForm]: every way the dialect sends a call of that form; forms are the
              rule classes shell, read, write, web, and the evasion corpus's (core/policy/
              corpus.py) search (a recursive content search), glob (names matching a pattern),
-             mcp-path (an MCP tool given a path argument); a form it has no tool for: absent
+             mcp-path (an MCP tool given a path argument), dir-read / dir-write (a shell tool
+             run in a folder its own argument names, the command naming the file alone: the
+             subject is the file's absolute path); a form it has no tool for: absent
     mcp      [McpForm]: how it names an MCP tool (the name carries server and tool)
     """
     dialect: str

@@ -38,13 +38,15 @@ CLASSES = ("shell", "read", "write", "mcp", "web", "prompt", "other")
 class Call:
     """`kind` refines a read: "search" (a recursive content search: Grep, grep, rg, search),
     "glob" (names matching a pattern; subjects = [pattern, base dir, ...]), "list" (a directory's
-    names) or "" (a file). `texts`: the string arguments of an mcp or other call (for paths)."""
-    __slots__ = ("cls", "name", "subjects", "kind", "texts")
+    names) or "" (a file). `texts`: the string arguments of an mcp or other call (for paths).
+    `cwd`: the folder a shell call runs in when its arguments name one (_CWD_KEYS: Qwen's
+    run_shell_command `directory`), else "" (the payload's cwd)."""
+    __slots__ = ("cls", "name", "subjects", "kind", "texts", "cwd")
 
     def __init__(self, cls: str, name: str, subjects: list[str], kind: str = "",
-                 texts: list[str] | None = None):
+                 texts: list[str] | None = None, cwd: str = ""):
         self.cls, self.name, self.subjects = cls, name, subjects
-        self.kind, self.texts = kind, texts or []
+        self.kind, self.texts, self.cwd = kind, texts or [], cwd
 
     def to_json(self) -> dict:
         return {"class": self.cls, "name": self.name, "subjects": self.subjects}
@@ -144,6 +146,9 @@ _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", 
               "paths")    # Copilot 1.0.102 rg/glob: one directory or a list of them
 _URL_KEYS = ("url", "urls", "uri", "query")
 _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
+#: a shell tool's argument naming the folder the command runs in (Qwen Code's run_shell_command
+#: `directory`, docs/facts/qwen.md section 2): a relative path in the command is read from there
+_CWD_KEYS = ("directory",)
 #: patterns are compiled on first use (re's cache), not at import: the handler imports this
 #: module on every pre-tool call and most calls never need them
 _PATCH_FILE = (r"(?m)^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$"
@@ -311,7 +316,8 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
                                    else "", "write")
         return Call(cls, name, _first_str(args, _PATH_KEYS))
     if cls == "shell":
-        return Call("shell", name, _shell_subjects(args))
+        cwd = next((v for v in (args.get(k) for k in _CWD_KEYS) if isinstance(v, str) and v), "")
+        return Call("shell", name, _shell_subjects(args), cwd=cwd)
     if cls == "write":
         return Call("write", name, _write_subjects(name, args))
     if cls == "read":

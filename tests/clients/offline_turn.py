@@ -33,6 +33,12 @@ def turn_argv(target: str, url: str, prompt: str,
                 else ["--permission-mode", "bypassPermissions"])
         return (["claude", "-p", prompt, "--model", "sonnet", *mode],
                 {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "sk-offline-test"})
+    if target == "qwen":
+        # the drill's recipe (core/targets/qwen/drill.py RUNNER) without its MCP allowlist: the
+        # profile's servers start as configured
+        return (["qwen", "--auth-type", "openai", "--openai-base-url", f"{url}/v1",
+                 "--openai-api-key", "offline-test", "-m", "gpt-5.4", "--yolo", prompt],
+                {"QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
     raise ValueError(target)
 
 

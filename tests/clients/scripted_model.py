@@ -11,7 +11,8 @@ Messages (Claude Code), all streamed as server-sent events.
     ScriptedModel(command="", calls=["ls", ("view", {"path": "/x"})])  # a sequence in one turn:
         # the request carrying N tool results gets calls[N] (a str: the shell tool running it);
         # a freeform tool (Copilot's apply_patch) takes {"input": text}, a Codex MCP tool of a
-        # namespace is named mcp__<server>__<tool>
+        # namespace is named mcp__<server>__<tool>; a name starting with "!" is called as it is
+        # (without the "!") even when no request offered it (a name a model makes up)
 
 Test-only (the drill has its own server in core/drill); every request is kept in `m.requests`.
 """
@@ -81,6 +82,8 @@ class ScriptedModel:
         return out
 
     def _shell_tool(self, tools: list) -> tuple[str, dict] | None:
+        if self.call is not None and self.call[0].startswith("!"):
+            return self.call[0][1:], self.call[1]
         if self.call is not None:
             offered = {(t.get("function") if isinstance(t.get("function"), dict)
                         else t.get("custom") if isinstance(t.get("custom"), dict) else t).get("name")

@@ -130,3 +130,38 @@ def test_copilot_rg_over_an_unprotected_directory_is_allowed():
     record, code, _, _ = run_case(KEYS_DOC, "copilot", "preToolUse", payload,
                                   {"HOME": "/b/home"}, fs=fs)
     assert (record["decision"], record["rule"], code) == ("deny", "private-keys", 2)
+
+
+# ---- Qwen Code 0.24.4: its templates carry the fields of the payloads it sent (its deny is
+# exit 0 with the hookSpecificOutput on stdout, so it is not in PRE above)
+QWEN_TOOLS = [("qwen:run_shell_command", "shell", "PreToolUse"),
+              ("qwen:read_file", "read", "PreToolUse.read_file"),
+              ("qwen:grep_search", "read", "PreToolUse.grep_search"),
+              ("qwen:write_file", "write", "PreToolUse.write_file"),
+              ("qwen:edit", "write", "PreToolUse.edit"),
+              ("qwen:web_fetch", "web", "PreToolUse.web_fetch")]
+
+
+@pytest.mark.parametrize("label,cls,name", QWEN_TOOLS)
+def test_qwen_templates_carry_the_captured_fields(label, cls, name):
+    real = fixture("qwen", name)
+    made = [p for lbl, _, event, p in payloads.shapes(cls, "/w/a.txt") if lbl == label]
+    assert made, f"no {label} template"
+    assert set(made[0]) == set(real), set(made[0]) ^ set(real)
+    assert set(real["tool_input"]) <= set(made[0]["tool_input"]) | {"content"}
+
+
+def test_qwen_prompt_template_carries_the_captured_fields():
+    real = fixture("qwen", "UserPromptSubmit")
+    [made] = [p for d, t, e, p in payloads.shapes("prompt", "x") if t == "qwen"]
+    assert set(made) == set(real), set(made) ^ set(real)
+
+
+def test_policy_test_tries_every_rule_class_in_qwens_payloads():
+    from agentdeck.core.policy.payloads import tool_shapes
+    for form in ("shell", "read", "write", "web", "mcp", "search", "glob", "mcp-path",
+                 "dir-read", "dir-write"):
+        got = [lbl for lbl, caller, _, _ in tool_shapes(form, "github/x" if form == "mcp"
+                                                         else "/w/a.txt") if caller == "qwen"]
+        assert got, form
+    assert "qwen:monitor" in [lbl for lbl, *_ in tool_shapes("shell", "ls")]

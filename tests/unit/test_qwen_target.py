@@ -298,3 +298,33 @@ def test_policy_show_says_qwens_own_deny_layer_is_not_written():
     row = native_layers.for_rule({"id": "k", "paths": ["~/.ssh/id_*"], "access": ["read"]}, "qwen")
     assert row["hook_only"] and "no native layer is known" not in row["why"]
     assert "permissions.deny" in row["why"] and "agentdeck does not write it" in row["why"]
+
+
+def test_a_shell_call_is_decided_in_its_own_directory(installed, monkeypatch, capsys, tmp_path):
+    """run_shell_command (and monitor) take `directory`, the absolute folder the command runs in
+    (docs/facts/qwen.md section 2): a relative name in the command is that folder's, not the
+    payload's cwd (seen in a real turn: a `directory` of the folder's .qwen and `echo ... >
+    settings.json` wrote the project settings file before agentdeck read `directory`)."""
+    host = installed
+    work = tmp_path / "work"
+    (work / ".qwen").mkdir(parents=True)
+    off = '{"disableAllHooks": true}'
+    for tool in ("run_shell_command", "monitor"):
+        args = {"command": f"echo '{off}' > settings.json", "directory": str(work / ".qwen")}
+        assert _decide(monkeypatch, capsys, host, tool, args, work) == (
+            QWEN_DIALECT.pre_tool["deny_exit"], "deny", compiled.SELF_RULE), tool
+        # the same command in the working folder itself writes no guarded file
+        args = {"command": f"echo '{off}' > settings.json", "directory": str(work)}
+        assert _decide(monkeypatch, capsys, host, tool, args, work) == (0, "allow", None), tool
+
+
+def test_monitor_is_a_shell_tool(installed, monkeypatch, capsys, tmp_path):
+    """Qwen's deferred monitor tool runs a command (seen in a real turn: `rm -rf` through it
+    removed the folder while agentdeck classed the tool as other)."""
+    from agentdeck.core.policy.vocabulary import tool_calls
+
+    [call] = tool_calls(_pre("monitor", {"command": "tail -f log", "description": "d"}))
+    assert (call.cls, call.subjects) == ("shell", ["tail -f log"])
+    code, decision, rule = _decide(monkeypatch, capsys, installed, "monitor",
+                                   {"command": "cat ~/.ssh/id_rsa", "description": "d"}, tmp_path)
+    assert decision == "deny" and rule != compiled.SELF_RULE

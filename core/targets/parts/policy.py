@@ -28,8 +28,9 @@ core/targets/<name>/policy.py provides (module attributes):
                  event    the pre-tool event as registered
                  build    (tool name, args) -> payload, with the fields the real CLI sent
                  tools    {form: [(tool name, args of a subject)]}: forms shell, read, write, web
-                          and the evasion corpus's search, glob, mcp-path (a form with no tool:
-                          absent; Codex has no read tool)
+                          and the evasion corpus's search, glob, mcp-path, dir-read, dir-write
+                          (a shell tool's own folder argument, Qwen's `directory`; a form with
+                          no tool: absent; Codex has no read tool)
                  mcp      [(server, tool) -> (tool name, extra payload fields)]: how it names an
                           MCP tool (templates.spelled(MCP_NAMES) for the CLI's own spelling)
                A label is "<dialect label>" or "<dialect label>-<variant>" (older builds'

@@ -35,7 +35,8 @@ QWEN = Dialect(
     prompt={"exit": 2, "shape": "block", "source": "observed"},
     #: list_directory is a listing (names only): a path rule does not act on it
     path_tools={"read": "read_file, grep_search, glob",
-                "write": "write_file, edit, notebook_edit", "shell": "run_shell_command"})
+                "write": "write_file, edit, notebook_edit",
+                "shell": "run_shell_command and monitor, in their `directory`"})
 
 DIALECTS = (QWEN,)
 
@@ -43,6 +44,9 @@ DIALECTS = (QWEN,)
 #: the argument keys as PreToolUse shows them (docs/facts/qwen.md section 2, "Tool names")
 TOOLS = {
     "runshellcommand": ("shell", ""),            # {command, is_background, directory, ...}
+    #: a deferred tool (through tool_call) that runs a long-lived command and streams its
+    #: output: Qwen counts it a shell tool too (its SHELL_TOOL_NAMES)
+    "monitor": ("shell", ""),                    # {command, description, directory, ...}
     "readfile": ("read", ""),                    # {file_path, offset, limit, pages}
     "listdirectory": ("read", "list"),           # {path}, opt-in (tools.listDirectory.enabled)
     "grepsearch": ("read", "search"),            # {pattern, glob, path, limit}

@@ -1,6 +1,19 @@
 """What `agentdeck policy show` / `policy test` say and try for Qwen Code
-(core/targets/parts/policy.py; docs/facts/qwen.md section 2, "What a PreToolUse answer does")."""
+(core/targets/parts/policy.py; docs/facts/qwen.md section 2, "What a PreToolUse answer does").
+
+The templates carry the fields Qwen Code 0.24.4 sent in real offline turns (docs/facts/qwen.md
+section 2, "Payloads"; tests/fixtures/payloads/qwen/): Claude Code's hook schema plus an ISO
+`timestamp`, `permission_mode`, `prompt_id` and, on a pre-tool call, `tool_call_id` beside
+`tool_use_id`; its snake_case tools (run_shell_command, monitor, read_file, grep_search, glob,
+write_file, edit, notebook_edit, web_fetch) and `mcp__<server>__<tool>` with no server field.
+A shell tool's `directory` (an absolute folder of the workspace) is where its command runs: the
+corpus's dir-read and dir-write forms send a file's name alone with its folder there.
+list_directory lists names only (no path rule acts on it), so no read form sends it.
+"""
 from __future__ import annotations
+
+from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt, spelled
+from .dialect import MCP_NAMES
 
 CAVEATS = {
     "qwen": ["Qwen Code lets the tool run on a crash, a timeout, any exit but 2, and an exit 2 "
@@ -27,3 +40,51 @@ GUARDED = ("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json")
 NATIVE_LAYER = ("Qwen Code 0.24.4's own permissions.deny (settings.json, Claude-style "
                 "Read(...)/Bash(...) rules) also blocks read_file and simple shell reads, but not "
                 "`python3 -c` or grep_search; agentdeck does not write it")
+
+_ISO = "2026-12-01T09:00:00.000Z"
+_PROMPT_ID = "policy-test########0"
+
+
+def _qwen(tool: str, args: dict) -> dict:
+    return snake("PreToolUse", tool, args, permission_mode="yolo", prompt_id=_PROMPT_ID,
+                 timestamp=_ISO, tool_call_id="call_1", tool_use_id="toolu_1",
+                 transcript_path="/tmp/chats/policy-test.jsonl")
+
+
+def _split(path: str) -> tuple[str, str]:
+    """(folder, name) of a path: run_shell_command's `directory` and the rest."""
+    head, _, tail = path.rpartition("/")
+    return head or "/", tail
+
+
+PRE_TOOL = {
+    "qwen": PreToolTemplate("qwen", "qwen", "PreToolUse", _qwen, {
+        "shell": [("run_shell_command", lambda s: {"command": s, "is_background": False,
+                                                   "description": "run"}),
+                  ("monitor", lambda s: {"command": s, "description": "watch"})],
+        "read": [("read_file", lambda s: {"file_path": s}),
+                 ("grep_search", lambda s: {"pattern": ".", "path": s})],
+        "write": [("write_file", lambda s: {"file_path": s, "content": "x"}),
+                  ("edit", lambda s: {"file_path": s, "old_string": "a", "new_string": "b"}),
+                  ("notebook_edit", lambda s: {"notebook_path": s, "new_source": "x"})],
+        "web": [("web_fetch", lambda s: {"url": s, "prompt": "summarize"})],
+        "search": [("grep_search", lambda s: {"pattern": "KEY", "path": s}),
+                   ("grep_search", lambda s: {"pattern": "KEY", "glob": "*", "path": s})],
+        "glob": [("glob", lambda s: {"pattern": s}),
+                 ("glob", lambda s: {"pattern": _split(s)[1], "path": _split(s)[0]})],
+        "mcp-path": [("mcp__github__get_file", lambda s: {"path": s})],
+        # the command names the file alone, `directory` is its folder (an absolute path)
+        "dir-read": [("run_shell_command", lambda s: {"command": f"cat {_split(s)[1]}",
+                                                      "directory": _split(s)[0]})],
+        "dir-write": [("run_shell_command", lambda s: {"command": f"echo x > {_split(s)[1]}",
+                                                       "directory": _split(s)[0]})],
+    }, [spelled(MCP_NAMES)]),
+}
+
+PROMPTS = {
+    "qwen": PromptTemplate("qwen", "qwen", "UserPromptSubmit",
+                           lambda p: snake_prompt("UserPromptSubmit", p, permission_mode="yolo",
+                                                  prompt_id=_PROMPT_ID, timestamp=_ISO,
+                                                  transcript_path="/tmp/chats/policy-test.jsonl",
+                                                  submitted_prompt=p)),
+}
