@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from ..errors import UserError
 from ..host import Host
+from ..targets.parts.repo import line_of
 from .findings import Finding
 
 T = "repo"
@@ -64,13 +65,6 @@ def _rel(root: Path, p: str | Path) -> str:
         return str(Path(p).relative_to(root))
     except ValueError:
         return str(p)
-
-
-def _line_of(text: str | None, needle: str) -> int | None:
-    if not text:
-        return None
-    i = text.find(needle)
-    return text.count("\n", 0, i) + 1 if i >= 0 else None
 
 
 def _load(view, path: Path, jsonc: bool) -> tuple[str | None, Any, str | None]:
@@ -133,92 +127,45 @@ def _handler(host: Host, plan: Any, out: _Out) -> None:
                 f"({host.display(host.which(prog))}): the committed wrapper runs it")
 
 
-def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
-    """Parse every .github/hooks/*.json; check each event key and action against the three
-    readers. Returns {path: data} of the files that parse."""
-    from ..targets import repo as R
+_COUNT = ("no", "one", "two", "three", "four", "five", "six")
 
-    C, H = R.CARRIER, R.CARRIER.FACTS.hooks
+
+def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
+    """Parse every hook file of the carrier's folder (.github/hooks/*.json); the carrier checks
+    each event key and action against its readers (hook_file_rows), the commands are checked
+    here. Returns {path: data} of the files that parse."""
+    from ..targets import repo as R
+    from ..targets.parts.repo import HookCommand
+
+    C = R.CARRIER
     parsed: dict[str, Any] = {}
     hooks_dir = root / R.HOOKS_DIR
     files = [hooks_dir / f for f in host.listdir(hooks_dir)
              if f.endswith(".json") and host.is_file(hooks_dir / f)]
     if not files:
+        n = len(R.READERS)
         out.add("warning", "repo.hooks.file", f"{R.HOOKS_DIR} has no hook files: none of the "
-                "three readers runs a repository hook here",
+                f"{_COUNT[n] if n < len(_COUNT) else n} readers runs a repository hook here",
                 fix=f"agentdeck apply --repo {root}")
         return parsed
     for p in files:
         rel = _rel(root, p)
         text, data, err = _load(out.view, p, jsonc=False)
         if err:
-            out.add("error", "repo.hooks.file", f"{rel} is not valid JSON ({err}): Copilot CLI "
-                    "rejects the whole file (comments are not allowed in hook files)", path=p,
-                    fix="fix the JSON")
+            row = C.unparsed_row(rel, err)
+            out.add(row.result, f"repo.{row.check}", row.message, fix=row.fix, path=p,
+                    line=row.line)
             continue
-        if not isinstance(data, dict) or not isinstance(data.get("hooks"), dict):
-            out.add("error", "repo.hooks.file", f"{rel} has no \"hooks\" object: no reader runs "
-                    "anything from it", path=p)
-            continue
-        if "version" in data and data["version"] != H.version:
-            out.add("error", "repo.hooks.file", f"{rel}: \"version\": {data['version']!r} makes "
-                    f"Copilot CLI reject the whole file (only {H.version} is accepted)", path=p,
-                    line=_line_of(text, '"version"'), fix=f'set "version": {H.version} or remove it')
-        parsed[str(p)] = data
-        for key, actions in data["hooks"].items():
-            line = _line_of(text, json.dumps(key))
-            if key in R.REJECTED_KEYS:
-                good = R.REJECTED_KEYS[key]
-                out.add("error", "repo.hooks.events", f"{rel}: {key!r} is silently dropped by "
-                        f"Copilot CLI and rejected by VS Code", path=p, line=line,
-                        fix=f"spell it {good!r}")
-                continue
-            resolved = C.resolve_event(key)
-            if resolved is None:
-                out.add("warning", "repo.hooks.events", f"{rel}: {key!r} is not a hook event: "
-                        "Copilot CLI drops it without a word", path=p, line=line)
-                continue
-            event, pascal = resolved
-            if pascal is None and R.event_key(event) != event:
-                out.add("info", "repo.hooks.events", f"{rel}: {key!r} is Copilot CLI's camelCase "
-                        f"spelling; VS Code reads the PascalCase {R.event_key(event)!r} (which "
-                        "Copilot CLI accepts too, with a snake_case payload)", path=p, line=line)
-            if not isinstance(actions, list):
-                out.add("error", "repo.hooks.file", f"{rel}: {key!r} is not a list: Copilot CLI "
-                        "rejects the whole file", path=p, line=line)
-                continue
-            for a in actions:
-                _action_checks(host, root, rel, p, key, event, a, text, out)
+        if isinstance(data, dict) and isinstance(data.get("hooks"), dict):
+            parsed[str(p)] = data
+        for item in C.hook_file_rows(rel, text, data):
+            if isinstance(item, HookCommand):
+                _command_target(host, root, rel, p, item.key, item.event, item.command, item.cwd,
+                                text, out)
+            else:
+                out.add(item.result, f"repo.{item.check}", item.message, fix=item.fix, path=p,
+                        line=item.line)
     return parsed
-
-
-def _action_checks(host: Host, root: Path, rel: str, p: Path, key: str, event: str, a: Any,
-                   text: str | None, out: _Out) -> None:
-    from ..targets import repo as R
-
-    if not isinstance(a, dict):
-        return
-    for sub in (a.get("hooks") if isinstance(a.get("hooks"), list) else [a]):
-        if not isinstance(sub, dict):
-            continue
-        matcher = a.get("matcher", sub.get("matcher"))
-        if matcher not in (None, "", "*"):
-            out.add("warning", "repo.hooks.matchers", f"{rel}: {key} has matcher {matcher!r}: "
-                    "VS Code ignores matchers, so there this hook runs for every tool",
-                    path=p, line=_line_of(text, json.dumps(matcher)),
-                    fix="filter on tool_name inside the hook command itself")
-        for wrong in R.CARRIER.FACTS.hooks.wrong_timeout_keys:
-            if wrong in sub:
-                out.add("warning", "repo.hooks.timeout", f"{rel}: {key} uses {wrong!r}, which "
-                        "Copilot CLI silently ignores (the hook then has no timeout)", path=p,
-                        line=_line_of(text, json.dumps(wrong)), fix="use \"timeoutSec\"")
-        if sub.get("type", "command") == "command":
-            bash = sub.get("bash") or sub.get("command")
-            if not bash:
-                out.add("warning", "repo.hooks.cloud", f"{rel}: a {key} action has no `bash` "
-                        "command: the cloud agent (Linux, bash entries only) skips it", path=p)
-                continue
-            _command_target(host, root, rel, p, key, event, str(bash), sub.get("cwd"), text, out)
 
 
 def _command_target(host: Host, root: Path, rel: str, p: Path, key: str, event: str, bash: str,
@@ -236,17 +183,17 @@ def _command_target(host: Host, root: Path, rel: str, p: Path, key: str, event: 
         if os.path.isabs(prog) and not str(Path(prog)).startswith(str(root)):
             out.add("warning", "repo.hooks.portable", f"{rel}: {key} runs {prog}, a path on this "
                     "machine: teammates' clones and the cloud agent do not have it", path=p,
-                    line=_line_of(text, prog))
+                    line=line_of(text, prog))
         return
     base = root / (cwd if isinstance(cwd, str) and not os.path.isabs(cwd) else ".")
     script = Path(host.realpath(base / prog)) if not os.path.isabs(str(cwd or "")) else Path(str(cwd)) / prog
     where = _rel(root, script)
-    fail = ("preToolUse then denies every tool call in Copilot CLI and the cloud agent "
-            "(a command that fails is a deny there)" if event == "preToolUse"
-            else "the hook fails on every call")
+    from ..targets import repo as R
+
+    fail = R.CARRIER.command_fails(event)
     if not host.is_file(script):
         out.add("error", "repo.hooks.script", f"{rel}: {key} runs {prog}, but {where} does not "
-                f"exist: {fail}", path=p, line=_line_of(text, prog))
+                f"exist: {fail}", path=p, line=line_of(text, prog))
     elif not host.is_executable(script):
         out.add("error", "repo.hooks.script", f"{rel}: {key} runs {where}, which is not "
                 f"executable: {fail}", path=script, fix=f"chmod +x {where} and commit the mode")
@@ -269,9 +216,9 @@ def _git_checks(host: Host, root: Path, out: _Out) -> None:
     top = Path(host.realpath(inside.stdout.strip()))
     if top != root:
         out.add("warning", "repo.git.committed", f"{root} is inside the repository {top}: "
-                "Copilot CLI and the cloud agent read .github/hooks at the repository root",
+                f"Copilot CLI and the cloud agent read {R.HOOKS_DIR} at the repository root",
                 path=root, fix=f"use --repo {top}")
-    paths = [p for p in (R.HOOKS_FILE, R.WRAPPER, R.WORKFLOW) if host.is_file(root / p)]
+    paths = [p for p in (R.HOOKS_FILE, R.WRAPPER, R.WORKFLOW) if p and host.is_file(root / p)]
     if not paths:
         return
     ls = host.run([git, "-C", str(root), "ls-files", "-s", "--", *paths], timeout=10)
@@ -319,7 +266,7 @@ def _disable_all(host: Host, root: Path, out: _Out) -> None:
         if not isinstance(data, dict) or sw.key not in data:
             continue
         v = data[sw.key]
-        line = _line_of(text, json.dumps(sw.key))
+        line = line_of(text, json.dumps(sw.key))
         if v is True:
             out.add(sw.level, "repo.settings.disable-all",
                     sw.on_true.format(value="true", error="", **words), path=path, line=line,
@@ -389,6 +336,8 @@ def _readers(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
 def _cloud_setup(host: Host, root: Path, out: _Out) -> None:
     from ..targets import repo as R
 
+    if not R.WORKFLOW:          # the carrier's readers have no setup workflow
+        return
     path = root / R.WORKFLOW
     text = out.view.load(path).text
     if text is None:

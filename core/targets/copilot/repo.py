@@ -22,8 +22,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..parts.repo import (HookSwitch, RepoFacts, RepoFile, RepoHooks, RepoLine, RepoReader,
-                          RepoRow, SetupWorkflow)
+from ..parts.repo import (HookCommand, HookSwitch, RepoFacts, RepoFile, RepoHooks, RepoLine,
+                          RepoReader, RepoRow, SetupWorkflow, line_of)
 from . import SPEC
 from .facts import COPILOT, copilot_disable_key, resolve_event as _resolve_event
 
@@ -334,6 +334,91 @@ def reader_rows(trust: dict[str, Any], keys: list[tuple[str, str]], found: bool,
                        + (f"; {', '.join(dead)} never fire there" if dead else "")
                        + "; a PreToolUse answer of `ask` counts as deny there"))
     return out
+
+
+def unparsed_row(rel: str, error: str) -> RepoRow:
+    return RepoRow("error", "hooks.file", f"{rel} is not valid JSON ({error}): Copilot CLI "
+                   "rejects the whole file (comments are not allowed in hook files)",
+                   fix="fix the JSON")
+
+
+def hook_file_rows(rel: str, text: str | None, data: Any) -> list[RepoRow | HookCommand]:
+    """One hook file of .github/hooks as the three readers take it: its version, each event key,
+    each action (matchers, timeout keys, a `bash` command), in file order; the commands to check
+    as `HookCommand`s."""
+    if not isinstance(data, dict) or not isinstance(data.get("hooks"), dict):
+        return [RepoRow("error", "hooks.file", f"{rel} has no \"hooks\" object: no reader runs "
+                        "anything from it")]
+    out: list[RepoRow | HookCommand] = []
+    version = COPILOT.hook_file_version
+    if "version" in data and data["version"] != version:
+        out.append(RepoRow("error", "hooks.file", f"{rel}: \"version\": {data['version']!r} makes "
+                           f"Copilot CLI reject the whole file (only {version} is accepted)",
+                           fix=f'set "version": {version} or remove it',
+                           line=line_of(text, '"version"')))
+    for key, actions in data["hooks"].items():
+        line = line_of(text, json.dumps(key))
+        if key in REJECTED_KEYS:
+            out.append(RepoRow("error", "hooks.events", f"{rel}: {key!r} is silently dropped by "
+                               "Copilot CLI and rejected by VS Code",
+                               fix=f"spell it {REJECTED_KEYS[key]!r}", line=line))
+            continue
+        resolved = _resolve_event(key)
+        if resolved is None:
+            out.append(RepoRow("warning", "hooks.events", f"{rel}: {key!r} is not a hook event: "
+                               "Copilot CLI drops it without a word", line=line))
+            continue
+        event, pascal = resolved
+        if pascal is None and event_key(event) != event:
+            out.append(RepoRow("info", "hooks.events", f"{rel}: {key!r} is Copilot CLI's camelCase "
+                               f"spelling; VS Code reads the PascalCase {event_key(event)!r} (which "
+                               "Copilot CLI accepts too, with a snake_case payload)", line=line))
+        if not isinstance(actions, list):
+            out.append(RepoRow("error", "hooks.file", f"{rel}: {key!r} is not a list: Copilot CLI "
+                               "rejects the whole file", line=line))
+            continue
+        for a in actions:
+            out += _action_rows(rel, key, event, a, text)
+    return out
+
+
+def _action_rows(rel: str, key: str, event: str, a: Any, text: str | None
+                 ) -> list[RepoRow | HookCommand]:
+    out: list[RepoRow | HookCommand] = []
+    if not isinstance(a, dict):
+        return out
+    nested = a.get("hooks")
+    for sub in (nested if isinstance(nested, list) else [a]):
+        if not isinstance(sub, dict):
+            continue
+        matcher = a.get("matcher", sub.get("matcher"))
+        if matcher not in (None, "", "*"):
+            out.append(RepoRow("warning", "hooks.matchers", f"{rel}: {key} has matcher "
+                               f"{matcher!r}: VS Code ignores matchers, so there this hook runs "
+                               "for every tool",
+                               fix="filter on tool_name inside the hook command itself",
+                               line=line_of(text, json.dumps(matcher))))
+        for wrong in COPILOT.wrong_timeout_keys:
+            if wrong in sub:
+                out.append(RepoRow("warning", "hooks.timeout", f"{rel}: {key} uses {wrong!r}, "
+                                   "which Copilot CLI silently ignores (the hook then has no "
+                                   "timeout)", fix=f"use {json.dumps(COPILOT.timeout_key)}",
+                                   line=line_of(text, json.dumps(wrong))))
+        if sub.get("type", "command") == "command":
+            bash = sub.get("bash") or sub.get("command")
+            if not bash:
+                out.append(RepoRow("warning", "hooks.cloud", f"{rel}: a {key} action has no "
+                                   "`bash` command: the cloud agent (Linux, bash entries only) "
+                                   "skips it"))
+                continue
+            out.append(HookCommand(key, event, str(bash), sub.get("cwd")))
+    return out
+
+
+def command_fails(event: str) -> str:
+    return ("preToolUse then denies every tool call in Copilot CLI and the cloud agent "
+            "(a command that fails is a deny there)" if event == "preToolUse"
+            else "the hook fails on every call")
 
 
 def live_probe(root: Path) -> tuple[str, Callable[..., Any]]:

@@ -36,6 +36,12 @@ setup workflow) and provides these functions:
                                     the doctor's row per reader (`RepoRow`s) for the events of
                                     agentdeck's hook file (`keys`: (key, event)); `found`: the
                                     file exists
+    hook_file_rows(rel, text, data) what is wrong with one parsed hook file of the readers'
+                                    folder, as they read it: its `RepoRow`s and the
+                                    `HookCommand`s to check, in file order (`data`: the JSON
+                                    that parsed; `rel`: the file relative to the repository)
+    unparsed_row(rel, error)        the row for a hook file that does not parse
+    command_fails(event)            what a failing command of `event` does, in words
     live_probe(root)                the doctor's `--live` probe: (what is asked, in words; a
                                     callable of the host, run on a scratch copy of the CLI's
                                     home)
@@ -151,6 +157,24 @@ class RepoRow(NamedTuple):
     check: str
     message: str
     fix: str = ""
+    line: int | None = None     # in the file the row is about (a hook file's rows)
+
+
+class HookCommand(NamedTuple):
+    """A command one action of a hook file runs: the doctor checks that what it runs by a
+    relative path is there, executable, in a fresh clone."""
+    key: str                    # the event key as written
+    event: str                  # the event it means
+    command: str
+    cwd: Any = None             # the action's cwd, as written
+
+
+def line_of(text: str | None, needle: str) -> int | None:
+    """The 1-based line of `needle`'s first occurrence in `text`, or None."""
+    if not text:
+        return None
+    i = text.find(needle)
+    return text.count("\n", 0, i) + 1 if i >= 0 else None
 
 
 @runtime_checkable
@@ -192,6 +216,13 @@ class CarrierPart(RepoPart, Protocol):
 
     def reader_rows(self, trust: dict[str, Any], keys: list[tuple[str, str]], found: bool,
                     root: Path, host: "Host") -> list[RepoRow]: ...
+
+    def hook_file_rows(self, rel: str, text: str | None, data: Any
+                       ) -> list[RepoRow | HookCommand]: ...
+
+    def unparsed_row(self, rel: str, error: str) -> RepoRow: ...
+
+    def command_fails(self, event: str) -> str: ...
 
     def live_probe(self, root: Path) -> tuple[str, Callable[..., Any]]: ...
 
