@@ -33,3 +33,22 @@ def test_copilot_only_plan_imports_only_copilot():
     assert r.returncode == 0, r.stderr
     loaded = eval(r.stdout)
     assert not [m for m in loaded if "codex" in m or "claude" in m], loaded
+
+
+def test_copilot_only_apply_loads_no_other_targets_adapter_facts_or_permissions(tmp_path):
+    """Run as the installed package (agentdeck.core...): a Copilot-only apply loads no other
+    target's adapter, facts or permissions translation. Their policy parts and dialects do
+    load (each target's GUARDED files go into the compiled policy's agentdeck-self rule)."""
+    code = ("import sys, io, contextlib\n"
+            "from agentdeck.core.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    main(['apply', '--target', 'copilot', '--yes', '--home', {str(tmp_path)!r}])\n"
+            "print(sorted(m for m in sys.modules if m.startswith('agentdeck.core.targets.')))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    loaded = eval(r.stdout)
+    assert "agentdeck.core.targets.copilot.adapter" in loaded
+    others = [m for m in loaded if m.split(".")[3] in targets.ORDER and m.split(".")[3] != "copilot"
+              and m.rsplit(".", 1)[-1] in ("adapter", "facts", "permissions")]
+    assert others == [], others

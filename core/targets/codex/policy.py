@@ -8,11 +8,11 @@ file tool apply_patch. Codex has no read or web tool: reads go through its shell
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ...policy.templates import PreToolTemplate, PromptTemplate, patch, snake, snake_prompt, spelled
 from ..path_spelling import NativeDeny
-from . import facts
 from .dialect import MCP_NAMES
-from .permissions import translate
 
 CAVEATS = {
     "codex": ["Codex runs only trusted hooks, silently skipping untrusted ones: without "
@@ -27,14 +27,28 @@ GUARDED = ("hooks.json", "config.toml", "agentdeck-hook.sh")
 
 #: Codex's own path deny (facts.py PERMISSIONS): written into the operator's own permission
 #: profile only (permissions.py)
-NATIVE_DENY = NativeDeny(
-    verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, translate=translate,
-    layer="Codex permission profile (config.toml [permissions.<yours>.filesystem])",
-    written="conditional",
-    why="only when config.toml's default_permissions names a profile you defined (agentdeck "
-        "never chooses one: it changes how every command runs), and only for sandboxed shell "
-        "commands (not under --dangerously-bypass-approvals-and-sandbox); otherwise the hook is "
-        "the only layer (`agentdeck plan` says which)")
+def _native_deny() -> NativeDeny:
+    from . import facts
+    from .permissions import translate
+
+    return NativeDeny(
+        verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, translate=translate,
+        layer="Codex permission profile (config.toml [permissions.<yours>.filesystem])",
+        written="conditional",
+        why="only when config.toml's default_permissions names a profile you defined "
+            "(agentdeck never chooses one: it changes how every command runs), and only for "
+            "sandboxed shell commands (not under --dangerously-bypass-approvals-and-sandbox); "
+            "otherwise the hook is the only layer (`agentdeck plan` says which)")
+
+
+def __getattr__(name: str) -> Any:
+    # NATIVE_DENY is made when first asked for: every apply reads each target's GUARDED
+    # (the compiled policy's agentdeck-self rule), and this target's facts and
+    # translation need not load for that (~30 M instructions off a one-target apply)
+    if name == "NATIVE_DENY":
+        value = globals()[name] = _native_deny()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _codex(tool: str, args: dict) -> dict:

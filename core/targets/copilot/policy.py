@@ -10,12 +10,12 @@ agent mode reads the repository's hook file too (documented only).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ...policy.templates import (
     CWD, PROMPT_CWD, S, PreToolTemplate, PromptTemplate, named, patch, snake, snake_prompt,
     spelled)
 from ..path_spelling import NativeDeny
-from . import facts
 from .dialect import MCP_NAMES
 
 CAVEATS = {
@@ -33,10 +33,24 @@ CAVEATS = {
 GUARDED = ("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh")
 
 #: Copilot's own path deny (facts.py PERMISSIONS): agentdeck cannot write it for every session
-NATIVE_DENY = NativeDeny(
-    verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, written=False,
-    why=f"Copilot CLI {facts.PERMISSIONS_VERIFIED} takes path denies only as --deny-tool flags or "
-        "from enterprise-managed settings; the hook is the only layer agentdeck installs")
+def _native_deny() -> NativeDeny:
+    from . import facts
+
+    return NativeDeny(
+        verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, written=False,
+        why=f"Copilot CLI {facts.PERMISSIONS_VERIFIED} takes path denies only as --deny-tool "
+            "flags or from enterprise-managed settings; the hook is the only layer agentdeck "
+            "installs")
+
+
+def __getattr__(name: str) -> Any:
+    # NATIVE_DENY is made when first asked for: every apply reads each target's GUARDED
+    # (the compiled policy's agentdeck-self rule), and this target's facts and
+    # translation need not load for that (~30 M instructions off a one-target apply)
+    if name == "NATIVE_DENY":
+        value = globals()[name] = _native_deny()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _TS = 1764493200000                      # camelCase: a numeric timestamp
 _ISO = "2026-12-01T09:00:00.000Z"        # PascalCase and VS Code: an ISO string
