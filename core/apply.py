@@ -49,6 +49,7 @@ def home_lock(host: Host, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
 
 @dataclass
 class ApplyResult:
+    """What an apply did: files written, removed, left over or kept, and its backup folder."""
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     backup_dir: str | None = None

@@ -30,6 +30,7 @@ Kind = Literal["file", "key", "block", "link", "aside"]
 
 @dataclass
 class Notice:
+    """A line for the operator about a target's plan (info, warning or error), and its file."""
     level: Literal["info", "warning", "error"]
     message: str
     path: str | None = None
@@ -37,6 +38,7 @@ class Notice:
 
 @dataclass
 class Desired:
+    """One thing a profile wants in a target's files (a key, file, block or link: core/kinds)."""
     target: str
     path: Path
     kind: Kind
@@ -80,6 +82,7 @@ class Desired:
 
 @dataclass
 class DesiredState:
+    """A target's desired items, its notices and its adapter's facts for the plan (info)."""
     target: str
     items: list[Desired] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)

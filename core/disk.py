@@ -49,6 +49,7 @@ __all__ = ["MISSING", "FileState", "Loaded", "DiskView", "parse_doc", "new_doc",
 
 @dataclass
 class FileState:
+    """A file as the plan read it: bytes, sha, mode, symlink (data None: absent)."""
     path: Path
     data: bytes | None          # None: absent
     sha: str | None
@@ -96,6 +97,7 @@ class Loaded:
 
 @dataclass
 class DiskView:
+    """The plan's reader: each file read once through the Host, each manifest loaded once."""
     host: Host
     files: dict[str, FileState] = field(default_factory=dict)
     manifests: dict[str, Manifest] = field(default_factory=dict)

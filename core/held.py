@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class Holds:
+    """The files a plan keeps because something staying on disk names them, and the reverse."""
     held: dict[str, list[str]] = field(default_factory=dict)      # file id -> caller ids
     callers: dict[str, list[str]] = field(default_factory=dict)   # caller id -> file ids
 

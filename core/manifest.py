@@ -34,6 +34,7 @@ def entry_id(path: str, kind: str, key: tuple[str, ...] | list[str], member: str
 
 @dataclass
 class Entry:
+    """What agentdeck recorded of one item it installed: where, what, its fingerprint, the prior."""
     path: str
     kind: str
     fingerprint: str
@@ -59,6 +60,7 @@ class Entry:
 
 @dataclass
 class Manifest:
+    """A target's record of what agentdeck installed in its files, one Entry per item."""
     target: str
     path: Path
     entries: dict[str, Entry] = field(default_factory=dict)

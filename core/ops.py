@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class Op:
+    """One step of an apply on one path (core/apply.py runs them in order)."""
     path: Path                    # the real path written (symlinks resolved) or the link itself
     _: KW_ONLY
     rmdirs: list[str] = field(default_factory=list)   # dirs to remove if empty afterwards
@@ -63,6 +64,7 @@ class Op:
 
 @dataclass
 class WriteOp(Op):
+    """Write `data` to the path atomically (Host.write_atomic), with `mode`."""
     data: bytes
     mode: int | None = None
     kind: ClassVar[str] = "write"
@@ -89,6 +91,7 @@ class WriteOp(Op):
 
 @dataclass
 class DeleteOp(Op):
+    """Remove the file at the path, then the folders of `rmdirs` that are left empty."""
     kind: ClassVar[str] = "delete"
     removes: ClassVar[bool] = True
     replaces_file: ClassVar[bool] = True
@@ -102,6 +105,7 @@ class DeleteOp(Op):
 
 @dataclass
 class SymlinkOp(Op):
+    """Make the path a symbolic link to `link_target`."""
     link_target: str
     kind: ClassVar[str] = "symlink"
     on_link: ClassVar[bool] = True
@@ -128,6 +132,7 @@ class SymlinkOp(Op):
 
 @dataclass
 class UnlinkOp(Op):
+    """Remove the symbolic link at the path (never what it points to)."""
     kind: ClassVar[str] = "unlink"
     removes: ClassVar[bool] = True
     on_link: ClassVar[bool] = True

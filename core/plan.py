@@ -96,6 +96,7 @@ CHOICES = {
 
 @dataclass
 class PlanItem:
+    """One item of a plan: where, its class (the three-state rule), what each side holds."""
     id: str
     target: str
     path: str
@@ -218,6 +219,7 @@ def tally(rows: Iterable[tuple[str, str, str, bool]]) -> dict[str, int]:
 
 @dataclass
 class Plan:
+    """What an apply would do: the items, the decisions, the inputs' shas, the manifests."""
     home: str
     profile: str
     targets: list[str]

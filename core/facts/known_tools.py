@@ -23,6 +23,7 @@ __all__ = ["AGENTIHOOKS", "KNOWN_TOOLS", "KnownTool", "TargetInstall"]
 
 @dataclass(frozen=True)
 class KnownTool:
+    """Another installer of the CLIs' configuration, as the take-over knows it."""
     name: str
     verified: str                       # the version these facts were observed for
     major: str                          # the major version the take-over is offered for

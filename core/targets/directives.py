@@ -38,6 +38,7 @@ _CHANNEL_RE = re.compile(r"^[A-Za-z0-9_.@:/-]+$")
 
 @dataclass
 class EnvPlan:
+    """The variables the profile's directives set, in order, and their sources."""
     variables: list[tuple[str, str]] = field(default_factory=list)   # (name, value) in order
     sources: dict[str, str] = field(default_factory=dict)            # name -> directive
     warnings: list[str] = field(default_factory=list)

@@ -66,6 +66,7 @@ _FM_RE = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 
 @dataclass
 class Doc:
+    """A markdown file's front matter (its keys in order) and body."""
     meta: dict[str, object] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     body: str = ""
@@ -176,6 +177,7 @@ def clip(s: str, limit: int) -> str:
 
 @dataclass
 class Translated:
+    """A command file as a SKILL.md, and what the translation warns about."""
     text: str
     warnings: list[str] = field(default_factory=list)
 

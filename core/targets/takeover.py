@@ -39,6 +39,7 @@ GROUP = "takeover"
 
 @dataclass
 class Found:
+    """Another tool's install found in a CLI's home (the take-over's group)."""
     tool: KnownTool
     target: str
     install: TargetInstall

@@ -77,6 +77,7 @@ PASCAL_ALIASES: Mapping[str, str] = frozen_map({
 
 @dataclass(frozen=True, kw_only=True)
 class CopilotFacts(CliFacts):
+    """Copilot CLI's facts (docs/facts/copilot.md), for its verified_versions."""
     settings_file: ClassVar[str] = "settings.json"         # JSONC
     #: tool-managed: never write; read trustedFolders only
     config_file: ClassVar[str] = "config.json"

@@ -98,6 +98,7 @@ def _current_actions(view: "DiskView", path: Path) -> dict[str, list]:
 
 @dataclass
 class HookPlan:
+    """Copilot's wrapper and hooks file as the plan wants them, and what is there."""
     wrapper_text: str | None = None
     hooks_text: str | None = None
     item_warnings: list[str] = field(default_factory=list)     # on the hooks file item

@@ -37,6 +37,7 @@ SCANNED_FIELDS = ("url", "command", "args", "env", "headers")
 
 @dataclass
 class Translation:
+    """One MCP server in mcp-config.json's form (entry None: dropped), its warnings."""
     name: str
     entry: dict[str, Any] | None          # None: dropped
     transport: str
