@@ -446,14 +446,16 @@ class Host:
         return ""
 
     def write_atomic(self, path: Path, data: bytes, *, mode: int | None = None,
-                     confine: bool = True) -> None:
+                     confine: bool = True, durable: bool = True) -> None:
         """Temp file in the same directory, fsync, rename. Keeps the existing file's mode unless
         `mode` is given; a new file gets `mode` or 0644. `confine=False` (the apply's new
         content from the profile only) lets it go through a folder the operator symlinked out
         of the home; a never-written file (never_written) and non-regular files are refused
         always. A file with other hard links is rewritten in place instead (a rename would cut
-        it from its other names; the apply's backup and journal cover that write). Every OSError is one HostError line naming the
-        file, the operation and what the errno means."""
+        it from its other names; the apply's backup and journal cover that write).
+        `durable=False`: a scratch copy nobody reads after a crash (the live probes' copies of
+        the CLI homes): renamed into place, never fsynced. Every OSError is one HostError line
+        naming the file, the operation and what the errno means."""
         import tempfile  # here, not at the top: planning never writes
 
         real = self.check_writable(path, confine=confine)
@@ -474,7 +476,10 @@ class Host:
                     f.write(data[: len(data) // 2])
                     f.flush()
                     self.kill_self()
-                self._write_data(f, data)
+                if durable:
+                    self._write_data(f, data)
+                else:
+                    f.write(data)
             os.replace(tmp, real)
         except BaseException as e:
             try:
@@ -485,7 +490,9 @@ class Host:
                 raise HostError(os_error_line(path, "write", e)) from None
             raise
         batch: dict[Path, None] | None = self.__dict__.get("_dir_sync_batch")
-        if batch is None:
+        if not durable:
+            pass
+        elif batch is None:
             self._fsync_dir(real.parent)
         else:
             batch[real.parent] = None     # synced once, when the batch ends (dir_syncs_batched)

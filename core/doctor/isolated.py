@@ -69,7 +69,7 @@ def make(host: Host, root: Path, target: str) -> Isolated:
         _copy(host, home / name, s.cli_home / name)
     args, files = part.scratch_setup(host, home, s.cli_home)
     for name, data in files.items():
-        host.write_atomic(s.cli_home / name, data, mode=0o600)
+        host.write_atomic(s.cli_home / name, data, mode=0o600, durable=False)
     recipe = runners.runner(target)
     if recipe is not None:
         scratch.link_caches(host, s, recipe.cache_links)
@@ -130,4 +130,5 @@ def _copy(host: Host, src: Path, dst: Path, depth: int = 0) -> None:
     except HostError:
         return                                 # unreadable: the CLI would not read it either
     if data is not None:
-        host.write_atomic(dst, data, mode=(host.mode(src) or 0o600) & 0o700 | 0o600)
+        # a throwaway copy, removed once the probes are answered: not fsynced
+        host.write_atomic(dst, data, mode=(host.mode(src) or 0o600) & 0o700 | 0o600, durable=False)

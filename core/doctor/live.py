@@ -83,23 +83,10 @@ def _isolated(host, iso, left: dict, fn, _host):
             isolated.remove_copy(host, iso)
 
 
-def _isolate(ctx: Ctx, targets: list[str]):
-    """The scratch copies of the installed targets (None, {} when there is nothing to run)."""
-    from . import isolated
-
-    installed = [t for t in targets if _part(t) is not None
-                 and ctx.host.which(registry.spec(t).binary)]
-    if not installed:
-        return None, {}
-    root = isolated.run_root(ctx.host)
-    isos = {}
-    try:
-        for t in installed:
-            isos[t] = isolated.make(ctx.host, root, t)
-    except BaseException:
-        isolated.remove(ctx.host, root)
-        raise
-    return root, isos
+def _installed(ctx: Ctx, targets: list[str]) -> list[str]:
+    """The targets with a probes part whose CLI is on the PATH (each gets a scratch copy)."""
+    return [t for t in targets if _part(t) is not None
+            and ctx.host.which(registry.spec(t).binary)]
 
 
 def start(ctx: Ctx, targets: list[str]):
@@ -107,23 +94,42 @@ def start(ctx: Ctx, targets: list[str]):
     compares their answers with the files and the plan (in the caller's thread). The runner
     calls this before the static checks, so the CLIs start up while agentdeck reads files.
     Each CLI runs on a scratch copy of what it reads (core/doctor/isolated.py): the home is
-    left as it was."""
+    left as it was. A target's probes start as soon as its own copy is made, while the next
+    target's is being made."""
     import threading
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     from . import isolated
     from . import probes as P
 
-    root, isos = _isolate(ctx, targets)
-    wanted = _wanted(ctx, targets, isos)
+    installed = _installed(ctx, targets)
+    root = isolated.run_root(ctx.host) if installed else None
+    # a thread per probe (each mostly waits for its CLI); threads start as probes are submitted
+    pool = ThreadPoolExecutor(max_workers=64, thread_name_prefix="agentdeck-live-probe")
+    keys: list[str] = []
+    futures: list[Future] = []
+    try:
+        for t in targets:
+            isos = {t: isolated.make(ctx.host, root, t)} if t in installed and root else {}
+            for key, fn in _wanted(ctx, [t], isos):
+                keys.append(key)
+                futures.append(pool.submit(P.run_one, ctx.host, fn))
+    except BaseException:
+        pool.shutdown(wait=True)           # the probes already started use the copies
+        if root is not None:
+            isolated.remove(ctx.host, root)
+        raise
     ctx.say(f"asking {', '.join(t for t in targets)} what they loaded "
-            f"({len(wanted)} probes at once)")
+            f"({len(futures)} probes at once)")
     box: dict[str, Any] = {}
 
     def work() -> None:
         try:
-            box["results"] = P.run_all(ctx.host, [fn for _, fn in wanted])
+            box["results"] = [f.result() for f in futures]
         except BaseException as e:   # re-raised in the caller's thread
             box["error"] = e
         finally:
+            pool.shutdown(wait=False)
             if root is not None:
                 isolated.remove(ctx.host, root)
 
@@ -134,7 +140,7 @@ def start(ctx: Ctx, targets: list[str]):
         th.join()
         if "error" in box:
             raise box["error"]
-        return compare(ctx, targets, dict(zip([k for k, _ in wanted], box["results"])))
+        return compare(ctx, targets, dict(zip(keys, box["results"])))
     return finish
 
 

@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 from ..host import Host
 from ..targets.parts.probes import Probe, ProbeResult
 
-__all__ = ["Probe", "ProbeResult", "run_all"]
+__all__ = ["Probe", "ProbeResult", "run_all", "run_one"]
 
 
 def _probe_name(probe: Callable) -> str:
@@ -29,15 +29,17 @@ def run_all(host: Host, probes: Sequence[Probe], max_workers: int | None = None)
     """Run probes concurrently (threads); each keeps its own timeout (bind arguments with
     functools.partial). Results come back in the order given; a probe that raises becomes a
     failed result instead of taking the others down."""
-    def one(probe: Probe) -> ProbeResult:
-        t0 = time.monotonic()
-        try:
-            return probe(host)
-        except Exception as e:  # a bug in a probe must not hide the others' answers
-            return ProbeResult("?", _probe_name(probe), False, None,
-                               f"{e.__class__.__name__}: {e}", time.monotonic() - t0)
-
     if not probes:
         return []
     with ThreadPoolExecutor(max_workers=max_workers or len(probes)) as pool:
-        return list(pool.map(one, probes))
+        return list(pool.map(partial(run_one, host), probes))
+
+
+def run_one(host: Host, probe: Probe) -> ProbeResult:
+    """One probe's result; a probe that raises becomes a failed result."""
+    t0 = time.monotonic()
+    try:
+        return probe(host)
+    except Exception as e:  # a bug in a probe must not hide the others' answers
+        return ProbeResult("?", _probe_name(probe), False, None,
+                           f"{e.__class__.__name__}: {e}", time.monotonic() - t0)

@@ -332,3 +332,33 @@ def test_repo_doctor_has_no_drill_flag(tmp_path, capsys):
     rc = cli.main(["doctor", "--home", str(home), "--repo", str(tmp_path), "--drill"])
     err = capsys.readouterr().err
     assert rc == 1 and "doctor --repo has no --drill" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_targets_probes_start_while_the_next_targets_copy_is_made(installed, fake, monkeypatch,
+                                                                    tmp_path):
+    """Each target's probes start as soon as its own scratch copy is made: Copilot's first
+    probe runs while Codex's copy is being made (that copy waits for it, up to 20 s)."""
+    import threading
+
+    from agentdeck.core.doctor import isolated, live as live_mod
+
+    started = threading.Event()
+    events: list[str] = []
+
+    def make(host, root, target):
+        events.append(f"make {target}")
+        if target == "codex":
+            events.append("copilot probe running" if started.wait(20) else "copilot probe waited")
+        (tmp_path / target).mkdir()
+        return isolated.Isolated(target, host, host, tmp_path / target)
+
+    def probe(host, *a, **k):
+        started.set()
+        return ProbeResult("copilot", "copilot_hooks_discover", False, None, None, 0.0,
+                           skipped_reason="stand-in")
+
+    monkeypatch.setattr(live_mod, "_installed", lambda ctx, targets: ["copilot", "codex"])
+    monkeypatch.setattr(isolated, "make", make)
+    fake("copilot_hooks_discover", probe)
+    doctor.run(installed, targets=["copilot", "codex"], live=True)
+    assert events == ["make copilot", "make codex", "copilot probe running"]

@@ -350,3 +350,17 @@ def test_each_folder_is_synced_once_after_its_renames_and_before_the_journal_goe
     writes = phases[-1]
     assert sum(1 for e in writes if e == ("rename", str(host.home))) == 3   # s.json u.json, the manifest
     assert writes.count(("sync", str(host.home))) == 1
+
+
+def test_a_scratch_copy_is_renamed_into_place_but_never_fsynced(host, monkeypatch):
+    """write_atomic(durable=False), for the live probes' throwaway copies: the same temp file
+    and rename, no fsync of the file or its folder; the default fsyncs both."""
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
+    p = host.home / "scratch" / "settings.json"
+    host.write_atomic(p, b"{}\n", mode=0o600, durable=False)
+    assert p.read_bytes() == b"{}\n" and os.stat(p).st_mode & 0o777 == 0o600 and synced == []
+    assert [n for n in os.listdir(p.parent) if n != "settings.json"] == []     # no temp left
+    host.write_atomic(p, b"[]\n")
+    assert p.read_bytes() == b"[]\n" and len(synced) == 2
