@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 from .disk import MISSING, DiskView, current_sha
 from .errors import LockedError, StalePlanError, UserError
 from .host import TEMP_SUFFIX, Host, HostBusy, HostError
+from .inert import inert
 from .kinds import OpContext
 from .manifest import ABSENT, Entry, Manifest, sha256
 from .ops import OPS, DeleteOp, Op, WriteOp, missing_dirs
@@ -408,11 +409,10 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
 
 
 def inert_after(plan: Plan) -> dict[str, list[str]]:
-    """target -> "<reason> (fix: ...)" for each target whose hooks cannot run (core.hooks_health)
+    """target -> "<reason> (fix: ...)" for each target whose hooks cannot run (core.inert)
     in `plan`, the home as an apply leaves it; empty for an uninstall."""
     if plan.mode != "install":
         return {}
-    from .hooks_health import inert
     return {t: [i.line() for i in inert(plan, t)] for t in plan.targets if inert(plan, t)}
 
 

@@ -18,14 +18,15 @@ from pathlib import Path
 from typing import Any, cast
 
 from . import engine
+from .apply import inert_after
 from .errors import UserError
 from .host import Host, HostError
+from .plan_run import (EXIT_ERROR, EXIT_OK, EXIT_PENDING, apply_decisions, print_plan, recover,
+                       run_apply, say_inert, titles)
 from .targets.registry import BUILTIN as _TARGET_NAMES
 
 #: the --target help: the registered targets' names, in display order
 _TARGETS = ", ".join(_TARGET_NAMES)
-
-EXIT_OK, EXIT_ERROR, EXIT_PENDING = 0, 1, 2
 
 
 def _common(p: argparse.ArgumentParser, *, profile: bool = True, decisions: bool = False,
@@ -233,225 +234,47 @@ def make_host(args) -> Host:
     return host
 
 
-def _recover(host: Host) -> None:
-    from .apply import journal_path
-
-    if host.exists(journal_path(host)):
-        msg = engine.recover(host)
-        if msg:
-            print(f"agentdeck: {msg}", file=sys.stderr)
-
-
-def _match(plan, token: str):
-    items = plan.items
-    home = plan.home.rstrip("/")
-    if token.startswith("~/"):   # ids as the plan prints them, with the home as ~
-        token = home + token[1:]
-    token = token.replace("]@~/", f"]@{home}/")    # a key's member path (render.shown_id)
-    for it in items:
-        if it.id == token:
-            return it
-    low = token.lower()
-    cands = [i for i in items if (i.label or "").lower() == low]
-    if len(cands) == 1:
-        return cands[0]
-    cands = [i for i in items if low in i.id.lower() or low in (i.label or "").lower()]
-    if len(cands) == 1:
-        return cands[0]
-    if not cands:
-        raise UserError(f"no plan item matches {token!r} (see ids with --verbose)")
-    raise UserError(f"{token!r} matches {len(cands)} plan items; use the full id (see --verbose)")
-
-
-#: a flag on an item whose choices are the other pair means the same thing there: --take on a
-#: planned change (a set-aside file too) is applying it, --keep is leaving what is on disk
-#: (skip), --skip on a kept item is keeping it
-_SAME = {("take", "apply"): "apply", ("keep", "skip"): "skip", ("skip", "keep"): "keep"}
-
-
-def _apply_decisions(plan, args) -> None:
-    for flag in ("keep", "take", "skip"):
-        for token in getattr(args, flag, []) or []:
-            it = _match(plan, token)
-            decision = flag
-            if flag not in it.choices:
-                decision = next((_SAME[(flag, c)] for c in it.choices if (flag, c) in _SAME),
-                                flag)
-            try:
-                plan.decide(it.id, decision)
-            except ValueError:
-                raise UserError(f"--{flag} does not apply to {it.label or it.id} ({it.cls}): "
-                                f"its only choice is {' or '.join(it.choices)}") from None
-
-
-def _titles(names: list[str] | None = None) -> dict[str, str]:
-    """Each target's title; `names`: only those (no adapter imported just for a title)."""
-    from . import targets
-    out = {n: targets.get(n).title for n in targets.available() if names is None or n in names}
-    if names is None or "repo" in names:
-        from .targets.repo import RepoTarget
-        out["repo"] = RepoTarget.title
-    return out
-
-
-def _print_plan(plan, host, args) -> None:
-    from .plan import dumps
-    from .render import render_plan, use_color
-
-    if args.json and getattr(args, "diff", False):
-        from .preview import file_changes
-        doc = json.loads(dumps(plan))
-        doc["files"] = file_changes(host, plan)
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
-    elif args.json:
-        print(dumps(plan))
-    else:
-        if engine.repo_of(plan):
-            print(f"repository {engine.repo_of(plan)}")
-        print(render_plan(plan, host, verbose=args.verbose, color=use_color(),
-                          titles=_titles(plan.targets)))
-
-
 def cmd_plan(args) -> int:
     repo, cloud = _repo_args(args)
     if args.diff and not args.json:
         raise UserError("--diff needs --json (the text plan shows each change already)")
     host = make_host(args)
-    _recover(host)
+    recover(host)
     if args.uninstall:
         plan = (engine.build_repo_uninstall_plan(host, repo) if repo is not None
                 else engine.build_uninstall_plan(host, args.target))
     else:
         plan = engine.build_plan(host, args.profile, args.target,
                                  trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
-    _apply_decisions(plan, args)
-    _print_plan(plan, host, args)
+    apply_decisions(plan, args)
+    print_plan(plan, host, args)
     if plan.errors:     # the other targets are planned and shown; this one is not
         for t, e in plan.errors.items():
             print(f"agentdeck: error: {t}: {e}", file=sys.stderr)
         return EXIT_ERROR
     if not args.uninstall:   # said before apply; the exit stays about what apply would change
-        _say_inert(_inert_after(plan), "after this plan,")
+        say_inert(inert_after(plan), "after this plan,")
     return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() else EXIT_OK
-
-
-def _inert_after(plan) -> dict[str, list[str]]:
-    from .apply import inert_after
-    return inert_after(plan)
-
-
-def _say_inert(inert: dict[str, list[str]], what: str) -> None:
-    """The last word when hooks cannot run: which CLI, why, and the command that fixes it."""
-    for t, lines in inert.items():
-        print(f"agentdeck: {what} {t}'s hooks are inert: " + "; ".join(lines), file=sys.stderr)
-
-
-def _confirm(plan, args) -> bool:
-    if args.yes:
-        return True
-    if not sys.stdin.isatty():
-        raise UserError("refusing to apply without a terminal to ask on; review with "
-                        "`agentdeck plan` and re-run with --yes")
-    try:
-        answer = input("\nApply these changes? Only 'yes' will be accepted: ")
-    except EOFError:
-        answer = ""
-    return answer.strip() == "yes"
-
-
-def _run_apply(host, plan, args) -> int:
-    _apply_decisions(plan, args)
-    if getattr(args, "plan_file", None):
-        from .planfile import check_same
-        check_same(host, plan, args.plan_file)
-    if not args.json:
-        _print_plan(plan, host, args)
-    if plan.errors:     # apply nothing while a selected target has an error
-        raise UserError(engine.plan_errors_message(plan))
-    if not plan.has_work:
-        if args.json:   # one JSON document: the plan, and no result
-            print(json.dumps({"plan": plan.to_json(), "result": None}, indent=2, default=str))
-        rc = _conflicts_left(host, plan)
-        inert = _inert_after(plan)
-        _say_inert(inert, "nothing to apply, but")
-        return EXIT_PENDING if inert and rc == EXIT_OK else rc
-    conflicts = plan.undecided_conflicts()
-    if conflicts and sys.stdin.isatty() and not args.yes and not args.json:
-        for it in conflicts:
-            ans = input(f"\nConflict: {it.label} ({host.display(it.path)}): {it.reason}.\n"
-                        "  keep yours or take the profile's? [keep/take]: ").strip().lower()
-            if ans in ("keep", "take"):
-                plan.decide(it.id, ans)
-    if not _confirm(plan, args):
-        print("Apply cancelled; nothing was written.")
-        return EXIT_ERROR
-    plan_json = plan.to_json() if args.json else None
-    undecided = plan.undecided_conflicts()
-    from . import profilecache
-    # the validated profile this apply installs, so the next run loads it without pydantic;
-    # written first and outside the apply (a cache, in agentdeck's own state dir: a crash while
-    # writing it leaves the home as it was, and a damaged entry is only a cache miss)
-    profilecache.save(host)
-    result = engine.apply_plan(host, plan, leave_conflicts=True)
-    backup_dir = Path(result.backup_dir) if result.backup_dir else None
-    backups = backup_dir is not None and any(
-        f != "index.json" for f in host.listdir(backup_dir))
-    if args.json:
-        print(json.dumps({"plan": plan_json, "result": {
-            "written": result.written, "removed": result.removed, "kept": result.kept,
-            "backup_dir": result.backup_dir if backups else None, "leftover": result.leftover,
-            "conflicts_left": [i.id for i in undecided], "hooks_inert": result.inert}},
-            indent=2, default=str))
-    else:
-        print(f"\nApplied: {len(result.written)} file(s) written, {len(result.removed)} removed.")
-        for line in result.kept:
-            print(f"Kept: {line}")
-        if backups:
-            print(f"Backups of what was replaced: {host.display(result.backup_dir)} "
-                  "(index.json there maps each backup to its file)")
-    if result.leftover:
-        print("agentdeck: error: after applying, the plan still has changes: "
-              + "; ".join(result.leftover), file=sys.stderr)
-        return EXIT_ERROR
-    if not args.json and not undecided:
-        held = [k for k, v in plan.decisions.items() if v == "skip"]
-        print("The plan is now empty." if not held else
-              f"The plan is now empty except for the {len(held)} item(s) you skipped.")
-    rc = _conflicts_left(host, plan)
-    _say_inert(result.inert, "applied, but")    # the effect is the last word
-    return EXIT_PENDING if result.inert and rc == EXIT_OK else rc
-
-
-def _conflicts_left(host: Host, plan) -> int:
-    """Exit 2 and name them when conflicts are still undecided (everything else was applied);
-    0 otherwise. A script can tell, as it can from `plan`."""
-    undecided = plan.undecided_conflicts()
-    if not undecided:
-        return EXIT_OK
-    print(f"agentdeck: {len(undecided)} conflict(s) left undecided, yours kept for now: "
-          + "; ".join(f"{i.label or i.id} in {host.display(i.path)}" for i in undecided)
-          + " (decide with --keep ID or --take ID)", file=sys.stderr)
-    return EXIT_PENDING
 
 
 def cmd_apply(args) -> int:
     repo, cloud = _repo_args(args)
     host = make_host(args)
-    _recover(host)
+    recover(host)
     plan = engine.build_plan(host, args.profile, args.target,
                              trust_hooks=args.trust_hooks, repo=repo, cloud_setup=cloud)
-    return _run_apply(host, plan, args)
+    return run_apply(host, plan, args)
 
 
 def cmd_uninstall(args) -> int:
     repo, _ = _repo_args(args)
     host = make_host(args)
-    _recover(host)
+    recover(host)
     if repo is not None:
         plan = engine.build_repo_uninstall_plan(host, repo)
-        return _run_apply(host, plan, args)
+        return run_apply(host, plan, args)
     plan = engine.build_uninstall_plan(host, args.target)
-    return _run_apply(host, plan, args)
+    return run_apply(host, plan, args)
 
 
 def cmd_status(args) -> int:
@@ -459,7 +282,7 @@ def cmd_status(args) -> int:
     "in sync"; it is judged against the profile installed unless --profile names another."""
     repo, _ = _repo_args(args)
     host = make_host(args)
-    _recover(host)      # a half-applied home is rolled back before it is reported on
+    recover(host)      # a half-applied home is rolled back before it is reported on
     plan = engine.build_plan(host, args.profile, args.target, repo=repo, keep_going=True)
     from . import hooks_health
 
@@ -565,7 +388,7 @@ def _open_app(host: Host, args, onboard: bool = False) -> int:
             plan = engine.build_plan(host, getattr(args, "profile", None) or engine.DEFAULT_PROFILE,
                                      getattr(args, "target", None))
             from .render import render_plan
-            print(render_plan(plan, host, titles=_titles()))
+            print(render_plan(plan, host, titles=titles()))
             return EXIT_OK
         raise
     return run_app(host, profile=getattr(args, "profile", None) or engine.DEFAULT_PROFILE,
@@ -585,7 +408,7 @@ def cmd_demo(args) -> int:
         from .render import render_plan
         plan = engine.build_plan(host)
         print()
-        print(render_plan(plan, host, titles=_titles()))
+        print(render_plan(plan, host, titles=titles()))
         return EXIT_OK
     return _open_app(host, args)
 
@@ -594,7 +417,7 @@ def cmd_tui(args) -> int:
     from . import profiles
 
     host = make_host(args)
-    _recover(host)
+    recover(host)
     # the same one-line errors as every other command, before the app opens
     args.profile = args.profile or engine.installed_profile(host, args.target)
     prof = profiles.resolve(host, args.profile)

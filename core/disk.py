@@ -28,21 +28,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from .errors import UserError
 from .formats.errors import FormatError
 from .formats.jsonc import MISSING  # the one "nothing there" marker (shared with tomldoc, plan, apply)
+from .formats.documents import Doc, new_doc
 from .formats.jsonc import JsonDoc
 from .host import Host, HostError
 from .digest import sha256
+from .manifest import Manifest
 
 if TYPE_CHECKING:
     from .formats.tomldoc import TomlDoc
-    from .manifest import Manifest
 
-#: a parsed document: JSON/JSONC or TOML (the two share get/set/delete/data/text)
-Doc = Union["JsonDoc", "TomlDoc"]
 
 __all__ = ["MISSING", "FileState", "Loaded", "DiskView", "parse_doc", "new_doc", "current_sha"]
 
@@ -215,7 +214,6 @@ class DiskView:
         m = self.manifests.get(target)
         if m is not None and str(m.path) == str(path):
             return m
-        from .manifest import Manifest   # local: manifest > kinds > kinds.key > disk (pending)
         st = self.state(path)
         if st.error is not None:
             raise st.error
@@ -285,13 +283,6 @@ def parse_doc(text: str, fmt: str, path: str) -> Doc:
         raise UserError(e.msg, path=path, line=e.line, col=e.col) from None
     except (ValueError, RecursionError) as e:
         raise UserError(str(e), path=path) from None
-
-
-def new_doc(fmt: str) -> Doc:
-    if fmt == "toml":
-        from .formats.tomldoc import TomlDoc   # local: tomlkit loads only for a TOML file
-        return TomlDoc.new()
-    return JsonDoc.new({})
 
 
 def current_sha(host: Host, path: Path) -> str | None:

@@ -262,12 +262,21 @@ def apply_plan(host: Host, plan: Plan, progress: Callable[[str], None] | None = 
     again and anything left is reported in result.leftover."""
     if getattr(plan, "errors", None):
         raise UserError(plan_errors_message(plan))
-    scope = scopes.from_json(getattr(plan, "scope", None))
+    scope = scope_of(getattr(plan, "scope", None))
     host = scope.host(host)
     again = Recompute(host, plan.profile, plan.targets, uninstall=plan.mode == "uninstall",
                       scope=scope, trust_hooks=getattr(plan, "trust_choice", None))
     return applier.run(host, plan, recompute=again, progress=progress,
                        leave_conflicts=leave_conflicts)
+
+
+def scope_of(data: dict | None) -> Scope:
+    """The scope a plan's JSON names: the home and a repository (core.scopes), or the org layer
+    (core.org.scope, a feature above the scopes)."""
+    if isinstance(data, dict) and data.get("kind") == "org":
+        from .org.scope import OrgScope   # local: only an org plan needs the org layer's code
+        return OrgScope.from_json(data)
+    return scopes.from_json(data)
 
 
 def plan_errors_message(plan: Plan) -> str:

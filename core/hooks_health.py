@@ -22,12 +22,10 @@ from pathlib import Path
 
 from .desired import Notice
 from .host import Host
-from .targets.parts.health import Inert
+from .inert import INFO_KEY, Inert, inert, state_text, summary_text
 
 __all__ = ["INFO_KEY", "Inert", "annotate", "inert", "not_registered", "reasons", "state_text",
            "summary_text"]
-
-INFO_KEY = "hooks_inert"
 
 
 def _part(target: str):
@@ -44,40 +42,6 @@ def _disable_all_stops(target: str) -> bool:
     from the facts as observed)."""
     p = _part(target)
     return bool(getattr(p, "DISABLE_ALL_STOPS", False)) if p is not None else False
-
-
-def inert(plan, target: str, now: bool = False) -> list[Inert]:
-    """The reasons annotate() found for `target` (empty: every registered hook can run, or
-    nothing is registered): as the home is after this plan (a reason the plan fixes is left
-    out), or `now`, as it is before it (what `status` says)."""
-    info = plan.info.get(target) if isinstance(getattr(plan, "info", None), dict) else None
-    rows = info.get(INFO_KEY) if isinstance(info, dict) else None
-    out = [Inert(**r) for r in rows] if isinstance(rows, list) else []
-    if now:
-        return out
-    return [i for i in out if not (i.unless and all(_written(plan, u) for u in i.unless))]
-
-
-def _written(plan, item_id: str) -> bool:
-    for it in getattr(plan, "items", ()):
-        if it.id == item_id:
-            return plan.action(it) == "write"
-    return False
-
-
-def state_text(plan, target: str, now: bool = False) -> str:
-    """"installed, hooks inert: <reason>; <reason>" (empty when the hooks can run)."""
-    why = inert(plan, target, now)
-    if not why:
-        return ""
-    return "installed, hooks inert: " + "; ".join(i.line() for i in why)
-
-
-def summary_text(plan) -> str:
-    """One sentence for a plan summary naming every inert target (empty when none)."""
-    parts = [f"{t}: " + "; ".join(i.reason for i in inert(plan, t)) for t in plan.targets
-             if inert(plan, t)]
-    return ("Installed, hooks inert: " + " | ".join(parts) + ".") if parts else ""
 
 
 # ---- computing ------------------------------------------------------------------------------------

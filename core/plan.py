@@ -46,6 +46,7 @@ from . import originals
 from .desired import Desired, DesiredState, Notice
 from .disk import MISSING, DiskView
 from .host import Host
+from .inert import state_text, summary_text
 from .kinds import ASIDE_FP, KINDS, REAL_IN_THE_WAY, ItemKind, kind_of
 from .kinds.block import ours_there
 # the list-member helpers live with the member kind; adapters and tests import them from here
@@ -344,8 +345,6 @@ class Plan:
             for i in self.items)
 
     def summary(self, c: dict[str, int] | None = None) -> str:
-        from .hooks_health import summary_text   # "in sync" only while the hooks can run
-
         c = c or self.counts()
         inert = summary_text(self)
         if not c["changes"] and not c["kept"] and not c["conflict"] and not c.get("held"):
@@ -364,8 +363,6 @@ class Plan:
         return [i for i in self.items if i.target == target]
 
     def to_json(self) -> dict:
-        from .hooks_health import state_text
-
         items = [i.to_json(self.decision(i), self.action(i), self.reason_of(i), self.held_by(i))
                  for i in self.items]
         c = tally((j["class"], j["decision"], j["action"], j["exists"], bool(j["held_by"]))

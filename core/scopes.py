@@ -10,7 +10,8 @@ no repository special case:
     manifest_paths(host)  every manifest the plan must know (owners of shared items)
     to_json()             the scope as data, carried by the plan (`plan.scope`)
 
-`from_json(plan.scope)` gives the scope back (apply re-plans with it); `of_journal(host)` is
+`from_json(plan.scope)` gives the home or repository scope back (apply re-plans with it;
+core.engine.scope_of adds the org scope, a feature above this module); `of_journal(host)` is
 the scope an interrupted apply was changing (recover rolls it back with that scope's host).
 """
 from __future__ import annotations
@@ -165,9 +166,6 @@ def from_json(data: dict[str, Any] | None) -> Scope:
         return HOME
     if data.get("kind") == "repo":
         return RepoScope(data["root"], data.get("cloud_setup", False))
-    if data.get("kind") == "org":
-        from .org.scope import OrgScope   # local: org.scope imports scopes (pending: drill+org)
-        return OrgScope.from_json(data)
     raise ValueError(f"unknown plan scope {data!r}")
 
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..desired import Desired
 from ..digest import canonical
-from ..disk import new_doc
 from ..errors import UserError
+from ..formats.documents import new_doc
 from ..formats.jsonc import MISSING
 from ..formats.jsonc import MISSING as ABSENT     # the manifest's "nothing there before"
 from ..ops import WriteOp

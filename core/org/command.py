@@ -99,7 +99,7 @@ def _scope(args, env=None):
 
 
 def cmd_org(args, make_host) -> int:
-    from .. import cli, engine
+    from .. import engine, plan_run
 
     action = getattr(args, "org_cmd", None)
     if not action:
@@ -111,7 +111,7 @@ def cmd_org(args, make_host) -> int:
     if not host.is_dir(scope.prefix):
         raise UserError(f"--root {scope.prefix} is not a directory")
     ohost = scope.host(host)
-    cli._recover(ohost)
+    plan_run.recover(ohost)
     profile = getattr(args, "profile", None) or engine.DEFAULT_PROFILE
     if action == "drill":
         from .drill import main as drill_main
@@ -125,17 +125,17 @@ def cmd_org(args, make_host) -> int:
     if action == "plan":
         if args.diff and not args.json:
             raise UserError("--diff needs --json (the text plan shows each change already)")
-        cli._apply_decisions(plan, args)
+        plan_run.apply_decisions(plan, args)
         if not args.json:
             print(f"org layer under {scope.prefix}")
-        cli._print_plan(plan, ohost, args)
+        plan_run.print_plan(plan, ohost, args)
         if plan.errors:
             for t, e in plan.errors.items():
                 print(f"agentdeck: error: {t}: {e}", file=sys.stderr)
-            return cli.EXIT_ERROR
-        return (cli.EXIT_PENDING if plan.has_changes or plan.undecided_conflicts()
-                else cli.EXIT_OK)
-    return cli._run_apply(ohost, plan, args)
+            return plan_run.EXIT_ERROR
+        return (plan_run.EXIT_PENDING if plan.has_changes or plan.undecided_conflicts()
+                else plan_run.EXIT_OK)
+    return plan_run.run_apply(ohost, plan, args)
 
 
 def _layer_kept(plan, scope, target: str) -> str:
@@ -152,7 +152,7 @@ def _layer_kept(plan, scope, target: str) -> str:
 
 
 def _status(args, host, scope, profile) -> int:
-    from .. import cli, engine
+    from .. import engine, plan_run
 
     plan = engine.build_plan(host, profile, args.target, scope=scope)
     rows = []
@@ -184,7 +184,7 @@ def _status(args, host, scope, profile) -> int:
         for r in rows:
             print(f"{r['target']:<8} {r['state']}")
     if plan.errors:
-        return cli.EXIT_ERROR
+        return plan_run.EXIT_ERROR
     not_in_effect = any(r["installed"] and not r["in_effect"] for r in rows if "in_effect" in r)
-    return (cli.EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() or not_in_effect
-            else cli.EXIT_OK)
+    return (plan_run.EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() or not_in_effect
+            else plan_run.EXIT_OK)

@@ -34,6 +34,7 @@ from pathlib import Path
 # where the calling hooks' compiled policy is: with the callers' speakers, so the handler finds
 # it without importing this module
 from ..targets.dialects import policy_path  # noqa: F401
+from .asks import ask_notices
 
 
 FORMAT = 2
@@ -257,6 +258,5 @@ def add_to(state, profile, host, target: str, root=None) -> None:
     item = desired_item(profile, host, target, root)
     if item is not None:
         state.add(item)
-        from .enforcement import ask_notices
         for message in ask_notices(policy_of(profile), target):
             state.note(message, str(item.path))

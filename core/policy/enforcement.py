@@ -15,17 +15,12 @@ hooks) is described by the target whose dialect speaks for it.
 from __future__ import annotations
 
 from agentdeck.core.facts import hook_channels as F
+from agentdeck.core.policy.asks import spoken
 from agentdeck.core.targets import dialects, registry
 
 _SHAPE_TEXT = {"flat": 'stdout {"permissionDecision": "deny", "permissionDecisionReason": R}',
                "specific": 'stdout {"hookSpecificOutput": {"permissionDecision": "deny", ...}}',
                "block": 'stdout {"decision": "block", "reason": R}', None: "no JSON"}
-
-
-def spoken(target: str) -> tuple:
-    """The Dialects `target`'s hooks receive (none for a caller no target speaks for)."""
-    s = dialects.speaker(target)
-    return tuple(s.spoken) if s is not None else ()
 
 
 def caveats(target: str) -> list[str]:
@@ -128,19 +123,3 @@ def _native(target: str, rule: dict) -> str:
         return d.get("why") or "the hook is the only layer"
     why = f"; {d['why']}" if d.get("why") else ""
     return f"{d.get('layer')}: {len(d.get('entries') or [])} entr(ies){why}"
-def ask_notices(policy: dict | None, target: str) -> list[str]:
-    """Plan notices: what each ask rule becomes where the target cannot ask."""
-    out = []
-    for r in (policy or {}).get("rules") or []:
-        if r.get("decision") != "ask":
-            continue
-        for d in spoken(target):
-            row = d.pre_tool
-            if r.get("tool") == "prompt":
-                out.append(f"policy rule {r.get('id')}: a prompt cannot be asked about; ask "
-                           "blocks it")
-            elif row["ask"] != "ask" or row.get("ask_note"):
-                becomes = "deny" if row["ask"] != "ask" else "ask"
-                out.append(f"policy rule {r.get('id')} (ask) in {d.cli}: becomes "
-                           f"{becomes}; {row['ask_note']}")
-    return out

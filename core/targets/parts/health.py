@@ -19,21 +19,6 @@ in plan.info (so the JSON plan carries it).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ...inert import Inert
 
-
-@dataclass
-class Inert:
-    """One reason the installed hooks of a target cannot run."""
-    code: str          # handler-missing | wrapper-missing | disable-all | not-registered | the
-                       # target's own (its health part: disabled-hooks, <cli>-untrusted, ...)
-    reason: str        # what is wrong, for people ("the handler ... is not found")
-    fix: str           # what to do about it
-    events: list[str]  # the registered events it concerns (all of ours: every one)
-    #: the plan items that fix it when the plan writes them all (the wrapper, agentdeck's hooks
-    #: file, the trust items): after this plan (inert(plan, t)) the reason holds only while the
-    #: plan's decisions do not write them; now (inert(plan, t, now=True), `status`) it holds
-    unless: list[str] = field(default_factory=list)
-
-    def line(self) -> str:
-        return f"{self.reason} (fix: {self.fix})"
+__all__ = ["Inert"]
