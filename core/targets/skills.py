@@ -20,10 +20,8 @@ recorded, and never follows or deletes a symlink it did not write. A skill name 
 a symlink in ~/.agents/skills wins over a translated command: the command is not written there
 (writing `<link>/SKILL.md` would write into the operator's own folder), and the plan says so.
 
-Agents (Copilot only, docs/facts/copilot.md section 10): frontmatter translated to Copilot's vocabulary -- Claude tool
-names mapped (TOOL_MAP), scoped grants such as `Bash(git diff*)` reduced to the bare tool, Claude
-model aliases dropped, a description synthesized when missing; bodies over 30,000 characters cut
-at a paragraph boundary with a marker.
+Agents are translated by the target that has them (Copilot's: core/targets/copilot/agents.py),
+with the frontmatter parser, `clip` and `yaml_str` from here.
 """
 from __future__ import annotations
 
@@ -37,18 +35,6 @@ from ..errors import UserError
 from ..model import check_name
 
 DESCRIPTION_MAX = 1024
-AGENT_BODY_MAX = 30_000
-TRUNCATION_MARKER = "\n\n[... truncated by agentdeck: the agent body was over 30,000 characters ...]\n"
-
-#: Claude tool name -> Copilot agent grant name (docs/facts/copilot.md section 10). `shell` is
-#: the grant name; the hook boundary reports the same tool as `bash`.
-TOOL_MAP = {
-    "read": "view", "write": "create", "edit": "edit", "multiedit": "edit", "bash": "shell",
-    "grep": "grep", "glob": "glob", "webfetch": "web_fetch", "websearch": "web_search",
-    "agent": "task", "task": "task", "todowrite": "update_todo", "askuserquestion": "ask_user",
-}
-#: Claude model aliases: not Copilot model ids (Copilot warns on every invocation, then uses auto)
-CLAUDE_MODEL_ALIASES = {"haiku", "sonnet", "opus", "opusplan", "inherit", "default", "sonnet[1m]"}
 
 
 def safe_name(name: str, what: str) -> str:
@@ -85,11 +71,11 @@ def _scalar(s: str) -> object:
         return s[1:-1].replace("''", "'")
     if s[0] == "[" and s.endswith("]"):
         inner = s[1:-1].strip()
-        return [str(_scalar(x)) for x in _split_list(inner)] if inner else []
+        return [str(_scalar(x)) for x in split_list(inner)] if inner else []
     return s
 
 
-def _split_list(s: str) -> list[str]:
+def split_list(s: str) -> list[str]:
     """Split a flow list or a comma string on commas outside quotes and parentheses."""
     out, cur, depth, quote = [], [], 0, ""
     for ch in s:
@@ -152,7 +138,7 @@ def parse_frontmatter(text: str) -> Doc:
     return doc
 
 
-def _yaml_str(s: str) -> str:
+def yaml_str(s: str) -> str:
     """A YAML scalar that reads back as exactly s (JSON strings are valid YAML)."""
     return json.dumps(s, ensure_ascii=False)
 
@@ -197,74 +183,10 @@ def command_skill(name: str, text: str) -> Translated:
     body = doc.body.lstrip("\n")
     if not body.endswith("\n"):
         body += "\n"
-    out = (f"---\nname: {_yaml_str(name)}\ndescription: {_yaml_str(desc_c)}\n---\n"
+    out = (f"---\nname: {yaml_str(name)}\ndescription: {yaml_str(desc_c)}\n---\n"
            f"<!-- Written by agentdeck from the profile's command `{name}`; edit the profile. -->\n"
            f"{body}")
     return Translated(out, warnings)
-
-
-# ---- agents ------------------------------------------------------------------------------------------
-
-def map_tool(tool: str) -> str | None:
-    """`Bash(git diff*)` -> `shell`; unknown names pass through (MCP tools, Copilot names)."""
-    bare = re.sub(r"\(.*\)\s*$", "", tool.strip()).strip()
-    if not bare:
-        return None
-    return TOOL_MAP.get(bare.lower(), bare)
-
-
-def truncate_body(body: str, limit: int = AGENT_BODY_MAX) -> tuple[str, bool]:
-    if len(body) <= limit:
-        return body, False
-    room = limit - len(TRUNCATION_MARKER)
-    cut = body.rfind("\n\n", 0, room)
-    if cut <= 0:
-        cut = body.rfind("\n", 0, room)
-    if cut <= 0:
-        cut = room
-    return body[:cut].rstrip() + TRUNCATION_MARKER, True
-
-
-def copilot_agent(name: str, text: str) -> Translated:
-    """A Claude-style agent file as a Copilot `agents/<name>.md`."""
-    safe_name(name, "agent name")
-    doc = parse_frontmatter(text)
-    warnings: list[str] = []
-    meta = doc.meta
-    out_meta: list[tuple[str, str]] = [("name", _yaml_str(str(meta.get("name") or name)))]
-    desc = meta.get("description")
-    if not isinstance(desc, str) or not desc.strip():
-        desc = first_line(doc.body) or f"The {name} agent."
-        warnings.append(f"agent {name} has no description (Copilot requires one); synthesized "
-                        f"from its first line")
-    out_meta.append(("description", _yaml_str(clip(desc, DESCRIPTION_MAX))))
-    tools = meta.get("tools")
-    if tools is not None:
-        raw = tools if isinstance(tools, list) else _split_list(str(tools))
-        mapped: list[str] = []
-        for t in raw:
-            m = map_tool(str(t))
-            if m and m not in mapped:
-                mapped.append(m)
-            if "(" in str(t):
-                warnings.append(f"agent {name}: scoped grant {str(t).strip()!r} reduced to "
-                                f"{m!r} (Copilot grants have no scope)")
-        out_meta.append(("tools", "[" + ", ".join(_yaml_str(t) for t in mapped) + "]"))
-    model = meta.get("model")
-    if isinstance(model, str) and model.strip():
-        if model.strip().lower() in CLAUDE_MODEL_ALIASES:
-            warnings.append(f"agent {name}: Claude model alias {model.strip()!r} dropped (not a "
-                            "Copilot model id; Copilot picks its model)")
-        else:
-            out_meta.append(("model", _yaml_str(model.strip())))
-    body, cut = truncate_body(doc.body.lstrip("\n"))
-    if cut:
-        warnings.append(f"agent {name}: body over {AGENT_BODY_MAX:,} characters, cut at a "
-                        "paragraph boundary")
-    if not body.endswith("\n"):
-        body += "\n"
-    head = "".join(f"{k}: {v}\n" for k, v in out_meta)
-    return Translated(f"---\n{head}---\n{body}", warnings)
 
 
 def skill_copy(target: str, name: str, source: str, view, st) -> str:

@@ -1,5 +1,5 @@
 """The Browser pane's view: which browser opens when an MCP server asks the operator to sign in
-(core/targets/browser.py's resolution, for a target that has the setting)."""
+(core/targets/copilot/browser.py's resolution, for a target that has the setting)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

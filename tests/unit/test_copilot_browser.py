@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentdeck.core.targets import browser
+from agentdeck.core.targets.copilot import browser
 from tests.target_homes import target_home
 
 

@@ -12,7 +12,7 @@ import pytest
 from agentdeck.core import engine, profiles
 from agentdeck.core.formats.envfile import parse_env
 from agentdeck.core.model import Directives
-from agentdeck.core.targets import directives
+from agentdeck.core.targets.copilot import directives
 from agentdeck.core.targets.copilot.adapter import CopilotTarget
 from agentdeck.core.targets.copilot.settings import check_setting
 from agentdeck.core.targets.persona import PERSONA_MARKERS

@@ -9,6 +9,7 @@ import pytest
 from agentdeck.core import engine, profiles
 from agentdeck.core.errors import UserError
 from agentdeck.core.targets import skills
+from agentdeck.core.targets.copilot import agents
 from agentdeck.core.targets.copilot.adapter import CopilotTarget
 from tests.target_homes import target_home
 
@@ -42,7 +43,7 @@ def test_names_with_separators_or_dotdot_are_rejected(bad):
     with pytest.raises(UserError, match="invalid"):
         skills.command_skill(bad, "x")
     with pytest.raises(UserError, match="invalid"):
-        skills.copilot_agent(bad, "x")
+        agents.translate(bad, "x")
 
 
 def test_symlinked_skill_of_the_same_name_wins_over_a_command(host, tmp_path):
@@ -118,7 +119,7 @@ Body.
 
 
 def test_agent_tools_are_mapped_and_scopes_reduced():
-    tr = skills.copilot_agent("reviewer", AGENT)
+    tr = agents.translate("reviewer", AGENT)
     assert ('tools: ["view", "create", "edit", "shell", "grep", "glob", "web_fetch", "web_search", '
             '"task", "update_todo", "ask_user", "mcp__x__y"]') in tr.text
     assert "model" not in tr.text.split("---")[1]
@@ -127,12 +128,12 @@ def test_agent_tools_are_mapped_and_scopes_reduced():
 
 
 def test_agent_block_list_tools_and_real_model_kept():
-    tr = skills.copilot_agent("a", "---\ndescription: d\ntools:\n  - Read\n  - Bash\nmodel: gpt-5\n---\nB\n")
+    tr = agents.translate("a", "---\ndescription: d\ntools:\n  - Read\n  - Bash\nmodel: gpt-5\n---\nB\n")
     assert 'tools: ["view", "shell"]' in tr.text and 'model: "gpt-5"' in tr.text
 
 
 def test_agent_description_synthesized_when_missing():
-    tr = skills.copilot_agent("helper", "You help with release notes.\n\nMore.\n")
+    tr = agents.translate("helper", "You help with release notes.\n\nMore.\n")
     assert 'description: "You help with release notes."' in tr.text
     assert any("synthesized" in w for w in tr.warnings)
 
@@ -140,9 +141,9 @@ def test_agent_description_synthesized_when_missing():
 def test_agent_body_over_30000_is_cut_at_a_paragraph_with_a_marker():
     para = ("x" * 99 + "\n") * 10
     body = "\n".join([para] * 40)              # > 30,000 characters
-    tr = skills.copilot_agent("big", f"---\ndescription: d\n---\n{body}")
+    tr = agents.translate("big", f"---\ndescription: d\n---\n{body}")
     out_body = tr.text.split("---\n", 2)[2]
-    assert len(out_body) <= skills.AGENT_BODY_MAX + 1
+    assert len(out_body) <= agents.AGENT_BODY_MAX + 1
     assert "truncated by agentdeck" in out_body
     before_marker = out_body.split("\n\n[... truncated")[0]
     assert before_marker.endswith("x" * 99)     # cut at a paragraph boundary

@@ -19,9 +19,6 @@ REPO = Path(__file__).resolve().parents[2]
 #: file -> most target names it may still hold (the move is not finished there)
 PENDING: dict[str, int] = {
     "core/targets/registry.py": len(registry.BUILTIN),      # the registry entry: always
-    # the move is under way in these (features still keyed by target name):
-    "core/targets/browser.py": 1,
-    "core/targets/skills.py": 3,
 }
 
 

@@ -13,7 +13,7 @@ Every part is its own plan item with its own class and reason (group in brackets
              (directives, browser)
   [persona]  copilot-instructions.md, a managed block at the top (agentdeck.core.targets.persona)
   [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md files (skills)
-  [agents]   $COPILOT_HOME/agents/<name>.md (skills.copilot_agent)
+  [agents]   $COPILOT_HOME/agents/<name>.md (agents.translate)
 
 What agentdeck manages is recorded in the sidecar $COPILOT_HOME/.agentdeck-managed.json, never
 inside settings.json (Copilot warns about unknown keys on every launch). config.json (auth,
@@ -59,7 +59,7 @@ The `info` dict (plain data for the app's panes; every path is absolute):
         "dropped": bool,                            # profile server not written (invalid)
     }],
   }
-  info["browser"] = core.targets.browser.BrowserResolution.info():
+  info["browser"] = core.targets.copilot.browser.BrowserResolution.info():
     {"wsl": bool, "browserCommand": <directive as written>, "suppressBrowserLaunch": bool,
      "candidates": [{"name", "path", "found"}],     # each probe, in order
      "argv": [str] | None,                          # what COPILOT_DEBUG_BROWSER will hold
@@ -87,8 +87,9 @@ from ...errors import UserError
 from ...host import Host
 from ...manifest import Manifest, canonical, entry_id
 from ...model import Profile
-from .. import browser as browser_mod
-from .. import directives, skills, takeover
+from . import browser as browser_mod
+from .. import skills, takeover
+from . import agents, directives
 from . import hooks as copilot_hooks
 from . import mcp as mcp_copilot
 from ..mcp_switches import not_written
@@ -401,7 +402,7 @@ class CopilotTarget(Target):
             T, profile, view, st, "Copilot has no slash commands: the command becomes a "
                                   "model-discoverable skill")
         for name in sorted(profile.agents):
-            tr = skills.copilot_agent(name, profile.agents[name])
+            tr = agents.translate(name, profile.agents[name])
             path = SPEC.home(host) / "agents" / f"{name}.md"
             info["agents"].append({"name": name, "path": str(path), "warnings": tr.warnings})
             st.add(Desired(T, path, "file", tr.text, label=f"agent {name}", group="agents",

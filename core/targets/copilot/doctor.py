@@ -612,7 +612,7 @@ def browser_env(ctx: Context) -> tuple[str | None, str, bool]:
 
 def _bashrc_sources(ctx: Context) -> bool:
     from ...formats.blocks import BlockError, get_block
-    from ..directives import BASHRC_MARKERS
+    from .directives import BASHRC_MARKERS
 
     ld = ctx.read(ctx.host.home / ".bashrc")
     try:
@@ -638,7 +638,7 @@ def mcp_oauth_wsl(ctx: Context, out: Out) -> None:
             launcher_problem = (f"COPILOT_DEBUG_BROWSER in {where} is not a JSON array of strings "
                                 f"({value[:40]!r}): Copilot cannot launch it")
         else:
-            from ..browser import _is_explorer
+            from .browser import _is_explorer
             if _is_explorer(argv[0]):
                 launcher_problem = ("COPILOT_DEBUG_BROWSER is explorer.exe, which ignores the URL "
                                     "and opens File Explorer")
@@ -672,7 +672,7 @@ def mcp_oauth_wsl(ctx: Context, out: Out) -> None:
 # ==== env file, shell block, COPILOT_ALLOW_ALL ====================================================
 
 def _env_file(ctx: Context) -> Path:
-    from ..directives import ENV_FILE_NAME
+    from .directives import ENV_FILE_NAME
     return ctx.host.state_dir / ENV_FILE_NAME
 
 
@@ -722,7 +722,7 @@ def env_allow_all(ctx: Context, out: Out) -> None:
 @check("copilot.env.shell-block", ok="no agentdeck env file", needs_home=False)
 def env_shell_block(ctx: Context, out: Out) -> None:
     from ...formats.blocks import BlockError, get_block
-    from ..directives import BASHRC_MARKERS, NON_INTERACTIVE_CAVEAT
+    from .directives import BASHRC_MARKERS, NON_INTERACTIVE_CAVEAT
 
     ef = _env_file(ctx)
     bashrc = ctx.host.home / ".bashrc"

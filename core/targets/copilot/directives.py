@@ -11,7 +11,7 @@ it sits beside the audit log) and one managed block at the bottom of ~/.bashrc s
                                 looking set) and is reported; false / absent writes nothing.
   channels: [..] or "a,b"       AGENTDECK_CHANNELS=a,b (a list or a comma string)
   browserCommand /
-  suppressBrowserLaunch         COPILOT_DEBUG_BROWSER='["argv", ...]' (see core.targets.browser)
+  suppressBrowserLaunch         COPILOT_DEBUG_BROWSER='["argv", ...]' (see browser.py)
 
 The block reaches interactive shells only: bash reads ~/.bashrc for interactive shells, so a
 Copilot started by an IDE, a service or `bash -c` does not see these variables. The plan says so.
@@ -97,7 +97,7 @@ def browser(res: BrowserResolution, env: EnvPlan) -> None:
 def render_env_file(profile_name: str, variables: list[tuple[str, str]]) -> str:
     """The env file: a header, then each variable as a default that a value the operator
     already set wins over (agentihooks' env file overrode the operator's own exports)."""
-    from ..formats.envfile import render_env   # local: only a profile with variables writes one
+    from ...formats.envfile import render_env   # local: only a profile with variables writes one
 
     header = (f"Written by agentdeck from profile {profile_name}'s _agentdeck directives; "
               "sourced from ~/.bashrc.\nEdit the profile, not this file. A variable you already "

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..host import Host
+from ...host import Host
 
 CHROME = "/mnt/c/Program Files/Google/Chrome/Application/chrome.exe"
 CHROME_X86 = "/mnt/c/Program Files (x86)/Google/Chrome/Application/chrome.exe"
@@ -96,7 +96,7 @@ def _resolves(host: Host, prog: str) -> str | None:
     return host.which(prog)
 
 
-def resolve(host: Host, browser_command: Any, suppress: bool, copilot_home: Path) -> BrowserResolution:
+def resolve(host: Host, browser_command: Any, suppress: bool, home: Path) -> BrowserResolution:
     wsl = host.is_wsl
     r = BrowserResolution(wsl=wsl, browser_command=browser_command, suppress=bool(suppress))
     argv = _from_browser_command(host, browser_command, r)
@@ -106,7 +106,7 @@ def resolve(host: Host, browser_command: Any, suppress: bool, copilot_home: Path
             r.notes.append("suppressBrowserLaunch is also set; browserCommand wins")
         return r
     if suppress:
-        sink = str(copilot_home / PENDING_URLS)
+        sink = str(home / PENDING_URLS)
         r.argv, r.source, r.sink_file = ["sh", "-c", SINK_SCRIPT, sink], "suppressBrowserLaunch", sink
         r.notes.append(f"no browser opens for MCP OAuth (nor for `copilot login`); the URLs are "
                        f"appended to {host.display(sink)}")
