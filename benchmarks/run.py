@@ -717,8 +717,8 @@ def row_f(runs: int) -> list[Row]:
     floor = sum(cpus.values()) / (os.cpu_count() or 1)
     return [Row("f", what, ms(sa.med), f"slowest probe alone: {name}", ms(slow), f"{ratio:.2f}x",
                 f"{ms(sa.cpu_med)} cpu", target, verdict(ratio <= 1.3)),
-            Row("f", f"  the six probes' CLIs need {ms(sum(cpus.values()))} cpu: on "
-                     f"{os.cpu_count()} cores no run of all six can take less than",
+            Row("f", f"  the {len(cpus)} probes' CLIs need {ms(sum(cpus.values()))} cpu: on "
+                     f"{os.cpu_count()} cores no run of them all can take less than",
                 ms(floor), "", "", f"{floor / slow:.2f}x", "", "(the floor)")]
 
 
