@@ -8,6 +8,7 @@ from pathlib import Path
 
 from agentdeck.core import targets
 from agentdeck.core.host import Host
+from agentdeck.core.targets import registry
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,16 +24,22 @@ def test_manifest_path_agrees_with_each_adapter(tmp_path):
 
 
 def test_copilot_only_plan_imports_only_copilot():
+    """Run as the installed package (agentdeck.core...): a Copilot-only plan loads no other
+    target's adapter or facts."""
     code = ("import sys, tempfile, io, contextlib\n"
-            "from core.cli import main\n"
+            "from agentdeck.core.cli import main\n"
             "with tempfile.TemporaryDirectory() as h, contextlib.redirect_stdout(io.StringIO()):\n"
             "    main(['plan', '--target', 'copilot', '--home', h])\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('agentdeck.core.targets.c', 'agentdeck.core.facts.'))))\n")
+            "print(sorted(m for m in sys.modules if m.startswith('agentdeck.core.targets.')))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
                        env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
     assert r.returncode == 0, r.stderr
     loaded = eval(r.stdout)
-    assert not [m for m in loaded if "codex" in m or "claude" in m], loaded
+    assert "agentdeck.core.targets.copilot.adapter" in loaded, loaded     # the scan sees modules
+    others = [n for n in registry.NAMES if n != "copilot"]
+    wrong = [m for m in loaded for n in others
+             if m in (f"agentdeck.core.targets.{n}.adapter", f"agentdeck.core.targets.{n}.facts")]
+    assert not wrong, wrong
 
 
 def test_copilot_only_apply_loads_no_other_targets_adapter_facts_or_permissions(tmp_path):
