@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from textual import work
+from textual.actions import parse
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -16,6 +17,8 @@ from textual.screen import Screen
 from agentdeck.core import engine
 from agentdeck.core.host import Host
 
+from .screens.apply import ApplyScreen, QuitScreen
+from .screens.main import MainScreen
 from .session import Session, VersionProbe, all_targets, detect_version
 
 CHECKING = "checking…"
@@ -53,8 +56,6 @@ class AgentDeckApp(App):
 
     # ---- start-up -----------------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
-        from .screens.main import MainScreen
-
         return MainScreen()
 
     def on_mount(self) -> None:
@@ -83,33 +84,31 @@ class AgentDeckApp(App):
     # ---- screens ------------------------------------------------------------------------------
     def make_apply_screen(self, plan, title: str = "Applying the plan", *, recompute=None,
                           note: str = ""):
-        from .screens.apply import ApplyScreen
-
         return ApplyScreen(self.session.host, plan, title=title, recompute=recompute, note=note)
 
     def open_repo(self, path: str | None = None) -> None:
-        from .screens.repo import RepoScreen
+        from .screens.repo import RepoScreen   # local: the repo screen loads when first opened
 
         if isinstance(self.screen, RepoScreen):
             return
         self.push_screen(RepoScreen(self.session, path))
 
     def open_activity(self) -> None:
-        from .screens.activity import ActivityScreen
+        from .screens.activity import ActivityScreen   # local: the activity screen loads when first opened
 
         if isinstance(self.screen, ActivityScreen):
             return
         self.push_screen(ActivityScreen(self.session))
 
     def open_doctor(self) -> None:
-        from .screens.doctor import DoctorScreen
+        from .screens.doctor import DoctorScreen   # local: the doctor screen loads when first opened
 
         if isinstance(self.screen, DoctorScreen):
             return
         self.push_screen(DoctorScreen(self.session))
 
     def open_onboarding(self, first_run: bool = False) -> None:
-        from .screens.onboarding import OnboardingScreen
+        from .screens.onboarding import OnboardingScreen   # local: only a first run or a request opens it
 
         if isinstance(self.screen, OnboardingScreen):
             return
@@ -125,8 +124,6 @@ class AgentDeckApp(App):
         self.push_screen(OnboardingScreen(self.session, first_run=first_run), done)
 
     def get_screen_main(self):
-        from .screens.main import MainScreen
-
         for s in self.screen_stack:
             if isinstance(s, MainScreen):
                 return s
@@ -157,7 +154,6 @@ class AgentDeckApp(App):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "request_quit":
-            from .screens.apply import ApplyScreen
 
             if isinstance(self.screen, ApplyScreen) and not self.screen.finished:
                 return None     # never quit halfway through an apply
@@ -171,7 +167,6 @@ class AgentDeckApp(App):
         if not n:
             self.exit()
             return
-        from .screens.apply import QuitScreen
 
         if isinstance(self.screen, QuitScreen):
             return
@@ -191,7 +186,7 @@ class AgentDeckApp(App):
 
     def action_show_keys(self) -> None:
         """?: every key of the current screen (app/screens/keys.py); ? again closes it."""
-        from .screens.keys import KeysScreen
+        from .screens.keys import KeysScreen   # local: the keys screen loads on the first ?
 
         if isinstance(self.screen, KeysScreen):
             self.screen.dismiss(None)
@@ -215,8 +210,6 @@ class AgentDeckApp(App):
 
 def _split_action(action: str) -> tuple[str, tuple]:
     """"decide('keep')" -> ("decide", ("keep",))."""
-    from textual.actions import parse
-
     _, name, params = parse(action)
     return name, params
 

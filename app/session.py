@@ -11,10 +11,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from agentdeck.core import engine
+from agentdeck.core import engine, overlay, profiles, targets
 from agentdeck.core.disk import MISSING
 from agentdeck.core.host import Host
 from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
+from agentdeck.core.render import symbol as _symbol
+from agentdeck.core.views import targets as target_views
 from agentdeck.core.views.status import TargetStatus, of as target_status
 
 __all__ = ["Session", "TargetStatus", "target_status"]   # with the display helpers below
@@ -38,14 +40,10 @@ DECIDE_HINT = "! item: k = yours, t = profile's"
 
 def symbol(plan: Plan, item: PlanItem) -> str:
     """The terraform-style mark of an item: + ~ - ! (or > for record only, blank for in sync)."""
-    from agentdeck.core.render import symbol as _symbol
-
     return _symbol(plan, item)
 
 
 def target_title(name: str) -> str:
-    from agentdeck.core import targets
-
     try:
         return targets.get(name).title
     except (KeyError, ImportError):
@@ -53,8 +51,6 @@ def target_title(name: str) -> str:
 
 
 def target_binary(name: str) -> str:
-    from agentdeck.core import targets
-
     try:
         return targets.get(name).binary
     except (KeyError, ImportError):
@@ -62,22 +58,16 @@ def target_binary(name: str) -> str:
 
 
 def available_targets() -> list[str]:
-    from agentdeck.core import targets
-
     return targets.available()
 
 
 def all_targets() -> list[str]:
-    from agentdeck.core import targets
-
     return list(targets.ORDER)
 
 
 def trust_names() -> str:
     """The CLIs that gate hooks on trust, by their short names (the registry's)."""
-    from agentdeck.core.views import targets
-
-    return and_list([targets.short(t) for t in targets.trust_targets()]) or "the CLI's"
+    return and_list([target_views.short(t) for t in target_views.trust_targets()]) or "the CLI's"
 
 
 def and_list(names: list[str]) -> str:
@@ -88,8 +78,6 @@ def and_list(names: list[str]) -> str:
 
 
 def available_profiles(host: Host) -> dict:
-    from agentdeck.core import profiles
-
     return profiles.available(host)
 
 
@@ -211,7 +199,6 @@ class Session:
         kwargs: dict[str, Any] = {}
         if self.trust_hooks is not None:
             kwargs["trust_hooks"] = self.trust_hooks
-        from agentdeck.core import overlay
 
         self.saved = overlay.load(self.host, self.profile)
         if self.pending():
@@ -230,8 +217,6 @@ class Session:
 
     def pending(self) -> dict[str, Any]:
         """The choices made since the last apply (not written yet), in core.overlay's shape."""
-        from agentdeck.core import overlay
-
         return overlay.layer(directives=overlay.directives_of(self.overrides),
                              mcp_enabled=self.mcp_enabled,      # None: drop the saved
                              trust_hooks=overlay.trust_of(self.overrides))
@@ -239,8 +224,6 @@ class Session:
     def choices(self) -> dict[str, Any]:
         """The layer as the next apply writes it: the saved choices, the pending ones on top;
         a directive back at the profile's own value is no choice any more and is left out."""
-        from agentdeck.core import overlay, profiles
-
         merged = overlay.merge(self.saved, self.pending())
         d = overlay.directives_of(merged)
         if d:
@@ -304,8 +287,6 @@ class Session:
         """Leave agentdeck's own hooks for `target` untrusted on every plan (off: false in the
         operator's layer, written by the next apply), or drop that no (on: trusted, the
         default). Setting it back to what the layer says is no choice at all."""
-        from agentdeck.core import overlay
-
         pend = dict(overlay.trust_of(self.overrides))
         if on == self.saved_trust(target):
             pend.pop(target, None)
@@ -319,22 +300,16 @@ class Session:
     def saved_trust(self, target: str) -> bool:
         """Whether the layer saved on disk trusts agentdeck's hooks for `target` (it does unless
         it says no)."""
-        from agentdeck.core import overlay
-
         return overlay.trust_of(self.saved).get(target) is not False
 
     def trusts(self, target: str) -> bool:
         """Whether the plan this session computes trusts agentdeck's hooks for `target`."""
-        from agentdeck.core import overlay
-
         if self.trust_hooks is not None:
             return self.trust_hooks
         return overlay.trust_of(self.choices()).get(target) is not False
 
     def saved_mcp(self, target: str) -> dict[str, bool]:
         """The MCP switches saved in the layer for `target`."""
-        from agentdeck.core import overlay
-
         return overlay.mcp_of(self.saved, target)
 
     def unsaved(self, plan: Plan | None) -> int:
@@ -362,8 +337,6 @@ class Session:
         """The pending choices in words ("mcpDefaultDisabled off", "MCP server memory off
         (<the CLI's title>)", "trust agentdeck's hooks (<the CLI's title>)"), and trusting
         hooks for this run alone (`trust_hooks` without the layer's choice)."""
-        from agentdeck.core import overlay
-
         out = overlay.describe(self.pending())
         if self.trust_only_for_this_run():
             out.append(f"trust agentdeck's {trust_names()} hooks")
@@ -373,21 +346,16 @@ class Session:
         """`trust_hooks` decides this run otherwise than the layer (as this plan writes it)."""
         if self.trust_hooks is None:
             return False
-        from agentdeck.core import overlay
 
         layer_on = all(v is not False for v in overlay.trust_of(self.choices()).values())
         return self.trust_hooks != layer_on
 
     def layer_path(self) -> str:
         """Where the choices are written, as shown (~/.config/agentdeck/profiles/...)."""
-        from agentdeck.core import overlay
-
         return self.host.display(overlay.choices_path(self.host, self.profile))
 
     def keep_hint(self) -> str:
         """Where the pending choices are written, in one sentence (empty when none)."""
-        from agentdeck.core import overlay
-
         if not self.pending():
             return ""
         return (f"apply writes them to {self.layer_path()}, your layer on profile "

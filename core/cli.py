@@ -17,12 +17,16 @@ import sys
 from pathlib import Path
 from typing import Any, cast
 
-from . import engine
+from . import __version__, engine, hooks_health, profiles, targets
 from .apply import inert_after
 from .errors import UserError
-from .host import Host, HostError
+from .formats.errors import FormatError
+from .host import Host, HostError, os_error_line
+from .interrupt import EXIT_INTERRUPTED, INTERRUPTED, hand_back
+from .org.command import cmd_org
 from .plan_run import (EXIT_ERROR, EXIT_OK, EXIT_PENDING, apply_decisions, print_plan, recover,
                        run_apply, say_inert, titles)
+from .policy import commands
 from .targets.registry import BUILTIN as _TARGET_NAMES
 
 #: the --target help: the registered targets' names, in display order
@@ -166,7 +170,6 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="agentdeck", description=(
         "Install, review and audit the configuration of AI coding-agent CLIs. "
         "Nothing is written until you apply a plan you have seen."))
-    from . import __version__
     ap.add_argument("--version", action="version", version=f"agentdeck {__version__}")
     g = ap.add_argument_group("options of the commands, accepted before the command too")
     for name, (flags, kw) in GLOBAL_OPTIONS.items():
@@ -284,8 +287,6 @@ def cmd_status(args) -> int:
     host = make_host(args)
     recover(host)      # a half-applied home is rolled back before it is reported on
     plan = engine.build_plan(host, args.profile, args.target, repo=repo, keep_going=True)
-    from . import hooks_health
-
     rows: list[dict[str, Any]] = []
     any_inert = False
     for t in plan.targets:
@@ -326,8 +327,6 @@ def cmd_status(args) -> int:
 def _installed_elsewhere(host: Host, plan) -> list[dict[str, Any]]:
     """A row for each target agentdeck installed (its manifest is there) that the profile does
     not list, so status never leaves out what is on disk: it is not planned here."""
-    from . import targets
-
     rows: list[dict[str, Any]] = []
     for t in targets.available():
         if t in plan.targets or not host.is_file(targets.manifest_path(t, host)):
@@ -340,8 +339,6 @@ def _installed_elsewhere(host: Host, plan) -> list[dict[str, Any]]:
 
 
 def cmd_profiles(args) -> int:
-    from . import profiles
-
     host = make_host(args)
     refs = profiles.available(host)
     if args.json:
@@ -367,10 +364,10 @@ def cmd_doctor(args) -> int:
             raise UserError("doctor --repo has no --drill: the drill runs each CLI in your home "
                             "(`agentdeck drill`)")
         _repo_args(args)
-        from .doctor import repo_checks
+        from .doctor import repo_checks   # local: the repo checks load only for doctor --repo
         return repo_checks.main(args, make_host(args))
     try:
-        from .doctor import report
+        from .doctor import report   # local: the doctor's modules load only for agentdeck doctor
     except ImportError:
         raise UserError("the doctor is not available in this build") from None
     host = make_host(args)
@@ -380,14 +377,14 @@ def cmd_doctor(args) -> int:
 
 def _open_app(host: Host, args, onboard: bool = False) -> int:
     try:
-        from agentdeck.app.app import run_app
+        from agentdeck.app.app import run_app   # local: Textual loads only when the app opens
     except ImportError as e:
         if "textual" in str(e) or "app" in str(e):
             print(f"agentdeck: the app is not available ({e}); printing the plan instead.",
                   file=sys.stderr)
             plan = engine.build_plan(host, getattr(args, "profile", None) or engine.DEFAULT_PROFILE,
                                      getattr(args, "target", None))
-            from .render import render_plan
+            from .render import render_plan   # local: the plan's text only when one is printed
             print(render_plan(plan, host, titles=titles()))
             return EXIT_OK
         raise
@@ -397,7 +394,7 @@ def _open_app(host: Host, args, onboard: bool = False) -> int:
 
 
 def cmd_demo(args) -> int:
-    from . import demo
+    from . import demo   # local: the demo home's builder only for agentdeck demo
 
     root = Path(args.dir) if args.dir else None
     home = demo.make_demo_home(root)
@@ -405,7 +402,7 @@ def cmd_demo(args) -> int:
     print(f"agentdeck demo: a throwaway home with a realistic setup is at {home}")
     print(f"  (try: agentdeck plan --home {home})")
     if args.no_tui or not sys.stdout.isatty():
-        from .render import render_plan
+        from .render import render_plan   # local: the plan's text only when one is printed
         plan = engine.build_plan(host)
         print()
         print(render_plan(plan, host, titles=titles()))
@@ -414,8 +411,6 @@ def cmd_demo(args) -> int:
 
 
 def cmd_tui(args) -> int:
-    from . import profiles
-
     host = make_host(args)
     recover(host)
     # the same one-line errors as every other command, before the app opens
@@ -432,7 +427,7 @@ COMMANDS = {"plan": cmd_plan, "apply": cmd_apply, "uninstall": cmd_uninstall, "s
 
 
 def _drill(args) -> int:
-    from .drill import command
+    from .drill import command   # local: the drill's modules load only for agentdeck drill
     host = make_host(args)
     args.profile = args.profile or engine.installed_profile(host, args.target)
     return command.main(args, host)
@@ -459,7 +454,6 @@ def _merge_global_options(ap: argparse.ArgumentParser, args) -> None:
 
 def _policy_command(name: str):
     def run(args) -> int:
-        from .policy import commands
         return getattr(commands, f"cmd_{name}")(args, make_host)
     return run
 
@@ -468,7 +462,6 @@ COMMANDS.update(activity=_policy_command("activity"), policy=_policy_command("po
 
 
 def _org(args) -> int:
-    from .org.command import cmd_org
     return cmd_org(args, make_host)
 
 
@@ -476,8 +469,6 @@ COMMANDS["org"] = _org
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .formats.errors import FormatError
-
     argv = sys.argv[1:] if argv is None else argv
     try:
         ap = parser(_named_command(argv))
@@ -489,8 +480,6 @@ def main(argv: list[str] | None = None) -> int:
     if not args.cmd:
         ap.print_help()
         return EXIT_OK
-    from .interrupt import INTERRUPTED, EXIT_INTERRUPTED, hand_back
-
     try:
         hand_back()       # start-up is over: Ctrl-C now stops the command cleanly (below)
         return COMMANDS[args.cmd](args)
@@ -498,8 +487,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"agentdeck: error: {e}", file=sys.stderr)
         return EXIT_ERROR
     except OSError as e:      # any the Host did not word itself: still one line, no traceback
-        from .host import os_error_line
-
         if isinstance(e, BrokenPipeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return EXIT_ERROR

@@ -24,9 +24,15 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from .. import engine
+from ..disk import DiskView
 from ..errors import UserError
 from ..host import Host
-from ..targets.parts.repo import line_of
+from ..plan import KEPT_CLASSES, Plan
+from ..targets import repo as R
+from ..targets.parts.repo import HookCommand, line_of
+from ..targets.repo import HANDLER_PROGRAM, handler_missing_here, repo_root, with_repo
+from . import report
 from .findings import Finding
 
 T = "repo"
@@ -36,8 +42,6 @@ class _Out:
     """Collects findings; a path inside the repository is shown relative to it, any other with
     the home as `~`."""
     def __init__(self, host: Host, root: Path):
-        from ..disk import DiskView
-
         self.host = host
         self.root = root
         self.view = DiskView(host)     # the one reader, shared with the repository plan
@@ -82,9 +86,6 @@ def _load(view, path: Path, jsonc: bool) -> tuple[str | None, Any, str | None]:
 
 # ---- checks ----------------------------------------------------------------------------------
 def _plan(host: Host, root: Path, profile: str, out: _Out) -> Any:
-    from .. import engine
-    from ..plan import KEPT_CLASSES, Plan
-
     try:
         plan: Plan = engine.build_plan(host, profile, scope=engine.RepoScope(root),
                                        view=out.view)
@@ -112,8 +113,6 @@ def _plan(host: Host, root: Path, profile: str, out: _Out) -> Any:
 def _handler(host: Host, plan: Any, out: _Out) -> None:
     """Whether the committed wrapper finds the profile's handler on this machine's PATH: without
     it every hook fires, exits 0 and enforces nothing."""
-    from ..targets.repo import HANDLER_PROGRAM, handler_missing_here
-
     hooks = ((plan.info.get("repo") or {}).get("hooks") or {}) if plan is not None else {}
     if hooks.get("on_path") is None:      # no handler planned, or a path: the plan says why
         return
@@ -134,9 +133,6 @@ def _hook_file_checks(host: Host, root: Path, out: _Out) -> dict[str, Any]:
     """Parse every hook file of the carrier's folder (.github/hooks/*.json); the carrier checks
     each event key and action against its readers (hook_file_rows), the commands are checked
     here. Returns {path: data} of the files that parse."""
-    from ..targets import repo as R
-    from ..targets.parts.repo import HookCommand
-
     C = R.CARRIER
     parsed: dict[str, Any] = {}
     hooks_dir = root / R.HOOKS_DIR
@@ -188,7 +184,6 @@ def _command_target(host: Host, root: Path, rel: str, p: Path, key: str, event: 
     base = root / (cwd if isinstance(cwd, str) and not os.path.isabs(cwd) else ".")
     script = Path(host.realpath(base / prog)) if not os.path.isabs(str(cwd or "")) else Path(str(cwd)) / prog
     where = _rel(root, script)
-    from ..targets import repo as R
 
     fail = R.CARRIER.command_fails(event)
     if not host.is_file(script):
@@ -200,8 +195,6 @@ def _command_target(host: Host, root: Path, rel: str, p: Path, key: str, event: 
 
 
 def _git_checks(host: Host, root: Path, out: _Out) -> None:
-    from ..targets import repo as R
-
     git = host.which("git")
     if git is None:
         out.add("skipped", "repo.git.committed", "git is not on PATH: cannot tell whether the "
@@ -252,8 +245,6 @@ def _git_checks(host: Host, root: Path, out: _Out) -> None:
 
 def _disable_all(host: Host, root: Path, out: _Out) -> None:
     """Each switch that turns hooks off (the targets' repo parts: HookSwitch), where it is set."""
-    from ..targets import repo as R
-
     found = False
     for path, sw in R.switch_files(host, root):
         text, data, err = _load(out.view, path, jsonc=True)
@@ -282,8 +273,6 @@ def _disable_all(host: Host, root: Path, out: _Out) -> None:
 
 
 def _other_sources(host: Host, root: Path, out: _Out) -> None:
-    from ..targets import repo as R
-
     any_ = False
     titles = R.all_readers()
     for src in R.repo_hook_sources(out.view, root):
@@ -321,8 +310,6 @@ def _other_sources(host: Host, root: Path, out: _Out) -> None:
 def _readers(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
     """One finding per reader of agentdeck's hook file (the carrier's): what it will do with
     the repository's hooks."""
-    from ..targets import repo as R
-
     ours = parsed.get(str(root / R.HOOKS_FILE))
     keys = list(ours["hooks"]) if isinstance(ours, dict) else []
     resolved = [(k, R.CARRIER.resolve_event(k)) for k in keys]
@@ -334,8 +321,6 @@ def _readers(host: Host, root: Path, parsed: dict[str, Any], out: _Out) -> None:
 
 
 def _cloud_setup(host: Host, root: Path, out: _Out) -> None:
-    from ..targets import repo as R
-
     if not R.WORKFLOW:          # the carrier's readers have no setup workflow
         return
     path = root / R.WORKFLOW
@@ -360,8 +345,7 @@ def _live(host: Host, root: Path, parsed: dict[str, Any], out: _Out,
           say: Callable[[str], None]) -> None:
     """The carrier's CLI asked what it loads here, on a scratch copy of its home
     (core/doctor/isolated.py): the home is left as it was."""
-    from ..targets import repo as R
-    from . import isolated
+    from . import isolated   # local: the scratch-home prober loads only for doctor --repo --live
 
     C = R.CARRIER
     asked, probe = C.live_probe(root)
@@ -389,9 +373,6 @@ def repo_findings(host: Host, repo_dir: str | os.PathLike, profile: str = "defau
                   live: bool = False, progress: Callable[[str], None] | None = None
                   ) -> list[Finding]:
     """Every finding about the repository at `repo_dir`, in table order."""
-    from ..disk import DiskView
-    from ..targets.repo import repo_root, with_repo
-
     root = repo_root(repo_dir)
     out = _Out(host, root)
     if not host.is_dir(root):
@@ -417,8 +398,6 @@ def repo_findings(host: Host, repo_dir: str | os.PathLike, profile: str = "defau
 
 def main(args, host: Host) -> int:
     """`agentdeck doctor --repo DIR [--live] [--json]`."""
-    from . import report
-
     profile = getattr(args, "profile", None) or "default"
     live = bool(getattr(args, "live", False))
     findings = repo_findings(host, args.repo, profile, live=live)
@@ -426,7 +405,6 @@ def main(args, host: Host) -> int:
         print(json.dumps(report.to_json(findings, profile=profile, live=live, targets=[T]),
                          indent=2, ensure_ascii=False))
     else:
-        from ..targets.repo import repo_root
         sys.stdout.write(f"repository {repo_root(args.repo)}\n")
         sys.stdout.write(report.render_text(findings, profile=profile, live=live,
                                             verbose=getattr(args, "verbose", False)))

@@ -17,13 +17,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 #: file -> most function-local imports without a reason it may still hold
 PENDING: dict[str, int] = {
-    "app/session.py": 18,
-    "core/doctor/repo_checks.py": 18,
-    "core/cli.py": 17,
     "core/hookhandler.py": 16,
     "app/screens/onboarding.py": 15,
     "core/drill/operator_rule.py": 13,
-    "app/app.py": 11,
     "core/targets/copilot/doctor.py": 11,
     "core/org/command.py": 9,
     "app/screens/main.py": 8,
