@@ -17,6 +17,7 @@ import errno
 import json
 import os
 import re
+import stat
 import sys
 import time
 
@@ -53,6 +54,8 @@ EVENTS: dict[str, tuple[str, ...]] = {
 }
 
 
+from agentdeck.core.policy import vocabulary as _V  # noqa: E402  (every event's record reads it)
+from agentdeck.core.targets import dialects as _dialects  # noqa: E402  (every event reads it)
 from agentdeck.core.targets.dialects import fold as _fold  # noqa: E402  (one folding, the vocabulary's too)
 
 
@@ -140,14 +143,12 @@ def _tools(p: dict) -> list[dict]:
 def _speaker(target: str | None):
     """The calling target's Speaker (core/targets/<name>/dialect.py), or None (no caller named,
     a name no registered target speaks for)."""
-    from agentdeck.core.targets.dialects import speaker
-    return speaker(target)
+    return _dialects.speaker(target)
 
 
 def _dialect(p: dict, speaker) -> str:
     """The payload's dialect label: the caller's speaker says, else every registered dialect."""
-    from agentdeck.core.targets.dialects import detect
-    return detect(p, speaker).label
+    return _dialects.detect(p, speaker).label
 
 
 def _bounded(value, depth: int = 0):
@@ -252,8 +253,6 @@ def _open_audit(path: str) -> int | None:
     stderr) when that cannot be had safely. Never follows a symlink (a symlinked audit.jsonl is
     replaced by a regular file: the link goes, its target is untouched), never blocks (a FIFO
     opens O_NONBLOCK and is refused after fstat), tightens an existing wider mode to 0600."""
-    import stat
-
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     for _ in range(2):
         try:
@@ -343,23 +342,19 @@ MAX_SUMMARY = 300
 def _channel(record: dict, env):
     """The Dialect the decision is answered in: the payload's, or the calling target's own when
     the payload said nothing about itself."""
-    from agentdeck.core.targets.dialects import channel
-    return channel(record.get("dialect"), _speaker(env.get("AGENTDECK_TARGET") or None))
+    return _dialects.channel(record.get("dialect"), _speaker(env.get("AGENTDECK_TARGET") or None))
 
 
 _MAX_POLICY = 4 * 1024 * 1024
 
 
 def _policy(env) -> tuple[dict | None, str | None]:
-    from agentdeck.core.targets.dialects import policy_path
-    return load_policy(policy_path(env, state_dir(env)))
+    return load_policy(_dialects.policy_path(env, state_dir(env)))
 
 
 def load_policy(path: str) -> tuple[dict | None, str | None]:
     """(document, problem). (None, None): there is no policy file (nothing to enforce).
     Never follows a FIFO or blocks: opened O_NONBLOCK, refused unless a regular file."""
-    import stat
-
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -393,17 +388,15 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
     `policy`: (document, problem) already loaded (`agentdeck policy test`, in-process); by
     default the compiled policy file is read (core.targets.dialects.policy_path). `fs`: the file
     system path rules look at (core.policy.fs; the disk by default)."""
-    from agentdeck.core.policy.vocabulary import Call, tool_calls
-
     event = record["event"]
     doc, problem = policy if policy is not None else _policy(env)
     on_error = (doc or {}).get("on_error") or "allow"
     servers = (doc or {}).get("mcp_servers") or ()
     vocab = _vocabulary(record, env) if event == "pre_tool_use" else None
-    calls = tool_calls(payload, servers, vocab) if event == "pre_tool_use" else []
+    calls = _V.tool_calls(payload, servers, vocab) if event == "pre_tool_use" else []
     verdict = None
     if env.get(DRILL_VAR):          # the drill canary is looked at in a drill only
-        from agentdeck.core.policy.canary import drill_canary_verdict
+        from agentdeck.core.policy.canary import drill_canary_verdict   # local: in a drill only
         verdict = drill_canary_verdict(env, calls)
     failed = None
     if verdict is None:
@@ -411,18 +404,18 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
         prompt = payload.get("prompt")
         prompt = prompt if isinstance(prompt, str) else ""
         if failed and (parse_error or doc is None):
-            from agentdeck.core.policy.rules import Verdict
+            from agentdeck.core.policy.rules import Verdict   # local: the rules only for a policy or an error to answer
             verdict = Verdict("deny" if on_error == "deny" else "allow", "on_error", failed)
         elif doc is None:           # no compiled policy: nothing to enforce, the call is recorded
             verdict = _Unruled(calls[0] if calls else None) if event == "pre_tool_use" else (
-                _Unruled(Call("prompt", "prompt", [prompt])))
+                _Unruled(_V.Call("prompt", "prompt", [prompt])))
         elif event == "pre_tool_use":
-            from agentdeck.core.policy.rules import Context, evaluate_doc
+            from agentdeck.core.policy.rules import Context, evaluate_doc   # local: the rules only when a compiled policy is installed
             cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
             home = env.get("HOME") or doc.get("home") or ""
             verdict = evaluate_doc(doc, calls, Context(home, cwd, env, fs))
         else:
-            from agentdeck.core.policy.rules import evaluate_prompt
+            from agentdeck.core.policy.rules import evaluate_prompt   # local: the rules only when a compiled policy is installed
             verdict = evaluate_prompt(doc.get("rules") or [], prompt)
     call = verdict.call or (calls[0] if calls else None)
     if call is not None:
@@ -436,7 +429,7 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
     if verdict.decision == "allow" and not failed:
         code, out, err = 0, "", ""
     else:
-        from agentdeck.core.policy import answer as A
+        from agentdeck.core.policy import answer as A   # local: the channel facts only on a deny or ask
         dialect = _channel(record, env)
         if verdict.rule == "on_error":
             code, out, err = A.on_error(event, dialect, on_error, failed or "")
@@ -454,9 +447,7 @@ def _vocabulary(record: dict, env):
     """The tools and MCP namings of the calling dialect (core/targets/<name>/dialect.py TOOLS,
     MCP_NAMES): the caller's, when the payload is one of its dialects; every registered
     dialect's when the caller is unknown or the payload another CLI's."""
-    from agentdeck.core.policy.vocabulary import vocabulary
-    from agentdeck.core.targets.dialects import readers
-    return vocabulary(readers(env.get("AGENTDECK_TARGET") or None, record.get("dialect")))
+    return _V.vocabulary(_dialects.readers(env.get("AGENTDECK_TARGET") or None, record.get("dialect")))
 
 
 class _Unruled:
@@ -473,14 +464,12 @@ def _summary(record: dict, calls: list, call, vocab=None) -> list[str]:
     """The deciding call's subjects, taken from the record's already redacted arguments (a
     value that is secret by its key name, e.g. aws_secret_access_key, is redacted there and
     would not be recognized in the bare subject)."""
-    from agentdeck.core.policy.vocabulary import classify
-
     subjects = None
     tools = record.get("tools") or []
     idx = next((i for i, c in enumerate(calls) if c is call), None)
     if idx is not None and idx < len(tools) and isinstance(tools[idx], dict):
         args = tools[idx].get("args")
-        again = classify(str(tools[idx].get("name") or ""), args if isinstance(args, dict) else {},
+        again = _V.classify(str(tools[idx].get("name") or ""), args if isinstance(args, dict) else {},
                          vocab=vocab)
         if again.cls == call.cls:
             subjects = again.subjects
@@ -504,7 +493,7 @@ def _fail(env, raw: str | None, e: BaseException) -> tuple[int, str, str]:
     try:
         doc, _ = _policy(env)
         on_error = (doc or {}).get("on_error") or "allow"
-        from agentdeck.core.policy import answer as A
+        from agentdeck.core.policy import answer as A   # local: the channel facts only on an internal error
         dialect = _channel({}, env)
         return A.on_error(canonical_event(raw), dialect, on_error,
                           f"internal error: {type(e).__name__}")

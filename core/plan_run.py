@@ -12,17 +12,16 @@ import json
 import sys
 from pathlib import Path
 
-from . import engine
-from .apply import inert_after
+from . import engine, profilecache, targets
+from .apply import inert_after, journal_path
 from .errors import UserError
 from .host import Host
+from .plan import dumps
 
 EXIT_OK, EXIT_ERROR, EXIT_PENDING = 0, 1, 2
 
 
 def recover(host: Host) -> None:
-    from .apply import journal_path
-
     if host.exists(journal_path(host)):
         msg = engine.recover(host)
         if msg:
@@ -73,20 +72,18 @@ def apply_decisions(plan, args) -> None:
 
 def titles(names: list[str] | None = None) -> dict[str, str]:
     """Each target's title; `names`: only those (no adapter imported just for a title)."""
-    from . import targets
     out = {n: targets.get(n).title for n in targets.available() if names is None or n in names}
     if names is None or "repo" in names:
-        from .targets.repo import RepoTarget
+        from .targets.repo import RepoTarget   # local: the repo target loads only when its title is asked for
         out["repo"] = RepoTarget.title
     return out
 
 
 def print_plan(plan, host, args) -> None:
-    from .plan import dumps
-    from .render import render_plan, use_color
+    from .render import render_plan, use_color   # local: the plan's text loads only when a plan is printed (not for --help or status)
 
     if args.json and getattr(args, "diff", False):
-        from .preview import file_changes
+        from .preview import file_changes   # local: only plan --json --diff needs the files' previews
         doc = json.loads(dumps(plan))
         doc["files"] = file_changes(host, plan)
         print(json.dumps(doc, indent=2, ensure_ascii=False))
@@ -121,7 +118,7 @@ def _confirm(plan, args) -> bool:
 def run_apply(host, plan, args) -> int:
     apply_decisions(plan, args)
     if getattr(args, "plan_file", None):
-        from .planfile import check_same
+        from .planfile import check_same   # local: only apply --plan-file needs it
         check_same(host, plan, args.plan_file)
     if not args.json:
         print_plan(plan, host, args)
@@ -146,7 +143,6 @@ def run_apply(host, plan, args) -> int:
         return EXIT_ERROR
     plan_json = plan.to_json() if args.json else None
     undecided = plan.undecided_conflicts()
-    from . import profilecache
     # the validated profile this apply installs, so the next run loads it without pydantic;
     # written first and outside the apply (a cache, in agentdeck's own state dir: a crash while
     # writing it leaves the home as it was, and a damaged entry is only a cache miss)

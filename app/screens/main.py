@@ -3,6 +3,8 @@ Hooks, Keys, MCP, Browser, Notices, Policy, Org). The plan is computed in a work
 before it exists."""
 from __future__ import annotations
 
+import json
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -12,9 +14,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static, Switch, TabbedContent, TabPane
 
+from agentdeck.core import overlay
+from agentdeck.core.disk import MISSING
 from agentdeck.core.plan import KEPT_CLASSES, Plan
-from agentdeck.core.views import hooks as hooks_view, mcp as mcp_view
-from agentdeck.core.views.org import OrgView
+from agentdeck.core.views import (hooks as hooks_view, mcp as mcp_view, org as org_view,
+                                  policy as policy_view)
+from agentdeck.core.views.org import OrgView, with_live
 from agentdeck.core.views.policy import PolicyView
 
 from ..messages import Decided, McpToggled
@@ -31,6 +36,7 @@ from ..widgets.policy_pane import PolicyPane
 from ..widgets.tabs import step_tab, switch_tab
 from ..widgets.style import level_prefix, no_plan
 from ..widgets.target_list import TargetEntry, TargetList
+from .apply import ConfirmApplyScreen
 
 DECIDE = Binding.Group("keep/take/skip")
 TAB = Binding.Group("tab")
@@ -67,17 +73,13 @@ class PlanReady(Message):
 def policy_views(session, plan: Plan) -> dict[str, PolicyView] | None:
     """The Policy tab's view per target (core/views/policy.py), or None when this build has no
     guardrail policy."""
-    from agentdeck.core.views import policy
-
-    return policy.for_plan(session.host, session.profile, list(plan.targets))
+    return policy_view.for_plan(session.host, session.profile, list(plan.targets))
 
 
 def org_views(session) -> dict[str, OrgView]:
     """The Org tab's view per target (core/views/org.py): each CLI's system layer as found,
     read-only (under AGENTDECK_ORG_ROOT when the host's environment names one)."""
-    from agentdeck.core.views import org
-
-    return org.for_targets(session.host, all_targets())
+    return org_view.for_targets(session.host, all_targets())
 
 
 class PlanFailed(Message):
@@ -89,10 +91,6 @@ class PlanFailed(Message):
 
 def canonical(value) -> str:
     """A value as comparable text (MISSING is a value of its own)."""
-    import json
-
-    from agentdeck.core.disk import MISSING
-
     if value is MISSING:
         return "\0missing"
     return json.dumps(value, sort_keys=True, default=str)
@@ -101,8 +99,6 @@ def canonical(value) -> str:
 def run_only_note(session: Session) -> str:
     """Said on the confirmation when the plan writes pending choices (and trusts hooks where a
     CLI gates them on trust, which lasts for this run only)."""
-    from agentdeck.core import overlay
-
     out = []
     words = overlay.describe(session.pending())
     if words:
@@ -120,8 +116,6 @@ def run_only_note(session: Session) -> str:
 def applied_note(session: Session, plan: Plan) -> str:
     """Said under the result of an apply: where the choices were written (or that the
     operator skipped writing them, so the next plan undoes them)."""
-    from agentdeck.core import overlay
-
     words = overlay.describe(session.pending())
     out = []
     if words:
@@ -416,8 +410,6 @@ class MainScreen(Screen):
 
     def _refresh_org(self) -> None:
         """The Org tab, with the live row of the doctor's last run (kept by the app)."""
-        from agentdeck.core.views.org import with_live
-
         view = (self.org or {}).get(self.target or "")
         if view is not None:
             findings, live = self.app.doctor_findings or ((), False)
@@ -604,8 +596,6 @@ class MainScreen(Screen):
     def action_apply(self) -> None:
         if not self.check_action("apply", ()):
             return
-        from .apply import ConfirmApplyScreen
-
         session = self.session
         note = run_only_note(session)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -22,6 +23,8 @@ from textual.widgets import (Button, ContentSwitcher, Footer, RadioButton, Radio
                              SelectionList, Static, Switch)
 from textual.widgets.selection_list import Selection
 
+from agentdeck.core import engine, overlay, profiles
+from agentdeck.core.hooks_health import inert
 from agentdeck.core.plan import Plan
 from agentdeck.core.views import browser as browser_view, found as found_view, targets as views
 
@@ -30,7 +33,10 @@ from ..session import (Session, all_targets, and_list, available_profiles, avail
                        home_relative, target_title)
 from ..widgets.marks import MarkedRadioButton, MarkedSelectionList
 from ..widgets.plan_pane import PlanPane
+from ..widgets.plan_tree import PlanTree
 from ..widgets.style import RESULT_STYLE
+from .apply import ConfirmApplyScreen, backed_up
+from .main import applied_note, run_only_note
 
 STEPS = (("detect", "Detect"), ("profile", "Profile"), ("targets", "Targets"),
          ("options", "Options"), ("review", "Review"), ("apply", "Apply"), ("doctor", "Doctor"))
@@ -359,8 +365,6 @@ class OnboardingScreen(Screen[str]):
         self.query_one("#targets-note", Static).update(note)
 
     def _render_options(self) -> None:
-        from agentdeck.core import overlay
-
         self._render_mcp_option()
         self._render_trust_option()
         t = Text()
@@ -416,13 +420,10 @@ class OnboardingScreen(Screen[str]):
             t.append(f"\n{len(und)} conflict(s): choose keep mine (k) or take profile's (t) "
                      "before applying.", style="bold red3")
         head.update(t)
-        from ..widgets.plan_tree import PlanTree
 
         pane.load(host, plan, PlanTree.ALL)
 
     def _render_apply(self) -> None:
-        from .apply import backed_up
-
         r = getattr(self, "apply_result", None)
         host = self.session.host
         t = Text()
@@ -460,7 +461,7 @@ class OnboardingScreen(Screen[str]):
         if isinstance(self.doctor_findings, str):
             body.update(Text(self.doctor_findings, style="dim"))
             return
-        from agentdeck.core.doctor.report import summary_line
+        from agentdeck.core.doctor.report import summary_line   # local: the doctor's modules are not loaded at the app's start
 
         t = Text()
         fs = self.doctor_findings
@@ -517,15 +518,11 @@ class OnboardingScreen(Screen[str]):
 
     def _trust_targets(self) -> list[str]:
         """The chosen targets whose CLI gates hooks on trust."""
-        from agentdeck.core import overlay
-
         return [t for t in self._chosen_targets() if t in overlay.trust_targets()]
 
     def _load_defaults(self) -> None:
         """Options start from what the chosen profile says, with the choices saved in the
         operator's layer for it (core.overlay) on top."""
-        from agentdeck.core import engine, overlay, profiles
-
         try:
             prof = profiles.resolve(self.session.host, self._chosen_profile())
             saved = overlay.load(self.session.host, self._chosen_profile())
@@ -733,8 +730,6 @@ class OnboardingScreen(Screen[str]):
         plan = self.plan
         if plan is None:
             return
-        from .apply import ConfirmApplyScreen
-        from .main import run_only_note
 
         # an error-level notice (a hook handler that cannot be found) holds the
         # apply until the operator presses Apply once more, having read it on the review step
@@ -763,7 +758,6 @@ class OnboardingScreen(Screen[str]):
         plan = self.plan
         if plan is None:
             return
-        from .main import applied_note
 
         note = applied_note(self.session, plan)   # before applied() clears what is pending
 
@@ -794,7 +788,7 @@ class OnboardingScreen(Screen[str]):
                              done)
 
     def _run_doctor(self) -> None:
-        from .doctor import load_doctor
+        from .doctor import load_doctor   # local: the doctor's modules are not loaded at the app's start
 
         run = load_doctor()
         if run is None:
@@ -807,7 +801,7 @@ class OnboardingScreen(Screen[str]):
 
     @work(thread=True, exclusive=True, group="onboard-doctor")
     def _doctor_worker(self, run) -> None:
-        from .doctor import run_for_session
+        from .doctor import run_for_session   # local: the doctor's modules are not loaded at the app's start
 
         s = self.session
         try:
@@ -833,8 +827,7 @@ class OnboardingScreen(Screen[str]):
 def _inert_findings(session) -> list:
     """The "installed, hooks inert: <reason>" finding with the fix, for each target whose
     registered hooks cannot run (core.hooks_health), from the plan after the apply."""
-    from agentdeck.core.doctor.findings import Finding
-    from agentdeck.core.hooks_health import inert
+    from agentdeck.core.doctor.findings import Finding   # local: the doctor's modules are not loaded at the app's start
 
     plan = session.fresh_plan()
     return [Finding(t, "warning", f"{t}.hooks.inert", f"installed, hooks inert: {i.reason}",
@@ -843,7 +836,7 @@ def _inert_findings(session) -> list:
 
 def _drill_findings(session) -> list:
     """The last step runs the drill (one real offline turn of each chosen CLI)."""
-    from agentdeck.core.drill.findings import run_findings
+    from agentdeck.core.drill.findings import run_findings   # local: the drill's modules load only when it runs
 
     return run_findings(session.host, session.profile, list(session.fresh_plan().targets))
 
@@ -853,6 +846,4 @@ def _safe(name: str) -> str:
 
 
 def _group(*parts):
-    from rich.console import Group
-
     return Group(*parts)

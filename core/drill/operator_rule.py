@@ -22,9 +22,18 @@ policy is listed as not tried, with why.
 """
 from __future__ import annotations
 
+import json
 import posixpath
+import shlex
+import tomllib
 from dataclasses import dataclass, field
 
+from .. import profiles
+from ..errors import UserError
+from ..host import HostError
+from ..policy import compiled
+from ..policy.rules import Context, evaluate_doc
+from ..policy.vocabulary import Call
 from . import forms as F
 
 MAX_RULES = 3
@@ -114,13 +123,9 @@ def _ordered(doc: dict, shipped: frozenset[str] = frozenset()) -> list[tuple[str
 
 def shipped_ids(host) -> frozenset[str]:
     """The ids of the rules agentdeck's bundled profiles carry."""
-    import tomllib
-
-    from ..host import HostError
-    from ..profiles import bundled_dir
 
     out: set[str] = set()
-    root = bundled_dir()
+    root = profiles.bundled_dir()
     for name in host.listdir(root):
         try:
             raw = host.read_bytes(root / name / "profile.toml")
@@ -150,9 +155,7 @@ class _Sim:
         self.doc, self.home, self.work = doc, home, work
 
     def decide(self, command: str, decoys: list[str]) -> tuple[str, str | None]:
-        from ..policy.fs import MemoryFS
-        from ..policy.rules import Context, evaluate_doc
-        from ..policy.vocabulary import Call
+        from ..policy.fs import MemoryFS   # local: off the drill's path until a trial is decided
 
         fs = MemoryFS({self.home: None, self.work: None, **{d: F.DECOY for d in decoys}})
         v = evaluate_doc(self.doc, [Call("shell", "bash", [command])],
@@ -163,7 +166,7 @@ class _Sim:
 def _decoy_path(example: str, home: str, work: str) -> str | None:
     """Where the decoy of a path example goes, or None when the drill cannot place it (an
     absolute path outside its scratch home and work folder, a glob, `..`)."""
-    from ..policy.shellparse import normalize
+    from ..policy.shellparse import normalize   # local: off the drill's path until a decoy is placed
 
     if any(c in example for c in "*?[$`\n") or ".." in example.split("/"):
         return None
@@ -289,16 +292,12 @@ def compiled_doc(host, profile_obj, target: str) -> tuple[dict | None, dict | No
     """(policy with examples, the target's compiled document, why not): the document is the
     one the install writes (core.policy.compiled.desired_item), so the trials are decided on
     what the handler will read."""
-    import json
 
-    from ..errors import UserError
-    from ..policy.compiled import desired_item, policy_of
-
-    pol = policy_of(profile_obj)
+    pol = compiled.policy_of(profile_obj)
     if pol is None or not (pol["rules"] or pol["paths"]):
         return None, None, NONE
     try:
-        item = desired_item(profile_obj, host, target)
+        item = compiled.desired_item(profile_obj, host, target)
     except UserError as e:
         return None, None, f"the profile's policy does not compile: {e}"
     if item is None:
@@ -307,8 +306,6 @@ def compiled_doc(host, profile_obj, target: str) -> tuple[dict | None, dict | No
 
 
 def for_target(host, profile: str, target: str, home: str, work: str) -> Trials:
-    from .. import profiles
-
     pol, doc, why = compiled_doc(host, profiles.resolve(host, profile), target)
     if doc is None:
         return Trials(note=why)
@@ -318,12 +315,10 @@ def for_target(host, profile: str, target: str, home: str, work: str) -> Trials:
 # ---- what the scratch folder needs for the trials ---------------------------------------------
 
 def stub_script(work: str, name: str) -> str:
-    import shlex
     return f"#!/bin/sh\n: > {shlex.quote(posixpath.join(work, stub_marker(name)))}\nexit 0\n"
 
 
 def path_line(bin_dir: str) -> str:
-    import shlex
     return f'PATH={shlex.quote(bin_dir)}:"$PATH"; export PATH\n'
 
 

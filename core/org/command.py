@@ -12,14 +12,17 @@ import os
 import sys
 from pathlib import Path
 
+from .. import engine, plan_run
 from ..errors import UserError
 from ..names import check_name
+from ..plan import KEPT_CLASSES, Decision
+from ..targets import registry
 
 
 def not_root() -> str:
     """Why `agentdeck org` refuses to run as another user, naming the system folders."""
-    from ..facts import org as F
-    from .scope import system_dirs
+    from ..facts import org as F   # local: not loaded by plan/apply/--help (core.cli imports this module)
+    from .scope import system_dirs   # local: not loaded by plan/apply/--help (core.cli imports this module)
 
     dirs = [d for d in system_dirs() if d != F.STATE_DIR]
     return ("agentdeck org must run as root: the org layer is written to root-owned system "
@@ -74,8 +77,8 @@ def add_parsers(sub, common) -> None:
 
 
 def _scope(args, env=None):
-    from .found import ROOT_ENV
-    from .scope import OrgScope
+    from .found import ROOT_ENV   # local: not loaded by plan/apply/--help (core.cli imports this module)
+    from .scope import OrgScope   # local: not loaded by plan/apply/--help (core.cli imports this module)
 
     root = Path(args.root or (env or {}).get(ROOT_ENV) or "/")
     if not root.is_absolute():
@@ -99,8 +102,6 @@ def _scope(args, env=None):
 
 
 def cmd_org(args, make_host) -> int:
-    from .. import engine, plan_run
-
     action = getattr(args, "org_cmd", None)
     if not action:
         raise UserError("agentdeck org needs an action: plan, apply, uninstall, status or drill")
@@ -114,7 +115,7 @@ def cmd_org(args, make_host) -> int:
     plan_run.recover(ohost)
     profile = getattr(args, "profile", None) or engine.DEFAULT_PROFILE
     if action == "drill":
-        from .drill import main as drill_main
+        from .drill import main as drill_main   # local: the org drill's modules load only for agentdeck org drill
         return drill_main(args, host, scope, profile)
     if action == "status":
         return _status(args, host, scope, profile)
@@ -141,9 +142,6 @@ def cmd_org(args, make_host) -> int:
 def _layer_kept(plan, scope, target: str) -> str:
     """The layer file of `target` when the plan keeps the operator's own there (foreign,
     hand-edited or a conflict, not taken): the CLI then runs no org hook ("" otherwise)."""
-    from ..plan import KEPT_CLASSES, Decision
-    from ..targets import registry
-
     layer = str(scope.at(registry.part(target, "org").FACTS.path))
     for it in plan.for_target(target):
         if it.path == layer and it.cls in KEPT_CLASSES and plan.decision(it) == Decision.KEEP:
@@ -152,8 +150,6 @@ def _layer_kept(plan, scope, target: str) -> str:
 
 
 def _status(args, host, scope, profile) -> int:
-    from .. import engine, plan_run
-
     plan = engine.build_plan(host, profile, args.target, scope=scope)
     rows = []
     for t in plan.targets:

@@ -17,13 +17,6 @@ REPO = Path(__file__).resolve().parents[2]
 
 #: file -> most function-local imports without a reason it may still hold
 PENDING: dict[str, int] = {
-    "core/hookhandler.py": 16,
-    "app/screens/onboarding.py": 15,
-    "core/drill/operator_rule.py": 13,
-    "core/targets/copilot/doctor.py": 11,
-    "core/org/command.py": 9,
-    "app/screens/main.py": 8,
-    "core/plan_run.py": 8,
     "app/screens/doctor.py": 7,
     "core/doctor/org_checks.py": 7,
     "core/org/drill.py": 7,

@@ -13,12 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from ...disk import Loaded
+from ...formats.blocks import BlockError, get_block
 from ..checks import files, fires_twice, secret_files
 from ..checks import hook_commands as commands
 from ..checks.values import find_line, suggest
 from ..parts.doctor import Context, Out, Problem, check
 from ..parts.doctor import emit as _emit
 from . import SPEC, facts
+from .browser import _is_explorer
+from .directives import BASHRC_MARKERS, ENV_FILE_NAME, NON_INTERACTIVE_CAVEAT
+from .hooks import HOOKS_FILE, WRAPPER_NAME, other_hook_sources, trusted_folders
+from .settings import TYPES
 
 T = SPEC.name
 #: the CLI loads the shared ~/.agents/skills (reported under the first selected one that does)
@@ -73,7 +78,6 @@ def model(ctx: Context) -> Model:
     sdata = settings.data if settings.ok and isinstance(settings.data, dict) else None
     m = Model(settings, sdata)
     ctx.memo[T] = m
-    from .hooks import HOOKS_FILE
     # user hook files
     hooks_dir = home / f.COPILOT.hooks_dir
     for name in ctx.host.listdir(hooks_dir):
@@ -325,8 +329,6 @@ def settings_parse(ctx: Context, out: Out) -> None:
 
 @check("copilot.settings.types", ok="every known setting has the right type")
 def settings_types(ctx: Context, out: Out) -> None:
-    from .settings import TYPES
-
     m = model(ctx)
     if m.settings_data is None:
         if m.settings.exists:
@@ -587,7 +589,6 @@ def mcp_disabled_unknown(ctx: Context, out: Out) -> None:
 
 
 def _repo_mcp_names(ctx: Context) -> set[str]:
-    from .hooks import trusted_folders
     names: set[str] = set()
     for folder in trusted_folders(ctx.view):
         for rel in _f().COPILOT.repo_mcp_files:
@@ -611,9 +612,6 @@ def browser_env(ctx: Context) -> tuple[str | None, str, bool]:
 
 
 def _bashrc_sources(ctx: Context) -> bool:
-    from ...formats.blocks import BlockError, get_block
-    from .directives import BASHRC_MARKERS
-
     ld = ctx.read(ctx.host.home / ".bashrc")
     try:
         return bool(ld.text) and get_block(ld.text, *BASHRC_MARKERS) is not None
@@ -638,7 +636,6 @@ def mcp_oauth_wsl(ctx: Context, out: Out) -> None:
             launcher_problem = (f"COPILOT_DEBUG_BROWSER in {where} is not a JSON array of strings "
                                 f"({value[:40]!r}): Copilot cannot launch it")
         else:
-            from .browser import _is_explorer
             if _is_explorer(argv[0]):
                 launcher_problem = ("COPILOT_DEBUG_BROWSER is explorer.exe, which ignores the URL "
                                     "and opens File Explorer")
@@ -672,7 +669,6 @@ def mcp_oauth_wsl(ctx: Context, out: Out) -> None:
 # ==== env file, shell block, COPILOT_ALLOW_ALL ====================================================
 
 def _env_file(ctx: Context) -> Path:
-    from .directives import ENV_FILE_NAME
     return ctx.host.state_dir / ENV_FILE_NAME
 
 
@@ -680,7 +676,7 @@ def _env_file_values(ctx: Context) -> dict[str, str]:
     ld = ctx.read(_env_file(ctx))
     if not ld.exists or ld.text is None:
         return {}
-    from ...formats.envfile import parse_env
+    from ...formats.envfile import parse_env   # local: loads only when a copilot.env exists
     return parse_env(ld.text)
 
 
@@ -721,9 +717,6 @@ def env_allow_all(ctx: Context, out: Out) -> None:
 
 @check("copilot.env.shell-block", ok="no agentdeck env file", needs_home=False)
 def env_shell_block(ctx: Context, out: Out) -> None:
-    from ...formats.blocks import BlockError, get_block
-    from .directives import BASHRC_MARKERS, NON_INTERACTIVE_CAVEAT
-
     ef = _env_file(ctx)
     bashrc = ctx.host.home / ".bashrc"
     ld = ctx.read(bashrc)
@@ -803,8 +796,6 @@ def copilot_fires_twice(ctx: Context, out: Out) -> None:
     """An event of agentdeck's hooks file registered again by another tool's hooks file (or a
     copy of ours), the inline `hooks` key, or a trusted repository's .claude/settings.json. The
     operator's own extra hook files with their own commands are theirs: not reported."""
-    from .hooks import WRAPPER_NAME, other_hook_sources
-
     m = model(ctx)
     disabled = set()
     dh = (m.settings_data or {}).get("disabledHooks")
