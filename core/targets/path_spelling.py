@@ -2,13 +2,13 @@
 the record a target's policy part describes that CLI's own path deny with (NativeDeny).
 
 Shared by the targets that write their CLI's own deny (each package's permissions.py: Claude's
-permissions.deny, a Codex permission profile). Neither CLI has exceptions, so an except is
+and Qwen's permissions.deny, a Codex permission profile). Neither CLI has exceptions, so an except is
 spelled into the patterns where that is exact:
 
   <dir>/<name>*  except  <dir>/*<S>  (S literal)
       -> one pattern per character of S: "<dir>/<name>*<not S[-1]>", "... <not S[-2]>S[-1]", ...
-         i.e. the names that do not end in S; "<not c>" is `[!c]` where the CLI negates classes
-         (Codex) and a positive class over an alphabet where it does not (Claude)
+         i.e. the names that do not end in S; "<not c>" is `[!c]` or `[^c]` where the CLI negates
+         classes (Codex, Qwen) and a positive class over an alphabet where it does not (Claude)
   a name with a fixed ending (*_rsa, *.pem, id_rsa) is compared with S: written as it is when
       the two cannot overlap, dropped when the except covers it
 
@@ -70,8 +70,9 @@ class Dialect:
     absolute: str                   # how the filesystem root is written: "//" or "/"
     unsupported: tuple[str, ...]    # substrings that mean something else there
     ignore_case: bool               # the CLI matches case-insensitively
-    negated_class: bool             # `[!c]` is "any character but c" there
+    negated_class: bool             # the CLI has a negated class ("any character but c")
     alphabet: str = ""              # else: the characters a "not c" class is written over
+    negation: str = "!"             # the class's negation mark: `[!c]` (Codex), `[^c]` (Qwen)
 
 
 def spell_path(p: object, d: Dialect) -> tuple[str | None, str]:
@@ -107,7 +108,7 @@ def _literal_tail(name: str) -> str:
 
 def _not(c: str, d: Dialect) -> str:
     if d.negated_class:
-        return f"[!{c}]"
+        return f"[{d.negation}{c}]"
     chars = "".join(x for x in d.alphabet if x != (c.lower() if d.ignore_case else c))
     return f"[{chars}]"
 

@@ -97,6 +97,51 @@ def test_hooks_fire_and_a_shell_deny_holds_in_a_real_turn(qhost, tmp_path):
     assert not engine.build_plan(host, prof, ["qwen"]).has_changes
 
 
+SECRET = "agentdeck-test-private-key-material"
+
+
+def _tool_results(model: ScriptedModel) -> list[str]:
+    """The tool results of the main agent's last request (not the background memory
+    subagent's, docs/facts/qwen.md: its requests carry their own system prompt)."""
+    mains = [b for _, b in model.requests
+             if "managed memory extraction subagent" not in json.dumps(
+                 ((b.get("messages") or [{}])[0]).get("content"))]
+    return [json.dumps(m.get("content")) for m in (mains[-1].get("messages") if mains else [])
+            if isinstance(m, dict) and m.get("role") == "tool"]
+
+
+def test_qwens_own_deny_holds_with_the_hook_neutered(qhost, tmp_path):
+    """The bundled default profile's ssh-private-keys rule (~/.ssh/id_* except ~/.ssh/*.pub),
+    written by agentdeck into Qwen's permissions.deny, still stops read_file and a shell cat
+    of the key when agentdeck's hook is gone (its wrapper made to exit 0), and lets the public
+    key through."""
+    host = qhost
+    ssh = host.home / ".ssh"
+    ssh.mkdir(mode=0o700)
+    (ssh / "id_rsa").write_text(SECRET + "\n")
+    (ssh / "id_rsa.pub").write_text("ssh-rsa AAAA public\n")
+    assert engine.apply_plan(host, engine.build_plan(host, "default", ["qwen"])).ok
+    text = (SPEC.home(host) / "settings.json").read_text()
+    assert "Read(~/.ssh/id_*[^b])" in text
+    wrapper = SPEC.home(host) / "agentdeck-hook.sh"
+    wrapper.write_text("#!/bin/sh\nexit 0\n")
+    audit = Path(host.state_dir) / "audit.jsonl"
+    before = audit.read_text() if audit.exists() else ""
+
+    with ScriptedModel(command="", calls=[("read_file", {"file_path": str(ssh / "id_rsa")}),
+                                          ("run_shell_command", {"command": "cat ~/.ssh/id_rsa"}),
+                                          ("read_file", {"file_path": str(ssh / "id_rsa.pub")})]) as m:
+        r, _ = _turn(host, tmp_path, m)
+        results = _tool_results(m)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert len(results) == 3, results
+    for denied in results[:2]:
+        assert SECRET not in denied and "denied by permission rules" in denied, denied
+        assert "Read(~/.ssh/id_*[^" in denied, denied        # the entry agentdeck wrote
+    assert "ssh-rsa AAAA public" in results[2], results[2]
+    assert (audit.read_text() if audit.exists() else "") == before, "the hook still ran"
+
+
 def test_a_default_disabled_server_is_not_started_until_switched_on(qhost, tmp_path):
     host = qhost
     marker = tmp_path / "marker.txt"

@@ -292,12 +292,13 @@ def test_the_doctor_of_qwen_alone_looks_at_the_shared_skills_it_linked(host):
     assert [f.result for f in rows] == ["warning"] and "gone" in rows[0].message
 
 
-def test_policy_show_says_qwens_own_deny_layer_is_not_written():
+def test_policy_show_says_qwens_own_deny_layer_is_written():
     from agentdeck.core import native_layers
 
-    row = native_layers.for_rule({"id": "k", "paths": ["~/.ssh/id_*"], "access": ["read"]}, "qwen")
-    assert row["hook_only"] and "no native layer is known" not in row["why"]
-    assert "permissions.deny" in row["why"] and "agentdeck does not write it" in row["why"]
+    row = native_layers.for_rule({"id": "k", "paths": ["~/.ssh/id_*"], "access": ["read"],
+                                  "decision": "deny"}, "qwen")
+    assert not row["hook_only"] and "no native layer is known" not in row["why"]
+    assert "permissions.deny" in row["layer"] and row["entries"] == ["Read(~/.ssh/id_*)"]
 
 
 def test_a_shell_call_is_decided_in_its_own_directory(installed, monkeypatch, capsys, tmp_path):

@@ -6,6 +6,9 @@ Every part is its own plan item (group in brackets):
              settings.json ("hooks", <Event>) member items: one matcher group per event, in
              Claude Code's nested schema, next to the operator's groups
              (core/targets/settings_hooks.py)
+             settings.json ("permissions", "deny") member items: each [[policy.paths]] deny
+             rule as Qwen's own Read(...)/Edit(...) entries, which hold without the hook
+             (core/targets/qwen/permissions.py)
   [settings] settings.json ("$version",) = 4 while the file lacks it: Qwen rewrites a settings
              file without it on every start (re-serialized, comments moved), so a file agentdeck
              wrote would change under it; whatever the profile's qwen/settings.json sets, one key
@@ -22,9 +25,9 @@ Every part is its own plan item (group in brackets):
 place (comments kept). What agentdeck manages is recorded in <qwen home>/.agentdeck-managed.json.
 
 The info dict has the shape of Claude Code's (core/targets/claude/adapter.py), where the concept
-is shared: info["hooks"], info["other_hook_sources"], info["mcp"] (servers with reasons
-"enabled" | "always-enabled" | "default-disabled" | "profile-disabled" | "operator-disabled" |
-"not-written"), info["skills"].
+is shared: info["hooks"], info["other_hook_sources"], info["permissions"] (when the profile has
+paths rules), info["mcp"] (servers with reasons "enabled" | "always-enabled" |
+"default-disabled" | "profile-disabled" | "operator-disabled" | "not-written"), info["skills"].
 """
 from __future__ import annotations
 
@@ -125,6 +128,7 @@ class QwenTarget(Target):
                             home / WRAPPER_NAME, st,
                             lambda: compiled_policy.add_to(st, profile, host, T), fmt=FMT)
         self._settings(profile, settings, settings_path, st)
+        self._permissions(profile, settings, settings_path, manifest, host, st)
         self._mcp(profile, view, settings, settings_path, manifest, st)
         self._version(st, settings, settings_path, manifest)
         st.add(Desired(T, home / QWEN.persona_file, "block", build_persona(profile, self.spec.title),
@@ -155,6 +159,25 @@ class QwenTarget(Target):
                        reason=f"Qwen Code rewrites a settings file without \"{key}\": "
                               f"{QWEN.settings_version} on every start; with it the file stays "
                               "as agentdeck and you wrote it"))
+
+    # ---- permissions.deny: the [[policy.paths]] rules, Qwen's own layer ---------------------
+    def _permissions(self, profile: Profile, settings: dict | None, path: Path, manifest, host,
+                     st: DesiredState) -> None:
+        from . import permissions as qwen_permissions
+
+        policy = compiled_policy.policy_of(profile)
+        if not (policy or {}).get("paths"):
+            return                                   # no [[policy.paths]] rule: nothing to add
+        if "permissions" in profile.native.get(f"{T}/settings.json", {}):
+            # the profile owns the whole key: its own deny list is what Qwen gets
+            st.warn(f"the profile's {T}/settings.json sets \"permissions\" itself, so "
+                    "agentdeck adds no permissions.deny entry for the [[policy.paths]] rules "
+                    "(the hook still enforces them); add the entries `agentdeck policy show` "
+                    "lists to that file, or drop its \"permissions\"")
+            st.info["permissions"] = {"file": str(path), "entries": [], "rules": []}
+            return
+        st.info["permissions"] = qwen_permissions.add_to(st, policy, path, settings, manifest,
+                                                         host.display, fmt=FMT)
 
     # ---- the profile's qwen/settings.json --------------------------------------------------
     def _settings(self, profile: Profile, settings: dict | None, path: Path,

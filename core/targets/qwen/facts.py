@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Mapping
 
 from ...facts.versions import CliFacts, frozen_map
+from ..path_spelling import NativeFact
 from . import SPEC as _SPEC
 
 VERIFIED = "0.24.4"
@@ -96,3 +97,49 @@ QWEN = QwenFacts(
 
 #: this target's facts, under the name every target's facts module gives them
 FACTS = QWEN
+
+
+# ---- its own deny for file paths: permissions.deny (section 7) ---------------------------------
+# Observed 2026-12-02 in real offline turns (a scripted model calling the named tool, a scratch
+# home with no hook registered, --yolo; tests/clients/test_qwen_real.py re-runs the default
+# profile's rule with agentdeck's hook made inert). agentdeck writes each [[policy.paths]] deny
+# rule there (permissions.py); the policy part's NATIVE_DENY names it.
+
+PERMISSIONS_VERIFIED = VERIFIED
+
+#: how a rule path is written in a Read(...)/Edit(...) entry: `~/` is the home ($HOME), `//`
+#: the filesystem root (a single leading `/` is the project root, a bare name the working folder)
+PERMISSION_ROOTS = {"home": "~/", "absolute": "//"}
+
+#: the entry kinds, per access: Read covers read_file, grep_search, glob and list_directory; Edit
+#: covers edit, write_file and notebook_edit (`Write(...)` is write_file alone)
+PERMISSION_ENTRY = {"read": "Read", "write": "Edit"}
+
+#: what a rule path may not hold for its Qwen entry: `{a,b}` is an alternative there (literal in
+#: agentdeck's rules), `[!x]` is not a negation and `[^x]` is one (the reverse of agentdeck's),
+#: `(`/`)` are extended globs, `\\` an escape
+PERMISSION_UNSUPPORTED = ("[!", "[^", "{", "}", "(", ")", "\\")
+
+#: how an "any character but c" class is written: `[^c]` (`[!c]` is a class holding `!`)
+PERMISSION_NEGATION = "^"
+
+#: what permissions.deny does, as observed
+PERMISSIONS: tuple[NativeFact, ...] = tuple(
+    NativeFact(c, "observed", PERMISSIONS_VERIFIED) for c in (
+    "permissions.deny in ~/.qwen/settings.json (Claude-style entries) holds under --yolo with no "
+    "hook registered: the tool result is `This \"read_file\" invocation was denied by "
+    "permission rules. Matching deny rule: ...` and the file is not read",
+    "`~/` is the home directory and `//` the filesystem root (`Read(//<abs path>)`); a bare "
+    "name is relative to the working folder, and a single leading `/` the project root (its "
+    "resolvePathPattern in the bundle)",
+    "`*`, a class (`~/.aws/credential[s]`) and `[^b]` are globs (`Read(~/.ssh/id_*[^b])` denied id_rsa and let id_rsa.pub "
+    "through); `[!b]` is NOT a negation (`Read(~/.ssh/id_*[!b])` denied id_rsa.pub and let "
+    "id_rsa through); `{a,b}` IS an alternative (`Read(~/.ssh/{id_rsa,x})` denied id_rsa)",
+    "matching is case-sensitive: `~/.SSH/ID_RSA` was not matched by a `~/.ssh/id_*` rule",
+    "paths are normalized before matching: ~/.ssh/./id_rsa was denied",
+    "Read denies are applied to shell reads: `cat ~/.ssh/id_rsa` and `cat ~/.ssh/id_r*` were "
+    "denied, `cat ~/.ssh/id_rsa.pub` ran",
+    "Read denies are NOT applied to `cat \"$HOME/.ssh/id_rsa\"`, interpreters (`python3 -c "
+    "open(...)`) or grep_search of the folder (`path: ~/.ssh` returned the key's line)",
+    "Edit denies stop write_file and edit of the file, and a shell `echo x >> file`",
+))

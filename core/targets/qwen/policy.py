@@ -13,7 +13,10 @@ list_directory lists names only (no path rule acts on it), so no read form sends
 from __future__ import annotations
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt, spelled
+from ..path_spelling import NativeDeny
+from . import facts
 from .dialect import MCP_NAMES
+from .permissions import translate
 
 CAVEATS = {
     "qwen": ["Qwen Code lets the tool run on a crash, a timeout, any exit but 2, and an exit 2 "
@@ -36,10 +39,11 @@ CAVEATS = {
 #: session started there (folder trust is off by default, so Qwen reads any folder's)
 GUARDED = ("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json")
 
-#: docs/facts/qwen.md section 7: Qwen's own permissions.deny blocks, agentdeck does not write it
-NATIVE_LAYER = ("Qwen Code 0.24.4's own permissions.deny (settings.json, Claude-style "
-                "Read(...)/Bash(...) rules) also blocks read_file and simple shell reads, but not "
-                "`python3 -c` or grep_search; agentdeck does not write it")
+#: Qwen's own path deny (facts.py PERMISSIONS; docs/facts/qwen.md section 7): every
+#: [[policy.paths]] deny rule it can spell is written there (permissions.py)
+NATIVE_DENY = NativeDeny(
+    verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, translate=translate,
+    layer="Qwen Code permissions.deny (~/.qwen/settings.json)", written=True)
 
 _ISO = "2026-12-01T09:00:00.000Z"
 _PROMPT_ID = "policy-test########0"

@@ -1,0 +1,114 @@
+"""A CLI's own deny list of Claude-style entries, `Read(<path>)` / `Edit(<path>)` in a settings
+file's `permissions.deny`: each [[policy.paths]] deny rule also written there, so the path stays
+denied when the hook is gone. Shared by the targets whose CLI reads such a list (each package's
+permissions.py says how its CLI spells a path: a path_spelling.Dialect, and the entry per access).
+
+    translate(rule, dialect, entry) -> Translation(entries=["Read(~/.ssh/id_*[...])", ...], ...)
+    add_to(target, st, trs, settings_path, settings, manifest, display, cli=, title=, fmt=)
+
+Plan items: each entry is ONE member of the list at ("permissions", "deny") (Desired.member,
+matched by the exact string): the operator's entries are never compared, rewritten, reordered or
+removed; an entry the operator had before agentdeck stays theirs (not recorded as ours, so
+uninstall leaves it); uninstall removes exactly the entries agentdeck added.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..desired import Desired, DesiredState
+from .path_spelling import Dialect, Translation, minus, spell_path
+
+DENY_KEY = ("permissions", "deny")
+
+
+def translate(rule: dict, d: Dialect, entry: Mapping[str, str]) -> Translation:
+    """The deny-list entries of one [[policy.paths]] rule (plain data): `entry` names the entry
+    kind per access ({"read": "Read", "write": "Edit"}); the CLI has no exceptions, so an except
+    is spelled into the patterns (path_spelling.minus) or leaves the path to the hook."""
+    tr = Translation(str(rule.get("id") or ""))
+    paths = [p for p in rule.get("paths") or [] if isinstance(p, str)]
+    if rule.get("decision") != "deny":
+        tr.skipped = [(p, f"decision {rule.get('decision')}: only deny rules are written "
+                          f"to {d.cli}'s permissions.deny") for p in paths]
+        return tr
+    access = [a for a in ("read", "write") if a in (rule.get("access") or [])]
+    exc: list[str] = []
+    for e in rule.get("except") or []:
+        ce, why = spell_path(e, d)
+        if ce is None:
+            tr.skipped = [(p, f"except {e}: {why}") for p in paths]
+            return tr
+        exc.append(ce)
+    for p in paths:
+        cp, why = spell_path(p, d)
+        if cp is None:
+            tr.skipped.append((p, why))
+            continue
+        pats, why, exact = minus(cp, exc, d)
+        if not pats:            # None: it cannot be spelled; []: all of it is excepted
+            tr.skipped.append((p, why))
+            continue
+        for a in access:
+            for pat in pats:
+                e = f"{entry[a]}({pat})"
+                if e not in tr.entries:
+                    tr.entries.append(e)
+        tr.written.append((p, "as it is" if exact else why))
+    return tr
+
+
+def _ours(manifest, settings_path: Path) -> set[str]:
+    """The permissions.deny entries agentdeck recorded as its own members."""
+    return {e.member for e in manifest.entries.values()
+            if e.kind == "key" and e.path == str(settings_path) and e.member
+            and list(e.key) == list(DENY_KEY)}
+
+
+def on_disk_entries(settings: dict | None) -> list[Any] | None:
+    perms = (settings or {}).get("permissions")
+    deny = perms.get("deny") if isinstance(perms, dict) else None
+    return deny if isinstance(deny, list) else None
+
+
+def add_to(target: str, st: DesiredState, trs: list[Translation], settings_path: Path,
+           settings: dict | None, manifest, display, *, cli: str, title: str,
+           fmt: str = "json") -> dict:
+    """Add one member item per entry agentdeck contributes; returns the info block
+    ({"file", "entries": [{"entry", "rule", "state"}], "rules": [...]}). `cli`/`title`: the
+    CLI's short name and title, for the messages ("Claude", "Claude Code")."""
+    info: dict[str, Any] = {"file": str(settings_path), "entries": [],
+                            "rules": [{"id": t.rule, "entries": list(t.entries),
+                                       "written": [list(x) for x in t.written],
+                                       "skipped": [list(x) for x in t.skipped],
+                                       "notes": list(t.notes)} for t in trs]}
+    wanted: dict[str, str] = {}
+    for t in trs:
+        for e in t.entries:
+            wanted.setdefault(e, t.rule)
+    if not wanted:
+        return info
+    perms = (settings or {}).get("permissions")
+    if perms is not None and not isinstance(perms, dict):
+        st.warn(f"{display(settings_path)}: \"permissions\" is not an object, so {cli} ignores "
+                "it; agentdeck writes no permissions.deny entry until you fix it (the hook still "
+                "enforces the [[policy.paths]] rules)")
+        return info
+    raw = on_disk_entries(settings)
+    if isinstance(perms, dict) and "deny" in perms and raw is None:
+        st.warn(f"{display(settings_path)}: permissions.deny is not a list; agentdeck leaves it "
+                "alone and writes no entry (the hook still enforces the [[policy.paths]] rules)")
+        return info
+    have = list(raw or [])
+    ours = _ours(manifest, settings_path)
+    for entry, rule in wanted.items():
+        if entry in have and entry not in ours:
+            info["entries"].append({"entry": entry, "rule": rule, "state": "yours"})
+            continue
+        info["entries"].append({"entry": entry, "rule": rule,
+                                "state": "ours" if entry in have else "new"})
+        st.add(Desired(target, settings_path, "key", entry, key=DENY_KEY, member=entry, fmt=fmt,
+                       label=f"permissions.deny {entry}", group="hooks",
+                       reason=f"policy path rule {rule}: {title}'s own deny, which holds "
+                              "without the hook; your entries in the list stay as they are"))
+    return info
