@@ -114,8 +114,9 @@ def test_a_mcp_rule_denies_the_tool(scratch_env, need, tmp_path, target):
 @pytest.mark.parametrize("target", [
     "copilot", "claude",
     pytest.param("codex", marks=pytest.mark.xfail(
-        strict=True, reason="the compiled policy carries the profile's MCP server names for "
-                            "Copilot only (core/policy/compiled.py desired_item): Codex's "
+        strict=True, reason="the compiled policy carries the profile's MCP server names only "
+                            "for a CLI whose MCP tool names have no prefix, Copilot "
+                            "(core/policy/compiled.py _names_mcp_by_server): Codex's "
                             "mcp__Srv_Dot__... cannot be mapped back to Srv.Dot"))])
 def test_spelled_names_are_mapped_back(scratch_env, need, tmp_path, target):
     need(target)

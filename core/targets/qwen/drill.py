@@ -10,12 +10,18 @@ allowlist naming no server (`--allowed-mcp-server-names`).
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from ...formats.errors import FormatError
+from ...formats.jsonc import JsonDoc
 from ...host import Host
 from ..parts.drill import Prepared, Runner
+from ..spec import MANIFEST_NAME
 from . import SPEC
 from .facts import VERIFIED
+
+DENY_KEY = ("permissions", "deny")
 
 #: a server name no profile has: the command-line allowlist then starts none of the operator's
 NO_SERVER = "agentdeck-drill-no-server"
@@ -49,6 +55,33 @@ RUNNER = Runner(
 
 
 def prepare(host: Host, real: Path, copy: Path) -> Prepared:
-    """Nothing depends on the operator's files: the allowlist in RUNNER.args keeps every MCP
-    server off."""
-    return [], {}
+    """The allowlist in RUNNER.args keeps every MCP server off. The copy's settings.json leaves
+    out the permissions.deny entries agentdeck wrote (permissions.py): Qwen checks its own deny
+    list before PreToolUse, so a path rule's example would be refused before agentdeck's hook
+    sees it, and the drill proves the hook's deny by its audit line. That layer is proven on
+    its own by tests/clients/test_qwen_real.py (the hook made inert)."""
+    ours = _our_deny_entries(host, real)
+    text = host.read_text(copy / "settings.json") if ours else None
+    if not text:
+        return [], {}
+    try:
+        doc = JsonDoc.parse(text, jsonc=True)
+    except FormatError:
+        return [], {}
+    deny = doc.get(DENY_KEY, None)
+    if not isinstance(deny, list) or not any(e in ours for e in deny):
+        return [], {}
+    doc.set(DENY_KEY, [e for e in deny if e not in ours])
+    return [], {"settings.json": doc.text().encode()}
+
+
+def _our_deny_entries(host: Host, real: Path) -> set[str]:
+    """The permissions.deny members agentdeck's manifest records for <real>/settings.json."""
+    try:
+        raw = json.loads(host.read_text(real / MANIFEST_NAME) or "{}")
+    except ValueError:
+        return set()
+    path = str(real / "settings.json")
+    return {e["member"] for e in (raw.get("entries") or []) if isinstance(e, dict)
+            and e.get("path") == path and list(e.get("key") or []) == list(DENY_KEY)
+            and isinstance(e.get("member"), str)}
