@@ -12,7 +12,7 @@
 `policy show` and the Policy tab print this. Each target's policy part says what its CLI's own
 layer is (NATIVE_DENY, a path_spelling.NativeDeny: the facts behind it with the version each was
 observed for, whether agentdeck writes it, and the translation of a rule into its entries, the
-package's permissions.py; or only NATIVE_LAYER, plain text, for a layer agentdeck does not write).
+package's permissions.py; a layer agentdeck does not write says why, written False).
 A conditional layer is written only when the operator's own configuration allows it (Codex: a
 permission profile the operator selected; the plan's info["permissions"] says whether it was).
 Plain data, no disk: what the plan writes is the same translation (the plan's
@@ -34,10 +34,8 @@ def for_rule(rule: dict, target: str) -> dict:
            "entries": [], "written": [], "skipped": [], "notes": [],
            "verified": layer.verified if layer else "", "source": "observed",
            "why": HOOK_ONLY}
-    if layer is None:   # a target whose policy part says what it knows, or a scope (repo)
-        known = _part_says(target)
-        out["why"] = (f"{HOOK_ONLY} agentdeck installs: {known}" if known
-                      else f"{HOOK_ONLY} (no native layer is known for {target})")
+    if layer is None:   # a target whose policy part names none, or a scope (repo)
+        out["why"] = f"{HOOK_ONLY} (no native layer is known for {target})"
         return out
     if not layer.written or layer.translate is None:
         out["why"] = f"{HOOK_ONLY}: {layer.why}"
@@ -66,12 +64,6 @@ def native_deny(target: str) -> "NativeDeny | None":
     """The CLI's own path deny as the target's policy part's NATIVE_DENY describes it
     (core/targets/parts/policy.py), or None (no such record, or a scope such as repo)."""
     return getattr(_policy_part(target), "NATIVE_DENY", None)
-
-
-def _part_says(target: str) -> str:
-    """A target's own path deny that agentdeck does not write, as its policy part's NATIVE_LAYER
-    says (core/targets/parts/policy.py), or ""."""
-    return str(getattr(_policy_part(target), "NATIVE_LAYER", "") or "")
 
 
 def _policy_part(target: str):

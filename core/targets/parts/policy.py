@@ -13,9 +13,6 @@ core/targets/<name>/policy.py provides (module attributes):
                or False with `why` saying why not), the layer's name, and `translate(rule)` ->
                Translation, the layer's entries for one rule (the package's permissions.py).
                core/native_layers.py reads it for `policy show` and the Policy tab
-    NATIVE_LAYER (optional, without NATIVE_DENY) plain text: the CLI's own path deny that
-               agentdeck does not write, and what it does (`policy show` and the Policy tab say
-               it beside "the hook is the only layer agentdeck installs")
     GUARDED    (optional) the CLI's files the built-in rule agentdeck-self keeps an agent from
                writing, beside agentdeck's own (core/policy/compiled.py self_protection): a
                path relative to the target's home (the settings its hooks are in, agentdeck's
