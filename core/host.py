@@ -63,6 +63,9 @@ class Host:
     osrelease_path: Path = Path("/proc/sys/kernel/osrelease")
     #: when set, takes precedence over the computed state dir (tests, --state-dir)
     state_override: Path | None = None
+    #: the folder a command was started in, where a CLI started there reads its project files
+    #: (Qwen's .qwen/settings.json); None: the process's own, asked when needed
+    cwd: Path | None = None
 
     @classmethod
     def from_environment(cls, home: str | os.PathLike[str] | None = None,
@@ -78,6 +81,10 @@ class Host:
         return cls(home=root.absolute(), env=base_env)
 
     # ---- where things live -------------------------------------------------------------------
+    def working_dir(self) -> Path:
+        """The folder this command was started in (`cwd`, else the process's)."""
+        return self.cwd if self.cwd is not None else Path(os.getcwd()).absolute()
+
     def _env_path(self, var: str, default: Path) -> Path:
         value = self.env.get(var)
         if value:

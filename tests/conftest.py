@@ -69,6 +69,7 @@ def host(home) -> Host:
     env = {k: v for k, v in os.environ.items() if k not in _HOME_VARS}
     h = Host.from_environment(home, env=env)
     h.osrelease_path = home / ".no-osrelease"   # not WSL unless a test says so
+    h.cwd = home            # started in the home: no project folder's files unless a test says so
     return h
 
 

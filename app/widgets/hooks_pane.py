@@ -15,6 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Static
 
+from agentdeck.core.disk import MISSING
 from agentdeck.core.host import Host
 from agentdeck.core.plan import KEPT_CLASSES, Plan, PlanItem
 from agentdeck.core.views import hooks as hooks_view
@@ -25,6 +26,19 @@ from .style import MARK_STYLE, no_plan
 
 def _hook_items(plan: Plan, target: str) -> list[PlanItem]:
     return [i for i in plan.for_target(target) if i.group == "hooks"]
+
+
+def disable_all_words(host: Host, on_disk: Any) -> str:
+    """What the settings file says about disableAllHooks, in words: not set (the key absent, or
+    a null the adapter reports for it), true, false, or another value as it is."""
+    if on_disk is True:
+        return "on disk: true (every hook is off)"
+    if on_disk is False:
+        return "on disk: false (the hooks run)"
+    if on_disk is None or on_disk is MISSING:
+        return "on disk: not set (the hooks run)"
+    return (f"on disk: {show_value(host, on_disk)}, neither true nor false (the doctor says "
+            "what the CLI makes of it)")
 
 
 def _disable_all_item(plan: Plan, target: str) -> PlanItem | None:
@@ -92,7 +106,7 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
         t = Text()
         t.append("disableAllHooks  ", style="bold")
         on_disk = dah.actual if dah is not None else hooks.disable_all_on_disk
-        t.append(f"on disk {show_value(host, on_disk)}")
+        t.append(disable_all_words(host, on_disk))
         if dah is not None:
             t.append(f", pinned to {show_value(host, dah.desired)} by agentdeck")
             d = plan.decision(dah)

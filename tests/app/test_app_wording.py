@@ -63,3 +63,20 @@ async def test_no_backup_folder_mentioned_when_nothing_was_replaced(empty_host, 
         await settle(pilot)
         result = static_text(app.screen, "#apply-result")
         assert "Applied:" in result and "Backups" not in result
+
+
+def test_the_hooks_pane_says_disableallhooks_on_disk_in_words(tmp_path):
+    """The key absent (or the null an adapter reports for it), true, false, or another value
+    (Qwen reads a truthy string as true: the doctor says so) -- never a bare JSON null."""
+    from agentdeck.app.widgets.hooks_pane import disable_all_words
+    from agentdeck.core.disk import MISSING
+    from agentdeck.core.host import Host
+
+    host = Host.from_environment(tmp_path, env={"HOME": str(tmp_path)})
+    assert disable_all_words(host, None) == disable_all_words(host, MISSING) == (
+        "on disk: not set (the hooks run)")
+    assert disable_all_words(host, True) == "on disk: true (every hook is off)"
+    assert disable_all_words(host, False) == "on disk: false (the hooks run)"
+    assert '"no"' in disable_all_words(host, "no") and "neither true nor false" in (
+        disable_all_words(host, "no"))
+    assert "null" not in disable_all_words(host, None)

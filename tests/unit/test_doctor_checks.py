@@ -38,6 +38,7 @@ def make_host(home: Path, env: dict | None = None) -> Host:
         base[k] = v.replace("{home}", str(home))
     h = Host.from_environment(home, env=base)
     h.osrelease_path = home / ".no-osrelease"
+    h.cwd = home                # started in the home: no project folder's files
     return h
 
 
@@ -86,6 +87,7 @@ class Case:
     installed: bool = False                       # install the default profile first
     after: dict[str, str] = field(default_factory=dict)   # files written after installing
     targets: tuple[str, ...] = TARGETS
+    cwd: str = ""                                 # the folder (under the home) it is started in
 
     @property
     def id(self) -> str:
@@ -429,6 +431,9 @@ CASES: list[Case] = [
          {".qwen/settings.json": '{"$version": 4, "disableAllHooks": true, "hooks": {"Stop": '
                                  '[{"hooks": [{"type": "command", "command": "echo"}]}]}}'},
          "the system file's neither"),
+    Case("qwen.hooks.project-disable-all", "error",
+         {"proj/.qwen/settings.json": '{"$version": 4, "disableAllHooks": true}'},
+         "runs none of the user's hooks", cwd="proj"),
     Case("qwen.hooks.events", "error",
          {".qwen/settings.json": '{"$version": 4, "hooks": {"stop": [{"hooks": [{"type": '
                                  '"command", "command": "echo"}]}]}}'}, "did you mean 'Stop'"),
@@ -492,6 +497,8 @@ def _run_case(root: Path, case: Case):
         os.symlink(target.replace("{home}", str(home)), p)
     for rel, mode in case.modes.items():
         os.chmod(home / rel, mode)
+    if case.cwd:
+        host.cwd = home / case.cwd
     return doctor.run(host, "default", list(case.targets))
 
 

@@ -329,3 +329,51 @@ def test_monitor_is_a_shell_tool(installed, monkeypatch, capsys, tmp_path):
     code, decision, rule = _decide(monkeypatch, capsys, installed, "monitor",
                                    {"command": "cat ~/.ssh/id_rsa", "description": "d"}, tmp_path)
     assert decision == "deny" and rule != compiled.SELF_RULE
+
+
+def _project(host, tmp_path, text: str) -> Path:
+    """A working folder with a .qwen/settings.json, agentdeck started in it."""
+    work = tmp_path / "proj"
+    (work / ".qwen").mkdir(parents=True)
+    (work / ".qwen" / "settings.json").write_text(text)
+    host.cwd = work
+    return work
+
+
+@pytest.mark.parametrize("value", ["true", '"no"', "1"])
+def test_a_project_file_that_switches_the_hooks_off_is_reported(host, tmp_path, value):
+    """A folder's .qwen/settings.json with a truthy disableAllHooks turns the user's hooks off
+    in a session started there (docs/facts/qwen.md section 2, "Switches"): the doctor says so
+    and status says agentdeck's hooks are inert there."""
+    from agentdeck.core import hooks_health
+
+    _apply(host)
+    _project(host, tmp_path, '{"$version": 4, "disableAllHooks": %s}' % value)
+    found = _findings(host, "qwen.hooks.project-disable-all")
+    assert [f.result for f in found] == ["error"], found
+    assert "runs none of the user's hooks" in found[0].message
+    plan = engine.build_plan(host, "default", ["qwen"])
+    reasons = hooks_health.inert(plan, "qwen", now=True)
+    mine = [r for r in reasons if r.code == "qwen-project-disable-all"]
+    assert len(mine) == 1 and "proj/.qwen/settings.json" in mine[0].reason, reasons
+
+
+@pytest.mark.parametrize("text", ['{"$version": 4, "disableAllHooks": false}',
+                                  '{"$version": 4, "hooks": {}}', "{ not json"])
+def test_a_project_file_that_leaves_the_hooks_on_is_not_reported(host, tmp_path, text):
+    """false, no key, and a file Qwen cannot parse (it replaces it with {"$version": 4})."""
+    from agentdeck.core import hooks_health
+
+    _apply(host)
+    _project(host, tmp_path, text)
+    assert [f.result for f in _findings(host, "qwen.hooks.project-disable-all")] == ["ok"]
+    reasons = hooks_health.inert(engine.build_plan(host, "default", ["qwen"]), "qwen", now=True)
+    assert "qwen-project-disable-all" not in [r.code for r in reasons]
+
+
+def test_the_project_file_of_the_home_itself_is_not_qwens(host):
+    """Qwen does not read <cwd>/.qwen/settings.json as a project file when cwd is the home: that
+    file is the user's own settings."""
+    _apply(host)
+    host.cwd = host.home
+    assert [f.result for f in _findings(host, "qwen.hooks.project-disable-all")] == ["ok"]

@@ -14,6 +14,7 @@ from ..parts.doctor import Context, Out, Problem, check
 from ..parts.doctor import emit as _emit
 from . import SPEC
 from .facts import QWEN
+from .health import project_reason, project_switch
 
 T = SPEC.name
 
@@ -115,6 +116,20 @@ def hooks_disable_all(ctx: Context, out: Out) -> None:
            "any hook you add will not run"),
         fix="set it to false or remove it", path=m.settings.path,
         line=m.settings.line_of(QWEN.disable_all_key))
+
+
+@check("qwen.hooks.project-disable-all",
+       ok="the folder agentdeck was started in does not switch Qwen's hooks off", needs_home=False)
+def hooks_project_disable_all(ctx: Context, out: Out) -> None:
+    """A working folder's .qwen/settings.json (a cloned repository's) with a truthy
+    disableAllHooks: the user's hooks do not run in a session started there."""
+    found = project_switch(ctx.host)
+    why = project_reason(ctx.host)
+    if found is None or why is None:
+        return
+    out.error(why, fix=f"remove {QWEN.disable_all_key} from it, or set "
+                       "security.folderTrust.enabled: true in ~/.qwen/settings.json",
+              path=found[0])
 
 
 @check("qwen.hooks.events", ok="every hook event is one Qwen Code knows")

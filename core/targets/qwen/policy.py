@@ -27,7 +27,8 @@ CAVEATS = {
              "a folder's .qwen/settings.json with disableAllHooks turns every hook off in a "
              "session started there (folder trust is off by default, so Qwen reads any "
              "folder's): agentdeck-self denies an agent writing one, but a cloned repository can "
-             "carry one and agentdeck does not check folders; security.folderTrust.enabled: "
+             "carry one: `agentdeck doctor` and `status` report the one of the folder they are "
+             "started in, no other folder's; security.folderTrust.enabled: "
              "true in ~/.qwen/settings.json makes Qwen ignore an untrusted folder's settings",
              "list_directory (opt-in) lists a folder's names: a path rule does not act on it"],
 }
