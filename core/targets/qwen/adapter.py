@@ -163,7 +163,7 @@ class QwenTarget(Target):
     # ---- permissions.deny: the [[policy.paths]] rules, Qwen's own layer ---------------------
     def _permissions(self, profile: Profile, settings: dict | None, path: Path, manifest, host,
                      st: DesiredState) -> None:
-        from . import permissions as qwen_permissions
+        from . import permissions as qwen_permissions  # local: only [[policy.paths]] rules need it
 
         policy = compiled_policy.policy_of(profile)
         if not (policy or {}).get("paths"):
