@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..disk import DiskView
+from ..errors import UserError
+from ..facts import FACTS_BY_TARGET
+from ..facts.versions import in_verified_range, verified_label
+from ..kinds import kind_of
 from ..targets import registry
 from .context import TARGETS, Ctx
 from .registry import Out, register
@@ -15,8 +20,6 @@ from .registry import Out, register
 
 def _version(target: str):
     def fn(ctx: Ctx, out: Out) -> None:
-        from ..facts.versions import in_verified_range, verified_label
-
         info = ctx.cli(target)
         if info.exe is None:
             out.skipped(info.note, fix=f"install it (npm install -g "
@@ -40,7 +43,6 @@ def _version(target: str):
 
 
 def _facts(target: str):
-    from ..facts import FACTS_BY_TARGET
     return FACTS_BY_TARGET[target]
 
 
@@ -151,9 +153,6 @@ def _manifest(target: str):
         if man is None or not man.entries:
             out.ok("agentdeck has written nothing here (no manifest)")
             return
-        from ..disk import DiskView
-        from ..errors import UserError
-        from ..kinds import kind_of
 
         disk = DiskView(ctx.host)
         changed, deleted, unreadable = [], [], []

@@ -12,10 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .. import engine
+from .. import targets as targets_mod
 from ..disk import DiskView, Loaded
-from ..targets import registry
+from ..errors import UserError
+from ..formats.errors import FormatError
 from ..host import Host, HostError
 from ..installed import CliInfo, cli_info
+from ..targets import registry
 
 __all__ = ["Ctx", "Loaded", "CliInfo", "TARGETS"]
 
@@ -70,7 +74,6 @@ class Ctx:
     # ---- agentdeck's own view ------------------------------------------------------------------
     def adapter(self, target: str):
         """The target adapter, or None when this build has none for it."""
-        from .. import targets as targets_mod
         if target not in targets_mod.available():
             return None
         return targets_mod.get(target)
@@ -78,9 +81,6 @@ class Ctx:
     def plan(self, target: str) -> tuple[Any, Exception | None]:
         """(Plan for this one target, None) or (None, the error that stopped planning)."""
         if target not in self._plans:
-            from .. import engine
-            from ..errors import UserError
-            from ..formats.errors import FormatError
             try:
                 self._plans[target] = (engine.build_plan(self.host, self.profile, [target], view=self.view), None)
             except (UserError, FormatError, HostError) as e:
@@ -89,7 +89,6 @@ class Ctx:
 
     def manifest(self, target: str) -> tuple[Any, Exception | None]:
         if target not in self._manifests:
-            from ..errors import UserError
             ad = self.adapter(target)
             if ad is None:
                 self._manifests[target] = (None, None)
@@ -111,7 +110,7 @@ class Ctx:
 
     def canonical_event(self, name: str) -> str:
         """An event's canonical name (the hook handler's), whatever the CLI calls it."""
-        from ..hookhandler import canonical_event
+        from ..hookhandler import canonical_event   # local: the hook handler's module is not on the doctor's path otherwise
         return canonical_event(name)
 
 

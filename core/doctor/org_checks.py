@@ -14,22 +14,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..facts import org as F
+from ..org.found import found, prefix
+from ..targets import registry
+from ..targets.parts.org import live_check
 from .context import Ctx
 from .findings import Finding
 from .registry import Check, Out
 
 
 def _prefix(ctx: Ctx) -> Path:
-    from ..org.found import prefix
-
     return prefix(ctx.host)
 
 
 def _layer(target: str):
     def fn(ctx: Ctx, out: Out) -> None:
-        from ..facts import org as F
-        from ..org.found import found
-
         lay = found(ctx.host, target, _prefix(ctx))
         facts = lay.facts
         if not lay.present:
@@ -58,8 +57,6 @@ def _layer(target: str):
 
 def findings(ctx: Ctx) -> list[Finding]:
     """The org rows of the targets whose org file exists (none at all without an org layer)."""
-    from ..facts import org as F
-
     out: list[Finding] = []
     for t in ctx.targets:
         if t not in F.ORG:                  # no org layer for this CLI: no row
@@ -76,9 +73,6 @@ def _live(target: str, ctx: Ctx, out: Out) -> None:
     doctor ran anyway; the target's org part names its probe and reads its answer, e.g. Codex
     `hooks/list`, Copilot `hooks.discover`). A CLI with no offline report of its managed
     sources (no LIVE_PROBE): no row."""
-    from ..targets import registry
-    from ..targets.parts.org import live_check
-
     row = live_check(registry.part(target, "org"), ctx.memo.get("live_results") or {}, target)
     if row is None:
         return
@@ -92,8 +86,6 @@ def _live(target: str, ctx: Ctx, out: Out) -> None:
 
 def live_findings(ctx: Ctx) -> list[Finding]:
     """`<target>.org.live` rows, only on the real root (/) and where the org file exists."""
-    from ..facts import org as F
-
     if str(_prefix(ctx)) != "/":
         return []
     out: list[Finding] = []

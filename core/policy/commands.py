@@ -5,12 +5,15 @@ import json
 import os
 import sys
 
+from agentdeck.core import engine, profiles
+
+from ..targets.registry import BUILTIN
+
 
 def add_parsers(sub, common) -> None:
     p = sub.add_parser("activity", help="the decisions agentdeck's hook handler recorded "
                                         "(allow / ask / deny per tool call and prompt)")
     p.add_argument("--home", metavar="DIR", help="use DIR as the home (default: $HOME)")
-    from ..targets.registry import BUILTIN
     p.add_argument("--target", "-t", metavar="T",
                    help=f"only this CLI ({', '.join((*BUILTIN, 'repo'))})")
     p.add_argument("--decision", metavar="D", help="only allow, ask or deny")
@@ -33,7 +36,7 @@ def add_parsers(sub, common) -> None:
 
 
 def cmd_activity(args, make_host) -> int:
-    from agentdeck.core import activity
+    from agentdeck.core import activity   # local: the activity log's reader loads only for agentdeck activity
 
     host = make_host(args)
     flt = activity.Filter(target=args.target, decision=args.decision, session=args.session,
@@ -80,9 +83,8 @@ def cmd_activity(args, make_host) -> int:
 
 
 def cmd_policy(args, make_host) -> int:
-    from agentdeck.core import engine, profiles
 
-    from .compiled import policy_of
+    from .compiled import policy_of   # local: the compiled policy is not loaded for --help (core.cli imports this module)
 
     if args.policy_cmd not in ("test", "show"):
         print("usage: agentdeck policy {test,show} [--home DIR] [--profile NAME]", file=sys.stderr)
@@ -91,7 +93,7 @@ def cmd_policy(args, make_host) -> int:
     name = args.profile or engine.DEFAULT_PROFILE
     pol = policy_of(profiles.resolve(host, name))
     if args.policy_cmd == "show":
-        from .enforcement import describe
+        from .enforcement import describe   # local: only policy show describes the enforcement
         targets = engine.select_targets(args.target, None) + ["repo"]
         data = {t: describe(pol, t) for t in targets}
         if args.json:
@@ -126,12 +128,12 @@ def cmd_policy(args, make_host) -> int:
             for c in d["limits"]:
                 print(f"  limit: {c}")
         return 0
-    from .selftest import test_policy
+    from .selftest import test_policy   # local: the self-test loads only for policy test
 
     if pol is None:
         print(f"agentdeck: profile {name} has no [policy]; nothing to test", file=sys.stderr)
         return 0
-    from .selftest import test_corpus
+    from .selftest import test_corpus   # local: the self-test loads only for policy test
 
     res = test_policy(pol)
     corpus, counts = test_corpus()

@@ -18,13 +18,9 @@ REPO = Path(__file__).resolve().parents[2]
 #: file -> most function-local imports without a reason it may still hold
 PENDING: dict[str, int] = {
     "app/screens/doctor.py": 7,
-    "core/doctor/org_checks.py": 7,
     "core/org/drill.py": 7,
-    "core/policy/commands.py": 7,
     "core/policy/compiled.py": 7,
-    "core/doctor/context.py": 6,
     "core/doctor/live.py": 6,
-    "core/doctor/common_checks.py": 5,
     "core/doctor/isolated.py": 5,
     "core/drill/report.py": 5,
     "core/policy/selftest.py": 5,
