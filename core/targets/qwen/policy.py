@@ -12,11 +12,11 @@ list_directory lists names only (no path rule acts on it), so no read form sends
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt, spelled
 from ..path_spelling import NativeDeny
-from . import facts
 from .dialect import MCP_NAMES
-from .permissions import translate
 
 CAVEATS = {
     "qwen": ["Qwen Code lets the tool run on a crash, a timeout, any exit but 2, and an exit 2 "
@@ -42,9 +42,23 @@ GUARDED = ("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json")
 
 #: Qwen's own path deny (facts.py PERMISSIONS; docs/facts/qwen.md section 7): every
 #: [[policy.paths]] deny rule it can spell is written there (permissions.py)
-NATIVE_DENY = NativeDeny(
-    verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, translate=translate,
-    layer="Qwen Code permissions.deny (~/.qwen/settings.json)", written=True)
+def _native_deny() -> NativeDeny:
+    from . import facts                    # local: see __getattr__
+    from .permissions import translate     # local: see __getattr__
+
+    return NativeDeny(
+        verified=facts.PERMISSIONS_VERIFIED, facts=facts.PERMISSIONS, translate=translate,
+        layer="Qwen Code permissions.deny (~/.qwen/settings.json)", written=True)
+
+
+def __getattr__(name: str) -> Any:
+    # NATIVE_DENY is made when first asked for: every apply reads each target's GUARDED
+    # (the compiled policy's agentdeck-self rule), and this target's facts and translation
+    # need not load for another target's plan
+    if name == "NATIVE_DENY":
+        value = globals()[name] = _native_deny()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _ISO = "2026-12-01T09:00:00.000Z"
 _PROMPT_ID = "policy-test########0"
