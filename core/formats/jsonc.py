@@ -373,8 +373,9 @@ class JsonDoc:
             node = entry.value
         self._replace(keypath, value)
 
-    def delete(self, keypath: tuple[str, ...]) -> None:
-        """Remove the member at ``keypath`` and its separating comma; no-op when absent."""
+    def delete(self, keypath: tuple[str, ...], *, keep_table: bool = False) -> None:
+        """Remove the member at ``keypath`` and its separating comma; no-op when absent. (An
+        emptied object always stays: ``keep_table`` is for TOML's headers.)"""
         keypath = _keypath(keypath)
         if self._pending is not None:
             if _shadow_delete(self._shadow, keypath):

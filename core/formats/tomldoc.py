@@ -22,7 +22,9 @@ original text:
   sub-table); the blank line tomlkit would add before the next table header is not added.
 * ``delete`` removes the key, then the tables the deletion left empty: implicit parent tables
   always, and the key's own table when the deleted key was a plain value (an empty
-  ``[mcp_servers.x]`` would be a broken server entry). A table holding a comment is kept.
+  ``[mcp_servers.x]`` would be a broken server entry), unless ``keep_table`` says the table was
+  there before the key (the key kind passes it: an operator's empty ``[permissions.x.filesystem]``
+  may be what ``default_permissions`` names). A table holding a comment is kept.
 
 Where exactness does not hold: a file ending in blank
 lines gets one more blank line before an appended table, which ``delete`` takes back; an empty
@@ -54,6 +56,7 @@ from .jsonc import MISSING, _shadow_delete, _shadow_set, same_value
 __all__ = ["MISSING", "TomlDoc"]
 
 _DELETE: Any = object()  # a pending ``delete`` in a batch
+_DELETE_KEEP: Any = object()  # a pending ``delete(..., keep_table=True)``
 
 _TABLES = (Container, Table, InlineTable, OutOfOrderTableProxy)  # what keys can be added under
 _TOMLLIB_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
@@ -156,15 +159,17 @@ class TomlDoc:
         with self._tomlkit_errors(f"cannot set {_dotted(keypath)}"):
             self._set(keypath, value)
 
-    def delete(self, keypath: tuple[str, ...]) -> None:
-        """Remove ``keypath`` and the tables this leaves empty (see the module doc); no-op if absent."""
+    def delete(self, keypath: tuple[str, ...], *, keep_table: bool = False) -> None:
+        """Remove ``keypath`` and the tables this leaves empty (see the module doc); no-op if absent.
+        ``keep_table``: the key's own table keeps its header even when left empty (it was there
+        before the key was added: the operator's ``[permissions.x.filesystem]``)."""
         keypath = _keypath(keypath)
         if self._pending is not None:
             if _shadow_delete(self._shadow, keypath):
-                self._pending.append((keypath, _DELETE))
+                self._pending.append((keypath, _DELETE_KEEP if keep_table else _DELETE))
             return
         with self._tomlkit_errors(f"cannot delete {_dotted(keypath)}"):
-            self._delete(keypath)
+            self._delete(keypath, keep_table)
 
     # -- batches -------------------------------------------------------------------------------
 
@@ -189,8 +194,8 @@ class TomlDoc:
             i += 1
 
     def _one(self, keypath: tuple[str, ...], value: Any) -> None:
-        if value is _DELETE:
-            self.delete(keypath)
+        if value is _DELETE or value is _DELETE_KEEP:
+            self.delete(keypath, keep_table=value is _DELETE_KEEP)
         else:
             self.set(keypath, value)
 
@@ -201,7 +206,7 @@ class TomlDoc:
         seen: set[tuple[str, ...]] = set()
         tk = None
         for keypath, value in ops[i:]:
-            if value is _DELETE or not isinstance(value, dict) or keypath in seen:
+            if value is _DELETE or value is _DELETE_KEEP or not isinstance(value, dict) or keypath in seen:
                 break
             if self.get(keypath, MISSING) is not MISSING or any(p in seen for p in _prefixes(keypath)):
                 break
@@ -359,14 +364,14 @@ class TomlDoc:
         container[key] = _item(value, inline=True)
         self._commit(doc.as_string(), keypath, value)
 
-    def _delete(self, keypath: tuple[str, ...]) -> None:
+    def _delete(self, keypath: tuple[str, ...], keep_table: bool = False) -> None:
         if self.get(keypath, MISSING) is MISSING:
             return
         doc = self._edit_tree()
         chain: list[Any] = [doc]
         for key in keypath[:-1]:
             chain.append(chain[-1][key])
-        removed_plain = not isinstance(chain[-1][keypath[-1]], (Table, AoT))
+        removed_plain = not isinstance(chain[-1][keypath[-1]], (Table, AoT)) and not keep_table
         inline = isinstance(chain[-1], InlineTable)
         _delete_key(chain[-1], keypath[-1])
         expected = _without(self._data, keypath)

@@ -163,7 +163,7 @@ class KeyKind(ItemKind):
         if e is not None and e.prior != ABSENT:
             doc.set(key, e.prior)
         else:
-            doc.delete(key)
+            doc.delete(key, keep_table=_table_was_there(key, e))
 
     # ---- the file's ops ------------------------------------------------------------------------
     def ops(self, ctx: OpContext, items: list["PlanItem"]) -> None:
@@ -226,6 +226,16 @@ class MemberKind(KeyKind):
             doc.delete(key[:i])
 
 
+def _table_was_there(key: tuple[str, ...], e: "Entry | None") -> bool:
+    """Whether the object holding ``key`` was in the file before agentdeck added the key: it
+    stays when the key goes, empty or not (Codex refuses a ``default_permissions`` naming a
+    profile whose ``[permissions.x.filesystem]`` header is gone). An object agentdeck's write
+    created is in the entry's made_keys and goes with the key."""
+    if e is None or len(key) < 2:
+        return False
+    return list(key[:-1]) not in [list(k) for k in (e.made_keys or [])]
+
+
 # ---- the file's batch ----------------------------------------------------------------------------
 
 def _edit_keys(ctx: OpContext, items: list["PlanItem"], doc, made: dict,
@@ -286,7 +296,7 @@ def _prune_made_keys(ctx: OpContext, items: list["PlanItem"], removed: list["Ent
     kept_keys |= {tuple(i.key) for i in items if ctx.writes(i)}
     for key in sorted(made, key=len, reverse=True):
         if key not in kept_keys and doc.get(key, None) == {}:
-            doc.delete(key)
+            doc.delete(key, keep_table=_table_was_there(key, e))
 
 
 def _prior_modes(ctx: OpContext, writes: list["PlanItem"], removed: list["Entry"],

@@ -100,3 +100,19 @@ def test_without_a_profile_of_theirs_nothing_is_written_and_the_plan_says_so(hos
     assert not [i for i in plan.items if ".filesystem " in i.label]
     assert plan.info["codex"]["permissions"]["profile"] is None
     assert any("hook is the only layer in Codex" in n.message for n in plan.notices["codex"])
+
+
+def test_an_empty_filesystem_table_of_theirs_survives_apply_and_uninstall(host, guarded):
+    """Uninstall once dropped an empty [permissions.<name>.filesystem] header that
+    default_permissions pointed at, and Codex then refused the whole config."""
+    (host.home / ".ssh").mkdir()
+    cfg = target_home(host, "codex") / "config.toml"
+    cfg.parent.mkdir(parents=True)
+    before = ('default_permissions = "mine"\n\n[permissions.mine]\nextends = ":workspace"\n\n'
+              '[permissions.mine.filesystem]\n')
+    cfg.write_text(before)
+    plan = engine.build_plan(host, guarded, ["codex"])
+    assert [i for i in plan.items if i.label.startswith("permissions.mine.filesystem ")]
+    assert engine.apply_plan(host, plan).ok
+    assert engine.apply_plan(host, engine.build_uninstall_plan(host, ["codex"])).ok
+    assert cfg.read_text() == before
