@@ -79,16 +79,36 @@ def canonical_event(raw: str | None) -> str:
 # ---- reading ---------------------------------------------------------------------------------
 def _read_stdin() -> tuple[bytes, str | None]:
     """Up to MAX_STDIN bytes; the rest is drained (a writer that gets EPIPE may call the hook
-    failed) and reported."""
+    failed) and reported. A complete JSON document is enough: a sender that leaves stdin open
+    after it does not keep the handler waiting for EOF (read1 returns what has arrived)."""
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None or sys.stdin.isatty():
         return b"", None
-    data = stream.read(MAX_STDIN + 1)
-    if len(data) <= MAX_STDIN:
-        return data, None
-    while stream.read(1 << 20):
-        pass
-    return data[:MAX_STDIN], "stdin larger than 8 MB, not parsed"
+    read = getattr(stream, "read1", stream.read)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = read(1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_STDIN:
+            while read(1 << 20):
+                pass
+            return b"".join(chunks)[:MAX_STDIN], "stdin larger than 8 MB, not parsed"
+        if chunk.rstrip().endswith(b"}") and _complete(b"".join(chunks)):
+            break
+    return b"".join(chunks), None
+
+
+def _complete(data: bytes) -> bool:
+    """Whether ``data`` is already one whole JSON document (then nothing more is waited for)."""
+    try:
+        json.loads(data)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _parse(data: bytes, problem: str | None) -> tuple[dict, str | None]:

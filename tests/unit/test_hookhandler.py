@@ -297,6 +297,29 @@ def test_as_a_subprocess(tmp_path):
     assert TOKEN not in (tmp_path / "state" / "audit.jsonl").read_text()
 
 
+def test_a_complete_payload_is_enough_when_the_sender_leaves_stdin_open(tmp_path):
+    """A sender that writes the payload and keeps its end of the pipe open: the handler answers
+    at once instead of waiting for EOF (which would hold the CLI up to its hook timeout)."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTDECK_")}
+    full_env.update(PYTHONPATH=str(REPO), HOME=str(tmp_path / "home"),
+                    AGENTDECK_STATE_DIR=str(tmp_path / "state"), AGENTDECK_TARGET="copilot",
+                    AGENTDECK_EVENT="preToolUse")
+    proc = subprocess.Popen([sys.executable, "-m", "agentdeck.core.hookhandler", "preToolUse"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=tmp_path, env=full_env)
+    try:
+        proc.stdin.write(json.dumps(COPILOT_PRE).encode() + b"\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0      # stdin is still open here
+    finally:
+        proc.kill()
+        proc.wait()
+        for f in (proc.stdin, proc.stdout, proc.stderr):
+            f.close()
+    [rec] = audit_lines(tmp_path)
+    assert rec["event"] == "pre_tool_use" and "error" not in rec
+
+
 def test_subprocess_with_oversized_stdin(tmp_path):
     big = b'{"prompt": "' + b"x" * (9 * 1024 * 1024) + b'"}'
     proc = _subprocess(["-m", "agentdeck.core.hookhandler", "userPromptSubmitted"], big, tmp_path)
