@@ -296,7 +296,7 @@ def _prune_made_keys(ctx: OpContext, items: list["PlanItem"], removed: list["Ent
     kept_keys |= {tuple(i.key) for i in items if ctx.writes(i)}
     for key in sorted(made, key=len, reverse=True):
         if key not in kept_keys and doc.get(key, None) == {}:
-            doc.delete(key, keep_table=_table_was_there(key, e))
+            doc.delete(key)
 
 
 def _prior_modes(ctx: OpContext, writes: list["PlanItem"], removed: list["Entry"],
