@@ -121,13 +121,7 @@ class Host:
             return self.home / ".local" / "state" / APP_NAME
         import platformdirs   # local: only when no state dir is set (AGENTDECK_STATE_DIR, tests)
 
-        real_home = Path.home()
-        p = Path(platformdirs.user_state_dir(APP_NAME))
-        try:
-            rel = p.relative_to(real_home)
-        except ValueError:
-            rel = Path(".local/state") / APP_NAME
-        return self.home / rel
+        return self._xdg_dir(Path(platformdirs.user_state_dir(APP_NAME)), Path(".local/state"))
 
     @property
     def config_dir(self) -> Path:
@@ -139,12 +133,21 @@ class Host:
             return self.home / ".config" / APP_NAME
         import platformdirs   # local: only when no config dir is set
 
+        return self._xdg_dir(Path(platformdirs.user_config_dir(APP_NAME)), Path(".config"))
+
+    def _xdg_dir(self, p: Path, default: Path) -> Path:
+        """platformdirs' answer ``p`` (from the real home and the XDG variables) for this home.
+        On the real home it is followed as it is, an XDG_CONFIG_HOME / XDG_STATE_HOME outside
+        the home included (the XDG convention). A scratch home (``--home DIR``) keeps its dirs
+        with it: ``p`` re-rooted on it, or the XDG default under it when ``p`` lies outside the
+        real home."""
         real_home = Path.home()
-        p = Path(platformdirs.user_config_dir(APP_NAME))
+        if _same_dir(self.home, real_home):
+            return p
         try:
             rel = p.relative_to(real_home)
         except ValueError:
-            rel = Path(".config") / APP_NAME
+            rel = default / APP_NAME
         return self.home / rel
 
     def display(self, path: os.PathLike[str] | str) -> str:
@@ -769,6 +772,13 @@ def _xdg_default(var: str) -> bool:
     return (sys.platform == "linux" and var not in os.environ
             and os.path.isabs(os.environ.get("HOME", ""))
             and not hasattr(sys, "getandroidapilevel") and "ANDROID_DATA" not in os.environ)
+
+
+def _same_dir(a: Path, b: Path) -> bool:
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
 
 
 def _under(p: str, roots: list[str]) -> bool:
