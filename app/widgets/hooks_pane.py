@@ -28,11 +28,13 @@ def _hook_items(plan: Plan, target: str) -> list[PlanItem]:
     return [i for i in plan.for_target(target) if i.group == "hooks"]
 
 
-def disable_all_words(host: Host, on_disk: Any) -> str:
+def disable_all_words(host: Host, on_disk: Any, effect: str = "") -> str:
     """What the settings file says about disableAllHooks, in words: not set (the key absent, or
-    a null the adapter reports for it), true, false, or another value as it is."""
+    a null the adapter reports for it), true (with what that does to this CLI's hooks, the
+    adapter's ``effect``: the one wording core.targets.hook_events.disable_all_effect gives),
+    false, or another value as it is."""
     if on_disk is True:
-        return "on disk: true (every hook is off)"
+        return f"on disk: true ({effect})" if effect else "on disk: true"
     if on_disk is False:
         return "on disk: false (the hooks run)"
     if on_disk is None or on_disk is MISSING:
@@ -106,7 +108,7 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
         t = Text()
         t.append("disableAllHooks  ", style="bold")
         on_disk = dah.actual if dah is not None else hooks.disable_all_on_disk
-        t.append(disable_all_words(host, on_disk))
+        t.append(disable_all_words(host, on_disk, hooks.disable_all_effect))
         if dah is not None:
             t.append(f", pinned to {show_value(host, dah.desired)} by agentdeck")
             d = plan.decision(dah)
@@ -117,8 +119,8 @@ def render_hooks(host: Host, plan: Plan, target: str) -> Group:
                 t.append(" (conflict: decide on the Keys tab)", style="bold red3")
             elif dah.cls in KEPT_CLASSES:
                 t.append(f" ({dah.cls}: {DECISION_LABEL.get(d)})", style="magenta3")
-        if on_disk is True:
-            t.append("\nEvery hook is off while it is true.", style="bold red3")
+        if on_disk is True and hooks.disable_all_stops:
+            t.append("\nNo hook of this CLI runs while it is true.", style="bold red3")
         parts.append(t)
 
     events = hooks.events

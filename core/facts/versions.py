@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Mapping
+from typing import ClassVar, TYPE_CHECKING, Mapping
 
 if TYPE_CHECKING:  # pragma: no cover
     from agentdeck.core.host import Host
@@ -48,6 +48,9 @@ class CliFacts:
     default_timeout_sec: float | None   # None: no timeout at all
     event_default_timeouts: Mapping[str, float]  # per-event overrides of the default
     canonical_events: Mapping[str, str | None]   # CANONICAL_EVENTS -> this CLI's spelling
+    #: for a CLI with a `disableAllHooks` setting: whether `true` really stops the user's hooks
+    #: (observed in a real turn; Copilot CLI 1.0.102 overrides it: it does not)
+    disable_all_stops_user_hooks: ClassVar[bool] = True
 
     def event_name(self, canonical: str) -> str | None:
         if canonical not in CANONICAL_EVENTS:

@@ -34,3 +34,13 @@ def wanted_events(profile: Profile, vocabulary: Mapping[str, str | None]
         if all(ev != e for _, e in out):
             out.append((canon, ev))
     return out, lacking, warnings
+
+
+def disable_all_effect(cli: str, stops: bool, version: str) -> str:
+    """What ``disableAllHooks: true`` does to a CLI's user hooks, in the one wording the plan,
+    the app and status use (the doctor says the same with its fix). ``stops``: the target's fact
+    as observed for ``version`` (a health part's DISABLE_ALL_STOPS)."""
+    if stops:
+        return f"{cli} runs none of these hooks while it is true"
+    return (f"{cli} {version} still runs these hooks (observed in a real turn): the setting does "
+            "not switch them off")

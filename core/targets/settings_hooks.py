@@ -17,6 +17,7 @@ The info dict it returns:
 
     {"file": str, "wrapper": str, "handler": str | None, "handler_path": str | None,
      "timeout": int, "byte_stable": str, "disableAllHooks_on_disk": bool | None,
+     "disableAllHooks_stops": bool, "disableAllHooks_effect": str,
      "events": [{"event", "canonical", "group", "command", "timeout", "registered_now",
                  "operator_groups"}],
      "skipped_events": [{"canonical", "reason"}]}
@@ -32,7 +33,7 @@ from ..disk import DiskView
 from ..kinds.key import find_member
 from ..model import Profile
 from . import wrapper as wrapper_mod
-from .hook_events import wanted_events
+from .hook_events import disable_all_effect, wanted_events
 
 WRAPPER_NAME = "agentdeck-hook.sh"
 
@@ -62,6 +63,9 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
         "byte_stable": ("the registered command names the wrapper, not the handler: changing "
                         "the handler leaves every hook unchanged"),
         "disableAllHooks_on_disk": (settings or {}).get("disableAllHooks"),
+        "disableAllHooks_stops": facts.disable_all_stops_user_hooks,
+        "disableAllHooks_effect": disable_all_effect(title, facts.disable_all_stops_user_hooks,
+                                                     facts.verified_versions[1]),
         "events": [], "skipped_events": [],
     }
     st.info["hooks"] = info
@@ -132,4 +136,4 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
                                "command": h["command"], "timeout": h["timeout"],
                                "registered_now": now == group, "operator_groups": others})
     if (settings or {}).get("disableAllHooks") is True:
-        st.warn("settings.json has disableAllHooks: true, so none of these hooks run")
+        st.warn(f"settings.json has disableAllHooks: true: {info['disableAllHooks_effect']}")

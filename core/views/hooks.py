@@ -66,6 +66,10 @@ class HooksView:
     #: disableAllHooks as found on disk (`disable_all_known`: the adapter says)
     disable_all_known: bool = False
     disable_all_on_disk: Any = None
+    #: what `disableAllHooks: true` does to this CLI's hooks, in words (the adapter's, from the
+    #: target's facts), and whether it stops them
+    disable_all_effect: str = ""
+    disable_all_stops: bool = False
     #: the CLI gates hooks on trust; `trust_requested`: this plan trusts agentdeck's hooks
     trust_gated: bool = False
     trust_requested: bool = False
@@ -113,6 +117,8 @@ def of(plan: Any, target: str) -> HooksView:
         byte_stable=str(h.get("byte_stable") or ""),
         disable_all_known="disableAllHooks_on_disk" in h,
         disable_all_on_disk=h.get("disableAllHooks_on_disk"),
+        disable_all_effect=str(h.get("disableAllHooks_effect") or ""),
+        disable_all_stops=h.get("disableAllHooks_stops") is True,
         trust_gated="trust_requested" in h, trust_requested=bool(h.get("trust_requested")),
         events=tuple(_event(e) for e in rows(h.get("events"))),
         skipped=tuple(SkippedEvent(str(s.get("canonical")), str(s.get("reason", "")))

@@ -75,7 +75,8 @@ def test_the_hooks_pane_says_disableallhooks_on_disk_in_words(tmp_path):
     host = Host.from_environment(tmp_path, env={"HOME": str(tmp_path)})
     assert disable_all_words(host, None) == disable_all_words(host, MISSING) == (
         "on disk: not set (the hooks run)")
-    assert disable_all_words(host, True) == "on disk: true (every hook is off)"
+    assert disable_all_words(host, True, "X runs none of these hooks while it is true") == (
+        "on disk: true (X runs none of these hooks while it is true)")
     assert disable_all_words(host, False) == "on disk: false (the hooks run)"
     assert '"no"' in disable_all_words(host, "no") and "neither true nor false" in (
         disable_all_words(host, "no"))

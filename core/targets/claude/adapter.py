@@ -52,6 +52,7 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
     "file": str, "wrapper": str, "handler": str | None, "handler_path": str | None,
     "timeout": int, "byte_stable": str,
     "disableAllHooks_on_disk": bool | None,
+    "disableAllHooks_stops": bool, "disableAllHooks_effect": str,
     "events": [{"event": "PreToolUse", "canonical": "pre_tool_use",
                 "group": {"hooks": [{"type": "command", "command": str, "timeout": int}]},
                 "command": str, "timeout": int,

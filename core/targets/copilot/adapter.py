@@ -28,6 +28,8 @@ The `info` dict (plain data for the app's panes; every path is absolute):
     "timeout": int,                                 # timeoutSec of every action
     "byte_stable": str,                             # why a handler change keeps the keys
     "disableAllHooks_on_disk": bool | None,
+    "disableAllHooks_stops": bool,                  # true there stops the user hooks (facts)
+    "disableAllHooks_effect": str,                  # what true does, in words (hook_events)
     "other_sources": [...],                         # same list as info["other_hook_sources"]
     "events": [{
         "event": "preToolUse",                      # Copilot's camelCase name

@@ -39,6 +39,7 @@ from ...model import Profile
 if TYPE_CHECKING:  # pragma: no cover
     from ...disk import DiskView
 from .. import wrapper as wrapper_mod
+from ..hook_events import disable_all_effect
 from . import SPEC
 
 HOOKS_FILE = "agentdeck.json"
@@ -122,7 +123,11 @@ def plan_hooks(profile: Profile, view: "DiskView", settings_data: dict | None) -
         "handler_path": None, "timeout": profile.hooks.timeout,
         "byte_stable": ("the registered action names the wrapper, not the handler: changing the "
                         "handler leaves every action and its disable key unchanged"),
-        "disableAllHooks_on_disk": disable_all, "events": [],
+        "disableAllHooks_on_disk": disable_all,
+        "disableAllHooks_stops": facts.COPILOT.disable_all_stops_user_hooks,
+        "disableAllHooks_effect": disable_all_effect("Copilot CLI", facts.COPILOT.disable_all_stops_user_hooks,
+                                                     facts.COPILOT.verified_versions[1]),
+        "events": [],
     }
     hp.other_sources = other_hook_sources(view, settings_data)
     if not profile.hooks.command:
@@ -166,7 +171,7 @@ def plan_hooks(profile: Profile, view: "DiskView", settings_data: dict | None) -
         })
     hp.hooks_text = render_hooks_file(actions)
     if disable_all is True:
-        hp.notices.append("settings.json has disableAllHooks: true, so none of these hooks run "
+        hp.notices.append(f"settings.json has disableAllHooks: true: {hp.info['disableAllHooks_effect']} "
                           "(agentdeck pins it to false; decide on that item)")
     return hp
 
