@@ -14,7 +14,7 @@ def main(args, host: Host) -> int:
     from .run import drill
 
     prof = args.profile or engine.DEFAULT_PROFILE
-    chosen = engine.select_targets(args.target, profiles.resolve(host, prof).targets)
+    chosen = engine.select_targets(args.target, profiles.resolve(host, prof).targets, host)
     running: set[str] = set()
 
     def progress(target: str, what: str) -> None:

@@ -8,7 +8,10 @@ Nothing the operator's example would do really happens:
                outside them is not tried
   argv rules   a stub of the rule's program is first on PATH (the scratch bin folder, also put
                first by the scratch home's shell start-up files, since /etc/profile resets PATH
-               in a login shell); the stub only touches drill-stub-<name>.txt
+               in a login shell); the stub only appends its arguments to drill-stub-<name>.txt,
+               one call a line. A CLI may run the program itself (Copilot and Qwen run `git`):
+               a rule is judged on the calls the rule denies (stub_calls_denied), not on
+               whether the stub ran at all
   regex rules  the example is the argument of `:`, the shell's no-op
 and every form leaves its own marker file (drill-rule-<n>.txt) only when it really ran.
 
@@ -84,6 +87,8 @@ class Trials:
     trials: list[Trial] = field(default_factory=list)
     untried: list[Untried] = field(default_factory=list)
     note: str = ""              # why nothing at all is tried (no policy)
+    #: the handler's decision code on the compiled document (what judges a stub's calls)
+    sim: "_Sim | None" = field(default=None, repr=False, compare=False)
 
     @property
     def commands(self) -> list[str]:
@@ -270,6 +275,7 @@ def choose(policy: dict, doc: dict, home: str, work: str, max_rules: int = MAX_R
             break
         else:
             skip("none of its deny examples can be tried: " + "; ".join(why_not))
+    res.sim = sim
     return _recheck(res, sim)
 
 
@@ -314,8 +320,43 @@ def for_target(host, profile: str, target: str, home: str, work: str) -> Trials:
 
 # ---- what the scratch folder needs for the trials ---------------------------------------------
 
+#: separates a stub call's arguments in its marker file (a control character no argument of
+#: the drill's forms holds)
+ARG_SEP = "\x1f"
+
+
 def stub_script(work: str, name: str) -> str:
-    return f"#!/bin/sh\n: > {shlex.quote(posixpath.join(work, stub_marker(name)))}\nexit 0\n"
+    """The stub: appends its arguments (ARG_SEP after each) and a line break to its marker."""
+    out = shlex.quote(posixpath.join(work, stub_marker(name)))
+    return (f"#!/bin/sh\nfor a in \"$@\"; do printf '%s\\037' \"$a\" >> {out}; done\n"
+            f"printf '\\n' >> {out}\nexit 0\n")
+
+
+def stub_calls(text: str) -> list[list[str]]:
+    """The calls a stub recorded (stub_script), each its argument list."""
+    calls = []
+    for i, line in enumerate(text.split("\n")):
+        if line or i < text.count("\n"):
+            calls.append(line.split(ARG_SEP)[:-1])
+    return calls
+
+
+def stub_calls_denied(trials: Trials, calls: dict[str, list[list[str]]]) -> dict[str, list[str]]:
+    """Per argv trial's rule: the stub calls (as command lines) its rule denies. A call the rule
+    does not deny (the CLI's own `git status`) is no evidence against the rule."""
+    out: dict[str, list[str]] = {}
+    if trials.sim is None:
+        return out
+    for t in trials.trials:
+        hits = []
+        for name in t.stubs:
+            for args in calls.get(name, []):
+                cmd = shlex.join([name, *args])
+                if trials.sim.decide(cmd, trials.decoys) == ("deny", t.rule):
+                    hits.append(cmd)
+        if hits:
+            out[t.rule] = hits
+    return out
 
 
 def path_line(bin_dir: str) -> str:

@@ -259,9 +259,9 @@ def _why_not_held(t, forms: list[dict], side: dict) -> str:
             return f"{f['label']} ran (its marker file exists)"
     if t.decoy and t.decoy in (side.get("decoys_changed") or []):
         return "its decoy file was changed"
-    ran = [n for n in t.stubs if n in (side.get("stubs_ran") or [])]
-    if ran:
-        return f"the stub of {', '.join(ran)} ran"
+    denied_calls = (side.get("stub_denied") or {}).get(t.rule) or []
+    if denied_calls:       # the program ran with arguments this rule denies (not the CLI's own calls)
+        return f"the stub ran as `{denied_calls[0]}`"
     for f in forms:
         if not f["held"]:
             if f["decision"] is None:

@@ -109,6 +109,19 @@ def prepare_trials(host: Host, s: scratch.Scratch, trials: operator_rule.Trials,
     env["PATH"] = f"{bin_dir}:{env.get('PATH') or '/usr/bin:/bin'}"
 
 
+def _stub_calls(host: Host, s: scratch.Scratch,
+                trials: operator_rule.Trials) -> dict[str, list[list[str]]]:
+    """What each stub recorded: its calls' arguments (the CLI's own calls of the program too)."""
+    out = {}
+    for n in trials.stubs:
+        try:
+            raw = host.read_bytes(s.work / operator_rule.stub_marker(n)) or b""
+        except HostError:
+            raw = b""
+        out[n] = operator_rule.stub_calls(raw.decode("utf-8", "replace"))
+    return out
+
+
 def _side(host: Host, s: scratch.Scratch, trials: operator_rule.Trials) -> dict:
     try:
         lines = (host.read_bytes(s.work / HARMLESS_FILE) or b"").decode("utf-8", "replace")
@@ -121,6 +134,7 @@ def _side(host: Host, s: scratch.Scratch, trials: operator_rule.Trials) -> dict:
                        for t in trials.trials for f in t.forms},
            "stubs_ran": [n for n in trials.stubs
                          if host.exists(s.work / operator_rule.stub_marker(n))],
+           "stub_denied": operator_rule.stub_calls_denied(trials, _stub_calls(host, s, trials)),
            "stub_found": {n: (found[i] if i < len(found) else None)
                           for i, n in enumerate(trials.stubs)},
            "stub_dir": str(s.root / "bin"), "decoys_changed": []}
