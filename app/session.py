@@ -210,6 +210,11 @@ class Session:
         self.reapply(plan)
         return plan
 
+    def covered_targets(self) -> list[str]:
+        """The targets a command covers without --target (core.scopes.COVERAGE), as the CLI's."""
+        return engine.select_targets(None, profiles.resolve(self.host, self.profile).targets,
+                                     self.host)
+
     def fresh_plan(self) -> Plan:
         """The plan with this session's choices and no decisions: what is left after an apply,
         what the doctor compares the disk with."""

@@ -319,9 +319,25 @@ def cmd_status(args) -> int:
             extra = (f"; {r['warnings']} warning(s), see agentdeck plan or doctor"
                      if r["warnings"] else "")
             print(f"{r['target']:<8} {r['state']}{extra}")
+        if not args.target and repo is None:
+            print(f"covered: {coverage_line(host, plan.profile)}")
     if plan.errors:
         return EXIT_ERROR
     return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() or any_inert else EXIT_OK
+
+
+def coverage_line(host: Host, profile_name: str) -> str:
+    """Which targets a command covers without --target, and why (core.scopes.COVERAGE)."""
+    from .scopes import found_targets   # local: status and the app ask it, no other command
+
+    named = [t for t in profiles.resolve(host, profile_name).targets or []]
+    if named:
+        return f"{', '.join(named)}: the profile {profile_name} names them (--target chooses others)"
+    found = found_targets(host)
+    if found:
+        return (f"{', '.join(found)}: every CLI installed (on PATH) or with a home folder here "
+                "(--target chooses)")
+    return "every CLI: none is installed or has a home folder here (--target chooses)"
 
 
 def _installed_elsewhere(host: Host, plan) -> list[dict[str, Any]]:

@@ -33,8 +33,10 @@ from .targets.base import RunOptions
 DEFAULT_PROFILE = "default"
 
 
-def select_targets(names: list[str] | None, profile_targets: list[str] | None = None) -> list[str]:
-    return HOME.select(names, profile_targets)
+def select_targets(names: list[str] | None, profile_targets: list[str] | None = None,
+                   host: Host | None = None) -> list[str]:
+    """The home's targets a command covers (core.scopes.COVERAGE)."""
+    return HOME.select(names, profile_targets, host)
 
 
 def load_manifests(host: Host, view: DiskView | None = None,
@@ -109,7 +111,7 @@ def build_plan(host: Host, profile_name: str | None = DEFAULT_PROFILE, names: li
     if profile_name is None:
         profile_name = installed_profile(host, names, scope=scope, view=view)
     prof = profiles.resolve(host, profile_name)
-    chosen = scope.select(names, prof.targets)
+    chosen = scope.select(names, prof.targets, host)
     layer = scope.layer(host, profile_name, choices)
     run = scope.with_layer(layer, overrides)
     states, errors = [], {}

@@ -239,7 +239,7 @@ class Profile(BaseModel):
     description: str = ""
     chain: list[str]                      # base first, this profile last
     origins: dict[str, str] = Field(default_factory=dict)   # profile name -> "bundled"/"operator" dir
-    targets: list[str] = Field(default_factory=lambda: list(TARGETS))
+    targets: list[str] | None = None      # None: the profile names none (core.scopes.COVERAGE)
     hooks: HookSpec = Field(default_factory=HookSpec)
     personas: list[tuple[str, str]] = Field(default_factory=list)   # (profile name, AGENTS.md text)
     rules: dict[str, str] = Field(default_factory=dict)             # rule name -> text (later wins)

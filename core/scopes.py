@@ -38,7 +38,8 @@ class Scope(ABC):
         return host
 
     @abstractmethod
-    def select(self, names: list[str] | None, profile_targets: list[str] | None) -> list[str]: ...
+    def select(self, names: list[str] | None, profile_targets: list[str] | None,
+               host: "Host | None" = None) -> list[str]: ...
 
     @abstractmethod
     def adapter(self, name: str) -> "Target": ...
@@ -71,15 +72,39 @@ class Scope(ABC):
     def to_json(self) -> dict[str, Any]: ...
 
 
+#: which targets a command covers without --target, in the words status, the docs and the app use
+COVERAGE = ("every CLI installed (on PATH) or with a home folder, unless the profile names its "
+            "targets; every CLI when none is found; --target chooses")
+
+
+def found_targets(host: "Host") -> list[str]:
+    """The registered targets whose CLI is on the host's PATH or whose home folder exists (a
+    home agentdeck installed into has one: its manifest lives there)."""
+    from .targets import registry   # local: the specs only (no adapter is imported)
+
+    out = []
+    for name in targets.available():
+        spec = registry.spec(name)
+        if host.which(spec.binary) or host.is_dir(spec.home(host)):
+            out.append(name)
+    return out
+
+
 class HomeScope(Scope):
     """The home: the registry's targets, each with its manifest in its CLI's home."""
     kind = "home"
 
-    def select(self, names: list[str] | None, profile_targets: list[str] | None) -> list[str]:
+    def select(self, names: list[str] | None, profile_targets: list[str] | None,
+               host: "Host | None" = None) -> list[str]:
+        """The targets a command covers (COVERAGE says it in words): `names` (--target) when
+        given; else the profile's `targets` when it names them; else every target found on
+        `host` (found_targets); else, when none is found (or no host is given), every target."""
         known = targets.available()
         if not names:
-            chosen = [t for t in (profile_targets or known) if t in known]
-            return chosen or known
+            chosen = [t for t in (profile_targets or []) if t in known]
+            if chosen:
+                return chosen
+            return (found_targets(host) if host is not None else []) or known
         out: list[str] = []
         for n in names:
             for part in n.split(","):
@@ -135,7 +160,8 @@ class RepoScope(Scope):
             return host
         return with_repo(host, self.root)
 
-    def select(self, names: list[str] | None, profile_targets: list[str] | None) -> list[str]:
+    def select(self, names: list[str] | None, profile_targets: list[str] | None,
+               host: "Host | None" = None) -> list[str]:
         return ["repo"]
 
     def adapter(self, name: str) -> "RepoTarget":

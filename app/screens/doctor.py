@@ -324,7 +324,7 @@ class DoctorScreen(Screen):
 
         s = self.session
         try:
-            targets = engine.select_targets(s.targets, profiles.resolve(s.host, s.profile).targets)
+            targets = engine.select_targets(s.targets, profiles.resolve(s.host, s.profile).targets, s.host)
         except Exception as e:  # noqa: BLE001 - shown on screen, one line
             self.notify(f"Cannot run the drill: {e}", severity="error")
             return

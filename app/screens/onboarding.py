@@ -175,7 +175,8 @@ class OnboardingScreen(Screen[str]):
         host = self.session.host
         # targets
         sl = self.query_one("#target-set", SelectionList)
-        chosen = self.session.targets or available_targets()
+        # the targets a command would cover (core.scopes.COVERAGE), ticked
+        chosen = self.session.targets or self.session.covered_targets()
         for t in available_targets():
             sl.add_option(Selection(self._target_label(t), t, t in chosen, id=f"target-{t}"))
         self.watch(self.app, "versions", self._versions_changed, init=False)

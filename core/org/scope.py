@@ -110,7 +110,8 @@ class OrgScope(Scope):
     def host(self, host: Host) -> Host:
         return org_host(host, self.prefix)
 
-    def select(self, names: list[str] | None, profile_targets: list[str] | None) -> list[str]:
+    def select(self, names: list[str] | None, profile_targets: list[str] | None,
+               host: "Host | None" = None) -> list[str]:
         if not names:
             return list(order())
         known = order()

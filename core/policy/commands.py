@@ -91,10 +91,11 @@ def cmd_policy(args, make_host) -> int:
         return 1
     host = make_host(args)
     name = args.profile or engine.DEFAULT_PROFILE
-    pol = policy_of(profiles.resolve(host, name))
+    prof = profiles.resolve(host, name)
+    pol = policy_of(prof)
     if args.policy_cmd == "show":
         from .enforcement import describe   # local: only policy show describes the enforcement
-        targets = engine.select_targets(args.target, None) + ["repo"]
+        targets = engine.select_targets(args.target, prof.targets, host) + ["repo"]
         data = {t: describe(pol, t) for t in targets}
         if args.json:
             print(json.dumps(data, indent=2))

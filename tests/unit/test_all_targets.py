@@ -43,9 +43,9 @@ def test_available_targets_are_every_registered_one():
 
 
 def test_one_plan_shows_every_target(ghost):
-    # the bundled profiles name the first three; a newer target is opt-in (--target, or a
-    # profile's targets) until it joins them
-    assert engine.build_plan(ghost, "default").targets == ["copilot", "codex", "claude"]
+    # the bundled profiles name no targets: with no CLI found, a plan covers every one
+    # (core.scopes.COVERAGE; tests/unit/test_coverage.py)
+    assert engine.build_plan(ghost, "default").targets == ALL
     plan = engine.build_plan(ghost, "default", ALL)
     assert plan.targets == ALL
     for t in ALL:

@@ -8,10 +8,11 @@ import pytest
 from agentdeck.core import engine
 from agentdeck.core.cli import main
 from agentdeck.core.errors import UserError
+from agentdeck.core.targets import registry
 from tests.conftest import snapshot_tree
 from tests.target_homes import target_home
 
-ALL = ["copilot", "codex", "claude"]
+ALL = [s.name for s in registry.TARGETS]
 BROKEN = "[mcp_servers.x]\ncommand = \n"
 
 
@@ -49,6 +50,8 @@ def test_one_broken_target_alone_still_raises(ghost):
 
 
 def test_cli_plan_shows_the_others_and_exits_1(ghost, capsys):
+    for name in ALL:         # every CLI has its home here, so a plain `plan` covers each
+        target_home(ghost, name).mkdir(parents=True, exist_ok=True)
     cfg = _break_codex(ghost)
     rc = main(["plan", "--home", str(ghost.home)])
     out, err = capsys.readouterr()

@@ -212,7 +212,7 @@ def test_a_forged_shipped_cache_is_a_miss(host, monkeypatch, tmp_path):
     data["entries"]["default"]["profile"]["v"]["targets"] = "oops"
     (fake / "_resolved.json").write_text(json.dumps(data))
     assert profilecache.load(host, "default") is None
-    assert profiles.resolve(host, "default").targets == ["copilot", "codex", "claude"]
+    assert profiles.resolve(host, "default").targets is None     # the bundled ones name none
     # the bundled profiles elsewhere on disk: the other entries still hold (relative paths)
     assert profilecache.load(host, "_base") is not None
 
@@ -242,7 +242,7 @@ def test_runtime_classes_keep_pydantic_reading_api():
     with pytest.raises(model.ValidationError):
         model.McpServer.model_validate({"type": "ftp"})
     p = model.Profile(name="p", chain=["p"], mcp_servers={"s": srv})
-    assert p.mcp_servers["s"] == srv and p.targets == list(registry.NAMES)
+    assert p.mcp_servers["s"] == srv and p.targets is None    # not named: core.scopes.COVERAGE
 
 
 def test_the_schema_is_declared_once():

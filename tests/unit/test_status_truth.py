@@ -8,6 +8,7 @@ import os
 import pytest
 
 from agentdeck.core import cli, engine, hooks_health
+from agentdeck.core.targets import registry
 from tests.target_homes import target_home
 
 
@@ -34,6 +35,8 @@ def _break(host, how):
 @pytest.mark.parametrize("installed", [False, True])
 def test_a_target_whose_plan_failed_is_an_error_in_status(ghost, capsys, monkeypatch, how,
                                                           installed):
+    for spec in registry.TARGETS:   # every CLI has its home: a plain status covers each
+        target_home(ghost, spec.name).mkdir(parents=True, exist_ok=True)
     if installed:
         assert engine.apply_plan(ghost, engine.build_plan(ghost, "default")).ok
     target, where = _break(ghost, how)
