@@ -78,6 +78,10 @@ class Desired:
     #: (kept: another tool's file there), this one is left out too (Plan.decision) -- Codex's
     #: trust of a hook that only agentdeck's hooks file would register
     follows: str = ""
+    #: agentdeck's own file that nobody edits by hand (the compiled policy, the hook wrapper:
+    #: core/seal.py marks them): a change or removal on disk is damage, not the operator's
+    #: edit, so the plan puts it back instead of keeping it
+    own: bool = False
 
 
 @dataclass

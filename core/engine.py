@@ -28,6 +28,7 @@ from .manifest import Manifest
 from .output_guard import guard_state
 from .plan import Plan
 from .scopes import HOME, RepoScope, Scope
+from .seal import seal
 from .targets.base import RunOptions
 
 DEFAULT_PROFILE = "default"
@@ -119,7 +120,7 @@ def build_plan(host: Host, profile_name: str | None = DEFAULT_PROFILE, names: li
         try:
             adapter = scope.adapter(n)
             opts = scope.options(n, run, trust_hooks)
-            states.append(guard_state(adapter.desired(adapter.profile_for(prof, opts), view, opts)))
+            states.append(seal(guard_state(adapter.desired(adapter.profile_for(prof, opts), view, opts))))
         except UserError as e:
             errors[n] = e
     if errors and not states and not keep_going:
@@ -175,7 +176,7 @@ def _refuse_edit_outside(host: Host, path: Path) -> None:
 def desired_states(host: Host, profile_name: str, names: list[str]) -> list[DesiredState]:
     prof = profiles.resolve(host, profile_name)
     view = DiskView(host)
-    return [guard_state(HOME.adapter(n).desired(prof, view)) for n in names]
+    return [seal(guard_state(HOME.adapter(n).desired(prof, view))) for n in names]
 
 
 def with_overrides(prof, overrides: dict | None, target: str):

@@ -368,16 +368,39 @@ def _channel(record: dict, env):
 _MAX_POLICY = 4 * 1024 * 1024
 
 
+def _sealed(env) -> str | None:
+    """The compiled policy's sha256 as the wrapper sealed it (core/seal.py): "" when the wrapper
+    says there is no policy, None when the call did not come through a sealed wrapper
+    (repository hooks, a wrapper an earlier agentdeck wrote)."""
+    return env.get("AGENTDECK_POLICY_SHA256")
+
+
+def _fail_mode(env, doc: dict | None) -> str:
+    """on_error: the sealed wrapper's (a damaged policy cannot change it), else the policy's."""
+    if _sealed(env) is not None:
+        return "deny" if env.get("AGENTDECK_ON_ERROR") == "deny" else "allow"
+    return (doc or {}).get("on_error") or "allow"
+
+
 def _policy(env) -> tuple[dict | None, str | None]:
-    return load_policy(_dialects.policy_path(env, state_dir(env)))
+    sealed = _sealed(env)
+    if sealed is None:
+        return load_policy(_dialects.policy_path(env, state_dir(env)))
+    if not sealed:
+        return None, None           # the profile has no rule: nothing to enforce
+    return load_policy(env.get("AGENTDECK_POLICY") or "", digest=sealed)
 
 
-def load_policy(path: str) -> tuple[dict | None, str | None]:
-    """(document, problem). (None, None): there is no policy file (nothing to enforce).
-    Never follows a FIFO or blocks: opened O_NONBLOCK, refused unless a regular file."""
+def load_policy(path: str, digest: str | None = None) -> tuple[dict | None, str | None]:
+    """(document, problem). (None, None): there is no policy file (nothing to enforce) -- unless
+    `digest` is given (the wrapper's seal): then the file must exist and its bytes hash to it,
+    or it is a problem (the caller answers the fail mode). Never follows a FIFO or blocks:
+    opened O_NONBLOCK, refused unless a regular file."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
+        if digest:
+            return None, f"policy {path} is missing (agentdeck apply puts it back)"
         return None, None
     except OSError as e:
         return None, f"policy {path}: {e.strerror}"
@@ -390,6 +413,11 @@ def load_policy(path: str) -> tuple[dict | None, str | None]:
         os.close(fd)
     if len(data) > _MAX_POLICY:
         return None, f"policy {path} is larger than 4 MB"
+    if digest:
+        import hashlib   # local: only a sealed wrapper's call checks the digest
+        if hashlib.sha256(data).hexdigest() != digest:
+            return None, (f"policy {path} was changed since agentdeck wrote it (its digest does "
+                          "not match the wrapper's; agentdeck apply puts it back)")
     try:
         doc = json.loads(data)
     except ValueError as e:
@@ -410,7 +438,7 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
     system path rules look at (core.policy.fs; the disk by default)."""
     event = record["event"]
     doc, problem = policy if policy is not None else _policy(env)
-    on_error = (doc or {}).get("on_error") or "allow"
+    on_error = _fail_mode(env, doc)
     servers = (doc or {}).get("mcp_servers") or ()
     vocab = _vocabulary(record, env) if event == "pre_tool_use" else None
     calls = _V.tool_calls(payload, servers, vocab) if event == "pre_tool_use" else []
@@ -433,7 +461,8 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
             from agentdeck.core.policy.rules import Context, evaluate_doc   # local: the rules only when a compiled policy is installed
             cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
             home = env.get("HOME") or doc.get("home") or ""
-            verdict = evaluate_doc(doc, calls, Context(home, cwd, env, fs))
+            verdict = _within_budget(lambda: evaluate_doc(doc, calls, Context(home, cwd, env, fs)),
+                                     doc, calls)
         else:
             from agentdeck.core.policy.rules import evaluate_prompt   # local: the rules only when a compiled policy is installed
             verdict = evaluate_prompt(doc.get("rules") or [], prompt)
@@ -461,6 +490,43 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
         record["error"] = "; ".join(filter(None, [record.get("error"), failed]))
     record["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
     return code, out, err
+
+
+#: seconds one decision may take (globs over a whole disk, link chains, parsing): far inside
+#: the shortest hook timeout (30 s: past it every CLI lets the call run). Past it the call is
+#: unresolved (`[policy] unresolved`), never allowed.
+DECIDE_BUDGET = 5.0
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def _within_budget(evaluate, doc: dict, calls: list):
+    """evaluate() under DECIDE_BUDGET (an interval timer: it interrupts a glob or a walk in the
+    middle); out of time, the verdict is `unresolved`. Only in the main thread of a process of
+    its own (the handler): in-process callers (`policy test`, the drill's simulation) run as is."""
+    import signal   # local: only a decision with a compiled policy is timed
+    import threading   # local: as signal (is this the main thread, where a timer can interrupt)
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return evaluate()
+
+    def expire(signum, frame):
+        raise _OverBudget()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, DECIDE_BUDGET)
+    try:
+        return evaluate()
+    except _OverBudget:
+        from agentdeck.core.policy.rules import UNRESOLVED_RULE, Verdict   # local: as above
+        return Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
+                       f"agentdeck could not decide within {DECIDE_BUDGET:g} s (a glob over a "
+                       "large tree, a long chain of links): unresolved", calls[0] if calls else None)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _vocabulary(record: dict, env):
@@ -512,7 +578,7 @@ def _fail(env, raw: str | None, e: BaseException) -> tuple[int, str, str]:
     """An internal error at a decision event: the policy's on_error, in the target's channel."""
     try:
         doc, _ = _policy(env)
-        on_error = (doc or {}).get("on_error") or "allow"
+        on_error = _fail_mode(env, doc)
         from agentdeck.core.policy import answer as A   # local: the channel facts only on an internal error
         dialect = _channel({}, env)
         return A.on_error(canonical_event(raw), dialect, on_error,

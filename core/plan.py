@@ -563,6 +563,12 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 why = (f"its mode is now {afp.rpartition(':')[2]}, agentdeck wrote it "
                        f"{entry.fingerprint.rpartition(':')[2]} (the same content): apply puts the "
                        "mode back")
+            if d.own and cls in (ItemClass.HAND_EDITED, ItemClass.CONFLICT, ItemClass.FOREIGN):
+                # agentdeck's own file (core/seal.py: the compiled policy, the hook wrapper):
+                # nobody edits it by hand, so a change or removal is damage -- put it back
+                cls, heal = ItemClass.UPDATE, False
+                why = ("agentdeck's own file, changed or removed since the last apply (not an "
+                       "edit to keep: the guard reads it): apply puts it back")
             if cls == "conflict" and afp is not None and kept.get(eid) == afp:
                 cls, why = "hand-edited", "you chose to keep your value at an earlier apply; kept"
             elif kind.sets_aside and cls == "create" and afp is not None and kept.get(eid) == afp:

@@ -15,10 +15,10 @@ wrapper path. The script is POSIX sh (hooks run through /bin/sh):
 
 Which handler the wrapper names is decided by `resolve_handler` (agentdeck's own handler: the
 one beside the running agentdeck; others: PATH; an installed working wrapper is kept stable).
-When the handler's program cannot be found at run time the wrapper says so on stderr and exits 0:
-a missing handler must not turn into "every tool call denied" (Copilot's preToolUse treats any
-non-zero exit but a timeout as a deny). A handler that is found keeps its own exit code, so a
-handler that blocks with exit 2 still blocks.
+The wrapper fails closed (render_wrapper): when the handler cannot run or crashes, a decision
+event gets the fail mode core/seal.py recorded in the wrapper from the compiled policy (deny:
+exit 2, which every CLI honours); other events exit 0. A handler that runs keeps its own exit
+code (0 allow, 2 deny).
 """
 from __future__ import annotations
 
@@ -139,24 +139,33 @@ def installed_handler(host: Host, wrapper_path: Path | None, read=None) -> str |
 
 
 def handler_of_wrapper(text: str) -> str | None:
-    """argv[0] of a wrapper's `exec` line (a wrapper render_wrapper wrote, or any sh script that
-    ends in `exec PROGRAM ...`)."""
-    for line in reversed(text.splitlines()):
-        line = line.strip()
+    """argv[0] of the handler a wrapper runs: the line before its `rc=$?` (a wrapper
+    render_wrapper writes), or an `exec PROGRAM ...` line (an earlier agentdeck's wrapper, or
+    any sh script that ends so)."""
+    lines = [ln.strip() for ln in text.splitlines()]
+    for i, line in enumerate(lines):
+        if line == _RC_LINE and i > 0:
+            return _argv0(lines[i - 1])
+    for line in reversed(lines):
         if line.startswith("exec "):
-            try:
-                argv = shlex.split(line[5:])
-            except ValueError:
-                return None
-            return argv[0] if argv else None
+            return _argv0(line[5:])
     return None
+
+
+def _argv0(line: str) -> str | None:
+    try:
+        argv = shlex.split(line)
+    except ValueError:
+        return None
+    return argv[0] if argv else None
 
 
 def not_found_message(host: Host, prog: str, own: bool) -> str:
     dirs = ", ".join(own_scripts_dirs(host)) or "none"
     where = f"not beside this agentdeck ({dirs}) and " if own else ""
-    return (f"the hook handler {prog!r} cannot be found ({where}not on PATH now): every hook "
-            "will do nothing (the wrapper exits 0) until it is installed; install agentdeck "
+    return (f"the hook handler {prog!r} cannot be found ({where}not on PATH now): until it is "
+            "installed the wrapper answers the policy's on_error at every tool call and prompt "
+            "(deny: nothing runs; allow: nothing is checked or recorded); install agentdeck "
             f"with its {OWN_HANDLER} script, or set [hooks] command to the handler's absolute path")
 
 
@@ -204,9 +213,37 @@ def resolve_handler(host: Host, command: str, wrapper_path: Path | None = None,
     return Handler(command, argv, found, warnings, how=how, previous=previous)
 
 
+#: the spellings of the events at which the handler decides (hookhandler.DECISION_EVENTS:
+#: pre_tool_use, user_prompt_submit) in every CLI; the wrapper fails closed at these only
+#: (tests/unit/test_wrapper_seal.py checks them against the handler's EVENTS)
+PRE_TOOL_SPELLINGS = ("preToolUse", "PreToolUse", "pre_tool_use")
+PROMPT_SPELLINGS = ("userPromptSubmitted", "UserPromptSubmit", "user_prompt_submit")
+DECISION_SPELLINGS = PRE_TOOL_SPELLINGS + PROMPT_SPELLINGS
+#: the reason a damaged guard's deny gives (the wrapper adds what is damaged on stderr)
+FAIL_REASON = ("the agentdeck guard cannot decide (its handler or compiled policy is missing or "
+               "damaged): denied until `agentdeck apply` puts it back")
+#: the seal's lines (core/seal.py fills them in from the compiled policy the plan writes)
+SEAL_POLICY = "AGENTDECK_POLICY="
+SEAL_DIGEST = "AGENTDECK_POLICY_SHA256="
+SEAL_FAIL = "AGENTDECK_ON_ERROR="
+#: the line after the handler's run (handler_of_wrapper finds the handler before it)
+_RC_LINE = "rc=$?"
+
+
 def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
-    """The wrapper script's text (identical for identical inputs: re-runs are byte-stable)."""
+    """The wrapper script's text (identical for identical inputs: re-runs are byte-stable).
+
+    It sets every variable the handler reads about where things are (the environment a CLI
+    passes, its .env files included, cannot redirect them), runs the handler, and fails closed:
+    when the handler is missing, not executable or ends with any exit but 0 or 2 (a crash, an
+    uninstalled package, a lost interpreter), a decision event gets the recorded fail mode
+    (AGENTDECK_ON_ERROR: deny is exit 2, which every CLI honours, with a line in the audit
+    log); other events exit 0. Unsealed (no compiled policy yet) it names no policy and fails
+    open; core/seal.py seals it with the compiled policy's path, digest and on_error."""
     prog = shlex.quote(handler.argv[0]) if handler.argv else "''"
+    shown = _sh_dq(handler.argv[0] if handler.argv else "")
+    audit = shlex.quote(str(Path(state_dir) / "audit.jsonl"))
+    pre_code, pre_out, prompt_code, prompt_out = _deny_answers(target)
     return (
         "#!/bin/sh\n"
         f"# Written by agentdeck for {target}: runs the profile's hook handler for one event.\n"
@@ -215,14 +252,73 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
         "AGENTDECK_EVENT=\"${1:-}\"\n"
         f"AGENTDECK_TARGET={shlex.quote(target)}\n"
         f"AGENTDECK_STATE_DIR={shlex.quote(str(state_dir))}\n"
-        "export AGENTDECK_EVENT AGENTDECK_TARGET AGENTDECK_STATE_DIR\n"
-        f"if ! command -v {prog} >/dev/null 2>&1; then\n"
-        f"  echo \"agentdeck: hook handler {_sh_dq(handler.argv[0] if handler.argv else '')} "
-        "not found; event $AGENTDECK_EVENT not handled\" >&2\n"
-        "  exit 0\n"
-        "fi\n"
-        f"exec {handler.exec_line} \"$AGENTDECK_EVENT\"\n"
+        f"{SEAL_POLICY}\n"
+        f"{SEAL_DIGEST}\n"
+        f"{SEAL_FAIL}allow\n"
+        "export AGENTDECK_EVENT AGENTDECK_TARGET AGENTDECK_STATE_DIR AGENTDECK_POLICY "
+        "AGENTDECK_POLICY_SHA256 AGENTDECK_ON_ERROR\n"
+        "unset AGENTDECK_CONFIG_DIR BASH_ENV ENV\n"
+        "agentdeck_fail() {\n"
+        "  case \"$AGENTDECK_EVENT\" in\n"
+        f"    {'|'.join(PRE_TOOL_SPELLINGS)}) code={pre_code} out={shlex.quote(pre_out)} ;;\n"
+        f"    {'|'.join(PROMPT_SPELLINGS)}) code={prompt_code} out={shlex.quote(prompt_out)} ;;\n"
+        "    *) exit 0 ;;\n"
+        "  esac\n"
+        "  [ \"$AGENTDECK_ON_ERROR\" = deny ] || { echo \"agentdeck: $1; event $AGENTDECK_EVENT "
+        "allowed (on_error allow)\" >&2; exit 0; }\n"
+        "  printf '{\"ts\":\"%s\",\"target\":\"%s\",\"raw_event\":\"%s\",\"decision\":\"deny\",'"
+        "'\"rule\":\"on_error\",\"error\":\"%s\"}\\n' \"$(TZ=UTC0 date +%Y-%m-%dT%H:%M:%S.000Z)\" "
+        "\"$AGENTDECK_TARGET\" \"$AGENTDECK_EVENT\" \"$1\" "
+        f">> {audit} 2>/dev/null\n"
+        "  echo \"agentdeck: $1: denied (the guard fails closed; run agentdeck status, then "
+        "agentdeck apply)\" >&2\n"
+        "  [ -z \"$out\" ] || printf '%s\\n' \"$out\"\n"
+        "  exit \"$code\"\n"
+        "}\n"
+        f"command -v {prog} >/dev/null 2>&1 || agentdeck_fail \"hook handler {shown} not found or "
+        "not executable\"\n"
+        f"{handler.exec_line} \"$AGENTDECK_EVENT\"\n"
+        f"{_RC_LINE}\n"
+        "[ \"$rc\" -eq 0 ] || [ \"$rc\" -eq 2 ] || agentdeck_fail \"hook handler "
+        f"{shown} failed (exit $rc)\"\n"
+        "exit \"$rc\"\n"
     )
+
+
+def _deny_answers(target: str) -> tuple[int, str, int, str]:
+    """(pre-tool exit, stdout, prompt exit, stdout) of a deny in the target's own channel
+    (its dialect part's facts, core/policy/answer.py), for the wrapper to give when the guard
+    cannot run. A deny's exit and JSON are the ones the handler itself would answer."""
+    from ..policy import answer   # local: only when a wrapper is rendered (a plan)
+    from . import dialects   # local: as answer (the handler imports this module's neighbours)
+
+    speaker = dialects.speaker(target)
+    dialect = speaker.default if speaker is not None else dialects.UNKNOWN
+    pre_code, pre_out, _ = answer.answer("pre_tool_use", dialect, "deny", FAIL_REASON)
+    prompt_code, prompt_out, _ = answer.answer("user_prompt_submit", dialect, "deny", FAIL_REASON)
+    return pre_code, pre_out, prompt_code, prompt_out
+
+
+def sealed(text: str, policy: str, digest: str, on_error: str) -> str:
+    """A wrapper render_wrapper wrote, with its seal lines set: the compiled policy's path, its
+    sha256 (the handler refuses a policy that does not match) and the fail mode."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith(SEAL_POLICY):
+            line = SEAL_POLICY + shlex.quote(policy) if policy else SEAL_POLICY
+        elif line.startswith(SEAL_DIGEST):
+            line = SEAL_DIGEST + digest
+        elif line.startswith(SEAL_FAIL):
+            line = SEAL_FAIL + ("deny" if on_error == "deny" else "allow")
+        out.append(line)
+    return "\n".join(out)
+
+
+def is_wrapper(text: str) -> bool:
+    """Whether `text` is a wrapper render_wrapper wrote (the seal's lines are there)."""
+    lines = text.split("\n")
+    return (bool(lines) and lines[0] == "#!/bin/sh" and any(ln.startswith(SEAL_DIGEST) for ln in lines)
+            and any(ln.startswith(SEAL_FAIL) for ln in lines))
 
 
 def _sh_dq(s: str) -> str:

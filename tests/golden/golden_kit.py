@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,9 +82,13 @@ def check(path: Path, text: str) -> None:
 
 
 def normalize(text: str, host, tmp_path: Path) -> str:
-    return (text.replace(str(profiles.bundled_dir()), "<PROFILES>")
+    """The text with this run's folders named, and the wrapper's seal digest (of a compiled
+    policy that names this run's home) as <SHA256>: tests/unit/test_wrapper_seal.py checks
+    the digest itself."""
+    text = (text.replace(str(profiles.bundled_dir()), "<PROFILES>")
                 .replace(str(host.home), "<HOME>")
                 .replace(str(tmp_path / "bin"), "<BIN>"))
+    return re.sub(r"(AGENTDECK_POLICY_SHA256=)[0-9a-f]{64}", r"\1<SHA256>", text)
 
 
 def listing(root: Path, keep: Callable[[str], bool] = lambda rel: True,

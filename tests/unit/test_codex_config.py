@@ -147,7 +147,7 @@ def test_symlinked_skill_of_a_command_name_wins(host, tmp_path):
     assert any("existing symlinked skill wins" in n.message for n in plan.notices["codex"])
 
 
-def test_wrapper_is_0755_and_execs_the_handler(host, tmp_path):
+def test_wrapper_is_0755_and_runs_the_handler(host, tmp_path):
     bindir = tmp_path / "bin"
     bindir.mkdir()
     (bindir / "agentdeck-hook").write_text("#!/bin/sh\nexit 0\n")
@@ -157,7 +157,7 @@ def test_wrapper_is_0755_and_execs_the_handler(host, tmp_path):
     w = target_home(host, "codex") / "agentdeck-hook.sh"
     assert w.stat().st_mode & 0o777 == 0o755
     text = w.read_text()
-    assert "AGENTDECK_TARGET=codex" in text and f"exec {bindir}/agentdeck-hook" in text
+    assert "AGENTDECK_TARGET=codex" in text and f"\n{bindir}/agentdeck-hook \"$AGENTDECK_EVENT\"\nrc=$?\n" in text
 
 
 def test_plan_json_carries_the_info(host):

@@ -240,8 +240,9 @@ def test_dropped_profile_server_leaves_config_and_list(host, monkeypatch):
     plan = engine.build_plan(host, "default", ["copilot"])
     classes = {i.label: i.cls for i in plan.items if i.cls != "noop"}
     # the compiled policy names the servers whose `<server>-<tool>` names Copilot sends
+    # (and the wrapper, sealed with the policy's digest: core/seal.py)
     assert classes == {"MCP server github": "remove", "disabledMcpServers: github": "remove",
-                       "compiled policy": "update"}
+                       "compiled policy": "update", "hook wrapper": "update"}
     engine.apply_plan(host, plan)
     assert "github" not in json.loads((target_home(host, "copilot") / "mcp-config.json").read_text())["mcpServers"]
     assert "disabledMcpServers" not in _settings(host)     # 16.1: agentdeck's list, emptied

@@ -81,11 +81,16 @@ def test_a_wrapper_without_its_exec_bit_is_inert_and_apply_puts_the_mode_back(
     assert rc == 0 and "hooks inert" not in out, out
 
 
-def test_an_edited_wrapper_is_still_the_operators(ghost):
-    """Only a mode change is put back by default; changed content stays a hand-edit."""
+def test_an_edited_wrapper_is_put_back(ghost):
+    """The wrapper is agentdeck's own (core/seal.py: it carries the guard's fail mode and the
+    policy's digest): changed content is damage, not a hand-edit to keep; the plan shows it and
+    apply puts it back (the edited bytes go to the backups like every replaced file)."""
     assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["claude"])).ok
     w = target_home(ghost, "claude") / "agentdeck-hook.sh"
-    w.write_text(w.read_text() + "# mine\n")
+    good = w.read_text()
+    w.write_text(good.replace("AGENTDECK_ON_ERROR=deny", "AGENTDECK_ON_ERROR=allow") + "# mine\n")
     plan = engine.build_plan(ghost, None, ["claude"])
     [item] = [i for i in plan.items if i.path == str(w)]
-    assert item.cls == "hand-edited" and plan.action(item) == "none"
+    assert item.cls == "update" and plan.action(item) == "write"
+    assert "agentdeck's own file" in item.reason
+    assert engine.apply_plan(ghost, plan).ok and w.read_text() == good

@@ -86,13 +86,11 @@ def wrapper_handler(ctx: Context, wrapper: Path) -> tuple[str | None, str | None
     ld = ctx.read(wrapper)
     if not ld.exists or ld.text is None:
         return None, ld.error
-    for ln in ld.text.splitlines():
-        s = ln.strip()
-        if s.startswith("exec "):
-            words = split_command(s[len("exec "):])
-            if words:
-                return words[0], None
-    return None, "no `exec` line"
+    from ..wrapper import handler_of_wrapper   # local: the doctor's wrapper checks only
+    prog = handler_of_wrapper(ld.text)
+    if prog:
+        return prog, None
+    return None, "no handler line (`exec` or the line before `rc=$?`)"
 
 
 def inspect_command(ctx: Context, command: Any, exec_program: str | None = None) -> list[CommandFinding]:
