@@ -240,7 +240,6 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
     (AGENTDECK_ON_ERROR: deny is exit 2, which every CLI honours, with a line in the audit
     log); other events exit 0. Unsealed (no compiled policy yet) it names no policy and fails
     open; core/seal.py seals it with the compiled policy's path, digest and on_error."""
-    prog = shlex.quote(handler.argv[0]) if handler.argv else "''"
     shown = _sh_dq(handler.argv[0] if handler.argv else "")
     audit = shlex.quote(str(Path(state_dir) / "audit.jsonl"))
     pre_code, pre_out, prompt_code, prompt_out = _deny_answers(target)
@@ -275,7 +274,7 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
         "  [ -z \"$out\" ] || printf '%s\\n' \"$out\"\n"
         "  exit \"$code\"\n"
         "}\n"
-        f"command -v {prog} >/dev/null 2>&1 || agentdeck_fail \"hook handler {shown} not found or "
+        f"{_found_test(handler)} || agentdeck_fail \"hook handler {shown} not found or "
         "not executable\"\n"
         f"{handler.exec_line} \"$AGENTDECK_EVENT\"\n"
         f"{_RC_LINE}\n"
@@ -283,6 +282,17 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
         f"{shown} failed (exit $rc)\"\n"
         "exit \"$rc\"\n"
     )
+
+
+def _found_test(handler: Handler) -> str:
+    """The sh test that the handler can be run: an absolute path must be an executable file
+    (dash's `command -v /path` answers for a file without its exec bit), a bare name must be
+    found on PATH."""
+    prog = handler.argv[0] if handler.argv else ""
+    q = shlex.quote(prog) if prog else "''"
+    if os.path.isabs(prog):
+        return f"[ -f {q} ] && [ -x {q} ]"
+    return f"command -v {q} >/dev/null 2>&1"
 
 
 def _deny_answers(target: str) -> tuple[int, str, int, str]:

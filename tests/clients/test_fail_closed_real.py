@@ -1,0 +1,113 @@
+"""The guard fails closed, in real offline turns of every registered CLI (issue 30.1): after
+each fault that used to switch it off for every later call -- the compiled policy deleted or
+rewritten with no rules, the CLI's environment pointing AGENTDECK_POLICY at a missing file, the
+handler's exec bit gone, its package gone -- the next turn's harmless command does not run
+(the prompt or the tool call is denied: on_error deny, recorded), and after `agentdeck apply`
+the same command runs again. Runs against tests/clients/scripted_model.py on 127.0.0.1."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from offline_turn import run_turn
+from scripted_model import ScriptedModel
+
+from agentdeck.core import engine
+from agentdeck.core.targets import registry
+
+pytestmark = pytest.mark.clients
+
+PROFILE = ('[profile]\nextends = ["default"]\n\n[policy]\non_error = "deny"\n\n'
+           '[[policy.rules]]\nid = "no-rm-rf"\ntool = "shell"\ncommand = "rm"\n'
+           'args = ["-r|-R|--recursive", "-f|--force"]\ndecision = "deny"\n')
+NAMES = [s.name for s in registry.TARGETS]
+
+
+def _install(host, target: str, tmp_path: Path) -> Path:
+    """The guard profile applied, its handler a copy of the real one first on PATH (so a test
+    can break it without touching the venv). Returns the copy."""
+    own = tmp_path / "handler-bin"
+    own.mkdir()
+    shutil.copy2(Path(sys.executable).parent / "agentdeck-hook", own / "agentdeck-hook")
+    host.env["PATH"] = f"{own}{os.pathsep}{host.env['PATH']}"
+    host.env["AGENTDECK_SCRIPTS_DIR"] = str(own)      # "the running agentdeck's" handler: the copy
+    d = host.config_dir / "profiles" / "guard"
+    d.mkdir(parents=True)
+    (d / "profile.toml").write_text(PROFILE)
+    _apply(host, target)
+    return own / "agentdeck-hook"
+
+
+def _apply(host, target):
+    plan = engine.build_plan(host, "guard", [target], trust_hooks=True)
+    assert engine.apply_plan(host, plan).ok
+
+
+def _turn(host, target, work: Path, marker: Path, env=None) -> bool:
+    """Whether `touch marker` ran in a real turn."""
+    with ScriptedModel(command=f"touch {marker}") as m:
+        run_turn(host, target, m.url, "run the scripted command", work, env)
+    return marker.exists()
+
+
+def _denied_by_on_error(host) -> bool:
+    path = Path(host.state_dir) / "audit.jsonl"
+    lines = [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+    return any(r.get("decision") == "deny" and r.get("rule") == "on_error" for r in lines)
+
+
+def _policy(host, target) -> Path:
+    return Path(host.state_dir) / "policy" / f"{target}.json"
+
+
+FAULTS = {
+    "policy deleted": lambda host, t, h: (_policy(host, t).unlink(), None)[1],
+    "policy rewritten with no rules": lambda host, t, h: (_policy(host, t).write_text(
+        json.dumps({**json.loads(_policy(host, t).read_text()), "rules": [], "paths": []})), None)[1],
+    "handler not executable": lambda host, t, h: (h.chmod(0o644), None)[1],
+    "handler's package gone": lambda host, t, h: (h.write_text(
+        "#!/bin/sh\necho 'ModuleNotFoundError: No module named agentdeck' >&2\nexit 1\n"), None)[1],
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+@pytest.mark.parametrize("target", NAMES)
+def test_after_each_fault_the_next_call_is_denied(scratch_env, need, tmp_path, target, fault):
+    need(target)
+    host = scratch_env
+    handler = _install(host, target, tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    assert _turn(host, target, work, work / "before.txt"), f"{target}: the guard blocks a healthy turn"
+    FAULTS[fault](host, target, handler)
+    assert not _turn(host, target, work, work / "after.txt"), f"{target}: {fault}: the call ran"
+    assert _denied_by_on_error(host), f"{target}: {fault}: no on_error deny in the audit log"
+    if fault.startswith("handler"):
+        shutil.copy2(Path(sys.executable).parent / "agentdeck-hook", handler)
+    else:
+        _apply(host, target)           # apply puts agentdeck's own damaged file back
+    assert _turn(host, target, work, work / "again.txt"), f"{target}: {fault}: not healed"
+
+
+@pytest.mark.parametrize("target", NAMES)
+def test_the_clis_environment_cannot_point_the_guard_elsewhere(scratch_env, need, tmp_path,
+                                                               target):
+    """What a `.env` file the CLI loads, or a project settings file's `env`, would hand the
+    hook: AGENTDECK_POLICY at a missing file (once read as "no rules") and an empty digest. The
+    wrapper sets its own: `rm -rf` stays denied, a harmless command runs."""
+    need(target)
+    host = scratch_env
+    _install(host, target, tmp_path)
+    work = tmp_path / "work"
+    (work / "build").mkdir(parents=True)
+    env = {"AGENTDECK_POLICY": "/nonexistent/policy.json", "AGENTDECK_POLICY_SHA256": "",
+           "AGENTDECK_ON_ERROR": "allow"}
+    with ScriptedModel(command=f"rm -rf {work / 'build'}") as m:
+        run_turn(host, target, m.url, "run the scripted command", work, env)
+    assert (work / "build").is_dir(), f"{target}: rm -rf ran with the environment redirected"
+    assert _turn(host, target, work, work / "ok.txt", env)
