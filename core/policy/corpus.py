@@ -56,7 +56,11 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            "~/.codex/hooks.json", "~/.codex/config.toml", "~/.codex/agentdeck-hook.sh",
            "~/.claude/settings.json", "~/.claude/settings.local.json",
            "~/.claude/agentdeck-hook.sh", "~/.qwen/settings.json", "~/.qwen/agentdeck-hook.sh",
-           "**/.qwen/settings.json"]
+           "**/.qwen/settings.json",
+           # the layers that can switch hooks off (each target's policy part GUARDED)
+           "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json",
+           "~/.codex/.env", "**/.codex/config.toml", "**/.claude/settings.json",
+           "**/.claude/settings.local.json", "~/.qwen/.env", "**/.qwen/.env"]
 MCP_SERVERS = ["github"]
 
 _RM_FORMS = [
@@ -153,6 +157,24 @@ _SELF_WRITES = [
     "sed -i s/x/y/ ~/.qwen/settings.json", "printf 'exit 0' > ~/.qwen/agentdeck-hook.sh",
     "mkdir -p .qwen && echo '{\"disableAllHooks\": true}' > .qwen/settings.json",
 ]
+#: writes to a settings or environment file a CLI reads after the home's, in the working folder
+#: or a parent (or its home's .env): each can turn hooks off or move the CLI's home
+_HOOK_OFF_WRITES = [
+    "mkdir -p .claude && echo '{\"disableAllHooks\": true}' > .claude/settings.local.json",
+    "echo '{\"disableAllHooks\": true}' > ../.claude/settings.json",
+    "cp /tmp/s.json /home/policy-test/work/.claude/settings.local.json",
+    "tee .claude/settings.json < /tmp/s.json", "sed -i s/false/true/ .claude/settings.local.json",
+    "echo QWEN_HOME=/tmp/q >> ~/.qwen/.env", "mkdir -p .qwen && echo QWEN_HOME=/tmp/q > .qwen/.env",
+    "printf 'AGENTDECK_POLICY=/x\\n' > ~/.codex/.env",
+    "mkdir -p .codex && printf '[features]\\ncodex_hooks = false\\n' > .codex/config.toml",
+    "echo '{\"disableAllHooks\": true}' > .github/copilot/settings.local.json",
+    "cd .. && echo '{}' > .claude/settings.local.json",
+]
+_HOOK_OFF_ALLOW = [
+    "cat .claude/settings.json", "cat .claude/settings.local.json", "cat ~/.codex/.env",
+    "echo DEBUG=1 >> .env", "cat .qwen/.env", "mkdir -p .claude/commands",
+    "echo '# notes' > .claude/commands/review.md", "ls .github/copilot",
+]
 _MENTIONS_ALLOW = [
     'echo "rm -rf x"', "printf 'rm -rf %s' old", 'git commit -m "rm -rf old"', "grep -- -rf f",
     "grep -e '-rf' notes.txt", "echo rm -rf", "man rm", "rm --help", "rm x", "rm -r build",
@@ -189,6 +211,10 @@ _TOOL_CASES = [
     ("write", "~/.local/state/agentdeck/policy/claude.json", "deny"),
     ("write", "~/.qwen/settings.json", "deny"), ("write", ".qwen/settings.json", "deny"),
     ("read", ".qwen/settings.json", "allow"),
+    ("write", ".claude/settings.local.json", "deny"), ("write", "../.claude/settings.json", "deny"),
+    ("write", ".qwen/.env", "deny"), ("write", "~/.codex/.env", "deny"),
+    ("write", ".codex/config.toml", "deny"), ("read", ".claude/settings.local.json", "allow"),
+    ("write", ".claude/commands/review.md", "allow"),
     ("write", "~/.ssh/id_rsa.pub", "allow"), ("write", "src/app.py", "allow"),
     ("write", "docs/ssh.md", "allow"), ("write", "~/.ssh/known_hosts", "allow"),
     ("search", "~/.ssh", "deny"), ("search", "/home/policy-test", "deny"),
@@ -220,6 +246,8 @@ def _build() -> dict[str, list]:
     CLASSES["reads of protected files"] = [(c, d, "deny") for c, d in _KEY_READS]
     CLASSES["writes of protected files"] = [(c, CWD, "deny") for c in _KEY_WRITES]
     CLASSES["the guard's own files"] = [(c, CWD, "deny") for c in _SELF_WRITES]
+    CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
+                                               + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow") for c in _MENTIONS_ALLOW]
     CLASSES["other tools"] = list(_TOOL_CASES)
     return CLASSES

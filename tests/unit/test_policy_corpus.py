@@ -30,3 +30,21 @@ def test_a_wrong_expectation_is_reported(monkeypatch):
                         [("rm -rf x", corpus.CWD, "allow")] + classes["flags and quoting"][1:])
     res, _ = run_corpus()
     assert any("'rm -rf x'" in m and "expected allow, got deny" in m for m in res.mismatches)
+
+
+def test_docs_policy_md_states_the_corpus_counts():
+    """docs/policy.md says how many cases, classes and payloads the corpus has: the numbers
+    `policy test` prints (they were stale: 387 said, 400 printed)."""
+    import re
+    from pathlib import Path
+
+    from agentdeck.core.policy import corpus as C
+    from agentdeck.core.policy.selftest import test_corpus
+
+    res, counts = test_corpus()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "policy.md").read_text()
+    m = re.search(r"evasion corpus\*\* \(`core/policy/corpus.py`\): (\d+) cases in (\d+) classes", text)
+    assert m, "docs/policy.md no longer states the corpus counts"
+    assert (int(m.group(1)), int(m.group(2))) == (len(C.cases()), len(counts))
+    p = re.search(r"in every dialect \((\d+) payloads\)", text)
+    assert p and int(p.group(1)) == res.checked

@@ -129,6 +129,18 @@ def hooks_disable_all(ctx: Context, out: Out) -> None:
                 fix="set it to false or remove it", path=ld.path, line=ld.line_of("disableAllHooks"))
 
 
+@check("claude.hooks.project-disable-all",
+       ok="no project settings file where agentdeck was started switches Claude's hooks off",
+       needs_home=False)
+def hooks_project_disable_all(ctx: Context, out: Out) -> None:
+    """A project's .claude/settings.json or settings.local.json (the working folder's, or a
+    parent's) with disableAllHooks: true: no hook runs in a session started there."""
+    from .health import project_reasons   # local: the doctor's path only
+
+    for path, why, fix in project_reasons(ctx.host):
+        out.error(why, fix=fix, path=path)
+
+
 @check("claude.hooks.events", ok="every hook event is one Claude Code knows")
 def hooks_events(ctx: Context, out: Out) -> None:
     _emit(out, model(ctx).of("hooks.events"))

@@ -20,7 +20,12 @@ CAVEATS = {
 #: what the built-in rule agentdeck-self keeps an agent from writing: settings.json (agentdeck's
 #: hooks, the permissions.deny entries it adds, disableAllHooks) and settings.local.json (its
 #: hooks run beside settings.json's: doctor.py), and agentdeck's wrapper
-GUARDED = ("settings.json", "settings.local.json", "agentdeck-hook.sh")
+#: -- and, in any working folder or its parents, the project's .claude/settings.json and
+#: .claude/settings.local.json: Claude Code 2.1.332 reads them after the home's, and their
+#: disableAllHooks turns every hook off for the sessions started there (a real turn wrote
+#: settings.local.json through Claude's own Write tool and the next turn ran with no hook)
+GUARDED = ("settings.json", "settings.local.json", "agentdeck-hook.sh",
+           "**/.claude/settings.json", "**/.claude/settings.local.json")
 
 #: Claude's own path deny (facts.py PERMISSIONS): every [[policy.paths]] deny rule it can spell
 #: is written there (permissions.py)

@@ -23,7 +23,10 @@ CAVEATS = {
 #: what the built-in rule agentdeck-self keeps an agent from writing: hooks.json (agentdeck's
 #: hooks), config.toml (its trusted hashes, and the permission profile agentdeck adds to), and
 #: agentdeck's wrapper
-GUARDED = ("hooks.json", "config.toml", "agentdeck-hook.sh")
+#: -- and the .env in its home (Codex loads it into its environment at start: a variable set
+#: there reaches every hook) and a project's .codex/config.toml, which Codex layers over the
+#: home's in a trusted folder (its [features] and hook settings can switch hooks off)
+GUARDED = ("hooks.json", "config.toml", "agentdeck-hook.sh", ".env", "**/.codex/config.toml")
 
 #: Codex's own path deny (facts.py PERMISSIONS): written into the operator's own permission
 #: profile only (permissions.py)

@@ -30,7 +30,10 @@ CAVEATS = {
 #: what the built-in rule agentdeck-self keeps an agent from writing: the hook files agentdeck
 #: registers (~/.copilot/hooks/*.json) and their folder, settings.json (its disabledHooks list
 #: switches single hooks off), and agentdeck's wrapper
-GUARDED = ("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh")
+#: -- and a repository's .github/copilot/settings*.json, whose disableAllHooks Copilot CLI
+#: reads in that folder (core/targets/copilot/repo.py REPO_SETTINGS)
+GUARDED = ("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh",
+           "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json")
 
 #: Copilot's own path deny (facts.py PERMISSIONS): agentdeck cannot write it for every session
 def _native_deny() -> NativeDeny:

@@ -38,7 +38,13 @@ CAVEATS = {
 #: disableAllHooks turns every hook off; the wrapper they call; and a working folder's
 #: .qwen/settings.json, whose disableAllHooks turns the user's hooks off too in the next
 #: session started there (folder trust is off by default, so Qwen reads any folder's)
-GUARDED = ("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json")
+#: -- and the .env files Qwen loads into its environment at start (~/.qwen/.env, a folder's
+#: .qwen/.env): a QWEN_HOME set there moves its whole home, and Qwen then runs without
+#: agentdeck's hooks and its own deny list. (A folder's plain .env is loaded too when it has no
+#: .qwen/.env: not guarded, since agents edit project .env files as ordinary work; the doctor
+#: reports one that moves QWEN_HOME: docs/policy.md "What a hook-level guard cannot stop".)
+GUARDED = ("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json", ".env",
+           "**/.qwen/.env")
 
 #: Qwen's own path deny (facts.py PERMISSIONS; docs/facts/qwen.md section 7): every
 #: [[policy.paths]] deny rule it can spell is written there (permissions.py)
