@@ -22,7 +22,8 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-SHELL_NAMES = ("bash", "Bash", "exec_command", "shell", "run_in_terminal", "powershell")
+SHELL_NAMES = ("bash", "Bash", "exec_command", "shell", "run_in_terminal", "powershell",
+               "run_shell_command")   # Qwen Code
 
 
 def _sse(events: list[tuple[str | None, dict | str]]) -> bytes:

@@ -50,9 +50,14 @@ def _apply(host, target):
 
 def _turn(host, target, work: Path, marker: Path, env=None) -> bool:
     """Whether `touch marker` ran in a real turn."""
+    global LAST
     with ScriptedModel(command=f"touch {marker}") as m:
-        run_turn(host, target, m.url, "run the scripted command", work, env)
+        r = run_turn(host, target, m.url, "run the scripted command", work, env)
+    LAST = (r.returncode, r.stdout[-1500:], r.stderr[-1500:], sorted(m.offered()))
     return marker.exists()
+
+
+LAST: tuple = ()
 
 
 def _denied_by_on_error(host) -> bool:
@@ -83,7 +88,7 @@ def test_after_each_fault_the_next_call_is_denied(scratch_env, need, tmp_path, t
     handler = _install(host, target, tmp_path)
     work = tmp_path / "work"
     work.mkdir()
-    assert _turn(host, target, work, work / "before.txt"), f"{target}: the guard blocks a healthy turn"
+    assert _turn(host, target, work, work / "before.txt"), f"{target}: the guard blocks a healthy turn: {LAST}"
     FAULTS[fault](host, target, handler)
     assert not _turn(host, target, work, work / "after.txt"), f"{target}: {fault}: the call ran"
     assert _denied_by_on_error(host), f"{target}: {fault}: no on_error deny in the audit log"
