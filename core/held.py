@@ -78,7 +78,32 @@ def compute(plan: "Plan", base: Mapping[str, str]) -> Holds:
             if it.id != f.id and any(s in texts[it.id] for s in spellings):
                 out.held.setdefault(f.id, []).append(it.id)
                 out.callers.setdefault(it.id, []).append(f.id)
+    _hold_what_held_programs_name(plan, base, out)
     return out
+
+
+def _hold_what_held_programs_name(plan: "Plan", base: Mapping[str, str], out: Holds) -> None:
+    """A held program's own text names files it needs -- a sealed wrapper names its compiled
+    policy and that policy's digest (core/seal.py): removed, the kept hook would fail closed
+    at every call. Those files are held with it (held by the program); a held file that is a
+    program itself is looked into in turn, data files are not (a compiled policy names every
+    guarded file, which it only protects)."""
+    by_id = {it.id: it for it in plan.items}
+    removed = [it for it in plan.items if base[it.id] == "remove" and not it.release]
+    queue = list(out.held)
+    while queue:
+        pid = queue.pop()
+        text = _text(by_id[pid])
+        if not text:
+            continue
+        for r in removed:
+            if r.id == pid or r.id in out.held:
+                continue
+            if any(s in text for s in names_for(plan, r.path)):
+                out.held.setdefault(r.id, []).append(pid)
+                out.callers.setdefault(pid, []).append(r.id)
+                if _program(r):
+                    queue.append(r.id)
 
 
 def held_reason(plan: "Plan", item: "PlanItem", callers: list[str]) -> str:

@@ -44,9 +44,11 @@ def test_after_uninstall_the_kept_hook_still_runs(scratch_env, need, tmp_path, t
     _edit_pre_tool_timeout(host.home / rel, event)
     plan = engine.build_uninstall_plan(host, [target])
     held = [i for i in plan.items if plan.held_by(i)]
-    assert [Path(i.path).name for i in held] == ["agentdeck-hook.sh"]
+    # the wrapper the kept hook calls, and the compiled policy the sealed wrapper names
+    # (core/seal.py): without it the kept hook would fail closed at every call
+    assert sorted(Path(i.path).name for i in held) == ["agentdeck-hook.sh", f"{target}.json"]
     engine.apply_plan(host, plan)
-    wrapper = Path(held[0].path)
+    wrapper = Path(next(i.path for i in held if i.path.endswith("agentdeck-hook.sh")))
     assert wrapper.is_file() and str(wrapper) in (host.home / rel).read_text()
 
     work = tmp_path / "work"

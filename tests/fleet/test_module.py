@@ -166,8 +166,9 @@ def test_bad_input_fails_with_agentdeck_s_one_line_error(call, home, case):
     else:
         (home / ".codex").mkdir()
         (home / ".codex" / "config.toml").write_text("[broken\n")
-        # each target is planned on its own: the error names its target first
-        expect = f"agentdeck: error: codex: {home / '.codex' / 'config.toml'}:1:"
+        # only Codex has a home here, so the plan covers Codex alone (core.scopes.COVERAGE):
+        # the one-line error names the file, line and column
+        expect = f"agentdeck: error: {home / '.codex' / 'config.toml'}:1:"
     before = snapshot_tree(home)
     r = call(**params)
     assert r["failed"] is True and r["msg"].startswith(expect), r["msg"]

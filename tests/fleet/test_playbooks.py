@@ -153,26 +153,27 @@ def test_an_undecided_hand_edit_fails_the_task_until_decisions_names_it(make_fle
         assert "need a decision" in msg and "hook Stop in ~/.claude/settings.json" in msg, msg
         assert "changed by you since the last apply" in msg, msg      # the plan's reason
         assert [u["label"] for u in res["edited"]["undecided"]] == ["hook Stop"]
+        stop_id = res["edited"]["undecided"][0]["id"]     # Claude's (Qwen has a "hook Stop" too)
         assert res["clean"]["status"] == "ok" and res["clean"]["changed"] is False
         assert snapshot_tree(fleet.homes["edited"]) == edited
 
     # keep: the hand-edit stays, nothing changes, the task passes
-    run = fleet.play(book, extra={"agentdeck_decisions": {"hook Stop": "keep"}})
+    run = fleet.play(book, extra={"agentdeck_decisions": {stop_id: "keep"}})
     assert run.rc == 0, run.text
     res = run.results("agentdeck")
     assert res["edited"]["status"] == "ok" and res["edited"]["changed"] is False, res["edited"]
     assert json.loads(settings.read_text())["hooks"]["Stop"][0]["hooks"][0]["timeout"] == 99
 
     # take, reviewed first: the diff shows the profile's value coming back
-    run = fleet.play(book, "--check", "--diff", extra={"agentdeck_decisions": {"hook Stop": "take"}})
+    run = fleet.play(book, "--check", "--diff", extra={"agentdeck_decisions": {stop_id: "take"}})
     assert run.rc == 0, run.text
     assert '-            "timeout": 99' in run.out and '+            "timeout": 30' in run.out
-    run = fleet.play(book, extra={"agentdeck_decisions": {"hook Stop": "take"}})
+    run = fleet.play(book, extra={"agentdeck_decisions": {stop_id: "take"}})
     res = run.results("agentdeck")
     assert res["edited"]["status"] == "changed" and res["clean"]["changed"] is False
     assert json.loads(settings.read_text())["hooks"]["Stop"][0]["hooks"][0]["timeout"] == 30
     # and the decision, left in the playbook, is harmless once it is realized
-    run = fleet.play(book, extra={"agentdeck_decisions": {"hook Stop": "take"}})
+    run = fleet.play(book, extra={"agentdeck_decisions": {stop_id: "take"}})
     assert run.rc == 0 and all(r["changed"] is False for r in run.results("agentdeck").values())
 
 

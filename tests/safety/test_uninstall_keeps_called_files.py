@@ -52,7 +52,11 @@ def test_a_hand_edited_hook_keeps_the_wrapper_it_calls(tmp_path, target):
     (w,) = _wrappers(plan)
     assert w["action"] == "none" and w["held_by"], w
     assert "still calls it" in w["reason"] and "--take" in w["reason"], w["reason"]
-    assert plan["summary"]["kept_for_callers"] == 1
+    # the sealed wrapper names its compiled policy (core/seal.py): held with it, or the kept
+    # hook would fail closed at every call after uninstall
+    (pol,) = [i for i in plan["items"] if i["label"] == "compiled policy"]
+    assert pol["action"] == "none" and pol["held_by"] == [w["path"]], pol
+    assert plan["summary"]["kept_for_callers"] == 2
     out, _ = uninstall(home, [target])
     assert "* ~/" in out and "still calls it" in out, out
     wrapper = Path(w["path"])
