@@ -175,6 +175,33 @@ _HOOK_OFF_ALLOW = [
     "echo DEBUG=1 >> .env", "cat .qwen/.env", "mkdir -p .claude/commands",
     "echo '# notes' > .claude/commands/review.md", "ls .github/copilot",
 ]
+#: shell forms the resolver does not evaluate exactly (its positive list: core/policy/shellparse.py
+#: STATEMENT_TYPES, WORD_TYPES, STATE_BUILTINS, STATE_VARS): unresolved where a rule could
+#: apply (or denied, where every value the form can take is matched against the protected paths:
+#: `~/.ssh/id_${X:-rsa}` is the glob `~/.ssh/id_*`) -- and the forms it does evaluate, decided as
+#: they run
+_NOT_EVALUATED = [
+    ("f() { rm \"$@\"; }; f -rf x", "ask"), ("set -- -rf; rm \"$@\" x", "ask"),
+    ("echo -rf | xargs rm x", "deny"), ("printf '%s\\n' -r -f | xargs rm x", "deny"),
+    ("shopt -s expand_aliases; alias r='rm -rf'; r x", "ask"),
+    ("cat ${HOME%/}/.ssh/id_rsa", "ask"), ("cat ~/.ssh/id_${X:-rsa}", "deny"),
+    ("F=id_rsa; cat ~/.ssh/${F/rsa/rsa}", "deny"), ("F=HOME; cat ${!F}/.ssh/id_rsa", "ask"),
+    ("/bin/r? -rf x", "ask"), ("/usr/*/rm -rf x", "deny"),
+    ("HOME=/home/policy-test/.ssh; cd; cat id_rsa", "ask"),
+    ("CDPATH=/home/policy-test; cd .ssh && cat id_rsa", "ask"),
+    ("IFS=/; P=home/policy-test/.ssh/id_rsa; cat /$P", "deny"),
+    ("cd ~/.ssh; cd /tmp; cd - && cat id_rsa", "deny"), ("cd - && cat id_rsa", "ask"),
+    ("trap 'rm -rf x' EXIT", "ask"), ("BASH_ENV=run.sh bash -c true", "ask"),
+    ("env -S 'rm -rf x'", "ask"), ("echo 'rm -rf x' > t.sh && bash t.sh", "ask"),
+    ("printf 'cat ~/.ssh/id_rsa' > t.sh; chmod +x t.sh; ./t.sh", "ask"),
+    ("rm -r{" + "," * 70 + "f} x", "ask"),
+    ("declare -n r=HOME; cat $r/.ssh/id_rsa", "ask"),
+    # evaluated exactly, so decided as they run
+    ("echo \"${PATH//:/ }\"", "allow"), ("arr=(a b); for i in \"${arr[@]}\"; do echo $i; done", "allow"),
+    ("cd /tmp && cd - && ls", "allow"), ("X=${X:-default}; echo $X", "allow"),
+    ("[ -n \"$FOO\" ] && echo yes", "allow"), ("cat ${HOME:-/nonexistent}/.ssh/id_rsa", "deny"),
+    ("case x in a|b) echo ab;; *) echo other;; esac", "allow"),
+]
 _MENTIONS_ALLOW = [
     'echo "rm -rf x"', "printf 'rm -rf %s' old", 'git commit -m "rm -rf old"', "grep -- -rf f",
     "grep -e '-rf' notes.txt", "echo rm -rf", "man rm", "rm --help", "rm x", "rm -r build",
@@ -248,6 +275,7 @@ def _build() -> dict[str, list]:
     CLASSES["the guard's own files"] = [(c, CWD, "deny") for c in _SELF_WRITES]
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
                                                + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
+    CLASSES["shell forms not evaluated"] = [(c, CWD, e) for c, e in _NOT_EVALUATED]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow") for c in _MENTIONS_ALLOW]
     CLASSES["other tools"] = list(_TOOL_CASES)
     return CLASSES

@@ -159,17 +159,57 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
         for cmd in parsed.commands:
             name = cmd.name
             known = [a.value for a in cmd.argv[1:] if a.value is not None]
+            if cmd.stdin == "xargs":       # xargs appends what the pipe gave it: options too
+                known += [w.value for w in cmd.feeds if w.value is not None]
             for rule in argv_rules:
                 if matches(rule, name, known):
                     take(Verdict(rule["decision"], rule.get("id"), rule.get("reason") or "", call))
             if paths:
                 take(_path_verdict(ctx, paths.for_command(cmd), call))
+            why = _not_evaluated(cmd, argv_rules, bool(paths))
+            if why:
+                take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
+                             "agentdeck cannot tell what this command runs: " + why, call))
         if parsed.unresolved:
             decision = doc.get("unresolved") or "ask"
             take(Verdict(decision, UNRESOLVED_RULE,
                          "agentdeck cannot tell what this command runs: "
                          + "; ".join(parsed.unresolved[:3]), call))
     return best
+
+
+def _not_evaluated(cmd, argv_rules: list[dict], has_paths: bool) -> str:
+    """Why a rule could apply to `cmd` through a word the resolver does not evaluate, or "":
+    an argument of a program an argv rule names that is not known (an opaque form, a function's
+    or script's positional parameters, what xargs appends from a pipe that is not known), or,
+    with path rules, an opaque operand or redirection of a program that touches files (echo
+    and printf only mention theirs)."""
+    from . import programs as P
+
+    name = cmd.name
+    args = list(cmd.argv[1:])
+    if cmd.stdin == "xargs":
+        args += list(cmd.feeds)
+    named = False
+    for r in argv_rules:
+        c = r.get("command")
+        if name in (c if isinstance(c, list) else [c]):
+            named = True
+    if named:
+        for a in args:
+            if a.opaque:
+                return a.opaque
+            if a.value is None and not a.inner:
+                return f"an argument of {name} that is not known ({a.raw[:40] or 'from a pipe'})"
+    if has_paths:
+        for m, w in cmd.redirects:
+            if m != "here" and w.opaque:
+                return w.opaque
+        if name not in P.MENTION:
+            for a in cmd.argv[1:]:
+                if a.opaque:
+                    return a.opaque
+    return ""
 
 
 def evaluate_doc(doc: dict, calls: list[Call], ctx: Context) -> Verdict:

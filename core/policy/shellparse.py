@@ -17,9 +17,16 @@ nice, nohup, timeout, time, stdbuf, setsid, xargs, find -exec/-execdir/-ok/-okdi
 backslashes removed, the program's path reduced to its name, brace expansion, `~` and `$HOME`,
 static assignments earlier in the line (`R=rm; $R`), `cd`/`pushd` followed.
 
-What is not (each a reason in `unresolved`): a variable or substitution in command position,
-`eval` of non-static text, a shell fed from a pipe or a non-static `-c`, `source` of a non-static
-or unreadable file, a parse error, nesting deeper than MAX_DEPTH.
+What is not (each a reason in `unresolved`): everything else. The resolver keeps a positive
+list (STATEMENT_TYPES, WORD_TYPES, the parameter forms `_expand` implements, STATE_BUILTINS
+and STATE_VARS below): a tree-sitter node of any other type, a parameter operator it does not
+evaluate (`${x%...}`, `${x/...}`, `${!x}`, `${#x}`), a change of the shell's own state that
+alters how later text is read (`IFS=`, `HOME=`, `CDPATH=`, `BASH_ENV=`, `alias`, `shopt`,
+`enable`, `declare -n`, `trap`), a glob or unknown word in command position, a brace list longer
+than it expands, `cd -` before any `cd`, `env -S`, a program written earlier in the same line
+and then run, `eval` of non-static text, a shell fed from a pipe or a non-static `-c`, `source`
+of a non-static or unreadable file, a parse error, nesting deeper than MAX_DEPTH. New shell
+syntax is unresolved until it is added to the lists with a test.
 
 Standard library plus the two bindings; file look-ups go through `fs` (core/policy/fs.py).
 """
@@ -43,17 +50,47 @@ _STATEMENTS = frozenset({"subshell", "compound_statement", "pipeline", "list", "
                          "for_statement", "case_statement", "function_definition",
                          "negated_command"})
 
+#: the statement node types `Resolver.stmt` evaluates (and the WORD_TYPES, as words: a `for`
+#: list, a `case` subject); any other is unresolved
+STATEMENT_TYPES = frozenset({
+    "command", "redirected_statement", "variable_assignment", "declaration_command", "pipeline",
+    "subshell", "compound_statement", "program", "list", "negated_command", "if_statement",
+    "elif_clause", "else_clause", "while_statement", "do_group", "case_statement", "case_item",
+    "for_statement", "c_style_for_statement", "function_definition", "test_command",
+    "unset_command", "comment", "heredoc_body", "file_redirect", "herestring_redirect",
+    "heredoc_redirect", "ERROR"})
+#: the word node types `Resolver._parts` evaluates (exactly, or as a value not known whose
+#: commands are resolved: $(...), <(...)); any other is unresolved
+WORD_TYPES = frozenset({
+    "word", "number", "variable_name", "special_variable_name", "raw_string", "ansi_c_string",
+    "string", "translated_string", "string_content", "heredoc_body", "concatenation",
+    "simple_expansion", "expansion", "command_substitution", "process_substitution",
+    "arithmetic_expansion", "brace_expression", "heredoc_content"})
+#: the expression nodes of a `[ ... ]` / `[[ ... ]]` test, walked to their operands
+TEST_EXPRESSIONS = frozenset({"unary_expression", "binary_expression", "parenthesized_expression",
+                              "negated_expression", "postfix_expression", "ternary_expression"})
+#: builtins that change how the rest of the line is read or run later: unresolved
+STATE_BUILTINS = frozenset({"alias", "shopt", "enable", "trap", "coproc", "bind", "hash",
+                            "complete", "compgen"})
+#: variables whose assignment changes how the rest of the line is read (word splitting, `~`,
+#: `cd`'s search, code a shell runs at start): unresolved
+STATE_VARS = frozenset({"IFS", "HOME", "CDPATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS",
+                        "PROMPT_COMMAND", "PS4", "GLOBIGNORE", "BASH_FUNC"})
+
 
 class Word:
     """One argument after expansion: `value` (None when a part is not known) and `pattern`, a
     glob (fnmatch syntax: literal glob characters escaped as [*]) of every value it can take;
     `glob` True when unquoted glob characters make the shell expand it."""
-    __slots__ = ("value", "pattern", "glob", "raw", "alts", "inner")
+    __slots__ = ("value", "pattern", "glob", "raw", "alts", "inner", "opaque")
 
     def __init__(self, value: str | None, pattern: str, glob: bool = False, raw: str = ""):
         self.value, self.pattern, self.glob, self.raw = value, pattern, glob, raw
         self.alts: list[str] | None = None      # the words brace expansion makes of it
         self.inner: list = []                   # commands whose output makes part of it
+        #: why part of it is a form the resolver does not evaluate ("" when every part is on its
+        #: positive list): the rules make the command unresolved when a rule could apply to it
+        self.opaque = ""
 
     @classmethod
     def lit(cls, s: str) -> "Word":
@@ -121,13 +158,14 @@ def parser():
 
 # ---- resolving -------------------------------------------------------------------------------
 class _Ctx:
-    __slots__ = ("cwd", "vars", "depth", "via", "stdin")
+    __slots__ = ("cwd", "vars", "depth", "via", "stdin", "prev")
 
-    def __init__(self, cwd, vars_, depth, via=(), stdin=None):
+    def __init__(self, cwd, vars_, depth, via=(), stdin=None, prev=None):
         self.cwd, self.vars, self.depth, self.via, self.stdin = cwd, vars_, depth, via, stdin
+        self.prev = prev          # the folder before the last cd (`cd -`), None: not known
 
     def child(self, **kw) -> "_Ctx":
-        c = _Ctx(self.cwd, dict(self.vars), self.depth, self.via, self.stdin)
+        c = _Ctx(self.cwd, dict(self.vars), self.depth, self.via, self.stdin, self.prev)
         for k, v in kw.items():
             setattr(c, k, v)
         return c
@@ -140,6 +178,8 @@ class Resolver:
         self.out = Parsed()
         self.var_inner: dict[str, list] = {}
         self._inner_words: list = []
+        self.written: set[str] = set()      # files this line writes (redirections): not yet run
+        self._opaque: list[str] = []        # the forms not evaluated in the word being read
 
     # -- entry
     def line(self, text: str, ctx: _Ctx) -> None:
@@ -183,6 +223,10 @@ class Resolver:
         elif t == "variable_assignment":
             self.assign(n, ctx)
         elif t == "declaration_command":
+            flags = " ".join(c.text.decode("utf-8", "replace") for c in n.named_children
+                             if c.type == "word")
+            if any(f.startswith("-") and "n" in f for f in flags.split()):
+                self.unresolved("declare -n (a name reference) is not evaluated")
             for c in n.named_children:
                 if c.type == "variable_assignment":
                     self.assign(c, ctx)
@@ -204,24 +248,35 @@ class Resolver:
                    "c_style_for_statement", "function_definition", "ERROR"):
             inner = ctx.child() if t in ("subshell", "function_definition") else ctx
             kids = [c for c in n.named_children
-                    if not (t == "for_statement" and c.type == "variable_name")]
+                    if not (t == "for_statement" and c.type == "variable_name")
+                    and not (t == "case_item" and c.type in ("extglob_pattern", "regex"))]
             for i, c in enumerate(kids):
                 # `a && b > f` parses as (a && b) > f: the redirection is the last command's
                 last = redirects if (t == "list" and i == len(kids) - 1) else None
                 self.stmt(c, inner, last)
         elif t in ("test_command", "unset_command"):
             for c in n.named_children:
-                self.word(c, ctx)            # substitutions inside still run
+                self._test_expr(c, ctx)      # substitutions inside still run
         elif t in ("comment", "heredoc_body", "file_redirect", "herestring_redirect",
-                   "heredoc_redirect", "word", "string", "raw_string", "concatenation",
-                   "variable_name", "number"):
+                   "heredoc_redirect") or t in WORD_TYPES:
             if t in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
                 self._redirect_only(self.redirect(n, ctx), ctx)    # `$(< f)`
             elif t not in ("comment", "heredoc_body"):
                 self.word(n, ctx)
         else:
+            # not on the list: what runs inside is still looked at, and the line is unresolved
+            self.unresolved(f"shell syntax agentdeck does not evaluate ({t})")
             for c in n.named_children:
                 self.stmt(c, ctx)
+
+    def _test_expr(self, n, ctx: _Ctx) -> None:
+        """The operands of a `[ ... ]` / `[[ ... ]]` test: only read by the test (their
+        substitutions still run)."""
+        if n.type in TEST_EXPRESSIONS:
+            for c in n.named_children:
+                self._test_expr(c, ctx)
+        elif n.type not in ("test_operator", "regex", "extglob_pattern"):
+            self.word(n, ctx)
 
     def _redirect_only(self, reds, ctx: _Ctx) -> None:
         files = [(m, w) for m, w in reds if m != "here"]
@@ -232,10 +287,16 @@ class Resolver:
         name = n.child_by_field_name("name")
         value = n.child_by_field_name("value")
         key = name.text.decode("utf-8", "replace") if name is not None else ""
+        self._state_var(key)
         w = self.word(value, ctx) if value is not None else Word.lit("")
         ctx.vars[key] = w.value
         if w.value is None and w.inner:
             self.var_inner[key] = w.inner    # `F=$(echo ~/.ssh/id_rsa); cat $F`
+
+    def _state_var(self, key: str) -> None:
+        base = key.split("[", 1)[0]
+        if base in STATE_VARS or base.startswith("BASH_FUNC"):
+            self.unresolved(f"{base}= changes how the rest of the line is read")
 
     def redirect(self, n, ctx: _Ctx) -> list[tuple[str, Word]]:
         t = n.type
@@ -283,9 +344,11 @@ class Resolver:
         parts: list[tuple[str, str, bool]] = []   # (value-or-UNKNOWN, pattern, quoted)
         start = len(self.out.commands)
         saved, self._inner_words = self._inner_words, []
+        saved_opaque, self._opaque = self._opaque, []
         self._parts(n, ctx, parts, _quoted)
         inner = self.out.commands[start:] + self._inner_words
         self._inner_words = saved
+        opaque, self._opaque = self._opaque, saved_opaque
         value_known = all(v is not UNKNOWN for v, _, _ in parts)
         value = "".join(v for v, _, _ in parts) if value_known else None
         pattern = "".join(p for _, p, _ in parts)
@@ -295,8 +358,11 @@ class Resolver:
         w = Word(value, pattern, glob, raw)
         w = _tilde(w, self.home, parts)
         w.inner = inner if value is None else []
+        w.opaque = "; ".join(dict.fromkeys(opaque))
         if value_known and any(not q and "{" in v for v, _, q in parts):
             w.alts = _brace_values(parts, self.home)
+            if w.alts is not None and len(w.alts) >= BRACE_LIMIT:
+                w.opaque = f"a brace expansion of more than {BRACE_LIMIT} words"
         return w
 
     def _parts(self, n, ctx, parts, quoted) -> None:
@@ -317,7 +383,7 @@ class Resolver:
             for c in n.children:
                 if c.is_named:
                     self._parts(c, ctx, parts, True)
-        elif t == "string_content" or t == "heredoc_body" and not n.named_children:
+        elif t in ("string_content", "heredoc_content") or t == "heredoc_body" and not n.named_children:
             v = _unescape(text, _DQ_ESCAPABLE) if t == "string_content" else text
             parts.append((v, _escape(v), True))
         elif t == "heredoc_body":
@@ -351,6 +417,7 @@ class Resolver:
         elif t == "brace_expression":
             parts.append((text, text, False))
         elif n.is_named:
+            self._opaque.append(f"an expansion agentdeck does not evaluate ({t})")
             if n.type in _STATEMENTS:
                 self.stmt(n, ctx.child())          # whatever runs inside still runs
             parts.append((UNKNOWN, "*", quoted))
@@ -358,15 +425,25 @@ class Resolver:
             parts.append((text, text if not quoted else _escape(text), quoted))
 
     def _expand(self, n, ctx) -> str | None:
+        """$X, ${X}, and ${X:-word} / ${X-word} when X is known; any other parameter form is
+        unresolved (its value could be anything: `${x%...}`, `${x/...}`, `${!x}`, `${#x}`)."""
         names = [c for c in n.named_children if c.type in ("variable_name", "special_variable_name")]
         if not names:
+            self._opaque.append(f"a parameter expansion agentdeck does not evaluate "
+                                f"({n.text.decode('utf-8', 'replace')[:40]})")
             return None
-        if n.type == "expansion" and len(n.named_children) > 1:
-            return None          # ${X:-...}, ${X/a/b}, ${#X}: not followed
-        if n.type == "expansion" and any(not c.is_named and c.type not in ("${", "}")
-                                         for c in n.children):
-            return None
+        ops = [c.type for c in n.children if not c.is_named and c.type not in ("${", "}", "$")]
         key = names[0].text.decode("utf-8", "replace")
+        value = self._var(key, ctx)
+        if n.type == "expansion" and (ops or len(n.named_children) > 1):
+            if ops in (["-"], [":-"]) and value is not None and (value or ops == ["-"]):
+                return value
+            self._opaque.append(f"a parameter expansion agentdeck does not evaluate "
+                                f"({n.text.decode('utf-8', 'replace')[:40]})")
+            return None
+        return value
+
+    def _var(self, key: str, ctx) -> str | None:
         if key in ctx.vars:
             if ctx.vars[key] is None and key in self.var_inner:
                 self._inner_words += self.var_inner[key]
@@ -391,7 +468,9 @@ class Resolver:
                 name = c.child_by_field_name("name")
                 value = c.child_by_field_name("value")
                 w = self.word(value, ctx) if value is not None else Word.lit("")
-                prefix[name.text.decode() if name is not None else ""] = w.value
+                key = name.text.decode() if name is not None else ""
+                self._state_var(key)
+                prefix[key] = w.value
             elif c.type == "command_name":
                 argv.append(self.word(c.named_children[0], ctx) if c.named_children
                             else Word.lit(c.text.decode("utf-8", "replace")))
@@ -416,18 +495,35 @@ class Resolver:
             self.unresolved("a variable or substitution in command position")
             self.out.commands.append(Cmd(argv, reds, ctx.cwd, ctx.via, feeds, ctx.stdin))
             return
+        if head.glob or head.alts:
+            self.unresolved("a glob or brace expansion in command position")
+        for m, w in reds:
+            if m in ("w", "rw") and w.value is not None:
+                self.written.add(self.path(w.value, ctx.cwd))
         name = program_name(head.value)
+        if name in STATE_BUILTINS:
+            self.unresolved(f"{name} changes what later text runs")
+        if name == "env" and any(a.value is not None and (a.value.startswith("-S")
+                                                          or a.value.startswith("--split-string"))
+                                 for a in argv[1:]):
+            self.unresolved("env -S splits its argument into a command")
         cmd = Cmd(argv, reds, ctx.cwd, ctx.via, feeds, ctx.stdin)
         here = [w for m, w in reds if m == "here"]
         if here:
             cmd.stdin = "heredoc"
         self.out.commands.append(cmd)
         if name in ("cd", "pushd"):
-            ops = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")]
+            ops = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")
+                   or a.value == "-"]
             if not ops:
-                ctx.cwd = self.home or ctx.cwd
+                ctx.prev, ctx.cwd = ctx.cwd, self.home or ctx.cwd
+            elif ops[0].value == "-":
+                if ctx.prev is None:
+                    self.unresolved(f"{name} - to a folder set before this command")
+                else:
+                    ctx.prev, ctx.cwd = ctx.cwd, ctx.prev
             elif ops[0].value is not None:
-                ctx.cwd = self.path(ops[0].value, ctx.cwd)
+                ctx.prev, ctx.cwd = ctx.cwd, self.path(ops[0].value, ctx.cwd)
             else:
                 self.unresolved(f"{name} to a directory that is not static")
             return
@@ -463,6 +559,9 @@ class Resolver:
             return
         if "/" in head.value:                       # ./script.sh: read it when it is a shell script
             p = self.path(head.value, ctx.cwd)
+            if p in self.written:
+                self.unresolved(f"{head.value} is written earlier in this command and then run")
+                return
             text = self.fs.read_script(p, MAX_SCRIPT)
             if text is not None and P.is_shell_script(text):
                 self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)))
@@ -530,6 +629,9 @@ class Resolver:
             self.unresolved(f"{how} of a file that is not static")
             return
         p = self.path(w.value, ctx.cwd)
+        if p in self.written:
+            self.unresolved(f"{how} of {w.value}, written earlier in this command")
+            return
         text = self.fs.read_script(p, MAX_SCRIPT)
         if text is None:
             if self.fs.exists(p):
@@ -674,10 +776,16 @@ def _split_brace(w: Word) -> list[Word]:
     """`a{b,c}d` -> abd acd (unquoted braces; bounded by expand_braces)."""
     if not w.alts:
         return [w]
-    return [Word(a, a if w.glob else _escape(a), w.glob, w.raw) for a in w.alts]
+    out = [Word(a, a if w.glob else _escape(a), w.glob, w.raw) for a in w.alts]
+    for x in out:
+        x.opaque = w.opaque          # a list cut at BRACE_LIMIT: every word of it says so
+    return out
 
 
-def expand_braces(s: str, limit: int = 64) -> list[str]:
+BRACE_LIMIT = 64   # words one brace expansion is followed to (past it: the word is opaque)
+
+
+def expand_braces(s: str, limit: int = BRACE_LIMIT) -> list[str]:
     """Bash brace expansion of one unquoted word (comma lists and a..b ranges, nested)."""
     depth, start = 0, -1
     for i, c in enumerate(s):
