@@ -64,8 +64,10 @@ def describe(policy: dict | None, target: str) -> dict:
         "dialects": [d.label for d in heard],
         "verified": {d.label: d.verified for d in heard},
         "on_error": {"value": on_error, "exit": F.ON_ERROR_EXIT[on_error],
-                     "meaning": ("a payload the handler cannot read, or an internal error, "
-                                 + ("denies (exit 2, in every CLI)" if on_error == "deny"
+                     "meaning": ("a payload the handler cannot read, an internal error, or a "
+                                 "damaged guard (its compiled policy missing or changed since "
+                                 "apply, its handler missing or crashing) "
+                                 + ("denies, in the CLI's own deny channel" if on_error == "deny"
                                     else "lets the tool run; the line is still recorded"))},
         "caveats": caveats(target),
         "rules": [],
