@@ -81,6 +81,13 @@ def patch(path: str) -> str:
             "+x\n*** End Patch\n")
 
 
+def patch_moved(path: str) -> str:
+    """An apply_patch text that moves a file to `path`, spelled with the extra spaces the
+    CLIs accept (`***  Update File:   p`): the destination is a write too."""
+    return (f"*** Begin Patch\n***  Update File:   src/app.py\n*** Move to:   {path}\n@@\n-a\n+b\n"
+            "*** End Patch\n")
+
+
 def named(form: str) -> McpForm:
     """An McpForm from a name pattern with {server} and {tool}, the names as they are."""
     return lambda server, tool: (form.format(server=server, tool=tool), {})

@@ -151,7 +151,8 @@ _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
 _CWD_KEYS = ("directory",)
 #: patterns are compiled on first use (re's cache), not at import: the handler imports this
 #: module on every pre-tool call and most calls never need them
-_PATCH_FILE = (r"(?m)^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$"
+_PATCH_FILE = (r"(?m)^\s*\*\*\*\s*(?:Add|Update|Delete)\s+File:\s*(.+?)\s*$"
+               r"|^\s*\*\*\*\s*Move\s+to:\s*(.+?)\s*$"
                r"|^(?:\+\+\+|---) (?:[ab]/)?(\S.*?)\s*$")
 
 
@@ -328,6 +329,11 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     if cls == "web":
         return Call("web", name, _first_str(args, _URL_KEYS))
     texts = _strings(args)[:50]
+    if _first_str(args, _SHELL_KEYS[:2]):
+        # a tool agentdeck does not know that is given a command: the strictest role, a shell
+        # call (Claude Code's Monitor ran `rm -rf` as "other"); its path-like arguments are
+        # still the command's operands or, with none, looked at as an other call's
+        return Call("shell", name, _shell_subjects(args), texts=texts)
     return Call("other", name, [name, *texts[:20]], texts=texts)
 
 
@@ -336,7 +342,20 @@ def tool_calls(payload: dict, mcp_servers=(), vocab: "Vocabulary | None" = None)
     names of the MCP servers the profile installs, which each CLI spells in its tool names
     (Copilot CLI `<server>-<tool>`, Codex and Claude `mcp__<server>__<tool>`). `vocab`: the
     calling dialects' tools and MCP namings (the hook handler passes its caller's); every
-    registered dialect's by default."""
+    registered dialect's by default. A shell call that runs `apply_patch` with the patch in its
+    text (Codex: `apply_patch <<'EOF' ... EOF`) is also the write of every path the patch names."""
+    calls = _tool_calls(payload, mcp_servers, vocab)
+    for c in list(calls):
+        if c.cls == "shell":
+            for text in c.subjects:
+                if isinstance(text, str) and "apply_patch" in text and "*** " in text:
+                    touched = patch_paths(text)
+                    if touched:
+                        calls.append(Call("write", c.name, touched, cwd=c.cwd))
+    return calls
+
+
+def _tool_calls(payload: dict, mcp_servers=(), vocab: "Vocabulary | None" = None) -> list[Call]:
     if not isinstance(payload, dict):
         return []
     vocab = vocab if vocab is not None else every_dialect()

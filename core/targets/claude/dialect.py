@@ -29,6 +29,9 @@ DIALECTS = (CLAUDE, VSCODE)
 TOOLS = {
     "multiedit": ("write", ""), "notebookedit": ("write", ""), "notebookread": ("read", ""),
     "ls": ("read", "list"),
+    # Claude Code 2.1.332's Monitor runs a shell command and streams its output (issue 30.5: an
+    # `rm -rf` through it ran while agentdeck filed it as "other")
+    "monitor": ("shell", ""),
 }
 
 #: `mcp__<server>__<tool>` with every character but [A-Za-z0-9_-] made `_`; the payload's

@@ -60,7 +60,10 @@ def _mcp(server: str, tool: str) -> tuple[str, dict]:
 
 PRE_TOOL = {
     "claude": PreToolTemplate("claude", "claude", "PreToolUse", _claude, {
-        "shell": [("Bash", lambda s: {"command": s})],
+        "shell": [("Bash", lambda s: {"command": s}),
+                  ("Monitor", lambda s: {"command": s, "description": "watch"}),
+                  # a tool no vocabulary knows, given a command: the strictest role (shell)
+                  ("FutureCommandTool", lambda s: {"command": s})],
         "read": [("Read", lambda s: {"file_path": s}),
                  ("NotebookRead", lambda s: {"notebook_path": s}),
                  ("Grep", lambda s: {"pattern": ".", "path": s, "output_mode": "content"})],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...policy.templates import PreToolTemplate, PromptTemplate, patch, snake, snake_prompt, spelled
+from ...policy.templates import PreToolTemplate, PromptTemplate, patch, patch_moved, snake, snake_prompt, spelled
 from ..path_spelling import NativeDeny
 from .dialect import MCP_NAMES
 
@@ -64,7 +64,9 @@ PRE_TOOL = {
     "codex": PreToolTemplate("codex", "codex", "PreToolUse", _codex, {
         "shell": [("Bash", lambda s: {"command": s}), ("exec_command", lambda s: {"cmd": s}),
                   ("shell", lambda s: {"command": ["bash", "-lc", s]})],
-        "write": [("apply_patch", lambda s: {"command": patch(s)})],
+        "write": [("apply_patch", lambda s: {"command": patch(s)}),
+                  # its shell running apply_patch with a heredoc: judged as the patch it applies
+                  ("Bash", lambda s: {"command": f"apply_patch <<'EOF'\n{patch_moved(s)}EOF"})],
         "mcp-path": [("mcp__github__get_file", lambda s: {"path": s})],
     }, [spelled(MCP_NAMES)]),
 }

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from ...policy.templates import (
-    CWD, PROMPT_CWD, S, PreToolTemplate, PromptTemplate, named, patch, snake, snake_prompt,
+    CWD, PROMPT_CWD, S, PreToolTemplate, PromptTemplate, named, patch, patch_moved, snake, snake_prompt,
     spelled)
 from ..path_spelling import NativeDeny
 from .dialect import MCP_NAMES
@@ -90,7 +90,8 @@ _CAMEL_TOOLS: dict = {
     "read": [("view", lambda s: {"path": s}),
              ("str_replace_editor", lambda s: {"command": "view", "path": s}),
              ("rg", lambda s: {"pattern": ".", "paths": s, "output_mode": "content"})],
-    "write": [("create", lambda s: {"path": s, "file_text": "x"}),
+    "write": [("apply_patch", lambda s: {"input": patch_moved(s)}),
+              ("create", lambda s: {"path": s, "file_text": "x"}),
               ("edit", lambda s: {"path": s, "old_str": "a", "new_str": "b"}),
               ("str_replace_editor", lambda s: {"command": "create", "path": s,
                                                 "file_text": "x"})],
