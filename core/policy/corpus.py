@@ -202,6 +202,31 @@ _NOT_EVALUATED = [
     ("[ -n \"$FOO\" ] && echo yes", "allow"), ("cat ${HOME:-/nonexistent}/.ssh/id_rsa", "deny"),
     ("case x in a|b) echo ab;; *) echo other;; esac", "allow"),
 ]
+#: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
+#: earlier in the line is followed (and making one to a protected path is access to it), a
+#: program that deletes or overwrites as a side effect writes what it acts on, and a program
+#: told to run code of its own is unresolved
+_EFFECTS = [
+    ("ln -s ../home/policy-test/.ssh/id_rsa /tmp/k && cat /tmp/k", "deny"),
+    ("mkdir -p /tmp/l && ln -s /home/policy-test/.local/state/agentdeck /tmp/l/s && "
+     ": > /tmp/l/s/policy/claude.json", "deny"),
+    ("cp -s ~/.ssh/id_rsa /tmp/k", "deny"), ("ln -t /tmp ~/.ssh/id_rsa", "deny"),
+    ("cd ~/.ssh && git clean -fdx", "deny"), ("git -C ~/.ssh checkout -- .", "deny"),
+    ("tar --remove-files -cf /tmp/a.tar ~/.ssh/config", "deny"),
+    ("cd ~/.ssh && tar xf /tmp/evil.tar", "deny"), ("tar -C ~/.ssh -xf /tmp/evil.tar", "deny"),
+    ("find ~/.ssh -name config -delete", "deny"), ("unzip -o /tmp/x.zip -d ~/.ssh", "deny"),
+    ("cp -t ~/.ssh /tmp/authorized_keys", "deny"), ("mv -t ~/.ssh /tmp/config", "deny"),
+    ("cd ~/.ssh; git stash -u", "deny"),
+    ("sed 's/x/id/e' README.md", "ask"), ("git -c alias.x='!rm -rf x' x", "ask"),
+    ("tar --checkpoint=1 --checkpoint-action=exec='rm -rf x' -cf /tmp/a.tar src", "ask"),
+    ("awk 'BEGIN{system(\"id\")}'", "ask"), ("rsync -e 'sh -c \"rm -rf x\"' a b:", "ask"),
+    # the same programs on what no rule protects
+    ("ln -s src/app.py app.py", "allow"), ("git clean -n", "allow"),
+    ("git checkout -- src/app.py", "allow"), ("tar xzf /tmp/src.tgz", "allow"),
+    ("find . -name '*.pyc' -delete", "allow"), ("cp -t /tmp src/app.py", "allow"),
+    ("sed -i 's/a/b/' src/app.py", "allow"), ("git status", "allow"),
+    ("awk '{print $1}' README.md", "allow"), ("git -c user.name=x commit -m msg", "allow"),
+]
 _MENTIONS_ALLOW = [
     'echo "rm -rf x"', "printf 'rm -rf %s' old", 'git commit -m "rm -rf old"', "grep -- -rf f",
     "grep -e '-rf' notes.txt", "echo rm -rf", "man rm", "rm --help", "rm x", "rm -r build",
@@ -276,6 +301,7 @@ def _build() -> dict[str, list]:
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
                                                + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
     CLASSES["shell forms not evaluated"] = [(c, CWD, e) for c, e in _NOT_EVALUATED]
+    CLASSES["links, deletions and code run elsewhere"] = [(c, CWD, e) for c, e in _EFFECTS]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow") for c in _MENTIONS_ALLOW]
     CLASSES["other tools"] = list(_TOOL_CASES)
     return CLASSES

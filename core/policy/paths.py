@@ -121,6 +121,60 @@ class PathRules:
     def __init__(self, rules: list[dict], home: str, fs):
         self.home, self.fs = home, fs
         self.rules = [_Rule(r, home) for r in rules if isinstance(r, dict)]
+        #: links an earlier command of the same call makes (link -> what it points at): a
+        #: later command's path through one is also the path it points at
+        self.links: dict[str, str] = {}
+
+    def _through_links(self, path: str) -> str | None:
+        for link, target in self.links.items():
+            if path == link or path.startswith(link.rstrip("/") + "/"):
+                return target + path[len(link):]
+        return None
+
+    def _made_links(self, name: str, cmd: Cmd, flags: set[str], cwd: str) -> list[str]:
+        """The targets of the links `ln` (and `cp -s`/`cp -l`) makes, recorded in self.links;
+        a symbolic link's relative target is resolved against the link's folder, as the
+        kernel does. Returns the targets (making a link to a path is access to it)."""
+        symbolic = bool(flags & {"-s", "--symbolic", "--symbolic-link"})
+        if not (name == "ln" or name == "cp" and (symbolic or flags & {"-l", "--link"})):
+            return []
+        maybe = [a.value for a in cmd.argv[1:]]
+        vals = [v for v in maybe if v is not None]
+        if len(vals) != len(maybe):
+            return []
+        ops: list[str] = []
+        target_dir: str | None = None
+        i = 0
+        while i < len(vals):
+            v = vals[i]
+            if v in ("-t", "--target-directory"):
+                target_dir = vals[i + 1] if i + 1 < len(vals) else None
+                i += 2
+                continue
+            if v.startswith("--target-directory="):
+                target_dir = v.split("=", 1)[1]
+            elif not v.startswith("-") or v == "-":
+                ops.append(v)
+            i += 1
+        if not ops:
+            return []
+        if target_dir is not None:
+            pairs = [(t, posixpath.join(normalize(target_dir, cwd, self.home), posixpath.basename(t)))
+                     for t in ops]
+        elif len(ops) == 1:
+            pairs = [(ops[0], posixpath.join(cwd, posixpath.basename(ops[0])))]
+        else:
+            dest = normalize(ops[-1], cwd, self.home)
+            many = len(ops) > 2 or self.fs.is_dir(dest)
+            pairs = [(t, posixpath.join(dest, posixpath.basename(t)) if many else dest)
+                     for t in ops[:-1]]
+        out = []
+        for t, link in pairs:
+            base = posixpath.dirname(link) if symbolic else cwd
+            target = normalize(t, base, self.home)
+            self.links[link] = target
+            out.append(target)
+        return out
 
     def __bool__(self) -> bool:
         return bool(self.rules)
@@ -133,6 +187,9 @@ class PathRules:
         real = self.fs.realpath(path)
         if real != path:
             forms.append(real)
+        linked = self._through_links(path) if self.links else None
+        if linked is not None:          # through a link an earlier command of the line made
+            forms += [linked, self.fs.realpath(linked)]
         for r in self.rules:
             acc = access & r.access
             if not acc:
@@ -195,6 +252,9 @@ class PathRules:
                 hits.extend(self.hits(p, access, recursive, skip_hidden))
 
         both = {"read", "write"}
+        # a link made to a path is access to it (read and write, as the rule says), and later
+        # commands of the line that use the link reach it
+        check(self._made_links(name, cmd, flags, cwd), both, False)
         for mode, w in cmd.redirects:
             if mode == "here":
                 continue
@@ -258,6 +318,14 @@ class PathRules:
                 archive = vals[i + 1] if v in ("-f", "--file") and i + 1 < len(vals) else None
                 if archive:
                     check([normalize(archive, cwd, self.home)], {"write"}, False)
+        # what a program deletes or overwrites as a side effect (programs.side_writes): the
+        # folder it acts on (its -C DIR, the working folder), its operands, or a DIR it names
+        for where, recursive in P.side_writes(name, vals):
+            if where == P.OPERANDS:
+                for w in operands:
+                    check(self._word_paths(w, base), {"write"}, True)
+            else:
+                check([normalize(where, base, self.home)], {"write"}, recursive)
         return hits
 
     # -- a tool call that is not a shell command

@@ -215,3 +215,117 @@ def recursive(name: str, flags: set[str], words: set[str]) -> bool:
     if r == "always":
         return True
     return any(f in flags or f in words for f in r)
+
+
+# ---- side effects: what a program deletes or overwrites besides its plain operands --------------
+#: stands for "the command's operands" in side_writes' answer
+OPERANDS = "\0operands"
+#: git subcommands that change the working tree (delete, overwrite, move files in it)
+GIT_TREE_WRITERS = frozenset({"clean", "checkout", "restore", "reset", "stash", "rm", "mv",
+                              "apply", "am", "merge", "pull", "rebase", "switch", "cherry-pick",
+                              "revert", "worktree", "read-tree", "checkout-index", "filter-branch",
+                              "sparse-checkout"})
+#: options of git that take a value (so its subcommand is the first word after them)
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                         "--config-env"})
+
+
+def _git_subcommand(vals: list) -> str | None:
+    i = 0
+    while i < len(vals):
+        v = vals[i]
+        if v is None:
+            return None
+        if v in _GIT_VALUED:
+            i += 2
+            continue
+        if v.startswith("-"):
+            i += 1
+            continue
+        return v
+    return None
+
+
+def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
+    """(where, recursive) each write a program makes as a side effect of its options: "." is
+    the folder it acts on (its -C DIR or the working folder), OPERANDS its operands, else a
+    path it names. Data for core/policy/paths.py (issue 30.4: used on a write-protected tree,
+    `git clean`, `tar --remove-files`, `find -delete`, `unzip -o`, `cp -t DIR` got through)."""
+    known = [v for v in vals if v is not None]
+    out: list[tuple[str, bool]] = []
+    if name == "git" and _git_subcommand(vals) in GIT_TREE_WRITERS:
+        out.append((".", True))
+    elif name in ("tar", "bsdtar", "gtar"):
+        if "--remove-files" in known:
+            out.append((OPERANDS, True))
+        first = known[0] if known else ""
+        if ("--extract" in known or "--get" in known or "-x" in known
+                or any(v.startswith("-") and not v.startswith("--") and "x" in v[1:] for v in known)
+                or (first and not first.startswith("-") and "x" in first)):
+            out.append((".", True))
+    elif name == "find":
+        if "-delete" in known:
+            out.append((OPERANDS, True))
+        for i, v in enumerate(known):
+            if v in ("-fprint", "-fprint0", "-fprintf", "-fls") and i + 1 < len(known):
+                out.append((known[i + 1], False))
+    elif name in ("unzip", "7z", "7za", "cpio", "pax", "ar", "jar"):
+        d = next((known[i + 1] for i, v in enumerate(known) if v in ("-d", "-o") and i + 1 < len(known)
+                  and name == "unzip" and v == "-d"), None)
+        out.append((d or ".", True))
+    elif name in ("cp", "mv", "install", "ln", "rsync"):
+        for i, v in enumerate(known):
+            if v in ("-t", "--target-directory") and i + 1 < len(known):
+                out.append((known[i + 1], True))
+            elif v.startswith("--target-directory="):
+                out.append((v.split("=", 1)[1], True))
+    if name == "rsync" and any(v.startswith("--delete") or v == "--remove-source-files"
+                               for v in known):
+        out.append((OPERANDS, True))
+    return out
+
+
+#: options that make a program run code given as text (its own shell or interpreter): the
+#: resolver cannot see into it (issue 30.4: sed's e, a git alias with !, tar's checkpoint action)
+_GIT_CODE_KEYS = ("alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
+                  "core.hookspath", "diff.external", "sequence.editor", "credential.helper",
+                  "pager.", "filter.", "gpg.program", "core.askpass", "uploadpack.", "remote.")
+_TAR_CODE = ("--checkpoint-action", "--to-command", "--use-compress-program", "--info-script",
+             "--new-volume-script", "--rsh-command", "-I", "-F")
+
+
+def runs_code(name: str, vals: list) -> str:
+    """Why `name` with these arguments runs code agentdeck cannot see into, or ""."""
+    import re   # local: only for the programs below (the handler's pre-tool path already has re)
+
+    known = [v for v in vals if v is not None]
+    if name == "git":
+        for i, v in enumerate(known):
+            kv = known[i + 1] if v == "-c" and i + 1 < len(known) else (
+                v[2:] if v.startswith("-c") and len(v) > 2 else None)
+            if kv is not None and kv.lower().startswith(_GIT_CODE_KEYS):
+                return f"git -c {kv.split('=', 1)[0]} runs a program of its own"
+            if v.startswith("--config-env"):
+                return "git --config-env sets configuration that can run programs"
+    if name in ("tar", "bsdtar", "gtar"):
+        for v in known:
+            if v.startswith(_TAR_CODE):
+                return f"tar {v.split('=', 1)[0]} runs a command"
+    if name == "sed":
+        for v in known:
+            if v.startswith("-"):
+                continue
+            if re.search(r"(^|[;\n{}])\s*e(\s|$)", v) or re.search(r"s(.).*\1.*\1[gpIiMm0-9w]*e", v):
+                return "sed's e command runs its text as a shell command"
+    if name in ("rsync", "scp") and any(v in ("-e", "--rsh") or v.startswith("--rsh=") for v in known):
+        return f"{name} -e runs a remote shell command of its own"
+    if name in ("ssh", "scp", "sftp") and any("proxycommand" in v.lower() or "localcommand" in v.lower()
+                                              for v in known):
+        return f"{name} -o ProxyCommand runs a command"
+    if name in ("zip",) and any(v in ("-TT", "--unzip-command") for v in known):
+        return "zip -TT runs a command"
+    if name in ("awk", "gawk", "mawk"):
+        prog = next((v for v in known if not v.startswith("-")), "")
+        if "system(" in prog or re.search(r"\|\s*(getline|&)|print[^;]*\|", prog):
+            return f"{name} runs a command from its program"
+    return ""

@@ -527,6 +527,9 @@ class Resolver:
             else:
                 self.unresolved(f"{name} to a directory that is not static")
             return
+        code = P.runs_code(name, [a.value for a in argv[1:]])
+        if code:
+            self.unresolved(code)
         if name in P.WRAPPERS:
             rest = P.unwrap(name, [a.value for a in argv[1:]])
             if rest is not None:
