@@ -309,7 +309,7 @@ def _check_hooks(host: Host, prof: schema.Profile, hooks_from: dict[str, Path]) 
 def _merge_policy(into: schema.Policy, layer: schema.PolicyFile, path: Path) -> None:
     """One profile's [policy] over the chain so far: on_error when set; each rule by id (a rule
     with an id already there replaces it in place, a new one is appended)."""
-    for key in ("on_error", "unresolved", "protect_agentdeck"):
+    for key in ("on_error", "unresolved", "inline_code", "protect_agentdeck"):
         if getattr(layer, key, None) is not None:
             setattr(into, key, getattr(layer, key))
     for kind, other in (("rules", "paths"), ("paths", "rules")):

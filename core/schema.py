@@ -152,6 +152,7 @@ class PolicyFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     on_error: PolicyOnError | None = None
     unresolved: PolicyDecision | None = None       # a command the policy cannot resolve
+    inline_code: Literal["allow", "ask"] | None = None   # every interpreter's inline program
     protect_agentdeck: bool | None = None           # the built-in write protection of the guard
     rules: list[PolicyRule] = Field(default_factory=list)
     paths: list[PolicyPath] = Field(default_factory=list)
@@ -162,6 +163,9 @@ class Policy(BaseModel):
     wins)."""
     on_error: PolicyOnError = "deny"   # what the handler answers when it cannot decide
     unresolved: PolicyDecision = "ask"
+    #: "ask": every inline program (python -c, perl -e, node -e, awk '...', ...) is asked, not
+    #: only one that names a protected path or a denied program
+    inline_code: Literal["allow", "ask"] = "allow"
     protect_agentdeck: bool = True
     rules: list[PolicyRule] = Field(default_factory=list)
     paths: list[PolicyPath] = Field(default_factory=list)

@@ -72,6 +72,7 @@ def policy_of(profile) -> dict | None:
     protect = pol.get("protect_agentdeck")
     return {"on_error": pol.get("on_error") or ON_ERROR_DEFAULT,
             "unresolved": pol.get("unresolved") or UNRESOLVED_DEFAULT,
+            "inline_code": pol.get("inline_code") or "allow",
             "protect_agentdeck": True if protect is None else bool(protect),
             "rules": rules, "paths": paths}
 
@@ -154,6 +155,8 @@ def compile_policy(policy: dict, target: str, *, home: str | None = None,
     if unresolved not in DECISIONS:
         raise ValueError(f"policy unresolved {unresolved!r} is not one of {', '.join(DECISIONS)}")
     doc = {"format": FORMAT, "target": target, "on_error": on_error, "unresolved": unresolved}
+    if policy.get("inline_code") == "ask":       # absent: allow (earlier documents stay the same)
+        doc["inline_code"] = "ask"
     if home:
         doc["home"] = home
     if mcp_servers:

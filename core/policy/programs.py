@@ -329,3 +329,31 @@ def runs_code(name: str, vals: list) -> str:
         if "system(" in prog or re.search(r"\|\s*(getline|&)|print[^;]*\|", prog):
             return f"{name} runs a command from its program"
     return ""
+
+
+#: interpreters and the options that give them a program as text (`[policy] inline_code`);
+#: awk's program is its first operand
+INLINE_OPTIONS = {
+    "python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("-c",), "pypy3": ("-c",),
+    "perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", "-p", "--print"),
+    "nodejs": ("-e", "--eval", "-p", "--print"), "deno": ("eval",), "bun": ("-e", "--eval"),
+    "php": ("-r",), "lua": ("-e",), "osascript": ("-e",), "Rscript": ("-e",),
+    "julia": ("-e", "-E"), "pwsh": ("-c", "-Command", "-command"),
+    "powershell": ("-c", "-Command", "-command"), "tclsh": (), "jshell": (),
+}
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
+
+
+def inline_program(name: str, vals: list) -> bool:
+    """Whether `name` is given a program as text on its command line."""
+    known = [v for v in vals if v is not None]
+    if name in _AWKS:
+        return any(not v.startswith("-") for v in known) and "-f" not in known
+    opts = INLINE_OPTIONS.get(name)
+    if not opts:
+        return False
+    for v in known:
+        if v in opts or any(v.startswith(o) and len(v) > len(o) and o.startswith("-")
+                            and not o.startswith("--") and len(o) == 2 for o in opts):
+            return True
+    return False

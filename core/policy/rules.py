@@ -43,6 +43,7 @@ def _rx(pattern: str) -> re.Pattern:
 
 
 UNRESOLVED_RULE = "unresolved"
+INLINE_RULE = "inline-code"    # [policy] inline_code = "ask"
 
 
 class Verdict:
@@ -166,6 +167,12 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                     take(Verdict(rule["decision"], rule.get("id"), rule.get("reason") or "", call))
             if paths:
                 take(_path_verdict(ctx, paths.for_command(cmd), call))
+            if doc.get("inline_code") == "ask":
+                from . import programs as P   # local: only when inline code is asked
+                if P.inline_program(name, [a.value for a in cmd.argv[1:]]):
+                    take(Verdict("ask", INLINE_RULE,
+                                 f"{name} runs an inline program ([policy] inline_code = "
+                                 "\"ask\": every inline program is asked)", call))
             why = _not_evaluated(cmd, argv_rules, bool(paths))
             if why:
                 take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
@@ -221,7 +228,7 @@ def evaluate_doc(doc: dict, calls: list[Call], ctx: Context) -> Verdict:
     best = Verdict(call=calls[0] if calls else None)
     for call in calls:
         cands: list[Verdict | None] = [evaluate_call(rules, call)]
-        if call.cls == "shell" and (argv_rules or has_paths):
+        if call.cls == "shell" and (argv_rules or has_paths or doc.get("inline_code") == "ask"):
             cands.append(_shell_verdict(doc, call, ctx, argv_rules))
         elif has_paths and call.cls in ("read", "write", "mcp", "other"):
             paths = ctx.path_rules(doc)
