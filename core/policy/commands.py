@@ -122,6 +122,8 @@ def cmd_policy(args, make_host) -> int:
                     print(f"      {e['cli']} hook: {tools}")
                     print(f"      {e['cli']} own layer: {e['native']}")
             print(f"  unresolved commands -> {d['unresolved']}")
+            print(f"  code that builds its own paths at run time is stopped by: "
+                  f"{d['runtime_floor']}")
             if d.get("self_protection"):
                 print(f"  built in: {d['self_protection']}")
             for c in d["caveats"]:

@@ -55,6 +55,16 @@ def _channel(d, tool: str, decision: str) -> dict:
             "source": row["source"]}
 
 
+def _runtime_floor(target: str) -> str:
+    """What stops code that builds its own paths at run time in this CLI (its policy part's
+    RUNTIME_FLOOR), or "nothing"."""
+    from ..targets import registry   # local: policy show only
+
+    if target not in registry.BUILTIN or not registry.has_part(target, "policy"):
+        return "nothing"
+    return getattr(registry.part(target, "policy"), "RUNTIME_FLOOR", "") or "nothing"
+
+
 def describe(policy: dict | None, target: str) -> dict:
     """The Policy tab's data for one target."""
     heard = spoken(target)
@@ -74,6 +84,7 @@ def describe(policy: dict | None, target: str) -> dict:
         "paths": [],
     }
     out["limits"] = list(F.LIMITS)
+    out["runtime_floor"] = _runtime_floor(target)
     out["self_protection"] = (
         "agentdeck-self denies writes to agentdeck's own files (state, compiled policies, "
         "profiles, the handler where it lives in the home) and to each CLI's hook files and "

@@ -31,7 +31,8 @@ def with_policy(monkeypatch):
 
 def test_policy_of_reads_plain_data_and_defaults():
     assert compiled.policy_of({"policy": {"rules": []}}) == {
-        "on_error": "deny", "unresolved": "ask", "protect_agentdeck": True, "rules": [],
+        "on_error": "deny", "unresolved": "ask", "inline_code": "allow", "protect_agentdeck": True,
+        "rules": [],
         "paths": []}
     assert compiled.policy_of({}) is None
 

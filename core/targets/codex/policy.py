@@ -26,6 +26,13 @@ CAVEATS = {
 #: -- and the .env in its home (Codex loads it into its environment at start: a variable set
 #: there reaches every hook) and a project's .codex/config.toml, which Codex layers over the
 #: home's in a trusted folder (its [features] and hook settings can switch hooks off)
+#: Codex 0.171.0 runs shell commands in its sandbox (bubblewrap on Linux), where the permission
+#: profile's `"<glob>" = "none"` entries deny the open itself, whatever built the path
+RUNTIME_FLOOR = ("Codex's sandbox, with the [[policy.paths]] deny entries agentdeck writes into "
+                 "your permission profile (only when config.toml's default_permissions names "
+                 "one of yours; not under --dangerously-bypass-approvals-and-sandbox; observed "
+                 "for a shell read of the file, not yet tried with a path built at run time)")
+
 GUARDED = ("hooks.json", "config.toml", "agentdeck-hook.sh", ".env", "**/.codex/config.toml")
 
 #: Codex's own path deny (facts.py PERMISSIONS): written into the operator's own permission

@@ -18,6 +18,10 @@ core/targets/<name>/policy.py provides (module attributes):
                path relative to the target's home (the settings its hooks are in, agentdeck's
                wrapper there), or a glob starting with `**/` for a file the CLI reads from any
                working folder (a project settings file that can switch the hooks off)
+    RUNTIME_FLOOR (optional) what stops code that builds its own paths at run time
+               (`python3 -c "open(chr(47)+...)"`), which no hook can read: the layer below the
+               hook that holds for it, as observed for the version named, or absent: "nothing"
+               (`policy show` says so per CLI)
     PRE_TOOL   {template label: PreToolTemplate}: how each dialect the target's hooks (and the
                scopes it speaks for) receive sends a pre-tool call, for `policy test`:
                  dialect  the Dialect label whose channel answers it
