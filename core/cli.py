@@ -232,8 +232,11 @@ def make_host(args) -> Host:
     home = getattr(args, "home", None)
     host = Host.from_environment(home)
     if home is not None and not host.is_dir(host.home):
-        what = "is not a directory" if host.exists(host.home, follow=True) else "does not exist"
-        raise UserError(f"--home {home} {what}; create it first (agentdeck never creates a home)")
+        if host.exists(host.home, follow=True):
+            raise UserError(f"--home {home} is not a folder (a file or another kind of entry is "
+                            "there): give the home folder")
+        raise UserError(f"--home {home} does not exist; create it first (agentdeck never creates "
+                        "a home)")
     return host
 
 

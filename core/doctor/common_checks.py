@@ -85,7 +85,9 @@ def _plan(target: str):
         if conflicts:
             out.warning(f"{len(conflicts)} conflict(s): changed by you and wanted differently by "
                         f"the profile ({_labels(conflicts)}); yours is kept until you decide",
-                        fix="`agentdeck apply` asks keep or take for each")
+                        fix="decide each with `agentdeck apply --keep ID` (yours stays) or "
+                            "`--take ID` (the profile's wins); `agentdeck plan --verbose` lists "
+                            "the ids")
         if foreign:
             out.info(f"{len(foreign)} item(s) exist and were not written by agentdeck; kept as "
                      f"they are ({_labels(foreign)})",

@@ -135,4 +135,5 @@ def _native(target: str, rule: dict) -> str:
     if d.get("hook_only"):
         return d.get("why") or "the hook is the only layer"
     why = f"; {d['why']}" if d.get("why") else ""
-    return f"{d.get('layer')}: {len(d.get('entries') or [])} entr(ies){why}"
+    n = len(d.get("entries") or [])
+    return f"{d.get('layer')}: {n} {'entry' if n == 1 else 'entries'}{why}"

@@ -108,3 +108,13 @@ def test_an_option_the_command_does_not_have_is_refused(home, capsys):
 def test_no_command_still_prints_help(capsys):
     assert cli.main([]) == 0
     assert "COMMAND" in capsys.readouterr().out
+
+
+def test_the_doctor_says_how_to_decide_a_conflict_not_that_apply_asks(pinned):
+    """A conflict's fix names --keep / --take (apply does not ask: issue 31.6)."""
+    from agentdeck.core import doctor
+    host = Host.from_environment(pinned)
+    found = [f for f in doctor.run(host, "default", ["copilot"]) if "conflict(s)" in f.message]
+    assert found, "the doctor reports no conflict on a home with one"
+    assert "--keep ID" in found[0].fix and "--take ID" in found[0].fix
+    assert "asks" not in found[0].fix
