@@ -191,7 +191,7 @@ def _not_evaluated(cmd, argv_rules: list[dict], has_paths: bool) -> str:
     or script's positional parameters, what xargs appends from a pipe that is not known), or,
     with path rules, an opaque operand or redirection of a program that touches files (echo
     and printf only mention theirs)."""
-    from . import programs as P
+    from . import programs as P   # local: the program tables only when a command is judged
 
     name = cmd.name
     args = list(cmd.argv[1:])
