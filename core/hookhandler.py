@@ -504,8 +504,8 @@ class _OverBudget(Exception):
 
 def _within_budget(evaluate, doc: dict, calls: list):
     """evaluate() under DECIDE_BUDGET (an interval timer: it interrupts a glob or a walk in the
-    middle); out of time, the verdict is `unresolved`. Only in the main thread of a process of
-    its own (the handler): in-process callers (`policy test`, the drill's simulation) run as is."""
+    middle); out of time, the verdict is `unresolved`. The timer needs the main thread: in
+    another thread (none of agentdeck's callers) the evaluation runs untimed."""
     import signal   # local: only a decision with a compiled policy is timed
     import threading   # local: as signal (is this the main thread, where a timer can interrupt)
 
