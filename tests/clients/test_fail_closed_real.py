@@ -18,6 +18,7 @@ from offline_turn import run_turn
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from agentdeck.core.policy.payloads import pre_tool
 from agentdeck.core.targets import registry
 
 pytestmark = pytest.mark.clients
@@ -58,6 +59,11 @@ def _turn(host, target, work: Path, marker: Path, env=None) -> bool:
 
 
 LAST: tuple = ()
+
+
+def _audit_lines(host) -> list[dict]:
+    path = Path(host.state_dir) / "audit.jsonl"
+    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
 
 
 def _denied_by_on_error(host) -> bool:
@@ -116,3 +122,46 @@ def test_the_clis_environment_cannot_point_the_guard_elsewhere(scratch_env, need
         run_turn(host, target, m.url, "run the scripted command", work, env)
     assert (work / "build").is_dir(), f"{target}: rm -rf ran with the environment redirected"
     assert _turn(host, target, work, work / "ok.txt", env)
+
+
+#: (target, a working-folder settings file it reads after the home's that can switch its hooks
+#: off): each target's health part's PROJECT_SETTINGS, the observed fact -- not the guard's own
+#: list, so deleting a file from the guard makes this fail
+PROJECT_LAYERS = [(t, rel) for t in NAMES if registry.has_part(t, "health")
+                  for rel in getattr(registry.part(t, "health"), "PROJECT_SETTINGS", ())]
+
+
+def test_some_target_has_project_layers():
+    assert PROJECT_LAYERS
+
+
+@pytest.mark.parametrize("target,rel", PROJECT_LAYERS)
+def test_a_project_layer_that_switches_hooks_off_cannot_be_written(scratch_env, need, tmp_path,
+                                                                   target, rel):
+    """The first route of issue 30: a settings file in the working folder that the CLI reads
+    after the home's, written through the CLI's own shell tool, left the next turn there with
+    no hook. The write is denied, and the next turn's `rm -rf` is still denied."""
+    need(target)
+    host = scratch_env
+    _install(host, target, tmp_path)
+    work = tmp_path / "work"
+    (work / "build").mkdir(parents=True)
+    body = ("[features]\\ncodex_hooks = false\\n" if rel.endswith(".toml")
+            else '{"disableAllHooks": true}')
+    cmd = f"mkdir -p {Path(rel).parent} && printf '%s' '{body}' > {rel}"
+    with ScriptedModel(command=cmd) as m:
+        run_turn(host, target, m.url, "run the scripted command", work)
+    assert not (work / rel).exists(), f"{target}: {rel} was written by the shell"
+    # and through the CLI's own file tool (the route seen: Claude's Write)
+    template = next(t for t in pre_tool().values() if t.caller == target)
+    for name, args in template.tools.get("write", [])[:1]:
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        with ScriptedModel(command="", calls=[(name, args(str(work / rel)))]) as m:
+            run_turn(host, target, m.url, "write the file", work)
+        assert not (work / rel).exists(), f"{target}: {rel} was written by {name}"
+        denied = [r for r in _audit_lines(host) if r.get("decision") == "deny"
+                  and r.get("tool_name") == name]
+        assert denied and denied[-1]["rule"] == "agentdeck-self", denied
+    with ScriptedModel(command=f"rm -rf {work / 'build'}") as m:
+        run_turn(host, target, m.url, "run the scripted command", work)
+    assert (work / "build").is_dir(), f"{target}: rm -rf ran after the attempt"
