@@ -249,7 +249,7 @@ def _git_subcommand(vals: list) -> str | None:
 def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
     """(where, recursive) each write a program makes as a side effect of its options: "." is
     the folder it acts on (its -C DIR or the working folder), OPERANDS its operands, else a
-    path it names. Data for core/policy/paths.py (issue 30.4: used on a write-protected tree,
+    path it names. Data for core/policy/paths.py (used on a write-protected tree,
     `git clean`, `tar --remove-files`, `find -delete`, `unzip -o`, `cp -t DIR` got through)."""
     known = [v for v in vals if v is not None]
     out: list[tuple[str, bool]] = []
@@ -286,7 +286,7 @@ def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
 
 
 #: options that make a program run code given as text (its own shell or interpreter): the
-#: resolver cannot see into it (issue 30.4: sed's e, a git alias with !, tar's checkpoint action)
+#: resolver cannot see into it (sed's e, a git alias with !, tar's checkpoint action)
 _GIT_CODE_KEYS = ("alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
                   "core.hookspath", "diff.external", "sequence.editor", "credential.helper",
                   "pager.", "filter.", "gpg.program", "core.askpass", "uploadpack.", "remote.")

@@ -29,7 +29,7 @@ DIALECTS = (CLAUDE, VSCODE)
 TOOLS = {
     "multiedit": ("write", ""), "notebookedit": ("write", ""), "notebookread": ("read", ""),
     "ls": ("read", "list"),
-    # Claude Code 2.1.332's Monitor runs a shell command and streams its output (issue 30.5: an
+    # Claude Code 2.1.332's Monitor runs a shell command and streams its output (an
     # `rm -rf` through it ran while agentdeck filed it as "other")
     "monitor": ("shell", ""),
 }
