@@ -18,7 +18,7 @@ What the digest proves: the policy the handler enforces is byte for byte the one
 wrote (or that a write went through `agentdeck apply`). What it does not: the wrapper itself is
 as protected as the files a hook can guard (the `agentdeck-self` rule and the CLI's own layers);
 a process that can rewrite both the wrapper and the policy consistently is not stopped by it
-(docs/policy.md "Fail modes").
+(docs/policy.md "on_error: the guard fails closed").
 """
 from __future__ import annotations
 
