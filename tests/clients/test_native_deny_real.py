@@ -82,6 +82,11 @@ def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clie
     need("codex")
     host = scratch_env
     host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
+    # Codex makes its sandbox helper (codex-linux-sandbox, for a system bwrap) under CODEX_HOME
+    # but refuses to under the temp dir; the scratch home is under pytest's, so the temp dir moves.
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    host.env["TMPDIR"] = str(tmp)
     ssh = host.home / ".ssh"
     ssh.mkdir(mode=0o700)
     (ssh / "id_rsa").write_text(SECRET + "\n")
