@@ -271,7 +271,7 @@ class PathRules:
                 # `cat $(echo ~/.ssh/id_rsa)`: what the substitution prints is the operand;
                 # every word its commands were given is a candidate
                 operands += [a for c in w.inner for a in c.argv[1:] if a.value is not None]
-                continue
+                # and the word itself, by every value it can take (`id_$(echo rsa)`: id_*)
             if v is not None and not ended:
                 if v == "--":
                     ended = True
