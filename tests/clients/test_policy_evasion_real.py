@@ -92,6 +92,8 @@ class Step:
                                           # the paths rule there too) refuses it before the hook
     audit: str | None = None              # the tool name the audit records, if not the call's
     hookless: bool = False                # the CLI refuses it before any hook (no audit line)
+    own: tuple[str, ...] = ()             # the targets whose CLI refuses the command itself
+                                          # before the hook (OWN_REFUSAL; no audit line)
 
 
 @dataclass
@@ -242,7 +244,9 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
         Step("parameter operator", "cat ${HOME%/}/.ssh/id_rsa", "ask", "unresolved"),
         Step("variable read from input", 'read f <<< ~/.ssh/id_rsa; cat "$f"', "ask",
              "unresolved"),
-        Step("IFS changed", f"IFS=,; A=rm,-rf,{v['ifs']}; $A", "ask", "unresolved"),
+        # Qwen refuses a command whose program is a variable before its hooks run
+        Step("IFS changed", f"IFS=,; A=rm,-rf,{v['ifs']}; $A", "ask", "unresolved",
+             own=("qwen",)),
         Step("aliases", f"shopt -s expand_aliases; alias r='rm -rf'; r {v['aliases']}", "ask",
              "unresolved"),
         Step("function arguments", f'f() {{ rm "$@"; }}; f -rf {v["fnargs"]}', "ask",
@@ -251,7 +255,8 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
              "unresolved"),
         Step("script written then run", f"echo 'rm -rf {v['script']}' > t.sh && bash t.sh",
              "ask", "unresolved"),
-        Step("field splitting", f"X='rm -rf {v['fields']}'; $X", "deny", RM_RULE),
+        Step("field splitting", f"X='rm -rf {v['fields']}'; $X", "deny", RM_RULE,
+             own=("qwen",)),
         Step("xargs appends options", f"echo -rf | xargs rm {v['xargsopt']}", "deny", RM_RULE),
         Step("loop over a glob", 'for f in ~/.ssh/id_*; do cat "$f"; done', "deny", KEYS_RULE),
         Step("cd - back", "cd ~/.ssh; cd /tmp; cd - >/dev/null && cat id_rsa", "deny",
@@ -357,6 +362,8 @@ SHELL_TOOL = {"copilot": "bash", "codex": "Bash", "claude": "Bash", "qwen": "run
 #: docs/policy.md); Qwen checks its list before PreToolUse, Claude its Read deny before the hook
 NATIVE_REFUSAL = {"claude": "denied by your permission settings",
                   "qwen": "denied by permission rules"}
+#: a CLI's own refusal of a command it cannot read (Qwen Code 0.24.4: a variable as the program)
+OWN_REFUSAL = {"qwen": "Could not identify command root"}
 
 
 def _tool_name(step: Step, target: str) -> str:
@@ -426,6 +433,8 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
             assert s.shows in res, f"{target} {s.label}: the benign form did not run: {res[:300]}"
         elif target in s.native:
             assert NATIVE_REFUSAL[target] in res, f"{target} {s.label}: not refused: {res[:300]}"
+        elif target in s.own:
+            assert OWN_REFUSAL[target] in res, f"{target} {s.label}: not refused: {res[:300]}"
         else:
             assert REASONS[s.rule] in res, f"{target} {s.label}: not refused: {res[:300]}"
     # the effects: nothing the denied calls would have done happened
@@ -448,7 +457,7 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     # the audit log: one pre-tool decision per call, in order, each with its rule id
     got = [(x.get("tool_name"), x.get("decision"), x.get("rule")) for x in pre]
     want = [(_tool_name(s, target), s.decision, s.rule) for s in steps
-            if target not in s.native and not s.hookless]
+            if target not in s.native and target not in s.own and not s.hookless]
     assert got == want, f"{target}: audit {got}"
     assert all(x.get("target") == target for x in pre)
     asked = [x for x in pre if x["decision"] == "ask"]
