@@ -478,9 +478,14 @@ class Resolver:
                 parts.append((v, _escape(v) if quoted else v, quoted or None))
         elif t in ("command_substitution", "process_substitution"):
             sub = ctx.child()
+            first = len(self.out.commands)
             for c in n.named_children:
                 self.stmt(c, sub)
-            parts.append((UNKNOWN, "*", quoted))
+            v = _printed(self.out.commands[first:]) if t == "command_substitution" else None
+            if v is None:
+                parts.append((UNKNOWN, "*", quoted))
+            else:           # `$(echo ~/.ssh)`, `$(dirname f)`: what it prints is known exactly
+                parts.append((v, _escape(v) if quoted else v, quoted or None))
         elif t == "arithmetic_expansion":
             parts.append((UNKNOWN, "*", quoted))
         elif t == "brace_expression":
@@ -862,6 +867,53 @@ def _unescape(s: str, escapable: str | None = None) -> str:
 _DQ_ESCAPABLE = '$`"\\\n'
 _IFS = " \t\n"         # the default IFS (an IFS= assignment makes the line unresolved)
 LOOP_VALUES = 64        # the values a `for` body is followed with (past it: unresolved)
+
+
+def _printed(cmds: list) -> str | None:
+    """What a substitution prints, when it is one command whose output is a pure function of
+    static words (`echo`, `printf` of a plain format or `%s`, `dirname`, `basename`, `pwd`);
+    None otherwise. Trailing newlines go, as `$(...)` removes them."""
+    if len(cmds) != 1:
+        return None
+    c = cmds[0]
+    if c.redirects or c.via or c.stdin or any(a.value is None or a.glob or a.alts
+                                              or a.fields is not None for a in c.argv):
+        return None
+    name, args = c.name, [a.value for a in c.argv[1:]]
+    out: str | None = None
+    if name == "echo":
+        nl = True
+        while args and len(args[0]) > 1 and args[0][0] == "-" and set(args[0][1:]) <= set("neE"):
+            if "e" in args[0]:
+                return None               # escapes interpreted: not followed
+            nl = nl and "n" not in args[0]
+            args = args[1:]
+        out = " ".join(args) + ("\n" if nl else "")
+    elif name == "printf":
+        if args and args[0] == "--":
+            args = args[1:]
+        if not args or args[0].startswith("-"):
+            return None
+        fmt, rest = args[0], args[1:]
+        if fmt in ("%s", "%s\\n") and len(rest) == 1:
+            out = rest[0] + ("\n" if fmt.endswith("n") else "")
+        elif not rest and "%" not in fmt and "\\" not in fmt:
+            out = fmt
+        else:
+            return None
+    elif name in ("dirname", "basename") and args and not args[0].startswith("-"):
+        if name == "dirname" and len(args) == 1:
+            out = posixpath.dirname(args[0].rstrip("/")) or "."
+        elif name == "basename" and len(args) in (1, 2):
+            b = posixpath.basename(args[0].rstrip("/"))
+            out = b[:-len(args[1])] if len(args) == 2 and b.endswith(args[1]) and b != args[1] else b
+        else:
+            return None
+    elif name == "pwd" and not args:
+        out = c.cwd
+    if out is None:
+        return None
+    return out.rstrip("\n")
 
 
 def _fields(parts) -> list[str]:

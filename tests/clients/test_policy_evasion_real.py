@@ -251,7 +251,7 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
              "unresolved"),
         Step("function arguments", f'f() {{ rm "$@"; }}; f -rf {v["fnargs"]}', "ask",
              "unresolved"),
-        Step("substitution in a ruled argv", f"rm $(echo -rf) {v['subarg']}", "ask",
+        Step("substitution in a ruled argv", f"rm $(echo -rf | cat) {v['subarg']}", "ask",
              "unresolved"),
         Step("script written then run", f"echo 'rm -rf {v['script']}' > t.sh && bash t.sh",
              "ask", "unresolved"),
@@ -298,7 +298,7 @@ def _steps(sc: Scene, target: str) -> list[Step]:
         *_self_steps(sc, target),
         # what cannot be resolved is asked (Codex has no ask: it denies)
         Step("unresolved", f"echo {piped} | base64 -d | sh", "ask", "unresolved"),
-        Step("substitution as the program", f"$(echo rm) -rf {v['subst']}", "ask",
+        Step("substitution as the program", f"$(echo rm | cat) -rf {v['subst']}", "ask",
              "unresolved"),
         # Copilot's own file tool, on a path spelled around the rule
         Step("copilot view ./", ("view", {"path": f"{key}/./id_rsa"}), "deny", KEYS_RULE,

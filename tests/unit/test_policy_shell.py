@@ -51,7 +51,7 @@ def test_reads_and_writes_of_a_protected_file_are_denied(command, cwd):
 
 
 @pytest.mark.parametrize("command", [
-    "$(echo rm) -rf x", "echo cm0gLXJmIHg= | base64 -d | sh", "eval $X", "sh -c \"$CMD\"",
+    "$(echo rm | cat) -rf x", "echo cm0gLXJmIHg= | base64 -d | sh", "eval $X", "sh -c \"$CMD\"",
     "source $F",
 ])
 def test_what_cannot_be_resolved_gets_the_unresolved_decision(command):
@@ -171,7 +171,8 @@ def test_a_hostile_command_line_is_unresolved_never_an_error(command):
     ('set -- ~/.ssh/id_rsa; cat "$@"', ("ask", "unresolved")),
     ('cat "$KEYFILE"', ("ask", "unresolved")),
     # a substitution in the argv of a program a rule names; one in a path is judged by its glob
-    ("rm $(echo -rf) x", ("ask", "unresolved")), ("rm -r -f`true` x", ("ask", "unresolved")),
+    ("rm $(cat flags) x", ("ask", "unresolved")),
+    ("$(echo rm) -rf x", ("deny", "rmrf")), ("rm $(echo -rf) x", ("deny", "rmrf")), ("rm -r -f`true` x", ("ask", "unresolved")),
     ("cat ~/.ssh/id_$(echo rsa)", ("deny", "keys")),
     # scripts written or fed by other routes
     ("cp /tmp/evil t.sh; bash t.sh", ("ask", "unresolved")),
@@ -185,6 +186,10 @@ def test_a_hostile_command_line_is_unresolved_never_an_error(command):
     ("cd ~/.ssh; pushd /tmp; popd; cat id_rsa", ("deny", "keys")),
     ("pushd /tmp; popd; popd; cat id_rsa", ("ask", "unresolved")),
     ("printf '%s\\n' -- -rf | xargs rm x", ("deny", "rmrf")),
+    # what a substitution prints: exact for echo/printf/dirname/basename/pwd of static words,
+    # else each word its command was given with the text that follows
+    ('cat "$(echo ~/.ssh)/id_rsa"', ("deny", "keys")), ("cat `ls -d ~/.ssh`/id_rsa", ("deny", "keys")),
+    ('cd "$(dirname ~/.ssh/x)" && cat id_rsa', ("deny", "keys")),
 ])
 def test_forms_outside_the_positive_list_are_unresolved_or_exact(command, expected):
     v = decide(command)
@@ -197,7 +202,8 @@ def test_forms_outside_the_positive_list_are_unresolved_or_exact(command, expect
     'f() { cat "$1"; }; f a.txt', 'read -r n <<< world; echo "hello $n"', "rm -f *.o",
     "OPTS=-la; ls $OPTS", 'test -n "$VIRTUAL_ENV" && ls "$VIRTUAL_ENV/bin"',
     "cp template.sh run.sh && chmod +x run.sh && echo ok", "bash -s <<< 'echo hi'",
-    "for o in -r -f; do rm $o x; done", "touch ./-rf; rm -- ./*",
+    "for o in -r -f; do rm $o x; done", "touch ./-rf; rm -- ./*", 'cat "$(pwd)/a.txt"',
+    'cd "$(dirname src/a.py)" && ls',
 ])
 def test_benign_forms_near_the_allowlist_edges_run(command):
     v = decide(command)
