@@ -201,7 +201,7 @@ _NOT_EVALUATED = [
     ("cd /tmp && cd - && ls", "allow"), ("X=${X:-default}; echo $X", "allow"),
     ("[ -n \"$FOO\" ] && echo yes", "allow"), ("cat ${HOME:-/nonexistent}/.ssh/id_rsa", "deny"),
     ("case x in a|b) echo ab;; *) echo other;; esac", "allow"),
-    # the allowlist's edges (issue 30.3, helper allowlist): field splitting, loops, variables
+    # the allowlist's edges: field splitting, loops, variables
     # set from input or outside the line, substitutions in a ruled program's argv, scripts fed
     # or written by other routes, pushd/popd, a glob that can match an option-named file
     ("x='rm -rf y'; $x", "deny"), ("x='cat /home/policy-test/.ssh/id_rsa'; $x", "deny"),

@@ -155,7 +155,7 @@ def test_a_hostile_command_line_is_unresolved_never_an_error(command):
     assert v.decision in ("ask", "deny") and v.rule in ("unresolved", "rmrf")
 
 
-# ---- the resolver as a positive list (issue 30.3): what it does not evaluate exactly is
+# ---- the resolver as a positive list: what it does not evaluate exactly is
 # unresolved where a rule could apply; what it evaluates is decided as it runs
 @pytest.mark.parametrize("command,expected", [
     # field splitting of an unquoted expansion, evaluated exactly
