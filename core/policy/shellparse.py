@@ -198,6 +198,7 @@ class Resolver:
         self._opaque: list[str] = []        # the forms not evaluated in the word being read
         #: loop variables bound to a glob's matches: the glob's pattern stands for their value
         self.var_pattern: dict[str, str] = {}
+        self.loop_walks = 0                 # loop bodies followed so far (LOOP_WALKS at most)
 
     # -- entry
     def line(self, text: str, ctx: _Ctx) -> None:
@@ -316,6 +317,11 @@ class Resolver:
                 self.stmt(body, ctx)
             return
         for w in expanded:
+            self.loop_walks += 1
+            if self.loop_walks > LOOP_WALKS:
+                self.unresolved(f"loops that run more than {LOOP_WALKS} times in all are "
+                                "not followed")
+                return
             self.var_inner.pop(key, None)
             self.var_pattern.pop(key, None)
             if w.value is not None and not w.glob:
@@ -412,6 +418,11 @@ class Resolver:
         self._inner_words = saved
         opaque, self._opaque = self._opaque, saved_opaque
         value_known = all(v is not UNKNOWN for v, _, _ in parts)
+        if value_known and sum(len(v) for v, _, _ in parts) > MAX_WORD:
+            # `x=$x$x` repeated: the value doubles each time; past MAX_WORD it is not followed
+            opaque.append(f"a word longer than {MAX_WORD // 1024} KiB")
+            parts[:] = [(UNKNOWN, "*", True)]
+            value_known = False
         value = "".join(v for v, _, _ in parts) if value_known else None
         pattern = "".join(p for _, p, _ in parts)
         glob = any(not q and any(ch in "*?[" for ch in v) for v, _, q in parts
@@ -592,6 +603,9 @@ class Resolver:
         argv = [w for a in argv for f in _split_fields(a) for w in _split_brace(f)]
         if not argv:
             return            # `$EMPTY` alone: nothing runs
+        if len(argv) > MAX_ARGS:
+            self.unresolved(f"a command with more than {MAX_ARGS} words is not followed")
+            return
         head = argv[0]
         if head.value is None:
             self.unresolved("a variable or substitution in command position")
@@ -867,6 +881,8 @@ def _unescape(s: str, escapable: str | None = None) -> str:
 _DQ_ESCAPABLE = '$`"\\\n'
 _IFS = " \t\n"         # the default IFS (an IFS= assignment makes the line unresolved)
 LOOP_VALUES = 64        # the values a `for` body is followed with (past it: unresolved)
+LOOP_WALKS = 256        # loop bodies followed in one command line, nested ones included
+MAX_WORD = 64 * 1024    # a word whose value grows longer (x=$x$x ...) is not known
 
 
 def _printed(cmds: list) -> str | None:

@@ -217,3 +217,18 @@ def test_field_splitting_and_loops_are_exact():
     argvs = [[a.value for a in c.argv] for c in p.commands]
     assert argvs == [["echo", "a", "ba  b", "c"], ["echo", "1"], ["echo", "2"]]
     assert p.unresolved == []
+
+
+@pytest.mark.parametrize("command,why", [
+    ("for a in {1..63}; do for b in {1..63}; do for c in {1..63}; do x=1; done; done; done",
+     "loops that run more than"),
+    ("x=aaaaaaaa; " + "x=$x$x; " * 40 + "cat $x", "not known"),
+    ("x='" + "a " * 6000 + "'; cat $x", "more than 5000 words"),
+])
+def test_what_the_exact_forms_would_multiply_is_bounded_and_unresolved(command, why):
+    import time
+
+    t = time.perf_counter()
+    v = decide(command)
+    assert time.perf_counter() - t < 3
+    assert (v.decision, v.rule) == ("ask", "unresolved") and why in v.reason, v.reason
