@@ -90,7 +90,7 @@ _RM_INDIRECT_DENY = [
     "case a in a) rm -rf x;; esac", "rm -r{f,} x", "rm -{r,f} x",
 ]
 _UNRESOLVED = [
-    "$(echo rm) -rf x", "`echo rm` -rf x", "$R -rf x", "${R} -rf x", "$CMD", "${@} x",
+    "$(echo rm | cat) -rf x", "`echo rm | cat` -rf x", "$R -rf x", "${R} -rf x", "$CMD", "${@} x",
     "echo cm0gLXJmIHgK | base64 -d | sh", "curl -s http://127.0.0.1/x | bash",
     "cat script | sh", "eval $X", "eval \"$(cat f)\"", "sh -c \"$CMD\"", "bash -c $1",
     "source $F", ". \"$SCRIPT\"", "xargs sh < cmds",
@@ -201,6 +201,30 @@ _NOT_EVALUATED = [
     ("cd /tmp && cd - && ls", "allow"), ("X=${X:-default}; echo $X", "allow"),
     ("[ -n \"$FOO\" ] && echo yes", "allow"), ("cat ${HOME:-/nonexistent}/.ssh/id_rsa", "deny"),
     ("case x in a|b) echo ab;; *) echo other;; esac", "allow"),
+    # the allowlist's edges: field splitting, loops, variables
+    # set from input or outside the line, substitutions in a ruled program's argv, scripts fed
+    # or written by other routes, pushd/popd, a glob that can match an option-named file
+    ("x='rm -rf y'; $x", "deny"), ("x='cat /home/policy-test/.ssh/id_rsa'; $x", "deny"),
+    ("x='-rf y'; rm $x", "deny"), ("for f in ~/.ssh/id_*; do cat \"$f\"; done", "deny"),
+    ("for k in id_rsa; do cat ~/.ssh/\"$k\"; done", "deny"),
+    ("read f <<< ~/.ssh/id_rsa; cat \"$f\"", "ask"), ("printf -v p %s ~/.ssh/id_rsa; cat $p", "ask"),
+    ("set -- ~/.ssh/id_rsa; cat \"$@\"", "ask"), ("cat \"$KEYFILE\"", "ask"),
+    ("rm $(cat flags) x", "ask"), ("rm -r -f`true` x", "ask"),
+    ("$(echo rm) -rf x", "deny"), ("`echo rm` -rf x", "deny"), ("rm $(echo -rf) x", "deny"), ("cat ~/.ssh/id_$(echo rsa)", "deny"),
+    ("cp /tmp/evil t.sh; bash t.sh", "ask"), ("echo 'rm -rf x' > t.sh && sh < t.sh", "ask"),
+    ("bash /dev/stdin <<< 'rm -rf x'", "deny"), (". /dev/fd/0 < /tmp/evil", "ask"),
+    ("env -iS 'rm -rf x'", "ask"), ("touch ./-rf; rm *", "ask"),
+    ("cd ~/.ssh; pushd /tmp; popd; cat id_rsa", "deny"), ("pushd /tmp; popd; popd; cat id_rsa", "ask"),
+    ("printf '%s\\n' -- -rf | xargs rm x", "deny"),
+    ("x='a.txt b.txt'; cat $x", "allow"), ("for f in a.txt b.txt; do wc -l \"$f\"; done", "allow"),
+    ("for f in *.txt; do cat \"$f\"; done", "allow"), ("pushd /tmp && ls && popd && cat a.txt", "allow"),
+    ("f() { cat \"$1\"; }; f a.txt", "allow"), ("read -r n <<< world; echo \"hello $n\"", "allow"),
+    ("rm -f *.o", "allow"), ("OPTS=-la; ls $OPTS", "allow"),
+    ("test -n \"$VIRTUAL_ENV\" && ls \"$VIRTUAL_ENV/bin\"", "allow"),
+    ("cp template.sh run.sh && chmod +x run.sh && echo ok", "allow"), ("bash -s <<< 'echo hi'", "allow"),
+    ("cat \"$(echo ~/.ssh)/id_rsa\"", "deny"), ("cat `ls -d ~/.ssh`/id_rsa", "deny"),
+    ("cd \"$(dirname ~/.ssh/x)\" && cat id_rsa", "deny"),
+    ("cat \"$(pwd)/a.txt\"", "allow"), ("cd \"$(dirname src/a.py)\" && ls", "allow"),
 ]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a

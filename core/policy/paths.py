@@ -270,8 +270,14 @@ class PathRules:
             if v is None and w.inner:
                 # `cat $(echo ~/.ssh/id_rsa)`: what the substitution prints is the operand;
                 # every word its commands were given is a candidate
-                operands += [a for c in w.inner for a in c.argv[1:] if a.value is not None]
-                continue
+                given = [a for c in w.inner for a in c.argv[1:] if a.value is not None]
+                operands += given
+                # `$(ls -d ~/.ssh)/id_rsa`: each of those words with the text that follows
+                tail = w.pattern[1:] if w.pattern.startswith("*") else ""
+                if tail.startswith("/") and not any(ch in tail for ch in "*?"):
+                    operands += [Word.lit(a.value.rstrip("/") + tail.replace("[[]", "[")
+                                          .replace("[]]", "]")) for a in given if a.value]
+                # and the word itself, by every value it can take (`id_$(ls)`: id_*)
             if v is not None and not ended:
                 if v == "--":
                     ended = True

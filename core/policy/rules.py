@@ -161,7 +161,8 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
             name = cmd.name
             known = [a.value for a in cmd.argv[1:] if a.value is not None]
             if cmd.stdin == "xargs":       # xargs appends what the pipe gave it: options too
-                known += [w.value for w in cmd.feeds if w.value is not None]
+                # (a `--` the producer was given is its own, not a word of the pipe)
+                known += [w.value for w in cmd.feeds if w.value is not None and w.value != "--"]
             for rule in argv_rules:
                 if matches(rule, name, known):
                     take(Verdict(rule["decision"], rule.get("id"), rule.get("reason") or "", call))
@@ -173,7 +174,7 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                     take(Verdict("ask", INLINE_RULE,
                                  f"{name} runs an inline program ([policy] inline_code = "
                                  "\"ask\": every inline program is asked)", call))
-            why = _not_evaluated(cmd, argv_rules, bool(paths))
+            why = _not_evaluated(cmd, argv_rules, bool(paths), ctx.fs)
             if why:
                 take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
                              "agentdeck cannot tell what this command runs: " + why, call))
@@ -185,7 +186,7 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
     return best
 
 
-def _not_evaluated(cmd, argv_rules: list[dict], has_paths: bool) -> str:
+def _not_evaluated(cmd, argv_rules: list[dict], has_paths: bool, fs=None) -> str:
     """Why a rule could apply to `cmd` through a word the resolver does not evaluate, or "":
     an argument of a program an argv rule names that is not known (an opaque form, a function's
     or script's positional parameters, what xargs appends from a pipe that is not known), or,
@@ -206,13 +207,25 @@ def _not_evaluated(cmd, argv_rules: list[dict], has_paths: bool) -> str:
         for a in args:
             if a.opaque:
                 return a.opaque
-            if a.value is None and not a.inner:
+            if a.value is None:
+                # what a substitution prints, a variable not known, a pipe's words: any of them
+                # could be an option the rule names
                 return f"an argument of {name} that is not known ({a.raw[:40] or 'from a pipe'})"
+            if a.glob and a.value[:1] in "*?[" and fs is not None:
+                # `rm *` with a file named `-rf` in the folder: the glob makes the option
+                import posixpath   # local: only for a glob given to a program a rule names
+                folder = cmd.cwd or "/"
+                for m in fs.glob(posixpath.join(folder, a.pattern)) or []:
+                    if posixpath.basename(m).startswith("-"):
+                        return (f"{a.raw[:40]} given to {name} matches {posixpath.basename(m)}, "
+                                "a file named like an option")
     if has_paths:
         for m, w in cmd.redirects:
             if m != "here" and w.opaque:
                 return w.opaque
-        if name not in P.MENTION:
+        # echo/printf only mention their words, ls/stat/test/cd/... only look at names (cd to a
+        # folder not known is unresolved by the resolver itself)
+        if name not in P.MENTION and name not in P.META:
             for a in cmd.argv[1:]:
                 if a.opaque:
                     return a.opaque

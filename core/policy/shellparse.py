@@ -15,12 +15,14 @@ What is resolved: lists, pipelines, subshells, groups, if/while/for/case bodies,
 script file that exists (its text is read, bounded), wrappers (sudo, env, command, builtin, exec,
 nice, nohup, timeout, time, stdbuf, setsid, xargs, find -exec/-execdir/-ok/-okdir, ...), quotes and
 backslashes removed, the program's path reduced to its name, brace expansion, `~` and `$HOME`,
-static assignments earlier in the line (`R=rm; $R`), `cd`/`pushd` followed.
+static assignments earlier in the line (`R=rm; $R`), field splitting of unquoted expansions,
+`for`/`select` bodies once per value of their list, `cd`/`pushd`/`popd` followed.
 
 What is not (each a reason in `unresolved`): everything else. The resolver keeps a positive
 list (STATEMENT_TYPES, WORD_TYPES, the parameter forms `_expand` implements, STATE_BUILTINS
 and STATE_VARS below): a tree-sitter node of any other type, a parameter operator it does not
-evaluate (`${x%...}`, `${x/...}`, `${!x}`, `${#x}`), a change of the shell's own state that
+evaluate (`${x%...}`, `${x/...}`, `${!x}`, `${#x}`), a variable whose value is not known
+(set outside the line, or from input: `read`, `mapfile`, `printf -v`), a change of the shell's own state that
 alters how later text is read (`IFS=`, `HOME=`, `CDPATH=`, `BASH_ENV=`, `alias`, `shopt`,
 `enable`, `declare -n`, `trap`), a glob or unknown word in command position, a brace list longer
 than it expands, `cd -` before any `cd`, `env -S`, a program written earlier in the same line
@@ -72,6 +74,12 @@ TEST_EXPRESSIONS = frozenset({"unary_expression", "binary_expression", "parenthe
 #: builtins that change how the rest of the line is read or run later: unresolved
 STATE_BUILTINS = frozenset({"alias", "shopt", "enable", "trap", "coproc", "bind", "hash",
                             "complete", "compgen"})
+#: builtins that set variables from their input: those variables are not known
+DYNAMIC_ASSIGN = frozenset({"read", "mapfile", "readarray", "printf", "getopts"})
+#: programs whose operands may be files they write: a script among them that the same line then
+#: runs is unresolved (redirections count as well)
+WRITES_OPERANDS = frozenset({"cp", "mv", "install", "tee", "dd", "ln", "rsync", "curl", "wget",
+                             "scp", "sed", "perl", "patch", "touch", "truncate", "unzip", "tar"})
 #: variables whose assignment changes how the rest of the line is read (word splitting, `~`,
 #: `cd`'s search, code a shell runs at start): unresolved
 STATE_VARS = frozenset({"IFS", "HOME", "CDPATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS",
@@ -82,7 +90,7 @@ class Word:
     """One argument after expansion: `value` (None when a part is not known) and `pattern`, a
     glob (fnmatch syntax: literal glob characters escaped as [*]) of every value it can take;
     `glob` True when unquoted glob characters make the shell expand it."""
-    __slots__ = ("value", "pattern", "glob", "raw", "alts", "inner", "opaque")
+    __slots__ = ("value", "pattern", "glob", "raw", "alts", "inner", "opaque", "fields")
 
     def __init__(self, value: str | None, pattern: str, glob: bool = False, raw: str = ""):
         self.value, self.pattern, self.glob, self.raw = value, pattern, glob, raw
@@ -91,6 +99,9 @@ class Word:
         #: why part of it is a form the resolver does not evaluate ("" when every part is on its
         #: positive list): the rules make the command unresolved when a rule could apply to it
         self.opaque = ""
+        #: the words field splitting makes of it (an unquoted expansion whose value holds
+        #: blanks: `x="rm -rf y"; $x` is three words), None when it stays one word
+        self.fields: list[str] | None = None
 
     @classmethod
     def lit(cls, s: str) -> "Word":
@@ -158,14 +169,19 @@ def parser():
 
 # ---- resolving -------------------------------------------------------------------------------
 class _Ctx:
-    __slots__ = ("cwd", "vars", "depth", "via", "stdin", "prev")
+    __slots__ = ("cwd", "vars", "depth", "via", "stdin", "prev", "fn", "stack")
 
-    def __init__(self, cwd, vars_, depth, via=(), stdin=None, prev=None):
+    def __init__(self, cwd, vars_, depth, via=(), stdin=None, prev=None, fn=False, stack=()):
         self.cwd, self.vars, self.depth, self.via, self.stdin = cwd, vars_, depth, via, stdin
         self.prev = prev          # the folder before the last cd (`cd -`), None: not known
+        #: inside a function body or a script file: its positional parameters are the words of
+        #: the call (judged there), not values to resolve here
+        self.fn = fn
+        self.stack: tuple[str, ...] = tuple(stack)   # pushd's directory stack (popd)
 
     def child(self, **kw) -> "_Ctx":
-        c = _Ctx(self.cwd, dict(self.vars), self.depth, self.via, self.stdin, self.prev)
+        c = _Ctx(self.cwd, dict(self.vars), self.depth, self.via, self.stdin, self.prev,
+                 self.fn, self.stack)
         for k, v in kw.items():
             setattr(c, k, v)
         return c
@@ -180,6 +196,9 @@ class Resolver:
         self._inner_words: list = []
         self.written: set[str] = set()      # files this line writes (redirections): not yet run
         self._opaque: list[str] = []        # the forms not evaluated in the word being read
+        #: loop variables bound to a glob's matches: the glob's pattern stands for their value
+        self.var_pattern: dict[str, str] = {}
+        self.loop_walks = 0                 # loop bodies followed so far (LOOP_WALKS at most)
 
     # -- entry
     def line(self, text: str, ctx: _Ctx) -> None:
@@ -242,11 +261,14 @@ class Resolver:
                     if cmd.stdin == "xargs":
                         cmd.feeds += [w for p in prev for w in p.argv[1:] + p.feeds]
                 prev = mine or prev
+        elif t == "for_statement" and n.child_by_field_name("variable") is not None:
+            self.for_loop(n, ctx)
         elif t in ("subshell", "compound_statement", "program", "list", "negated_command",
                    "if_statement", "elif_clause", "else_clause", "while_statement",
                    "do_group", "case_statement", "case_item", "for_statement",
                    "c_style_for_statement", "function_definition", "ERROR"):
-            inner = ctx.child() if t in ("subshell", "function_definition") else ctx
+            inner = ctx.child() if t == "subshell" else ctx.child(fn=True) \
+                if t == "function_definition" else ctx
             kids = [c for c in n.named_children
                     if not (t == "for_statement" and c.type == "variable_name")
                     and not (t == "case_item" and c.type in ("extglob_pattern", "regex"))]
@@ -269,6 +291,50 @@ class Resolver:
             for c in n.named_children:
                 self.stmt(c, ctx)
 
+    def for_loop(self, n, ctx: _Ctx) -> None:
+        """`for v in WORDS; do BODY; done` (and `select`): the body is followed once per value
+        (at most LOOP_VALUES), `v` bound to it exactly; a glob binds `v` to the glob's pattern
+        (its matches); a value not known, or no list (`for v; do`: the positional parameters),
+        leaves `v` not known (opaque where a rule could apply)."""
+        var = n.child_by_field_name("variable")
+        key = var.text.decode("utf-8", "replace") if var is not None else ""
+        body = n.child_by_field_name("body")
+        values: list[Word] = []
+        has_list = False
+        for i, c in enumerate(n.children):
+            if n.field_name_for_child(i) == "value":
+                has_list = True
+                values += _split_fields(self.word(c, ctx))
+        self._state_var(key)
+        expanded = [x for w in values for x in _split_brace(w)]
+        if not has_list or len(expanded) > LOOP_VALUES or not expanded:
+            ctx.vars[key] = None
+            self.var_inner.pop(key, None)
+            self.var_pattern.pop(key, None)
+            if has_list and expanded:
+                self.unresolved(f"a loop over more than {LOOP_VALUES} words is not followed")
+            if body is not None:
+                self.stmt(body, ctx)
+            return
+        for w in expanded:
+            self.loop_walks += 1
+            if self.loop_walks > LOOP_WALKS:
+                self.unresolved(f"loops that run more than {LOOP_WALKS} times in all are "
+                                "not followed")
+                return
+            self.var_inner.pop(key, None)
+            self.var_pattern.pop(key, None)
+            if w.value is not None and not w.glob:
+                ctx.vars[key] = w.value
+            else:
+                ctx.vars[key] = None
+                if w.inner:
+                    self.var_inner[key] = w.inner
+                elif w.glob:
+                    self.var_pattern[key] = w.pattern
+            if body is not None:
+                self.stmt(body, ctx)
+
     def _test_expr(self, n, ctx: _Ctx) -> None:
         """The operands of a `[ ... ]` / `[[ ... ]]` test: only read by the test (their
         substitutions still run)."""
@@ -290,6 +356,8 @@ class Resolver:
         self._state_var(key)
         w = self.word(value, ctx) if value is not None else Word.lit("")
         ctx.vars[key] = w.value
+        self.var_pattern.pop(key, None)
+        self.var_inner.pop(key, None)
         if w.value is None and w.inner:
             self.var_inner[key] = w.inner    # `F=$(echo ~/.ssh/id_rsa); cat $F`
 
@@ -350,6 +418,11 @@ class Resolver:
         self._inner_words = saved
         opaque, self._opaque = self._opaque, saved_opaque
         value_known = all(v is not UNKNOWN for v, _, _ in parts)
+        if value_known and sum(len(v) for v, _, _ in parts) > MAX_WORD:
+            # `x=$x$x` repeated: the value doubles each time; past MAX_WORD it is not followed
+            opaque.append(f"a word longer than {MAX_WORD // 1024} KiB")
+            parts[:] = [(UNKNOWN, "*", True)]
+            value_known = False
         value = "".join(v for v, _, _ in parts) if value_known else None
         pattern = "".join(p for _, p, _ in parts)
         glob = any(not q and any(ch in "*?[" for ch in v) for v, _, q in parts
@@ -357,6 +430,11 @@ class Resolver:
         raw = n.text.decode("utf-8", "replace") if n is not None else ""
         w = Word(value, pattern, glob, raw)
         w = _tilde(w, self.home, parts)
+        if any(q is None and v is not UNKNOWN and any(c in _IFS for c in v) for v, _, q in parts):
+            if value_known:
+                w.fields = _fields(parts)
+            else:
+                opaque.append("word splitting of a value that is not known")
         w.inner = inner if value is None else []
         w.opaque = "; ".join(dict.fromkeys(opaque))
         if value_known and any(not q and "{" in v for v, _, q in parts):
@@ -404,14 +482,21 @@ class Resolver:
         elif t in ("simple_expansion", "expansion"):
             v = self._expand(n, ctx)
             if v is None:
-                parts.append((UNKNOWN, "*", quoted))
+                pat = self._unknown_pattern(n)
+                parts.append((UNKNOWN, pat, quoted))
             else:
-                parts.append((v, _escape(v) if quoted else v, quoted))
+                # an unquoted expansion is split into fields (quoted None marks it)
+                parts.append((v, _escape(v) if quoted else v, quoted or None))
         elif t in ("command_substitution", "process_substitution"):
             sub = ctx.child()
+            first = len(self.out.commands)
             for c in n.named_children:
                 self.stmt(c, sub)
-            parts.append((UNKNOWN, "*", quoted))
+            v = _printed(self.out.commands[first:]) if t == "command_substitution" else None
+            if v is None:
+                parts.append((UNKNOWN, "*", quoted))
+            else:           # `$(echo ~/.ssh)`, `$(dirname f)`: what it prints is known exactly
+                parts.append((v, _escape(v) if quoted else v, quoted or None))
         elif t == "arithmetic_expansion":
             parts.append((UNKNOWN, "*", quoted))
         elif t == "brace_expression":
@@ -443,15 +528,41 @@ class Resolver:
             return None
         return value
 
+    def _unknown_pattern(self, n) -> str:
+        """The glob standing for an expansion whose value is not known: a loop variable bound
+        to a glob's matches is that glob; anything else could be any text."""
+        names = [c for c in n.named_children if c.type == "variable_name"]
+        if n.type == "simple_expansion" or len(n.named_children) == 1:
+            key = names[0].text.decode("utf-8", "replace") if names else ""
+            if key in self.var_pattern:
+                return self.var_pattern[key]
+        return "*"
+
     def _var(self, key: str, ctx) -> str | None:
+        """The value of $key as this line set it, None when not known. A value not known is
+        opaque (a rule that could apply makes the command unresolved), except: what a command
+        substitution assigned (judged by the words its commands were given), a loop variable
+        bound to a glob (judged by the glob), a function's or script's positional parameters
+        (judged at the call, whose words are the program's operands) and the shell's own
+        numbers ($?, $$, $!, $#)."""
         if key in ctx.vars:
-            if ctx.vars[key] is None and key in self.var_inner:
-                self._inner_words += self.var_inner[key]
+            if ctx.vars[key] is None:
+                if key in self.var_inner:
+                    self._inner_words += self.var_inner[key]
+                elif key not in self.var_pattern:
+                    self._opaque.append(f"the value of ${key} is not known")
             return ctx.vars[key]
         if key == "HOME":
             return self.home or None
         if key == "PWD":
             return ctx.cwd
+        if key in ("?", "$", "!", "#", "-", "0", "_"):
+            return None
+        if key in ("@", "*") or key.isdigit():
+            if not ctx.fn:
+                self._opaque.append(f"the positional parameter ${key} is not known")
+            return None
+        self._opaque.append(f"the value of ${key} is not known (set outside this command)")
         return None
 
     # -- commands
@@ -489,7 +600,12 @@ class Resolver:
     def run(self, argv: list[Word], reds, ctx: _Ctx, feeds=None) -> None:
         """One simple command, after expansion: wrappers are looked through, shells and evals
         are resolved, cd is followed."""
-        argv = [w for a in argv for w in _split_brace(a)]
+        argv = [w for a in argv for f in _split_fields(a) for w in _split_brace(f)]
+        if not argv:
+            return            # `$EMPTY` alone: nothing runs
+        if len(argv) > MAX_ARGS:
+            self.unresolved(f"a command with more than {MAX_ARGS} words is not followed")
+            return
         head = argv[0]
         if head.value is None:
             self.unresolved("a variable or substitution in command position")
@@ -503,19 +619,51 @@ class Resolver:
         name = program_name(head.value)
         if name in STATE_BUILTINS:
             self.unresolved(f"{name} changes what later text runs")
-        if name == "env" and any(a.value is not None and (a.value.startswith("-S")
-                                                          or a.value.startswith("--split-string"))
-                                 for a in argv[1:]):
+        if name == "env" and any(a.value is not None and (
+                a.value.startswith("--split-string") or a.value.startswith("--s")
+                or a.value.startswith("-") and not a.value.startswith("--")
+                and "S" in a.value[1:].split("u", 1)[0].split("C", 1)[0])
+                for a in argv[1:]):
             self.unresolved("env -S splits its argument into a command")
+        if name in DYNAMIC_ASSIGN:
+            self._dynamic_assign(name, argv, ctx)
+        if name in WRITES_OPERANDS:          # `cp evil t.sh; bash t.sh`: t.sh is written here
+            ended = False
+            for a in argv[1:]:
+                if a.value == "--":
+                    ended = True
+                elif a.value and (ended or not a.value.startswith("-")):
+                    self.written.add(self.path(a.value.split("=", 1)[-1] if name == "dd"
+                                               else a.value, ctx.cwd))
+        if any(posixpath.basename(p).startswith("-") for p in self.written):
+            for a in argv[1:]:
+                if a.glob and a.value is not None and a.value[:1] in "*?[":
+                    a.opaque = a.opaque or ("a glob that can match a file named like an option, "
+                                            "made earlier in this command")
         cmd = Cmd(argv, reds, ctx.cwd, ctx.via, feeds, ctx.stdin)
         here = [w for m, w in reds if m == "here"]
         if here:
             cmd.stdin = "heredoc"
         self.out.commands.append(cmd)
+        if name == "popd":
+            if not ctx.stack:
+                self.unresolved("popd to a folder pushed before this command")
+            else:
+                ctx.prev, ctx.cwd, ctx.stack = ctx.cwd, ctx.stack[-1], ctx.stack[:-1]
+            return
         if name in ("cd", "pushd"):
             ops = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")
                    or a.value == "-"]
+            if name == "pushd":
+                if ops and ops[0].value is not None and ops[0].value[:1] in "+-" \
+                        and ops[0].value[1:].isdigit():
+                    self.unresolved("pushd rotating a directory stack set before this command")
+                    return
+                ctx.stack = ctx.stack + (ctx.cwd,)
             if not ops:
+                if name == "pushd":
+                    self.unresolved("pushd with no folder swaps with a stack set before this")
+                    return
                 ctx.prev, ctx.cwd = ctx.cwd, self.home or ctx.cwd
             elif ops[0].value == "-":
                 if ctx.prev is None:
@@ -548,7 +696,7 @@ class Resolver:
             self.find(argv, ctx)
             return
         if name in P.SHELLS:
-            self.shell(name, argv, here, ctx)
+            self.shell(name, argv, here, ctx, reds)
             return
         if name == "eval":
             words = [a.value for a in argv[1:] if a.value is not None]
@@ -558,7 +706,7 @@ class Resolver:
                 self.line(" ".join(words), ctx.child(depth=ctx.depth + 1, via=ctx.via + ("eval",)))
             return
         if name in ("source", "."):
-            self.script(argv[1] if len(argv) > 1 else None, ctx, name)
+            self.script(argv[1] if len(argv) > 1 else None, ctx, name, here)
             return
         if "/" in head.value:                       # ./script.sh: read it when it is a shell script
             p = self.path(head.value, ctx.cwd)
@@ -568,6 +716,29 @@ class Resolver:
             text = self.fs.read_script(p, MAX_SCRIPT)
             if text is not None and P.is_shell_script(text):
                 self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)))
+
+    def _dynamic_assign(self, name: str, argv: list[Word], ctx: _Ctx) -> None:
+        """`read x`, `mapfile a`, `printf -v x`, `getopts o x`: the variables they set take
+        values from input, not from this line: not known (opaque where a rule could apply)."""
+        vals = [a.value for a in argv[1:]]
+        if name == "printf":
+            names = [vals[i + 1] for i, v in enumerate(vals[:-1]) if v == "-v"]
+            names += [v[2:] for v in vals if v and v.startswith("-v") and len(v) > 2]
+        else:
+            names = [v for v in vals if v and (v[0].isalpha() or v[0] == "_")]
+            names += {"read": ["REPLY"], "mapfile": ["MAPFILE"], "readarray": ["MAPFILE"],
+                      "getopts": ["OPTARG", "OPTIND"]}.get(name, [])
+        if any(v is None for v in vals) and name != "printf":
+            self.unresolved(f"{name} into a variable whose name is not static")
+        for k in names:
+            if k is None:
+                self.unresolved(f"{name} into a variable whose name is not static")
+                continue
+            k = k.split("[", 1)[0]
+            self._state_var(k)
+            ctx.vars[k] = None
+            self.var_inner.pop(k, None)
+            self.var_pattern.pop(k, None)
 
     def find(self, argv: list[Word], ctx: _Ctx) -> None:
         vals = [a.value for a in argv[1:]]
@@ -593,7 +764,8 @@ class Resolver:
                 j = k
             j += 1
 
-    def shell(self, name: str, argv: list[Word], here: list[Word], ctx: _Ctx) -> None:
+    def shell(self, name: str, argv: list[Word], here: list[Word], ctx: _Ctx,
+              ctx_reds=()) -> None:
         vals = [a.value for a in argv[1:]]
         sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
         i = 0
@@ -615,7 +787,11 @@ class Resolver:
             if v.startswith(("-", "+")):
                 i += 1
                 continue
-            self.script(argv[1 + i], ctx, name)       # bash script.sh
+            self.script(argv[1 + i], ctx, name, here)       # bash script.sh
+            return
+        fed = [w for m, w in ctx_reds if m == "r"]
+        if fed:                             # `sh < t.sh`: the file is the script
+            self.script(fed[-1], ctx, name)
             return
         if here:
             for w in here:
@@ -627,11 +803,21 @@ class Resolver:
         if ctx.stdin in ("pipe", "xargs"):
             self.unresolved(f"{name} fed from a pipe")
 
-    def script(self, w: Word | None, ctx: _Ctx, how: str) -> None:
+    def script(self, w: Word | None, ctx: _Ctx, how: str, here=()) -> None:
         if w is None or w.value is None:
             self.unresolved(f"{how} of a file that is not static")
             return
         p = self.path(w.value, ctx.cwd)
+        if p.startswith(("/dev/", "/proc/")):
+            # `bash /dev/stdin <<< '...'`: the script is what the shell is fed, never read here
+            body = [h for h in here if h.value is not None]
+            if p in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0") and body and len(body) == len(here):
+                for h in body:
+                    self.line(h.value or "", ctx.child(depth=ctx.depth + 1, fn=True,
+                                                       via=ctx.via + (how,)))
+            else:
+                self.unresolved(f"{how} of {w.value}: what it reads is not known")
+            return
         if p in self.written:
             self.unresolved(f"{how} of {w.value}, written earlier in this command")
             return
@@ -640,7 +826,7 @@ class Resolver:
             if self.fs.exists(p):
                 self.unresolved(f"{how} of {w.value}: it cannot be read")
             return                       # no such file: nothing runs
-        self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (how,)))
+        self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (how,), fn=True))
 
     def path(self, value: str, cwd: str) -> str:
         return normalize(value, cwd, self.home)
@@ -693,6 +879,91 @@ def _unescape(s: str, escapable: str | None = None) -> str:
 
 
 _DQ_ESCAPABLE = '$`"\\\n'
+_IFS = " \t\n"         # the default IFS (an IFS= assignment makes the line unresolved)
+LOOP_VALUES = 64        # the values a `for` body is followed with (past it: unresolved)
+LOOP_WALKS = 256        # loop bodies followed in one command line, nested ones included
+MAX_WORD = 64 * 1024    # a word whose value grows longer (x=$x$x ...) is not known
+
+
+def _printed(cmds: list) -> str | None:
+    """What a substitution prints, when it is one command whose output is a pure function of
+    static words (`echo`, `printf` of a plain format or `%s`, `dirname`, `basename`, `pwd`);
+    None otherwise. Trailing newlines go, as `$(...)` removes them."""
+    if len(cmds) != 1:
+        return None
+    c = cmds[0]
+    if c.redirects or c.via or c.stdin or any(a.value is None or a.glob or a.alts
+                                              or a.fields is not None for a in c.argv):
+        return None
+    name, args = c.name, [a.value for a in c.argv[1:]]
+    out: str | None = None
+    if name == "echo":
+        nl = True
+        while args and len(args[0]) > 1 and args[0][0] == "-" and set(args[0][1:]) <= set("neE"):
+            if "e" in args[0]:
+                return None               # escapes interpreted: not followed
+            nl = nl and "n" not in args[0]
+            args = args[1:]
+        out = " ".join(args) + ("\n" if nl else "")
+    elif name == "printf":
+        if args and args[0] == "--":
+            args = args[1:]
+        if not args or args[0].startswith("-"):
+            return None
+        fmt, rest = args[0], args[1:]
+        if fmt in ("%s", "%s\\n") and len(rest) == 1:
+            out = rest[0] + ("\n" if fmt.endswith("n") else "")
+        elif not rest and "%" not in fmt and "\\" not in fmt:
+            out = fmt
+        else:
+            return None
+    elif name in ("dirname", "basename") and args and not args[0].startswith("-"):
+        if name == "dirname" and len(args) == 1:
+            out = posixpath.dirname(args[0].rstrip("/")) or "."
+        elif name == "basename" and len(args) in (1, 2):
+            b = posixpath.basename(args[0].rstrip("/"))
+            out = b[:-len(args[1])] if len(args) == 2 and b.endswith(args[1]) and b != args[1] else b
+        else:
+            return None
+    elif name == "pwd" and not args:
+        out = c.cwd
+    if out is None:
+        return None
+    return out.rstrip("\n")
+
+
+def _fields(parts) -> list[str]:
+    """Field splitting as the shell does with the default IFS: only the text of unquoted
+    expansions (quoted None) splits, on runs of blanks; quoted text and literals join the
+    field they touch."""
+    fields: list[str] = []
+    cur: str | None = None
+    for v, _, q in parts:
+        if q is None:
+            segs = v.replace("\t", " ").replace("\n", " ").split(" ")
+            for k, seg in enumerate(segs):
+                if k and cur is not None:
+                    fields.append(cur)
+                    cur = None
+                if seg:
+                    cur = (cur or "") + seg
+        else:
+            cur = (cur or "") + v
+    if cur is not None:
+        fields.append(cur)
+    return fields
+
+
+def _split_fields(w: Word) -> list[Word]:
+    if w.fields is None:
+        return [w]
+    out = []
+    for f in w.fields:
+        g = any(c in "*?[" for c in f)
+        x = Word(f, f if g else _escape(f), g, w.raw)
+        x.opaque = w.opaque
+        out.append(x)
+    return out
 
 
 _C_ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",

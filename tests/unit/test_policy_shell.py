@@ -51,7 +51,7 @@ def test_reads_and_writes_of_a_protected_file_are_denied(command, cwd):
 
 
 @pytest.mark.parametrize("command", [
-    "$(echo rm) -rf x", "echo cm0gLXJmIHg= | base64 -d | sh", "eval $X", "sh -c \"$CMD\"",
+    "$(echo rm | cat) -rf x", "echo cm0gLXJmIHg= | base64 -d | sh", "eval $X", "sh -c \"$CMD\"",
     "source $F",
 ])
 def test_what_cannot_be_resolved_gets_the_unresolved_decision(command):
@@ -153,3 +153,82 @@ def test_what_runs_is_unknown_asks_even_under_the_default_profile(command, tmp_p
 def test_a_hostile_command_line_is_unresolved_never_an_error(command):
     v = decide(command)
     assert v.decision in ("ask", "deny") and v.rule in ("unresolved", "rmrf")
+
+
+# ---- the resolver as a positive list: what it does not evaluate exactly is
+# unresolved where a rule could apply; what it evaluates is decided as it runs
+@pytest.mark.parametrize("command,expected", [
+    # field splitting of an unquoted expansion, evaluated exactly
+    ("x='rm -rf y'; $x", ("deny", "rmrf")), ("x='-rf y'; rm $x", ("deny", "rmrf")),
+    (f"x='cat {H}/.ssh/id_rsa'; $x", ("deny", "keys")),
+    # a loop's variable takes each value of its list (a glob: its matches)
+    ('for f in ~/.ssh/id_*; do cat "$f"; done', ("deny", "keys")),
+    ('for k in id_rsa; do cat ~/.ssh/"$k"; done', ("deny", "keys")),
+    # variables set from input, outside the line, or positional parameters: not known
+    ('read f <<< ~/.ssh/id_rsa; cat "$f"', ("ask", "unresolved")),
+    ('printf -v p %s ~/.ssh/id_rsa; cat "$p"', ("ask", "unresolved")),
+    ('mapfile -t a < list; cat "${a[0]}"', ("ask", "unresolved")),
+    ('set -- ~/.ssh/id_rsa; cat "$@"', ("ask", "unresolved")),
+    ('cat "$KEYFILE"', ("ask", "unresolved")),
+    # a substitution in the argv of a program a rule names; one in a path is judged by its glob
+    ("rm $(cat flags) x", ("ask", "unresolved")),
+    ("$(echo rm) -rf x", ("deny", "rmrf")), ("rm $(echo -rf) x", ("deny", "rmrf")), ("rm -r -f`true` x", ("ask", "unresolved")),
+    ("cat ~/.ssh/id_$(echo rsa)", ("deny", "keys")),
+    # scripts written or fed by other routes
+    ("cp /tmp/evil t.sh; bash t.sh", ("ask", "unresolved")),
+    ("echo 'rm -rf x' > t.sh && sh < t.sh", ("ask", "unresolved")),
+    ("bash /dev/stdin <<< 'rm -rf x'", ("deny", "rmrf")),
+    (". /dev/fd/0 < /tmp/evil", ("ask", "unresolved")),
+    ("env -iS 'rm -rf x'", ("ask", "unresolved")),
+    # a glob that can expand to an option-named file made earlier in the line
+    ("touch ./-rf; rm *", ("ask", "unresolved")),
+    # the directory stack, followed exactly
+    ("cd ~/.ssh; pushd /tmp; popd; cat id_rsa", ("deny", "keys")),
+    ("pushd /tmp; popd; popd; cat id_rsa", ("ask", "unresolved")),
+    ("printf '%s\\n' -- -rf | xargs rm x", ("deny", "rmrf")),
+    # what a substitution prints: exact for echo/printf/dirname/basename/pwd of static words,
+    # else each word its command was given with the text that follows
+    ('cat "$(echo ~/.ssh)/id_rsa"', ("deny", "keys")), ("cat `ls -d ~/.ssh`/id_rsa", ("deny", "keys")),
+    ('cd "$(dirname ~/.ssh/x)" && cat id_rsa', ("deny", "keys")),
+])
+def test_forms_outside_the_positive_list_are_unresolved_or_exact(command, expected):
+    v = decide(command)
+    assert (v.decision, v.rule) == expected, v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "x='a.txt b.txt'; cat $x", 'for f in a.txt b.txt; do wc -l "$f"; done',
+    'for f in *.txt; do cat "$f"; done', "pushd /tmp && ls && popd && cat a.txt",
+    'f() { cat "$1"; }; f a.txt', 'read -r n <<< world; echo "hello $n"', "rm -f *.o",
+    "OPTS=-la; ls $OPTS", 'test -n "$VIRTUAL_ENV" && ls "$VIRTUAL_ENV/bin"',
+    "cp template.sh run.sh && chmod +x run.sh && echo ok", "bash -s <<< 'echo hi'",
+    "for o in -r -f; do rm $o x; done", "touch ./-rf; rm -- ./*", 'cat "$(pwd)/a.txt"',
+    'cd "$(dirname src/a.py)" && ls',
+])
+def test_benign_forms_near_the_allowlist_edges_run(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
+
+
+def test_field_splitting_and_loops_are_exact():
+    from agentdeck.core.policy.shellparse import resolve
+
+    p = resolve("x='a  b'; echo $x\"$x\" c; for v in 1 2; do echo $v; done", "/w", {}, FS, H)
+    argvs = [[a.value for a in c.argv] for c in p.commands]
+    assert argvs == [["echo", "a", "ba  b", "c"], ["echo", "1"], ["echo", "2"]]
+    assert p.unresolved == []
+
+
+@pytest.mark.parametrize("command,why", [
+    ("for a in {1..63}; do for b in {1..63}; do for c in {1..63}; do x=1; done; done; done",
+     "loops that run more than"),
+    ("x=aaaaaaaa; " + "x=$x$x; " * 40 + "cat $x", "not known"),
+    ("x='" + "a " * 6000 + "'; cat $x", "more than 5000 words"),
+])
+def test_what_the_exact_forms_would_multiply_is_bounded_and_unresolved(command, why):
+    import time
+
+    t = time.perf_counter()
+    v = decide(command)
+    assert time.perf_counter() - t < 3
+    assert (v.decision, v.rule) == ("ask", "unresolved") and why in v.reason, v.reason
