@@ -141,4 +141,14 @@ def reasons(host: Host, target: str, hooks: dict, handler_on_disk: str | None) -
         out.append(Inert("disable-all", f"disableAllHooks is true in {where}", fix, events))
     if p is not None and hasattr(p, "reasons"):      # the CLI's own: disabled, not trusted
         out += p.reasons(host, hooks, events)
-    return out
+    return out + layer_switches(host, target, events)
+
+
+def layer_switches(host: Host, target: str, events: list[str]) -> list[Inert]:
+    """A settings or .env file the CLI reads (its home's, or the working folder's and its
+    parents') that switches agentdeck's hooks off or redirects them (core/targets/layers.py)."""
+    from .targets.layers import switches  # local: the layers load their targets' policy parts
+
+    return [Inert("layer-switch", f"{host.display(path)} sets {', '.join(found)}: {layer.what}",
+                  "remove it from that file", events)
+            for path, layer, found in switches(host, target)]

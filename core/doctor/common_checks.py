@@ -12,6 +12,8 @@ from ..facts import FACTS_BY_TARGET
 from ..facts.versions import in_verified_range, verified_label
 from ..kinds import kind_of
 from ..targets import registry
+from ..targets.layers import layers as _layer_list
+from ..targets.layers import switches
 from .context import TARGETS, Ctx
 from .registry import Out, register
 
@@ -193,8 +195,25 @@ def _short(names: list[str], n: int = 4) -> str:
     return ", ".join(names[:n]) + more
 
 
+# ---- files that switch the hooks off --------------------------------------------------------------
+
+def _layers(target: str):
+    """Each layer of the target (core/targets/layers.py) that exists now, in its home or for a
+    session started in the working folder, and holds what undoes agentdeck's hooks."""
+    def fn(ctx: Ctx, out: Out) -> None:
+        for path, layer, found in switches(ctx.host, target):
+            out.error(f"{ctx.show(path)} sets {', '.join(found)}: {layer.what} (verified for "
+                      f"{layer.verified}, {layer.how})",
+                      fix="remove it from that file (agentdeck's self-protection keeps an agent "
+                          "from writing it; a person or another program wrote it)", path=path)
+    return fn
+
+
 for _t in TARGETS:
     register(f"{_t}.version", _t, _version(_t), ok="", needs_home=False)
+    if any(layer.report for layer in _layer_list(_t)):
+        register(f"{_t}.hooks.layers", _t, _layers(_t),
+                 ok="no settings or .env file switches agentdeck's hooks off", needs_home=False)
     register(f"{_t}.plan", _t, _plan(_t), ok="", needs_home=False)
     register(f"{_t}.manifest", _t, _manifest(_t), ok="", needs_home=False)
     if registry.has_part(_t, "takeover"):      # only where a known tool installs itself

@@ -60,7 +60,8 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            # the layers that can switch hooks off (each target's policy part GUARDED)
            "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json",
            "~/.codex/.env", "**/.codex/config.toml", "**/.claude/settings.json",
-           "**/.claude/settings.local.json", "~/.qwen/.env", "**/.qwen/.env"]
+           "**/.claude/settings.local.json", "~/.qwen/.env", "**/.qwen/.env",
+           "**/.codex/hooks.json"]
 MCP_SERVERS = ["github"]
 
 _RM_FORMS = [
@@ -251,6 +252,11 @@ _EFFECTS = [
     ("sed -i 's/a/b/' src/app.py", "allow"), ("git status", "allow"),
     ("awk '{print $1}' README.md", "allow"), ("git -c user.name=x commit -m msg", "allow"),
 ]
+#: more of the class: a parent's file, a link made over it, Codex's project hooks file
+_LAYER_MORE = [
+    "ln -sf /tmp/s.json .claude/settings.local.json", "cat > ../.claude/settings.local.json",
+    "echo '{}' > .codex/hooks.json",
+]
 _MENTIONS_ALLOW = [
     'echo "rm -rf x"', "printf 'rm -rf %s' old", 'git commit -m "rm -rf old"', "grep -- -rf f",
     "grep -e '-rf' notes.txt", "echo rm -rf", "man rm", "rm --help", "rm x", "rm -r build",
@@ -323,6 +329,7 @@ def _build() -> dict[str, list]:
     CLASSES["writes of protected files"] = [(c, CWD, "deny") for c in _KEY_WRITES]
     CLASSES["the guard's own files"] = [(c, CWD, "deny") for c in _SELF_WRITES]
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
+                                               + [(c, CWD, "deny") for c in _LAYER_MORE]
                                                + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
     CLASSES["shell forms not evaluated"] = [(c, CWD, e) for c, e in _NOT_EVALUATED]
     CLASSES["links, deletions and code run elsewhere"] = [(c, CWD, e) for c, e in _EFFECTS]

@@ -16,6 +16,7 @@ from agentdeck.core.doctor.registry import CHECKS
 from agentdeck.core.doctor.runner import _load_checks, ordered_checks
 from agentdeck.core.host import Host
 from agentdeck.core.targets import registry
+from tests import layer_kit
 
 _load_checks()
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "doctor"
@@ -479,6 +480,21 @@ CASES: list[Case] = [
          {".qwen/settings.json": json.dumps({"$version": 4, "env": {"GITHUB_TOKEN": SECRET}})},
          "readable", modes={".qwen/settings.json": 0o644}),
 ]
+
+
+def _layer_cases() -> list[Case]:
+    """<target>.hooks.layers, one case per reported layer of each target's facts
+    (core/targets/layers.py): the file planted where the CLI reads it."""
+    out = []
+    for target, layer in layer_kit.reported():
+        text, names = layer_kit.trigger(layer)
+        out.append(Case(f"{target}.hooks.layers", "error",
+                        {layer_kit.file_of(target, layer): text}, names,
+                        cwd="proj" if layer.project else ""))
+    return out
+
+
+CASES += _layer_cases()
 
 
 def _run_case(root: Path, case: Case):

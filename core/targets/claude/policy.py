@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt
+from ..layers import Layer, guarded
 from ..path_spelling import NativeDeny
 from .dialect import MCP_NAMES
 
@@ -24,8 +25,20 @@ CAVEATS = {
 #: .claude/settings.local.json: Claude Code 2.1.332 reads them after the home's, and their
 #: disableAllHooks turns every hook off for the sessions started there (a real turn wrote
 #: settings.local.json through Claude's own Write tool and the next turn ran with no hook)
-GUARDED = ("settings.json", "settings.local.json", "agentdeck-hook.sh",
-           "**/.claude/settings.json", "**/.claude/settings.local.json")
+#: each such file as a fact with its version (core/targets/layers.py); the project files are
+#: reported by claude.hooks.project-disable-all, the home's local file by claude.hooks.layers
+LAYERS = (
+    Layer("settings.local.json", "the user's local settings, read beside settings.json: its "
+          "disableAllHooks switches every hook off, its env reaches the handler", "2.1.332",
+          "documented", keys=("disableAllHooks",)),
+    Layer("**/.claude/settings.json", "a working folder's project settings: disableAllHooks "
+          "switches every hook off there", "2.1.332", "observed", keys=("disableAllHooks",),
+          parents=True, report=False),
+    Layer("**/.claude/settings.local.json", "a working folder's local settings, as the project "
+          "file", "2.1.332", "observed", keys=("disableAllHooks",), parents=True, report=False),
+)
+GUARDED = guarded(("settings.json", "settings.local.json", "agentdeck-hook.sh",
+                   "**/.claude/settings.json", "**/.claude/settings.local.json"), LAYERS)
 
 #: Claude's own path deny (facts.py PERMISSIONS): every [[policy.paths]] deny rule it can spell
 #: is written there (permissions.py)

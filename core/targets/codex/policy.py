@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, patch, patch_moved, snake, snake_prompt, spelled
+from ..layers import Layer, guarded
 from ..path_spelling import NativeDeny
 from .dialect import MCP_NAMES
 
@@ -33,7 +34,19 @@ RUNTIME_FLOOR = ("Codex's sandbox, with the [[policy.paths]] deny entries agentd
                  "one of yours; not under --dangerously-bypass-approvals-and-sandbox; observed "
                  "for a shell read of the file, not yet tried with a path built at run time)")
 
-GUARDED = ("hooks.json", "config.toml", "agentdeck-hook.sh", ".env", "**/.codex/config.toml")
+#: each such file as a fact with its version (core/targets/layers.py)
+LAYERS = (
+    Layer(".env", "Codex loads $CODEX_HOME/.env into its environment at start: an AGENTDECK_* "
+          "variable there reaches agentdeck's wrapper and handler", "0.171.0", "observed",
+          kind="env"),
+    Layer("**/.codex/config.toml", "a working folder's project config layer (read for a trusted "
+          "project): it can override hook settings; the doctor does not parse it", "0.171.0",
+          "documented", kind="toml", parents=True, report=False),
+    Layer("**/.codex/hooks.json", "a working folder's project hooks file beside its config "
+          "layer", "0.171.0", "documented", parents=True, report=False),
+)
+GUARDED = guarded(("hooks.json", "config.toml", "agentdeck-hook.sh", ".env",
+                   "**/.codex/config.toml"), LAYERS)
 
 #: Codex's own path deny (facts.py PERMISSIONS): written into the operator's own permission
 #: profile only (permissions.py)

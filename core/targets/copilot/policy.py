@@ -15,6 +15,7 @@ from typing import Any
 from ...policy.templates import (
     CWD, PROMPT_CWD, S, PreToolTemplate, PromptTemplate, named, patch, patch_moved, snake, snake_prompt,
     spelled)
+from ..layers import Layer, guarded
 from ..path_spelling import NativeDeny
 from .dialect import MCP_NAMES
 
@@ -32,8 +33,17 @@ CAVEATS = {
 #: switches single hooks off), and agentdeck's wrapper
 #: -- and a repository's .github/copilot/settings*.json, whose disableAllHooks Copilot CLI
 #: reads in that folder (core/targets/copilot/repo.py REPO_SETTINGS)
-GUARDED = ("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh",
-           "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json")
+#: each such file as a fact with its version (core/targets/layers.py)
+LAYERS = (
+    Layer("**/.github/copilot/settings.json", "a repository's Copilot settings: its "
+          "disabledHooks list can name hooks not to run", "1.0.102", "documented",
+          keys=("disabledHooks",)),
+    Layer("**/.github/copilot/settings.local.json", "a repository's local Copilot settings, as "
+          "the repository file", "1.0.102", "documented", keys=("disabledHooks",)),
+)
+GUARDED = guarded(("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh",
+                   "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json"),
+                  LAYERS)
 
 #: Copilot's own path deny (facts.py PERMISSIONS): agentdeck cannot write it for every session
 def _native_deny() -> NativeDeny:

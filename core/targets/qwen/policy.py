@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt, spelled
+from ..layers import Layer, guarded
 from ..path_spelling import NativeDeny
 from .dialect import MCP_NAMES
 
@@ -43,8 +44,22 @@ CAVEATS = {
 #: agentdeck's hooks and its own deny list. (A folder's plain .env is loaded too when it has no
 #: .qwen/.env: not guarded, since agents edit project .env files as ordinary work; the doctor
 #: reports one that moves QWEN_HOME: docs/policy.md "What a hook-level guard cannot stop".)
-GUARDED = ("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json", ".env",
-           "**/.qwen/.env")
+#: each such file as a fact with its version (core/targets/layers.py): Qwen loads the first
+#: .env found walking up from the working folder (.qwen/.env before .env in each folder), then
+#: the home's; QWEN_HOME there moves its home away from agentdeck's hooks and its deny list
+LAYERS = (
+    Layer("**/.qwen/settings.json", "a working folder's project settings: disableAllHooks there "
+          "switches the user's hooks off (reported by qwen.hooks.project-disable-all, which knows "
+          "folder trust)", "0.24.4", "observed", keys=("disableAllHooks",), report=False),
+    Layer(".env", "~/.qwen/.env, loaded at start when no working folder has one: QWEN_HOME "
+          "there drops agentdeck's hooks", "0.24.4", "observed", kind="env",
+          vars=("QWEN_HOME", "AGENTDECK_")),
+    Layer("**/.qwen/.env", "a working folder's (or a parent's) .qwen/.env, loaded at start: as "
+          "~/.qwen/.env", "0.24.4", "documented", kind="env", vars=("QWEN_HOME", "AGENTDECK_"),
+          parents=True),
+)
+GUARDED = guarded(("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json", ".env",
+                   "**/.qwen/.env"), LAYERS)
 
 #: Qwen's own path deny (facts.py PERMISSIONS; docs/facts/qwen.md section 7): every
 #: [[policy.paths]] deny rule it can spell is written there (permissions.py)

@@ -1,0 +1,102 @@
+"""The layers that switch hooks off (core/targets/layers.py; issue 30.2), in real offline turns:
+a model writes each of the CLI's layer files (its project and local settings, the `.env` files
+it loads) through the shell and, where the CLI has one, its own file tool (Claude Code's Write,
+Qwen Code's write_file); agentdeck-self denies each, no file appears, and -- the issue's route
+-- the next turn in that folder still runs agentdeck's hook (its call is in the audit log).
+
+The home is installed by agentdeck with the evasion profile (tests/clients/
+test_policy_evasion_real.py: any rule turns self-protection on)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from offline_turn import run_turn
+from scripted_model import ScriptedModel
+from test_policy_evasion_real import REASONS, SELF_RULE, SHELL_TOOL, _activity, _install
+
+from agentdeck.core.targets import registry
+from agentdeck.core.targets.layers import layers
+from tests import layer_kit
+from tests.target_homes import target_home
+
+pytestmark = pytest.mark.clients
+
+#: each CLI's own file-writing tool: (name, path argument, content argument)
+FILE_TOOL = {"claude": ("Write", "file_path", "content"),
+             "qwen": ("write_file", "file_path", "content")}
+MARK = "next-turn-ran"
+
+
+def _line(layer) -> str:
+    text, _ = layer_kit.trigger(layer)
+    return [ln for ln in text.splitlines() if ln and not ln.startswith("#")][0]
+
+
+def _calls(target: str, work: Path, home: Path) -> list[tuple[str, object, Path]]:
+    """(label, call, the file that must not appear) per layer of the target."""
+    out: list[tuple[str, object, Path]] = []
+    for layer in layers(target):
+        line = _line(layer).replace("export ", "")
+        if layer.project:
+            rel = layer.path[3:]
+            path = work / rel
+            folder = str(Path(rel).parent)
+            mk = f"mkdir -p {folder} && " if folder != "." else ""
+            out.append((f"shell {rel}", f"{mk}echo '{line}' > {rel}", path))
+            if target in FILE_TOOL:
+                name, p, c = FILE_TOOL[target]
+                out.append((f"{name} {rel}", (name, {p: str(path), c: line + "\n"}), path))
+        else:
+            path = home / layer.path
+            out.append((f"shell ~/{layer.path}", f"echo '{line}' >> {path}", path))
+    return out
+
+
+def _call(target: str, call):
+    if target == "qwen" and isinstance(call, str):
+        return "run_shell_command", {"command": call}
+    return call
+
+
+TARGETS = [s.name for s in registry.TARGETS if layers(s.name)]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_layer_write_is_denied_and_the_next_turn_still_has_the_hook(scratch_env, need, tmp_path,
+                                                                       target):
+    need(target)
+    host = scratch_env
+    _install(host, target)
+    work = tmp_path / "work"
+    work.mkdir()
+    home = target_home(host, target)
+    before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+    calls = _calls(target, work, home)
+    grant = ["--allowedTools", "Write"] if target == "claude" else None
+    with ScriptedModel(command="", calls=[_call(target, c) for _, c, _ in calls]) as m:
+        r = run_turn(host, target, m.url, "write the settings", work, None, timeout=300,
+                     extra_args=grant)
+        assert r.returncode == 0, r.stderr[-2000:]
+        results = m.tool_results()
+    assert len(results) == len(calls), results
+    for (label, _, path), res in zip(calls, results):
+        assert REASONS[SELF_RULE] in res, f"{target} {label}: not refused: {res[:300]}"
+        if path.is_relative_to(home) and path in before:
+            assert path.read_bytes() == before[path], f"{target} {label}: {path} changed"
+        else:
+            assert not path.exists(), f"{target} {label}: {path} written"
+    pre = [x for x in _activity(host) if x.get("event") == "pre_tool_use"]
+    assert [(x.get("decision"), x.get("rule")) for x in pre] == \
+        [("deny", SELF_RULE)] * len(calls), pre
+
+    # the next turn in that folder: agentdeck's hook still runs (the issue's total-bypass route)
+    with ScriptedModel(command="", calls=[_call(target, f"echo {MARK}")]) as m:
+        r = run_turn(host, target, m.url, "go on", work, None, timeout=300)
+        assert r.returncode == 0, r.stderr[-2000:]
+        results = m.tool_results()
+    assert results and MARK in results[0], results
+    pre = [x for x in _activity(host) if x.get("event") == "pre_tool_use"]
+    assert len(pre) == len(calls) + 1 and pre[-1].get("tool_name") == SHELL_TOOL[target] \
+        and pre[-1].get("decision") == "allow", pre[-1:]
