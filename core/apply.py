@@ -22,7 +22,8 @@ from .errors import LockedError, StalePlanError, UserError
 from .host import TEMP_SUFFIX, Host, HostBusy, HostError
 from .inert import inert
 from .kinds import OpContext
-from .manifest import ABSENT, Entry, Manifest, sha256
+from .digest import sha256
+from .manifest import Entry, Manifest
 from .ops import OPS, DeleteOp, Op, WriteOp, missing_dirs
 from .plan import Action, Decision, ItemClass, Plan, PlanItem
 
@@ -117,9 +118,11 @@ def update_manifests(plan: Plan, facts: dict[str, dict[str, Any]]) -> dict[str, 
         owners = [it.target] + list(it.also)
         if it.wanted and act in (Action.WRITE, Action.RECORD):
             spec = it.spec
+            if spec is None:   # a wanted item is built from the profile's Desired (core.plan)
+                raise AssertionError(f"wanted item {it.id} has no desired spec")
             f = facts.get(it.id, {})
             old = it.entry
-            prior = f.get("prior", old.prior if old else (ABSENT if it.actual is MISSING else it.actual))
+            prior = f.get("prior", old.prior if old else (MISSING if it.actual is MISSING else it.actual))
             kind = it.type
             entry = Entry(
                 path=it.path, kind=it.kind, key=list(it.key), fmt=spec.fmt,
@@ -157,7 +160,7 @@ def journal_path(host: Host) -> Path:
     return host.state_dir / "journal.json"
 
 
-def _write_journal(host: Host, records: list[dict], backup_dir: Path) -> None:
+def _write_journal(host: Host, records: list[dict[str, Any]], backup_dir: Path) -> None:
     obj = {"started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "pid": os.getpid(),
            "backup_dir": str(backup_dir), "ops": records}
     host.write_atomic(journal_path(host), (json.dumps(obj, indent=1) + "\n").encode(), mode=0o600)
@@ -177,7 +180,7 @@ def _now(host: Host, p: Path) -> tuple[str, str | None]:
     return ("file", sha256(data)) if data is not None else ("absent", None)
 
 
-def _undo(host: Host, records: list[dict]) -> list[str]:
+def _undo(host: Host, records: list[dict[str, Any]]) -> list[str]:
     """Put back what the journal records say was there, last op first -- only where the file is
     still what this apply left: each record says what the apply was to write (`wrote`: a sha,
     a link target, or None for a removal). A file that is neither what was there before nor
@@ -218,7 +221,7 @@ def _undo(host: Host, records: list[dict]) -> list[str]:
     return kept
 
 
-def _rmdirs(host: Host, rec: dict) -> None:
+def _rmdirs(host: Host, rec: dict[str, Any]) -> None:
     if not rec.get("existed"):
         for d in rec.get("made_dirs", []):
             host.rmdir_if_empty(Path(d))
@@ -235,7 +238,7 @@ def _remove_temp_files(host: Host, p: Path) -> None:
                 pass
 
 
-def read_journal(host: Host) -> dict | None:
+def read_journal(host: Host) -> dict[str, Any] | None:
     """The journal of an apply that did not finish, checked before anything acts on it: every
     path inside the home or a CLI home (or the file a symlink there leads to), every backup
     inside agentdeck's own state dir. None when there is no journal."""
@@ -252,6 +255,8 @@ def read_journal(host: Host) -> dict | None:
 
     try:
         obj = json.loads(raw)
+        if not isinstance(obj, dict):
+            raise TypeError("not an object")
         ops = obj["ops"]
     except (ValueError, KeyError, TypeError):
         raise bad("is unreadable") from None
@@ -334,7 +339,7 @@ def check_fresh(host: Host, plan: Plan) -> None:
                              "nothing was written. Compute the plan again and review it.")
 
 
-def _recheck_before_write(host: Host, plan: Plan, op: Op, done: list[dict]) -> None:
+def _recheck_before_write(host: Host, plan: Plan, op: Op, done: list[dict[str, Any]]) -> None:
     """Right before replacing a file, check again that it is what the plan saw. A program that
     rewrites its own config while it runs (Claude Code and ~/.claude.json) may have written it
     since the check at the start; then stop, put back the files this apply already wrote, and
@@ -372,10 +377,10 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
             ops.remove(op)    # never delete through a symlink that leads out of the home
             result.kept.append(f"{host.display(op.display or op.path)}: not deleted, it is reached "
                                "through a symlink that leads out of the home")
-        for op in _still_called(host, kept_ops, ops):
+        for op, caller in _still_called(host, kept_ops, ops):
             ops.remove(op)    # a kept hooks file still runs the wrapper: keep the wrapper too
             result.kept.append(f"{host.display(op.display or op.path)}: not deleted, "
-                               f"{_still_called.by} (kept) still calls it")
+                               f"{caller} (kept) still calls it")
         before = {t: dict(m.entries) for t, m in plan.manifests.items()}
         manifests = update_manifests(plan, facts)
         sweep = sorted({d for t, m in plan.manifests.items() for eid, e in before[t].items()
@@ -476,8 +481,8 @@ def _backup(host: Host, n: int, op: Op, backup_dir: Path) -> dict[str, Any]:
     rec["existed"] = lst is not None
     if lst is not None and host.is_symlink(op.path) and op.on_link:
         rec["link_was"] = host.readlink(op.path)
-    elif lst is not None and host.is_file(op.path):
-        data = host.read_bytes(op.path)
+    elif lst is not None and host.is_file(op.path) and (
+            data := host.read_bytes(op.path)) is not None:   # None: gone since the lstat
         b = backup_dir / f"{n:03d}-{op.path.name}"
         try:
             host.write_atomic(b, data, mode=0o600)
@@ -492,26 +497,24 @@ def _backup(host: Host, n: int, op: Op, backup_dir: Path) -> dict[str, Any]:
     return rec
 
 
-def _still_called(host: Host, kept: list[Op], ops: list[Op]) -> list[Op]:
-    """The deletions of files that a file kept (not deleted) names: with ~/.copilot/hooks
-    symlinked out of the home, its agentdeck.json stays, and deleting the wrapper it runs would
-    make every Copilot tool call fail."""
-    out: list[Op] = []
+def _still_called(host: Host, kept: list[Op], ops: list[Op]) -> list[tuple[Op, str]]:
+    """The deletions of files that a file kept (not deleted) names, each with the kept file
+    that names it: with ~/.copilot/hooks symlinked out of the home, its agentdeck.json stays,
+    and deleting the wrapper it runs would make every Copilot tool call fail."""
+    out: list[tuple[Op, str]] = []
+    taken: list[Op] = []
     for k in kept:
         try:
             data = host.read_bytes(k.path) or b""
         except HostError:
             continue
         for op in ops:
-            if op.removes and op not in out and (
+            if op.removes and op not in taken and (
                     str(op.display or op.path).encode() in data
                     or host.display(op.display or op.path).encode() in data):
-                out.append(op)
-                _still_called.by = host.display(k.display or k.path)
+                taken.append(op)
+                out.append((op, host.display(k.display or k.path)))
     return out
-
-
-_still_called.by = ""
 
 
 def _forget_journal(host: Host) -> None:
@@ -521,7 +524,7 @@ def _forget_journal(host: Host) -> None:
         pass
 
 
-def _put_back(host: Host, records: list[dict], what: str) -> str:
+def _put_back(host: Host, records: list[dict[str, Any]], what: str) -> str:
     """After a failed write: undo what this apply wrote; the message says how that went."""
     jp = host.display(journal_path(host))
     try:

@@ -40,7 +40,7 @@ import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from . import originals
 from .desired import Desired, DesiredState, Notice
@@ -53,6 +53,9 @@ from .kinds.block import ours_there
 from .kinds.key import find_member, with_member, without_member  # noqa: F401
 from .manifest import Entry, Manifest
 from .output_guard import redact_output
+
+if TYPE_CHECKING:   # the type only: core.held imports this module's Plan the same way
+    from . import held
 
 class ItemClass(StrEnum):
     """An item's class by the three-state rule (the table above). str-valued: the JSON form and
@@ -88,7 +91,7 @@ SYMBOLS = {"create": "+", "update": "~", "remove": "-", "hand-edited": "!", "con
            "foreign": "!", "noop": " "}
 _APPLY_SKIP = (Decision.APPLY, Decision.SKIP)
 _KEEP_TAKE = (Decision.KEEP, Decision.TAKE)
-CHOICES = {
+CHOICES: dict[str, tuple[Decision, ...]] = {
     ItemClass.CREATE: _APPLY_SKIP, ItemClass.UPDATE: _APPLY_SKIP, ItemClass.REMOVE: _APPLY_SKIP,
     ItemClass.HAND_EDITED: _KEEP_TAKE, ItemClass.FOREIGN: _KEEP_TAKE,
     ItemClass.CONFLICT: _KEEP_TAKE, ItemClass.NOOP: (Decision.APPLY,),
@@ -142,7 +145,7 @@ class PlanItem:
         return self.choices[0]
 
     def to_json(self, decision: str, action: str | None = None, reason: str | None = None,
-                held_by: list[str] | None = None) -> dict:
+                held_by: list[str] | None = None) -> dict[str, Any]:
         return {
             "id": self.id, "target": self.target, "path": self.path, "kind": self.kind,
             "key": self.key, "label": self.label, "group": self.group, "class": self.cls,
@@ -185,7 +188,7 @@ def action_of(item: PlanItem, decision: str) -> Action:
     return Action.NONE
 
 
-def tally(rows: Iterable[tuple[str, str, str, bool]]) -> dict[str, int]:
+def tally(rows: Iterable[tuple[str, str, str, bool] | tuple[str, str, str, bool, bool]]) -> dict[str, int]:
     """The plan's one counter, over (class, decision, action, exists) rows: Plan.counts() feeds
     it the plan's items, the text renderer reads what it gave from the JSON form, the CLI's
     status and the app's badges call Plan.counts(target).
@@ -226,16 +229,16 @@ class Plan:
     targets: list[str]
     items: list[PlanItem] = field(default_factory=list)
     notices: dict[str, list[Notice]] = field(default_factory=dict)
-    info: dict[str, dict] = field(default_factory=dict)
+    info: dict[str, dict[str, Any]] = field(default_factory=dict)
     inputs: dict[str, str | None] = field(default_factory=dict)
     manifests: dict[str, Manifest] = field(default_factory=dict)
     decisions: dict[str, str] = field(default_factory=dict)
     mode: str = "install"           # "install" | "uninstall"
-    scope: dict = field(default_factory=lambda: {"kind": "home"})   # core.scopes: home | repo
+    scope: dict[str, Any] = field(default_factory=lambda: {"kind": "home"})   # core.scopes: home | repo
     errors: dict[str, str] = field(default_factory=dict)  # target -> why it could not be planned
     #: this run's choice about trusting agentdeck's own hooks (None: the default / the layer's)
     trust_choice: bool | None = None
-    _holds: Any = field(default=None, repr=False, compare=False)   # cache of holds()
+    _holds: "tuple[tuple[int, tuple[tuple[str, str], ...]], held.Holds] | None" = field(default=None, repr=False, compare=False)   # cache of holds()
 
     # ---- decisions ------------------------------------------------------------------------------
     def decision(self, item: PlanItem) -> str:
@@ -278,7 +281,7 @@ class Plan:
                 return Action.NONE   # a file something staying calls; that caller's record
         return act
 
-    def holds(self):
+    def holds(self) -> "held.Holds":
         """core.held: the files this plan would remove that an item staying on disk still
         names (kept, with the reason), for the decisions in force now."""
         from . import held
@@ -362,7 +365,7 @@ class Plan:
     def for_target(self, target: str) -> list[PlanItem]:
         return [i for i in self.items if i.target == target]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         items = [i.to_json(self.decision(i), self.action(i), self.reason_of(i), self.held_by(i))
                  for i in self.items]
         c = tally((j["class"], j["decision"], j["action"], j["exists"], bool(j["held_by"]))
@@ -499,7 +502,7 @@ def _check_original(host: Host, entry: Entry) -> None:
                         "so it cannot be put back; nothing was written", path=entry.path)
 
 
-def kept_path(host: Host):
+def kept_path(host: Host) -> Path:
     """Conflicts the operator decided to keep: item id -> fingerprint of the value kept. The
     same value is then a hand-edit kept by decision, not a conflict asked about on every run;
     a new value makes it a conflict again."""
@@ -595,7 +598,7 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
             if eid in by_id:   # another selected target wants it now: it is recorded there
                 by_id[eid].also.append(st.target)
                 continue
-            path = Path(entry.path)
+            entry_path = Path(entry.path)
             kind = kind_of(entry)
             actual, afp = kind.read_actual(disk, entry)
             cls, heal, why = classify(None, entry.fingerprint, afp, aside=kind.sets_aside)
@@ -613,7 +616,7 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
                 release=bool(others))
             if others and cls == "remove":
                 item.reason = f"no longer wanted by {st.target}; still owned by {', '.join(others)}"
-            if cls == "remove" and not others and not host.real_confined(path):
+            if cls == "remove" and not others and not host.real_confined(entry_path):
                 item.warnings.append("not deleted: it is reached through a symlink that leads out "
                                      "of the home; agentdeck only forgets it")
             by_id[eid] = item

@@ -38,7 +38,7 @@ def kind_of(item: Any) -> ItemKind:
     """The kind of a Desired item or a manifest Entry (a key with `member` set is a member).
     KeyError: a kind that is not registered."""
     k = KINDS[item.kind]
-    return MEMBER if k is KEY and getattr(item, "member", "") else k
+    return MEMBER if k is KEY and getattr(item, "member", None) else k
 
 
 __all__ = ["ALL", "ASIDE", "ASIDE_FP", "BLOCK", "FILE", "KEY", "KINDS", "LINK", "MEMBER",

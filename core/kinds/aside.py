@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..formats.jsonc import MISSING
 from ..ops import DeleteOp, WriteOp
-from .base import ASIDE_FP, REAL_IN_THE_WAY, ItemKind, OpContext
+from .base import ASIDE_FP, REAL_IN_THE_WAY, ItemKind, OpContext, entry_of
 
 if TYPE_CHECKING:
     from ..desired import Desired
@@ -51,5 +51,7 @@ class AsideKind(ItemKind):
 
     def undo(self, ctx: OpContext, it: "PlanItem") -> None:
         """Put those bytes back, mode too."""
-        e = it.entry
+        e = entry_of(it)
+        if not e.prior_sha:
+            raise ValueError(f"{it.id}: the set-aside file's bytes were not recorded")
         ctx.ops.append(WriteOp(ctx.path, ctx.original(e.prior_sha), e.prior_mode, display=ctx.path_s))

@@ -25,6 +25,20 @@ REAL_IN_THE_WAY = "(a real file or directory)"
 ASIDE_FP = "aside:absent"
 
 
+def spec_of(it: "PlanItem") -> "Desired":
+    """The profile's item behind a plan item that writes (a wanted item always has one)."""
+    if it.spec is None:
+        raise ValueError(f"{it.id}: a write with no desired item behind it")
+    return it.spec
+
+
+def entry_of(it: "PlanItem") -> "Entry":
+    """The manifest entry behind a plan item that undoes agentdeck's write."""
+    if it.entry is None:
+        raise ValueError(f"{it.id}: an undo with no manifest entry behind it")
+    return it.entry
+
+
 @dataclass
 class OpContext:
     """One path's share of an apply: the plan's items there are turned into ops (`ops`) and the

@@ -12,7 +12,7 @@ from ..formats.blocks import find_block, get_block, remove_block, set_block
 from ..formats.errors import FormatError
 from ..formats.jsonc import MISSING
 from ..ops import WriteOp
-from .base import ItemKind, OpContext
+from .base import ItemKind, OpContext, spec_of
 
 if TYPE_CHECKING:
     from ..desired import Desired
@@ -102,17 +102,18 @@ class BlockKind(ItemKind):
 
     def apply(self, ctx: OpContext, it: "PlanItem") -> None:
         text = ctx.text or ""
-        begin, end = markers_of(it.spec)
+        spec = spec_of(it)
+        begin, end = markers_of(spec)
         region = _replaced_span(text, it)
         if region is not None:   # ours takes the place of the other tool's region
             start, stop = region
             theirs = text[start:stop].encode("utf-8")
             new = text[:start] + set_block("", begin, end, str(it.desired)) + text[stop:]
-            prior_sha = ctx.keep(theirs)
+            prior_sha: str | None = ctx.keep(theirs)
         else:
-            new = set_block(text, begin, end, str(it.desired), placement=it.spec.placement)
+            new = set_block(text, begin, end, str(it.desired), placement=spec.placement)
             prior_sha = it.entry.prior_sha if it.entry else None
-        ctx.ops.append(WriteOp(ctx.real, new.encode("utf-8"), 0o600 if it.spec.secret else None,
+        ctx.ops.append(WriteOp(ctx.real, new.encode("utf-8"), 0o600 if spec.secret else None,
                                planned=True, display=ctx.path_s))
         ctx.facts[it.id] = {"created_file": (not ctx.existed) if it.entry is None
                             else it.entry.created_file, "created_dirs": ctx.dirs,
@@ -121,9 +122,17 @@ class BlockKind(ItemKind):
     def undo(self, ctx: OpContext, it: "PlanItem") -> None:
         text = ctx.text or ""
         e = it.entry
-        begin, end = markers_of(it.spec if it.spec else e)
+        src = it.spec if it.spec is not None else e
+        if src is None:
+            raise ValueError(f"{it.id}: an undo with neither a desired item nor an entry")
+        begin, end = markers_of(src)
         if e is not None and e.prior_sha:   # put the region ours replaced back in its place
-            start, stop = find_block(text, begin, end)
+            span = find_block(text, begin, end)
+            if span is None:   # the plan saw ours there; it went since: nothing to swap back
+                raise UserError("agentdeck's block is no longer in the file, so the region it "
+                                "replaced cannot be put in its place; nothing was written",
+                                path=ctx.path_s)
+            start, stop = span
             theirs = ctx.original(e.prior_sha).decode("utf-8")
             new = text[:start] + theirs + text[stop:]
         else:

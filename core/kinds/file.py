@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ..desired import Desired
 from ..formats.jsonc import MISSING
 from ..ops import WriteOp
-from .base import ItemKind, OpContext
+from .base import ItemKind, OpContext, spec_of
 
 if TYPE_CHECKING:
     from ..disk import DiskView
@@ -58,9 +58,9 @@ class FileKind(ItemKind):
             return False
 
     def apply(self, ctx: OpContext, it: "PlanItem") -> None:
-        spec, e, st = it.spec, it.entry, ctx.st
+        spec, e, st = spec_of(it), it.entry, ctx.st
         prior_sha = e.prior_sha if e else None
-        if e is None and st.exists:
+        if e is None and st.data is not None:
             prior_sha = ctx.keep(st.data)
         mode = 0o600 if spec.secret else spec.mode
         ctx.ops.append(WriteOp(ctx.real, str(spec.value).encode("utf-8"), mode, planned=True,

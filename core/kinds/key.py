@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 from ..desired import Desired
 from ..digest import canonical
 from ..errors import UserError
-from ..formats.documents import new_doc
+from ..formats.documents import Doc, new_doc
 from ..formats.jsonc import MISSING
 from ..formats.jsonc import MISSING as ABSENT     # the manifest's "nothing there before"
 from ..ops import WriteOp
-from .base import ItemKind, OpContext
+from .base import ItemKind, OpContext, entry_of, spec_of
 
 if TYPE_CHECKING:
     from ..disk import DiskView
@@ -46,7 +46,7 @@ def find_member(value: Any, marker: str) -> tuple[int, Any]:
     return -1, MISSING
 
 
-def with_member(value: Any, marker: str, element: Any) -> list:
+def with_member(value: Any, marker: str, element: Any) -> list[Any]:
     """The list with our element replaced in place, or appended when it is not there yet; the
     operator's elements keep their order and content. A value that is there but not a list is
     the operator's and is never replaced (UserError)."""
@@ -62,7 +62,7 @@ def with_member(value: Any, marker: str, element: Any) -> list:
     return out
 
 
-def without_member(value: Any, marker: str) -> list:
+def without_member(value: Any, marker: str) -> list[Any]:
     out = list(value) if isinstance(value, list) else []
     i, _ = find_member(out, marker)
     if i >= 0:
@@ -86,7 +86,7 @@ def _json_type(v: Any) -> str:
     return "null" if v is None else type(v).__name__
 
 
-def _check_containers(doc, key: tuple[str, ...], path: Path, member: str) -> None:
+def _check_containers(doc: Doc, key: tuple[str, ...], path: Path, member: str) -> None:
     """What a key item is written into must be an object (and a member item's value a list):
     otherwise the apply could only write it by replacing the operator's value. Said now, at plan
     time, naming the file and line, before anything is written."""
@@ -153,12 +153,12 @@ class KeyKind(ItemKind):
                 if entry.prior is not ABSENT else "agentdeck added it; uninstall takes it out")
 
     # ---- one item's edit of the file (inside the file's batch) ---------------------------------
-    def set(self, doc, it: "PlanItem") -> Any:
+    def set(self, doc: Doc, it: "PlanItem") -> Any:
         """Write the item's value; returns the prior value to record."""
         doc.set(tuple(it.key), it.desired)
         return it.entry.prior if it.entry else (ABSENT if it.actual is MISSING else it.actual)
 
-    def unset(self, doc, key: tuple[str, ...], e: "Entry | None") -> None:
+    def unset(self, doc: Doc, key: tuple[str, ...], e: "Entry | None") -> None:
         """Put back the value agentdeck replaced, or take its key out."""
         if e is not None and e.prior != ABSENT:
             doc.set(key, e.prior)
@@ -170,8 +170,9 @@ class KeyKind(ItemKind):
         if not all(i.type.batched for i in items):
             raise ValueError(f"{ctx.path_s}: key items and other kinds of item in one file")
         first = items[0]
-        fmt = first.spec.fmt if first.spec else first.entry.fmt
-        doc = ctx.disk.doc(ctx.path, fmt) if ctx.text is not None else new_doc(fmt)
+        fmt = first.spec.fmt if first.spec is not None else entry_of(first).fmt
+        loaded = ctx.disk.doc(ctx.path, fmt) if ctx.text is not None else None
+        doc = loaded if loaded is not None else new_doc(fmt)
         removed: list["Entry"] = []
         made = _made_keys(ctx, items, doc)
         with doc.batch():   # every edit of this file in one pass, checked once (linear apply)
@@ -180,8 +181,8 @@ class KeyKind(ItemKind):
         writes = [i for i in items if ctx.writes(i)]
         file_mode = None
         for it in writes:
-            if it.spec.file_mode:
-                file_mode = it.spec.file_mode
+            if spec_of(it).file_mode:
+                file_mode = spec_of(it).file_mode
         file_mode = _prior_modes(ctx, writes, removed, file_mode)
         if (removed and doc.data == {} and all(e.created_file for e in removed) and not writes
                 and _no_other_entries(ctx, {i.id for i in items})):
@@ -205,12 +206,12 @@ class MemberKind(KeyKind):
     def recorded_fields(self, spec: "Desired", prior: Any) -> dict[str, Any]:
         return {"value": spec.value, "prior": ABSENT}     # the operator's elements are theirs
 
-    def set(self, doc, it: "PlanItem") -> Any:
+    def set(self, doc: Doc, it: "PlanItem") -> Any:
         key = tuple(it.key)
-        doc.set(key, with_member(doc.get(key, None), it.spec.member, it.desired))
+        doc.set(key, with_member(doc.get(key, None), spec_of(it).member, it.desired))
         return ABSENT
 
-    def unset(self, doc, key: tuple[str, ...], e: "Entry | None") -> None:
+    def unset(self, doc: Doc, key: tuple[str, ...], e: "Entry | None") -> None:
         """Take our element out of the shared list at `key`; the operator's elements stay. An
         emptied list goes, and so do the objects that this leaves empty (agentdeck made them)."""
         if e is None:
@@ -238,11 +239,13 @@ def _table_was_there(key: tuple[str, ...], e: "Entry | None") -> bool:
 
 # ---- the file's batch ----------------------------------------------------------------------------
 
-def _edit_keys(ctx: OpContext, items: list["PlanItem"], doc, made: dict,
+def _edit_keys(ctx: OpContext, items: list["PlanItem"], doc: Doc, made: dict[str, list[list[str]]],
                removed: list["Entry"]) -> None:
     """The key items' edits of one structured file, in plan order (inside the doc's batch)."""
     for it in items:
         kind = it.type
+        if not isinstance(kind, KeyKind):   # KeyKind.ops checked: every item here is batched
+            raise ValueError(f"{ctx.path_s}: {it.id} is not a key item")
         if ctx.writes(it):
             prior = kind.set(doc, it)
             if it.entry is None:
@@ -269,7 +272,7 @@ def _creation_of(ctx: OpContext) -> tuple[bool, list[str]]:
     return False, []
 
 
-def _made_keys(ctx: OpContext, items: list["PlanItem"], doc) -> dict[str, list[list[str]]]:
+def _made_keys(ctx: OpContext, items: list["PlanItem"], doc: Doc) -> dict[str, list[list[str]]]:
     """For each key item this apply writes for the first time: the enclosing objects (key-path
     prefixes) that agentdeck's writes created in this file -- missing from the file as it is now,
     or already recorded as made by one of our entries -- so removing our last key under one also
@@ -285,7 +288,7 @@ def _made_keys(ctx: OpContext, items: list["PlanItem"], doc) -> dict[str, list[l
     return out
 
 
-def _prune_made_keys(ctx: OpContext, items: list["PlanItem"], removed: list["Entry"], doc) -> None:
+def _prune_made_keys(ctx: OpContext, items: list["PlanItem"], removed: list["Entry"], doc: Doc) -> None:
     """After our keys are removed: delete the objects our writes created that are now empty,
     deepest first, unless an entry that stays manages exactly that key."""
     made = {tuple(k) for e in removed for k in (e.made_keys or [])}

@@ -9,14 +9,17 @@ and fails when a registered target declares no golden homes.
 
 Regenerate after an intended change with:
     AGENTDECK_UPDATE_GOLDEN=1 python -m pytest tests/unit/test_golden.py tests/unit/test_repo_golden.py
-and review the diff of tests/golden/.
+and review the diff of tests/golden/ (each rewritten file's diff is printed in pytest's warnings
+summary; under CI, with `CI` set, the update flag fails instead).
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
 import os
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,7 +73,17 @@ def goldens_of(target: str) -> TargetGoldens | None:
 
 
 def check(path: Path, text: str) -> None:
-    """`text` must equal the golden file `path` (written, then failed, when it is missing)."""
+    """`text` must equal the golden file `path` (written, then failed, when it is missing).
+    Regenerating is a reviewed act: the update flag shows each file's diff (a warning in
+    pytest's summary), and under CI (`CI` set) it refuses, and a missing file is not written."""
+    if os.environ.get("CI") and (UPDATE or not path.exists()):
+        pytest.fail(f"golden file {path} " + ("cannot be regenerated under CI "
+                    "(AGENTDECK_UPDATE_GOLDEN=1): regenerate it locally and review the diff"
+                    if UPDATE else "is missing; write it locally and review it"), pytrace=False)
+    if UPDATE and path.exists() and path.read_text() != text:
+        diff = "".join(difflib.unified_diff(path.read_text().splitlines(True), text.splitlines(True),
+                                            str(path), f"{path} (new)"))
+        warnings.warn(f"golden file rewritten, review it:\n{diff}", stacklevel=2)
     if UPDATE or not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)

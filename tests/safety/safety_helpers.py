@@ -3,6 +3,8 @@ agentdeck's own state directory, and ways to run the CLI (in-process, or as a re
 can be killed)."""
 from __future__ import annotations
 
+import functools
+
 import contextlib
 import io
 import json
@@ -21,6 +23,26 @@ REPO = Path(__file__).resolve().parents[2]
 
 def available() -> list[str]:
     return targets.available()
+
+
+def require(*names: str) -> None:
+    """A test about one CLI's own file fails, never skips, when that CLI's target is gone from
+    the registry: a removed target package must not leave `pytest tests/safety` green."""
+    missing = [n for n in names if n not in available()]
+    if missing:
+        pytest.fail(f"target {', '.join(missing)} is not in the registry; this test checks its "
+                    "files", pytrace=False)
+
+
+def needs(*names: str):
+    """Decorator form of require()."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            require(*names)
+            return fn(*args, **kwargs)
+        return run
+    return deco
 
 
 def target_sets() -> list[tuple[str, ...]]:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import snapshot_tree
-from tests.safety.safety_helpers import available, cli_inproc, install, make_host, target_args
+from tests.safety.safety_helpers import require, available, cli_inproc, install, make_host, target_args
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "bad"
 CASES = sorted(p for p in CORPUS.iterdir() if (p / "case.toml").is_file())
@@ -79,9 +79,7 @@ class World:
 
 def _prepare(case_dir: Path, spec: dict, root: Path) -> World:
     needed = spec.get("targets", ["copilot"])
-    missing = [t for t in needed if t not in available()]
-    if missing:
-        pytest.skip(f"target {', '.join(missing)} is not built")
+    require(*needed)
     if spec.get("needs_non_root") and IS_ROOT:
         pytest.skip("running as root: mode 000 does not stop root from reading a file")
     w = World(root)

@@ -29,12 +29,11 @@ import pytest
 from agentdeck.core import apply as applier
 from agentdeck.core import engine
 from agentdeck.core import host as host_mod
-from tests.safety.safety_helpers import (available, cli_inproc, cli_proc, clean_env, demo_home,
+from tests.safety.safety_helpers import (require, available, cli_inproc, cli_proc, clean_env, demo_home,
                                          diff_snapshots, fresh_home, home_snapshot, install,
                                          make_host, target_args)
 from tests.target_homes import target_home
 
-pytestmark = pytest.mark.skipif(not available(), reason="no target adapters")
 
 
 @pytest.fixture(autouse=True)
@@ -520,8 +519,7 @@ def test_a_1200_long_extends_chain_is_one_line_not_a_recursion_error(tmp_path):
 def test_with_copilots_hooks_folder_symlinked_out_the_wrapper_it_calls_is_kept_too(tmp_path):
     """Uninstall cannot delete hooks/agentdeck.json through the symlink; deleting the wrapper
     it runs would then make every Copilot tool call fail. Both stay, both are reported."""
-    if "copilot" not in available():
-        pytest.skip("no copilot adapter")
+    require("copilot")
     home = fresh_home(tmp_path / "home")
     out = _outside(tmp_path) / "hooks"
     out.mkdir()
@@ -554,8 +552,7 @@ CODEX_TEXTS = {
 
 @pytest.mark.parametrize("text", CODEX_TEXTS.values(), ids=CODEX_TEXTS.keys())
 def test_codex_config_toml_comes_back_byte_for_byte(tmp_path, text):
-    if "codex" not in available():
-        pytest.skip("no codex adapter")
+    require("codex")
     home = fresh_home(tmp_path / "home")
     cfg = home / ".codex" / "config.toml"
     cfg.parent.mkdir()
@@ -574,8 +571,7 @@ PERSONAS = {"blank line before the block": "# mine\n\nsome text\n\n",
 
 @pytest.mark.parametrize("text", PERSONAS.values(), ids=PERSONAS.keys())
 def test_the_text_around_the_persona_block_comes_back_byte_for_byte(tmp_path, text):
-    if "copilot" not in available():
-        pytest.skip("no copilot adapter")
+    require("copilot")
     home = fresh_home(tmp_path / "home")
     p = home / ".copilot" / "copilot-instructions.md"
     p.parent.mkdir()

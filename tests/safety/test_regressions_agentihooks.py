@@ -15,7 +15,7 @@ import pytest
 
 from agentdeck.core import engine, targets
 from agentdeck.core.formats.jsonc import JsonDoc
-from tests.safety.safety_helpers import (HOMES, applied, REPO, available, clean_env, cli_inproc, cli_proc,
+from tests.safety.safety_helpers import (needs, require, HOMES, applied, REPO, available, clean_env, cli_inproc, cli_proc,
                                          diff_snapshots, home_snapshot, install, make_host,
                                          plan_json, state_rel, target_args, uninstall)
 
@@ -191,7 +191,7 @@ def test_settings_with_comments_and_trailing_commas_are_edited_not_refused(tmp_p
     assert p.read_text() == text
 
 
-@pytest.mark.skipif("claude" not in available(), reason="no Claude adapter")
+@needs("claude")
 def test_strict_json_with_a_comment_is_one_clear_line_not_corruption(tmp_path):
     home = HOMES["fresh"](tmp_path / "home")
     p = home / ".claude" / "settings.json"
@@ -259,7 +259,7 @@ def test_uninstall_leaves_nothing_of_agentdeck_in_the_home(tmp_path, kind):
 
 # ---- 8. the managed env file overrode the operator's own values ---------------------------------------------
 
-@pytest.mark.skipif("copilot" not in available(), reason="no Copilot adapter")
+@needs("copilot")
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_managed_env_file_never_overrides_the_operators_own_values(tmp_path):
     home = HOMES["messy"](tmp_path / "home")
@@ -305,8 +305,7 @@ def test_rewrites_keep_modes_symlinks_and_line_ends(tmp_path):
 def test_a_replaced_file_gets_its_mode_back_on_uninstall(tmp_path, rel, label, mode):
     """A file of the operator's that agentdeck replaces (--take) is restored on uninstall with
     its bytes and its mode (the hook wrapper is written 0755 over the operator's 0700)."""
-    if "copilot" not in available():
-        pytest.skip("no Copilot adapter")
+    require("copilot")
     home = HOMES["fresh"](tmp_path / "home")
     p = home / rel
     p.parent.mkdir(parents=True)
@@ -335,7 +334,7 @@ def test_a_file_tightened_to_0600_for_a_secret_gets_its_mode_back_on_uninstall(t
     assert home_snapshot(home) == before, diff_snapshots(before, home_snapshot(home))
 
 
-@pytest.mark.skipif("codex" not in available(), reason="no Codex adapter")
+@needs("codex")
 def test_mode_comes_back_when_the_last_credential_goes_even_if_other_keys_stay(tmp_path):
     home = HOMES["messy"](tmp_path / "home")
     cfg = home / ".codex" / "config.toml"
@@ -415,7 +414,7 @@ def test_switching_profiles_converges_in_one_apply_with_shared_items(tmp_path):
     assert rc == 0, out
 
 
-@pytest.mark.skipif("copilot" not in available(), reason="no Copilot adapter")
+@needs("copilot")
 def test_uninstall_removes_the_objects_it_created(tmp_path):
     """{"mcpServers": {}} and an empty manifest used to survive an uninstall on a fresh home."""
     home = HOMES["fresh"](tmp_path / "home")
@@ -424,7 +423,7 @@ def test_uninstall_removes_the_objects_it_created(tmp_path):
     assert not (home / ".copilot").exists(), sorted(p.name for p in (home / ".copilot").iterdir())
 
 
-@pytest.mark.skipif("claude" not in available(), reason="no Claude adapter")
+@needs("claude")
 def test_operator_hook_list_layout_survives_uninstall(tmp_path):
     """The operator's own Claude hook group written compactly on one line: agentdeck adds its
     group to the same list and takes it out again; the operator's bytes are as they were."""

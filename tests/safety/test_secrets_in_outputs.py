@@ -115,7 +115,10 @@ def test_a_command_linked_to_a_readable_file_is_fine(ghost):
     d = profile(ghost, "linked", {"profile.toml": '[profile]\nextends = ["default"]\n'})
     (d / "commands").mkdir()
     (d / "commands" / "shared.md").symlink_to(shared)
-    engine.build_plan(ghost, "linked", ["claude"])       # no error
+    plan = engine.build_plan(ghost, "linked", ["claude"])   # no error, and the command is in it
+    got = [i for i in plan.items if i.path.endswith("shared.md")]
+    assert got and "# a shared command" in str(got[0].desired), [i.path for i in plan.items]
+    assert not plan.errors
 
 
 def test_a_header_under_a_secret_name_is_redacted_in_json_and_diff(ghost, capsys):

@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core import engine
-from tests.safety.safety_helpers import (HOMES, applied, REPO, available, clean_env, cli_inproc, cli_proc,
+from tests.safety.safety_helpers import (needs, HOMES, applied, REPO, available, clean_env, cli_inproc, cli_proc,
                                          home_snapshot, install, make_host, plan_json,
                                          target_args, uninstall)
 
 TOKEN = "ghp_" + "Q7" * 18                       # a literal GitHub token (36 chars after ghp_)
-needs_copilot = pytest.mark.skipif("copilot" not in available(), reason="no Copilot adapter")
+needs_copilot = needs("copilot")
 
 
 # ---- deleting never follows a symlink out of the home ------------------------------------------------
@@ -290,7 +290,7 @@ def test_audit_log_never_stores_a_value_named_as_a_secret(tmp_path, name):
     assert secret not in _audit(tmp_path, payload)
 
 
-@pytest.mark.skipif("claude" not in available(), reason="no Claude adapter")
+@needs("claude")
 def test_a_config_file_linked_into_a_dotfiles_checkout_outside_the_home(tmp_path, monkeypatch):
     """~/.claude/settings.json is a symlink into a dotfiles checkout outside the home. By
     default agentdeck does not edit it there (apply would write outside the home and uninstall

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core import engine
-from tests.safety.safety_helpers import (HOMES, available, cli_inproc, diff_snapshots,
+from tests.safety.safety_helpers import (needs, HOMES, available, cli_inproc, diff_snapshots,
                                          home_snapshot, install, make_host, plan_json,
                                          target_args, target_sets, uninstall)
 
@@ -94,7 +94,7 @@ def _strip_jsonc(text: str) -> str:
     return json.dumps(JsonDoc.parse(text).data)
 
 
-@pytest.mark.skipif("copilot" not in available(), reason="the Copilot adapter is not built")
+@needs("copilot")
 @pytest.mark.parametrize("kind", sorted(HOMES))
 def test_operator_changes_after_install_are_kept_and_reported(tmp_path, kind):
     home = HOMES[kind](tmp_path / "home")
@@ -180,7 +180,7 @@ def test_uninstalling_the_fake_target_keeps_copilots_files(tmp_path, with_fake_t
     assert (home / ".agents/skills/changelog").is_symlink()
 
 
-@pytest.mark.skipif("copilot" not in available(), reason="the Copilot adapter is not built")
+@needs("copilot")
 @pytest.mark.parametrize("kind", ["fresh", "demo"])
 def test_wsl_install_with_env_file_and_bashrc_block_uninstalls_byte_exact(tmp_path, kind, monkeypatch):
     """Under WSL the default profile's browserCommand "auto" writes the directives env file (in
@@ -203,7 +203,7 @@ def test_wsl_install_with_env_file_and_bashrc_block_uninstalls_byte_exact(tmp_pa
     assert not (make_host(home).state_dir / "copilot.env").exists()
 
 
-@pytest.mark.skipif("claude" not in available(), reason="the Claude adapter is not built")
+@needs("claude")
 def test_text_the_operator_adds_above_the_persona_block_keeps_its_blank_line(tmp_path):
     """The persona block goes at the top of CLAUDE.md. The operator then writes a header above
     it, with a blank line between, as markdown wants: uninstall removes the block and nothing

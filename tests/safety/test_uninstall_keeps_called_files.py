@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from safety_helpers import (available, cli_inproc, fresh_home, home_snapshot, install,
+from safety_helpers import (require, available, cli_inproc, fresh_home, home_snapshot, install,
                             diff_snapshots, plan_json, uninstall)
 
 #: target -> (the file its hooks are registered in, relative to the home; the hook's label)
@@ -79,8 +79,7 @@ def test_taking_the_hook_in_the_same_uninstall_removes_the_wrapper_too(tmp_path)
     """The hold follows the decisions: --take on the hand-edited hook releases the wrapper in
     the same plan (the CLI's words: "--take 'hook PreToolUse' removes that hook, and then
     this file")."""
-    if "claude" not in available():
-        pytest.skip("no claude adapter")
+    require("claude")
     home = fresh_home(tmp_path / "home")
     before = home_snapshot(home)
     install(home, ["claude"])
@@ -101,8 +100,7 @@ def test_taking_the_hook_in_the_same_uninstall_removes_the_wrapper_too(tmp_path)
 
 def test_a_skipped_hook_removal_keeps_the_wrapper(tmp_path):
     """Not only hand-edits: a hooks file whose removal the operator skips keeps its wrapper."""
-    if "copilot" not in available():
-        pytest.skip("no copilot adapter")
+    require("copilot")
     home = fresh_home(tmp_path / "home")
     install(home, ["copilot"])
     hooks = home / ".copilot/hooks/agentdeck.json"
@@ -111,8 +109,7 @@ def test_a_skipped_hook_removal_keeps_the_wrapper(tmp_path):
 
 
 def test_the_repository_wrapper_stays_while_its_edited_hooks_file_calls_it(tmp_path):
-    if "repo" not in available() and "copilot" not in available():
-        pytest.skip("no repo scope")
+    require("copilot")
     home = fresh_home(tmp_path / "home")
     repo = tmp_path / "repo"
     repo.mkdir()
