@@ -313,6 +313,7 @@ def cmd_status(args) -> int:
                      "hooks_inert": [{"code": i.code, "reason": i.reason, "fix": i.fix}
                                      for i in inert]})
         any_inert = any_inert or bool(inert)
+    _add_upgrades(host, rows)
     if not args.target and repo is None:
         rows += _installed_elsewhere(host, plan)
     if args.json:
@@ -322,11 +323,25 @@ def cmd_status(args) -> int:
             extra = (f"; {r['warnings']} warning(s), see agentdeck plan or doctor"
                      if r["warnings"] else "")
             print(f"{r['target']:<8} {r['state']}{extra}")
+            if r.get("upgrade"):
+                print(f"{'':<8} {r['upgrade']}")
         if not args.target and repo is None:
             print(f"covered: {coverage_line(host, plan.profile)}")
     if plan.errors:
         return EXIT_ERROR
     return EXIT_PENDING if plan.has_changes or plan.undecided_conflicts() or any_inert else EXIT_OK
+
+
+def _add_upgrades(host: Host, rows: list[dict[str, Any]]) -> None:
+    """Each target row's upgrade notice (core/upgrade.py): its CLI's version differs from the
+    one agentdeck's facts were verified on, or from the last drill that held here."""
+    from . import upgrade   # local: status and the doctor ask it, no other command
+    from .drill import record   # local: the drill's record on this machine, for status only
+
+    records = record.load(host)
+    for r in rows:
+        if r.get("target") in _TARGET_NAMES:
+            r["upgrade"] = upgrade.notice(host, r["target"], records=records)
 
 
 def coverage_line(host: Host, profile_name: str) -> str:

@@ -39,9 +39,12 @@ def summary_line(findings: list[Finding]) -> str:
 
 
 def render_text(findings: list[Finding], *, profile: str, live: bool, verbose: bool = False,
-                drill: bool | None = None) -> str:
+                drill: bool | None = None, verdicts: list | None = None) -> str:
     """`drill`: whether the drill ran (True) or could have (False: the header says how to run
-    it); None where there is no drill to offer."""
+    it); None where there is no drill to offer. With `verdicts` (core/doctor/verdict.py): one
+    line per CLI first, then the problems (errors, then warnings) with their fixes, then the
+    notes (info and skipped rows); the `ok` rows and the per-CLI tables only with `verbose`.
+    Without them: the per-CLI tables."""
     lines: list[str] = []
     mode = "static and live checks" if live else "static checks (add --live to ask each CLI)"
     if live and drill:
@@ -49,11 +52,38 @@ def render_text(findings: list[Finding], *, profile: str, live: bool, verbose: b
     elif live and drill is False:
         mode += f" ({DRILL_HINT})"
     lines.append(f"agentdeck doctor: profile {profile}, {mode}; home shown as ~")
+    cw = max([len("CHECK")] + [len(f.check) for f in findings])
+    if verdicts is not None:
+        lines.append("")
+        width = max((len(v.line().split("  ")[0]) for v in verdicts), default=0)
+        for v in verdicts:
+            lines.append(v.line(width))
+            if v.upgrade:
+                lines.append(f"{'':<{width}}  {v.upgrade}")
+        problems = sorted((f for f in findings if f.result in ("error", "warning")),
+                          key=lambda f: -SEVERITY[f.result])      # stable: target order kept
+        notes = [f for f in findings if f.result in ("info", "skipped")]
+        lines.append("")
+        if problems:
+            lines.append(f"Problems ({len(problems)}), each with its fix:")
+            lines.append(f"{'RESULT':<8} {'CHECK':<{cw}}  MESSAGE")
+            lines.extend(_rows(problems, cw))
+        else:
+            lines.append("No problems.")
+        if notes:
+            lines.append("")
+            lines.append(f"Notes ({len(notes)}):")
+            lines.extend(_rows(notes, cw))
+        if not verbose:
+            ok = sum(1 for f in findings if f.result == "ok")
+            lines.append("")
+            lines.append(f"{ok} check(s) ok, not shown: --verbose shows every check by CLI.")
+            lines.append(summary_line(findings))
+            return "\n".join(lines) + "\n"
     targets: list[str] = []
     for f in findings:
         if f.target not in targets:
             targets.append(f.target)
-    cw = max([len("CHECK")] + [len(f.check) for f in findings])
     for t in targets:
         rows = [f for f in findings if f.target == t]
         if not verbose:
@@ -61,23 +91,31 @@ def render_text(findings: list[Finding], *, profile: str, live: bool, verbose: b
         lines.append("")
         lines.append(f"{TITLES.get(t, t)} ({t})")
         lines.append(f"{'RESULT':<8} {'CHECK':<{cw}}  MESSAGE")
-        last_fix = None
-        for f in rows:
-            msg = f.message
-            if f.path and f.result != "ok":
-                where = f.path + (f":{f.line}" if f.line else "")
-                if where not in msg:
-                    msg = f"{where}: {msg}"
-            lines.append(f"{f.result:<8} {f.check:<{cw}}  {msg}")
-            if f.fix and f.result in ("error", "warning", "info"):
-                if (f.check, f.fix) != last_fix:        # the same hint once per run of rows
-                    lines.append(f"{'':<8} {'':<{cw}}  fix: {f.fix}")
-                last_fix = (f.check, f.fix)
-            else:
-                last_fix = None
+        lines.extend(_rows(rows, cw))
     lines.append("")
     lines.append(summary_line(findings))
     return "\n".join(lines) + "\n"
+
+
+def _rows(rows: list[Finding], cw: int) -> list[str]:
+    """RESULT / CHECK / MESSAGE rows, each problem's fix under it (the same hint once per run
+    of rows)."""
+    lines: list[str] = []
+    last_fix = None
+    for f in rows:
+        msg = f.message
+        if f.path and f.result != "ok":
+            where = f.path + (f":{f.line}" if f.line else "")
+            if where not in msg:
+                msg = f"{where}: {msg}"
+        lines.append(f"{f.result:<8} {f.check:<{cw}}  {msg}")
+        if f.fix and f.result in ("error", "warning", "info"):
+            if (f.check, f.fix) != last_fix:
+                lines.append(f"{'':<8} {'':<{cw}}  fix: {f.fix}")
+            last_fix = (f.check, f.fix)
+        else:
+            last_fix = None
+    return lines
 
 
 def _collapse_ok(rows: list[Finding]) -> list[Finding]:
@@ -92,15 +130,26 @@ def _collapse_ok(rows: list[Finding]) -> list[Finding]:
     return out
 
 
-def to_json(findings: list[Finding], *, profile: str, live: bool, targets: list[str]) -> dict[str, Any]:
-    return {"format": 1, "profile": profile, "targets": targets, "live": live,
-            "summary": counts(findings), "exit": exit_code(findings),
-            "findings": [f.to_json() for f in findings]}
+def to_json(findings: list[Finding], *, profile: str, live: bool, targets: list[str],
+            verdicts: list | None = None) -> dict[str, Any]:
+    """The same shape as the text: the verdicts first, then the problems (errors, warnings),
+    then every finding."""
+    out: dict[str, Any] = {"format": 1, "profile": profile, "targets": targets, "live": live,
+                           "summary": counts(findings), "exit": exit_code(findings)}
+    if verdicts is not None:
+        out["verdicts"] = [v.to_json() for v in verdicts]
+        out["problems"] = [f.to_json() for f in sorted(
+            (f for f in findings if f.result in ("error", "warning")),
+            key=lambda f: -SEVERITY[f.result])]
+    out["findings"] = [f.to_json() for f in findings]
+    return out
 
 
 def main(args, host: Host) -> int:
-    from . import run
-    from .runner import normalize_targets
+    # local: the checks' runner and the verdicts load when the doctor runs, not when the
+    # report module is imported (test_import_is_light)
+    from .runner import normalize_targets, run_with_context
+    from .verdict import verdicts as make_verdicts
 
     profile = getattr(args, "profile", None) or "default"
     targets = normalize_targets(getattr(args, "target", None))
@@ -110,14 +159,17 @@ def main(args, host: Host) -> int:
         sys.stderr.write(f"\r\x1b[2K{msg}")
         sys.stderr.flush()
     progress = say if live and not getattr(args, "json", False) and sys.stderr.isatty() else None
-    findings = run(host, profile, targets, live=live, progress=progress, drill=drill)
+    findings, ctx = run_with_context(host, profile, targets, live=live, progress=progress,
+                                     drill=drill)
+    verdicts = make_verdicts(ctx, findings)
     if progress is not None:
         sys.stderr.write("\r\x1b[2K")
         sys.stderr.flush()
     if getattr(args, "json", False):
-        print(json.dumps(to_json(findings, profile=profile, live=live, targets=targets),
-                         indent=2, ensure_ascii=False))
+        print(json.dumps(to_json(findings, profile=profile, live=live, targets=targets,
+                                 verdicts=verdicts), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(render_text(findings, profile=profile, live=live,
-                                     verbose=getattr(args, "verbose", False), drill=drill))
+                                     verbose=getattr(args, "verbose", False), drill=drill,
+                                     verdicts=verdicts))
     return exit_code(findings)

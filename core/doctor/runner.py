@@ -75,6 +75,14 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
     """The findings for `targets` in table order. `live`: also ask each installed CLI what it
     loaded (core/doctor/live.py). `drill` (implies `live`): also the drill, one real offline
     turn of each CLI (`agentdeck drill`; `<target>.live.drill` rows), run beside the probes."""
+    return run_with_context(host, profile, targets, live, progress, drill)[0]
+
+
+def run_with_context(host: Host, profile: str = "default", targets: list[str] | None = None,
+                     live: bool = False, progress: Callable[[str], None] | None = None,
+                     drill: bool = False) -> tuple[list[Finding], Ctx]:
+    """run()'s findings and the run's context (its plans and CLI versions, which the verdicts
+    read: core/doctor/verdict.py)."""
     live = live or drill
     chosen = normalize_targets(targets)
     ctx = Ctx(host=host, profile=profile or "default", targets=chosen, live=live,
@@ -117,4 +125,4 @@ def run(host: Host, profile: str = "default", targets: list[str] | None = None,
         findings.extend(drill_done.result())
     order = {t: i for i, t in enumerate(chosen)}
     findings.sort(key=lambda f: order.get(f.target, len(order)))   # stable within a target
-    return findings
+    return findings, ctx

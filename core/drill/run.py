@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..host import Host, HostError
-from . import forms, operator_rule, ready, receipts, report, runners, scratch
+from . import forms, operator_rule, ready, receipts, record, report, runners, scratch
 
 HARMLESS_FILE = "drill-harmless.txt"
 CANARY_FILE = "drill-canary.txt"
@@ -246,5 +246,7 @@ def drill(host: Host, profile: str, targets: list[str],
                 reps[rep.target] = rep
     finally:
         scratch.remove_root(host, drill_id)
-    return report.DrillReport(drill_id, {t: reps[t] for t in targets}, time.monotonic() - t0,
-                              iso.how)
+    rep = report.DrillReport(drill_id, {t: reps[t] for t in targets}, time.monotonic() - t0,
+                             iso.how)
+    record.save(host, record.entries_of(rep))     # what held, per CLI version, on this machine
+    return rep

@@ -12,6 +12,7 @@ import pytest
 
 from agentdeck.core import cli, engine
 from agentdeck.core.demo import make_demo_home
+from agentdeck.core.drill import record
 from agentdeck.core.drill.run import drill
 from agentdeck.core.facts import FACTS_BY_TARGET
 from tests.conftest import snapshot_tree
@@ -80,6 +81,12 @@ def test_fresh_install_all_ok_and_the_home_is_unchanged(scratch_env, need):
     assert rep.targets["codex"].events and event(rep, "codex", "PermissionRequest").fired == 0
     assert outside_state(host) == before
     assert not (host.state_dir / "drill").exists()
+    # the drill's record on this machine: per CLI version, held, with each rule's status
+    # (core/drill/record.py; the doctor's verdicts and the upgrade notice read it)
+    for t in ALL:
+        last = record.latest(host, t, ok_only=True)
+        assert last is not None and last.version == rep.targets[t].version, t
+        assert all(last.rules[rule_id] == "held" for rule_id in DEFAULT_PATH_RULES), last
     # the receipts are real audit lines, told apart by the drill's id
     lines = [json.loads(ln) for ln in (host.state_dir / "audit.jsonl").read_text().splitlines()]
     assert {ln["target"] for ln in lines if str(ln.get("drill_id", "")).startswith(rep.drill_id)} \

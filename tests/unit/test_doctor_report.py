@@ -14,6 +14,7 @@ from agentdeck.core import cli, doctor
 from agentdeck.core.doctor.findings import RESULTS, Finding
 from agentdeck.core.doctor.report import exit_code, render_text
 from agentdeck.core.errors import UserError
+from agentdeck.core.targets import registry
 
 from test_doctor_checks import FIXTURES, install, make_host
 
@@ -65,20 +66,37 @@ def test_every_finding_is_one_line_with_the_home_as_tilde(messy):
 
 
 def test_table_grouped_by_target_with_fix_hints_and_exit_1(messy, capsys):
-    rc, out, _ = _cli(messy, capsys=capsys)
+    """--verbose: one RESULT / CHECK / MESSAGE table per target, after the verdicts."""
+    rc, out, _ = _cli(messy, "--verbose", capsys=capsys)
     assert rc == 1
     assert str(messy.home) not in out
     lines = out.splitlines()
     assert lines[0].startswith("agentdeck doctor: profile default")
-    for title in ("GitHub Copilot CLI (copilot)", "OpenAI Codex CLI (codex)", "Claude Code (claude)",
-                  "Qwen Code (qwen)"):
-        assert title in lines
-    # one table per target the doctor checks (every registered one)
-    assert sum(1 for ln in lines if ln.startswith("RESULT ") and "CHECK" in ln and "MESSAGE" in ln) == 4
+    for spec in registry.TARGETS:
+        assert f"{spec.title} ({spec.name})" in lines
+    # one table per target the doctor checks (every registered one), after the problems' table
+    assert sum(1 for ln in lines if ln.startswith("RESULT ") and "CHECK" in ln
+               and "MESSAGE" in ln) == len(registry.TARGETS) + 1
     row = next(ln for ln in lines if ln.startswith("error") and "copilot.hooks.events" in ln)
     assert "~/.copilot/hooks/old.json:4: event 'AgentStop'" in row
     assert any(ln.strip().startswith("fix: rename it to 'agentStop'") for ln in lines)
     assert lines[-1].startswith("Summary: ") and "error" in lines[-1]
+
+
+def test_default_is_verdicts_then_problems(messy, capsys):
+    """Without --verbose: a verdict line per registered target, then the problems with their
+    fixes; no table per target, no ok row."""
+    rc, out, _ = _cli(messy, capsys=capsys)
+    assert rc == 1
+    lines = out.splitlines()
+    for spec in registry.TARGETS:
+        assert any(ln[2:].startswith(spec.title) and ln[0] in "✓!✗-" for ln in lines[:8]), spec
+    assert not any(f"({spec.name})" == ln.split(" ")[-1] for spec in registry.TARGETS
+                   for ln in lines)
+    assert not [ln for ln in lines if ln.startswith("ok ")]
+    row = next(ln for ln in lines if ln.startswith("error") and "copilot.hooks.events" in ln)
+    assert "~/.copilot/hooks/old.json:4" in row
+    assert lines[-1].startswith("Summary: ")
 
 
 def test_json_output(messy, capsys):

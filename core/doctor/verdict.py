@@ -1,0 +1,127 @@
+"""The doctor at a glance: one verdict per CLI before any table (flutter doctor's habit).
+
+    ✓ Claude Code 2.1.332  hooks live (12) · enforced by hook + Claude Code permissions.deny ·
+                           MCP 1 on, 1 off · no hand-edits · drilled 2 h ago: held
+
+A verdict is read from what the doctor's run already holds (its findings, its plans, the CLI
+versions it found) and from the drill's record on this machine (core/drill/record.py); nothing
+here reads a config file or runs a process. The mark is the worst finding of that CLI: ✓ nothing
+above info, ! a warning, ✗ an error, - the CLI is neither installed nor configured here.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..drill import record
+from ..targets import registry
+from .. import upgrade
+from .context import Ctx
+from .findings import SEVERITY, Finding, Result
+
+MARKS = {"ok": "✓", "warning": "!", "error": "✗", "absent": "-"}
+
+
+@dataclass
+class Verdict:
+    target: str
+    title: str
+    mark: str                       # ok | warning | error | absent
+    version: str | None
+    facts: list[str] = field(default_factory=list)     # the few facts that matter, in order
+    upgrade: str | None = None      # core/upgrade.py's notice
+    problems: dict[str, int] = field(default_factory=dict)   # {"error": n, "warning": n}
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def line(self, width: int = 0) -> str:
+        head = f"{MARKS[self.mark]} {self.title}" + (f" {self.version}" if self.version else "")
+        return f"{head:<{width}}  " + " · ".join(self.facts)
+
+
+def verdicts(ctx: Ctx, findings: list[Finding]) -> list[Verdict]:
+    records = record.load(ctx.host)
+    return [verdict(ctx, t, [f for f in findings if f.target == t], records)
+            for t in ctx.targets if t in registry.BY_NAME]
+
+
+def verdict(ctx: Ctx, target: str, rows: list[Finding], records: dict) -> Verdict:
+    spec = registry.spec(target)
+    cli = ctx.cli(target)
+    home = ctx.host.is_dir(ctx.target_home(target))
+    worst = max((SEVERITY[Result(f.result)] for f in rows), default=0)
+    mark = ("error" if worst >= SEVERITY[Result.ERROR] else
+            "warning" if worst >= SEVERITY[Result.WARNING] else "ok")
+    v = Verdict(target, spec.title, mark, cli.version,
+                problems={r: sum(1 for f in rows if f.result == r) for r in ("error", "warning")
+                          if any(f.result == r for f in rows)})
+    if cli.exe is None and not home:
+        v.mark = "absent"
+        v.facts.append(f"not installed ({spec.binary} not on PATH) and no {ctx.host.display(ctx.target_home(target))}")
+        return v
+    if cli.exe is None:
+        v.facts.append(f"{spec.binary} not on PATH")
+    plan, err = ctx.plan(target)
+    if plan is None:
+        v.facts.append("no plan: its error is under Problems")
+    else:
+        v.facts.extend(_plan_facts(plan, target))
+    v.facts.append(_drill_fact(target, cli.version, records))
+    if cli.version:
+        v.upgrade = upgrade.notice(ctx.host, target, cli, records)
+    if any(f.check == f"{target}.org.layer" and f.result == "ok" for f in rows):
+        v.facts.insert(1 if v.facts else 0, "org layer installed")
+    return v
+
+
+def _plan_facts(plan, target: str) -> list[str]:
+    from ..hooks_health import inert   # local: loads with the verdicts' first plan
+    from ..native_layers import native_deny   # local: loads with the verdicts' first plan
+
+    got = plan.info.get(target) if isinstance(plan.info, dict) else None
+    info: dict[str, Any] = got if isinstance(got, dict) else {}
+    out: list[str] = []
+    hooks: dict[str, Any] = info["hooks"] if isinstance(info.get("hooks"), dict) else {}
+    events = [e for e in hooks.get("events") or [] if isinstance(e, dict)]
+    live = [e for e in events if e.get("registered_now")]
+    why = inert(plan, target, now=True)
+    if why:
+        out.append("hooks INERT: " + "; ".join(i.reason for i in why))
+    elif live:
+        out.append(f"hooks live ({len(live)})")
+    elif events:
+        out.append("hooks not installed yet (`agentdeck apply`)")
+    else:
+        out.append("no hooks in this profile")
+    layers = ["hook"] if live and not why else []
+    perm: dict[str, Any] = (info["permissions"] if isinstance(info.get("permissions"), dict)
+                            else {})
+    nd = native_deny(target)
+    if nd is not None and nd.layer and perm.get("entries"):
+        name = nd.layer.split(" (")[0]
+        title = registry.spec(target).title
+        layers.append(name[len(title):].strip() if name.startswith(title) else name)
+    out.append("guard: " + (" + ".join(layers) if layers else "NONE installed"))
+    mcp: dict[str, Any] = info["mcp"] if isinstance(info.get("mcp"), dict) else {}
+    servers = [s for s in mcp.get("servers") or [] if isinstance(s, dict)]
+    if servers:
+        on = sum(1 for s in servers if s.get("enabled_now"))
+        out.append(f"MCP {on} on, {len(servers) - on} off")
+    c = plan.counts(target)
+    edits = [f"{c['kept']} hand-edit(s) kept" if c["kept"] else "",
+             f"{c['changes']} change(s) pending" if c["changes"] else "",
+             f"{c['conflict']} conflict(s)" if c["conflict"] else ""]
+    out.append(", ".join(e for e in edits if e) or "in sync")
+    return out
+
+
+def _drill_fact(target: str, version: str | None, records: dict) -> str:
+    last = max(records.get(target, {}).values(), key=lambda e: e.when, default=None)
+    if last is None:
+        return "never drilled here"
+    ago = record.age(time.time() - last.when)
+    held = "held" if last.ok else "FAILED"
+    on = f" on {last.version}" if last.version != version else ""
+    return f"drilled {ago} ago{on}: {held}"
