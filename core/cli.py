@@ -202,6 +202,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--drill", action="store_true",
                    help="also the drill (as `agentdeck drill`): a real offline turn of each CLI "
                         "beside the live checks (implies --live)")
+    p.add_argument("--export", metavar="FILE",
+                   help="also write the report as one self-contained HTML page (no script, no "
+                        "network) to FILE, to attach to a ticket")
     _repo_flags(p, cloud=False)
     p = sub.add_parser("drill", help="prove the hooks run: one real offline turn of each CLI "
                                      "against a local scripted model (exit 1 unless all ok)")
@@ -394,6 +397,9 @@ def cmd_profiles(args) -> int:
 
 def cmd_doctor(args) -> int:
     if getattr(args, "repo", None):
+        if getattr(args, "export", None):
+            raise UserError("doctor --repo has no --export yet: export the home's report "
+                            "(`agentdeck doctor --export FILE`)")
         if getattr(args, "drill", False):
             raise UserError("doctor --repo has no --drill: the drill runs each CLI in your home "
                             "(`agentdeck drill`)")

@@ -23,6 +23,9 @@ from ..session import home_relative
 from ..widgets.style import RESULT_STYLE
 
 ALL = "all"
+#: the result filter's default: every row but the ok ones (as `agentdeck doctor` without
+#: --verbose); "all" shows them
+NOT_OK = "not ok"
 RESULT_ORDER = ("error", "warning", "info", "ok", "skipped")
 
 
@@ -77,6 +80,58 @@ def run_for_session(run, session, live: bool = False, progress=None) -> list:
     return out
 
 
+def verdicts_for_session(session, findings: list) -> list:
+    """The doctor's verdict per CLI (core/doctor/verdict.py) for the session's findings, read
+    from the session's plan when this run has overrides (as run_for_session's plan check);
+    [] when this build has no verdicts."""
+    try:   # local: a build without the doctor has no verdicts
+        from agentdeck.core.doctor.context import Ctx   # local: as above
+        from agentdeck.core.doctor.verdict import verdicts   # local: as above
+        from agentdeck.core.targets import registry   # local: as above
+    except ImportError:
+        return []
+    plan = session.fresh_plan() if session.has_overrides else None
+
+    class SessionCtx(Ctx):
+        def plan(self, target):            # the session's plan, overrides included
+            if plan is not None and target in plan.targets:
+                return plan, None
+            return super().plan(target)
+
+    targets = [t for t in registry.NAMES if any(f.target == t for f in findings)]
+    return verdicts(SessionCtx(host=session.host, profile=session.profile, targets=targets),
+                    findings)
+
+
+MARK_STYLE = {"ok": "bold #2f9e44", "warning": "bold #e8590c", "error": "bold red3",
+              "absent": "dim"}
+
+
+def verdicts_text(verdicts: list, host) -> Text:
+    """One line per CLI: its mark, its name and version, the facts that matter; the upgrade
+    notice under it."""
+    from agentdeck.core.doctor.verdict import MARKS   # local: only with verdicts to show
+
+    # one line per CLI whatever the width (a narrow terminal cuts the line's end: the mark,
+    # the name and the hooks' state come first; `agentdeck doctor` prints it whole)
+    t = Text(no_wrap=True, overflow="ellipsis")
+    width = max((len(v.title) + len(v.version or "") + 1 for v in verdicts), default=0)
+    for n, v in enumerate(verdicts):
+        if n:
+            t.append("\n")
+        t.append(f"{MARKS[v.mark]} ", style=MARK_STYLE[v.mark])
+        name = f"{v.title} {v.version or ''}".rstrip()
+        t.append(f"{name:<{width}}  ", style="bold")
+        for i, fact in enumerate(v.facts):
+            if i:
+                t.append(" · ", style="dim")
+            bad = "INERT" in fact or "NONE" in fact or "FAILED" in fact
+            t.append(home_relative(host, fact), style="bold red3" if bad else "")
+        if v.upgrade:
+            t.append(f"\n{'':<{width + 4}}{home_relative(host, v.upgrade)}", style="#e8590c")
+    return t
+
+
 def findings_text(findings: list, host) -> str:
     lines = []
     for f in findings:
@@ -105,9 +160,10 @@ class DoctorProgress(Message):
 
 class DoctorDone(Message):
     def __init__(self, findings: list | None, error: str | None, live: bool,
-                 generation: int) -> None:
+                 generation: int, verdicts: list | None = None) -> None:
         super().__init__()
         self.findings, self.error, self.live, self.generation = findings, error, live, generation
+        self.verdicts = verdicts or []
 
 
 class DrillProgress(Message):
@@ -147,6 +203,8 @@ class ExportScreen(ModalScreen[tuple[str, str] | None]):
             with RadioSet(id="export-format"):
                 yield RadioButton("Text (RESULT / CHECK / MESSAGE)", value=True, id="fmt-text")
                 yield RadioButton("JSON (one object per finding)", id="fmt-json")
+                yield RadioButton("HTML (one page: verdicts, problems, every check)",
+                                  id="fmt-html")
             yield Label("File")
             yield Input(str(Path(self.default_dir) / "agentdeck-doctor.txt"), id="export-path")
             with Horizontal(classes="dialog-buttons"):
@@ -156,13 +214,14 @@ class ExportScreen(ModalScreen[tuple[str, str] | None]):
     @on(RadioSet.Changed)
     def _fmt(self, event: RadioSet.Changed) -> None:
         inp = self.query_one("#export-path", Input)
-        ext = ".json" if event.pressed.id == "fmt-json" else ".txt"
+        ext = {"fmt-json": ".json", "fmt-html": ".html"}.get(event.pressed.id or "", ".txt")
         stem, _ = os.path.splitext(inp.value)
         inp.value = stem + ext
 
     def _fmt_value(self) -> str:
         pressed = self.query_one(RadioSet).pressed_button
-        return "json" if pressed is not None and pressed.id == "fmt-json" else "text"
+        return {"fmt-json": "json", "fmt-html": "html"}.get(
+            pressed.id if pressed is not None and pressed.id else "", "text")
 
     @on(Button.Pressed, "#export-yes")
     @on(Input.Submitted)
@@ -207,16 +266,18 @@ class DoctorScreen(Screen):
         self.export_dir = export_dir or os.getcwd()
         self.drill_report = None
         self.drill_status: dict[str, str] = {}
+        self.verdicts: list = []
 
     def compose(self) -> ComposeResult:
         yield Static("", id="doctor-head", classes="screen-head")
+        yield Static("", id="doctor-verdicts")
         with Horizontal(id="doctor-filters"):
             yield Label("target")
             yield Select([(ALL, ALL)], value=ALL, allow_blank=False, id="filter-target",
                          compact=True)
             yield Label("result")
-            yield Select([(ALL, ALL)] + [(r, r) for r in RESULT_ORDER], value=ALL,
-                         allow_blank=False, id="filter-result", compact=True)
+            yield Select([(NOT_OK, NOT_OK), (ALL, ALL)] + [(r, r) for r in RESULT_ORDER],
+                         value=NOT_OK, allow_blank=False, id="filter-result", compact=True)
         with Horizontal(id="doctor-progress-row"):
             yield ProgressBar(total=None, show_eta=False, id="doctor-progress")
             yield Static("", id="doctor-progress-text")
@@ -248,6 +309,7 @@ class DoctorScreen(Screen):
         cached = getattr(self.app, "doctor_findings", None)
         if cached is not None:
             self.findings, self.live_done = cached
+            self.verdicts = list(getattr(self.app, "doctor_verdicts", None) or [])
             self._fill()
         else:
             self._start(live=False)
@@ -289,7 +351,11 @@ class DoctorScreen(Screen):
         except Exception as e:  # noqa: BLE001 - shown on screen, one line
             self.post_message(DoctorDone(None, home_relative(s.host, f"{e}"), live, generation))
             return
-        self.post_message(DoctorDone(list(findings), None, live, generation))
+        try:
+            verdicts = verdicts_for_session(s, list(findings))
+        except Exception:  # noqa: BLE001 - the table is the report; the verdicts summarise it
+            verdicts = []
+        self.post_message(DoctorDone(list(findings), None, live, generation, verdicts))
 
     def on_doctor_progress(self, event: DoctorProgress) -> None:
         if event.generation != self.generation:
@@ -314,7 +380,9 @@ class DoctorScreen(Screen):
         else:
             self.findings = event.findings or []
             self.live_done = event.live
+            self.verdicts = event.verdicts
             self.app.doctor_findings = (self.findings, self.live_done)
+            self.app.doctor_verdicts = self.verdicts
             self._fill()
         self.app.bindings_changed()
 
@@ -421,12 +489,15 @@ class DoctorScreen(Screen):
         tgt = self.query_one("#filter-target", Select).value
         res = self.query_one("#filter-result", Select).value
         out = [f for f in self.findings if (tgt == ALL or f.target == tgt)
-               and (res == ALL or f.result == res)]
+               and (res == ALL or f.result == res or (res == NOT_OK and f.result != "ok"))]
         order = {r: i for i, r in enumerate(RESULT_ORDER)}
         return sorted(out, key=lambda f: (order.get(f.result, 9), f.target, f.check))
 
     def _fill(self) -> None:
         self._head(self._summary())
+        box = self.query_one("#doctor-verdicts", Static)
+        box.update(verdicts_text(self.verdicts, self.session.host) if self.verdicts else "")
+        box.display = bool(self.verdicts)
         sel = self.query_one("#filter-target", Select)
         targets = sorted({f.target for f in self.findings})
         current = sel.value
@@ -453,8 +524,11 @@ class DoctorScreen(Screen):
         rows = self.visible()
         table = self.query_one(DataTable)
         if not rows:
-            fix.update(Text("No findings match the filters." if self.findings else "",
-                            style="dim"))
+            none = ("No problems: every check is ok (result: all shows them)."
+                    if self.findings and self.query_one("#filter-result", Select).value == NOT_OK
+                    and self.query_one("#filter-target", Select).value == ALL
+                    else "No findings match the filters." if self.findings else "")
+            fix.update(Text(none, style="dim"))
             return
         row = table.cursor_row if table.cursor_row is not None else 0
         f = rows[min(max(row, 0), len(rows) - 1)]
@@ -522,6 +596,8 @@ class DoctorScreen(Screen):
     def export(self, path: str, fmt: str) -> str | None:
         """Write the findings (all of them, not just the filtered rows) to `path`."""
         p = Path(os.path.expanduser(path))
+        if fmt == "html":         # the same page as `agentdeck doctor --export FILE`
+            return self._export_html(p)
         data = findings_json(self.findings) if fmt == "json" else \
             findings_text(self.findings, self.session.host)
         try:
@@ -531,6 +607,23 @@ class DoctorScreen(Screen):
             self.notify(f"Could not write {p}: {e.strerror or e}", severity="error")
             return None
         self.notify(f"Exported {len(self.findings)} finding(s) to {p}", title="Export")
+        return str(p)
+
+    def _export_html(self, p: Path) -> str | None:
+        from agentdeck.core.doctor import export as export_mod   # local: only for an HTML export
+        from agentdeck.core.errors import UserError   # local: as above
+        from agentdeck.core.host import HostError   # local: as above
+
+        host = self.session.host
+        page = export_mod.render(host, self.findings, self.verdicts,
+                                 profile=self.session.profile, live=self.live_done)
+        p = Path(os.path.abspath(p))
+        try:
+            export_mod.write(host, p, page)
+        except (UserError, HostError) as e:
+            self.notify(f"Could not write {p}: {e}", severity="error")
+            return None
+        self.notify(f"Exported the report (HTML, self-contained) to {p}", title="Export")
         return str(p)
 
     def action_screenshot(self) -> None:

@@ -7,7 +7,9 @@ Plain text, no rich: the CLI stays light.
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..targets.registry import TARGETS as TARGET_SPECS
@@ -146,10 +148,8 @@ def to_json(findings: list[Finding], *, profile: str, live: bool, targets: list[
 
 
 def main(args, host: Host) -> int:
-    # local: the checks' runner and the verdicts load when the doctor runs, not when the
-    # report module is imported (test_import_is_light)
-    from .runner import normalize_targets, run_with_context
-    from .verdict import verdicts as make_verdicts
+    from .runner import normalize_targets, run_with_context   # local: test_import_is_light
+    from .verdict import verdicts as make_verdicts   # local: loads when the doctor runs
 
     profile = getattr(args, "profile", None) or "default"
     targets = normalize_targets(getattr(args, "target", None))
@@ -165,6 +165,14 @@ def main(args, host: Host) -> int:
     if progress is not None:
         sys.stderr.write("\r\x1b[2K")
         sys.stderr.flush()
+    export = getattr(args, "export", None)
+    if export:
+        from . import export as export_mod   # local: the HTML page loads only for --export
+
+        target = Path(os.path.abspath(os.path.expanduser(export)))
+        export_mod.write(host, target, export_mod.render(host, findings, verdicts,
+                                                         profile=profile, live=live))
+        sys.stderr.write(f"agentdeck doctor: the report is in {target} (HTML, self-contained)\n")
     if getattr(args, "json", False):
         print(json.dumps(to_json(findings, profile=profile, live=live, targets=targets,
                                  verdicts=verdicts), indent=2, ensure_ascii=False))

@@ -61,13 +61,13 @@ def verdict(ctx: Ctx, target: str, rows: list[Finding], records: dict) -> Verdic
         v.mark = "absent"
         v.facts.append(f"not installed ({spec.binary} not on PATH) and no {ctx.host.display(ctx.target_home(target))}")
         return v
-    if cli.exe is None:
-        v.facts.append(f"{spec.binary} not on PATH")
     plan, err = ctx.plan(target)
     if plan is None:
         v.facts.append("no plan: its error is under Problems")
     else:
         v.facts.extend(_plan_facts(plan, target))
+    if cli.exe is None:
+        v.facts.append(f"{spec.binary} not on PATH")
     v.facts.append(_drill_fact(target, cli.version, records))
     if cli.version:
         v.upgrade = upgrade.notice(ctx.host, target, cli, records)

@@ -27,6 +27,11 @@ async def test_findings_table_sorted_and_coloured(demo_host, make_app, fake_doct
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_doctor(pilot)
         table = screen.query_one(DataTable)
+        # by default every row but the ok ones (as `agentdeck doctor` without --verbose)
+        assert [plain(table.get_row_at(i)[0]).strip() for i in range(table.row_count)] \
+            == ["error", "warning", "info", "skipped"]
+        screen.query_one("#filter-result", Select).value = "all"
+        await settle(pilot)
         assert table.row_count == 5
         results = [plain(table.get_row_at(i)[0]).strip() for i in range(5)]
         assert results == ["error", "warning", "info", "ok", "skipped"]
@@ -81,6 +86,8 @@ async def test_live_checks_run_in_a_worker_with_progress(demo_host, make_app, fa
         await settle(pilot)
         assert fake_doctor[-1]["live"] is True
         assert screen.live_done
+        screen.query_one("#filter-result", Select).value = "all"
+        await settle(pilot)
         assert screen.query_one(DataTable).row_count == 6
         assert "live checks done" in static_text(screen, "#doctor-head")
         assert not screen.query_one("#doctor-progress-row").display
@@ -88,6 +95,8 @@ async def test_live_checks_run_in_a_worker_with_progress(demo_host, make_app, fa
         await pilot.press("escape")
         await settle(pilot)
         await pilot.press("d")
+        await settle(pilot)
+        app.screen.query_one("#filter-result", Select).value = "all"
         await settle(pilot)
         assert len(fake_doctor) == 2 and app.screen.query_one(DataTable).row_count == 6
 
@@ -121,6 +130,19 @@ async def test_export_text_and_json(demo_host, make_app, fake_doctor, tmp_path):
         assert len(data) == 5 and data[0]["check"] == "copilot.hooks.disable-all"
         assert set(data[0]) >= {"target", "result", "check", "message", "fix", "path", "line",
                                 "live"}
+        # HTML: the same page as `agentdeck doctor --export FILE` (core/doctor/export.py)
+        await pilot.press("e")
+        await settle(pilot)
+        dialog = app.screen
+        await pilot.click("#fmt-html")
+        await settle(pilot)
+        assert dialog.query_one("#export-path", Input).value.endswith("agentdeck-doctor.html")
+        await pilot.click("#export-yes")
+        await settle(pilot)
+        page = (tmp_path / "agentdeck-doctor.html").read_text()
+        assert page.startswith("<!doctype html>") and "<script" not in page
+        assert 'data-target="copilot" data-mark="error"' in page
+        assert '<div class="fix">apply the plan' in page
         # cancel writes nothing
         await pilot.press("e")
         await settle(pilot)
@@ -297,3 +319,21 @@ def test_drill_rows_for_a_target_that_failed_before_its_turn(demo_host):
     assert drill_rows(rep, demo_host) == [
         ("claude", "✗", "(no turn)", "", "",
          "cannot plan claude: ~/.claude/settings.json:1:10: unexpected end")]
+
+
+async def test_verdicts_first_one_line_per_cli(demo_host, make_app, fake_doctor):
+    """The screen opens with a verdict per CLI of the findings (core/doctor/verdict.py): its
+    mark from its worst finding (the fake's copilot error: ✗), its name, and what matters."""
+    from agentdeck.core.targets import registry
+
+    app = make_app(demo_host)
+    async with app.run_test(size=(140, 44)) as pilot:
+        screen = await open_doctor(pilot)
+        text = static_text(screen, "#doctor-verdicts")
+        lines = text.splitlines()
+        shown = {f.target for f in screen.findings}
+        for t in registry.NAMES:
+            if t in shown:
+                assert any(registry.spec(t).title in ln for ln in lines), (t, text)
+        copilot = next(ln for ln in lines if registry.spec("copilot").title in ln)
+        assert copilot.startswith("✗") and "hooks " in copilot and "guard: " in copilot, text

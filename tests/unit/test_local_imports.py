@@ -45,7 +45,6 @@ PENDING: dict[str, int] = {
     "core/policy/shellparse.py": 3,
     "core/targets/claude/adapter.py": 3,
     "app/screens/activity.py": 2,
-    "core/doctor/report.py": 1,
     "core/drill/ready.py": 2,
     "core/facts/known_tools.py": 2,
     "core/targets/claude/policy.py": 2,
