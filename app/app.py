@@ -19,7 +19,7 @@ from agentdeck.core.host import Host
 
 from .screens.apply import ApplyScreen, QuitScreen
 from .screens.main import MainScreen
-from .session import Session, VersionProbe, all_targets, detect_version
+from .session import Session, VersionProbe, all_targets, detect_version, upgrade_words
 
 CHECKING = "checking…"
 
@@ -37,6 +37,8 @@ class AgentDeckApp(App):
     ENABLE_COMMAND_PALETTE = True
 
     versions: reactive[dict] = reactive(dict, always_update=True)
+    #: target -> the header's short upgrade words (core/upgrade.py), for a CLI that moved
+    upgrades: reactive[dict] = reactive(dict, always_update=True)
 
     def __init__(self, host: Host, profile: str = engine.DEFAULT_PROFILE,
                  targets: list[str] | None = None, onboard: bool = False, *,
@@ -75,11 +77,21 @@ class AgentDeckApp(App):
             except Exception:  # noqa: BLE001 - a broken install is "version unknown", not a crash
                 v = "installed (version unknown)"
             self.call_from_thread(self._set_version, t, v)
+            if v is not None:
+                self.call_from_thread(self._set_upgrade, t, upgrade_words(host, t))
 
     def _set_version(self, target: str, version: str | None) -> None:
         v = dict(self.versions)
         v[target] = version
         self.versions = v
+
+    def _set_upgrade(self, target: str, words: str | None) -> None:
+        u = dict(self.upgrades)
+        if words:
+            u[target] = words
+        else:
+            u.pop(target, None)
+        self.upgrades = u
 
     # ---- screens ------------------------------------------------------------------------------
     def make_apply_screen(self, plan, title: str = "Applying the plan", *, recompute=None,

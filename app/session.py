@@ -93,6 +93,23 @@ def detect_version(host: Host, target: str) -> str | None:
     return version or "installed (version unknown)"
 
 
+def upgrade_words(host: Host, target: str) -> str | None:
+    """A few words for the header when the installed CLI differs from the version agentdeck's
+    facts were verified on, or from the last drill that held here (core/upgrade.py; `status`
+    and the doctor print the whole line): "facts 1.0.102, not drilled"; None when it does not."""
+    from agentdeck.core import upgrade   # local: read once per CLI, in the versions worker
+
+    up = upgrade.check(host, target)
+    if up is None or not up.differs:
+        return None
+    words = [] if up.facts_match else [f"facts {up.facts}"]
+    if up.drilled is None:
+        words.append("not drilled")
+    elif up.drilled != up.installed:
+        words.append(f"drilled {up.drilled}")
+    return ", ".join(words)
+
+
 # ---- display helpers ----------------------------------------------------------------------------
 
 def home_relative(host: Host, text: str) -> str:

@@ -250,6 +250,8 @@ class MainScreen(Screen):
         header.targets = list(all_targets())
         header.versions = dict(app.versions)
         self.watch(app, "versions", self._versions_changed, init=False)
+        header.upgrades = dict(app.upgrades)
+        self.watch(app, "upgrades", self._upgrades_changed, init=False)
         self.call_after_refresh(lambda: self._versions_changed(self.app.versions))
         tl = self.query_one(TargetList)
         first = next((t for t in all_targets() if t in set(available_targets())), None)
@@ -264,6 +266,9 @@ class MainScreen(Screen):
 
     def _set_narrow(self, width: int) -> None:
         self.set_class(width < 110, "-narrow")
+
+    def _upgrades_changed(self, upgrades: dict) -> None:
+        self.query_one(HostHeader).upgrades = dict(upgrades)
 
     def _versions_changed(self, versions: dict) -> None:
         self.query_one(HostHeader).versions = dict(versions)

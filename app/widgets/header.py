@@ -18,6 +18,9 @@ class HostHeader(Static):
     #: target -> version, None (not installed) or CHECKING
     versions: reactive[dict] = reactive(dict, always_update=True)
     targets: reactive[list] = reactive(list, always_update=True)
+    #: target -> a few words when the CLI moved since agentdeck's facts or its last drill here
+    #: (core/upgrade.py; the doctor and `status` say the whole line)
+    upgrades: reactive[dict] = reactive(dict, always_update=True)
 
     def render(self) -> Text:
         t = Text(no_wrap=True, overflow="ellipsis")
@@ -52,6 +55,8 @@ class HostHeader(Static):
                 t.append(CHECKING, style="dim")
             else:
                 t.append(str(v))
+                if self.upgrades.get(target):
+                    t.append(f" ({self.upgrades[target]})", style="bold #e8590c")
         if grouped:
             if n:
                 t.append("  ·  ", style="dim")

@@ -43,3 +43,41 @@ async def test_versions_come_from_package_json_without_running_the_cli(
         assert "copilot 1.0.102" in header
     assert not marker.exists(), "the CLI was run"
     assert snapshot_tree(empty_host.home) == before
+
+
+def fake_cli(home, target: str, version: str) -> None:
+    """The target's CLI installed from npm inside the home, reporting `version`."""
+    from agentdeck.core.targets import registry
+
+    spec = registry.spec(target)
+    pkg = home / ".npm-global" / "lib" / "node_modules" / spec.npm_package
+    (pkg / "bin").mkdir(parents=True)
+    (pkg / "package.json").write_text(json.dumps({"name": spec.npm_package, "version": version}))
+    exe = pkg / "bin" / spec.binary
+    exe.write_text(f"#!/bin/sh\necho {version}\n")
+    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    os.symlink(exe, home / ".local" / "bin" / spec.binary)
+
+
+async def test_the_header_says_when_a_cli_moved_since_its_facts(empty_host, make_app):
+    """Every registered CLI installed at a version past the one its facts were verified on:
+    the header marks each (core/upgrade.py), and a CLI at its facts' version is not marked."""
+    from agentdeck.app.session import detect_version
+    from agentdeck.core.facts.versions import facts_by_target
+    from agentdeck.core.targets import registry
+
+    names = list(registry.NAMES)
+    for i, t in enumerate(names):
+        hi = facts_by_target()[t].verified_versions[1]
+        version = hi if i == 0 else ".".join(hi.split(".")[:-1] + [str(int(hi.split(".")[-1]) + 7)])
+        fake_cli(empty_host.home, t, version)
+    app = make_app(empty_host, version_probe=detect_version)
+    async with app.run_test(size=(240, 40)) as pilot:
+        await settle(pilot)
+        header = plain(main_screen(app).query_one("#host-header").render())
+        for i, t in enumerate(names):
+            facts = facts_by_target()[t].verified_versions[1]
+            if i == 0:
+                assert f"{t} {facts} (" not in header, header
+            else:
+                assert f"(facts {facts}, not drilled)" in header.split(f"{t} ", 1)[1], header
