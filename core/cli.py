@@ -202,6 +202,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--drill", action="store_true",
                    help="also the drill (as `agentdeck drill`): a real offline turn of each CLI "
                         "beside the live checks (implies --live)")
+    p.add_argument("--layers", action="store_true",
+                   help="also each CLI's layers (org, environment, project, home), strongest "
+                        "first: which one decides its hooks now, and which can undo agentdeck's")
     p.add_argument("--export", metavar="FILE",
                    help="also write the report as one self-contained HTML page (no script, no "
                         "network) to FILE, to attach to a ticket")

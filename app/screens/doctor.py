@@ -103,6 +103,46 @@ def verdicts_for_session(session, findings: list) -> list:
                     findings)
 
 
+def layers_for_session(session, targets: list[str]) -> dict:
+    """Each CLI's layers, strongest first (core/doctor/layers_view.py); {} in a build without."""
+    try:   # local: a build without the doctor has no layer view
+        from agentdeck.core.doctor.context import Ctx   # local: as above
+        from agentdeck.core.doctor.layers_view import all_rows   # local: as above
+    except ImportError:
+        return {}
+    return all_rows(Ctx(host=session.host, profile=session.profile, targets=targets))
+
+
+LAYER_STYLE = {"org": "on #1c3d5a", "env": "on #3b2f4a", "project": "on #4a3b1c",
+               "home": "on #1f3a2a"}
+
+
+def layers_text(layers: dict, titles: dict) -> Text:
+    """The layers drawn: per CLI a stack of bands, strongest on top, the band that decides the
+    hooks now marked, a band that undoes agentdeck's in red."""
+    t = Text(no_wrap=True, overflow="ellipsis")
+    for n, (target, rows) in enumerate(layers.items()):
+        if n:
+            t.append("\n\n")
+        t.append(f"{titles.get(target, target)}", style="bold")
+        t.append("  strongest on top", style="dim")
+        pw = max((len(r["path"]) for r in rows), default=0)
+        for r in rows:
+            t.append("\n")
+            t.append(f" {r['layer']:<8} ", style=f"bold {LAYER_STYLE.get(r['layer'], '')}")
+            t.append(f" {r['path']:<{pw}}  ")
+            if r["undoes"]:
+                t.append(f"UNDOES agentdeck: {r['undoes']}", style="bold red3")
+            else:
+                t.append(r["state"], style="" if r["state"] not in ("none", "not set")
+                         else "dim")
+                if r["decides"]:
+                    t.append(f"  {r['decides']}", style="dim")
+            if r["wins"]:
+                t.append("  ◀ decides the hooks now", style="bold #2f9e44")
+    return t
+
+
 MARK_STYLE = {"ok": "bold #2f9e44", "warning": "bold #e8590c", "error": "bold red3",
               "absent": "dim"}
 
@@ -242,6 +282,7 @@ class DoctorScreen(Screen):
         Binding("d", "drill", "Drill"),
         Binding("r", "rerun", "Re-run"),
         Binding("e", "export", "Export"),
+        Binding("y", "layers", "Layers"),
         Binding("s", "screenshot", "Screenshot"),
     ]
     PALETTE = [
@@ -249,7 +290,9 @@ class DoctorScreen(Screen):
         ("Run drill", "One real offline turn of each CLI against a local scripted model: do "
                       "the hooks run, does a deny hold?", "drill"),
         ("Re-run the doctor", "Run the static checks again", "rerun"),
-        ("Export findings", "Save the findings as a text or JSON file", "export"),
+        ("Export findings", "Save the findings as a text, JSON or HTML file", "export"),
+        ("Show the layers", "Each CLI's layers (org, environment, project, home), strongest "
+                            "first: which decides its hooks now", "layers"),
         ("Screenshot", "Save this screen as an SVG", "screenshot"),
         ("Back", "Back to the plan", "back"),
     ]
@@ -271,6 +314,7 @@ class DoctorScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static("", id="doctor-head", classes="screen-head")
         yield Static("", id="doctor-verdicts")
+        yield Static("", id="doctor-layers")
         with Horizontal(id="doctor-filters"):
             yield Label("target")
             yield Select([(ALL, ALL)], value=ALL, allow_blank=False, id="filter-target",
@@ -294,6 +338,7 @@ class DoctorScreen(Screen):
         t.add_column("check", key="check")
         t.add_column("message", key="message")
         self.query_one("#doctor-progress-row").display = False
+        self.query_one("#doctor-layers").display = False
         d = self.query_one("#drill-table", DataTable)
         for col in ("target", "", "event", "fired", "latency / timeout", "note"):
             d.add_column(col, key=col or "mark")
@@ -568,6 +613,24 @@ class DoctorScreen(Screen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_layers(self) -> None:
+        """Show or hide each CLI's layers (read when shown: the files as they are now)."""
+        box = self.query_one("#doctor-layers", Static)
+        if box.display:
+            box.display = False
+            return
+        from agentdeck.core.targets import registry   # local: the titles, once shown
+
+        targets = [v.target for v in self.verdicts] or list(registry.NAMES)
+        try:
+            layers = layers_for_session(self.session, targets)
+        except Exception as e:  # noqa: BLE001 - shown on screen, one line
+            self.notify(f"Cannot read the layers: {home_relative(self.session.host, str(e))}",
+                        severity="error")
+            return
+        box.update(layers_text(layers, {s.name: s.title for s in registry.TARGETS}))
+        box.display = True
 
     def action_live(self) -> None:
         if self.check_action("live", ()):

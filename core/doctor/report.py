@@ -41,7 +41,8 @@ def summary_line(findings: list[Finding]) -> str:
 
 
 def render_text(findings: list[Finding], *, profile: str, live: bool, verbose: bool = False,
-                drill: bool | None = None, verdicts: list | None = None) -> str:
+                drill: bool | None = None, verdicts: list | None = None,
+                layers: dict | None = None) -> str:
     """`drill`: whether the drill ran (True) or could have (False: the header says how to run
     it); None where there is no drill to offer. With `verdicts` (core/doctor/verdict.py): one
     line per CLI first, then the problems (errors, then warnings) with their fixes, then the
@@ -62,6 +63,10 @@ def render_text(findings: list[Finding], *, profile: str, live: bool, verbose: b
             lines.append(v.line(width))
             if v.upgrade:
                 lines.append(f"{'':<{width}}  {v.upgrade}")
+        if layers:
+            from .layers_view import render as render_layers   # local: with --layers only
+            lines.append("")
+            lines.extend(render_layers(layers, TITLES))
         problems = sorted((f for f in findings if f.result in ("error", "warning")),
                           key=lambda f: -SEVERITY[f.result])      # stable: target order kept
         notes = [f for f in findings if f.result in ("info", "skipped")]
@@ -133,7 +138,7 @@ def _collapse_ok(rows: list[Finding]) -> list[Finding]:
 
 
 def to_json(findings: list[Finding], *, profile: str, live: bool, targets: list[str],
-            verdicts: list | None = None) -> dict[str, Any]:
+            verdicts: list | None = None, layers: dict | None = None) -> dict[str, Any]:
     """The same shape as the text: the verdicts first, then the problems (errors, warnings),
     then every finding."""
     out: dict[str, Any] = {"format": 1, "profile": profile, "targets": targets, "live": live,
@@ -143,6 +148,8 @@ def to_json(findings: list[Finding], *, profile: str, live: bool, targets: list[
         out["problems"] = [f.to_json() for f in sorted(
             (f for f in findings if f.result in ("error", "warning")),
             key=lambda f: -SEVERITY[f.result])]
+    if layers is not None:
+        out["layers"] = layers
     out["findings"] = [f.to_json() for f in findings]
     return out
 
@@ -166,18 +173,25 @@ def main(args, host: Host) -> int:
         sys.stderr.write("\r\x1b[2K")
         sys.stderr.flush()
     export = getattr(args, "export", None)
+    layers = None
+    if export or getattr(args, "layers", False) or getattr(args, "verbose", False) \
+            or getattr(args, "json", False):
+        from .layers_view import all_rows   # local: the layer view reads the org and layer files
+        layers = all_rows(ctx)
     if export:
         from . import export as export_mod   # local: the HTML page loads only for --export
 
         target = Path(os.path.abspath(os.path.expanduser(export)))
         export_mod.write(host, target, export_mod.render(host, findings, verdicts,
-                                                         profile=profile, live=live))
+                                                         profile=profile, live=live,
+                                                         layers=layers))
         sys.stderr.write(f"agentdeck doctor: the report is in {target} (HTML, self-contained)\n")
     if getattr(args, "json", False):
         print(json.dumps(to_json(findings, profile=profile, live=live, targets=targets,
-                                 verdicts=verdicts), indent=2, ensure_ascii=False))
+                                 verdicts=verdicts, layers=layers), indent=2,
+                         ensure_ascii=False))
     else:
         sys.stdout.write(render_text(findings, profile=profile, live=live,
                                      verbose=getattr(args, "verbose", False), drill=drill,
-                                     verdicts=verdicts))
+                                     verdicts=verdicts, layers=layers))
     return exit_code(findings)

@@ -96,6 +96,12 @@ def _candidates(host: "Host", target: str, layer: Layer) -> list[Path]:
     return [f / rel for f in folders if not (f / rel).is_relative_to(own)]
 
 
+def candidates(host: "Host", target: str, layer: Layer) -> list[Path]:
+    """Where the file of `layer` would be for a session started in the working folder (the
+    doctor's layer view lists them)."""
+    return _candidates(host, target, layer)
+
+
 def _matches(name: str, wanted: tuple[str, ...]) -> bool:
     return any(name.startswith(w) if w.endswith("_") else name == w for w in wanted)
 
@@ -124,6 +130,17 @@ _ASSIGN = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=", re.M)
 
 def _env_switch(text: str, layer: Layer) -> list[str]:
     return [k for k in dict.fromkeys(_ASSIGN.findall(text)) if _matches(k, layer.vars)]
+
+
+def holds(host: "Host", path: Path, layer: Layer) -> list[str]:
+    """What the file of `layer` at `path` holds now that undoes agentdeck's hooks ([] when it
+    is not there or holds nothing of the kind)."""
+    text = host.read_text(path) if host.is_file(path) else None
+    if not text:
+        return []
+    if layer.kind == "json":
+        return _json_switch(text, path, layer)
+    return _env_switch(text, layer) if layer.kind == "env" else []   # a TOML layer: not parsed
 
 
 def switches(host: "Host", target: str) -> list[tuple[Path, Layer, list[str]]]:

@@ -337,3 +337,26 @@ async def test_verdicts_first_one_line_per_cli(demo_host, make_app, fake_doctor)
                 assert any(registry.spec(t).title in ln for ln in lines), (t, text)
         copilot = next(ln for ln in lines if registry.spec("copilot").title in ln)
         assert copilot.startswith("✗") and "hooks " in copilot and "guard: " in copilot, text
+
+
+async def test_layers_drawn_per_cli_on_y(demo_host, make_app, fake_doctor):
+    """`y` shows each CLI's layers, strongest on top, with the one that decides the hooks now
+    (core/doctor/layers_view.py); `y` again hides them."""
+    from agentdeck.core.targets import registry
+
+    app = make_app(demo_host)
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = await open_doctor(pilot)
+        box = screen.query_one("#doctor-layers")
+        assert not box.display
+        await pilot.press("y")
+        await settle(pilot)
+        assert box.display
+        text = static_text(screen, "#doctor-layers")
+        shown = [v.target for v in screen.verdicts] or list(registry.NAMES)
+        for t in shown:
+            assert f"{registry.spec(t).title}  strongest on top" in text, text
+        assert text.count("◀ decides the hooks now") >= 1, text
+        await pilot.press("y")
+        await settle(pilot)
+        assert not box.display

@@ -95,6 +95,7 @@ def test_the_export_shows_the_verdicts_and_the_problem_in_a_browser(tmp_path, ta
     assert all(parsed.verdicts[t] == "ok" for t in TARGETS if t != target), parsed.verdicts
     text = re.sub(r"\s+", " ", " ".join(parsed.text))
     assert "hooks INERT" in text and "Problems (" in text
+    assert "Layers: where each setting comes from" in text
     assert str(home) not in text and "~/" in text
     assert parsed.scripts == 0 and parsed.fetches == [], parsed.fetches
 
