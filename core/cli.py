@@ -218,6 +218,11 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                    help=f"the profile installed (default: the one the last apply recorded, else "
                         f"{engine.DEFAULT_PROFILE})")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--matrix", action="store_true",
+                   help="the enforcement matrix: a few cases of each class of the shipped evasion "
+                        "corpus, in a real offline turn of each installed CLI with the corpus's "
+                        "policy installed in a scratch home (your home is not touched); prints "
+                        "per class and CLI version: held, asked, not held, over-blocked, not seen")
     p = sub.add_parser("demo", help="make a throwaway home with a realistic setup and open the app on it")
     p.add_argument("--dir", metavar="DIR", help="where to make the demo home (default: a new temp dir)")
     p.add_argument("--no-tui", action="store_true", help="print the plan instead of opening the app")

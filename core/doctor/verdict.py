@@ -124,4 +124,8 @@ def _drill_fact(target: str, version: str | None, records: dict) -> str:
     ago = record.age(time.time() - last.when)
     held = "held" if last.ok else "FAILED"
     on = f" on {last.version}" if last.version != version else ""
-    return f"drilled {ago} ago{on}: {held}"
+    matrix = ""
+    if last.classes:
+        n = sum(1 for s in last.classes.values() if s == "held")
+        matrix = f", matrix {n}/{len(last.classes)} classes held"
+    return f"drilled {ago} ago{on}: {held}{matrix}"

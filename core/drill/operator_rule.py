@@ -89,6 +89,9 @@ class Trials:
     note: str = ""              # why nothing at all is tried (no policy)
     #: the handler's decision code on the compiled document (what judges a stub's calls)
     sim: "_Sim | None" = field(default=None, repr=False, compare=False)
+    #: files the turn's folders must hold (absolute path -> text, None for a folder,
+    #: "->target" for a symbolic link): the enforcement matrix's virtual home made real
+    tree: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def commands(self) -> list[str]:

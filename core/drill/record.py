@@ -31,7 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
 FILE = "drills.json"
 LIMIT = 1024 * 1024
 #: the statuses a rule or an evasion class can have in a record (the matrix's words)
-STATUSES = ("held", "held by the CLI", "asked", "not held", "not tried")
+STATUSES = ("held", "held by the CLI", "asked", "not held", "not tried", "over-blocked",
+            "not seen")
 
 
 @dataclass
@@ -136,6 +137,11 @@ def save(host: Host, entries: list[Entry]) -> None:
         old = recs.get(e.target, {}).get(e.version)
         if old is not None and not e.classes:
             e.classes = old.classes        # a plain drill keeps the matrix's last classes
+        elif old is not None and e.classes and not e.rules:
+            # a matrix run adds its classes to the plain drill's entry of that version, whose
+            # verdict (when, ok, rules) stays the drill's
+            old.classes = e.classes
+            e = old
         recs.setdefault(e.target, {})[e.version] = e
     doc: dict[str, Any] = {"format": 1, "targets": {}}
     for t, versions in sorted(recs.items()):

@@ -96,6 +96,16 @@ def prepare_trials(host: Host, s: scratch.Scratch, trials: operator_rule.Trials,
         p = Path(d)
         host.mkdir(p.parent, mode=0o700)
         host.write_atomic(p, forms.DECOY.encode(), mode=0o600)
+    for path, text in trials.tree.items():      # the matrix's virtual home, made real
+        p = Path(path)
+        if text is None:
+            host.mkdir(p, mode=0o700)
+            continue
+        host.mkdir(p.parent, mode=0o700)
+        if text.startswith("->"):
+            host.symlink(text[2:], p)
+        else:
+            host.write_atomic(p, text.encode(), mode=0o600)
     if not trials.stubs:
         return
     bin_dir = s.root / "bin"
@@ -149,8 +159,14 @@ def _side(host: Host, s: scratch.Scratch, trials: operator_rule.Trials) -> dict:
 
 
 def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: Isolation,
-                 audit_offset: int) -> report.TargetReport:
-    """The turn of one target that core.drill.ready found ready."""
+                 audit_offset: int, *,
+                 make_trials: Callable[[str, str], operator_rule.Trials] | None = None,
+                 extra_seconds: float = 0.0,
+                 keep: dict | None = None) -> report.TargetReport:
+    """The turn of one target that core.drill.ready found ready. `make_trials(home, work)`:
+    the commands of the turn instead of the profile's rules (the enforcement matrix,
+    core/drill/matrix.py), with `extra_seconds` more time; `keep` receives the turn's run and
+    its audit records."""
     target, plan, exe, version = rd.target, rd.plan, rd.exe, rd.version
     r = runners.runner(target)
     if r is None:
@@ -172,15 +188,17 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
         env.update(r.env)
         env[r.home_var] = str(s.cli_home)
         env["AGENTDECK_DRILL_ID"] = tid
-        trials = operator_rule.for_target(host, profile, target, str(s.home), str(s.work))
+        trials = (make_trials(str(s.home), str(s.work)) if make_trials is not None else
+                  operator_rule.for_target(host, profile, target, str(s.home), str(s.work)))
         prepare_trials(host, s, trials, env)
         argv = runners.argv(exe, r, extra_args)
-        spec = {"argv": argv, "env": env, "cwd": str(s.work), "timeout": r.timeout,
+        spec = {"argv": argv, "env": env, "cwd": str(s.work), "timeout": r.timeout + extra_seconds,
                 "commands": [harmless(trials.stubs), COMMANDS[1], *trials.commands],
                 "netns": bool(iso.prefix), "shell_tools": [list(t) for t in r.shell_tools]}
         inner = [*iso.prefix, sys.executable, "-m", "agentdeck.core.drill.inside"]
         t0 = time.monotonic()
-        res = host.run(inner, timeout=r.timeout + 20, input=json.dumps(spec), env=env,
+        res = host.run(inner, timeout=r.timeout + extra_seconds + 20, input=json.dumps(spec),
+                       env=env,
                        cwd=s.work)
         wall = time.monotonic() - t0
         try:
@@ -192,6 +210,8 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
                              + (" (timed out)" if res.timed_out else ""))[-800:]}
         side = _side(host, s, trials)
         recs = receipts.parse(_read_from(host, audit_path(host), audit_offset), tid)
+        if keep is not None:
+            keep.update(run=run, records=recs, side=side)
         return report.judge(host, target, plan, r, version, run, recs, side, wall, iso.how,
                             trials=trials, first_form=len(COMMANDS))
     finally:

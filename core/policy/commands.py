@@ -113,6 +113,7 @@ def cmd_policy(args, make_host) -> int:
                 for c in r["channels"]:
                     note = f"; {c['note']}" if c["note"] else ""
                     print(f"      {c['cli']} {c['event']}: {c['how']}{note}")
+                _real_turns(r)
             for r in d["paths"]:
                 ex = f" except {', '.join(r['except'])}" if r["except"] else ""
                 print(f"  {r['id']}  paths {', '.join(r['paths'])}{ex} "
@@ -121,11 +122,13 @@ def cmd_policy(args, make_host) -> int:
                     tools = "; ".join(f"{k}: {v}" for k, v in e["tools"].items() if v)
                     print(f"      {e['cli']} hook: {tools}")
                     print(f"      {e['cli']} own layer: {e['native']}")
+                _real_turns(r)
             print(f"  unresolved commands -> {d['unresolved']}")
             print(f"  code that builds its own paths at run time is stopped by: "
                   f"{d['runtime_floor']}")
             if d.get("self_protection"):
                 print(f"  built in: {d['self_protection']}")
+                _real_turns({"real_turns": d.get("self_real_turns")})
             for c in d["caveats"]:
                 print(f"  caveat: {c}")
             for c in d["limits"]:
@@ -161,3 +164,11 @@ def cmd_policy(args, make_host) -> int:
               f"({', '.join(f'{k} {v}' for k, v in counts.items())}), {corpus.checked} "
               f"payload(s) in every dialect, {len(corpus.mismatches)} mismatch(es)")
     return 0 if res.ok and corpus.ok else 1
+
+
+def _real_turns(rule: dict) -> None:
+    """The line that links a rule to what held in real turns (docs/enforcement.md)."""
+    rt = rule.get("real_turns") or {}
+    if rt.get("doc"):
+        print(f"      held in real turns per CLI version: {rt['doc']} "
+              f"(classes: {', '.join(rt['classes'])}; `agentdeck drill --matrix` tries it here)")

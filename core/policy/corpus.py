@@ -314,6 +314,16 @@ _TOOL_CASES = [
 
 #: class name -> [(shell command, cwd, expected)] or the tool cases
 CLASSES: dict[str, list] = {}
+#: the classes that try each kind of rule, as docs/enforcement.md (`agentdeck drill --matrix`,
+#: real turns per CLI version) reports them; `policy show` links each rule to its row there
+ENFORCEMENT_DOC = "docs/enforcement.md"
+KIND_CLASSES: dict[str, tuple[str, ...]] = {
+    "argv": ("flags and quoting", "wrappers", "indirection", "unresolved", "argv: git",
+             "shell forms not evaluated"),
+    "path": ("reads of protected files", "writes of protected files",
+             "links, deletions and code run elsewhere"),
+    "self": ("the guard's own files", "layers that switch hooks off"),
+}
 
 
 def _build() -> dict[str, list]:

@@ -94,6 +94,7 @@ def describe(policy: dict | None, target: str) -> dict:
     if policy is not None and policy.get("protect_agentdeck") is False:
         out["self_protection"] = "off ([policy] protect_agentdeck = false)"
     out["unresolved"] = (policy or {}).get("unresolved") or "ask"
+    out["self_real_turns"] = _real_turns("self") if out.get("self_protection") else {}
     for r in (policy or {}).get("rules") or []:
         tool = r.get("tool", "any")
         kind = "argv" if r.get("command") else "regex"
@@ -107,6 +108,7 @@ def describe(policy: dict | None, target: str) -> dict:
                        + (" (evadable on a command line: quoting, variables, spellings)"
                           if tool in ("shell", "any") else "")),
             "channels": [_channel(d, tool, r.get("decision", "allow")) for d in heard],
+            "real_turns": _real_turns("argv" if kind == "argv" else ""),
         })
     for r in (policy or {}).get("paths") or []:
         access = r.get("access") or ["read", "write"]
@@ -122,8 +124,18 @@ def describe(policy: dict | None, target: str) -> dict:
             "access": access, "decision": r.get("decision", "deny"),
             "reason": r.get("reason") or "", "enforced_by": per_cli,
             "channels": [_channel(d, "read", r.get("decision", "deny")) for d in heard],
+            "real_turns": _real_turns("path"),
         })
     return out
+
+
+def _real_turns(kind: str) -> dict:
+    """Where what held in real turns is published for a rule of this kind: the enforcement
+    matrix's page and its classes (none for a regex rule: the corpus tries none)."""
+    from . import corpus   # local: the corpus's class names, for policy show only
+
+    classes = corpus.KIND_CLASSES.get(kind, ())
+    return {"doc": corpus.ENFORCEMENT_DOC if classes else "", "classes": list(classes)}
 
 
 def _native(target: str, rule: dict) -> str:
