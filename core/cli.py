@@ -205,6 +205,11 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--layers", action="store_true",
                    help="also each CLI's layers (org, environment, project, home), strongest "
                         "first: which one decides its hooks now, and which can undo agentdeck's")
+    p.add_argument("--since", metavar="FILE",
+                   help="also compare with FILE, an earlier `agentdeck doctor --json`: a CLI whose "
+                        "enforcement weakened since (hooks no longer live, a guard gone, a layer "
+                        "that undoes the hooks appeared, a rule or evasion class the drill held "
+                        "no longer held) is an error (exit 1)")
     p.add_argument("--export", metavar="FILE",
                    help="also write the report as one self-contained HTML page (no script, no "
                         "network) to FILE, to attach to a ticket")

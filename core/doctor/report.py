@@ -173,11 +173,20 @@ def main(args, host: Host) -> int:
         sys.stderr.write("\r\x1b[2K")
         sys.stderr.flush()
     export = getattr(args, "export", None)
+    since = getattr(args, "since", None)
     layers = None
-    if export or getattr(args, "layers", False) or getattr(args, "verbose", False) \
+    if export or since or getattr(args, "layers", False) or getattr(args, "verbose", False) \
             or getattr(args, "json", False):
         from .layers_view import all_rows   # local: the layer view reads the org and layer files
         layers = all_rows(ctx)
+    if since:
+        from . import drift   # local: only --since compares runs
+
+        old = drift.load(host, Path(os.path.abspath(os.path.expanduser(since))))
+        now = to_json(findings, profile=profile, live=live, targets=targets,
+                      verdicts=verdicts, layers=layers)
+        findings = findings + drift.findings(old, now, since)
+        verdicts = make_verdicts(ctx, findings)     # a weakened CLI's mark is ✗
     if export:
         from . import export as export_mod   # local: the HTML page loads only for --export
 
@@ -193,5 +202,7 @@ def main(args, host: Host) -> int:
     else:
         sys.stdout.write(render_text(findings, profile=profile, live=live,
                                      verbose=getattr(args, "verbose", False), drill=drill,
-                                     verdicts=verdicts, layers=layers))
+                                     verdicts=verdicts,
+                                     layers=layers if getattr(args, "layers", False)
+                                     or getattr(args, "verbose", False) else None))
     return exit_code(findings)

@@ -32,6 +32,12 @@ class Verdict:
     facts: list[str] = field(default_factory=list)     # the few facts that matter, in order
     upgrade: str | None = None      # core/upgrade.py's notice
     problems: dict[str, int] = field(default_factory=dict)   # {"error": n, "warning": n}
+    #: the same facts as data, for comparing runs (core/doctor/drift.py): the hooks' state
+    #: (live | inert | not installed | none), what guards the CLI, and the last drill here
+    #: (its version, each rule's and each matrix class's status)
+    hooks: str = "none"
+    guard: list[str] = field(default_factory=list)
+    drill: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -57,6 +63,10 @@ def verdict(ctx: Ctx, target: str, rows: list[Finding], records: dict) -> Verdic
     v = Verdict(target, spec.title, mark, cli.version,
                 problems={r: sum(1 for f in rows if f.result == r) for r in ("error", "warning")
                           if any(f.result == r for f in rows)})
+    last = max(records.get(target, {}).values(), key=lambda e: e.when, default=None)
+    if last is not None:
+        v.drill = {"version": last.version, "ok": last.ok, "rules": dict(last.rules),
+                   "classes": dict(last.classes)}
     if cli.exe is None and not home:
         v.mark = "absent"
         v.facts.append(f"not installed ({spec.binary} not on PATH) and no {ctx.host.display(ctx.target_home(target))}")
@@ -65,7 +75,7 @@ def verdict(ctx: Ctx, target: str, rows: list[Finding], records: dict) -> Verdic
     if plan is None:
         v.facts.append("no plan: its error is under Problems")
     else:
-        v.facts.extend(_plan_facts(plan, target))
+        v.facts.extend(_plan_facts(plan, target, v))
     if cli.exe is None:
         v.facts.append(f"{spec.binary} not on PATH")
     v.facts.append(_drill_fact(target, cli.version, records))
@@ -73,10 +83,11 @@ def verdict(ctx: Ctx, target: str, rows: list[Finding], records: dict) -> Verdic
         v.upgrade = upgrade.notice(ctx.host, target, cli, records)
     if any(f.check == f"{target}.org.layer" and f.result == "ok" for f in rows):
         v.facts.insert(1 if v.facts else 0, "org layer installed")
+        v.guard.append("org layer")
     return v
 
 
-def _plan_facts(plan, target: str) -> list[str]:
+def _plan_facts(plan, target: str, v: Verdict) -> list[str]:
     from ..hooks_health import inert   # local: loads with the verdicts' first plan
     from ..native_layers import native_deny   # local: loads with the verdicts' first plan
 
@@ -88,10 +99,13 @@ def _plan_facts(plan, target: str) -> list[str]:
     live = [e for e in events if e.get("registered_now")]
     why = inert(plan, target, now=True)
     if why:
+        v.hooks = "inert"
         out.append("hooks INERT: " + "; ".join(i.reason for i in why))
     elif live:
+        v.hooks = "live"
         out.append(f"hooks live ({len(live)})")
     elif events:
+        v.hooks = "not installed"
         out.append("hooks not installed yet (`agentdeck apply`)")
     else:
         out.append("no hooks in this profile")
@@ -103,6 +117,7 @@ def _plan_facts(plan, target: str) -> list[str]:
         name = nd.layer.split(" (")[0]
         title = registry.spec(target).title
         layers.append(name[len(title):].strip() if name.startswith(title) else name)
+    v.guard = list(layers)
     out.append("guard: " + (" + ".join(layers) if layers else "NONE installed"))
     mcp: dict[str, Any] = info["mcp"] if isinstance(info.get("mcp"), dict) else {}
     servers = [s for s in mcp.get("servers") or [] if isinstance(s, dict)]

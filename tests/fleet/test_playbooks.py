@@ -303,3 +303,39 @@ def test_activity_playbook_reads_each_host_s_audit_back(make_fleet, tmp_path, ag
             assert shown[name]["msg"] == direct, (name, shown[name])
         assert shown["idle"]["msg"] == []
         assert [x.get("tool_name") for x in shown["busy"]["msg"]] == ["Bash"], shown["busy"]
+
+
+def test_the_guard_fails_a_host_whose_enforcement_weakened(make_fleet):
+    """agentdeck.fleet.guard: the first run keeps each host's report; under --check an unchanged
+    host passes and nothing is written; a host where a layer that switches the hooks off
+    appeared (Claude Code's ~/.claude/settings.local.json with disableAllHooks) fails with why."""
+    fleet = make_fleet("steady", "tampered")
+    install = fleet.write_playbook("site.yml", INSTALL_PLAYBOOK)
+    assert fleet.play(install).rc == 0
+    guard = COLLECTION / "playbooks" / "guard.yml"
+    gate = "Fail when the host's enforcement weakened since the last run"
+
+    run = fleet.play(guard)                       # the first run: nothing to compare, kept
+    assert run.rc == 0, run.text
+    no_traceback(run)
+    for home in fleet.homes.values():
+        kept = home / ".local" / "state" / "agentdeck" / "fleet-guard.json"
+        assert json.loads(kept.read_text())["verdicts"]
+    before = {n: snapshot_tree(h) for n, h in fleet.homes.items()}
+
+    run = fleet.play(guard, "--check")            # unchanged: both pass, nothing written
+    assert run.rc == 0, run.text
+    assert {r["status"] for r in run.results(gate).values()} == {"ok"}
+    assert {n: snapshot_tree(h) for n, h in fleet.homes.items()} == before
+
+    local = fleet.homes["tampered"] / ".claude" / "settings.local.json"
+    local.write_text('{"disableAllHooks": true}\n')
+    tampered = snapshot_tree(fleet.homes["tampered"])
+    run = fleet.play(guard, "--check")
+    assert run.rc == 2, run.text
+    no_traceback(run)
+    res = run.results(gate)
+    assert res["steady"]["status"] == "ok" and res["tampered"]["status"] == "failed", res
+    assert "weakened: " in res["tampered"]["msg"], res["tampered"]["msg"]
+    assert "~/.claude/settings.local.json" in res["tampered"]["msg"], res["tampered"]["msg"]
+    assert snapshot_tree(fleet.homes["tampered"]) == tampered     # --check wrote nothing
