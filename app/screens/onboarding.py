@@ -91,12 +91,15 @@ class OnboardingScreen(Screen[str]):
         Binding("k", "decide('keep')", "Keep mine", group=DECIDE),
         Binding("t", "decide('take')", "Take profile's", group=DECIDE),
         Binding("s", "decide('skip')", "Skip", group=DECIDE),
+        Binding("x", "leave_out", "Leave out what failed"),
         Binding("escape", "cancel", "Cancel"),
         Binding("escape", "close", "Close"),
     ]
     PALETTE = [
         ("Next step", "Go on to the next step of the walkthrough", "next"),
         ("Previous step", "Go back one step", "back"),
+        ("Leave out what failed", "Untick each CLI whose plan failed and plan the others",
+         "leave_out"),
         ("Cancel the walkthrough", "Leave without writing anything", "cancel"),
         ("Close the walkthrough", "Back to the main screen", "close"),
     ]
@@ -271,7 +274,8 @@ class OnboardingScreen(Screen[str]):
             return bool(self.query_one("#target-set", SelectionList).selected)
         if sid == "review":
             return bool(self.plan is not None and self.plan.has_work
-                        and not self.plan.undecided_conflicts() and not self.error)
+                        and not self.plan.undecided_conflicts() and not self.error
+                        and not self.plan.errors)
         return True
 
     # ---- rendering each step ------------------------------------------------------------------
@@ -420,6 +424,13 @@ class OnboardingScreen(Screen[str]):
         if und:
             t.append(f"\n{len(und)} conflict(s): choose keep mine (k) or take profile's (t) "
                      "before applying.", style="bold red3")
+        for target, why in plan.errors.items():
+            t.append(f"\n✗ {target}: its plan failed: ", style="bold red3")
+            t.append(home_relative(host, why))
+        if plan.errors:
+            t.append(f"\nNothing is applied while a plan fails. Press x to leave "
+                     f"{', '.join(plan.errors)} out and apply the others, or fix the file and "
+                     "go Back, then Next, to plan again.", style="bold")
         head.update(t)
 
         pane.load(host, plan, PlanTree.ALL)
@@ -657,6 +668,9 @@ class OnboardingScreen(Screen[str]):
 
     # ---- navigation ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_out":
+            return (self.step_id == "review" and self.plan is not None
+                    and bool(self.plan.errors)) or False
         if action == "decide":
             if self.step_id != "review" or self.plan is None:
                 return False   # only the review step has items to decide on
@@ -672,6 +686,29 @@ class OnboardingScreen(Screen[str]):
         if action == "close":
             return self.applied
         return True
+
+    def action_leave_out(self) -> None:
+        """Untick each CLI whose plan failed (the Targets step shows it unticked) and plan the
+        others again."""
+        plan = self.plan
+        if self.step_id != "review" or plan is None or not plan.errors:
+            return
+        chosen = self.query_one("#target-set", SelectionList)
+        for target in plan.errors:
+            chosen.deselect(target)
+        left = ", ".join(plan.errors)
+        if not chosen.selected:       # nothing left to plan: back to choosing the CLIs
+            self.notify(f"Left out {left}: no CLI is left to configure; choose one",
+                        severity="warning")
+            self.plan = None
+            self.step = [sid for sid, _ in STEPS].index("targets")
+            self._show_step()
+            return
+        self.notify(f"Left out {left}; planning the others")
+        self._compute("review")
+        self._render_review()
+        self.query_one("#nav-next", Button).disabled = not self._can_next()
+        self.app.bindings_changed()
 
     def action_decide(self, what: str) -> None:
         pane = self.query_one(PlanPane)

@@ -50,3 +50,36 @@ async def test_unknown_profile_error_is_in_the_plan_pane(demo_host, make_app):
             await settle(pilot)
         note = flat(static_text(main_screen(app), "#plan-note"))
         assert "unknown profile 'nonsense'" in note
+
+
+async def test_walkthrough_review_says_why_a_plan_failed_and_leaves_that_cli_out(demo_host,
+                                                                                 make_app):
+    """The walkthrough's Review with one CLI's broken settings: the reason (file, line, column)
+    is on the step, Apply is not offered, and x unticks that CLI and plans the others, which can
+    then be applied."""
+    from agentdeck.app.screens.onboarding import OnboardingScreen
+    from textual.widgets import Button, SelectionList
+
+    from app_helpers import go_to, open_walkthrough
+
+    settings = target_home(demo_host, "copilot") / "settings.json"
+    settings.write_text(settings.read_text().replace('"theme": "dark",', '"theme": "dark",,'))
+    app = make_app(demo_host)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_walkthrough(pilot)
+        assert isinstance(screen, OnboardingScreen)
+        await go_to(pilot, screen, "review")
+        await settle(pilot)
+        head = flat(static_text(screen, "#review-head"))
+        assert "copilot: its plan failed: ~/.copilot/settings.json:4:19" in head, head
+        assert "Press x to leave copilot out" in head
+        assert screen.query_one("#nav-next", Button).disabled
+        assert screen.check_action("leave_out", ()) is True
+        await pilot.press("x")
+        await settle(pilot)
+        assert "copilot" not in screen.query_one("#target-set", SelectionList).selected
+        assert screen.plan is not None and not screen.plan.errors
+        assert "copilot" not in screen.plan.targets and screen.plan.targets
+        assert "plan failed" not in flat(static_text(screen, "#review-head"))
+        assert not screen.query_one("#nav-next", Button).disabled
+        assert screen.check_action("leave_out", ()) is False
