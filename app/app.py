@@ -226,12 +226,18 @@ def _split_action(action: str) -> tuple[str, tuple]:
     return name, params
 
 
+def starts_in_walkthrough(host: Host, onboard: bool = False, repo: str | None = None) -> bool:
+    """The app opens on the walkthrough when asked (`--onboard`) or on a home agentdeck has
+    never written to (no state folder: a first run, the demo's home too), unless it opens a
+    repository."""
+    return onboard or (not host.state_dir.exists() and repo is None)
+
+
 def run_app(host: Host, profile: str = engine.DEFAULT_PROFILE, targets: list[str] | None = None,
             onboard: bool = False, repo: str | None = None) -> int:
     """Open the app on `host`. Onboarding starts when asked for, or on a home agentdeck has
     never written to (no state folder). `repo`: open the repository screen on that folder
     (relative to the current folder) instead of the walkthrough."""
-    first_run = not host.state_dir.exists()
     label = ""
     real_home = os.environ.get("HOME")
     if real_home and Path(real_home).absolute() != Path(host.home).absolute():
@@ -239,7 +245,7 @@ def run_app(host: Host, profile: str = engine.DEFAULT_PROFILE, targets: list[str
     if repo is not None:
         repo = os.path.abspath(os.path.expanduser(repo))
     app = AgentDeckApp(host, profile=profile, targets=targets,
-                       onboard=onboard or (first_run and repo is None),
+                       onboard=starts_in_walkthrough(host, onboard, repo),
                        home_path_label=label, repo=repo)
     app.run()
     return app.return_code or 0

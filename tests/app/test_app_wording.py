@@ -81,3 +81,22 @@ def test_the_hooks_pane_says_disableallhooks_on_disk_in_words(tmp_path):
     assert '"no"' in disable_all_words(host, "no") and "neither true nor false" in (
         disable_all_words(host, "no"))
     assert "null" not in disable_all_words(host, None)
+
+
+def test_the_demo_opens_as_the_readme_says(tmp_path):
+    """`agentdeck demo` opens the app on a home agentdeck has never written to: the walkthrough
+    first, as the README's quick start says."""
+    from pathlib import Path
+
+    from agentdeck.app.app import starts_in_walkthrough
+    from agentdeck.core import demo
+    from agentdeck.core.host import Host
+
+    home = demo.make_demo_home(tmp_path / "demo")
+    host = Host.from_environment(home, env=demo.demo_env(home))
+    assert starts_in_walkthrough(host)
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("```", 1)[0]
+    assert "the walkthrough opens first" in " ".join(quick.split())
+    host.state_dir.mkdir(parents=True)
+    assert not starts_in_walkthrough(host) and starts_in_walkthrough(host, onboard=True)
