@@ -283,7 +283,8 @@ class DoctorScreen(Screen):
         Binding("r", "rerun", "Re-run"),
         Binding("e", "export", "Export"),
         Binding("y", "layers", "Layers"),
-        Binding("s", "screenshot", "Screenshot"),
+        # in the palette (ctrl+p) and on its key; the footer keeps its room at 80 columns
+        Binding("s", "screenshot", "Screenshot", show=False),
     ]
     PALETTE = [
         ("Run live checks", "Ask each installed CLI what it really loaded", "live"),

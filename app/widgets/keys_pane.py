@@ -17,7 +17,7 @@ from .style import MARK_STYLE, no_plan
 
 HAND = KEPT_CLASSES
 #: the choice column's words when the pane is narrow
-SHORT_DECISION = {"apply": "apply", "skip": "skip", "keep": "keep mine", "take": "profile's"}
+SHORT_DECISION = {"apply": "apply", "skip": "skip", "keep": "keep", "take": "take"}   # the bar says which
 
 
 class KeysPane(Vertical):
@@ -43,8 +43,9 @@ class KeysPane(Vertical):
     COLUMNS = (("mark", " "), ("key", "key"), ("decision", "choice"), ("desired", "profile wants"),
                ("recorded", "last written"), ("actual", "on disk"), ("cls", "class"))
     #: narrower than WIDE the table leaves out "class" (the mark says it); narrower than NARROW
-    #: the value columns get short names ("last" for last written) and the bar below the table
-    #: shows the highlighted row's three values, one line each
+    #: the value columns get short names ("want", "last", "disk") and little room: the bar below
+    #: the table shows the highlighted row's three values whole, one line each, so the keys keep
+    #: room for their names
     WIDE, NARROW = 110, 90
 
     def on_mount(self) -> None:
@@ -57,13 +58,18 @@ class KeysPane(Vertical):
         every label whole, the values sharing what the key and choice columns leave."""
         width = self.size.width or 120
         narrow = width < self.NARROW
-        drop = ("cls",) if width < self.WIDE else ()
-        short = {"desired": "profile", "recorded": "last", "actual": "disk"} if narrow else {}
+        drop: tuple[str, ...] = ("cls",) if width < self.WIDE else ()
+        short = {"desired": "want", "recorded": "last", "actual": "disk"} if narrow else {}
         cols = [(k, short.get(k, label)) for k, label in self.COLUMNS if k not in drop]
         avail = width - 2 * len(cols) - 2          # cell padding and the scrollbar
-        choice, cls = (9 if narrow else 14), 11
+        choice, cls = (6 if narrow else 14), 11
         fixed = 1 + choice + (cls if "cls" not in drop else 0)
         values = [label for k, label in cols if k in ("desired", "recorded", "actual")]
+        if narrow:      # the values are whole in the bar below: the key names get the room
+            value = max(5, max(len(v) for v in values))     # "false" whole
+            key = max(12, avail - 1 - choice - value * len(values))
+            width_of = {"mark": 1, "key": key, "decision": choice}
+            return tuple((k, label, width_of.get(k, value)) for k, label in cols)
         least = max(len(v) for v in values)
         value = max(least, int((avail - fixed) * 0.62) // len(values))
         key = max(12, avail - fixed - value * len(values))
