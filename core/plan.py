@@ -333,6 +333,13 @@ class Plan:
         return tally((it.cls, self.decision(it), self.action(it), it.actual is not MISSING,
                       bool(self.held_by(it))) for it in items)
 
+    def after_apply_words(self) -> str:
+        """What is left once this plan is applied, in the words `apply` and the app both say:
+        nothing, or the items the operator skipped (they stay pending)."""
+        held = [k for k, v in self.decisions.items() if v == "skip"]
+        return ("The plan is now empty." if not held else
+                f"The plan is now empty except for the {len(held)} item(s) you skipped.")
+
     @property
     def has_changes(self) -> bool:
         """Changes to files on disk (a manifest-only record update is not a change)."""

@@ -169,9 +169,7 @@ def run_apply(host, plan, args) -> int:
               + "; ".join(result.leftover), file=sys.stderr)
         return EXIT_ERROR
     if not args.json and not undecided:
-        held = [k for k, v in plan.decisions.items() if v == "skip"]
-        print("The plan is now empty." if not held else
-              f"The plan is now empty except for the {len(held)} item(s) you skipped.")
+        print(plan.after_apply_words())
     rc = _conflicts_left(host, plan)
     say_inert(result.inert, "applied, but")    # the effect is the last word
     return EXIT_PENDING if result.inert and rc == EXIT_OK else rc

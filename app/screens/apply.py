@@ -274,7 +274,7 @@ class ApplyScreen(Screen):
                 out.append("\nAfter applying, the plan still has changes: ", style="bold red3")
                 out.append(home_relative(self.host, "; ".join(r.leftover)))
             else:
-                out.append("\nThe plan is now empty.")
+                out.append(f"\n{self.plan.after_apply_words()}")
             for t, lines in (getattr(r, "inert", None) or {}).items():   # the effect, last
                 out.append(f"\nBut {t}'s hooks are inert: ", style="bold red3")
                 out.append(home_relative(self.host, "; ".join(lines)))

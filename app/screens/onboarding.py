@@ -450,7 +450,9 @@ class OnboardingScreen(Screen[str]):
                 t.append("\nAfter applying, the plan still has changes: "
                          + home_relative(host, "; ".join(r.leftover)), style="bold red3")
             else:
-                t.append("\nThe plan is now empty.")
+                applied = getattr(self, "applied_plan", None)
+                t.append("\n" + (applied.after_apply_words() if applied is not None
+                                  else "The plan is now empty."))
             note = getattr(self, "apply_note", "")
             if note:
                 t.append(f"\n\n{note}", style="dark_orange3")
@@ -806,6 +808,7 @@ class OnboardingScreen(Screen[str]):
                 self._render_review()
                 return
             self.applied = True
+            self.applied_plan = plan        # what it said was left: its skipped items
             self.apply_result = result
             self.apply_note = note
             # the main screen now plans with what was chosen here

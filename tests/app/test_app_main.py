@@ -17,7 +17,7 @@ from agentdeck.app.widgets.plan_pane import PlanPane
 from agentdeck.app.widgets.target_list import TargetList
 from agentdeck.core import engine
 
-from app_helpers import (disabled_member, choose_tab, choose_target, find_item, main_screen, plain, select_key_row,
+from app_helpers import (disabled_member, choose_tab, choose_target, find_item, flat, main_screen, plain, select_key_row,
                       select_tree_item, settle, static_text)
 from tests.target_homes import target_home
 
@@ -354,6 +354,25 @@ async def test_skip_leaves_a_change_out(empty_host, make_app):
         await pilot.press("s")
         await settle(pilot)
         assert screen.plan.decision(screen.plan.get(item.id)) == "apply"
+
+
+async def test_applying_with_a_skipped_change_says_it_is_left(empty_host, make_app):
+    """The apply's last words in the app name what the operator skipped, as `agentdeck apply`
+    does: the plan is not empty while a skipped change is pending."""
+    app = make_app(empty_host, targets=["copilot"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        item = find_item(screen.plan, "copilot", path_end="agents/reviewer.md")
+        await select_tree_item(pilot, item.id)
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        result = flat(static_text(app.screen, "#apply-result"))
+        assert "The plan is now empty except for the 1 item(s) you skipped." in result, result
 
 
 def _mcp_row(screen, name: str) -> McpRow:
