@@ -82,6 +82,13 @@ class OnboardDoctorDone(Message):
         self.findings, self.error, self.extra = findings, error, extra or []
 
 
+class OnboardDoctorProgress(Message):
+    """What the last step's doctor is doing now (a check, a CLI's drill turn)."""
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class OnboardingScreen(Screen[str]):
     """Dismisses with "cancelled" (nothing written), "applied" or "skipped-apply"."""
 
@@ -470,7 +477,11 @@ class OnboardingScreen(Screen[str]):
     def _render_doctor(self) -> None:
         body = self.query_one("#doctor-body", Static)
         if self.doctor_findings is None:
-            body.update(Text("Running the doctor…", style="italic"))
+            t = Text("Running the doctor…", style="italic")
+            now = getattr(self, "doctor_progress", "")
+            if now:
+                t.append(f"\n{now}", style="dim")
+            body.update(t)
             return
         if isinstance(self.doctor_findings, str):
             body.update(Text(self.doctor_findings, style="dim"))
@@ -837,6 +848,7 @@ class OnboardingScreen(Screen[str]):
             self._render_doctor()
             return
         self.doctor_findings = None
+        self.doctor_progress = ""
         self._render_doctor()
         self._doctor_worker(run)
 
@@ -845,13 +857,30 @@ class OnboardingScreen(Screen[str]):
         from .doctor import run_for_session   # local: the doctor's modules are not loaded at the app's start
 
         s = self.session
+        turns: dict[str, str] = {}
+
+        def checks(*args) -> None:
+            text = next((a for a in args if isinstance(a, str)), "")
+            if text:
+                self.post_message(OnboardDoctorProgress(f"the checks: {text}"))
+
+        def drill(target: str, status: str) -> None:
+            turns[target] = status
+            self.post_message(OnboardDoctorProgress(
+                "the drill's real turns: " + ", ".join(f"{t} {st}" for t, st in turns.items())))
+
         try:
-            findings = list(run_for_session(run, s, live=False))
-            extra = _inert_findings(s) + _drill_findings(s)
+            findings = list(run_for_session(run, s, live=False, progress=checks))
+            extra = _inert_findings(s) + _drill_findings(s, drill)
         except Exception as e:  # noqa: BLE001
             self.post_message(OnboardDoctorDone(None, str(e)))
             return
         self.post_message(OnboardDoctorDone(findings, None, extra))
+
+    def on_onboard_doctor_progress(self, event: OnboardDoctorProgress) -> None:
+        if self.doctor_findings is None:
+            self.doctor_progress = home_relative(self.session.host, event.text)
+            self._render_doctor()
 
     def on_onboard_doctor_done(self, event: OnboardDoctorDone) -> None:
         if event.error is not None:
@@ -875,11 +904,14 @@ def _inert_findings(session) -> list:
                     fix=i.fix) for t in plan.targets for i in inert(plan, t)]
 
 
-def _drill_findings(session) -> list:
-    """The last step runs the drill (one real offline turn of each chosen CLI)."""
-    from agentdeck.core.drill.findings import run_findings   # local: the drill's modules load only when it runs
+def _drill_findings(session, progress=None) -> list:
+    """The last step runs the drill (one real offline turn of each chosen CLI); `progress(target,
+    status)` as each turn starts and ends."""
+    from agentdeck.core.drill.findings import findings   # local: the drill's modules load only when it runs
+    from agentdeck.core.drill.run import drill   # local: as above
 
-    return run_findings(session.host, session.profile, list(session.fresh_plan().targets))
+    return findings(drill(session.host, session.profile, list(session.fresh_plan().targets),
+                          progress=progress))
 
 
 def _safe(name: str) -> str:

@@ -171,3 +171,37 @@ async def test_targets_step_first_space_toggles_and_marks_read_without_colour(
         marks = {b.name: str(b._button) for b in rs.query("RadioButton")}
         assert marks["default"] == "▐●▌" and all(m == "▐ ▌" for n, m in marks.items()
                                                  if n != "default")
+
+
+async def test_the_doctor_step_says_what_it_is_doing(empty_host, make_app, monkeypatch):
+    """The last step's doctor takes seconds (its checks, then a real turn of each CLI): the step
+    shows what runs now, not only "Running the doctor…"."""
+    import threading
+
+    release = threading.Event()
+
+    def slow_doctor(host, profile, targets, live=False, progress=None):
+        if progress is not None:
+            progress(1, 4, "copilot: reading its files")
+        release.wait(30)
+        return []
+
+    monkeypatch.setattr("agentdeck.app.screens.doctor.load_doctor", lambda: slow_doctor)
+    app = make_app(empty_host, onboard=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_walkthrough(pilot)
+        await go_to(pilot, screen, "review")
+        await settle(pilot)
+        await pilot.press("n", "y")
+        await settle(pilot)
+        await pilot.press("escape")          # the apply screen's Done: back on the Apply step
+        await settle(pilot)
+        await pilot.press("n")               # the doctor step
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if "reading its files" in static_text(screen, "#doctor-body"):
+                break
+        body = static_text(screen, "#doctor-body")
+        release.set()
+        assert "Running the doctor…" in body and "the checks: copilot: reading its files" in body
+        await settle(pilot)
