@@ -629,8 +629,19 @@ class MainScreen(Screen):
             getattr(pane, f"action_{what}")()
 
     @on(TabbedContent.TabActivated)
-    def _tab_changed(self) -> None:
+    def _tab_changed(self, event: TabbedContent.TabActivated) -> None:
         self.app.bindings_changed()
+        if event.pane is not None and event.pane.id == "tab-mcp":
+            # the MCP tab is its switches: the first takes the focus, so space toggles it
+            # without a Tab first
+            self.call_after_refresh(self._focus_first_switch)
+
+    def _focus_first_switch(self) -> None:
+        from textual.widgets import Switch   # local: the MCP tab's only
+
+        found = self.query_one("#tab-mcp").query(Switch)
+        if found:
+            found.first().focus()
 
     def action_tab(self, tab_id: str) -> None:
         switch_tab(self.query_one(TabbedContent), tab_id)

@@ -254,8 +254,11 @@ async def test_an_mcp_switch_is_reached_seen_and_toggled_from_the_keyboard(demo_
         memory = rows["memory"]
         sw = memory.query_one(Switch)
         assert sw.value is True
-        unfocused_bar = memory.styles.border_left
-        unfocused_track = sw.get_component_rich_style("switch--slider").bgcolor
+        # a row whose switch has no focus (the first switch gets it as the tab opens)
+        other = next(r for n, r in rows.items() if app.focused is not r.query_one(Switch))
+        unfocused_bar = other.styles.border_left
+        unfocused_track = other.query_one(Switch).get_component_rich_style(
+            "switch--slider").bgcolor
         for _ in range(8):                                   # Tab until the switch has focus
             if app.focused is sw:
                 break
@@ -281,3 +284,26 @@ async def test_an_mcp_switch_is_reached_seen_and_toggled_from_the_keyboard(demo_
         assert sw.value is True
         assert app.session.pending() == {}
         assert disabled_member(screen.plan, "memory") is None
+
+
+async def test_on_the_mcp_tab_space_toggles_the_first_switch_at_once(demo_host, make_app):
+    """Reaching the MCP tab by its keys gives its first switch the focus: space toggles it
+    without a Tab first."""
+    from textual.widgets import Switch
+
+    from agentdeck.app.widgets.mcp_pane import McpRow
+
+    app = make_app(demo_host, targets=["copilot"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        for _ in range(3):                                   # Plan > Hooks > Keys > MCP
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+        first = list(screen.query(McpRow))[0]
+        sw = first.query_one(Switch)
+        assert app.focused is sw, app.focused
+        before = sw.value
+        await pilot.press("space")
+        await settle(pilot)
+        assert sw.value is (not before)
