@@ -303,7 +303,11 @@ class RepoScreen(Screen):
                 except (KeyError, ValueError):
                     self.decisions.pop(item_id, None)
         self._refresh()
-        if self.focused is None or self.focused is self.query_one("#repo-path", Input):
+        path = self.query_one("#repo-path", Input)
+        if self.error is not None:
+            # the folder could not be planned: the field keeps the focus, to type another
+            self.call_after_refresh(path.focus)
+        elif self.focused is None or self.focused is path:
             self.call_after_refresh(self._focus_plan)
 
     def _focus_plan(self) -> None:
