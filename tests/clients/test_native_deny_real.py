@@ -20,6 +20,7 @@ import pytest
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from tests.ci_rule import missing_tool
 from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
@@ -73,15 +74,41 @@ def test_claudes_own_deny_holds_with_the_hook_neutered(scratch_env, clients, nee
     assert (audit.read_text() if audit.exists() else "") == before, "the hook still ran"
 
 
+def path_without(program: str, path: str, into: Path) -> str:
+    """`path` with `program` taken out: each folder that holds it is replaced by a folder of
+    links to everything else in it."""
+    out = []
+    for n, d in enumerate(path.split(os.pathsep)):
+        if not (Path(d) / program).exists():
+            out.append(d)
+            continue
+        copy = into / f"path-{n}"
+        copy.mkdir(parents=True)
+        for entry in Path(d).iterdir():
+            if entry.name != program:
+                (copy / entry.name).symlink_to(entry)
+        out.append(str(copy))
+    return os.pathsep.join(out)
+
+
+@pytest.mark.parametrize("bwrap", ["system", "bundled"])
 def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clients, need,
-                                                               tmp_path):
+                                                               tmp_path, bwrap):
     """The default profile's rule, added by agentdeck to the operator's own permission profile:
     a sandboxed `codex exec` turn cannot cat ~/.ssh/id_rsa with agentdeck's hook made inert,
     and cats id_rsa.pub. (Under --dangerously-bypass-approvals-and-sandbox the layer is off:
-    core/targets/codex/facts.py PERMISSIONS.)"""
+    core/targets/codex/facts.py PERMISSIONS.) Codex's Linux sandbox runs the system's bwrap when
+    one is on PATH (through its codex-linux-sandbox helper) and its bundled bubblewrap otherwise:
+    both are tried, the bundled one with bwrap taken off PATH."""
     need("codex")
     host = scratch_env
     host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
+    if bwrap == "system" and host.which("bwrap") is None:
+        missing_tool("bubblewrap is not installed (bwrap is not on PATH; .ci/run installs it "
+                     "with apt-get): Codex's sandbox with the system's bwrap is not tried")
+    if bwrap == "bundled":
+        host.env["PATH"] = path_without("bwrap", host.env["PATH"], tmp_path / "no-bwrap")
+        assert host.which("bwrap") is None
     # Codex makes its sandbox helper (codex-linux-sandbox, for a system bwrap) under CODEX_HOME
     # but refuses to under the temp dir; the scratch home is under pytest's, so the temp dir moves.
     tmp = tmp_path / "tmp"
@@ -115,8 +142,14 @@ def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clie
             assert r.returncode == 0, r.stderr[-2000:]
             results = m.tool_results()
         assert len(results) == 1, r.stderr[-1000:]
+        stderr.append(r.stderr)
         return results[0]
+
+    stderr: list[str] = []
 
     denied = cat(ssh / "id_rsa")
     assert SECRET not in denied and "Permission denied" in denied, denied
     assert "ssh-rsa AAAA public" in cat(ssh / "id_rsa.pub")
+    # which bubblewrap ran: Codex warns when it falls back on its bundled one
+    fallback = ["could not find bubblewrap on PATH" in e for e in stderr]
+    assert fallback == [bwrap == "bundled"] * 2, stderr
