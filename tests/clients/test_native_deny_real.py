@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -91,9 +93,45 @@ def path_without(program: str, path: str, into: Path) -> str:
     return os.pathsep.join(out)
 
 
+def running_under(folder: Path) -> list[int]:
+    """Live processes whose command line names `folder`."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit() or int(d.name) == os.getpid():
+            continue
+        try:
+            cmd = (d / "cmdline").read_bytes()
+            state = (d / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if str(folder).encode() in cmd and state not in (b"Z", b"X"):
+            found.append(int(d.name))
+    return found
+
+
+@pytest.fixture
+def reap(tmp_path):
+    """After the test: a process still running in its folder is killed and named in a warning.
+    Codex 0.171.0 with the system's bwrap once left its sandboxed fs helper (bwrap ...
+    codex --codex-run-as-fs-helper) running after `codex exec` had exited; on parallel
+    workers such leftovers would pile up."""
+    yield
+    left = {}
+    for pid in running_under(tmp_path):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            left[pid] = " ".join(a.decode(errors="replace") for a in (argv[0], *argv[-3:]))
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    if left:
+        warnings.warn(f"still running in {tmp_path} after the test (killed): "
+                      + "; ".join(f"{pid}: {cmd}" for pid, cmd in left.items()), stacklevel=1)
+
+
 @pytest.mark.parametrize("bwrap", ["system", "bundled"])
 def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clients, need,
-                                                               tmp_path, bwrap):
+                                                               tmp_path, bwrap, reap):
     """The default profile's rule, added by agentdeck to the operator's own permission profile:
     a sandboxed `codex exec` turn cannot cat ~/.ssh/id_rsa with agentdeck's hook made inert,
     and cats id_rsa.pub. (Under --dangerously-bypass-approvals-and-sandbox the layer is off:
