@@ -260,16 +260,18 @@ def ms(s: float) -> str:
     return f"{s * 1000:.0f} ms" if s < 10 else f"{s:.1f} s"
 
 
-def verdict(ok: bool) -> str:
-    return "yes" if ok else "NO"
+def verdict(ok: bool, basis: str) -> str:
+    """met or not, and on what: "wall" (elapsed time, which a loaded machine inflates) or "CPU"
+    (the processes' user+sys time)."""
+    return f"{'yes' if ok else 'NO'} ({basis})"
 
 
 def pair_row(key: str, what: str, versus: str, sa: Sample, sb: Sample, limit: float,
              target: str) -> Row:
-    ratio = sa.med / sb.med
+    ratio, cpu_ratio = sa.med / sb.med, sa.cpu_med / sb.cpu_med
     return Row(key, what, ms(sa.med), versus, ms(sb.med), f"{ratio:.2f}x",
-               f"{ms(sa.cpu_med)} / {ms(sb.cpu_med)} = {sa.cpu_med / sb.cpu_med:.2f}x",
-               target, verdict(ratio <= limit))
+               f"{ms(sa.cpu_med)} / {ms(sb.cpu_med)} = {cpu_ratio:.2f}x",
+               target, f"{verdict(ratio <= limit, 'wall')}, {verdict(cpu_ratio <= limit, 'CPU')}")
 
 
 def not_run(key: str, what: str, why: str, target: str) -> Row:
@@ -400,7 +402,7 @@ def rows_c(rounds: int, big: bool) -> list[Row]:
         ok = None if n != 1000 else med[n] <= 1.0 and med[n] / med[prev] <= 12
         rows.append(Row("c", f"plan {n} servers+skills+agents, fresh home ({items} items)",
                         ms(med[n]), "", "", growth, f"{med[n] / n * 1e6:.0f} us per server",
-                        "<= 1 s, ~linear" if n == 1000 else "", "" if ok is None else verdict(ok)))
+                        "<= 1 s, ~linear" if n == 1000 else "", "" if ok is None else verdict(ok, "wall")))
         prev = n
     prev = None
     for n in sorted(int(x) for x in d["apply"]):
@@ -444,12 +446,12 @@ def rows_g(rounds: int) -> list[Row]:
             rows.append(Row("g", f"{what} {n} MCP servers, all targets, fresh home (once)", ms(secs),
                             "", "", growth, "",
                             "<= 2 s, x10 costs <= x12" if n == 1000 else "",
-                            "" if ok is None else verdict(ok)))
+                            "" if ok is None else verdict(ok, "wall")))
             prev = n
     plan = statistics.median(d["plan"]["1000"])
     rows.append(Row("g", "plan of the applied 1,000-server home (in sync)", ms(plan), "", "",
                     f"x{plan / statistics.median(d['plan']['100']):.1f} for x10", "", "<= 0.6 s",
-                    verdict(plan <= 0.6)))
+                    verdict(plan <= 0.6, "wall")))
     for target in ("copilot", "codex", "claude"):
         t = run("1000", target)
         if isinstance(t, str):
@@ -498,7 +500,7 @@ def row_h(runs: int) -> Row:
         return Row("h", what, ms(sa.med), "", "", "", "", "<= 1 s, one-line error", f"NO ({bad[0]})")
     return Row("h", what, ms(sa.med), "same home, settings.json a file", ms(sb.med),
                f"{sa.med / sb.med:.2f}x", f"{ms(sa.cpu_med)} cpu", "<= 1 s, one-line error",
-               verdict(sa.med <= 1.0))
+               verdict(sa.med <= 1.0, "wall"))
 
 
 # ---- d: app start-up ---------------------------------------------------------------------------
@@ -524,7 +526,7 @@ def rows_d(runs: int) -> list[Row]:
         target, limit = targets[moment]
         rows.append(Row("d", f"app: {moment} ({home} home; process start to "
                         + ("main screen mounted)" if moment == "first screen" else "plan in the panes)"),
-                        ms(secs), target=target, met=verdict(secs <= limit)))
+                        ms(secs), target=target, met=verdict(secs <= limit, "wall")))
     return rows
 
 
@@ -580,7 +582,7 @@ def row_p(runs: int) -> Row:
             raise RuntimeError(f"expected {runs + 1} audit lines, found {len(lines)}")
     return Row("p", f"agentdeck-hook PreToolUse, {len(payload) // 1000} kB of secret-sounding words",
                ms(sample.med), cpu=f"{ms(sample.cpu_med)} cpu", target="<= 0.2 s, line written",
-               met=verdict(sample.med <= 0.2))
+               met=verdict(sample.med <= 0.2, "wall"))
 
 
 # ---- r: hook handler deciding with 50 rules --------------------------------------------------
@@ -716,7 +718,7 @@ def row_f(runs: int) -> list[Row]:
     log(f"f: probe medians: {detail}")
     floor = sum(cpus.values()) / (os.cpu_count() or 1)
     return [Row("f", what, ms(sa.med), f"slowest probe alone: {name}", ms(slow), f"{ratio:.2f}x",
-                f"{ms(sa.cpu_med)} cpu", target, verdict(ratio <= 1.3)),
+                f"{ms(sa.cpu_med)} cpu", target, verdict(ratio <= 1.3, "wall")),
             Row("f", f"  the {len(cpus)} probes' CLIs need {ms(sum(cpus.values()))} cpu: on "
                      f"{os.cpu_count()} cores no run of them all can take less than",
                 ms(floor), "", "", f"{floor / slow:.2f}x", "", "(the floor)")]
@@ -761,7 +763,7 @@ def row_i(runs: int) -> list[Row]:
     detail = ", ".join(f"{t} {ms(statistics.median(v))}" for t, v in per_cli.items())
     log(f"i: per CLI (median turn, the three run at once): {detail}")
     return [Row("i", what, ms(sample.med), "per CLI turn (parallel)", detail, "", "", target,
-                verdict(sample.med <= 10))]
+                verdict(sample.med <= 10, "wall"))]
 
 
 # ---- main --------------------------------------------------------------------------------------
@@ -779,9 +781,20 @@ def machine() -> str:
             f"({sys.executable}), {platform.system()} {platform.release()}, load average {load}")
 
 
-def print_table(rows: list[Row]) -> None:
-    head = Row("", "measured", "median", "against", "median", "ratio", "cpu (user+sys)",
-               "target", "met")
+def interpreter_label(here: bool) -> str:
+    """What the table measured agentdeck with: the clean venv (the default) or, with --here,
+    whatever interpreter ran the script."""
+    if here:
+        return (f"--here: the running interpreter ({sys.executable}), NOT a clean install: "
+                "whatever its site-packages and .pth files load is measured too")
+    return (f"clean venv ({sys.prefix}): this checkout installed as a regular package, "
+            "as a user installs it")
+
+
+def print_table(rows: list[Row], here: bool) -> None:
+    print(f"agentdeck measured in {interpreter_label(here)}")
+    head = Row("", "measured (--here)" if here else "measured", "median", "against", "median",
+               "ratio", "cpu (user+sys)", "target", "met")
     cols = ["key", "what", "value", "versus", "vs_value", "ratio", "cpu", "target", "met"]
     widths = {c: max(len(getattr(r, c)) for r in [head, *rows]) for c in cols}
     for r in [head, *rows]:
@@ -817,7 +830,7 @@ def main() -> None:
             log(f"row {key} ...")
             rows += fn()
     rows.sort(key=lambda r: r.key)
-    print_table(rows)
+    print_table(rows, a.here)
     print(f"\n({time.time() - started:.0f} s; load average at the end "
           f"{', '.join(f'{x:.2f}' for x in os.getloadavg())})")
 

@@ -182,7 +182,8 @@ class TomlDoc:
         while i < len(ops):
             run = self._new_tables_run(ops, i) or self._removed_tables_run(ops, i)
             if len(run) > 1:
-                done = self._append_tables(run) if run[0][1] is not _DELETE else self._remove_tables(run)
+                removal = run[0][1] is _DELETE or run[0][1] is _DELETE_KEEP
+                done = self._remove_tables(run) if removal else self._append_tables(run)
                 if done:
                     i += len(run)
                     continue
@@ -231,10 +232,12 @@ class TomlDoc:
 
     def _removed_tables_run(self, ops: _Ops, i: int) -> _Ops:
         """The run of edits from ``i`` that remove tables ``[parent.name]`` of one parent, in
-        the order they stand in the file."""
+        the order they stand in the file. ``keep_table`` or not: it keeps the header of the
+        table a removed plain value leaves empty, and each removal here is of a whole table."""
         run: _Ops = []
         first = ops[i][0]
-        if ops[i][1] is not _DELETE or len(first) != 2:
+        deletes = (_DELETE, _DELETE_KEEP)
+        if ops[i][1] not in deletes or len(first) != 2:
             return run
         try:
             tk = self._tomlkit_doc()
@@ -247,7 +250,7 @@ class TomlDoc:
                  if k is not None and isinstance(item, Table)}
         last = -1
         for keypath, value in ops[i:]:
-            if value is not _DELETE or len(keypath) != 2 or keypath[0] != first[0]:
+            if value not in deletes or len(keypath) != 2 or keypath[0] != first[0]:
                 break
             n = order.get(keypath[1])
             if n is None or n <= last:

@@ -17,10 +17,15 @@ from app_helpers import (choose_tab, choose_target, find_item, make_root, org_ap
 #: the Textual the baselines were drawn with: another version draws some borders and widgets
 #: differently, so the comparison would fail for reasons that are not ours
 BASELINE_TEXTUAL = "8.2.8"
-pytestmark = pytest.mark.skipif(
-    version("textual") != BASELINE_TEXTUAL,
-    reason=f"snapshot baselines were drawn with textual {BASELINE_TEXTUAL}, this is "
-           f"{version('textual')}; regenerate them with --snapshot-update and look at them")
+pytestmark = [
+    pytest.mark.skipif(
+        version("textual") != BASELINE_TEXTUAL,
+        reason=f"snapshot baselines were drawn with textual {BASELINE_TEXTUAL}, this is "
+               f"{version('textual')}; regenerate them with --snapshot-update and look at them"),
+    # one pytest-xdist worker runs them all: they share the fixed demo home (snapshot_host's
+    # lock), so on two workers one would wait for the other
+    pytest.mark.xdist_group("app-snapshots"),
+]
 
 SIZES = [(80, 24), (120, 40)]
 PANES = ["plan", "hooks", "keys", "mcp", "browser", "notices"]

@@ -9,6 +9,7 @@ need it are skipped with pip's reason.
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -29,16 +30,30 @@ def venv_dir() -> Path:
 
 
 def ensure_agentihooks() -> tuple[Path | None, str]:
-    """(the agentihooks program, "") or (None, why it could not be installed)."""
+    """(the agentihooks program, "") or (None, why it could not be installed). Test processes
+    running side by side (pytest-xdist workers, two checkouts) take a lock first: one installs,
+    the others wait and reuse its venv."""
     d = venv_dir()
     prog = d / "bin" / "agentihooks"
     if prog.exists():
         return prog, ""
+    try:
+        d.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(d.parent / ".install.lock", "w")
+    except OSError as e:
+        return None, f"installing agentihooks {VERSION} failed: {e}"
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if prog.exists():
+            return prog, ""
+        return _install(d, prog)
+
+
+def _install(d: Path, prog: Path) -> tuple[Path | None, str]:
     shutil.rmtree(d, ignore_errors=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
     env.update(PIP_NO_CACHE_DIR="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
     try:
-        d.parent.mkdir(parents=True, exist_ok=True)
         made = subprocess.run([sys.executable, "-m", "venv", str(d)], capture_output=True,
                               text=True, timeout=300)
         if made.returncode != 0:

@@ -30,6 +30,9 @@ CREDENTIAL_VARS = ("GITHUB_TOKEN", "GH_TOKEN", "COPILOT_GITHUB_TOKEN", "GITHUB_C
                    "CODEX_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
                    "CLAUDE_CODE_OAUTH_TOKEN", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
                    "AWS_SESSION_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS")
+#: an npm install is stopped after this many seconds (the four CLIs take 7-12 s each here): with
+#: npm's own waits bounded (.ci/net-bounds.sh), an unreachable registry fails in minutes
+INSTALL_TIMEOUT = 300.0
 #: the only variables a scratch host inherits (everything else, credentials included, is dropped)
 _INHERITED = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR")
 
@@ -53,7 +56,7 @@ class InstallError(Exception):
 
 
 def ensure_installed(root: Path, package: str, version: str, binary: str,
-                     timeout: float = 900) -> tuple[Path, float]:
+                     timeout: float = INSTALL_TIMEOUT) -> tuple[Path, float]:
     """The bin dir holding `binary`, installing `package@version` with npm when it is not there
     yet. Returns (bin dir, seconds spent installing; 0 when reused). Raises InstallError."""
     d = install_dir(root, package, version)
@@ -101,7 +104,8 @@ class Clients:
 
 
 def install_all(root: Path | None = None) -> Clients:
-    """Install (or reuse) every pinned CLI, in parallel. Never raises: failures are recorded."""
+    """Install (or reuse) every pinned CLI, all at once (so the installs together take no longer
+    than the slowest). Never raises: failures are recorded."""
     root = root or clients_root()
     out = Clients(root)
     try:
@@ -117,7 +121,7 @@ def install_all(root: Path | None = None) -> Clients:
         except (InstallError, OSError) as e:
             return target, None, str(e)
 
-    with ThreadPoolExecutor(max_workers=3) as pool:
+    with ThreadPoolExecutor(max_workers=len(pinned())) as pool:
         for target, got, err in pool.map(one, pinned().items()):
             if err:
                 out.failures[target] = err
@@ -157,7 +161,8 @@ def scratch_host(base: Path, clients: Clients) -> Host:
 
 def main() -> int:
     """Pre-install (CI): install or reuse every pinned CLI, run each once in a scratch home so
-    Copilot unpacks its bundle into the shared cache, report, and exit 0 whatever happened."""
+    Copilot unpacks its bundle into the shared cache, report; exit 1 when one could not be
+    installed (.ci/install-clients.sh decides whether that fails the run)."""
     import tempfile
 
     from agentdeck.core.facts.versions import cli_version
@@ -167,8 +172,8 @@ def main() -> int:
     for t, why in c.failures.items():
         print(f"install-clients: {t}: NOT installed: {why}")
     if not c.bin_dirs:
-        print("install-clients: nothing installed; the clients tests will be skipped")
-        return 0
+        print("install-clients: nothing installed")
+        return 1
     with tempfile.TemporaryDirectory(prefix="agentdeck-clients-") as tmp:
         host = scratch_host(Path(tmp), c)
         for t, d in c.bin_dirs.items():
@@ -176,7 +181,7 @@ def main() -> int:
             print(f"install-clients: {t}: {d} (install {c.install_seconds[t]:.0f}s) "
                   f"-> --version {v or 'did not answer'}")
     print(f"install-clients: done in {time.monotonic() - t0:.0f}s; cache {c.root}")
-    return 0
+    return 1 if c.failures else 0
 
 
 if __name__ == "__main__":  # PYTHONPATH=. python3 -m tests.clients.clientkit

@@ -8,6 +8,7 @@ import pytest
 
 from clientkit import Clients, install_all, scratch_host
 from agentdeck.core.host import Host
+from tests.ci_rule import missing_tool
 
 
 @pytest.fixture(scope="session")
@@ -27,12 +28,12 @@ def clients() -> Clients:
 @pytest.fixture
 def need(clients):
     """need("copilot", ...) skips the test, with the install failure as the reason, unless
-    those CLIs are installed."""
+    those CLIs are installed (under CI it fails with that reason: tests/ci_rule.py)."""
     def _need(*targets: str) -> None:
         missing = [f"{t}: {clients.failures.get(t, 'not installed')}" for t in targets
                    if t not in clients.bin_dirs]
         if missing:
-            pytest.skip("real CLI unavailable: " + "; ".join(missing))
+            missing_tool("real CLI unavailable: " + "; ".join(missing))
     return _need
 
 
@@ -41,6 +42,6 @@ def scratch_env(tmp_path, clients) -> Host:
     """A Host with HOME, every registered CLI's home variable and XDG_* under tmp_path
     (XDG_CACHE_HOME: the shared client cache), the CLIs first on PATH, no credentials."""
     if not clients.bin_dirs:
-        pytest.skip("no real CLI could be installed: "
+        missing_tool("no real CLI could be installed: "
                     + "; ".join(f"{t}: {why}" for t, why in clients.failures.items()))
     return scratch_host(tmp_path, clients)

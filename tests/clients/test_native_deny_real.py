@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ import pytest
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from tests.ci_rule import missing_tool
 from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
@@ -73,15 +76,77 @@ def test_claudes_own_deny_holds_with_the_hook_neutered(scratch_env, clients, nee
     assert (audit.read_text() if audit.exists() else "") == before, "the hook still ran"
 
 
+def path_without(program: str, path: str, into: Path) -> str:
+    """`path` with `program` taken out: each folder that holds it is replaced by a folder of
+    links to everything else in it."""
+    out = []
+    for n, d in enumerate(path.split(os.pathsep)):
+        if not (Path(d) / program).exists():
+            out.append(d)
+            continue
+        copy = into / f"path-{n}"
+        copy.mkdir(parents=True)
+        for entry in Path(d).iterdir():
+            if entry.name != program:
+                (copy / entry.name).symlink_to(entry)
+        out.append(str(copy))
+    return os.pathsep.join(out)
+
+
+def running_under(folder: Path) -> list[int]:
+    """Live processes whose command line names `folder`."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit() or int(d.name) == os.getpid():
+            continue
+        try:
+            cmd = (d / "cmdline").read_bytes()
+            state = (d / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if str(folder).encode() in cmd and state not in (b"Z", b"X"):
+            found.append(int(d.name))
+    return found
+
+
+@pytest.fixture
+def reap(tmp_path):
+    """After the test: a process still running in its folder is killed and named in a warning.
+    Codex 0.171.0 with the system's bwrap once left its sandboxed fs helper (bwrap ...
+    codex --codex-run-as-fs-helper) running after `codex exec` had exited; on parallel
+    workers such leftovers would pile up."""
+    yield
+    left = {}
+    for pid in running_under(tmp_path):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            left[pid] = " ".join(a.decode(errors="replace") for a in (argv[0], *argv[-3:]))
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    if left:
+        warnings.warn(f"still running in {tmp_path} after the test (killed): "
+                      + "; ".join(f"{pid}: {cmd}" for pid, cmd in left.items()), stacklevel=1)
+
+
+@pytest.mark.parametrize("bwrap", ["system", "bundled"])
 def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clients, need,
-                                                               tmp_path):
+                                                               tmp_path, bwrap, reap):
     """The default profile's rule, added by agentdeck to the operator's own permission profile:
     a sandboxed `codex exec` turn cannot cat ~/.ssh/id_rsa with agentdeck's hook made inert,
     and cats id_rsa.pub. (Under --dangerously-bypass-approvals-and-sandbox the layer is off:
-    core/targets/codex/facts.py PERMISSIONS.)"""
+    core/targets/codex/facts.py PERMISSIONS.) Codex's Linux sandbox runs the system's bwrap when
+    one is on PATH (through its codex-linux-sandbox helper) and its bundled bubblewrap otherwise:
+    both are tried, the bundled one with bwrap taken off PATH."""
     need("codex")
     host = scratch_env
     host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
+    if bwrap == "system" and host.which("bwrap") is None:
+        missing_tool("bubblewrap is not installed (bwrap is not on PATH; .ci/run installs it "
+                     "with apt-get): Codex's sandbox with the system's bwrap is not tried")
+    if bwrap == "bundled":
+        host.env["PATH"] = path_without("bwrap", host.env["PATH"], tmp_path / "no-bwrap")
+        assert host.which("bwrap") is None
     # Codex makes its sandbox helper (codex-linux-sandbox, for a system bwrap) under CODEX_HOME
     # but refuses to under the temp dir; the scratch home is under pytest's, so the temp dir moves.
     tmp = tmp_path / "tmp"
@@ -115,8 +180,14 @@ def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clie
             assert r.returncode == 0, r.stderr[-2000:]
             results = m.tool_results()
         assert len(results) == 1, r.stderr[-1000:]
+        stderr.append(r.stderr)
         return results[0]
+
+    stderr: list[str] = []
 
     denied = cat(ssh / "id_rsa")
     assert SECRET not in denied and "Permission denied" in denied, denied
     assert "ssh-rsa AAAA public" in cat(ssh / "id_rsa.pub")
+    # which bubblewrap ran: Codex warns when it falls back on its bundled one
+    fallback = ["could not find bubblewrap on PATH" in e for e in stderr]
+    assert fallback == [bwrap == "bundled"] * 2, stderr

@@ -4,7 +4,7 @@ Each test runs the real `ansible-playbook` (ansible-core, installed by .ci/run) 
 inventory of local hosts (`ansible_connection=local`), each with its own scratch home passed as
 the module's `home` option. The ansible process gets a clean environment with HOME set to a
 temporary folder too, so neither Ansible nor agentdeck touches the real home. Skipped with the
-reason when ansible-core is not installed.
+reason when ansible-core is not installed (under CI that fails instead: tests/ci_rule.py).
 """
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from tests.ci_rule import missing_tool
 
 REPO = Path(__file__).resolve().parents[2]
 COLLECTIONS = REPO / "integrations" / "ansible"
@@ -40,10 +42,10 @@ def ansible_playbook() -> str:
     try:
         import ansible  # noqa: F401
     except ImportError:
-        pytest.skip(SKIP_REASON)
+        missing_tool(SKIP_REASON)
     exe = ansible_tool("ansible-playbook")
     if exe is None:
-        pytest.skip(SKIP_REASON + "; ansible-playbook is not on PATH")
+        missing_tool(SKIP_REASON + "; ansible-playbook is not on PATH")
     return exe
 
 

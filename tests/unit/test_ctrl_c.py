@@ -7,6 +7,7 @@ while the app's Textual loads. Nothing is written to the home."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -30,12 +31,21 @@ sys.exit(main())
 """
 
 
+def sigint_default() -> None:
+    """In the child, before it execs: SIGINT back to its default. A process inherits an ignored
+    SIGINT (pytest run as a background job, under nohup or a CI runner), and agentdeck rightly
+    leaves an ignored SIGINT ignored; the child is started as from a terminal whatever started
+    pytest."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupted_at(module: str, home: Path, *argv: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items()
            if k not in (*CLI_HOME_VARS, "AGENTDECK_STATE_DIR")}
     env["HOME"] = str(home)
     return subprocess.run([sys.executable, "-c", CHILD, module, *argv], capture_output=True,
-                          text=True, cwd=REPO, env=env, timeout=120, stdin=subprocess.DEVNULL)
+                          text=True, cwd=REPO, env=env, timeout=120, stdin=subprocess.DEVNULL,
+                          preexec_fn=sigint_default)
 
 
 @pytest.mark.parametrize("module,argv", [
@@ -53,6 +63,19 @@ def test_ctrl_c_during_start_up_is_one_line(home, module, argv):
     assert proc.stderr == INTERRUPTED + "\n", proc.stderr
     assert proc.returncode == EXIT_INTERRUPTED
     assert snapshot_tree(home) == before
+
+
+def test_the_cases_hold_when_pytest_runs_with_sigint_ignored(home):
+    """pytest started as a background job (or by a runner that ignores SIGINT) passes the
+    ignored SIGINT on to every child: the cases above reset it in their child, so they test
+    agentdeck's start-up, not how pytest was started."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        proc = interrupted_at("agentdeck.core.cli", home, "--home", str(home), "plan")
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert proc.stderr == INTERRUPTED + "\n", proc.stderr
+    assert proc.returncode == EXIT_INTERRUPTED
 
 
 def test_an_ignored_sigint_stays_ignored(home):
