@@ -126,6 +126,15 @@ def names(vocab: Vocabulary) -> dict[str, tuple[str, str]]:
     return out
 
 
+def unknown(vocab: Vocabulary, offered) -> list[str]:
+    """The tool names a CLI offers (read from a real turn's request to the model) that `vocab`
+    does not know: neither a declared tool nor an MCP tool in one of its namings. The doctor's
+    closed-vocabulary check and the clients test over real turns list these."""
+    known = names(vocab)
+    return sorted({n for n in offered if isinstance(n, str) and n
+                   and fold(n) not in known and not _mcp(n, vocab[1])})
+
+
 _OTHER = ("other", "")
 _EVERY: list = []
 
