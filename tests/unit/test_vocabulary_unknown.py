@@ -1,8 +1,8 @@
 """vocabulary.unknown: the tools a CLI offers that agentdeck's vocabulary does not know."""
 import pytest
 
-from core.policy import vocabulary
-from core.targets import dialects
+from agentdeck.core.policy import vocabulary
+from agentdeck.core.targets import dialects
 
 
 @pytest.mark.parametrize("module", list(dialects.modules()), ids=lambda m: m.__name__)
