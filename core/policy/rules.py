@@ -61,10 +61,12 @@ class Verdict:
         return f"Verdict({self.decision!r}, {self.rule!r})"
 
 
-def _applies(rule: dict, cls: str) -> bool:
+def _applies(rule: dict, cls: str, kind: str = "") -> bool:
     tool = rule.get("tool", "any")
     if cls == "prompt":
         return tool == "prompt"
+    if kind == "delegate" and tool == "prompt":
+        return True         # a sub-agent's prompt (a workflow, a later turn's) is a prompt too
     return tool == cls or (tool == "any" and cls != "prompt")
 
 
@@ -72,7 +74,7 @@ def evaluate_call(rules: list[dict], call: Call) -> Verdict:
     """The regex rules alone (argv and path rules need evaluate_doc's context)."""
     best = Verdict(call=call)
     for rule in rules:
-        if not _applies(rule, call.cls) or not isinstance(rule.get("match"), str):
+        if not _applies(rule, call.cls, call.kind) or not isinstance(rule.get("match"), str):
             continue
         rx = _rx(rule["match"])
         if any(rx.search(s) for s in call.subjects if isinstance(s, str)):

@@ -38,15 +38,19 @@ CLASSES = ("shell", "read", "write", "mcp", "web", "prompt", "other")
 class Call:
     """`kind` refines a read: "search" (a recursive content search: Grep, grep, rg, search),
     "glob" (names matching a pattern; subjects = [pattern, base dir, ...]), "list" (a directory's
-    names) or "" (a file). `texts`: the string arguments of an mcp or other call (for paths).
-    `cwd`: the folder a shell call runs in when its arguments name one (_CWD_KEYS: Qwen's
-    run_shell_command `directory`), else "" (the payload's cwd)."""
-    __slots__ = ("cls", "name", "subjects", "kind", "texts", "cwd")
+    names) or "" (a file); and an other call: "delegate" (its text is handed to a model to act
+    on: a sub-agent's prompt, a workflow, a later turn; `tool = "prompt"` rules see it too),
+    "unknown" (a tool no vocabulary of the caller declares). `texts`: the string arguments of an
+    mcp or other call (for paths). `paths`: an other call's path arguments (_PATH_KEYS), each
+    counted as read and written. `cwd`: the folder a shell call runs in when its arguments name
+    one (_CWD_KEYS: Qwen's run_shell_command `directory`), else "" (the payload's cwd)."""
+    __slots__ = ("cls", "name", "subjects", "kind", "texts", "cwd", "paths")
 
     def __init__(self, cls: str, name: str, subjects: list[str], kind: str = "",
-                 texts: list[str] | None = None, cwd: str = ""):
+                 texts: list[str] | None = None, cwd: str = "", paths: list[str] | None = None):
         self.cls, self.name, self.subjects = cls, name, subjects
         self.kind, self.texts, self.cwd = kind, texts or [], cwd
+        self.paths = paths or []
 
     def to_json(self) -> dict:
         return {"class": self.cls, "name": self.name, "subjects": self.subjects}
@@ -58,8 +62,10 @@ class Call:
 #: the tools every dialect's vocabulary knows (folded name -> (class, kind)): names several CLIs
 #: send and generic ones; each target's dialect part adds its own (TOOLS, core/targets/parts/
 #: dialect.py), a dialect shared by several targets its `tools` (core/targets/dialects.py VSCODE).
-#: `kind` refines a read ("search", "glob", "list", "" a file, see Call) and "editor" says the
-#: call's nested `command` decides (_EDITOR_COMMANDS: view reads, the rest write)
+#: `kind` refines a read ("search", "glob", "list", "" a file, see Call), "editor" says the
+#: call's nested `command` decides (_EDITOR_COMMANDS: view reads, the rest write), and for an
+#: other tool "delegate" (see Call) and "dispatch" (the tool calls another one, named in its
+#: `name` with its `arguments`: the call is judged as that tool's)
 SHARED: dict[str, tuple[str, str]] = {
     # shell
     "bash": ("shell", ""), "shell": ("shell", ""), "powershell": ("shell", ""),
@@ -152,7 +158,8 @@ _EDITOR_COMMANDS = {"view": "read", "create": "write", "str_replace": "write", "
                     "undo_edit": "write", "delete": "write"}
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", "target_file",
               "dirPath", "directory", "filename", "file",
-              "paths")    # Copilot 1.0.102 rg/glob: one directory or a list of them
+              "paths",    # Copilot 1.0.102 rg/glob: one directory or a list of them
+              "scriptPath")   # Claude Code's Workflow: the script file it runs
 _URL_KEYS = ("url", "urls", "uri", "query")
 _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
 #: a shell tool's argument naming the folder the command runs in (Qwen Code's run_shell_command
@@ -207,6 +214,17 @@ def _first_str(args: dict, keys: tuple[str, ...]) -> list[str]:
             out += v
         if out:
             return out
+    return out
+
+
+def _all_str(args: dict, keys: tuple[str, ...]) -> list[str]:
+    """Every string (or list of strings) under any of `keys`."""
+    out: list[str] = []
+    for k in keys:
+        v = args.get(k)
+        for x in [v] if isinstance(v, str) else v if isinstance(v, list) else ():
+            if isinstance(x, str) and x and x not in out:
+                out.append(x)
     return out
 
 
@@ -319,7 +337,14 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     if mcp:
         return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"], texts=_strings(args)[:50])
     f = fold(name)
-    cls, kind = _tool(vocab[0], f)
+    found = _tool(vocab[0], f)          # _OTHER itself for a name nobody declares
+    if found[1] == "dispatch":
+        inner = args.get("name")
+        if isinstance(inner, str) and inner and fold(inner) != f:
+            return classify(inner, tool_args(args.get("arguments")), mcp_servers, server_name,
+                            vocab)
+        found = _OTHER               # a dispatcher naming nothing (or itself): judged as unknown
+    cls, kind = found
     if kind == "editor" or (f in ("edit", "editor") and isinstance(args.get("command"), str)
                             and args["command"] in _EDITOR_COMMANDS):
         cls = _EDITOR_COMMANDS.get(args.get("command") if isinstance(args.get("command"), str)
@@ -343,7 +368,11 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
         # call (Claude Code's Monitor ran `rm -rf` as "other"); its path-like arguments are
         # still the command's operands or, with none, looked at as an other call's
         return Call("shell", name, _shell_subjects(args), texts=texts)
-    return Call("other", name, [name, *texts[:20]], texts=texts)
+    # any other tool: every path it is given (_PATH_KEYS, relative ones against the cwd) is
+    # read and written, and any path written inside its other arguments too (core/policy/
+    # paths.py for_call); a name nobody declares is kind "unknown"
+    return Call("other", name, [name, *texts[:20]], "unknown" if found is _OTHER else kind,
+                texts=texts, paths=_all_str(args, _PATH_KEYS))
 
 
 def tool_calls(payload: dict, mcp_servers=(), vocab: "Vocabulary | None" = None) -> list[Call]:

@@ -73,13 +73,19 @@ class ScriptedModel:
 
     # ---- decisions -------------------------------------------------------------------------
     def offered(self) -> set[str]:
-        """Every tool name any request offered."""
+        """Every tool name any request offered; a Codex namespace's tools too (an MCP server's
+        as mcp__<server>__<tool>, the hook's spelling; another namespace's by their names)."""
         out = set()
         for _, body in self.requests:
             for t in body.get("tools") or []:
                 fn = t.get("function") if isinstance(t, dict) and isinstance(t.get("function"), dict) else t
                 if isinstance(fn, dict) and fn.get("name"):
                     out.add(fn["name"])
+                if isinstance(t, dict) and t.get("type") == "namespace" and isinstance(t.get("name"), str):
+                    ns = t["name"]
+                    for x in t.get("tools") or []:
+                        if isinstance(x, dict) and isinstance(x.get("name"), str):
+                            out.add(f"{ns}__{x['name']}" if ns.startswith("mcp__") else x["name"])
         return out
 
     def _shell_tool(self, tools: list) -> tuple[str, dict] | None:

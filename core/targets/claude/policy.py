@@ -89,6 +89,12 @@ PRE_TOOL = {
         "search": [("Grep", lambda s: {"pattern": "KEY", "path": s, "output_mode": "content"})],
         "glob": [("Glob", lambda s: {"pattern": s})],
         "mcp-path": [("mcp__github__get_file", lambda s: {"path": s})],
+        # a sub-agent's prompt (Agent, and Workflow's script)
+        "delegate": [("Agent", lambda s: {"description": "look", "prompt": s}),
+                     ("Workflow", lambda s: {"script": f"agent({s!r})"})],
+        # a tool no vocabulary knows, given a path: read and written
+        "unknown-path": [("FutureFileTool", lambda s: {"file_path": s}),
+                         ("FutureFileTool", lambda s: {"path": s, "mode": "a"})],
     }, [_mcp]),
 }
 

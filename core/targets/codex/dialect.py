@@ -26,8 +26,36 @@ CODEX = Dialect(
 DIALECTS = (CODEX,)
 
 #: the tools Codex names beyond the shared ones (core/policy/vocabulary.py SHARED: Bash, shell,
-#: apply_patch, ...), folded; Codex has no read tool
-TOOLS = {"execcommand": ("shell", ""), "localshell": ("shell", ""), "unifiedexec": ("shell", "")}
+#: apply_patch, ...), folded; Codex has no read tool but view_image. Every tool Codex
+#: TOOLS_VERIFIED offers the model is here or in SHARED, its role read from the schema the
+#: request carries (tests/clients/test_tool_vocabulary_real.py reads them from a real turn); an
+#: "other" tool's path arguments still count as read and written (core/policy/vocabulary.py)
+TOOLS = {
+    "execcommand": ("shell", ""), "localshell": ("shell", ""), "unifiedexec": ("shell", ""),
+    # {session_id, chars}: `chars` is typed into a running exec_command session's stdin (a
+    # shell's, as often as not): judged as a command line; empty chars only polls
+    "writestdin": ("shell", ""),
+    "viewimage": ("read", ""),                          # {path}: an image file shown to the model
+    "requestuserinput": ("other", ""),                  # {questions}: asks the user (plan mode)
+    # the goal of the thread: create_goal's `objective` drives the turns that follow (delegate:
+    # the text is a prompt); update_goal sets a status, get_goal reads it
+    "creategoal": ("other", "delegate"),                # {objective, token_budget}
+    "updategoal": ("other", ""),                        # {status}
+    "getgoal": ("other", ""),                           # {}
+    # the namespace multi_agent_v1 ("spawning and managing sub-agents") and its tools, offered
+    # by these names inside it. spawn_agent starts a sub-agent from `message` (or `items`: text,
+    # or a path of an image, audio or skill); send_input's `message` steers one. Neither
+    # carries a command: delegate, the text a prompt (docs/policy.md). How a hook names them
+    # was not observed
+    "multiagentv1": ("other", "delegate"),
+    "spawnagent": ("other", "delegate"),    # {message | items, fork_context, model, ...}
+    "sendinput": ("other", "delegate"),     # {target, message | items, interrupt}
+    "closeagent": ("other", ""),            # {target}
+    "resumeagent": ("other", ""),           # {id}
+    "waitagent": ("other", ""),             # {targets, timeout_ms}
+}
+#: the Codex version whose offered tools (all of them) TOOLS was checked against
+TOOLS_VERIFIED = "0.171.0"
 
 #: the model is offered a Responses namespace `mcp__<server>` holding `<tool>`; the hook sees
 #: `mcp__<server>__<tool>` with every character but [A-Za-z0-9_] made `_`

@@ -88,6 +88,9 @@ PRE_TOOL = {
                   # its shell running apply_patch with a heredoc: judged as the patch it applies
                   ("Bash", lambda s: {"command": f"apply_patch <<'EOF'\n{patch_moved(s)}EOF"})],
         "mcp-path": [("mcp__github__get_file", lambda s: {"path": s})],
+        # characters typed into a running exec_command session: a command line
+        "session-write": [("write_stdin", lambda s: {"session_id": 1, "chars": s})],
+        "unknown-path": [("future_file_tool", lambda s: {"path": s})],
     }, [spelled(MCP_NAMES)]),
 }
 

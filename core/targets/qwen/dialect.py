@@ -51,7 +51,23 @@ TOOLS = {
     "listdirectory": ("read", "list"),           # {path}, opt-in (tools.listDirectory.enabled)
     "grepsearch": ("read", "search"),            # {pattern, glob, path, limit}
     "notebookedit": ("write", ""),               # {notebook_path, ...}
+    # Every other tool Qwen Code TOOLS_VERIFIED offers the model, its role read from the schema
+    # the request carries (tests/clients/test_tool_vocabulary_real.py reads them from a real
+    # turn); an "other" tool's path arguments still count as read and written
+    # (core/policy/vocabulary.py). `agent` starts a sub-agent from `prompt` (no command:
+    # delegate, the text a prompt, docs/policy.md)
+    "agent": ("other", "delegate"),     # {description, prompt, subagent_type, fork_*, ...}
+    "listagents": ("other", ""),                 # {}
+    "skill": ("other", ""),             # {skill, args}: a skill run in the main conversation
+    "getgoal": ("other", ""),                    # {}
+    "updategoal": ("other", ""),                 # {status, reason, blockerKind}: a proposal
+    "toolsearch": ("other", ""),                 # {query, max_results}: deferred tools' schemas
+    #: {name, arguments}: calls a deferred tool; PreToolUse names that tool itself (docs/facts/
+    #: qwen.md section 2), and a payload naming tool_call is judged as the tool in its `name`
+    "toolcall": ("other", "dispatch"),
 }
+#: the Qwen Code version whose offered tools (all of them) TOOLS was checked against
+TOOLS_VERIFIED = "0.24.4"
 
 #: `mcp__<server>__<tool>`, every character but [A-Za-z0-9_-] made `_`; a name that had such a
 #: character (or is longer than 63) also gets `_<7-char hash>` appended (docs/facts/qwen.md
