@@ -159,7 +159,8 @@ _EDITOR_COMMANDS = {"view": "read", "create": "write", "str_replace": "write", "
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", "target_file",
               "dirPath", "directory", "filename", "file",
               "paths",    # Copilot 1.0.102 rg/glob: one directory or a list of them
-              "scriptPath")   # Claude Code's Workflow: the script file it runs
+              "scriptPath",   # Claude Code's Workflow: the script file it runs
+              "workspacePath")    # Qwen Code's record_artifact: a file of the workspace
 _URL_KEYS = ("url", "urls", "uri", "query")
 _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
 #: a shell tool's argument naming the folder the command runs in (Qwen Code's run_shell_command

@@ -48,6 +48,22 @@ TOOLS = {
     "reportfindings": ("other", ""),    # {level, findings: [{file, line, summary, ...}]}: UI
     "toolsearch": ("other", ""),        # {query, max_results}: the deferred tools' schemas
     "deferredtoolplaceholder": ("other", ""),   # {}: "never call this tool"
+    # the deferred tools (listed by name, their schemas loaded through ToolSearch; all offered
+    # directly with ENABLE_TOOL_SEARCH=false, as the drill runs it)
+    "croncreate": ("other", "delegate"),    # {cron, prompt, recurring, durable}: a later prompt
+    "crondelete": ("other", ""),            # {id}
+    "cronlist": ("other", ""),              # {}
+    "sendmessage": ("other", "delegate"),   # {to, summary, message}: another agent's next turn
+    "taskstop": ("other", ""),              # {task_id, shell_id}: stops a background task
+    # a git worktree made and the session moved into it (`path`: an existing worktree, a path
+    # argument); ExitWorktree's action "remove" deletes the one EnterWorktree made
+    "enterworktree": ("other", ""),         # {name | path}
+    "exitworktree": ("other", ""),          # {action, discard_changes}
+    # claude.ai design projects: `path`/`paths` name files of the remote project (read and
+    # written here as any other tool's paths), write_files uploads local files (files[].
+    # localPath under finalize_plan's localDir, default the cwd): an absolute or ~ path written
+    # in its arguments counts as read and written, a relative localPath is not resolved
+    "designsync": ("other", ""),            # {method, projectId, path, paths, files, localDir}
 }
 #: the Claude Code version whose offered tools (all of them) TOOLS was checked against
 TOOLS_VERIFIED = "2.1.332"
