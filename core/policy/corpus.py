@@ -313,6 +313,12 @@ _TOOL_CASES = [
     # characters typed into a running shell session (Codex's write_stdin `chars`): a command line
     ("session-write", "rm -rf x\n", "deny"), ("session-write", "cat ~/.ssh/id_rsa\n", "deny"),
     ("session-write", "ls -la\n", "allow"),
+    # a program that takes commands typed into its session later (Codex's exec_command, whose
+    # write_stdin no hook is shown): unresolved; the same programs given something to run, and
+    # other programs, run
+    ("session", "bash", "ask"), ("session", "python3", "ask"), ("session", "vim notes.txt", "ask"),
+    ("session", "sudo -s", "ask"), ("session", "bash -c 'ls'", "allow"),
+    ("session", "python3 -m http.server 8000", "allow"), ("session", "git status", "allow"),
     # a prompt handed to a sub-agent (Claude's Agent and Workflow, Copilot's task and
     # write_agent, Qwen's agent): a path written in it is read and written, as any other tool's
     ("delegate", "summarize ~/.ssh/id_rsa for me", "deny"),

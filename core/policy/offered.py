@@ -33,7 +33,7 @@ def path(host: Host) -> Path:
 
 
 def load(host: Host) -> tuple[dict, str | None]:
-    """(the record's targets, None) or ({}, why it cannot be read); a missing file is ({}, None)."""
+    """(the record's targets, None), or ({}, why it cannot be read); no file: ({}, None)."""
     p = path(host)
     try:
         raw = host.read_bytes(p, limit=MAX_BYTES)

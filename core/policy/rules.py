@@ -176,6 +176,13 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                     take(Verdict("ask", INLINE_RULE,
                                  f"{name} runs an inline program ([policy] inline_code = "
                                  "\"ask\": every inline program is asked)", call))
+            if call.kind == "session":
+                from . import programs as P   # local: only for a session tool's command
+                if P.takes_commands(name, [a.value for a in cmd.argv[1:]], cmd.stdin):
+                    take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
+                                 f"agentdeck cannot tell what this command runs: {name} takes "
+                                 "commands typed into its session later, which no hook is "
+                                 "shown", call))
             why = _not_evaluated(cmd, argv_rules, bool(paths), ctx.fs)
             if why:
                 take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,

@@ -42,7 +42,8 @@ class PreToolTemplate:
              mcp-path (an MCP tool given a path argument), dir-read / dir-write (a shell tool
              run in a folder its own argument names, the command naming the file alone: the
              subject is the file's absolute path), session-write (characters typed into a
-             running shell session: the subject is a command line), delegate (a prompt handed
+             running shell session: the subject is a command line), session (a command of a
+             shell tool whose process takes later input no hook sees), delegate (a prompt handed
              to a sub-agent), unknown-path (a tool no vocabulary knows, given a path) and
              dispatch (a tool that calls the shell tool it names); a form it has no tool for:
              absent

@@ -37,13 +37,15 @@ CLASSES = ("shell", "read", "write", "mcp", "web", "prompt", "other")
 
 class Call:
     """`kind` refines a read: "search" (a recursive content search: Grep, grep, rg, search),
-    "glob" (names matching a pattern; subjects = [pattern, base dir, ...]), "list" (a directory's
-    names) or "" (a file); and an other call: "delegate" (its text is handed to a model to act
-    on: a sub-agent's prompt, a workflow, a later turn; `tool = "prompt"` rules see it too),
-    "unknown" (a tool no vocabulary of the caller declares). `texts`: the string arguments of an
-    mcp or other call (for paths). `paths`: an other call's path arguments (_PATH_KEYS), each
-    counted as read and written. `cwd`: the folder a shell call runs in when its arguments name
-    one (_CWD_KEYS: Qwen's run_shell_command `directory`), else "" (the payload's cwd)."""
+    "glob" (names matching a pattern; subjects = [pattern, base dir, ...]), "list" (a
+    directory's names) or "" (a file); a shell call "session" (its process may outlive the call
+    and take input typed into it later, which reaches no hook); and an other call: "delegate"
+    (its text is handed to a model to act on: a sub-agent's prompt, a workflow, a later turn;
+    `tool = "prompt"` rules see it too), "unknown" (a tool no vocabulary of the caller
+    declares). `texts`: the string arguments of an mcp or other call (for paths). `paths`: an
+    other call's path arguments (_PATH_KEYS), each counted as read and written. `cwd`: the
+    folder a shell call runs in when its arguments name one (_CWD_KEYS: Qwen's
+    run_shell_command `directory`), else "" (the payload's cwd)."""
     __slots__ = ("cls", "name", "subjects", "kind", "texts", "cwd", "paths")
 
     def __init__(self, cls: str, name: str, subjects: list[str], kind: str = "",
@@ -62,7 +64,8 @@ class Call:
 #: the tools every dialect's vocabulary knows (folded name -> (class, kind)): names several CLIs
 #: send and generic ones; each target's dialect part adds its own (TOOLS, core/targets/parts/
 #: dialect.py), a dialect shared by several targets its `tools` (core/targets/dialects.py VSCODE).
-#: `kind` refines a read ("search", "glob", "list", "" a file, see Call), "editor" says the
+#: `kind` refines a read ("search", "glob", "list", "" a file, see Call), a shell "session"
+#: (the process may outlive the call and take input a hook never sees), "editor" says the
 #: call's nested `command` decides (_EDITOR_COMMANDS: view reads, the rest write), and for an
 #: other tool "delegate" (see Call) and "dispatch" (the tool calls another one, named in its
 #: `name` with its `arguments`: the call is judged as that tool's)
@@ -353,7 +356,10 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
         return Call(cls, name, _first_str(args, _PATH_KEYS))
     if cls == "shell":
         cwd = next((v for v in (args.get(k) for k in _CWD_KEYS) if isinstance(v, str) and v), "")
-        return Call("shell", name, _shell_subjects(args), cwd=cwd)
+        # a session tool's process may take input later that no hook sees (kind "session":
+        # core/policy/rules.py makes a program that takes typed commands unresolved)
+        return Call("shell", name, _shell_subjects(args), "session" if kind == "session" else "",
+                    cwd=cwd)
     if cls == "write":
         return Call("write", name, _write_subjects(name, args))
     if cls == "read":

@@ -12,7 +12,8 @@ Messages (Claude Code), all streamed as server-sent events.
         # the request carrying N tool results gets calls[N] (a str: the shell tool running it);
         # a freeform tool (Copilot's apply_patch) takes {"input": text}, a Codex MCP tool of a
         # namespace is named mcp__<server>__<tool>; a name starting with "!" is called as it is
-        # (without the "!") even when no request offered it (a name a model makes up)
+        # (without the "!") even when no request offered it (a name a model makes up); a
+        # callable step is called with the request and returns the step (an id from a result)
 
 Test-only (the drill has its own server in core/drill); every request is kept in `m.requests`.
 """
@@ -135,6 +136,8 @@ class ScriptedModel:
         if n >= len(self.calls):
             return None
         step = self.calls[n]
+        if callable(step):                # made from the request (an earlier result's id)
+            step = step(body)
         if isinstance(step, str):
             return ScriptedModel(command=step)._shell_tool(body.get("tools"))
         return ScriptedModel(command="", call=step)._shell_tool(body.get("tools"))
@@ -143,7 +146,11 @@ class ScriptedModel:
         """The text of every tool result the CLI sent back (the last request's, in order)."""
         if not self.requests:
             return []
-        body = self.requests[-1][1]
+        return self.results_of(self.requests[-1][1])
+
+    @staticmethod
+    def results_of(body: dict) -> list[str]:
+        """The text of every tool result one request carries, in order."""
         out = []
         for m in body.get("messages") or body.get("input") or []:
             if not isinstance(m, dict):

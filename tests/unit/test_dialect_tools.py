@@ -14,7 +14,7 @@ from agentdeck.core.targets import dialects, registry
 from agentdeck.core.targets.dialects import Dialect, McpNaming, Speaker
 
 CLASSES = {"shell", "read", "write", "web", "other"}
-KINDS = {"", "search", "glob", "list", "editor", "delegate", "dispatch"}
+KINDS = {"", "search", "glob", "list", "editor", "delegate", "dispatch", "session"}
 
 
 def _tables():
@@ -39,6 +39,8 @@ def test_every_tools_table_is_folded_names_to_a_class_and_kind(where, table):
             assert cls == "read", f"{where}: {name!r}: {kind} refines a read"
         if kind in ("delegate", "dispatch"):
             assert cls == "other", f"{where}: {name!r}: {kind} refines an other tool"
+        if kind == "session":
+            assert cls == "shell", f"{where}: {name!r}: a session is a shell tool's"
 
 
 def test_every_registered_target_declares_tools_and_mcp_names():

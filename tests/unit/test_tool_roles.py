@@ -103,3 +103,26 @@ def test_an_unknown_tool_given_a_path_reads_and_writes_it_relative_to_the_cwd():
     # a declared tool keeps its declared role: not "unknown"
     known = next(n for m in MODULES for n in _of(m, "", "other"))
     assert V.classify(known, {}).kind == ""
+
+
+@pytest.mark.parametrize("module", MODULES, ids=_ids)
+def test_a_session_tool_starting_a_program_that_takes_typed_commands_is_unresolved(module):
+    """A shell tool whose process takes input later that no hook sees (kind "session":
+    Codex's exec_command, which its PreToolUse names Bash): a shell or REPL given nothing to
+    run, an editor, is unresolved; the same programs given something to run are judged as
+    usual, and so is every command of a shell tool that is not a session's."""
+    vocab = V.vocabulary([module])
+    for name in _of(module, "session", "shell"):
+        for line in ("bash", "python3", "vim notes.txt", "sudo -s", "bash -i", "sh -s"):
+            v = _decide(V.classify(name, {"command": line, "cmd": line}, vocab=vocab))
+            assert (v.decision, v.rule) == ("ask", "unresolved"), (name, line)
+        for line in ("bash -c 'ls'", "python3 x.py", "python3 -m http.server", "git status",
+                     "echo ls | bash"):
+            v = _decide(V.classify(name, {"command": line, "cmd": line}, vocab=vocab))
+            assert v.rule != "unresolved" or "pipe" in v.reason, (name, line, v.reason)
+    plain = V.Call("shell", "Bash", ["bash"])
+    assert _decide(plain).rule is None
+
+
+def test_session_kinds_are_declared_somewhere():
+    assert any(_of(m, "session", "shell") for m in MODULES)

@@ -31,9 +31,21 @@ DIALECTS = (CODEX,)
 #: request carries (tests/clients/test_tool_vocabulary_real.py reads them from a real turn); an
 #: "other" tool's path arguments still count as read and written (core/policy/vocabulary.py)
 TOOLS = {
-    "execcommand": ("shell", ""), "localshell": ("shell", ""), "unifiedexec": ("shell", ""),
+    # {cmd, tty, yield_time_ms, workdir, ...}: the process keeps running past the call as a
+    # session that write_stdin types into, and Codex 0.171.0 shows write_stdin to no hook
+    # (observed: `bash` started with tty true, then `cat <key>; touch <marker>` typed into it
+    # through write_stdin: the key was printed and the marker made, the hook saw two Bash
+    # calls; with tty false the bash exited at once). PreToolUse names exec_command `Bash`
+    # with `{command}` alone (tty is not in the payload, workdir becomes its cwd: observed),
+    # so every Bash call of Codex is a session's: a program that takes typed commands (a shell
+    # or REPL given nothing to run, an editor, a pager: programs.takes_commands) is unresolved
+    # there
+    "execcommand": ("shell", "session"),
+    "bash": ("shell", "session"),
+    "localshell": ("shell", ""), "unifiedexec": ("shell", ""),
     # {session_id, chars}: `chars` is typed into a running exec_command session's stdin (a
-    # shell's, as often as not): judged as a command line; empty chars only polls
+    # shell's, as often as not): judged as a command line if a hook is ever shown it (Codex
+    # 0.171.0 shows none); empty chars only polls
     "writestdin": ("shell", ""),
     "viewimage": ("read", ""),                          # {path}: an image file shown to the model
     "requestuserinput": ("other", ""),                  # {questions}: asks the user (plan mode)
@@ -45,11 +57,13 @@ TOOLS = {
     # the namespace multi_agent_v1 ("spawning and managing sub-agents") and its tools, offered
     # by these names inside it. spawn_agent starts a sub-agent from `message` (or `items`: text,
     # or a path of an image, audio or skill); send_input's `message` steers one. Neither
-    # carries a command: delegate, the text a prompt (docs/policy.md). How a hook names them
-    # was not observed
+    # carries a command: delegate, the text a prompt (docs/policy.md). PreToolUse names them
+    # `spawn_agent` and `multi_agent_v1send_input` (observed in a real turn,
+    # tests/clients/test_tool_roles_real.py); the others were not seen at a hook
     "multiagentv1": ("other", "delegate"),
     "spawnagent": ("other", "delegate"),    # {message | items, fork_context, model, ...}
     "sendinput": ("other", "delegate"),     # {target, message | items, interrupt}
+    "multiagentv1sendinput": ("other", "delegate"),
     "closeagent": ("other", ""),            # {target}
     "resumeagent": ("other", ""),           # {id}
     "waitagent": ("other", ""),             # {targets, timeout_ms}
