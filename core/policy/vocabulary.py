@@ -166,6 +166,11 @@ _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", 
               "workspacePath")    # Qwen Code's record_artifact: a file of the workspace
 _URL_KEYS = ("url", "urls", "uri", "query")
 _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
+#: the keys whose name says "a command": given to a tool nobody declares, the call is a shell
+#: call on that value (a declared other tool only on command and cmd: Claude's Workflow
+#: `script` is a workflow program, not a shell line)
+_COMMAND_KEYS = ("command", "cmd", "commandLine", "command_line", "cmdline", "script",
+                 "shell_command", "shellCommand")
 #: a shell tool's argument naming the folder the command runs in (Qwen Code's run_shell_command
 #: `directory`, docs/facts/qwen.md section 2): a relative path in the command is read from there
 _CWD_KEYS = ("directory",)
@@ -242,9 +247,9 @@ def patch_paths(text: str) -> list[str]:
     return out
 
 
-def _shell_subjects(args: dict) -> list[str]:
+def _shell_subjects(args: dict, keys: tuple[str, ...] = _SHELL_KEYS) -> list[str]:
     v = None
-    for k in _SHELL_KEYS:
+    for k in keys:
         if args.get(k) not in (None, ""):
             v = args[k]
             break
@@ -370,16 +375,28 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     if cls == "web":
         return Call("web", name, _first_str(args, _URL_KEYS))
     texts = _strings(args)[:50]
-    if _first_str(args, _SHELL_KEYS[:2]):
+    unknown = found is _OTHER
+    keys = _COMMAND_KEYS if unknown else _SHELL_KEYS[:2]
+    if _first_str(args, keys):
         # a tool agentdeck does not know that is given a command: the strictest role, a shell
         # call (Claude Code's Monitor ran `rm -rf` as "other"); its path-like arguments are
         # still the command's operands or, with none, looked at as an other call's
-        return Call("shell", name, _shell_subjects(args), texts=texts)
+        return Call("shell", name, _shell_subjects(args, keys), texts=texts)
     # any other tool: every path it is given (_PATH_KEYS, relative ones against the cwd) is
     # read and written, and any path written inside its other arguments too (core/policy/
-    # paths.py for_call); a name nobody declares is kind "unknown"
-    return Call("other", name, [name, *texts[:20]], "unknown" if found is _OTHER else kind,
-                texts=texts, paths=_all_str(args, _PATH_KEYS))
+    # paths.py for_call); a name nobody declares is kind "unknown", and each of its top-level
+    # values that looks like a path (no space, a `/` or a leading `.` or `~`) is a path too
+    paths = _all_str(args, _PATH_KEYS)
+    if unknown:
+        paths += [v for v in args.values() if isinstance(v, str) and v not in paths
+                  and _pathlike(v)]
+    return Call("other", name, [name, *texts[:20]], "unknown" if unknown else kind,
+                texts=texts, paths=paths)
+
+
+def _pathlike(v: str) -> bool:
+    return 0 < len(v) <= 4096 and not any(c.isspace() for c in v) and (
+        "/" in v or v.startswith((".", "~")))
 
 
 def tool_calls(payload: dict, mcp_servers=(), vocab: "Vocabulary | None" = None) -> list[Call]:

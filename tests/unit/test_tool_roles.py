@@ -126,3 +126,25 @@ def test_a_session_tool_starting_a_program_that_takes_typed_commands_is_unresolv
 
 def test_session_kinds_are_declared_somewhere():
     assert any(_of(m, "session", "shell") for m in MODULES)
+
+
+def test_an_unknown_tool_given_a_command_under_any_command_key_is_a_shell_call():
+    for key in ("command", "cmd", "commandLine", "script", "shell_command"):
+        call = V.classify("BrandNewTool9", {key: "rm -rf x", "mode": "run"})
+        assert (call.cls, call.subjects) == ("shell", ["rm -rf x"]), key
+        assert _decide(call).rule == "no-rm"
+    # a declared other tool's `script` is its own program, not a shell line
+    for m in MODULES:
+        vocab = V.vocabulary([m])
+        for name in _of(m, "") + _of(m, "delegate"):
+            if V.names(vocab)[name][0] == "other":
+                assert V.classify(name, {"script": "rm -rf x"}, vocab=vocab).cls == "other"
+
+
+def test_an_unknown_tool_value_that_looks_like_a_path_is_read_and_written():
+    call = V.classify("BrandNewTool9", {"target": "../.ssh/id_rsa", "note": "a b/c"})
+    assert call.paths == ["../.ssh/id_rsa"]
+    assert _decide(call).rule == "keys"
+    # a declared tool's other values are not taken for paths
+    known = next(n for m in MODULES for n in _of(m, "", "other"))
+    assert V.classify(known, {"target": "../.ssh/id_rsa"}).paths == []

@@ -76,7 +76,8 @@ PRE_TOOL = {
         "shell": [("Bash", lambda s: {"command": s}),
                   ("Monitor", lambda s: {"command": s, "description": "watch"}),
                   # a tool no vocabulary knows, given a command: the strictest role (shell)
-                  ("FutureCommandTool", lambda s: {"command": s})],
+                  ("FutureCommandTool", lambda s: {"command": s}),
+                  ("FutureCommandTool", lambda s: {"script": s, "mode": "run"})],
         "read": [("Read", lambda s: {"file_path": s}),
                  ("NotebookRead", lambda s: {"notebook_path": s}),
                  ("Grep", lambda s: {"pattern": ".", "path": s, "output_mode": "content"})],
@@ -94,7 +95,9 @@ PRE_TOOL = {
                      ("Workflow", lambda s: {"script": f"agent({s!r})"})],
         # a tool no vocabulary knows, given a path: read and written
         "unknown-path": [("FutureFileTool", lambda s: {"file_path": s}),
-                         ("FutureFileTool", lambda s: {"path": s, "mode": "a"})],
+                         ("FutureFileTool", lambda s: {"path": s, "mode": "a"}),
+                         # a path under a key no table names
+                         ("FutureFileTool", lambda s: {"target": s, "mode": "a"})],
     }, [_mcp]),
 }
 
