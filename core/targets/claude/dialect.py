@@ -43,6 +43,8 @@ TOOLS = {
     "agent": ("other", "delegate"),     # {description, prompt, subagent_type, model, ...}
     "workflow": ("other", "delegate"),  # {script | name | scriptPath, args, resumeFromRunId}
     "schedulewakeup": ("other", "delegate"),    # {delaySeconds, reason, prompt, stop, noop}
+    # a skill's own `!command` lines run under the event PreSkillShellCommand, not PreToolUse
+    # (docs/facts/claude.md section 6): the Skill call itself carries only the name and args
     "skill": ("other", "delegate"),             # {skill, args}
     "listagents": ("other", ""),                # {channel, q, cursor}: the sessions to message
     "reportfindings": ("other", ""),    # {level, findings: [{file, line, summary, ...}]}: UI
