@@ -14,6 +14,7 @@ Messages (Claude Code), all streamed as server-sent events.
         # namespace is named mcp__<server>__<tool>; a name starting with "!" is called as it is
         # (without the "!") even when no request offered it (a name a model makes up); a
         # callable step is called with the request and returns the step (an id from a result)
+        # or None (the final text)
 
 Test-only (the drill has its own server in core/drill); every request is kept in `m.requests`.
 """
@@ -138,6 +139,8 @@ class ScriptedModel:
         step = self.calls[n]
         if callable(step):                # made from the request (an earlier result's id)
             step = step(body)
+            if step is None:              # the final text
+                return None
         if isinstance(step, str):
             return ScriptedModel(command=step)._shell_tool(body.get("tools"))
         return ScriptedModel(command="", call=step)._shell_tool(body.get("tools"))

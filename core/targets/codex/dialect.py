@@ -57,9 +57,10 @@ TOOLS = {
     # the namespace multi_agent_v1 ("spawning and managing sub-agents") and its tools, offered
     # by these names inside it. spawn_agent starts a sub-agent from `message` (or `items`: text,
     # or a path of an image, audio or skill); send_input's `message` steers one. Neither
-    # carries a command: delegate, the text a prompt (docs/policy.md). PreToolUse names them
-    # `spawn_agent` and `multi_agent_v1send_input` (observed in a real turn,
-    # tests/clients/test_tool_roles_real.py); the others were not seen at a hook
+    # carries a command: delegate, the text a prompt (docs/policy.md); the sub-agent's own
+    # calls reach the hook (tests/clients/test_subagent_hooks_real.py). PreToolUse names them
+    # `spawn_agent`, `multi_agent_v1send_input`, `multi_agent_v1wait_agent` (observed in real
+    # turns, tests/clients/test_tool_roles_real.py); close and resume were not seen at a hook
     "multiagentv1": ("other", "delegate"),
     "spawnagent": ("other", "delegate"),    # {message | items, fork_context, model, ...}
     "sendinput": ("other", "delegate"),     # {target, message | items, interrupt}
@@ -67,6 +68,7 @@ TOOLS = {
     "closeagent": ("other", ""),            # {target}
     "resumeagent": ("other", ""),           # {id}
     "waitagent": ("other", ""),             # {targets, timeout_ms}
+    "multiagentv1waitagent": ("other", ""),
 }
 #: the Codex version whose offered tools (all of them) TOOLS was checked against
 TOOLS_VERIFIED = "0.171.0"
