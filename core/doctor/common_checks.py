@@ -1,6 +1,6 @@
 """Checks every target has (installed version, the plan's drift, manifests vs disk, another tool's
-install), registered for each target of the registry. What the targets' own checks share is in
-core/targets/checks/.
+install, the tools the CLI offered that agentdeck does not know), registered for each target of
+the registry. What the targets' own checks share is in core/targets/checks/.
 """
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from ..errors import UserError
 from ..facts import FACTS_BY_TARGET
 from ..facts.versions import in_verified_range, verified_label
 from ..kinds import kind_of
-from ..targets import registry
+from ..policy import offered, vocabulary
+from ..targets import dialects, registry
 from ..targets.layers import layers as _layer_list
 from ..targets.layers import switches
 from .context import TARGETS, Ctx
@@ -190,6 +191,50 @@ def _manifest(target: str):
     return fn
 
 
+# ---- the tools the CLI offers its model -----------------------------------------------------------
+
+def _tools(target: str):
+    """The tool names the CLI offered its model in the last drill of its version (the record
+    core/policy/offered.py keeps) that its vocabulary does not know: such a tool is judged as
+    an unknown one (strictly only when it is given a command or a path)."""
+    def fn(ctx: Ctx, out: Out) -> None:
+        mod = dialects.module(target)
+        binary = registry.spec(target).binary
+        if mod is None:
+            out.skipped(f"agentdeck has no {target} dialect in this build: no vocabulary")
+            return
+        _, why = offered.load(ctx.host)
+        if why:
+            out.warning(f"cannot read the record of the tools each CLI offered: {why}",
+                        fix="run `agentdeck drill`: it records them again",
+                        path=offered.path(ctx.host))
+            return
+        installed = ctx.cli(target).version
+        got = offered.entry(ctx.host, target, installed)
+        if got is None:
+            out.ok(f"nothing to compare: no drill has recorded the tools {binary} offers its "
+                   "model (`agentdeck drill` records them)")
+            return
+        version, rec = got
+        checked = getattr(mod, "TOOLS_VERIFIED", None) or "an unknown version"
+        when = str(rec.get("recorded") or "an unknown time")[:10]
+        stale = (f"; the record is of {version}, you have {installed} (`agentdeck drill` "
+                 "records this one)" if installed and version != installed else "")
+        unknown = vocabulary.unknown(vocabulary.vocabulary([mod]), rec["tools"])
+        if unknown:
+            out.warning(f"{binary} {version} offered its model {len(unknown)} tool(s) agentdeck "
+                        f"does not know: {_short(unknown, 12)} (drill of {when}){stale}; an "
+                        "unknown tool is judged strictly only when it is given a command or a "
+                        "path, so a rule may not see what it does",
+                        fix=f"update agentdeck (its {target} vocabulary was checked on "
+                            f"{binary} {checked}); meanwhile a rule with tool = \"any\" sees "
+                            "these calls", path=offered.path(ctx.host))
+        else:
+            out.ok(f"every tool {binary} {version} offered its model ({len(rec['tools'])}, "
+                   f"drill of {when}) is in agentdeck's vocabulary{stale}")
+    return fn
+
+
 def _short(names: list[str], n: int = 4) -> str:
     more = f" and {len(names) - n} more" if len(names) > n else ""
     return ", ".join(names[:n]) + more
@@ -216,5 +261,6 @@ for _t in TARGETS:
                  ok="no settings or .env file switches agentdeck's hooks off", needs_home=False)
     register(f"{_t}.plan", _t, _plan(_t), ok="", needs_home=False)
     register(f"{_t}.manifest", _t, _manifest(_t), ok="", needs_home=False)
+    register(f"{_t}.tools.offered", _t, _tools(_t), ok="", needs_home=False)
     if registry.has_part(_t, "takeover"):      # only where a known tool installs itself
         register(f"{_t}.takeover", _t, _takeover(_t), ok="", needs_home=False)

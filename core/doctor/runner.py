@@ -1,6 +1,6 @@
 """Run the registered checks (and, with live, the probes; with drill, the drill too) and return the findings in table order:
-by target, then by area (version, plan, manifest, settings, hooks, MCP, env, persona, skills,
-secrets, live)."""
+by target, then by area (version, plan, manifest, settings, hooks, tools, MCP, env, persona,
+skills, secrets, live)."""
 from __future__ import annotations
 
 import traceback
@@ -12,8 +12,8 @@ from .context import TARGETS, Ctx
 from .findings import Finding
 from .registry import Check, Out, for_target
 
-AREAS = ("home", "version", "plan", "manifest", "settings", "config", "hooks", "mcp", "env",
-         "persona", "skills", "secrets", "live")
+AREAS = ("home", "version", "plan", "manifest", "settings", "config", "hooks", "tools", "mcp",
+         "env", "persona", "skills", "secrets", "live")
 
 
 def _load_checks() -> None:

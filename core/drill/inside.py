@@ -10,7 +10,7 @@ spec:   {"argv": [...], "env": {...}, "cwd": str, "timeout": s, "commands": [...
          "shell_tools": [[name, argument], ...]}   (the CLI's own shell tool, tried first)
         "{port}" in argv and env values is replaced by the server's port
 result: {"returncode", "timed_out", "seconds", "stdout", "stderr", "requests": [...], "port",
-         "loopback": "up" | "shared" | "<error>"}
+         "loopback": "up" | "shared" | "<error>", "offered": [tool names the requests offered]}
 """
 from __future__ import annotations
 
@@ -44,9 +44,10 @@ def run(spec: dict) -> dict:
         secs = time.monotonic() - t0
         with script.lock:
             seen = list(script.seen)
+            offered = sorted(script.offered)
     return {"returncode": res.returncode, "timed_out": res.timed_out, "seconds": round(secs, 3),
             "stdout": res.stdout[-TAIL:], "stderr": res.stderr[-TAIL:], "requests": seen,
-            "port": int(port), "loopback": loopback}
+            "port": int(port), "loopback": loopback, "offered": offered}
 
 
 def main() -> int:

@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Callable
 
 from ..host import Host, HostError
+from ..policy import offered, vocabulary
+from ..targets import dialects
 from . import forms, operator_rule, ready, receipts, record, report, runners, scratch
 
 HARMLESS_FILE = "drill-harmless.txt"
@@ -212,10 +214,30 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
         recs = receipts.parse(_read_from(host, audit_path(host), audit_offset), tid)
         if keep is not None:
             keep.update(run=run, records=recs, side=side)
-        return report.judge(host, target, plan, r, version, run, recs, side, wall, iso.how,
-                            trials=trials, first_form=len(COMMANDS))
+        rep = report.judge(host, target, plan, r, version, run, recs, side, wall, iso.how,
+                           trials=trials, first_form=len(COMMANDS))
+        _offered(host, rep, target, version, run.get("offered"), tid)
+        return rep
     finally:
         scratch.remove(host, s.root)
+
+
+def _offered(host: Host, rep: report.TargetReport, target: str, version: str | None,
+             names, tid: str) -> None:
+    """Record the tools the turn offered the model (core/policy/offered.py: the doctor lists
+    the ones agentdeck does not know) and note those here."""
+    if not isinstance(names, list) or not names:
+        return
+    try:
+        offered.record(host, target, version, names, tid)
+    except HostError as e:
+        rep.notes.append(f"the tools {target} offered were not recorded: {e}")
+    mod = dialects.module(target)
+    unknown = vocabulary.unknown(vocabulary.vocabulary([mod]), names) if mod is not None else []
+    if unknown:
+        rep.notes.append(f"{target} offered {len(unknown)} tool(s) agentdeck's vocabulary does "
+                         f"not know: {', '.join(unknown[:12])}"
+                         + (f" and {len(unknown) - 12} more" if len(unknown) > 12 else ""))
 
 
 #: the network of a drill in which no turn ran

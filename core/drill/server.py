@@ -17,6 +17,7 @@ library only (http.server + a thread).
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ class Script:
     shell_tools: tuple[tuple[str, str], ...] = ()
     #: what the server saw: one dict per request (path, wire, stage, tool it called)
     seen: list[dict] = field(default_factory=list)
+    #: every tool name a request offered the model (offered_names, deferred_names)
+    offered: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def step(self, results: int, has_tools: bool) -> int | None:
@@ -58,6 +61,58 @@ def _tool_names(tools: Any) -> list[str]:
         if isinstance(name, str):
             out.append(name)
     return out
+
+
+def offered_names(tools: Any) -> list[str]:
+    """Every tool name a request offers: its tools' names, and the tools of a Responses
+    namespace (Codex): an MCP server's as the hook spells them (mcp__<server>__<tool>),
+    another namespace's (multi_agent_v1) by their own names."""
+    out = _tool_names(tools)
+    for t in tools if isinstance(tools, list) else []:
+        if isinstance(t, dict) and t.get("type") == "namespace" and isinstance(t.get("name"), str):
+            ns = t["name"]
+            for x in t.get("tools") or []:
+                if isinstance(x, dict) and isinstance(x.get("name"), str):
+                    out.append(f"{ns}__{x['name']}" if ns.startswith("mcp__") else x["name"])
+    return out
+
+
+#: how a CLI lists the tools it defers (offered by name; their schemas come on request) in its
+#: prompt: Claude Code 2.1.332 ("The following deferred tools are now available via ToolSearch.
+#: ...:" then one name a line), Qwen Code 0.24.4 ("... reachable through `tool_search` and
+#: `tool_call` ..." then `- "name": "description"` lines, to the end of the reminder)
+_DEFERRED_LINES = r"deferred tools are now available via ToolSearch[^\n]*\n((?:[A-Za-z0-9_.-]+\n)+)"
+_DEFERRED_BLOCK = r"reachable through `tool_search` and `tool_call`(.*?)(?:</system-reminder>|\Z)"
+_DEFERRED_ITEM = r'^- "([A-Za-z0-9_.-]+)": '
+
+
+def _texts(value: Any, depth: int = 0):
+    """Every string of a request body but its tool list's (the prompt, the messages)."""
+    if depth > 12:
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from _texts(v, depth + 1)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k != "tools":
+                yield from _texts(v, depth + 1)
+
+
+def deferred_names(body: Any) -> list[str]:
+    """The tool names a request's prompt lists as deferred (reachable by name through the CLI's
+    tool search: offered too, though not in `tools`)."""
+    out: list[str] = []
+    for text in _texts(body):
+        if "deferred tools" not in text and "reachable through" not in text:
+            continue
+        for m in re.finditer(_DEFERRED_LINES, text):
+            out += m.group(1).split()
+        for m in re.finditer(_DEFERRED_BLOCK, text, re.S):
+            out += re.findall(_DEFERRED_ITEM, m.group(1), re.M)
+    return list(dict.fromkeys(out))
 
 
 def shell_tool(names: list[str], own: tuple[tuple[str, str], ...] = ()) -> tuple[str, str] | None:
@@ -237,6 +292,8 @@ class _Handler(BaseHTTPRequestHandler):
         tool = shell_tool(names, script.shell_tools)
         results = tool_results(wire, body)
         with script.lock:
+            script.offered.update(offered_names(body.get("tools")))
+            script.offered.update(deferred_names(body))
             n = len(script.seen)
             idx = script.step(results, tool is not None)
             call = (tool[0], tool[1], script.commands[idx]) if idx is not None and tool else None

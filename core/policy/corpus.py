@@ -310,6 +310,27 @@ _TOOL_CASES = [
     ("dir-write", f"{CWD}/.qwen/settings.json", "deny"),
     ("dir-write", f"{HOME}/.ssh/authorized_keys", "deny"),
     ("dir-write", f"{HOME}/.qwen/settings.json", "deny"), ("dir-write", f"{CWD}/src/app.py", "allow"),
+    # characters typed into a running shell session (Codex's write_stdin `chars`): a command line
+    ("session-write", "rm -rf x\n", "deny"), ("session-write", "cat ~/.ssh/id_rsa\n", "deny"),
+    ("session-write", "ls -la\n", "allow"),
+    # a program that takes commands typed into its session later (Codex's exec_command, whose
+    # write_stdin no hook is shown): unresolved; the same programs given something to run, and
+    # other programs, run
+    ("session", "bash", "ask"), ("session", "python3", "ask"), ("session", "vim notes.txt", "ask"),
+    ("session", "sudo -s", "ask"), ("session", "bash -c 'ls'", "allow"),
+    ("session", "python3 -m http.server 8000", "allow"), ("session", "git status", "allow"),
+    # a prompt handed to a sub-agent (Claude's Agent and Workflow, Copilot's task and
+    # write_agent, Qwen's agent): a path written in it is read and written, as any other tool's
+    ("delegate", "summarize ~/.ssh/id_rsa for me", "deny"),
+    ("delegate", "append a key to /home/policy-test/.ssh/authorized_keys", "deny"),
+    ("delegate", "run the tests under src and report what fails", "allow"),
+    # a tool no vocabulary knows, given a path (relative ones against the cwd): read and written
+    ("unknown-path", ".claude/settings.local.json", "deny"), ("unknown-path", "~/.ssh/id_rsa", "deny"),
+    ("unknown-path", "sshdir/id_rsa", "deny"), ("unknown-path", "~/.ssh/known_hosts", "allow"),
+    ("unknown-path", "src/app.py", "allow"),
+    # a tool that calls another (Qwen's tool_call): judged as the tool it names
+    ("dispatch", "rm -rf x", "deny"), ("dispatch", "cat ~/.ssh/id_rsa", "deny"),
+    ("dispatch", "git status", "allow"),
 ]
 
 #: class name -> [(shell command, cwd, expected)] or the tool cases

@@ -360,6 +360,10 @@ class PathRules:
                 hits += self.hits(normalize(s, cwd, self.home), {"write"})
             return hits
         if call.cls in ("mcp", "other"):
+            # an other tool's path arguments (a tool with no declared file role, or one nobody
+            # declares): read and written, the strictest role a path can have
+            for s in getattr(call, "paths", None) or []:
+                hits += self.hits(normalize(s, cwd, self.home), {"read", "write"})
             for s in getattr(call, "texts", None) or []:
                 for p in self._embedded(s, cwd):
                     hits += self.hits(p, {"read", "write"})

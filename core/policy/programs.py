@@ -343,6 +343,40 @@ INLINE_OPTIONS = {
 }
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
 
+#: programs that, given nothing to run, take commands from their terminal (a REPL), and those
+#: that take them whatever they are given (an editor's or pager's `!command`, a switched-user
+#: or remote shell): in a session whose later input no hook sees (Codex's exec_command and
+#: write_stdin), they run what is typed into them. A shell given nothing to run is one too
+#: (SHELLS). A pager another program starts (man, git log on a terminal) is not seen here.
+REPLS = frozenset({"python", "python2", "python3", "ipython", "node", "nodejs", "deno", "bun",
+                   "perl", "ruby", "irb", "php", "lua", "julia", "jshell", "pwsh", "powershell",
+                   "tclsh", "R", "gdb", "sqlite3"})
+INTERACTIVE = frozenset({"vi", "vim", "nvim", "view", "vimdiff", "ex", "ed", "nano", "emacs",
+                         "less", "more", "most", "ftp", "sftp", "su", "script", "tmux",
+                         "screen", "expect", "telnet", "psql", "mysql"})
+#: the options that give a REPL or client its program, so it takes no typed commands
+_GIVEN = frozenset({"-c", "-e", "-E", "-r", "--command", "--execute", "--eval", "-Command",
+                    "-command", "-f", "--file", "-m"})
+
+
+def takes_commands(name: str, vals: list, stdin: str | None = None) -> bool:
+    """Whether `name` run with arguments `vals` takes commands typed into its terminal later
+    (a shell or REPL given nothing to run, an editor, a pager, a switched-user shell)."""
+    known = [v for v in vals if v is not None]
+    if name in INTERACTIVE:
+        return not (name in ("psql", "mysql") and any(v in _GIVEN for v in known))
+    if name in ("sudo", "doas"):
+        return any(v in ("-s", "-i", "--shell", "--login") for v in known)
+    if stdin is not None:            # fed from a pipe or a heredoc: what it runs is that
+        return False
+    operands = [v for v in vals if v is None or not v.startswith(("-", "+"))]
+    if name in SHELLS:
+        return not operands
+    if name in REPLS:
+        return "-i" in known or not (operands or any(v in _GIVEN for v in known)) or (
+            name == "sqlite3" and len(operands) < 2)
+    return False
+
 
 def inline_program(name: str, vals: list) -> bool:
     """Whether `name` is given a program as text on its command line."""

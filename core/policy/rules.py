@@ -61,10 +61,12 @@ class Verdict:
         return f"Verdict({self.decision!r}, {self.rule!r})"
 
 
-def _applies(rule: dict, cls: str) -> bool:
+def _applies(rule: dict, cls: str, kind: str = "") -> bool:
     tool = rule.get("tool", "any")
     if cls == "prompt":
         return tool == "prompt"
+    if kind == "delegate" and tool == "prompt":
+        return True         # a sub-agent's prompt (a workflow, a later turn's) is a prompt too
     return tool == cls or (tool == "any" and cls != "prompt")
 
 
@@ -72,7 +74,7 @@ def evaluate_call(rules: list[dict], call: Call) -> Verdict:
     """The regex rules alone (argv and path rules need evaluate_doc's context)."""
     best = Verdict(call=call)
     for rule in rules:
-        if not _applies(rule, call.cls) or not isinstance(rule.get("match"), str):
+        if not _applies(rule, call.cls, call.kind) or not isinstance(rule.get("match"), str):
             continue
         rx = _rx(rule["match"])
         if any(rx.search(s) for s in call.subjects if isinstance(s, str)):
@@ -174,6 +176,13 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                     take(Verdict("ask", INLINE_RULE,
                                  f"{name} runs an inline program ([policy] inline_code = "
                                  "\"ask\": every inline program is asked)", call))
+            if call.kind == "session":
+                from . import programs as P   # local: only for a session tool's command
+                if P.takes_commands(name, [a.value for a in cmd.argv[1:]], cmd.stdin):
+                    take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
+                                 f"agentdeck cannot tell what this command runs: {name} takes "
+                                 "commands typed into its session later, which no hook is "
+                                 "shown", call))
             why = _not_evaluated(cmd, argv_rules, bool(paths), ctx.fs)
             if why:
                 take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,

@@ -41,7 +41,12 @@ class PreToolTemplate:
              corpus.py) search (a recursive content search), glob (names matching a pattern),
              mcp-path (an MCP tool given a path argument), dir-read / dir-write (a shell tool
              run in a folder its own argument names, the command naming the file alone: the
-             subject is the file's absolute path); a form it has no tool for: absent
+             subject is the file's absolute path), session-write (characters typed into a
+             running shell session: the subject is a command line), session (a command of a
+             shell tool whose process takes later input no hook sees), delegate (a prompt handed
+             to a sub-agent), unknown-path (a tool no vocabulary knows, given a path) and
+             dispatch (a tool that calls the shell tool it names); a form it has no tool for:
+             absent
     mcp      [McpForm]: how it names an MCP tool (the name carries server and tool)
     """
     dialect: str

@@ -37,16 +37,22 @@ CLASSES = ("shell", "read", "write", "mcp", "web", "prompt", "other")
 
 class Call:
     """`kind` refines a read: "search" (a recursive content search: Grep, grep, rg, search),
-    "glob" (names matching a pattern; subjects = [pattern, base dir, ...]), "list" (a directory's
-    names) or "" (a file). `texts`: the string arguments of an mcp or other call (for paths).
-    `cwd`: the folder a shell call runs in when its arguments name one (_CWD_KEYS: Qwen's
+    "glob" (names matching a pattern; subjects = [pattern, base dir, ...]), "list" (a
+    directory's names) or "" (a file); a shell call "session" (its process may outlive the call
+    and take input typed into it later, which reaches no hook); and an other call: "delegate"
+    (its text is handed to a model to act on: a sub-agent's prompt, a workflow, a later turn;
+    `tool = "prompt"` rules see it too), "unknown" (a tool no vocabulary of the caller
+    declares). `texts`: the string arguments of an mcp or other call (for paths). `paths`: an
+    other call's path arguments (_PATH_KEYS), each counted as read and written. `cwd`: the
+    folder a shell call runs in when its arguments name one (_CWD_KEYS: Qwen's
     run_shell_command `directory`), else "" (the payload's cwd)."""
-    __slots__ = ("cls", "name", "subjects", "kind", "texts", "cwd")
+    __slots__ = ("cls", "name", "subjects", "kind", "texts", "cwd", "paths")
 
     def __init__(self, cls: str, name: str, subjects: list[str], kind: str = "",
-                 texts: list[str] | None = None, cwd: str = ""):
+                 texts: list[str] | None = None, cwd: str = "", paths: list[str] | None = None):
         self.cls, self.name, self.subjects = cls, name, subjects
         self.kind, self.texts, self.cwd = kind, texts or [], cwd
+        self.paths = paths or []
 
     def to_json(self) -> dict:
         return {"class": self.cls, "name": self.name, "subjects": self.subjects}
@@ -58,8 +64,11 @@ class Call:
 #: the tools every dialect's vocabulary knows (folded name -> (class, kind)): names several CLIs
 #: send and generic ones; each target's dialect part adds its own (TOOLS, core/targets/parts/
 #: dialect.py), a dialect shared by several targets its `tools` (core/targets/dialects.py VSCODE).
-#: `kind` refines a read ("search", "glob", "list", "" a file, see Call) and "editor" says the
-#: call's nested `command` decides (_EDITOR_COMMANDS: view reads, the rest write)
+#: `kind` refines a read ("search", "glob", "list", "" a file, see Call), a shell "session"
+#: (the process may outlive the call and take input a hook never sees), "editor" says the
+#: call's nested `command` decides (_EDITOR_COMMANDS: view reads, the rest write), and for an
+#: other tool "delegate" (see Call) and "dispatch" (the tool calls another one, named in its
+#: `name` with its `arguments`: the call is judged as that tool's)
 SHARED: dict[str, tuple[str, str]] = {
     # shell
     "bash": ("shell", ""), "shell": ("shell", ""), "powershell": ("shell", ""),
@@ -126,6 +135,15 @@ def names(vocab: Vocabulary) -> dict[str, tuple[str, str]]:
     return out
 
 
+def unknown(vocab: Vocabulary, offered) -> list[str]:
+    """The tool names a CLI offers (read from a real turn's request to the model) that `vocab`
+    does not know: neither a declared tool nor an MCP tool in one of its namings. The doctor's
+    closed-vocabulary check and the clients test over real turns list these."""
+    known = names(vocab)
+    return sorted({n for n in offered if isinstance(n, str) and n
+                   and fold(n) not in known and not _mcp(n, vocab[1])})
+
+
 _OTHER = ("other", "")
 _EVERY: list = []
 
@@ -143,9 +161,16 @@ _EDITOR_COMMANDS = {"view": "read", "create": "write", "str_replace": "write", "
                     "undo_edit": "write", "delete": "write"}
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", "target_file",
               "dirPath", "directory", "filename", "file",
-              "paths")    # Copilot 1.0.102 rg/glob: one directory or a list of them
+              "paths",    # Copilot 1.0.102 rg/glob: one directory or a list of them
+              "scriptPath",   # Claude Code's Workflow: the script file it runs
+              "workspacePath")    # Qwen Code's record_artifact: a file of the workspace
 _URL_KEYS = ("url", "urls", "uri", "query")
 _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
+#: the keys whose name says "a command": given to a tool nobody declares, the call is a shell
+#: call on that value (a declared other tool only on command and cmd: Claude's Workflow
+#: `script` is a workflow program, not a shell line)
+_COMMAND_KEYS = ("command", "cmd", "commandLine", "command_line", "cmdline", "script",
+                 "shell_command", "shellCommand")
 #: a shell tool's argument naming the folder the command runs in (Qwen Code's run_shell_command
 #: `directory`, docs/facts/qwen.md section 2): a relative path in the command is read from there
 _CWD_KEYS = ("directory",)
@@ -201,6 +226,17 @@ def _first_str(args: dict, keys: tuple[str, ...]) -> list[str]:
     return out
 
 
+def _all_str(args: dict, keys: tuple[str, ...]) -> list[str]:
+    """Every string (or list of strings) under any of `keys`."""
+    out: list[str] = []
+    for k in keys:
+        v = args.get(k)
+        for x in [v] if isinstance(v, str) else v if isinstance(v, list) else ():
+            if isinstance(x, str) and x and x not in out:
+                out.append(x)
+    return out
+
+
 def patch_paths(text: str) -> list[str]:
     """Every path an apply_patch (or a unified diff) touches."""
     out: list[str] = []
@@ -211,9 +247,9 @@ def patch_paths(text: str) -> list[str]:
     return out
 
 
-def _shell_subjects(args: dict) -> list[str]:
+def _shell_subjects(args: dict, keys: tuple[str, ...] = _SHELL_KEYS) -> list[str]:
     v = None
-    for k in _SHELL_KEYS:
+    for k in keys:
         if args.get(k) not in (None, ""):
             v = args[k]
             break
@@ -310,7 +346,14 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     if mcp:
         return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"], texts=_strings(args)[:50])
     f = fold(name)
-    cls, kind = _tool(vocab[0], f)
+    found = _tool(vocab[0], f)          # _OTHER itself for a name nobody declares
+    if found[1] == "dispatch":
+        inner = args.get("name")
+        if isinstance(inner, str) and inner and fold(inner) != f:
+            return classify(inner, tool_args(args.get("arguments")), mcp_servers, server_name,
+                            vocab)
+        found = _OTHER               # a dispatcher naming nothing (or itself): judged as unknown
+    cls, kind = found
     if kind == "editor" or (f in ("edit", "editor") and isinstance(args.get("command"), str)
                             and args["command"] in _EDITOR_COMMANDS):
         cls = _EDITOR_COMMANDS.get(args.get("command") if isinstance(args.get("command"), str)
@@ -318,7 +361,10 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
         return Call(cls, name, _first_str(args, _PATH_KEYS))
     if cls == "shell":
         cwd = next((v for v in (args.get(k) for k in _CWD_KEYS) if isinstance(v, str) and v), "")
-        return Call("shell", name, _shell_subjects(args), cwd=cwd)
+        # a session tool's process may take input later that no hook sees (kind "session":
+        # core/policy/rules.py makes a program that takes typed commands unresolved)
+        return Call("shell", name, _shell_subjects(args), "session" if kind == "session" else "",
+                    cwd=cwd)
     if cls == "write":
         return Call("write", name, _write_subjects(name, args))
     if cls == "read":
@@ -329,12 +375,28 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     if cls == "web":
         return Call("web", name, _first_str(args, _URL_KEYS))
     texts = _strings(args)[:50]
-    if _first_str(args, _SHELL_KEYS[:2]):
+    unknown = found is _OTHER
+    keys = _COMMAND_KEYS if unknown else _SHELL_KEYS[:2]
+    if _first_str(args, keys):
         # a tool agentdeck does not know that is given a command: the strictest role, a shell
         # call (Claude Code's Monitor ran `rm -rf` as "other"); its path-like arguments are
         # still the command's operands or, with none, looked at as an other call's
-        return Call("shell", name, _shell_subjects(args), texts=texts)
-    return Call("other", name, [name, *texts[:20]], texts=texts)
+        return Call("shell", name, _shell_subjects(args, keys), texts=texts)
+    # any other tool: every path it is given (_PATH_KEYS, relative ones against the cwd) is
+    # read and written, and any path written inside its other arguments too (core/policy/
+    # paths.py for_call); a name nobody declares is kind "unknown", and each of its top-level
+    # values that looks like a path (no space, a `/` or a leading `.` or `~`) is a path too
+    paths = _all_str(args, _PATH_KEYS)
+    if unknown:
+        paths += [v for v in args.values() if isinstance(v, str) and v not in paths
+                  and _pathlike(v)]
+    return Call("other", name, [name, *texts[:20]], "unknown" if unknown else kind,
+                texts=texts, paths=paths)
+
+
+def _pathlike(v: str) -> bool:
+    return 0 < len(v) <= 4096 and not any(c.isspace() for c in v) and (
+        "/" in v or v.startswith((".", "~")))
 
 
 def tool_calls(payload: dict, mcp_servers=(), vocab: "Vocabulary | None" = None) -> list[Call]:

@@ -12,7 +12,9 @@ Messages (Claude Code), all streamed as server-sent events.
         # the request carrying N tool results gets calls[N] (a str: the shell tool running it);
         # a freeform tool (Copilot's apply_patch) takes {"input": text}, a Codex MCP tool of a
         # namespace is named mcp__<server>__<tool>; a name starting with "!" is called as it is
-        # (without the "!") even when no request offered it (a name a model makes up)
+        # (without the "!") even when no request offered it (a name a model makes up); a
+        # callable step is called with the request and returns the step (an id from a result)
+        # or None (the final text)
 
 Test-only (the drill has its own server in core/drill); every request is kept in `m.requests`.
 """
@@ -73,13 +75,19 @@ class ScriptedModel:
 
     # ---- decisions -------------------------------------------------------------------------
     def offered(self) -> set[str]:
-        """Every tool name any request offered."""
+        """Every tool name any request offered; a Codex namespace's tools too (an MCP server's
+        as mcp__<server>__<tool>, the hook's spelling; another namespace's by their names)."""
         out = set()
         for _, body in self.requests:
             for t in body.get("tools") or []:
                 fn = t.get("function") if isinstance(t, dict) and isinstance(t.get("function"), dict) else t
                 if isinstance(fn, dict) and fn.get("name"):
                     out.add(fn["name"])
+                if isinstance(t, dict) and t.get("type") == "namespace" and isinstance(t.get("name"), str):
+                    ns = t["name"]
+                    for x in t.get("tools") or []:
+                        if isinstance(x, dict) and isinstance(x.get("name"), str):
+                            out.add(f"{ns}__{x['name']}" if ns.startswith("mcp__") else x["name"])
         return out
 
     def _shell_tool(self, tools: list) -> tuple[str, dict] | None:
@@ -129,6 +137,10 @@ class ScriptedModel:
         if n >= len(self.calls):
             return None
         step = self.calls[n]
+        if callable(step):                # made from the request (an earlier result's id)
+            step = step(body)
+            if step is None:              # the final text
+                return None
         if isinstance(step, str):
             return ScriptedModel(command=step)._shell_tool(body.get("tools"))
         return ScriptedModel(command="", call=step)._shell_tool(body.get("tools"))
@@ -137,7 +149,11 @@ class ScriptedModel:
         """The text of every tool result the CLI sent back (the last request's, in order)."""
         if not self.requests:
             return []
-        body = self.requests[-1][1]
+        return self.results_of(self.requests[-1][1])
+
+    @staticmethod
+    def results_of(body: dict) -> list[str]:
+        """The text of every tool result one request carries, in order."""
         out = []
         for m in body.get("messages") or body.get("input") or []:
             if not isinstance(m, dict):

@@ -10,11 +10,12 @@ import shutil
 
 import pytest
 
-from agentdeck.core import cli, engine
+from agentdeck.core import cli, doctor, engine
 from agentdeck.core.demo import make_demo_home
 from agentdeck.core.drill import record
 from agentdeck.core.drill.run import drill
 from agentdeck.core.facts import FACTS_BY_TARGET
+from agentdeck.core.policy import offered
 from tests.conftest import snapshot_tree
 from agentdeck.core.targets import registry
 from tests.target_homes import target_home
@@ -95,6 +96,16 @@ def test_fresh_install_all_ok_and_the_home_is_unchanged(scratch_env, need):
         assert {ln["target"] for ln in lines
                 if str(ln.get("drill_id", "")).startswith(rep.drill_id)
                 and ln.get("rule") == rule_id and ln.get("decision") == "deny"} == set(ALL)
+    # the drill recorded the tools each turn offered the model, at the CLI's version, and the
+    # doctor finds every one of them in agentdeck's vocabulary
+    for t in ALL:
+        version, rec = offered.entry(host, t, rep.targets[t].version)
+        assert version == rep.targets[t].version and rec["drill"].startswith(rep.drill_id)
+        assert len(rec["tools"]) >= 3, rec
+    rows = {f.check: f for f in doctor.run(host, "default", ALL)
+            if f.check.endswith(".tools.offered")}
+    assert {c: (f.result, "is in agentdeck's vocabulary" in f.message) for c, f in rows.items()} \
+        == {f"{t}.tools.offered": ("ok", True) for t in ALL}, [f.message for f in rows.values()]
 
 
 def test_messy_home_all_ok(scratch_env, need):

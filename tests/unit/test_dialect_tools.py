@@ -13,8 +13,8 @@ from agentdeck.core.policy import vocabulary as V
 from agentdeck.core.targets import dialects, registry
 from agentdeck.core.targets.dialects import Dialect, McpNaming, Speaker
 
-CLASSES = {"shell", "read", "write", "web"}
-KINDS = {"", "search", "glob", "list", "editor"}
+CLASSES = {"shell", "read", "write", "web", "other"}
+KINDS = {"", "search", "glob", "list", "editor", "delegate", "dispatch", "session"}
 
 
 def _tables():
@@ -37,6 +37,10 @@ def test_every_tools_table_is_folded_names_to_a_class_and_kind(where, table):
         assert cls in CLASSES and kind in KINDS, f"{where}: {name!r} -> {entry!r}"
         if kind in ("search", "glob", "list"):
             assert cls == "read", f"{where}: {name!r}: {kind} refines a read"
+        if kind in ("delegate", "dispatch"):
+            assert cls == "other", f"{where}: {name!r}: {kind} refines an other tool"
+        if kind == "session":
+            assert cls == "shell", f"{where}: {name!r}: a session is a shell tool's"
 
 
 def test_every_registered_target_declares_tools_and_mcp_names():

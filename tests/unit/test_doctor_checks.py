@@ -112,6 +112,15 @@ def _version_case(target: str) -> Case:
                 **fake_cli(target, "99.0.0"))
 
 
+def _offered_case(target: str) -> Case:
+    """A drill's record (core/policy/offered.py) of a CLI that offered a tool no vocabulary knows."""
+    rec = {"format": 1, "targets": {target: {"9.9.9": {
+        "tools": ["BrandNewTool9", "bash"], "recorded": "2026-12-04T06:00:00Z", "drill": "d"}}}}
+    return Case(f"{target}.tools.offered", "warning", {
+        ".local/state/agentdeck/offered-tools.json": json.dumps(rec)},
+        contains="does not know: BrandNewTool9", targets=(target,))
+
+
 COPILOT_HOOK = '{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo hi", "timeoutSec": 5}]}}'
 SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
@@ -135,6 +144,7 @@ _CODEX_TWICE = _codex_twice()
 CASES: list[Case] = [
     # ---- every target: version, plan, manifest
     *[_version_case(t) for t in TARGETS],
+    *[_offered_case(t) for t in TARGETS],
     Case("copilot.plan", "error", {".copilot/settings.json": "{ nope"}, "cannot compute the plan"),
     # another tool's install (agentihooks 2.x, core/facts/known_tools.py) not taken over yet
     Case("copilot.takeover", "warning",

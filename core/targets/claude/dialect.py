@@ -32,7 +32,43 @@ TOOLS = {
     # Claude Code 2.1.332's Monitor runs a shell command and streams its output (an
     # `rm -rf` through it ran while agentdeck filed it as "other")
     "monitor": ("shell", ""),
+    # Every other tool Claude Code TOOLS_VERIFIED offers the model, its role read from the
+    # schema the request carries (tests/clients/test_tool_vocabulary_real.py reads them from a
+    # real turn); an "other" tool's path arguments still count as read and written
+    # (core/policy/vocabulary.py). Agent starts a sub-agent from `prompt`, Workflow runs a
+    # script (`script`, or the file `scriptPath`: read and written as a path) that starts
+    # sub-agents, ScheduleWakeup fires `prompt` at the model later, and some skills run in a
+    # sub-agent with `args`: none carries a command, each is delegate, its text a prompt
+    # (docs/policy.md)
+    "agent": ("other", "delegate"),     # {description, prompt, subagent_type, model, ...}
+    "workflow": ("other", "delegate"),  # {script | name | scriptPath, args, resumeFromRunId}
+    "schedulewakeup": ("other", "delegate"),    # {delaySeconds, reason, prompt, stop, noop}
+    # a skill's own `!command` lines run under the event PreSkillShellCommand, not PreToolUse
+    # (docs/facts/claude.md section 6): the Skill call itself carries only the name and args
+    "skill": ("other", "delegate"),             # {skill, args}
+    "listagents": ("other", ""),                # {channel, q, cursor}: the sessions to message
+    "reportfindings": ("other", ""),    # {level, findings: [{file, line, summary, ...}]}: UI
+    "toolsearch": ("other", ""),        # {query, max_results}: the deferred tools' schemas
+    "deferredtoolplaceholder": ("other", ""),   # {}: "never call this tool"
+    # the deferred tools (listed by name, their schemas loaded through ToolSearch; all offered
+    # directly with ENABLE_TOOL_SEARCH=false, as the drill runs it)
+    "croncreate": ("other", "delegate"),    # {cron, prompt, recurring, durable}: a later prompt
+    "crondelete": ("other", ""),            # {id}
+    "cronlist": ("other", ""),              # {}
+    "sendmessage": ("other", "delegate"),   # {to, summary, message}: another agent's next turn
+    "taskstop": ("other", ""),              # {task_id, shell_id}: stops a background task
+    # a git worktree made and the session moved into it (`path`: an existing worktree, a path
+    # argument); ExitWorktree's action "remove" deletes the one EnterWorktree made
+    "enterworktree": ("other", ""),         # {name | path}
+    "exitworktree": ("other", ""),          # {action, discard_changes}
+    # claude.ai design projects: `path`/`paths` name files of the remote project (read and
+    # written here as any other tool's paths), write_files uploads local files (files[].
+    # localPath under finalize_plan's localDir, default the cwd): an absolute or ~ path written
+    # in its arguments counts as read and written, a relative localPath is not resolved
+    "designsync": ("other", ""),            # {method, projectId, path, paths, files, localDir}
 }
+#: the Claude Code version whose offered tools (all of them) TOOLS was checked against
+TOOLS_VERIFIED = "2.1.332"
 
 #: `mcp__<server>__<tool>` with every character but [A-Za-z0-9_-] made `_`; the payload's
 #: mcp_server {name, source} carries the server's real name

@@ -76,7 +76,8 @@ PRE_TOOL = {
         "shell": [("Bash", lambda s: {"command": s}),
                   ("Monitor", lambda s: {"command": s, "description": "watch"}),
                   # a tool no vocabulary knows, given a command: the strictest role (shell)
-                  ("FutureCommandTool", lambda s: {"command": s})],
+                  ("FutureCommandTool", lambda s: {"command": s}),
+                  ("FutureCommandTool", lambda s: {"script": s, "mode": "run"})],
         "read": [("Read", lambda s: {"file_path": s}),
                  ("NotebookRead", lambda s: {"notebook_path": s}),
                  ("Grep", lambda s: {"pattern": ".", "path": s, "output_mode": "content"})],
@@ -89,6 +90,14 @@ PRE_TOOL = {
         "search": [("Grep", lambda s: {"pattern": "KEY", "path": s, "output_mode": "content"})],
         "glob": [("Glob", lambda s: {"pattern": s})],
         "mcp-path": [("mcp__github__get_file", lambda s: {"path": s})],
+        # a sub-agent's prompt (Agent, and Workflow's script)
+        "delegate": [("Agent", lambda s: {"description": "look", "prompt": s}),
+                     ("Workflow", lambda s: {"script": f"agent({s!r})"})],
+        # a tool no vocabulary knows, given a path: read and written
+        "unknown-path": [("FutureFileTool", lambda s: {"file_path": s}),
+                         ("FutureFileTool", lambda s: {"path": s, "mode": "a"}),
+                         # a path under a key no table names
+                         ("FutureFileTool", lambda s: {"target": s, "mode": "a"})],
     }, [_mcp]),
 }
 

@@ -26,8 +26,52 @@ CODEX = Dialect(
 DIALECTS = (CODEX,)
 
 #: the tools Codex names beyond the shared ones (core/policy/vocabulary.py SHARED: Bash, shell,
-#: apply_patch, ...), folded; Codex has no read tool
-TOOLS = {"execcommand": ("shell", ""), "localshell": ("shell", ""), "unifiedexec": ("shell", "")}
+#: apply_patch, ...), folded; Codex has no read tool but view_image. Every tool Codex
+#: TOOLS_VERIFIED offers the model is here or in SHARED, its role read from the schema the
+#: request carries (tests/clients/test_tool_vocabulary_real.py reads them from a real turn); an
+#: "other" tool's path arguments still count as read and written (core/policy/vocabulary.py)
+TOOLS = {
+    # {cmd, tty, yield_time_ms, workdir, ...}: the process keeps running past the call as a
+    # session that write_stdin types into, and Codex 0.171.0 shows write_stdin to no hook
+    # (observed: `bash` started with tty true, then `cat <key>; touch <marker>` typed into it
+    # through write_stdin: the key was printed and the marker made, the hook saw two Bash
+    # calls; with tty false the bash exited at once). PreToolUse names exec_command `Bash`
+    # with `{command}` alone (tty is not in the payload, workdir becomes its cwd: observed),
+    # so every Bash call of Codex is a session's: a program that takes typed commands (a shell
+    # or REPL given nothing to run, an editor, a pager: programs.takes_commands) is unresolved
+    # there
+    "execcommand": ("shell", "session"),
+    "bash": ("shell", "session"),
+    "localshell": ("shell", ""), "unifiedexec": ("shell", ""),
+    # {session_id, chars}: `chars` is typed into a running exec_command session's stdin (a
+    # shell's, as often as not): judged as a command line if a hook is ever shown it (Codex
+    # 0.171.0 shows none); empty chars only polls
+    "writestdin": ("shell", ""),
+    "viewimage": ("read", ""),                          # {path}: an image file shown to the model
+    "requestuserinput": ("other", ""),                  # {questions}: asks the user (plan mode)
+    # the goal of the thread: create_goal's `objective` drives the turns that follow (delegate:
+    # the text is a prompt); update_goal sets a status, get_goal reads it
+    "creategoal": ("other", "delegate"),                # {objective, token_budget}
+    "updategoal": ("other", ""),                        # {status}
+    "getgoal": ("other", ""),                           # {}
+    # the namespace multi_agent_v1 ("spawning and managing sub-agents") and its tools, offered
+    # by these names inside it. spawn_agent starts a sub-agent from `message` (or `items`: text,
+    # or a path of an image, audio or skill); send_input's `message` steers one. Neither
+    # carries a command: delegate, the text a prompt (docs/policy.md); the sub-agent's own
+    # calls reach the hook (tests/clients/test_subagent_hooks_real.py). PreToolUse names them
+    # `spawn_agent`, `multi_agent_v1send_input`, `multi_agent_v1wait_agent` (observed in real
+    # turns, tests/clients/test_tool_roles_real.py); close and resume were not seen at a hook
+    "multiagentv1": ("other", "delegate"),
+    "spawnagent": ("other", "delegate"),    # {message | items, fork_context, model, ...}
+    "sendinput": ("other", "delegate"),     # {target, message | items, interrupt}
+    "multiagentv1sendinput": ("other", "delegate"),
+    "closeagent": ("other", ""),            # {target}
+    "resumeagent": ("other", ""),           # {id}
+    "waitagent": ("other", ""),             # {targets, timeout_ms}
+    "multiagentv1waitagent": ("other", ""),
+}
+#: the Codex version whose offered tools (all of them) TOOLS was checked against
+TOOLS_VERIFIED = "0.171.0"
 
 #: the model is offered a Responses namespace `mcp__<server>` holding `<tool>`; the hook sees
 #: `mcp__<server>__<tool>` with every character but [A-Za-z0-9_] made `_`

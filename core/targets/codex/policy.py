@@ -88,6 +88,12 @@ PRE_TOOL = {
                   # its shell running apply_patch with a heredoc: judged as the patch it applies
                   ("Bash", lambda s: {"command": f"apply_patch <<'EOF'\n{patch_moved(s)}EOF"})],
         "mcp-path": [("mcp__github__get_file", lambda s: {"path": s})],
+        # characters typed into a running exec_command session: a command line (if a hook is
+        # ever shown it: Codex 0.171.0 shows none)
+        "session-write": [("write_stdin", lambda s: {"session_id": 1, "chars": s})],
+        # a command of exec_command, as PreToolUse names it (Bash {command}) and as sent
+        "session": [("Bash", lambda s: {"command": s}), ("exec_command", lambda s: {"cmd": s})],
+        "unknown-path": [("future_file_tool", lambda s: {"path": s})],
     }, [spelled(MCP_NAMES)]),
 }
 

@@ -42,13 +42,37 @@ MCP_NAMES = McpNaming("", "-", "A-Za-z0-9_-", "-", "servers", verified=VERIFIED,
                            "toolName; permissionRequest names the tool '<server>/<spelled tool>'")
 
 #: the tools Copilot's camelCase payloads name beyond the shared ones (core/policy/vocabulary.py
-#: SHARED: bash, powershell, glob, grep, edit, apply_patch, fetch, web_fetch, ...), folded
+#: SHARED: bash, powershell, glob, grep, edit, apply_patch, fetch, web_fetch, ...), folded.
+#: Every tool Copilot CLI TOOLS_VERIFIED offers the model is here or in SHARED, its role read
+#: from the schema the request carries (tests/clients/test_tool_vocabulary_real.py reads them
+#: from a real turn); an "other" tool's path arguments still count as read and written, and a
+#: `command` it is given makes it a shell call (core/policy/vocabulary.py classify)
 TOOLS = {
-    "writebash": ("shell", ""),
+    "writebash": ("shell", ""),                         # {shellId, input}: typed into a session
     "view": ("read", ""), "rg": ("read", "search"),     # rg names its directories in `paths`
     "create": ("write", ""),
     "strreplaceeditor": ("write", "editor"),            # its nested `command` decides
+    # the sessions `bash` started (mode async): these carry a shellId and no command or path
+    # (the command was judged when bash ran it); stop_bash ends its process tree
+    "readbash": ("other", ""),                          # {shellId, delay}
+    "stopbash": ("other", ""),                          # {shellId}
+    "listbash": ("other", ""),                          # {}
+    # sub-agents: `task` starts one (agent types task and general-purpose run commands, each of
+    # them a call of its own) from `prompt`; write_agent's `message` becomes a running or idle
+    # agent's next turn. Neither carries a command: delegate, the text a prompt (docs/policy.md)
+    "task": ("other", "delegate"),      # {description, prompt, agent_type, name, model, mode, ...}
+    "writeagent": ("other", "delegate"),                # {agent_id | agent_ids | scope, message}
+    "readagent": ("other", ""),                         # {agent_id, wait, timeout, since_turn}
+    "listagents": ("other", ""),                        # {include_completed, scope}
+    "skill": ("other", ""),             # {skill}: loads a skill's instructions into the turn
+    # SQL on the session's own SQLite database (todos); a path written in the query (ATTACH)
+    # counts as read and written, as any other tool's
+    "sql": ("other", ""),                               # {description, query}
+    "sessionstoresql": ("other", ""),   # {description, query, source}: read-only history
+    "fetchcopilotclidocumentation": ("other", ""),      # {}: Copilot's own README/help
 }
+#: the Copilot CLI version whose offered tools (all of them) TOOLS was checked against
+TOOLS_VERIFIED = "1.0.102"
 
 #: a PascalCase key switches the payload to Claude Code's tool names (docs/facts/copilot.md)
 PASCAL_TOOLS = {

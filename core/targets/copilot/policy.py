@@ -113,6 +113,11 @@ _CAMEL_TOOLS: dict = {
              ("glob", lambda s: {"pattern": s.rsplit("/", 1)[-1],
                                  "paths": ["/tmp", s.rsplit("/", 1)[0] or "/"]})],
     "mcp-path": [("github-get_file", lambda s: {"path": s})],
+    # a sub-agent's prompt: task starts one, write_agent's message is its next turn
+    "delegate": [("task", lambda s: {"description": "look", "prompt": s, "agent_type": "task",
+                                     "name": "look"}),
+                 ("write_agent", lambda s: {"agent_id": "look-1", "message": s})],
+    "unknown-path": [("future_file_tool", lambda s: {"path": s})],
 }
 _CAMEL_MCP = [spelled(MCP_NAMES)]
 

@@ -51,7 +51,39 @@ TOOLS = {
     "listdirectory": ("read", "list"),           # {path}, opt-in (tools.listDirectory.enabled)
     "grepsearch": ("read", "search"),            # {pattern, glob, path, limit}
     "notebookedit": ("write", ""),               # {notebook_path, ...}
+    # Every other tool Qwen Code TOOLS_VERIFIED offers the model, its role read from the schema
+    # the request carries (tests/clients/test_tool_vocabulary_real.py reads them from a real
+    # turn); an "other" tool's path arguments still count as read and written
+    # (core/policy/vocabulary.py). `agent` starts a sub-agent from `prompt` (no command:
+    # delegate, the text a prompt, docs/policy.md)
+    "agent": ("other", "delegate"),     # {description, prompt, subagent_type, fork_*, ...}
+    "listagents": ("other", ""),                 # {}
+    "skill": ("other", ""),             # {skill, args}: a skill run in the main conversation
+    "getgoal": ("other", ""),                    # {}
+    "updategoal": ("other", ""),                 # {status, reason, blockerKind}: a proposal
+    "toolsearch": ("other", ""),                 # {query, max_results}: deferred tools' schemas
+    #: {name, arguments}: calls a deferred tool; PreToolUse names that tool itself (docs/facts/
+    #: qwen.md section 2), and a payload naming tool_call is judged as the tool in its `name`
+    "toolcall": ("other", "dispatch"),
+    # the deferred tools (listed by name in a system reminder, reached through tool_call, their
+    # schemas read through tool_search; web_fetch is SHARED's, monitor above)
+    "croncreate": ("other", "delegate"),  # {cron, prompt, recurring, durable, ...}: later prompts
+    "loopwakeup": ("other", "delegate"),  # {delaySeconds, prompt, reason}: a later prompt
+    "sendmessage": ("other", "delegate"),  # {to | task_id, message, summary}: an agent's turn
+    "crondelete": ("other", ""),                 # {id}
+    "cronlist": ("other", ""),                   # {}
+    "taskstop": ("other", ""),                   # {task_id}: stops a background agent or shell
+    # {name}: a git worktree under <project>/.qwen/worktrees/<slug>; exit_worktree's action
+    # "remove" deletes it
+    "enterworktree": ("other", ""),              # {name}
+    "exitworktree": ("other", ""),               # {name, action, discard_changes}
+    "readmcpresource": ("other", ""),            # {server_name, uri}: an MCP server's resource
+    "recordartifact": ("other", ""),  # {title, kind, storage, workspacePath, ...}: a path arg
+    "reportfindings": ("other", ""),             # {level, findings: [{file, ...}]}: for the UI
+    "zoomimage": ("read", ""),                   # {file_path, x1, y1, x2, y2}: an image file
 }
+#: the Qwen Code version whose offered tools (all of them) TOOLS was checked against
+TOOLS_VERIFIED = "0.24.4"
 
 #: `mcp__<server>__<tool>`, every character but [A-Za-z0-9_-] made `_`; a name that had such a
 #: character (or is longer than 63) also gets `_<7-char hash>` appended (docs/facts/qwen.md

@@ -118,6 +118,12 @@ PRE_TOOL = {
                                                       "directory": _split(s)[0]})],
         "dir-write": [("run_shell_command", lambda s: {"command": f"echo x > {_split(s)[1]}",
                                                        "directory": _split(s)[0]})],
+        "delegate": [("agent", lambda s: {"description": "look", "prompt": s})],
+        "unknown-path": [("future_file_tool", lambda s: {"file_path": s})],
+        # tool_call naming a shell tool (PreToolUse names the tool itself; judged the same)
+        "dispatch": [("tool_call", lambda s: {"name": "run_shell_command",
+                                              "arguments": {"command": s}}),
+                     ("tool_call", lambda s: {"name": "monitor", "arguments": {"command": s}})],
     }, [spelled(MCP_NAMES)]),
 }
 
