@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any, cast
 
 from . import __version__, engine, hooks_health, profiles, targets
-from .apply import inert_after
+from .apply import inert_after, journal_path
 from .errors import UserError
 from .formats.errors import FormatError
 from .host import Host, HostError, os_error_line
-from .interrupt import EXIT_INTERRUPTED, INTERRUPTED, hand_back
+from .interrupt import EXIT_INTERRUPTED, INTERRUPTED, STATE, hand_back
 from .org.command import cmd_org
 from .plan_run import (EXIT_ERROR, EXIT_OK, EXIT_PENDING, apply_decisions, print_plan, recover,
                        run_apply, say_inert, titles)
@@ -244,9 +244,29 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     return ap
 
 
+def interrupted_words() -> str:
+    """What a Ctrl-C in a command met, said as it is: in the middle of an apply, the files it had
+    written are put back now (its journal), not at the next command; after an apply had finished,
+    everything was applied; otherwise nothing more was written."""
+    host = STATE.get("host")
+    if isinstance(host, Host) and host.exists(journal_path(host)):
+        try:
+            msg = engine.recover(host)
+        except (UserError, HostError) as e:
+            return (f"agentdeck: interrupted during the apply; putting back what it wrote failed: "
+                    f"{e}")
+        return (f"agentdeck: interrupted during the apply; {msg or 'rolled back'}: the files are "
+                "as they were before it")
+    if STATE.get("applied"):
+        return ("agentdeck: interrupted after the apply had finished: everything in the plan "
+                "was applied (`agentdeck status` shows the home)")
+    return INTERRUPTED
+
+
 def make_host(args) -> Host:
     home = getattr(args, "home", None)
     host = Host.from_environment(home)
+    STATE["host"] = host         # what a Ctrl-C meets (interrupted_words)
     if home is not None and not host.is_dir(host.home):
         if host.exists(host.home, follow=True):
             raise UserError(f"--home {home} is not a folder (a file or another kind of entry is "
@@ -546,7 +566,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"agentdeck: error: {os_error_line(e.filename or '?', 'access', e)}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print(INTERRUPTED, file=sys.stderr)
+        print(interrupted_words(), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -11,6 +11,9 @@ else:
 
 INTERRUPTED = "agentdeck: interrupted; nothing more was written."
 EXIT_INTERRUPTED = 130
+#: what a Ctrl-C met, for the words the CLI answers it with (core/cli.py): the command's host,
+#: once it has one, and whether an apply had finished (core/plan_run.py sets both)
+STATE: dict[str, object] = {"host": None, "applied": False}
 
 
 def _quit(signum: int, frame: object) -> None:

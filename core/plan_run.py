@@ -16,6 +16,7 @@ from . import engine, profilecache, targets
 from .apply import inert_after, journal_path
 from .errors import UserError
 from .host import Host
+from .interrupt import STATE
 from .plan import dumps
 
 EXIT_OK, EXIT_ERROR, EXIT_PENDING = 0, 1, 2
@@ -147,7 +148,9 @@ def run_apply(host, plan, args) -> int:
     # written first and outside the apply (a cache, in agentdeck's own state dir: a crash while
     # writing it leaves the home as it was, and a damaged entry is only a cache miss)
     profilecache.save(host)
+    STATE["host"] = host
     result = engine.apply_plan(host, plan, leave_conflicts=True)
+    STATE["applied"] = True        # a Ctrl-C from here on meets a finished apply
     backup_dir = Path(result.backup_dir) if result.backup_dir else None
     backups = backup_dir is not None and any(
         f != "index.json" for f in host.listdir(backup_dir))

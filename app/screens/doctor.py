@@ -107,17 +107,17 @@ def layers_for_session(session, targets: list[str]) -> dict:
     """Each CLI's layers, strongest first (core/doctor/layers_view.py); {} in a build without."""
     try:   # local: a build without the doctor has no layer view
         from agentdeck.core.doctor.context import Ctx   # local: as above
-        from agentdeck.core.doctor.layers_view import all_rows   # local: as above
+        from agentdeck.core.doctor.layers_view import by_target   # local: as above
     except ImportError:
         return {}
-    return all_rows(Ctx(host=session.host, profile=session.profile, targets=targets))
+    return by_target(Ctx(host=session.host, profile=session.profile, targets=targets))
 
 
 LAYER_STYLE = {"org": "on #1c3d5a", "env": "on #3b2f4a", "project": "on #4a3b1c",
                "home": "on #1f3a2a"}
 
 
-def layers_text(layers: dict, titles: dict) -> Text:
+def layers_text(layers: dict[str, list], titles: dict) -> Text:
     """The layers drawn: per CLI a stack of bands, strongest on top, the band that decides the
     hooks now marked, a band that undoes agentdeck's in red."""
     t = Text(no_wrap=True, overflow="ellipsis")
@@ -126,19 +126,18 @@ def layers_text(layers: dict, titles: dict) -> Text:
             t.append("\n\n")
         t.append(f"{titles.get(target, target)}", style="bold")
         t.append("  strongest on top", style="dim")
-        pw = max((len(r["path"]) for r in rows), default=0)
+        pw = max((len(r.path) for r in rows), default=0)
         for r in rows:
             t.append("\n")
-            t.append(f" {r['layer']:<8} ", style=f"bold {LAYER_STYLE.get(r['layer'], '')}")
-            t.append(f" {r['path']:<{pw}}  ")
-            if r["undoes"]:
-                t.append(f"UNDOES agentdeck: {r['undoes']}", style="bold red3")
+            t.append(f" {r.layer:<8} ", style=f"bold {LAYER_STYLE.get(r.layer, '')}")
+            t.append(f" {r.path:<{pw}}  ")
+            if r.undoes:
+                t.append(f"UNDOES agentdeck: {r.undoes}", style="bold red3")
             else:
-                t.append(r["state"], style="" if r["state"] not in ("none", "not set")
-                         else "dim")
-                if r["decides"]:
-                    t.append(f"  {r['decides']}", style="dim")
-            if r["wins"]:
+                t.append(r.state, style="" if r.state not in ("none", "not set") else "dim")
+                if r.decides:
+                    t.append(f"  {r.decides}", style="dim")
+            if r.wins:
                 t.append("  ◀ decides the hooks now", style="bold #2f9e44")
     return t
 

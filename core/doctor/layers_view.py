@@ -114,8 +114,14 @@ def rows(ctx: Ctx, target: str) -> list[LayerRow]:
     return out
 
 
+def by_target(ctx: Ctx) -> dict[str, list[LayerRow]]:
+    """Each selected CLI's rows (the app draws these)."""
+    return {t: rows(ctx, t) for t in ctx.targets if t in registry.BY_NAME}
+
+
 def all_rows(ctx: Ctx) -> dict[str, list[dict[str, Any]]]:
-    return {t: [r.to_json() for r in rows(ctx, t)] for t in ctx.targets if t in registry.BY_NAME}
+    """The same as plain data (--json, the HTML export, the text table)."""
+    return {t: [r.to_json() for r in lrows] for t, lrows in by_target(ctx).items()}
 
 
 def render(layers: dict[str, list[dict[str, Any]]], titles: dict[str, str]) -> list[str]:

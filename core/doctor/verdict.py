@@ -1,7 +1,11 @@
 """The doctor at a glance: one verdict per CLI before any table (flutter doctor's habit).
 
-    ✓ Claude Code 2.1.332  hooks live (12) · enforced by hook + Claude Code permissions.deny ·
-                           MCP 1 on, 1 off · no hand-edits · drilled 2 h ago: held
+    ✓ Claude Code 2.1.332  hooks live (12) · guard: hook + permissions.deny · MCP 1 on, 1 off ·
+                           in sync · drilled 2 h ago: held, matrix 12/12 classes held
+
+"guard" names the layers that enforce the profile's policy in that CLI now: agentdeck's hook
+(while its hooks can run), the CLI's own deny list where the plan writes entries to it, the
+org layer where agentdeck's is installed.
 
 A verdict is read from what the doctor's run already holds (its findings, its plans, the CLI
 versions it found) and from the drill's record on this machine (core/drill/record.py); nothing

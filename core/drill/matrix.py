@@ -204,14 +204,14 @@ def run_target(host: Host, target: str, mid: str, cases: list[Case]) -> TargetMa
 
     root = host.state_dir / "matrix" / mid / target
     try:
-        mhost = _scratch_host(host, root)
-        pdir = mhost.config_dir / "profiles" / PROFILE
-        mhost.mkdir(pdir, mode=0o700)
-        mhost.write_atomic(pdir / "profile.toml", profile_toml().encode(), mode=0o600)
-        plan = engine.build_plan(mhost, PROFILE, [target], trust_hooks=True)
-        if not engine.apply_plan(mhost, plan).ok:
+        h = _scratch_host(host, root)
+        pdir = h.config_dir / "profiles" / PROFILE
+        h.mkdir(pdir, mode=0o700)
+        h.write_atomic(pdir / "profile.toml", profile_toml().encode(), mode=0o600)
+        plan = engine.build_plan(h, PROFILE, [target], trust_hooks=True)
+        if not engine.apply_plan(h, plan).ok:
             return TargetMatrix(target, None, "failed", problem="the corpus profile did not apply")
-        rd = ready.check(mhost, PROFILE, target)
+        rd = ready.check(h, PROFILE, target)
         if not isinstance(rd, ready.Ready):
             return TargetMatrix(target, rd.version, "skipped",
                                 problem=rd.problems[0] if rd.problems else rd.status)
@@ -228,7 +228,7 @@ def run_target(host: Host, target: str, mid: str, cases: list[Case]) -> TargetMa
             return operator_rule.Trials([trial], tree=tree)
 
         keep: dict = {}
-        rep = drill_target(mhost, PROFILE, rd, mid, isolation(mhost), _size(mhost, audit_path(mhost)),
+        rep = drill_target(h, PROFILE, rd, mid, isolation(h), _size(h, audit_path(h)),
                            make_trials=make_trials,
                            extra_seconds=SECONDS_PER_CALL * len(cases), keep=keep)
         if "records" not in keep:

@@ -11,6 +11,7 @@ import pytest
 from agentdeck.core import engine, hookhandler
 from agentdeck.core.drill import receipts, report, runners
 from agentdeck.core.drill.server import Script, ScriptedServer
+from agentdeck.core.targets import registry
 from tests.target_homes import target_home
 
 CMDS = ["echo one > a.txt", "echo agentdeck-drill-canary > c.txt"]
@@ -228,7 +229,7 @@ def test_a_reachable_event_that_did_not_fire_fails(ghost):
     assert not rep.ok and "Stop: did not fire, although a one-tool turn fires it" in rep.problems
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", registry.NAMES)
 def test_runner_versions_are_the_verified_facts(target):
     from agentdeck.core.facts import FACTS_BY_TARGET
     assert runners.RUNNERS[target].verified == FACTS_BY_TARGET[target].verified_versions[1]

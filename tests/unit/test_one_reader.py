@@ -12,9 +12,10 @@ from agentdeck.core import engine
 from agentdeck.core.doctor.context import Ctx
 from agentdeck.core.errors import UserError
 from agentdeck.core.host import Host
+from agentdeck.core.targets import registry
 from tests.target_homes import target_home
 
-ALL = ["copilot", "codex", "claude"]
+ALL = list(registry.NAMES)
 
 
 def _count_reads(monkeypatch, host: Host) -> Counter:

@@ -6,9 +6,10 @@ import os
 import shutil
 
 from agentdeck.core import engine
+from agentdeck.core.targets import registry
 from tests.target_homes import target_home
 
-ALL = ["copilot", "codex", "claude"]
+ALL = list(registry.NAMES)
 
 
 def _own_profile(host):
