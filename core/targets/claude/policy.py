@@ -40,6 +40,17 @@ LAYERS = (
 GUARDED = guarded(("settings.json", "settings.local.json", "agentdeck-hook.sh",
                    "**/.claude/settings.json", "**/.claude/settings.local.json"), LAYERS)
 
+#: what stops code that builds its own paths (facts.py SANDBOX): Claude Code 2.1.332's command
+#: sandbox (bubblewrap on Linux) denies the open itself; agentdeck writes the deny rules there
+#: only when the operator turned the sandbox on (sandbox.py)
+RUNTIME_FLOOR = ("Claude's command sandbox, when your settings.json sets sandbox.enabled to true "
+                 "(agentdeck does not switch it on: it changes how every Bash command runs): the "
+                 "[[policy.paths]] deny entries agentdeck writes into sandbox.filesystem."
+                 "denyRead/denyWrite, and its permissions.deny entries, which the sandbox "
+                 "enforces too; a command the model marks dangerouslyDisableSandbox escapes it "
+                 "unless sandbox.allowUnsandboxedCommands is false (observed for python3 -c "
+                 "building the path at run time); otherwise nothing")
+
 #: Claude's own path deny (facts.py PERMISSIONS): every [[policy.paths]] deny rule it can spell
 #: is written there (permissions.py)
 def _native_deny() -> NativeDeny:
