@@ -64,3 +64,23 @@ def test_each_targets_native_deny_is_data_with_the_version_verified():
         assert native_layers.for_rule(KEYS, spec.name)["verified"] == layer.verified
     assert {"claude": True, "codex": "conditional", "copilot": False}.items() <= seen.items()
     assert native_layers.native_deny("repo") is None
+
+
+def test_policy_show_names_each_clis_runtime_floor_or_nothing(home, capsys):
+    """Per CLI, what stops code that builds its own paths at run time: the layer its policy part
+    names (RUNTIME_FLOOR), or "nothing" -- printed by `policy show`, asked of the parts."""
+    from agentdeck.core import cli   # local: the CLI entry, for this one test
+
+    assert cli.main(["policy", "show", "--home", str(home)]) == 0
+    printed, current = {}, None
+    for line in capsys.readouterr().out.splitlines():
+        if line and not line.startswith(" "):
+            current = line.split()[0]
+        elif "code that builds its own paths at run time is stopped by: " in line:
+            printed[current] = line.split("is stopped by: ", 1)[1]
+    want = {spec.name: getattr(registry.part(spec.name, "policy"), "RUNTIME_FLOOR", "")
+            or "nothing" for spec in registry.TARGETS if registry.has_part(spec.name, "policy")}
+    assert want and {t: printed.get(t) for t in want} == want
+    assert printed.get("repo") == "nothing"
+    assert any(f != "nothing" for f in want.values())
+    assert "sandbox.enabled" in want["claude"]
