@@ -55,7 +55,8 @@ def _turn(host, clients, calls: list, cwd: Path) -> list[str]:
 def test_claudes_sandbox_stops_a_path_built_at_run_time_with_the_hook_neutered(
         scratch_env, clients, need, tmp_path):
     """The bundled default profile's ssh-private-keys rule, in a home whose operator turned
-    Claude's sandbox on (and closed its escape hatch, allowUnsandboxedCommands false)."""
+    Claude's sandbox on and closed its two ways around it (allowUnsandboxedCommands false,
+    failIfUnavailable true)."""
     need("claude")
     if shutil.which("bwrap") is None:
         pytest.fail("bubblewrap (bwrap) is not installed: Claude's sandbox needs it on Linux "
@@ -68,7 +69,7 @@ def test_claudes_sandbox_stops_a_path_built_at_run_time_with_the_hook_neutered(
     (ssh / "id_rsa.pub").write_text("ssh-rsa AAAA public\n")
     settings = target_home(host, "claude") / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(json.dumps({"sandbox": {"enabled": True,
+    settings.write_text(json.dumps({"sandbox": {"enabled": True, "failIfUnavailable": True,
                                                 "allowUnsandboxedCommands": False}}))
     plan = engine.build_plan(host, "default", ["claude"])
     assert engine.apply_plan(host, plan).ok

@@ -113,6 +113,7 @@ def test_nothing_is_written_unless_the_operator_turned_the_sandbox_on(host, with
 def test_the_entries_join_the_operators_lists_and_uninstall_removes_only_ours(host, with_paths):
     theirs = ["~/.aws/credentials", "~/private"]        # the first is also one of ours
     _settings(host, {"sandbox": {"enabled": True, "allowUnsandboxedCommands": False,
+                                 "failIfUnavailable": True,
                                  "filesystem": {"denyRead": theirs, "allowWrite": ["/tmp/x"]}}})
     plan = engine.build_plan(host, with_paths, ["claude"])
     want = [e for t in cs.translations({"paths": [KEYS, CLOUD]}) for e in t.entries]
@@ -120,10 +121,10 @@ def test_the_entries_join_the_operators_lists_and_uninstall_removes_only_ours(ho
     assert labels == sorted(f"sandbox.filesystem.{k} {p}" for k, p in want
                             if (k, p) != ("denyRead", "~/.aws/credentials"))
     info = plan.info["claude"]["sandbox"]
-    assert info["enabled"] and info["escape"] is False
+    assert info["enabled"] and info["escape"] is False and info["fail_open"] is False
     assert {"kind": "denyRead", "entry": "~/.aws/credentials", "rule": "cloud",
             "state": "yours"} in info["entries"]
-    assert not any("dangerouslyDisableSandbox" in n.message for n in plan.notices["claude"])
+    assert not any("do not hold for" in n.message for n in plan.notices["claude"])
     assert engine.apply_plan(host, plan).ok
     fs = _settings(host)["sandbox"]["filesystem"]
     assert fs["denyRead"][:2] == theirs
@@ -136,15 +137,25 @@ def test_the_entries_join_the_operators_lists_and_uninstall_removes_only_ours(ho
     un = engine.build_uninstall_plan(host, ["claude"])
     assert engine.apply_plan(host, un).ok
     sb = _settings(host)["sandbox"]
-    assert sb == {"enabled": True, "allowUnsandboxedCommands": False,
+    assert sb == {"enabled": True, "allowUnsandboxedCommands": False, "failIfUnavailable": True,
                   "filesystem": {"denyRead": theirs, "allowWrite": ["/tmp/x"]}}
 
 
-def test_an_open_escape_hatch_is_a_warning(host, with_paths):
-    _settings(host, {"sandbox": {"enabled": True}})
+@pytest.mark.parametrize("sandbox, holes", [
+    ({"enabled": True}, ["dangerouslyDisableSandbox", "bubblewrap or socat is missing"]),
+    ({"enabled": True, "failIfUnavailable": True}, ["dangerouslyDisableSandbox"]),
+    ({"enabled": True, "allowUnsandboxedCommands": False}, ["bubblewrap or socat is missing"]),
+])
+def test_each_way_around_the_sandbox_left_open_is_a_warning(host, with_paths, sandbox, holes):
+    _settings(host, {"sandbox": sandbox})
     plan = engine.build_plan(host, with_paths, ["claude"])
-    assert _sandbox_items(plan) and plan.info["claude"]["sandbox"]["escape"] is True
-    assert any("dangerouslyDisableSandbox" in n.message for n in plan.notices["claude"])
+    info = plan.info["claude"]["sandbox"]
+    assert _sandbox_items(plan)
+    assert info["escape"] is ("allowUnsandboxedCommands" not in sandbox)
+    assert info["fail_open"] is ("failIfUnavailable" not in sandbox)
+    [warning] = [n.message for n in plan.notices["claude"] if "do not hold for" in n.message]
+    for hole in ("dangerouslyDisableSandbox", "bubblewrap or socat is missing"):
+        assert (hole in warning) == (hole in holes), warning
 
 
 def test_a_deny_read_that_is_not_a_list_is_left_alone(host, with_paths):

@@ -71,6 +71,7 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
                          "rules": [{"id", "entries", "written", "skipped", "notes"}]}
   info["sandbox"] = {"file": str, "enabled": bool,      # only when the profile has paths rules
                      "why": str, "escape": bool | None,  # why nothing is written; the model's way out
+                     "fail_open": bool | None,           # no bubblewrap: commands run unsandboxed
                      "entries": [{"kind": "denyRead" | "denyWrite", "entry", "rule",
                                   "state": "new" | "ours" | "yours"}],
                      "rules": [{"id", "entries", "written", "skipped", "notes"}]}
@@ -255,7 +256,7 @@ class ClaudeTarget(Target):
                     "still enforces them); add the entries `agentdeck policy show` describes to "
                     "that file, or drop its \"sandbox\"")
             st.info["sandbox"] = {"file": str(path), "enabled": False, "entries": [],
-                                  "rules": [], "escape": None,
+                                  "rules": [], "escape": None, "fail_open": None,
                                   "why": "the profile sets \"sandbox\" itself"}
             return
         manifest = view.manifest(T, self.manifest_path(host))

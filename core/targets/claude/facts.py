@@ -293,8 +293,8 @@ SANDBOX: tuple[NativeFact, ...] = tuple(
     "escape hatch: a Bash call with `dangerouslyDisableSandbox: true` ran outside the sandbox "
     "and read the key under bypassPermissions, unless settings.json sets "
     "`sandbox.allowUnsandboxedCommands: false` (then the same call was refused by the sandbox)",
-)) + (
-    NativeFact("without a usable sandbox (bubblewrap missing) Claude runs commands unsandboxed "
-               "unless `sandbox.failIfUnavailable` is true (the binary's own text; not tried)",
-               "documented", SANDBOX_VERIFIED),
-)
+    "without bubblewrap and socat on PATH, `claude -p` ran the `python3 -c` unsandboxed and "
+    "printed the key, with no message; with `sandbox.failIfUnavailable: true` it refused to "
+    "start (exit 1, \"sandbox required but unavailable: ... bubblewrap (bwrap) not installed, "
+    "socat not installed\")",
+))

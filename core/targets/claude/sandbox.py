@@ -24,7 +24,9 @@ agentdeck never switches the sandbox on (it changes how every Bash command runs:
 the working folder fail, network goes through its proxy): entries are added only while the
 operator's own settings.json has `sandbox.enabled: true`. Otherwise nothing is written and the
 plan says why. The layer is open to a command the model marks `dangerouslyDisableSandbox` unless
-the operator also sets `sandbox.allowUnsandboxedCommands: false`: the plan warns when it is not.
+the operator also sets `sandbox.allowUnsandboxedCommands: false`, and to every command when
+bubblewrap or socat is missing unless `sandbox.failIfUnavailable` is true (Claude then runs them
+unsandboxed without a word): the plan warns while either is open.
 
 Plan items: each entry is ONE member of the list at its key (Desired.member, matched by the exact
 string), like permissions.deny (permission_list.py): the operator's entries are never compared,
@@ -114,11 +116,11 @@ def _why_not(settings: dict | None) -> str:
 def add_to(st: DesiredState, policy: dict | None, settings_path: Path, settings: dict | None,
            manifest, display) -> dict:
     """Add one member item per entry agentdeck contributes, when the operator's sandbox is on;
-    returns the info block ({"file", "enabled", "why", "escape", "entries": [{"kind", "entry",
-    "rule", "state"}], "rules": [...]})."""
+    returns the info block ({"file", "enabled", "why", "escape", "fail_open", "entries":
+    [{"kind", "entry", "rule", "state"}], "rules": [...]})."""
     trs = translations(policy)
     info: dict[str, Any] = {"file": str(settings_path), "enabled": False, "why": "",
-                            "escape": None, "entries": [],
+                            "escape": None, "fail_open": None, "entries": [],
                             "rules": [{"id": t.rule, "entries": [list(e) for e in t.entries],
                                        "written": [list(x) for x in t.written],
                                        "skipped": [list(x) for x in t.skipped],
@@ -139,10 +141,14 @@ def add_to(st: DesiredState, policy: dict | None, settings_path: Path, settings:
     sb = (settings or {})["sandbox"]
     info["enabled"] = True
     info["escape"] = sb.get("allowUnsandboxedCommands") is not False
-    if info["escape"]:
-        st.warn(f"{display(settings_path)}: Claude's sandbox lets the model run a command outside "
-                "it (dangerouslyDisableSandbox) while sandbox.allowUnsandboxedCommands is not "
-                "false: the sandbox entries agentdeck writes do not hold for such a command")
+    info["fail_open"] = sb.get("failIfUnavailable") is not True
+    holes = ([("a command the model marks dangerouslyDisableSandbox (set sandbox."
+               "allowUnsandboxedCommands to false)")] if info["escape"] else []) + (
+        [("every command when bubblewrap or socat is missing: Claude then runs them unsandboxed "
+          "without a word (set sandbox.failIfUnavailable to true)")] if info["fail_open"] else [])
+    if holes:
+        st.warn(f"{display(settings_path)}: the sandbox entries agentdeck writes do not hold for "
+                + "; nor for ".join(holes))
     fs = sb.get("filesystem") if isinstance(sb.get("filesystem"), dict) else {}
     ours = _ours(manifest, settings_path)
     for (kind, pattern), rule in wanted.items():
