@@ -63,12 +63,26 @@ def _native_deny() -> NativeDeny:
         layer="Claude Code permissions.deny (~/.claude/settings.json)", written=True)
 
 
+#: Claude's command sandbox as a layer of its own (facts.py SANDBOX): the rules written there only
+#: while the operator's settings turn it on (sandbox.py)
+def _floor() -> NativeDeny:
+    from . import facts                    # local: see __getattr__
+    from .sandbox import translate         # local: see __getattr__
+
+    return NativeDeny(
+        verified=facts.SANDBOX_VERIFIED, facts=facts.SANDBOX, translate=translate,
+        layer="Claude Code sandbox.filesystem.denyRead/denyWrite (~/.claude/settings.json)",
+        written="conditional",
+        why="only while your settings.json sets sandbox.enabled to true (agentdeck does not "
+            "switch it on: it changes how every Bash command runs); for Bash commands only")
+
+
 def __getattr__(name: str) -> Any:
-    # NATIVE_DENY is made when first asked for: every apply reads each target's GUARDED
-    # (the compiled policy's agentdeck-self rule), and this target's facts and
+    # NATIVE_DENY and FLOOR are made when first asked for: every apply reads each target's
+    # GUARDED (the compiled policy's agentdeck-self rule), and this target's facts and
     # translation need not load for that (~30 M instructions off a one-target apply)
-    if name == "NATIVE_DENY":
-        value = globals()[name] = _native_deny()
+    if name in ("NATIVE_DENY", "FLOOR"):
+        value = globals()[name] = (_native_deny if name == "NATIVE_DENY" else _floor)()
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
