@@ -293,6 +293,11 @@ SANDBOX: tuple[NativeFact, ...] = tuple(
     "escape hatch: a Bash call with `dangerouslyDisableSandbox: true` ran outside the sandbox "
     "and read the key under bypassPermissions, unless settings.json sets "
     "`sandbox.allowUnsandboxedCommands: false` (then the same call was refused by the sandbox)",
+    "a working folder's .claude/settings.json switches the floor off there: with "
+    "`\"sandbox\": {\"enabled\": false}` the `python3 -c` printed the key although the user's "
+    "settings had the sandbox on with denyRead, allowUnsandboxedCommands false and "
+    "failIfUnavailable true; its `sandbox.filesystem.allowRead: [\"~/.ssh/id_rsa\"]` re-opened "
+    "the key too (a project file with neither left the deny in place)",
     "without bubblewrap and socat on PATH, `claude -p` ran the `python3 -c` unsandboxed and "
     "printed the key, with no message; with `sandbox.failIfUnavailable: true` it refused to "
     "start (exit 1, \"sandbox required but unavailable: ... bubblewrap (bwrap) not installed, "

@@ -49,7 +49,8 @@ RUNTIME_FLOOR = ("Claude's command sandbox, when your settings.json sets sandbox
                  "denyRead/denyWrite, and its permissions.deny entries, which the sandbox "
                  "enforces too; a command the model marks dangerouslyDisableSandbox escapes it "
                  "unless sandbox.allowUnsandboxedCommands is false, and without bubblewrap every "
-                 "command does unless sandbox.failIfUnavailable is true (observed for python3 -c "
+                 "command does unless sandbox.failIfUnavailable is true, and a working folder's "
+                 ".claude/settings.json can switch it off there (observed for python3 -c "
                  "building the path at run time); otherwise nothing")
 
 #: Claude's own path deny (facts.py PERMISSIONS): every [[policy.paths]] deny rule it can spell
