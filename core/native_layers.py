@@ -27,8 +27,10 @@ if TYPE_CHECKING:  # pragma: no cover
 HOOK_ONLY = "the hook is the only layer"
 
 
-def for_rule(rule: dict, target: str) -> dict:
-    layer = native_deny(target)
+def for_rule(rule: dict, target: str, layer_name: str = "NATIVE_DENY") -> dict:
+    """`layer_name`: NATIVE_DENY (the CLI's own path deny) or FLOOR (its sandbox, where that is a
+    layer of its own: the floor under code that builds its own paths)."""
+    layer = native_deny(target, layer_name)
     out = {"target": target, "rule": rule.get("id"), "layer": None, "hook_only": True,
            "conditional": False,
            "entries": [], "written": [], "skipped": [], "notes": [],
@@ -60,10 +62,10 @@ def for_rule(rule: dict, target: str) -> dict:
     return out
 
 
-def native_deny(target: str) -> "NativeDeny | None":
-    """The CLI's own path deny as the target's policy part's NATIVE_DENY describes it
+def native_deny(target: str, layer_name: str = "NATIVE_DENY") -> "NativeDeny | None":
+    """The CLI's own path deny as the target's policy part's NATIVE_DENY (or FLOOR) describes it
     (core/targets/parts/policy.py), or None (no such record, or a scope such as repo)."""
-    return getattr(_policy_part(target), "NATIVE_DENY", None)
+    return getattr(_policy_part(target), layer_name, None)
 
 
 def _policy_part(target: str):
@@ -74,8 +76,9 @@ def _policy_part(target: str):
     return registry.part(target, "policy")
 
 
-def describe(policy: dict | None, target: str) -> list[dict]:
-    return [for_rule(r, target) for r in (policy or {}).get("paths") or [] if isinstance(r, dict)]
+def describe(policy: dict | None, target: str, layer_name: str = "NATIVE_DENY") -> list[dict]:
+    return [for_rule(r, target, layer_name) for r in (policy or {}).get("paths") or []
+            if isinstance(r, dict)]
 
 
 def line(row: dict) -> str:

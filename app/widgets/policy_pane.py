@@ -52,6 +52,9 @@ def policy_text(host: Host, data: PolicyView | None, target: str | None) -> Text
             t.append(e.tools)
             t.append(f"\n  {e.cli} own layer ", style="bold")
             t.append(e.native, style="dim")
+            if e.floor:
+                t.append(f"\n  {e.cli} sandbox ", style="bold")
+                t.append(e.floor, style="dim")
     for c in rules:
         t.append("\n\n")
         t.append(f"{c.decision:<5} ", style=DECISION_STYLE.get(c.decision, "bold"))

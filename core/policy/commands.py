@@ -122,6 +122,8 @@ def cmd_policy(args, make_host) -> int:
                     tools = "; ".join(f"{k}: {v}" for k, v in e["tools"].items() if v)
                     print(f"      {e['cli']} hook: {tools}")
                     print(f"      {e['cli']} own layer: {e['native']}")
+                    if e.get("floor"):
+                        print(f"      {e['cli']} sandbox: {e['floor']}")
                 _real_turns(r)
             print(f"  unresolved commands -> {d['unresolved']}")
             print(f"  code that builds its own paths at run time is stopped by: "

@@ -118,7 +118,8 @@ def describe(policy: dict | None, target: str) -> dict:
             per_cli.append({"cli": d.cli, "dialect": d.label,
                             "tools": {a: tools.get(a, "") for a in access} | {
                                 "shell": f"{tools.get('shell', '')}: operands and redirections"},
-                            "native": _native(target, r)})
+                            "native": _native(target, r),
+                            "floor": _native(target, r, "FLOOR")})
         out["paths"].append({
             "id": r.get("id"), "paths": r.get("paths"), "except": r.get("except") or [],
             "access": access, "decision": r.get("decision", "deny"),
@@ -138,12 +139,15 @@ def _real_turns(kind: str) -> dict:
     return {"doc": corpus.ENFORCEMENT_DOC if classes else "", "classes": list(classes)}
 
 
-def _native(target: str, rule: dict) -> str:
+def _native(target: str, rule: dict, layer_name: str = "NATIVE_DENY") -> str:
     """The CLI's own layer that also enforces a path rule, or why the hook is the only one
-    (core/native_layers.py, from the facts observed with each CLI)."""
+    (core/native_layers.py, from the facts observed with each CLI); for FLOOR, its sandbox as
+    a layer of its own, or "" where the policy part names none."""
     from agentdeck.core import native_layers
 
-    d = native_layers.for_rule(rule, target)
+    if layer_name != "NATIVE_DENY" and native_layers.native_deny(target, layer_name) is None:
+        return ""
+    d = native_layers.for_rule(rule, target, layer_name)
     if d.get("hook_only"):
         return d.get("why") or "the hook is the only layer"
     why = f"; {d['why']}" if d.get("why") else ""

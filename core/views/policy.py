@@ -41,10 +41,12 @@ class Channel:
 
 @dataclass(frozen=True)
 class PathLayer:
-    """Who enforces a path rule in one CLI: its hook (per tool) and its own layer."""
+    """Who enforces a path rule in one CLI: its hook (per tool), its own layer, and its sandbox
+    where that is a layer of its own ("" where the CLI has none agentdeck writes)."""
     cli: str
     tools: str                      # "read: ...; write: ...; shell: ..."
     native: str
+    floor: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,8 @@ def _path_rule(r: dict) -> PathRule:
         tools = e.get("tools") if isinstance(e.get("tools"), dict) else {}
         layers.append(PathLayer(cli=cli_name(e.get("cli")),
                                 tools="; ".join(f"{k}: {v}" for k, v in tools.items() if v),
-                                native=str(e.get("native") or "")))
+                                native=str(e.get("native") or ""),
+                                floor=str(e.get("floor") or "")))
     return PathRule(id=str(r.get("id") or "?"), decision=str(r.get("decision") or "?"),
                     access=strs(r.get("access")), paths=strs(r.get("paths")),
                     excepted=strs(r.get("except")), reason=str(r.get("reason") or ""),

@@ -166,8 +166,8 @@ def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clie
     work = tmp_path / "work"
     work.mkdir()
 
-    def cat(path: Path) -> str:
-        with ScriptedModel(command=f"cat {path}") as m:
+    def run(command: str) -> str:
+        with ScriptedModel(command=command) as m:
             provider = f'{{name="fake",base_url="{m.url}/v1",wire_api="responses"}}'
             r = subprocess.run(
                 [str(clients.bin_dirs["codex"] / "codex"), "exec", "--skip-git-repo-check",
@@ -185,9 +185,13 @@ def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clie
 
     stderr: list[str] = []
 
-    denied = cat(ssh / "id_rsa")
+    denied = run(f"cat {ssh / 'id_rsa'}")
     assert SECRET not in denied and "Permission denied" in denied, denied
-    assert "ssh-rsa AAAA public" in cat(ssh / "id_rsa.pub")
+    assert "ssh-rsa AAAA public" in run(f"cat {ssh / 'id_rsa.pub'}")
+    # code that builds the key's path at run time, which no hook can read: the sandbox's floor
+    built = run("python3 -c \"import os; p = os.path.join(os.path.expanduser(chr(126)), "
+                "chr(46) + 'ss' + 'h', 'id' + chr(95) + 'r' + 'sa'); print(open(p).read())\"")
+    assert SECRET not in built and "Permission denied" in built, built
     # which bubblewrap ran: Codex warns when it falls back on its bundled one
     fallback = ["could not find bubblewrap on PATH" in e for e in stderr]
-    assert fallback == [bwrap == "bundled"] * 2, stderr
+    assert fallback == [bwrap == "bundled"] * 3, stderr

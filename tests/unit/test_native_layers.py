@@ -64,3 +64,46 @@ def test_each_targets_native_deny_is_data_with_the_version_verified():
         assert native_layers.for_rule(KEYS, spec.name)["verified"] == layer.verified
     assert {"claude": True, "codex": "conditional", "copilot": False}.items() <= seen.items()
     assert native_layers.native_deny("repo") is None
+
+
+def test_policy_show_names_each_clis_runtime_floor_or_nothing(home, capsys):
+    """Per CLI, what stops code that builds its own paths at run time: the layer its policy part
+    names (RUNTIME_FLOOR), or "nothing" -- printed by `policy show`, asked of the parts."""
+    from agentdeck.core import cli   # local: the CLI entry, for this one test
+
+    assert cli.main(["policy", "show", "--home", str(home)]) == 0
+    printed, current = {}, None
+    for line in capsys.readouterr().out.splitlines():
+        if line and not line.startswith(" "):
+            current = line.split()[0]
+        elif "code that builds its own paths at run time is stopped by: " in line:
+            printed[current] = line.split("is stopped by: ", 1)[1]
+    want = {spec.name: getattr(registry.part(spec.name, "policy"), "RUNTIME_FLOOR", "")
+            or "nothing" for spec in registry.TARGETS if registry.has_part(spec.name, "policy")}
+    assert want and {t: printed.get(t) for t in want} == want
+    assert printed.get("repo") == "nothing"
+    assert any(f != "nothing" for f in want.values())
+    assert "sandbox.enabled" in want["claude"]
+
+
+def test_a_sandbox_floor_is_data_too_and_policy_show_lists_its_entries_per_rule():
+    """A policy part's FLOOR (the CLI's sandbox as a layer of its own) is a NativeDeny like
+    NATIVE_DENY: facts with the version verified, conditional with the reason; per rule,
+    `policy show` (enforcement.describe) gives its entries beside the own layer's."""
+    from agentdeck.core.policy.enforcement import describe   # local: policy show's data
+
+    seen = []
+    for spec in registry.TARGETS:
+        floor = native_layers.native_deny(spec.name, "FLOOR")
+        if floor is None:
+            continue
+        seen.append(spec.name)
+        assert floor.verified and {f.verified for f in floor.facts} == {floor.verified}
+        assert floor.written == "conditional" and floor.why and callable(floor.translate)
+        row = native_layers.for_rule(KEYS, spec.name, "FLOOR")
+        assert row["conditional"] and row["entries"] and row["layer"] == floor.layer
+        [path] = describe({"paths": [KEYS]}, spec.name)["paths"]
+        [mine] = [e for e in path["enforced_by"] if e["cli"] == spec.name]
+        assert f"{len(row['entries'])} entries" in mine["floor"], mine
+    assert "claude" in seen
+    assert native_layers.native_deny("repo", "FLOOR") is None

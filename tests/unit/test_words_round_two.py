@@ -21,5 +21,6 @@ def test_home_that_is_a_file_is_not_called_missing(tmp_path, capsys):
 def test_native_layer_counts_are_plural_words(monkeypatch, n, word):
     from agentdeck.core import native_layers
     monkeypatch.setattr(native_layers, "for_rule",
-                        lambda rule, target: {"layer": "L", "entries": ["x"] * n})
+                        lambda rule, target, layer_name="NATIVE_DENY": {"layer": "L",
+                                                                        "entries": ["x"] * n})
     assert enforcement._native("claude", {"id": "r"}) == f"L: {word}"

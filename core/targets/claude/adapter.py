@@ -9,6 +9,10 @@ Every part is its own plan item with its own class and reason (group in brackets
   [hooks]    settings.json ("permissions", "deny") member items: each [[policy.paths]] deny
              rule as Claude's own Read(...)/Edit(...) entries, the layer that holds without
              the hook (agentdeck.core.targets.claude.permissions)
+  [hooks]    settings.json ("sandbox", "filesystem", "denyRead" | "denyWrite") member items:
+             the same rules in Claude's command sandbox, only while the operator's settings
+             turn it on (sandbox.enabled true): the floor under code that builds its own paths
+             (agentdeck.core.targets.claude.sandbox)
   [mcp]      .claude.json ("mcpServers", name), one key item per server that is on; a server
              that is off (mcpDefaultDisabled, the profile's disabledMcpServers) is not written
              until it is enabled: Claude Code has no user-level off switch (targets/claude/facts.py)
@@ -65,6 +69,12 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
   info["permissions"] = {"file": str,                  # only when the profile has paths rules
                          "entries": [{"entry", "rule", "state": "new" | "ours" | "yours"}],
                          "rules": [{"id", "entries", "written", "skipped", "notes"}]}
+  info["sandbox"] = {"file": str, "enabled": bool,      # only when the profile has paths rules
+                     "why": str, "escape": bool | None,  # why nothing is written; the model's way out
+                     "fail_open": bool | None,           # no bubblewrap: commands run unsandboxed
+                     "entries": [{"kind": "denyRead" | "denyWrite", "entry", "rule",
+                                  "state": "new" | "ours" | "yours"}],
+                     "rules": [{"id", "entries", "written", "skipped", "notes"}]}
   info["mcp"] = {"file": str, "mcpDefaultDisabled": bool, "mcpAlwaysEnabled": [str],
                  "servers": [{"name", "transport", "origin": "profile" | "operator",
                               "enabled": bool, "enabled_now": bool, "reason": "enabled" |
@@ -157,6 +167,7 @@ class ClaudeTarget(Target):
         self._hooks(profile, view, settings, st)
         self._settings(profile, host, st)
         self._permissions(profile, view, settings, st)
+        self._sandbox(profile, view, settings, st)
         self._mcp(profile, view, st)
         st.add(Desired(T, home / "CLAUDE.md", "block", build_persona(profile, "Claude Code"),
                        markers=PERSONA_MARKERS, placement="top", label="persona", group="persona",
@@ -227,6 +238,30 @@ class ClaudeTarget(Target):
         manifest = view.manifest(T, self.manifest_path(host))
         st.info["permissions"] = claude_permissions.add_to(st, policy, path, settings, manifest,
                                                            host.display)
+
+    # ---- sandbox.filesystem: the [[policy.paths]] rules in Claude's sandbox, when it is on -------
+    def _sandbox(self, profile: Profile, view: DiskView, settings: dict | None,
+                 st: DesiredState) -> None:
+        from . import sandbox as claude_sandbox   # local: only a profile with path rules needs it
+
+        host = view.host
+        path = SPEC.home(host) / "settings.json"
+        policy = compiled_policy.policy_of(profile)
+        if not (policy or {}).get("paths"):
+            return                                   # no [[policy.paths]] rule: nothing to add
+        if "sandbox" in profile.native.get("claude/settings.json", {}):
+            # the profile owns the whole key: its own lists are what Claude gets
+            st.warn("the profile's claude/settings.json sets \"sandbox\" itself, so agentdeck "
+                    "adds no sandbox.filesystem entry for the [[policy.paths]] rules (the hook "
+                    "still enforces them); add the entries `agentdeck policy show` describes to "
+                    "that file, or drop its \"sandbox\"")
+            st.info["sandbox"] = {"file": str(path), "enabled": False, "entries": [],
+                                  "rules": [], "escape": None, "fail_open": None,
+                                  "why": "the profile sets \"sandbox\" itself"}
+            return
+        manifest = view.manifest(T, self.manifest_path(host))
+        st.info["sandbox"] = claude_sandbox.add_to(st, policy, path, settings, manifest,
+                                                   host.display)
 
     # ---- MCP -----------------------------------------------------------------------------------
     def _mcp(self, profile: Profile, view: DiskView, st: DesiredState) -> None:

@@ -129,6 +129,32 @@ def hooks_disable_all(ctx: Context, out: Out) -> None:
                 fix="set it to false or remove it", path=ld.path, line=ld.line_of("disableAllHooks"))
 
 
+@check("claude.sandbox.tools", ok="Claude's sandbox is off, or bubblewrap and socat are found")
+def sandbox_tools(ctx: Context, out: Out) -> None:
+    """Claude Code 2.1.332 (facts.py SANDBOX, observed): with the sandbox on and bubblewrap or
+    socat missing it runs every Bash command unsandboxed without a word, or refuses to start
+    when sandbox.failIfUnavailable is true."""
+    for ld, data in model(ctx).settings:
+        sb = (data or {}).get("sandbox")
+        if not isinstance(sb, dict) or sb.get("enabled") is not True:
+            continue
+        missing = [n for n in ("bwrap", "socat") if ctx.host.which(n) is None]
+        if not missing:
+            continue
+        what = " and ".join(missing) + (" is" if len(missing) == 1 else " are")
+        fix = "install them (apt-get install bubblewrap socat)"
+        if sb.get("failIfUnavailable") is True:
+            out.error(f"sandbox.enabled is true in {ld.path.name} but {what} not on PATH: Claude "
+                      "Code refuses to start (sandbox.failIfUnavailable is true)",
+                      fix=fix, path=ld.path, line=ld.line_of("sandbox"))
+        else:
+            out.warning(f"sandbox.enabled is true in {ld.path.name} but {what} not on PATH: "
+                        "Claude Code runs every Bash command unsandboxed, without a word, so "
+                        "its sandbox.filesystem denies (agentdeck's floor under protected "
+                        "paths) do not hold", fix=fix + ", and set sandbox.failIfUnavailable "
+                        "to true", path=ld.path, line=ld.line_of("sandbox"))
+
+
 @check("claude.hooks.project-disable-all",
        ok="no project settings file where agentdeck was started switches Claude's hooks off",
        needs_home=False)

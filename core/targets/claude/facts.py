@@ -245,3 +245,61 @@ PERMISSIONS: tuple[NativeFact, ...] = tuple(
     "this version offers no Grep or Glob tool in -p mode (its tools: Agent, Bash, Edit, Read, "
     "Write, Skill, ToolSearch, ...): searches go through Bash",
 ))
+
+
+# ---- its command sandbox: the floor under code that builds its own paths -------------------------
+# Observed 2026-12-04 in real offline turns (a scripted model calling Bash, scratch home, no
+# credentials, bubblewrap 0.8.0 and socat installed, agentdeck's hook absent or inert;
+# tests/clients/test_claude_sandbox_real.py re-runs them). agentdeck writes each [[policy.paths]]
+# deny rule there only when the operator's settings.json turns the sandbox on (sandbox.py).
+
+SANDBOX_VERIFIED = "2.1.332"
+
+#: where the entries go in settings.json, per access (observed)
+SANDBOX_KEYS = {"read": ("sandbox", "filesystem", "denyRead"),
+                "write": ("sandbox", "filesystem", "denyWrite")}
+
+#: how a rule path is written in a sandbox entry (observed): `~/` is the home, a single `/` the
+#: filesystem root (`//x` also worked)
+SANDBOX_ROOTS = {"home": "~/", "absolute": "/"}
+
+#: what a rule path may not hold in a sandbox entry: `[!x]` and `[^x]` are not negations there (a
+#: class holding `!`/`^`: `~/.ssh/id_*[^b]` denied id_rsa.pub and let id_rsa through); braces and
+#: backslashes were not tried
+SANDBOX_UNSUPPORTED = ("[!", "[^", "{", "}", "\\")
+
+#: what the sandbox does, as observed
+SANDBOX: tuple[NativeFact, ...] = tuple(
+    NativeFact(c, "observed", SANDBOX_VERIFIED) for c in (
+    "with `sandbox.enabled: true` and `sandbox.filesystem.denyRead: [\"~/.ssh/id_rsa\"]` in "
+    "~/.claude/settings.json, a Bash `python3 -c` that builds the path from pieces at run time "
+    "got `PermissionError: [Errno 13] Permission denied` (bubblewrap); without the entry it "
+    "printed the key; this holds in -p mode under bypassPermissions with no hook",
+    "`sandbox.enabled` changes how every Bash command runs: writes outside the working folder "
+    "fail (`Read-only file system`), network goes through the sandbox's proxy",
+    "globs are expanded: `~/.ssh/id_*` denied id_rsa and id_rsa.pub; `*` and positive classes "
+    "(`[acd...]`) match as in the rule; `[!b]` and `[^b]` are not negations; matching is "
+    "case-sensitive (`ID_RSA` stayed readable under `~/.ssh/id_*[...]`)",
+    "`sandbox.filesystem.allowRead` re-opens a path inside a denyRead (`~/.ssh/*.pub` under "
+    "`~/.ssh/id_*`); agentdeck does not use it (it would re-open the path for every rule)",
+    "`sandbox.filesystem.denyWrite: [\"~/.ssh/authorized_keys\"]` (with `allowWrite: "
+    "[\"~/.ssh\"]`) stopped a `python3 -c` append to the file (`Permission denied`) while a "
+    "neighbour was written; a denyRead/denyWrite entry naming a file or folder that does not "
+    "exist did not stop the session",
+    "with the sandbox on, permissions.deny entries are enforced by it too: `Read(~/.ssh/id_rsa)` "
+    "with no filesystem list stopped the `python3 -c` read (`Permission denied`), and "
+    "`Edit(~/.ssh/authorized_keys)` the `python3 -c` append; the sandbox on with neither "
+    "printed the key",
+    "escape hatch: a Bash call with `dangerouslyDisableSandbox: true` ran outside the sandbox "
+    "and read the key under bypassPermissions, unless settings.json sets "
+    "`sandbox.allowUnsandboxedCommands: false` (then the same call was refused by the sandbox)",
+    "a working folder's .claude/settings.json switches the floor off there: with "
+    "`\"sandbox\": {\"enabled\": false}` the `python3 -c` printed the key although the user's "
+    "settings had the sandbox on with denyRead, allowUnsandboxedCommands false and "
+    "failIfUnavailable true; its `sandbox.filesystem.allowRead: [\"~/.ssh/id_rsa\"]` re-opened "
+    "the key too (a project file with neither left the deny in place)",
+    "without bubblewrap and socat on PATH, `claude -p` ran the `python3 -c` unsandboxed and "
+    "printed the key, with no message; with `sandbox.failIfUnavailable: true` it refused to "
+    "start (exit 1, \"sandbox required but unavailable: ... bubblewrap (bwrap) not installed, "
+    "socat not installed\")",
+))

@@ -40,6 +40,19 @@ LAYERS = (
 GUARDED = guarded(("settings.json", "settings.local.json", "agentdeck-hook.sh",
                    "**/.claude/settings.json", "**/.claude/settings.local.json"), LAYERS)
 
+#: what stops code that builds its own paths (facts.py SANDBOX): Claude Code 2.1.332's command
+#: sandbox (bubblewrap on Linux) denies the open itself; agentdeck writes the deny rules there
+#: only when the operator turned the sandbox on (sandbox.py)
+RUNTIME_FLOOR = ("Claude's command sandbox, when your settings.json sets sandbox.enabled to true "
+                 "(agentdeck does not switch it on: it changes how every Bash command runs): the "
+                 "[[policy.paths]] deny entries agentdeck writes into sandbox.filesystem."
+                 "denyRead/denyWrite, and its permissions.deny entries, which the sandbox "
+                 "enforces too; a command the model marks dangerouslyDisableSandbox escapes it "
+                 "unless sandbox.allowUnsandboxedCommands is false, and without bubblewrap every "
+                 "command does unless sandbox.failIfUnavailable is true, and a working folder's "
+                 ".claude/settings.json can switch it off there (observed for python3 -c "
+                 "building the path at run time); otherwise nothing")
+
 #: Claude's own path deny (facts.py PERMISSIONS): every [[policy.paths]] deny rule it can spell
 #: is written there (permissions.py)
 def _native_deny() -> NativeDeny:
@@ -51,12 +64,26 @@ def _native_deny() -> NativeDeny:
         layer="Claude Code permissions.deny (~/.claude/settings.json)", written=True)
 
 
+#: Claude's command sandbox as a layer of its own (facts.py SANDBOX): the rules written there only
+#: while the operator's settings turn it on (sandbox.py)
+def _floor() -> NativeDeny:
+    from . import facts                    # local: see __getattr__
+    from .sandbox import translate         # local: see __getattr__
+
+    return NativeDeny(
+        verified=facts.SANDBOX_VERIFIED, facts=facts.SANDBOX, translate=translate,
+        layer="Claude Code sandbox.filesystem.denyRead/denyWrite (~/.claude/settings.json)",
+        written="conditional",
+        why="only while your settings.json sets sandbox.enabled to true (agentdeck does not "
+            "switch it on: it changes how every Bash command runs); for Bash commands only")
+
+
 def __getattr__(name: str) -> Any:
-    # NATIVE_DENY is made when first asked for: every apply reads each target's GUARDED
-    # (the compiled policy's agentdeck-self rule), and this target's facts and
+    # NATIVE_DENY and FLOOR are made when first asked for: every apply reads each target's
+    # GUARDED (the compiled policy's agentdeck-self rule), and this target's facts and
     # translation need not load for that (~30 M instructions off a one-target apply)
-    if name == "NATIVE_DENY":
-        value = globals()[name] = _native_deny()
+    if name in ("NATIVE_DENY", "FLOOR"):
+        value = globals()[name] = (_native_deny if name == "NATIVE_DENY" else _floor)()
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -254,4 +254,7 @@ PERMISSIONS: tuple[NativeFact, ...] = tuple(
     "both once the folder exists, work)",
     "`sandbox_mode = \"danger-full-access\"` in the same config.toml did not switch a selected "
     "default_permissions profile off (the read was still denied)",
+    "a sandboxed `python3 -c` that builds ~/.ssh/id_rsa from pieces at run time got "
+    "`Permission denied` under the default profile's `~/.ssh/...` entries and printed the key "
+    "without them (2026-12-04, system bubblewrap 0.8.0)",
 ))

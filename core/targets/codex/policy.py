@@ -32,7 +32,8 @@ CAVEATS = {
 RUNTIME_FLOOR = ("Codex's sandbox, with the [[policy.paths]] deny entries agentdeck writes into "
                  "your permission profile (only when config.toml's default_permissions names "
                  "one of yours; not under --dangerously-bypass-approvals-and-sandbox; observed "
-                 "for a shell read of the file, not yet tried with a path built at run time)")
+                 "for a shell read of the file and for python3 -c building the path at run "
+                 "time)")
 
 #: each such file as a fact with its version (core/targets/layers.py)
 LAYERS = (

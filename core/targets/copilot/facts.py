@@ -278,3 +278,32 @@ PERMISSIONS: tuple[NativeFact, ...] = tuple(
     "needs `sandbox.enabled` and bubblewrap 0.5+ on Linux, and without bwrap the command ran "
     "unsandboxed and read the file",
 ))
+
+
+# ---- its command sandbox (settings.json `sandbox`) ------------------------------------------------
+# Observed 2026-12-04 in real offline turns (a scripted model calling bash, scratch home, no hook,
+# --allow-all, bubblewrap 0.8.0 installed, no slirp4netns); the keys are its
+# schemas/api.schema.json SandboxConfig. agentdeck does not write into it (a rule's glob would be
+# taken literally, and a missing path is made on the host), so the policy part has no
+# RUNTIME_FLOOR and `policy show` says "nothing".
+
+SANDBOX_VERIFIED = "1.0.102"
+
+SANDBOX: tuple[NativeFact, ...] = tuple(
+    NativeFact(c, "observed", SANDBOX_VERIFIED) for c in (
+    "`\"sandbox\": {\"enabled\": true, \"userPolicy\": {\"network\": {\"allowOutbound\": false, "
+    "\"allowLocalNetwork\": false}, \"filesystem\": {\"deniedPaths\": [\"~/.ssh/id_rsa\"]}}}` in "
+    "~/.copilot/settings.json: a bash `python3 -c` that builds the path at run time got "
+    "`PermissionError: [Errno 13] Permission denied`, `cat ~/.ssh/id_rsa.pub` ran; the tool "
+    "result adds \"this failure may be caused by the active sandbox policy\"",
+    "with the sandbox's network left on and no slirp4netns installed, no shell command starts "
+    "(\"Cannot start sandboxed command: Bubblewrap ... requires 'slirp4netns' on PATH\")",
+    "deniedPaths are literal paths, not globs: `~/.ssh/id_*` denied nothing but a new "
+    "folder named `id_*`, and id_rsa stayed readable",
+    "a deniedPaths entry that does not exist is CREATED on the host as an empty folder "
+    "(`~/.aws/credentials` and `~/nothere/x` were folders after the turn): writing a rule's "
+    "paths there would break the programs that later create those files",
+)) + (
+    NativeFact("`sandbox.allowBypass` (may the agent ask to run a command outside the sandbox) "
+               "defaults to false (its schema text)", "documented", SANDBOX_VERIFIED),
+)

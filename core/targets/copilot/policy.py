@@ -45,6 +45,10 @@ GUARDED = guarded(("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh",
                    "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json"),
                   LAYERS)
 
+#: no RUNTIME_FLOOR: Copilot CLI 1.0.102's sandbox holds for an exact path (facts.py SANDBOX), but
+#: takes a rule's glob literally and makes a missing path on the host, so agentdeck writes no
+#: rule there and `policy show` says "nothing"
+
 #: Copilot's own path deny (facts.py PERMISSIONS): agentdeck cannot write it for every session
 def _native_deny() -> NativeDeny:
     from . import facts

@@ -18,6 +18,9 @@ core/targets/<name>/policy.py provides (module attributes):
                path relative to the target's home (the settings its hooks are in, agentdeck's
                wrapper there), or a glob starting with `**/` for a file the CLI reads from any
                working folder (a project settings file that can switch the hooks off)
+    FLOOR      (optional) NativeDeny, as NATIVE_DENY, for the CLI's sandbox where it is a layer
+               of its own beside the path deny (Claude Code's sandbox.filesystem lists): `policy
+               show` prints its entries per rule as "<cli> sandbox: ..."
     RUNTIME_FLOOR (optional) what stops code that builds its own paths at run time
                (`python3 -c "open(chr(47)+...)"`), which no hook can read: the layer below the
                hook that holds for it, as observed for the version named, or absent: "nothing"

@@ -143,3 +143,23 @@ PERMISSIONS: tuple[NativeFact, ...] = tuple(
     "open(...)`) or grep_search of the folder (`path: ~/.ssh` returned the key's line)",
     "Edit denies stop write_file and edit of the file, and a shell `echo x >> file`",
 ))
+
+
+# ---- its command sandbox (tools.executionSandbox) -------------------------------------------------
+# Observed 2026-12-04 in real offline turns (a scripted model calling run_shell_command, scratch
+# home, no hook, --yolo, bubblewrap 0.8.0 installed); the accepted keys are its bundle's
+# parseExecutionSandboxSettings (chunk-KY4HZXLV.js). No layer agentdeck could write a deny list
+# into: the policy part has no RUNTIME_FLOOR, so `policy show` says "nothing".
+
+SANDBOX_VERIFIED = VERIFIED
+
+SANDBOX: tuple[NativeFact, ...] = tuple(
+    NativeFact(c, "observed", SANDBOX_VERIFIED) for c in (
+    "`tools.executionSandbox: {\"backend\": \"bwrap\", \"filesystem\": \"read-only\", "
+    "\"network\": \"closed\"}` in ~/.qwen/settings.json: a shell `python3 -c` that builds "
+    "~/.ssh/id_rsa at run time printed the key (the sandbox limits writes, not reads)",
+    "it takes only `backend` (auto | bwrap), `filesystem` (read-only | workspace-write) and "
+    "`network` (open | closed): with an extra `denyRead` key Qwen exits 1 before the turn "
+    "(`tools.executionSandbox requires literal filesystem ... Unknown fields ... are not "
+    "supported`), so it has no deny list to write a rule into",
+))

@@ -61,6 +61,9 @@ LAYERS = (
 GUARDED = guarded(("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json", ".env",
                    "**/.qwen/.env"), LAYERS)
 
+#: no RUNTIME_FLOOR: Qwen Code 0.24.4's tools.executionSandbox limits writes, not reads, and takes
+#: no deny list (facts.py SANDBOX), so `policy show` says "nothing"
+
 #: Qwen's own path deny (facts.py PERMISSIONS; docs/facts/qwen.md section 7): every
 #: [[policy.paths]] deny rule it can spell is written there (permissions.py)
 def _native_deny() -> NativeDeny:
