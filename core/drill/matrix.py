@@ -83,10 +83,14 @@ def _safe(command: str) -> bool:
 
 def chosen(per_class: int = PER_CLASS, benign: int = BENIGN_PER_CLASS) -> list[Case]:
     """The cases a matrix turn runs: per class of shell cases run in the corpus's working
-    folder, the first `per_class` it denies or asks and the first `benign` it allows, each safe
-    to run in a scratch folder (see the module)."""
+    folder, `per_class` it denies or asks (spread over the class: its first, its last and
+    between) and the first `benign` it allows, each safe to run in a scratch folder (see the
+    module)."""
+    by_class: dict[str, list] = {}
+    for cls, item in corpus.cases():
+        by_class.setdefault(cls, []).append(item)
     out: list[Case] = []
-    for cls, items in corpus._build().items():
+    for cls, items in by_class.items():
         strict: list[Case] = []
         ok: list[Case] = []
         for item in items:

@@ -11,9 +11,8 @@ from agentdeck.core.policy import corpus
 
 def test_every_shell_class_is_tried_and_every_case_stays_in_the_scratch():
     cases = matrix.chosen()
-    shell_classes = {cls for cls, items in corpus._build().items()
-                     if any(isinstance(i, tuple) and len(i) == 3 and i[1] == corpus.CWD
-                            for i in items)}
+    shell_classes = {cls for cls, i in corpus.cases()
+                     if isinstance(i, tuple) and len(i) == 3 and i[1] == corpus.CWD}
     assert {c.cls for c in cases} == shell_classes
     for c in cases:
         real = matrix.real_command(c, "/S/home", "/S/work", "/S/tmp")
