@@ -155,6 +155,47 @@ def sandbox_tools(ctx: Context, out: Out) -> None:
                         "to true", path=ld.path, line=ld.line_of("sandbox"))
 
 
+@check("claude.sandbox.project-off",
+       ok="no project settings file where agentdeck was started switches Claude's sandbox off",
+       needs_home=False)
+def sandbox_project_off(ctx: Context, out: Out) -> None:
+    """With the user's sandbox on, a project's .claude/settings.json or settings.local.json (the
+    working folder's, or a parent's) with sandbox.enabled false, or a sandbox.filesystem
+    allowRead, undoes the floor for sessions started there (Claude Code 2.1.332: facts.py
+    SANDBOX, observed)."""
+    from ...formats.errors import FormatError   # local: only when the user's sandbox is on
+    from ...formats.jsonc import JsonDoc         # local: as above
+    from ..project_layers import folders         # local: as above
+    from .health import PROJECT_SETTINGS         # local: as above
+
+    if not any(isinstance((d or {}).get("sandbox"), dict) and d["sandbox"].get("enabled") is True
+               for _, d in model(ctx).settings):
+        return
+    for folder in folders(ctx.host):
+        for rel in PROJECT_SETTINGS:
+            path = folder / rel
+            text = ctx.host.read_text(path) if ctx.host.is_file(path) else None
+            if not text:
+                continue
+            try:
+                data = JsonDoc.parse(text, path=str(path)).data
+            except FormatError:
+                continue
+            sb = data.get("sandbox") if isinstance(data, dict) else None
+            if not isinstance(sb, dict):
+                continue
+            fs = sb.get("filesystem") if isinstance(sb.get("filesystem"), dict) else {}
+            what = ("sets sandbox.enabled to false" if sb.get("enabled") is False else
+                    "re-opens paths with sandbox.filesystem.allowRead" if fs.get("allowRead")
+                    else "")
+            if what:
+                shown = ctx.host.display(path)
+                out.warning(f"{shown} (in the folder agentdeck was started in, or a parent) "
+                            f"{what}: a Claude Code session started there is not held by your "
+                            "sandbox's denies (agentdeck's floor under protected paths)",
+                            fix=f"remove \"sandbox\" from {shown}", path=path)
+
+
 @check("claude.hooks.project-disable-all",
        ok="no project settings file where agentdeck was started switches Claude's hooks off",
        needs_home=False)
