@@ -10,7 +10,8 @@ org layer where agentdeck's is installed.
 A verdict is read from what the doctor's run already holds (its findings, its plans, the CLI
 versions it found) and from the drill's record on this machine (core/drill/record.py); nothing
 here reads a config file or runs a process. The mark is the worst finding of that CLI: ✓ nothing
-above info, ! a warning, ✗ an error, - the CLI is neither installed nor configured here.
+above info, ! a warning (or nothing guards a CLI the profile has hooks for), ✗ an error, - the
+CLI is neither installed nor configured here.
 """
 from __future__ import annotations
 
@@ -88,6 +89,10 @@ def verdict(ctx: Ctx, target: str, rows: list[Finding], records: dict) -> Verdic
     if any(f.check == f"{target}.org.layer" and f.result == "ok" for f in rows):
         v.facts.insert(1 if v.facts else 0, "org layer installed")
         v.guard.append("org layer")
+    if v.mark == "ok" and not v.guard and v.hooks != "none":
+        # the profile has hooks for this CLI and nothing guards it yet: not a ✓, whatever the
+        # rows say (a profile not yet applied is only an info row)
+        v.mark = "warning"
     return v
 
 
@@ -117,7 +122,10 @@ def _plan_facts(plan, target: str, v: Verdict) -> list[str]:
     perm: dict[str, Any] = (info["permissions"] if isinstance(info.get("permissions"), dict)
                             else {})
     nd = native_deny(target)
-    if nd is not None and nd.layer and perm.get("entries"):
+    # the CLI's own list guards only once its entries are on disk: none of them still to write
+    on_disk = not any(it.path == perm.get("file") and it.key and it.key[0] == "permissions"
+                      and plan.action(it) == "write" for it in plan.for_target(target))
+    if nd is not None and nd.layer and perm.get("entries") and on_disk:
         name = nd.layer.split(" (")[0]
         title = registry.spec(target).title
         layers.append(name[len(title):].strip() if name.startswith(title) else name)

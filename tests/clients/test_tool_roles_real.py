@@ -181,8 +181,9 @@ def test_shell_and_delegate_roles_are_denied_by_the_path_rule(scratch_env, need,
 
     picked = sorted(n for n in offered if dialects.fold(n) in own
                     and (names[dialects.fold(n)][1] == "delegate" or writes_a_session(n)))
-    if not picked:
-        pytest.skip(f"{target} offers no tool of its own with a delegate or session role directly")
+    # every registered CLI's vocabulary declares delegate tools of its own: a turn that offers
+    # none of them directly means the CLI changed, a failure rather than a skip
+    assert picked, f"{target} offered no tool of its own with a delegate or session role"
     text = f"cat {ssh}/id_rsa"
     marker = work / "typed-marker"
     calls: list = []

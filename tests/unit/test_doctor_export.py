@@ -16,6 +16,7 @@ from agentdeck.core import cli, engine
 from agentdeck.core.targets import registry
 
 from test_doctor_checks import install, make_host
+from tests.ci_rule import missing_tool
 
 TARGETS = tuple(registry.NAMES)
 
@@ -23,9 +24,7 @@ TARGETS = tuple(registry.NAMES)
 def chromium() -> str:
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed: .ci/run installs it (apt-get install chromium)")
-        pytest.skip("chromium is not installed here (CI installs it)")
+        missing_tool("chromium is not installed (.ci/run installs it with apt-get)")
     return exe
 
 

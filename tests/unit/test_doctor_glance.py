@@ -190,3 +190,17 @@ def _mk(tmp_path: Path) -> Path:
     h = tmp_path / "home"
     h.mkdir()
     return h
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_cli_nothing_guards_yet_is_not_a_tick(tmp_path, target, capsys):
+    """A home where the profile is not applied: every finding is info, yet nothing guards the
+    CLI, so its verdict is !, never ✓."""
+    h = tmp_path / "home"
+    h.mkdir()
+    host = make_host(h)
+    engine.build_plan(host, "default", [target])          # reads only
+    (h / registry.spec(target).home(host).relative_to(h)).mkdir(parents=True, exist_ok=True)
+    _, out = _cli(host, "doctor", "--json", capsys=capsys)
+    v = next(x for x in json.loads(out)["verdicts"] if x["target"] == target)
+    assert v["guard"] == [] and v["hooks"] == "not installed" and v["mark"] == "warning", v

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ci_rule import missing_tool
+
 REPO = Path(__file__).resolve().parents[2]
 ANSIBLE_TEST_OUTPUT = "integrations/ansible/ansible_collections/agentdeck/fleet/tests/output"
 
@@ -19,7 +21,7 @@ def git(*args: str) -> subprocess.CompletedProcess:
 
 def test_ansible_test_output_is_not_committed_and_is_ignored():
     if shutil.which("git") is None or git("rev-parse", "--git-dir").returncode != 0:
-        pytest.skip("not a git checkout")
+        missing_tool("not a git checkout (or no git): the index cannot be asked")
     assert git("ls-files", "--", ANSIBLE_TEST_OUTPUT).stdout == ""
     for written in ("bot/ansible-test-sanity-pep8.json", ".tmp/pylint/install_1.stats"):
         assert git("check-ignore", "-q", "--no-index",
