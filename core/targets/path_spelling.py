@@ -159,3 +159,43 @@ def minus(path: str, excepts: list[str], d: Dialect) -> tuple[list[str] | None, 
     if not d.negated_class:
         how += f" (a name ending in a character outside {d.alphabet} is left to the hook)"
     return pats, how, False
+
+
+def translate_paths(rule: dict, d: Dialect, entry: Callable[[str, str], object],
+                    where: str) -> Translation:
+    """The entries of one [[policy.paths]] rule in a CLI's own path list (plain data):
+    `entry(access, pattern)` makes one entry; `where` names the list in the words of a rule it
+    does not take. The lists have no exceptions, so an except is spelled into the patterns
+    (minus) or leaves the path to the hook. Claude's and Qwen's permissions.deny
+    (targets/permission_list.py) and Claude's sandbox (targets/claude/sandbox.py) are this."""
+    tr = Translation(str(rule.get("id") or ""))
+    paths = [p for p in rule.get("paths") or [] if isinstance(p, str)]
+    if rule.get("decision") != "deny":
+        tr.skipped = [(p, f"decision {rule.get('decision')}: only deny rules are written "
+                          f"to {where}") for p in paths]
+        return tr
+    access = [a for a in ("read", "write") if a in (rule.get("access") or [])]
+    exc: list[str] = []
+    for e in rule.get("except") or []:
+        ce, why = spell_path(e, d)
+        if ce is None:
+            tr.skipped = [(p, f"except {e}: {why}") for p in paths]
+            return tr
+        exc.append(ce)
+    for p in paths:
+        cp, why = spell_path(p, d)
+        if cp is None:
+            tr.skipped.append((p, why))
+            continue
+        pats, why, exact = minus(cp, exc, d)
+        if not pats:            # None: it cannot be spelled; []: all of it is excepted
+            tr.skipped.append((p, why))
+            continue
+        for a in access:
+            for pat in pats:
+                made = entry(a, pat)
+                if made not in tr.entries:
+                    tr.entries.append(made)
+        tr.written.append((p, "as it is" if exact else why))
+    return tr
+

@@ -17,45 +17,17 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..desired import Desired, DesiredState
-from .path_spelling import Dialect, Translation, minus, spell_path
+from .path_spelling import Dialect, Translation, translate_paths
 
 DENY_KEY = ("permissions", "deny")
 
 
 def translate(rule: dict, d: Dialect, entry: Mapping[str, str]) -> Translation:
     """The deny-list entries of one [[policy.paths]] rule (plain data): `entry` names the entry
-    kind per access ({"read": "Read", "write": "Edit"}); the CLI has no exceptions, so an except
-    is spelled into the patterns (path_spelling.minus) or leaves the path to the hook."""
-    tr = Translation(str(rule.get("id") or ""))
-    paths = [p for p in rule.get("paths") or [] if isinstance(p, str)]
-    if rule.get("decision") != "deny":
-        tr.skipped = [(p, f"decision {rule.get('decision')}: only deny rules are written "
-                          f"to {d.cli}'s permissions.deny") for p in paths]
-        return tr
-    access = [a for a in ("read", "write") if a in (rule.get("access") or [])]
-    exc: list[str] = []
-    for e in rule.get("except") or []:
-        ce, why = spell_path(e, d)
-        if ce is None:
-            tr.skipped = [(p, f"except {e}: {why}") for p in paths]
-            return tr
-        exc.append(ce)
-    for p in paths:
-        cp, why = spell_path(p, d)
-        if cp is None:
-            tr.skipped.append((p, why))
-            continue
-        pats, why, exact = minus(cp, exc, d)
-        if not pats:            # None: it cannot be spelled; []: all of it is excepted
-            tr.skipped.append((p, why))
-            continue
-        for a in access:
-            for pat in pats:
-                e = f"{entry[a]}({pat})"
-                if e not in tr.entries:
-                    tr.entries.append(e)
-        tr.written.append((p, "as it is" if exact else why))
-    return tr
+    kind per access ({"read": "Read", "write": "Edit"}); path_spelling.translate_paths does the
+    rest (an except spelled into the patterns, or the path left to the hook)."""
+    return translate_paths(rule, d, lambda a, pat: f"{entry[a]}({pat})",
+                           f"{d.cli}'s permissions.deny")
 
 
 def _ours(manifest, settings_path: Path) -> set[str]:

@@ -87,6 +87,7 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ...desired import Desired, DesiredState
@@ -217,47 +218,49 @@ class ClaudeTarget(Target):
                            file_mode=0o600 if hits else None,
                            reason="set by the profile's claude/settings.json"))
 
-    # ---- permissions.deny: the [[policy.paths]] rules, Claude's own layer -------------------------
+    # ---- the [[policy.paths]] rules in Claude's own layers: permissions.deny, the sandbox -------
+    def _owned_by_profile(self, profile: Profile, key: str, path: Path, st: DesiredState,
+                          what: str, empty: dict) -> dict | None:
+        """The compiled policy when its [[policy.paths]] rules go into settings.json's `key`;
+        None when there is none, or when the profile's claude/settings.json sets `key` itself
+        (its own value is what Claude gets: warned, `empty` as the info)."""
+        policy = compiled_policy.policy_of(profile)
+        if not (policy or {}).get("paths"):
+            return None                              # no [[policy.paths]] rule: nothing to add
+        if key in profile.native.get("claude/settings.json", {}):
+            st.warn(f"the profile's claude/settings.json sets \"{key}\" itself, so agentdeck "
+                    f"adds no {what} entry for the [[policy.paths]] rules (the hook still "
+                    f"enforces them); add the entries `agentdeck policy show` lists to that "
+                    f"file, or drop its \"{key}\"")
+            st.info[key] = {"file": str(path), **empty}
+            return None
+        return policy
+
     def _permissions(self, profile: Profile, view: DiskView, settings: dict | None,
                      st: DesiredState) -> None:
         from . import permissions as claude_permissions
 
         host = view.host
         path = SPEC.home(host) / "settings.json"
-        policy = compiled_policy.policy_of(profile)
-        if not (policy or {}).get("paths"):
-            return                                   # no [[policy.paths]] rule: nothing to add
-        if "permissions" in profile.native.get("claude/settings.json", {}):
-            # the profile owns the whole key: its own deny list is what Claude gets
-            st.warn("the profile's claude/settings.json sets \"permissions\" itself, so "
-                    "agentdeck adds no permissions.deny entry for the [[policy.paths]] rules "
-                    "(the hook still enforces them); add the entries `agentdeck policy show` "
-                    "lists to that file, or drop its \"permissions\"")
-            st.info["permissions"] = {"file": str(path), "entries": [], "rules": []}
+        policy = self._owned_by_profile(profile, "permissions", path, st, "permissions.deny",
+                                        {"entries": [], "rules": []})
+        if policy is None:
             return
         manifest = view.manifest(T, self.manifest_path(host))
         st.info["permissions"] = claude_permissions.add_to(st, policy, path, settings, manifest,
                                                            host.display)
 
-    # ---- sandbox.filesystem: the [[policy.paths]] rules in Claude's sandbox, when it is on -------
     def _sandbox(self, profile: Profile, view: DiskView, settings: dict | None,
                  st: DesiredState) -> None:
         from . import sandbox as claude_sandbox   # local: only a profile with path rules needs it
 
         host = view.host
         path = SPEC.home(host) / "settings.json"
-        policy = compiled_policy.policy_of(profile)
-        if not (policy or {}).get("paths"):
-            return                                   # no [[policy.paths]] rule: nothing to add
-        if "sandbox" in profile.native.get("claude/settings.json", {}):
-            # the profile owns the whole key: its own lists are what Claude gets
-            st.warn("the profile's claude/settings.json sets \"sandbox\" itself, so agentdeck "
-                    "adds no sandbox.filesystem entry for the [[policy.paths]] rules (the hook "
-                    "still enforces them); add the entries `agentdeck policy show` describes to "
-                    "that file, or drop its \"sandbox\"")
-            st.info["sandbox"] = {"file": str(path), "enabled": False, "entries": [],
-                                  "rules": [], "escape": None, "fail_open": None,
-                                  "why": "the profile sets \"sandbox\" itself"}
+        policy = self._owned_by_profile(
+            profile, "sandbox", path, st, "sandbox.filesystem",
+            {"enabled": False, "entries": [], "rules": [], "escape": None, "fail_open": None,
+             "why": "the profile sets \"sandbox\" itself"})
+        if policy is None:
             return
         manifest = view.manifest(T, self.manifest_path(host))
         st.info["sandbox"] = claude_sandbox.add_to(st, policy, path, settings, manifest,

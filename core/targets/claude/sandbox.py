@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ...desired import Desired, DesiredState
-from ..path_spelling import Dialect, Translation, minus, spell_path
+from ..path_spelling import Dialect, Translation, translate_paths
 from . import facts as F
 
 T = "claude"
@@ -53,34 +53,7 @@ KIND = {a: key[-1] for a, key in F.SANDBOX_KEYS.items()}
 
 def translate(rule: dict) -> Translation:
     """The sandbox entries of one [[policy.paths]] rule: (kind, pattern) pairs (plain data)."""
-    tr = Translation(str(rule.get("id") or ""))
-    paths = [p for p in rule.get("paths") or [] if isinstance(p, str)]
-    if rule.get("decision") != "deny":
-        tr.skipped = [(p, f"decision {rule.get('decision')}: only deny rules are written to "
-                          "Claude's sandbox") for p in paths]
-        return tr
-    access = [a for a in ("read", "write") if a in (rule.get("access") or [])]
-    exc: list[str] = []
-    for e in rule.get("except") or []:
-        ce, why = spell_path(e, SANDBOX)
-        if ce is None:
-            tr.skipped = [(p, f"except {e}: {why}") for p in paths]
-            return tr
-        exc.append(ce)
-    for p in paths:
-        cp, why = spell_path(p, SANDBOX)
-        if cp is None:
-            tr.skipped.append((p, why))
-            continue
-        pats, why, exact = minus(cp, exc, SANDBOX)
-        if not pats:
-            tr.skipped.append((p, why))
-            continue
-        for a in access:
-            for pat in pats:
-                if (KIND[a], pat) not in tr.entries:
-                    tr.entries.append((KIND[a], pat))
-        tr.written.append((p, "as it is" if exact else why))
+    tr = translate_paths(rule, SANDBOX, lambda a, pat: (KIND[a], pat), "Claude's sandbox")
     if tr.entries:
         tr.notes.append("only for Bash commands Claude runs in its sandbox: not under "
                         "sandbox.enabled false, and not for a command the model marks "
