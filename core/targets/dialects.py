@@ -285,7 +285,8 @@ def owner(caller: str | None) -> str | None:
 def speaker(caller: str | None) -> Speaker | None:
     """The Speaker of the hooks registered for `caller` (AGENTDECK_TARGET), or None."""
     name = owner(caller)
-    return module(name).SPEAKERS[caller] if name is not None else None
+    m = module(name) if name is not None else None
+    return m.SPEAKERS[caller] if m is not None and caller is not None else None
 
 
 def detect(payload: dict, caller: Speaker | None = None) -> Dialect:

@@ -322,7 +322,8 @@ def steps_anchor(text: str) -> tuple[str | None, str]:
                    if ln.rstrip() == "jobs:" or re.match(r"^jobs\s*:\s*(#.*)?$", ln)), None)
     if jobs_i is None:
         return None, "it has no top-level `jobs:`"
-    job_i = job_ind = None
+    job_i: int | None = None
+    job_ind = 0
     for i in range(jobs_i + 1, len(lines)):
         ln = lines[i]
         if not _content(ln):
@@ -335,7 +336,8 @@ def steps_anchor(text: str) -> tuple[str | None, str]:
             break
     if job_i is None:
         return None, f"it has no `{SETUP_JOB}` job"
-    steps_i = steps_ind = None
+    steps_i: int | None = None
+    steps_ind = 0
     for i in range(job_i + 1, len(lines)):
         ln = lines[i]
         if not _content(ln):
@@ -350,7 +352,7 @@ def steps_anchor(text: str) -> tuple[str | None, str]:
             break
     if steps_i is None:
         return None, f"its `{SETUP_JOB}` job has no `steps:`"
-    item_ind = None
+    item_ind: int | None = None
     for i in range(steps_i + 1, len(lines)):
         ln = lines[i]
         if not _content(ln):

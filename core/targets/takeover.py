@@ -170,7 +170,7 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
     # persona
     pfile = home / inst.persona_file
     ptext = view.load(pfile)
-    if ptext.ok and inst.persona_markers:
+    if ptext.ok and ptext.text is not None and inst.persona_markers:
         try:
             span = find_block(ptext.text, *inst.persona_markers)
         except FormatError as e:
@@ -180,6 +180,7 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
                    "does not touch it and adds its own persona beside it")
         if span is not None:
             f.persona = inst.persona_markers
+            assert ptext.text is not None
             pid = entry_id(str(pfile), "block", ())
             if _kept_by_decision(host, pid, ptext.text, inst.persona_markers):
                 f.part("persona block", pfile, "kept",
@@ -194,7 +195,8 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
         f.part("persona block", pfile, "replaced",
                "replaced by the profile's persona at an earlier apply (its block is in "
                "agentdeck's state dir); `agentdeck uninstall` puts it back")
-    if ptext.ok and inst.persona_markers is None and tool.name in ptext.text.lower():
+    if (ptext.ok and ptext.text is not None and inst.persona_markers is None
+            and tool.name in ptext.text.lower()):
         f.part("persona file", pfile, "kept",
                f"{possessive(tool.name)} persona is the whole file, without markers: agentdeck "
                "adds its own block at the top, so the CLI reads both (remove the one you do "
@@ -210,7 +212,7 @@ def _detect_one(view: DiskView, tool: KnownTool, target: str, inst: TargetInstal
     envs = sorted(n for n in host.listdir(env_dir) if n.endswith(".env"))
     bashrc = host.home / ".bashrc"
     btext = view.load(bashrc)
-    has_block = bool(btext.ok and tool.bashrc_markers[0] in btext.text)
+    has_block = bool(btext.ok and btext.text is not None and tool.bashrc_markers[0] in btext.text)
     if envs or has_block:
         f.part("env file and shell block", env_dir if envs else bashrc, "kept",
                (f"{', '.join(envs)} in {host.display(env_dir)}" if envs else "")
@@ -232,7 +234,7 @@ def _kept_by_decision(host, item_id: str, text: str, markers: tuple[str, str]) -
     """The operator kept this very region at an earlier apply (core/plan.py's kept decisions:
     item id -> fingerprint of the value kept; a region written since is to decide again)."""
     from ..formats.blocks import get_block
-    from ..manifest import sha256
+    from ..digest import sha256
     from ..plan import load_kept
 
     recorded = load_kept(host).get(item_id)
@@ -269,7 +271,7 @@ def _inline_hooks(view: DiskView, path: Path, name: str) -> bool:
 
 def _mentions(view: DiskView, path: Path, name: str) -> bool:
     ld = view.load(path)
-    return bool(ld.ok and name in ld.text)
+    return bool(ld.ok and ld.text is not None and name in ld.text)
 
 
 def _server_file(view: DiskView, target: str, home: Path, name: str) -> Path | None:

@@ -91,3 +91,11 @@ def test_a_type_error_planted_in_each_strict_module_fails_mypy(tmp_path):
                              r"type \"int\"\)", r.stdout, re.M))
     missed = [m for m, src in strict.items() if str(src.relative_to(ROOT / "core")) not in flagged]
     assert not missed, f"a planted type error passes mypy in: {missed}\n{r.stdout[-2000:]}"
+
+
+def test_no_target_package_has_its_errors_ignored():
+    """The target interface and every target package are checked against it: no module under
+    agentdeck.core.targets sits in an `ignore_errors` override."""
+    ignored = [m for m in _all_core_modules() if m.startswith("agentdeck.core.targets.")
+               and _matches(m, _ignored())]
+    assert not ignored, f"target modules whose type errors mypy ignores: {ignored}"

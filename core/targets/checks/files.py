@@ -15,7 +15,7 @@ def persona_markers(ctx: Context, out: Out, path: Path) -> None:
     if not ld.exists:
         out.ok(f"no {ctx.show(path)}")
         return
-    if ld.error:
+    if ld.error or ld.text is None:
         out.error(f"cannot read it: {ld.error}", path=path, line=ld.line)
         return
     try:
@@ -49,7 +49,7 @@ def skill_links(ctx: Context, out: Out, dirs: list[tuple[Path, str]]) -> None:
                             fix=f"remove the link or restore its target (rm {ctx.show(p)})",
                             path=p)
     if not out.findings:
-        where = ", ".join(ctx.show(d) for d, _ in dirs)
+        where = ", ".join(str(ctx.show(d)) for d, _ in dirs)
         out.ok(f"{found} skill link(s), none dangling ({where})")
 
 

@@ -9,6 +9,8 @@ Events are compared by their canonical names (`ctx.canonical_event`).
 """
 from __future__ import annotations
 
+from typing import AbstractSet as Set
+
 from pathlib import Path
 
 from ..parts.doctor import Context, Out
@@ -26,7 +28,7 @@ def other_tool(path: Path, commands: list[str]) -> str | None:
 
 
 def report(ctx: Context, out: Out, sources: dict[str, set[str]], labels: dict[str, str],
-           skip: set[tuple[str, str, str]] = frozenset(), ours: set[str] | None = None) -> None:
+           skip: Set[tuple[str, str, str]] = frozenset(), ours: set[str] | None = None) -> None:
     """One warning per pair of sources sharing events (canonical names); with `ours`, only
     pairs with one of those."""
     names = sorted(sources)

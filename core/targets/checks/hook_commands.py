@@ -101,9 +101,10 @@ def inspect_command(ctx: Context, command: Any, exec_program: str | None = None)
     if exec_program is not None:
         words = [exec_program]
     elif isinstance(command, str) and command.strip():
-        words = split_command(command)
-        if not words:
+        split = split_command(command)
+        if not split:
             return out
+        words = split
     else:
         return out
     prog = words[0]

@@ -353,7 +353,8 @@ class ClaudeTarget(Target):
             text = profile.agents[name]
             doc = skills.parse_frontmatter(text)
             warns = []
-            if not isinstance(doc.meta.get("description"), str) or not doc.meta["description"].strip():
+            described = doc.meta.get("description")
+            if not isinstance(described, str) or not described.strip():
                 warns.append(f"agent {name} has no description; Claude Code uses the description "
                              "to decide when to delegate to it")
             info["agents"].append({"name": name, "path": str(path), "warnings": warns})

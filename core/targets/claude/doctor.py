@@ -168,8 +168,8 @@ def sandbox_project_off(ctx: Context, out: Out) -> None:
     from ..project_layers import folders         # local: as above
     from .health import PROJECT_SETTINGS         # local: as above
 
-    if not any(isinstance((d or {}).get("sandbox"), dict) and d["sandbox"].get("enabled") is True
-               for _, d in model(ctx).settings):
+    if not any(isinstance(sb, dict) and sb.get("enabled") is True
+               for sb in ((d or {}).get("sandbox") for _, d in model(ctx).settings)):
         return
     for folder in folders(ctx.host):
         for rel in PROJECT_SETTINGS:
@@ -184,7 +184,8 @@ def sandbox_project_off(ctx: Context, out: Out) -> None:
             sb = data.get("sandbox") if isinstance(data, dict) else None
             if not isinstance(sb, dict):
                 continue
-            fs = sb.get("filesystem") if isinstance(sb.get("filesystem"), dict) else {}
+            got = sb.get("filesystem")
+            fs = got if isinstance(got, dict) else {}
             what = ("sets sandbox.enabled to false" if sb.get("enabled") is False else
                     "re-opens paths with sandbox.filesystem.allowRead" if fs.get("allowRead")
                     else "")
@@ -329,7 +330,7 @@ def claude_fires_twice(ctx: Context, out: Out) -> None:
             seen.setdefault(ctx.canonical_event(h.event), []).append(str(h.path))
     for ev, paths in sorted(seen.items()):
         if len(paths) > 1:
-            where = " and ".join(sorted({ctx.show(p) for p in paths}))
+            where = " and ".join(sorted({str(ctx.show(p)) for p in paths}))
             out.warning(f"fires twice: {ev} calls agentdeck's hook wrapper {len(paths)} times "
                         f"({where}); Claude runs every group",
                         fix="keep agentdeck's one group per event (agentdeck apply writes it; "

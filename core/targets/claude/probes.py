@@ -93,7 +93,7 @@ def claude_doctor(host: Host, timeout: float = 30) -> ProbeResult:
 def compare(ctx: Context, results: dict[str, ProbeResult | None], outs: dict[str, Out]) -> None:
     out = outs[DOCTOR]
     res = results.get(f"{T}.doctor")
-    if unavailable(res, out, "claude doctor"):
+    if unavailable(res, out, "claude doctor") or res is None:
         return
     data = res.data if isinstance(res.data, dict) else {}
     for p in data.get("problems") or []:

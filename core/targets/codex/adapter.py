@@ -213,10 +213,10 @@ class CodexTarget(Target):
                                   "event, so the registered hooks (and their trust) stay byte-stable"))
             compiled_policy.add_to(st, profile, host, T)
         if hp.hooks_text is not None:
-            n = len(hp.hooks)
+            n_events = len(hp.hooks)
             st.add(Desired(T, home / codex_hooks.HOOKS_FILE, "file", hp.hooks_text,
-                           label=f"hooks ({n} events)", group="hooks",
-                           reason=f"registers {n} events, each calling the wrapper with timeout "
+                           label=f"hooks ({n_events} events)", group="hooks",
+                           reason=f"registers {n_events} events, each calling the wrapper with timeout "
                                   f"{profile.hooks.timeout} s"))
         # trust: agentdeck's own hooks are trusted by default (Codex skips untrusted hooks
         # without a word), unless the operator said no; only ever agentdeck's own content: a
@@ -225,7 +225,7 @@ class CodexTarget(Target):
         hooks_path = home / codex_hooks.HOOKS_FILE
         on_disk = view.text(hooks_path)
         rec_file = manifest.entries.get(str(hooks_path))
-        from ...manifest import sha256
+        from ...digest import sha256
         # another's hooks file (not the profile's, not what agentdeck last wrote there)
         theirs_now = (hp.hooks_text is not None and on_disk is not None
                       and on_disk != hp.hooks_text

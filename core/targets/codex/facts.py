@@ -188,7 +188,7 @@ def normalize_handler(event: str, handler: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "async": bool(handler.get("async", False)),
         "command": handler["command"],
-        "timeout": max(int(timeout), CODEX.timeout_min_sec),
+        "timeout": max(int(timeout or 0), CODEX.timeout_min_sec),
         "type": "command",
     }
     for optional in ("statusMessage", "additionalContextLimit"):

@@ -94,7 +94,7 @@ def compare(ctx: Context, results: dict[str, ProbeResult | None], outs: dict[str
     m = model(ctx)
     cfg_out, hooks_out, mcp_out = outs[CONFIG], outs[HOOKS], outs[MCP]
     res = results.get(f"{T}.config")
-    if not unavailable(res, cfg_out, "codex app-server --strict-config --print-startup-config"):
+    if not unavailable(res, cfg_out, "codex app-server --strict-config --print-startup-config") and res is not None:
         if res.ok:
             cfg_out.ok(f"Codex loads config.toml under --strict-config ({seconds(res)})")
         else:

@@ -78,7 +78,7 @@ The `info` dict (plain data for the app's panes; every path is absolute):
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import AbstractSet as Set, Any
 
 from ...desired import Desired, DesiredState
 from ...disk import MISSING, DiskView
@@ -87,7 +87,9 @@ from ...policy import compiled as compiled_policy
 from .facts import COPILOT
 from ...errors import UserError
 from ...host import Host
-from ...manifest import Manifest, canonical, entry_id
+from ...digest import canonical
+from ...formats.jsonc import MISSING as ABSENT
+from ...manifest import Manifest, entry_id
 from ...model import Profile
 from . import browser as browser_mod
 from .. import skills, takeover
@@ -248,7 +250,7 @@ class CopilotTarget(Target):
 
     # ---- MCP -----------------------------------------------------------------------------------
     def _mcp(self, profile: Profile, view: DiskView, settings: dict | None, manifest: Manifest,
-             profile_disabled: Any, st: DesiredState, keep: set[str] = frozenset()) -> None:
+             profile_disabled: Any, st: DesiredState, keep: Set[str] = frozenset()) -> None:
         """keep: servers of a tool install being taken over (takeover.py): not default-disabled."""
         host = view.host
         home = SPEC.home(host)
@@ -311,7 +313,7 @@ class CopilotTarget(Target):
         withdrawn = {n for n in members if n not in contributed}
         now_disabled = set(have)
         final_disabled = (now_disabled - withdrawn) | set(contributed)
-        common = dict(planned_disabled=final_disabled, disabled_now=now_disabled,
+        common: dict[str, Any] = dict(planned_disabled=final_disabled, disabled_now=now_disabled,
                       ours=set(contributed),
                       always=always, operator_enabled=operator_enabled)
 
@@ -420,7 +422,7 @@ def _disabled_members(manifest: Manifest, settings_path: Path, actual: Any) -> s
     as one value (agentdeck before 16.1, `meta["contributed"]`) is read as member records of the
     names it contributed that are still there, so the upgrade neither restores the old list nor
     drops a name (the manifest is rewritten in this form at the next apply)."""
-    from ...manifest import ABSENT, Entry
+    from ...manifest import Entry
 
     whole = entry_id(str(settings_path), "key", ("disabledMcpServers",))
     old = manifest.entries.get(whole)

@@ -542,6 +542,8 @@ def mcp_parse(ctx: Context, out: Out) -> None:
 @check("copilot.mcp.dropped", ok="no MCP server is silently dropped")
 def mcp_dropped(ctx: Context, out: Out) -> None:
     m = model(ctx)
+    if m.mcp is None:
+        return
     for name, why in m.dropped.items():
         out.error(f"MCP server {name!r} is silently omitted by Copilot: {why}",
                   fix="fix the entry (type local|stdio with a command and an args array, or "
@@ -552,6 +554,8 @@ def mcp_dropped(ctx: Context, out: Out) -> None:
 @check("copilot.mcp.tools-wildcard", ok="no MCP tools list uses a partial wildcard")
 def mcp_wildcards(ctx: Context, out: Out) -> None:
     m = model(ctx)
+    if m.mcp is None:
+        return
     for name, e in m.servers.items():
         tools = e.get("tools")
         if not isinstance(tools, list):
@@ -614,7 +618,7 @@ def browser_env(ctx: Context) -> tuple[str | None, str, bool]:
 def _bashrc_sources(ctx: Context) -> bool:
     ld = ctx.read(ctx.host.home / ".bashrc")
     try:
-        return bool(ld.text) and get_block(ld.text, *BASHRC_MARKERS) is not None
+        return ld.text is not None and bool(ld.text) and get_block(ld.text, *BASHRC_MARKERS) is not None
     except BlockError:
         return False
 

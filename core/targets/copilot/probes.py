@@ -102,7 +102,7 @@ def compare(ctx: Context, results: dict[str, ProbeResult | None], outs: dict[str
     home = SPEC.home(ctx.host)
     hooks_out, set_out, mcp_out = (outs[HOOKS], outs[SETTINGS], outs[MCP])
     res = results.get(f"{T}.hooks")
-    if not unavailable(res, hooks_out, "hooks.discover"):
+    if not unavailable(res, hooks_out, "hooks.discover") and res is not None:
         _hooks(ctx, m, res, hooks_out, home)
         warns = (res.data or {}).get("settings_warnings") or []
         for w in warns:
@@ -132,7 +132,7 @@ def _hooks(ctx: Context, m, res, out: Out, home: Path) -> None:
     data = res.data if isinstance(res.data, dict) else {}
     found = [h for h in data.get("hooks") or [] if isinstance(h, dict)]
     by_key = {(h.get("hookType"), h.get("disableKey")) for h in found}
-    by_source: dict[tuple[str, str], list[dict]] = {}
+    by_source: dict[tuple[object, object], list[dict]] = {}
     for h in found:
         by_source.setdefault((h.get("source"), h.get("hookType")), []).append(h)
     expected = [a for a in m.actions if a.origin in ("user", "inline")]
@@ -207,7 +207,8 @@ def _hooks(ctx: Context, m, res, out: Out, home: Path) -> None:
 
 def _mcp(ctx: Context, m, res, out: Out) -> None:
     data = res.data if isinstance(res.data, dict) else {}
-    listed = data.get("mcpServers") if isinstance(data.get("mcpServers"), dict) else {}
+    got = data.get("mcpServers")
+    listed = got if isinstance(got, dict) else {}
     user = {n: e for n, e in listed.items() if isinstance(e, dict) and e.get("source") == "user"}
     disabled = set(n for n in (m.settings_data or {}).get("disabledMcpServers") or [] if isinstance(n, str))
     path = m.mcp.path if m.mcp is not None else None
