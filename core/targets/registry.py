@@ -14,6 +14,7 @@ import importlib
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
     from types import ModuleType
     from typing import Any
 
@@ -58,6 +59,9 @@ def __getattr__(attr: str) -> Any:
     g = globals()
     if "TARGETS" not in g:
         specs = tuple(_load(n) for n in BUILTIN)
+        problems = [p for s in specs for p in s.problems(_exists_in(s))]
+        if problems:
+            raise RuntimeError("the target registry is broken: " + "; ".join(problems))
         g["NAMES"] = tuple(s.name for s in specs)
         g["BY_NAME"] = {s.name: s for s in specs}
         g["PROFILE_FILES"] = tuple(f"{s.name}/{f}" for s in specs for f in s.profile_files)
@@ -97,7 +101,21 @@ def part(name: str, module: str) -> "ModuleType":
 
 
 def has_part(name: str, module: str) -> bool:
-    """Whether target `name`'s package has a module `module` (without importing it)."""
+    """Whether target `name`'s package has the part `module`, as its SPEC declares it (the
+    registry checked the declaration against the package when it loaded: `_exists`)."""
+    return spec(name).has(module)
+
+
+def _exists_in(s: TargetSpec) -> "Callable[[str], bool]":
+    def exists(part: str) -> bool:
+        return _exists(s, part)
+    return exists
+
+
+def _exists(s: TargetSpec, part: str) -> bool:
+    """Whether the package of `s` has a module `part` (without importing it)."""
     import importlib.util   # local: the hook handler loads this module on every call and never asks
 
-    return importlib.util.find_spec(f"{package(name)}.{module}") is not None
+    if part == "adapter":
+        return importlib.util.find_spec(s.adapter_module) is not None
+    return importlib.util.find_spec(f"{s.package}.{part}") is not None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
     from pathlib import Path
 
     from agentdeck.core.host import Host
@@ -22,12 +23,33 @@ MCP_SWITCHES = "mcp_switches"      # per-server on/off switches (the app's MCP p
                                    # through the profile's disabled-server list
 
 
+#: the channel through which agentdeck's guard reaches the CLI (TargetSpec.enforcement)
+HOOKS = "hooks"      # the CLI runs agentdeck's hook wrapper as a command for each event
+PLUGIN = "plugin"    # an in-process plugin agentdeck writes asks agentdeck's handler
+NO_GUARD = "none"    # nothing agentdeck installs sees a tool call: files only (MCP, persona)
+ENFORCEMENTS = (HOOKS, PLUGIN, NO_GUARD)
+
+#: the parts of a target package (core/targets/parts/ declares each one's interface):
+#: every target has these
+REQUIRED_PARTS = ("adapter", "facts", "doctor")
+#: the parts the guard's channel needs: the handler reads the dialect, `policy show` and
+#: `policy test` the policy part, the doctor the health part (why the hooks cannot run)
+CHANNEL_PARTS: dict[str, tuple[str, ...]] = {
+    HOOKS: ("dialect", "policy", "health"),
+    PLUGIN: ("dialect", "policy", "health"),
+    NO_GUARD: (),
+}
+#: the parts a target may have, each declared in TargetSpec.parts (the registry checks that the
+#: declared ones exist and that no undeclared one does)
+OPTIONAL_PARTS = ("probes", "drill", "org", "repo", "takeover", "demo", "views")
+
+
 class TargetSpec:
     """Frozen, compared by value. A plain class, not a dataclass: the hook handler imports the
     target packages, and `dataclasses` costs it about 8 ms at every tool call."""
     __slots__ = ("name", "title", "short", "binary", "npm_package", "home_env", "home_dirname",
                  "package", "adapter_class", "capabilities", "adapter_module", "profile_files",
-                 "directives_file", "never_write")
+                 "directives_file", "never_write", "enforcement", "parts")
     name: str                   # the --target name, manifest target, plan target
     title: str                  # the CLI's full name, shown to the operator
     short: str                  # its short name (badges, notes)
@@ -49,19 +71,26 @@ class TargetSpec:
     #: manifest or journal says (tool-managed: auth tokens and the like); Host.never_written
     #: asks the registry for them
     never_write: tuple[str, ...]
+    #: how agentdeck's guard reaches the CLI: HOOKS, PLUGIN or NO_GUARD
+    enforcement: str
+    #: the optional parts (OPTIONAL_PARTS) its package provides; the required ones and its
+    #: channel's are implied (`has`)
+    parts: frozenset[str]
 
     def __init__(self, *, name: str, title: str, short: str, binary: str, npm_package: str,
                  home_env: str, home_dirname: str, package: str, adapter_class: str,
                  capabilities: frozenset[str] = frozenset(), adapter_module: str = "",
                  profile_files: tuple[str, ...] = (), directives_file: str = "",
-                 never_write: tuple[str, ...] = ()) -> None:
+                 never_write: tuple[str, ...] = (), enforcement: str = HOOKS,
+                 parts: frozenset[str] | tuple[str, ...] = ()) -> None:
         values = dict(name=name, title=title, short=short, binary=binary,
                       npm_package=npm_package, home_env=home_env, home_dirname=home_dirname,
                       package=package, adapter_class=adapter_class,
                       capabilities=frozenset(capabilities),
                       adapter_module=adapter_module or f"{package}.adapter",
                       profile_files=tuple(profile_files), directives_file=directives_file,
-                      never_write=tuple(never_write))
+                      never_write=tuple(never_write), enforcement=enforcement,
+                      parts=frozenset(parts))
         for k, v in values.items():
             object.__setattr__(self, k, v)
 
@@ -93,3 +122,37 @@ class TargetSpec:
 
     def can(self, capability: str) -> bool:
         return capability in self.capabilities
+
+    @property
+    def guarded(self) -> bool:
+        """Whether anything agentdeck installs sees this CLI's tool calls (hooks or a plugin)."""
+        return self.enforcement != NO_GUARD
+
+    def all_parts(self) -> frozenset[str]:
+        """Every part its package provides: the required ones, its channel's, the declared."""
+        return frozenset(REQUIRED_PARTS) | frozenset(CHANNEL_PARTS.get(self.enforcement, ())) \
+            | self.parts
+
+    def has(self, part: str) -> bool:
+        """Whether its package provides `part` (as declared: the registry checked it)."""
+        return part in self.all_parts()
+
+    def problems(self, exists: "Callable[[str], bool]") -> list[str]:
+        """What is wrong with this spec as a registry entry, each a sentence naming the part;
+        `exists(part)` says whether the package has that module."""
+        where = f"core/targets/{self.name}"
+        if self.enforcement not in ENFORCEMENTS:
+            return [f"{where}: enforcement {self.enforcement!r} is none of {', '.join(ENFORCEMENTS)}"]
+        out = [f"{where}: declares part {p!r}, which is none of {', '.join(OPTIONAL_PARTS)}"
+               for p in sorted(self.parts - frozenset(OPTIONAL_PARTS))]
+        for p in sorted(self.all_parts()):
+            if not exists(p):
+                why = ("every target has one" if p in REQUIRED_PARTS else
+                       f"its guard is {self.enforcement}" if p not in self.parts else
+                       "its SPEC declares it")
+                out.append(f"{where}: has no {p}.py ({why}; core/targets/parts/ describes it)")
+        for p in OPTIONAL_PARTS + tuple(c for ps in CHANNEL_PARTS.values() for c in ps):
+            if p not in self.all_parts() and exists(p):
+                out.append(f"{where}: has {p}.py, which its SPEC does not declare "
+                           f"(add {p!r} to parts=..., or remove the module)")
+        return sorted(set(out))

@@ -1,5 +1,5 @@
 """Claude Code: everything agentdeck knows about it is a module of this package."""
-from ..spec import MCP_SWITCHES, TargetSpec
+from ..spec import HOOKS, MCP_SWITCHES, TargetSpec
 
 SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="claude", title="Claude Code", short="Claude",
@@ -7,5 +7,7 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     home_env="CLAUDE_CONFIG_DIR", home_dirname=".claude",
     package=__name__, adapter_class="ClaudeTarget",
     profile_files=("settings.json",),
+    enforcement=HOOKS,
+    parts=frozenset({'probes', 'drill', 'org', 'takeover', 'demo'}),
     capabilities=frozenset({MCP_SWITCHES}),
 )

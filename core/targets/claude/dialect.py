@@ -90,3 +90,10 @@ SPEAKERS = {"claude": Speaker((CLAUDE,), _home)}
 
 def recognise(p: dict) -> tuple[int, Dialect] | None:
     return best((30, CLAUDE) if snake(p) else None, _vscode(p))
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.dialect import DialectModule
+    from . import dialect as _this
+    _conforms: DialectModule = _this

@@ -40,3 +40,10 @@ def prepare(host: Host, real: Path, copy: Path) -> Prepared:
     """No .claude.json in the copy: its user MCP servers stay off, and the account data in it
     is not copied."""
     return ["--strict-mcp-config"], {}
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.drill import DrillPart
+    from . import drill as _this
+    _conforms: DrillPart = _this

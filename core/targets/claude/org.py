@@ -111,3 +111,10 @@ def drill_attempts() -> OrgAttempts:
                "--setting-sources user", "CLAUDE_CODE_MANAGED_SETTINGS_PATH=/dev/null"))
 
 # No LIVE_PROBE: Claude Code has no offline report of its managed sources.
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.org import OrgPart
+    from . import org as _this
+    _conforms: OrgPart = _this

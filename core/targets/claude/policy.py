@@ -133,3 +133,10 @@ PROMPTS = {
                              lambda p: snake_prompt("UserPromptSubmit", p,
                                                     permission_mode="default")),
 }
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.policy import PolicyModule
+    from . import policy as _this
+    _conforms: PolicyModule = _this

@@ -123,3 +123,10 @@ def compare(ctx: Context, results: dict[str, ProbeResult | None], outs: dict[str
         out.warning(f"claude doctor failed: {tilde(ctx, str(res.error))}")
     if not out.findings:
         out.ok(f"claude doctor reports no invalid settings ({seconds(res)})")
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.probes import ProbesPart
+    from . import probes as _this
+    _conforms: ProbesPart = _this

@@ -23,3 +23,9 @@ INSTALLS = {
 
 def mcp_file(host: "Host") -> tuple[Path, str, str]:
     return claude_json(host), "json", "mcpServers"
+
+
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.takeover import TakeoverPart
+    from . import takeover as _this
+    _conforms: TakeoverPart = _this

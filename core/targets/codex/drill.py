@@ -106,3 +106,10 @@ def why_not_fired(row: dict) -> str | None:
     if row.get("enabled") is False:
         return "disabled in config.toml [hooks.state]"
     return None
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.drill import DrillPart
+    from . import drill as _this
+    _conforms: DrillPart = _this

@@ -187,3 +187,10 @@ def live_check(data: dict) -> OrgRow:
     return OrgRow("error", f"Codex does not report the org hook of {FACTS.path} as managed: it "
                            "may not run",
                   "check requirements.toml with `codex app-server` hooks/list")
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.org import OrgPart
+    from . import org as _this
+    _conforms: OrgPart = _this

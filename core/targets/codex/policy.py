@@ -102,3 +102,10 @@ PROMPTS = {
     "codex": PromptTemplate("codex", "codex", "UserPromptSubmit",
                             lambda p: snake_prompt("UserPromptSubmit", p, turn_id="turn-1")),
 }
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.policy import PolicyModule
+    from . import policy as _this
+    _conforms: PolicyModule = _this

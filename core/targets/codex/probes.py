@@ -215,3 +215,10 @@ def _mcp(ctx: Context, m, res, out: Out) -> None:
                             f"{'enabled' if listed[n].get('enabled') else 'disabled'}")
     if not out.findings:
         out.ok(f"Codex lists {len(listed)} MCP server(s), as config.toml says ({seconds(res)})")
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.probes import ProbesPart
+    from . import probes as _this
+    _conforms: ProbesPart = _this

@@ -19,3 +19,10 @@ VIEWS = TargetViews(
         left_untrusted="Codex runs only hooks you trust; you chose to leave agentdeck's own "
                        "untrusted."),
 )
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.views import ViewsPart
+    from . import views as _this
+    _conforms: ViewsPart = _this

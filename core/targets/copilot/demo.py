@@ -32,3 +32,10 @@ Always answer in British English.
 }
 """,
 }
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.demo import DemoPart
+    from . import demo as _this
+    _conforms: DemoPart = _this

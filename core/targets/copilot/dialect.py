@@ -143,3 +143,10 @@ def recognise(p: dict) -> tuple[int, Dialect] | None:
     else:
         own = None
     return best(own, _vscode(p))
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.dialect import DialectModule
+    from . import dialect as _this
+    _conforms: DialectModule = _this

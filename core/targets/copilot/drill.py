@@ -70,3 +70,10 @@ def why_not_fired(row: dict) -> str | None:
     if row.get("state") == "disabled-by-operator":
         return "disabled by you (settings.json disabledHooks)"
     return None
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.drill import DrillPart
+    from . import drill as _this
+    _conforms: DrillPart = _this

@@ -121,3 +121,10 @@ def live_check(data: dict) -> OrgRow:
                             "enabled: disableAllHooks cannot turn it off)")
     return OrgRow("error", f"Copilot CLI does not load {FACTS.path} as an enabled policy hook",
                   "check it with hooks.discover (docs/org.md)")
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.org import OrgPart
+    from . import org as _this
+    _conforms: OrgPart = _this

@@ -175,3 +175,10 @@ PROMPTS = {
         lambda p: {"timestamp": _ISO, "hookEventName": "UserPromptSubmit", "sessionId": S,
                    "cwd": PROMPT_CWD, "prompt": p}),
 }
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.policy import PolicyModule
+    from . import policy as _this
+    _conforms: PolicyModule = _this

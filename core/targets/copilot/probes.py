@@ -246,3 +246,10 @@ def _mcp(ctx: Context, m, res, out: Out) -> None:
         on = sum(1 for e in user.values() if e.get("enabled"))
         out.ok(f"Copilot lists {len(user)} server(s) from mcp-config.json ({on} enabled), as "
                f"expected ({seconds(res)})")
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.probes import ProbesPart
+    from . import probes as _this
+    _conforms: ProbesPart = _this

@@ -463,3 +463,9 @@ def live_rows(res: Any, expected: dict[str, str], trusted: bool) -> list[RepoRow
                            f"hooks here, all enabled ({len(rows) - len(ours)} other repository "
                            "hook(s))"))
     return out
+
+
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.repo import RepoPart
+    from . import repo as _this
+    _conforms: RepoPart = _this

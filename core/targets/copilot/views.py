@@ -19,3 +19,10 @@ VIEWS = TargetViews(
         own_browser="Copilot's own browser (write nothing)",
         not_wsl="not WSL: Copilot opens your default browser itself"),
 )
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.views import ViewsPart
+    from . import views as _this
+    _conforms: ViewsPart = _this

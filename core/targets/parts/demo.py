@@ -12,4 +12,5 @@ from typing import Mapping, Protocol
 
 
 class DemoPart(Protocol):
-    FILES: Mapping[str, str]
+    @property
+    def FILES(self) -> Mapping[str, str]: ...

@@ -65,10 +65,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
     class DialectModule(Protocol):
         """What core/targets/<name>/dialect.py provides."""
-        DIALECTS: tuple[Dialect, ...]
-        SPEAKERS: dict[str, Speaker]
-        MCP_NAMES: McpNaming | None
-        TOOLS: dict[str, tuple[str, str]]
+        @property
+        def DIALECTS(self) -> tuple[Dialect, ...]: ...
+        @property
+        def SPEAKERS(self) -> dict[str, Speaker]: ...
+        @property
+        def MCP_NAMES(self) -> McpNaming | None: ...
+        @property
+        def TOOLS(self) -> dict[str, tuple[str, str]]: ...
 
         def recognise(self, payload: dict[str, Any]) -> tuple[int, Dialect] | None: ...
 

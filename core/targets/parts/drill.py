@@ -60,7 +60,8 @@ Prepared = tuple[list[str], dict[str, bytes]]
 
 @runtime_checkable
 class DrillPart(Protocol):
-    RUNNER: Runner
+    @property
+    def RUNNER(self) -> Runner: ...
 
     def prepare(self, host: "Host", real: Path, copy: Path) -> Prepared: ...
 

@@ -132,7 +132,8 @@ class OrgRow(NamedTuple):
 
 @runtime_checkable
 class OrgPart(Protocol):
-    FACTS: OrgFacts
+    @property
+    def FACTS(self) -> OrgFacts: ...
 
     def layer_item(self, req: LayerRequest, view: "DiskView") -> "Desired": ...
 

@@ -62,6 +62,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
     class PolicyModule(Protocol):
         """What core/targets/<name>/policy.py provides."""
-        CAVEATS: dict[str, list[str]]
-        PRE_TOOL: dict[str, PreToolTemplate]
-        PROMPTS: dict[str, PromptTemplate]
+        @property
+        def CAVEATS(self) -> dict[str, list[str]]: ...
+        @property
+        def PRE_TOOL(self) -> dict[str, PreToolTemplate]: ...
+        @property
+        def PROMPTS(self) -> dict[str, PromptTemplate]: ...

@@ -179,7 +179,8 @@ def line_of(text: str | None, needle: str) -> int | None:
 
 @runtime_checkable
 class RepoPart(Protocol):
-    FACTS: RepoFacts
+    @property
+    def FACTS(self) -> RepoFacts: ...
 
 
 @runtime_checkable

@@ -48,6 +48,7 @@ class TargetInstall:
 
 @runtime_checkable
 class TakeoverPart(Protocol):
-    INSTALLS: Mapping[str, TargetInstall]
+    @property
+    def INSTALLS(self) -> Mapping[str, TargetInstall]: ...
 
     def mcp_file(self, host: "Host") -> tuple[Path, str, str]: ...

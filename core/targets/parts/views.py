@@ -53,4 +53,5 @@ class TargetViews:
 
 
 class ViewsPart(Protocol):
-    VIEWS: TargetViews
+    @property
+    def VIEWS(self) -> TargetViews: ...

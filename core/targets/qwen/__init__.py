@@ -1,6 +1,6 @@
 """Qwen Code: everything agentdeck knows about it is a module of this package
 (docs/facts/qwen.md, Qwen Code 0.24.4; the interface is docs/adding-a-target.md)."""
-from ..spec import MCP_SWITCHES, TargetSpec
+from ..spec import HOOKS, MCP_SWITCHES, TargetSpec
 
 SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="qwen", title="Qwen Code", short="Qwen",
@@ -8,5 +8,7 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     home_env="QWEN_HOME", home_dirname=".qwen",
     package=__name__, adapter_class="QwenTarget",
     profile_files=("settings.json",),
+    enforcement=HOOKS,
+    parts=frozenset({'probes', 'drill', 'org', 'repo', 'views'}),
     capabilities=frozenset({MCP_SWITCHES}),
 )

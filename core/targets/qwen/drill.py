@@ -85,3 +85,10 @@ def _our_deny_entries(host: Host, real: Path) -> set[str]:
     return {e["member"] for e in (raw.get("entries") or []) if isinstance(e, dict)
             and e.get("path") == path and list(e.get("key") or []) == list(DENY_KEY)
             and isinstance(e.get("member"), str)}
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.drill import DrillPart
+    from . import drill as _this
+    _conforms: DrillPart = _this

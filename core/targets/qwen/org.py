@@ -166,3 +166,10 @@ def drill_attempts() -> OrgAttempts:
 
 # No LIVE_PROBE: Qwen Code has no command that lists the loaded hooks (`qwen hooks` prints
 # nothing in -p mode).
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.org import OrgPart
+    from . import org as _this
+    _conforms: OrgPart = _this

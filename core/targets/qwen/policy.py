@@ -137,3 +137,10 @@ PROMPTS = {
                                                   transcript_path="/tmp/chats/policy-test.jsonl",
                                                   submitted_prompt=p)),
 }
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.policy import PolicyModule
+    from . import policy as _this
+    _conforms: PolicyModule = _this

@@ -38,3 +38,10 @@ FACTS = RepoFacts(
                          "(`agentdeck org`)")),
     ),
 )
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.repo import RepoPart
+    from . import repo as _this
+    _conforms: RepoPart = _this

@@ -1,0 +1,130 @@
+"""The target interface, registry-wide: every registered target's package provides the parts its
+SPEC declares (the required ones, its guard channel's, its optional ones) and no other; each
+part module is declared to mypy against its part's interface (core/targets/parts/); a registry
+entry that breaks this fails when the registry loads, with a sentence naming the package and
+the part."""
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+from agentdeck.core.targets import registry, spec as spec_mod
+from agentdeck.core.targets.parts import PROTOCOLS
+from agentdeck.core.targets.spec import (
+    CHANNEL_PARTS, ENFORCEMENTS, NO_GUARD, OPTIONAL_PARTS, REQUIRED_PARTS, TargetSpec)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("spec", registry.TARGETS, ids=registry.NAMES)
+def test_every_target_provides_exactly_the_parts_it_declares(spec):
+    assert spec.enforcement in ENFORCEMENTS
+    assert spec.problems(registry._exists_in(spec)) == []
+    for part in spec.all_parts():
+        assert registry.has_part(spec.name, part)
+    for part in set(OPTIONAL_PARTS) - spec.all_parts():
+        assert not registry.has_part(spec.name, part)
+
+
+@pytest.mark.parametrize("spec", registry.TARGETS, ids=registry.NAMES)
+def test_every_part_module_is_checked_by_mypy_against_its_interface(spec):
+    """Each part module with an interface ends with `_conforms: <Protocol> = _this` under
+    TYPE_CHECKING: mypy (a CI step) then fails when the module lacks a member of the interface
+    or gives it the wrong type."""
+    for part in sorted(spec.all_parts() & set(PROTOCOLS)):
+        path = REPO / "core" / "targets" / spec.name / f"{part}.py"
+        tree = ast.parse(path.read_text())
+        declared = [n for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)
+                    and isinstance(n.target, ast.Name) and n.target.id == "_conforms"]
+        assert declared, f"{path.relative_to(REPO)} does not declare `_conforms: {PROTOCOLS[part]}`"
+        assert ast.unparse(declared[0].annotation) == PROTOCOLS[part]
+        assert isinstance(declared[0].value, ast.Name) and declared[0].value.id == "_this"
+        imported = {a.asname: (n.module, a.name) for n in ast.walk(tree)
+                    if isinstance(n, ast.ImportFrom) for a in n.names}
+        assert imported.get("_this") == (None, part), f"{path}: _this must be the module itself"
+
+
+@pytest.mark.parametrize("spec", registry.TARGETS, ids=registry.NAMES)
+def test_every_runtime_checkable_part_satisfies_its_protocol(spec):
+    for part in sorted(spec.all_parts() & set(PROTOCOLS)):
+        proto = getattr(importlib.import_module(f"agentdeck.core.targets.parts.{part}"),
+                        PROTOCOLS[part], None)
+        if proto is None or not getattr(proto, "_is_runtime_protocol", False):
+            continue          # declared for mypy only (the handler's dialect, the policy part)
+        assert isinstance(registry.part(spec.name, part), proto), (spec.name, part)
+
+
+def _spec(**kw) -> TargetSpec:
+    base = dict(name="fake", title="Fake", short="Fake", binary="fake", npm_package="fake",
+                home_env="FAKE_HOME", home_dirname=".fake", package="fake.pkg",
+                adapter_class="FakeTarget")
+    return TargetSpec(**{**base, **kw})
+
+
+def test_a_missing_required_part_is_named():
+    s = _spec(enforcement=NO_GUARD)
+    problems = s.problems(lambda part: part in set(REQUIRED_PARTS) - {"facts"})
+    assert problems == ["core/targets/fake: has no facts.py (every target has one; "
+                        "core/targets/parts/ describes it)"]
+
+
+@pytest.mark.parametrize("enforcement", [e for e in ENFORCEMENTS if CHANNEL_PARTS[e]])
+def test_a_guard_channel_without_its_parts_is_named(enforcement):
+    s = _spec(enforcement=enforcement)
+    have = set(REQUIRED_PARTS)
+    problems = s.problems(lambda part: part in have)
+    for part in CHANNEL_PARTS[enforcement]:
+        assert any(f"has no {part}.py (its guard is {enforcement}" in p for p in problems)
+
+
+def test_a_declared_part_that_is_missing_and_an_undeclared_one_that_exists_are_named():
+    s = _spec(enforcement=NO_GUARD, parts=("drill",))
+    problems = s.problems(lambda part: part in set(REQUIRED_PARTS) | {"org"})
+    assert "core/targets/fake: has no drill.py (its SPEC declares it; core/targets/parts/ " \
+           "describes it)" in problems
+    assert any(p.startswith("core/targets/fake: has org.py, which its SPEC does not declare")
+               for p in problems)
+
+
+def test_an_unknown_part_or_channel_is_named():
+    assert "none of" in _spec(parts=("wings",)).problems(lambda part: True)[0]
+    assert "enforcement 'smoke' is none of" in _spec(enforcement="smoke").problems(
+        lambda part: True)[0]
+
+
+def test_a_target_with_no_guard_needs_no_hook_part():
+    """A target that only receives files (MCP servers, a persona) is expressible as it is:
+    no dialect, policy or health part to fake."""
+    s = _spec(enforcement=NO_GUARD)
+    assert s.problems(lambda part: part in REQUIRED_PARTS) == []
+    assert not s.guarded and not s.has("dialect")
+
+
+def test_the_registry_refuses_to_load_a_target_that_breaks_its_declaration(monkeypatch):
+    """The registry's tables are built once, checking every entry: a package missing a part its
+    SPEC declares stops every feature with the sentence, never a KeyError later."""
+    first = registry.TARGETS[0]
+    saved = {k: registry.__dict__[k] for k in ("TARGETS", "NAMES", "BY_NAME", "PROFILE_FILES",
+                                               "DIRECTIVES_FILE", "NEVER_WRITE_NAMES")}
+    real = registry._exists
+    monkeypatch.setattr(registry, "_exists",
+                        lambda s, part: False if (s is first and part == "doctor")
+                        else real(s, part))
+    for k in saved:
+        monkeypatch.delitem(registry.__dict__, k)
+    try:
+        with pytest.raises(RuntimeError, match=rf"core/targets/{first.name}: has no doctor\.py "
+                                               r"\(every target has one"):
+            registry.TARGETS
+    finally:
+        registry.__dict__.update(saved)
+
+
+def test_the_parts_vocabulary_has_one_interface_each():
+    every = set(REQUIRED_PARTS) | set(OPTIONAL_PARTS) | {p for ps in CHANNEL_PARTS.values()
+                                                         for p in ps}
+    assert set(PROTOCOLS) <= every
+    assert spec_mod.HOOKS in ENFORCEMENTS and spec_mod.PLUGIN in ENFORCEMENTS
