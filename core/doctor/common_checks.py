@@ -200,6 +200,9 @@ def _tools(target: str):
     def fn(ctx: Ctx, out: Out) -> None:
         mod = dialects.module(target)
         binary = registry.spec(target).binary
+        if not registry.spec(target).guarded:
+            out.skipped("agentdeck installs no guard in this CLI: it sees none of its tool calls")
+            return
         if mod is None:
             out.skipped(f"agentdeck has no {target} dialect in this build: no vocabulary")
             return

@@ -83,7 +83,8 @@ def verdict(ctx: Ctx, target: str, rows: list[Finding], records: dict) -> Verdic
         v.facts.extend(_plan_facts(plan, target, v))
     if cli.exe is None:
         v.facts.append(f"{spec.binary} not on PATH")
-    v.facts.append(_drill_fact(target, cli.version, records))
+    v.facts.append(_drill_fact(target, cli.version, records) if spec.guarded
+                   else "nothing to drill")
     if cli.version:
         v.upgrade = upgrade.notice(ctx.host, target, cli, records)
     if any(f.check == f"{target}.org.layer" and f.result == "ok" for f in rows):
@@ -116,6 +117,8 @@ def _plan_facts(plan, target: str, v: Verdict) -> list[str]:
     elif events:
         v.hooks = "not installed"
         out.append("hooks not installed yet (`agentdeck apply`)")
+    elif not registry.spec(target).guarded:
+        out.append("files only: agentdeck installs no guard in this CLI")
     else:
         out.append("no hooks in this profile")
     layers = ["hook"] if live and not why else []

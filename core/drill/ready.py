@@ -49,7 +49,7 @@ def check(host: Host, profile: str, target: str) -> Ready | report.TargetReport:
 
     r = runners.runner(target)
     if r is None:
-        return report.skipped(target, runners.NOT_SUPPORTED, NOT_SUPPORTED)
+        return report.skipped(target, runners.why_not_supported(target), NOT_SUPPORTED)
     installed, version = engine.cli_version(host, target)
     exe = host.which(r.binary)
     if not installed or exe is None:

@@ -172,7 +172,7 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
     target, plan, exe, version = rd.target, rd.plan, rd.exe, rd.version
     r = runners.runner(target)
     if r is None:
-        return report.failed(target, runners.NOT_SUPPORTED)
+        return report.failed(target, runners.why_not_supported(target))
     tid = f"{drill_id}-{target}"
     s = scratch.make(host, drill_id, target)
     try:

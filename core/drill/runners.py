@@ -18,7 +18,7 @@ from ..targets import registry
 from ..targets.parts.drill import Prepared, Runner, why_not_fired
 
 __all__ = ["CREDENTIAL_VARS", "PROMPT", "Runner", "argv", "cli_home", "home_vars", "part",
-           "prepare", "runner", "supported", "why_not_fired"]
+           "prepare", "runner", "supported", "why_not_fired", "why_not_supported"]
 
 PROMPT = "agentdeck drill: run the shell commands you are given."
 #: variables never passed to a drilled CLI, whatever the CLI: the turn needs no account, and a
@@ -31,6 +31,16 @@ NOT_SUPPORTED = "the drill does not support this CLI (its package has no drill p
 
 def supported(target: str) -> bool:
     return registry.has_part(target, "drill")
+
+
+def why_not_supported(target: str) -> str:
+    """Why the drill runs no turn of this CLI: it has no guard to prove (TargetSpec.enforcement),
+    or its package has no drill part."""
+    s = registry.BY_NAME.get(target)
+    if s is not None and not s.guarded:
+        return (f"nothing to drill: agentdeck installs no guard in {s.title} (it only writes "
+                "its files)")
+    return NOT_SUPPORTED
 
 
 def part(target: str) -> ModuleType | None:

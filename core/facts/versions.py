@@ -7,7 +7,7 @@ of CLI versions they were verified against (`verified_versions`), so the doctor 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import ClassVar, TYPE_CHECKING, Mapping
 
@@ -27,6 +27,9 @@ def frozen_map(d: Mapping) -> Mapping:
     return MappingProxyType(dict(d))
 
 
+_NONE: Mapping = MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class CliFacts:
     """What every target's facts record. Target modules subclass this with their own facts:
@@ -40,14 +43,16 @@ class CliFacts:
     version_regex: str                # group 1 is the version, searched in `--version` output
     home_env: str                     # env var that replaces the whole home path
     home_dirname: str                 # default home under $HOME
-    hook_events: tuple[str, ...]      # event keys accepted in hook config
-    matcher_events: tuple[str, ...]   # events whose matcher is honoured (others drop it)
-    timeout_key: str                  # the spelling that works
-    timeout_aliases: tuple[str, ...]  # other spellings the CLI also accepts
-    wrong_timeout_keys: tuple[str, ...]  # spellings silently ignored (the default then applies)
-    default_timeout_sec: float | None   # None: no timeout at all
-    event_default_timeouts: Mapping[str, float]  # per-event overrides of the default
-    canonical_events: Mapping[str, str | None]   # CANONICAL_EVENTS -> this CLI's spelling
+    # the hook facts: a CLI agentdeck's guard reaches another way (a plugin) or not at all
+    # (TargetSpec.enforcement) keeps the defaults, "no hooks"
+    hook_events: tuple[str, ...] = ()      # event keys accepted in hook config
+    matcher_events: tuple[str, ...] = ()   # events whose matcher is honoured (others drop it)
+    timeout_key: str = ""                  # the spelling that works
+    timeout_aliases: tuple[str, ...] = ()  # other spellings the CLI also accepts
+    wrong_timeout_keys: tuple[str, ...] = ()  # spellings silently ignored (the default then applies)
+    default_timeout_sec: float | None = None  # None: no timeout at all
+    event_default_timeouts: Mapping[str, float] = field(default_factory=lambda: _NONE)  # per-event
+    canonical_events: Mapping[str, str | None] = field(default_factory=lambda: _NONE)  # -> spelling
     #: for a CLI with a `disableAllHooks` setting: whether `true` really stops the user's hooks
     #: (observed in a real turn; Copilot CLI 1.0.102 overrides it: it does not)
     disable_all_stops_user_hooks: ClassVar[bool] = True

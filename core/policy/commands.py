@@ -101,6 +101,9 @@ def cmd_policy(args, make_host) -> int:
             print(json.dumps(data, indent=2))
             return 0
         for t, d in data.items():
+            if d.get("guarded") is False:
+                print(f"{t}  ({d['on_error']['meaning']})")
+                continue
             print(f"{t}  (on_error = {d['on_error']['value']}: {d['on_error']['meaning']})")
             for r in d["rules"]:
                 if r["kind"] == "argv":

@@ -65,12 +65,31 @@ def _runtime_floor(target: str) -> str:
     return getattr(registry.part(target, "policy"), "RUNTIME_FLOOR", "") or "nothing"
 
 
+def _unguarded(target: str) -> str:
+    """The sentence for a target agentdeck installs no guard in (TargetSpec.enforcement), or ""."""
+    s = registry.BY_NAME.get(target)
+    if s is None or s.guarded:
+        return ""
+    return (f"not guarded: agentdeck installs no hook and no plugin in {s.title}, so nothing "
+            "sees its tool calls and no rule below holds there")
+
+
 def describe(policy: dict | None, target: str) -> dict:
     """The Policy tab's data for one target."""
+    unguarded = _unguarded(target)
+    if unguarded:
+        on_error = (policy or {}).get("on_error") or "allow"
+        return {"target": target, "guarded": False, "dialects": [], "verified": {},
+                "on_error": {"value": on_error, "exit": F.ON_ERROR_EXIT[on_error],
+                             "meaning": unguarded},
+                "caveats": [], "rules": [], "paths": [], "limits": [],
+                "runtime_floor": "nothing", "self_protection": "", "unresolved": "",
+                "self_real_turns": {}}
     heard = spoken(target)
     on_error = (policy or {}).get("on_error") or "allow"
     out = {
         "target": target,
+        "guarded": True,
         "dialects": [d.label for d in heard],
         "verified": {d.label: d.verified for d in heard},
         "on_error": {"value": on_error, "exit": F.ON_ERROR_EXIT[on_error],
