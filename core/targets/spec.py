@@ -21,6 +21,9 @@ MANIFEST_NAME = ".agentdeck-managed.json"
 TRUST_HOOKS = "trust_hooks"        # the CLI gates hooks on trust: `--trust-hooks` adds trust items
 MCP_SWITCHES = "mcp_switches"      # per-server on/off switches (the app's MCP pane), planned
                                    # through the profile's disabled-server list
+DISABLE_ALL = "disable_all_hooks"  # the CLI has one setting that switches every hook off
+                                   # (`disableAllHooks`): the Hooks pane shows it as found
+CAPABILITIES = (TRUST_HOOKS, MCP_SWITCHES, DISABLE_ALL)
 
 
 #: the channel through which agentdeck's guard reaches the CLI (TargetSpec.enforcement)
@@ -145,6 +148,8 @@ class TargetSpec:
             return [f"{where}: enforcement {self.enforcement!r} is none of {', '.join(ENFORCEMENTS)}"]
         out = [f"{where}: declares part {p!r}, which is none of {', '.join(OPTIONAL_PARTS)}"
                for p in sorted(self.parts - frozenset(OPTIONAL_PARTS))]
+        out += [f"{where}: declares capability {c!r}, which is none of {', '.join(CAPABILITIES)}"
+                for c in sorted(self.capabilities - frozenset(CAPABILITIES))]
         for p in sorted(self.all_parts()):
             if not exists(p):
                 why = ("every target has one" if p in REQUIRED_PARTS else

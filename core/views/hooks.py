@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..targets import registry
+from ..targets.spec import DISABLE_ALL, TRUST_HOOKS
 from .info import rows, section, strs, target_info
 
 #: the trust states in which a CLI that gates hooks on trust does not run the hook
@@ -105,6 +107,12 @@ def sources(value: Any) -> tuple[HookSource, ...]:
                  for s in rows(value))
 
 
+def _can(target: str, capability: str) -> bool:
+    """Whether the target (not a scope such as the repository) declares `capability`."""
+    s = registry.BY_NAME.get(target)
+    return s is not None and s.can(capability)
+
+
 def of(plan: Any, target: str) -> HooksView:
     h = section(plan, target, "hooks")
     others = target_info(plan, target).get("other_hook_sources") or h.get("other_sources")
@@ -115,11 +123,11 @@ def of(plan: Any, target: str) -> HooksView:
         handler_path=str(h["handler_path"]) if h.get("handler_path") else None,
         wrapper=str(h.get("wrapper") or ""), file=str(h.get("file") or ""),
         byte_stable=str(h.get("byte_stable") or ""),
-        disable_all_known="disableAllHooks_on_disk" in h,
+        disable_all_known=_can(target, DISABLE_ALL),
         disable_all_on_disk=h.get("disableAllHooks_on_disk"),
         disable_all_effect=str(h.get("disableAllHooks_effect") or ""),
         disable_all_stops=h.get("disableAllHooks_stops") is True,
-        trust_gated="trust_requested" in h, trust_requested=bool(h.get("trust_requested")),
+        trust_gated=_can(target, TRUST_HOOKS), trust_requested=bool(h.get("trust_requested")),
         events=tuple(_event(e) for e in rows(h.get("events"))),
         skipped=tuple(SkippedEvent(str(s.get("canonical")), str(s.get("reason", "")))
                       for s in rows(h.get("skipped_events"))),

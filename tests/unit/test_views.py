@@ -11,7 +11,7 @@ from agentdeck.core.demo import files, make_demo_home
 from agentdeck.core.host import Host
 from agentdeck.core.targets import registry
 from agentdeck.core.targets.parts.views import TargetViews
-from agentdeck.core.targets.spec import TRUST_HOOKS
+from agentdeck.core.targets.spec import DISABLE_ALL, TRUST_HOOKS
 from agentdeck.core.views import browser, found, hooks, mcp, status, targets
 
 
@@ -110,3 +110,16 @@ def test_the_demo_home_is_each_targets_demo_part(tmp_path):
     home = make_demo_home(tmp_path / "demo")
     for rel, text in want.items():
         assert (home / rel).read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("name", registry.NAMES)
+def test_each_adapter_describes_what_its_declared_capabilities_promise(demo_plan, name):
+    """The Hooks pane asks the target's capabilities (never whether a key is in the adapter's
+    info); each adapter in turn gives the data its capabilities promise."""
+    spec = registry.spec(name)
+    h = demo_plan.info[name]["hooks"]
+    assert ("disableAllHooks_on_disk" in h) == spec.can(DISABLE_ALL)
+    assert ("trust_requested" in h) == spec.can(TRUST_HOOKS)
+    view = hooks.of(demo_plan, name)
+    assert view.disable_all_known == spec.can(DISABLE_ALL)
+    assert view.trust_gated == spec.can(TRUST_HOOKS)
