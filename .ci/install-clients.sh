@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Pre-install the pinned real CLIs (versions from core/facts) into the cache the `clients` tests
-# use: $AGENTDECK_CLIENTS_DIR or ~/.cache/agentdeck-clients/<npm package>@<version>, with the
+# use: $AGENTDECK_CLIENTS_DIR or <checkout>/.cache/clients/<npm package>@<version>, with the
 # shared XDG cache (<root>/xdg) where Copilot unpacks its bundle once. npm's waits are bounded
 # (.ci/net-bounds.sh) and each install is stopped after 5 minutes (tests/clients/clientkit.py).
 # When npm, the network or an install is missing it says why; a local run then exits 0 (those

@@ -19,14 +19,14 @@ from pathlib import Path
 from agentdeck.core.facts.known_tools import AGENTIHOOKS
 
 VERSION = AGENTIHOOKS.verified
-_ROOT_ENV = "AGENTDECK_CLIENTS_DIR"
-_REAL_HOME = Path(os.environ.get("HOME") or Path.home())   # read at import, before the isolation
 
 
 def venv_dir() -> Path:
-    explicit = os.environ.get(_ROOT_ENV)
-    root = Path(explicit) if explicit else _REAL_HOME / ".cache" / "agentdeck-clients"
-    return root / f"agentihooks@{VERSION}" / "venv"
+    """Beside the real CLIs (clientkit.clients_root's rule: $AGENTDECK_CLIENTS_DIR, else the
+    checkout's git-ignored .cache/clients; never the real home)."""
+    root = os.environ.get("AGENTDECK_CLIENTS_DIR") or \
+        Path(__file__).resolve().parents[2] / ".cache" / "clients"
+    return Path(root) / f"agentihooks@{VERSION}" / "venv"
 
 
 def ensure_agentihooks() -> tuple[Path | None, str]:

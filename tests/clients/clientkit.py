@@ -1,9 +1,10 @@
-"""Install the pinned real CLIs from npm once, into a cache outside the repository, and build
-scratch hosts that run them with no credentials and no access to the real home.
+"""Install the pinned real CLIs from npm once, into a cache in the checkout (never the real
+home), and build scratch hosts that run them with no credentials and no access to the real home.
 
 Layout (shared with .ci/install-clients.sh):
     <root>/<npm package>@<version>/node_modules/.bin/<binary>   root = $AGENTDECK_CLIENTS_DIR
-    <root>/xdg                                                  or ~/.cache/agentdeck-clients
+    <root>/agentihooks@<version>/venv                            or <checkout>/.cache/clients
+    <root>/xdg                                                  (git-ignored)
 The shared <root>/xdg is every scratch host's XDG_CACHE_HOME, so Copilot unpacks its 235 MB
 bundle (xdg/copilot/pkg) once.
 """
@@ -22,8 +23,8 @@ from agentdeck.core.facts import FACTS_BY_TARGET
 from agentdeck.core.host import Host
 from agentdeck.core.targets import registry
 
-#: captured at import (collection time), before any test fixture points HOME elsewhere
-_REAL_HOME = Path(os.environ.get("HOME") or Path.home())
+#: the default cache: in the checkout, git-ignored (no test writes under the real home)
+DEFAULT_ROOT = Path(__file__).resolve().parents[2] / ".cache" / "clients"
 INSTALLED_MARKER = ".agentdeck-installed"
 CREDENTIAL_VARS = ("GITHUB_TOKEN", "GH_TOKEN", "COPILOT_GITHUB_TOKEN", "GITHUB_COPILOT_TOKEN",
                    "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "OPENAI_API_KEY",
@@ -43,8 +44,9 @@ def pinned() -> dict[str, tuple[str, str, str]]:
 
 
 def clients_root() -> Path:
+    """$AGENTDECK_CLIENTS_DIR (an operator's shared cache), else the checkout's .cache/clients."""
     explicit = os.environ.get("AGENTDECK_CLIENTS_DIR")
-    return Path(explicit) if explicit else _REAL_HOME / ".cache" / "agentdeck-clients"
+    return Path(explicit) if explicit else DEFAULT_ROOT
 
 
 def install_dir(root: Path, package: str, version: str) -> Path:
@@ -180,8 +182,16 @@ def main() -> int:
             v = cli_version(host, t, timeout=300)
             print(f"install-clients: {t}: {d} (install {c.install_seconds[t]:.0f}s) "
                   f"-> --version {v or 'did not answer'}")
+    # agentihooks (the tool the take-over tests install beside agentdeck) from the package
+    # index now, not during the run
+    import sys   # local: the pre-install only
+    sys.path.insert(0, str(Path(__file__).resolve().parent))   # run as -m: this folder's kits
+    from agentihooks_kit import ensure_agentihooks   # local: the pre-install only (beside this file)
+
+    prog, why = ensure_agentihooks()
+    print(f"install-clients: agentihooks: {prog or 'NOT installed: ' + why}")
     print(f"install-clients: done in {time.monotonic() - t0:.0f}s; cache {c.root}")
-    return 1 if c.failures else 0
+    return 1 if c.failures or prog is None else 0
 
 
 if __name__ == "__main__":  # PYTHONPATH=. python3 -m tests.clients.clientkit

@@ -10,7 +10,7 @@ and nothing else of the real home: the process gets a fresh environment), writes
 needs, runs one real non-interactive turn against tests/clients/scripted_model.py speaking
 OpenAI Chat Completions (`--auth-type openai --openai-base-url ... --yolo`), and prints what it
 observed as JSON. The CLI is QWEN_BIN, else /tmp/qwen-0.24.4/node_modules/.bin/qwen, else the
-clients cache (~/.cache/agentdeck-clients/@qwen-code/qwen-code@0.24.4).
+clients cache (<checkout>/.cache/clients/@qwen-code/qwen-code@0.24.4, or $AGENTDECK_CLIENTS_DIR).
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 def qwen_bin() -> str:
     for cand in (os.environ.get("QWEN_BIN"), f"/tmp/qwen-{VERSION}/node_modules/.bin/qwen",
                  str(Path(os.environ.get("AGENTDECK_CLIENTS_DIR")
-                          or Path.home() / ".cache" / "agentdeck-clients")
+                          or Path(__file__).resolve().parents[2] / ".cache" / "clients")
                      / f"@qwen-code/qwen-code@{VERSION}" / "node_modules" / ".bin" / "qwen")):
         if cand and Path(cand).exists():
             return cand
