@@ -47,6 +47,8 @@ class Dialect:
                  ask           "ask" when the CLI honours a permissionDecision of ask, else what
                                it becomes
                  ask_note      what ask does there, in a sentence
+                 ask_at        optional {event as the CLI names it: what ask becomes there}
+                               for events where the CLI cannot wait for the user
                  source        observed | documented
     prompt     how a prompt is blocked: exit (the exit code with the block), shape, source
     path_tools which of its tools the path rules ([[policy.paths]]) are checked on, as text:

@@ -358,7 +358,7 @@ CASES: list[Case] = [
     Case("claude.hooks.fires-twice", "warning", installed=True,
          after={".claude/settings.local.json": json.dumps({"hooks": {"SessionStart": [
              {"hooks": [{"type": "command", "command": "{home}/.claude/agentdeck-hook.sh SessionStart"}]}]}})},
-         contains="fires twice: session_start calls agentdeck's hook wrapper 2 times"),
+         contains="fires twice: SessionStart calls agentdeck's hook wrapper 2 times"),
     Case("codex.hooks.inline-and-file", "warning",
          {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}',
           ".codex/config.toml": '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "x"\n'},
