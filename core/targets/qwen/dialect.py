@@ -90,7 +90,7 @@ TOOLS_VERIFIED = "0.24.4"
 #: section 3: server Srv.Dot, tool leave.marker-v2 -> mcp__Srv_Dot__leave_marker-v2_1vmvmv7)
 MCP_NAMES = McpNaming("mcp__", "__", "A-Za-z0-9_-", "_", "sure", verified=VERIFIED,
                       note="a name with another character gets a hash suffix: "
-                           "mcp__Srv_Dot__leave_marker-v2_1vmvmv7")
+                           "mcp__Srv_Dot__leave_marker-v2_1vmvmv7", hashed=63)
 
 
 def _qwen(p: dict) -> bool:

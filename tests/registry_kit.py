@@ -1,0 +1,63 @@
+"""Per-target test data read from the registry and each target's parts, so a test parametrized
+over core.targets.registry covers every target (tests/unit/test_target_lists_in_tests.py)
+without naming one.
+
+    HOOKED                         registered targets whose hooks speak a dialect (shell hooks)
+    shell_payload(t, "ls")         (event, payload) of t's main shell tool running `ls`, as its
+                                   hooks send it (the `agentdeck policy test` templates)
+    deny_exit(t)                   the exit code t's hooks deny with (Qwen's: 0 and JSON)
+    denied(t, code, stdout)        whether t's CLI reads that answer as a deny
+"""
+from __future__ import annotations
+
+import json
+
+from agentdeck.core.policy.payloads import shapes
+from agentdeck.core.targets import dialects, registry
+
+HOOKED = [n for n in registry.NAMES if registry.has_part(n, "dialect")]
+
+
+def dialect(target: str) -> dialects.Dialect:
+    """The dialect target's own hooks speak first (its Speaker's default)."""
+    s = dialects.speaker(target)
+    assert s is not None, f"{target} has no dialect part"
+    return s.default
+
+
+def shell_payload(target: str, command: str) -> tuple[str, dict]:
+    """(event, payload) of a call of `target`'s main shell tool (its dialect's first shell
+    template) running `command`."""
+    label = dialect(target).label
+    for lbl, caller, event, payload in shapes("shell", command):
+        if caller == target and lbl.startswith(f"{label}:"):
+            return event, payload
+    raise AssertionError(f"no shell payload template for {target}")
+
+
+def deny_exit(target: str) -> int:
+    return int(dialect(target).pre_tool["deny_exit"])
+
+
+def denied(target: str, code: int, stdout: str) -> bool:
+    """Whether `target`'s CLI takes (exit code, stdout) as a deny of a pre-tool call: its deny
+    exit with, for a CLI that denies with exit 0, the decision in the JSON it reads."""
+    if code != deny_exit(target):
+        return False
+    if code != 0:
+        return True
+    try:
+        doc = json.loads(stdout)
+    except ValueError:
+        return False
+    row = doc.get("hookSpecificOutput", doc) if isinstance(doc, dict) else {}
+    return isinstance(row, dict) and row.get("permissionDecision") == "deny"
+
+
+def wrapper_of(host, target: str):
+    """Where agentdeck's hook wrapper for `target` is on `host`: in the target's home, under
+    the one name every hooked target gives it (core/targets/checks/hook_commands.py)."""
+    from agentdeck.core.targets.checks.hook_commands import WRAPPER_NAME
+    from tests.target_homes import target_home
+
+    return target_home(host, target) / WRAPPER_NAME
