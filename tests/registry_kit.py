@@ -61,3 +61,19 @@ def wrapper_of(host, target: str):
     from tests.target_homes import target_home
 
     return target_home(host, target) / WRAPPER_NAME
+
+
+def pairs(names: list[str]) -> list[tuple[str, str]]:
+    """A sample of ordered pairs of `names` that grows linearly, not factorially, and drops no
+    name: each one with its neighbours in the list (cyclically), in both orders. With two names,
+    both orders of the one pair."""
+    n = len(names)
+    if n < 2:
+        return []
+    out: list[tuple[str, str]] = []
+    for i in range(n if n > 2 else 1):
+        a, b = names[i], names[(i + 1) % n]
+        for p in ((a, b), (b, a)):
+            if p not in out:
+                out.append(p)
+    return out

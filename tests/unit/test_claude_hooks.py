@@ -281,3 +281,12 @@ def test_monitor_is_judged_as_a_shell_command():
     # Monitor call is a shell call whatever its arguments are called
     vocab = vocabulary(readers("claude", "claude"))
     assert classify("Monitor", {"description": "watch"}, vocab=vocab).cls == "shell"
+
+
+def test_claude_event_spellings():
+    """Claude Code 2.1.332's names for the canonical events agentdeck maps (observed; its
+    StopFailure is the closest to an error event)."""
+    from agentdeck.core.facts import event_table
+    t = event_table()
+    assert (t["stop"]["claude"], t["notification"]["claude"], t["error"]["claude"]) == (
+        "Stop", "Notification", "StopFailure")

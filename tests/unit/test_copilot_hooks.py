@@ -219,3 +219,13 @@ def test_missing_handler_is_a_plan_warning(host):
     st = desired(host)
     assert any("not on PATH" in n.message for n in st.notices)
     assert item(st, "hook wrapper").mode == 0o755
+
+
+def test_copilots_event_spellings():
+    """Copilot CLI 1.0.102's own names for the canonical events (observed; the event table
+    reads them from its facts)."""
+    from agentdeck.core.facts import event_table
+    t = event_table()
+    assert (t["stop"]["copilot"], t["user_prompt_submit"]["copilot"],
+            t["notification"]["copilot"], t["error"]["copilot"]) == (
+        "agentStop", "userPromptSubmitted", "notification", "errorOccurred")

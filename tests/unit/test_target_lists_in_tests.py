@@ -42,19 +42,10 @@ PENDING: dict[str, int] = {
     "safety/test_hostile_homes.py": 1,
     "safety/test_regressions_agentihooks.py": 5,
     "safety/test_uninstall_keeps_called_files.py": 1,
-    "unit/test_activity.py": 2,
-    "unit/test_all_targets.py": 8,
-    "unit/test_app_reads_views.py": 1,
     "unit/test_apply_effect.py": 2,
-    "unit/test_cli_conflicts_and_options.py": 1,
     "unit/test_doctor_checks.py": 1,
     "unit/test_doctor_live.py": 2,
-    "unit/test_doctor_report.py": 2,
-    "unit/test_facts.py": 4,
     "unit/test_native_layers.py": 1,
-    "unit/test_org_parts.py": 1,
-    "unit/test_overlay.py": 2,
-    "unit/test_policy.py": 3,
 }
 
 
