@@ -77,3 +77,24 @@ def pairs(names: list[str]) -> list[tuple[str, str]]:
             if p not in out:
                 out.append(p)
     return out
+
+
+def home_files(target: str) -> tuple[list[str], str | None]:
+    """(the files `target`'s default plan reads and edits in place on an empty home -- its
+    key and block items' files --, the file its hooks are registered in), relative to the
+    home. Planned on a scratch home (no CLI home variables), so usable at collection."""
+    import tempfile
+    from pathlib import Path
+
+    from agentdeck.core import engine
+    from agentdeck.core.host import Host
+
+    with tempfile.TemporaryDirectory() as d:
+        root = Path(d).resolve()
+        h = Host.from_environment(root, env={"PATH": "/usr/bin:/bin"})
+        plan = engine.build_plan(h, "default", [target])
+        under = [Path(i.path) for i in plan.items if i.kind in ("key", "block")]
+        files = sorted({str(p.relative_to(root)) for p in under if p.is_relative_to(root)})
+        hooks = (plan.info.get(target) or {}).get("hooks") or {}
+        f = hooks.get("file")
+        return files, str(Path(f).relative_to(root)) if f else None

@@ -50,7 +50,9 @@ class Dialect:
                  ask_at        optional {event as the CLI names it: what ask becomes there}
                                for events where the CLI cannot wait for the user
                  source        observed | documented
-    prompt     how a prompt is blocked: exit (the exit code with the block), shape, source
+    prompt     how a prompt is blocked: exit (the exit code with the block), shape, source, and
+               optionally shown: what the CLI prints about it ("reason": the block's reason,
+               other text: those words, "": nothing)
     path_tools which of its tools the path rules ([[policy.paths]]) are checked on, as text:
                {"read": ..., "write": ..., "shell": ...}
     events     (pre-tool event, prompt event) as the hooks are registered for this dialect

@@ -399,5 +399,9 @@ def test_mcp_tool_names_carry_qwens_hash_suffix():
 
     assert subjects("mcp__Srv_Dot__leave_marker-v2_1vmvmv7", ["Srv.Dot"]) == (
         "mcp", ["Srv.Dot/leave_marker-v2"])
+    # without the profile's server list (the compiled policy carries it for Copilot only) the
+    # hash itself gives the server's real name back
+    assert subjects("mcp__Srv_Dot__leave_marker-v2_1vmvmv7", []) == (
+        "mcp", ["Srv.Dot/leave_marker-v2"])
     assert subjects(MCP_NAMES.tool_name("srv", "read.file"), ["srv"]) == ("mcp", ["srv/read_file"])
     assert subjects("mcp__srv__foo_abc1234", ["srv"]) == ("mcp", ["srv/foo_abc1234"])

@@ -21,7 +21,7 @@ CLAUDE = Dialect(
               # asked for approval, which a skill can't wait for"), as a deny does
               "ask_at": {"PreSkillShellCommand": "deny"},
               "source": "observed"},
-    prompt={"exit": 2, "shape": "block", "source": "observed"},
+    prompt={"exit": 2, "shape": "block", "source": "observed", "shown": "reason"},
     path_tools={"read": "Read, NotebookRead, Grep, Glob",
                 "write": "Write, Edit, MultiEdit, NotebookEdit", "shell": "Bash"})
 

@@ -32,7 +32,10 @@ QWEN = Dialect(
               "ask_note": "Qwen Code asks the user; in -p mode under --yolo the call is not run "
                           "(observed)",
               "source": "observed"},
-    prompt={"exit": 2, "shape": "block", "source": "observed"},
+    prompt={"exit": 2, "shape": "block", "source": "observed",
+            # observed (tests/clients/test_policy_real.py): `qwen -p` ends the turn and prints
+            # nothing of the reason, on stdout or stderr
+            "shown": ""},
     #: list_directory is a listing (names only): a path rule does not act on it
     path_tools={"read": "read_file, grep_search, glob",
                 "write": "write_file, edit, notebook_edit",
