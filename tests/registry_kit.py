@@ -98,3 +98,24 @@ def home_files(target: str) -> tuple[list[str], str | None]:
         hooks = (plan.info.get(target) or {}).get("hooks") or {}
         f = hooks.get("file")
         return files, str(Path(f).relative_to(root)) if f else None
+
+
+def plan_paths(target: str) -> dict[str, str]:
+    """label -> the path (relative to the home) of each item of `target`'s default plan on an
+    empty scratch home ("persona", ...), and "mcp" -> the file its MCP servers are written in."""
+    import tempfile
+    from pathlib import Path
+
+    from agentdeck.core import engine
+    from agentdeck.core.host import Host
+
+    with tempfile.TemporaryDirectory() as d:
+        root = Path(d).resolve()
+        h = Host.from_environment(root, env={"PATH": "/usr/bin:/bin"})
+        plan = engine.build_plan(h, "default", [target])
+        out = {i.label: str(Path(i.path).relative_to(root)) for i in plan.items
+               if Path(i.path).is_relative_to(root)}
+        mcp = ((plan.info.get(target) or {}).get("mcp") or {}).get("file")
+        if mcp:
+            out["mcp"] = str(Path(mcp).relative_to(root))
+        return out

@@ -229,3 +229,11 @@ def test_copilots_event_spellings():
     assert (t["stop"]["copilot"], t["user_prompt_submit"]["copilot"],
             t["notification"]["copilot"], t["error"]["copilot"]) == (
         "agentStop", "userPromptSubmitted", "notification", "errorOccurred")
+
+
+def test_copilots_own_path_deny_is_not_written():
+    """Copilot CLI 1.0.102 has no path deny list agentdeck can write (its policy part says why):
+    the hook is the only layer."""
+    from agentdeck.core import native_layers
+    layer = native_layers.native_deny("copilot")
+    assert layer is not None and layer.written is False and layer.why

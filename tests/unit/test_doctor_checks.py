@@ -379,7 +379,8 @@ CASES: list[Case] = [
          {".codex/AGENTS.md": "<!-- agentdeck:begin (managed by agentdeck; edit your profile, not this block) -->\n"},
          "no end marker"),
     Case("codex.skills.links", "warning", links={".agents/skills/gone": "{home}/nowhere"},
-         contains="shared with Copilot", targets=("codex", "claude")),
+         contains="shared with Copilot",
+         targets=tuple(t for t in TARGETS if t != "copilot")),     # Copilot not checked
     Case("codex.secrets.literal", "warning",
          {".codex/config.toml": f'[mcp_servers.a]\ncommand = "x"\nenv = {{ TOKEN = "{SECRET}" }}\n'},
          "github_token"),
