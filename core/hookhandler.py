@@ -34,13 +34,16 @@ MAX_ITEMS = 200         # entries kept per list / dict in tool args
 
 #: canonical event -> the spellings the CLIs use for it (Copilot camelCase first, then the
 #: PascalCase names of Claude Code, Codex, VS Code and Copilot's aliases). Lookup ignores case,
-#: "_" and "-", so snake_case (and the canonical name itself) resolve too.
+#: "_" and "-", so snake_case (and the canonical name itself) resolve too. A CLI's also_events
+#: (core/facts/versions.py) are spellings of the canonical event they are decided as: Claude
+#: Code's PreSkillShellCommand (a skill's own `!command`, a Bash call in PreToolUse's payload)
+#: is a pre-tool call; the audit line keeps the spelling in raw_event.
 EVENTS: dict[str, tuple[str, ...]] = {
     "session_start": ("sessionStart", "SessionStart"),
     "session_end": ("sessionEnd", "SessionEnd"),
     "user_prompt_submit": ("userPromptSubmitted", "UserPromptSubmit"),
     "user_prompt_transformed": ("userPromptTransformed",),
-    "pre_tool_use": ("preToolUse", "PreToolUse"),
+    "pre_tool_use": ("preToolUse", "PreToolUse", "PreSkillShellCommand"),
     "post_tool_use": ("postToolUse", "PostToolUse"),
     "post_tool_use_failure": ("postToolUseFailure", "PostToolUseFailure"),
     "pre_mcp_tool_call": ("preMcpToolCall", "PreMcpToolCall"),
@@ -485,7 +488,7 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
         else:
             code, out, err = A.answer(event, dialect, verdict.decision, verdict.reason)
             if verdict.decision == "ask" and event == "pre_tool_use":
-                record["effective"] = A.effective(dialect, "ask")
+                record["effective"] = A.effective(dialect, "ask", record.get("raw_event"))
     if failed and verdict.rule != "on_error":
         record["error"] = "; ".join(filter(None, [record.get("error"), failed]))
     record["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)

@@ -135,8 +135,9 @@ def _why_not(target: str, row: dict, runner, inert: list, any_fired: bool) -> tu
     said = why_not_fired(part(target), row)       # the CLI's own files say why (the drill part)
     if said:
         return said, False
-    if canon in runner.unreachable:
-        return f"not reachable from a one-tool turn ({runner.unreachable[canon]})", True
+    for key in (str(row.get("event")), canon):    # an also_events event by its own spelling
+        if key in runner.unreachable:
+            return f"not reachable from a one-tool turn ({runner.unreachable[key]})", True
     if canon in runner.fires:
         return "did not fire, although a one-tool turn fires it", False
     return "not seen in this turn", True
@@ -182,11 +183,17 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
         if not (any_fired and i.code in _ALL_OFF) and not any(t.fired(_canon(ev))
                                                               for ev in i.events or []):
             rep.problems.append(f"hooks inert: {i.line()}")
+    # an event the handler decides as another (the facts' also_events: Claude Code's
+    # PreSkillShellCommand, a pre-tool call) is counted by its own spelling, not its canonical's
+    also = {str(row.get("event")) for row in rows if row.get("also")}
+    own = tally([r for r in records if r.get("raw_event") not in also], runner.per_request) \
+        if also else t
     for row in rows:
         ev = str(row.get("event"))
         canon = _canon(ev)
         ours.add(canon)
-        et = t.events.get(canon)
+        et = (tally([r for r in records if r.get("raw_event") == ev], runner.per_request)
+              if ev in also else own).events.get(canon)
         n = et.fired if et else 0
         e = EventReceipt(ev, canon, n, True, latency_ms=et.latency_ms if et else None,
                          timeout_s=row.get("timeout"))

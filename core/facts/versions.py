@@ -56,6 +56,11 @@ class CliFacts:
     #: for a CLI with a `disableAllHooks` setting: whether `true` really stops the user's hooks
     #: (observed in a real turn; Copilot CLI 1.0.102 overrides it: it does not)
     disable_all_stops_user_hooks: ClassVar[bool] = True
+    #: canonical event -> more events of this CLI that agentdeck registers with it and the
+    #: handler decides as it (each observed in a real turn): Claude Code runs a skill's own
+    #: `!command` lines under PreSkillShellCommand, a pre-tool call of its shell tool that
+    #: PreToolUse never sees
+    also_events: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
     def event_name(self, canonical: str) -> str | None:
         if canonical not in CANONICAL_EVENTS:

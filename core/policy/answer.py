@@ -26,10 +26,13 @@ def _shape(shape: str | None, event: str, decision: str, reason: str) -> str:
     return ""
 
 
-def effective(dialect, decision: str) -> str:
-    """The decision the CLI will act on: ask becomes deny where the dialect has no ask."""
+def effective(dialect, decision: str, raw_event: str | None = None) -> str:
+    """The decision the CLI will act on: ask becomes deny where the dialect has no ask, or at
+    an event where it cannot wait for the user (the dialect's pre_tool "ask_at": `raw_event`,
+    as the CLI names it -> what ask becomes there)."""
     if decision == "ask":
-        return (dialect or UNKNOWN).pre_tool["ask"]
+        row = (dialect or UNKNOWN).pre_tool
+        return (row.get("ask_at") or {}).get(raw_event, row["ask"])
     return decision
 
 

@@ -294,6 +294,41 @@ def _spelled(servers, namings) -> list[tuple[str, str]]:
     return sorted(out, key=lambda p: (-len(p[0]), p))
 
 
+def _unhashed(naming, server: str, spelled_server: str, tool: str, whole: str
+              ) -> tuple[str, str]:
+    """(server, tool) without the `_<7 base-36 digits>` a hashed naming appends to the tool
+    (McpNaming.hashed: Qwen Code's `mcp__Srv_Dot__leave_marker-v2_1vmvmv7` is tool
+    `leave_marker-v2` of server `Srv.Dot`), when the hash is certain: the server's real name
+    had to be spelled, the name is cut to the naming's length, or the hash checks out for the
+    name with its `_`s read back as characters a CLI replaces (up to 5 of them; the server's
+    real name is then known too). Otherwise the name stays whole (a tool whose own name ends
+    that way is not shortened). A name the CLI cut keeps only what it kept."""
+    if len(tool) <= 8 or tool[-8] != "_" or not all(c in _BASE36 for c in tool[-7:]):
+        return server, tool
+    base, digest = tool[:-8], tool[-7:]
+    if server != spelled_server or len(whole) == naming.hashed:
+        return server, base
+    from itertools import product   # local: only for a hashed name (Qwen's) with a suffix
+    from agentdeck.core.targets.dialects import name_hash   # local: as above
+
+    s_parts, t_parts = server.split("_"), base.split("_")
+    ks, k = len(s_parts) - 1, len(s_parts) + len(t_parts) - 2
+    if k > 5:
+        return server, tool
+
+    def join(parts: list[str], fill) -> str:
+        return parts[0] + "".join(c + p for c, p in zip(fill, parts[1:]))
+
+    for fill in product("_. :/@+", repeat=k):
+        real = join(s_parts, fill[:ks])
+        if name_hash(f"{naming.prefix}{real}{naming.sep}{join(t_parts, fill[ks:])}") == digest:
+            return real, base
+    return server, tool
+
+
+_BASE36 = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")
+
+
 def _mcp(name: str, namings, servers=(), server_name: str | None = None
          ) -> tuple[str, str] | None:
     """(server, tool) of an MCP tool name, as the dialects' namings (McpNaming, core/targets/
@@ -312,15 +347,23 @@ def _mcp(name: str, namings, servers=(), server_name: str | None = None
         prefix, sep = first.prefix, first.sep
         same = [n for n in namings if n.guess == "sure" and n.prefix == prefix and n.sep == sep]
         rest = name[len(prefix):]
+        hashed = next((n for n in same if n.hashed), None)
+
+        def found(real: str, spelling: str) -> tuple[str, str]:
+            tool = rest[len(spelling) + len(sep):]
+            if hashed is not None:
+                return _unhashed(hashed, real, spelling, tool, name)
+            return real, tool
+
         if server_name:
             for spelling, _real in _spelled([server_name], same):
                 if rest.startswith(spelling + sep):
-                    return server_name, rest[len(spelling) + len(sep):]
+                    return found(server_name, spelling)
         for spelling, real in _spelled(servers, same) if servers else ():
             if rest.startswith(spelling + sep) and len(rest) > len(spelling) + len(sep):
-                return real, rest[len(spelling) + len(sep):]
-        server, _, tool = rest.partition(sep)
-        return server_name or server, tool
+                return found(real, spelling)
+        server, _, _tool = rest.partition(sep)
+        return found(server_name or server, server)
     if servers:
         for n in namings:
             if n.guess != "servers":

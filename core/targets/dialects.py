@@ -47,8 +47,12 @@ class Dialect:
                  ask           "ask" when the CLI honours a permissionDecision of ask, else what
                                it becomes
                  ask_note      what ask does there, in a sentence
+                 ask_at        optional {event as the CLI names it: what ask becomes there}
+                               for events where the CLI cannot wait for the user
                  source        observed | documented
-    prompt     how a prompt is blocked: exit (the exit code with the block), shape, source
+    prompt     how a prompt is blocked: exit (the exit code with the block), shape, source, and
+               optionally shown: what the CLI prints about it ("reason": the block's reason,
+               other text: those words, "": nothing)
     path_tools which of its tools the path rules ([[policy.paths]]) are checked on, as text:
                {"read": ..., "write": ..., "shell": ...}
     events     (pre-tool event, prompt event) as the hooks are registered for this dialect
@@ -107,16 +111,21 @@ class McpNaming:
                    no prefix), "loose" (a prefix, but the split is a guess at the first sep);
                    the vocabulary tries sure forms, then known servers, then loose guesses
     server_field   a payload field carrying the server's real name ({name, ...}), if any
+    hashed         None, or the longest name the CLI keeps: a whole name that had to be spelled
+                   (a character outside `keep`) or is longer than that gets `_<hash>` appended
+                   (the 32-bit FNV-1a of the unspelled name over its UTF-16 code units, base
+                   36, 7 digits) and is cut to that length, the suffix kept (Qwen Code: 63)
     """
     __slots__ = ("form", "prefix", "sep", "keep", "sub", "guess", "server_field", "verified",
-                 "source", "note")
+                 "source", "note", "hashed")
 
     def __init__(self, prefix: str, sep: str, keep: str | None, sub: str, guess: str,
                  server_field: str | None = None, verified: str = "", source: str = "observed",
-                 note: str = "") -> None:
+                 note: str = "", hashed: int | None = None) -> None:
         self.prefix, self.sep, self.keep, self.sub, self.guess = prefix, sep, keep, sub, guess
         self.server_field, self.verified, self.source, self.note = (server_field, verified,
                                                                     source, note)
+        self.hashed = hashed
         self.form = prefix + "{server}" + sep + "{tool}"
 
     def spell(self, name: str) -> str:
@@ -128,7 +137,27 @@ class McpNaming:
 
     def tool_name(self, server: str, tool: str) -> str:
         """The name the CLI's pre-tool hook sees for `tool` of `server`."""
-        return f"{self.prefix}{self.spell(server)}{self.sep}{self.spell(tool)}"
+        spelled = f"{self.prefix}{self.spell(server)}{self.sep}{self.spell(tool)}"
+        if self.hashed is None:
+            return spelled
+        raw = f"{self.prefix}{server}{self.sep}{tool}"
+        if spelled == raw and len(raw) <= self.hashed:
+            return spelled
+        suffix = "_" + name_hash(raw)
+        return spelled[:self.hashed - len(suffix)] + suffix
+
+
+def name_hash(name: str) -> str:
+    """The 7-digit base-36 FNV-1a (32-bit) of `name`'s UTF-16 code units (McpNaming.hashed)."""
+    h = 2166136261
+    data = name.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(data), 2):
+        h = ((h ^ (data[i] | data[i + 1] << 8)) * 16777619) & 0xFFFFFFFF
+    digits = ""
+    while h:
+        h, r = divmod(h, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[r] + digits
+    return digits.rjust(7, "0")
 
 
 #: a payload nobody recognises: exit 2 is the one deny every CLI honours

@@ -12,11 +12,13 @@ DEFAULT_EVENTS = ("session_start", "session_end", "user_prompt_submit", "pre_too
                   "subagent_stop", "pre_compact", "permission_request", "notification")
 
 
-def wanted_events(profile: Profile, vocabulary: Mapping[str, str | None]
+def wanted_events(profile: Profile, vocabulary: Mapping[str, str | None],
+                  also: Mapping[str, tuple[str, ...]] | None = None
                   ) -> tuple[list[tuple[str, str]], list[str], list[str]]:
     """([(canonical, target event)], [canonical events the target lacks], [warnings]) for the
     profile's [hooks] events (or DEFAULT_EVENTS); `vocabulary` is the target's facts'
-    canonical_events."""
+    canonical_events, `also` its also_events: each of those follows its canonical event's own
+    (a profile that wants pre_tool_use gets every event the handler decides as a pre-tool call)."""
     names = list(DEFAULT_EVENTS) if profile.hooks.events is None else list(profile.hooks.events)
     out: list[tuple[str, str]] = []
     lacking: list[str] = []
@@ -31,8 +33,9 @@ def wanted_events(profile: Profile, vocabulary: Mapping[str, str | None]
             if canon not in lacking:
                 lacking.append(canon)
             continue
-        if all(ev != e for _, e in out):
-            out.append((canon, ev))
+        for e in (ev, *(also or {}).get(canon, ())):
+            if all(e != seen for _, seen in out):
+                out.append((canon, e))
     return out, lacking, warnings
 
 

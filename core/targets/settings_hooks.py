@@ -19,7 +19,7 @@ The info dict it returns:
      "timeout": int, "byte_stable": str, "disableAllHooks_on_disk": bool | None,
      "disableAllHooks_stops": bool, "disableAllHooks_effect": str,
      "events": [{"event", "canonical", "group", "command", "timeout", "registered_now",
-                 "operator_groups"}],
+                 "operator_groups", "also"?}],   # also: an also_events event (facts), True
      "skipped_events": [{"canonical", "reason"}]}
 """
 from __future__ import annotations
@@ -93,7 +93,8 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
         st.warn(w)
     if not handler.argv:
         return
-    events, lacking, warns = wanted_events(profile, dict(facts.canonical_events))
+    events, lacking, warns = wanted_events(profile, dict(facts.canonical_events),
+                                           facts.also_events)
     for w in warns:
         st.warn(w)
     info["skipped_events"] = [{"canonical": c, "reason": f"{title} has no such hook event"}
@@ -132,8 +133,11 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
         st.add(Desired(target, settings_path, "key", group, key=("hooks", ev), fmt=fmt,
                        member=marker, label=f"hook {ev}", group="hooks", reason=reason))
         h = group["hooks"][0]
-        info["events"].append({"event": ev, "canonical": canon, "group": group,
-                               "command": h["command"], "timeout": h["timeout"],
-                               "registered_now": now == group, "operator_groups": others})
+        row = {"event": ev, "canonical": canon, "group": group,
+               "command": h["command"], "timeout": h["timeout"],
+               "registered_now": now == group, "operator_groups": others}
+        if ev != facts.canonical_events.get(canon):
+            row["also"] = True      # one of the facts' also_events: decided as `canonical`
+        info["events"].append(row)
     if (settings or {}).get("disableAllHooks") is True:
         st.warn(f"settings.json has disableAllHooks: true: {info['disableAllHooks_effect']}")

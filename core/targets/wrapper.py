@@ -216,7 +216,7 @@ def resolve_handler(host: Host, command: str, wrapper_path: Path | None = None,
 #: the spellings of the events at which the handler decides (hookhandler.DECISION_EVENTS:
 #: pre_tool_use, user_prompt_submit) in every CLI; the wrapper fails closed at these only
 #: (tests/unit/test_wrapper_seal.py checks them against the handler's EVENTS)
-PRE_TOOL_SPELLINGS = ("preToolUse", "PreToolUse", "pre_tool_use")
+PRE_TOOL_SPELLINGS = ("preToolUse", "PreToolUse", "PreSkillShellCommand", "pre_tool_use")
 PROMPT_SPELLINGS = ("userPromptSubmitted", "UserPromptSubmit", "user_prompt_submit")
 DECISION_SPELLINGS = PRE_TOOL_SPELLINGS + PROMPT_SPELLINGS
 #: the reason a damaged guard's deny gives (the wrapper adds what is damaged on stderr)

@@ -7,6 +7,7 @@ import json
 from textual.widgets import DataTable, Input, Select
 
 from agentdeck.app.screens.doctor import DoctorScreen, ExportScreen
+from agentdeck.core.targets import registry
 
 from app_helpers import plain, settle, static_text
 
@@ -285,8 +286,9 @@ async def test_run_drill_on_a_home_without_agentdeck_says_so_without_a_turn(demo
                                                                             monkeypatch):
     """The real core.drill on the demo home (the CLIs found, agentdeck not
     installed): each CLI is one "(skipped)" row saying so, and no process is started."""
-    for name in ("copilot", "codex", "claude"):
-        p = demo_host.home / ".local" / "bin" / name
+    names = list(registry.NAMES)
+    for name in names:
+        p = demo_host.home / ".local" / "bin" / registry.spec(name).binary
         p.write_text("#!/bin/sh\nexit 0\n")
         p.chmod(0o755)
     started = []
@@ -298,15 +300,14 @@ async def test_run_drill_on_a_home_without_agentdeck_says_so_without_a_turn(demo
         await settle(pilot)
         assert screen.drill_report is not None and started == []
         head = static_text(screen, "#drill-head")
-        assert "0 of 3 CLI(s) ok · skipped (not ok): copilot, codex, claude · no turn was run" \
-            in head
+        assert (f"0 of {len(names)} CLI(s) ok · skipped (not ok): {', '.join(names)} · no turn "
+                "was run") in head
         table = screen.query_one("#drill-table", DataTable)
         rows = [[plain(c).strip() for c in table.get_row_at(i)] for i in range(table.row_count)]
-        assert [r[:3] for r in rows] == [[t, "-", "(skipped)"] for t in ("copilot", "codex",
-                                                                         "claude")]
+        assert [r[:3] for r in rows] == [[t, "-", "(skipped)"] for t in names]
         assert all(r[5].startswith(f"agentdeck is not installed for {r[0]}") for r in rows)
         checks = {(f.check, f.result) for f in screen.findings if f.check.endswith(".live.drill")}
-        assert checks == {(f"{t}.live.drill", "info") for t in ("copilot", "codex", "claude")}
+        assert checks == {(f"{t}.live.drill", "info") for t in names}
 
 
 def test_drill_rows_for_a_target_that_failed_before_its_turn(demo_host):

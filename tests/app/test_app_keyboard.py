@@ -41,7 +41,7 @@ async def test_keys_and_palette_switch_targets_and_tabs(demo_host, make_app):
         await settle(pilot)
         screen = app.screen
         from agentdeck.core.targets import registry
-        order = [t for t in ("copilot", "codex", "claude") if t in screen.plan.targets]
+        order = [t for t in registry.NAMES if t in screen.plan.targets]
         listed = list(registry.NAMES)                  # the list shows every registered target
         assert screen.target == order[0]
         await pilot.press("greater_than_sign")

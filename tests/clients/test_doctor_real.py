@@ -12,12 +12,16 @@ import pytest
 
 from agentdeck.core import doctor, engine
 from agentdeck.core.doctor.report import exit_code, render_text
+from agentdeck.core.targets import registry
 from tests.target_homes import claude_json
 
 pytestmark = pytest.mark.clients
 
 MESSY = Path(__file__).resolve().parents[1] / "fixtures" / "doctor" / "messy"
-ALL = ("copilot", "codex", "claude")
+#: every registered target (the fresh-install tests)
+ALL = tuple(registry.NAMES)
+#: the targets the broken fixture home plants files for (its CLI home folder is in it)
+PLANTED = tuple(s.name for s in registry.TARGETS if (MESSY / s.home_dirname).is_dir())
 
 
 def with_handler(host, tmp_path):
@@ -52,10 +56,10 @@ def show(findings) -> str:
 
 
 def test_broken_home_live_reports_the_planted_problems(scratch_env, need, tmp_path):
-    need(*ALL)
+    need(*PLANTED)
     host = scratch_env
     plant(host, MESSY)
-    fs = doctor.run(host, "default", list(ALL), live=True)
+    fs = doctor.run(host, "default", list(PLANTED), live=True)
     text = show(fs)
     assert exit_code(fs) == 1
     assert all(f.result != "skipped" for f in fs if f.live), text
@@ -127,7 +131,7 @@ def test_fresh_install_drill_ok(scratch_env, need, tmp_path):
     assert not engine.apply_plan(host, plan).leftover
     fs = doctor.run(host, "default", list(ALL), drill=True)
     text = show(fs)
-    assert [f.result for f in fs if f.check.endswith(".live.drill")] == ["ok"] * 3, text
+    assert [f.result for f in fs if f.check.endswith(".live.drill")] == ["ok"] * len(ALL), text
     assert not [f for f in fs if f.result in ("warning", "error")], text
     assert exit_code(fs) == 0
     assert rows(fs, "copilot.live.hooks", "ok"), text

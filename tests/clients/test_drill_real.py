@@ -20,6 +20,8 @@ from tests.conftest import snapshot_tree
 from agentdeck.core.targets import registry
 from tests.target_homes import target_home
 
+from tests.registry_kit import HOOKED
+
 pytestmark = pytest.mark.clients
 
 ALL = [s.name for s in registry.TARGETS]   # every registered CLI (the drill covers each found)
@@ -140,7 +142,7 @@ def test_cli_json_and_exit_code(scratch_env, need, capsys, monkeypatch):
 
 
 def test_fault_handler_missing(scratch_env, need, tmp_path):
-    need("copilot", "claude")
+    need(*HOOKED)
     host = scratch_env
     own = tmp_path / "moved-bin"
     own.mkdir()
@@ -148,10 +150,10 @@ def test_fault_handler_missing(scratch_env, need, tmp_path):
     (own / "agentdeck-hook").write_text(f'#!/bin/sh\nexec {real} "$@"\n')
     (own / "agentdeck-hook").chmod(0o755)
     host.env["AGENTDECK_SCRIPTS_DIR"] = str(own)
-    install(host, ["copilot", "claude"])
+    install(host, HOOKED)
     (own / "agentdeck-hook").unlink()                       # the install went away
-    rep = drill(host, "default", ["copilot", "claude"])
-    for t in ("copilot", "claude"):
+    rep = drill(host, "default", HOOKED)
+    for t in HOOKED:
         r = rep.targets[t]
         assert not r.ok
         start = next(e for e in r.events if e.canonical == "session_start")

@@ -21,10 +21,12 @@ from offline_turn import turn_argv
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from agentdeck.core.targets import registry
 
 pytestmark = pytest.mark.clients
 
-ALL = ("copilot", "codex", "claude")
+#: every registered target
+ALL = tuple(registry.NAMES)
 WARNING = re.compile(r"warn|missing environment|not set|expands? to|unknown|invalid|ignored",
                      re.IGNORECASE)
 #: warnings of the scratch setup, not of the installed configuration

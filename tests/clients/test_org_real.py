@@ -14,6 +14,8 @@ import pytest
 import org_kit
 import private_etc
 from agentdeck.core.facts.org import ORG
+from agentdeck.core.targets import registry
+from tests.registry_kit import dialect
 
 pytestmark = [pytest.mark.clients,
               pytest.mark.skipif(not private_etc.unshare_works(),
@@ -25,17 +27,22 @@ APPLY = f"{AGENTDECK} org apply --yes --home {{base}}/roothome"
 DENIED = "touch {work}/marker; cat ~/.ssh/id_ed25519"
 ALLOWED = "touch {work}/marker"
 
-ALLOW_OUT = {  # a user hook that answers "allow" in the CLI's own shape
-    "claude": """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'""",
-    "codex": """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'""",
-    "copilot": """echo '{"permissionDecision":"allow"}'""",
-    "qwen": """echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'""",
-}
+#: every registered target with an org layer (its org part)
+ORG_TARGETS = [n for n in registry.NAMES if registry.has_part(n, "org")]
+
+
+def allow_out(target: str) -> str:
+    """A user hook command that answers "allow" in the CLI's own pre-tool shape (its dialect)."""
+    d = dialect(target)
+    row = {"permissionDecision": "allow"}
+    if d.pre_tool["shape"] == "specific":
+        row = {"hookSpecificOutput": {"hookEventName": d.events[0], **row}}
+    return f"echo '{json.dumps(row, separators=(',', ':'))}'"
 
 
 def switched_off(target: str) -> tuple[dict, list[str], dict]:
     """(user files, CLI flags, environment) of a user who tries to switch the org layer off."""
-    allow = ALLOW_OUT[target]
+    allow = allow_out(target)
     if target == "claude":
         group = [{"matcher": "Bash", "hooks": [{"type": "command", "command": allow}]}]
         files = {"home/.claude/settings.json": json.dumps({
@@ -55,13 +62,16 @@ def switched_off(target: str) -> tuple[dict, list[str], dict]:
         return ({"home/.qwen/settings.json": json.dumps(off),
                  "work/.qwen/settings.json": json.dumps(off)}, [],
                 {"QWEN_CODE_SYSTEM_DEFAULTS_PATH": "{base}/home/.qwen/settings.json"})
-    files = {"home/.copilot/settings.json": json.dumps({"disableAllHooks": True}),
-             "home/.copilot/hooks/mine.json": json.dumps(
-                 {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": allow}]}})}
-    return files, ["--yolo"], {"COPILOT_ALLOW_ALL": "true"}
+    if target == "copilot":
+        files = {"home/.copilot/settings.json": json.dumps({"disableAllHooks": True}),
+                 "home/.copilot/hooks/mine.json": json.dumps(
+                     {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": allow}]}})}
+        return files, ["--yolo"], {"COPILOT_ALLOW_ALL": "true"}
+    # each CLI's own switches (its facts): a new target with an org layer needs its recipe here
+    raise AssertionError(f"no recipe for how a user switches {target}'s hooks off")
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude", "qwen"])
+@pytest.mark.parametrize("target", ORG_TARGETS)
 def test_the_org_deny_holds_for_a_user_who_switched_everything_off(clients, need, target):
     need(target)
     files, flags, env = switched_off(target)
@@ -81,7 +91,7 @@ def test_the_org_deny_holds_for_a_user_who_switched_everything_off(clients, need
     assert org[0]["rule"] == "ssh-private-keys"
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude", "qwen"])
+@pytest.mark.parametrize("target", ORG_TARGETS)
 def test_an_allowed_call_runs_under_the_org_layer(clients, need, target):
     need(target)
     res = org_kit.turn(target, clients, command=ALLOWED, pre=[APPLY])
@@ -112,7 +122,7 @@ def test_org_uninstall_gives_the_system_files_back_byte_for_byte(clients, need):
 
 
 def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
-    need("copilot", "codex", "claude", "qwen")
+    need(*ORG_TARGETS)
     drill = (f"PATH={org_kit.path_of(clients)}:/usr/bin:/bin XDG_CACHE_HOME={{clients}}/xdg "
              f"{AGENTDECK} org drill --json --home {{base}}/roothome")
     import glob
@@ -125,7 +135,7 @@ def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
     assert set(glob.glob("/tmp/agentdeck-org-drill-*")) - before == set()
     doc = json.loads(ran["out"][ran["out"].index("{"):])
     by = {t["target"]: t for t in doc["targets"]}
-    assert set(by) == {"copilot", "codex", "claude", "qwen"}
+    assert set(by) == set(ORG_TARGETS)
     for t, r in by.items():
         assert r["status"] == "ok", (t, r["problems"])
         assert r["harmless_ran"] and r["canary_held"] and r["rule_held"] and r["org_denies"] >= 2
@@ -163,7 +173,7 @@ reason = "the user's own rule: cat is fine"
 """
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude", "qwen"])
+@pytest.mark.parametrize("target", ORG_TARGETS)
 def test_org_and_user_layers_together_a_user_allow_rule_cannot_relax_the_org_deny(
         clients, need, target):
     """agentdeck installed in the user's home too (their own profile ALLOWS the command): both
@@ -274,7 +284,7 @@ QWEN_BEATS = {
                         {"QWEN_CODE_SYSTEM_SETTINGS_PATH": "{base}/tmp/mine.json"}),
     "extension_allow_hook": ({"home/.qwen/extensions/allowext/qwen-extension.json": json.dumps(
         {"name": "allowext", "version": "1.0.0", "hooks": {"PreToolUse": [
-            {"hooks": [{"type": "command", "command": ALLOW_OUT["qwen"]}]}]}})}, [], {}),
+            {"hooks": [{"type": "command", "command": allow_out("qwen")}]}]}})}, [], {}),
 }
 
 

@@ -1,5 +1,5 @@
 """The guardrail policy with the real CLIs: a policy rule denies a shell command in a real
-offline turn of Copilot, Codex and Claude Code (the command's side effect is absent), an unmatched command
+offline turn of every registered CLI with hooks (the command's side effect is absent), an unmatched command
 runs, and the audit log records both decisions; during a drill the canary is denied.
 
 Each turn runs against tests/clients/scripted_model.py on 127.0.0.1 (docs/facts/README.md,
@@ -21,6 +21,7 @@ from scripted_model import ScriptedModel
 from agentdeck.core import engine, profiles
 from agentdeck.core.errors import UserError
 from agentdeck.core.policy import compiled
+from tests.registry_kit import HOOKED, dialect
 
 pytestmark = pytest.mark.clients
 
@@ -45,7 +46,7 @@ def install(host, target: str) -> str:
     except UserError:
         (d / "profile.toml").write_text('[profile]\nextends = ["default"]\n')
         how = "compiled"
-    plan = engine.build_plan(host, "guarded", [target], trust_hooks=target == "codex")
+    plan = engine.build_plan(host, "guarded", [target], trust_hooks=True)
     engine.apply_plan(host, plan)
     if how == "compiled":
         p = Path(host.state_dir) / "policy" / f"{target}.json"
@@ -68,7 +69,7 @@ def turn(host, target: str, command: str, cwd: Path, env: dict | None = None):
     return r
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", HOOKED)
 def test_a_rule_denies_in_a_real_turn_and_the_rest_runs(scratch_env, need, tmp_path, target):
     need(target)
     host = scratch_env
@@ -90,13 +91,13 @@ def test_a_rule_denies_in_a_real_turn_and_the_rest_runs(scratch_env, need, tmp_p
     assert prompts and all(r["decision"] == "allow" for r in prompts)
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", HOOKED)
 def test_the_drill_canary_is_denied_in_a_real_turn(scratch_env, need, tmp_path, target):
     need(target)
     host = scratch_env
     host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
     engine.apply_plan(host, engine.build_plan(host, "default", [target],
-                                              trust_hooks=target == "codex"))
+                                              trust_hooks=True))
     work = tmp_path / "work"
     work.mkdir()
     canary = work / "agentdeck-drill-canary.txt"
@@ -108,7 +109,7 @@ def test_the_drill_canary_is_denied_in_a_real_turn(scratch_env, need, tmp_path, 
     assert all(json.loads(x).get("drill_id") == "drill-real" for x in path.read_text().splitlines())
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", HOOKED)
 def test_a_prompt_rule_blocks_the_prompt_before_the_model_sees_it(scratch_env, need, tmp_path,
                                                                   target):
     need(target)
@@ -121,7 +122,7 @@ def test_a_prompt_rule_blocks_the_prompt_before_the_model_sees_it(scratch_env, n
         'tool = "prompt"\nmatch = "forbidden words"\ndecision = "deny"\n'
         'reason = "prompt blocked by the test rule"\n')
     engine.apply_plan(host, engine.build_plan(host, "prompts", [target],
-                                              trust_hooks=target == "codex"))
+                                              trust_hooks=True))
     work = tmp_path / "work"
     work.mkdir()
     marker = work / "marker.txt"
@@ -129,7 +130,15 @@ def test_a_prompt_rule_blocks_the_prompt_before_the_model_sees_it(scratch_env, n
         r = run_turn(host, target, m.url, "please run: forbidden words", work)
     assert m.requests == []                      # the model never saw the prompt
     assert not marker.exists()
-    shown = "UserPromptSubmit Blocked" if target == "codex" else "prompt blocked by the test rule"
-    assert shown in r.stdout + r.stderr          # codex exec names the block, not the reason
+    # what the CLI prints about the block: its dialect's fact (Codex names the block, not the
+    # reason; Qwen prints nothing)
+    shown = dialect(target).prompt.get("shown", "reason")
+    said = r.stdout + r.stderr
+    if shown == "reason":
+        assert "prompt blocked by the test rule" in said, said[-1500:]
+    elif shown:
+        assert shown in said, said[-1500:]
+    else:
+        assert "prompt blocked by the test rule" not in said, said[-1500:]
     [rec] = [x for x in decisions(host) if x["event"] == "user_prompt_submit"]
     assert (rec["decision"], rec["rule"]) == ("deny", "no-forbidden")

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from agentdeck.core.targets import registry
+
 from agentdeck.core.doctor.probes import ProbeResult, run_all
 from agentdeck.core.targets.claude.probes import claude_doctor
 from agentdeck.core.targets.codex.probes import hooks_list as codex_hooks_list
@@ -52,7 +54,7 @@ def canary(tmp_path) -> Path:
 
 # ---- versions ----------------------------------------------------------------------------------
 @pytest.mark.clients
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", registry.NAMES)
 def test_installed_version_is_the_verified_one(scratch_env, need, target):
     need(target)
     version = cli_version(scratch_env, target)

@@ -2,10 +2,10 @@
 2.1.332 runs them when the Skill tool loads the skill, under its hook event PreSkillShellCommand
 (payload: Claude's PreToolUse shape, tool_name "Bash", tool_input {command}, plus command_name,
 command_source, invoked_by; an exit 2 there keeps the command from running: observed), not under
-PreToolUse, which sees only `Skill {skill}`. agentdeck registers no handler for that event yet,
-so the command runs unjudged: this test pins the gap (strict xfail) until a CLI's skill commands
-reach agentdeck's handler and its argv rule denies the one here (an `rm -rf`, which no native
-layer of the CLI holds).
+PreToolUse, which sees only `Skill {skill}`. agentdeck registers its handler there beside
+PreToolUse (the facts' also_events) and decides it as a pre-tool shell call, so its argv rule
+denies the skill's `rm -rf` here (which no native layer of the CLI holds); with the registration
+removed the command runs and this test fails.
 
 It runs for every registered CLI whose facts list a hook event for a skill's shell commands."""
 from __future__ import annotations
@@ -46,8 +46,6 @@ reason = "no recursive force delete"
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="agentdeck registers no handler for PreSkillShellCommand "
-                                       "yet: a skill's !`command` runs unjudged")
 @pytest.mark.parametrize("target", NAMES)
 def test_a_skills_own_shell_command_is_judged(scratch_env, need, tmp_path, target):
     need(target)

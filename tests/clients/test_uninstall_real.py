@@ -17,13 +17,10 @@ from offline_turn import run_turn
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from tests.registry_kit import HOOKED, dialect
 
 pytestmark = pytest.mark.clients
 
-#: target -> (its hooks file, relative to the home; how its pre-tool event is spelled there)
-HOOKS = {"copilot": (".copilot/hooks/agentdeck.json", "preToolUse"),
-         "codex": (".codex/hooks.json", "PreToolUse"),
-         "claude": (".claude/settings.json", "PreToolUse")}
 TIMEOUT = re.compile(r'("timeout(?:Sec)?"\s*:\s*)(\d+)')
 
 
@@ -33,15 +30,16 @@ def _edit_pre_tool_timeout(path: Path, event: str) -> None:
     path.write_text(text[:m.start(2)] + str(int(m.group(2)) + 15) + text[m.end(2):])
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", HOOKED)
 def test_after_uninstall_the_kept_hook_still_runs(scratch_env, need, tmp_path, target):
     need(target)
     host = scratch_env
     host.env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{host.env['PATH']}"
-    engine.apply_plan(host, engine.build_plan(host, "default", [target],
-                                              trust_hooks=target == "codex"))
-    rel, event = HOOKS[target]
-    _edit_pre_tool_timeout(host.home / rel, event)
+    installed = engine.build_plan(host, "default", [target], trust_hooks=True)
+    engine.apply_plan(host, installed)
+    # its hooks file (the plan's) and its pre-tool event as its hooks spell it
+    hooks_file = Path(installed.info[target]["hooks"]["file"])
+    _edit_pre_tool_timeout(hooks_file, dialect(target).events[0])
     plan = engine.build_uninstall_plan(host, [target])
     held = [i for i in plan.items if plan.held_by(i)]
     # the wrapper the kept hook calls, and the compiled policy the sealed wrapper names
@@ -49,7 +47,7 @@ def test_after_uninstall_the_kept_hook_still_runs(scratch_env, need, tmp_path, t
     assert sorted(Path(i.path).name for i in held) == ["agentdeck-hook.sh", f"{target}.json"]
     engine.apply_plan(host, plan)
     wrapper = Path(next(i.path for i in held if i.path.endswith("agentdeck-hook.sh")))
-    assert wrapper.is_file() and str(wrapper) in (host.home / rel).read_text()
+    assert wrapper.is_file() and str(wrapper) in hooks_file.read_text()
 
     work = tmp_path / "work"
     work.mkdir()

@@ -32,6 +32,7 @@ from agentdeck.core import host as host_mod
 from tests.safety.safety_helpers import (require, available, cli_inproc, cli_proc, clean_env, demo_home,
                                          diff_snapshots, fresh_home, home_snapshot, install,
                                          make_host, target_args)
+from tests.registry_kit import home_files
 from tests.target_homes import target_home
 
 
@@ -73,12 +74,14 @@ def _tree(d: Path) -> dict:
 
 # ---- FIFOs, devices, sockets where a file is read ------------------------------------------------
 
-FIFO_FILES = {
-    "copilot": [".copilot/settings.json", ".copilot/mcp-config.json",
-                ".copilot/copilot-instructions.md", ".copilot/hooks/agentdeck.json"],
-    "codex": [".codex/config.toml", ".codex/AGENTS.md", ".codex/hooks.json"],
-    "claude": [".claude.json", ".claude/settings.json", ".claude/CLAUDE.md"],
-}
+def _read_files(target: str) -> list[str]:
+    """The files `target`'s plan reads and edits in place, and its hooks file (registry_kit)."""
+    files, hooks = home_files(target)
+    return files + ([hooks] if hooks and hooks not in files else [])
+
+
+#: every registered target's files that agentdeck reads (from its own plan on an empty home)
+FIFO_FILES = {t: _read_files(t) for t in available()}
 FIFO_CASES = [(t, rel) for t, rels in FIFO_FILES.items() if t in available() for rel in rels]
 
 

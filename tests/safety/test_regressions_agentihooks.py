@@ -15,32 +15,26 @@ import pytest
 
 from agentdeck.core import engine, targets
 from agentdeck.core.formats.jsonc import JsonDoc
+from tests.registry_kit import plan_paths
 from tests.safety.safety_helpers import (needs, require, HOMES, applied, REPO, available, clean_env, cli_inproc, cli_proc,
                                          diff_snapshots, home_snapshot, install, make_host,
                                          plan_json, state_rel, target_args, uninstall)
 
-PERSONA = {"copilot": ".copilot/copilot-instructions.md", "codex": ".codex/AGENTS.md",
-           "claude": ".claude/CLAUDE.md", "qwen": ".qwen/QWEN.md"}
-OPERATOR_SERVERS = {"copilot": "my-notes", "codex": "local-db", "claude": "mine", "qwen": "mine"}
-#: the MCP file of each target that keeps its servers in a JSON file
-MCP_JSON = {"copilot": ".copilot/mcp-config.json", "claude": ".claude.json",
-            "qwen": ".qwen/settings.json"}
+#: each target's persona file and MCP file, relative to the home (from its own plan)
+PATHS = {t: plan_paths(t) for t in available()}
+PERSONA = {t: p["persona"] for t, p in PATHS.items()}
+MCP_FILE = {t: p["mcp"] for t, p in PATHS.items()}
 PROFILE_SERVERS = ("memory", "github")
 
 
 def _servers(home: Path, target: str) -> set[str]:
-    """The MCP server names in a target's MCP file."""
-    if target == "copilot":
-        p = home / ".copilot" / "mcp-config.json"
-        data = JsonDoc.parse(p.read_text()).data if p.exists() else {}
-        return set((data.get("mcpServers") or {}))
-    if target == "codex":
-        p = home / ".codex" / "config.toml"
-        return set((tomllib.loads(p.read_text()).get("mcp_servers") or {})) if p.exists() else set()
-    if target in ("claude", "qwen"):
-        p = home / MCP_JSON[target]
-        return set((JsonDoc.parse(p.read_text()).data.get("mcpServers") or {})) if p.exists() else set()
-    raise KeyError(target)
+    """The MCP server names in a target's MCP file (TOML's mcp_servers, JSON's mcpServers)."""
+    p = home / MCP_FILE[target]
+    if not p.exists():
+        return set()
+    if p.suffix == ".toml":
+        return set(tomllib.loads(p.read_text()).get("mcp_servers") or {})
+    return set(JsonDoc.parse(p.read_text()).data.get("mcpServers") or {})
 
 
 def _profile(home: Path, name: str, toml: str, files: dict[str, str] | None = None) -> None:
@@ -73,7 +67,9 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
         {"_agentdeck": {"mcpDefaultDisabled": False}})})
     if target == "qwen":      # the demo home has no Qwen files: the operator's server first
         (home / ".qwen").mkdir(exist_ok=True)
-        (home / MCP_JSON["qwen"]).write_text('{"mcpServers": {"mine": {"command": "mine"}}}\n')
+        (home / MCP_FILE["qwen"]).write_text('{"mcpServers": {"mine": {"command": "mine"}}}\n')
+    theirs = _servers(home, target)       # the operator's own servers, before agentdeck
+    assert theirs, "the home has no server of the operator's to keep"
     install(home, [target], "--profile", "on")
     assert set(PROFILE_SERVERS) <= _servers(home, target)
     # the operator touches the file: reformat (Copilot/Claude) or append (Codex), add a server
@@ -81,7 +77,7 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
         p = home / ".codex" / "config.toml"
         p.write_text(p.read_text() + '\n[mcp_servers.added-later]\ncommand = "x"\n')
     else:
-        p = home / MCP_JSON[target]
+        p = home / MCP_FILE[target]
         data = JsonDoc.parse(p.read_text()).data
         data["mcpServers"]["added-later"] = {"command": "x"}
         p.write_text(json.dumps(data, indent=4, sort_keys=True) + "\n")
@@ -100,7 +96,7 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
     uninstall(home, [target])
     left = _servers(home, target)
     assert not (set(PROFILE_SERVERS) & left), f"uninstall left {set(PROFILE_SERVERS) & left}"
-    assert {OPERATOR_SERVERS[target], "added-later"} <= left
+    assert theirs | {"added-later"} <= left
 
 
 # ---- 2. a forced install of one target wiped another ----------------------------------------------

@@ -14,13 +14,11 @@ import pytest
 
 from safety_helpers import (require, available, cli_inproc, fresh_home, home_snapshot, install,
                             diff_snapshots, plan_json, uninstall)
+from tests.registry_kit import dialect, home_files
 
-#: target -> (the file its hooks are registered in, relative to the home; the hook's label)
-HOOK_FILES = {
-    "copilot": (".copilot/hooks/agentdeck.json", "hook file"),
-    "codex": (".codex/hooks.json", "hooks.json"),
-    "claude": (".claude/settings.json", "hook PreToolUse"),
-}
+#: target -> the file its hooks are registered in, relative to the home (from its own plan),
+#: for every registered target with hooks
+HOOK_FILES = {t: f for t in available() for f in [home_files(t)[1]] if f}
 TIMEOUT = re.compile(r'("timeout(?:Sec)?"\s*:\s*)(\d+)')
 
 
@@ -46,8 +44,10 @@ def test_a_hand_edited_hook_keeps_the_wrapper_it_calls(tmp_path, target):
     home = fresh_home(tmp_path / "home")
     before = home_snapshot(home)
     install(home, [target])
-    rel, label = HOOK_FILES[target]
-    _edit_a_timeout(home / rel, after="PreToolUse" if target == "claude" else "")
+    rel = HOOK_FILES[target]
+    # in a settings file holding every event's hook, the pre-tool one (its own spelling)
+    pre = dialect(target).events[0]
+    _edit_a_timeout(home / rel, after=pre if pre in (home / rel).read_text() else "")
     plan = plan_json(home, [target], uninstall=True)
     (w,) = _wrappers(plan)
     assert w["action"] == "none" and w["held_by"], w

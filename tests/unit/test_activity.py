@@ -41,17 +41,21 @@ def log(host):
     return write
 
 
+#: three registered targets' names, as the audit lines carry them (any three do)
+A, B, C = registry.NAMES[:3]
+
+
 def test_reads_only_decisions_and_filters(host, log):
-    log(rec(now_ts(-7200), "copilot", "allow"),
-        rec(now_ts(-60), "codex", "deny", rule="no-force-push", cmd="git push --force"),
-        {"ts": now_ts(), "target": "claude", "event": "session_start"},     # not a decision
-        rec(now_ts(), "claude", "ask", session="s2"), raw="not json\n[1]\n")
-    assert [r["target"] for r in activity.read(host)] == ["copilot", "codex", "claude"]
-    assert [r["target"] for r in activity.read(host, activity.Filter(decision="deny"))] == ["codex"]
-    assert [r["target"] for r in activity.read(host, activity.Filter(target="claude"))] == ["claude"]
-    assert [r["target"] for r in activity.read(host, activity.Filter(session="s2"))] == ["claude"]
+    log(rec(now_ts(-7200), A, "allow"),
+        rec(now_ts(-60), B, "deny", rule="no-force-push", cmd="git push --force"),
+        {"ts": now_ts(), "target": C, "event": "session_start"},     # not a decision
+        rec(now_ts(), C, "ask", session="s2"), raw="not json\n[1]\n")
+    assert [r["target"] for r in activity.read(host)] == [A, B, C]
+    assert [r["target"] for r in activity.read(host, activity.Filter(decision="deny"))] == [B]
+    assert [r["target"] for r in activity.read(host, activity.Filter(target=C))] == [C]
+    assert [r["target"] for r in activity.read(host, activity.Filter(session="s2"))] == [C]
     since = activity.Filter(since=activity.parse_duration("1h"))
-    assert [r["target"] for r in activity.read(host, since)] == ["codex", "claude"]
+    assert [r["target"] for r in activity.read(host, since)] == [B, C]
 
 
 @pytest.mark.parametrize("text,secs", [("30s", 30), ("15m", 900), ("2h", 7200), ("1d", 86400),

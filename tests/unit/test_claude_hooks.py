@@ -49,7 +49,8 @@ def _ours(group, host):
 def test_first_install_adds_our_group_after_theirs(host, settings):
     plan = _plan(host)
     items = [i for i in plan.items if i.label.startswith("hook ") and i.kind == "key"]
-    assert len(items) == 12 and {i.cls for i in items} == {"create"}
+    # the 12 default events, and PreSkillShellCommand beside PreToolUse (a skill's `!command`)
+    assert len(items) == 13 and {i.cls for i in items} == {"create"}
     pre = next(i for i in items if i.label == "hook PreToolUse")
     assert "next to your 1 group(s)" in pre.reason
     assert any("your own hooks" in n.message for n in plan.notices["claude"])
@@ -167,9 +168,10 @@ def test_disable_all_hooks_is_reported(host, settings):
 def test_events_use_claude_names_and_timeout(host):
     plan = _plan(host)
     events = [e["event"] for e in plan.info["claude"]["hooks"]["events"]]
-    assert events == ["SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse",
-                      "PostToolUseFailure", "Stop", "SubagentStart", "SubagentStop", "PreCompact",
-                      "PermissionRequest", "Notification"]
+    assert events == ["SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse",
+                      "PreSkillShellCommand", "PostToolUse", "PostToolUseFailure", "Stop",
+                      "SubagentStart", "SubagentStop", "PreCompact", "PermissionRequest",
+                      "Notification"]
     for e in plan.info["claude"]["hooks"]["events"]:
         assert set(e["group"]["hooks"][0]) == {"type", "command", "timeout"}
 
@@ -202,3 +204,89 @@ def test_with_member_never_replaces_a_non_list():
         with_member({"a": 1}, "/w.sh", {"x": 1})
     assert with_member(None, "/w.sh", {"x": "/w.sh"}) == [{"x": "/w.sh"}]
     assert with_member([{"y": 1}, {"x": "/w.sh 1"}], "/w.sh", {"x": "/w.sh 2"}) == [{"y": 1}, {"x": "/w.sh 2"}]
+
+
+def test_a_skills_shell_commands_are_registered_with_the_pre_tool_event(host):
+    """Claude Code 2.1.332 runs a skill's own `!command` lines under PreSkillShellCommand, which
+    PreToolUse never sees (facts: also_events): agentdeck's pre-tool handler is registered there
+    too, flagged as decided as pre_tool_use; a profile without pre_tool_use gets neither."""
+    rows = {e["event"]: e for e in _plan(host).info["claude"]["hooks"]["events"]}
+    skill = rows["PreSkillShellCommand"]
+    assert (skill["canonical"], skill.get("also")) == ("pre_tool_use", True)
+    assert "also" not in rows["PreToolUse"]
+    assert skill["command"].endswith("agentdeck-hook.sh PreSkillShellCommand")
+    prof = host.config_dir / "profiles" / "quiet"
+    prof.mkdir(parents=True)
+    (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n\n'
+                                       '[hooks]\nevents = ["stop"]\n')
+    assert [e["event"] for e in _plan(host, "quiet").info["claude"]["hooks"]["events"]] == ["Stop"]
+
+
+# ---- what the handler makes of Claude Code's shell-running calls ------------------------------
+from pathlib import Path   # noqa: E402
+
+from agentdeck.core.policy.selftest import run_case   # noqa: E402
+from agentdeck.core.policy.vocabulary import classify, tool_calls, vocabulary   # noqa: E402
+from agentdeck.core.targets.dialects import readers   # noqa: E402
+
+PAYLOADS = Path(__file__).resolve().parents[1] / "fixtures" / "payloads" / "claude"
+#: the skill event's payload as Claude Code 2.1.332 sent it (paths and ids neutralized, the
+#: command replaced by the one the captured PreToolUse fixture carries)
+SKILL_PAYLOAD = json.loads((PAYLOADS / "PreSkillShellCommand.json").read_text())
+
+
+def _doc(decision: str) -> dict:
+    return {"format": 2, "target": "claude", "on_error": "deny", "rules": [
+        {"id": "no-capture", "tool": "shell", "match": r"agentdeck-capture|rm -rf",
+         "decision": decision, "reason": "not here"}]}
+
+
+def test_a_skills_shell_command_is_decided_as_a_pre_tool_shell_call():
+    """PreSkillShellCommand carries PreToolUse's payload (tool_name Bash): the handler records a
+    pre-tool shell call (the spelling kept in raw_event) and a shell rule denies it in Claude's
+    channel, exit 2 (observed to keep the command from running)."""
+    record, code, out, err = run_case(_doc("deny"), "claude", "PreSkillShellCommand",
+                                      SKILL_PAYLOAD)
+    assert (record["event"], record["raw_event"], record["dialect"]) == (
+        "pre_tool_use", "PreSkillShellCommand", "claude")
+    assert (record["tool_class"], record["decision"], record["rule"], code, err) == (
+        "shell", "deny", "no-capture", 2, "not here")
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_an_ask_at_a_skills_shell_command_is_a_deny_in_effect():
+    """Observed: Claude Code does not wait for approval there ("a skill can't wait for"): the
+    command does not run, so the audit line says deny is what happened; at PreToolUse an ask
+    stays an ask."""
+    record, code, out, _ = run_case(_doc("ask"), "claude", "PreSkillShellCommand", SKILL_PAYLOAD)
+    assert (record["decision"], record["effective"], code) == ("ask", "deny", 0)
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "ask"
+    pre = {**SKILL_PAYLOAD, "hook_event_name": "PreToolUse", "tool_use_id": "toolu_1"}
+    record, *_ = run_case(_doc("ask"), "claude", "PreToolUse", pre)
+    assert (record["decision"], record["effective"]) == ("ask", "ask")
+
+
+def test_monitor_is_judged_as_a_shell_command():
+    """Claude Code 2.1.332's Monitor runs a shell command and streams its output (an `rm -rf`
+    through it ran while agentdeck filed it as "other"): it is a shell call, and a shell rule
+    denies it."""
+    pre = {**SKILL_PAYLOAD, "hook_event_name": "PreToolUse", "tool_use_id": "toolu_1",
+           "tool_name": "Monitor",
+           "tool_input": {"command": "rm -rf build", "description": "watch"}}
+    [call] = tool_calls(pre)
+    assert (call.cls, call.subjects) == ("shell", ["rm -rf build"])
+    record, code, _, _ = run_case(_doc("deny"), "claude", "PreToolUse", pre)
+    assert (record["tool_class"], record["decision"], code) == ("shell", "deny", 2)
+    # Claude's vocabulary names it (not only the rule for unknown tools given a command): a
+    # Monitor call is a shell call whatever its arguments are called
+    vocab = vocabulary(readers("claude", "claude"))
+    assert classify("Monitor", {"description": "watch"}, vocab=vocab).cls == "shell"
+
+
+def test_claude_event_spellings():
+    """Claude Code 2.1.332's names for the canonical events agentdeck maps (observed; its
+    StopFailure is the closest to an error event)."""
+    from agentdeck.core.facts import event_table
+    t = event_table()
+    assert (t["stop"]["claude"], t["notification"]["claude"], t["error"]["claude"]) == (
+        "Stop", "Notification", "StopFailure")

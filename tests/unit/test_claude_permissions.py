@@ -166,3 +166,9 @@ def test_a_glob_with_a_fixed_ending_is_compared_with_the_except(path, written, s
     assert t.entries == written
     if skipped:
         assert skipped in t.skipped[0][1]
+
+
+def test_claudes_own_deny_is_always_written():
+    """Claude Code's permissions.deny holds with no hook (observed): agentdeck always writes it."""
+    from agentdeck.core import native_layers
+    assert native_layers.native_deny("claude").written is True

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from agentdeck.core.targets import registry
+
 from agentdeck.core import cli, engine
 from agentdeck.core.host import Host
 
@@ -88,9 +90,9 @@ def test_after_the_command_wins_and_targets_add_up(home, tmp_path, capsys):
     other.mkdir()
     rc, out, _ = run(capsys, "--home", other, "plan", "--home", home, "--json")
     assert json.loads(out)["home"] == str(home)
-    rc, out, _ = run(capsys, "--target", "copilot", "plan", "--home", home, "--target", "codex",
-                     "--json")
-    assert json.loads(out)["targets"] == ["copilot", "codex"]
+    a, b = registry.NAMES[:2]          # any two registered targets
+    rc, out, _ = run(capsys, "--target", a, "plan", "--home", home, "--target", b, "--json")
+    assert json.loads(out)["targets"] == [a, b]
     rc, out, _ = run(capsys, "-p", "_base", "--home", home, "plan", "--json")
     assert json.loads(out)["profile"] == "_base"
 

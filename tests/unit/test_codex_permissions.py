@@ -116,3 +116,9 @@ def test_an_empty_filesystem_table_of_theirs_survives_apply_and_uninstall(host, 
     assert engine.apply_plan(host, plan).ok
     assert engine.apply_plan(host, engine.build_uninstall_plan(host, ["codex"])).ok
     assert cfg.read_text() == before
+
+
+def test_codexs_own_deny_is_written_on_a_condition():
+    """Codex's permission profile is written only where it holds (its policy part says when)."""
+    from agentdeck.core import native_layers
+    assert native_layers.native_deny("codex").written == "conditional"

@@ -272,3 +272,13 @@ def test_adapter_protocol():
     t = CodexTarget()
     from agentdeck.core.targets.registry import TRUST_HOOKS
     assert (t.name, t.binary, t.spec.can(TRUST_HOOKS)) == ("codex", "codex", True)
+
+
+def test_codex_event_spellings():
+    """Codex 0.171.0 has Stop, and no hook event for a failed tool, a notification or an error
+    (observed; the event table reads them from its facts)."""
+    from agentdeck.core.facts import event_table
+    t = event_table()
+    assert t["stop"]["codex"] == "Stop"
+    assert (t["post_tool_use_failure"]["codex"], t["notification"]["codex"],
+            t["error"]["codex"]) == (None, None, None)

@@ -219,3 +219,21 @@ def test_missing_handler_is_a_plan_warning(host):
     st = desired(host)
     assert any("not on PATH" in n.message for n in st.notices)
     assert item(st, "hook wrapper").mode == 0o755
+
+
+def test_copilots_event_spellings():
+    """Copilot CLI 1.0.102's own names for the canonical events (observed; the event table
+    reads them from its facts)."""
+    from agentdeck.core.facts import event_table
+    t = event_table()
+    assert (t["stop"]["copilot"], t["user_prompt_submit"]["copilot"],
+            t["notification"]["copilot"], t["error"]["copilot"]) == (
+        "agentStop", "userPromptSubmitted", "notification", "errorOccurred")
+
+
+def test_copilots_own_path_deny_is_not_written():
+    """Copilot CLI 1.0.102 has no path deny list agentdeck can write (its policy part says why):
+    the hook is the only layer."""
+    from agentdeck.core import native_layers
+    layer = native_layers.native_deny("copilot")
+    assert layer is not None and layer.written is False and layer.why

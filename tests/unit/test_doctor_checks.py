@@ -358,7 +358,7 @@ CASES: list[Case] = [
     Case("claude.hooks.fires-twice", "warning", installed=True,
          after={".claude/settings.local.json": json.dumps({"hooks": {"SessionStart": [
              {"hooks": [{"type": "command", "command": "{home}/.claude/agentdeck-hook.sh SessionStart"}]}]}})},
-         contains="fires twice: session_start calls agentdeck's hook wrapper 2 times"),
+         contains="fires twice: SessionStart calls agentdeck's hook wrapper 2 times"),
     Case("codex.hooks.inline-and-file", "warning",
          {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}',
           ".codex/config.toml": '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "x"\n'},
@@ -379,7 +379,8 @@ CASES: list[Case] = [
          {".codex/AGENTS.md": "<!-- agentdeck:begin (managed by agentdeck; edit your profile, not this block) -->\n"},
          "no end marker"),
     Case("codex.skills.links", "warning", links={".agents/skills/gone": "{home}/nowhere"},
-         contains="shared with Copilot", targets=("codex", "claude")),
+         contains="shared with Copilot",
+         targets=tuple(t for t in TARGETS if t != "copilot")),     # Copilot not checked
     Case("codex.secrets.literal", "warning",
          {".codex/config.toml": f'[mcp_servers.a]\ncommand = "x"\nenv = {{ TOKEN = "{SECRET}" }}\n'},
          "github_token"),

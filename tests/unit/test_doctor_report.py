@@ -45,9 +45,10 @@ def _cli(host, *args, capsys):
 
 def test_run_api_targets_progress_and_order(messy):
     said: list[str] = []
-    fs = doctor.run(messy, "default", ["claude", "copilot"], live=False, progress=said.append)
+    wanted = list(reversed(registry.NAMES))      # every target, not in the registry's order
+    fs = doctor.run(messy, "default", wanted, live=False, progress=said.append)
     assert fs and all(isinstance(f, Finding) for f in fs)
-    assert [t for t in dict.fromkeys(f.target for f in fs)] == ["claude", "copilot"]
+    assert [t for t in dict.fromkeys(f.target for f in fs)] == wanted
     assert all(f.result in RESULTS and f.check.startswith(f.target + ".") for f in fs)
     assert said and all(isinstance(s, str) for s in said)
     assert not any(f.live for f in fs)

@@ -158,15 +158,18 @@ def _records(target: str, plan, drill_id: str, twice: set[str] = frozenset()) ->
     out = []
     for row in plan.info[target]["hooks"]["events"]:
         canon = hookhandler.canonical_event(row["event"])
-        if canon not in r.fires:
+        if canon not in r.fires or row.get("also"):     # also_events: not in a one-tool turn
             continue
+        raw = row["event"]
         if canon == "pre_tool_use":
-            out.append({"event": canon, "drill_id": drill_id, "handler_ms": 80,
+            out.append({"event": canon, "raw_event": raw, "drill_id": drill_id, "handler_ms": 80,
                         "tools": [{"args": {"command": "echo agentdeck-drill-ok"}}]})
-            out.append({"event": canon, "drill_id": drill_id, "decision": "deny",
+            out.append({"event": canon, "raw_event": raw, "drill_id": drill_id,
+                        "decision": "deny",
                         "tools": [{"args": {"command": "echo agentdeck-drill-canary"}}]})
             continue
-        out += [{"event": canon, "drill_id": drill_id, "handler_ms": 80}] * (2 if canon in twice else 1)
+        out += [{"event": canon, "raw_event": raw, "drill_id": drill_id,
+                 "handler_ms": 80}] * (2 if canon in twice else 1)
     return out
 
 
@@ -183,6 +186,27 @@ def test_judge_a_healthy_turn(ghost):
     assert rep.deny["held"] is True
     pre = next(e for e in rep.events if e.event == "PreToolUse")
     assert pre.fired == 2 and pre.latency_ms == 80 and pre.timeout_s == 30
+
+
+def test_an_event_decided_as_pre_tool_use_is_counted_by_its_own_spelling(ghost):
+    """Claude's PreSkillShellCommand (facts: also_events) is registered beside PreToolUse and its
+    records carry event pre_tool_use: the drill counts it by its raw spelling, so PreToolUse's
+    calls do not make it look fired, and the one-tool turn not firing it is no failure."""
+    engine.apply_plan(ghost, engine.build_plan(ghost, "default", ["claude"]))
+    plan = engine.build_plan(ghost, "default", ["claude"])
+    runner = runners.runner("claude")
+    rep = report.judge(ghost, "claude", plan, runner, "2.1.332", RUN_OK,
+                       _records("claude", plan, "d"), SIDE_OK, 1.0, "isolated")
+    assert rep.ok, rep.problems
+    skill = next(e for e in rep.events if e.event == "PreSkillShellCommand")
+    assert (skill.canonical, skill.fired, skill.ok) == ("pre_tool_use", 0, True)
+    assert "loads no skill" in skill.note
+    ran = {"event": "pre_tool_use", "raw_event": "PreSkillShellCommand", "drill_id": "d",
+           "handler_ms": 80, "tools": [{"args": {"command": "ls"}}]}
+    rep = report.judge(ghost, "claude", plan, runner, "2.1.332", RUN_OK,
+                       [*_records("claude", plan, "d"), ran], SIDE_OK, 1.0, "isolated")
+    fired = {e.event: e.fired for e in rep.events}
+    assert (fired["PreSkillShellCommand"], fired["PreToolUse"]) == (1, 2)
 
 
 def test_double_firing_names_the_other_copilot_hooks_file(ghost):

@@ -15,9 +15,11 @@ from agentdeck.core import engine
 from agentdeck.core.drill import command, findings, ready, report
 from agentdeck.core.drill.run import drill
 from agentdeck.core.host import RunResult
+from agentdeck.core.targets import registry
 from tests.target_homes import target_home
 
-ALL = ["copilot", "codex", "claude"]
+#: every registered target the drill has a recipe for (its drill part)
+ALL = [n for n in registry.NAMES if registry.has_part(n, "drill")]
 INSIDE = "agentdeck.core.drill.inside"
 
 
@@ -27,7 +29,7 @@ def clis(ghost, tmp_path):
     recorded below)."""
     bindir = tmp_path / "bin"
     for name in ALL:
-        p = bindir / name
+        p = bindir / registry.spec(name).binary
         p.write_text("#!/bin/sh\nexit 0\n")
         os.chmod(p, 0o755)
     return ghost
@@ -86,11 +88,11 @@ def test_only_the_installed_target_gets_a_turn(clis, monkeypatch):
     assert len(runs.turns) == 1
     assert runs.specs[0]["argv"][0] == clis.which("claude")
     assert runs.specs[0]["env"]["AGENTDECK_DRILL_ID"].endswith("-claude")
-    assert [rep.targets[t].skip for t in ALL] == [ready.NOT_INSTALLED, ready.NOT_INSTALLED, None]
+    assert {t: rep.targets[t].skip for t in ALL} == {
+        t: None if t == "claude" else ready.NOT_INSTALLED for t in ALL}
     assert rep.targets["claude"].status == "failed"          # the recorded turn fired nothing
     assert rep.targets["claude"].seconds is not None
-    assert ("copilot", "running") not in seen and ("codex", "running") not in seen
-    assert ("claude", "running") in seen
+    assert [t for t, what in seen if what == "running"] == ["claude"]
     assert not (clis.state_dir / "drill").exists()           # the one scratch folder is gone
 
 
@@ -134,12 +136,14 @@ def test_a_broken_file_fails_that_target_in_one_line(clis, monkeypatch):
     assert engine.apply_plan(clis, engine.build_plan(clis, "default", ["claude"])).ok
     (target_home(clis, "claude") / "settings.json").write_text('{"hooks": ')
     runs = Runs(clis, monkeypatch)
-    rep = drill(clis, "default", ["claude", "codex"])
+    rep = drill(clis, "default", ALL)
     assert runs.calls == []
     r = rep.targets["claude"]
     assert r.status == "failed" and r.skip is None and len(r.problems) == 1
     assert r.problems[0].startswith("cannot plan claude: ") and "settings.json:1:" in r.problems[0]
-    assert rep.targets["codex"].skip == ready.NOT_INSTALLED
+    # the others are judged on their own (not installed here), not failed with it
+    assert {t: rep.targets[t].skip for t in ALL if t != "claude"} == {
+        t: ready.NOT_INSTALLED for t in ALL if t != "claude"}
 
 
 def test_cli_text_is_one_line_per_skipped_target_and_exits_1(clis, monkeypatch, capsys):
@@ -153,8 +157,8 @@ def test_cli_text_is_one_line_per_skipped_target_and_exits_1(clis, monkeypatch, 
     for t in ALL:
         mine = [ln for ln in lines if ln.startswith(f"{t} ")]
         assert len(mine) == 1 and mine[0].startswith(f"{t:<8} skipped: agentdeck is not installed")
-    assert lines[-1] == ("Drill: 0 of 3 CLI(s) ok; skipped (not ok): copilot, codex, claude. "
-                         "Nothing was drilled.")
+    assert lines[-1] == (f"Drill: 0 of {len(ALL)} CLI(s) ok; skipped (not ok): "
+                         f"{', '.join(ALL)}. Nothing was drilled.")
 
 
 def test_cli_json_keeps_its_shape(clis, monkeypatch, capsys):

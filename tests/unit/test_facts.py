@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from agentdeck.core.facts import FACTS_BY_TARGET, event_table
+from agentdeck.core.targets import registry
 from agentdeck.core.targets.codex.facts import CODEX, codex_hook_state_key, codex_trusted_hash, snake_event
 from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key, normalize_action, resolve_event
 from agentdeck.core.facts.versions import (CANONICAL_EVENTS, cli_version, in_verified_range,
@@ -112,14 +113,16 @@ def test_copilot_event_facts():
     assert len(COPILOT.settings_keys) == 105
 
 
+@pytest.mark.parametrize("target", registry.NAMES)
+def test_the_event_table_is_each_targets_facts(target):
+    facts = FACTS_BY_TARGET[target]
+    for ev, row in event_table().items():
+        assert row.get(target) == facts.event_name(ev), (ev, target)
+
+
 def test_event_table():
-    t = {ev: {k: v for k, v in row.items() if k in ("copilot", "codex", "claude")}
-         for ev, row in event_table().items()}           # Qwen's: tests/unit/test_qwen_target.py
-    assert t["stop"] == {"copilot": "agentStop", "codex": "Stop", "claude": "Stop"}
-    assert t["user_prompt_submit"]["copilot"] == "userPromptSubmitted"
-    assert t["post_tool_use_failure"]["codex"] is None
-    assert t["notification"] == {"copilot": "notification", "codex": None, "claude": "Notification"}
-    assert t["error"] == {"copilot": "errorOccurred", "codex": None, "claude": "StopFailure"}
+    """Each CLI's own spellings are pinned in its module (test_copilot_hooks.py,
+    test_codex_trust.py, test_claude_hooks.py, test_qwen_target.py); here, Copilot's lookup."""
     assert COPILOT.event_name("pre_tool_use") == "preToolUse"
     with pytest.raises(KeyError):
         COPILOT.event_name("preToolUse")

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core import cli, engine
+from agentdeck.core.host import Host
 from agentdeck.core.targets import wrapper
+from tests.registry_kit import HOOKED, wrapper_of
 
-ALL = ["copilot", "codex", "claude"]
-WRAPPERS = {"copilot": ".copilot/agentdeck-hook.sh", "codex": ".codex/agentdeck-hook.sh",
-            "claude": ".claude/agentdeck-hook.sh"}
+ALL = HOOKED       # every registered target with shell hooks (a hook wrapper)
 
 
 def _exe(path: Path, body: str = "#!/bin/sh\nexit 0\n") -> Path:
@@ -32,7 +32,7 @@ def _apply(host, names=ALL, **kw):
 
 
 def _exec_of(host, target) -> str | None:
-    return wrapper.handler_of_wrapper((host.home / WRAPPERS[target]).read_text())
+    return wrapper.handler_of_wrapper(wrapper_of(host, target).read_text())
 
 
 def test_own_handler_is_named_although_its_venv_is_not_on_path(host, tmp_path, own_handler_at):
@@ -47,9 +47,10 @@ def test_own_handler_is_named_although_its_venv_is_not_on_path(host, tmp_path, o
     # the wrapper really reaches it with a CLI's bare environment
     marker = tmp_path / "ran"
     _exe(own, f'#!/bin/sh\necho "$1 $AGENTDECK_TARGET" > {marker}\n')
-    subprocess.run([str(host.home / WRAPPERS["codex"]), "PreToolUse"], env={"PATH": "/usr/bin:/bin"},
-                   stdin=subprocess.DEVNULL, timeout=10, check=True)
-    assert marker.read_text().strip() == "PreToolUse codex"
+    for t in ALL:
+        subprocess.run([str(wrapper_of(host, t)), "PreToolUse"], env={"PATH": "/usr/bin:/bin"},
+                       stdin=subprocess.DEVNULL, timeout=10, check=True)
+        assert marker.read_text().strip() == f"PreToolUse {t}"
 
 
 def test_own_handler_wins_over_one_on_path(ghost, tmp_path, own_handler_at):
@@ -64,14 +65,14 @@ def test_path_changed_between_applies_leaves_the_wrappers_alone(ghost, tmp_path)
     """The handler was found on PATH at the first apply; a shell whose PATH lacks it plans
     nothing (the installed wrapper's handler still works) and says nothing is wrong."""
     _apply(ghost)
-    first = {t: (ghost.home / WRAPPERS[t]).read_bytes() for t in ALL}
+    first = {t: wrapper_of(ghost, t).read_bytes() for t in ALL}
     ghost.env["PATH"] = "/usr/bin:/bin"
     plan = engine.build_plan(ghost, "default", ALL)
     assert not plan.has_changes, [i.id for i in plan.items if plan.action(i) == "write"]
     for t in ALL:
         assert not [n for n in plan.notices[t] if n.level == "error"], plan.notices[t]
         assert not [n for n in plan.notices[t] if n.message.startswith("handler:")]
-    assert {t: (ghost.home / WRAPPERS[t]).read_bytes() for t in ALL} == first
+    assert {t: wrapper_of(ghost, t).read_bytes() for t in ALL} == first
 
 
 def test_custom_handler_other_on_new_path_keeps_the_working_one(ghost, tmp_path):
@@ -142,20 +143,21 @@ def test_readme_install_venv_not_on_path(tmp_path):
     r = subprocess.run([str(scripts / "agentdeck"), "apply", "--home", str(home), "--yes"],
                        capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
+    on_home = Host(home=home, env=env)      # the target homes `apply --home H` wrote under H
     for t in ALL:
-        assert wrapper.handler_of_wrapper((home / WRAPPERS[t]).read_text()) == \
+        assert wrapper.handler_of_wrapper(wrapper_of(on_home, t).read_text()) == \
             str(scripts / "agentdeck-hook")
     assert "cannot be found" not in r.stdout
 
 
 def test_status_says_inert_when_the_handler_is_gone(ghost, tmp_path, capsys, monkeypatch):
-    _apply(ghost, ["copilot", "claude"])
+    _apply(ghost, ALL)
     (tmp_path / "bin" / "agentdeck-hook").unlink()
     monkeypatch.setenv("PATH", ghost.env["PATH"])
-    rc = cli.main(["status", "--home", str(ghost.home), "--target", "copilot,claude"])
+    rc = cli.main(["status", "--home", str(ghost.home), "--target", ",".join(ALL)])
     out = capsys.readouterr().out
     assert rc == 2
-    for t in ("copilot", "claude"):
+    for t in ALL:
         line = next(ln for ln in out.splitlines() if ln.startswith(t))
         assert "installed, hooks inert: the hook handler" in line and "is not found" in line
         assert "fix: install agentdeck" in line

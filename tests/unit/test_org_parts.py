@@ -28,7 +28,7 @@ def test_each_org_part_agrees_with_its_spec(name):
 
 def test_the_org_layer_is_every_registered_target_with_an_org_part():
     assert F.names() == tuple(n for n in registry.NAMES if registry.has_part(n, "org"))
-    assert {"copilot", "codex", "claude"} <= set(F.names())
+    assert F.names(), "no registered target has an org part"
 
 
 @pytest.fixture

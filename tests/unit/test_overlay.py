@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from agentdeck.core.targets import registry
+
 from agentdeck.core import overlay
 from agentdeck.core.errors import UserError
 
@@ -16,15 +18,16 @@ def test_names():
 
 
 def test_merge_per_server_and_drop():
+    a, b = registry.NAMES[:2]           # any two targets: the overlay keys servers by target
     base = {"directives": {"mcpDefaultDisabled": False},
-            "mcp_enabled": {"copilot": {"memory": False, "github": True}}}
+            "mcp_enabled": {a: {"memory": False, "github": True}}}
     over = {"directives": {"browserCommand": "auto"},
-            "mcp_enabled": {"copilot": {"github": None}, "codex": {"memory": False}}}
+            "mcp_enabled": {a: {"github": None}, b: {"memory": False}}}
     assert overlay.merge(base, over) == {
         "directives": {"mcpDefaultDisabled": False, "browserCommand": "auto"},
-        "mcp_enabled": {"copilot": {"memory": False}, "codex": {"memory": False}}}
-    assert overlay.merge({"mcp_enabled": {"copilot": {"x": True}}},
-                         {"mcp_enabled": {"copilot": {"x": None}}}) == {}
+        "mcp_enabled": {a: {"memory": False}, b: {"memory": False}}}
+    assert overlay.merge({"mcp_enabled": {a: {"x": True}}},
+                         {"mcp_enabled": {a: {"x": None}}}) == {}
 
 
 @pytest.mark.parametrize("data, where", [

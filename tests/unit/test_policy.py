@@ -17,6 +17,8 @@ from agentdeck.core.policy import compiled, payloads
 from agentdeck.core.policy.rules import check_rule, evaluate, evaluate_prompt
 from agentdeck.core.policy.selftest import test_policy as run_selftest
 from agentdeck.core.policy.vocabulary import tool_calls
+from agentdeck.core.targets import dialects
+from tests.registry_kit import HOOKED, denied, dialect, shell_payload
 
 POLICY = {"on_error": "deny", "rules": [
     {"id": "no-force-push", "tool": "shell", "match": r"git\s+push\b.*--force",
@@ -166,27 +168,21 @@ def test_duplicate_ids_are_refused():
 
 
 # ---- answers per CLI (exit code + stdout shape from the facts table) ---------------------------
-DENY_FORCE_PUSH = {
-    "copilot": ({"sessionId": "s", "timestamp": 1, "toolName": "bash",
-                 "toolArgs": {"command": "git push --force origin main"}}, "preToolUse"),
-    "codex": ({"session_id": "s", "turn_id": "t", "hook_event_name": "PreToolUse",
-               "tool_name": "Bash", "tool_input": {"command": "git push --force origin main"}},
-              "PreToolUse"),
-    "claude": ({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                "tool_input": {"command": "git push --force origin main"}}, "PreToolUse"),
-    "repo": ({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-              "timestamp": "2026-12-01T09:00:00.000Z",
-              "tool_input": {"command": "git push --force origin main"}}, "PreToolUse"),
-}
-CHANNEL = {"copilot": "copilot-camel", "codex": "codex", "claude": "claude", "repo": "copilot-pascal"}
+#: every caller whose hooks agentdeck registers: each registered target with a dialect, and the
+#: scopes one of them speaks for (a repository's hooks); its payloads from the policy-test
+#: templates (core/policy/payloads.py), its channel from its dialect part
+CALLERS = list(dialects.speakers())
+PUSH = "git push --force origin main"
+DENY_FORCE_PUSH = {c: shell_payload(c, PUSH)[::-1] for c in CALLERS}
+CHANNEL = {c: dialect(c).label for c in CALLERS}
 
 
-@pytest.mark.parametrize("target", list(DENY_FORCE_PUSH))
-def test_deny_exits_2_with_the_clis_own_shape(policy_file, monkeypatch, capsys, tmp_path, target):
+@pytest.mark.parametrize("target", CALLERS)
+def test_deny_answers_in_the_clis_own_channel(policy_file, monkeypatch, capsys, tmp_path, target):
     payload, event = DENY_FORCE_PUSH[target]
     code, out, err, rec = hook(monkeypatch, capsys, tmp_path, payload, event, target)
     row = F.PRE_TOOL[CHANNEL[target]]
-    assert code == row["deny_exit"] == 2
+    assert code == row["deny_exit"]          # 2, or Qwen's 0 with the deny in its JSON
     assert err == "force-push is not allowed here"
     shown = json.loads(out)
     if row["shape"] == "flat":
@@ -198,11 +194,12 @@ def test_deny_exits_2_with_the_clis_own_shape(policy_file, monkeypatch, capsys, 
             "permissionDecisionReason": "force-push is not allowed here"}}
     assert (rec["decision"], rec["rule"], rec["tool_class"], rec["tool_name"]) == (
         "deny", "no-force-push", "shell", payload.get("toolName") or payload.get("tool_name"))
-    assert rec["summary"] == ["git push --force origin main"]
-    assert isinstance(rec["latency_ms"], float) and rec["session_id"] == "s"
+    assert rec["summary"] == [PUSH]
+    assert isinstance(rec["latency_ms"], float)
+    assert rec["session_id"] == (payload.get("session_id") or payload.get("sessionId"))
 
 
-@pytest.mark.parametrize("target", list(DENY_FORCE_PUSH))
+@pytest.mark.parametrize("target", CALLERS)
 def test_an_unmatched_call_is_allowed_silently(policy_file, monkeypatch, capsys, tmp_path, target):
     payload, event = DENY_FORCE_PUSH[target]
     payload = json.loads(json.dumps(payload).replace("--force ", ""))
@@ -211,42 +208,45 @@ def test_an_unmatched_call_is_allowed_silently(policy_file, monkeypatch, capsys,
     assert (rec["decision"], rec["rule"]) == ("allow", None)
 
 
-@pytest.mark.parametrize("target,want", [("copilot", "ask"), ("claude", "ask"), ("codex", "deny")])
+@pytest.mark.parametrize("target", CALLERS)
 def test_ask_where_the_cli_has_it_deny_where_not(policy_file, monkeypatch, capsys, tmp_path,
-                                                target, want):
+                                                target):
+    row = F.PRE_TOOL[CHANNEL[target]]
+    want = row["ask"]                        # the dialect's fact: Codex has no ask at a hook
     payload, event = DENY_FORCE_PUSH[target]
-    payload = json.loads(json.dumps(payload).replace("git push --force origin main", "rm -rf build"))
+    payload = json.loads(json.dumps(payload).replace(PUSH, "rm -rf build"))
     code, out, err, rec = hook(monkeypatch, capsys, tmp_path, payload, event, target)
     assert rec["decision"] == "ask" and rec["rule"] == "ask-rm"
     assert rec.get("effective") == want
-    assert code == (2 if want == "deny" else 0)
+    assert code == (row["deny_exit"] if want == "deny" else 0)
     assert "ask" in out if want == "ask" else '"deny"' in out
 
 
-@pytest.mark.parametrize("target,event,payload,exit_code", [
-    ("copilot", "userPromptSubmitted", {"sessionId": "s", "timestamp": 1,
-                                        "prompt": "my password is x"}, 0),
-    ("claude", "UserPromptSubmit", {"session_id": "s", "hook_event_name": "UserPromptSubmit",
-                                    "prompt": "My password is x"}, 2),
-    ("codex", "UserPromptSubmit", {"session_id": "s", "turn_id": "t",
-                                   "hook_event_name": "UserPromptSubmit",
-                                   "prompt": "my password is x"}, 2),
-])
+def _prompt(caller: str, text: str) -> tuple[str, dict]:
+    """(event, payload) of a prompt as `caller`'s hooks send it (its own dialect's template)."""
+    label = dialect(caller).label
+    return next((e, p) for lbl, c, e, p in payloads.shapes("prompt", text)
+                if c == caller and lbl == label)
+
+
+@pytest.mark.parametrize("target", CALLERS)
 def test_a_prompt_rule_blocks_through_the_prompt_channel(policy_file, monkeypatch, capsys, tmp_path,
-                                                        target, event, payload, exit_code):
+                                                        target):
+    event, payload = _prompt(target, "My password is x")
     code, out, err, rec = hook(monkeypatch, capsys, tmp_path, payload, event, target)
-    assert code == exit_code
+    assert code == F.PROMPT[CHANNEL[target]]["exit"]     # Copilot blocks with exit 0
     assert json.loads(out) == {"decision": "block", "reason": "do not paste passwords"}
     assert (rec["event"], rec["decision"], rec["rule"], rec["tool_class"]) == (
         "user_prompt_submit", "deny", "no-pw-prompt", "prompt")
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
-def test_malformed_payload_follows_on_error_deny_with_exit_2(policy_file, monkeypatch, capsys,
-                                                             tmp_path, target):
-    event = "preToolUse" if target == "copilot" else "PreToolUse"
+@pytest.mark.parametrize("target", HOOKED)
+def test_malformed_payload_follows_on_error_deny(policy_file, monkeypatch, capsys,
+                                                 tmp_path, target):
+    event = dialect(target).events[0]
     code, out, err, rec = hook(monkeypatch, capsys, tmp_path, b"{not json", event, target)
-    assert code == 2                                 # never 1: Codex and Claude would run the tool
+    # never 1 (Codex and Claude would run the tool): the deny in the CLI's own channel
+    assert denied(target, code, out), (code, out)
     assert "on_error = deny" in err
     assert (rec["decision"], rec["rule"]) == ("deny", "on_error")
 
@@ -299,18 +299,17 @@ def test_a_fifo_policy_never_blocks(tmp_path, monkeypatch, capsys):
 
 
 # ---- the drill canary ----------------------------------------------------------------------
-@pytest.mark.parametrize("target", list(DENY_FORCE_PUSH))
+@pytest.mark.parametrize("target", CALLERS)
 def test_the_canary_is_denied_only_during_a_drill(tmp_path, monkeypatch, capsys, target):
     monkeypatch.delenv("AGENTDECK_POLICY", raising=False)
     monkeypatch.setenv("AGENTDECK_STATE_DIR", str(tmp_path / "state"))
     payload, event = DENY_FORCE_PUSH[target]
-    payload = json.loads(json.dumps(payload).replace("git push --force origin main",
-                                                     "touch /tmp/agentdeck-drill-canary"))
+    payload = json.loads(json.dumps(payload).replace(PUSH, "touch /tmp/agentdeck-drill-canary"))
     code, out, err, rec = hook(monkeypatch, capsys, tmp_path, payload, event, target)
     assert code == 0 and rec["decision"] == "allow" and "drill_id" not in rec
     monkeypatch.setenv("AGENTDECK_DRILL_ID", "drill-42")
     code, out, err, rec = hook(monkeypatch, capsys, tmp_path, payload, event, target)
-    assert code == 2 and "drill-42" in err
+    assert denied(target, code, out) and "drill-42" in err     # in the CLI's own channel
     assert (rec["decision"], rec["rule"], rec["drill_id"]) == ("deny", "drill-canary", "drill-42")
 
 

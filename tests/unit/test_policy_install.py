@@ -16,6 +16,7 @@ import pytest
 
 from agentdeck.core import engine, hookhandler
 from agentdeck.core.policy import compiled, enforcement
+from tests.registry_kit import HOOKED, denied, shell_payload
 
 POLICY = {"on_error": "deny", "rules": [
     {"id": "no-force-push", "tool": "shell", "match": r"git\s+push\b.*--force", "decision": "deny",
@@ -41,7 +42,7 @@ def test_policy_of_reads_plain_data_and_defaults():
     assert compiled.policy_of(Obj()) is None
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", HOOKED)
 def test_each_target_installs_its_compiled_policy(ghost, with_policy, target, monkeypatch, capsys):
     plan = engine.build_plan(ghost, "default", [target])
     [item] = [i for i in plan.items if i.label == "compiled policy"]
@@ -61,13 +62,12 @@ def test_each_target_installs_its_compiled_policy(ghost, with_policy, target, mo
     monkeypatch.setenv("AGENTDECK_STATE_DIR", str(ghost.state_dir))
     monkeypatch.setenv("AGENTDECK_TARGET", target)
     monkeypatch.delenv("AGENTDECK_POLICY", raising=False)
-    payload = ({"sessionId": "s", "timestamp": 1, "toolName": "bash",
-                "toolArgs": {"command": "git push --force"}} if target == "copilot" else
-               {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                "tool_input": {"command": "git push --force"}})
+    event, payload = shell_payload(target, "git push --force")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(payload).encode())))
-    assert hookhandler.main(["PreToolUse"]) == 2
-    assert "force-push" in capsys.readouterr().err
+    code = hookhandler.main([event])
+    said = capsys.readouterr()
+    assert denied(target, code, said.out), (code, said.out)
+    assert "force-push" in said.err
     # uninstall takes it out again
     engine.apply_plan(ghost, engine.build_uninstall_plan(ghost, [target]))
     assert not path.exists()

@@ -14,12 +14,24 @@ from agentdeck.core.facts import hook_channels as F
 from agentdeck.core.policy import payloads
 from agentdeck.core.policy.selftest import run_case
 from agentdeck.core.policy.vocabulary import tool_calls
+from agentdeck.core.targets import dialects, registry
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
 CAPTURED_COMMAND = "echo agentdeck-capture > captured.txt"
-PRE = {"copilot": "preToolUse", "codex": "PreToolUse", "claude": "PreToolUse"}
-PROMPT = {"copilot": "userPromptSubmitted", "codex": "UserPromptSubmit", "claude": "UserPromptSubmit"}
-DIALECT = {"copilot": "copilot-camel", "codex": "codex", "claude": "claude"}
+#: every registered target whose hooks speak a dialect (core/targets/<name>/dialect.py); each
+#: must have its payloads captured under tests/fixtures/payloads/<name>/
+TARGETS = [n for n in registry.NAMES if registry.has_part(n, "dialect")]
+
+
+def _default(target: str):
+    """The dialect the target's own hooks speak first (its Speaker's default)."""
+    return dialects.speaker(target).default
+
+
+#: the target's pre-tool and prompt events as its hooks are registered, and its dialect's label
+PRE = {t: _default(t).events[0] for t in TARGETS}
+PROMPT = {t: _default(t).events[1] for t in TARGETS}
+DIALECT = {t: _default(t).label for t in TARGETS}
 DOC = {"format": 1, "target": "t", "on_error": "deny", "rules": [
     {"id": "no-capture", "tool": "shell", "match": r"agentdeck-capture", "decision": "deny",
      "reason": "captured"},
@@ -31,48 +43,53 @@ def fixture(target: str, event: str) -> dict:
     return json.loads((FIXTURES / target / f"{event}.json").read_text())
 
 
-@pytest.mark.parametrize("target", list(PRE))
+@pytest.mark.parametrize("target", TARGETS)
 def test_the_captured_pre_tool_payload_is_a_shell_call(target):
     [call] = tool_calls(fixture(target, PRE[target]))
     assert (call.cls, call.subjects) == ("shell", [CAPTURED_COMMAND])
 
 
-@pytest.mark.parametrize("target", list(PRE))
+@pytest.mark.parametrize("target", TARGETS)
 def test_the_handler_names_the_captured_dialect(target):
     rec = hookhandler.build_record(fixture(target, PRE[target]), PRE[target],
                                    {"AGENTDECK_TARGET": target})
     assert rec["dialect"] == DIALECT[target] and rec["event"] == "pre_tool_use"
 
 
-@pytest.mark.parametrize("target", list(PRE))
+@pytest.mark.parametrize("target", TARGETS)
 def test_a_rule_denies_the_captured_call_in_the_clis_channel(target):
     record, code, out, err = run_case(DOC, target, PRE[target], fixture(target, PRE[target]))
     row = F.PRE_TOOL[DIALECT[target]]
-    assert (record["decision"], record["rule"], code, err) == ("deny", "no-capture", 2, "captured")
+    assert (record["decision"], record["rule"], code, err) == (
+        "deny", "no-capture", row["deny_exit"], "captured")
     shown = json.loads(out)
     assert ("permissionDecision" in shown) == (row["shape"] == "flat")
     assert ("hookSpecificOutput" in shown) == (row["shape"] == "specific")
 
 
-@pytest.mark.parametrize("target", list(PROMPT))
+@pytest.mark.parametrize("target", TARGETS)
 def test_a_prompt_rule_blocks_the_captured_prompt(target):
     record, code, out, _ = run_case(DOC, target, PROMPT[target], fixture(target, PROMPT[target]))
     assert (record["event"], record["decision"]) == ("user_prompt_submit", "deny")
     assert json.loads(out)["decision"] == "block" and code == F.PROMPT[DIALECT[target]]["exit"]
 
 
-@pytest.mark.parametrize("target,label", [("copilot", "copilot-camel:bash"),
-                                          ("codex", "codex:Bash"), ("claude", "claude:Bash")])
-def test_policy_test_templates_carry_the_captured_fields(target, label):
+@pytest.mark.parametrize("target", TARGETS)
+def test_policy_test_templates_carry_the_captured_fields(target):
+    """The target's first shell template for `agentdeck policy test` (its main shell tool) has
+    no payload field the captured payload lacks, and every argument the captured call carried
+    (a template may carry more: the scripted model filled only the command, a real one fills
+    what the tool's schema asks, e.g. Qwen's `description` and `is_background`)."""
     real = fixture(target, PRE[target])
-    [(lbl, _, event, made)] = [s for s in payloads.shapes("shell", CAPTURED_COMMAND) if s[0] == label]
+    event, made = next((e, p) for lbl, caller, e, p in payloads.shapes("shell", CAPTURED_COMMAND)
+                       if caller == target and lbl.startswith(f"{DIALECT[target]}:"))
     assert event == PRE[target]
     assert set(made) <= set(real), set(made) - set(real)
-    assert set(made[("toolArgs" if target == "copilot" else "tool_input")]) <= set(
-        real["toolArgs" if target == "copilot" else "tool_input"])
+    args = next(k for k in ("toolArgs", "tool_input") if k in real)
+    assert set(real[args]) <= set(made[args])
 
 
-@pytest.mark.parametrize("target", list(PROMPT))
+@pytest.mark.parametrize("target", TARGETS)
 def test_prompt_templates_carry_the_captured_fields(target):
     real = fixture(target, PROMPT[target])
     [made] = [p for d, t, e, p in payloads.shapes("prompt", "x") if t == target]

@@ -377,3 +377,31 @@ def test_the_project_file_of_the_home_itself_is_not_qwens(host):
     _apply(host)
     host.cwd = host.home
     assert [f.result for f in _findings(host, "qwen.hooks.project-disable-all")] == ["ok"]
+
+
+def test_mcp_tool_names_carry_qwens_hash_suffix():
+    """Qwen Code 0.24.4 appends `_<FNV-1a hash>` to an MCP tool name it had to spell (or cut to
+    63 characters): the naming reproduces the name the real CLI sent, and the vocabulary reads
+    the tool back without it, so a rule naming the tool matches; a tool whose own name merely
+    ends that way is not shortened (the hash does not check out)."""
+    from agentdeck.core.policy.vocabulary import tool_calls
+    from agentdeck.core.targets.qwen.dialect import MCP_NAMES
+
+    assert MCP_NAMES.tool_name("Srv.Dot", "leave.marker-v2") == \
+        "mcp__Srv_Dot__leave_marker-v2_1vmvmv7"            # tests/fixtures/payloads/qwen/mcp-*
+    assert MCP_NAMES.tool_name("github", "get_issue") == "mcp__github__get_issue"
+    long_name = MCP_NAMES.tool_name("s" * 40, "t" * 40)
+    assert len(long_name) == 63 and long_name.startswith("mcp__" + "s" * 40 + "__t")
+
+    def subjects(name, servers):
+        [call] = tool_calls(_pre(name, {}), servers)
+        return call.cls, call.subjects
+
+    assert subjects("mcp__Srv_Dot__leave_marker-v2_1vmvmv7", ["Srv.Dot"]) == (
+        "mcp", ["Srv.Dot/leave_marker-v2"])
+    # without the profile's server list (the compiled policy carries it for Copilot only) the
+    # hash itself gives the server's real name back
+    assert subjects("mcp__Srv_Dot__leave_marker-v2_1vmvmv7", []) == (
+        "mcp", ["Srv.Dot/leave_marker-v2"])
+    assert subjects(MCP_NAMES.tool_name("srv", "read.file"), ["srv"]) == ("mcp", ["srv/read_file"])
+    assert subjects("mcp__srv__foo_abc1234", ["srv"]) == ("mcp", ["srv/foo_abc1234"])

@@ -12,8 +12,9 @@ from agentdeck.core import cli, engine
 from agentdeck.core.demo import make_demo_home
 from agentdeck.core.plan import KEPT_CLASSES, Action, Decision, ItemClass, dumps, tally
 from agentdeck.core.render import render_json, render_plan, symbol_of
+from agentdeck.core.targets import registry
 
-TARGETS = ["copilot", "codex", "claude"]
+TARGETS = list(registry.NAMES)       # every registered target
 ITEM_LINE = re.compile(r"^  ([+~\-!>]) (\S+)")
 
 
@@ -45,7 +46,7 @@ def test_text_is_drawn_from_the_json_document(ghost):
         for verbose in (False, True):
             assert render_json(doc, verbose=verbose) == render_plan(plan, ghost, verbose=verbose), name
         seen += 1
-    assert seen == 6
+    assert seen == 3 + len(TARGETS)      # fresh, messy, messy-decided, and each target
 
 
 def test_text_lists_the_json_items_with_the_json_counts(ghost):
@@ -98,16 +99,19 @@ def test_cli_status_and_app_badges_use_the_plan_counter(ghost, capsys):
     from agentdeck.app.session import target_status
 
     make_demo_home(ghost.home)
-    plan = engine.build_plan(ghost, "default", TARGETS)
     assert cli.main(["status", "--home", str(ghost.home), "--json"]) in (0, 2)
     rows = {r["target"]: r for r in json.loads(capsys.readouterr().out)}
-    for t in TARGETS:
+    # status shows the targets the demo home has (each registered one with files there)
+    shown = [t for t in TARGETS if t in rows]
+    assert len(shown) >= 2 and set(rows) <= set(TARGETS), rows
+    plan = engine.build_plan(ghost, "default", shown)
+    for t in shown:
         c = plan.counts(t)
         assert (rows[t]["changes"], rows[t]["hand_edits"], rows[t]["conflicts"]) == (
             c["changes"], c["kept"], c["conflict"])
         st = target_status(plan, t)
         assert (st.changes, st.hand_edits, st.conflicts) == (c["changes"], c["kept"], c["conflict"])
-    assert any(plan.counts(t)["kept"] for t in TARGETS), "the demo home has hand-edits to count"
+    assert any(plan.counts(t)["kept"] for t in shown), "the demo home has hand-edits to count"
 
 
 def test_vocabulary_is_str_valued():

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
 from agentdeck.core import cli, engine, hooks_health
 from agentdeck.core.targets import registry
+from tests.registry_kit import HOOKED
 from tests.target_homes import target_home
 
 
@@ -57,13 +59,12 @@ def test_a_target_whose_plan_failed_is_an_error_in_status(ghost, capsys, monkeyp
     assert json.loads(out)[0]["state"].startswith("error: ")
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", HOOKED)
 def test_a_wrapper_without_its_exec_bit_is_inert_and_apply_puts_the_mode_back(
         ghost, capsys, monkeypatch, target):
-    assert engine.apply_plan(ghost, engine.build_plan(ghost, "default", [target])).ok
-    home = {"copilot": target_home(ghost, "copilot"), "codex": target_home(ghost, "codex"),
-            "claude": target_home(ghost, "claude")}[target]
-    w = home / "agentdeck-hook.sh"
+    plan = engine.build_plan(ghost, "default", [target])
+    assert engine.apply_plan(ghost, plan).ok
+    w = Path(plan.info[target]["hooks"]["wrapper"])
     text = w.read_bytes()
     os.chmod(w, 0o644)
     rc, out = _status(ghost, capsys, monkeypatch, "--target", target)

@@ -61,7 +61,8 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
                 "group": {"hooks": [{"type": "command", "command": str, "timeout": int}]},
                 "command": str, "timeout": int,
                 "registered_now": bool,            # our group on disk is exactly this one
-                "operator_groups": int}],          # the operator's own groups in that event
+                "operator_groups": int,            # the operator's own groups in that event
+                "also": True?}],                   # PreSkillShellCommand: decided as pre_tool_use
     "skipped_events": [{"canonical": str, "reason": str}],
   }
   info["other_hook_sources"] = [{"kind": "operator-settings", "path": str, "events": [str],

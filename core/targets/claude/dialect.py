@@ -17,8 +17,11 @@ CLAUDE = Dialect(
     "claude", "claude", VERIFIED,
     pre_tool={"deny_exit": 2, "shape": "specific", "crash_denies": False, "ask": "ask",
               "ask_note": "Claude Code asks the user; in -p mode with no user it is denied",
+              # observed: an ask at a skill's own `!command` keeps it from running ("the hook
+              # asked for approval, which a skill can't wait for"), as a deny does
+              "ask_at": {"PreSkillShellCommand": "deny"},
               "source": "observed"},
-    prompt={"exit": 2, "shape": "block", "source": "observed"},
+    prompt={"exit": 2, "shape": "block", "source": "observed", "shown": "reason"},
     path_tools={"read": "Read, NotebookRead, Grep, Glob",
                 "write": "Write, Edit, MultiEdit, NotebookEdit", "shell": "Bash"})
 

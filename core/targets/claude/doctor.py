@@ -318,7 +318,9 @@ def secrets_modes(ctx: Context, out: Out) -> None:
 @check("claude.hooks.fires-twice", ok="no event runs agentdeck's handler twice")
 def claude_fires_twice(ctx: Context, out: Out) -> None:
     """Claude runs every matcher group: agentdeck's wrapper registered twice for one event (in
-    settings.json and settings.local.json, or twice in one file) runs it twice."""
+    settings.json and settings.local.json, or twice in one file) runs it twice. Events are
+    compared as Claude names them: PreSkillShellCommand, which agentdeck registers beside
+    PreToolUse and decides as it (facts: also_events), is another event, not a copy."""
     from .adapter import WRAPPER_NAME
 
     m = model(ctx)
@@ -327,7 +329,7 @@ def claude_fires_twice(ctx: Context, out: Out) -> None:
     for h in m.handlers:
         cmd = h.handler.get("command") if isinstance(h.handler, dict) else None
         if isinstance(cmd, str) and wrapper in cmd:
-            seen.setdefault(ctx.canonical_event(h.event), []).append(str(h.path))
+            seen.setdefault(str(h.event), []).append(str(h.path))
     for ev, paths in sorted(seen.items()):
         if len(paths) > 1:
             where = " and ".join(sorted({str(ctx.show(p)) for p in paths}))

@@ -30,7 +30,9 @@ RUNNER = Runner(
                  "subagent_start": "needs a sub-agent", "subagent_stop": "needs a sub-agent",
                  "pre_compact": "needs a long conversation",
                  "notification": "interactive sessions only",
-                 "error": "fires on a model error only"},
+                 "error": "fires on a model error only",
+                 "PreSkillShellCommand": "runs a skill's own `!command` lines only: the "
+                                         "drill's turn loads no skill"},
     credential_vars=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
                      "CLAUDE_CODE_OAUTH_TOKEN"),
 )

@@ -78,6 +78,15 @@ class ClaudeFacts(CliFacts):
     #: where Claude Code keeps its login on Linux (documented; only its mode is ever read)
     credential_files: ClassVar[tuple[str, ...]] = (".credentials.json",)
     #: top-level settings.json keys (see SETTINGS_KEYS); unknown ones are ignored silently
+    #: observed (tests/clients/test_skill_shell_real.py): a skill's own `!command` lines run
+    #: under PreSkillShellCommand, not PreToolUse (which sees `Skill {skill}` only), with
+    #: PreToolUse's payload (tool_name "Bash", tool_input {command}); an exit 2, or a JSON
+    #: permissionDecision deny or ask (a skill cannot wait for approval), keeps the command from
+    #: running, and the reason reaches the model as "[not run: blocked by hook: <reason>]"; a
+    #: crash (exit 1) lets it run. So agentdeck registers it beside PreToolUse and judges it as
+    #: a shell call.
+    also_events: ClassVar[Mapping[str, tuple[str, ...]]] = frozen_map(
+        {"pre_tool_use": ("PreSkillShellCommand",)})
     settings_keys: frozenset[str]
     #: observed in `claude doctor`'s "Invalid settings" (e.g. "Expected boolean, but received
     #: string"); kinds: str, bool, number, table

@@ -18,7 +18,8 @@ CODEX = Dialect(
               "ask_note": "Codex has no ask at a hook (codex exec never asks): ask is denied",
               "source": "observed"},
     # exit 2 with the reason on stderr blocks; `codex exec` prints "UserPromptSubmit Blocked"
-    prompt={"exit": 2, "shape": "block", "source": "observed"},
+    prompt={"exit": 2, "shape": "block", "source": "observed",
+            "shown": "UserPromptSubmit Blocked"},   # codex exec names the block, not the reason
     path_tools={"read": "none: Codex has no read tool, read rules act on its shell commands' "
                         "operands",
                 "write": "apply_patch (every path)", "shell": "exec_command, shell, Bash"})

@@ -28,7 +28,7 @@ CAMEL = Dialect(
               "source": "observed"},
     # Copilot's prompt event ignores exit codes: the JSON is the channel (observed: the blocked
     # prompt never reaches the model; the -p run then exits 1)
-    prompt={"exit": 0, "shape": "block", "source": "observed"},
+    prompt={"exit": 0, "shape": "block", "source": "observed", "shown": "reason"},
     path_tools={"read": "view, str_replace_editor view, rg, grep, glob",
                 "write": "create, edit, str_replace_editor, apply_patch (every path)",
                 "shell": "bash"},

@@ -37,7 +37,8 @@ class Runner:
     args: tuple[str, ...]                  # after the binary; {prompt} is the drill's prompt
     copy: tuple[str, ...]                  # files/dirs of the CLI home the scratch copy holds
     #: canonical events (core.hookhandler) a turn with two shell calls fires, and the ones it
-    #: cannot (why, for the report)
+    #: cannot (why, for the report); an event of the facts' also_events is named in
+    #: `unreachable` by its own spelling (it is counted by it)
     fires: tuple[str, ...]
     unreachable: dict[str, str] = field(default_factory=dict)
     #: canonical events that fire once per model request, not once per occurrence

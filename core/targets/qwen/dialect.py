@@ -32,7 +32,10 @@ QWEN = Dialect(
               "ask_note": "Qwen Code asks the user; in -p mode under --yolo the call is not run "
                           "(observed)",
               "source": "observed"},
-    prompt={"exit": 2, "shape": "block", "source": "observed"},
+    prompt={"exit": 2, "shape": "block", "source": "observed",
+            # observed (tests/clients/test_policy_real.py): `qwen -p` ends the turn and prints
+            # nothing of the reason, on stdout or stderr
+            "shown": ""},
     #: list_directory is a listing (names only): a path rule does not act on it
     path_tools={"read": "read_file, grep_search, glob",
                 "write": "write_file, edit, notebook_edit",
@@ -90,7 +93,7 @@ TOOLS_VERIFIED = "0.24.4"
 #: section 3: server Srv.Dot, tool leave.marker-v2 -> mcp__Srv_Dot__leave_marker-v2_1vmvmv7)
 MCP_NAMES = McpNaming("mcp__", "__", "A-Za-z0-9_-", "_", "sure", verified=VERIFIED,
                       note="a name with another character gets a hash suffix: "
-                           "mcp__Srv_Dot__leave_marker-v2_1vmvmv7")
+                           "mcp__Srv_Dot__leave_marker-v2_1vmvmv7", hashed=63)
 
 
 def _qwen(p: dict) -> bool:
