@@ -79,6 +79,14 @@ _WRAPS = [
     "bash -lc '{}'", "eval '{}'", "true && {}", "false || {}", "( {} )", "{{ {}; }}",
     "if true; then {}; fi", "echo a; {}", "ls | {}", "x=$({})", "echo $({})", "`{}`",
     "bash <<'EOF'\n{}\nEOF", "sh <<< '{}'",
+    # programs that run another (programs.py WRAPPERS, SHELL_TEXT_OPTIONS, SHELL_JOIN) and
+    # sed's `e` command in any address form
+    "unshare -U {}", "ionice -c3 chrt -o 0 taskset -c 0 {}", "script -qc '{}' /dev/null",
+    "su -c '{}' root", "runuser -u nobody -- {}", "setpriv --reuid=1000 {}",
+    "flock /tmp/l -c '{}'", "strace -f -e trace=file {}", "valgrind --leak-check=full {}",
+    "catchsegv {}", "firejail --quiet {}", "watch -n1 '{}'", "parallel '{}' ::: y",
+    "echo y | parallel {}", "ls | entr -s '{}'", "nsenter -t 1 -m {}",
+    "sed -n '1e {}' README.md", "sed '$e {}' README.md", "sed -e '/a/,/b/ e {}' README.md",
 ]
 _RM_INDIRECT_DENY = [
     "R=rm; $R -rf x", "R=rm F=-rf; $R $F x", "export R=rm; $R -rf x", "R=/bin/rm; $R -rf x",
@@ -242,7 +250,7 @@ _EFFECTS = [
     ("find ~/.ssh -name config -delete", "deny"), ("unzip -o /tmp/x.zip -d ~/.ssh", "deny"),
     ("cp -t ~/.ssh /tmp/authorized_keys", "deny"), ("mv -t ~/.ssh /tmp/config", "deny"),
     ("cd ~/.ssh; git stash -u", "deny"),
-    ("sed 's/x/id/e' README.md", "ask"), ("git -c alias.x='!rm -rf x' x", "ask"),
+    ("sed 's/x/id/e' README.md", "ask"), ("sed -n e README.md", "ask"), ("git -c alias.x='!rm -rf x' x", "ask"),
     ("tar --checkpoint=1 --checkpoint-action=exec='rm -rf x' -cf /tmp/a.tar src", "ask"),
     ("awk 'BEGIN{system(\"id\")}'", "ask"), ("rsync -e 'sh -c \"rm -rf x\"' a b:", "ask"),
     # the same programs on what no rule protects
@@ -275,6 +283,8 @@ _MENTIONS_ALLOW = [
     "echo '~/.ssh/id_rsa' | wc -c", "find . -exec grep -l TODO {} \\;",
     "cat $(git ls-files)", "echo $(cat README.md)", "while read l; do echo $l; done < README.md",
     "time (for i in 1 2; do echo $i; done)",
+    "watch -n 5 git status", "unshare -r id", "parallel echo ::: a b", "sed -n '1p' README.md",
+    "flock /tmp/l -c 'echo hi'", "sed 's/a;e/b/' README.md",
 ]
 #: (class, tool form, subject, expected): file tools, in every dialect that has them
 _TOOL_CASES = [

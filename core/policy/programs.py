@@ -103,7 +103,8 @@ WRAPPERS: dict[str, tuple[frozenset, frozenset]] = {
     "flock": (frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}), frozenset()),
     "chroot": (frozenset({"--userspec", "--groups"}), frozenset()),
     "runuser": (frozenset({"-u", "-g", "-G", "--user", "--group"}), frozenset()),
-    "watch": (frozenset({"-n", "-d", "--interval"}), frozenset()),
+    "watch": (frozenset({"-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"}),
+              frozenset()),
     "strace": (frozenset({"-e", "-o", "-p", "-s", "-u"}), frozenset()),
     "ltrace": (frozenset({"-e", "-o", "-p", "-s", "-u"}), frozenset()),
     "taskset": (frozenset(), frozenset()),
@@ -114,10 +115,131 @@ WRAPPERS: dict[str, tuple[frozenset, frozenset]] = {
     "proxychains": (frozenset({"-f"}), frozenset()),
     "torify": (frozenset(), frozenset()),
     "firejail": (frozenset(), frozenset()),
-    "script": (frozenset(), frozenset()),
+    "script": (frozenset({"-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io",
+                          "-T", "--log-timing", "-m", "--logging-format", "-o",
+                          "--output-limit"}), frozenset()),
+    # run another program (the red team's wrappers: unshare, chrt, setpriv, valgrind, ...)
+    "unshare": (frozenset({"-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd",
+                           "--propagation", "--map-user", "--map-group", "--map-users",
+                           "--map-groups", "--load-interp"}), frozenset()),
+    "nsenter": (frozenset({"-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w", "--wd",
+                           "-R", "--root", "-N", "--net-socket"}), frozenset()),
+    "chrt": (frozenset({"-T", "--sched-runtime", "-P", "--sched-period", "-D",
+                        "--sched-deadline"}), frozenset()),
+    "setpriv": (frozenset({"--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid",
+                           "--groups", "--inh-caps", "--ambient-caps", "--bounding-set",
+                           "--securebits", "--selinux-label", "--apparmor-profile",
+                           "--pdeathsig", "--landlock-access", "--landlock-rule",
+                           "--seccomp-filter"}), frozenset()),
+    "prlimit": (frozenset({"-p", "--pid", "-o", "--output"}), frozenset()),
+    "numactl": (frozenset({"-C", "--physcpubind", "-N", "--cpunodebind", "-m", "--membind",
+                           "-i", "--interleave", "-p", "--preferred", "-w", "--weighted-interleave"}),
+                frozenset()),
+    "cpulimit": (frozenset({"-l", "--limit", "-c", "--cpu"}), frozenset()),
+    "valgrind": (frozenset(), frozenset()),
+    "catchsegv": (frozenset(), frozenset()),
+    "fakeroot": (frozenset({"-l", "--lib", "--faked", "-s", "-i"}), frozenset()),
+    "faketime": (frozenset({"-p", "-m", "-f"}), frozenset()),
+    "pkexec": (frozenset({"--user"}), frozenset()),
+    "systemd-run": (frozenset({"-p", "--property", "-u", "--unit", "--description", "--slice",
+                               "-E", "--setenv", "--uid", "--gid", "-M", "--machine", "-H",
+                               "--host", "--working-directory", "--nice", "-t",
+                               "--on-active", "--on-boot", "--on-startup", "--on-calendar",
+                               "--timer-property", "--path-property", "--socket-property"}),
+                    frozenset()),
+    "entr": (frozenset(), frozenset()),
+    "rlwrap": (frozenset({"-a", "-b", "-C", "-D", "-e", "-f", "-H", "-l", "-O", "-p", "-P",
+                          "-q", "-S", "-w", "-z"}), frozenset()),
+    "tini": (frozenset({"-p", "-e"}), frozenset()),
+    "dumb-init": (frozenset({"-r", "--rewrite"}), frozenset()),
+    "dbus-run-session": (frozenset({"--config-file", "--dbus-daemon"}), frozenset()),
+    "dbus-launch": (frozenset({"--config-file"}), frozenset()),
+    "ssh-agent": (frozenset({"-a", "-E", "-P", "-t"}), frozenset()),
+    "xvfb-run": (frozenset({"-n", "--server-num", "-e", "--error-file", "-f", "--auth-file",
+                            "-p", "--xauth-protocol", "-s", "--server-args"}), frozenset()),
+    "lckdo": (frozenset({"-w", "-W"}), frozenset()),
+    "with-lock-ex": (frozenset(), frozenset()),
+    "toybox": (frozenset(), frozenset()),
+    "strace": (frozenset({"-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-X", "-O",
+                          "-P", "-S", "-U"}), frozenset()),
+    "ltrace": (frozenset({"-e", "-o", "-p", "-s", "-u", "-a", "-A", "-D", "-F", "-l", "-n",
+                          "-w", "-x"}), frozenset()),
 }
 #: the number of leading non-option words a wrapper takes before its command
-_WRAPPER_POSITIONALS = {"timeout": 1, "taskset": 1, "chroot": 1, "flock": 1, "watch": 0}
+_WRAPPER_POSITIONALS = {"timeout": 1, "taskset": 1, "chroot": 1, "flock": 1, "watch": 0,
+                        "chrt": 1, "faketime": 1, "lckdo": 1, "with-lock-ex": 1}
+#: wrappers that take a shell command line as the value of an option (`script -c TEXT`,
+#: `su -c TEXT`, `flock FILE -c TEXT`, `entr -s TEXT`): the text is resolved as a line
+SHELL_TEXT_OPTIONS: dict[str, tuple[str, ...]] = {
+    "script": ("-c", "--command"), "su": ("-c", "--command", "--session-command"),
+    "runuser": ("-c", "--command", "--session-command"), "flock": ("-c", "--command"),
+    "sg": ("-c",), "entr": ("-s",),
+}
+#: wrappers that join their command's words with blanks and give them to `sh -c` (watch
+#: without -x, parallel and sem: what follows `:::` is appended)
+SHELL_JOIN = frozenset({"watch", "parallel", "sem"})
+_PARALLEL_VALUED = frozenset({"-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d",
+                              "--delimiter", "-I", "--colsep", "-C", "-E", "--joblog",
+                              "--results", "--tmpdir", "--workdir", "-n", "--max-args", "-N",
+                              "-L", "-l", "-P", "--timeout", "--retries", "--id", "--halt",
+                              "--memfree", "--load", "--delay", "-s", "--max-chars"})
+
+
+def shell_text(name: str, args: list[str | None]) -> int | None:
+    """Index (into `args`) of the shell command line a wrapper is given as an option's value
+    (SHELL_TEXT_OPTIONS: `script -qc TEXT`), -1 when that value is not static, None when it is
+    given none."""
+    opts = SHELL_TEXT_OPTIONS.get(name)
+    if not opts:
+        return None
+    for i, a in enumerate(args):
+        if a is None:
+            continue
+        if a == "--" and name != "su":
+            return None
+        hit = a in opts or any(
+            o.startswith("--") and a.startswith(o + "=") for o in opts)
+        if hit and "=" in a:
+            return -2 - i            # the value is in this word, after '='
+        short = [o[1] for o in opts if len(o) == 2]
+        if not hit and a.startswith("-") and not a.startswith("--") and len(a) > 2:
+            hit = a[-1] in short and all(c.isalpha() for c in a[1:])   # `-qc TEXT`
+        if hit:
+            if i + 1 >= len(args):
+                return None
+            return i + 1 if args[i + 1] is not None else -1
+    return None
+
+
+def joined_command(name: str, args: list[str | None]) -> tuple[list[str], list[str]] | None:
+    """For SHELL_JOIN wrappers: (command words, words appended to it), None when a word is not
+    static; ([], []) when the program runs no command of its own (`watch -x` is a plain
+    wrapper, see WRAPPERS)."""
+    i = 0
+    valued = WRAPPERS["watch"][0] if name == "watch" else _PARALLEL_VALUED
+    while i < len(args):
+        a = args[i]
+        if a is None:
+            return None
+        if a == "--":
+            i += 1
+            break
+        if a.startswith("-") and len(a) > 1:
+            i += 2 if a in valued else 1
+            continue
+        break
+    cmd: list[str] = []
+    extra: list[str] = []
+    seps = (":::", "::::", ":::+", "::::+")
+    target = cmd
+    for a in args[i:]:
+        if a is None:
+            return None
+        if name != "watch" and a in seps:
+            target = extra
+            continue
+        target.append(a)
+    return cmd, extra
 
 
 def unwrap(name: str, args: list[str | None]) -> int | None:
@@ -312,11 +434,11 @@ def runs_code(name: str, vals: list) -> str:
             if v.startswith(_TAR_CODE):
                 return f"tar {v.split('=', 1)[0]} runs a command"
     if name == "sed":
-        for v in known:
-            if v.startswith("-"):
-                continue
-            if re.search(r"(^|[;\n{}])\s*e(\s|$)", v) or re.search(r"s(.).*\1.*\1[gpIiMm0-9w]*e", v):
-                return "sed's e command runs its text as a shell command"
+        for v in _sed_scripts(known):
+            if re.search(r"s(.).*\1.*\1[gpIiMm0-9w]*e", v):
+                return "sed's s///e runs the pattern space as a shell command"
+            if any(cmd == "" for cmd in _sed_e(v)):
+                return "sed's e command with no text runs the pattern space as a shell command"
     if name in ("rsync", "scp") and any(v in ("-e", "--rsh") or v.startswith("--rsh=") for v in known):
         return f"{name} -e runs a remote shell command of its own"
     if name in ("ssh", "scp", "sftp") and any("proxycommand" in v.lower() or "localcommand" in v.lower()
@@ -329,6 +451,65 @@ def runs_code(name: str, vals: list) -> str:
         if "system(" in prog or re.search(r"\|\s*(getline|&)|print[^;]*\|", prog):
             return f"{name} runs a command from its program"
     return ""
+
+
+#: a sed address: a line number (with ~step), $, /regex/ or \cregexc (with I/M), and a range
+_SED_ADDR = (r"(?:\d+(?:~\d+)?|\$|/(?:[^/\\\n]|\\.)*/[IM]*|\\(.)(?:(?!\1).)*\1[IM]*)")
+_SED_CMD = None
+
+
+def _sed_scripts(known: list[str]) -> list[str]:
+    """The script texts of a sed command line (-e TEXT, --expression=TEXT, or its first
+    operand)."""
+    out: list[str] = []
+    given = False
+    i = 0
+    while i < len(known):
+        v = known[i]
+        if v in ("-e", "--expression") and i + 1 < len(known):
+            out.append(known[i + 1])
+            given = True
+            i += 2
+            continue
+        if v.startswith("--expression="):
+            out.append(v.split("=", 1)[1])
+            given = True
+        elif v.startswith("-e") and len(v) > 2 and not v.startswith("--"):
+            out.append(v[2:])
+            given = True
+        elif v in ("-f", "--file", "-l", "--line-length"):
+            i += 2
+            continue
+        elif not v.startswith("-") and not given:
+            out.append(v)
+            given = True
+        i += 1
+    return out
+
+
+def _sed_e(script: str) -> list[str]:
+    """The text of each `e` command in a sed script, in any address form (`e cmd`, `1e cmd`,
+    `$e`, `/x/e cmd`, `1,3!e cmd`): "" for a bare `e` (it runs the pattern space)."""
+    import re   # local: only for sed
+
+    global _SED_CMD
+    if _SED_CMD is None:
+        _SED_CMD = re.compile(r"(?:^|(?<=[;\n{}]))\s*(?:" + _SED_ADDR + r"(?:\s*,\s*(?:"
+                              + _SED_ADDR.replace("\\1", "\\2").replace("(.)", "(.)", 1)
+                              + r"|[+~]\d+))?)?\s*!*\s*e(?=[\s;}]|$)([^\n;}]*)")
+    out = []
+    for m in _SED_CMD.finditer(script):
+        out.append(m.group(m.lastindex or 0).strip() if m.lastindex else "")
+    return out
+
+
+def sed_commands(name: str, vals: list) -> list[str]:
+    """The shell command lines sed's `e command` runs (static text; core/policy/shellparse.py
+    resolves each as a line)."""
+    if name != "sed":
+        return []
+    known = [v for v in vals if v is not None]
+    return [t for v in _sed_scripts(known) for t in _sed_e(v) if t]
 
 
 #: interpreters and the options that give them a program as text (`[policy] inline_code`);

@@ -675,9 +675,32 @@ class Resolver:
             else:
                 self.unresolved(f"{name} to a directory that is not static")
             return
-        code = P.runs_code(name, [a.value for a in argv[1:]])
+        vals = [a.value for a in argv[1:]]
+        for text in P.sed_commands(name, vals):      # sed '1e rm -rf x': a shell command line
+            self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None))
+        code = P.runs_code(name, vals)
         if code:
             self.unresolved(code)
+        at = P.shell_text(name, vals)
+        if at is not None:                             # script -qc TEXT, su -c TEXT, flock F -c TEXT
+            text = vals[-2 - at].split("=", 1)[1] if at <= -2 else vals[at] if at >= 0 else None
+            if text is None:
+                self.unresolved(f"{name} runs a shell command line that is not static")
+            else:
+                self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None))
+            return
+        if name in P.SHELL_JOIN and not (name == "watch" and any(
+                v in ("-x", "--exec") for v in vals)):
+            joined = P.joined_command(name, vals)
+            if joined is None:
+                self.unresolved(f"{name} runs a command that is not static")
+            elif joined[0]:
+                cmd_words, extra = joined
+                # parallel with no ::: takes its arguments from the pipe, as xargs does
+                sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,),
+                                stdin="xargs" if name != "watch" and not extra else None)
+                self.line(" ".join(cmd_words + [_quote(x) for x in extra]), sub)
+            return
         if name in P.WRAPPERS:
             rest = P.unwrap(name, [a.value for a in argv[1:]])
             if rest is not None:
@@ -830,6 +853,11 @@ class Resolver:
 
     def path(self, value: str, cwd: str) -> str:
         return normalize(value, cwd, self.home)
+
+
+def _quote(s: str) -> str:
+    """One word as shell text that reads back as that word."""
+    return "'" + s.replace("'", "'\\''") + "'"
 
 
 def normalize(value: str, cwd: str, home: str) -> str:
