@@ -97,6 +97,18 @@ _RM_INDIRECT_DENY = [
     "source run.sh", ". ./run.sh", "./run.sh", "bash -x run.sh", "f() { rm -rf x; }; f",
     "for d in a b; do rm -rf $d; done", "while false; do rm -rf x; done",
     "case a in a) rm -rf x;; esac", "rm -r{f,} x", "rm -{r,f} x",
+    # inline code that runs a command (programs.py code_commands): its literals are commands
+    "python3 -c 'import os; os.system(\"rm -rf x\")'",
+    "python3 -c 'import subprocess; subprocess.run([\"rm\",\"-rf\",\"x\"])'",
+    "perl -e 'system(\"rm -rf x\")'", "perl -e 'exec qw(rm -rf x)'", "perl -e '`rm -rf x`'",
+    "perl -e 'open(F, \"rm -rf x |\")'",
+    "node -e 'require(\"child_process\").execSync(\"rm -rf x\")'",
+    "node -e 'require(\"child_process\").spawnSync(\"rm\", [\"-rf\", \"x\"])'",
+    "ruby -e 'system(\"rm -rf x\")'", "ruby -e '%x(rm -rf x)'", "php -r 'shell_exec(\"rm -rf x\");'",
+    "awk 'BEGIN{system(\"rm -rf x\")}'", "python3 <<< 'import os; os.system(\"rm -rf x\")'",
+    "python3 - <<'EOF'\nimport os\nos.system('rm -rf x')\nEOF",
+    "echo 'import os; os.system(\"rm -rf x\")' | python3",
+    "python3 -c 'import subprocess; subprocess.run([\"sh\", \"-c\", \"rm -rf x\"])'",
 ]
 _UNRESOLVED = [
     "$(echo rm | cat) -rf x", "`echo rm | cat` -rf x", "$R -rf x", "${R} -rf x", "$CMD", "${@} x",
@@ -146,6 +158,10 @@ _KEY_READS = [
     ("cat < <(cat ~/.ssh/id_rsa)", CWD), ("$'\\x63at' ~/.ssh/id_rsa", CWD),
     ("c\\at ~/.ssh/id_rsa", CWD), ("cat ~/\".ssh\"/id_rsa", CWD), ("cat /home/*/.ssh/id_rsa", CWD),
     ("cat ~/.s?h/id_rsa", CWD), ("nc 127.0.0.1 80 < ~/.ssh/id_rsa", CWD),
+    # a program an interpreter reads from stdin names paths as -c's does
+    ("python3 - <<'EOF'\nprint(open('/home/policy-test/.ssh/id_rsa').read())\nEOF", CWD),
+    ("perl <<< 'open F, \"/home/policy-test/.ssh/id_rsa\"; print <F>'", CWD),
+    ("echo 'print(open(\"/home/policy-test/.ssh/id_rsa\").read())' | python3", CWD),
 ]
 _KEY_WRITES = [
     "echo x > ~/.ssh/id_rsa", "echo x >> ~/.ssh/authorized_keys", "tee -a ~/.ssh/authorized_keys",
@@ -234,6 +250,15 @@ _NOT_EVALUATED = [
     ("cat \"$(echo ~/.ssh)/id_rsa\"", "deny"), ("cat `ls -d ~/.ssh`/id_rsa", "deny"),
     ("cd \"$(dirname ~/.ssh/x)\" && cat id_rsa", "deny"),
     ("cat \"$(pwd)/a.txt\"", "allow"), ("cd \"$(dirname src/a.py)\" && ls", "allow"),
+    # inline code whose command is built at run time, or read from a pipe: unresolved
+    ("python3 -c 'import os; os.system(cmd)'", "ask"), ("cat script.py | python3", "ask"),
+    ("node -e 'require(\"child_process\").execSync(process.argv[1])' x", "ask"),
+    ("perl -e 'system $ENV{C}'", "ask"),
+    ("python3 -c 'import subprocess; print(subprocess.check_output([\"git\", \"status\"]))'", "allow"),
+    ("python3 -c 'import subprocess; subprocess.run([\"git\", \"commit\", \"-m\", \"rm -rf old\"])'",
+     "allow"),
+    ("echo 'print(1)' | python3", "allow"), ("python3 - <<'EOF'\nprint('hello world')\nEOF", "allow"),
+    ("node -e 'console.log(`hi ${1+1}`)'", "allow"), ("cat data.json | python3 -m json.tool", "allow"),
 ]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a

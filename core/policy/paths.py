@@ -257,6 +257,10 @@ class PathRules:
         check(self._made_links(name, cmd, flags, cwd), both, False)
         for mode, w in cmd.redirects:
             if mode == "here":
+                # a program an interpreter reads from stdin (`python3 - <<EOF`, `perl <<< '...'`,
+                # `echo CODE | python3`): its text names paths as -c's does
+                if name in P.INTERPRETERS and w.value and "/" in w.value:
+                    check(self._embedded(w.value, cwd), both, False)
                 continue
             acc = {"r": {"read"}, "w": {"write"}, "rw": both}[mode]
             check(self._word_paths(w, cwd), acc, False)

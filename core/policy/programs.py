@@ -572,3 +572,218 @@ def inline_program(name: str, vals: list) -> bool:
                             and not o.startswith("--") and len(o) == 2 for o in opts):
             return True
     return False
+
+
+# ---- inline code that runs commands (issue 30: judged by effect, not by the interpreter) ---------
+#: names of calls, modules and forms that start a process, in the interpreters' languages
+#: (python, perl, ruby, node/deno/bun, php, lua, awk, tcl, R, julia): code that holds one is
+#: read for the commands it runs
+_SPAWN_WORDS = (r"system2?|popen[23]?|exec[lv]?p?e?|spawn[lv]?p?e?|posix_spawnp?|startfile|"
+                r"subprocess|check_output|check_call|getoutput|getstatusoutput|Popen|"
+                r"child_process|execSync|execFile|execFileSync|spawnSync|fork|Command|"
+                r"Open3|capture[23]e?|pipeline|shell_exec|passthru|proc_open|pcntl_exec|"
+                r"execute|qx|pty|run_command|ProcessBuilder|Runtime")
+#: the calls among those whose first argument is the command (a string or an argv list)
+_SPAWN_CALLS = (r"(?:os\s*\.\s*)?(?:system2?|popen[23]?|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)"
+                r"|subprocess\s*\.\s*\w+|(?:child_process\s*\.\s*|\.\s*)?(?:execSync|execFile"
+                r"|execFileSync|spawnSync|spawn|exec)|shell_exec|passthru|proc_open|pcntl_exec"
+                r"|(?:os|io)\s*\.\s*(?:execute|popen)|IO\s*\.\s*popen|Open3\s*\.\s*\w+"
+                r"|getoutput|getstatusoutput|check_output|check_call|Popen|Bun\s*\.\s*spawn(?:Sync)?"
+                r"|Deno\s*\.\s*(?:run|Command)")
+_RX: dict[str, object] = {}
+
+
+def _rx(key: str):
+    import re   # local: only for inline code (the handler's pre-tool path already has re)
+
+    if not _RX:
+        _RX["spawn"] = re.compile(r"(?<![\w$])(?:" + _SPAWN_WORDS + r")(?![\w$])|`|%x\s*[(\[{<|!/]")
+        _RX["call"] = re.compile(r"(?<![\w$])(?:" + _SPAWN_CALLS + r")(?![\w$])\s*(\(?)\s*")
+        _RX["str"] = re.compile(r"""(?:\b[rRbBuUfF]{1,2})?("\"\"|\'\'\'|"|'|`)((?:\\.|(?!\1).)*?)\1""", re.S)
+        _RX["qw"] = re.compile(r"(?<![\w$])(qw|qx|qq|q|%w|%W|%x|%q|%Q)\s*([(\[{<|!/])", re.S)
+    return _RX[key]
+
+
+_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
+
+
+#: languages whose backticks are strings, not commands (JavaScript's template literals, ...)
+_BACKTICK_STRINGS = frozenset({"node", "nodejs", "deno", "bun", "python", "python2", "python3",
+                               "pypy", "pypy3", "lua", "Rscript"})
+
+
+def spawns(code: str, name: str = "") -> bool:
+    """Whether inline code holds a call, module or form that starts a process."""
+    import re   # local: only for inline code
+
+    m = _rx("spawn").search(code)
+    if m is not None and m.group(0) == "`" and name in _BACKTICK_STRINGS:
+        m = _rx("spawn").search(code.replace("`", " "))
+    return m is not None or bool(
+        re.search(r"""\bopen\b[^;]*?(?:["']\s*-?\||\|\s*["'])""", code))   # perl's piped open
+
+
+def _literals(code: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, kind, text) of each string literal of the code: kind "s" a string, "w" a
+    word list (perl qw, ruby %w), "x" a command (backticks, qx, %x)."""
+    out: list[tuple[int, int, str, str]] = []
+    i = 0
+    n = len(code)
+    qw, st = _rx("qw"), _rx("str")
+    while i < n:
+        m1 = qw.search(code, i)
+        m2 = st.search(code, i)
+        if m1 is not None and (m2 is None or m1.start() <= m2.start()):
+            op, open_ = m1.group(1), m1.group(2)
+            close = _CLOSE.get(open_, open_)
+            j = code.find(close, m1.end())
+            if j < 0:
+                break
+            body = code[m1.end():j]
+            kind = "w" if op in ("qw", "%w", "%W") else "x" if op in ("qx", "%x") else "s"
+            out.append((m1.start(), j + 1, kind, body))
+            i = j + 1
+            continue
+        if m2 is None:
+            break
+        body = m2.group(2)
+        if "\\" in body:
+            import re   # local: only for inline code
+            body = re.sub(r"\\(.)", lambda x: {"n": "\n", "t": "\t"}.get(x.group(1), x.group(1)), body)
+        out.append((m2.start(), m2.end(), "x" if m2.group(1) == "`" else "s", body))
+        i = m2.end()
+    return out
+
+
+def code_commands(code: str) -> tuple[list[str], list[list[str]]]:
+    """What inline code that spawns processes may run, read from its string literals: every
+    literal as a command line (the backticks' and qx's text among them), and every run of
+    literals written as one argument list (`["rm","-rf","x"]`, `"rm", "-rf", "x"`,
+    `qw(rm -rf x)`, `"rm", ["-rf", "x"]`) as an argv."""
+    import re   # local: only for inline code
+
+    lits = _literals(code)
+    lines: list[str] = []
+    argvs: list[list[str]] = []
+    groups: list[list[str]] = []
+    group: list[str] = []
+    last_end = -1
+    for start, end, kind, text in lits:
+        if kind == "w":
+            if group:
+                groups.append(group)
+            group = []
+            words = text.split()
+            if words:
+                argvs.append(words)
+            last_end = -1
+            continue
+        if kind == "x":
+            lines.append(text)
+            last_end = -1
+            continue
+        between = code[last_end:start] if last_end >= 0 else None
+        if between is not None and re.fullmatch(r"\s*,\s*[\[(]?\s*", between):
+            group.append(text)
+        else:
+            if group:
+                groups.append(group)
+            group = [text]
+        last_end = end
+    if group:
+        groups.append(group)
+    for g in groups:
+        if len(g) > 1:        # an argument list: its words are arguments, not command lines
+            argvs.append(g)
+            continue
+        line = g[0].strip().strip("|").strip()
+        if line.startswith("-|"):
+            line = line[2:].strip()
+        if line:
+            lines.append(line)
+    return lines, argvs
+
+
+def spawn_dynamic(code: str) -> str:
+    """A spawning call in inline code whose command is not a literal (a variable, a
+    concatenation, a call): the call's text, or ""."""
+    lits = {start for start, _, _, _ in _literals(code)}
+    for m in _rx("call").finditer(code):
+        j = m.end()
+        while j < len(code) and code[j] in " \t[":
+            j += 1
+        if j >= len(code) or code[j] in ")]};":
+            continue                      # no argument here (a name, an attribute, `exec;`)
+        if j in lits or code[j] == "`":
+            continue
+        # an f-string or prefixed literal starts one or two letters before its quote
+        if any(j + k in lits for k in (0,)) or (code[j] in "rRbBuUfF" and (j + 1 in lits or j + 2 in lits)
+                                               and not code[j:j + 3].isidentifier()):
+            continue
+        if code[j] in "qQ%" and _rx("qw").match(code, j):
+            continue
+        word = m.group(0).strip().rstrip("(").strip()
+        if m.group(1) == "" and not code[j].isalpha() and code[j] not in "$@_":
+            continue                      # `system ==`, `exec -` ...: not a call
+        return code[m.start():j + 20].strip()[:60] or word
+    return ""
+
+
+#: interpreters that read their program from stdin when given none on the command line
+_STDIN_PROGRAM = frozenset({"python", "python2", "python3", "pypy", "pypy3", "perl", "ruby",
+                            "node", "nodejs", "php", "lua", "Rscript", "julia", "tclsh", "bun"})
+
+
+def inline_texts(name: str, vals: list) -> list[str | None]:
+    """The program texts an interpreter is given on its command line (-c, -e, awk's program):
+    None for one that is not static."""
+    out: list[str | None] = []
+    if name in _AWKS:
+        i = 0
+        while i < len(vals):
+            v = vals[i]
+            if v is None:
+                out.append(None)
+                return out
+            if v in ("-f", "--file"):
+                return out
+            if v in ("-v", "-F", "--assign", "--field-separator"):
+                i += 2
+                continue
+            if v.startswith("-") and v != "-":
+                i += 1
+                continue
+            out.append(v)
+            return out
+        return out
+    opts = INLINE_OPTIONS.get(name) or ()
+    for i, v in enumerate(vals):
+        if v is None:
+            continue
+        if v in opts:
+            out.append(vals[i + 1] if i + 1 < len(vals) else None)
+        else:
+            for o in opts:
+                if len(o) == 2 and o.startswith("-") and v.startswith(o) and len(v) > 2:
+                    out.append(v[2:])
+                    break
+                if o.startswith("--") and v.startswith(o + "="):
+                    out.append(v.split("=", 1)[1])
+                    break
+                if o.startswith("-") and not o.startswith("--") and len(v) > 2 and v[0] == "-" \
+                        and v[1] != "-" and v[-1] == o[1] and v[1:].isalpha() and len(o) == 2:
+                    out.append(vals[i + 1] if i + 1 < len(vals) else None)   # perl -ne CODE
+                    break
+    return out
+
+
+def program_from_stdin(name: str, vals: list) -> bool:
+    """Whether an interpreter reads its program from stdin: no inline program, no script or
+    module (`python3`, `python3 -`, `perl`, `node -`)."""
+    if name not in _STDIN_PROGRAM or inline_program(name, vals):
+        return False
+    known = [v for v in vals if v is not None]
+    if any(v in ("-m", "-i", "--version", "-V", "--help", "-h") for v in known):
+        return False
+    operands = [v for v in vals if v is None or not v.startswith("-") or v == "-"]
+    return not operands or operands[0] == "-"

@@ -187,6 +187,10 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
             if why:
                 take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
                              "agentdeck cannot tell what this command runs: " + why, call))
+        if parsed.dynamic and argv_rules:
+            take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
+                         "agentdeck cannot tell what this command runs: "
+                         + "; ".join(parsed.dynamic[:3]), call))
         if parsed.unresolved:
             decision = doc.get("unresolved") or "ask"
             take(Verdict(decision, UNRESOLVED_RULE,

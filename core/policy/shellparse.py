@@ -134,11 +134,15 @@ class Cmd:
 
 
 class Parsed:
-    __slots__ = ("commands", "unresolved")
+    __slots__ = ("commands", "unresolved", "dynamic")
 
     def __init__(self):
         self.commands: list[Cmd] = []
         self.unresolved: list[str] = []
+        #: commands that run a command read at run time (inline code spawning a process whose
+        #: command is not a literal, a program an interpreter reads from a pipe): unresolved
+        #: whenever an argv rule exists (core/policy/rules.py)
+        self.dynamic: list[str] = []
 
 
 def program_name(value: str) -> str:
@@ -169,10 +173,13 @@ def parser():
 
 # ---- resolving -------------------------------------------------------------------------------
 class _Ctx:
-    __slots__ = ("cwd", "vars", "depth", "via", "stdin", "prev", "fn", "stack")
+    __slots__ = ("cwd", "vars", "depth", "via", "stdin", "prev", "fn", "stack", "fed")
 
-    def __init__(self, cwd, vars_, depth, via=(), stdin=None, prev=None, fn=False, stack=()):
+    def __init__(self, cwd, vars_, depth, via=(), stdin=None, prev=None, fn=False, stack=(),
+                 fed=None):
         self.cwd, self.vars, self.depth, self.via, self.stdin = cwd, vars_, depth, via, stdin
+        #: what the previous stage of a pipeline prints, when known (`echo CODE | python3`)
+        self.fed: str | None = fed
         self.prev = prev          # the folder before the last cd (`cd -`), None: not known
         #: inside a function body or a script file: its positional parameters are the words of
         #: the call (judged there), not values to resolve here
@@ -181,7 +188,7 @@ class _Ctx:
 
     def child(self, **kw) -> "_Ctx":
         c = _Ctx(self.cwd, dict(self.vars), self.depth, self.via, self.stdin, self.prev,
-                 self.fn, self.stack)
+                 self.fn, self.stack, self.fed)
         for k, v in kw.items():
             setattr(c, k, v)
         return c
@@ -254,7 +261,8 @@ class Resolver:
             prev: list[Cmd] = []
             for i, c in enumerate(stages):
                 start = len(self.out.commands)
-                sub = ctx.child(stdin="pipe" if i else ctx.stdin)
+                sub = ctx.child(stdin="pipe" if i else ctx.stdin,
+                                fed=_printed(prev) if i else ctx.fed)
                 self.stmt(c, sub, redirects if i == len(stages) - 1 else None)
                 mine = self.out.commands[start:]
                 for cmd in mine:
@@ -681,6 +689,8 @@ class Resolver:
         code = P.runs_code(name, vals)
         if code:
             self.unresolved(code)
+        if name in P.INLINE_OPTIONS or name in P._AWKS:
+            self.inline_code(name, vals, ctx, cmd)
         at = P.shell_text(name, vals)
         if at is not None:                             # script -qc TEXT, su -c TEXT, flock F -c TEXT
             text = vals[-2 - at].split("=", 1)[1] if at <= -2 else vals[at] if at >= 0 else None
@@ -739,6 +749,53 @@ class Resolver:
             text = self.fs.read_script(p, MAX_SCRIPT)
             if text is not None and P.is_shell_script(text):
                 self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)))
+
+    def inline_code(self, name: str, vals: list, ctx: _Ctx, cmd: Cmd) -> None:
+        """An interpreter's program given as text (-c, -e, awk's program, or read from stdin: a
+        heredoc, a herestring, a pipe): when it starts processes, the commands its string
+        literals spell are resolved as commands of their own (a literal that looks like a
+        command line as a line, a list of literals as an argv); a spawning call whose command is
+        not a literal, or a program read from a pipe that is not known, is `dynamic`. A
+        program read from stdin is kept on the command as text ("here") so the path rules read
+        it as they read -c's."""
+        texts = P.inline_texts(name, vals)
+        if P.program_from_stdin(name, vals):
+            here = [w for m, w in cmd.redirects if m == "here"]
+            if here:
+                texts += [w.value for w in here]
+            elif ctx.stdin == "pipe":
+                texts.append(ctx.fed)
+                if ctx.fed is not None:
+                    cmd.redirects.append(("here", Word.lit(ctx.fed)))
+        sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None, fed=None)
+        for text in texts:
+            if text is None:
+                why = f"{name} runs a program that is not known here (read at run time)"
+                if why not in self.out.dynamic:
+                    self.out.dynamic.append(why)
+                continue
+            if not P.spawns(text, name):
+                continue
+            if name in P._BACKTICK_STRINGS:
+                text = text.replace("`", "'")
+            dyn = P.spawn_dynamic(text)
+            if dyn:
+                why = f"{name}'s code runs a command it builds at run time ({dyn})"
+                if why not in self.out.dynamic:
+                    self.out.dynamic.append(why)
+            lines, argvs = P.code_commands(text[:MAX_SCRIPT])
+            for words in argvs[:64]:
+                self.run([Word.lit(w) for w in words], [], sub)
+            for line in lines[:64]:
+                if ctx.depth >= MAX_DEPTH:
+                    break
+                data = line.encode("utf-8", "surrogatepass")
+                if len(data) > MAX_TEXT or parser().parse(data).root_node.has_error:
+                    continue             # not a command line any shell would run
+                before = list(self.out.unresolved)
+                self.line(line, sub)
+                if not any(c in line.strip() for c in " \t\n;|&"):
+                    self.out.unresolved = before   # one word ("child_process"): a name, not a line
 
     def _dynamic_assign(self, name: str, argv: list[Word], ctx: _Ctx) -> None:
         """`read x`, `mapfile a`, `printf -v x`, `getopts o x`: the variables they set take
