@@ -162,6 +162,10 @@ _KEY_READS = [
     ("python3 - <<'EOF'\nprint(open('/home/policy-test/.ssh/id_rsa').read())\nEOF", CWD),
     ("perl <<< 'open F, \"/home/policy-test/.ssh/id_rsa\"; print <F>'", CWD),
     ("echo 'print(open(\"/home/policy-test/.ssh/id_rsa\").read())' | python3", CWD),
+    # path forms resolved to what they mean: ~+ ($PWD), ~- ($OLDPWD), /proc/self|$$/cwd|root
+    ("cat ~+/../../.ssh/id_rsa", CWD), ("cd ~ && cd work && cat ~-/.ssh/id_rsa", CWD),
+    ("cat /proc/self/cwd/../../.ssh/id_rsa", CWD), ("cat /proc/$$/cwd/../../.ssh/id_rsa", CWD),
+    ("cat /proc/self/root/home/policy-test/.ssh/id_rsa", CWD), ("cd ~ && cat $(git ls-files)", CWD),
 ]
 _KEY_WRITES = [
     "echo x > ~/.ssh/id_rsa", "echo x >> ~/.ssh/authorized_keys", "tee -a ~/.ssh/authorized_keys",
@@ -259,6 +263,12 @@ _NOT_EVALUATED = [
      "allow"),
     ("echo 'print(1)' | python3", "allow"), ("python3 - <<'EOF'\nprint('hello world')\nEOF", "allow"),
     ("node -e 'console.log(`hi ${1+1}`)'", "allow"), ("cat data.json | python3 -m json.tool", "allow"),
+    # a path printed at run time, another process's folder, an open descriptor: unresolved
+    ("cat $(printf '%s/.ssh/id_rsa' ~)", "ask"), ("cat \"$(cat pathfile)\"", "ask"),
+    ("cat $(find ~/.ssh -name id_rsa)", "ask"), ("xargs -0 cat < <(printf '%s\\0' ~/.ssh/id_rsa)", "ask"),
+    ("cat ~-/.ssh/id_rsa", "ask"), ("cat /proc/1234/cwd/../.ssh/id_rsa", "ask"), ("cat /dev/fd/3", "ask"),
+    ("cat $(git rev-parse --show-toplevel)/README.md", "allow"), ("cat ~+/README.md", "allow"),
+    ("cat /proc/self/status", "allow"), ("cat /tmp/log.$$", "allow"),
 ]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a
@@ -318,6 +328,7 @@ _TOOL_CASES = [
     ("read", "/home/policy-test/.ssh/../.ssh/id_ed25519", "deny"), ("read", "keylink", "deny"),
     ("read", "sshdir/id_rsa", "deny"), ("read", "../../.ssh/id_rsa", "deny"),
     ("read", "~/.aws/credentials", "deny"), ("read", "~/.ssh/id_rsa.pub", "allow"),
+    ("read", "/proc/self/cwd/../../.ssh/id_rsa", "deny"),
     ("read", "~/.ssh/known_hosts", "allow"), ("read", "~/.ssh/config", "allow"),
     ("read", "README.md", "allow"), ("read", "src/ssh/id_rsa.go", "allow"),
     ("read", "~/.claude/settings.json", "allow"),

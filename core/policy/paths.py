@@ -272,6 +272,11 @@ class PathRules:
         for i, w in enumerate(cmd.argv[1:]):
             v = w.value
             if v is None and w.inner:
+                for c in w.inner:
+                    if c.name == "git" and P.names_only(c.name, [a.value for a in c.argv[1:]]):
+                        # `cat $(git ls-files)`: the files of the repository it runs in
+                        check([c.cwd or cwd], {"read", "write"} if role in ("unknown", "rw", "move")
+                              else {"read"} if role in ("read", "copy") else {"write"}, True)
                 # `cat $(echo ~/.ssh/id_rsa)`: what the substitution prints is the operand;
                 # every word its commands were given is a candidate
                 given = [a for c in w.inner for a in c.argv[1:] if a.value is not None]

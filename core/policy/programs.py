@@ -787,3 +787,21 @@ def program_from_stdin(name: str, vals: list) -> bool:
         return False
     operands = [v for v in vals if v is None or not v.startswith("-") or v == "-"]
     return not operands or operands[0] == "-"
+
+
+#: programs whose output, in a `$(...)` used as an operand, is no path a rule could protect
+#: (ids, names, dates), and git's subcommands that print names inside the repository (the
+#: folder they run in is then checked, recursively: core/policy/paths.py)
+NAMES_ONLY = frozenset({"date", "whoami", "id", "uname", "hostname", "nproc", "arch", "logname",
+                        "tty", "true", "false"})
+GIT_NAMES = frozenset({"rev-parse", "ls-files", "diff", "describe", "branch", "symbolic-ref",
+                       "show-ref", "rev-list", "merge-base", "name-rev", "ls-tree", "status"})
+
+
+def names_only(name: str, vals: list) -> bool:
+    """Whether what `name vals` prints is a name, not a path a rule protects (NAMES_ONLY), or
+    a path inside the git repository it runs in (GIT_NAMES)."""
+    if name in NAMES_ONLY:
+        return True
+    return name == "git" and _git_subcommand(vals) in GIT_NAMES and not any(
+        v is None or v.startswith(("-C", "--git-dir", "--work-tree")) for v in vals)

@@ -242,6 +242,16 @@ def _not_evaluated(cmd, argv_rules: list[dict], has_paths: bool, fs=None) -> str
             for a in cmd.argv[1:]:
                 if a.opaque:
                     return a.opaque
+                if a.value is None and a.inner and not a.raw.startswith(("<(", ">(")) and not all(P.names_only(c.name, [
+                        x.value for x in c.argv[1:]]) for c in a.inner):
+                    # `cat $(find ~/.ssh -name id_rsa)`, `cat "$(cat pathfile)"`: the path is
+                    # what a command prints at run time (a `<(...)` is a pipe whose commands
+                    # are judged themselves)
+                    return f"an operand of {name} printed at run time ({a.raw[:40]})"
+            if cmd.stdin == "xargs":
+                for a in cmd.feeds:
+                    if a.opaque:
+                        return a.opaque
     return ""
 
 

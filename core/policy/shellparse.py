@@ -438,6 +438,21 @@ class Resolver:
         raw = n.text.decode("utf-8", "replace") if n is not None else ""
         w = Word(value, pattern, glob, raw)
         w = _tilde(w, self.home, parts)
+        if parts and parts[0][2] is False and parts[0][0] is not UNKNOWN \
+                and parts[0][0][:2] in ("~+", "~-") and parts[0][0][2:3] in ("", "/"):
+            # ~+ is $PWD, ~- is $OLDPWD (the folder before the last cd of this line)
+            base = ctx.cwd if parts[0][0][1] == "+" else ctx.prev
+            if base is None:
+                opaque.append("~- (the folder before a cd made outside this command)")
+                w.value = None
+                w.pattern = "*" + w.pattern[2:]
+            elif w.value is not None:
+                w.value = base + w.value[2:]
+                w.pattern = _escape(base) + w.pattern[2:]
+        if w.value is not None and w.value.startswith(("/proc/", "/dev/fd/")):
+            why = proc_unknown(w.value)
+            if why:
+                opaque.append(why)
         if any(q is None and v is not UNKNOWN and any(c in _IFS for c in v) for v, _, q in parts):
             if value_known:
                 w.fields = _fields(parts)
@@ -564,7 +579,9 @@ class Resolver:
             return self.home or None
         if key == "PWD":
             return ctx.cwd
-        if key in ("?", "$", "!", "#", "-", "0", "_"):
+        if key == "$":
+            return "self"       # the shell's own pid: /proc/$$ is the shell's /proc/self
+        if key in ("?", "!", "#", "-", "0", "_"):
             return None
         if key in ("@", "*") or key.isdigit():
             if not ctx.fn:
@@ -723,6 +740,12 @@ class Resolver:
             rest = P.xargs_command([a.value for a in argv[1:]])
             sub = argv[1 + rest:] if rest is not None and rest < len(argv) - 1 else [Word.lit("echo")]
             # its operands come from the pipe: the pipeline fills the command's feeds
+            fed = [w for m, w in reds if m == "r"]
+            if fed:     # `xargs cat < list`, `xargs cat < <(...)`: the words it appends are read
+                unknown = Word(None, "*", False, fed[-1].raw)
+                unknown.inner = list(fed[-1].inner)
+                unknown.opaque = f"xargs appends the words it reads from {fed[-1].raw[:40]}"
+                feeds = list(feeds or []) + [unknown]
             self.run(sub, [], ctx.child(via=ctx.via + ("xargs",), stdin="xargs"), feeds)
             return
         if name == "find":
@@ -912,6 +935,27 @@ class Resolver:
         return normalize(value, cwd, self.home)
 
 
+_PROC_LINK = None
+
+
+def proc_unknown(path: str) -> str:
+    """Why a /proc or /dev/fd path names what this command cannot know (another process's
+    folder, an open file descriptor the line did not make), or ""."""
+    import re   # local: only for /proc and /dev/fd paths
+
+    global _PROC_LINK
+    if _PROC_LINK is None:
+        _PROC_LINK = re.compile(r"^/proc/(?:self|thread-self|\d+)(?:/task/\d+)?/(?:cwd|root|fd|exe|map_files)(?:/|$)"
+                                r"|^/dev/fd/(?:[3-9]|\d\d+)(?:/|$)")
+    m = _PROC_LINK.match(path)
+    if m is None:
+        return ""
+    if path.startswith(("/proc/self/cwd", "/proc/self/root", "/proc/thread-self/cwd",
+                        "/proc/thread-self/root")):
+        return ""             # normalize() resolves these to the folder and to /
+    return f"{path[:40]} names another process's folder or an open file not known here"
+
+
 def _quote(s: str) -> str:
     """One word as shell text that reads back as that word."""
     return "'" + s.replace("'", "'\\''") + "'"
@@ -929,8 +973,16 @@ def normalize(value: str, cwd: str, home: str) -> str:
             value = other.rstrip("/") + ("/" + rest if rest else "")
     elif value.startswith("$HOME/") or value == "$HOME":
         value = (home or "/") + value[5:]
+    elif value[:2] == "~+" and value[2:3] in ("", "/"):
+        value = (cwd or "/") + value[2:]
     if not value.startswith("/"):
         value = posixpath.join(cwd or "/", value)
+    if value.startswith(("/proc/self/", "/proc/thread-self/")):
+        # magic links, resolved before `..` is: /proc/self/cwd/.. is the folder's parent
+        head, _, rest = value.partition("-self/" if value.startswith("/proc/thread") else "/self/")
+        link, _, tail = rest.partition("/")
+        if link in ("cwd", "root"):
+            value = ((cwd or "/") if link == "cwd" else "/") + ("/" + tail if tail else "")
     out = posixpath.normpath(value)
     return "/" + out.lstrip("/") if out.startswith("//") else out
 
@@ -977,6 +1029,10 @@ def _printed(cmds: list) -> str | None:
     if len(cmds) != 1:
         return None
     c = cmds[0]
+    if c.name == "cat" and len(c.argv) == 1 and len(c.redirects) == 1 \
+            and c.redirects[0][0] == "here" and c.redirects[0][1].value is not None and not c.via:
+        # `$(cat <<'EOF' ... EOF)`: the heredoc's text (a commit message)
+        return c.redirects[0][1].value.rstrip("\n")
     if c.redirects or c.via or c.stdin or any(a.value is None or a.glob or a.alts
                                               or a.fields is not None for a in c.argv):
         return None
