@@ -22,7 +22,9 @@ TREE: dict[str, str | None] = {
     f"{HOME}/.ssh/config": "Host x", f"{HOME}/.aws/credentials": "[default]",
     f"{HOME}/.aws/config": "[default]", f"{CWD}/README.md": "# repo", f"{CWD}/src/app.py": "x",
     f"{CWD}/build/out.o": "x", f"{CWD}/keylink": f"->{HOME}/.ssh/id_rsa",
-    f"{CWD}/sshdir": f"->{HOME}/.ssh", f"{CWD}/run.sh": "#!/bin/sh\nrm -rf /tmp/x\n",
+    f"{CWD}/sshdir": f"->{HOME}/.ssh", f"{CWD}/bin/del": "->/usr/bin/rm",
+    f"{CWD}/bin/pager": "->../../../.local/bin/cat", f"{HOME}/.local/bin/cat": "->/usr/bin/rm",
+    f"{CWD}/run.sh": "#!/bin/sh\nrm -rf /tmp/x\n",
     f"{CWD}/ok.sh": "#!/bin/sh\necho hello\n", f"{CWD}/leak.sh": "cat ~/.ssh/id_rsa\n",
     f"{HOME}/.local/state/agentdeck/policy/claude.json": "{}",
     f"{HOME}/.codex/hooks.json": "{}", f"{HOME}/.codex/agentdeck-hook.sh": "#!/bin/sh",
@@ -97,6 +99,9 @@ _RM_INDIRECT_DENY = [
     "source run.sh", ". ./run.sh", "./run.sh", "bash -x run.sh", "f() { rm -rf x; }; f",
     "for d in a b; do rm -rf $d; done", "while false; do rm -rf x; done",
     "case a in a) rm -rf x;; esac", "rm -r{f,} x", "rm -{r,f} x",
+    # a program reached through a link on disk (made by an earlier call): judged as its target
+    "./bin/del -rf x", "bin/del -rf x", "/home/policy-test/work/repo/bin/del -rf x",
+    "./bin/pager -rf x", "sudo ./bin/del -rf x",
     # inline code that runs a command (programs.py code_commands): its literals are commands
     "python3 -c 'import os; os.system(\"rm -rf x\")'",
     "python3 -c 'import subprocess; subprocess.run([\"rm\",\"-rf\",\"x\"])'",

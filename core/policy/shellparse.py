@@ -670,6 +670,13 @@ class Resolver:
         if here:
             cmd.stdin = "heredoc"
         self.out.commands.append(cmd)
+        if "/" in head.value and ctx.depth < MAX_DEPTH:
+            # `./myrm -rf x` where myrm is a link to /bin/rm (made by an earlier call): the
+            # program run is the one the word resolves to on disk; both are judged
+            real = self.fs.realpath(self.path(head.value, ctx.cwd))
+            if real and program_name(real) != name:
+                self.run([Word.lit(real)] + argv[1:], reds,
+                         ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)), feeds)
         if name == "popd":
             if not ctx.stack:
                 self.unresolved("popd to a folder pushed before this command")
