@@ -717,11 +717,12 @@ class Resolver:
             self.inline_code(name, vals, ctx, cmd)
         at = P.shell_text(name, vals)
         if at is not None:                             # script -qc TEXT, su -c TEXT, flock F -c TEXT
-            text = vals[-2 - at].split("=", 1)[1] if at <= -2 else vals[at] if at >= 0 else None
-            if text is None:
+            given = vals[-2 - at] if at <= -2 else vals[at] if at >= 0 else None
+            shtext = given.split("=", 1)[1] if at <= -2 and given is not None else given
+            if shtext is None:
                 self.unresolved(f"{name} runs a shell command line that is not static")
             else:
-                self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None))
+                self.line(shtext, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None))
             return
         if name in P.SHELL_JOIN and not (name == "watch" and any(
                 v in ("-x", "--exec") for v in vals)):
@@ -731,9 +732,9 @@ class Resolver:
             elif joined[0]:
                 cmd_words, extra = joined
                 # parallel with no ::: takes its arguments from the pipe, as xargs does
-                sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,),
-                                stdin="xargs" if name != "watch" and not extra else None)
-                self.line(" ".join(cmd_words + [_quote(x) for x in extra]), sub)
+                jctx = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,),
+                                 stdin="xargs" if name != "watch" and not extra else None)
+                self.line(" ".join(cmd_words + [_quote(x) for x in extra]), jctx)
             return
         if name in P.WRAPPERS:
             rest = P.unwrap(name, [a.value for a in argv[1:]])
