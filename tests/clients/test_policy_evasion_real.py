@@ -27,6 +27,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -233,7 +234,8 @@ def _qwen_steps(sc: Scene) -> list[Step]:
 
 
 #: victims of the allowlist steps (each would be removed if its form ran)
-ALLOWLIST_VICTIMS = ("fields", "fnargs", "xargsopt", "ifs", "aliases", "script", "subarg")
+ALLOWLIST_VICTIMS = ("fields", "fnargs", "xargsopt", "ifs", "aliases", "script", "subarg",
+                     "inline", "herestr", "unshare", "sede", "link")
 
 
 def _allowlist_steps(sc: Scene) -> list[Step]:
@@ -261,6 +263,21 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
         Step("loop over a glob", 'for f in ~/.ssh/id_*; do cat "$f"; done', "deny", KEYS_RULE),
         Step("cd - back", "cd ~/.ssh; cd /tmp; cd - >/dev/null && cat id_rsa", "deny",
              KEYS_RULE),
+        # effects, not spellings (issue 30): inline code that runs a command, code fed on a
+        # herestring, a wrapper, sed's e command, path forms, a path printed at run time
+        Step("inline code runs rm", f"python3 -c 'import os; os.system(\"rm -rf {v['inline']}\")'",
+             "deny", RM_RULE),
+        Step("code on a herestring",
+             f"python3 <<< 'import os; os.system(\"rm -rf {v['herestr']}\")'", "deny", RM_RULE),
+        Step("unshare wrapper", f"unshare -U rm -rf {v['unshare']}", "deny", RM_RULE),
+        Step("sed e command", f"sed -n '1e rm -rf {v['sede']}' notes.txt", "deny", RM_RULE),
+        Step("~+ path form", "cd ~ && cat ~+/.ssh/id_rsa", "deny", KEYS_RULE),
+        Step("path printed at run time", "cat $(find ~/.ssh -name id_rsa)", "ask", "unresolved"),
+        Step("benign inline code", "python3 -c 'print(40 + 2)'", "allow", None, shows="42"),
+        # a link to rm made by one call, run by the next: judged as the program it resolves to
+        Step("make a link to rm", f"ln -s {shutil.which('rm')} del && echo linked", "allow", None,
+             shows="linked"),
+        Step("rm through the link", f"./del -rf {v['link']}", "deny", RM_RULE),
         # benign forms near the edges
         Step("loop over a file", 'for f in notes.txt; do cat "$f"; done', "allow", None,
              shows="benign-text"),
