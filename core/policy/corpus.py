@@ -82,7 +82,7 @@ _WRAPS = [
     "if true; then {}; fi", "echo a; {}", "ls | {}", "x=$({})", "echo $({})", "`{}`",
     "bash <<'EOF'\n{}\nEOF", "sh <<< '{}'",
 ]
-#: more wrappers (issue 30), each tried with `rm -rf x`: spliced into the class (_build)
+#: more wrappers, each tried with `rm -rf x`: spliced into the class (_build)
 _WRAPS_MORE = [
     # programs that run another (programs.py WRAPPERS, SHELL_TEXT_OPTIONS, SHELL_JOIN) and
     # sed's `e` command in any address form
@@ -103,7 +103,7 @@ _RM_INDIRECT_DENY = [
     "for d in a b; do rm -rf $d; done", "while false; do rm -rf x; done",
     "case a in a) rm -rf x;; esac", "rm -r{f,} x", "rm -{r,f} x",
 ]
-#: more indirection (issue 30): spliced into the class (_build)
+#: more indirection (inline code, links to a program): spliced into the class (_build)
 _RM_INDIRECT_MORE = [
     # a program reached through a link on disk (made by an earlier call): judged as its target
     "./bin/del -rf x", "bin/del -rf x", "/home/policy-test/work/repo/bin/del -rf x",
@@ -170,7 +170,7 @@ _KEY_READS = [
     ("c\\at ~/.ssh/id_rsa", CWD), ("cat ~/\".ssh\"/id_rsa", CWD), ("cat /home/*/.ssh/id_rsa", CWD),
     ("cat ~/.s?h/id_rsa", CWD), ("nc 127.0.0.1 80 < ~/.ssh/id_rsa", CWD),
 ]
-#: more reads (issue 30): spliced into the class (_build)
+#: more reads (code read from stdin, path forms): spliced into the class (_build)
 _KEY_READS_MORE = [
     # a program an interpreter reads from stdin names paths as -c's does
     ("python3 - <<'EOF'\nprint(open('/home/policy-test/.ssh/id_rsa').read())\nEOF", CWD),
@@ -269,7 +269,7 @@ _NOT_EVALUATED = [
     ("cd \"$(dirname ~/.ssh/x)\" && cat id_rsa", "deny"),
     ("cat \"$(pwd)/a.txt\"", "allow"), ("cd \"$(dirname src/a.py)\" && ls", "allow"),
 ]
-#: more forms (issue 30): spliced into the class (_build)
+#: more forms (code built at run time, paths printed at run time): spliced into the class (_build)
 _NOT_EVALUATED_MORE = [
     # inline code whose command is built at run time, or read from a pipe: unresolved
     ("python3 -c 'import os; os.system(cmd)'", "ask"), ("cat script.py | python3", "ask"),
@@ -312,7 +312,7 @@ _EFFECTS = [
     ("sed -i 's/a/b/' src/app.py", "allow"), ("git status", "allow"),
     ("awk '{print $1}' README.md", "allow"), ("git -c user.name=x commit -m msg", "allow"),
 ]
-#: more effects (issue 30): spliced into the class (_build)
+#: more effects (sed e): spliced into the class (_build)
 _EFFECTS_MORE = [("sed -n e README.md", "ask")]
 #: more of the class: a parent's file, a link made over it, Codex's project hooks file
 _LAYER_MORE = [
@@ -412,7 +412,7 @@ KIND_CLASSES: dict[str, tuple[str, ...]] = {
 }
 
 
-#: where each class's issue-30 cases are spliced in (see _splice)
+#: where the _MORE lists are spliced into their classes (see _splice)
 _AT = {"wrappers": (10, 1, 48), "indirection": (11, 1, 13), "reads": (5, 1, 38),
        "forms": (4, 1, 31), "effects": (0, 1, 14)}
 

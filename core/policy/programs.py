@@ -574,7 +574,7 @@ def inline_program(name: str, vals: list) -> bool:
     return False
 
 
-# ---- inline code that runs commands (issue 30: judged by effect, not by the interpreter) ---------
+# ---- inline code that runs commands (judged by effect, not by the interpreter) ----------------
 #: names of calls, modules and forms that start a process, in the interpreters' languages
 #: (python, perl, ruby, node/deno/bun, php, lua, awk, tcl, R, julia): code that holds one is
 #: read for the commands it runs

@@ -263,7 +263,7 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
         Step("loop over a glob", 'for f in ~/.ssh/id_*; do cat "$f"; done', "deny", KEYS_RULE),
         Step("cd - back", "cd ~/.ssh; cd /tmp; cd - >/dev/null && cat id_rsa", "deny",
              KEYS_RULE),
-        # effects, not spellings (issue 30): inline code that runs a command, code fed on a
+        # effects, not spellings: inline code that runs a command, code fed on a
         # herestring, a wrapper, sed's e command, path forms, a path printed at run time
         Step("inline code runs rm", f"python3 -c 'import os; os.system(\"rm -rf {v['inline']}\")'",
              "deny", RM_RULE),
