@@ -35,6 +35,10 @@ def _channel(d, tool: str, decision: str) -> dict:
     if tool == "prompt":
         row = d.prompt
         how = f"exit {row['exit']} + {_SHAPE_TEXT[row['shape']]} (the prompt is blocked)"
+        if not prompt:         # a channel that sees no prompt (OpenCode's plugin): says so
+            how = row.get("none") or "not enforced: this CLI's channel sees no prompt"
+            return {"dialect": d.label, "cli": d.cli, "version": d.verified, "event": "",
+                    "how": how, "ask_becomes": None, "note": "", "source": row["source"]}
         return {"dialect": d.label, "cli": d.cli, "version": d.verified, "event": prompt,
                 "how": how if decision != "allow" else "exit 0 (recorded only)",
                 "ask_becomes": "deny" if decision == "ask" else None,
@@ -43,7 +47,9 @@ def _channel(d, tool: str, decision: str) -> dict:
     row = d.pre_tool
     note = ""
     if decision == "deny":
-        how = f"exit {row['deny_exit']} with the reason on stderr + {_SHAPE_TEXT[row['shape']]}"
+        # a plugin channel (OpenCode) says in its own words how the handler's deny reaches it
+        how = row.get("how") or (f"exit {row['deny_exit']} with the reason on stderr + "
+                                 f"{_SHAPE_TEXT[row['shape']]}")
     elif decision == "ask":
         how = ("ask: " + _SHAPE_TEXT[row["shape"]].replace('"deny"', '"ask"') if row["ask"] == "ask"
                else f"denied (exit {row['deny_exit']}): this CLI has no ask")
