@@ -61,6 +61,15 @@ def _channel(d, tool: str, decision: str) -> dict:
             "source": row["source"]}
 
 
+def _channel_word(target: str) -> str:
+    """What the guard is in this CLI, in a word: "plugin" where agentdeck's guard is a plugin the
+    CLI loads (TargetSpec.enforcement), else "hook"."""
+    from ..targets.spec import PLUGIN   # local: policy show only
+
+    spec = registry.BY_NAME.get(target)
+    return "plugin" if spec is not None and spec.enforcement == PLUGIN else "hook"
+
+
 def _runtime_floor(target: str) -> str:
     """What stops code that builds its own paths at run time in this CLI (its policy part's
     RUNTIME_FLOOR), or "nothing"."""
@@ -140,7 +149,7 @@ def describe(policy: dict | None, target: str) -> dict:
         per_cli = []
         for d in heard:
             tools = d.path_tools
-            per_cli.append({"cli": d.cli, "dialect": d.label,
+            per_cli.append({"cli": d.cli, "dialect": d.label, "channel": _channel_word(target),
                             "tools": {a: tools.get(a, "") for a in access} | {
                                 "shell": f"{tools.get('shell', '')}: operands and redirections"},
                             "native": _native(target, r),

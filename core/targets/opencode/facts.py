@@ -84,6 +84,18 @@ OPENCODE = OpenCodeFacts(
 FACTS = OPENCODE
 
 
+# ---- its own permission rules, as observed (section 4): not written by agentdeck -------------
+PERMISSIONS: tuple[NativeFact, ...] = tuple(
+    NativeFact(c, "observed", VERIFIED) for c in (
+    "permission rules are globs per tool; the last matching rule wins: `bash: {\"*\": "
+    "\"allow\", \"touch *DENY1*\": \"deny\"}` denied the touch",
+    "a read rule is matched against the path relative to the session's worktree: `*sec-a.txt` "
+    "and `**/sec-b.txt` denied a read outside the project, an absolute pattern and a `~/` "
+    "pattern did not",
+    "read rules do not act on bash: `cat` of a file a read rule denies ran",
+))
+
+
 # ---- what switches agentdeck's plugin off, as observed (section 2) -----------------------------
 PLUGIN_OFF: tuple[NativeFact, ...] = tuple(
     NativeFact(c, "observed", VERIFIED) for c in (

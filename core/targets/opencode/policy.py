@@ -9,8 +9,11 @@ apply_patch, webfetch, task) and `<server>_<tool>` for an MCP tool.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ...policy.templates import CWD, S, PreToolTemplate, spelled
 from ..layers import Layer, guarded
+from ..path_spelling import NativeDeny
 from .dialect import EVENT, MCP_NAMES, VERIFIED
 from .plugin import WRAPPER_EVENT
 
@@ -51,10 +54,28 @@ LAYERS = (
 GUARDED = guarded(("plugins/**", "agentdeck-hook.sh", "config.json", "opencode.json",
                    "opencode.jsonc"), LAYERS)
 
-#: no NATIVE_DENY: OpenCode's `permission` rules match a read's path relative to the session's
-#: worktree (an absolute or ~/ pattern did not match a file outside it, docs/facts/opencode.md
-#: section 4), so a [[policy.paths]] rule has no spelling that holds wherever OpenCode starts;
-#: the plugin enforces them. No RUNTIME_FLOOR: `policy show` says "nothing".
+#: No RUNTIME_FLOOR: `policy show` says "nothing".
+
+
+def _native_deny() -> NativeDeny:
+    """OpenCode's `permission` rules, as observed: not written (facts.PERMISSIONS)."""
+    from . import facts                    # local: see __getattr__
+
+    return NativeDeny(
+        verified=VERIFIED, facts=facts.PERMISSIONS, written=False,
+        why="OpenCode's permission rules match a read's path relative to the session's "
+            "worktree, not an absolute or ~/ path (docs/facts/opencode.md section 4), so a "
+            "home path has no spelling that holds wherever OpenCode starts; agentdeck's plugin "
+            "is the guard")
+
+
+def __getattr__(name: str) -> Any:
+    # NATIVE_DENY is made when first asked for: every apply reads each target's GUARDED, and
+    # another target's plan need not load OpenCode's facts
+    if name == "NATIVE_DENY":
+        value = globals()[name] = _native_deny()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _opencode(tool: str, args: dict) -> dict:
