@@ -91,9 +91,13 @@ class Host:
             return Path(value).expanduser()
         return default
 
-    def cli_home(self, env_var: str, dirname: str) -> Path:
-        """A CLI's home: `env_var` when set, else `dirname` under the home (a TargetSpec's)."""
-        return self._env_path(env_var, self.home / dirname)
+    def cli_home(self, env_var: str, dirname: str, subdir: str = "") -> Path:
+        """A CLI's home (a TargetSpec's): `env_var` when set (`subdir` under it, for a home in
+        an XDG folder: XDG_CONFIG_HOME/opencode), else `dirname` under the home."""
+        value = self.env.get(env_var)
+        if value:
+            return Path(value).expanduser() / subdir if subdir else Path(value).expanduser()
+        return self.home / dirname
 
     def cli_homes(self) -> list[Path]:
         """Every registered target's home (core/targets/registry.py)."""

@@ -101,7 +101,9 @@ def _rx(kind: str, rx: str) -> re.Pattern[str]:
 #: dict keys whose plain 40-char value is an AWS secret even with no name next to it in the text
 _AWS_SECRET_NAME = re.compile(r"(?i)^(?:aws_?)?secret_?(?:access_?)?key$")
 _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}")
-_ENV_REF = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*+(?::?[-=?+][^}]{0,256})?\}|\$[A-Za-z_][A-Za-z0-9_]*+")
+#: `${VAR}`, `$VAR`, and OpenCode's `{env:VAR}` (docs/facts/opencode.md section 1)
+_ENV_REF = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*+(?::?[-=?+][^}]{0,256})?\}|\$[A-Za-z_][A-Za-z0-9_]*+"
+                      r"|\{env:[A-Za-z_][A-Za-z0-9_]*+\}")
 
 
 def _secret_hit() -> type[SecretHit]:
@@ -246,6 +248,6 @@ def redact_value(value: Any) -> Any:
 
 
 def is_env_reference(s: str) -> bool:
-    """True when s takes its credential from the environment (`${VAR}`, `$VAR`, e.g.
-    "Bearer ${GITHUB_TOKEN}") and holds no literal credential besides."""
+    """True when s takes its credential from the environment (`${VAR}`, `$VAR`, OpenCode's
+    `{env:VAR}`, e.g. "Bearer ${GITHUB_TOKEN}") and holds no literal credential besides."""
     return bool(_ENV_REF.search(s)) and not _spans(s)

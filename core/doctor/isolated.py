@@ -61,7 +61,7 @@ def make(host: Host, root: Path, target: str) -> Isolated:
 
     spec = registry.spec(target)
     part = registry.part(target, "probes")
-    s = scratch.Scratch(root / target)
+    s = scratch.Scratch(root / target, spec.home_subdir)
     for d in (s.home, s.cli_home, s.work, *s.xdg.values()):
         host.mkdir(d, mode=0o700)
     home = spec.home(host)
@@ -76,7 +76,7 @@ def make(host: Host, root: Path, target: str) -> Isolated:
     env = {k: v for k, v in host.env.items() if k not in runners.CREDENTIAL_VARS
            and k not in runners.home_vars()}
     env.update(scratch.scratch_env(host, s))
-    env[spec.home_env] = str(s.cli_home)
+    env[spec.home_env] = spec.home_env_value(s.cli_home)
     probe_host = Host(home=s.home, env=env)
     subs = [(str(s.cli_home), str(home)), (str(s.home), str(host.home)),
             (str(s.root), str(host.home))]

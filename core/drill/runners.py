@@ -17,8 +17,8 @@ from ..host import Host
 from ..targets import registry
 from ..targets.parts.drill import Prepared, Runner, why_not_fired
 
-__all__ = ["CREDENTIAL_VARS", "PROMPT", "Runner", "argv", "cli_home", "home_vars", "part",
-           "prepare", "runner", "supported", "why_not_fired", "why_not_supported"]
+__all__ = ["CREDENTIAL_VARS", "PROMPT", "Runner", "argv", "cli_home", "home_value", "home_vars",
+           "part", "prepare", "runner", "supported", "why_not_fired", "why_not_supported"]
 
 PROMPT = "agentdeck drill: run the shell commands you are given."
 #: variables never passed to a drilled CLI, whatever the CLI: the turn needs no account, and a
@@ -85,6 +85,11 @@ def home_vars() -> frozenset[str]:
 
 def cli_home(host: Host, target: str) -> Path:
     return registry.spec(target).home(host)
+
+
+def home_value(target: str, copy: Path) -> str:
+    """The value of the target's home variable that makes `copy` its home."""
+    return registry.spec(target).home_env_value(copy)
 
 
 def prepare(host: Host, target: str, real: Path, copy: Path) -> Prepared:

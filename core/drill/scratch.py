@@ -12,11 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..host import Host, HostError
+from ..targets import registry
 
 
 @dataclass
 class Scratch:
     root: Path
+    #: the CLI home's folder name where its variable names the folder above it (TargetSpec.
+    #: home_subdir: OpenCode's XDG_CONFIG_HOME/opencode); "" otherwise
+    home_subdir: str = ""
 
     @property
     def home(self) -> Path:
@@ -24,7 +28,8 @@ class Scratch:
 
     @property
     def cli_home(self) -> Path:
-        return self.root / "cli-home"
+        base = self.root / "cli-home"
+        return base / self.home_subdir if self.home_subdir else base
 
     @property
     def work(self) -> Path:
@@ -43,7 +48,7 @@ def drill_root(host: Host, drill_id: str) -> Path:
 
 
 def make(host: Host, drill_id: str, target: str) -> Scratch:
-    s = Scratch(drill_root(host, drill_id) / target)
+    s = Scratch(drill_root(host, drill_id) / target, registry.spec(target).home_subdir)
     for d in (s.home, s.cli_home, s.work, *s.xdg.values()):
         host.mkdir(d, mode=0o700)
     return s

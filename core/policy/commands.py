@@ -123,7 +123,7 @@ def cmd_policy(args, make_host) -> int:
                       f"({'/'.join(r['access'])}) -> {r['decision']}")
                 for e in r["enforced_by"]:
                     tools = "; ".join(f"{k}: {v}" for k, v in e["tools"].items() if v)
-                    print(f"      {e['cli']} hook: {tools}")
+                    print(f"      {e['cli']} {e.get('channel', 'hook')}: {tools}")
                     print(f"      {e['cli']} own layer: {e['native']}")
                     if e.get("floor"):
                         print(f"      {e['cli']} sandbox: {e['floor']}")

@@ -35,6 +35,10 @@ def _channel(d, tool: str, decision: str) -> dict:
     if tool == "prompt":
         row = d.prompt
         how = f"exit {row['exit']} + {_SHAPE_TEXT[row['shape']]} (the prompt is blocked)"
+        if not prompt:         # a channel that sees no prompt (OpenCode's plugin): says so
+            how = row.get("none") or "not enforced: this CLI's channel sees no prompt"
+            return {"dialect": d.label, "cli": d.cli, "version": d.verified, "event": "",
+                    "how": how, "ask_becomes": None, "note": "", "source": row["source"]}
         return {"dialect": d.label, "cli": d.cli, "version": d.verified, "event": prompt,
                 "how": how if decision != "allow" else "exit 0 (recorded only)",
                 "ask_becomes": "deny" if decision == "ask" else None,
@@ -43,7 +47,9 @@ def _channel(d, tool: str, decision: str) -> dict:
     row = d.pre_tool
     note = ""
     if decision == "deny":
-        how = f"exit {row['deny_exit']} with the reason on stderr + {_SHAPE_TEXT[row['shape']]}"
+        # a plugin channel (OpenCode) says in its own words how the handler's deny reaches it
+        how = row.get("how") or (f"exit {row['deny_exit']} with the reason on stderr + "
+                                 f"{_SHAPE_TEXT[row['shape']]}")
     elif decision == "ask":
         how = ("ask: " + _SHAPE_TEXT[row["shape"]].replace('"deny"', '"ask"') if row["ask"] == "ask"
                else f"denied (exit {row['deny_exit']}): this CLI has no ask")
@@ -53,6 +59,15 @@ def _channel(d, tool: str, decision: str) -> dict:
     return {"dialect": d.label, "cli": d.cli, "version": d.verified, "event": pre, "how": how,
             "ask_becomes": row["ask"] if decision == "ask" else None, "note": note,
             "source": row["source"]}
+
+
+def _channel_word(target: str) -> str:
+    """What the guard is in this CLI, in a word: "plugin" where agentdeck's guard is a plugin the
+    CLI loads (TargetSpec.enforcement), else "hook"."""
+    from ..targets.spec import PLUGIN   # local: policy show only
+
+    spec = registry.BY_NAME.get(target)
+    return "plugin" if spec is not None and spec.enforcement == PLUGIN else "hook"
 
 
 def _runtime_floor(target: str) -> str:
@@ -134,7 +149,7 @@ def describe(policy: dict | None, target: str) -> dict:
         per_cli = []
         for d in heard:
             tools = d.path_tools
-            per_cli.append({"cli": d.cli, "dialect": d.label,
+            per_cli.append({"cli": d.cli, "dialect": d.label, "channel": _channel_word(target),
                             "tools": {a: tools.get(a, "") for a in access} | {
                                 "shell": f"{tools.get('shell', '')}: operands and redirections"},
                             "native": _native(target, r),

@@ -172,8 +172,9 @@ _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
 _COMMAND_KEYS = ("command", "cmd", "commandLine", "command_line", "cmdline", "script",
                  "shell_command", "shellCommand")
 #: a shell tool's argument naming the folder the command runs in (Qwen Code's run_shell_command
-#: `directory`, docs/facts/qwen.md section 2): a relative path in the command is read from there
-_CWD_KEYS = ("directory",)
+#: `directory`, docs/facts/qwen.md section 2; OpenCode's bash `workdir`, docs/facts/opencode.md
+#: section 2): a relative path in the command is read from there
+_CWD_KEYS = ("directory", "workdir")
 #: patterns are compiled on first use (re's cache), not at import: the handler imports this
 #: module on every pre-tool call and most calls never need them
 _PATCH_FILE = (r"(?m)^\s*\*\*\*\s*(?:Add|Update|Delete)\s+File:\s*(.+?)\s*$"

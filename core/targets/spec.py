@@ -2,7 +2,8 @@
 
 A spec is read without importing the target's adapter or facts (a Copilot-only plan stays
 Copilot-only): the name, the title shown to the operator, the binary on PATH and its npm
-package, the variable that moves the CLI's home and its default under $HOME, where the manifest
+package, the variable that moves the CLI's home (or, for an XDG home, the folder it sits in) and
+its default under $HOME, where the manifest
 lives, the package that holds everything else about the CLI, and its capabilities.
 Standard library only: the hook handler reads specs too.
 """
@@ -51,8 +52,8 @@ class TargetSpec:
     """Frozen, compared by value. A plain class, not a dataclass: the hook handler imports the
     target packages, and `dataclasses` costs it about 8 ms at every tool call."""
     __slots__ = ("name", "title", "short", "binary", "npm_package", "home_env", "home_dirname",
-                 "package", "adapter_class", "capabilities", "adapter_module", "profile_files",
-                 "directives_file", "never_write", "enforcement", "parts")
+                 "home_subdir", "package", "adapter_class", "capabilities", "adapter_module",
+                 "profile_files", "directives_file", "never_write", "enforcement", "parts")
     name: str                   # the --target name, manifest target, plan target
     title: str                  # the CLI's full name, shown to the operator
     short: str                  # its short name (badges, notes)
@@ -60,6 +61,9 @@ class TargetSpec:
     npm_package: str
     home_env: str               # the environment variable that moves the CLI's home
     home_dirname: str           # its default under $HOME
+    #: "" when home_env names the home itself; else the home's folder under home_env's value
+    #: (OpenCode: "opencode" under XDG_CONFIG_HOME, home_dirname ".config/opencode")
+    home_subdir: str
     package: str                # the target's package (its adapter, facts, dialect, ...)
     adapter_class: str          # the adapter's class in `<package>.adapter`
     capabilities: frozenset[str]
@@ -82,13 +86,14 @@ class TargetSpec:
 
     def __init__(self, *, name: str, title: str, short: str, binary: str, npm_package: str,
                  home_env: str, home_dirname: str, package: str, adapter_class: str,
+                 home_subdir: str = "",
                  capabilities: frozenset[str] = frozenset(), adapter_module: str = "",
                  profile_files: tuple[str, ...] = (), directives_file: str = "",
                  never_write: tuple[str, ...] = (), enforcement: str = HOOKS,
                  parts: frozenset[str] | tuple[str, ...] = ()) -> None:
         values = dict(name=name, title=title, short=short, binary=binary,
                       npm_package=npm_package, home_env=home_env, home_dirname=home_dirname,
-                      package=package, adapter_class=adapter_class,
+                      home_subdir=home_subdir, package=package, adapter_class=adapter_class,
                       capabilities=frozenset(capabilities),
                       adapter_module=adapter_module or f"{package}.adapter",
                       profile_files=tuple(profile_files), directives_file=directives_file,
@@ -118,7 +123,11 @@ class TargetSpec:
         return (self.adapter_module, self.adapter_class)
 
     def home(self, host: "Host") -> "Path":
-        return host.cli_home(self.home_env, self.home_dirname)
+        return host.cli_home(self.home_env, self.home_dirname, self.home_subdir)
+
+    def home_env_value(self, home: "Path") -> str:
+        """What home_env is set to so that the CLI's home is `home` (a scratch copy's)."""
+        return str(home.parent if self.home_subdir else home)
 
     def manifest_path(self, host: "Host") -> "Path":
         return self.home(host) / MANIFEST_NAME

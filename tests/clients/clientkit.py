@@ -139,8 +139,9 @@ def scratch_host(base: Path, clients: Clients) -> Host:
     env = {k: os.environ[k] for k in _INHERITED if k in os.environ}
     dirs = {
         "HOME": home,
-        **{s.home_env: home / s.home_dirname for s in registry.TARGETS},   # every CLI's home
         "XDG_CONFIG_HOME": home / ".config",
+        # every CLI's home (an XDG one's variable is XDG_CONFIG_HOME itself)
+        **{s.home_env: Path(s.home_env_value(home / s.home_dirname)) for s in registry.TARGETS},
         "XDG_DATA_HOME": home / ".local" / "share", "XDG_STATE_HOME": home / ".local" / "state",
         "XDG_RUNTIME_DIR": base / "run",
     }

@@ -39,6 +39,13 @@ def turn_argv(target: str, url: str, prompt: str,
         return (["qwen", "--auth-type", "openai", "--openai-base-url", f"{url}/v1",
                  "--openai-api-key", "offline-test", "-m", "gpt-5.4", "--yolo", prompt],
                 {"QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
+    if target == "opencode":
+        # the drill's recipe (core/targets/opencode/drill.py RUNNER): the provider from
+        # OPENCODE_CONFIG_CONTENT, --auto; the profile's MCP servers start as configured
+        from agentdeck.core.targets.opencode.drill import RUNNER   # local: an OpenCode turn only
+        port = url.rsplit(":", 1)[1]
+        return ([RUNNER.binary, *RUNNER.args, prompt],
+                {k: v.replace("{port}", port) for k, v in RUNNER.env.items()})
     raise ValueError(target)
 
 
@@ -48,6 +55,14 @@ def run_turn(host: Host, target: str, url: str, prompt: str, cwd: Path,
     """`allow`: more Claude tools to allow as root beside Bash (an MCP tool's name);
     `extra_args` are appended to the CLI's command line."""
     argv, env_extra = turn_argv(target, url, prompt, allow)
+    if target == "opencode":       # no start-up npm install (docs/facts/opencode.md section 1)
+        from agentdeck.core.targets.opencode import SPEC   # local: an OpenCode turn only
+        from agentdeck.core.targets.opencode.drill import npm_stub   # local: as above
+        for rel, data in npm_stub().items():
+            p = SPEC.home(host) / rel
+            if not p.exists():
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.write_bytes(data)
     argv = [*argv, *(extra_args or [])]
     env = dict(host.env)
     env.update(env_extra)

@@ -500,6 +500,44 @@ CASES: list[Case] = [
     Case("qwen.secrets.file-mode", "error",
          {".qwen/settings.json": json.dumps({"$version": 4, "env": {"GITHUB_TOKEN": SECRET}})},
          "readable", modes={".qwen/settings.json": 0o644}),
+    # ---- OpenCode (docs/facts/opencode.md)
+    Case("opencode.plan", "error", {".config/opencode/opencode.json": "{ nope"},
+         "cannot compute the plan"),
+    Case("opencode.manifest", "info", installed=True,
+         after={".config/opencode/AGENTS.md": "my own text only\n"}, contains="deleted since"),
+    Case("opencode.config.parse", "error", {".config/opencode/opencode.json": '{"theme": 1,,}'},
+         "does not parse"),
+    Case("opencode.plugin.installed", "error", installed=True,
+         after={".config/opencode/agentdeck-hook.sh": ""}, contains="not executable",
+         modes={".config/opencode/agentdeck-hook.sh": 0o644}),
+    Case("opencode.plugin.environment", "error", env={"OPENCODE_PURE": "1"},
+         contains="OPENCODE_PURE=1 is set"),
+    Case("opencode.plugin.environment", "warning", env={"OPENCODE_PERMISSION": '{"bash":"allow"}'},
+         contains="OPENCODE_PERMISSION is set"),
+    Case("opencode.plugin.environment", "warning",
+         env={"OPENCODE_CONFIG_CONTENT": '{"plugin":[]}'}, contains="OPENCODE_CONFIG_CONTENT"),
+    Case("opencode.plugin.environment", "info", env={"OPENCODE_DISABLE_PROJECT_CONFIG": "1"},
+         contains="OPENCODE_DISABLE_PROJECT_CONFIG"),
+    Case("opencode.project.layers", "warning",
+         {"proj/opencode.json": '{"permission": {"bash": "allow"}}'}, "sets permission",
+         cwd="proj"),
+    Case("opencode.project.layers", "warning",
+         {"proj/.opencode/plugins/x.js": "export const X = async () => ({});"},
+         "holds plugins (x.js)", cwd="proj"),
+    Case("opencode.mcp.invalid", "error",
+         {".config/opencode/opencode.json": '{"mcp": {"s": {"type": "local", "command": "x"}}}'},
+         "non-empty array"),
+    Case("opencode.persona.markers", "error",
+         {".config/opencode/AGENTS.md": ("<!-- agentdeck:begin (managed by agentdeck; edit your "
+                                         "profile, not this block) -->\n"
+                                         "<!-- agentdeck:end -->\n") * 2}, "more than one"),
+    Case("opencode.secrets.literal", "warning",
+         {".config/opencode/opencode.json": json.dumps({"provider": {"x": {"options": {
+             "apiKey": SECRET}}}})}, "github"),
+    Case("opencode.secrets.file-mode", "error",
+         {".config/opencode/opencode.json": json.dumps({"provider": {"x": {"options": {
+             "apiKey": SECRET}}}})}, "readable",
+         modes={".config/opencode/opencode.json": 0o644}),
 ]
 
 

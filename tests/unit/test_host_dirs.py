@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from agentdeck.core.host import Host
+
 REPO = Path(__file__).resolve().parents[2]
 CASES = [{"HOME": "/home/u"}, {"HOME": "/home/u/"}, {"HOME": "/"}, {"HOME": "/home/u/../v"},
          {"HOME": "relative"}, {}, {"HOME": "/h", "XDG_STATE_HOME": "/x", "XDG_CONFIG_HOME": "/y"},
@@ -70,3 +72,13 @@ def test_xdg_dirs_outside_the_real_home_are_followed_there(tmp_path):
     assert json.loads(r.stdout) == [str(tmp_path / "xc" / "agentdeck"), str(tmp_path / "xs" / "agentdeck"),
                                     str(tmp_path / "other" / ".config" / "agentdeck"),
                                     str(tmp_path / "other" / ".local" / "state" / "agentdeck")]
+
+
+def test_a_cli_home_in_an_xdg_folder_follows_its_variable(tmp_path):
+    """A home under the XDG config dir (TargetSpec.home_subdir: OpenCode's): $HOME/.config/<name>
+    by default, <XDG_CONFIG_HOME>/<name> when the Host's environment sets it."""
+    host = Host.from_environment(tmp_path / "h", env={})
+    assert host.cli_home("XDG_CONFIG_HOME", ".config/oc", "oc") == host.home / ".config" / "oc"
+    host.env["XDG_CONFIG_HOME"] = str(tmp_path / "cfg")
+    assert host.cli_home("XDG_CONFIG_HOME", ".config/oc", "oc") == tmp_path / "cfg" / "oc"
+    assert host.cli_home("XDG_CONFIG_HOME", ".x") == tmp_path / "cfg"     # a home variable

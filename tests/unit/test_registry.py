@@ -37,7 +37,7 @@ def test_the_facts_are_the_registrys(tmp_path):
         assert (f.binary, f.npm_package, f.home_env, f.home_dirname) == (
             spec.binary, spec.npm_package, spec.home_env, spec.home_dirname)
         moved = spec.home_env in host.env
-        assert spec.home(host) == (Path(host.env[spec.home_env]) if moved
+        assert spec.home(host) == (Path(host.env[spec.home_env]) / spec.home_subdir if moved
                                    else host.home / spec.home_dirname)
         assert spec.manifest_path(host) == targets.get(spec.name).manifest_path(host)
     assert registry.spec("codex").home(host) == tmp_path / "x"
@@ -145,7 +145,8 @@ def test_a_file_a_spec_never_writes_is_refused_by_the_host_wherever_its_home_is(
         host.home.mkdir()
         for s, name in guarded:
             p = s.home(host) / name
-            assert p.parent == (Path(env[s.home_env]) if env else host.home / s.home_dirname)
+            assert p.parent == (Path(env[s.home_env]) / s.home_subdir if env
+                                else host.home / s.home_dirname)
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(b"{}")
             link = host.home / "link-to-it"
@@ -167,3 +168,13 @@ def test_a_file_a_spec_never_writes_is_refused_by_the_host_wherever_its_home_is(
             assert not host.never_written(other) and host.never_written_what(other) == ""
             host.write_atomic(other, b"x")
             assert other.read_bytes() == b"x"
+
+
+def test_a_home_variable_set_from_the_spec_puts_the_home_there(tmp_path):
+    """home_env_value is what the drill and the doctor's scratch copies set: the home lands
+    exactly on the copy, for a home variable and for an XDG folder's alike."""
+    for spec in registry.TARGETS:
+        copy = tmp_path / spec.name / (spec.home_subdir or "cli-home")
+        host = Host.from_environment(str(tmp_path / "h"),
+                                     env={spec.home_env: spec.home_env_value(copy)})
+        assert spec.home(host) == copy, spec.name

@@ -172,6 +172,8 @@ def test_redact_value_walks_everything_and_leaves_other_types():
     ("${GITHUB_TOKEN}", True),
     ("$GITHUB_TOKEN", True),
     ("token ${API_KEY:-}", True),
+    ("Bearer {env:GITHUB_TOKEN}", True),          # OpenCode's spelling
+    ("Bearer {env:X} " + "ghp_" + body(36), False),
     ("Bearer " + body(24, "Zz9"), False),
     ("Bearer ${X} " + "ghp_" + body(36), False),
     ("plain value", False),
