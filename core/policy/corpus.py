@@ -27,6 +27,10 @@ TREE: dict[str, str | None] = {
     f"{HOME}/.local/state/agentdeck/policy/claude.json": "{}",
     f"{HOME}/.codex/hooks.json": "{}", f"{HOME}/.codex/agentdeck-hook.sh": "#!/bin/sh",
     f"{HOME}/.claude/settings.json": "{}", f"{HOME}/.copilot/hooks/agentdeck.json": "{}",
+    f"{HOME}/protected/a.txt": "x", f"{CWD}/notes.txt": "x",
+    "/tmp/in/settings.json": "{}", "/tmp/in/agentdeck-hook.sh": "#!/bin/sh\nexit 0\n",
+    "/tmp/in/hooks.json": "{}", "/tmp/in/evil/settings.local.json": "{}",
+    "/tmp/in/plain/a.txt": "x",
 }
 
 CORPUS_POLICY = {
@@ -48,6 +52,8 @@ CORPUS_POLICY = {
          "access": ["write"], "decision": "deny", "reason": "who may log in stays as it is"},
         {"id": "cloud-credentials", "paths": ["~/.aws/credentials"], "access": ["read", "write"],
          "decision": "deny", "reason": "cloud credentials stay private"},
+        {"id": "protected-tree", "paths": ["~/protected/**"], "access": ["write"],
+         "decision": "deny", "reason": "a tree agents read but do not change"},
     ],
 }
 #: the guard's own files as self_protection() gives them for a default layout
@@ -252,6 +258,36 @@ _EFFECTS = [
     ("sed -i 's/a/b/' src/app.py", "allow"), ("git status", "allow"),
     ("awk '{print $1}' README.md", "allow"), ("git -c user.name=x commit -m msg", "allow"),
 ]
+#: a file copied, moved, linked or installed INTO A FOLDER lands at DIR/<its name>; a folder
+#: copied (-r), moved or linked as a whole writes everything under its new place, so a protected
+#: path it holds by name (a `.claude` folder's settings.local.json) counts as written
+_INTO_FOLDERS_SELF = [
+    "cp /tmp/in/settings.json ~/.claude", "cp /tmp/in/settings.json ~/.claude/",
+    "cd ~/.claude && cp /tmp/in/settings.json .", "cp -p /tmp/in/agentdeck-hook.sh ~/.codex",
+    "cp /tmp/in/hooks.json ~/.codex", "install /tmp/in/agentdeck-hook.sh ~/.claude",
+    "ln -sf /tmp/in/agentdeck-hook.sh ~/.qwen", "mv /tmp/in/settings.json ~/.qwen",
+    "cp /tmp/in/agentdeck-hook.sh /tmp/in/settings.json ~/.claude",
+    "rsync -a /tmp/in/settings.json ~/.claude/", "cp /tmp/in/settings.json ~/.claude/.",
+]
+_INTO_FOLDERS_LAYERS = [
+    "cp -r /tmp/in/evil .claude", "ln -s /tmp/in/evil .claude", "mv /tmp/in/evil .qwen",
+    "mkdir -p .claude && cp /tmp/in/settings.json .claude/", "cp -a /tmp/in/evil ../.claude",
+    "rsync -a /tmp/in/evil/ .claude", "ln -s /tmp/in/evil ../.codex",
+    "cp -r /tmp/in/made-later .claude",
+]
+_INTO_FOLDERS_TREE = [
+    "cp notes.txt ~/protected", "cp notes.txt ~/protected/", "cd ~/protected && cp ~/work/repo/notes.txt .",
+    "install -m 644 notes.txt ~/protected", "mv notes.txt ~/protected",
+    "cp -r /tmp/in/plain ~/protected", "ln -s /tmp/in/plain ~/protected/p",
+]
+#: the same programs where the file lands on nothing protected: allowed
+_INTO_FOLDERS_ALLOW = [
+    "cp README.md /tmp/", "cp README.md /tmp/x", "cp -r src /tmp/src", "mv build dist",
+    "ln -s ../shared lib", "cp -r /tmp/in/plain .", "mv notes.txt /tmp/",
+    "install -m 755 run.sh /tmp/bin", "cp /tmp/in/settings.json .claude/commands/",
+    "cp ~/protected/a.txt /tmp/", "cp -r ~/protected /tmp/p", "cp /tmp/in/plain/a.txt ~/.claude/notes.txt",
+    "rsync -a src/ /tmp/src",
+]
 #: more of the class: a parent's file, a link made over it, Codex's project hooks file
 _LAYER_MORE = [
     "ln -sf /tmp/s.json .claude/settings.local.json", "cat > ../.claude/settings.local.json",
@@ -357,14 +393,18 @@ def _build() -> dict[str, list]:
     CLASSES["unresolved"] = [(c, CWD, "ask") for c in _UNRESOLVED]
     CLASSES["argv: git"] = [(c, CWD, "deny") for c in _GIT_DENY]
     CLASSES["reads of protected files"] = [(c, d, "deny") for c, d in _KEY_READS]
-    CLASSES["writes of protected files"] = [(c, CWD, "deny") for c in _KEY_WRITES]
-    CLASSES["the guard's own files"] = [(c, CWD, "deny") for c in _SELF_WRITES]
+    CLASSES["writes of protected files"] = ([(c, CWD, "deny") for c in _KEY_WRITES]
+                                            + [(c, CWD, "deny") for c in _INTO_FOLDERS_TREE])
+    CLASSES["the guard's own files"] = ([(c, CWD, "deny") for c in _SELF_WRITES]
+                                        + [(c, CWD, "deny") for c in _INTO_FOLDERS_SELF])
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
                                                + [(c, CWD, "deny") for c in _LAYER_MORE]
+                                               + [(c, CWD, "deny") for c in _INTO_FOLDERS_LAYERS]
                                                + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
     CLASSES["shell forms not evaluated"] = [(c, CWD, e) for c, e in _NOT_EVALUATED]
     CLASSES["links, deletions and code run elsewhere"] = [(c, CWD, e) for c, e in _EFFECTS]
-    CLASSES["mentions and neighbours"] = [(c, CWD, "allow") for c in _MENTIONS_ALLOW]
+    CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
+                                          for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW]
     CLASSES["other tools"] = list(_TOOL_CASES)
     return CLASSES
 

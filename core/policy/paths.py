@@ -57,6 +57,17 @@ def glob_rx(pattern: str) -> re.Pattern:
     return re.compile("".join(out) + r"\Z", re.S)
 
 
+def _concrete(pattern: str) -> str:
+    """One path a glob (or a tail of one) matches: each wildcard run made `x`, a class its first
+    member (a negated class a character it leaves out)."""
+    def cls(m: re.Match) -> str:
+        body = m.group(1)
+        if body.startswith("!"):
+            return next(c for c in "xyz_0" if c not in body)
+        return body[:1] or "x"
+    return re.sub(r"[*?]+", "x", re.sub(r"\[([^]]+)\]", cls, pattern))
+
+
 def _static_prefix(pattern: str) -> str:
     parts = pattern.split("/")
     keep = []
@@ -82,6 +93,41 @@ class _Rule:
     def covers(self, path: str) -> bool:
         return any(p.match(path) for p in self.pats) and not any(e.match(path)
                                                                 for e in self.excepts)
+
+    def named_under(self, d: str) -> str | None:
+        """A path this rule protects that a tree written at folder `d` holds by name, whatever
+        the tree's files: the rule's literal part lies under `d` (`~` for `~/.ssh/id_*`), `d`
+        is inside it (`~/protected` for `~/protected/**`), or `d`'s own name is a literal part
+        of a glob (`.claude` for `**/.claude/settings.json`)."""
+        d = d.rstrip("/") or "/"
+        base = posixpath.basename(d)
+        for prefix, g in self.prefixes:
+            if d == "/" or prefix.startswith(d + "/"):
+                cand = _concrete(g) if g.startswith("/") else d.rstrip("/") + "/" + _concrete(g)
+                if self.covers(cand):
+                    return cand
+            comps = g.split("/")
+            for k, c in enumerate(comps[:-1]):
+                if c == base and not any(ch in c for ch in "*?["):
+                    cand = d + "/" + _concrete("/".join(comps[k + 1:]))
+                    if self.covers(cand):
+                        return cand
+        return None
+
+    def may_be_under(self, d: str) -> str | None:
+        """A path this rule protects that a tree written at folder `d` may hold, when what the
+        tree holds is not known (an archive whose members cannot be listed)."""
+        d = d.rstrip("/") or "/"
+        hit = self.named_under(d)
+        if hit:
+            return hit
+        for _, g in self.prefixes:
+            comps = g.split("/")
+            for k in range(len(comps)):
+                cand = (d if d != "/" else "") + "/" + _concrete("/".join(comps[k:])).lstrip("/")
+                if self.covers(cand):
+                    return cand
+        return None
 
     def below(self, d: str, fs, skip_hidden: bool) -> str | None:
         """A protected file (that exists) under directory `d`, or None."""
@@ -124,6 +170,10 @@ class PathRules:
         #: links an earlier command of the same call makes (link -> what it points at): a
         #: later command's path through one is also the path it points at
         self.links: dict[str, str] = {}
+        #: why a command of the call writes a tree whose files are not known while a protected
+        #: path may be among them (an archive that cannot be listed): the rules make it
+        #: unresolved (core/policy/rules.py reads and clears it after each command)
+        self.unknown: list[str] = []
 
     def _through_links(self, path: str) -> str | None:
         for link, target in self.links.items():
@@ -203,6 +253,118 @@ class PathRules:
                     if below:
                         out.append((r.data, below, "/".join(sorted(acc))))
                         break
+        return out
+
+    def tree_hits(self, d: str, access: set[str], src: str | None = None,
+                  members: list[str] | None = None, unknown: str = "") -> list[tuple[dict, str, str]]:
+        """A whole tree written at folder `d` (a directory copied, moved or linked there, an
+        archive extracted into it, a repository made there): what is there now and below it,
+        every protected path the tree holds by name (_Rule.named_under), and what it holds:
+        the files under `src` (a folder that exists), or `members` (an archive's), each at its
+        place under `d`. With neither and `unknown` set (why its files are not known), a
+        protected path that may lie under `d` makes the command unresolved (self.unknown)."""
+        out = self.hits(d, access, recursive=True)
+        rules = [r for r in self.rules if access & r.access]
+        for r in rules:
+            cand = r.named_under(d)
+            if cand:
+                out.append((r.data, cand, "/".join(sorted(access & r.access))))
+        if members is not None:
+            for m in members:
+                out += self.hits(normalize(m, d, self.home), access)
+        elif src is not None and self.fs.is_dir(src):
+            src = src.rstrip("/") or "/"
+            found = self.fs.find(src, lambda q: any(r.covers(d + q[len(src):]) for r in rules))
+            if found:
+                out += self.hits(d + found[len(src):], access)
+        elif unknown and not out:
+            for r in rules:
+                cand = r.may_be_under(d)
+                if cand:
+                    self.unknown.append(f"{unknown}, and a protected path may be among them "
+                                        f"({cand})")
+                    break
+        return out
+
+    def _destinations(self, name: str, cmd: Cmd, flags: set[str], cwd: str,
+                      rec: bool) -> list[tuple[dict, str, str]]:
+        """What cp, mv, install, ln, rsync (COPY, MOVE, ln) write: each source lands at
+        DEST/<its name> when DEST is a folder (`-t DIR`, a trailing slash, `.`, several sources,
+        a folder on disk) and at DEST when it is not; when that cannot be told (DEST not there
+        yet: an earlier command may make it), both. A directory (or a source not there yet)
+        copied with -r, moved, or linked to is a whole tree written there (tree_hits)."""
+        symbolic = bool(flags & {"-s", "--symbolic", "--symbolic-link"})
+        takes = P.DEST_VALUED.get(name, frozenset())
+        ops: list[Word] = []
+        tdir: str | None = None
+        argv = cmd.argv[1:]
+        ended = False
+        i = 0
+        while i < len(argv):
+            v = argv[i].value
+            if not ended and v is not None and v.startswith("-") and v != "-":
+                if v == "--":
+                    ended = True
+                elif v in ("-t", "--target-directory"):
+                    tdir = argv[i + 1].value if i + 1 < len(argv) else None
+                    if tdir is None:
+                        return []
+                    i += 2
+                    continue
+                elif v.startswith("--target-directory="):
+                    tdir = v.split("=", 1)[1]
+                elif v in takes:
+                    i += 2
+                    continue
+                i += 1
+                continue
+            ops.append(argv[i])
+            i += 1
+        if name == "install" and flags & {"-d", "--directory"}:
+            out = []
+            for w in ops:
+                for p in self._word_paths(w, cwd):
+                    out += self.hits(p, {"write"})
+            return out
+        if tdir is not None:
+            dest, sources = tdir, ops
+        elif name == "ln" and len(ops) == 1:
+            dest, sources = ".", ops
+        elif len(ops) >= 2 and ops[-1].value is not None:
+            dest, sources = ops[-1].value, ops[:-1]
+        else:
+            return []
+        dpath = normalize(dest, cwd, self.home)
+        into = (tdir is not None or dest.endswith(("/", "/.", "/..")) or dest in (".", "..", "~")
+                or len(sources) > 1 or self.fs.is_dir(dpath))
+        exact = bool(flags & {"-T", "--no-target-directory"})
+        there = self.fs.exists(dpath)
+        tree_kind = name in P.MOVE or (name in P.COPY and rec) or (name == "ln" and symbolic)
+        out: list[tuple[dict, str, str]] = []
+        for w in sources:
+            raw = w.value if w.value is not None else w.pattern
+            for sp in self._word_paths(w, cwd):
+                if name == "rsync" and raw.endswith("/"):
+                    targets = [dpath]              # rsync src/ dst: the contents of src
+                elif exact:
+                    targets = [dpath]
+                elif into:
+                    targets = [posixpath.join(dpath, posixpath.basename(sp))]
+                elif there:
+                    targets = [dpath]
+                else:
+                    targets = [dpath, posixpath.join(dpath, posixpath.basename(sp))]
+                is_tree = tree_kind and (self.fs.is_dir(sp) or not self.fs.exists(sp))
+                for t in targets:
+                    if not is_tree:
+                        out += self.hits(t, {"write"})
+                    elif name == "ln":
+                        # a link's tree is what it points at, which can change after: by name only
+                        out += self.tree_hits(t, {"write"})
+                    else:
+                        out += self.tree_hits(
+                            t, {"write"}, src=sp if self.fs.is_dir(sp) else None,
+                            unknown=f"{name} writes {raw[:40]} (not there yet) as a whole folder")
         return out
 
     def _word_paths(self, w: Word, cwd: str) -> list[str]:
@@ -305,6 +467,9 @@ class PathRules:
                   "unknown": both, "move": both, "copy": {"read"}}.get(role, both)
         if name in P.ARCHIVERS:
             access = both if name != "tar" else {"read"}
+        if name in P.COPY or name in P.MOVE or name == "ln":
+            # where each source lands (DEST/<name> in a folder), and whole trees written there
+            hits.extend(self._destinations(name, cmd, flags, cwd, rec))
         if role == "copy" and len(operands) >= 2:
             check(self._word_paths(operands[-1], cwd), {"write"}, rec)
             operands = operands[:-1]

@@ -44,6 +44,22 @@ RW = frozenset({"vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "sed", "perl",
                 "sponge"})
 COPY = frozenset({"cp", "install", "scp", "rsync", "ditto"})
 MOVE = frozenset({"mv"})
+#: options of the COPY and MOVE programs (and ln) that take a value, so the word after them is
+#: not a source or destination (core/policy/paths.py _destinations)
+DEST_VALUED: dict[str, frozenset] = {
+    "cp": frozenset({"-S", "--suffix", "-Z"}), "mv": frozenset({"-S", "--suffix"}),
+    "ln": frozenset({"-S", "--suffix"}),
+    "install": frozenset({"-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix",
+                          "--strip-program"}),
+    "rsync": frozenset({"-e", "--rsh", "-f", "--filter", "-T", "--temp-dir", "-B",
+                        "--block-size", "-M", "--remote-option", "--exclude", "--include",
+                        "--exclude-from", "--include-from", "--files-from", "--log-file",
+                        "--partial-dir", "--backup-dir", "--suffix", "--chmod", "--chown",
+                        "--compare-dest", "--copy-dest", "--link-dest", "--max-size",
+                        "--min-size", "--timeout", "--bwlimit", "--port"}),
+    "scp": frozenset({"-i", "-P", "-o", "-F", "-c", "-l", "-S", "-J", "-D", "-X"}),
+    "ditto": frozenset({"--arch"}),
+}
 #: "always": recursive by nature; a tuple: recursive only with one of those flags
 RECURSIVE = {
     "rg": "always", "ag": "always", "ack": "always", "tar": "always", "zip": ("-r", "--recurse-paths"),
