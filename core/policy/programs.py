@@ -21,7 +21,7 @@ META = frozenset({
     "pwd", "cd", "pushd", "popd", "type", "which", "whereis", "command", "true", "false", "exit",
     "export", "unset", "set", "alias", "sleep", "id", "whoami", "date", "uname", "namei",
     "lsattr", "getfacl", "tree", "exa", "eza", "fd", "fdfind", "locate", "hash", "wait",
-    "jobs", "kill", "ps", "hostname", "mkdir", "history", "shopt", "local", "declare", "read",
+    "jobs", "kill", "ps", "hostname", "history", "shopt", "local", "declare", "read",
     "return", "break", "continue", "trap", "umask", "ulimit", "clear", "tput", "seq", "yes",
 })
 MENTION = frozenset({"echo", "printf", "print"})
@@ -38,7 +38,7 @@ READ = frozenset({
 })
 WRITE = frozenset({
     "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr",
-    "setfacl", "touch", "mkfifo", "mknod", "ln", "tee", "patch", "srm", "wipe",
+    "setfacl", "touch", "mkfifo", "mknod", "ln", "tee", "patch", "srm", "wipe", "mkdir",
 })
 RW = frozenset({"vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "sed", "perl", "dd", "ln",
                 "sponge"})
@@ -203,7 +203,140 @@ def is_shell_script(text: str) -> bool:
     return name in SHELLS
 
 
+# ---- outputs: files a program writes that an option or a later operand names --------------------
+#: program -> (options whose value is a file it writes, the flags of its modes in which that
+#: option names a file it only reads): `sort -o F`, `curl -o F`, `ssh-keygen -f F` (which also
+#: writes F.pub), `gpg -o F`, `openssl ... -out F`, `cc -o F`, ...
+OUTPUT_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "sort": (("-o", "--output"), ()), "shuf": (("-o", "--output"), ()),
+    "curl": (("-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace",
+              "--trace-ascii", "--stderr", "--etag-save", "--libcurl", "--hsts", "--alt-svc"), ()),
+    "wget": (("-O", "--output-document", "-o", "--output-file", "-a", "--append-output",
+              "--save-cookies", "--warc-file"), ()),
+    "ssh-keygen": (("-f",), ("-l", "-y", "-L", "-B", "-F", "-D", "-e", "-i", "-Y", "-Q")),
+    "ssh": (("-E",), ()), "openssl": (("-out", "-keyout"), ()),
+    "gpg": (("-o", "--output"), ()), "gpg2": (("-o", "--output"), ()),
+    "iconv": (("-o", "--output"), ()), "pandoc": (("-o", "--output"), ()),
+    "cc": (("-o",), ()), "gcc": (("-o",), ()), "g++": (("-o",), ()), "c++": (("-o",), ()),
+    "clang": (("-o",), ()), "clang++": (("-o",), ()), "ld": (("-o",), ()),
+    "rustc": (("-o",), ()), "go": (("-o",), ()), "zstd": (("-o",), ()),
+    "git": (("--output",), ()), "sdiff": (("-o", "--output"), ()),
+    "patch": (("-o", "--output", "-r", "--reject-file"), ()),
+    "uudecode": (("-o", "--output-file"), ()), "ncat": (("-o", "--output", "-x", "--hex-dump"), ()),
+    "tcpdump": (("-w",), ()), "rsync": (("--log-file", "--write-batch", "--only-write-batch"), ()),
+    "csplit": (("-f", "--prefix"), ()), "age": (("-o", "--output"), ()),
+    "xxd": ((), ()), "base64": ((), ()),
+}
+#: options whose value is a file NAME PREFIX the program writes files under (csplit -f P: P00..)
+PREFIX_OPTIONS = frozenset({("csplit", "-f"), ("csplit", "--prefix")})
+#: program -> which of its operands it writes (0-based among its operands; -1: the last, when
+#: there are two or more): `uniq IN OUT`, `split IN PREFIX` (a prefix: PREFIXaa, ...), `xxd IN
+#: OUT`, `lz4 IN OUT`
+OUTPUT_OPERANDS: dict[str, int] = {"uniq": 1, "split": 1, "xxd": 1, "lz4": 1, "ffmpeg": -1,
+                                   "convert": -1, "magick": -1}
+PREFIX_OPERANDS = frozenset({"split"})
+#: compressors that replace FILE by FILE.gz (or the other way) in place, unless one of these
+#: flags sends the output to stdout or only tests or lists
+IN_PLACE: dict[str, tuple[str, ...]] = {
+    n: ("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list", "-h", "--help",
+        "-V", "--version")
+    for n in ("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd",
+              "unzstd", "lz4", "unlz4", "lzip", "pigz", "unpigz", "pbzip2", "compress",
+              "uncompress", "brotli", "zopfli")
+}
+
+
+def _option_values(vals: list, options: tuple[str, ...]) -> list[str]:
+    """The values given to `options` in `vals`: `-o F`, `-oF`, `--output F`, `--output=F`, and a
+    short option last in a group (`-sSLo F`)."""
+    out: list[str] = []
+    longs = tuple(o for o in options if o.startswith("--") or len(o) > 2)
+    shorts = "".join(o[1] for o in options if len(o) == 2 and o[0] == "-")
+    i = 0
+    while i < len(vals):
+        v = vals[i]
+        nxt = vals[i + 1] if i + 1 < len(vals) else None
+        if v is None or not v.startswith("-") or v in ("-", "--"):
+            i += 1
+            continue
+        if v in longs:
+            if nxt is not None:
+                out.append(nxt)
+            i += 2
+            continue
+        if v.startswith("--") or len(v) > 2 and any(v.startswith(o + "=") for o in longs):
+            for o in longs:
+                if v.startswith(o + "="):
+                    out.append(v[len(o) + 1:])
+            i += 1
+            continue
+        if shorts and not any(v.startswith(o) for o in longs):
+            for j, c in enumerate(v[1:], 1):
+                if c in shorts:
+                    if j == len(v) - 1:
+                        if nxt is not None:
+                            out.append(nxt)
+                        i += 1
+                    else:
+                        out.append(v[j + 1:])
+                    break
+        i += 1
+    return out
+
+
+def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str, str]]:
+    """(path, kind) each file a program writes that an option or a later operand names, kind
+    "file", "prefix" (files named PATH + a suffix), "tree" (a folder it fills with files it
+    names itself: `wget -r -P DIR`) or "new-tree" (a folder it makes, holding what it brings:
+    `git clone URL DIR`; its `.git` for `git init DIR`). Data for core/policy/paths.py
+    (`sort -o`, `curl -o`, `ssh-keygen -f`, `uniq IN OUT`, `split`, `git init` got through)."""
+    known = [v for v in vals if v is not None]
+    flags = {f for v in known if v.startswith("-") and not v.startswith("--") for f in
+             ("-" + c for c in v[1:])} | {v.split("=", 1)[0] for v in known if v.startswith("--")}
+    out: list[tuple[str, str]] = []
+    spec = OUTPUT_OPTIONS.get(name)
+    if spec and not (flags & set(spec[1])):
+        for v in _option_values(vals, spec[0]):
+            if v and v != "-":
+                kind = "prefix" if any((name, o) in PREFIX_OPTIONS for o in spec[0]) else "file"
+                out.append((v, kind))
+                if name == "ssh-keygen":
+                    out.append((v + ".pub", "file"))
+    idx = OUTPUT_OPERANDS.get(name)
+    if idx is not None and (idx >= 0 and len(operands) > idx or idx < 0 and len(operands) >= 2):
+        w = operands[idx]
+        if w != "-":
+            out.append((w, "prefix" if name in PREFIX_OPERANDS else "file"))
+    if name == "split" and len(operands) < 2:
+        out.append(("x", "prefix"))
+    if name == "git":
+        sub = _git_subcommand(vals)
+        rest = [v for v in operands if v != sub]
+        if sub == "init":
+            out.append(((rest[0] if rest else ".") + "/.git", "new-tree"))
+        elif sub == "clone" and rest:
+            dest = rest[1] if len(rest) > 1 else rest[0].rstrip("/").rsplit("/", 1)[-1].rsplit(
+                ":", 1)[-1].removesuffix(".git")
+            out.append((dest or ".", "new-tree"))
+    if name in ("wget", "curl"):
+        prefix = next(iter(_option_values(vals, ("-P", "--directory-prefix", "--output-dir"))),
+                      ".")
+        urls = [v for v in operands if "://" in v or v.startswith(("www.", "ftp."))]
+        if name == "wget" and flags & {"-r", "--recursive", "-m", "--mirror", "-p",
+                                       "--page-requisites"}:
+            out.append((prefix, "tree"))
+        elif name == "wget" and not _option_values(vals, ("-O", "--output-document")) or (
+                name == "curl" and flags & {"-O", "--remote-name", "--remote-name-all"}):
+            for u in urls:
+                path = u.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+                base = path.rsplit("/", 1)[-1] if "/" in path else ""
+                out.append((prefix.rstrip("/") + "/" + (base or "index.html"), "file"))
+    return out
+
+
 def role(name: str, flags: set[str]) -> str:
+    if name in IN_PLACE:
+        return "read" if flags & set(IN_PLACE[name]) else "rw"
     if name in MENTION:
         return "mention"
     if name in META:
