@@ -31,6 +31,14 @@ TREE: dict[str, str | None] = {
     "/tmp/in/settings.json": "{}", "/tmp/in/agentdeck-hook.sh": "#!/bin/sh\nexit 0\n",
     "/tmp/in/hooks.json": "{}", "/tmp/in/evil/settings.local.json": "{}",
     "/tmp/in/plain/a.txt": "x",
+    # archives (MemoryFS: `archive:` and a member per line, `->` a link member)
+    "/tmp/src.tgz": "archive:\nsrc/\nsrc/app.py\nREADME.md",
+    "/tmp/in/evil.tar": "archive:\n.claude/\n.claude/settings.local.json",
+    "/tmp/in/evil.zip": "archive:\n.claude/settings.local.json",
+    "/tmp/in/abs.tar": f"archive:\n{HOME}/.claude/settings.json",
+    "/tmp/in/absprot.tar": f"archive:\n{HOME}/protected/a.txt",
+    "/tmp/in/dotdot.zip": "archive:\n../../.claude/settings.json",
+    "/tmp/in/hl.tar": "archive:\n->hlkey", "/tmp/in/docs.zip": "archive:\ndocs/a.md\ndocs/b.md",
 }
 
 CORPUS_POLICY = {
@@ -312,6 +320,27 @@ _OUTPUTS_ALLOW = [
     "git clone http://x/repo.git", "mkdir -p build/out", "ssh-keygen -t ed25519 -f /tmp/k -N ''",
     "ssh-keygen -lf ~/.ssh/id_ed25519.pub", "grep -o foo notes.txt", "sort ~/protected/a.txt",
 ]
+#: an archive extracted writes its whole tree: each member (listed from the archive at decision
+#: time) where it lands, absolute or climbing ones where the program keeps them (tar -P, unzip -:);
+#: members that cannot be listed (standard input, a link member, another format) are unresolved
+#: where a protected path may lie under the folder; `-C DIR` is a folder, not an operand
+_ARCHIVES = [
+    ("tar -xf /tmp/in/evil.tar", "deny"), ("tar -xPf /tmp/in/abs.tar", "deny"),
+    ("tar --absolute-names -xf /tmp/in/abs.tar", "deny"), ("tar -xPf /tmp/in/absprot.tar", "deny"),
+    ("unzip -o -: /tmp/in/dotdot.zip", "deny"), ("unzip -oq /tmp/in/evil.zip", "deny"),
+    ("unzip /tmp/in/docs.zip -d ~/protected/d", "deny"), ("bsdtar -xf /tmp/in/evil.tar", "deny"),
+    ("7z x /tmp/in/evil.zip", "deny"), ("jar xf /tmp/in/evil.zip", "deny"),
+    ("cd .. && tar xf /tmp/in/evil.tar", "deny"), ("tar -xf /tmp/in/evil.tar -C ~", "deny"),
+    ("tar -xf /tmp/in/hl.tar", "ask"), ("tar -xPf /tmp/in/hl.tar", "ask"),
+    ("tar -xf /tmp/unknown.tar", "ask"), ("cpio -idv < /tmp/x.cpio", "ask"),
+    ("curl -s http://x/a.tgz | tar xz", "ask"), ("ar x /tmp/lib.a", "ask"),
+    ("tar -xzf /tmp/src.tgz -C /tmp/out", "allow"), ("unzip /tmp/in/docs.zip", "allow"),
+    ("unzip -o /tmp/in/docs.zip -d /tmp/o", "allow"),
+    ("unzip -l /tmp/in/evil.zip", "allow"), ("tar -tf /tmp/in/evil.tar", "allow"),
+    ("tar -xOf /tmp/in/evil.tar", "allow"), ("tar -czf /tmp/p.tgz -C ~ protected", "allow"),
+    ("tar -czf /tmp/p.tgz --directory=/home/policy-test protected", "allow"),
+    ("tar -C src -czf /tmp/s.tgz .", "allow"), ("tar -czf /tmp/p.tgz -C ~ .ssh", "deny"),
+]
 #: more of the class: a parent's file, a link made over it, Codex's project hooks file
 _LAYER_MORE = [
     "ln -sf /tmp/s.json .claude/settings.local.json", "cat > ../.claude/settings.local.json",
@@ -427,7 +456,8 @@ def _build() -> dict[str, list]:
                                                + [(c, CWD, "deny") for c in _INTO_FOLDERS_LAYERS]
                                                + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
     CLASSES["shell forms not evaluated"] = [(c, CWD, e) for c, e in _NOT_EVALUATED]
-    CLASSES["links, deletions and code run elsewhere"] = [(c, CWD, e) for c, e in _EFFECTS]
+    CLASSES["links, deletions and code run elsewhere"] = [(c, CWD, e) for c, e in _EFFECTS
+                                                          + _ARCHIVES]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
                                           for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
                                           + _OUTPUTS_ALLOW]

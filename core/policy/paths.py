@@ -320,8 +320,8 @@ class PathRules:
                 continue
             ops.append(argv[i])
             i += 1
+        out: list[tuple[dict, str, str]] = []
         if name == "install" and flags & {"-d", "--directory"}:
-            out = []
             for w in ops:
                 for p in self._word_paths(w, cwd):
                     out += self.hits(p, {"write"})
@@ -340,7 +340,6 @@ class PathRules:
         exact = bool(flags & {"-T", "--no-target-directory"})
         there = self.fs.exists(dpath)
         tree_kind = name in P.MOVE or (name in P.COPY and rec) or (name == "ln" and symbolic)
-        out: list[tuple[dict, str, str]] = []
         for w in sources:
             raw = w.value if w.value is not None else w.pattern
             for sp in self._word_paths(w, cwd):
@@ -365,6 +364,28 @@ class PathRules:
                         out += self.tree_hits(
                             t, {"write"}, src=sp if self.fs.is_dir(sp) else None,
                             unknown=f"{name} writes {raw[:40]} (not there yet) as a whole folder")
+        return out
+
+    def _extracted(self, name: str, ext: tuple, base: str, cwd: str) -> list[tuple[dict, str, str]]:
+        """An archive extracted into folder `dest` (programs.extraction): its members, listed
+        from the archive at decision time (fs.archive_members), each written where it lands
+        (a leading `/` and `..` dropped unless the program keeps them: `tar -P`, `unzip -:`);
+        members that cannot be listed are a tree whose files are not known (unresolved where a
+        protected path may lie under it, and anywhere when members may name any path)."""
+        dest, archive, climbs = ext
+        d = normalize(dest, cwd, self.home) if dest else base
+        members = None
+        if archive and archive != "-":
+            members = self.fs.archive_members(normalize(archive, cwd, self.home))
+        if members is not None and not climbs:
+            members = ["/".join(s for s in m.split("/") if s and s != "..") or "." for m in members]
+        what = f"{name} extracts {archive[:40] if archive else 'its standard input'}"
+        out = self.tree_hits(d, {"write"}, members=members,
+                             unknown=what + ", whose members are not known")
+        if members is None and climbs and not out and any("write" in r.access
+                                                          for r in self.rules):
+            self.unknown.append(what + ", whose members are not known and may name any path "
+                                "(absolute or climbing out with ..)")
         return out
 
     def _word_paths(self, w: Word, cwd: str) -> list[str]:
@@ -427,8 +448,14 @@ class PathRules:
         operands: list[Word] = []
         ended = False
         base = cwd
+        skip_next = False
+        bases: dict[int, str] = {}
         for i, w in enumerate(cmd.argv[1:]):
             v = w.value
+            if skip_next:
+                skip_next = False
+                continue
+            bases[id(w)] = base
             if v is None and w.inner:
                 # `cat $(echo ~/.ssh/id_rsa)`: what the substitution prints is the operand;
                 # every word its commands were given is a candidate
@@ -445,12 +472,18 @@ class PathRules:
                     ended = True
                     continue
                 if v.startswith("-") and v != "-":
+                    if v.startswith("--directory=") and name in P.CHDIR_OPTION:
+                        base = normalize(v.split("=", 1)[1], base, self.home)
+                        continue
                     if "=" in v:
                         operands.append(Word.lit(v.split("=", 1)[1]))
                     if v in ("-C", "--directory") and name in P.CHDIR_OPTION:
+                        # -C DIR: the folder the operands after it are relative to, not an
+                        # operand itself (`tar -czf x.tgz -C ~ notes` reads ~/notes, not ~)
                         nxt = cmd.argv[i + 2] if i + 2 < len(cmd.argv) else None
                         if nxt is not None and nxt.value is not None:
-                            base = normalize(nxt.value, cwd, self.home)
+                            base = normalize(nxt.value, base, self.home)
+                            skip_next = True
                     continue
                 if name == "dd" and v.startswith(("if=", "of=")):
                     acc = {"read"} if v.startswith("if=") else {"write"}
@@ -475,7 +508,7 @@ class PathRules:
             operands = operands[:-1]
         if access:
             for w in operands:
-                check(self._word_paths(w, base), access, rec or role == "move")
+                check(self._word_paths(w, bases.get(id(w), base)), access, rec or role == "move")
             for w in cmd.feeds:               # find -exec, xargs: everything below the dirs
                 check(self._word_paths(w, cwd), access, True)
         if role not in ("meta",) or name in P.INTERPRETERS:
@@ -503,12 +536,16 @@ class PathRules:
             else:
                 hits.extend(self.tree_hits(p, {"write"}, unknown=f"{name} writes files it names "
                                            f"itself into {where[:40]}"))
+        # an archive extracted: a whole tree written in its folder, its members where they land
+        ext = P.extraction(name, vals)
+        if ext is not None:
+            hits.extend(self._extracted(name, ext, base if name in P.CHDIR_OPTION else cwd, cwd))
         # what a program deletes or overwrites as a side effect (programs.side_writes): the
         # folder it acts on (its -C DIR, the working folder), its operands, or a DIR it names
         for where, recursive in P.side_writes(name, vals):
             if where == P.OPERANDS:
                 for w in operands:
-                    check(self._word_paths(w, base), {"write"}, True)
+                    check(self._word_paths(w, bases.get(id(w), base)), {"write"}, True)
             else:
                 check([normalize(where, base, self.home)], {"write"}, recursive)
         return hits

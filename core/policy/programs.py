@@ -434,6 +434,86 @@ def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
     return out
 
 
+# ---- archive extraction: a whole tree written ------------------------------------------------------
+_TAR_NAMES = frozenset({"tar", "bsdtar", "gtar"})
+
+
+def _tar_mode_flags(known: list[str]) -> tuple[set[str], str | None]:
+    """tar's short flags (from `-xzf`, an old-style first word `xzf`, `-x -f`) and its archive
+    (the value of f / --file)."""
+    flags: set[str] = set()
+    archive: str | None = None
+    for i, v in enumerate(known):
+        nxt = known[i + 1] if i + 1 < len(known) else None
+        if v.startswith("--"):
+            flags.add(v.split("=", 1)[0])
+            if v.startswith("--file="):
+                archive = v.split("=", 1)[1]
+            elif v == "--file":
+                archive = nxt
+            continue
+        group = v[1:] if v.startswith("-") else (v if i == 0 else "")
+        for j, c in enumerate(group):
+            flags.add("-" + c)
+            if c == "f":
+                rest = group[j + 1:]
+                archive = rest if rest and v.startswith("-") else nxt
+                break
+            if c == "C":
+                break
+    return flags, archive
+
+
+def extraction(name: str, vals: list) -> tuple[str | None, str | None, bool] | None:
+    """(folder, archive, may climb) when `name` extracts an archive: the folder it writes into
+    (None: the working folder), the archive file (None: its standard input, or not known), and
+    whether a member may name an absolute path or climb out with `..` and be written there
+    (`tar -P`/`--absolute-names`, `unzip -:`, cpio without --no-absolute-filenames, jar, pax).
+    None when it does not extract (lists, tests, or extracts to standard output)."""
+    known = [v for v in vals if v is not None]
+    ops = [v for v in known if not v.startswith("-")]
+
+    def value(opts: tuple[str, ...]) -> str | None:
+        got = _option_values(vals, opts)
+        return got[-1] if got else None
+
+    if name in _TAR_NAMES:
+        flags, archive = _tar_mode_flags(known)
+        if not (flags & {"-x", "--extract", "--get"}) or flags & {"-O", "--to-stdout", "-t",
+                                                                   "--list"}:
+            return None
+        return (value(("-C", "--directory")), archive,
+                bool(flags & {"-P", "--absolute-names"}))
+    if name == "unzip":
+        if any(v in ("-l", "-t", "-v", "-Z", "-p", "-c", "-z", "-T") for v in known):
+            return None
+        skip = set(_option_values(vals, ("-d", "-x")))
+        archive = next((v for v in ops if v not in skip), None)
+        return value(("-d",)), archive, "-:" in known
+    if name in ("7z", "7za", "7zr"):
+        if not ops or ops[0] not in ("x", "e"):
+            return None
+        dest = next((v[2:] for v in known if v.startswith("-o") and len(v) > 2), None)
+        return dest, ops[1] if len(ops) > 1 else None, "-spf" in known or "-spf2" in known
+    if name == "cpio":
+        if not any(v in ("-i", "--extract") or (v.startswith("-") and not v.startswith("--")
+                                                and "i" in v[1:]) for v in known):
+            return None
+        return (value(("-D", "--directory")), value(("-F", "-I", "--file")),
+                "--no-absolute-filenames" not in known)
+    if name in ("ar", "jar"):
+        if not ops or "x" not in ops[0].lstrip("-"):
+            return None
+        if name == "ar":
+            return None, ops[1] if len(ops) > 1 else None, False
+        return None, ops[1] if "f" in ops[0] and len(ops) > 1 else None, True
+    if name == "pax":
+        if "-r" not in known:
+            return None
+        return None, value(("-f",)), True
+    return None
+
+
 #: options that make a program run code given as text (its own shell or interpreter): the
 #: resolver cannot see into it (sed's e, a git alias with !, tar's checkpoint action)
 _GIT_CODE_KEYS = ("alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
