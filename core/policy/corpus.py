@@ -38,6 +38,10 @@ TREE: dict[str, str | None] = {
     "/tmp/in/abs.tar": f"archive:\n{HOME}/.claude/settings.json",
     "/tmp/in/absprot.tar": f"archive:\n{HOME}/protected/a.txt",
     "/tmp/in/dotdot.zip": "archive:\n../../.claude/settings.json",
+    "/tmp/in/evil.patch": "--- a/../../protected/a.txt\n+++ b/../../protected/a.txt\n@@ -1 +1 @@\n-x\n+y\n",
+    "/tmp/in/layer.patch": "diff --git a/.claude/settings.local.json b/.claude/settings.local.json\n"
+                           "--- /dev/null\n+++ b/.claude/settings.local.json\n@@ -0,0 +1 @@\n+{}\n",
+    "/tmp/in/ok.patch": "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-x\n+y\n",
     "/tmp/in/hl.tar": "archive:\n->hlkey", "/tmp/in/docs.zip": "archive:\ndocs/a.md\ndocs/b.md",
 }
 
@@ -340,6 +344,12 @@ _ARCHIVES = [
     ("tar -xOf /tmp/in/evil.tar", "allow"), ("tar -czf /tmp/p.tgz -C ~ protected", "allow"),
     ("tar -czf /tmp/p.tgz --directory=/home/policy-test protected", "allow"),
     ("tar -C src -czf /tmp/s.tgz .", "allow"), ("tar -czf /tmp/p.tgz -C ~ .ssh", "deny"),
+    # a patch writes every file its text names (read at decision time)
+    ("git apply --unsafe-paths -p1 /tmp/in/evil.patch", "deny"),
+    ("git apply /tmp/in/layer.patch", "deny"), ("patch -p1 < /tmp/in/layer.patch", "deny"),
+    ("patch -p1 -i /tmp/in/layer.patch", "deny"), ("git apply /tmp/in/missing.patch", "ask"),
+    ("git apply /tmp/in/ok.patch", "allow"), ("patch -p1 < /tmp/in/ok.patch", "allow"),
+    ("git apply --check /tmp/in/layer.patch", "allow"), ("git apply /tmp/in/evil.patch", "allow"),
 ]
 #: more of the class: a parent's file, a link made over it, Codex's project hooks file
 _LAYER_MORE = [

@@ -388,6 +388,32 @@ class PathRules:
                                 "(absolute or climbing out with ..)")
         return out
 
+    def _patched(self, name: str, pa: tuple, cmd: Cmd, base: str) -> list[tuple[dict, str, str]]:
+        """A patch applied: the names its text gives (read at decision time from the patch
+        file, an input redirection or a here-document), each a write where it lands; a patch
+        that cannot be read is a tree of files not known in the folder it applies in."""
+        pfile, strip, folder, climbs = pa
+        d = normalize(folder, base, self.home) if folder else base
+        text = None
+        src = pfile
+        if src is None:
+            for mode, w in cmd.redirects:
+                if mode == "here":
+                    text = w.value
+                elif mode == "r" and w.value is not None:
+                    src = w.value
+        if text is None and src is not None and src != "-":
+            text = self.fs.read_script(normalize(src, cmd.cwd or "/", self.home), 1 << 20)
+        if text is None:
+            return self.tree_hits(d, {"write"}, unknown=f"{name} applies a patch agentdeck "
+                                                         "cannot read")
+        out: list[tuple[dict, str, str]] = []
+        for n in P.patch_names(text, strip):
+            if not climbs:
+                n = "/".join(s for s in n.split("/") if s and s != "..")
+            out += self.hits(normalize(n, d, self.home), {"write"})
+        return out
+
     def _word_paths(self, w: Word, cwd: str) -> list[str]:
         if w.value is not None and not w.glob:
             return [normalize(w.value, cwd, self.home)]
@@ -540,6 +566,10 @@ class PathRules:
         ext = P.extraction(name, vals)
         if ext is not None:
             hits.extend(self._extracted(name, ext, base if name in P.CHDIR_OPTION else cwd, cwd))
+        # a patch applied: every file its text names (git apply, patch < FILE)
+        pa = P.patch_application(name, vals)
+        if pa is not None:
+            hits.extend(self._patched(name, pa, cmd, base))
         # what a program deletes or overwrites as a side effect (programs.side_writes): the
         # folder it acts on (its -C DIR, the working folder), its operands, or a DIR it names
         for where, recursive in P.side_writes(name, vals):

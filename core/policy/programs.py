@@ -514,6 +514,58 @@ def extraction(name: str, vals: list) -> tuple[str | None, str | None, bool] | N
     return None
 
 
+# ---- patches: the files a patch names -----------------------------------------------------------
+_PATCH_NAME = __import__("re").compile(
+    r"^(?:\+\+\+|---) (?P<a>\S+)|^diff --git (?P<b>\S+) (?P<c>\S+)|^(?:rename|copy) to (?P<d>.+)$",
+    __import__("re").M)
+
+
+def patch_application(name: str, vals: list) -> tuple[str | None, int | None, str | None, bool] | None:
+    """(patch file, components to strip, folder, may climb) when `name` applies a patch whose
+    text names the files it writes (`git apply`, `patch` without a file operand): the patch
+    file (None: standard input), -pN (None: patch's default, the name's last component), the
+    folder it applies in (--directory / -d), and whether a name may climb out of it (`git apply
+    --unsafe-paths`). None otherwise (`git apply --check`/`--stat` write nothing)."""
+    known = [v for v in vals if v is not None]
+    strip: int | None = None
+    for v in known:
+        if v.startswith("-p") and v[2:].isdigit():
+            strip = int(v[2:])
+    if name == "git":
+        if _git_subcommand(vals) != "apply":
+            return None
+        if any(v in ("--check", "--stat", "--numstat", "--summary") for v in known) and \
+                "--apply" not in known:
+            return None
+        ops = [v for v in known if not v.startswith("-") and v != "apply"]
+        folder = next((v.split("=", 1)[1] for v in known if v.startswith("--directory=")), None)
+        return (ops[0] if ops else None, 1 if strip is None else strip, folder,
+                "--unsafe-paths" in known)
+    if name == "patch":
+        given = _option_values(vals, ("-i", "--input"))
+        ops = [v for v in known if not v.startswith("-") and v not in given]
+        if ops and not given:
+            return None                  # patch FILE [PATCH]: the operands are what it writes
+        folder = next(iter(_option_values(vals, ("-d", "--directory"))), None)
+        return (given[0] if given else None, strip, folder, True)
+    return None
+
+
+def patch_names(text: str, strip: int | None) -> list[str]:
+    """The file names a unified or git patch text writes, -pN applied."""
+    out: list[str] = []
+    for m in _PATCH_NAME.finditer(text):
+        for n in (m.group("a"), m.group("c"), m.group("d")):
+            if not n or n == "/dev/null":
+                continue
+            parts = n.strip().split("/")
+            if strip is None:
+                out.append(parts[-1])
+            elif len(parts) > strip:
+                out.append("/".join(parts[strip:]) if strip else n.strip())
+    return out
+
+
 #: options that make a program run code given as text (its own shell or interpreter): the
 #: resolver cannot see into it (sed's e, a git alias with !, tar's checkpoint action)
 _GIT_CODE_KEYS = ("alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
