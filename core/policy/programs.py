@@ -515,9 +515,8 @@ def extraction(name: str, vals: list) -> tuple[str | None, str | None, bool] | N
 
 
 # ---- patches: the files a patch names -----------------------------------------------------------
-_PATCH_NAME = __import__("re").compile(
-    r"^(?:\+\+\+|---) (?P<a>\S+)|^diff --git (?P<b>\S+) (?P<c>\S+)|^(?:rename|copy) to (?P<d>.+)$",
-    __import__("re").M)
+_PATCH_NAME = (r"^(?:\+\+\+|---) (?P<a>\S+)|^diff --git (?P<b>\S+) (?P<c>\S+)"
+               r"|^(?:rename|copy) to (?P<d>.+)$")
 
 
 def patch_application(name: str, vals: list) -> tuple[str | None, int | None, str | None, bool] | None:
@@ -553,8 +552,10 @@ def patch_application(name: str, vals: list) -> tuple[str | None, int | None, st
 
 def patch_names(text: str, strip: int | None) -> list[str]:
     """The file names a unified or git patch text writes, -pN applied."""
+    import re   # local: only when a patch is applied (the handler's pre-tool path has re)
+
     out: list[str] = []
-    for m in _PATCH_NAME.finditer(text):
+    for m in re.finditer(_PATCH_NAME, text, re.M):
         for n in (m.group("a"), m.group("c"), m.group("d")):
             if not n or n == "/dev/null":
                 continue
