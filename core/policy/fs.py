@@ -16,6 +16,8 @@ import stat
 
 MAX_GLOB = 2000
 MAX_WALK = 5000     # entries a search below a directory looks at (a '**' rule)
+MAX_MEMBERS = 5000  # members an archive's listing holds at most (more: not known)
+MAX_ARCHIVE = 64 * 1024 * 1024  # bytes of an archive listed at most (a compressed one is read whole)
 
 
 def load_binding(pkg: str):
@@ -95,6 +97,33 @@ class DiskFS:
                 continue
         return None
 
+    def archive_members(self, p: str) -> list[str] | None:
+        """The member names of a tar or zip archive, None when they cannot be known: not a
+        regular file, another format, too large or too many, or a member that is a link or a
+        device (where a link's later members land is not its name)."""
+        try:
+            st = os.stat(p)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ARCHIVE:
+                return None
+            import tarfile   # local: only when a command extracts an archive
+            import zipfile   # local: likewise
+            if zipfile.is_zipfile(p):
+                with zipfile.ZipFile(p) as z:
+                    infos = z.infolist()
+                    if len(infos) > MAX_MEMBERS or any(
+                            stat.S_ISLNK(i.external_attr >> 16) for i in infos):
+                        return None
+                    return [i.filename for i in infos]
+            out: list[str] = []
+            with tarfile.open(p, "r:*") as t:
+                for m in t:
+                    if not (m.isfile() or m.isdir()) or len(out) >= MAX_MEMBERS:
+                        return None
+                    out.append(m.name)
+            return out
+        except Exception:      # any archive the modules cannot read: its members are not known
+            return None
+
     def read_script(self, p: str, limit: int) -> str | None:
         try:
             fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -164,6 +193,14 @@ class MemoryFS:
             if p.startswith(top + "/") and match(p):
                 return p
         return None
+
+    def archive_members(self, p: str) -> list[str] | None:
+        """An entry whose text is `archive:` and a member per line (`->` marks a link)."""
+        v = self.entries.get(self.realpath(p))
+        if not isinstance(v, str) or not v.startswith("archive:"):
+            return None
+        names = [n for n in v.split("\n")[1:] if n]
+        return None if any(n.startswith("->") for n in names) else names
 
     def read_script(self, p: str, limit: int) -> str | None:
         v = self.entries.get(self.realpath(p))

@@ -57,6 +57,17 @@ def glob_rx(pattern: str) -> re.Pattern:
     return re.compile("".join(out) + r"\Z", re.S)
 
 
+def _concrete(pattern: str) -> str:
+    """One path a glob (or a tail of one) matches: each wildcard run made `x`, a class its first
+    member (a negated class a character it leaves out)."""
+    def cls(m: re.Match) -> str:
+        body = m.group(1)
+        if body.startswith("!"):
+            return next(c for c in "xyz_0" if c not in body)
+        return body[:1] or "x"
+    return re.sub(r"[*?]+", "x", re.sub(r"\[([^]]+)\]", cls, pattern))
+
+
 def _static_prefix(pattern: str) -> str:
     parts = pattern.split("/")
     keep = []
@@ -82,6 +93,41 @@ class _Rule:
     def covers(self, path: str) -> bool:
         return any(p.match(path) for p in self.pats) and not any(e.match(path)
                                                                 for e in self.excepts)
+
+    def named_under(self, d: str) -> str | None:
+        """A path this rule protects that a tree written at folder `d` holds by name, whatever
+        the tree's files: the rule's literal part lies under `d` (`~` for `~/.ssh/id_*`), `d`
+        is inside it (`~/protected` for `~/protected/**`), or `d`'s own name is a literal part
+        of a glob (`.claude` for `**/.claude/settings.json`)."""
+        d = d.rstrip("/") or "/"
+        base = posixpath.basename(d)
+        for prefix, g in self.prefixes:
+            if d == "/" or prefix.startswith(d + "/"):
+                cand = _concrete(g) if g.startswith("/") else d.rstrip("/") + "/" + _concrete(g)
+                if self.covers(cand):
+                    return cand
+            comps = g.split("/")
+            for k, c in enumerate(comps[:-1]):
+                if c == base and not any(ch in c for ch in "*?["):
+                    cand = d + "/" + _concrete("/".join(comps[k + 1:]))
+                    if self.covers(cand):
+                        return cand
+        return None
+
+    def may_be_under(self, d: str) -> str | None:
+        """A path this rule protects that a tree written at folder `d` may hold, when what the
+        tree holds is not known (an archive whose members cannot be listed)."""
+        d = d.rstrip("/") or "/"
+        hit = self.named_under(d)
+        if hit:
+            return hit
+        for _, g in self.prefixes:
+            comps = g.split("/")
+            for k in range(len(comps)):
+                cand = (d if d != "/" else "") + "/" + _concrete("/".join(comps[k:])).lstrip("/")
+                if self.covers(cand):
+                    return cand
+        return None
 
     def below(self, d: str, fs, skip_hidden: bool) -> str | None:
         """A protected file (that exists) under directory `d`, or None."""
@@ -124,6 +170,10 @@ class PathRules:
         #: links an earlier command of the same call makes (link -> what it points at): a
         #: later command's path through one is also the path it points at
         self.links: dict[str, str] = {}
+        #: why a command of the call writes a tree whose files are not known while a protected
+        #: path may be among them (an archive that cannot be listed): the rules make it
+        #: unresolved (core/policy/rules.py reads and clears it after each command)
+        self.unknown: list[str] = []
 
     def _through_links(self, path: str) -> str | None:
         for link, target in self.links.items():
@@ -205,6 +255,165 @@ class PathRules:
                         break
         return out
 
+    def tree_hits(self, d: str, access: set[str], src: str | None = None,
+                  members: list[str] | None = None, unknown: str = "") -> list[tuple[dict, str, str]]:
+        """A whole tree written at folder `d` (a directory copied, moved or linked there, an
+        archive extracted into it, a repository made there): what is there now and below it,
+        every protected path the tree holds by name (_Rule.named_under), and what it holds:
+        the files under `src` (a folder that exists), or `members` (an archive's), each at its
+        place under `d`. With neither and `unknown` set (why its files are not known), a
+        protected path that may lie under `d` makes the command unresolved (self.unknown)."""
+        out = self.hits(d, access, recursive=True)
+        rules = [r for r in self.rules if access & r.access]
+        for r in rules:
+            cand = r.named_under(d)
+            if cand:
+                out.append((r.data, cand, "/".join(sorted(access & r.access))))
+        if members is not None:
+            for m in members:
+                out += self.hits(normalize(m, d, self.home), access)
+        elif src is not None and self.fs.is_dir(src):
+            src = src.rstrip("/") or "/"
+            found = self.fs.find(src, lambda q: any(r.covers(d + q[len(src):]) for r in rules))
+            if found:
+                out += self.hits(d + found[len(src):], access)
+        elif unknown and not out:
+            for r in rules:
+                cand = r.may_be_under(d)
+                if cand:
+                    self.unknown.append(f"{unknown}, and a protected path may be among them "
+                                        f"({cand})")
+                    break
+        return out
+
+    def _destinations(self, name: str, cmd: Cmd, flags: set[str], cwd: str,
+                      rec: bool) -> list[tuple[dict, str, str]]:
+        """What cp, mv, install, ln, rsync (COPY, MOVE, ln) write: each source lands at
+        DEST/<its name> when DEST is a folder (`-t DIR`, a trailing slash, `.`, several sources,
+        a folder on disk) and at DEST when it is not; when that cannot be told (DEST not there
+        yet: an earlier command may make it), both. A directory (or a source not there yet)
+        copied with -r, moved, or linked to is a whole tree written there (tree_hits)."""
+        symbolic = bool(flags & {"-s", "--symbolic", "--symbolic-link"})
+        takes = P.DEST_VALUED.get(name, frozenset())
+        ops: list[Word] = []
+        tdir: str | None = None
+        argv = cmd.argv[1:]
+        ended = False
+        i = 0
+        while i < len(argv):
+            v = argv[i].value
+            if not ended and v is not None and v.startswith("-") and v != "-":
+                if v == "--":
+                    ended = True
+                elif v in ("-t", "--target-directory"):
+                    tdir = argv[i + 1].value if i + 1 < len(argv) else None
+                    if tdir is None:
+                        return []
+                    i += 2
+                    continue
+                elif v.startswith("--target-directory="):
+                    tdir = v.split("=", 1)[1]
+                elif v in takes:
+                    i += 2
+                    continue
+                i += 1
+                continue
+            ops.append(argv[i])
+            i += 1
+        out: list[tuple[dict, str, str]] = []
+        if name == "install" and flags & {"-d", "--directory"}:
+            for w in ops:
+                for p in self._word_paths(w, cwd):
+                    out += self.hits(p, {"write"})
+            return out
+        if tdir is not None:
+            dest, sources = tdir, ops
+        elif name == "ln" and len(ops) == 1:
+            dest, sources = ".", ops
+        elif len(ops) >= 2 and ops[-1].value is not None:
+            dest, sources = ops[-1].value, ops[:-1]
+        else:
+            return []
+        dpath = normalize(dest, cwd, self.home)
+        into = (tdir is not None or dest.endswith(("/", "/.", "/..")) or dest in (".", "..", "~")
+                or len(sources) > 1 or self.fs.is_dir(dpath))
+        exact = bool(flags & {"-T", "--no-target-directory"})
+        there = self.fs.exists(dpath)
+        tree_kind = name in P.MOVE or (name in P.COPY and rec) or (name == "ln" and symbolic)
+        for w in sources:
+            raw = w.value if w.value is not None else w.pattern
+            for sp in self._word_paths(w, cwd):
+                if name == "rsync" and raw.endswith("/"):
+                    targets = [dpath]              # rsync src/ dst: the contents of src
+                elif exact:
+                    targets = [dpath]
+                elif into:
+                    targets = [posixpath.join(dpath, posixpath.basename(sp))]
+                elif there:
+                    targets = [dpath]
+                else:
+                    targets = [dpath, posixpath.join(dpath, posixpath.basename(sp))]
+                is_tree = tree_kind and (self.fs.is_dir(sp) or not self.fs.exists(sp))
+                for t in targets:
+                    if not is_tree:
+                        out += self.hits(t, {"write"})
+                    elif name == "ln":
+                        # a link's tree is what it points at, which can change after: by name only
+                        out += self.tree_hits(t, {"write"})
+                    else:
+                        out += self.tree_hits(
+                            t, {"write"}, src=sp if self.fs.is_dir(sp) else None,
+                            unknown=f"{name} writes {raw[:40]} (not there yet) as a whole folder")
+        return out
+
+    def _extracted(self, name: str, ext: tuple, base: str, cwd: str) -> list[tuple[dict, str, str]]:
+        """An archive extracted into folder `dest` (programs.extraction): its members, listed
+        from the archive at decision time (fs.archive_members), each written where it lands
+        (a leading `/` and `..` dropped unless the program keeps them: `tar -P`, `unzip -:`);
+        members that cannot be listed are a tree whose files are not known (unresolved where a
+        protected path may lie under it, and anywhere when members may name any path)."""
+        dest, archive, climbs = ext
+        d = normalize(dest, cwd, self.home) if dest else base
+        members = None
+        if archive and archive != "-":
+            members = self.fs.archive_members(normalize(archive, cwd, self.home))
+        if members is not None and not climbs:
+            members = ["/".join(s for s in m.split("/") if s and s != "..") or "." for m in members]
+        what = f"{name} extracts {archive[:40] if archive else 'its standard input'}"
+        out = self.tree_hits(d, {"write"}, members=members,
+                             unknown=what + ", whose members are not known")
+        if members is None and climbs and not out and any("write" in r.access
+                                                          for r in self.rules):
+            self.unknown.append(what + ", whose members are not known and may name any path "
+                                "(absolute or climbing out with ..)")
+        return out
+
+    def _patched(self, name: str, pa: tuple, cmd: Cmd, base: str) -> list[tuple[dict, str, str]]:
+        """A patch applied: the names its text gives (read at decision time from the patch
+        file, an input redirection or a here-document), each a write where it lands; a patch
+        that cannot be read is a tree of files not known in the folder it applies in."""
+        pfile, strip, folder, climbs = pa
+        d = normalize(folder, base, self.home) if folder else base
+        text = None
+        src = pfile
+        if src is None:
+            for mode, w in cmd.redirects:
+                if mode == "here":
+                    text = w.value
+                elif mode == "r" and w.value is not None:
+                    src = w.value
+        if text is None and src is not None and src != "-":
+            text = self.fs.read_script(normalize(src, cmd.cwd or "/", self.home), 1 << 20)
+        if text is None:
+            return self.tree_hits(d, {"write"}, unknown=f"{name} applies a patch agentdeck "
+                                                         "cannot read")
+        out: list[tuple[dict, str, str]] = []
+        for n in P.patch_names(text, strip):
+            if not climbs:
+                n = "/".join(s for s in n.split("/") if s and s != "..")
+            out += self.hits(normalize(n, d, self.home), {"write"})
+        return out
+
     def _word_paths(self, w: Word, cwd: str) -> list[str]:
         if w.value is not None and not w.glob:
             return [normalize(w.value, cwd, self.home)]
@@ -269,8 +478,14 @@ class PathRules:
         operands: list[Word] = []
         ended = False
         base = cwd
+        skip_next = False
+        bases: dict[int, str] = {}
         for i, w in enumerate(cmd.argv[1:]):
             v = w.value
+            if skip_next:
+                skip_next = False
+                continue
+            bases[id(w)] = base
             if v is None and w.inner:
                 for c in w.inner:
                     if c.name == "git" and P.names_only(c.name, [a.value for a in c.argv[1:]]):
@@ -292,12 +507,18 @@ class PathRules:
                     ended = True
                     continue
                 if v.startswith("-") and v != "-":
+                    if v.startswith("--directory=") and name in P.CHDIR_OPTION:
+                        base = normalize(v.split("=", 1)[1], base, self.home)
+                        continue
                     if "=" in v:
                         operands.append(Word.lit(v.split("=", 1)[1]))
                     if v in ("-C", "--directory") and name in P.CHDIR_OPTION:
+                        # -C DIR: the folder the operands after it are relative to, not an
+                        # operand itself (`tar -czf x.tgz -C ~ notes` reads ~/notes, not ~)
                         nxt = cmd.argv[i + 2] if i + 2 < len(cmd.argv) else None
                         if nxt is not None and nxt.value is not None:
-                            base = normalize(nxt.value, cwd, self.home)
+                            base = normalize(nxt.value, base, self.home)
+                            skip_next = True
                     continue
                 if name == "dd" and v.startswith(("if=", "of=")):
                     acc = {"read"} if v.startswith("if=") else {"write"}
@@ -314,12 +535,15 @@ class PathRules:
                   "unknown": both, "move": both, "copy": {"read"}}.get(role, both)
         if name in P.ARCHIVERS:
             access = both if name != "tar" else {"read"}
+        if name in P.COPY or name in P.MOVE or name == "ln":
+            # where each source lands (DEST/<name> in a folder), and whole trees written there
+            hits.extend(self._destinations(name, cmd, flags, cwd, rec))
         if role == "copy" and len(operands) >= 2:
             check(self._word_paths(operands[-1], cwd), {"write"}, rec)
             operands = operands[:-1]
         if access:
             for w in operands:
-                check(self._word_paths(w, base), access, rec or role == "move")
+                check(self._word_paths(w, bases.get(id(w), base)), access, rec or role == "move")
             for w in cmd.feeds:               # find -exec, xargs: everything below the dirs
                 check(self._word_paths(w, cwd), access, True)
         if role not in ("meta",) or name in P.INTERPRETERS:
@@ -333,12 +557,34 @@ class PathRules:
                 archive = vals[i + 1] if v in ("-f", "--file") and i + 1 < len(vals) else None
                 if archive:
                     check([normalize(archive, cwd, self.home)], {"write"}, False)
+        # the files an option or a later operand names as the program's output (sort -o F,
+        # curl -o F, ssh-keygen -f F, uniq IN OUT, split IN PREFIX, git init DIR, ...)
+        opvals = [w.value for w in operands if w.value is not None]
+        for where, kind in P.output_writes(name, vals, opvals):
+            p = normalize(where, base, self.home)
+            if kind == "file":
+                check([p], {"write"}, False)
+            elif kind == "prefix":
+                check([p, p + "aa"], {"write"}, False)
+            elif kind == "new-tree":
+                hits.extend(self.tree_hits(p, {"write"}))
+            else:
+                hits.extend(self.tree_hits(p, {"write"}, unknown=f"{name} writes files it names "
+                                           f"itself into {where[:40]}"))
+        # an archive extracted: a whole tree written in its folder, its members where they land
+        ext = P.extraction(name, vals)
+        if ext is not None:
+            hits.extend(self._extracted(name, ext, base if name in P.CHDIR_OPTION else cwd, cwd))
+        # a patch applied: every file its text names (git apply, patch < FILE)
+        pa = P.patch_application(name, vals)
+        if pa is not None:
+            hits.extend(self._patched(name, pa, cmd, base))
         # what a program deletes or overwrites as a side effect (programs.side_writes): the
         # folder it acts on (its -C DIR, the working folder), its operands, or a DIR it names
         for where, recursive in P.side_writes(name, vals):
             if where == P.OPERANDS:
                 for w in operands:
-                    check(self._word_paths(w, base), {"write"}, True)
+                    check(self._word_paths(w, bases.get(id(w), base)), {"write"}, True)
             else:
                 check([normalize(where, base, self.home)], {"write"}, recursive)
         return hits

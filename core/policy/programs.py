@@ -21,7 +21,7 @@ META = frozenset({
     "pwd", "cd", "pushd", "popd", "type", "which", "whereis", "command", "true", "false", "exit",
     "export", "unset", "set", "alias", "sleep", "id", "whoami", "date", "uname", "namei",
     "lsattr", "getfacl", "tree", "exa", "eza", "fd", "fdfind", "locate", "hash", "wait",
-    "jobs", "kill", "ps", "hostname", "mkdir", "history", "shopt", "local", "declare", "read",
+    "jobs", "kill", "ps", "hostname", "history", "shopt", "local", "declare", "read",
     "return", "break", "continue", "trap", "umask", "ulimit", "clear", "tput", "seq", "yes",
 })
 MENTION = frozenset({"echo", "printf", "print"})
@@ -38,12 +38,28 @@ READ = frozenset({
 })
 WRITE = frozenset({
     "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr",
-    "setfacl", "touch", "mkfifo", "mknod", "ln", "tee", "patch", "srm", "wipe",
+    "setfacl", "touch", "mkfifo", "mknod", "ln", "tee", "patch", "srm", "wipe", "mkdir",
 })
 RW = frozenset({"vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "sed", "perl", "dd", "ln",
                 "sponge"})
 COPY = frozenset({"cp", "install", "scp", "rsync", "ditto"})
 MOVE = frozenset({"mv"})
+#: options of the COPY and MOVE programs (and ln) that take a value, so the word after them is
+#: not a source or destination (core/policy/paths.py _destinations)
+DEST_VALUED: dict[str, frozenset] = {
+    "cp": frozenset({"-S", "--suffix", "-Z"}), "mv": frozenset({"-S", "--suffix"}),
+    "ln": frozenset({"-S", "--suffix"}),
+    "install": frozenset({"-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix",
+                          "--strip-program"}),
+    "rsync": frozenset({"-e", "--rsh", "-f", "--filter", "-T", "--temp-dir", "-B",
+                        "--block-size", "-M", "--remote-option", "--exclude", "--include",
+                        "--exclude-from", "--include-from", "--files-from", "--log-file",
+                        "--partial-dir", "--backup-dir", "--suffix", "--chmod", "--chown",
+                        "--compare-dest", "--copy-dest", "--link-dest", "--max-size",
+                        "--min-size", "--timeout", "--bwlimit", "--port"}),
+    "scp": frozenset({"-i", "-P", "-o", "-F", "-c", "-l", "-S", "-J", "-D", "-X"}),
+    "ditto": frozenset({"--arch"}),
+}
 #: "always": recursive by nature; a tuple: recursive only with one of those flags
 RECURSIVE = {
     "rg": "always", "ag": "always", "ack": "always", "tar": "always", "zip": ("-r", "--recurse-paths"),
@@ -309,7 +325,140 @@ def is_shell_script(text: str) -> bool:
     return name in SHELLS
 
 
+# ---- outputs: files a program writes that an option or a later operand names --------------------
+#: program -> (options whose value is a file it writes, the flags of its modes in which that
+#: option names a file it only reads): `sort -o F`, `curl -o F`, `ssh-keygen -f F` (which also
+#: writes F.pub), `gpg -o F`, `openssl ... -out F`, `cc -o F`, ...
+OUTPUT_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "sort": (("-o", "--output"), ()), "shuf": (("-o", "--output"), ()),
+    "curl": (("-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace",
+              "--trace-ascii", "--stderr", "--etag-save", "--libcurl", "--hsts", "--alt-svc"), ()),
+    "wget": (("-O", "--output-document", "-o", "--output-file", "-a", "--append-output",
+              "--save-cookies", "--warc-file"), ()),
+    "ssh-keygen": (("-f",), ("-l", "-y", "-L", "-B", "-F", "-D", "-e", "-i", "-Y", "-Q")),
+    "ssh": (("-E",), ()), "openssl": (("-out", "-keyout"), ()),
+    "gpg": (("-o", "--output"), ()), "gpg2": (("-o", "--output"), ()),
+    "iconv": (("-o", "--output"), ()), "pandoc": (("-o", "--output"), ()),
+    "cc": (("-o",), ()), "gcc": (("-o",), ()), "g++": (("-o",), ()), "c++": (("-o",), ()),
+    "clang": (("-o",), ()), "clang++": (("-o",), ()), "ld": (("-o",), ()),
+    "rustc": (("-o",), ()), "go": (("-o",), ()), "zstd": (("-o",), ()),
+    "git": (("--output",), ()), "sdiff": (("-o", "--output"), ()),
+    "patch": (("-o", "--output", "-r", "--reject-file"), ()),
+    "uudecode": (("-o", "--output-file"), ()), "ncat": (("-o", "--output", "-x", "--hex-dump"), ()),
+    "tcpdump": (("-w",), ()), "rsync": (("--log-file", "--write-batch", "--only-write-batch"), ()),
+    "csplit": (("-f", "--prefix"), ()), "age": (("-o", "--output"), ()),
+    "xxd": ((), ()), "base64": ((), ()),
+}
+#: options whose value is a file NAME PREFIX the program writes files under (csplit -f P: P00..)
+PREFIX_OPTIONS = frozenset({("csplit", "-f"), ("csplit", "--prefix")})
+#: program -> which of its operands it writes (0-based among its operands; -1: the last, when
+#: there are two or more): `uniq IN OUT`, `split IN PREFIX` (a prefix: PREFIXaa, ...), `xxd IN
+#: OUT`, `lz4 IN OUT`
+OUTPUT_OPERANDS: dict[str, int] = {"uniq": 1, "split": 1, "xxd": 1, "lz4": 1, "ffmpeg": -1,
+                                   "convert": -1, "magick": -1}
+PREFIX_OPERANDS = frozenset({"split"})
+#: compressors that replace FILE by FILE.gz (or the other way) in place, unless one of these
+#: flags sends the output to stdout or only tests or lists
+IN_PLACE: dict[str, tuple[str, ...]] = {
+    n: ("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list", "-h", "--help",
+        "-V", "--version")
+    for n in ("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd",
+              "unzstd", "lz4", "unlz4", "lzip", "pigz", "unpigz", "pbzip2", "compress",
+              "uncompress", "brotli", "zopfli")
+}
+
+
+def _option_values(vals: list, options: tuple[str, ...]) -> list[str]:
+    """The values given to `options` in `vals`: `-o F`, `-oF`, `--output F`, `--output=F`, and a
+    short option last in a group (`-sSLo F`)."""
+    out: list[str] = []
+    longs = tuple(o for o in options if o.startswith("--") or len(o) > 2)
+    shorts = "".join(o[1] for o in options if len(o) == 2 and o[0] == "-")
+    i = 0
+    while i < len(vals):
+        v = vals[i]
+        nxt = vals[i + 1] if i + 1 < len(vals) else None
+        if v is None or not v.startswith("-") or v in ("-", "--"):
+            i += 1
+            continue
+        if v in longs:
+            if nxt is not None:
+                out.append(nxt)
+            i += 2
+            continue
+        if v.startswith("--") or len(v) > 2 and any(v.startswith(o + "=") for o in longs):
+            for o in longs:
+                if v.startswith(o + "="):
+                    out.append(v[len(o) + 1:])
+            i += 1
+            continue
+        if shorts and not any(v.startswith(o) for o in longs):
+            for j, c in enumerate(v[1:], 1):
+                if c in shorts:
+                    if j == len(v) - 1:
+                        if nxt is not None:
+                            out.append(nxt)
+                        i += 1
+                    else:
+                        out.append(v[j + 1:])
+                    break
+        i += 1
+    return out
+
+
+def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str, str]]:
+    """(path, kind) each file a program writes that an option or a later operand names, kind
+    "file", "prefix" (files named PATH + a suffix), "tree" (a folder it fills with files it
+    names itself: `wget -r -P DIR`) or "new-tree" (a folder it makes, holding what it brings:
+    `git clone URL DIR`; its `.git` for `git init DIR`). Data for core/policy/paths.py
+    (`sort -o`, `curl -o`, `ssh-keygen -f`, `uniq IN OUT`, `split`, `git init` got through)."""
+    known = [v for v in vals if v is not None]
+    flags = {f for v in known if v.startswith("-") and not v.startswith("--") for f in
+             ("-" + c for c in v[1:])} | {v.split("=", 1)[0] for v in known if v.startswith("--")}
+    out: list[tuple[str, str]] = []
+    spec = OUTPUT_OPTIONS.get(name)
+    if spec and not (flags & set(spec[1])):
+        for v in _option_values(vals, spec[0]):
+            if v and v != "-":
+                kind = "prefix" if any((name, o) in PREFIX_OPTIONS for o in spec[0]) else "file"
+                out.append((v, kind))
+                if name == "ssh-keygen":
+                    out.append((v + ".pub", "file"))
+    idx = OUTPUT_OPERANDS.get(name)
+    if idx is not None and (idx >= 0 and len(operands) > idx or idx < 0 and len(operands) >= 2):
+        w = operands[idx]
+        if w != "-":
+            out.append((w, "prefix" if name in PREFIX_OPERANDS else "file"))
+    if name == "split" and len(operands) < 2:
+        out.append(("x", "prefix"))
+    if name == "git":
+        sub = _git_subcommand(vals)
+        rest = [v for v in operands if v != sub]
+        if sub == "init":
+            out.append(((rest[0] if rest else ".") + "/.git", "new-tree"))
+        elif sub == "clone" and rest:
+            dest = rest[1] if len(rest) > 1 else rest[0].rstrip("/").rsplit("/", 1)[-1].rsplit(
+                ":", 1)[-1].removesuffix(".git")
+            out.append((dest or ".", "new-tree"))
+    if name in ("wget", "curl"):
+        prefix = next(iter(_option_values(vals, ("-P", "--directory-prefix", "--output-dir"))),
+                      ".")
+        urls = [v for v in operands if "://" in v or v.startswith(("www.", "ftp."))]
+        if name == "wget" and flags & {"-r", "--recursive", "-m", "--mirror", "-p",
+                                       "--page-requisites"}:
+            out.append((prefix, "tree"))
+        elif name == "wget" and not _option_values(vals, ("-O", "--output-document")) or (
+                name == "curl" and flags & {"-O", "--remote-name", "--remote-name-all"}):
+            for u in urls:
+                path = u.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+                base = path.rsplit("/", 1)[-1] if "/" in path else ""
+                out.append((prefix.rstrip("/") + "/" + (base or "index.html"), "file"))
+    return out
+
+
 def role(name: str, flags: set[str]) -> str:
+    if name in IN_PLACE:
+        return "read" if flags & set(IN_PLACE[name]) else "rw"
     if name in MENTION:
         return "mention"
     if name in META:
@@ -404,6 +553,139 @@ def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
     if name == "rsync" and any(v.startswith("--delete") or v == "--remove-source-files"
                                for v in known):
         out.append((OPERANDS, True))
+    return out
+
+
+# ---- archive extraction: a whole tree written ------------------------------------------------------
+_TAR_NAMES = frozenset({"tar", "bsdtar", "gtar"})
+
+
+def _tar_mode_flags(known: list[str]) -> tuple[set[str], str | None]:
+    """tar's short flags (from `-xzf`, an old-style first word `xzf`, `-x -f`) and its archive
+    (the value of f / --file)."""
+    flags: set[str] = set()
+    archive: str | None = None
+    for i, v in enumerate(known):
+        nxt = known[i + 1] if i + 1 < len(known) else None
+        if v.startswith("--"):
+            flags.add(v.split("=", 1)[0])
+            if v.startswith("--file="):
+                archive = v.split("=", 1)[1]
+            elif v == "--file":
+                archive = nxt
+            continue
+        group = v[1:] if v.startswith("-") else (v if i == 0 else "")
+        for j, c in enumerate(group):
+            flags.add("-" + c)
+            if c == "f":
+                rest = group[j + 1:]
+                archive = rest if rest and v.startswith("-") else nxt
+                break
+            if c == "C":
+                break
+    return flags, archive
+
+
+def extraction(name: str, vals: list) -> tuple[str | None, str | None, bool] | None:
+    """(folder, archive, may climb) when `name` extracts an archive: the folder it writes into
+    (None: the working folder), the archive file (None: its standard input, or not known), and
+    whether a member may name an absolute path or climb out with `..` and be written there
+    (`tar -P`/`--absolute-names`, `unzip -:`, cpio without --no-absolute-filenames, jar, pax).
+    None when it does not extract (lists, tests, or extracts to standard output)."""
+    known = [v for v in vals if v is not None]
+    ops = [v for v in known if not v.startswith("-")]
+
+    def value(opts: tuple[str, ...]) -> str | None:
+        got = _option_values(vals, opts)
+        return got[-1] if got else None
+
+    if name in _TAR_NAMES:
+        flags, archive = _tar_mode_flags(known)
+        if not (flags & {"-x", "--extract", "--get"}) or flags & {"-O", "--to-stdout", "-t",
+                                                                   "--list"}:
+            return None
+        return (value(("-C", "--directory")), archive,
+                bool(flags & {"-P", "--absolute-names"}))
+    if name == "unzip":
+        if any(v in ("-l", "-t", "-v", "-Z", "-p", "-c", "-z", "-T") for v in known):
+            return None
+        skip = set(_option_values(vals, ("-d", "-x")))
+        archive = next((v for v in ops if v not in skip), None)
+        return value(("-d",)), archive, "-:" in known
+    if name in ("7z", "7za", "7zr"):
+        if not ops or ops[0] not in ("x", "e"):
+            return None
+        dest = next((v[2:] for v in known if v.startswith("-o") and len(v) > 2), None)
+        return dest, ops[1] if len(ops) > 1 else None, "-spf" in known or "-spf2" in known
+    if name == "cpio":
+        if not any(v in ("-i", "--extract") or (v.startswith("-") and not v.startswith("--")
+                                                and "i" in v[1:]) for v in known):
+            return None
+        return (value(("-D", "--directory")), value(("-F", "-I", "--file")),
+                "--no-absolute-filenames" not in known)
+    if name in ("ar", "jar"):
+        if not ops or "x" not in ops[0].lstrip("-"):
+            return None
+        if name == "ar":
+            return None, ops[1] if len(ops) > 1 else None, False
+        return None, ops[1] if "f" in ops[0] and len(ops) > 1 else None, True
+    if name == "pax":
+        if "-r" not in known:
+            return None
+        return None, value(("-f",)), True
+    return None
+
+
+# ---- patches: the files a patch names -----------------------------------------------------------
+_PATCH_NAME = (r"^(?:\+\+\+|---) (?P<a>\S+)|^diff --git (?P<b>\S+) (?P<c>\S+)"
+               r"|^(?:rename|copy) to (?P<d>.+)$")
+
+
+def patch_application(name: str, vals: list) -> tuple[str | None, int | None, str | None, bool] | None:
+    """(patch file, components to strip, folder, may climb) when `name` applies a patch whose
+    text names the files it writes (`git apply`, `patch` without a file operand): the patch
+    file (None: standard input), -pN (None: patch's default, the name's last component), the
+    folder it applies in (--directory / -d), and whether a name may climb out of it (`git apply
+    --unsafe-paths`). None otherwise (`git apply --check`/`--stat` write nothing)."""
+    known = [v for v in vals if v is not None]
+    strip: int | None = None
+    for v in known:
+        if v.startswith("-p") and v[2:].isdigit():
+            strip = int(v[2:])
+    if name == "git":
+        if _git_subcommand(vals) != "apply":
+            return None
+        if any(v in ("--check", "--stat", "--numstat", "--summary") for v in known) and \
+                "--apply" not in known:
+            return None
+        ops = [v for v in known if not v.startswith("-") and v != "apply"]
+        folder = next((v.split("=", 1)[1] for v in known if v.startswith("--directory=")), None)
+        return (ops[0] if ops else None, 1 if strip is None else strip, folder,
+                "--unsafe-paths" in known)
+    if name == "patch":
+        given = _option_values(vals, ("-i", "--input"))
+        ops = [v for v in known if not v.startswith("-") and v not in given]
+        if ops and not given:
+            return None                  # patch FILE [PATCH]: the operands are what it writes
+        folder = next(iter(_option_values(vals, ("-d", "--directory"))), None)
+        return (given[0] if given else None, strip, folder, True)
+    return None
+
+
+def patch_names(text: str, strip: int | None) -> list[str]:
+    """The file names a unified or git patch text writes, -pN applied."""
+    import re   # local: only when a patch is applied (the handler's pre-tool path has re)
+
+    out: list[str] = []
+    for m in re.finditer(_PATCH_NAME, text, re.M):
+        for n in (m.group("a"), m.group("c"), m.group("d")):
+            if not n or n == "/dev/null":
+                continue
+            parts = n.strip().split("/")
+            if strip is None:
+                out.append(parts[-1])
+            elif len(parts) > strip:
+                out.append("/".join(parts[strip:]) if strip else n.strip())
     return out
 
 

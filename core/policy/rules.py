@@ -170,6 +170,11 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                     take(Verdict(rule["decision"], rule.get("id"), rule.get("reason") or "", call))
             if paths:
                 take(_path_verdict(ctx, paths.for_command(cmd), call))
+                if paths.unknown:      # a tree written whose files cannot be known
+                    take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
+                                 "agentdeck cannot tell what this command writes: "
+                                 + paths.unknown[0], call))
+                    paths.unknown.clear()
             if doc.get("inline_code") == "ask":
                 from . import programs as P   # local: only when inline code is asked
                 if P.inline_program(name, [a.value for a in cmd.argv[1:]]):

@@ -249,3 +249,53 @@ def test_what_the_exact_forms_would_multiply_is_bounded_and_unresolved(command, 
     v = decide(command)
     assert time.perf_counter() - t < 3
     assert (v.decision, v.rule) == ("ask", "unresolved") and why in v.reason, v.reason
+
+
+def test_an_archive_on_disk_is_judged_by_its_members(tmp_path):
+    """DiskFS lists a tar or zip archive's members at decision time: one holding a project
+    layer (.claude/settings.local.json) is a write of it where it lands, a benign one runs, one
+    with a link member or in another format is unresolved (its members are not known)."""
+    import io
+    import json as _json
+    import tarfile
+    import zipfile
+
+    from agentdeck.core.policy.compiled import compile_policy
+    from agentdeck.core.policy.fs import DiskFS
+
+    def tar(path, members, link=False):
+        with tarfile.open(path, "w") as t:
+            for m in members:
+                info = tarfile.TarInfo(m)
+                if link:
+                    info.type, info.linkname = tarfile.SYMTYPE, "/etc/hostname"
+                else:
+                    info.size = 2
+                t.addfile(info, None if link else io.BytesIO(b"{}"))
+
+    tar(tmp_path / "evil.tar", [".claude/settings.local.json"])
+    tar(tmp_path / "ok.tar", ["src/app.py", "README.md"])
+    tar(tmp_path / "link.tar", [".claude"], link=True)
+    with zipfile.ZipFile(tmp_path / "up.zip", "w") as z:
+        z.writestr("../../.claude/settings.json", "{}")
+    (tmp_path / "plain.txt").write_text("not an archive")
+    work = tmp_path / "home" / "work" / "repo"
+    work.mkdir(parents=True)
+    fs = DiskFS()
+    assert fs.archive_members(str(tmp_path / "ok.tar")) == ["src/app.py", "README.md"]
+    assert fs.archive_members(str(tmp_path / "link.tar")) is None
+    assert fs.archive_members(str(tmp_path / "plain.txt")) is None
+    home = str(tmp_path / "home")
+    doc = _json.loads(compile_policy({"unresolved": "ask"}, "claude", protect=[
+        "**/.claude/settings.local.json", "~/.claude/settings.json"]))
+    expected = {f"tar -xf {tmp_path}/evil.tar": "deny", f"tar -xf {tmp_path}/ok.tar": "allow",
+                f"tar -xf {tmp_path}/link.tar": "ask", f"tar -xf {tmp_path}/plain.txt": "ask",
+                # ../../.claude/settings.json: ~/.claude/settings.json with -:, else
+                # .claude/settings.json under the folder (no rule protects that one here)
+                f"unzip -o -: {tmp_path}/up.zip": "deny", f"unzip -o {tmp_path}/up.zip": "allow",
+                f"unzip -o {tmp_path}/up.zip -d {tmp_path}/out": "allow",
+                f"tar -tf {tmp_path}/evil.tar": "allow"}
+    for command, decision in expected.items():
+        calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
+        v = evaluate_doc(doc, calls, Context(home, str(work), {"HOME": home}, fs))
+        assert v.decision == decision, (command, v.reason)
