@@ -43,7 +43,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "session_end": ("sessionEnd", "SessionEnd"),
     "user_prompt_submit": ("userPromptSubmitted", "UserPromptSubmit"),
     "user_prompt_transformed": ("userPromptTransformed",),
-    "pre_tool_use": ("preToolUse", "PreToolUse", "PreSkillShellCommand"),
+    "pre_tool_use": ("preToolUse", "PreToolUse", "PreSkillShellCommand", "tool.execute.before"),
     "post_tool_use": ("postToolUse", "PostToolUse"),
     "post_tool_use_failure": ("postToolUseFailure", "PostToolUseFailure"),
     "pre_mcp_tool_call": ("preMcpToolCall", "PreMcpToolCall"),
@@ -62,10 +62,8 @@ from agentdeck.core.targets import dialects as _dialects  # noqa: E402  (every e
 from agentdeck.core.targets.dialects import fold as _fold  # noqa: E402  (one folding, the vocabulary's too)
 
 
-#: folded spelling -> canonical event; EVENTS' names are ASCII letters and `_`, so lower() without
-#: the `_` is their fold (built at every start: no call per name)
-_EVENT_INDEX = {n.lower().replace("_", ""): canon for canon, names in EVENTS.items()
-                for n in (canon, *names)}
+#: folded spelling -> canonical event (dialects.fold: OpenCode's "tool.execute.before" too)
+_EVENT_INDEX = {_fold(n): canon for canon, names in EVENTS.items() for n in (canon, *names)}
 _PROMPT_EVENTS = {"user_prompt_submit", "user_prompt_transformed"}
 
 
