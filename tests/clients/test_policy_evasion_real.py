@@ -39,6 +39,7 @@ from offline_turn import run_turn
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from agentdeck.core.targets import registry
 from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
@@ -88,7 +89,7 @@ class Step:
     rule: str | None
     shows: str | None = None              # text the tool result must carry (a benign form ran,
                                           # or the CLI's own refusal of a hookless call)
-    targets: tuple[str, ...] = ("copilot", "codex", "claude", "qwen")
+    targets: tuple[str, ...] = ()         # the targets it runs in; () every one this test drives
     native: tuple[str, ...] = ()          # the targets whose CLI's own deny (agentdeck writes
                                           # the paths rule there too) refuses it before the hook
     audit: str | None = None              # the tool name the audit records, if not the call's
@@ -142,12 +143,15 @@ def _patch(path: str) -> str:
     return f"*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n"
 
 
+def _home(target: str) -> str:
+    """The CLI's home as a model spells it (its spec's folder under ~)."""
+    return "~/" + registry.spec(target).home_dirname
+
+
 def _self_steps(sc: Scene, target: str) -> list[Step]:
     """What a model did to the guard in the issue's real turns: remove or empty the CLI's hook
     registration and take the wrapper's exec bit away (agentdeck-self denies each write)."""
-    homes = {"copilot": "~/.copilot", "codex": "~/.codex", "claude": "~/.claude",
-             "qwen": "~/.qwen"}
-    wrapper = f"{homes[target]}/agentdeck-hook.sh"
+    wrapper = f"{_home(target)}/agentdeck-hook.sh"
     hooks = {"copilot": "rm -f ~/.copilot/hooks/agentdeck.json",
              "codex": ": > ~/.codex/hooks.json",
              "claude": "echo '{}' > ~/.claude/settings.json",
@@ -166,8 +170,7 @@ def _destination_steps(sc: Scene, target: str) -> list[Step]:
     off in a real turn): a file copied INTO the CLI's home folder lands on its wrapper, an
     archive extracted in the working folder drops a project layer, a program's output option
     names the key; and the benign look-alikes, which run."""
-    home = {"copilot": "~/.copilot", "codex": "~/.codex", "claude": "~/.claude",
-            "qwen": "~/.qwen"}[target]
+    home = _home(target)
     fake = sc.work.parent / "fake"
     return [
         Step("cp into the CLI's folder", f"cp {fake}/agentdeck-hook.sh {home}", "deny",
@@ -459,7 +462,7 @@ def _activity(host) -> list[dict]:
     return [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude", "qwen"])
+@pytest.mark.parametrize("target", list(SHELL_TOOL))   # the CLIs whose shell tool it knows
 def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, need, tmp_path,
                                                                   target):
     need(target)
@@ -472,7 +475,7 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     cli_home = target_home(host, target)
     guard = {f: ((cli_home / f).read_bytes(), (cli_home / f).stat().st_mode)
              for f in GUARD_FILES[target]}
-    steps = [s for s in _steps(sc, target) if target in s.targets]
+    steps = [s for s in _steps(sc, target) if not s.targets or target in s.targets]
 
     # Claude runs MCP tools only once granted (as root its mode is --allowedTools, offline_turn)
     grant = (["--allowedTools", "mcp__files__read_file", "mcp__files__write_file", "Read",

@@ -56,7 +56,18 @@ def _owned(home: Path, target: str) -> set[str]:
 
 # ---- 1. MCP ownership lost, so uninstall left servers behind --------------------------------------
 
-@pytest.mark.parametrize("target", available())
+#: targets these two regressions' recipes do not describe yet (their MCP key is `mcp`, and
+#: agentdeck writes no .md file for them to hand-edit): known gaps, failing until recipes exist
+_NO_RECIPE = {"opencode"}
+
+
+def _recipe(targets: list[str]) -> list:
+    return [pytest.param(t, marks=pytest.mark.xfail(
+        strict=True, reason=f"no {t} recipe in this test yet (its MCP file's key, a file to "
+                            "hand-edit)")) if t in _NO_RECIPE else t for t in targets]
+
+
+@pytest.mark.parametrize("target", _recipe(available()))
 def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_path, target):
     """Install; the operator then reformats the MCP file and adds a server; the profile changes
     (one server dropped, one kept); uninstall: none of agentdeck's servers is left, the
@@ -101,7 +112,7 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
 
 # ---- 2. a forced install of one target wiped another ----------------------------------------------
 
-@pytest.mark.parametrize("forced", available())
+@pytest.mark.parametrize("forced", _recipe(available()))
 def test_forced_install_of_one_target_never_touches_another(tmp_path, forced, with_fake_target):
     """Everything installed; the operator hand-edits files of every target; then a forced
     re-install of one target (--take on every item it offers): no other target's file changes."""
@@ -166,7 +177,8 @@ def test_settings_with_comments_and_trailing_commas_are_edited_not_refused(tmp_p
     with file:line:col -- see the next test.)"""
     home = HOMES["fresh"](tmp_path / "home")
     rel = {"copilot": ".copilot/settings.json", "claude": ".claude/settings.json",
-           "codex": ".codex/config.toml", "qwen": ".qwen/settings.json"}[target]
+           "codex": ".codex/config.toml", "qwen": ".qwen/settings.json",
+           "opencode": ".config/opencode/opencode.json"}[target]
     p = home / rel
     p.parent.mkdir(parents=True, exist_ok=True)
     if target == "codex":
