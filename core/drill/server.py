@@ -8,7 +8,7 @@ wire formats the CLIs send (docs/facts/<cli>.md "A real turn offline"):
     POST /v1/responses          OpenAI Responses          Codex CLI, Copilot with wire_api=responses
     POST /v1/messages           Anthropic Messages        Claude Code, Copilot with provider anthropic
     POST /v1beta/models/<m>:streamGenerateContent?alt=sse
-                                the Gemini API            Gemini CLI; its side calls
+                                the Gemini API (genai)    Gemini CLI; its side calls
                                 (`:generateContent`, the model router) get JSON shaped by the
                                 request's response schema
 
@@ -138,7 +138,7 @@ def tool_results(wire: str, body: dict) -> int:
     if wire == "responses":
         return sum(1 for it in body.get("input") or [] if isinstance(it, dict)
                    and str(it.get("type", "")).endswith("call_output"))
-    if wire == "gemini":
+    if wire == "genai":
         return sum(1 for c in body.get("contents") or [] if isinstance(c, dict)
                    for p in c.get("parts") or []
                    if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict))
@@ -240,7 +240,7 @@ def messages_stream(model: str, call: tuple[str, str, str] | None, text: str, n:
     return _sse(ev)
 
 
-def gemini_stream(model: str, call: tuple[str, str, str] | None, text: str, n: int) -> bytes:
+def genai_stream(model: str, call: tuple[str, str, str] | None, text: str, n: int) -> bytes:
     part = ({"functionCall": {"name": call[0], "args": _args(*call)}} if call
             else {"text": text})
     return _sse([(None, {"candidates": [{"content": {"role": "model", "parts": [part]},
@@ -252,7 +252,8 @@ def gemini_stream(model: str, call: tuple[str, str, str] | None, text: str, n: i
 
 def schema_value(schema: Any, depth: int = 0) -> Any:
     """A value of a JSON schema (an OpenAPI-style one's upper-case types too): every property
-    filled, an enum's first value, a number's minimum (or 1)."""
+    filled, an enum's first value, a number's minimum (or 0: Gemini CLI's loop check reads its
+    unproductive_state_confidence, and 0 lets the turn go on)."""
     if not isinstance(schema, dict):
         return "drill"
     t = str(schema.get("type") or "").lower()
@@ -264,13 +265,13 @@ def schema_value(schema: Any, depth: int = 0) -> Any:
     if t == "array":
         return []
     if t in ("integer", "number"):
-        return schema.get("minimum", 1)
+        return schema.get("minimum", 0)
     if t == "boolean":
         return False
     return "drill"
 
 
-def gemini_side(body: dict) -> bytes:
+def genai_side(body: dict) -> bytes:
     """A Gemini generateContent answer (Gemini CLI's side calls: its model router asks for JSON
     {complexity_reasoning, complexity_score} and retries for about 90 s on anything else):
     JSON shaped by the request's response schema, else a plain text."""
@@ -291,13 +292,13 @@ def _args(name: str, arg: str, cmd: str) -> dict:
 
 
 STREAMS = {"chat": chat_stream, "responses": responses_stream, "messages": messages_stream,
-           "gemini": gemini_stream}
+           "genai": genai_stream}
 
 
 def wire_of(path: str) -> str | None:
     p = path.split("?", 1)[0].rstrip("/")
     if p.endswith(":streamGenerateContent"):
-        return "gemini"
+        return "genai"
     if p.endswith("/chat/completions"):
         return "chat"
     if p.endswith("/responses"):
@@ -343,8 +344,8 @@ class _Handler(BaseHTTPRequestHandler):
         wire = wire_of(self.path)
         if self.path.split("?", 1)[0].endswith(":generateContent") and isinstance(body, dict):
             with script.lock:
-                script.seen.append({"method": "POST", "path": self.path, "wire": "gemini-side"})
-            self._send(200, gemini_side(body), "application/json")
+                script.seen.append({"method": "POST", "path": self.path, "wire": "genai-side"})
+            self._send(200, genai_side(body), "application/json")
             return
         if wire is None or not isinstance(body, dict):
             with script.lock:
@@ -364,7 +365,7 @@ class _Handler(BaseHTTPRequestHandler):
                                 "results": results, "tool": call[0] if call else None,
                                 "command": idx, "tools_offered": len(names)})
         model = str(body.get("model") or "gpt-5.4")
-        if wire == "gemini":      # the model is in the path: /v1beta/models/<m>:stream...
+        if wire == "genai":      # the model is in the path: /v1beta/models/<m>:stream...
             model = self.path.split("?", 1)[0].rsplit("/", 1)[-1].split(":", 1)[0]
         data = STREAMS[wire](model, call, script.final_text, n)
         self.send_response(200)

@@ -25,7 +25,8 @@ __all__ = ["BUILTIN", "BY_NAME", "DIRECTIVES_FILE", "MANIFEST_NAME", "MCP_SWITCH
            "package", "part", "spec", "title"]
 
 #: the registry: one entry per target package under core/targets/, in display order
-BUILTIN: tuple[str, ...] = ("copilot", "codex", "claude", "qwen")
+BUILTIN: tuple[str, ...] = ("copilot", "codex", "claude", "qwen",
+                             "gemini")
 
 
 def _load(name: str) -> TargetSpec:

@@ -52,7 +52,7 @@ class TargetSpec:
     target packages, and `dataclasses` costs it about 8 ms at every tool call."""
     __slots__ = ("name", "title", "short", "binary", "npm_package", "home_env", "home_dirname",
                  "package", "adapter_class", "capabilities", "adapter_module", "profile_files",
-                 "directives_file", "never_write", "enforcement", "parts")
+                 "directives_file", "never_write", "enforcement", "parts", "home_subdir")
     name: str                   # the --target name, manifest target, plan target
     title: str                  # the CLI's full name, shown to the operator
     short: str                  # its short name (badges, notes)
@@ -79,13 +79,16 @@ class TargetSpec:
     #: the optional parts (OPTIONAL_PARTS) its package provides; the required ones and its
     #: channel's are implied (`has`)
     parts: frozenset[str]
+    #: "" when `home_env` names the CLI's home itself; else the folder under the one `home_env`
+    #: names that is its home (Gemini CLI: $GEMINI_CLI_HOME/.gemini, default ~/.gemini)
+    home_subdir: str
 
     def __init__(self, *, name: str, title: str, short: str, binary: str, npm_package: str,
                  home_env: str, home_dirname: str, package: str, adapter_class: str,
                  capabilities: frozenset[str] = frozenset(), adapter_module: str = "",
                  profile_files: tuple[str, ...] = (), directives_file: str = "",
                  never_write: tuple[str, ...] = (), enforcement: str = HOOKS,
-                 parts: frozenset[str] | tuple[str, ...] = ()) -> None:
+                 parts: frozenset[str] | tuple[str, ...] = (), home_subdir: str = "") -> None:
         values = dict(name=name, title=title, short=short, binary=binary,
                       npm_package=npm_package, home_env=home_env, home_dirname=home_dirname,
                       package=package, adapter_class=adapter_class,
@@ -93,7 +96,7 @@ class TargetSpec:
                       adapter_module=adapter_module or f"{package}.adapter",
                       profile_files=tuple(profile_files), directives_file=directives_file,
                       never_write=tuple(never_write), enforcement=enforcement,
-                      parts=frozenset(parts))
+                      parts=frozenset(parts), home_subdir=home_subdir)
         for k, v in values.items():
             object.__setattr__(self, k, v)
 
@@ -118,7 +121,14 @@ class TargetSpec:
         return (self.adapter_module, self.adapter_class)
 
     def home(self, host: "Host") -> "Path":
+        if self.home_subdir and host.env.get(self.home_env):
+            return self.home_at(host.cli_home(self.home_env, self.home_dirname))
         return host.cli_home(self.home_env, self.home_dirname)
+
+    def home_at(self, folder: "Path") -> "Path":
+        """The CLI's home when `home_env` is set to `folder` (a scratch copy's: the drill and
+        the live probes point the variable there and copy the files into this folder)."""
+        return folder / self.home_subdir if self.home_subdir else folder
 
     def manifest_path(self, host: "Host") -> "Path":
         return self.home(host) / MANIFEST_NAME

@@ -39,6 +39,12 @@ def turn_argv(target: str, url: str, prompt: str,
         return (["qwen", "--auth-type", "openai", "--openai-base-url", f"{url}/v1",
                  "--openai-api-key", "offline-test", "-m", "gpt-5.4", "--yolo", prompt],
                 {"QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
+    if target == "gemini":
+        # the drill's recipe (core/targets/gemini/drill.py RUNNER) without its MCP allowlist;
+        # the sign-in is chosen by the scratch host's system defaults (clientkit.py)
+        return (["gemini", "--yolo", "-p", prompt],
+                {"GOOGLE_GEMINI_BASE_URL": url, "GEMINI_API_KEY": "offline-test",
+                 "GEMINI_CLI_TRUST_WORKSPACE": "true"})
     raise ValueError(target)
 
 

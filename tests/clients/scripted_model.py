@@ -65,7 +65,7 @@ def schema_value(schema: dict, depth: int = 0):
     if t == "array":
         return []
     if t in ("integer", "number"):
-        return schema.get("minimum", 1)
+        return schema.get("minimum", 0)
     if t == "boolean":
         return False
     return "scripted"
@@ -128,7 +128,7 @@ class ScriptedModel:
         as mcp__<server>__<tool>, the hook's spelling; another namespace's by their names)."""
         out = set()
         for _, body in self.requests:
-            for t in self._tools(body):
+            for t in self.tools_of(body):
                 fn = t.get("function") if isinstance(t, dict) and isinstance(t.get("function"), dict) else t
                 if isinstance(fn, dict) and fn.get("name"):
                     out.add(fn["name"])
@@ -140,7 +140,7 @@ class ScriptedModel:
         return out
 
     @staticmethod
-    def _tools(body: dict) -> list:
+    def tools_of(body: dict) -> list:
         """A request's tool list; a Gemini request's function declarations flattened."""
         tools = body.get("tools") or []
         if any(isinstance(t, dict) and "functionDeclarations" in t for t in tools):
@@ -199,7 +199,7 @@ class ScriptedModel:
     def _pick(self, body: dict) -> tuple[str, dict] | None:
         """The tool call answering `body`, or None for the final text."""
         if self.calls is None:
-            return None if self._has_result(body) else self._shell_tool(self._tools(body))
+            return None if self._has_result(body) else self._shell_tool(self.tools_of(body))
         n = self._results_in(body)
         if n >= len(self.calls):
             return None
@@ -209,8 +209,8 @@ class ScriptedModel:
             if step is None:              # the final text
                 return None
         if isinstance(step, str):
-            return ScriptedModel(command=step)._shell_tool(self._tools(body))
-        return ScriptedModel(command="", call=step)._shell_tool(self._tools(body))
+            return ScriptedModel(command=step)._shell_tool(self.tools_of(body))
+        return ScriptedModel(command="", call=step)._shell_tool(self.tools_of(body))
 
     def tool_results(self) -> list[str]:
         """The text of every tool result the CLI sent back (the last request's, in order)."""

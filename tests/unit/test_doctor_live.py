@@ -15,7 +15,8 @@ from test_doctor_checks import install, make_host, write_files
 from tests.target_homes import target_home
 
 LIVE_IDS = {"copilot.live.hooks", "copilot.live.settings", "copilot.live.mcp", "codex.live.config",
-            "codex.live.hooks", "codex.live.mcp", "claude.live.doctor", "qwen.live.settings"}
+            "codex.live.hooks", "codex.live.mcp", "claude.live.doctor", "qwen.live.settings",
+            "gemini.live.settings"}
 
 
 def not_installed(target, probe, binary):

@@ -120,7 +120,7 @@ def test_gemini_stream_for_gemini_cli_and_its_router_gets_schema_shaped_json():
         text = answer["candidates"][0]["content"]["parts"][0]["text"]
         assert set(json.loads(text)) == {"complexity_reasoning", "complexity_score"}
         assert isinstance(json.loads(text)["complexity_score"], int)
-    assert [s.get("command") for s in script.seen if s.get("wire") == "gemini"] == [0, 1, None]
+    assert [s.get("command") for s in script.seen if s.get("wire") == "genai"] == [0, 1, None]
 
 
 def test_a_request_without_tools_gets_text():
