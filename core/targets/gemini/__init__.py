@@ -4,7 +4,7 @@
 Gemini CLI is retired for consumer (Google account) sign-in in favour of Antigravity CLI; it
 remains for Gemini API keys, Vertex AI and Code Assist Standard/Enterprise (docs/facts/gemini.md
 section 0)."""
-from ..spec import MCP_SWITCHES, TargetSpec
+from ..spec import HOOKS, MCP_SWITCHES, TargetSpec
 
 SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="gemini", title="Gemini CLI", short="Gemini",
@@ -13,5 +13,8 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     home_env="GEMINI_CLI_HOME", home_dirname=".gemini", home_subdir=".gemini",
     package=__name__, adapter_class="GeminiTarget",
     profile_files=("settings.json",),
+    enforcement=HOOKS,
+    parts=frozenset({"probes", "drill", "views"}),
+    #: no DISABLE_ALL: hooksConfig.enabled / hooksConfig.disabled are its switches (health.py)
     capabilities=frozenset({MCP_SWITCHES}),
 )

@@ -89,3 +89,10 @@ def recognise(p: dict) -> tuple[int, Dialect] | None:
     if _gemini(p):
         return 90, GEMINI
     return None
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.dialect import DialectModule
+    from . import dialect as _this
+    _conforms: DialectModule = _this

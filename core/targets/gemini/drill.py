@@ -72,3 +72,10 @@ def prepare(host: Host, real: Path, copy: Path) -> Prepared:
     for key, value in TURN_SETTINGS.items():
         doc.set(key, value)
     return [], {"settings.json": doc.text().encode()}
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.drill import DrillPart
+    from . import drill as _this
+    _conforms: DrillPart = _this

@@ -126,3 +126,10 @@ PROMPTS = {
                              lambda p: snake_prompt("BeforeAgent", p, timestamp=_ISO,
                                                     transcript_path=_TRANSCRIPT)),
 }
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.policy import PolicyModule
+    from . import policy as _this
+    _conforms: PolicyModule = _this

@@ -87,3 +87,10 @@ def compare(ctx: Context, results: dict[str, ProbeResult | None], outs: dict[str
                   f"{tilde(ctx, str(data.get('output') or ''))}", fix="run `gemini` by hand to see why")
     else:
         out.ok(f"Gemini CLI loads its settings ({seconds(res)})")
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.probes import ProbesPart
+    from . import probes as _this
+    _conforms: ProbesPart = _this

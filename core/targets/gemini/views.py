@@ -14,3 +14,10 @@ VIEWS = TargetViews(
     mcp_enable="Gemini CLI starts every configured server not named in mcp.excluded: agentdeck "
                "names a default-disabled server there until you switch it on",
 )
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..parts.views import ViewsPart
+    from . import views as _this
+    _conforms: ViewsPart = _this
