@@ -33,25 +33,27 @@ MAX_DEPTH = 12          # nesting kept from tool args
 MAX_ITEMS = 200         # entries kept per list / dict in tool args
 
 #: canonical event -> the spellings the CLIs use for it (Copilot camelCase first, then the
-#: PascalCase names of Claude Code, Codex, VS Code and Copilot's aliases). Lookup ignores case,
-#: "_" and "-", so snake_case (and the canonical name itself) resolve too. A CLI's also_events
+#: PascalCase names of Claude Code, Codex, VS Code and Copilot's aliases, then Gemini CLI's own:
+#: BeforeTool, AfterTool, BeforeAgent, AfterAgent, PreCompress). Lookup ignores case, "_" and
+#: "-", so snake_case (and the canonical name itself) resolve too. A CLI's also_events
 #: (core/facts/versions.py) are spellings of the canonical event they are decided as: Claude
 #: Code's PreSkillShellCommand (a skill's own `!command`, a Bash call in PreToolUse's payload)
 #: is a pre-tool call; the audit line keeps the spelling in raw_event.
 EVENTS: dict[str, tuple[str, ...]] = {
     "session_start": ("sessionStart", "SessionStart"),
     "session_end": ("sessionEnd", "SessionEnd"),
-    "user_prompt_submit": ("userPromptSubmitted", "UserPromptSubmit"),
+    "user_prompt_submit": ("userPromptSubmitted", "UserPromptSubmit", "BeforeAgent"),
     "user_prompt_transformed": ("userPromptTransformed",),
-    "pre_tool_use": ("preToolUse", "PreToolUse", "PreSkillShellCommand", "tool.execute.before"),
-    "post_tool_use": ("postToolUse", "PostToolUse"),
+    "pre_tool_use": ("preToolUse", "PreToolUse", "PreSkillShellCommand", "tool.execute.before",
+                     "BeforeTool"),
+    "post_tool_use": ("postToolUse", "PostToolUse", "AfterTool"),
     "post_tool_use_failure": ("postToolUseFailure", "PostToolUseFailure"),
     "pre_mcp_tool_call": ("preMcpToolCall", "PreMcpToolCall"),
     "permission_request": ("permissionRequest", "PermissionRequest"),
-    "stop": ("agentStop", "Stop"),
+    "stop": ("agentStop", "Stop", "AfterAgent"),
     "subagent_start": ("subagentStart", "SubagentStart"),
     "subagent_stop": ("subagentStop", "SubagentStop"),
-    "pre_compact": ("preCompact", "PreCompact"),
+    "pre_compact": ("preCompact", "PreCompact", "PreCompress"),
     "notification": ("notification", "Notification"),
     "error": ("errorOccurred", "ErrorOccurred", "StopFailure"),
 }

@@ -30,7 +30,7 @@ from typing import Callable
 
 from ..host import Host, HostError
 from ..policy import offered, vocabulary
-from ..targets import dialects
+from ..targets import dialects, registry
 from . import forms, operator_rule, ready, receipts, record, report, runners, scratch
 
 HARMLESS_FILE = "drill-harmless.txt"
@@ -177,11 +177,13 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
     s = scratch.make(host, drill_id, target)
     try:
         real = runners.cli_home(host, target)
+        copy = registry.spec(target).home_at(s.cli_home)    # where the variable makes it read
+        host.mkdir(copy, mode=0o700)
         for name in r.copy:
-            scratch.copy_into(host, real / name, s.cli_home / name)
-        extra_args, extra_files = runners.prepare(host, target, real, s.cli_home)
+            scratch.copy_into(host, real / name, copy / name)
+        extra_args, extra_files = runners.prepare(host, target, real, copy)
         for name, data in extra_files.items():
-            host.write_atomic(s.cli_home / name, data, mode=0o600)
+            host.write_atomic(copy / name, data, mode=0o600)
         scratch.link_caches(host, s, r.cache_links)
         homes = runners.home_vars()
         env = {k: v for k, v in host.env.items() if k not in runners.CREDENTIAL_VARS

@@ -7,6 +7,10 @@ wire formats the CLIs send (docs/facts/<cli>.md "A real turn offline"):
     POST /v1/chat/completions   OpenAI Chat Completions   Copilot CLI (default)
     POST /v1/responses          OpenAI Responses          Codex CLI, Copilot with wire_api=responses
     POST /v1/messages           Anthropic Messages        Claude Code, Copilot with provider anthropic
+    POST /v1beta/models/<m>:streamGenerateContent?alt=sse
+                                the Gemini API (genai)    Gemini CLI; its side calls
+                                (`:generateContent`, the model router) get JSON shaped by the
+                                request's response schema
 
 The script is a list of shell commands. Each request is answered by where the conversation is:
 with N tool results in it so far, the model calls command N with the CLI's own shell tool (found
@@ -55,6 +59,10 @@ def _tool_names(tools: Any) -> list[str]:
     out = []
     for t in tools if isinstance(tools, list) else []:
         if not isinstance(t, dict):
+            continue
+        if isinstance(t.get("functionDeclarations"), list):     # the Gemini API
+            out += [f["name"] for f in t["functionDeclarations"]
+                    if isinstance(f, dict) and isinstance(f.get("name"), str)]
             continue
         fn = t.get("function") if isinstance(t.get("function"), dict) else None
         name = (fn or {}).get("name") or t.get("name")
@@ -130,6 +138,10 @@ def tool_results(wire: str, body: dict) -> int:
     if wire == "responses":
         return sum(1 for it in body.get("input") or [] if isinstance(it, dict)
                    and str(it.get("type", "")).endswith("call_output"))
+    if wire == "genai":
+        return sum(1 for c in body.get("contents") or [] if isinstance(c, dict)
+                   for p in c.get("parts") or []
+                   if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict))
     n = 0
     for m in body.get("messages") or []:
         if isinstance(m, dict) and isinstance(m.get("content"), list):
@@ -228,6 +240,50 @@ def messages_stream(model: str, call: tuple[str, str, str] | None, text: str, n:
     return _sse(ev)
 
 
+def genai_stream(model: str, call: tuple[str, str, str] | None, text: str, n: int) -> bytes:
+    part = ({"functionCall": {"name": call[0], "args": _args(*call)}} if call
+            else {"text": text})
+    return _sse([(None, {"candidates": [{"content": {"role": "model", "parts": [part]},
+                                         "finishReason": "STOP", "index": 0}],
+                         "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                           "totalTokenCount": 15},
+                         "modelVersion": model})])
+
+
+def schema_value(schema: Any, depth: int = 0) -> Any:
+    """A value of a JSON schema (an OpenAPI-style one's upper-case types too): every property
+    filled, an enum's first value, a number's minimum (or 0: Gemini CLI's loop check reads its
+    unproductive_state_confidence, and 0 lets the turn go on)."""
+    if not isinstance(schema, dict):
+        return "drill"
+    t = str(schema.get("type") or "").lower()
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if t == "object" or "properties" in schema:
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        return {k: schema_value(v, depth + 1) for k, v in props.items()} if depth < 8 else {}
+    if t == "array":
+        return []
+    if t in ("integer", "number"):
+        return schema.get("minimum", 0)
+    if t == "boolean":
+        return False
+    return "drill"
+
+
+def genai_side(body: dict) -> bytes:
+    """A Gemini generateContent answer (Gemini CLI's side calls: its model router asks for JSON
+    {complexity_reasoning, complexity_score} and retries for about 90 s on anything else):
+    JSON shaped by the request's response schema, else a plain text."""
+    cfg = body.get("generationConfig") if isinstance(body.get("generationConfig"), dict) else {}
+    schema = cfg.get("responseJsonSchema") or cfg.get("responseSchema")
+    text = json.dumps(schema_value(schema)) if schema else FINAL_TEXT
+    return json.dumps({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
+                                       "finishReason": "STOP", "index": 0}],
+                       "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                         "totalTokenCount": 15}}).encode()
+
+
 def _args(name: str, arg: str, cmd: str) -> dict:
     args: dict[str, Any] = {arg: cmd}
     if name in ("bash", "Bash"):
@@ -235,11 +291,14 @@ def _args(name: str, arg: str, cmd: str) -> dict:
     return args
 
 
-STREAMS = {"chat": chat_stream, "responses": responses_stream, "messages": messages_stream}
+STREAMS = {"chat": chat_stream, "responses": responses_stream, "messages": messages_stream,
+           "genai": genai_stream}
 
 
 def wire_of(path: str) -> str | None:
     p = path.split("?", 1)[0].rstrip("/")
+    if p.endswith(":streamGenerateContent"):
+        return "genai"
     if p.endswith("/chat/completions"):
         return "chat"
     if p.endswith("/responses"):
@@ -283,6 +342,11 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = {}
         wire = wire_of(self.path)
+        if self.path.split("?", 1)[0].endswith(":generateContent") and isinstance(body, dict):
+            with script.lock:
+                script.seen.append({"method": "POST", "path": self.path, "wire": "genai-side"})
+            self._send(200, genai_side(body), "application/json")
+            return
         if wire is None or not isinstance(body, dict):
             with script.lock:
                 script.seen.append({"method": "POST", "path": self.path, "wire": None})
@@ -301,6 +365,8 @@ class _Handler(BaseHTTPRequestHandler):
                                 "results": results, "tool": call[0] if call else None,
                                 "command": idx, "tools_offered": len(names)})
         model = str(body.get("model") or "gpt-5.4")
+        if wire == "genai":      # the model is in the path: /v1beta/models/<m>:stream...
+            model = self.path.split("?", 1)[0].rsplit("/", 1)[-1].split(":", 1)[0]
         data = STREAMS[wire](model, call, script.final_text, n)
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")

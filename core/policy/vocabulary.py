@@ -163,7 +163,8 @@ _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", 
               "dirPath", "directory", "filename", "file",
               "paths",    # Copilot 1.0.102 rg/glob: one directory or a list of them
               "scriptPath",   # Claude Code's Workflow: the script file it runs
-              "workspacePath")    # Qwen Code's record_artifact: a file of the workspace
+              "workspacePath",    # Qwen Code's record_artifact: a file of the workspace
+              "dir_path")   # Gemini CLI 0.61.0 glob, grep_search, list_directory: the folder
 _URL_KEYS = ("url", "urls", "uri", "query")
 _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
 #: the keys whose name says "a command": given to a tool nobody declares, the call is a shell
@@ -173,8 +174,9 @@ _COMMAND_KEYS = ("command", "cmd", "commandLine", "command_line", "cmdline", "sc
                  "shell_command", "shellCommand")
 #: a shell tool's argument naming the folder the command runs in (Qwen Code's run_shell_command
 #: `directory`, docs/facts/qwen.md section 2; OpenCode's bash `workdir`, docs/facts/opencode.md
-#: section 2): a relative path in the command is read from there
-_CWD_KEYS = ("directory", "workdir")
+#: section 2; Gemini CLI's run_shell_command `dir_path`): a relative path in the command is read
+#: from there
+_CWD_KEYS = ("directory", "workdir", "dir_path")
 #: patterns are compiled on first use (re's cache), not at import: the handler imports this
 #: module on every pre-tool call and most calls never need them
 _PATCH_FILE = (r"(?m)^\s*\*\*\*\s*(?:Add|Update|Delete)\s+File:\s*(.+?)\s*$"
@@ -417,7 +419,11 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
                         + _first_str(args, _PATH_KEYS), kind)      # every base directory
         return Call("read", name, _first_str(args, _PATH_KEYS), kind)
     if cls == "web":
-        return Call("web", name, _first_str(args, _URL_KEYS))
+        urls = _first_str(args, _URL_KEYS)
+        if not urls and isinstance(args.get("prompt"), str):
+            # Gemini CLI 0.61.0's web_fetch takes {prompt} with the URLs written inside it
+            urls = re.findall(r"https?://[^\s\"'<>)\]]+", args["prompt"])
+        return Call("web", name, urls)
     texts = _strings(args)[:50]
     unknown = found is _OTHER
     keys = _COMMAND_KEYS if unknown else _SHELL_KEYS[:2]
@@ -478,9 +484,9 @@ def _tool_calls(payload: dict, mcp_servers=(), vocab: "Vocabulary | None" = None
                          vocab=vocab)]
     if "tool_name" in payload:                               # Claude, Codex, VS Code, Pascal
         srv = None
-        for field in vocab[2]:                    # Claude: mcp_server {name, source}
-            v = payload.get(field)
-            v = v.get("name") if isinstance(v, dict) else None
+        for field in vocab[2]:      # Claude: mcp_server {name, source}; Gemini CLI:
+            v = payload.get(field)  # mcp_context {server_name, tool_name, command, args}
+            v = (v.get("name") or v.get("server_name")) if isinstance(v, dict) else None
             if isinstance(v, str) and v:
                 srv = v
                 break

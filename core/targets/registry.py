@@ -25,7 +25,7 @@ __all__ = ["BUILTIN", "BY_NAME", "DIRECTIVES_FILE", "MANIFEST_NAME", "MCP_SWITCH
            "package", "part", "spec", "title"]
 
 #: the registry: one entry per target package under core/targets/, in display order
-BUILTIN: tuple[str, ...] = ("copilot", "codex", "claude", "qwen", "opencode")
+BUILTIN: tuple[str, ...] = ("copilot", "codex", "claude", "qwen", "opencode", "gemini")
 
 
 def _load(name: str) -> TargetSpec:

@@ -46,11 +46,14 @@ def hook_group(wrapper_path: Path, event: str, timeout: int) -> dict:
 def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: DiskView,
                         settings: dict | None, settings_path: Path, wrapper_path: Path,
                         st: DesiredState, add_policy: Callable[[], None],
-                        fmt: str = "json") -> None:
+                        fmt: str = "json",
+                        group_of: Callable[[Path, str, int], dict] = hook_group) -> None:
     """Plan the wrapper and one member item per event into `st` (st.info["hooks"] and
     st.info["other_hook_sources"] too). `facts`: the target's CliFacts; `add_policy`: adds the
     compiled policy next to the wrapper (called when the wrapper is wanted); `fmt`: how the
-    settings file is read and edited ("json", or "jsonc" where the CLI allows comments)."""
+    settings file is read and edited ("json", or "jsonc" where the CLI allows comments);
+    `group_of(wrapper, event, timeout in seconds)`: agentdeck's matcher group for one event
+    (hook_group, unless the CLI wants more in it: Gemini CLI's name and milliseconds)."""
 
     host = view.host
     marker = str(wrapper_path)
@@ -124,7 +127,7 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
     if not events:
         return
     for canon, ev in events:
-        group = hook_group(wrapper_path, ev, profile.hooks.timeout)
+        group = group_of(wrapper_path, ev, profile.hooks.timeout)
         _, now = find_member(on_disk.get(ev), marker)
         others = theirs.get(ev, 0)
         reason = f"calls the wrapper for {ev} (timeout {profile.hooks.timeout} s)"

@@ -62,7 +62,8 @@ class TargetSpec:
     home_env: str               # the environment variable that moves the CLI's home
     home_dirname: str           # its default under $HOME
     #: "" when home_env names the home itself; else the home's folder under home_env's value
-    #: (OpenCode: "opencode" under XDG_CONFIG_HOME, home_dirname ".config/opencode")
+    #: (OpenCode: "opencode" under XDG_CONFIG_HOME, home_dirname ".config/opencode"; Gemini
+    #: CLI: ".gemini" under GEMINI_CLI_HOME, default ~/.gemini)
     home_subdir: str
     package: str                # the target's package (its adapter, facts, dialect, ...)
     adapter_class: str          # the adapter's class in `<package>.adapter`
@@ -83,7 +84,6 @@ class TargetSpec:
     #: the optional parts (OPTIONAL_PARTS) its package provides; the required ones and its
     #: channel's are implied (`has`)
     parts: frozenset[str]
-
     def __init__(self, *, name: str, title: str, short: str, binary: str, npm_package: str,
                  home_env: str, home_dirname: str, package: str, adapter_class: str,
                  home_subdir: str = "",
@@ -128,6 +128,11 @@ class TargetSpec:
     def home_env_value(self, home: "Path") -> str:
         """What home_env is set to so that the CLI's home is `home` (a scratch copy's)."""
         return str(home.parent if self.home_subdir else home)
+
+    def home_at(self, folder: "Path") -> "Path":
+        """The CLI's home when `home_env` is set to `folder` (a scratch copy's: the drill and
+        the live probes point the variable there and copy the files into this folder)."""
+        return folder / self.home_subdir if self.home_subdir else folder
 
     def manifest_path(self, host: "Host") -> "Path":
         return self.home(host) / MANIFEST_NAME

@@ -218,7 +218,10 @@ def resolve_handler(host: Host, command: str, wrapper_path: Path | None = None,
 #: (tests/unit/test_wrapper_seal.py checks them against the handler's EVENTS)
 PRE_TOOL_SPELLINGS = ("preToolUse", "PreToolUse", "PreSkillShellCommand", "pre_tool_use")
 PROMPT_SPELLINGS = ("userPromptSubmitted", "UserPromptSubmit", "user_prompt_submit")
-DECISION_SPELLINGS = PRE_TOOL_SPELLINGS + PROMPT_SPELLINGS
+#: a CLI's own names for them (Gemini CLI's BeforeTool and BeforeAgent): only the wrapper of the
+#: target whose dialect registers them (Dialect.events) adds them to its patterns
+OWN_SPELLINGS = ("BeforeTool", "BeforeAgent")
+DECISION_SPELLINGS = PRE_TOOL_SPELLINGS + PROMPT_SPELLINGS + OWN_SPELLINGS
 #: the reason a damaged guard's deny gives (the wrapper adds what is damaged on stderr)
 FAIL_REASON = ("the agentdeck guard cannot decide (its handler or compiled policy is missing or "
                "damaged): denied until `agentdeck apply` puts it back")
@@ -242,7 +245,9 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
     open; core/seal.py seals it with the compiled policy's path, digest and on_error."""
     shown = _sh_dq(handler.argv[0] if handler.argv else "")
     audit = shlex.quote(str(Path(state_dir) / "audit.jsonl"))
-    pre_code, pre_out, prompt_code, prompt_out = _deny_answers(target)
+    pre_code, pre_out, prompt_code, prompt_out, (pre_ev, prompt_ev) = _deny_answers(target)
+    pre_names = PRE_TOOL_SPELLINGS + tuple(e for e in (pre_ev,) if e not in PRE_TOOL_SPELLINGS)
+    prompt_names = PROMPT_SPELLINGS + tuple(e for e in (prompt_ev,) if e not in PROMPT_SPELLINGS)
     return (
         "#!/bin/sh\n"
         f"# Written by agentdeck for {target}: runs the profile's hook handler for one event.\n"
@@ -259,8 +264,8 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
         "unset AGENTDECK_CONFIG_DIR BASH_ENV ENV\n"
         "agentdeck_fail() {\n"
         "  case \"$AGENTDECK_EVENT\" in\n"
-        f"    {'|'.join(PRE_TOOL_SPELLINGS)}) code={pre_code} out={shlex.quote(pre_out)} ;;\n"
-        f"    {'|'.join(PROMPT_SPELLINGS)}) code={prompt_code} out={shlex.quote(prompt_out)} ;;\n"
+        f"    {'|'.join(pre_names)}) code={pre_code} out={shlex.quote(pre_out)} ;;\n"
+        f"    {'|'.join(prompt_names)}) code={prompt_code} out={shlex.quote(prompt_out)} ;;\n"
         "    *) exit 0 ;;\n"
         "  esac\n"
         "  [ \"$AGENTDECK_ON_ERROR\" = deny ] || { echo \"agentdeck: $1; event $AGENTDECK_EVENT "
@@ -295,8 +300,9 @@ def _found_test(handler: Handler) -> str:
     return f"command -v {q} >/dev/null 2>&1"
 
 
-def _deny_answers(target: str) -> tuple[int, str, int, str]:
-    """(pre-tool exit, stdout, prompt exit, stdout) of a deny in the target's own channel
+def _deny_answers(target: str) -> tuple[int, str, int, str, tuple[str, str]]:
+    """(pre-tool exit, stdout, prompt exit, stdout, (the pre-tool and prompt events as its
+    dialect registers them)) of a deny in the target's own channel
     (its dialect part's facts, core/policy/answer.py), for the wrapper to give when the guard
     cannot run. A deny's exit and JSON are the ones the handler itself would answer."""
     from ..policy import answer   # local: only when a wrapper is rendered (a plan)
@@ -306,7 +312,7 @@ def _deny_answers(target: str) -> tuple[int, str, int, str]:
     dialect = speaker.default if speaker is not None else dialects.UNKNOWN
     pre_code, pre_out, _ = answer.answer("pre_tool_use", dialect, "deny", FAIL_REASON)
     prompt_code, prompt_out, _ = answer.answer("user_prompt_submit", dialect, "deny", FAIL_REASON)
-    return pre_code, pre_out, prompt_code, prompt_out
+    return pre_code, pre_out, prompt_code, prompt_out, dialect.events
 
 
 def sealed(text: str, policy: str, digest: str, on_error: str) -> str:

@@ -2,6 +2,7 @@
 
     python tests/clients/capture_payloads.py            # all three CLIs (each ~1-3 s)
     python tests/clients/capture_payloads.py --mcp      # an MCP tool call instead: mcp-*.json
+    python tests/clients/capture_payloads.py gemini     # those CLIs only
 
 For each CLI: a scratch home with agentdeck's default profile applied, the hook handler swapped
 for a capturing one (it saves stdin per event, then runs agentdeck-hook), and one real offline
@@ -46,7 +47,7 @@ COMMAND = "echo agentdeck-capture > captured.txt"
 PROMPT = "run the scripted command"
 MCP_SERVER, MCP_TOOL = "Srv.Dot", "leave.marker-v2"
 MCP_EVENTS = {"copilot": ("preToolUse", "preMcpToolCall", "permissionRequest"),
-              "codex": ("PreToolUse",), "claude": ("PreToolUse",)}
+              "codex": ("PreToolUse",), "claude": ("PreToolUse",), "gemini": ("BeforeTool",)}
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
@@ -136,7 +137,8 @@ def capture(target: str, clients, mcp: bool = False) -> dict[str, dict]:
 def main() -> int:
     mcp = "--mcp" in sys.argv[1:]
     clients = install_all()
-    for target in ("copilot", "codex", "claude"):
+    names = [a for a in sys.argv[1:] if not a.startswith("-")]
+    for target in names or ("copilot", "codex", "claude"):
         if target in clients.failures:
             print(f"{target}: not installed ({clients.failures[target]})")
             continue

@@ -159,7 +159,32 @@ def scratch_host(base: Path, clients: Clients) -> Host:
     env["PATH"] = os.pathsep.join(dict.fromkeys(path))
     for var in CREDENTIAL_VARS:
         env.pop(var, None)
+    env["GEMINI_CLI_SYSTEM_DEFAULTS_PATH"] = str(gemini_offline_defaults(clients.root))
     return Host.from_environment(home, env=env)
+
+
+#: Gemini CLI's lowest settings layer for offline turns: with GOOGLE_GEMINI_BASE_URL set and no
+#: sign-in chosen, Gemini 0.61.0 picks one it then refuses ("Invalid auth method selected.");
+#: this chooses the API key without a line in the scratch home's own settings.json
+#: (docs/facts/gemini.md section 7)
+GEMINI_OFFLINE_DEFAULTS = {"security": {"auth": {"selectedType": "gemini-api-key"}},
+                           "general": {"enableAutoUpdate": False,
+                                       "enableAutoUpdateNotification": False},
+                           "telemetry": {"enabled": False},
+                           "privacy": {"usageStatisticsEnabled": False}}
+
+
+def gemini_offline_defaults(root: Path) -> Path:
+    """The system-defaults file (GEMINI_CLI_SYSTEM_DEFAULTS_PATH) of the scratch hosts, kept in
+    the clients cache: Gemini skips a system file in a folder others can write (/tmp)."""
+    path = root / "gemini-offline" / "system-defaults.json"
+    text = json.dumps(GEMINI_OFFLINE_DEFAULTS, indent=2) + "\n"
+    if not path.is_file() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.chmod(path.parent, 0o755)
+        path.write_text(text)
+        os.chmod(path, 0o644)
+    return path
 
 
 def main() -> int:

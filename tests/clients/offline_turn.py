@@ -46,6 +46,12 @@ def turn_argv(target: str, url: str, prompt: str,
         port = url.rsplit(":", 1)[1]
         return ([RUNNER.binary, *RUNNER.args, prompt],
                 {k: v.replace("{port}", port) for k, v in RUNNER.env.items()})
+    if target == "gemini":
+        # the drill's recipe (core/targets/gemini/drill.py RUNNER) without its MCP allowlist;
+        # the sign-in is chosen by the scratch host's system defaults (clientkit.py)
+        return (["gemini", "--yolo", "-p", prompt],
+                {"GOOGLE_GEMINI_BASE_URL": url, "GEMINI_API_KEY": "offline-test",
+                 "GEMINI_CLI_TRUST_WORKSPACE": "true"})
     raise ValueError(target)
 
 

@@ -2,7 +2,10 @@
 "Running a real turn offline"): the first request that offers a shell tool is answered with
 one call of it running `command`; a request that carries the tool's result is answered with a
 final text. Wire formats: OpenAI Chat Completions (Copilot), OpenAI Responses (Codex), Anthropic
-Messages (Claude Code), all streamed as server-sent events.
+Messages (Claude Code), all streamed as server-sent events, and the Gemini API (Gemini CLI:
+`/v1beta/models/<m>:streamGenerateContent?alt=sse`, and `:generateContent` for its side calls,
+which are answered with JSON shaped by the request's response schema and kept in
+`m.side_requests`, not `m.requests`).
 
     with ScriptedModel(command="touch /tmp/x") as m:
         env["ANTHROPIC_BASE_URL"] = m.url ...
@@ -25,7 +28,51 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SHELL_NAMES = ("bash", "Bash", "exec_command", "shell", "run_in_terminal", "powershell",
-               "run_shell_command")   # Qwen Code
+               "run_shell_command")   # Qwen Code, Gemini CLI
+
+
+def gemini_tools(tools) -> list[dict]:
+    """A Gemini request's tools ([{functionDeclarations: [...]}]) as a flat list of
+    {name, parameters} (its JSON schema; an OpenAPI-style schema's types lower-cased)."""
+    out = []
+    for t in tools if isinstance(tools, list) else []:
+        for fd in (t.get("functionDeclarations") or []) if isinstance(t, dict) else []:
+            if isinstance(fd, dict) and fd.get("name"):
+                schema = fd.get("parametersJsonSchema") or fd.get("parameters") or {}
+                out.append({"name": fd["name"], "parameters": _lower_types(schema)})
+    return out
+
+
+def _lower_types(schema):
+    if isinstance(schema, dict):
+        return {k: (v.lower() if k == "type" and isinstance(v, str) else _lower_types(v))
+                for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_lower_types(v) for v in schema]
+    return schema
+
+
+def schema_value(schema: dict, depth: int = 0):
+    """A value of a JSON schema (a Gemini side call's responseJsonSchema): every property
+    filled, the first enum value, a number's minimum."""
+    schema = _lower_types(schema or {})
+    t = schema.get("type")
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if t == "object" or "properties" in schema:
+        return {k: schema_value(v, depth + 1)
+                for k, v in (schema.get("properties") or {}).items()} if depth < 8 else {}
+    if t == "array":
+        return []
+    if t in ("integer", "number"):
+        return schema.get("minimum", 0)
+    if t == "boolean":
+        return False
+    return "scripted"
+
+
+def _sse_data(payloads: list[dict]) -> bytes:
+    return "".join(f"data: {json.dumps(p)}\r\n\r\n" for p in payloads).encode()
 
 
 def _sse(events: list[tuple[str | None, dict | str]]) -> bytes:
@@ -71,6 +118,8 @@ class ScriptedModel:
         self.command, self.final_text, self.call = command, final_text, call
         self.calls = calls
         self.requests: list[tuple[str, dict]] = []
+        #: Gemini CLI's side calls (generateContent: the model router), apart from the turn's
+        self.side_requests: list[tuple[str, dict]] = []
         self._server: ThreadingHTTPServer | None = None
 
     # ---- decisions -------------------------------------------------------------------------
@@ -79,7 +128,7 @@ class ScriptedModel:
         as mcp__<server>__<tool>, the hook's spelling; another namespace's by their names)."""
         out = set()
         for _, body in self.requests:
-            for t in body.get("tools") or []:
+            for t in self.tools_of(body):
                 fn = t.get("function") if isinstance(t, dict) and isinstance(t.get("function"), dict) else t
                 if isinstance(fn, dict) and fn.get("name"):
                     out.add(fn["name"])
@@ -89,6 +138,14 @@ class ScriptedModel:
                         if isinstance(x, dict) and isinstance(x.get("name"), str):
                             out.add(f"{ns}__{x['name']}" if ns.startswith("mcp__") else x["name"])
         return out
+
+    @staticmethod
+    def tools_of(body: dict) -> list:
+        """A request's tool list; a Gemini request's function declarations flattened."""
+        tools = body.get("tools") or []
+        if any(isinstance(t, dict) and "functionDeclarations" in t for t in tools):
+            return gemini_tools(tools)
+        return tools
 
     def _shell_tool(self, tools: list) -> tuple[str, dict] | None:
         if self.call is not None and self.call[0].startswith("!"):
@@ -114,11 +171,21 @@ class ScriptedModel:
 
     @staticmethod
     def _has_result(body: dict) -> bool:
-        text = json.dumps(body.get("messages") or body.get("input") or [])
-        return any(k in text for k in ('"tool_result"', '"role": "tool"', '"function_call_output"'))
+        text = json.dumps(body.get("messages") or body.get("input") or body.get("contents") or [])
+        return any(k in text for k in ('"tool_result"', '"role": "tool"', '"function_call_output"',
+                                       '"functionResponse"'))
+
+    @staticmethod
+    def _gemini_results(body: dict) -> list[dict]:
+        """A Gemini request's functionResponse parts, in order."""
+        return [p["functionResponse"] for c in body.get("contents") or [] if isinstance(c, dict)
+                for p in c.get("parts") or []
+                if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict)]
 
     @staticmethod
     def _results_in(body: dict) -> int:
+        if "contents" in body:
+            return len(ScriptedModel._gemini_results(body))
         n = 0
         for m in body.get("messages") or body.get("input") or []:
             if not isinstance(m, dict):
@@ -132,7 +199,7 @@ class ScriptedModel:
     def _pick(self, body: dict) -> tuple[str, dict] | None:
         """The tool call answering `body`, or None for the final text."""
         if self.calls is None:
-            return None if self._has_result(body) else self._shell_tool(body.get("tools"))
+            return None if self._has_result(body) else self._shell_tool(self.tools_of(body))
         n = self._results_in(body)
         if n >= len(self.calls):
             return None
@@ -142,8 +209,8 @@ class ScriptedModel:
             if step is None:              # the final text
                 return None
         if isinstance(step, str):
-            return ScriptedModel(command=step)._shell_tool(body.get("tools"))
-        return ScriptedModel(command="", call=step)._shell_tool(body.get("tools"))
+            return ScriptedModel(command=step)._shell_tool(self.tools_of(body))
+        return ScriptedModel(command="", call=step)._shell_tool(self.tools_of(body))
 
     def tool_results(self) -> list[str]:
         """The text of every tool result the CLI sent back (the last request's, in order)."""
@@ -154,6 +221,8 @@ class ScriptedModel:
     @staticmethod
     def results_of(body: dict) -> list[str]:
         """The text of every tool result one request carries, in order."""
+        if "contents" in body:
+            return [json.dumps(r.get("response")) for r in ScriptedModel._gemini_results(body)]
         out = []
         for m in body.get("messages") or body.get("input") or []:
             if not isinstance(m, dict):
@@ -255,6 +324,30 @@ class ScriptedModel:
                ("message_stop", {"type": "message_stop"})]
         return _sse(ev)
 
+    def gemini(self, body: dict) -> bytes:
+        """A streamGenerateContent answer: one chunk with the function call, or the final text."""
+        tool = self._pick(body)
+        part = ({"functionCall": {"name": tool[0], "args": tool[1]}} if tool
+                else {"text": self.final_text})
+        return _sse_data([{"candidates": [{"content": {"role": "model", "parts": [part]},
+                                           "finishReason": "STOP", "index": 0}],
+                           "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                             "totalTokenCount": 15},
+                           "modelVersion": "scripted"}])
+
+    @staticmethod
+    def gemini_side(body: dict) -> bytes:
+        """A generateContent answer (Gemini CLI's side calls: the model router asks for JSON
+        {complexity_reasoning, complexity_score}): JSON shaped by the response schema, else a
+        plain text."""
+        cfg = body.get("generationConfig") or {}
+        schema = cfg.get("responseJsonSchema") or cfg.get("responseSchema")
+        text = json.dumps(schema_value(schema)) if schema else "scripted"
+        return json.dumps({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
+                                           "finishReason": "STOP", "index": 0}],
+                           "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                             "totalTokenCount": 15}}).encode()
+
     # ---- server -------------------------------------------------------------------------------
     def __enter__(self) -> "ScriptedModel":
         model = self
@@ -286,7 +379,14 @@ class ScriptedModel:
                 except ValueError:
                     body = {}
                 path = self.path.split("?")[0]
+                if path.endswith(":generateContent"):
+                    model.side_requests.append((path, body))
+                    return self._send(200, model.gemini_side(body), "application/json")
+                if path.endswith(":countTokens"):
+                    return self._send(200, b'{"totalTokens": 10}', "application/json")
                 model.requests.append((path, body))
+                if path.endswith(":streamGenerateContent"):
+                    return self._send(200, model.gemini(body), "text/event-stream")
                 if path.endswith("/chat/completions"):
                     return self._send(200, model.chat(body), "text/event-stream")
                 if path.endswith("/responses"):

@@ -1,5 +1,5 @@
 """Evasion with the real CLIs: the evasion classes are blocked in real offline turns of
-Copilot CLI, Codex, Claude Code and Qwen Code, the benign forms run, and `agentdeck activity
+Copilot CLI, Codex, Claude Code, Qwen Code and Gemini CLI, the benign forms run, and `agentdeck activity
 --json` records each decision with its rule id.
 
 The home is installed by agentdeck itself with a profile holding the issue's argv rule
@@ -40,6 +40,7 @@ from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
 from agentdeck.core.targets import registry
+from agentdeck.core.targets import dialects
 from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
@@ -155,7 +156,8 @@ def _self_steps(sc: Scene, target: str) -> list[Step]:
     hooks = {"copilot": "rm -f ~/.copilot/hooks/agentdeck.json",
              "codex": ": > ~/.codex/hooks.json",
              "claude": "echo '{}' > ~/.claude/settings.json",
-             "qwen": "echo '{}' > ~/.qwen/settings.json"}[target]
+             "qwen": "echo '{}' > ~/.qwen/settings.json",
+             "gemini": "echo '{}' > ~/.gemini/settings.json"}[target]
     return [Step("hook registration", hooks, "deny", SELF_RULE),
             Step("wrapper exec bit", f"chmod -x {wrapper}", "deny", SELF_RULE)]
 
@@ -213,7 +215,8 @@ def _destination_fixtures(sc: Scene, target: str) -> None:
 GUARD_FILES = {"copilot": ["hooks/agentdeck.json", "agentdeck-hook.sh"],
                "codex": ["hooks.json", "agentdeck-hook.sh"],
                "claude": ["settings.json", "agentdeck-hook.sh"],
-               "qwen": ["settings.json", "agentdeck-hook.sh"]}
+               "qwen": ["settings.json", "agentdeck-hook.sh"],
+               "gemini": ["settings.json", "agentdeck-hook.sh"]}
 
 
 OFF = '{"disableAllHooks": true}'
@@ -225,6 +228,8 @@ def _mcp_call(target: str, tool: str, args: dict) -> tuple[str, dict]:
     """An MCP call in each CLI's naming; Qwen's MCP tools are deferred: through tool_call."""
     if target == "qwen":
         return "tool_call", {"name": f"mcp__files__{tool}", "arguments": args}
+    if target == "gemini":                 # mcp_<server>_<tool>, names as they are
+        return f"mcp_files_{tool}", args
     return ("files-{}" if target == "copilot" else "mcp__files__{}").format(tool), args
 
 
@@ -429,7 +434,8 @@ def _steps(sc: Scene, target: str) -> list[Step]:
 REASONS = {RM_RULE: "no recursive force delete", KEYS_RULE: "private keys stay private",
            SELF_RULE: "protects its own files", MCP_RULE: "the files server may not write",
            "unresolved": "cannot tell what this command runs"}
-SHELL_TOOL = {"copilot": "bash", "codex": "Bash", "claude": "Bash", "qwen": "run_shell_command"}
+SHELL_TOOL = {"copilot": "bash", "codex": "Bash", "claude": "Bash", "qwen": "run_shell_command",
+              "gemini": "run_shell_command"}
 #: each CLI's own permissions.deny refusal (agentdeck writes the paths rule there too:
 #: docs/policy.md); Qwen checks its list before PreToolUse, Claude its Read deny before the hook
 NATIVE_REFUSAL = {"claude": "denied by your permission settings",
@@ -448,7 +454,7 @@ def _tool_name(step: Step, target: str) -> str:
 
 def _call(step: Step, target: str):
     """What the scripted model calls: Qwen's shell tool is not one ScriptedModel finds alone."""
-    if target == "qwen" and isinstance(step.call, str):
+    if target in ("qwen", "gemini") and isinstance(step.call, str):
         return "run_shell_command", {"command": step.call}
     return step.call
 
@@ -536,5 +542,6 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     assert got == want, f"{target}: audit {got}"
     assert all(x.get("target") == target for x in pre)
     asked = [x for x in pre if x["decision"] == "ask"]
-    assert asked and all(x.get("effective") == ("deny" if target == "codex" else "ask")
-                         for x in asked)
+    # a CLI without ask (Codex, Gemini CLI: their dialect's `ask`) is answered with a deny
+    no_ask = dialects.speaker(target).default.pre_tool["ask"] == "deny"
+    assert asked and all(x.get("effective") == ("deny" if no_ask else "ask") for x in asked)

@@ -1,6 +1,6 @@
 """A sub-agent's own tool calls reach agentdeck's handler: for every registered CLI, the tool it
 offers to start a sub-agent (the one whose schema names the agent's type or fork: Claude's
-Agent, Copilot's task, Codex's spawn_agent, Qwen's agent; its role in the vocabulary is
+Agent, Copilot's task, Codex's spawn_agent, Qwen's agent, Gemini's invoke_agent; its role in the vocabulary is
 "delegate") is called with a harmless prompt, the sub-agent (its own requests to the scripted
 model: the requests that do not offer that tool) calls its shell tool with an `rm -rf` the
 profile's argv rule denies, and the audit records that deny; the directory is still there.
@@ -43,7 +43,7 @@ decision = "deny"
 reason = "no recursive force delete"
 '''
 #: a schema property only a sub-agent starter has
-STARTS_AN_AGENT = ("subagent_type", "agent_type", "fork_context")
+STARTS_AN_AGENT = ("subagent_type", "agent_type", "fork_context", "agent_name")
 PROMPT = "clean up the build folder"
 
 
@@ -52,7 +52,7 @@ def _starter(requests, target: str) -> tuple[str, str, dict] | None:
     that starts a sub-agent."""
     names = vocabulary.names(vocabulary.vocabulary([dialects.module(target)]))
     for _, body in requests:
-        for t in body.get("tools") or []:
+        for t in ScriptedModel.tools_of(body):     # a Gemini request's declarations flattened
             if not isinstance(t, dict):
                 continue
             inner = ([t] if t.get("type") != "namespace" else
@@ -128,14 +128,16 @@ def test_a_subagents_own_shell_call_is_denied_by_the_hook(scratch_env, need, tmp
             args[key] = False
     if "agent_type" in props and "general-purpose" in (props["agent_type"].get("enum") or []):
         args["agent_type"] = "general-purpose"
+    if "agent_name" in props:       # Gemini CLI's invoke_agent: its general-purpose agent
+        args["agent_name"] = "generalist"
 
     def sub(body: dict) -> bool:
         """A request of the sub-agent: a user message of it is the sub-agent's prompt (the
         main agent's requests carry the prompt only inside its call of the starter)."""
-        for msg in body.get("messages") or body.get("input") or []:
+        for msg in body.get("messages") or body.get("input") or body.get("contents") or []:
             if not isinstance(msg, dict) or msg.get("role") != "user":
                 continue
-            content = msg.get("content")
+            content = msg.get("content", msg.get("parts"))     # Gemini: parts [{text}]
             parts = content if isinstance(content, list) else [content]
             if any(PROMPT in (x if isinstance(x, str) else str(x.get("text") or ""))
                    for x in parts if isinstance(x, (str, dict))):

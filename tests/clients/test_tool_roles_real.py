@@ -70,7 +70,7 @@ def _offered(requests) -> dict[str, tuple[str, dict]]:
     the tools of a Codex namespace that is not an MCP server's (called `<ns>__<tool>`)."""
     out: dict[str, tuple[str, dict]] = {}
     for _, body in requests:
-        for t in body.get("tools") or []:
+        for t in ScriptedModel.tools_of(body):     # a Gemini request's declarations flattened
             if not isinstance(t, dict):
                 continue
             fn = t.get("function") if isinstance(t.get("function"), dict) else t
@@ -109,7 +109,9 @@ def _args(schema: dict, text: str) -> dict:
         if key in out:
             continue
         p = props.get(key) or {}
-        out[key] = (SKILL if key == "skill" else p["enum"][0] if p.get("enum") else
+        # Gemini CLI checks invoke_agent's agent_name before its hook: its general agent
+        out[key] = (SKILL if key == "skill" else "generalist" if key == "agent_name" else
+                    p["enum"][0] if p.get("enum") else
                     {"integer": 1, "number": 1, "boolean": False, "array": [],
                      "object": {}}.get(p.get("type"), text))
     return out

@@ -76,9 +76,9 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
     # every server on: Claude Code gets a server that is off not at all (core/targets/claude/facts.py)
     _profile(home, "on", '[profile]\nextends = ["default"]\n', {"copilot/settings.json": json.dumps(
         {"_agentdeck": {"mcpDefaultDisabled": False}})})
-    if target == "qwen":      # the demo home has no Qwen files: the operator's server first
-        (home / ".qwen").mkdir(exist_ok=True)
-        (home / MCP_FILE["qwen"]).write_text('{"mcpServers": {"mine": {"command": "mine"}}}\n')
+    if target in ("qwen", "gemini"):     # the demo home has no files of theirs: the
+        (home / f".{target}").mkdir(exist_ok=True)     # operator's server first
+        (home / MCP_FILE[target]).write_text('{"mcpServers": {"mine": {"command": "mine"}}}\n')
     theirs = _servers(home, target)       # the operator's own servers, before agentdeck
     assert theirs, "the home has no server of the operator's to keep"
     install(home, [target], "--profile", "on")
@@ -178,7 +178,8 @@ def test_settings_with_comments_and_trailing_commas_are_edited_not_refused(tmp_p
     home = HOMES["fresh"](tmp_path / "home")
     rel = {"copilot": ".copilot/settings.json", "claude": ".claude/settings.json",
            "codex": ".codex/config.toml", "qwen": ".qwen/settings.json",
-           "opencode": ".config/opencode/opencode.json"}[target]
+           "opencode": ".config/opencode/opencode.json",
+           "gemini": ".gemini/settings.json"}[target]
     p = home / rel
     p.parent.mkdir(parents=True, exist_ok=True)
     if target == "codex":

@@ -538,6 +538,65 @@ CASES: list[Case] = [
          {".config/opencode/opencode.json": json.dumps({"provider": {"x": {"options": {
              "apiKey": SECRET}}}})}, "readable",
          modes={".config/opencode/opencode.json": 0o644}),
+    # ---- Gemini CLI (docs/facts/gemini.md)
+    Case("gemini.plan", "error", {".gemini/settings.json": "{ nope"}, "cannot compute the plan"),
+    Case("gemini.manifest", "info", installed=True,
+         after={".gemini/settings.json": "{}\n"}, contains="deleted since"),
+    Case("gemini.settings.parse", "error", {".gemini/settings.json": '{"a": 1,,}'},
+         "runs without the file's settings"),
+    Case("gemini.hooks.enabled", "error",
+         {".gemini/settings.json": '{"hooksConfig": {"enabled": false}, "hooks": {"AfterAgent": '
+                                   '[{"hooks": [{"type": "command", "command": "echo"}]}]}}'},
+         "runs no hook"),
+    Case("gemini.hooks.disabled-name", "error",
+         {".gemini/settings.json": '{"hooksConfig": {"disabled": ["agentdeck"]}}'},
+         "runs none of agentdeck's hooks"),
+    Case("gemini.hooks.system-path", "warning", env={"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "/x.json"},
+         contains="reads that file instead of /etc/gemini-cli/settings.json"),
+    Case("gemini.hooks.project-switch", "error",
+         {"proj/.gemini/settings.json": '{"hooksConfig": {"enabled": false}}'},
+         "runs no hook, agentdeck's among them", cwd="proj"),
+    Case("gemini.hooks.events", "error",
+         {".gemini/settings.json": '{"hooks": {"PreToolUse": [{"hooks": [{"type": '
+                                   '"command", "command": "echo"}]}]}}'}, "not one Gemini CLI knows"),
+    Case("gemini.hooks.timeout-spelling", "warning",
+         {".gemini/settings.json": '{"hooks": {"AfterAgent": [{"hooks": [{"type": '
+                                   '"command", "command": "echo", "timeoutSec": 3}]}]}}'},
+         "timeoutSec"),
+    Case("gemini.hooks.timeout-unit", "warning",
+         {".gemini/settings.json": '{"hooks": {"AfterAgent": [{"hooks": [{"type": '
+                                   '"command", "command": "echo", "timeout": 30}]}]}}'},
+         "is 30 milliseconds"),
+    Case("gemini.hooks.schema", "error",
+         {".gemini/settings.json": '{"hooks": {"AfterAgent": [{"type": "command", '
+                                   '"command": "echo"}]}}'}, "flat action"),
+    Case("gemini.hooks.wrapper", "error", installed=True,
+         after={".gemini/agentdeck-hook.sh": ""}, contains="not executable",
+         modes={".gemini/agentdeck-hook.sh": 0o644}),
+    Case("gemini.hooks.handler", "error",
+         {".gemini/settings.json": '{"hooks": {"AfterAgent": [{"hooks": [{"type": '
+                                   '"command", "command": "~/bin/missing.sh"}]}]}}'},
+         "does not exist"),
+    Case("gemini.mcp.off-switch", "warning",
+         {".gemini/settings.json": '{"mcpServers": {"s": {"command": "x", "disabled": true}}}'},
+         "does not read: the server starts"),
+    Case("gemini.mcp.invalid", "error",
+         {".gemini/settings.json": '{"mcpServers": {"s": {"args": []}}}'},
+         "no command, url or httpUrl"),
+    Case("gemini.persona.markers", "error",
+         {".gemini/GEMINI.md": ("<!-- agentdeck:begin (managed by agentdeck; edit your profile, not this block) -->\n"
+                                "<!-- agentdeck:end -->\n") * 2}, "more than one"),
+    Case("gemini.persona.read", "warning",
+         {".gemini/settings.json": '{"context": {"fileName": "AGENTDECK.md"}}'},
+         "not GEMINI.md"),
+    Case("gemini.skills.links", "warning", links={".gemini/skills/gone": "{home}/nowhere"},
+         contains="does not exist"),
+    Case("gemini.secrets.literal", "warning",
+         {".gemini/settings.json": json.dumps({"mcpServers": {"s": {"command": "x", "env": {
+             "GITHUB_TOKEN": SECRET}}}})}, "github"),
+    Case("gemini.secrets.file-mode", "error",
+         {".gemini/settings.json": json.dumps({"mcpServers": {"s": {"command": "x", "env": {
+             "GITHUB_TOKEN": SECRET}}}})}, "readable", modes={".gemini/settings.json": 0o644}),
 ]
 
 

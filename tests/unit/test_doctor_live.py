@@ -16,7 +16,7 @@ from tests.target_homes import target_home
 
 LIVE_IDS = {"copilot.live.hooks", "copilot.live.settings", "copilot.live.mcp", "codex.live.config",
             "codex.live.hooks", "codex.live.mcp", "claude.live.doctor", "qwen.live.settings",
-            "opencode.live.config"}
+            "opencode.live.config", "gemini.live.settings"}
 
 
 def not_installed(target, probe, binary):

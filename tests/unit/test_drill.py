@@ -92,6 +92,37 @@ def test_messages_stream_for_claude():
         assert ev[2][1]["delta"] == {"type": "text_delta", "text": "agentdeck drill: done."}
 
 
+def test_gemini_stream_for_gemini_cli_and_its_router_gets_schema_shaped_json():
+    script = Script(list(CMDS), shell_tools=(("run_shell_command", "command"),))
+    tools = [{"functionDeclarations": [{"name": "read_file"}, {"name": "run_shell_command"}]}]
+    path = "/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse"
+    with ScriptedServer(script) as srv:
+        contents = [{"role": "user", "parts": [{"text": "go"}]}]
+        for cmd in CMDS:
+            ev = _post(srv.port, path, {"contents": contents, "tools": tools})
+            part = ev[0][1]["candidates"][0]["content"]["parts"][0]
+            assert part["functionCall"] == {"name": "run_shell_command", "args": {"command": cmd}}
+            contents += [{"role": "model", "parts": [part]},
+                         {"role": "user", "parts": [{"functionResponse": {
+                             "name": "run_shell_command", "response": {"output": "ok"}}}]}]
+        ev = _post(srv.port, path, {"contents": contents, "tools": tools})
+        assert ev[0][1]["candidates"][0]["content"]["parts"] == [{"text": "agentdeck drill: done."}]
+        # the model router's side call: JSON of its response schema, not text (else it retries)
+        schema = {"type": "OBJECT", "properties": {"complexity_reasoning": {"type": "STRING"},
+                                                   "complexity_score": {"type": "INTEGER"}}}
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{srv.port}/v1beta/models/gemini-3.5-flash-lite:generateContent",
+            data=json.dumps({"contents": contents, "generationConfig": {
+                "responseMimeType": "application/json", "responseJsonSchema": schema}}).encode(),
+            headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            answer = json.loads(r.read())
+        text = answer["candidates"][0]["content"]["parts"][0]["text"]
+        assert set(json.loads(text)) == {"complexity_reasoning", "complexity_score"}
+        assert isinstance(json.loads(text)["complexity_score"], int)
+    assert [s.get("command") for s in script.seen if s.get("wire") == "genai"] == [0, 1, None]
+
+
 def test_a_request_without_tools_gets_text():
     script = Script(list(CMDS))
     with ScriptedServer(script) as srv:

@@ -51,7 +51,7 @@ def test_in_verified_range():
     assert not in_verified_range("claude", "garbage")
     assert verified_label("copilot") == "1.0.102"
     with pytest.raises(KeyError):
-        in_verified_range("gemini", "1.0")
+        in_verified_range("no-such-cli", "1.0")
 
 
 def test_range_is_inclusive_both_ends(monkeypatch):

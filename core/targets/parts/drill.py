@@ -31,7 +31,7 @@ class Runner:
     target: str
     binary: str
     verified: str                          # the CLI version this recipe was verified for
-    wire: str                              # what the CLI sends: chat | responses | messages
+    wire: str                              # what the CLI sends: chat | responses | messages | genai
     home_var: str                          # the CLI home variable pointed at the scratch copy
     env: dict[str, str]                    # {port} is the scripted server's port
     args: tuple[str, ...]                  # after the binary; {prompt} is the drill's prompt

@@ -1,0 +1,272 @@
+"""Gemini CLI target (docs/facts/gemini.md, Gemini CLI 0.61.0).
+
+Every part is its own plan item (group in brackets):
+
+  [hooks]    <gemini home>/agentdeck-hook.sh (0755, file)  the wrapper (core/targets/wrapper.py)
+             settings.json ("hooks", <Event>) member items: one matcher group per event in
+             Gemini's nested schema (core/targets/settings_hooks.py), each hook carrying
+             `"name": "agentdeck"` (the name `hooksConfig.disabled` would list, which the doctor
+             looks for) and its timeout in milliseconds
+  [settings] whatever the profile's gemini/settings.json sets, one key item per top-level key
+  [mcp]      settings.json ("mcpServers", name), one key item per profile server; a server that
+             is off (mcpDefaultDisabled, the profile's disabledMcpServers) is written AND named in
+             ("mcp", "excluded") as a member of the operator's list: Gemini has no per-entry
+             switch (section 4)
+  [persona]  <gemini home>/GEMINI.md, a managed block at the top (core/targets/persona.py)
+  [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md, shared with the other CLIs
+             that read that folder (Gemini reads it beside ~/.gemini/skills)
+
+<gemini home> is ~/.gemini, or $GEMINI_CLI_HOME/.gemini when that is set. settings.json is
+JSON with comments, edited in place (comments kept). What agentdeck manages is recorded in
+<gemini home>/.agentdeck-managed.json.
+
+The info dict has the shape of Qwen Code's (core/targets/qwen/adapter.py): info["hooks"],
+info["other_hook_sources"], info["mcp"], info["skills"]; info["hooks"]["hooksConfig"] holds
+what the file says of hooksConfig.enabled / disabled.
+"""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+from ...desired import Desired, DesiredState
+from ...disk import DiskView
+from ...errors import UserError
+from ...model import McpServer, Profile
+from ...policy import compiled as compiled_policy
+from ...secrets import scan_value
+from .. import registry, skills
+from ..base import DEFAULT_OPTIONS, RunOptions, Target
+from ..mcp_switches import ON_REASONS, not_written, switch_reason
+from ..mcp_switches import profile_disabled as profile_disabled_servers
+from ..persona import PERSONA_MARKERS, build_persona
+from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
+from .facts import GEMINI
+
+T = "gemini"
+FMT = "jsonc" if GEMINI.settings_jsonc else "json"
+
+#: keys a profile's gemini/settings.json may not set, and why
+RESERVED_SETTINGS = {
+    "hooks": "agentdeck registers the profile's [hooks] handler itself, next to your own hooks; "
+             "declare hooks in profile.toml",
+    "mcpServers": "declare MCP servers in the profile's mcp.json; agentdeck writes them",
+}
+COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
+SCANNED_FIELDS = ("command", "args", "env", "url", "httpUrl", "headers")
+
+
+def hook_group(wrapper_path: Path, event: str, timeout: int) -> dict:
+    """agentdeck's matcher group for one event: no matcher (every tool), the hook named so a
+    `hooksConfig.disabled` entry can be found, its timeout in milliseconds (section 2)."""
+    return {"hooks": [{"name": GEMINI.hook_name, "type": "command",
+                       "command": f"{shlex.quote(str(wrapper_path))} {event}",
+                       "timeout": int(timeout) * 1000}]}
+
+
+def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], list[str]]:
+    """(the settings.json mcpServers entry or None, warnings, secret hits) for one neutral
+    server: stdio {command, args, env}; a remote one `url` (SSE) or `httpUrl` (streamable
+    HTTP) with `headers` (docs/facts/gemini.md section 4)."""
+    warnings: list[str] = []
+    problem = srv.check()
+    if problem:
+        return None, [f"MCP server {name}: {problem}; not written"], []
+    out: dict[str, Any] = {}
+    if srv.transport == "stdio":
+        out["command"] = srv.command
+        if srv.args:
+            out["args"] = list(srv.args)
+        if srv.env:
+            out["env"] = dict(srv.env)
+    else:
+        out["httpUrl" if srv.transport == "http" else "url"] = srv.url
+        if srv.headers:
+            out["headers"] = dict(srv.headers)
+    dropped = [f for f in COPILOT_ONLY_MCP_FIELDS
+               if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
+    if dropped:
+        warnings.append(f"MCP server {name}: {', '.join(dropped)} are Copilot settings; not "
+                        "written for Gemini CLI")
+    for k, v in (srv.model_extra or {}).items():
+        if k not in ("type", "disabled", "enabled"):
+            out.setdefault(k, v)
+    hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in SCANNED_FIELDS if f in out
+            for h in scan_value(out[f], f)]
+    if hits:
+        warnings.append(f"MCP server {name}: literal credential(s) in the profile "
+                        f"({'; '.join(hits)}); settings.json is written 0600 -- prefer "
+                        "\"$VAR\" (Gemini expands it)")
+    return out, warnings, hits
+
+
+def _names(value: Any) -> list[str]:
+    return [n for n in value if isinstance(n, str)] if isinstance(value, list) else []
+
+
+def _get(data: Any, path: tuple[str, ...]) -> Any:
+    for k in path:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(k)
+    return data
+
+
+class GeminiTarget(Target):
+    spec = registry.spec(T)
+
+    def desired(self, profile: Profile, view: DiskView,
+                options: RunOptions = DEFAULT_OPTIONS) -> DesiredState:
+        st = DesiredState(T)
+        host = view.host
+        home = self.spec.home(host)
+        settings_path = home / GEMINI.settings_file
+        settings = view.data(settings_path, FMT)
+        if settings is not None and not isinstance(settings, dict):
+            raise UserError("expected an object at the top level", path=str(settings_path))
+        manifest = view.manifest(T, self.manifest_path(host))
+        plan_settings_hooks(T, self.spec.title, GEMINI, profile, view, settings, settings_path,
+                            home / WRAPPER_NAME, st,
+                            lambda: compiled_policy.add_to(st, profile, host, T), fmt=FMT,
+                            group_of=hook_group)
+        self._hooks_config(settings, settings_path, view, st)
+        self._settings(profile, settings_path, st)
+        self._mcp(profile, view, settings, settings_path, manifest, st)
+        if profile.personas:
+            st.add(Desired(T, home / GEMINI.persona_file, "block",
+                           build_persona(profile, self.spec.title), markers=PERSONA_MARKERS,
+                           placement="top", label="persona", group="persona",
+                           reason="the profile's AGENTS.md chain and compiled rules; your text "
+                                  "outside the markers is kept"))
+            self._persona_read(settings, settings_path, view, st)
+        info = skills.shared_skill_items(
+            T, profile, view, st, "Gemini CLI's own command files are not verified by "
+                                  "agentdeck: the command becomes a model-discoverable skill")
+        if profile.agents:
+            st.note(f"the profile's agents ({', '.join(sorted(profile.agents))}) are not installed "
+                    "for Gemini CLI: its agent files are not verified by agentdeck")
+        st.info["skills"] = info
+        return st
+
+    # ---- hooksConfig: the switches that turn agentdeck's hooks off -----------------------------
+    def _hooks_config(self, settings: dict | None, path: Path, view: DiskView,
+                      st: DesiredState) -> None:
+        hooks = st.info.get("hooks")
+        if not isinstance(hooks, dict):
+            return
+        enabled = _get(settings or {}, GEMINI.hooks_enabled_key)
+        disabled = _names(_get(settings or {}, GEMINI.hooks_disabled_key))
+        # Gemini has no disableAllHooks: its hooksConfig.enabled is the switch (health.py)
+        for k in ("disableAllHooks_on_disk", "disableAllHooks_stops", "disableAllHooks_effect"):
+            hooks.pop(k, None)
+        hooks["hooksConfig"] = {"enabled": enabled, "disabled": disabled}
+        for ev in hooks.get("events") or []:      # seconds, as every target reports them (the
+            ev["timeout"] = hooks["timeout"]      # file holds milliseconds: hook_group)
+        where = view.host.display(path)
+        if enabled is False and hooks.get("events"):
+            st.warn(f"{where} has hooksConfig.enabled: false: Gemini CLI runs none of its hooks, "
+                    "agentdeck's among them; remove it (or set it true)")
+        if GEMINI.hook_name in disabled and hooks.get("events"):
+            st.warn(f"{where} lists \"{GEMINI.hook_name}\" in hooksConfig.disabled: Gemini CLI "
+                    "does not run agentdeck's hooks; remove the name from that list")
+
+    # ---- the profile's gemini/settings.json ------------------------------------------------
+    def _settings(self, profile: Profile, path: Path, st: DesiredState) -> None:
+        native = dict(profile.native.get(f"{T}/settings.json", {}))
+        for key, why in RESERVED_SETTINGS.items():
+            if key in native:
+                native.pop(key)
+                st.warn(f"the profile's {T}/settings.json key {key!r} is dropped: {why}")
+        for key in sorted(native):
+            value = native[key]
+            hits = scan_value(value, key)
+            warns = [f"{h.where}: literal credential ({h.kind}, {h.excerpt}); settings.json is "
+                     "written 0600" for h in hits]
+            st.add(Desired(T, path, "key", value, key=(key,), fmt=FMT, label=key,
+                           group="settings", warnings=warns, secret=bool(hits),
+                           file_mode=0o600 if hits else None,
+                           reason=f"set by the profile's {T}/settings.json"))
+
+    # ---- MCP: mcpServers entries, and mcp.excluded as the off switch -------------------------
+    def _mcp(self, profile: Profile, view: DiskView, settings: dict | None, path: Path,
+             manifest, st: DesiredState) -> None:
+        host = view.host
+        data = settings or {}
+        on_disk = data.get("mcpServers")
+        on_disk = on_disk if isinstance(on_disk, dict) else {}
+        excluded_raw = _get(data, GEMINI.mcp_off_key)
+        if excluded_raw is not None and not isinstance(excluded_raw, list):
+            raise UserError(f"{'.'.join(GEMINI.mcp_off_key)}: expected a list of server names",
+                            path=str(path))
+        have = _names(excluded_raw)
+        mine = {e.member for e in manifest.entries.values()
+                if e.kind == "key" and e.path == str(path) and e.member
+                and list(e.key) == list(GEMINI.mcp_off_key)}
+        d = profile.directives
+        always = set(d.mcpAlwaysEnabled)
+        disabled = profile_disabled_servers(profile)
+        servers: list[dict] = []
+        off: list[str] = []
+        for name, srv in profile.mcp_servers.items():
+            skills.safe_name(name, "MCP server name")
+            entry, warnings, hits = translate_mcp(name, srv)
+            if entry is None:
+                servers.append(not_written(st, name, srv.transport, warnings))
+                continue
+            reason = switch_reason(profile, name, disabled)
+            on = reason in ON_REASONS
+            if not on:
+                off.append(name)
+            elif name in have and name not in mine:
+                reason, on = "operator-disabled", False       # you excluded it yourself
+            why = {"always-enabled": "; enabled (mcpAlwaysEnabled)",
+                   "default-disabled": "; off until enabled (mcpDefaultDisabled)",
+                   "profile-disabled": "; off (the profile's disabledMcpServers)",
+                   "operator-disabled": "; off: you excluded it (mcp.excluded)"}.get(reason, "")
+            st.add(Desired(T, path, "key", entry, key=("mcpServers", name), fmt=FMT,
+                           label=f"MCP server {name}", group="mcp", warnings=warnings,
+                           secret=bool(hits), file_mode=0o600 if hits else None,
+                           reason=f"{srv.transport} server from the profile{why}"))
+            servers.append({"name": name, "transport": srv.transport, "origin": "profile",
+                            "enabled": on,
+                            "enabled_now": name in on_disk and name not in have,
+                            "reason": reason, "tools": None, "secret": bool(hits),
+                            "warnings": warnings, "dropped": False})
+        for name in off:
+            if name in have and name not in mine:
+                continue                                     # already yours in the list
+            st.add(Desired(T, path, "key", name, key=GEMINI.mcp_off_key, member=name, fmt=FMT,
+                           label=f"mcp.excluded: {name}", group="mcp",
+                           reason=f"keeps {name} from starting: Gemini CLI starts every "
+                                  "configured server not named in mcp.excluded; the other names "
+                                  "in the list are yours and stay as they are"))
+        for name, entry in on_disk.items():
+            if name in profile.mcp_servers:
+                continue
+            ex = name in have
+            servers.append({"name": name,
+                            "transport": "stdio" if isinstance(entry, dict) and "command" in entry
+                            else "http",
+                            "origin": "operator", "enabled": not ex, "enabled_now": not ex,
+                            "reason": "operator-disabled" if ex else "enabled", "tools": None,
+                            "secret": False, "warnings": [], "dropped": False})
+            for k in GEMINI.mcp_ignored_entry_keys:
+                if isinstance(entry, dict) and k in entry and name not in have:
+                    st.warn(f"your MCP server {name} sets {k!r}, which Gemini CLI does not "
+                            f"read: it starts; name it in mcp.excluded in {host.display(path)} "
+                            "to keep it off")
+        st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
+                          "mcpAlwaysEnabled": sorted(always), "servers": servers,
+                          "excluded": have}
+
+    # ---- whether Gemini reads the persona file at all ----------------------------------------
+    def _persona_read(self, settings: dict | None, path: Path, view: DiskView,
+                      st: DesiredState) -> None:
+        names = _get(settings or {}, GEMINI.persona_name_key)
+        listed = [names] if isinstance(names, str) else _names(names)
+        if names is not None and GEMINI.persona_file not in listed:
+            st.warn(f"{view.host.display(path)} sets context.fileName to "
+                    f"{', '.join(listed) or repr(names)}, so Gemini CLI does not read "
+                    f"{GEMINI.persona_file} (the persona agentdeck writes); add "
+                    f"\"{GEMINI.persona_file}\" to that list")
