@@ -11,6 +11,8 @@ only mention the words, and unprotected neighbours, which must stay allowed.
 """
 from __future__ import annotations
 
+from .programs import OWN_PACKAGE
+
 HOME = "/home/policy-test"
 CWD = HOME + "/work/repo"
 
@@ -27,6 +29,13 @@ TREE: dict[str, str | None] = {
     f"{HOME}/.local/state/agentdeck/policy/claude.json": "{}",
     f"{HOME}/.codex/hooks.json": "{}", f"{HOME}/.codex/agentdeck-hook.sh": "#!/bin/sh",
     f"{HOME}/.claude/settings.json": "{}", f"{HOME}/.copilot/hooks/agentdeck.json": "{}",
+    # the handler's installation, a venv outside the home as the README installs it
+    "/opt/agentdeck/venv/pyvenv.cfg": "home = /usr/bin",
+    "/opt/agentdeck/venv/bin/agentdeck-hook": "#!/opt/agentdeck/venv/bin/python3",
+    "/opt/agentdeck/venv/lib/python3.11/site-packages/agentdeck/__init__.py": "",
+    f"{CWD}/.venv/pyvenv.cfg": "home = /usr/bin",
+    # the agentdeck package this code runs from (the handler's, which `pip uninstall` removes)
+    OWN_PACKAGE + "/core/hookhandler.py": "",
 }
 
 CORPUS_POLICY = {
@@ -61,7 +70,10 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json",
            "~/.codex/.env", "**/.codex/config.toml", "**/.claude/settings.json",
            "**/.claude/settings.local.json", "~/.qwen/.env", "**/.qwen/.env",
-           "**/.codex/hooks.json"]
+           "**/.codex/hooks.json",
+           # the handler's installation (the venv the handler and its interpreter run from,
+           # and the package this code runs from, which `pip uninstall agentdeck` removes)
+           "/opt/agentdeck/venv/**", "/opt/agentdeck/venv", OWN_PACKAGE + "/core/**"]
 MCP_SERVERS = ["github"]
 
 _RM_FORMS = [
@@ -252,6 +264,32 @@ _EFFECTS = [
     ("sed -i 's/a/b/' src/app.py", "allow"), ("git status", "allow"),
     ("awk '{print $1}' README.md", "allow"), ("git -c user.name=x commit -m msg", "allow"),
 ]
+#: the handler's own installation, judged by what a command removes or writes there (programs.
+#: uninstall_writes: a package manager's uninstall of agentdeck removes the handler's package,
+#: one run from the handler's environment changes it), and look-alikes that touch other packages
+#: or other environments
+_OWN_INSTALL = [
+    ("/opt/agentdeck/venv/bin/python -m pip uninstall -y agentdeck", "deny"),
+    ("python3 -m pip uninstall -y agentdeck", "deny"), ("python3 -m pip uninstall -y agentdeck; true", "deny"),
+    ("python3.11 -m pip uninstall --yes AgentDeck", "deny"), ("pip3 uninstall -y agentdeck==0.1", "deny"),
+    ("uv pip uninstall agentdeck", "deny"), ("uv tool uninstall agentdeck", "deny"),
+    ("pipx uninstall agentdeck", "deny"), ("pipx uninstall-all", "deny"),
+    ("env pip uninstall -y agentdeck", "deny"), ("pip uninstall -y -r /tmp/reqs.txt", "deny"),
+    ("/opt/agentdeck/venv/bin/pip uninstall -y tree-sitter", "deny"),
+    ("/opt/agentdeck/venv/bin/python3 -m pip uninstall -y platformdirs", "deny"),
+    ("rm -rf /opt/agentdeck/venv/lib/python3.11/site-packages/agentdeck", "deny"),
+    ("touch /opt/agentdeck/venv/lib/python3.11/site-packages/zz.pth", "deny"),
+    ("printf '#!/bin/sh\\nexit 0\\n' > /opt/agentdeck/venv/bin/agentdeck-hook", "deny"),
+    ("rm -rf /opt/agentdeck/venv", "deny"), ("chmod -x /opt/agentdeck/venv/bin/agentdeck-hook", "deny"),
+    ("pip uninstall -y requests", "allow"), ("python3 -m pip uninstall -y requests", "allow"),
+    ("uv pip uninstall httpx", "allow"), ("pipx uninstall black", "allow"),
+    ("pip uninstall -y agentdeck-tools", "allow"),
+    (".venv/bin/python -m pip uninstall -y requests", "allow"),
+    ("pip show agentdeck", "allow"), ("pip list", "allow"), ("pip download agentdeck", "allow"),
+    ("python3 -m pip --version", "allow"), ("/opt/agentdeck/venv/bin/agentdeck-hook --help", "allow"),
+    ("ls /opt/agentdeck/venv/lib/python3.11/site-packages", "allow"),
+    ("rm -r .venv", "allow"),
+]
 #: more of the class: a parent's file, a link made over it, Codex's project hooks file
 _LAYER_MORE = [
     "ln -sf /tmp/s.json .claude/settings.local.json", "cat > ../.claude/settings.local.json",
@@ -343,7 +381,7 @@ KIND_CLASSES: dict[str, tuple[str, ...]] = {
              "shell forms not evaluated"),
     "path": ("reads of protected files", "writes of protected files",
              "links, deletions and code run elsewhere"),
-    "self": ("the guard's own files", "layers that switch hooks off"),
+    "self": ("the guard's own files", "layers that switch hooks off", "the guard's own installation"),
 }
 
 
@@ -362,6 +400,7 @@ def _build() -> dict[str, list]:
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
                                                + [(c, CWD, "deny") for c in _LAYER_MORE]
                                                + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
+    CLASSES["the guard's own installation"] = [(c, CWD, e) for c, e in _OWN_INSTALL]
     CLASSES["shell forms not evaluated"] = [(c, CWD, e) for c, e in _NOT_EVALUATED]
     CLASSES["links, deletions and code run elsewhere"] = [(c, CWD, e) for c, e in _EFFECTS]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow") for c in _MENTIONS_ALLOW]

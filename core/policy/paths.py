@@ -332,6 +332,10 @@ class PathRules:
                     check(self._word_paths(w, base), {"write"}, True)
             else:
                 check([normalize(where, base, self.home)], {"write"}, recursive)
+        # what a package manager's uninstall removes (programs.uninstall_writes): the handler's
+        # own package when it names agentdeck, the environment of a pip or python it names
+        for where in P.uninstall_writes(cmd.argv[0].value or "" if cmd.argv else "", vals):
+            check([normalize(where, cwd, self.home)], {"write"}, True)
         return hits
 
     # -- a tool call that is not a shell command
