@@ -339,6 +339,24 @@ _TOOL_CASES = [
     ("write", "docs/ssh.md", "allow"), ("write", "~/.ssh/known_hosts", "allow"),
     ("search", "~/.ssh", "deny"), ("search", "/home/policy-test", "deny"),
     ("search", "src", "allow"), ("glob", "~/.ssh/id_*", "deny"), ("glob", "src/*.py", "allow"),
+    # a process's view through /proc (the working folder, the root) and a file:// URL are the
+    # paths they name; a glob pattern that matches a protected file below its folder (hidden
+    # folders included) reads its name
+    ("read", "/proc/self/cwd/../../.ssh/id_rsa", "deny"),
+    ("read", "/proc/4242/cwd/../../.ssh/id_ed25519", "deny"),
+    ("read", "/proc/self/root/home/policy-test/.ssh/id_rsa", "deny"),
+    ("read", "/proc/thread-self/cwd/../../.aws/credentials", "deny"),
+    ("write", "/proc/self/cwd/../../.ssh/authorized_keys", "deny"),
+    ("write", "/proc/self/root/home/policy-test/.claude/settings.json", "deny"),
+    ("read", "file:///home/policy-test/.ssh/id_rsa", "deny"),
+    ("read", "FILE:///home/policy-test/.ssh/%69d_rsa", "deny"),
+    ("glob", "/home/policy-test/**/id_rsa", "deny"), ("glob", "../../**/id_*", "deny"),
+    ("read", "/proc/self/cwd/src/app.py", "allow"),
+    ("read", "/proc/self/root/home/policy-test/.ssh/id_rsa.pub", "allow"),
+    ("read", "file:///home/policy-test/work/repo/README.md", "allow"),
+    ("write", "/proc/self/cwd/src/app.py", "allow"),
+    ("glob", "/home/policy-test/**/*.pub", "allow"), ("glob", "../../**/known_hosts", "allow"),
+    ("glob", "**/*.py", "allow"),
     ("mcp", "github/delete_repo", "deny"), ("mcp", "github/get_issue", "allow"),
     ("mcp-path", "~/.ssh/id_rsa", "deny"), ("mcp-path", "README.md", "allow"),
     # a shell tool run in a folder its own argument names (Qwen's run_shell_command
