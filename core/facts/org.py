@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..targets.parts.org import OrgFacts
 
-__all__ = ["LIB_DIR", "OBSERVED_ON", "ORG", "OrgFacts", "PYTHON", "STATE_DIR", "names"]
+__all__ = ["LIB_DIR", "OBSERVED_ON", "ORG", "OrgFacts", "PYTHON", "ENV", "LOADER_VARS", "STATE_DIR", "names"]
 
 OBSERVED_ON = "2026-12-01"
 
@@ -20,6 +20,12 @@ LIB_DIR = "/usr/local/lib/agentdeck"
 STATE_DIR = "/var/lib/agentdeck"
 #: the interpreter the org hooks run: the system's, never a user venv (checked root-owned)
 PYTHON = "/usr/bin/python3"
+#: what the org hook runs the interpreter through: the dynamic loader's variables a CLI's
+#: environment may carry (its .env files) removed, so no library of the user's is loaded into
+#: the handler (the interpreter's -I -S already ignores every PYTHON* variable)
+ENV = "/usr/bin/env"
+LOADER_VARS = ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "GCONV_PATH", "OPENSSL_CONF",
+               "OPENSSL_MODULES", "OPENSSL_ENGINES")
 
 
 def names() -> tuple[str, ...]:

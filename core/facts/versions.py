@@ -61,6 +61,12 @@ class CliFacts:
     #: `!command` lines under PreSkillShellCommand, a pre-tool call of its shell tool that
     #: PreToolUse never sees
     also_events: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
+    #: the environment files the CLI loads into its own environment at start, which every hook
+    #: it runs inherits (relative to its home, or `**/<rel>` in the working folder and its
+    #: parents): a variable set there reaches agentdeck's wrapper, so the wrapper trusts none of
+    #: them (core/targets/wrapper.py: it sets every variable it needs and clears every one that
+    #: changes which code the handler runs). A project's plain .env stays writable for an agent.
+    env_files: ClassVar[tuple[str, ...]] = ()
 
     def event_name(self, canonical: str) -> str | None:
         if canonical not in CANONICAL_EVENTS:

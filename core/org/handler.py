@@ -2,8 +2,9 @@
 agentdeck module it imports, found by reading their import statements) under
 /usr/local/lib/agentdeck/lib, and an entry script beside it that the hooks run as
 
-    /usr/bin/python3 -I -S /usr/local/lib/agentdeck/org_hook.py <target> <event> || exit 2
+    /usr/bin/env -u LD_PRELOAD ... /usr/bin/python3 -I -S /usr/local/lib/agentdeck/org_hook.py <target> <event> || exit 2
 
+env -u: none of the dynamic loader's variables (facts LOADER_VARS: a CLI's .env can set them);
 -I -S: no PYTHON* variable, no user or site packages -- only the standard library, this
 root-owned copy and the shell parser's compiled packages (their root-owned install folder, added
 to the path by the entry; PARSERS) are importable, so no user venv is on the path. The entry fixes what the user's
@@ -175,7 +176,8 @@ def closure(host: Host) -> dict[str, bytes]:
 
 
 def hook_command(target: str, event: str) -> str:
-    return f"{F.PYTHON} -I -S {F.LIB_DIR}/{ENTRY} {target} {event} || exit 2"
+    unset = " ".join(f"-u {v}" for v in F.LOADER_VARS)
+    return f"{F.ENV} {unset} {F.PYTHON} -I -S {F.LIB_DIR}/{ENTRY} {target} {event} || exit 2"
 
 
 def parser_packages(host: Host) -> list[Path]:

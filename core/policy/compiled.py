@@ -183,18 +183,27 @@ def self_protection(host, target: str, root=None) -> list[str]:
     if target == "repo":    # committed and read on other machines: nothing of this machine's
         return [p for p in out if p.startswith("~")] + ["**/.github/agentdeck/**",
                                                          "**/.github/hooks/**"]
-    # the code the handler runs, where it lives in the home (a pipx or project venv, an
-    # editable checkout): its package, its interpreter's environment, the handler itself. Code
-    # outside the home is not the home guard's to protect (docs/policy.md: install it
-    # root-owned, or use the organisation layer)
+    # the code the handler runs, wherever it lives (a pipx or project venv, an editable
+    # checkout, a venv outside the home as the README installs it): its package, the handler,
+    # its interpreter and the environment they share. A write there (a file, a .pth, `pip
+    # uninstall`: programs.uninstall_writes) would change or remove the guard's code. Code a
+    # user cannot write (a root-owned install) is protected by the file system anyway.
     code = [os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + "/**"]
     handler = own_handler(host)
     if handler:
+        from ..targets.wrapper import python_of   # local: as own_handler above (install time only)
         code.append(handler)
-        env_root = os.path.dirname(os.path.dirname(handler))
-        if host.exists(Path(env_root) / "pyvenv.cfg"):
-            code.append(env_root + "/**")
-    return out + [g(c) for c in code if g(c).startswith("~")]
+        python = python_of(host, handler)
+        for exe in (handler, python):
+            if not exe:
+                continue
+            env_root = os.path.dirname(os.path.dirname(exe))
+            if host.exists(Path(env_root) / "pyvenv.cfg"):
+                code.append(env_root + "/**")
+                code.append(env_root)
+            elif exe == python:
+                code.append(python)
+    return out + [g(c) for c in dict.fromkeys(code)]
 
 
 def _guarded(host, g) -> list[str]:

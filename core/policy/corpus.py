@@ -11,6 +11,8 @@ only mention the words, and unprotected neighbours, which must stay allowed.
 """
 from __future__ import annotations
 
+from .programs import OWN_PACKAGE
+
 HOME = "/home/policy-test"
 CWD = HOME + "/work/repo"
 
@@ -45,6 +47,13 @@ TREE: dict[str, str | None] = {
                            "--- /dev/null\n+++ b/.claude/settings.local.json\n@@ -0,0 +1 @@\n+{}\n",
     "/tmp/in/ok.patch": "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-x\n+y\n",
     "/tmp/in/hl.tar": "archive:\n->hlkey", "/tmp/in/docs.zip": "archive:\ndocs/a.md\ndocs/b.md",
+    # the handler's installation, a venv outside the home as the README installs it
+    "/opt/agentdeck/venv/pyvenv.cfg": "home = /usr/bin",
+    "/opt/agentdeck/venv/bin/agentdeck-hook": "#!/opt/agentdeck/venv/bin/python3",
+    "/opt/agentdeck/venv/lib/python3.11/site-packages/agentdeck/__init__.py": "",
+    f"{CWD}/.venv/pyvenv.cfg": "home = /usr/bin",
+    # the agentdeck package this code runs from (the handler's, which `pip uninstall` removes)
+    OWN_PACKAGE + "/core/hookhandler.py": "",
 }
 
 CORPUS_POLICY = {
@@ -81,7 +90,10 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json",
            "~/.codex/.env", "**/.codex/config.toml", "**/.claude/settings.json",
            "**/.claude/settings.local.json", "~/.qwen/.env", "**/.qwen/.env",
-           "**/.codex/hooks.json"]
+           "**/.codex/hooks.json",
+           # the handler's installation (the venv the handler and its interpreter run from,
+           # and the package this code runs from, which `pip uninstall agentdeck` removes)
+           "/opt/agentdeck/venv/**", "/opt/agentdeck/venv", OWN_PACKAGE + "/core/**"]
 MCP_SERVERS = ["github"]
 
 _RM_FORMS = [
@@ -413,6 +425,32 @@ _ARCHIVES = [
     ("git apply /tmp/in/ok.patch", "allow"), ("patch -p1 < /tmp/in/ok.patch", "allow"),
     ("git apply --check /tmp/in/layer.patch", "allow"), ("git apply /tmp/in/evil.patch", "allow"),
 ]
+#: the handler's own installation, judged by what a command removes or writes there (programs.
+#: uninstall_writes: a package manager's uninstall of agentdeck removes the handler's package,
+#: one run from the handler's environment changes it), and look-alikes that touch other packages
+#: or other environments
+_OWN_INSTALL = [
+    ("/opt/agentdeck/venv/bin/python -m pip uninstall -y agentdeck", "deny"),
+    ("python3 -m pip uninstall -y agentdeck", "deny"), ("python3 -m pip uninstall -y agentdeck; true", "deny"),
+    ("python3.11 -m pip uninstall --yes AgentDeck", "deny"), ("pip3 uninstall -y agentdeck==0.1", "deny"),
+    ("uv pip uninstall agentdeck", "deny"), ("uv tool uninstall agentdeck", "deny"),
+    ("pipx uninstall agentdeck", "deny"), ("pipx uninstall-all", "deny"),
+    ("env pip uninstall -y agentdeck", "deny"), ("pip uninstall -y -r /tmp/reqs.txt", "deny"),
+    ("/opt/agentdeck/venv/bin/pip uninstall -y tree-sitter", "deny"),
+    ("/opt/agentdeck/venv/bin/python3 -m pip uninstall -y platformdirs", "deny"),
+    ("rm -rf /opt/agentdeck/venv/lib/python3.11/site-packages/agentdeck", "deny"),
+    ("touch /opt/agentdeck/venv/lib/python3.11/site-packages/zz.pth", "deny"),
+    ("printf '#!/bin/sh\\nexit 0\\n' > /opt/agentdeck/venv/bin/agentdeck-hook", "deny"),
+    ("rm -rf /opt/agentdeck/venv", "deny"), ("chmod -x /opt/agentdeck/venv/bin/agentdeck-hook", "deny"),
+    ("pip uninstall -y requests", "allow"), ("python3 -m pip uninstall -y requests", "allow"),
+    ("uv pip uninstall httpx", "allow"), ("pipx uninstall black", "allow"),
+    ("pip uninstall -y agentdeck-tools", "allow"),
+    (".venv/bin/python -m pip uninstall -y requests", "allow"),
+    ("pip show agentdeck", "allow"), ("pip list", "allow"), ("pip download agentdeck", "allow"),
+    ("python3 -m pip --version", "allow"), ("/opt/agentdeck/venv/bin/agentdeck-hook --help", "allow"),
+    ("ls /opt/agentdeck/venv/lib/python3.11/site-packages", "allow"),
+    ("rm -r .venv", "allow"),
+]
 #: more of the class: a parent's file, a link made over it, Codex's project hooks file
 _LAYER_MORE = [
     "ln -sf /tmp/s.json .claude/settings.local.json", "cat > ../.claude/settings.local.json",
@@ -465,6 +503,24 @@ _TOOL_CASES = [
     ("write", "docs/ssh.md", "allow"), ("write", "~/.ssh/known_hosts", "allow"),
     ("search", "~/.ssh", "deny"), ("search", "/home/policy-test", "deny"),
     ("search", "src", "allow"), ("glob", "~/.ssh/id_*", "deny"), ("glob", "src/*.py", "allow"),
+    # a process's view through /proc (the working folder, the root) and a file:// URL are the
+    # paths they name; a glob pattern that matches a protected file below its folder (hidden
+    # folders included) reads its name
+    ("read", "/proc/self/cwd/../../.ssh/id_rsa", "deny"),
+    ("read", "/proc/4242/cwd/../../.ssh/id_ed25519", "deny"),
+    ("read", "/proc/self/root/home/policy-test/.ssh/id_rsa", "deny"),
+    ("read", "/proc/thread-self/cwd/../../.aws/credentials", "deny"),
+    ("write", "/proc/self/cwd/../../.ssh/authorized_keys", "deny"),
+    ("write", "/proc/self/root/home/policy-test/.claude/settings.json", "deny"),
+    ("read", "file:///home/policy-test/.ssh/id_rsa", "deny"),
+    ("read", "FILE:///home/policy-test/.ssh/%69d_rsa", "deny"),
+    ("glob", "/home/policy-test/**/id_rsa", "deny"), ("glob", "../../**/id_*", "deny"),
+    ("read", "/proc/self/cwd/src/app.py", "allow"),
+    ("read", "/proc/self/root/home/policy-test/.ssh/id_rsa.pub", "allow"),
+    ("read", "file:///home/policy-test/work/repo/README.md", "allow"),
+    ("write", "/proc/self/cwd/src/app.py", "allow"),
+    ("glob", "/home/policy-test/**/*.pub", "allow"), ("glob", "../../**/known_hosts", "allow"),
+    ("glob", "**/*.py", "allow"),
     ("mcp", "github/delete_repo", "deny"), ("mcp", "github/get_issue", "allow"),
     ("mcp-path", "~/.ssh/id_rsa", "deny"), ("mcp-path", "README.md", "allow"),
     # a shell tool run in a folder its own argument names (Qwen's run_shell_command
@@ -507,7 +563,7 @@ KIND_CLASSES: dict[str, tuple[str, ...]] = {
              "shell forms not evaluated"),
     "path": ("reads of protected files", "writes of protected files",
              "links, deletions and code run elsewhere"),
-    "self": ("the guard's own files", "layers that switch hooks off"),
+    "self": ("the guard's own files", "layers that switch hooks off", "the guard's own installation"),
 }
 
 
@@ -550,6 +606,7 @@ def _build() -> dict[str, list]:
                                                + [(c, CWD, "deny") for c in _LAYER_MORE]
                                                + [(c, CWD, "deny") for c in _INTO_FOLDERS_LAYERS]
                                                + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
+    CLASSES["the guard's own installation"] = [(c, CWD, e) for c, e in _OWN_INSTALL]
     CLASSES["shell forms not evaluated"] = _splice([(c, CWD, e) for c, e in _NOT_EVALUATED],
                                                    [(c, CWD, e) for c, e in _NOT_EVALUATED_MORE],
                                                    _AT["forms"])

@@ -20,6 +20,23 @@ import re
 from . import programs as P
 from .shellparse import Cmd, Word, normalize
 
+#: a process's view of the file system through /proc: its working folder (cwd) or its root
+#: (root). A file tool runs in the CLI's own process, whose working folder is the session's.
+_PROC_FORM = re.compile(r"^/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/(cwd|root)(?=/|$)")
+
+
+def tool_path(s: str, cwd: str) -> str:
+    """A file tool's path argument as the path it opens: a `file://` URL's path, and the /proc
+    forms of a process's working folder or root (`/proc/self/cwd/../.ssh/id_rsa` is the
+    working folder's parent's .ssh/id_rsa; normalized lexically only after that)."""
+    if s[:7].lower() == "file://":
+        from urllib.parse import unquote, urlsplit   # local: only for a file:// URL
+        s = unquote(urlsplit(s).path) or "/"
+    m = _PROC_FORM.match(s)
+    if m:
+        s = (cwd.rstrip("/") if m.group(1) == "cwd" else "") + s[m.end():] or "/"
+    return s
+
 _EMBEDDED = re.compile(r"""(?:~|\$HOME|\$\{HOME\})/[^\s'"`;|&<>(){}\\,]*"""
                        r"""|(?<![\w.~$}])/(?:[^\s'"`;|&<>(){}\\,/]+/)+[^\s'"`;|&<>(){}\\,]*""")
 
@@ -587,7 +604,31 @@ class PathRules:
                     check(self._word_paths(w, bases.get(id(w), base)), {"write"}, True)
             else:
                 check([normalize(where, base, self.home)], {"write"}, recursive)
+        # what a package manager's uninstall removes (programs.uninstall_writes): the handler's
+        # own package when it names agentdeck, the environment of a pip or python it names
+        for where in P.uninstall_writes(cmd.argv[0].value or "" if cmd.argv else "", vals):
+            check([normalize(where, cwd, self.home)], {"write"}, True)
         return hits
+
+    def _glob_below(self, pattern: str) -> list[tuple[dict, str, str]]:
+        """A glob tool's pattern that could match a protected file under its folder lists its
+        name: that is a read of it. Looked for among the files below the pattern's fixed
+        folder (hidden folders included, as Copilot's glob lists them; the walk is bounded), each matched against the
+        whole pattern (`*` may cross a `/` here: more, never less)."""
+        import fnmatch   # local: only for a glob tool's call
+
+        rx = re.compile(fnmatch.translate(pattern))
+        fixed = []
+        for part in pattern.split("/"):
+            if any(ch in part for ch in "*?["):
+                break
+            fixed.append(part)
+        base = "/".join(fixed) or "/"       # the walk starts where the pattern's wildcards do
+        readable = [r for r in self.rules if "read" in r.access]
+        if not readable:
+            return []
+        found = self.fs.find(base, lambda p: bool(rx.match(p)) and any(r.covers(p) for r in readable))
+        return self.hits(found, {"read"}) if found else []
 
     # -- a tool call that is not a shell command
     def for_call(self, call, cwd: str) -> list[tuple[dict, str, str]]:
@@ -599,29 +640,38 @@ class PathRules:
                 pat = call.subjects[0] if call.subjects else ""
                 for base in call.subjects[1:] or [cwd]:
                     if pat:
-                        full = normalize(pat, normalize(base, cwd, self.home), self.home)
+                        folder = normalize(tool_path(base, cwd), cwd, self.home)
+                        full = normalize(tool_path(pat, cwd), folder, self.home)
                         for p in self.fs.glob(full) or [full]:
                             hits += self.hits(p, {"read"})
+                        if not hits:
+                            hits += self._glob_below(full)
                 return hits
             if kind == "list":
                 return hits
             paths = call.subjects or ([cwd] if kind == "search" else [])
             for s in paths:
-                p = normalize(s, cwd, self.home)
+                p = normalize(tool_path(s, cwd), cwd, self.home)
                 hits += self.hits(p, {"read"}, recursive=(kind == "search"))
             return hits
         if call.cls == "write":
             for s in call.subjects:
-                hits += self.hits(normalize(s, cwd, self.home), {"write"})
+                hits += self.hits(normalize(tool_path(s, cwd), cwd, self.home), {"write"})
+            return hits
+        if call.cls == "web":
+            # a file:// URL is a path (Claude's WebFetch, Qwen's web_fetch): read
+            for s in call.subjects:
+                if isinstance(s, str) and s[:7].lower() == "file://":
+                    hits += self.hits(normalize(tool_path(s, cwd), cwd, self.home), {"read"})
             return hits
         if call.cls in ("mcp", "other"):
             # an other tool's path arguments (a tool with no declared file role, or one nobody
             # declares): read and written, the strictest role a path can have
             for s in getattr(call, "paths", None) or []:
-                hits += self.hits(normalize(s, cwd, self.home), {"read", "write"})
+                hits += self.hits(normalize(tool_path(s, cwd), cwd, self.home), {"read", "write"})
             for s in getattr(call, "texts", None) or []:
                 for p in self._embedded(s, cwd):
                     hits += self.hits(p, {"read", "write"})
                 if s.startswith(("~/", "$HOME/")) or s in ("~",):
-                    hits += self.hits(normalize(s, cwd, self.home), {"read", "write"})
+                    hits += self.hits(normalize(tool_path(s, cwd), cwd, self.home), {"read", "write"})
         return hits

@@ -16,6 +16,9 @@ RECURSIVE: a reader or writer given a directory above a protected file touches i
 """
 from __future__ import annotations
 
+import os
+import re
+
 META = frozenset({
     "ls", "stat", "test", "[", "[[", "realpath", "readlink", "dirname", "basename", "du", "df",
     "pwd", "cd", "pushd", "popd", "type", "which", "whereis", "command", "true", "false", "exit",
@@ -700,8 +703,6 @@ _TAR_CODE = ("--checkpoint-action", "--to-command", "--use-compress-program", "-
 
 def runs_code(name: str, vals: list) -> str:
     """Why `name` with these arguments runs code agentdeck cannot see into, or ""."""
-    import re   # local: only for the programs below (the handler's pre-tool path already has re)
-
     known = [v for v in vals if v is not None]
     if name == "git":
         for i, v in enumerate(known):
@@ -1087,3 +1088,94 @@ def names_only(name: str, vals: list) -> bool:
         return True
     return name == "git" and _git_subcommand(vals) in GIT_NAMES and not any(
         v is None or v.startswith(("-C", "--git-dir", "--work-tree")) for v in vals)
+
+
+# ---- package managers that remove installed packages ------------------------------------------
+#: the folder of the agentdeck package this code runs from (…/site-packages/agentdeck, an
+#: editable checkout): what `pip uninstall agentdeck` removes when it is the handler's own
+OWN_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: the distribution name of agentdeck (PEP 503 normalized)
+OWN_DIST = "agentdeck"
+#: "every package" (a requirements file, uninstall-all): the handler's may be among them
+ANY_PACKAGE = "*"
+_PIPS = re.compile(r"pip(?:[0-9]+(?:\.[0-9]+)*)?")
+_PYTHONS = re.compile(r"(?:python|pypy)(?:[0-9]+(?:\.[0-9]+)*)?")
+#: pip uninstall's options that take a value (the packages are the other words)
+_PIP_VALUED = frozenset({"-r", "--requirement", "--root-user-action", "--log", "--proxy",
+                         "--retries", "--timeout", "--exists-action", "--trusted-host", "--cert",
+                         "--client-cert", "--cache-dir", "--python", "--path", "--target"})
+
+
+def _dist(word: str) -> str:
+    """A requirement's distribution name, PEP 503 normalized (`AgentDeck==1.0` -> agentdeck)."""
+    name = re.split(r"[<>=!~;\[ @]", word, maxsplit=1)[0]
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _packages(words: list) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w is None:
+            out.append(ANY_PACKAGE)         # a word the resolver could not evaluate
+        elif w in ("-r", "--requirement") or w.startswith("--requirement="):
+            out.append(ANY_PACKAGE)         # names read from a file
+            i += 1 if "=" in w else 2
+            continue
+        elif w in _PIP_VALUED:
+            i += 2
+            continue
+        elif not w.startswith("-"):
+            out.append(_dist(w))
+        i += 1
+    return out
+
+
+def uninstalls(prog: str, vals: list) -> tuple[list[str], str | None] | None:
+    """What a package manager's command removes: (the distributions it names, PEP 503
+    normalized, ANY_PACKAGE for names it reads elsewhere; the environment whose site-packages it
+    changes when the command names it: `/venv/bin/pip`, `/venv/bin/python -m pip` -> /venv), or
+    None when the command removes no installed package. pip, `python -m pip`, `uv pip`,
+    `uv tool`, `uv remove`, pipx."""
+    name = prog.rsplit("/", 1)[-1]
+    words = list(vals)
+    env = None
+    if _PYTHONS.fullmatch(name):
+        for i in range(len(words) - 1):
+            if words[i] == "-m" and words[i + 1] is not None and _PIPS.fullmatch(words[i + 1]):
+                break
+        else:
+            return None
+        words = words[i + 2:]
+        name = "pip"
+    elif name == "uv" and words[:1] == ["pip"]:
+        words, name = words[1:], "pip"
+    if "/" in prog and name == "pip":
+        env = os.path.dirname(os.path.dirname(prog))     # <env>/bin/pip, <env>/bin/python
+    sub = next((w for w in words if w is None or not w.startswith("-")), "")
+    rest = words[words.index(sub) + 1:] if sub in words else []
+    if _PIPS.fullmatch(name) and sub == "uninstall":
+        return _packages(rest), env
+    if name == "pipx" and sub in ("uninstall", "uninstall-all", "reinstall", "reinstall-all"):
+        return (_packages(rest) if sub in ("uninstall", "reinstall") else [ANY_PACKAGE]), None
+    if name == "uv" and sub == "tool" and len(rest) > 0 and rest[0] in ("uninstall", "upgrade"):
+        return _packages(rest[1:]), None
+    if name == "uv" and sub == "remove":
+        return _packages(rest), None
+    if sub is None and (name == "pipx" or _PIPS.fullmatch(name)):
+        return [ANY_PACKAGE], env               # the subcommand itself is not known
+    return None
+
+
+def uninstall_writes(prog: str, vals: list) -> list[str]:
+    """The folders an uninstall command writes (recursively): the handler's own package when
+    it names agentdeck (or packages it cannot name), and the environment it names."""
+    found = uninstalls(prog, vals)
+    if found is None:
+        return []
+    packages, env = found
+    out = [OWN_PACKAGE] if (OWN_DIST in packages or ANY_PACKAGE in packages) else []
+    if env:
+        out.append(env)
+    return out

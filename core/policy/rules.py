@@ -271,7 +271,7 @@ def evaluate_doc(doc: dict, calls: list[Call], ctx: Context) -> Verdict:
         cands: list[Verdict | None] = [evaluate_call(rules, call)]
         if call.cls == "shell" and (argv_rules or has_paths or doc.get("inline_code") == "ask"):
             cands.append(_shell_verdict(doc, call, ctx, argv_rules))
-        elif has_paths and call.cls in ("read", "write", "mcp", "other"):
+        elif has_paths and call.cls in ("read", "write", "mcp", "other", "web"):
             paths = ctx.path_rules(doc)
             cands.append(_path_verdict(ctx, paths.for_call(call, ctx.cwd), call))
         for v in cands:

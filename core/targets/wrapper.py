@@ -23,6 +23,7 @@ code (0 allow, 2 deny).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from dataclasses import dataclass, field
@@ -53,10 +54,15 @@ class Handler:
     how: str = ""
     #: the handler the wrapper on disk names now (None: no wrapper yet, or unreadable)
     previous: str | None = None
+    #: the absolute Python interpreter the handler script names in its `#!` line (a console
+    #: script pip wrote): the wrapper runs `<interpreter> -I <handler>`, isolated from every
+    #: PYTHON* variable, the user's site-packages and the working folder (None: run as it is)
+    interpreter: str | None = None
 
     @property
     def exec_line(self) -> str:
-        return " ".join(shlex.quote(a) for a in self.argv)
+        argv = [self.interpreter, ISOLATED, *self.argv] if self.interpreter else self.argv
+        return " ".join(shlex.quote(a) for a in argv)
 
     @property
     def changed(self) -> bool:
@@ -64,6 +70,10 @@ class Handler:
         location): the plan says "handler: old -> new"."""
         return bool(self.previous and self.resolved and self.previous != self.resolved)
 
+
+#: the interpreter option the wrapper runs a Python handler with: isolated mode (no PYTHON*
+#: variable, no user site-packages, neither the script's folder nor the working folder on sys.path)
+ISOLATED = "-I"
 
 #: names the folder that holds "the running agentdeck's" agentdeck-hook instead of the
 #: detected scripts dir (empty: none). For relocated installs and tests; unset normally.
@@ -140,7 +150,7 @@ def installed_handler(host: Host, wrapper_path: Path | None, read=None) -> str |
 
 def handler_of_wrapper(text: str) -> str | None:
     """argv[0] of the handler a wrapper runs: the line before its `rc=$?` (a wrapper
-    render_wrapper writes), or an `exec PROGRAM ...` line (an earlier agentdeck's wrapper, or
+    render_wrapper writes; the handler after `<interpreter> -I`), or an `exec PROGRAM ...` line (an earlier agentdeck's wrapper, or
     any sh script that ends so)."""
     lines = [ln.strip() for ln in text.splitlines()]
     for i, line in enumerate(lines):
@@ -157,7 +167,33 @@ def _argv0(line: str) -> str | None:
         argv = shlex.split(line)
     except ValueError:
         return None
+    if len(argv) > 2 and argv[1] == ISOLATED:      # <interpreter> -I <handler> <event>
+        return argv[2]
     return argv[0] if argv else None
+
+
+#: a pip console script's first line: `#!/abs/python`, or (a long or spaced path) `#!/bin/sh`
+#: followed by distlib's launcher line: 3 quotes, `exec' "/abs/python" "$0" "$@"`
+_SHEBANG = re.compile(r"#!(/\S*/python[0-9.]*)[ \t]*\n")
+_SH_LAUNCHER = re.compile(r"#!/bin/sh\n'''exec' (?:\"([^\"]+)\"|'([^']+)') \"\$0\" \"\$@\"\n")
+
+
+def python_of(host: Host, script: str) -> str | None:
+    """The absolute Python interpreter a handler script names in its first lines (a console
+    script pip or uv wrote), or None (another program, a `#!/usr/bin/env python` line)."""
+    try:
+        head = host.read_bytes(Path(script), limit=1024 * 1024)
+    except (HostError, OSError, UserError):
+        return None
+    text = (head or b"")[:1024].decode("utf-8", "replace")
+    m = _SHEBANG.match(text)
+    found = m.group(1) if m else None
+    if found is None:
+        m2 = _SH_LAUNCHER.match(text)
+        found = (m2.group(1) or m2.group(2)) if m2 else None
+    if found and os.path.isabs(found) and os.path.basename(found).startswith("python"):
+        return found
+    return None
 
 
 def not_found_message(host: Host, prog: str, own: bool) -> str:
@@ -205,12 +241,15 @@ def resolve_handler(host: Host, command: str, wrapper_path: Path | None = None,
             found = host.which(prog)
             how = "path" if found else ""
     warnings: list[str] = []
+    interpreter = None
     if found:
         found = os.path.abspath(found)
         argv = [found] + argv[1:]
+        interpreter = python_of(host, found)
     else:
         warnings.append(not_found_message(host, argv[0], prog == OWN_HANDLER))
-    return Handler(command, argv, found, warnings, how=how, previous=previous)
+    return Handler(command, argv, found, warnings, how=how, previous=previous,
+                   interpreter=interpreter)
 
 
 #: the spellings of the events at which the handler decides (hookhandler.DECISION_EVENTS:
@@ -262,6 +301,7 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
         "export AGENTDECK_EVENT AGENTDECK_TARGET AGENTDECK_STATE_DIR AGENTDECK_POLICY "
         "AGENTDECK_POLICY_SHA256 AGENTDECK_ON_ERROR\n"
         "unset AGENTDECK_CONFIG_DIR BASH_ENV ENV\n"
+        f"{_CLEAN_ENV}"
         "agentdeck_fail() {\n"
         "  case \"$AGENTDECK_EVENT\" in\n"
         f"    {'|'.join(pre_names)}) code={pre_code} out={shlex.quote(pre_out)} ;;\n"
@@ -271,7 +311,7 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
         "  [ \"$AGENTDECK_ON_ERROR\" = deny ] || { echo \"agentdeck: $1; event $AGENTDECK_EVENT "
         "allowed (on_error allow)\" >&2; exit 0; }\n"
         "  printf '{\"ts\":\"%s\",\"target\":\"%s\",\"raw_event\":\"%s\",\"decision\":\"deny\",'"
-        "'\"rule\":\"on_error\",\"error\":\"%s\"}\\n' \"$(TZ=UTC0 date +%Y-%m-%dT%H:%M:%S.000Z)\" "
+        "'\"rule\":\"on_error\",\"error\":\"%s\"}\\n' \"$(TZ=UTC0 command -p date +%Y-%m-%dT%H:%M:%S.000Z)\" "
         "\"$AGENTDECK_TARGET\" \"$AGENTDECK_EVENT\" \"$1\" "
         f">> {audit} 2>/dev/null\n"
         "  echo \"agentdeck: $1: denied (the guard fails closed; run agentdeck status, then "
@@ -292,12 +332,40 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
 def _found_test(handler: Handler) -> str:
     """The sh test that the handler can be run: an absolute path must be an executable file
     (dash's `command -v /path` answers for a file without its exec bit), a bare name must be
-    found on PATH."""
+    found on PATH; the interpreter of a Python handler must be an executable file too."""
     prog = handler.argv[0] if handler.argv else ""
     q = shlex.quote(prog) if prog else "''"
-    if os.path.isabs(prog):
-        return f"[ -f {q} ] && [ -x {q} ]"
-    return f"command -v {q} >/dev/null 2>&1"
+    test = f"[ -f {q} ] && [ -x {q} ]" if os.path.isabs(prog) else f"command -v {q} >/dev/null 2>&1"
+    if handler.interpreter:
+        py = shlex.quote(handler.interpreter)
+        test = f"[ -f {py} ] && [ -x {py} ] && {test}"
+    return test
+
+
+#: variables a CLI's environment may carry (its .env files, a project's settings `env`) that
+#: change which code the handler's process runs: the dynamic loader's (every LD_*), Python's
+#: (every PYTHON*; the handler also runs with -I), glibc's module and locale paths, OpenSSL's
+#: configuration (it can load an engine or provider), Perl's and Node's in case a handler is one
+CODE_VARS = ("GCONV_PATH", "GLIBC_TUNABLES", "LOCPATH", "NLSPATH", "HOSTALIASES", "TZDIR",
+             "OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES",
+             "PERL5LIB", "PERLLIB", "PERL5OPT", "NODE_OPTIONS", "NODE_PATH", "RUBYOPT", "RUBYLIB")
+CODE_PREFIXES = ("LD_", "PYTHON", "MALLOC_")
+#: the sh lines that unset them: every exported name with one of the prefixes (read from
+#: `export -p`; a name that is not a plain identifier is skipped, never unset, so a crafted
+#: name cannot make the shell's `unset` fail), then the fixed names
+_CLEAN_ENV = (
+    "while IFS= read -r agentdeck_v; do\n"
+    "  agentdeck_v=${agentdeck_v#export }; agentdeck_v=${agentdeck_v#declare -x }; "
+    "agentdeck_v=${agentdeck_v%%=*}\n"
+    "  case $agentdeck_v in\n"
+    "    ''|[0-9]*|*[!A-Za-z0-9_]*) ;;\n"
+    f"    {'|'.join(p + '*' for p in CODE_PREFIXES)}) unset \"$agentdeck_v\" ;;\n"
+    "  esac\n"
+    "done <<AGENTDECK_ENV\n"
+    "$(export -p)\n"
+    "AGENTDECK_ENV\n"
+    f"unset agentdeck_v {' '.join(CODE_VARS)}\n"
+)
 
 
 def _deny_answers(target: str) -> tuple[int, str, int, str, tuple[str, str]]:

@@ -18,6 +18,7 @@ from offline_turn import run_turn
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from agentdeck.core.facts.versions import facts_by_target
 from agentdeck.core.policy.payloads import pre_tool
 from agentdeck.core.targets import registry
 
@@ -165,3 +166,37 @@ def test_a_project_layer_that_switches_hooks_off_cannot_be_written(scratch_env, 
     with ScriptedModel(command=f"rm -rf {work / 'build'}") as m:
         run_turn(host, target, m.url, "run the scripted command", work)
     assert (work / "build").is_dir(), f"{target}: rm -rf ran after the attempt"
+
+
+#: (target, env file) for each environment file a CLI loads into its own environment at start
+#: (its facts' env_files): the hook inherits what is set there
+ENV_FILES = [(t, rel) for t in NAMES for rel in facts_by_target()[t].env_files]
+
+
+def test_some_target_loads_env_files():
+    assert ENV_FILES
+
+
+@pytest.mark.parametrize("target,rel", ENV_FILES)
+def test_an_env_file_cannot_run_code_in_the_handler(scratch_env, need, tmp_path, target, rel):
+    """Red team GS84: a `.env` the CLI loads set PYTHONPATH to a folder whose sitecustomize.py
+    exits 0; the handler's interpreter ran it before deciding, so every call was allowed with no
+    audit line. The wrapper runs the handler isolated (-I) with every PYTHON*/LD_* variable
+    unset: `rm -rf` stays denied by its rule, recorded."""
+    need(target)
+    host = scratch_env
+    _install(host, target, tmp_path)
+    work = tmp_path / "work"
+    (work / "build").mkdir(parents=True)
+    evil = tmp_path / "evilpy"
+    evil.mkdir()
+    (evil / "sitecustomize.py").write_text("import os\nos._exit(0)\n")
+    path = (work / rel[3:]) if rel.startswith("**/") else registry.BY_NAME[target].home(host) / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"PYTHONPATH={evil}\nPYTHONSTARTUP={evil / 'sitecustomize.py'}\n")
+    with ScriptedModel(command=f"rm -rf {work / 'build'}") as m:
+        run_turn(host, target, m.url, "run the scripted command", work)
+    assert (work / "build").is_dir(), f"{target}: rm -rf ran with {rel} setting PYTHONPATH: {LAST}"
+    denied = [r for r in _audit_lines(host) if r.get("decision") == "deny"]
+    assert denied and denied[-1]["rule"] == "no-rm-rf", _audit_lines(host)[-3:]
+    assert _turn(host, target, work, work / "ok.txt"), f"{target}: {LAST}"

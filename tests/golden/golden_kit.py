@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from agentdeck.core import profiles
+from agentdeck.core.policy.programs import OWN_PACKAGE
 
 GOLDEN = Path(__file__).resolve().parent
 UPDATE = os.environ.get("AGENTDECK_UPDATE_GOLDEN") == "1"
@@ -96,9 +97,11 @@ def check(path: Path, text: str) -> None:
 
 def normalize(text: str, host, tmp_path: Path) -> str:
     """The text with this run's folders named, and the wrapper's seal digest (of a compiled
-    policy that names this run's home) as <SHA256>: tests/unit/test_wrapper_seal.py checks
+    policy that names this run's home) as <SHA256>, the agentdeck package's folder (the guard
+    protects it wherever it is) as <AGENTDECK>: tests/unit/test_wrapper_seal.py checks
     the digest itself."""
     text = (text.replace(str(profiles.bundled_dir()), "<PROFILES>")
+                .replace(OWN_PACKAGE + "/", "<AGENTDECK>/")
                 .replace(str(host.home), "<HOME>")
                 .replace(str(tmp_path / "bin"), "<BIN>"))
     return re.sub(r"(AGENTDECK_POLICY_SHA256=)[0-9a-f]{64}", r"\1<SHA256>", text)

@@ -60,7 +60,7 @@ def test_plan_apply_empty_plan_then_uninstall_gives_the_system_files_back(home, 
     [group] = data["hooks"]["PreToolUse"]
     assert group["hooks"][0]["command"] == handler.hook_command("codex", "PreToolUse")
     drop = json.loads((root / "etc/claude-code/managed-settings.d/agentdeck.json").read_text())
-    assert drop["hooks"]["PreToolUse"][0]["hooks"][0]["command"].startswith(F.PYTHON + " -I -S ")
+    assert drop["hooks"]["PreToolUse"][0]["hooks"][0]["command"].startswith(F.ENV + " -u ") and " " + F.PYTHON + " -I -S " in drop["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
     pol = json.loads((root / "etc/github-copilot/policy.d/agentdeck.json").read_text())
     assert pol["version"] == 1 and list(pol["hooks"]) == ["preToolUse"]
     lib = root / F.LIB_DIR.lstrip("/")

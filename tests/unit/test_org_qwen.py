@@ -29,7 +29,7 @@ def test_the_system_file_carries_the_version_the_pin_and_the_org_hook(home, root
     [group] = doc["hooks"]["PreToolUse"]
     [hook] = group["hooks"]
     assert hook["command"] == handler.hook_command("qwen", "PreToolUse")
-    assert hook["command"].startswith(F.PYTHON + " -I -S ") and hook["command"].endswith("|| exit 2")
+    assert hook["command"].startswith(F.ENV + " -u LD_PRELOAD ") and f" {F.PYTHON} -I -S " in hook["command"] and hook["command"].endswith("|| exit 2")
     assert hook["type"] == "command" and 0 < hook["timeout"] < 1000      # seconds, not ms
     st = (root / LAYER).lstat()
     assert st.st_uid == 0 and (st.st_mode & 0o7777) == 0o644

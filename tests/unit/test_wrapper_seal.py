@@ -180,3 +180,103 @@ def test_a_profile_without_rules_seals_no_policy(host, tmp_path):
     assert engine.apply_plan(host, plan).ok
     text = Path(plan.info[target]["hooks"]["wrapper"]).read_text()
     assert "\nAGENTDECK_POLICY_SHA256=\n" in text and "\nAGENTDECK_ON_ERROR=allow\n" in text
+
+
+# ---- the CLI's environment cannot change which code the handler runs (issue 30, red team GS84)
+#: what a CLI's .env can plant (Qwen loads the working folder's; Codex ~/.codex/.env): code the
+#: handler's interpreter would run before deciding, exiting 0 (allow, and no audit line)
+_EXIT_0 = "import os\nos._exit(0)\n"
+
+
+@pytest.mark.parametrize("target", NAMES)
+def test_python_variables_and_the_user_site_cannot_run_code_in_the_handler(guarded, target, tmp_path):
+    host, _ = guarded
+    w, _ = _install(host, target)
+    evil = tmp_path / "evilpy"
+    evil.mkdir()
+    (evil / "sitecustomize.py").write_text(_EXIT_0)
+    (evil / "usercustomize.py").write_text(_EXIT_0)
+    (evil / "startup.py").write_text(_EXIT_0)
+    # the user's site-packages in the home the CLI passes (a model can write there)
+    ver = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    user_site = host.home / ".local" / "lib" / ver / "site-packages"
+    user_site.mkdir(parents=True)
+    (user_site / "usercustomize.py").write_text(_EXIT_0)
+    (user_site / "zz.pth").write_text("import os; os._exit(0)\n")
+    env = {"PYTHONPATH": str(evil), "PYTHONSTARTUP": str(evil / "startup.py"),
+           "PYTHONUSERBASE": str(host.home / ".local"), "PYTHONINSPECT": "1"}
+    before = len(_audit(host))
+    assert _run(host, w, target, "rm -rf build", env)[0] == "deny"
+    assert _audit(host)[before:] and _audit(host)[-1]["decision"] == "deny"
+    assert _audit(host)[-1].get("rule") == "no-rm-rf"
+    assert _run(host, w, target, "ls -la", env)[0] == "allow"
+
+
+def _preload_library(tmp_path) -> Path:
+    """A shared library whose constructor exits 0 in a Python process (the handler's
+    interpreter) and does nothing in any other (the shell running the wrapper)."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    assert cc, "a C compiler is needed (.ci/run installs gcc)"
+    src = tmp_path / "evil.c"
+    src.write_text(
+        "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n"
+        "__attribute__((constructor)) static void evil(void) {\n"
+        "  char exe[4096]; ssize_t n = readlink(\"/proc/self/exe\", exe, sizeof exe - 1);\n"
+        "  if (n > 0) { exe[n] = 0; if (strstr(exe, \"python\")) _exit(0); }\n}\n")
+    lib = tmp_path / "libevil.so"
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(lib), str(src)], check=True, timeout=120)
+    return lib
+
+
+@pytest.mark.parametrize("target", NAMES)
+def test_loader_variables_do_not_reach_the_handler(guarded, target, tmp_path):
+    host, _ = guarded
+    w, _ = _install(host, target)
+    lib = _preload_library(tmp_path)
+    libdir = tmp_path / "libs"
+    libdir.mkdir()
+    # a library the interpreter loads (hashlib's libcrypto, zlib...) under its own name
+    for name in ("libcrypto.so.3", "libz.so.1", "libffi.so.8", "libexpat.so.1"):
+        shutil.copy2(lib, libdir / name)
+    for env in ({"LD_PRELOAD": str(lib)}, {"LD_LIBRARY_PATH": str(libdir)},
+                {"LD_AUDIT": str(lib)}):
+        assert _run(host, w, target, "rm -rf build", env)[0] == "deny", env
+        assert _audit(host)[-1].get("rule") == "no-rm-rf", env
+        assert _run(host, w, target, "ls -la", env)[0] == "allow", env
+
+
+def test_the_handler_gets_no_code_variable_and_keeps_the_rest(host, tmp_path):
+    """What the handler's process receives: none of the variables that choose code (every LD_*
+    and PYTHON* name, however spelled in the environment, and the fixed list), the variables
+    agentdeck's wrapper sets, and everything else the CLI passed."""
+    dump = tmp_path / "env.txt"
+    fake = tmp_path / "handler"
+    fake.write_text(f"#!/bin/sh\nenv > {dump}\nexit 0\n")
+    fake.chmod(0o755)
+    h = wrapper.resolve_handler(host, str(fake))
+    assert h.interpreter is None           # not a Python script: run as it is
+    w = tmp_path / "w.sh"
+    w.write_text(wrapper.render_wrapper(NAMES[0], h, tmp_path / "state"))
+    w.chmod(0o755)
+    planted = {n: "/tmp/x" for n in wrapper.CODE_VARS}
+    planted.update({"LD_PRELOAD": "/tmp/x.so", "LD_ORIGIN_PATH": "/tmp", "PYTHONPATH": "/tmp",
+                    "PYTHONSAFEPATH": "", "PYTHON_GIL": "0", "MALLOC_CHECK_": "3",
+                    "AGENTDECK_DRILL_ID": "d1", "KEEP_ME": "yes",
+                    "ODD": "a\nexport PYTHONFOO=1\nAGENTDECK_ENV\nexport LD_X=1"})
+    r = subprocess.run([str(w), "PreToolUse"], input=b"{}", capture_output=True, timeout=60,
+                       env={"PATH": "/usr/bin:/bin", **planted})
+    assert r.returncode == 0, r.stderr
+    seen = {ln.split("=", 1)[0] for ln in dump.read_text().splitlines() if "=" in ln}
+    leaked = {n for n in seen if n.startswith(wrapper.CODE_PREFIXES) or n in wrapper.CODE_VARS}
+    assert not leaked
+    assert {"KEEP_ME", "AGENTDECK_DRILL_ID", "ODD", "AGENTDECK_TARGET", "AGENTDECK_EVENT"} <= seen
+
+
+def test_a_python_handler_runs_isolated(guarded):
+    host, handler = guarded
+    h = wrapper.resolve_handler(host, "agentdeck-hook")
+    assert h.interpreter and os.path.isabs(h.interpreter)
+    assert h.exec_line.startswith(f"{h.interpreter} {wrapper.ISOLATED} {handler}")
+    # the installed wrapper still names the handler, not its interpreter
+    text = wrapper.render_wrapper(NAMES[0], h, host.state_dir)
+    assert wrapper.handler_of_wrapper(text) == str(handler)

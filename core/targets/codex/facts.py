@@ -27,6 +27,8 @@ HOOK_EVENTS = (
 @dataclass(frozen=True, kw_only=True)
 class CodexFacts(CliFacts):
     config_file: ClassVar[str] = "config.toml"         # TOML: edit with tomlkit so comments survive
+    #: $CODEX_HOME/.env, loaded into its environment at start (0.171.0, observed: policy.py LAYERS)
+    env_files: ClassVar[tuple[str, ...]] = (".env",)
     hooks_file: ClassVar[str] = "hooks.json"
     persona_file: ClassVar[str] = "AGENTS.md"
     skills_dir: ClassVar[str] = "~/.agents/skills"        # ~/.codex/prompts was removed in 0.117

@@ -28,6 +28,10 @@ HOOK_EVENTS = (
 @dataclass(frozen=True, kw_only=True)
 class QwenFacts(CliFacts):
     settings_file: ClassVar[str] = "settings.json"    # hooks inline, in Claude Code's nested schema
+    #: the first .env found walking up from the working folder (its .qwen/.env before its .env),
+    #: else the home's: observed in 0.24.4 real turns (a folder .env's PYTHONPATH reached the
+    #: hook handler's interpreter before the wrapper isolated it)
+    env_files: ClassVar[tuple[str, ...]] = ("**/.qwen/.env", "**/.env", ".env")
     #: section 1: JSON with comments (strip-json-comments, a BOM stripped)
     settings_jsonc: ClassVar[bool] = True
     #: section 1: a settings file without `"$version": 4` is rewritten by Qwen on every start

@@ -1,0 +1,71 @@
+"""The handler's own installation is part of the guard, wherever it is (red team GS20, GS14,
+GS39): the venv its handler and interpreter run from is a protected write tree of the built-in
+rule agentdeck-self, and a package manager's uninstall is judged by what it removes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentdeck.core import hookhandler
+from agentdeck.core.policy import programs
+from agentdeck.core.policy.compiled import compile_policy, self_protection
+from agentdeck.core.targets import registry
+
+NAMES = [s.name for s in registry.TARGETS]
+
+
+@pytest.fixture
+def venv_outside_home(host, tmp_path):
+    venv = tmp_path / "opt" / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    hook = venv / "bin" / "agentdeck-hook"
+    hook.write_text(f"#!{venv}/bin/python3\nimport sys\n")
+    hook.chmod(0o755)
+    host.env["AGENTDECK_SCRIPTS_DIR"] = str(venv / "bin")
+    assert not str(venv).startswith(str(host.home))
+    return host, venv
+
+
+@pytest.mark.parametrize("target", NAMES)
+def test_the_handlers_venv_outside_the_home_is_protected(venv_outside_home, target):
+    host, venv = venv_outside_home
+    protect = self_protection(host, target)
+    assert f"{venv}/**" in protect and str(venv) in protect
+    assert programs.OWN_PACKAGE + "/core/**" in protect
+
+
+def _decide(host, venv, command):
+    doc = json.loads(compile_policy({"rules": [], "paths": [], "on_error": "deny"}, NAMES[0],
+                                    home=str(host.home), protect=self_protection(host, NAMES[0])))
+    payload = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(host.home)}
+    record = {"event": "pre_tool_use"}
+    hookhandler.decide(payload, record, {"HOME": str(host.home)}, None, 0.0, policy=(doc, None))
+    return record["decision"], record["rule"]
+
+
+@pytest.mark.parametrize("command", [
+    "{venv}/bin/python3 -m pip uninstall -y agentdeck", "python3 -m pip uninstall -y agentdeck",
+    "pip3.11 uninstall --yes AgentDeck", "{venv}/bin/pip uninstall -y platformdirs",
+    "touch {venv}/lib/python3.11/site-packages/zz.pth", "sudo uv pip uninstall AgentDeck",
+])
+def test_removing_the_guards_code_is_denied_by_its_effect(venv_outside_home, command):
+    host, venv = venv_outside_home
+    (venv / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    assert _decide(host, venv, command.format(venv=venv)) == ("deny", "agentdeck-self")
+
+
+@pytest.mark.parametrize("command", ["pip uninstall -y requests", "python3 -m pip list",
+                                     "pip show agentdeck", "ls {venv}/bin"])
+def test_other_packages_and_reads_run(venv_outside_home, command):
+    host, venv = venv_outside_home
+    assert _decide(host, venv, command.format(venv=venv))[0] == "allow"
+
+
+def test_uninstalls_reads_every_spelling():
+    assert programs.uninstalls("pip", ["uninstall", "-y", "Agent_Deck==1"]) == (["agent-deck"], None)
+    assert programs.uninstalls("/v/bin/python3.12", ["-m", "pip", "uninstall", "x"]) == (["x"], "/v")
+    assert programs.uninstalls("pipx", ["uninstall-all"]) == ([programs.ANY_PACKAGE], None)
+    assert programs.uninstalls("pip", ["install", "agentdeck"]) is None
+    assert programs.uninstalls("python3", ["-c", "print(1)"]) is None
