@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -100,7 +101,7 @@ def test_a_home_changed_between_plan_and_apply_is_refused(call, home, tmp_path, 
     assert set(tree) == {".claude", ".claude/CLAUDE.md"}, sorted(tree)     # only the racer's write
 
 
-def test_decisions_choose_per_item_and_a_bad_one_fails(call, home):
+def test_decisions_choose_per_item_and_a_bad_one_fails(call, home, agentdeck_exe):
     assert call(home=str(home), targets=["claude"])["changed"] is True
     cmd = home / ".claude" / "commands" / "review.md"
     cmd.write_text("my own review command\n")
@@ -115,8 +116,16 @@ def test_decisions_choose_per_item_and_a_bad_one_fails(call, home):
     assert r["diff"][0]["before"] == "my own review command\n"
     r = call(home=str(home), targets=["claude"], decisions={"review.md": "maybe"})
     assert r["failed"] and r["msg"] == "decisions: 'review.md': 'maybe' is not keep, take or skip"
+    # the count is the plan's own: every item whose id or label names a hook
+    doc = json.loads(subprocess.run([agentdeck_exe, "--home", str(home), "plan", "--json",
+                                     "--target", "claude"], capture_output=True, text=True,
+                                    check=True).stdout)
+    hooks = [it for it in doc["items"] if "hook" in it["id"].lower()
+             or "hook" in (it.get("label") or "").lower()]
+    assert len(hooks) > 1
     r = call(home=str(home), targets=["claude"], decisions={"hook": "keep"})
-    assert r["failed"] and "'hook' matches 13 items of this host's plan" in r["msg"], r["msg"]
+    assert r["failed"] and f"'hook' matches {len(hooks)} items of this host's plan" in r["msg"], \
+        r["msg"]
     r = call(home=str(home), targets=["claude"], decisions={"no-such-item": "keep",
                                                              "review.md": "skip"})
     assert not r.get("failed") and r["changed"] is False
