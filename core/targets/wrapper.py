@@ -257,9 +257,10 @@ def resolve_handler(host: Host, command: str, wrapper_path: Path | None = None,
 #: (tests/unit/test_wrapper_seal.py checks them against the handler's EVENTS)
 PRE_TOOL_SPELLINGS = ("preToolUse", "PreToolUse", "PreSkillShellCommand", "pre_tool_use")
 PROMPT_SPELLINGS = ("userPromptSubmitted", "UserPromptSubmit", "user_prompt_submit")
-#: a CLI's own names for them (Gemini CLI's BeforeTool and BeforeAgent): only the wrapper of the
+#: a CLI's own names for them (Gemini CLI's BeforeTool and BeforeAgent, OpenCode's plugin event
+#: tool.execute.before): only the wrapper of the
 #: target whose dialect registers them (Dialect.events) adds them to its patterns
-OWN_SPELLINGS = ("BeforeTool", "BeforeAgent")
+OWN_SPELLINGS = ("BeforeTool", "BeforeAgent", "tool.execute.before")
 DECISION_SPELLINGS = PRE_TOOL_SPELLINGS + PROMPT_SPELLINGS + OWN_SPELLINGS
 #: the reason a damaged guard's deny gives (the wrapper adds what is damaged on stderr)
 FAIL_REASON = ("the agentdeck guard cannot decide (its handler or compiled policy is missing or "
@@ -285,8 +286,8 @@ def render_wrapper(target: str, handler: Handler, state_dir: Path) -> str:
     shown = _sh_dq(handler.argv[0] if handler.argv else "")
     audit = shlex.quote(str(Path(state_dir) / "audit.jsonl"))
     pre_code, pre_out, prompt_code, prompt_out, (pre_ev, prompt_ev) = _deny_answers(target)
-    pre_names = PRE_TOOL_SPELLINGS + tuple(e for e in (pre_ev,) if e not in PRE_TOOL_SPELLINGS)
-    prompt_names = PROMPT_SPELLINGS + tuple(e for e in (prompt_ev,) if e not in PROMPT_SPELLINGS)
+    pre_names = PRE_TOOL_SPELLINGS + tuple(e for e in (pre_ev,) if e and e not in PRE_TOOL_SPELLINGS)
+    prompt_names = PROMPT_SPELLINGS + tuple(e for e in (prompt_ev,) if e and e not in PROMPT_SPELLINGS)
     return (
         "#!/bin/sh\n"
         f"# Written by agentdeck for {target}: runs the profile's hook handler for one event.\n"
