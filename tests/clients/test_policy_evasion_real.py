@@ -454,8 +454,8 @@ def _tool_name(step: Step, target: str) -> str:
 
 def _call(step: Step, target: str):
     """What the scripted model calls: Qwen's shell tool is not one ScriptedModel finds alone."""
-    if target in ("qwen", "gemini") and isinstance(step.call, str):
-        return "run_shell_command", {"command": step.call}
+    if SHELL_TOOL[target] == "run_shell_command" and isinstance(step.call, str):
+        return SHELL_TOOL[target], {"command": step.call}
     return step.call
 
 

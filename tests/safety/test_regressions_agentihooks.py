@@ -76,8 +76,9 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
     # every server on: Claude Code gets a server that is off not at all (core/targets/claude/facts.py)
     _profile(home, "on", '[profile]\nextends = ["default"]\n', {"copilot/settings.json": json.dumps(
         {"_agentdeck": {"mcpDefaultDisabled": False}})})
-    if target in ("qwen", "gemini"):     # the demo home has no files of theirs: the
-        (home / f".{target}").mkdir(exist_ok=True)     # operator's server first
+    # where the demo home has no server of the operator's in this CLI's file, one is written
+    if not _servers(home, target):
+        (home / MCP_FILE[target]).parent.mkdir(parents=True, exist_ok=True)
         (home / MCP_FILE[target]).write_text('{"mcpServers": {"mine": {"command": "mine"}}}\n')
     theirs = _servers(home, target)       # the operator's own servers, before agentdeck
     assert theirs, "the home has no server of the operator's to keep"

@@ -194,6 +194,8 @@ def test_deny_answers_in_the_clis_own_channel(policy_file, monkeypatch, capsys, 
     elif row["shape"] == "flat":
         assert shown == {"permissionDecision": "deny",
                          "permissionDecisionReason": "force-push is not allowed here"}
+    elif row["shape"] == "block":            # Gemini CLI's {"decision": "block", "reason": R}
+        assert shown == {"decision": "block", "reason": "force-push is not allowed here"}
     else:
         assert shown == {"hookSpecificOutput": {
             "hookEventName": "PreToolUse", "permissionDecision": "deny",
@@ -228,7 +230,8 @@ def test_ask_where_the_cli_has_it_deny_where_not(policy_file, monkeypatch, capsy
     if want == "ask":
         assert "ask" in out
     else:
-        assert ('"deny"' in out) if row["shape"] else out == ""
+        spelled = '"block"' if row["shape"] == "block" else '"deny"'
+        assert (spelled in out) if row["shape"] else out == ""
 
 
 def _prompt(caller: str, text: str) -> tuple[str, dict]:
