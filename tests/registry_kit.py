@@ -5,6 +5,7 @@ without naming one.
     HOOKED                         registered targets whose hooks speak a dialect (shell hooks)
     shell_payload(t, "ls")         (event, payload) of t's main shell tool running `ls`, as its
                                    hooks send it (the `agentdeck policy test` templates)
+    pre_event(t)                   the event agentdeck's handler is run with for t's pre-tool call
     deny_exit(t)                   the exit code t's hooks deny with (Qwen's: 0 and JSON)
     denied(t, code, stdout)        whether t's CLI reads that answer as a deny
 """
@@ -14,6 +15,7 @@ import json
 
 from agentdeck.core.policy.payloads import shapes
 from agentdeck.core.targets import dialects, registry
+from agentdeck.core.targets.spec import PLUGIN
 
 HOOKED = [n for n in registry.NAMES if registry.has_part(n, "dialect")]
 
@@ -33,6 +35,15 @@ def shell_payload(target: str, command: str) -> tuple[str, dict]:
         if caller == target and lbl.startswith(f"{label}:"):
             return event, payload
     raise AssertionError(f"no shell payload template for {target}")
+
+
+def pre_event(target: str) -> str:
+    """The event agentdeck's handler is run with for a pre-tool call of `target`: its hooks'
+    own event (the dialect's first), or, for an in-process plugin, which runs agentdeck's
+    wrapper for agentdeck's canonical event (OpenCode's tool.execute.before runs it for
+    pre_tool_use), the canonical one."""
+    return "pre_tool_use" if registry.spec(target).enforcement == PLUGIN \
+        else dialect(target).events[0]
 
 
 def deny_exit(target: str) -> int:

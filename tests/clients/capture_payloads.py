@@ -47,8 +47,11 @@ COMMAND = "echo agentdeck-capture > captured.txt"
 PROMPT = "run the scripted command"
 MCP_SERVER, MCP_TOOL = "Srv.Dot", "leave.marker-v2"
 MCP_EVENTS = {"copilot": ("preToolUse", "preMcpToolCall", "permissionRequest"),
-              "codex": ("PreToolUse",), "claude": ("PreToolUse",), "gemini": ("BeforeTool",)}
+              "codex": ("PreToolUse",), "claude": ("PreToolUse",), "gemini": ("BeforeTool",),
+              "opencode": ("tool.execute.before",)}
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+#: OpenCode's session ids (ses_ and 26 characters)
+_SESSION = re.compile(r"\bses_[0-9A-Za-z]{26}\b")
 
 
 def _capture_handler(bindir: Path, store: Path) -> None:
@@ -83,7 +86,7 @@ def normalize(value, base: str):
     if isinstance(value, list):
         return [normalize(v, base) for v in value]
     if isinstance(value, str):
-        return _UUID.sub("<uuid>", value.replace(base, "<base>"))
+        return _SESSION.sub("<session>", _UUID.sub("<uuid>", value.replace(base, "<base>")))
     return value
 
 
@@ -125,12 +128,17 @@ def capture(target: str, clients, mcp: bool = False) -> dict[str, dict]:
         raise SystemExit(f"{target}: the MCP tool {name} did not run")
     out = {}
     for f in sorted(store.glob(f"{target}-*.json")):
-        if mcp and f.stem[len(target) + 1:] not in MCP_EVENTS[target]:
-            continue
         try:
-            out[f.stem[len(target) + 1:]] = normalize(json.loads(f.read_text()), str(base))
+            payload = json.loads(f.read_text())
         except ValueError:
-            pass
+            continue
+        # named by the payload's own event where it names one (OpenCode's plugin runs the
+        # wrapper for pre_tool_use with a tool.execute.before payload), else by the hook's
+        event = (payload.get("hook_event_name") if isinstance(payload, dict) else None) \
+            or f.stem[len(target) + 1:]
+        if mcp and event not in MCP_EVENTS[target]:
+            continue
+        out[event] = normalize(payload, str(base))
     return out
 
 

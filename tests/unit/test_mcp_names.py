@@ -16,7 +16,7 @@ from agentdeck.core.policy import payloads
 from agentdeck.core.policy.selftest import run_case, test_policy as policy_test
 from agentdeck.core.policy.vocabulary import tool_calls
 from agentdeck.core.targets import dialects
-from tests.registry_kit import HOOKED, deny_exit, dialect
+from tests.registry_kit import HOOKED, deny_exit, dialect, pre_event
 
 
 def naming(target: str):
@@ -102,11 +102,15 @@ def test_mcp_double_underscore_names_map_to_the_known_server(servers, name, subj
 def test_a_rule_denies_the_captured_mcp_call_in_the_clis_channel(target):
     doc = {"format": 2, "target": target, "on_error": "deny", "rules": [RULE],
            "mcp_servers": [SERVER]}
-    record, code, out, err = run_case(doc, target, PRE[target], fixture(target, PRE[target]))
+    record, code, out, err = run_case(doc, target, pre_event(target), fixture(target, PRE[target]))
     assert (record["decision"], record["rule"], record["tool_class"], code) == (
         "deny", "no-marker", "mcp", deny_exit(target))
+    shape = F.PRE_TOOL[DIALECT[target]]["shape"]
+    if shape is None:                # a plugin's channel: the exit and stderr only
+        assert out == "" and err
+        return
     shown = json.loads(out)
-    assert ("permissionDecision" in shown) == (F.PRE_TOOL[DIALECT[target]]["shape"] == "flat")
+    assert ("permissionDecision" in shown) == (shape == "flat")
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -114,7 +118,7 @@ def test_policy_test_templates_build_the_captured_mcp_payload(target):
     real = fixture(target, PRE[target])
     label = f"{DIALECT[target]}:{tool_name(target, SERVER, TOOL)}"
     [(_, _, event, made)] = [s for s in payloads.shapes("mcp", f"{SERVER}/{TOOL}") if s[0] == label]
-    assert event == PRE[target]
+    assert event == pre_event(target)
     assert set(made) <= set(real), set(made) - set(real)
     name_key = "toolName" if target == "copilot" else "tool_name"
     assert made[name_key] == real[name_key]

@@ -15,6 +15,7 @@ from agentdeck.core.policy import payloads
 from agentdeck.core.policy.selftest import run_case
 from agentdeck.core.policy.vocabulary import tool_calls
 from agentdeck.core.targets import dialects, registry
+from tests.registry_kit import pre_event
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
 CAPTURED_COMMAND = "echo agentdeck-capture > captured.txt"
@@ -31,6 +32,8 @@ def _default(target: str):
 #: the target's pre-tool and prompt events as its hooks are registered, and its dialect's label
 PRE = {t: _default(t).events[0] for t in TARGETS}
 PROMPT = {t: _default(t).events[1] for t in TARGETS}
+#: the targets whose hooks see the operator's prompt (OpenCode's plugin sees tool calls only)
+PROMPTERS = [t for t in TARGETS if PROMPT[t]]
 DIALECT = {t: _default(t).label for t in TARGETS}
 DOC = {"format": 1, "target": "t", "on_error": "deny", "rules": [
     {"id": "no-capture", "tool": "shell", "match": r"agentdeck-capture", "decision": "deny",
@@ -51,23 +54,31 @@ def test_the_captured_pre_tool_payload_is_a_shell_call(target):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_the_handler_names_the_captured_dialect(target):
-    rec = hookhandler.build_record(fixture(target, PRE[target]), PRE[target],
+    rec = hookhandler.build_record(fixture(target, PRE[target]), pre_event(target),
                                    {"AGENTDECK_TARGET": target})
     assert rec["dialect"] == DIALECT[target] and rec["event"] == "pre_tool_use"
 
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_a_rule_denies_the_captured_call_in_the_clis_channel(target):
-    record, code, out, err = run_case(DOC, target, PRE[target], fixture(target, PRE[target]))
+    record, code, out, err = run_case(DOC, target, pre_event(target), fixture(target, PRE[target]))
     row = F.PRE_TOOL[DIALECT[target]]
     assert (record["decision"], record["rule"], code, err) == (
         "deny", "no-capture", row["deny_exit"], "captured")
+    if row["shape"] is None:         # a plugin's channel: the exit and stderr only
+        assert out == ""
+        return
     shown = json.loads(out)
     assert ("permissionDecision" in shown) == (row["shape"] == "flat")
     assert ("hookSpecificOutput" in shown) == (row["shape"] == "specific")
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", sorted(set(TARGETS) - set(PROMPTERS)))
+def test_a_target_without_a_prompt_event_says_its_prompts_are_not_enforced(target):
+    assert "not enforced" in F.PROMPT[DIALECT[target]]["none"]
+
+
+@pytest.mark.parametrize("target", PROMPTERS)
 def test_a_prompt_rule_blocks_the_captured_prompt(target):
     record, code, out, _ = run_case(DOC, target, PROMPT[target], fixture(target, PROMPT[target]))
     assert (record["event"], record["decision"]) == ("user_prompt_submit", "deny")
@@ -83,13 +94,13 @@ def test_policy_test_templates_carry_the_captured_fields(target):
     real = fixture(target, PRE[target])
     event, made = next((e, p) for lbl, caller, e, p in payloads.shapes("shell", CAPTURED_COMMAND)
                        if caller == target and lbl.startswith(f"{DIALECT[target]}:"))
-    assert event == PRE[target]
+    assert event == pre_event(target)
     assert set(made) <= set(real), set(made) - set(real)
     args = next(k for k in ("toolArgs", "tool_input") if k in real)
     assert set(real[args]) <= set(made[args])
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", PROMPTERS)
 def test_prompt_templates_carry_the_captured_fields(target):
     real = fixture(target, PROMPT[target])
     [made] = [p for d, t, e, p in payloads.shapes("prompt", "x") if t == target]

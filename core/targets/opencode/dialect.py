@@ -65,8 +65,10 @@ TOOLS_VERIFIED = VERIFIED
 #: sanitizer in the 1.18.33 binary, docs/facts/opencode.md section 3): no prefix, so only a
 #: known server's spelling says a tool is an MCP one
 MCP_NAMES = McpNaming("", "_", "A-Za-z0-9_-", "_", "servers", verified=VERIFIED,
-                      source="documented",
-                      note="read in the 1.18.33 binary: server and tool each sanitized, joined by _")
+                      source="observed",
+                      note="read in the 1.18.33 binary (server and tool each sanitized, joined "
+                           "by _) and seen in a real turn: Srv.Dot's leave.marker-v2 arrived "
+                           "as Srv_Dot_leave_marker-v2 (tests/fixtures/payloads/opencode)")
 
 
 def _ours(p: dict) -> bool:
