@@ -3,6 +3,7 @@ over core.targets.registry covers every target (tests/unit/test_target_lists_in_
 without naming one.
 
     HOOKED                         registered targets whose hooks speak a dialect (shell hooks)
+    PROMPTED                       those whose hooks also see the operator's prompt
     shell_payload(t, "ls")         (event, payload) of t's main shell tool running `ls`, as its
                                    hooks send it (the `agentdeck policy test` templates)
     pre_event(t)                   the event agentdeck's handler is run with for t's pre-tool call
@@ -25,6 +26,10 @@ def dialect(target: str) -> dialects.Dialect:
     s = dialects.speaker(target)
     assert s is not None, f"{target} has no dialect part"
     return s.default
+
+
+#: the targets whose hooks see the operator's prompt (OpenCode's plugin sees tool calls only)
+PROMPTED = [n for n in HOOKED if dialect(n).events[1]]
 
 
 def shell_payload(target: str, command: str) -> tuple[str, dict]:

@@ -78,7 +78,7 @@ def make(host: Host, root: Path, target: str) -> Isolated:
     env = {k: v for k, v in host.env.items() if k not in runners.CREDENTIAL_VARS
            and k not in runners.home_vars()}
     env.update(scratch.scratch_env(host, s))
-    env[spec.home_env] = spec.home_env_value(s.cli_home)
+    env[spec.home_env] = spec.home_env_value(copy)
     probe_host = Host(home=s.home, env=env)
     subs = [(str(copy), str(home)), (str(s.cli_home), str(home)), (str(s.home), str(host.home)),
             (str(s.root), str(host.home))]

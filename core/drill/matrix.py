@@ -122,10 +122,18 @@ def real_command(case: Case, home: str, work: str, tmp: str) -> str:
     return case.command.replace(corpus.HOME, home).replace("/tmp", tmp)
 
 
-def _tree(home: str, work: str) -> dict[str, str | None]:
+def _tree(home: str, work: str, tmp: str) -> dict[str, str | None]:
+    """The corpus's files in the turn's scratch folders: its home, working folder and /tmp
+    (the turn's own); the files it has elsewhere (an installed venv, agentdeck's package) are
+    left out: a scratch turn writes nothing outside its folders."""
     out: dict[str, str | None] = {}
     for vpath, text in corpus.TREE.items():
-        real = vpath.replace(corpus.CWD, work).replace(corpus.HOME, home)
+        if vpath.startswith("/tmp/"):
+            real = tmp + vpath[len("/tmp"):]
+        elif vpath.startswith((corpus.CWD + "/", corpus.HOME + "/")):
+            real = vpath.replace(corpus.CWD, work).replace(corpus.HOME, home)
+        else:
+            continue
         if isinstance(text, str) and text.startswith("->"):
             text = "->" + text[2:].replace(corpus.CWD, work).replace(corpus.HOME, home)
         elif isinstance(text, str) and "PRIVATE" in text:
@@ -227,8 +235,7 @@ def run_target(host: Host, target: str, mid: str, cases: list[Case]) -> TargetMa
             trial = operator_rule.Trial("matrix", "matrix", "", tuple(
                 operator_rule.Form(c.cls, cmd, f"matrix-{i}.txt")
                 for i, (c, cmd) in enumerate(zip(cases, commands))))
-            tree = _tree(home, work)
-            tree[tmp] = None
+            tree = {tmp: None, **_tree(home, work, tmp)}
             return operator_rule.Trials([trial], tree=tree)
 
         keep: dict = {}

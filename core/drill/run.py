@@ -190,7 +190,7 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
                and k not in homes}
         env.update(scratch.scratch_env(host, s))
         env.update(r.env)
-        env[r.home_var] = runners.home_value(target, s.cli_home)
+        env[r.home_var] = runners.home_value(target, copy)
         env["AGENTDECK_DRILL_ID"] = tid
         trials = (make_trials(str(s.home), str(s.work)) if make_trials is not None else
                   operator_rule.for_target(host, profile, target, str(s.home), str(s.work)))

@@ -88,7 +88,9 @@ def cli_home(host: Host, target: str) -> Path:
 
 
 def home_value(target: str, copy: Path) -> str:
-    """The value of the target's home variable that makes `copy` its home."""
+    """The value of the target's home variable that makes `copy` its home (the CLI's home
+    itself, `spec.home_at(folder)`, not the folder the variable names: for Gemini CLI and
+    OpenCode the two differ)."""
     return registry.spec(target).home_env_value(copy)
 
 

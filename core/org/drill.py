@@ -164,7 +164,7 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
             env["XDG_CACHE_HOME"] = str(root / "xdg/cache")
         env.update(r.env)
         env.update(tries.env)
-        env[r.home_var] = runners.home_value(target, cli_home)
+        env[r.home_var] = runners.home_value(target, registry.spec(target).home_at(cli_home))
         env["AGENTDECK_DRILL_ID"] = f"org-drill-{target}"
         argv = [*priv, *runners.argv(exe, r, [*tries.flags, *tries.args])]
         spec = {"argv": argv, "env": env, "cwd": str(root / "work"), "timeout": r.timeout,

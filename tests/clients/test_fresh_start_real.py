@@ -36,6 +36,11 @@ SCRATCH = (
                r"temporary dir"),
     # the scripted model's name is not one Codex knows
     re.compile(r"Model metadata for `gpt-5\.4` not found"),
+    # Gemini CLI 0.61.0 on the test's dumb terminal (TERM is not a 256-colour one)
+    re.compile(r"256-color support not detected"),
+    # Gemini CLI 0.61.0 in the test's fresh working folder, which no one has trusted yet (an
+    # interactive start asks; agentdeck does not trust folders for the operator)
+    re.compile(r"MCP servers are configured but disabled because this folder is untrusted"),
 )
 
 

@@ -40,7 +40,8 @@ def _calls(target: str, work: Path, home: Path) -> list[tuple[str, object, Path]
     for layer in layers(target):
         line = _line(layer).replace("export ", "")
         if layer.project:
-            rel = layer.path[3:]
+            # a folder layer (OpenCode's .opencode/**): a file in it
+            rel = layer.path[3:].replace("**", "off.json")
             path = work / rel
             folder = str(Path(rel).parent)
             mk = f"mkdir -p {folder} && " if folder != "." else ""

@@ -164,7 +164,8 @@ def _self_steps(sc: Scene, target: str) -> list[Step]:
 
 #: a project layer of each CLI that can switch its hooks off (its policy part's GUARDED)
 LAYER = {"copilot": ".github/copilot/settings.local.json", "codex": ".codex/config.toml",
-         "claude": ".claude/settings.local.json", "qwen": ".qwen/settings.json"}
+         "claude": ".claude/settings.local.json", "qwen": ".qwen/settings.json",
+         "gemini": ".gemini/settings.json"}
 
 
 def _destination_steps(sc: Scene, target: str) -> list[Step]:

@@ -130,6 +130,8 @@ def test_a_subagents_own_shell_call_is_denied_by_the_hook(scratch_env, need, tmp
         args["agent_type"] = "general-purpose"
     if "agent_name" in props:       # Gemini CLI's invoke_agent: its general-purpose agent
         args["agent_name"] = "generalist"
+    if name == "task" and "subagent_type" in props:    # OpenCode's task: its built-in
+        args["subagent_type"] = "general"              # general-purpose sub-agent
 
     def sub(body: dict) -> bool:
         """A request of the sub-agent: a user message of it is the sub-agent's prompt (the

@@ -25,8 +25,14 @@ TIMEOUT = re.compile(r'("timeout(?:Sec)?"\s*:\s*)(\d+)')
 
 
 def _edit_pre_tool_timeout(path: Path, event: str) -> None:
+    """The operator changes the pre-tool hook's timeout; a plugin (OpenCode's agentdeck.js:
+    no timeout) gets a line of the operator's instead."""
     text = path.read_text()
     m = TIMEOUT.search(text, text.index(f'"{event}"'))
+    if m is None and path.suffix == ".js":
+        path.write_text(text + "// the operator's own line\n")
+        return
+    assert m, f"no timeout in {path}"
     path.write_text(text[:m.start(2)] + str(int(m.group(2)) + 15) + text[m.end(2):])
 
 

@@ -15,7 +15,7 @@ from agentdeck.core.policy import payloads
 from agentdeck.core.policy.selftest import run_case
 from agentdeck.core.policy.vocabulary import tool_calls
 from agentdeck.core.targets import dialects, registry
-from tests.registry_kit import pre_event
+from tests.registry_kit import PROMPTED, pre_event
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
 CAPTURED_COMMAND = "echo agentdeck-capture > captured.txt"
@@ -32,8 +32,7 @@ def _default(target: str):
 #: the target's pre-tool and prompt events as its hooks are registered, and its dialect's label
 PRE = {t: _default(t).events[0] for t in TARGETS}
 PROMPT = {t: _default(t).events[1] for t in TARGETS}
-#: the targets whose hooks see the operator's prompt (OpenCode's plugin sees tool calls only)
-PROMPTERS = [t for t in TARGETS if PROMPT[t]]
+PROMPTERS = PROMPTED
 DIALECT = {t: _default(t).label for t in TARGETS}
 DOC = {"format": 1, "target": "t", "on_error": "deny", "rules": [
     {"id": "no-capture", "tool": "shell", "match": r"agentdeck-capture", "decision": "deny",
