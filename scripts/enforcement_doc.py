@@ -30,7 +30,17 @@ def generate() -> str:
         env["HOME"] = str(home)
         host = Host.from_environment(home, env=env)
         found = [t for t in registry.NAMES if host.which(registry.spec(t).binary)]
+        missing = [t for t in registry.NAMES if t not in found]
+        if missing:
+            # the page is about every supported CLI: one left out would drop its column
+            raise SystemExit(f"enforcement_doc: not on PATH: {', '.join(missing)} (put the "
+                             "pinned CLIs' folders first on PATH; .ci/install-clients.sh "
+                             "installs them); nothing written")
         results = matrix.run(host, found)
+        failed = [(m.target, m.problem) for m in results if m.status != "ok"]
+        if failed:
+            raise SystemExit(f"enforcement_doc: the matrix did not run in {failed}; nothing "
+                             "written")
         return matrix.markdown(results, matrix.chosen())
     finally:
         shutil.rmtree(root, ignore_errors=True)

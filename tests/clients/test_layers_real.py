@@ -14,11 +14,12 @@ import pytest
 
 from offline_turn import run_turn
 from scripted_model import ScriptedModel
-from test_policy_evasion_real import REASONS, SELF_RULE, SHELL_TOOL, _activity, _install
+from test_policy_evasion_real import REASONS, SELF_RULE, _activity, _install
 
 from agentdeck.core.targets import registry
 from agentdeck.core.targets.layers import layers
 from tests import layer_kit
+from tests.registry_kit import shell_payload
 from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
@@ -99,5 +100,7 @@ def test_a_layer_write_is_denied_and_the_next_turn_still_has_the_hook(scratch_en
         results = m.tool_results()
     assert results and MARK in results[0], results
     pre = [x for x in _activity(host) if x.get("event") == "pre_tool_use"]
-    assert len(pre) == len(calls) + 1 and pre[-1].get("tool_name") == SHELL_TOOL[target] \
+    shell = shell_payload(target, MARK)[1]               # its shell tool's name, as sent
+    assert len(pre) == len(calls) + 1 \
+        and pre[-1].get("tool_name") == (shell.get("tool_name") or shell.get("toolName")) \
         and pre[-1].get("decision") == "allow", pre[-1:]
