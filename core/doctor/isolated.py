@@ -65,8 +65,7 @@ def make(host: Host, root: Path, target: str) -> Isolated:
     for d in (s.home, s.cli_home, s.work, *s.xdg.values()):
         host.mkdir(d, mode=0o700)
     home = spec.home(host)
-    copy = spec.home_at(s.cli_home)            # the CLI's home when its variable names s.cli_home
-    host.mkdir(copy, mode=0o700)
+    copy = s.cli_home                          # the CLI's home in the scratch (its subdir)
     for name in part.SCRATCH_COPY:
         _copy(host, home / name, copy / name)
     args, files = part.scratch_setup(host, home, copy)
@@ -80,7 +79,7 @@ def make(host: Host, root: Path, target: str) -> Isolated:
     env.update(scratch.scratch_env(host, s))
     env[spec.home_env] = spec.home_env_value(copy)
     probe_host = Host(home=s.home, env=env)
-    subs = [(str(copy), str(home)), (str(s.cli_home), str(home)), (str(s.home), str(host.home)),
+    subs = [(str(copy), str(home)), (str(s.home), str(host.home)),
             (str(s.root), str(host.home))]
     return Isolated(target, host, probe_host, s.root, list(args), subs)
 

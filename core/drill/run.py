@@ -30,7 +30,7 @@ from typing import Callable
 
 from ..host import Host, HostError
 from ..policy import offered, vocabulary
-from ..targets import dialects, registry
+from ..targets import dialects
 from . import forms, operator_rule, ready, receipts, record, report, runners, scratch
 
 HARMLESS_FILE = "drill-harmless.txt"
@@ -177,8 +177,7 @@ def drill_target(host: Host, profile: str, rd: ready.Ready, drill_id: str, iso: 
     s = scratch.make(host, drill_id, target)
     try:
         real = runners.cli_home(host, target)
-        copy = registry.spec(target).home_at(s.cli_home)    # where the variable makes it read
-        host.mkdir(copy, mode=0o700)
+        copy = s.cli_home                 # the CLI's home in the scratch folder (its subdir)
         for name in r.copy:
             scratch.copy_into(host, real / name, copy / name)
         extra_args, extra_files = runners.prepare(host, target, real, copy)
