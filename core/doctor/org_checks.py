@@ -17,7 +17,7 @@ from pathlib import Path
 from ..facts import org as F
 from ..org.found import found, prefix
 from ..targets import registry
-from ..targets.parts.org import live_check
+from ..targets.parts.org import live_check, undone
 from .context import Ctx
 from .findings import Finding
 from .registry import Check, Out
@@ -52,6 +52,14 @@ def _layer(target: str):
                    f"{target} {facts.verified}), enforcing {len(lay.rules)} rule(s) from "
                    f"{F.LIB_DIR}/policy/{target}.json; every file on its path is root's and "
                    "writable by no one else", path=lay.file)
+        for row in undone(registry.part(target, "org"), ctx.host, lay.prefix):
+            # what still switches the layer's hook off, for this user (the part says)
+            if row.level == "error":
+                out.error(f"org layer: {row.message}", fix=row.fix)
+            elif row.level == "warning":
+                out.warning(f"org layer: {row.message}", fix=row.fix)
+            else:
+                out.info(f"org layer: {row.message}")
     return fn
 
 

@@ -168,7 +168,12 @@ def _status(args, host, scope, profile) -> int:
             "not installed" if not installed else "",
             f"{c['kept']} hand-edit(s)" if c["kept"] else "",
             f"{c['conflict']} conflict(s)" if c["conflict"] else "") if s) or "in sync"
+        facts = registry.part(t, "org").FACTS
+        if facts.undone_by:     # what a user can still do that switches its hook off
+            state += (f"; a user can still undo its hook ({registry.spec(t).title} "
+                      f"{facts.verified}): {', '.join(facts.undone_by)}")
         rows.append({"target": t, "state": state, "installed": installed,
+                     "undone_by": dict(facts.undone_by),
                      "in_effect": installed and not kept,
                      "changes": c["changes"], "hand_edits": c["kept"],
                      "conflicts": c["conflict"]})
