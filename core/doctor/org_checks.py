@@ -47,19 +47,21 @@ def _layer(target: str):
             return
         for p in lay.problems:                       # what the target says of its file
             out.error(f"org layer: {p.message}", path=lay.file, fix=p.fix)
+        for row in undone(registry.part(target, "org"), ctx.host, lay.prefix):
+            # what switches the layer's hook off now, for this user (the part checks)
+            (out.warning if row.level == "warning" else out.error)(
+                f"org layer: {row.message}", fix=row.fix)
+        # what a user can still do that switches the hook off, as observed (the org part's)
+        undo = ""
+        if facts.undone_by:
+            undo = (f"; what still undoes its hook in {registry.title(target)} "
+                    f"{facts.verified} (observed): "
+                    + "; ".join(f"{k}: {v}" for k, v in facts.undone_by.items()))
         if not out.findings:
             out.ok(f"org layer installed: {facts.path} runs agentdeck's org hook (verified for "
                    f"{target} {facts.verified}), enforcing {len(lay.rules)} rule(s) from "
                    f"{F.LIB_DIR}/policy/{target}.json; every file on its path is root's and "
-                   "writable by no one else", path=lay.file)
-        for row in undone(registry.part(target, "org"), ctx.host, lay.prefix):
-            # what still switches the layer's hook off, for this user (the part says)
-            if row.level == "error":
-                out.error(f"org layer: {row.message}", fix=row.fix)
-            elif row.level == "warning":
-                out.warning(f"org layer: {row.message}", fix=row.fix)
-            else:
-                out.info(f"org layer: {row.message}")
+                   f"writable by no one else{undo}", path=lay.file)
     return fn
 
 

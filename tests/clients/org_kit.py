@@ -22,9 +22,15 @@ PROMPT = "run the shell command you are given"
 GEMINI_AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}},
                "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
                "telemetry": {"enabled": False}}
-#: a CLI whose shell tool the scripted server does not know by name (its drill part's)
-SHELL_TOOLS = {"qwen": [["run_shell_command", "command"]],
-               "gemini": [["run_shell_command", "command"]]}
+
+
+def shell_tools(target: str) -> list[list[str]]:
+    """The CLI's own shell tool where the scripted server does not know it by name (its drill
+    part's RUNNER.shell_tools: Qwen's and Gemini's run_shell_command)."""
+    from agentdeck.core.drill import runners
+
+    r = runners.runner(target)
+    return [list(t) for t in (r.shell_tools if r is not None else ())]
 
 
 def _pkg(clients, target: str) -> str:
@@ -123,7 +129,7 @@ def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
                 "cwd": str(base / (cwd or "work")), "commands": [fill(command)],
                 "user": list(user) if user else None, "clients_src": str(clients.root),
                 "timeout": 120, "pre": [fill(p) for p in pre], "open_root": open_root,
-                "shell_tools": SHELL_TOOLS.get(target, []),
+                "shell_tools": shell_tools(target),
                 "system_files": {k: {"text": fill(v["text"]), "mode": v.get("mode", 0o644)}
                                  for k, v in (system_files or {}).items()}}
         res = private_etc.run(spec)

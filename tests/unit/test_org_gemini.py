@@ -130,7 +130,7 @@ def test_org_status_names_what_still_undoes_the_hook(home, root, capsys):
         assert what in line, line
     assert org("status", "-t", "gemini", "--json", home=home, root=root) == 0
     [row] = json.loads(capsys.readouterr().out)
-    assert set(row["undone_by"]) == set(G.FACTS.undone_by)
+    assert set(row["undone_by"]) == set(G.FACTS.undone_by) and row["state"] == "in sync"
 
 
 def test_the_doctor_flags_a_lost_pin_and_what_undoes_the_hook_for_this_user(home, root, capsys):
@@ -141,17 +141,20 @@ def test_the_doctor_flags_a_lost_pin_and_what_undoes_the_hook_for_this_user(home
     assert org("apply", "--yes", "-t", "gemini", home=home, root=root) == 0
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "AGENTDECK_ORG_ROOT": str(root)}
     host = Host.from_environment(home, env=env)
-    rows = [f for f in findings(Ctx(host=host)) if f.target == "gemini"]
-    assert [f.result for f in rows if f.result != "info"] == ["ok"], rows
-    [info] = [f for f in rows if f.result == "info"]
-    assert "0.61.0" in info.message and "hooksConfig.disabled" in info.message
+    [row] = [f for f in findings(Ctx(host=host)) if f.target == "gemini"]
+    assert row.result == "ok", row
+    # the standing facts: what still undoes the hook, with the version observed
+    assert "what still undoes its hook in Gemini CLI 0.61.0 (observed)" in row.message
+    for what in G.FACTS.undone_by:
+        assert what in row.message, what
     # the user's own switches: the org hook's name in hooksConfig.disabled, the variable
     (home / ".gemini").mkdir(exist_ok=True)
     (home / ".gemini/settings.json").write_text(json.dumps(
         {"hooksConfig": {"disabled": [G.HOOK_NAME]}}))
     host = Host.from_environment(home, env={**env, "GEMINI_CLI_SYSTEM_SETTINGS_PATH": "/x.json"})
-    bad = " ".join(f.message for f in findings(Ctx(host=host))
-                   if f.target == "gemini" and f.result == "error")
+    rows = [f for f in findings(Ctx(host=host)) if f.target == "gemini"]
+    assert {f.result for f in rows} == {"error"}, rows          # no ok line beside them
+    bad = " ".join(f.message for f in rows)
     assert f"\"{G.HOOK_NAME}\" in hooksConfig.disabled" in bad and "/x.json" in bad, bad
     doc = json.loads((root / LAYER).read_text())
     doc["hooksConfig"] = {"enabled": False}

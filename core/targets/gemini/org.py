@@ -281,8 +281,8 @@ def layer_notes(req: LayerRequest) -> list[str]:
 
 
 def layer_problems(text: str) -> list[OrgProblem]:
-    from ...formats.errors import FormatError
-    from ...formats.jsonc import JsonDoc
+    from ...formats.errors import FormatError   # local: the doctor's row only, not the plan
+    from ...formats.jsonc import JsonDoc        # local: as above
 
     try:
         doc = JsonDoc.parse(text, path=FACTS.path, jsonc=True).data
@@ -310,11 +310,11 @@ def layer_problems(text: str) -> list[OrgProblem]:
 def undone(host, root: Path) -> list[OrgRow]:
     """What, for the user running the doctor, switches the org layer's hook off now: the org
     hook's name in hooksConfig.disabled of their settings or the working folder's, and
-    GEMINI_CLI_SYSTEM_SETTINGS_PATH in their environment (an error each), then the standing
-    facts (info)."""
-    from ...formats.errors import FormatError
-    from ...formats.jsonc import JsonDoc
-    from .health import project_file
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH in their environment (an error each; the standing facts,
+    FACTS.undone_by, are in the doctor's ok line)."""
+    from ...formats.errors import FormatError   # local: the doctor's row only, not the plan
+    from ...formats.jsonc import JsonDoc        # local: as above
+    from .health import project_file            # local: as above
 
     out: list[OrgRow] = []
     var = GEMINI.system_settings_env
@@ -338,9 +338,6 @@ def undone(host, root: Path) -> list[OrgRow]:
                                        "no org hook (the list is merged from every layer; the "
                                        "admin policy rules still run)",
                               f"remove \"{HOOK_NAME}\" from it"))
-    out.append(OrgRow("info", f"what still undoes the org hook in Gemini CLI {VERIFIED} "
-                              "(observed): " + "; ".join(
-                                  f"{k}: {v}" for k, v in FACTS.undone_by.items())))
     return out
 
 

@@ -132,7 +132,7 @@ class OrgProblem(NamedTuple):
 
 
 class OrgRow(NamedTuple):
-    level: str                  # ok | error | warning | info
+    level: str                  # ok | error | warning
     message: str
     fix: str = ""
 
