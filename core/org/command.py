@@ -181,9 +181,11 @@ def _status(args, host, scope, profile) -> int:
         if scope.prefix != Path("/"):       # on stderr: stdout is one line per CLI
             print(f"org layer under {scope.prefix}", file=sys.stderr)
         for r in rows:
-            undo = (f"; a user can still undo its hook ({registry.spec(r['target']).title} "
-                    f"{r['verified']}): {', '.join(r['undone_by'])}"
-                    if r.get("undone_by") and r["installed"] else "")
+            undo = ""
+            if r.get("undone_by") and r["installed"]:
+                facts = registry.part(str(r["target"]), "org").FACTS
+                undo = (f"; a user can still undo its hook ({registry.title(facts.target)} "
+                        f"{facts.verified}): {', '.join(facts.undone_by)}")
             print(f"{r['target']:<8} {r['state']}{undo}")
     if plan.errors:
         return plan_run.EXIT_ERROR
