@@ -127,10 +127,9 @@ def drill_target(host: Host, scope, profile: str, target: str, uid: int, gid: in
     priv = _setpriv(host, uid, gid)
     root = _scratch(host, uid, gid, target)
     try:
-        # the CLI's own folder (Gemini's `.gemini` under the folder its variable names)
-        cli_home = registry.spec(target).home_at(root / "home" / "cli")
+        cli_home = root / "home" / "cli"
         for name, text in tries.files.items():
-            host.write_atomic(cli_home / name, text.encode(), mode=0o600, confine=False)
+            host.write_atomic(registry.spec(target).home_at(cli_home) / name, text.encode(), mode=0o600, confine=False)
         for name, text in tries.work_files.items():      # a project's files in the turn's folder
             host.write_atomic(root / "work" / name, text.encode(), mode=0o600, confine=False)
         _hand_over(host, root, uid, gid)
