@@ -17,7 +17,7 @@ from pathlib import Path
 from ..facts import org as F
 from ..org.found import found, prefix
 from ..targets import registry
-from ..targets.parts.org import live_check
+from ..targets.parts.org import live_check, undone
 from .context import Ctx
 from .findings import Finding
 from .registry import Check, Out
@@ -47,11 +47,21 @@ def _layer(target: str):
             return
         for p in lay.problems:                       # what the target says of its file
             out.error(f"org layer: {p.message}", path=lay.file, fix=p.fix)
+        for row in undone(registry.part(target, "org"), ctx.host, lay.prefix):
+            # what switches the layer's hook off now, for this user (the part checks)
+            (out.warning if row.level == "warning" else out.error)(
+                f"org layer: {row.message}", fix=row.fix)
+        # what a user can still do that switches the hook off, as observed (the org part's)
+        undo = ""
+        if facts.undone_by:
+            undo = (f"; what still undoes its hook in {registry.title(target)} "
+                    f"{facts.verified} (observed): "
+                    + "; ".join(f"{k}: {v}" for k, v in facts.undone_by.items()))
         if not out.findings:
             out.ok(f"org layer installed: {facts.path} runs agentdeck's org hook (verified for "
                    f"{target} {facts.verified}), enforcing {len(lay.rules)} rule(s) from "
                    f"{F.LIB_DIR}/policy/{target}.json; every file on its path is root's and "
-                   "writable by no one else", path=lay.file)
+                   f"writable by no one else{undo}", path=lay.file)
     return fn
 
 

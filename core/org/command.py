@@ -168,7 +168,10 @@ def _status(args, host, scope, profile) -> int:
             "not installed" if not installed else "",
             f"{c['kept']} hand-edit(s)" if c["kept"] else "",
             f"{c['conflict']} conflict(s)" if c["conflict"] else "") if s) or "in sync"
+        facts = registry.part(t, "org").FACTS
         rows.append({"target": t, "state": state, "installed": installed,
+                     # what a user can still do that switches its hook off (observed)
+                     "undone_by": dict(facts.undone_by), "verified": facts.verified,
                      "in_effect": installed and not kept,
                      "changes": c["changes"], "hand_edits": c["kept"],
                      "conflicts": c["conflict"]})
@@ -178,7 +181,12 @@ def _status(args, host, scope, profile) -> int:
         if scope.prefix != Path("/"):       # on stderr: stdout is one line per CLI
             print(f"org layer under {scope.prefix}", file=sys.stderr)
         for r in rows:
-            print(f"{r['target']:<8} {r['state']}")
+            undo = ""
+            if r.get("undone_by") and r["installed"]:
+                facts = registry.part(str(r["target"]), "org").FACTS
+                undo = (f"; a user can still undo its hook ({registry.title(facts.target)} "
+                        f"{facts.verified}): {', '.join(facts.undone_by)}")
+            print(f"{r['target']:<8} {r['state']}{undo}")
     if plan.errors:
         return plan_run.EXIT_ERROR
     not_in_effect = any(r["installed"] and not r["in_effect"] for r in rows if "in_effect" in r)

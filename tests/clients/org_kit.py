@@ -17,8 +17,20 @@ import private_etc
 
 NOBODY = (65534, 65534)
 PROMPT = "run the shell command you are given"
-#: a CLI whose shell tool the scripted server does not know by name (its drill part's)
-SHELL_TOOLS = {"qwen": [["run_shell_command", "command"]]}
+#: what a Gemini CLI user's settings.json needs for an offline turn (docs/facts/gemini.md
+#: section 7): the API-key sign-in, no update check, no telemetry
+GEMINI_AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}},
+               "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+               "telemetry": {"enabled": False}}
+
+
+def shell_tools(target: str) -> list[list[str]]:
+    """The CLI's own shell tool where the scripted server does not know it by name (its drill
+    part's RUNNER.shell_tools: Qwen's and Gemini's run_shell_command)."""
+    from agentdeck.core.drill import runners
+
+    r = runners.runner(target)
+    return [list(t) for t in (r.shell_tools if r is not None else ())]
 
 
 def _pkg(clients, target: str) -> str:
@@ -51,6 +63,12 @@ def argv_env(target: str, base: Path, clients, user, extra_args=(), extra_env=No
         env.update({"QWEN_HOME": str(base / "home/.qwen"), "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
         argv = ["qwen", "--auth-type", "openai", "--openai-base-url", "http://127.0.0.1:{port}/v1",
                 "--openai-api-key", "x", "-m", "gpt-5.4", "--yolo"]
+    elif target == "gemini":
+        # the drill's recipe (core/targets/gemini/drill.py RUNNER); the sign-in is chosen in the
+        # user's settings.json (GEMINI_AUTH: a system-defaults file under /tmp would be skipped)
+        env.update({"GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:{port}", "GEMINI_API_KEY": "x",
+                    "GEMINI_CLI_TRUST_WORKSPACE": "true"})
+        argv = ["gemini", "--yolo", "-p", PROMPT]
     else:
         env.update({"COPILOT_HOME": str(base / "home/.copilot"), "COPILOT_OFFLINE": "true",
                     "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:{port}/v1",
@@ -66,7 +84,7 @@ def argv_env(target: str, base: Path, clients, user, extra_args=(), extra_env=No
 def scratch(parent: Path | None = None) -> Path:
     base = Path(tempfile.mkdtemp(prefix="agentdeck-org-", dir=parent or "/tmp"))
     os.chmod(base, 0o755)
-    for d in ("home/.claude", "home/.codex", "home/.copilot", "home/.qwen", "work", "xdg/config", "xdg/data",
+    for d in ("home/.claude", "home/.codex", "home/.copilot", "home/.qwen", "home/.gemini", "work", "xdg/config", "xdg/data",
               "xdg/state", "xdg/cache/copilot", "tmp", "roothome"):
         (base / d).mkdir(parents=True, exist_ok=True)
     return base
@@ -97,7 +115,10 @@ def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
         if target == "copilot":     # the bundle Copilot unpacked once, read through the bind
             pkg = (base / "clients" if user else clients.root) / "xdg" / "copilot" / "pkg"
             os.symlink(str(pkg), base / "xdg/cache/copilot/pkg")
-        for rel, text in (user_files or {}).items():
+        user_files = dict(user_files or {})
+        if target == "gemini":
+            user_files.setdefault("home/.gemini/settings.json", json.dumps(GEMINI_AUTH))
+        for rel, text in user_files.items():
             p = base / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(fill(text))
@@ -108,7 +129,7 @@ def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
                 "cwd": str(base / (cwd or "work")), "commands": [fill(command)],
                 "user": list(user) if user else None, "clients_src": str(clients.root),
                 "timeout": 120, "pre": [fill(p) for p in pre], "open_root": open_root,
-                "shell_tools": SHELL_TOOLS.get(target, []),
+                "shell_tools": shell_tools(target),
                 "system_files": {k: {"text": fill(v["text"]), "mode": v.get("mode", 0o644)}
                                  for k, v in (system_files or {}).items()}}
         res = private_etc.run(spec)

@@ -48,6 +48,7 @@ def unshare_works() -> bool:
 
 #: the org layer's system paths: none may appear on the real machine because of a test
 GUARDED = ("/etc/claude-code", "/etc/codex", "/etc/github-copilot", "/etc/qwen-code",
+           "/etc/gemini-cli",
            "/usr/local/lib/agentdeck", "/var/lib/agentdeck")
 
 

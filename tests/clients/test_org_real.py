@@ -67,6 +67,14 @@ def switched_off(target: str) -> tuple[dict, list[str], dict]:
                  "home/.copilot/hooks/mine.json": json.dumps(
                      {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": allow}]}})}
         return files, ["--yolo"], {"COPILOT_ALLOW_ALL": "true"}
+    if target == "gemini":    # --yolo is in the turn's argv; the project folder is trusted
+        off = {"hooksConfig": {"enabled": False}}
+        group = [{"hooks": [{"name": "mine", "type": "command", "command": allow}]}]
+        return ({"home/.gemini/settings.json": json.dumps(
+                    {**org_kit.GEMINI_AUTH, **off, "hooks": {"BeforeTool": group}}),
+                 "home/.gemini/policies/allow.toml":
+                     '[[rule]]\ntoolName = "*"\ndecision = "allow"\npriority = 999\n',
+                 "work/.gemini/settings.json": json.dumps(off)}, [], {})
     # each CLI's own switches (its facts): a new target with an org layer needs its recipe here
     raise AssertionError(f"no recipe for how a user switches {target}'s hooks off")
 
@@ -145,6 +153,7 @@ def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
     assert "disableAllHooks" in " ".join(by["claude"]["attempts"])
     assert "features.hooks=false" in " ".join(by["codex"]["attempts"])
     assert "project .qwen/settings.json" in " ".join(by["qwen"]["attempts"])
+    assert "hooksConfig.enabled: false" in " ".join(by["gemini"]["attempts"])
     assert ran["rc"] == 0
 
 
@@ -300,3 +309,95 @@ def test_what_qwen_s_org_layer_cannot_hold_still_beats_it(clients, need, how):
     assert res["marker"] is True, (how, res["stdout"], res["stderr"])     # the call ran
     key = {"safe_mode_env": "safe_mode"}.get(how, how)
     assert "does NOT hold" in FACTS.attempts[key]
+
+
+GEMINI_SYSTEM = "/etc/gemini-cli/settings.json"
+GEMINI_POLICY = "/etc/gemini-cli/policies/agentdeck.toml"
+_GEMINI_UNPIN = ("python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); "
+                 "d.pop(\"hooksConfig\"); json.dump(d, open(p, \"w\"))' " + GEMINI_SYSTEM)
+
+
+def _gemini_user(conf: dict) -> dict:
+    return {"home/.gemini/settings.json": json.dumps({**org_kit.GEMINI_AUTH,
+                                                      "hooksConfig": conf})}
+
+
+#: what Gemini CLI 0.61.0 lets a user (or a loose folder mode) do that stops the org HOOK
+#: (FACTS.attempts / undone_by), each shown to stop it -- and the admin policy rules, which none
+#: of them reaches, still denying the call. (user files, environment, root's commands after
+#: apply, the FACTS.attempts key it shows)
+GEMINI_UNDO = {
+    "disabled_name": ({"enabled": None, "disabled": ["agentdeck-org"]}, {}, [], "disabled_name"),
+    "system_path_env": (None, {"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "{base}/tmp/mine.json"}, [],
+                        "system_path_env"),
+    # the settings file is skipped for a folder above it others can write; the policies folder
+    # is checked alone (observed: its rules still loaded)
+    "insecure_folder": (None, {}, ["chmod 0777 /etc/gemini-cli"], None),
+    # without the system file's pin, the user's hooksConfig.enabled: false stops the hook
+    "unpinned": ({"enabled": False}, {}, [_GEMINI_UNPIN], "hooks_enabled"),
+}
+
+
+@pytest.mark.parametrize("how", list(GEMINI_UNDO))
+def test_what_stops_gemini_s_org_hook_and_the_admin_policy_rules_that_still_hold(
+        clients, need, how):
+    from agentdeck.core.targets.gemini.org import FACTS
+
+    need("gemini")
+    conf, env, pre, key = GEMINI_UNDO[how]
+    files = _gemini_user({k: v for k, v in conf.items() if v is not None}) if conf else {}
+    files["tmp/mine.json"] = "{}"
+    for with_rules in (True, False):
+        drop = [] if with_rules else [f"rm {GEMINI_POLICY}"]
+        res = org_kit.turn("gemini", clients, command=DENIED, user_files=files, extra_env=env,
+                           pre=[APPLY, *pre, *drop])
+        assert all(p["rc"] == 0 for p in res["pre"]), res["pre"]
+        org = [a for a in res["audit"] if a.get("layer") == "org"]
+        assert org == [], (how, org)                    # the org hook did not run
+        # the admin-tier rule held without it; with the rules removed the call ran
+        assert res["marker"] is (not with_rules), (how, with_rules, res["stderr"][-1500:])
+        if with_rules:
+            assert "agentdeck org policy (ssh-private-keys)" in res["stderr"] + res["stdout"]
+    if key:
+        assert "does NOT hold" in FACTS.attempts[key] or "ONLY with" in FACTS.attempts[key]
+
+
+def test_gemini_s_pin_holds_the_hook_against_the_user_s_switch_without_the_policy_rules(
+        clients, need):
+    """The other half of `unpinned`: with the system file's pin and NO admin rules, the user's
+    and a project's hooksConfig.enabled: false leave the org hook running, and it denies."""
+    need("gemini")
+    files, flags, env = switched_off("gemini")
+    res = org_kit.turn("gemini", clients, command=DENIED, user_files=files, extra_args=flags,
+                       extra_env=env, pre=[APPLY, f"rm {GEMINI_POLICY}"])
+    assert res["pre"][1]["rc"] == 0, res["pre"]
+    assert res["marker"] is False, res["stderr"][-1500:]
+    org = [a for a in res["audit"] if a.get("layer") == "org" and a.get("event") == "pre_tool_use"]
+    assert org and org[0]["decision"] == "deny" and org[0]["rule"] == "ssh-private-keys"
+
+
+def test_gemini_s_uninstall_leaves_etc_byte_exact_after_a_real_turn(clients, need):
+    need("gemini")
+    snap = ("ls -la /etc/gemini-cli 2>&1 | grep -c 'No such file'; "
+            "find /etc -type f -exec sha256sum {} + 2>/dev/null | sort | sha256sum; "
+            "find /etc | sort | sha256sum")
+    res = org_kit.turn("gemini", clients, command=ALLOWED,
+                       pre=[snap, f"{APPLY} -t gemini", f"sha256sum {GEMINI_SYSTEM} {GEMINI_POLICY}"],
+                       keep=True)
+    try:
+        before, applied, written = res["pre"]
+        assert applied["rc"] == 0 and before["out"].split()[0] == "1", res["pre"]
+        assert res["marker"] is True, f"{res['stdout']}\n{res['stderr']}"
+        import hashlib
+        upper = Path(res["base"]) / ".ov0" / "upper" / "gemini-cli"
+        sums = [hashlib.sha256((upper / rel).read_bytes()).hexdigest()
+                for rel in ("settings.json", "policies/agentdeck.toml")]
+        assert sums == written["out"].split()[0::2]     # Gemini left both as written
+    finally:
+        import shutil
+        shutil.rmtree(res["base"], ignore_errors=True)
+    res = org_kit.as_root(clients, [snap, f"{APPLY} -t gemini", f"{AGENTDECK} org uninstall --yes "
+                                    "-t gemini --home {base}/roothome", snap])
+    before, applied, removed, after = res["pre"]
+    assert applied["rc"] == 0 and removed["rc"] == 0, res["pre"]
+    assert before["out"] == after["out"] and after["out"].split()[0] == "1", (before, after)

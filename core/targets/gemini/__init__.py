@@ -14,7 +14,7 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     package=__name__, adapter_class="GeminiTarget",
     profile_files=("settings.json",),
     enforcement=HOOKS,
-    parts=frozenset({"probes", "drill", "views"}),
+    parts=frozenset({"probes", "drill", "views", "org"}),
     #: no DISABLE_ALL: hooksConfig.enabled / hooksConfig.disabled are its switches (health.py)
     capabilities=frozenset({MCP_SWITCHES}),
 )

@@ -16,6 +16,9 @@ A target with an org layer has `core/targets/<name>/org.py` providing (`OrgPart`
                               file of the CLI's, e.g. Copilot's managed-settings.json)
     layer_problems(text)      optional: what is wrong with the layer file's text as found
                               (each an `OrgProblem`), for the doctor's `<target>.org.layer` row
+    undone(host, root)        optional: what, for the user running the doctor, switches the
+                              layer's hook off now, and the standing facts (OrgRows, for the
+                              doctor's `<target>.org.layer` row)
     LIVE_PROBE, live_check(data)
                               optional: the live probe (`<target>.<LIVE_PROBE>` of the doctor's
                               live results) whose answer says whether the CLI loads the layer's
@@ -68,6 +71,10 @@ class OrgFacts:
     #: text that makes a file at `path` agentdeck's org file (a block's begin marker), besides
     #: the org hook's command line
     marks: tuple[str, ...] = ()
+    #: what a user can still do that switches the layer's hook off, observed with `verified`:
+    #: short name -> the fact (`org status` names them; the part's `undone` checks the user's
+    #: side for the doctor)
+    undone_by: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def shared(self) -> bool:
@@ -153,6 +160,11 @@ def extra_items(part: object, req: LayerRequest, view: "DiskView") -> list["Desi
 def layer_problems(part: object, text: str) -> list[OrgProblem]:
     fn = getattr(part, "layer_problems", None)
     return list(fn(text)) if fn is not None else []
+
+
+def undone(part: object, host: Any, root: Path) -> list[OrgRow]:
+    fn = getattr(part, "undone", None)
+    return list(fn(host, root)) if fn is not None else []
 
 
 def live_check(part: object, results: Mapping[str, object], target: str) -> OrgRow | None:
