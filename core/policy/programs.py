@@ -137,7 +137,7 @@ WRAPPERS: dict[str, tuple[frozenset, frozenset]] = {
     "script": (frozenset({"-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io",
                           "-T", "--log-timing", "-m", "--logging-format", "-o",
                           "--output-limit"}), frozenset()),
-    # run another program (the red team's wrappers: unshare, chrt, setpriv, valgrind, ...)
+    # run another program given as their operands (unshare, chrt, setpriv, valgrind, ...)
     "unshare": (frozenset({"-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd",
                            "--propagation", "--map-user", "--map-group", "--map-users",
                            "--map-groups", "--load-interp"}), frozenset()),
@@ -413,8 +413,9 @@ def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str,
     """(path, kind) each file a program writes that an option or a later operand names, kind
     "file", "prefix" (files named PATH + a suffix), "tree" (a folder it fills with files it
     names itself: `wget -r -P DIR`) or "new-tree" (a folder it makes, holding what it brings:
-    `git clone URL DIR`; its `.git` for `git init DIR`). Data for core/policy/paths.py
-    (`sort -o`, `curl -o`, `ssh-keygen -f`, `uniq IN OUT`, `split`, `git init` got through)."""
+    `git clone URL DIR`; its `.git` for `git init DIR`). Data for core/policy/paths.py, so a
+    write named only by an option or operand (`sort -o`, `curl -o`, `ssh-keygen -f`, `uniq IN
+    OUT`, `split`) is judged like a redirection."""
     known = [v for v in vals if v is not None]
     flags = {f for v in known if v.startswith("-") and not v.startswith("--") for f in
              ("-" + c for c in v[1:])} | {v.split("=", 1)[0] for v in known if v.startswith("--")}
