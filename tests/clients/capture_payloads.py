@@ -1,6 +1,6 @@
 """Capture the hook payloads the real CLIs send, into tests/fixtures/payloads/.
 
-    python tests/clients/capture_payloads.py            # all three CLIs (each ~1-3 s)
+    python tests/clients/capture_payloads.py            # every CLI with hooks (each ~1-3 s)
     python tests/clients/capture_payloads.py --mcp      # an MCP tool call instead: mcp-*.json
     python tests/clients/capture_payloads.py gemini     # those CLIs only
 
@@ -33,7 +33,7 @@ from offline_turn import run_turn  # noqa: E402
 from scripted_model import ScriptedModel  # noqa: E402
 
 from agentdeck.core import engine  # noqa: E402
-from agentdeck.core.targets import dialects  # noqa: E402
+from agentdeck.core.targets import dialects, registry  # noqa: E402
 
 
 def tool_name(target: str, server: str, tool: str) -> str:
@@ -46,9 +46,13 @@ OUT = HERE.parent / "fixtures" / "payloads"
 COMMAND = "echo agentdeck-capture > captured.txt"
 PROMPT = "run the scripted command"
 MCP_SERVER, MCP_TOOL = "Srv.Dot", "leave.marker-v2"
-MCP_EVENTS = {"copilot": ("preToolUse", "preMcpToolCall", "permissionRequest"),
-              "codex": ("PreToolUse",), "claude": ("PreToolUse",), "gemini": ("BeforeTool",),
-              "opencode": ("tool.execute.before",)}
+#: the events whose MCP payloads are kept: each CLI's pre-tool event (its dialect's first), and
+#: Copilot's two more (preMcpToolCall, registered for the capture only, and permissionRequest)
+MORE_MCP_EVENTS = {"copilot": ("preMcpToolCall", "permissionRequest")}
+
+
+def mcp_events(target: str) -> tuple[str, ...]:
+    return (dialects.speaker(target).default.events[0], *MORE_MCP_EVENTS.get(target, ()))
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 #: OpenCode's session ids (ses_ and 26 characters)
 _SESSION = re.compile(r"\bses_[0-9A-Za-z]{26}\b")
@@ -136,7 +140,7 @@ def capture(target: str, clients, mcp: bool = False) -> dict[str, dict]:
         # wrapper for pre_tool_use with a tool.execute.before payload), else by the hook's
         event = (payload.get("hook_event_name") if isinstance(payload, dict) else None) \
             or f.stem[len(target) + 1:]
-        if mcp and event not in MCP_EVENTS[target]:
+        if mcp and event not in mcp_events(target):
             continue
         out[event] = normalize(payload, str(base))
     return out
@@ -146,7 +150,7 @@ def main() -> int:
     mcp = "--mcp" in sys.argv[1:]
     clients = install_all()
     names = [a for a in sys.argv[1:] if not a.startswith("-")]
-    for target in names or ("copilot", "codex", "claude"):
+    for target in names or [n for n in registry.NAMES if registry.has_part(n, "dialect")]:
         if target in clients.failures:
             print(f"{target}: not installed ({clients.failures[target]})")
             continue
