@@ -41,6 +41,7 @@ from scripted_model import ScriptedModel
 from agentdeck.core import engine
 from agentdeck.core.targets import registry
 from agentdeck.core.targets import dialects
+from agentdeck.core.targets.layers import layers
 from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
@@ -162,10 +163,11 @@ def _self_steps(sc: Scene, target: str) -> list[Step]:
             Step("wrapper exec bit", f"chmod -x {wrapper}", "deny", SELF_RULE)]
 
 
-#: a project layer of each CLI that can switch its hooks off (its policy part's GUARDED)
-LAYER = {"copilot": ".github/copilot/settings.local.json", "codex": ".codex/config.toml",
-         "claude": ".claude/settings.local.json", "qwen": ".qwen/settings.json",
-         "gemini": ".gemini/settings.json"}
+#: a project layer of each CLI that can switch its hooks off: its last project settings file in
+#: its policy part's LAYERS (not an .env, not a folder)
+LAYER = {t: [ly.path[3:] for ly in layers(t) if ly.project and "*" not in ly.path[3:]
+             and not ly.path.endswith(".env")][-1]
+         for t in registry.NAMES if any(ly.project for ly in layers(t))}
 
 
 def _destination_steps(sc: Scene, target: str) -> list[Step]:

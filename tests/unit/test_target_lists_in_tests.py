@@ -33,7 +33,7 @@ PENDING: dict[str, int] = {
     "clients/test_layers_real.py": 1,
     "clients/test_org_mcp_real.py": 3,
     "clients/test_org_real.py": 1,
-    "clients/test_policy_evasion_real.py": 7,
+    "clients/test_policy_evasion_real.py": 6,
     "safety/test_regressions_agentihooks.py": 1,
     "unit/test_apply_effect.py": 2,
     "unit/test_doctor_live.py": 2,
