@@ -42,8 +42,9 @@ from ...policy import compiled as compiled_policy
 from ...secrets import scan_value
 from .. import registry, skills
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
-from ..mcp_switches import ON_REASONS, not_written, switch_reason
-from ..mcp_switches import profile_disabled as profile_disabled_servers
+from ..mcp_excluded import get as _get
+from ..mcp_excluded import names as _names
+from ..mcp_excluded import plan_mcp
 from ..persona import PERSONA_MARKERS, build_persona
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
 from .facts import QWEN
@@ -97,18 +98,6 @@ def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], li
                         f"({'; '.join(hits)}); settings.json is written 0600 -- prefer "
                         "\"${VAR}\" (Qwen expands it)")
     return out, warnings, hits
-
-
-def _names(value: Any) -> list[str]:
-    return [n for n in value if isinstance(n, str)] if isinstance(value, list) else []
-
-
-def _get(data: Any, path: tuple[str, ...]) -> Any:
-    for k in path:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(k)
-    return data
 
 
 class QwenTarget(Target):
@@ -200,74 +189,7 @@ class QwenTarget(Target):
     # ---- MCP: mcpServers entries, and mcp.excluded as the off switch -------------------------
     def _mcp(self, profile: Profile, view: DiskView, settings: dict | None, path: Path,
              manifest, st: DesiredState) -> None:
-        host = view.host
-        data = settings or {}
-        on_disk = data.get("mcpServers")
-        on_disk = on_disk if isinstance(on_disk, dict) else {}
-        excluded_raw = _get(data, QWEN.mcp_off_key)
-        if excluded_raw is not None and not isinstance(excluded_raw, list):
-            raise UserError(f"{'.'.join(QWEN.mcp_off_key)}: expected a list of server names",
-                            path=str(path))
-        have = _names(excluded_raw)
-        mine = {e.member for e in manifest.entries.values()
-                if e.kind == "key" and e.path == str(path) and e.member
-                and list(e.key) == list(QWEN.mcp_off_key)}
-        d = profile.directives
-        always = set(d.mcpAlwaysEnabled)
-        disabled = profile_disabled_servers(profile)
-        servers: list[dict] = []
-        off: list[str] = []
-        for name, srv in profile.mcp_servers.items():
-            skills.safe_name(name, "MCP server name")
-            entry, warnings, hits = translate_mcp(name, srv)
-            if entry is None:
-                servers.append(not_written(st, name, srv.transport, warnings))
-                continue
-            reason = switch_reason(profile, name, disabled)
-            on = reason in ON_REASONS
-            if not on:
-                off.append(name)
-            elif name in have and name not in mine:
-                reason, on = "operator-disabled", False       # you excluded it yourself
-            why = {"always-enabled": "; enabled (mcpAlwaysEnabled)",
-                   "default-disabled": "; off until enabled (mcpDefaultDisabled)",
-                   "profile-disabled": "; off (the profile's disabledMcpServers)",
-                   "operator-disabled": "; off: you excluded it (mcp.excluded)"}.get(reason, "")
-            st.add(Desired(T, path, "key", entry, key=("mcpServers", name), fmt=FMT,
-                           label=f"MCP server {name}", group="mcp", warnings=warnings,
-                           secret=bool(hits), file_mode=0o600 if hits else None,
-                           reason=f"{srv.transport} server from the profile{why}"))
-            servers.append({"name": name, "transport": srv.transport, "origin": "profile",
-                            "enabled": on,
-                            "enabled_now": name in on_disk and name not in have,
-                            "reason": reason, "tools": None, "secret": bool(hits),
-                            "warnings": warnings, "dropped": False})
-        for name in off:
-            if name in have and name not in mine:
-                continue                                     # already yours in the list
-            st.add(Desired(T, path, "key", name, key=QWEN.mcp_off_key, member=name, fmt=FMT,
-                           label=f"mcp.excluded: {name}", group="mcp",
-                           reason=f"keeps {name} from starting: Qwen Code starts every configured "
-                                  "server not named in mcp.excluded; the other names in the list "
-                                  "are yours and stay as they are"))
-        for name, entry in on_disk.items():
-            if name in profile.mcp_servers:
-                continue
-            ex = name in have
-            servers.append({"name": name,
-                            "transport": "stdio" if isinstance(entry, dict) and "command" in entry
-                            else "http",
-                            "origin": "operator", "enabled": not ex, "enabled_now": not ex,
-                            "reason": "operator-disabled" if ex else "enabled", "tools": None,
-                            "secret": False, "warnings": [], "dropped": False})
-            for k in QWEN.mcp_ignored_entry_keys:
-                if isinstance(entry, dict) and k in entry and name not in have:
-                    st.warn(f"your MCP server {name} sets {k!r}, which Qwen Code ignores: it "
-                            f"starts; name it in mcp.excluded in {host.display(path)} to keep "
-                            "it off")
-        st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
-                          "mcpAlwaysEnabled": sorted(always), "servers": servers,
-                          "excluded": have}
+        plan_mcp(T, QWEN, FMT, translate_mcp, profile, view, settings, path, manifest, st)
 
     # ---- whether Qwen reads the persona file at all ------------------------------------------
     def _persona_read(self, settings: dict | None, path: Path, view: DiskView,
