@@ -23,6 +23,12 @@ import time
 
 from agentdeck.core.secrets import redact, redact_value
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:               # types only: the rules are imported where a decision needs them
+    from collections.abc import Callable
+
+    from agentdeck.core.policy.rules import Verdict
+
 MAX_STDIN = 8 * 1024 * 1024
 MAX_STR = 2000          # every string in the record, the prompt included
 #: each string is cut to this many characters BEFORE it is redacted (then to MAX_STR after), so
@@ -445,7 +451,7 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
     servers = (doc or {}).get("mcp_servers") or ()
     vocab = _vocabulary(record, env) if event == "pre_tool_use" else None
     calls = _V.tool_calls(payload, servers, vocab) if event == "pre_tool_use" else []
-    verdict = None
+    verdict: Verdict | _Unruled | None = None
     if env.get(DRILL_VAR):          # the drill canary is looked at in a drill only
         from agentdeck.core.policy.canary import drill_canary_verdict   # local: in a drill only
         verdict = drill_canary_verdict(env, calls)
@@ -462,8 +468,8 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
                 _Unruled(_V.Call("prompt", "prompt", [prompt])))
         elif event == "pre_tool_use":
             from agentdeck.core.policy.rules import Context, evaluate_doc   # local: the rules only when a compiled policy is installed
-            cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
-            home = env.get("HOME") or doc.get("home") or ""
+            cwd = payload["cwd"] if isinstance(payload.get("cwd"), str) else ""
+            home = str(env.get("HOME") or doc.get("home") or "")
             verdict = _within_budget(lambda: evaluate_doc(doc, calls, Context(home, cwd, env, fs)),
                                      doc, calls)
         else:
@@ -505,7 +511,7 @@ class _OverBudget(Exception):
     pass
 
 
-def _within_budget(evaluate, doc: dict, calls: list):
+def _within_budget(evaluate: "Callable[[], Verdict]", doc: dict, calls: list) -> "Verdict":
     """evaluate() under DECIDE_BUDGET (an interval timer: it interrupts a glob or a walk in the
     middle); out of time, the verdict is `unresolved`. The timer needs the main thread: in
     another thread (none of agentdeck's callers) the evaluation runs untimed."""
@@ -543,9 +549,11 @@ class _Unruled:
     """The verdict where there is no compiled policy (what core.policy.rules gives for an empty
     one: allow, no rule), without importing the rules."""
     __slots__ = ("call",)
-    decision, rule, reason = "allow", None, ""
+    decision: str = "allow"
+    rule: str | None = None
+    reason: str = ""
 
-    def __init__(self, call) -> None:
+    def __init__(self, call: "_V.Call | None") -> None:
         self.call = call
 
 

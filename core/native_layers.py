@@ -20,6 +20,8 @@ info["permissions"] adds which entries were already the operator's).
 """
 from __future__ import annotations
 
+from typing import Any
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from .targets.path_spelling import NativeDeny
@@ -31,7 +33,7 @@ def for_rule(rule: dict, target: str, layer_name: str = "NATIVE_DENY") -> dict:
     """`layer_name`: NATIVE_DENY (the CLI's own path deny) or FLOOR (its sandbox, where that is a
     layer of its own: the floor under code that builds its own paths)."""
     layer = native_deny(target, layer_name)
-    out = {"target": target, "rule": rule.get("id"), "layer": None, "hook_only": True,
+    out: dict[str, Any] = {"target": target, "rule": rule.get("id"), "layer": None, "hook_only": True,
            "conditional": False,
            "entries": [], "written": [], "skipped": [], "notes": [],
            "verified": layer.verified if layer else "", "source": "observed",

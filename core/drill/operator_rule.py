@@ -30,6 +30,8 @@ import posixpath
 import shlex
 import tomllib
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Callable
 
 from .. import profiles
 from ..errors import UserError
@@ -140,7 +142,7 @@ def shipped_ids(host) -> frozenset[str]:
             data = tomllib.loads(raw.decode("utf-8")) if raw else {}
         except (HostError, ValueError, UnicodeDecodeError):
             continue
-        pol = data.get("policy") if isinstance(data.get("policy"), dict) else {}
+        pol: dict[str, Any] = data["policy"] if isinstance(data.get("policy"), dict) else {}
         for r in (pol.get("rules") or []) + (pol.get("paths") or []):
             if isinstance(r, dict) and isinstance(r.get("id"), str):
                 out.add(r["id"])
@@ -252,18 +254,18 @@ def choose(policy: dict, doc: dict, home: str, work: str, max_rules: int = MAX_R
         why_not = []
         for ex in exs:
             decoy, access = "", ""
+            make: Callable[[str], list[tuple[str, str]]]
             if kind == "path":
                 decoy = _decoy_path(ex, home, work) or ""
                 if not decoy:
                     why_not.append(f"{ex!r} is outside the drill's scratch home and work folder")
                     continue
                 access = "read" if "read" in (rule.get("access") or ["read"]) else "write"
-                make = (lambda m, ex=ex, a=access:
-                        (F.read_forms if a == "read" else F.write_forms)(ex, m))
+                make = partial(F.read_forms if access == "read" else F.write_forms, ex)
             elif kind == "argv":
-                make = (lambda m, ex=ex: F.argv_forms(ex, names, m))
+                make = partial(F.argv_forms, ex, names)
             else:
-                make = (lambda m, ex=ex: F.inert_regex(ex, m))
+                make = partial(F.inert_regex, ex)
             decoys = res.decoys + ([decoy] if decoy else [])
             fs, note = _pick(sim, rid, make, decoys, n,
                              sum(1 for t in res.trials if t.kind == kind))
@@ -273,7 +275,7 @@ def choose(policy: dict, doc: dict, home: str, work: str, max_rules: int = MAX_R
             n += len(fs)
             if kind == "regex":
                 note = "a regex on the raw line: rewritten forms are not tried (it is evadable)"
-            res.trials.append(Trial(rid, kind, ex, fs, access=access, decoy=decoy,
+            res.trials.append(Trial(rid, kind, ex, tuple(fs), access=access, decoy=decoy,
                                     stubs=tuple(names), note=note))
             break
         else:
@@ -316,7 +318,7 @@ def compiled_doc(host, profile_obj, target: str) -> tuple[dict | None, dict | No
 
 def for_target(host, profile: str, target: str, home: str, work: str) -> Trials:
     pol, doc, why = compiled_doc(host, profiles.resolve(host, profile), target)
-    if doc is None:
+    if doc is None or pol is None:
         return Trials(note=why)
     return choose(pol, doc, home, work, shipped=shipped_ids(host))
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from ..host import Host
 from .operator_rule import NONE, Trials
@@ -292,7 +293,7 @@ def judge_rules(trials: Trials, records: list[dict], run: dict, side: dict,
             forms.append(_form_row(f, idx, t.rule, pre, run, side))
             idx += 1
         why = _why_not_held(t, forms, side)
-        entry = {"id": t.rule, "kind": t.kind, "status": "not held" if why else "held",
+        entry: dict[str, Any] = {"id": t.rule, "kind": t.kind, "status": "not held" if why else "held",
                  "why": why, "example": t.example, "forms": forms}
         if t.access:
             entry["access"] = t.access

@@ -26,7 +26,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..host import Host, HostError
 from ..policy import offered, vocabulary
@@ -140,7 +140,7 @@ def _side(host: Host, s: scratch.Scratch, trials: operator_rule.Trials) -> dict:
     except HostError:
         lines = ""
     found = lines.splitlines()[1:]
-    out = {"harmless": host.exists(s.work / HARMLESS_FILE),
+    out: dict[str, Any] = {"harmless": host.exists(s.work / HARMLESS_FILE),
            "canary": host.exists(s.work / CANARY_FILE),
            "markers": {f.marker: host.exists(s.work / f.marker)
                        for t in trials.trials for f in t.forms},
@@ -289,7 +289,7 @@ def drill(host: Host, profile: str, targets: list[str],
                 reps[rep.target] = rep
     finally:
         scratch.remove_root(host, drill_id)
-    rep = report.DrillReport(drill_id, {t: reps[t] for t in targets}, time.monotonic() - t0,
-                             iso.how)
-    record.save(host, record.entries_of(rep))     # what held, per CLI version, on this machine
-    return rep
+    drilled = report.DrillReport(drill_id, {t: reps[t] for t in targets}, time.monotonic() - t0,
+                                 iso.how)
+    record.save(host, record.entries_of(drilled))     # what held, per CLI version, on this machine
+    return drilled

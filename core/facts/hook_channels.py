@@ -18,6 +18,8 @@ target's dialect directly).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..targets.dialects import SPECIFIC_EVENT  # noqa: F401  (the shapes' event names)
 
 #: what `on_error` means, the same everywhere: "deny" exits 2 (a plain crash, exit 1, would let
@@ -41,6 +43,7 @@ def __getattr__(name: str):
     from ..targets import dialects
 
     every = dialects.every()
+    value: dict[str, Any]
     if name == "PRE_TOOL":
         value = {label: d.pre_tool for label, d in every.items()}
     elif name == "PROMPT":

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from ..errors import UserError
 from ..facts import org as F
@@ -110,7 +111,7 @@ def _imports(tree: ast.AST, module: str, is_pkg: bool) -> list[tuple[str, list[s
     typing_only = {id(n) for f in ast.walk(tree)       # `if TYPE_CHECKING:`: never run
                    if isinstance(f, ast.If) and isinstance(f.test, ast.Name)
                    and f.test.id == "TYPE_CHECKING" for n in ast.walk(f)}
-    out = []
+    out: list[tuple[str, list[str], bool]] = []
     for node in ast.walk(tree):
         if id(node) in typing_only:
             continue
@@ -140,7 +141,10 @@ def closure(host: Host) -> dict[str, bytes]:
     core = core_dir(host)
     # the handler imports the calling target's dialect by name (core/targets/dialects.py), which
     # no import statement shows: every registered target's dialect module is copied
-    todo, seen, files, outside = [ROOT_MODULE, *part_modules()], set(), {}, {}
+    todo: list[str] = [ROOT_MODULE, *part_modules()]
+    seen: set[str] = set()
+    files: dict[str, Any] = {}
+    outside: dict[str, Any] = {}
     while todo:
         mod = todo.pop()
         if mod in seen:

@@ -14,6 +14,8 @@ hooks) is described by the target whose dialect speaks for it.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from agentdeck.core.facts import hook_channels as F
 from agentdeck.core.policy.asks import spoken
 from agentdeck.core.targets import dialects, registry
@@ -102,7 +104,7 @@ def describe(policy: dict | None, target: str) -> dict:
                 "self_real_turns": {}}
     heard = spoken(target)
     on_error = (policy or {}).get("on_error") or "allow"
-    out = {
+    out: dict[str, Any] = {
         "target": target,
         "guarded": True,
         "dialects": [d.label for d in heard],

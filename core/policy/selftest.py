@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from agentdeck.core import hookhandler
 
@@ -19,6 +20,9 @@ from . import answer as A
 from .canary import CANARY_TOKEN, DRILL_ENV
 from .compiled import compile_policy
 from .payloads import CWD, channel_label, shapes, tool_shapes
+
+if TYPE_CHECKING:
+    from agentdeck.core.targets.dialects import Dialect
 
 
 @dataclass
@@ -76,7 +80,7 @@ def _path_forms(rule: dict, path: str):
         yield "shell", f"echo x > {path}"
 
 
-def _check_answer(where: str, event: str, channel: str, expected: str, record: dict, code: int,
+def _check_answer(where: str, event: str, channel: "Dialect", expected: str, record: dict, code: int,
                   out: str) -> str | None:
     """Why the answer is not what the facts say for `expected`, or None."""
     if event == "user_prompt_submit":
@@ -88,7 +92,7 @@ def _check_answer(where: str, event: str, channel: str, expected: str, record: d
         want = A.effective(channel, expected)
         row = channel.pre_tool
         want_code = row["deny_exit"] if want == "deny" else 0
-        got = record.get("effective") or record.get("decision")
+        got = str(record.get("effective") or record.get("decision"))
     if got != want:
         return f"{where}: expected {want}, got {got} (rule {record.get('rule') or '-'})"
     if code != want_code:

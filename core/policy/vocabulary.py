@@ -402,8 +402,8 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     cls, kind = found
     if kind == "editor" or (f in ("edit", "editor") and isinstance(args.get("command"), str)
                             and args["command"] in _EDITOR_COMMANDS):
-        cls = _EDITOR_COMMANDS.get(args.get("command") if isinstance(args.get("command"), str)
-                                   else "", "write")
+        command = args.get("command")
+        cls = _EDITOR_COMMANDS.get(command if isinstance(command, str) else "", "write")
         return Call(cls, name, _first_str(args, _PATH_KEYS))
     if cls == "shell":
         cwd = next((v for v in (args.get(k) for k in _CWD_KEYS) if isinstance(v, str) and v), "")
