@@ -584,10 +584,12 @@ class OnboardingScreen(Screen[str]):
         t = Text()
         t.append("ON " if on else "OFF", style="bold #2f9e44" if on else "bold grey50")
         t.append("  MCP servers default-disabled: ", style="bold")
-        how = " or ".join(e for tn in all_targets() if (e := views.of(tn).mcp_enable))
-        t.append("servers stay configured but disconnected until you enable one"
-                 + (f" ({how})" if how else "")
-                 + "; avoids a browser OAuth tab per server at start-up.")
+        t.append("servers stay configured but disconnected until you enable one; avoids a "
+                 "browser OAuth tab per server at start-up.")
+        for tn in self._chosen_targets():
+            if how := views.of(tn).mcp_enable:
+                t.append(f"\n  {target_title(tn)}: ", style="bold")
+                t.append(how)
         self.query_one("#opt-mcp-text", Static).update(t)
 
     def _render_trust_option(self) -> None:

@@ -11,6 +11,7 @@ from agentdeck.app.screens.onboarding import STEPS, OnboardingScreen
 from agentdeck.app.session import target_status
 from tests.conftest import snapshot_tree
 from agentdeck.core import engine
+from agentdeck.core.targets import registry
 
 from app_helpers import main_screen, plain, settle, static_text
 from tests.target_homes import target_home
@@ -299,3 +300,30 @@ async def test_the_doctor_step_counts_as_agentdeck_doctor_does(demo_host, make_a
     summary = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("Summary: "))
     assert f"Doctor {summary.removeprefix('Summary: ')}" in body, (summary, body)
     assert "After the apply: the hooks, and the drill's real turns" in body
+
+
+@pytest.mark.parametrize("chosen", [t.name for t in registry.TARGETS])
+async def test_the_mcp_option_says_how_each_chosen_cli_connects_a_server(chosen, empty_host,
+                                                                          make_app):
+    """The MCP option names, one line per chosen CLI, how a default-disabled server is
+    connected there, and says nothing about the CLIs not chosen."""
+    from agentdeck.app.session import target_title
+    from agentdeck.core.views import targets as views
+
+    app = make_app(empty_host, onboard=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_walkthrough(pilot)
+        await go_to(pilot, screen, "targets")
+        sl = screen.query_one("#target-set", SelectionList)
+        sl.deselect_all()
+        sl.select(chosen)
+        await settle(pilot)
+        await go_to(pilot, screen, "options")
+        text = static_text(screen, "#opt-mcp-text")
+    how = views.of(chosen).mcp_enable
+    lines = text.splitlines()
+    if how:
+        assert f"{target_title(chosen)}: {how}" in " ".join(line.strip() for line in lines)
+    for other in registry.TARGETS:
+        if other.name != chosen:
+            assert f"{target_title(other.name)}:" not in text

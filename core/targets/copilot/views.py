@@ -13,7 +13,7 @@ VIEWS = TargetViews(
                              "to connect",
     }),
     mcp_by_hand="in Copilot: `/mcp {how} {server}`",
-    mcp_enable="`/mcp enable <name>` in Copilot",
+    mcp_enable="`/mcp enable <name>` in Copilot, or switch it on in agentdeck's MCP tab",
     browser=BrowserText(
         writes_nothing="nothing (Copilot opens its own default browser)",
         own_browser="Copilot's own browser (write nothing)",

@@ -11,8 +11,8 @@ VIEWS = TargetViews(
                              "never removes your entries",
     }),
     mcp_by_hand="in Gemini CLI: {how} {server} by editing mcp.excluded in settings.json",
-    mcp_enable="Gemini CLI starts every configured server not named in mcp.excluded: agentdeck "
-               "names a default-disabled server there until you switch it on",
+    mcp_enable="switch it on in agentdeck's MCP tab (Gemini CLI starts every server not named "
+               "in mcp.excluded; agentdeck names a default-disabled one there until then)",
 )
 
 

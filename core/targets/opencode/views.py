@@ -12,8 +12,8 @@ VIEWS = TargetViews(
     }),
     mcp_by_hand="in OpenCode: {how} {server} by setting \"enabled\" on its mcp entry in "
                 "opencode.json",
-    mcp_enable="OpenCode starts every configured server whose entry does not say \"enabled\": "
-               "false: agentdeck writes that on a default-disabled server until you switch it on",
+    mcp_enable="switch it on in agentdeck's MCP tab (OpenCode starts every server whose entry "
+               "does not say \"enabled\": false; agentdeck writes that until then)",
 )
 
 

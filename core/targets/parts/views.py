@@ -46,7 +46,8 @@ class TargetViews:
     mcp_reasons: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: how the operator switches a server in the CLI itself ("in Copilot: `/mcp {how} {server}`")
     mcp_by_hand: str = ""
-    #: onboarding's MCP option: how a default-disabled server is connected in this CLI
+    #: onboarding's MCP option: how a default-disabled server is connected in this CLI, a phrase
+    #: that follows "<CLI title>: " on a line of its own
     mcp_enable: str = ""
     browser: BrowserText | None = None
     trust: TrustText | None = None

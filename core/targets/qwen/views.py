@@ -11,8 +11,8 @@ VIEWS = TargetViews(
                              "never removes your entries",
     }),
     mcp_by_hand="in Qwen Code: {how} {server} by editing mcp.excluded in settings.json",
-    mcp_enable="Qwen Code starts every configured server not named in mcp.excluded: agentdeck "
-               "names a default-disabled server there until you switch it on",
+    mcp_enable="switch it on in agentdeck's MCP tab (Qwen Code starts every server not named in "
+               "mcp.excluded; agentdeck names a default-disabled one there until then)",
 )
 
 
