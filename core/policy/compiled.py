@@ -216,8 +216,11 @@ def _guarded(host, g) -> list[str]:
         if not registry.has_part(spec.name, "policy"):
             continue
         home = spec.home(host)
-        for rel in getattr(registry.part(spec.name, "policy"), "GUARDED", ()):
+        part = registry.part(spec.name, "policy")
+        for rel in getattr(part, "GUARDED", ()):
             out.append(rel if rel.startswith("**/") else g(home / rel))
+        at = getattr(part, "guarded_paths", None)      # files outside the CLI's home
+        out += [g(p) for p in (at(host) if at else ())]
     return out
 
 

@@ -7,6 +7,7 @@ permission_mode, and for an MCP tool the server's real name in `mcp_server`.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt
@@ -37,8 +38,20 @@ LAYERS = (
     Layer("**/.claude/settings.local.json", "a working folder's local settings, as the project "
           "file", "2.1.332", "observed", keys=("disableAllHooks",), parents=True, report=False),
 )
+#: files naming programs Claude Code 2.1.332 starts by itself: a project's .mcp.json servers
+#: (once approved: enabledMcpjsonServers), plugins (their hooks and MCP servers), the managed
+#: settings folder; and ~/.claude.json's mcpServers (guarded_paths: a server written there ran
+#: at the next start, with no tool call, in a real turn)
+STARTS = ("**/.mcp.json", "plugins/**", "plugins", "/etc/claude-code/**")
 GUARDED = guarded(("settings.json", "settings.local.json", "agentdeck-hook.sh",
-                   "**/.claude/settings.json", "**/.claude/settings.local.json"), LAYERS)
+                   "**/.claude/settings.json", "**/.claude/settings.local.json", *STARTS), LAYERS)
+
+
+def guarded_paths(host: "Host") -> list[Path]:
+    """~/.claude.json (inside CLAUDE_CONFIG_DIR when that is set): its mcpServers start."""
+    from .paths import claude_json          # local: at install time only
+
+    return [claude_json(host)]
 
 #: what stops code that builds its own paths (facts.py SANDBOX): Claude Code 2.1.332's command
 #: sandbox (bubblewrap on Linux) denies the open itself; agentdeck writes the deny rules there
@@ -137,6 +150,7 @@ PROMPTS = {
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ...host import Host
     from ..parts.policy import PolicyModule
     from . import policy as _this
     _conforms: PolicyModule = _this

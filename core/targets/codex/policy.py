@@ -46,8 +46,11 @@ LAYERS = (
     Layer("**/.codex/hooks.json", "a working folder's project hooks file beside its config "
           "layer", "0.171.0", "documented", parents=True, report=False),
 )
+#: files naming programs Codex 0.171.0 starts by itself beyond config.toml's [mcp_servers]
+#: (guarded above): the managed folder (requirements.toml, managed config)
+STARTS = ("/etc/codex/**",)
 GUARDED = guarded(("hooks.json", "config.toml", "agentdeck-hook.sh", ".env",
-                   "**/.codex/config.toml"), LAYERS)
+                   "**/.codex/config.toml", *STARTS), LAYERS)
 
 #: Codex's own path deny (facts.py PERMISSIONS): written into the operator's own permission
 #: profile only (permissions.py)

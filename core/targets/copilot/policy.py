@@ -41,9 +41,14 @@ LAYERS = (
     Layer("**/.github/copilot/settings.local.json", "a repository's local Copilot settings, as "
           "the repository file", "1.0.102", "documented", keys=("disabledHooks",)),
 )
+#: files naming programs Copilot CLI 1.0.102 starts by itself: its MCP servers (home; a
+#: repository's .mcp.json and .github/mcp.json in a trusted folder: docs/facts/copilot.md) -- a
+#: server written into mcp-config.json ran at the next start in a real turn -- and the managed
+#: folder
+STARTS = ("mcp-config.json", "**/.mcp.json", "**/.github/mcp.json", "/etc/github-copilot/**")
 GUARDED = guarded(("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh",
-                   "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json"),
-                  LAYERS)
+                   "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json",
+                   *STARTS), LAYERS)
 
 #: no RUNTIME_FLOOR: Copilot CLI 1.0.102's sandbox holds for an exact path (facts.py SANDBOX), but
 #: takes a rule's glob literally and makes a missing path on the host, so agentdeck writes no

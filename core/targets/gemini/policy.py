@@ -55,8 +55,12 @@ LAYERS = (
 #: what the built-in rule agentdeck-self keeps an agent from writing: the user settings.json
 #: (agentdeck's hooks, hooksConfig), the wrapper they call, the trusted folders list (trusting a
 #: folder makes Gemini read its .gemini/settings.json), and the LAYERS
+#: files naming programs Gemini CLI 0.61.0 starts by itself beyond settings.json's mcpServers
+#: (guarded above): extensions (hooks and MCP servers of their own), the MCP enablement file
+#: (a server named enabled there starts) and the system folder with its admin policies
+STARTS = ("extensions/**", "extensions", "mcp-server-enablement.json", "/etc/gemini-cli/**")
 GUARDED = guarded(("settings.json", "agentdeck-hook.sh", "trustedFolders.json",
-                   "**/.gemini/settings.json", ".env", "**/.gemini/.env"), LAYERS)
+                   "**/.gemini/settings.json", ".env", "**/.gemini/.env", *STARTS), LAYERS)
 
 #: no RUNTIME_FLOOR: agentdeck installs no sandbox layer for Gemini CLI, so `policy show` says
 #: "nothing"

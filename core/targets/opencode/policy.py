@@ -51,8 +51,12 @@ LAYERS = (
 )
 #: agentdeck's plugin and every other plugin in the user's folder (a plugin there runs in the
 #: same process, before or after agentdeck's), the wrapper, the user's config files
-GUARDED = guarded(("plugins/**", "agentdeck-hook.sh", "config.json", "opencode.json",
-                   "opencode.jsonc"), LAYERS)
+#: files naming programs OpenCode 1.18.33 starts by itself: plugins auto-discovered from BOTH
+#: plugin/ and plugins/ (docs/facts/opencode.md section 2; a plugin planted in plugin/ ran in a
+#: real turn), and the managed folder /etc/opencode
+STARTS = ("plugins/**", "plugins", "plugin/**", "plugin", "/etc/opencode/**")
+GUARDED = guarded(("agentdeck-hook.sh", "config.json", "opencode.json", "opencode.jsonc",
+                   *STARTS), LAYERS)
 
 #: No RUNTIME_FLOOR: `policy show` says "nothing".
 

@@ -18,6 +18,12 @@ core/targets/<name>/policy.py provides (module attributes):
                path relative to the target's home (the settings its hooks are in, agentdeck's
                wrapper there), or a glob starting with `**/` for a file the CLI reads from any
                working folder (a project settings file that can switch the hooks off)
+    STARTS     (optional) the CLI's files that name programs it starts by itself at its next
+               start (MCP servers, plugins, extensions), in GUARDED's forms (or an absolute
+               glob: the system-wide managed folder): a model's write there would run code
+               outside any hook, so they are in GUARDED too
+    guarded_paths (optional) host -> [Path]: guarded files whose place is not under the
+               target's home (Claude Code's ~/.claude.json beside ~/.claude)
     FLOOR      (optional) NativeDeny, as NATIVE_DENY, for the CLI's sandbox where it is a layer
                of its own beside the path deny (Claude Code's sandbox.filesystem lists): `policy
                show` prints its entries per rule as "<cli> sandbox: ..."

@@ -58,8 +58,12 @@ LAYERS = (
           "~/.qwen/.env", "0.24.4", "documented", kind="env", vars=("QWEN_HOME", "AGENTDECK_"),
           parents=True),
 )
+#: files naming programs Qwen Code 0.24.4 starts by itself beyond settings.json's mcpServers
+#: (guarded above): extensions (their hooks and MCP servers; an extension's hook answering
+#: allow was observed to run beside agentdeck's: docs/facts/qwen.md) and the system folder
+STARTS = ("extensions/**", "extensions", "/etc/qwen-code/**")
 GUARDED = guarded(("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json", ".env",
-                   "**/.qwen/.env"), LAYERS)
+                   "**/.qwen/.env", *STARTS), LAYERS)
 
 #: no RUNTIME_FLOOR: Qwen Code 0.24.4's tools.executionSandbox limits writes, not reads, and takes
 #: no deny list (facts.py SANDBOX), so `policy show` says "nothing"

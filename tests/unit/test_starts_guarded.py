@@ -1,0 +1,89 @@
+"""Files that name programs a CLI starts by itself (MCP servers, plugins, extensions, its
+managed folder) are guarded like its hook settings: a model's write there would run code at the
+CLI's next start, outside any hook. Over the registry: every config file and script the default
+profile's plan writes, and every path a policy part lists as STARTS, is denied to a model's
+write in every template's file tool and in shell forms, by the built-in agentdeck-self rule."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agentdeck.core import engine
+from agentdeck.core.host import Host
+from agentdeck.core.policy import corpus as C
+from agentdeck.core.policy.compiled import SELF_RULE, compile_policy, self_protection
+from agentdeck.core.policy.payloads import shapes, tool_shapes
+from agentdeck.core.policy.selftest import run_case
+from agentdeck.core.targets import registry
+
+GUARDED_TARGETS = [s.name for s in registry.TARGETS if registry.has_part(s.name, "policy")]
+
+
+def _host(home: Path) -> Host:
+    h = Host.from_environment(home, env={"HOME": str(home)})
+    h.cwd = home / "proj"
+    return h
+
+
+def _denied(doc: dict, home: Path, path: str) -> list[tuple[str, str | None, str | None]]:
+    """(form, decision, rule) of each write form on `path` that is NOT denied by agentdeck-self."""
+    forms = list(tool_shapes("write", path))
+    for cmd in (f"echo x > {path}", f"cp /tmp/x {path}", f"ln -sf /tmp/x {path}"):
+        forms += list(shapes("shell", cmd))
+    bad = []
+    for label, target, event, payload in forms:
+        payload = dict(payload)
+        if "cwd" in payload:
+            payload["cwd"] = str(home / "proj")
+        record, _, _, _ = run_case(doc, target, event, payload, {"HOME": str(home)})
+        if record.get("decision") != "deny" or record.get("rule") != SELF_RULE:
+            bad.append((label, record.get("decision"), record.get("rule")))
+    return bad
+
+
+def _doc(host: Host, target: str) -> dict:
+    return json.loads(compile_policy(C.CORPUS_POLICY, target,
+                                     protect=self_protection(host, target)))
+
+
+@pytest.mark.parametrize("target", GUARDED_TARGETS)
+def test_every_config_file_the_plan_writes_is_guarded(target, tmp_path):
+    """The files agentdeck itself writes into the CLI's config (hooks, MCP servers, the plugin,
+    the wrapper): a model that rewrites one gets a deny."""
+    host = _host(tmp_path)
+    plan = engine.build_plan(host, "default", [target])
+    written = sorted({i.path for i in plan.items if i.target == target and (
+        i.kind == "key" or (i.kind == "file" and not i.path.endswith(".md")))})
+    assert written, f"{target}: the default profile's plan writes no config file"
+    doc = _doc(host, target)
+    for path in written:
+        assert not _denied(doc, tmp_path, path), (path, _denied(doc, tmp_path, path))
+
+
+def _starts() -> list[tuple[str, str]]:
+    return [(s.name, p) for s in registry.TARGETS if registry.has_part(s.name, "policy")
+            for p in getattr(registry.part(s.name, "policy"), "STARTS", ())]
+
+
+@pytest.mark.parametrize("target,entry", _starts(), ids=[f"{t}:{p}" for t, p in _starts()])
+def test_a_write_to_a_file_the_cli_starts_programs_from_is_denied(target, entry, tmp_path):
+    host = _host(tmp_path)
+    home = registry.BY_NAME[target].home(host)
+    rel = entry.removesuffix("/**")
+    if entry.startswith("**/"):
+        path = str(tmp_path / "proj" / rel[3:])
+    else:
+        path = str(home / rel)              # an absolute entry stays absolute
+    if entry.endswith("/**"):
+        path += "/x.js"
+    assert registry.part(target, "policy").GUARDED, target
+    assert not _denied(_doc(host, target), tmp_path, path), path
+
+
+def test_every_cli_names_what_it_starts():
+    """Every guarded CLI declares STARTS: at least its managed folder."""
+    missing = [t for t in GUARDED_TARGETS
+               if not getattr(registry.part(t, "policy"), "STARTS", ())]
+    assert not missing, missing
