@@ -29,7 +29,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
+
+from ..errors import UserError
+from ..host import HostError
 
 # where the calling hooks' compiled policy is: with the callers' speakers, so the handler finds
 # it without importing this module
@@ -201,9 +205,28 @@ def self_protection(host, target: str, root=None) -> list[str]:
             if host.exists(Path(env_root) / "pyvenv.cfg"):
                 code.append(env_root + "/**")
                 code.append(env_root)
+                code += _base_stdlib(host, Path(env_root) / "pyvenv.cfg")
             elif exe == python:
                 code.append(python)
     return out + [g(c) for c in dict.fromkeys(code)]
+
+
+def _base_stdlib(host, cfg: Path) -> list[str]:
+    """The standard library of the interpreter a venv was made from (pyvenv.cfg's `home` and
+    `version`): the venv's Python imports from it (a `sitecustomize.py` dropped there runs in
+    the handler, `-I` or not), so it is the handler's code too. [] when the file does not say."""
+    try:
+        text = (host.read_bytes(cfg, limit=64 * 1024) or b"").decode("utf-8", "replace")
+    except (HostError, OSError, UserError):
+        return []
+    conf = {k.strip(): v.strip() for k, _, v in
+            (line.partition("=") for line in text.splitlines()) if k.strip()}
+    home, version = conf.get("home", ""), conf.get("version") or conf.get("version_info", "")
+    major_minor = ".".join(version.split(".")[:2])
+    if not (os.path.isabs(home) and re.fullmatch(r"\d+\.\d+", major_minor)):
+        return []
+    lib = f"{os.path.dirname(home.rstrip('/'))}/lib/python{major_minor}"
+    return [lib + "/**", lib]
 
 
 def _guarded(host, g) -> list[str]:
@@ -244,7 +267,6 @@ def desired_item(profile, host, target: str, root=None):
     if pol is None or not (pol["rules"] or pol["paths"]):
         return None          # nothing to enforce: no file, the handler allows and records
     from ..desired import Desired
-    from ..errors import UserError
 
     servers = (sorted((getattr(profile, "mcp_servers", None) or {}).keys())
                if _names_mcp_by_server(target) else [])

@@ -69,3 +69,23 @@ def test_uninstalls_reads_every_spelling():
     assert programs.uninstalls("pipx", ["uninstall-all"]) == ([programs.ANY_PACKAGE], None)
     assert programs.uninstalls("pip", ["install", "agentdeck"]) is None
     assert programs.uninstalls("python3", ["-c", "print(1)"]) is None
+
+
+@pytest.mark.parametrize("cfg,lib", [
+    ("home = /opt/py/3.12.4/bin\nversion = 3.12.4\n", "/opt/py/3.12.4/lib/python3.12"),
+    ("home = /usr/bin\nversion_info = 3.11.2.final.0\n", "/usr/lib/python3.11"),
+])
+def test_the_venvs_base_standard_library_is_protected(venv_outside_home, cfg, lib):
+    """The venv's Python imports the standard library of the interpreter it was made from: a
+    sitecustomize.py dropped there would run inside the handler (`-I` does not stop it)."""
+    host, venv = venv_outside_home
+    (venv / "pyvenv.cfg").write_text(cfg)
+    assert f"{lib}/**" in self_protection(host, NAMES[0])
+    assert _decide(host, venv, f"echo 'import os' > {lib}/sitecustomize.py") == (
+        "deny", "agentdeck-self")
+    assert _decide(host, venv, f"cat {lib}/os.py")[0] == "allow"
+
+
+def test_a_pyvenv_cfg_without_a_version_adds_nothing(venv_outside_home):
+    host, venv = venv_outside_home
+    assert not [p for p in self_protection(host, NAMES[0]) if "/lib/python" in p]

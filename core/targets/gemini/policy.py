@@ -31,7 +31,12 @@ CAVEATS = {
                "denies an agent writing one, or trustedFolders.json",
                "web_fetch takes a prompt with the URLs inside it: a web rule sees the URLs "
                "written there",
-               "list_directory lists a folder's names: a path rule does not act on it"],
+               "list_directory lists a folder's names: a path rule does not act on it",
+               "Gemini CLI loads the first .env walking up from the working folder (and "
+               "~/.gemini/.env) into its own environment at start, so every command it runs "
+               "inherits those values: a rule that denies reading .env files cannot keep them "
+               "from `printenv` (seen in a real 0.61.0 turn); keep secrets out of a .env where "
+               "Gemini is started"],
 }
 
 #: the files a Gemini session reads that can undo agentdeck's hooks (docs/facts/gemini.md
@@ -57,8 +62,10 @@ LAYERS = (
 #: folder makes Gemini read its .gemini/settings.json), and the LAYERS
 #: files naming programs Gemini CLI 0.61.0 starts by itself beyond settings.json's mcpServers
 #: (guarded above): extensions (hooks and MCP servers of their own), the MCP enablement file
-#: (a server named enabled there starts) and the system folder with its admin policies
-STARTS = ("extensions/**", "extensions", "mcp-server-enablement.json", "/etc/gemini-cli/**")
+#: (a server named enabled there starts), the user's policy files (rules of the CLI's own
+#: policy engine) and the system folder with its admin policies
+STARTS = ("extensions/**", "extensions", "mcp-server-enablement.json", "policies/**",
+          "/etc/gemini-cli/**")
 GUARDED = guarded(("settings.json", "agentdeck-hook.sh", "trustedFolders.json",
                    "**/.gemini/settings.json", ".env", "**/.gemini/.env", *STARTS), LAYERS)
 

@@ -53,8 +53,9 @@ LAYERS = (
 #: same process, before or after agentdeck's), the wrapper, the user's config files
 #: files naming programs OpenCode 1.18.33 starts by itself: plugins auto-discovered from BOTH
 #: plugin/ and plugins/ (docs/facts/opencode.md section 2; a plugin planted in plugin/ ran in a
-#: real turn), and the managed folder /etc/opencode
-STARTS = ("plugins/**", "plugins", "plugin/**", "plugin", "/etc/opencode/**")
+#: real turn), a project's opencode.jsonc (beside its opencode.json, a LAYER: either lists
+#: plugins), and the managed folder /etc/opencode
+STARTS = ("plugins/**", "plugins", "plugin/**", "plugin", "**/opencode.jsonc", "/etc/opencode/**")
 GUARDED = guarded(("agentdeck-hook.sh", "config.json", "opencode.json", "opencode.jsonc",
                    *STARTS), LAYERS)
 

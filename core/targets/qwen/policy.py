@@ -31,7 +31,11 @@ CAVEATS = {
              "carry one: `agentdeck doctor` and `status` report the one of the folder they are "
              "started in, no other folder's; security.folderTrust.enabled: "
              "true in ~/.qwen/settings.json makes Qwen ignore an untrusted folder's settings",
-             "list_directory (opt-in) lists a folder's names: a path rule does not act on it"],
+             "list_directory (opt-in) lists a folder's names: a path rule does not act on it",
+             "Qwen Code loads the first .env walking up from the working folder into its own "
+             "environment at start, so every command it runs inherits those values: a rule "
+             "that denies reading .env files cannot keep them from `printenv` (seen in a real "
+             "0.24.4 turn); keep secrets out of a .env where Qwen is started"],
 }
 
 #: what the built-in rule agentdeck-self keeps an agent from writing (docs/facts/qwen.md
