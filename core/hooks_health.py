@@ -24,8 +24,8 @@ from .desired import Notice
 from .host import Host
 from .inert import INFO_KEY, Inert, inert, state_text, summary_text
 
-__all__ = ["INFO_KEY", "Inert", "annotate", "inert", "not_registered", "reasons", "state_text",
-           "summary_text"]
+__all__ = ["INFO_KEY", "Inert", "annotate", "inert", "not_registered", "reasons", "removed",
+           "state_text", "summary_text"]
 
 
 def _part(target: str):
@@ -66,7 +66,7 @@ def annotate(host: Host, plan, read=None) -> None:
         if previous and now and previous != now:
             notices.append(Notice("info", f"handler: {previous} -> {now}", wpath))
         found = [asdict(r) for r in reasons(host, t, hooks, previous)
-                 + not_registered(host, plan, t, hooks, read)]
+                 + not_registered(host, plan, t, hooks, read) + removed(host, plan, t, hooks)]
         if found:          # absent when the hooks can run (plans and golden files stay as they were)
             info[INFO_KEY] = found
 
@@ -85,7 +85,9 @@ def not_registered(host: Host, plan, target: str, hooks: dict, read=None) -> lis
     if not items:
         return []
     it = items[0]
-    text = it.actual if isinstance(it.actual, str) else ""
+    if not isinstance(it.actual, str):      # the file is gone: removed() says so
+        return []
+    text = it.actual
     if str(wpath) in text:       # an edited copy of ours: it still calls the wrapper
         return []
     whose = ""
@@ -99,6 +101,39 @@ def not_registered(host: Host, plan, target: str, hooks: dict, read=None) -> lis
     return [Inert("not-registered",
                   f"agentdeck's hooks are not registered: {shown} holds {whose or 'other '}hooks, "
                   "kept", f"`agentdeck apply --take {shown}`", events, unless=[it.id])]
+
+
+def removed(host: Host, plan, target: str, hooks: dict) -> list[Inert]:
+    """agentdeck's hooks that are gone from the CLI's settings since the last apply and kept
+    as the operator's edit (a plan keeps what was deleted by hand): they do not run, and when
+    the pre-tool hook is among them the CLI's tool calls are not guarded. Taking the items
+    (`apply --take`) registers them again."""
+    from .plan import KEPT_CLASSES
+    from .targets import dialects, registry
+
+    hfile = hooks.get("file")
+    gone = {str(e.get("event")): e for e in hooks.get("events") or []
+            if isinstance(e, dict) and not e.get("registered_now")}
+    if not hfile or not gone:
+        return []
+    items = [i for i in plan.items if i.target == target and i.path == str(hfile) and i.wanted
+             and i.cls in KEPT_CLASSES and (
+                 (i.type.whole_file and not isinstance(i.actual, str))     # the file deleted
+                 or any(str(k) in gone for k in i.key))]                   # its entries deleted
+    if not items:
+        return []
+    events = list(gone) if any(i.type.whole_file for i in items) else \
+        [str(k) for i in items for k in i.key if str(k) in gone]
+    speaker = dialects.speaker(target)
+    pre = str(speaker.default.events[0]) if speaker is not None else None   # its pre-tool event
+    guard = any(gone[e].get("canonical") == "pre_tool_use" or e == pre for e in events)
+    takes = " ".join(f"--take '{i.label}'" for i in items)
+    return [Inert("removed",
+                  f"agentdeck's {', '.join(events)} hook(s) were removed from "
+                  f"{host.display(hfile)} since the last apply (kept as your edit)"
+                  + (f"; {registry.title(target)}'s tool calls are not guarded" if guard else ""),
+                  f"`agentdeck apply --target {target} {takes}`", events,
+                  unless=[i.id for i in items])]
 
 
 def _installed(target: str, hooks: dict) -> list[str]:

@@ -257,8 +257,31 @@ def _layers(target: str):
     return fn
 
 
+# ---- agentdeck's hooks removed since the last apply ----------------------------------------------
+
+def _removed(target: str):
+    """agentdeck's hooks the last apply registered and that are gone now, kept as the
+    operator's edit (core/hooks_health.py removed): they do not run."""
+    def fn(ctx: Ctx, out: Out) -> None:
+        from ..hooks_health import inert   # local: loads with the plan it reads
+
+        plan, _ = ctx.plan(target)
+        if plan is None:
+            out.skipped("no plan (its error is the plan check's)")
+            return
+        hooks = (plan.info.get(target) or {}).get("hooks") or {}
+        for i in inert(plan, target, now=True):
+            if i.code == "removed":
+                out.error(i.reason, fix=i.fix, path=hooks.get("file"))
+    return fn
+
+
 for _t in TARGETS:
     register(f"{_t}.version", _t, _version(_t), ok="", needs_home=False)
+    if registry.spec(_t).guarded:
+        register(f"{_t}.hooks.removed", _t, _removed(_t),
+                 ok="none of agentdeck's hooks was removed since the last apply",
+                 needs_home=False)
     if any(layer.report for layer in _layer_list(_t)):
         register(f"{_t}.hooks.layers", _t, _layers(_t),
                  ok="no settings or .env file switches agentdeck's hooks off", needs_home=False)

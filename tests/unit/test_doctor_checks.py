@@ -89,6 +89,7 @@ class Case:
     after: dict[str, str] = field(default_factory=dict)   # files written after installing
     targets: tuple[str, ...] = TARGETS
     cwd: str = ""                                 # the folder (under the home) it is started in
+    wipe_hooks: bool = False                      # after installing, agentdeck's hooks removed
 
     @property
     def id(self) -> str:
@@ -615,6 +616,26 @@ def _layer_cases() -> list[Case]:
 CASES += _layer_cases()
 
 
+def _removed_cases() -> list[Case]:
+    """<target>.hooks.removed: after an install, agentdeck's hooks taken out of the CLI's
+    hooks file (its entries from a shared settings file, or its own hooks file deleted)."""
+    return [Case(f"{s.name}.hooks.removed", "error", contains="were removed from",
+                 installed=True, wipe_hooks=True, targets=(s.name,))
+            for s in registry.TARGETS if s.guarded]
+
+
+CASES += _removed_cases()
+
+
+def _wipe_hooks(host: Host, target: str) -> None:
+    plan = engine.build_plan(host, "default", [target])
+    hfile = Path(plan.info[target]["hooks"]["file"])
+    if any(i.type.whole_file for i in plan.items if i.path == str(hfile)):
+        hfile.unlink()
+    else:
+        hfile.write_text("{}\n")
+
+
 def _run_case(root: Path, case: Case):
     home = root / "home"
     home.mkdir()
@@ -628,6 +649,8 @@ def _run_case(root: Path, case: Case):
         files = {k: v.replace("__KEY__", key) for k, v in files.items()}
     write_files(home, files)
     write_files(home, case.after)
+    for t in case.targets if case.wipe_hooks else ():
+        _wipe_hooks(host, t)
     for rel, target in case.links.items():
         p = home / rel
         p.parent.mkdir(parents=True, exist_ok=True)
