@@ -35,7 +35,7 @@ def _line(layer) -> str:
     return [ln for ln in text.splitlines() if ln and not ln.startswith("#")][0]
 
 
-def _calls(target: str, work: Path, home: Path) -> list[tuple[str, object, Path]]:
+def _calls(target: str, work: Path, home: Path, host) -> list[tuple[str, object, Path]]:
     """(label, call, the file that must not appear) per layer of the target."""
     out: list[tuple[str, object, Path]] = []
     for layer in layers(target):
@@ -53,6 +53,30 @@ def _calls(target: str, work: Path, home: Path) -> list[tuple[str, object, Path]
         else:
             path = home / layer.path
             out.append((f"shell ~/{layer.path}", f"echo '{line}' >> {path}", path))
+    return out + _starts_calls(target, work, home, host)
+
+
+def _starts_calls(target: str, work: Path, home: Path, host) -> list[tuple[str, object, Path]]:
+    """A write to each file the CLI starts programs from (its policy part's STARTS and
+    guarded_paths: MCP server files, plugin and extension folders); the system-wide ones under
+    /etc are left to the unit tests (a real turn that got through would write the machine's)."""
+    part = registry.part(target, "policy")
+    paths: list[Path] = []
+    for entry in getattr(part, "STARTS", ()):
+        if entry.startswith("/"):
+            continue
+        rel = entry.removesuffix("/**")
+        base = work / rel[3:] if entry.startswith("**/") else home / rel
+        if entry.endswith("/**"):
+            paths.append(base / "x.js")
+        elif not any(e == entry + "/**" for e in part.STARTS):     # a folder named bare
+            paths.append(base)
+    at = getattr(part, "guarded_paths", None)
+    paths += at(host) if at else []
+    out: list[tuple[str, object, Path]] = []
+    for path in dict.fromkeys(paths):
+        mk = f"mkdir -p {path.parent} && " if path.parent != work else ""
+        out.append((f"starts: shell {path}", f"{mk}echo '{{}}' > {path}", path))
     return out
 
 
@@ -74,8 +98,9 @@ def test_a_layer_write_is_denied_and_the_next_turn_still_has_the_hook(scratch_en
     work = tmp_path / "work"
     work.mkdir()
     home = target_home(host, target)
+    calls = _calls(target, work, home, host)
     before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
-    calls = _calls(target, work, home)
+    before.update({path: path.read_bytes() for _, _, path in calls if path.is_file()})
     grant = ["--allowedTools", "Write"] if target == "claude" else None
     with ScriptedModel(command="", calls=[_call(target, c) for _, c, _ in calls]) as m:
         r = run_turn(host, target, m.url, "write the settings", work, None, timeout=300,
@@ -85,7 +110,9 @@ def test_a_layer_write_is_denied_and_the_next_turn_still_has_the_hook(scratch_en
     assert len(results) == len(calls), results
     for (label, _, path), res in zip(calls, results):
         assert REASONS[SELF_RULE] in res, f"{target} {label}: not refused: {res[:300]}"
-        if path.is_relative_to(home) and path in before:
+        if label.startswith("starts:"):      # the CLI may rewrite its own file (.claude.json)
+            assert not path.is_file() or path.read_bytes() != b"{}\n", f"{target} {label}"
+        elif path in before:
             assert path.read_bytes() == before[path], f"{target} {label}: {path} changed"
         else:
             assert not path.exists(), f"{target} {label}: {path} written"
