@@ -108,8 +108,8 @@ def removed(host: Host, plan, target: str, hooks: dict) -> list[Inert]:
     as the operator's edit (a plan keeps what was deleted by hand): they do not run, and when
     the pre-tool hook is among them the CLI's tool calls are not guarded. Taking the items
     (`apply --take`) registers them again."""
-    from .plan import KEPT_CLASSES
-    from .targets import dialects, registry
+    from .plan import KEPT_CLASSES   # local: plan imports this module (inert reasons)
+    from .targets import dialects, registry   # local: as in _part, once per plan
 
     hfile = hooks.get("file")
     gone = {str(e.get("event")): e for e in hooks.get("events") or []
