@@ -211,6 +211,44 @@ _KEY_READS_MORE = [
     ("cat /proc/self/cwd/../../.ssh/id_rsa", CWD), ("cat /proc/$$/cwd/../../.ssh/id_rsa", CWD),
     ("cat /proc/self/root/home/policy-test/.ssh/id_rsa", CWD), ("cd ~ && cat $(git ls-files)", CWD),
 ]
+#: inline code naming a protected file relative to the folder it runs in (its string literals
+#: and ./ ../ words, judged against the working folder as tracked through `cd`)
+_INLINE_RELATIVE_READS = [
+    ("python3 -c 'print(open(\"../../.ssh/id_rsa\").read())'", CWD),
+    ("cd ~/.ssh && python3 -c 'print(open(\"id_rsa\").read())'", CWD),
+    ("cd .. && python3 -c 'print(open(\"../.aws/credentials\").read())'", CWD),
+    ("perl -e 'open F,\"<\",\"../../.ssh/id_rsa\"; print <F>'", CWD),
+    ("perl -e 'open F, \"< ../../.ssh/id_rsa\"; print <F>'", CWD),
+    ("ruby -e 'puts File.read(\"../../.aws/credentials\")'", CWD),
+    ("php -r 'echo file_get_contents(\"../../.ssh/id_ed25519\");'", CWD),
+    ("node -e 'console.log(require(\"fs\").readFileSync(\"../../.ssh/id_rsa\",\"utf8\"))'", CWD),
+    ("python3 - <<< 'print(open(\"../../.ssh/id_rsa\").read())'", CWD),
+    ("sqlite3 :memory: \"select readfile('../../.ssh/id_rsa')\"", CWD),
+    ("awk 'BEGIN { while ((getline l < \"../../.ssh/id_rsa\") > 0) print l }'", CWD),
+]
+_INLINE_RELATIVE_WRITES = [
+    "python3 -c 'open(\"../../protected/a.txt\",\"w\").write(\"x\")'",
+    "python3 -c 'import shutil; shutil.rmtree(\"../../protected\")'",
+    "cd ~/protected && python3 -c 'open(\"new.txt\",\"w\")'",
+    "sqlite3 :memory: \"select writefile('../../protected/a.txt','x')\"",
+    "awk 'BEGIN { print 1 > \"../../protected/a.txt\" }'",
+]
+_INLINE_RELATIVE_SELF = [
+    "cd ~/.claude && python3 -c 'open(\"settings.json\",\"w\").write(\"{}\")'",
+    "node -e 'require(\"fs\").writeFileSync(\"../../.codex/hooks.json\",\"{}\")'",
+    "perl -e 'unlink \"../../.copilot/hooks/agentdeck.json\"'",
+    "cd ~/.local/state && python3 -c 'import shutil; shutil.rmtree(\"agentdeck\")'",
+]
+#: inline code that names no protected file, in and beside protected folders: the code is no
+#: file operand, and find without a write action only lists names
+_INLINE_RELATIVE_ALLOW = [
+    "cd ~/protected && python3 -c 'print(1)'", "cd ~/protected && node -e 'console.log(1)'",
+    "python3 -c 'print(open(\"README.md\").read())'",
+    "cd ~/.ssh && python3 -c 'print(open(\"id_rsa.pub\").read())'",
+    "node -e 'console.log(require(\"fs\").readFileSync(\"src/app.py\",\"utf8\"))'",
+    "sqlite3 :memory: 'select 1'", "find ~/protected -name '*.txt'",
+    "find ~/protected -type f -newer ~/protected/a.txt -print",
+]
 _KEY_WRITES = [
     "echo x > ~/.ssh/id_rsa", "echo x >> ~/.ssh/authorized_keys", "tee -a ~/.ssh/authorized_keys",
     "cp /tmp/k ~/.ssh/authorized_keys", "mv /tmp/k ~/.ssh/config", "rm ~/.ssh/authorized_keys",
@@ -581,6 +619,14 @@ def _splice(old: list, more: list, at: tuple[int, int, int]) -> list:
     return old[:p1] + more[:n] + old[p1:p2] + more[n:] + old[p2:]
 
 
+def _around(old: list, more: list, anchor: str, before: int) -> list:
+    """`more` put on both sides of the case whose command is `anchor` (`before` of them before
+    it), so the cases `agentdeck drill --matrix` picks from the class (its first, middle and
+    last: core/drill/matrix.py) stay the ones docs/enforcement.md was generated from."""
+    at = next(i for i, c in enumerate(old) if c[0] == anchor)
+    return old[:at] + more[:before] + [old[at]] + more[before:] + old[at + 1:]
+
+
 def _build() -> dict[str, list]:
     if CLASSES:
         return CLASSES
@@ -597,11 +643,20 @@ def _build() -> dict[str, list]:
     CLASSES["reads of protected files"] = _splice([(c, d, "deny") for c, d in _KEY_READS],
                                                   [(c, d, "deny") for c, d in _KEY_READS_MORE],
                                                   _AT["reads"])
+    CLASSES["reads of protected files"] = _around(
+        CLASSES["reads of protected files"],
+        [(c, d, "deny") for c, d in _INLINE_RELATIVE_READS], "rg --hidden KEY ~", 6)
     CLASSES["writes of protected files"] = ([(c, CWD, "deny") for c in _KEY_WRITES]
                                             + [(c, CWD, "deny") for c in _INTO_FOLDERS_TREE]
                                             + [(c, CWD, "deny") for c in _OUTPUTS_DENY])
+    CLASSES["writes of protected files"] = _around(
+        CLASSES["writes of protected files"], [(c, CWD, "deny") for c in _INLINE_RELATIVE_WRITES],
+        "curl -s -o ~/protected/a.txt file:///etc/hostname", 2)
     CLASSES["the guard's own files"] = ([(c, CWD, "deny") for c in _SELF_WRITES]
                                         + [(c, CWD, "deny") for c in _INTO_FOLDERS_SELF])
+    CLASSES["the guard's own files"] = _around(
+        CLASSES["the guard's own files"], [(c, CWD, "deny") for c in _INLINE_RELATIVE_SELF],
+        "rm -rf ~/.local/state/agentdeck", 2)
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
                                                + [(c, CWD, "deny") for c in _LAYER_MORE]
                                                + [(c, CWD, "deny") for c in _INTO_FOLDERS_LAYERS]
@@ -615,7 +670,7 @@ def _build() -> dict[str, list]:
         _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
                                           for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
-                                          + _OUTPUTS_ALLOW]
+                                          + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW]
     CLASSES["other tools"] = list(_TOOL_CASES)
     return CLASSES
 

@@ -454,6 +454,19 @@ class PathRules:
             out.append(normalize(s, cwd, self.home))
         return out
 
+    def _code_paths(self, text: str, cwd: str) -> list[str]:
+        """The files inline code can name relative to the working folder (programs.code_paths):
+        a word with a `/` or a `.` in it (`../.env`, `settings.json`), and a bare word that is
+        a file there now; `.` and `..` alone name a folder, not a file in it."""
+        out = []
+        for w in P.code_paths(text):
+            if w in (".", ".."):
+                continue
+            p = normalize(w, cwd, self.home)
+            if "/" in w or "." in w or self.fs.exists(p):
+                out.append(p)
+        return out
+
     # -- a simple command
     def for_command(self, cmd: Cmd, unresolved_hit=None) -> list[tuple[dict, str, str]]:
         name = cmd.name
@@ -485,13 +498,22 @@ class PathRules:
             if mode == "here":
                 # a program an interpreter reads from stdin (`python3 - <<EOF`, `perl <<< '...'`,
                 # `echo CODE | python3`): its text names paths as -c's does
-                if name in P.INTERPRETERS and w.value and "/" in w.value:
-                    check(self._embedded(w.value, cwd), both, False)
+                if name in P.INTERPRETERS and w.value:
+                    check(self._embedded(w.value, cwd) + self._code_paths(w.value, cwd), both,
+                          P.code_removes_trees(w.value))
                 continue
             acc = {"r": {"read"}, "w": {"write"}, "rw": both}[mode]
             check(self._word_paths(w, cwd), acc, False)
         if role == "mention":
             return hits
+        # an interpreter's program given as text (-c CODE, awk's program, sqlite3's SQL) is no
+        # file operand: the paths its words name, relative to the working folder, are
+        code_at = {i for i, _ in P.inline_code_at(name, vals) if i is not None} \
+            if name in P.INTERPRETERS else set()
+        for i in code_at:
+            text = vals[i]
+            if text is not None:
+                check(self._code_paths(text, cwd), both, P.code_removes_trees(text))
         operands: list[Word] = []
         ended = False
         base = cwd
@@ -503,6 +525,8 @@ class PathRules:
                 skip_next = False
                 continue
             bases[id(w)] = base
+            if i in code_at:
+                continue
             if v is None and w.inner:
                 for c in w.inner:
                     if c.name == "git" and P.names_only(c.name, [a.value for a in c.argv[1:]]):

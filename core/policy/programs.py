@@ -26,6 +26,9 @@ META = frozenset({
     "lsattr", "getfacl", "tree", "exa", "eza", "fd", "fdfind", "locate", "hash", "wait",
     "jobs", "kill", "ps", "hostname", "history", "shopt", "local", "declare", "read",
     "return", "break", "continue", "trap", "umask", "ulimit", "clear", "tput", "seq", "yes",
+    # find lists names; what it writes is its write actions' (side_writes: -delete, -fprint,
+    # -fls ...) and what its -exec/-ok run (core/policy/shellparse.py)
+    "find",
 })
 MENTION = frozenset({"echo", "printf", "print"})
 READ = frozenset({
@@ -1021,13 +1024,27 @@ _STDIN_PROGRAM = frozenset({"python", "python2", "python3", "pypy", "pypy3", "pe
 def inline_texts(name: str, vals: list) -> list[str | None]:
     """The program texts an interpreter is given on its command line (-c, -e, awk's program):
     None for one that is not static."""
-    out: list[str | None] = []
+    return [t for _, t in inline_code_at(name, vals)]
+
+
+#: sqlite3's options that take a value (its SQL given with -cmd is code, the others are not)
+_SQLITE_VALUED = frozenset({"-cmd", "-init", "-separator", "-newline", "-nullvalue", "-vfs",
+                            "-maxsize", "-mmap", "-pagecache", "-lookaside", "-heap",
+                            "-escape", "-A", "-zip"})
+
+
+def inline_code_at(name: str, vals: list) -> list[tuple[int | None, str | None]]:
+    """Where an interpreter is given a program as text on its command line, and the text: the
+    index in `vals` of the word that holds it (the word after -c, a fused -cCODE, awk's program
+    operand, sqlite3's SQL operands and -cmd), or None when an option ends the line; the text is
+    None when it is not static. A word that holds code is not a file operand."""
+    out: list[tuple[int | None, str | None]] = []
     if name in _AWKS:
         i = 0
         while i < len(vals):
             v = vals[i]
             if v is None:
-                out.append(None)
+                out.append((i, None))
                 return out
             if v in ("-f", "--file"):
                 return out
@@ -1037,28 +1054,95 @@ def inline_texts(name: str, vals: list) -> list[str | None]:
             if v.startswith("-") and v != "-":
                 i += 1
                 continue
-            out.append(v)
+            out.append((i, v))
             return out
+        return out
+    if name == "sqlite3":             # sqlite3 [OPTIONS] DATABASE [SQL...]
+        seen_db = False
+        i = 0
+        while i < len(vals):
+            v = vals[i]
+            if v is not None and v in _SQLITE_VALUED:
+                if v == "-cmd" and i + 1 < len(vals):
+                    out.append((i + 1, vals[i + 1]))
+                i += 2
+                continue
+            if v is not None and v.startswith("-") and not seen_db:
+                i += 1
+                continue
+            if seen_db:
+                out.append((i, v))
+            seen_db = True
+            i += 1
         return out
     opts = INLINE_OPTIONS.get(name) or ()
     for i, v in enumerate(vals):
         if v is None:
             continue
         if v in opts:
-            out.append(vals[i + 1] if i + 1 < len(vals) else None)
+            out.append((i + 1, vals[i + 1]) if i + 1 < len(vals) else (None, None))
         else:
             for o in opts:
                 if len(o) == 2 and o.startswith("-") and v.startswith(o) and len(v) > 2:
-                    out.append(v[2:])
+                    out.append((i, v[2:]))
                     break
                 if o.startswith("--") and v.startswith(o + "="):
-                    out.append(v.split("=", 1)[1])
+                    out.append((i, v.split("=", 1)[1]))
                     break
                 if o.startswith("-") and not o.startswith("--") and len(v) > 2 and v[0] == "-" \
                         and v[1] != "-" and v[-1] == o[1] and v[1:].isalpha() and len(o) == 2:
-                    out.append(vals[i + 1] if i + 1 < len(vals) else None)   # perl -ne CODE
+                    # perl -ne CODE
+                    out.append((i + 1, vals[i + 1]) if i + 1 < len(vals) else (None, None))
                     break
     return out
+
+
+#: a word in code that reads as a path relative to the working folder (`../x`, `./x`)
+_REL_WORD = r"(?<![\w/.~$])\.{1,2}/[^\s'\"`;|&<>(){}\\,]*"
+#: a string literal that can be a file's name: one line, no shell or format punctuation
+_NAMEISH = r"[^\s'\"`;|&<>(){}\[\]\\,*?$%!#=]{1,4096}"
+
+
+def code_paths(code: str) -> list[str]:
+    """The words of inline code that can name a file relative to the folder it runs in: each
+    string literal that can be a file's name (perl's open modes `<`, `>>`, `+<` taken off,
+    a word list's and a command's words each), and each `./` or `../` word outside them.
+    The caller judges each as a path relative to the command's working folder."""
+    import re   # local: only for inline code
+
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def add(w: str) -> None:
+        w = w.strip()
+        w = w.lstrip("+<>").strip()
+        if w and w not in seen and re.fullmatch(_NAMEISH, w):
+            seen.add(w)
+            out.append(w)
+
+    for _, _, kind, body in _literals(code[:MAX_CODE]):
+        for w in body.split() if kind in ("w", "x") else [body]:
+            add(w)
+    for m in re.finditer(_REL_WORD, code[:MAX_CODE]):
+        add(m.group(0))
+    return out[:256]
+
+
+#: calls of the interpreters' languages that remove, move or copy a whole tree: a path inline
+#: code names is then judged with everything below it
+_TREE_CALLS = (r"rmtree|rm_r|rm_rf|rmSync|rimraf|remove_tree|rmdir|rename|renames|move|copytree"
+               r"|cp_r|mv|rm\b|Remove-Item|unlink_r|delete_tree|emptyDirSync|removeSync")
+
+
+def code_removes_trees(code: str) -> bool:
+    """Whether inline code calls something that removes, moves or copies a whole folder."""
+    import re   # local: only for inline code
+
+    return re.search(r"(?<![\w$])(?:" + _TREE_CALLS + r")(?![\w$])", code[:MAX_CODE]) is not None
+
+
+#: how much inline code is read for the paths it names
+MAX_CODE = 65536
 
 
 def program_from_stdin(name: str, vals: list) -> bool:
