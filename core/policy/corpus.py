@@ -352,6 +352,9 @@ _NOT_EVALUATED_MORE = [
     ("cat $(printf '%s/.ssh/id_rsa' ~)", "ask"), ("cat \"$(cat pathfile)\"", "ask"),
     ("cat $(find ~/.ssh -name id_rsa)", "ask"), ("xargs -0 cat < <(printf '%s\\0' ~/.ssh/id_rsa)", "ask"),
     ("cat ~-/.ssh/id_rsa", "ask"), ("cat /proc/1234/cwd/../.ssh/id_rsa", "ask"), ("cat /dev/fd/3", "ask"),
+    ("cat /proc/$$/task/$$/root/home/policy-test/.ssh/id_rsa", "ask"),
+    ("rm -r /proc/$BASHPID/task/$BASHPID/root/home/policy-test/.claude", "ask"),
+    ("cat /proc/self/task/1/cwd/../.ssh/id_rsa", "ask"),
     ("cat $(git rev-parse --show-toplevel)/README.md", "allow"), ("cat ~+/README.md", "allow"),
     ("cat /proc/self/status", "allow"), ("cat /tmp/log.$$", "allow"),
 ]

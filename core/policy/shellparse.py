@@ -953,7 +953,9 @@ def proc_unknown(path: str) -> str:
 
     global _PROC_LINK
     if _PROC_LINK is None:
-        _PROC_LINK = re.compile(r"^/proc/(?:self|thread-self|\d+)(?:/task/\d+)?/(?:cwd|root|fd|exe|map_files)(?:/|$)"
+        # any process or thread name ($$, $BASHPID, a number, self): what is not resolved
+        # exactly below is not known
+        _PROC_LINK = re.compile(r"^/proc/[^/]+(?:/task/[^/]+)?/(?:cwd|root|fd|exe|map_files)(?:/|$)"
                                 r"|^/dev/fd/(?:[3-9]|\d\d+)(?:/|$)")
     m = _PROC_LINK.match(path)
     if m is None:
