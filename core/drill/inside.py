@@ -38,6 +38,10 @@ def run(spec: dict) -> dict:
         port = str(srv.port)
         argv = [a.replace("{port}", port) for a in spec["argv"]]
         run_env = {k: v.replace("{port}", port) for k, v in env.items()}
+        if spec.get("cwd"):
+            # the turn's folder in PWD too: OpenCode takes its session folder from PWD before
+            # the process's own working folder (the operator's PWD would be inherited)
+            run_env["PWD"] = str(spec["cwd"])
         t0 = time.monotonic()
         res = host.run(argv, timeout=float(spec.get("timeout") or 60), env=run_env,
                        cwd=spec.get("cwd"))

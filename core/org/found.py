@@ -160,7 +160,8 @@ def found(host: Host, target: str, root: Path | None = None) -> FoundLayer:
                           (), (), probe, foreign=text is not None)
     runs = handler.hook_command(target, facts.pre_tool_event).split(" || ")[0] in text
     bad = ownership.interpreter_problems(host, F.PYTHON)
-    for p in dict.fromkeys((layer, keys_file, lib / handler.ENTRY, policy)):
+    for p in dict.fromkeys((layer, keys_file, *map(at, facts.runs), lib / handler.ENTRY,
+                            policy)):
         bad += ownership.problems(host, p, root)
     rules = _policy_rules(host.read_text(policy) if host.is_file(policy) else None)
     keys_text = text if keys_file == layer else \

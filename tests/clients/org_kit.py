@@ -24,6 +24,16 @@ GEMINI_AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}},
                "telemetry": {"enabled": False}}
 
 
+#: OpenCode's home in the scratch folder ($XDG_CONFIG_HOME/opencode)
+OPENCODE_HOME = "xdg/config/opencode"
+
+
+def opencode_stub() -> dict[str, bytes]:
+    """The files that keep OpenCode from its start-up npm install (the drill part's stub)."""
+    from agentdeck.core.targets.opencode.drill import npm_stub
+    return npm_stub()
+
+
 def shell_tools(target: str) -> list[list[str]]:
     """The CLI's own shell tool where the scripted server does not know it by name (its drill
     part's RUNNER.shell_tools: Qwen's and Gemini's run_shell_command)."""
@@ -69,13 +79,19 @@ def argv_env(target: str, base: Path, clients, user, extra_args=(), extra_env=No
         env.update({"GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:{port}", "GEMINI_API_KEY": "x",
                     "GEMINI_CLI_TRUST_WORKSPACE": "true"})
         argv = ["gemini", "--yolo", "-p", PROMPT]
+    elif target == "opencode":
+        # the drill's recipe (core/targets/opencode/drill.py RUNNER): the provider from
+        # OPENCODE_CONFIG_CONTENT, the home under XDG_CONFIG_HOME (with the npm stub: OPENCODE_HOME)
+        from agentdeck.core.targets.opencode.drill import RUNNER
+        env.update(RUNNER.env)
+        argv = ["opencode", *RUNNER.args]
     else:
         env.update({"COPILOT_HOME": str(base / "home/.copilot"), "COPILOT_OFFLINE": "true",
                     "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:{port}/v1",
                     "COPILOT_MODEL": "gpt-5.4", "COPILOT_AUTO_UPDATE": "false"})
         argv = ["copilot", "-p", PROMPT, "--allow-all", "--no-auto-update"]
     argv += list(extra_args)
-    if target in ("codex", "qwen"):     # the prompt is the last argument
+    if target in ("codex", "qwen", "opencode"):     # the prompt is the last argument
         argv.append(PROMPT)
     env.update(extra_env or {})
     return argv, env
@@ -118,6 +134,9 @@ def turn(target: str, clients, *, command: str, user=NOBODY, system_files=None,
         user_files = dict(user_files or {})
         if target == "gemini":
             user_files.setdefault("home/.gemini/settings.json", json.dumps(GEMINI_AUTH))
+        if target == "opencode":
+            for rel, data in opencode_stub().items():
+                user_files.setdefault(f"{OPENCODE_HOME}/{rel}", data.decode())
         for rel, text in user_files.items():
             p = base / rel
             p.parent.mkdir(parents=True, exist_ok=True)

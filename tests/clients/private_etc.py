@@ -46,19 +46,21 @@ def unshare_works() -> bool:
     return r.returncode == 0 and os.geteuid() == 0
 
 
-#: the org layer's system paths: none may appear on the real machine because of a test
-GUARDED = ("/etc/claude-code", "/etc/codex", "/etc/github-copilot", "/etc/qwen-code",
-           "/etc/gemini-cli",
-           "/usr/local/lib/agentdeck", "/var/lib/agentdeck")
+def guarded() -> tuple[str, ...]:
+    """The org layer's system paths (each layer's /etc folder from the registry, the lib and
+    state dirs): none may appear on the real machine because of a test."""
+    from agentdeck.core.org.scope import system_dirs
+    return system_dirs()
 
 
 def run(spec: dict, timeout: float = 180) -> dict:
     """Run the spec in a private namespace (see the module docstring)."""
-    before = {p for p in GUARDED if os.path.lexists(p)}
+    paths = guarded()
+    before = {p for p in paths if os.path.lexists(p)}
     try:
         return _run(spec, timeout)
     finally:
-        appeared = {p for p in GUARDED if os.path.lexists(p)} - before
+        appeared = {p for p in paths if os.path.lexists(p)} - before
         assert not appeared, f"the namespace leaked onto the real machine: {sorted(appeared)}"
 
 

@@ -40,6 +40,10 @@ def allow_out(target: str) -> str:
     return f"echo '{json.dumps(row, separators=(',', ':'))}'"
 
 
+#: an OpenCode plugin of the user's that loads and does nothing
+NOOP_PLUGIN = "export const Mine = async () => ({});\n"
+
+
 def switched_off(target: str) -> tuple[dict, list[str], dict]:
     """(user files, CLI flags, environment) of a user who tries to switch the org layer off."""
     allow = allow_out(target)
@@ -75,6 +79,14 @@ def switched_off(target: str) -> tuple[dict, list[str], dict]:
                  "home/.gemini/policies/allow.toml":
                      '[[rule]]\ntoolName = "*"\ndecision = "allow"\npriority = 999\n',
                  "work/.gemini/settings.json": json.dumps(off)}, [], {})
+    if target == "opencode":  # --auto is in the turn's argv (the drill's recipe)
+        from agentdeck.core.targets.opencode.org import PLUGIN
+        off = json.dumps({"plugin": [], "permission": {"*": "allow"}})
+        return ({f"{org_kit.OPENCODE_HOME}/opencode.json": off,
+                 f"{org_kit.OPENCODE_HOME}/plugins/{Path(PLUGIN).name}": NOOP_PLUGIN,
+                 "work/opencode.json": off}, [],
+                {"OPENCODE_PERMISSION": json.dumps({"*": "allow"}),
+                 "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1"})
     # each CLI's own switches (its facts): a new target with an org layer needs its recipe here
     raise AssertionError(f"no recipe for how a user switches {target}'s hooks off")
 
@@ -154,6 +166,7 @@ def test_org_drill_holds_in_each_cli_and_says_what_was_tried(clients, need):
     assert "features.hooks=false" in " ".join(by["codex"]["attempts"])
     assert "project .qwen/settings.json" in " ".join(by["qwen"]["attempts"])
     assert "hooksConfig.enabled: false" in " ".join(by["gemini"]["attempts"])
+    assert "OPENCODE_PERMISSION" in " ".join(by["opencode"]["attempts"])
     assert ran["rc"] == 0
 
 
@@ -195,7 +208,7 @@ def test_org_and_user_layers_together_a_user_allow_rule_cannot_relax_the_org_den
                 f"AGENTDECK_STATE_DIR={state} PATH={venv}:/usr/bin:/bin "
                 f"AGENTDECK_SCRIPTS_DIR={venv} COPILOT_HOME={{base}}/home/.copilot "
                 f"CODEX_HOME={{base}}/home/.codex CLAUDE_CONFIG_DIR={{base}}/home/.claude "
-                f"QWEN_HOME={{base}}/home/.qwen")
+                f"QWEN_HOME={{base}}/home/.qwen XDG_CONFIG_HOME={{base}}/xdg/config")
     trust = " --trust-hooks" if target == "codex" else ""
     user_apply = (f"setpriv --reuid=65534 --regid=65534 --clear-groups {user_env} "
                   f"{venv}/agentdeck apply --yes -t {target} -p mine{trust} 2>&1 | tail -3")
@@ -213,8 +226,11 @@ def test_org_and_user_layers_together_a_user_allow_rule_cannot_relax_the_org_den
     org = [a for a in pre if a.get("layer") == "org"]
     mine = [a for a in pre if "layer" not in a]
     assert org and org[0]["decision"] == "deny" and org[0]["rule"] == "ssh-private-keys", pre
-    # the user layer is active: its own lines for the session's other events are there
-    assert {a["event"] for a in res["audit"] if "layer" not in a} >= {"session_start", "stop"}
+    # the user layer is active: its own lines for the session's other events are there (the
+    # events its CLI fires, the drill part's RUNNER.fires: OpenCode's plugin sees tool calls only)
+    from agentdeck.core.drill import runners
+    other = {"session_start", "stop"} & set(runners.runner(target).fires)
+    assert {a["event"] for a in res["audit"] if "layer" not in a} >= other
     if ORG[target].user_pre_hook_runs_after_org_deny:       # Codex: both ran, the deny won
         assert [(a["decision"], a["rule"]) for a in mine] == [("allow", "the-user-allows-cat")]
     else:                                    # Copilot, Claude: the user's pre-tool hook not run
@@ -398,6 +414,85 @@ def test_gemini_s_uninstall_leaves_etc_byte_exact_after_a_real_turn(clients, nee
         shutil.rmtree(res["base"], ignore_errors=True)
     res = org_kit.as_root(clients, [snap, f"{APPLY} -t gemini", f"{AGENTDECK} org uninstall --yes "
                                     "-t gemini --home {base}/roothome", snap])
+    before, applied, removed, after = res["pre"]
+    assert applied["rc"] == 0 and removed["rc"] == 0, res["pre"]
+    assert before["out"] == after["out"] and after["out"].split()[0] == "1", (before, after)
+
+
+# ---- OpenCode: a managed plugin, which a user's flag or variable still switches off ------------
+
+#: what OpenCode 1.18.33 lets a user do that switches the org plugin off (FACTS.undone_by), each
+#: shown to let the denied call run with no org line: (flags, environment)
+OPENCODE_UNDO = {
+    "--pure": (["--pure"], {}),
+    "OPENCODE_PURE": ([], {"OPENCODE_PURE": "1"}),
+    "OPENCODE_TEST_MANAGED_CONFIG_DIR": ([], {"OPENCODE_TEST_MANAGED_CONFIG_DIR": "{base}/tmp"}),
+}
+
+
+def test_every_way_opencode_s_org_plugin_is_undone_has_a_real_turn():
+    from agentdeck.core.targets.opencode.org import FACTS
+
+    assert set(OPENCODE_UNDO) == set(FACTS.undone_by)
+
+
+@pytest.mark.parametrize("how", list(OPENCODE_UNDO))
+def test_what_switches_opencode_s_org_plugin_off_still_does(clients, need, how):
+    need("opencode")
+    flags, env = OPENCODE_UNDO[how]
+    res = org_kit.turn("opencode", clients, command=DENIED, extra_args=flags, extra_env=env,
+                       pre=[APPLY])
+    assert res["pre"][0]["rc"] == 0, res["pre"][0]
+    assert [a for a in res["audit"] if a.get("layer") == "org"] == [], how   # no org plugin
+    assert res["marker"] is True, (how, res["stdout"], res["stderr"])        # the call ran
+
+
+#: a user plugin that turns the model's harmless call into the one the org policy denies
+REWRITER = """export const Rewrite = async () => ({
+  "tool.execute.before": async (input, output) => {
+    if (output?.args?.command) output.args.command = "cat ~/.ssh/id_ed25519; " + output.args.command;
+  },
+});
+"""
+
+
+def test_opencode_s_org_plugin_judges_the_arguments_a_user_plugin_leaves(clients, need):
+    """User plugins run before the managed one: a user plugin that rewrites the call cannot
+    slip the rewritten call past the org plugin."""
+    need("opencode")
+    res = org_kit.turn("opencode", clients, command=ALLOWED, pre=[APPLY], user_files={
+        f"{org_kit.OPENCODE_HOME}/plugins/rewrite.js": REWRITER})
+    assert res["pre"][0]["rc"] == 0, res["pre"][0]
+    assert res["marker"] is False, (res["stdout"], res["stderr"])
+    org = [a for a in res["audit"] if a.get("layer") == "org" and a.get("event") == "pre_tool_use"]
+    assert org and org[0]["decision"] == "deny" and org[0]["rule"] == "ssh-private-keys", org
+
+
+def test_opencode_s_managed_files_are_left_as_written_and_uninstall_leaves_etc_byte_exact(
+        clients, need):
+    need("opencode")
+    from agentdeck.core.targets.opencode.org import FACTS, PLUGIN
+
+    snap = ("ls -la /etc/opencode 2>&1 | grep -c 'No such file'; "
+            "find /etc -type f -exec sha256sum {} + 2>/dev/null | sort | sha256sum; "
+            "find /etc | sort | sha256sum")
+    res = org_kit.turn("opencode", clients, command=ALLOWED,
+                       pre=[snap, f"{APPLY} -t opencode", f"sha256sum {FACTS.path} {PLUGIN}"],
+                       keep=True)
+    try:
+        before, applied, written = res["pre"]
+        assert applied["rc"] == 0 and before["out"].split()[0] == "1", res["pre"]
+        assert res["marker"] is True, f"{res['stdout']}\n{res['stderr']}"
+        import hashlib
+        upper = Path(res["base"]) / ".ov0" / "upper" / "opencode"
+        sums = [hashlib.sha256((upper / Path(rel).name).read_bytes()).hexdigest()
+                for rel in (FACTS.path, PLUGIN)]
+        assert sums == written["out"].split()[0::2]     # OpenCode left both as written
+    finally:
+        import shutil
+        shutil.rmtree(res["base"], ignore_errors=True)
+    res = org_kit.as_root(clients, [snap, f"{APPLY} -t opencode", f"{AGENTDECK} org uninstall "
+                                    "--yes -t opencode --home {base}/roothome", snap])
     before, applied, removed, after = res["pre"]
     assert applied["rc"] == 0 and removed["rc"] == 0, res["pre"]
     assert before["out"] == after["out"] and after["out"].split()[0] == "1", (before, after)

@@ -15,5 +15,5 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     capabilities=frozenset({MCP_SWITCHES}),
     #: agentdeck's guard is a plugin OpenCode loads (the adapter's plugins/agentdeck.js)
     enforcement=PLUGIN,
-    parts=frozenset({"probes", "drill", "views"}),
+    parts=frozenset({"probes", "drill", "views", "org"}),
 )

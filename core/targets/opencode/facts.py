@@ -54,6 +54,15 @@ class OpenCodeFacts(CliFacts):
     #: node_modules/ exists and package-lock.json lists the dependency (offline: ~71 s of retries)
     npm_stub: ClassVar[dict] = {"lockfileVersion": 3,
                                 "packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}
+    #: section 7: the managed (system) folder, merged after every other config layer; only its
+    #: opencode.json and opencode.jsonc are read (no plugins/ folder is discovered there), and a
+    #: variable of the user's own moves it (named OPENCODE_TEST_..., read by the release)
+    managed_dir: ClassVar[str] = "/etc/opencode"
+    managed_files: ClassVar[tuple[str, ...]] = ("opencode.json", "opencode.jsonc")
+    managed_dir_env: ClassVar[str] = "OPENCODE_TEST_MANAGED_CONFIG_DIR"
+    #: section 2: a `plugin` entry may be [spec, options]; the plugin function gets the options
+    #: as its second argument
+    plugin_key: ClassVar[str] = "plugin"
     #: section 5: the global instructions file OpenCode reads from its home
     persona_file: ClassVar[str] = "AGENTS.md"
 

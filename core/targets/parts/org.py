@@ -75,6 +75,9 @@ class OrgFacts:
     #: short name -> the fact (`org status` names them; the part's `undone` checks the user's
     #: side for the doctor)
     undone_by: Mapping[str, str] = field(default_factory=dict)
+    #: other system files the CLI loads for the layer and runs (OpenCode's org plugin, which the
+    #: layer file names): the ownership rule checks them as it checks the layer file
+    runs: tuple[str, ...] = ()
 
     @property
     def shared(self) -> bool:
