@@ -210,6 +210,9 @@ _KEY_READS_MORE = [
     ("cat ~+/../../.ssh/id_rsa", CWD), ("cd ~ && cd work && cat ~-/.ssh/id_rsa", CWD),
     ("cat /proc/self/cwd/../../.ssh/id_rsa", CWD), ("cat /proc/$$/cwd/../../.ssh/id_rsa", CWD),
     ("cat /proc/self/root/home/policy-test/.ssh/id_rsa", CWD), ("cd ~ && cat $(git ls-files)", CWD),
+    # recursive searches: git grep reads its paths, and one given no path reads its folder
+    ("git grep --no-index -h . ~/.ssh", CWD), ("git -C ~ grep --no-index -h -e . -- .ssh", CWD),
+    ("cd ~/.ssh && grep -r x", CWD), ("cd ~ && git grep --untracked API", CWD),
 ]
 #: inline code naming a protected file relative to the folder it runs in (its string literals
 #: and ./ ../ words, judged against the working folder as tracked through `cd`)
@@ -248,6 +251,7 @@ _INLINE_RELATIVE_ALLOW = [
     "node -e 'console.log(require(\"fs\").readFileSync(\"src/app.py\",\"utf8\"))'",
     "sqlite3 :memory: 'select 1'", "find ~/protected -name '*.txt'",
     "find ~/protected -type f -newer ~/protected/a.txt -print",
+    "git grep -n TODO", "git grep -n TODO src", "grep -rn TODO", "cd ~ && rg API",
 ]
 _KEY_WRITES = [
     "echo x > ~/.ssh/id_rsa", "echo x >> ~/.ssh/authorized_keys", "tee -a ~/.ssh/authorized_keys",

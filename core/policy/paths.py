@@ -582,6 +582,8 @@ class PathRules:
         if role == "copy" and len(operands) >= 2:
             check(self._word_paths(operands[-1], cwd), {"write"}, rec)
             operands = operands[:-1]
+        if access and rec and P.searches_working_folder(name, flags, [w.value for w in operands]):
+            check([base], {"read"}, True)         # `cd ~/.ssh && grep -r x`, `rg key`
         if access:
             for w in operands:
                 check(self._word_paths(w, bases.get(id(w), base)), access, rec or role == "move")

@@ -77,7 +77,7 @@ RECURSIVE = {
     "rm": ("-r", "-R", "--recursive"), "chmod": ("-R", "--recursive"),
     "chown": ("-R", "--recursive"), "chgrp": ("-R", "--recursive"), "chattr": ("-R",),
     "setfacl": ("-R", "--recursive"), "mv": "always", "ditto": "always", "shred": (),
-    "du": (), "git": ("add", "-A", "--all", "commit", "stash", "archive"),
+    "du": (), "git": ("add", "-A", "--all", "commit", "stash", "archive", "grep"),
     "7z": "always", "7za": "always", "cpio": "always", "pax": "always", "find": (),
     "diff": ("-r", "--recursive"), "wc": (), "sha256sum": (), "md5sum": (),
     "base64": (), "cat": (),
@@ -484,6 +484,27 @@ def role(name: str, flags: set[str]) -> str:
     if name in READ:
         return "read"
     return "unknown"
+
+
+#: recursive searchers that search their working folder when given no path (GNU grep -r, rg,
+#: ag, ack, git grep): the first operand is the pattern unless an option gives it
+SEARCHERS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack"})
+_PATTERN_OPTIONS = frozenset({"-e", "--regexp", "-f", "--file"})
+
+
+def searches_working_folder(name: str, flags: set[str], operands: list[str | None]) -> bool:
+    """Whether a recursive search (`grep -r x`, `rg x`, `git grep x`) names no folder and so
+    reads its working folder, everything below it."""
+    ops = list(operands)
+    if name == "git":
+        if _git_subcommand(ops) != "grep":
+            return False
+        ops = ops[ops.index("grep") + 1:]
+    elif name not in SEARCHERS:
+        return False
+    if not flags & _PATTERN_OPTIONS:
+        ops = ops[1:]
+    return not ops
 
 
 def recursive(name: str, flags: set[str], words: set[str]) -> bool:
