@@ -9,6 +9,8 @@ without naming one.
     pre_event(t)                   the event agentdeck's handler is run with for t's pre-tool call
     deny_exit(t)                   the exit code t's hooks deny with (Qwen's: 0 and JSON)
     denied(t, code, stdout)        whether t's CLI reads that answer as a deny
+    mcp_key(t)                     the key t's MCP file holds its servers under
+    settings_file(t)               t's own settings file, relative to the home
 """
 from __future__ import annotations
 
@@ -135,3 +137,29 @@ def plan_paths(target: str) -> dict[str, str]:
         if mcp:
             out["mcp"] = str(Path(mcp).relative_to(root))
         return out
+
+
+def mcp_key(target: str) -> tuple[str, ...]:
+    """The key under which `target`'s MCP file holds its servers ("mcpServers", Codex's
+    "mcp_servers", OpenCode's "mcp"): the parent key of a profile server's item in its
+    default plan on an empty scratch home."""
+    import tempfile
+    from pathlib import Path
+
+    from agentdeck.core import engine
+    from agentdeck.core.host import Host
+
+    with tempfile.TemporaryDirectory() as d:
+        h = Host.from_environment(Path(d).resolve(), env={"PATH": "/usr/bin:/bin"})
+        plan = engine.build_plan(h, "default", [target])
+        keys = {tuple(i.key[:-1]) for i in plan.items if i.group == "mcp" and i.kind == "key"
+                and i.label.startswith("MCP server ")}
+    assert len(keys) == 1, f"{target}: its MCP servers are not under one key: {keys}"
+    return keys.pop()
+
+
+def settings_file(target: str) -> str:
+    """`target`'s own settings file (the first of the CLI files its spec lets a profile carry:
+    settings.json, config.toml, opencode.json), relative to the home."""
+    s = registry.spec(target)
+    return f"{s.home_dirname}/{s.profile_files[0]}"

@@ -12,7 +12,9 @@ import pytest
 
 from agentdeck.core import demo
 from agentdeck.core.doctor.findings import Finding
+from agentdeck.core.facts.versions import verified_label
 from agentdeck.core.host import Host
+from agentdeck.core.targets import registry
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem):
@@ -24,11 +26,13 @@ def pytest_pyfunc_call(pyfuncitem):
     return None
 
 
-VERSIONS = {"copilot": "1.0.102", "codex": None, "claude": None}
+#: the one CLI the app tests' hosts have installed: the first registered, at the version its
+#: facts were verified for; every other one is not installed
+INSTALLED = registry.NAMES[0]
 
 
 def stub_versions(host: Host, target: str) -> str | None:
-    return VERSIONS.get(target)
+    return verified_label(INSTALLED) if target == INSTALLED else None
 
 
 def make_host(home: Path) -> Host:

@@ -259,9 +259,12 @@ async def test_run_drill_shows_progress_per_cli_and_the_receipts(demo_host, make
         assert "Run drill" in [c.title for c in app.get_system_commands(screen)]
         await pilot.press("d")
         await settle(pilot)
-        assert seen and set(seen[0]) == {"copilot", "codex", "claude"}
+        # the demo home's CLIs: the targets with a demo part (core/demo.py)
+        demo_targets = [n for n in registry.NAMES if registry.has_part(n, "demo")]
+        assert seen and seen[0] == demo_targets
         head = static_text(screen, "#drill-head")
-        assert "Drill drill-x: 1 of 3 CLI(s) ok" in head
+        n = len(demo_targets)                   # the fake fails Codex and Claude, passes the rest
+        assert f"Drill drill-x: {n - 2} of {n} CLI(s) ok" in head
         table = screen.query_one("#drill-table", DataTable)
         rows = [[plain(c).strip() for c in table.get_row_at(i)] for i in range(table.row_count)]
         assert ["copilot", "✓", "PreToolUse", "2", "90 ms / 30 s", ""] in rows

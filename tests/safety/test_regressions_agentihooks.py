@@ -15,7 +15,7 @@ import pytest
 
 from agentdeck.core import engine, targets
 from agentdeck.core.formats.jsonc import JsonDoc
-from tests.registry_kit import plan_paths
+from tests.registry_kit import mcp_key, plan_paths, settings_file
 from tests.safety.safety_helpers import (needs, require, HOMES, applied, REPO, available, clean_env, cli_inproc, cli_proc,
                                          diff_snapshots, home_snapshot, install, make_host,
                                          plan_json, state_rel, target_args, uninstall)
@@ -24,17 +24,27 @@ from tests.safety.safety_helpers import (needs, require, HOMES, applied, REPO, a
 PATHS = {t: plan_paths(t) for t in available()}
 PERSONA = {t: p["persona"] for t, p in PATHS.items()}
 MCP_FILE = {t: p["mcp"] for t, p in PATHS.items()}
+MCP_KEY = {t: mcp_key(t) for t in available()}
 PROFILE_SERVERS = ("memory", "github")
 
 
-def _servers(home: Path, target: str) -> set[str]:
-    """The MCP server names in a target's MCP file (TOML's mcp_servers, JSON's mcpServers)."""
+def _doc(home: Path, target: str) -> dict:
     p = home / MCP_FILE[target]
     if not p.exists():
-        return set()
-    if p.suffix == ".toml":
-        return set(tomllib.loads(p.read_text()).get("mcp_servers") or {})
-    return set(JsonDoc.parse(p.read_text()).data.get("mcpServers") or {})
+        return {}
+    return tomllib.loads(p.read_text()) if p.suffix == ".toml" else JsonDoc.parse(p.read_text()).data
+
+
+def _under(doc: dict, key: tuple[str, ...]) -> dict:
+    for k in key:
+        doc = doc.setdefault(k, {})
+    return doc
+
+
+def _servers(home: Path, target: str) -> set[str]:
+    """The MCP server names in a target's MCP file (under its key: mcpServers, Codex's
+    mcp_servers, OpenCode's mcp)."""
+    return set(_under(_doc(home, target), MCP_KEY[target]))
 
 
 def _profile(home: Path, name: str, toml: str, files: dict[str, str] | None = None) -> None:
@@ -56,18 +66,7 @@ def _owned(home: Path, target: str) -> set[str]:
 
 # ---- 1. MCP ownership lost, so uninstall left servers behind --------------------------------------
 
-#: targets these two regressions' recipes do not describe yet (their MCP key is `mcp`, and
-#: agentdeck writes no .md file for them to hand-edit): known gaps, failing until recipes exist
-_NO_RECIPE = {"opencode"}
-
-
-def _recipe(targets: list[str]) -> list:
-    return [pytest.param(t, marks=pytest.mark.xfail(
-        strict=True, reason=f"no {t} recipe in this test yet (its MCP file's key, a file to "
-                            "hand-edit)")) if t in _NO_RECIPE else t for t in targets]
-
-
-@pytest.mark.parametrize("target", _recipe(available()))
+@pytest.mark.parametrize("target", available())
 def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_path, target):
     """Install; the operator then reformats the MCP file and adds a server; the profile changes
     (one server dropped, one kept); uninstall: none of agentdeck's servers is left, the
@@ -78,20 +77,27 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
         {"_agentdeck": {"mcpDefaultDisabled": False}})})
     # where the demo home has no server of the operator's in this CLI's file, one is written
     if not _servers(home, target):
-        (home / MCP_FILE[target]).parent.mkdir(parents=True, exist_ok=True)
-        (home / MCP_FILE[target]).write_text('{"mcpServers": {"mine": {"command": "mine"}}}\n')
+        p = home / MCP_FILE[target]
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if p.suffix == ".toml":
+            text = p.read_text() if p.exists() else ""
+            p.write_text(text + f'\n[{".".join(MCP_KEY[target])}.mine]\ncommand = "mine"\n')
+        else:
+            doc = _doc(home, target)
+            _under(doc, MCP_KEY[target])["mine"] = {"command": "mine"}
+            p.write_text(json.dumps(doc, indent=2) + "\n")
     theirs = _servers(home, target)       # the operator's own servers, before agentdeck
     assert theirs, "the home has no server of the operator's to keep"
     install(home, [target], "--profile", "on")
     assert set(PROFILE_SERVERS) <= _servers(home, target)
-    # the operator touches the file: reformat (Copilot/Claude) or append (Codex), add a server
-    if target == "codex":
-        p = home / ".codex" / "config.toml"
-        p.write_text(p.read_text() + '\n[mcp_servers.added-later]\ncommand = "x"\n')
+    # the operator touches the file: reformat (JSON) or append (TOML), add a server
+    p = home / MCP_FILE[target]
+    if p.suffix == ".toml":
+        table = ".".join(MCP_KEY[target])
+        p.write_text(p.read_text() + f'\n[{table}.added-later]\ncommand = "x"\n')
     else:
-        p = home / MCP_FILE[target]
         data = JsonDoc.parse(p.read_text()).data
-        data["mcpServers"]["added-later"] = {"command": "x"}
+        _under(data, MCP_KEY[target])["added-later"] = {"command": "x"}
         p.write_text(json.dumps(data, indent=4, sort_keys=True) + "\n")
     _profile(home, "lean", '[profile]\nextends = ["default"]\n',
              {"mcp.json": json.dumps({"mcpServers": {"memory": {
@@ -113,17 +119,19 @@ def test_mcp_ownership_survives_and_uninstall_removes_every_server_of_ours(tmp_p
 
 # ---- 2. a forced install of one target wiped another ----------------------------------------------
 
-@pytest.mark.parametrize("forced", _recipe(available()))
+@pytest.mark.parametrize("forced", available())
 def test_forced_install_of_one_target_never_touches_another(tmp_path, forced, with_fake_target):
     """Everything installed; the operator hand-edits files of every target; then a forced
     re-install of one target (--take on every item it offers): no other target's file changes."""
     names = available() + [with_fake_target]
     home = HOMES["messy"](tmp_path / "home")
     install(home, names)
-    for t in names:                       # hand edits everywhere
+    # hand edits everywhere: every whole file agentdeck wrote that is not a settings file (the
+    # persona, skills, agents, the hook wrapper, OpenCode's plugin)
+    for t in names:
         for rel in _owned(home, t):
             p = home / rel
-            if p.is_file() and not p.is_symlink() and rel.endswith(".md"):
+            if p.is_file() and not p.is_symlink() and p.suffix not in (".json", ".toml"):
                 p.write_text(p.read_text() + "\nhand edit\n")
     before = home_snapshot(home)
     plan = engine.build_plan(make_host(home), "default", [forced])
@@ -177,13 +185,9 @@ def test_settings_with_comments_and_trailing_commas_are_edited_not_refused(tmp_p
     place, comments kept. (Claude Code's settings.json is strict JSON: a comment there is refused
     with file:line:col -- see the next test.)"""
     home = HOMES["fresh"](tmp_path / "home")
-    rel = {"copilot": ".copilot/settings.json", "claude": ".claude/settings.json",
-           "codex": ".codex/config.toml", "qwen": ".qwen/settings.json",
-           "opencode": ".config/opencode/opencode.json",
-           "gemini": ".gemini/settings.json"}[target]
-    p = home / rel
+    p = home / settings_file(target)
     p.parent.mkdir(parents=True, exist_ok=True)
-    if target == "codex":
+    if p.suffix == ".toml":
         text = '# my Codex settings\nmodel = "o3"  # the one I like\n\n# end of my settings\n'
     else:
         text = ('{\n  // my settings, by hand\n  "model": "x", /* inline */\n'

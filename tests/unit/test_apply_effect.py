@@ -11,6 +11,7 @@ import tomllib
 import pytest
 
 from agentdeck.core import cli, engine, hooks_health
+from agentdeck.core.facts.known_tools import AGENTIHOOKS
 from tests.clients.agentihooks_kit import init_home
 from tests.target_homes import target_home
 
@@ -104,8 +105,10 @@ def test_the_layers_no_persists_and_the_main_screen_default_trusts(ghost):
 
 @pytest.fixture
 def aih_all(ghost):
-    """The ghost host's home with agentihooks 2.17.0 installed for Copilot, Codex and Claude."""
-    for t in ("copilot", "codex", "claude"):
+    """The ghost host's home with agentihooks installed for every CLI it installs into (the
+    targets whose takeover part knows its install: Copilot, Codex and Claude)."""
+    assert AGENTIHOOKS.installs
+    for t in AGENTIHOOKS.installs:
         why = init_home(ghost.home, t)
         if why:
             pytest.skip(why)
@@ -149,10 +152,15 @@ def test_after_a_plain_apply_on_an_agentihooks_home_each_cli_runs_ours_or_says_t
     rc, out, _ = _cli(h, capsys, monkeypatch, "status")
     rows = dict(ln.split(None, 1) for ln in out.splitlines())
     assert rc == 2
-    assert "hooks inert" not in rows["copilot"] and "hooks inert" not in rows["claude"]
+    # where agentihooks' hooks are not in agentdeck's own hooks item (a file of their own, or
+    # inline beside agentdeck's: Copilot, Claude), agentdeck's hooks are registered by the apply
+    beside = [t for t, i in AGENTIHOOKS.installs.items() if i.hooks_mode != "same-file"]
+    assert beside and "codex" not in beside
+    for t in beside:
+        assert "hooks inert" not in rows[t], rows[t]
     assert "fix: `agentdeck apply --take ~/.codex/hooks.json`" in rows["codex"]
     plan = engine.build_plan(h, None)
-    for t in ("copilot", "claude"):       # agentdeck's hooks are registered there
+    for t in beside:
         assert all(e.get("registered_now") for e in plan.info[t]["hooks"]["events"]), t
     from agentdeck.core.drill import ready
     fake = h.home.parent / "bin" / "codex"       # a codex on PATH: the drill's check starts nothing

@@ -337,29 +337,33 @@ def test_repo_doctor_has_no_drill_flag(tmp_path, capsys):
 
 def test_a_targets_probes_start_while_the_next_targets_copy_is_made(installed, fake, monkeypatch,
                                                                     tmp_path):
-    """Each target's probes start as soon as its own scratch copy is made: Copilot's first
-    probe runs while Codex's copy is being made (that copy waits for it, up to 20 s)."""
+    """Each target's probes start as soon as its own scratch copy is made: the first target's
+    probe runs while the second's copy is being made (that copy waits for it, up to 20 s)."""
     import threading
 
     from agentdeck.core.doctor import isolated, live as live_mod
 
+    # the first two targets whose probes this module stands in for, in registry order
+    faked = {t for t, _ in PROBES.values()}
+    first, second = [n for n in registry.NAMES if n in faked][:2]
     started = threading.Event()
     events: list[str] = []
 
     def make(host, root, target):
         events.append(f"make {target}")
-        if target == "codex":
-            events.append("copilot probe running" if started.wait(20) else "copilot probe waited")
+        if target == second:
+            events.append("first probe running" if started.wait(20) else "first probe waited")
         (tmp_path / target).mkdir()
         return isolated.Isolated(target, host, host, tmp_path / target)
 
     def probe(host, *a, **k):
         started.set()
-        return ProbeResult("copilot", "copilot_hooks_discover", False, None, None, 0.0,
-                           skipped_reason="stand-in")
+        return ProbeResult(first, "stand-in", False, None, None, 0.0, skipped_reason="stand-in")
 
-    monkeypatch.setattr(live_mod, "_installed", lambda ctx, targets: ["copilot", "codex"])
+    monkeypatch.setattr(live_mod, "_installed", lambda ctx, targets: [first, second])
     monkeypatch.setattr(isolated, "make", make)
-    fake("copilot_hooks_discover", probe)
-    doctor.run(installed, targets=["copilot", "codex"], live=True)
-    assert events == ["make copilot", "make codex", "copilot probe running"]
+    for name, (t, _) in PROBES.items():
+        if t == first:
+            fake(name, probe)
+    doctor.run(installed, targets=[first, second], live=True)
+    assert events == [f"make {first}", f"make {second}", "first probe running"]
