@@ -43,6 +43,15 @@ def shell_tools(target: str) -> list[list[str]]:
     return [list(t) for t in (r.shell_tools if r is not None else ())]
 
 
+def prompt_last(target: str) -> bool:
+    """Whether the CLI takes the prompt as its last argument, after every option (its drill
+    part's RUNNER.tail: Codex's `exec`, Qwen's)."""
+    from agentdeck.core.drill import runners
+
+    r = runners.runner(target)
+    return r is not None and r.tail == ("{prompt}",)
+
+
 def _pkg(clients, target: str) -> str:
     """The CLI's install folder name under the clients root ("@openai/codex@0.171.0")."""
     bin_dir = clients.bin_dirs[target]                  # <root>/<pkg>@<ver>/node_modules/.bin
@@ -91,7 +100,7 @@ def argv_env(target: str, base: Path, clients, user, extra_args=(), extra_env=No
                     "COPILOT_MODEL": "gpt-5.4", "COPILOT_AUTO_UPDATE": "false"})
         argv = ["copilot", "-p", PROMPT, "--allow-all", "--no-auto-update"]
     argv += list(extra_args)
-    if target in ("codex", "qwen", "opencode"):     # the prompt is the last argument
+    if prompt_last(target):
         argv.append(PROMPT)
     env.update(extra_env or {})
     return argv, env

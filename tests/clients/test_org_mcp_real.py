@@ -15,6 +15,7 @@ import pytest
 
 import org_kit
 import private_etc
+from agentdeck.core.targets import registry
 
 pytestmark = [pytest.mark.clients,
               pytest.mark.skipif(not private_etc.unshare_works(),
@@ -38,40 +39,46 @@ def _profile(org: str) -> dict[str, str]:
                 {"mcpServers": {"allowed": _server("allowed")}})}
 
 
-def _user_servers(target: str, names: tuple[str, ...]) -> dict[str, str]:
-    """The user's own MCP configuration (every server in it), and their attempt to allow the
-    denied one back in their settings."""
+def _user_servers(target: str, names: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
+    """(files, flags) of the user: their own MCP configuration (every server in it), and their
+    attempt to allow the denied one back, in their settings or for one run. Each CLI's own
+    recipe: a target whose org layer gains an MCP list needs one here."""
     files = {"home/mcp.py": SERVER}
     if target == "claude":
         files["home/.claude/.claude.json"] = json.dumps(
             {"mcpServers": {n: {"type": "stdio", **_server(n)} for n in names}})
         files["home/.claude/settings.json"] = json.dumps(
             {"allowedMcpServers": [{"serverName": n} for n in names], "deniedMcpServers": []})
-    elif target == "codex":
+        return files, ["--setting-sources", "user"]
+    if target == "codex":
         files["home/.codex/config.toml"] = "".join(
             f"[mcp_servers.{n}]\ncommand = \"/usr/bin/python3\"\n"
             f"args = {json.dumps(_server(n)['args'])}\nenabled = true\n" for n in names)
-    else:
+        return files, ["-c", "mcp_servers.denied.enabled=true"]
+    if target == "copilot":
         files["home/.copilot/mcp-config.json"] = json.dumps(
             {"mcpServers": {n: {"type": "local", "tools": ["*"], **_server(n)} for n in names}})
         files["home/.copilot/settings.json"] = json.dumps(
             {"allowedMcpServers": [{"serverName": n} for n in names], "deniedMcpServers": []})
-    return files
+        return files, []
+    raise AssertionError(f"no recipe for {target}'s user MCP configuration in this test")
 
 
-#: flags of a user who tries to bring a server back for one run
-USER_FLAGS = {"claude": ["--setting-sources", "user"],
-              "codex": ["-c", "mcp_servers.denied.enabled=true"],
-              "copilot": []}
+def _org_lists(key: str) -> list[str]:
+    """The targets whose org layer has `key` (mcp_denied, mcp_allowed): their org part's
+    facts name the layer's key for it."""
+    return [n for n in registry.NAMES if registry.has_part(n, "org")
+            and key in registry.part(n, "org").FACTS.keys]
 
 
 def _turn(target: str, clients, org: str) -> tuple[dict, dict[str, bool]]:
     names = ("denied", "allowed")
-    files = {**_profile(org), **_user_servers(target, names)}
+    mine, flags = _user_servers(target, names)
+    files = {**_profile(org), **mine}
     apply = f"{AGENTDECK} org apply --yes -p mcporg {ROOT_HOME}"
     plan = f"{AGENTDECK} org plan -p mcporg {ROOT_HOME}"
     res = org_kit.turn(target, clients, command="echo hi > {work}/marker", user_files=files,
-                       extra_args=USER_FLAGS[target], pre=[apply, plan], keep=True)
+                       extra_args=flags, pre=[apply, plan], keep=True)
     try:
         base = Path(res["base"])
         started = {n: (base / "work" / f"mcp-{n}").exists() for n in names}
@@ -88,7 +95,7 @@ def _check(res: dict) -> None:
     assert not res["timed_out"] and res["marker"], f"{res['stdout']}\n{res['stderr']}"
 
 
-@pytest.mark.parametrize("target", ["copilot", "claude"])
+@pytest.mark.parametrize("target", _org_lists("mcp_denied"))
 def test_a_denied_mcp_server_does_not_start_under_the_org_layer(clients, need, target):
     need(target)
     res, started = _turn(target, clients, '[org]\nmcp_denied = ["denied"]\n')
@@ -96,7 +103,7 @@ def test_a_denied_mcp_server_does_not_start_under_the_org_layer(clients, need, t
     assert started == {"denied": False, "allowed": True}, (started, res["stderr"][-2000:])
 
 
-@pytest.mark.parametrize("target", ["copilot", "codex", "claude"])
+@pytest.mark.parametrize("target", _org_lists("mcp_allowed"))
 def test_only_an_allowed_mcp_server_starts_under_the_org_layer(clients, need, target):
     need(target)
     res, started = _turn(target, clients, '[org]\nmcp_allowed = ["allowed"]\n')
@@ -104,12 +111,15 @@ def test_only_an_allowed_mcp_server_starts_under_the_org_layer(clients, need, ta
     assert started == {"denied": False, "allowed": True}, (started, res["stderr"][-2000:])
 
 
-def test_codex_has_no_denylist_and_the_plan_says_so(clients, need):
-    """The control for Codex: a denylist alone is a note in the plan, and the server starts."""
-    need("codex")
-    res, started = _turn("codex", clients, '[org]\nmcp_denied = ["denied"]\n')
+@pytest.mark.parametrize("target", [t for t in _org_lists("mcp_allowed")
+                                    if t not in _org_lists("mcp_denied")])
+def test_a_layer_with_no_denylist_says_so_and_the_server_starts(clients, need, target):
+    """The control for a layer with an allowlist only (Codex's requirements.toml): a denylist
+    alone is a note in the plan, and the server starts."""
+    need(target)
+    res, started = _turn(target, clients, '[org]\nmcp_denied = ["denied"]\n')
     _check(res)
-    assert "no MCP denylist in requirements.toml" in res["pre"][0]["out"]
+    assert "no MCP denylist" in res["pre"][0]["out"]
     assert started == {"denied": True, "allowed": True}, started
 
 

@@ -23,12 +23,9 @@ TESTS = Path(__file__).resolve().parents[1]
 
 #: module (relative to tests/) -> the most fixed target lists it may still hold. What is left:
 #: per-CLI recipes or facts in cross-target modules (the evasion corpus's per-CLI paths and
-#: refusals, the org MCP layer's user recipes, Claude's and Qwen's file-writing tools)
+#: refusals, Claude's and Qwen's file-writing tools)
 PENDING: dict[str, int] = {
-    "clients/org_kit.py": 1,
     "clients/test_layers_real.py": 1,
-    "clients/test_org_mcp_real.py": 3,
-    "clients/test_org_real.py": 1,
     "clients/test_policy_evasion_real.py": 6,
 }
 
