@@ -1,8 +1,9 @@
 """The layers that switch hooks off (core/targets/layers.py; issue 30.2), in real offline turns:
 a model writes each of the CLI's layer files (its project and local settings, the `.env` files
-it loads) through the shell and, where the CLI has one, its own file tool (Claude Code's Write,
-Qwen Code's write_file); agentdeck-self denies each, no file appears, and -- the issue's route
--- the next turn in that folder still runs agentdeck's hook (its call is in the audit log).
+it loads) through the shell and, where the CLI has one, its own file tool (its drill part's
+RUNNER.file_tool: Claude Code's Write, Qwen Code's write_file); agentdeck-self denies each, no
+file appears, and -- the issue's route -- the next turn in that folder still runs agentdeck's
+hook (its call is in the audit log).
 
 The home is installed by agentdeck with the evasion profile (tests/clients/
 test_policy_evasion_real.py: any rule turns self-protection on)."""
@@ -16,6 +17,7 @@ from offline_turn import run_turn
 from scripted_model import ScriptedModel
 from test_policy_evasion_real import REASONS, SELF_RULE, _activity, _install
 
+from agentdeck.core.drill import runners
 from agentdeck.core.targets import registry
 from agentdeck.core.targets.layers import layers
 from tests import layer_kit
@@ -24,9 +26,10 @@ from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
 
-#: each CLI's own file-writing tool: (name, path argument, content argument)
-FILE_TOOL = {"claude": ("Write", "file_path", "content"),
-             "qwen": ("write_file", "file_path", "content")}
+#: each CLI's own file-writing tool, where its turn offers one: (name, path argument, content
+#: argument), its drill part's RUNNER.file_tool
+FILE_TOOL = {n: r.file_tool for n in registry.NAMES
+             if (r := runners.runner(n)) is not None and r.file_tool}
 MARK = "next-turn-ran"
 
 
@@ -101,12 +104,15 @@ def test_a_layer_write_is_denied_and_the_next_turn_still_has_the_hook(scratch_en
     calls = _calls(target, work, home, host)
     before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
     before.update({path: path.read_bytes() for _, _, path in calls if path.is_file()})
-    grant = ["--allowedTools", "Write"] if target == "claude" else None
+    # the file tool allowed beside the shell (Claude as root runs only the tools it is given)
+    grant = (FILE_TOOL[target][0],) if target in FILE_TOOL else ()
     with ScriptedModel(command="", calls=[_call(target, c) for _, c, _ in calls]) as m:
         r = run_turn(host, target, m.url, "write the settings", work, None, timeout=300,
-                     extra_args=grant)
+                     allow=grant)
         assert r.returncode == 0, r.stderr[-2000:]
         results = m.tool_results()
+        offered = m.offered()
+    assert not grant or grant[0] in offered, f"{target} offers no {grant[0]}: {sorted(offered)}"
     assert len(results) == len(calls), results
     for (label, _, path), res in zip(calls, results):
         assert REASONS[SELF_RULE] in res, f"{target} {label}: not refused: {res[:300]}"

@@ -23,9 +23,8 @@ TESTS = Path(__file__).resolve().parents[1]
 
 #: module (relative to tests/) -> the most fixed target lists it may still hold. What is left:
 #: per-CLI recipes or facts in cross-target modules (the evasion corpus's per-CLI paths and
-#: refusals, Claude's and Qwen's file-writing tools)
+#: refusals)
 PENDING: dict[str, int] = {
-    "clients/test_layers_real.py": 1,
     "clients/test_policy_evasion_real.py": 6,
 }
 

@@ -35,6 +35,7 @@ RUNNER = Runner(
                                          "drill's turn loads no skill"},
     credential_vars=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
                      "CLAUDE_CODE_OAUTH_TOKEN"),
+    file_tool=("Write", "file_path", "content"),     # once allowed (--allowedTools)
 )
 
 

@@ -34,6 +34,7 @@ RUNNER = Runner(
     # scratch cache links to the one the operator already has instead of unpacking another
     cache_links=("copilot/pkg",),
     credential_vars=("COPILOT_GITHUB_TOKEN", "GITHUB_COPILOT_TOKEN", "COPILOT_PROVIDER_API_KEY"),
+    # no file_tool: the turn (gpt-5.4) is offered no whole-file tool (bash, view, glob, rg, ...)
 )
 
 

@@ -55,6 +55,8 @@ RUNNER = Runner(
     credential_vars=("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",
                      "GOOGLE_CLOUD_PROJECT", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA"),
     shell_tools=(("run_shell_command", "command"),),
+    # no file_tool: write_file is offered, but Gemini CLI refuses a project's .gemini/.env
+    # itself ("Path not in workspace"), before any hook, so a write through it need not reach one
 )
 
 

@@ -52,6 +52,7 @@ RUNNER = Runner(
                      # OPENCODE_PERMISSION pass: the drill shows what they do to the guard
                      OPENCODE.config_content_env, OPENCODE.config_env, OPENCODE.config_dir_env),
     shell_tools=(("bash", "command"),),
+    # no file_tool: a gpt model's turn is offered apply_patch, not write
 )
 
 

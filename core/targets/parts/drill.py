@@ -54,6 +54,11 @@ class Runner:
     #: the CLI's shell tool, (name, argument), when the scripted server's common names
     #: (core/drill/server.py SHELL_TOOLS) do not include it
     shell_tools: tuple[tuple[str, str], ...] = ()
+    #: the CLI's own whole-file-writing tool as a turn against the scripted server offers it,
+    #: (name, path argument, content argument), where it writes the path it is given: () when
+    #: the turn offers none or one that takes a patch (what a test's model calls to write a file
+    #: without the shell)
+    file_tool: tuple[str, str, str] | tuple[()] = ()
 
 
 Prepared = tuple[list[str], dict[str, bytes]]

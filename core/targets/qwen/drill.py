@@ -51,6 +51,7 @@ RUNNER = Runner(
     tail=("{prompt}",),                       # the prompt is the last argument
     credential_vars=("OPENAI_API_KEY", "OPENAI_BASE_URL", "DASHSCOPE_API_KEY", "QWEN_API_KEY"),
     shell_tools=(("run_shell_command", "command"),),
+    file_tool=("write_file", "file_path", "content"),
 )
 
 
