@@ -41,7 +41,10 @@ from scripted_model import ScriptedModel
 from agentdeck.core import engine
 from agentdeck.core.targets import registry
 from agentdeck.core.targets import dialects
+from agentdeck.core.targets.checks.hook_commands import WRAPPER_NAME
 from agentdeck.core.targets.layers import layers
+from agentdeck.core.targets.spec import HOOKS
+from tests.registry_kit import HOOKED, home_files, shell_payload
 from tests.target_homes import target_home
 
 pytestmark = pytest.mark.clients
@@ -153,13 +156,11 @@ def _home(target: str) -> str:
 def _self_steps(sc: Scene, target: str) -> list[Step]:
     """What a model did to the guard in the issue's real turns: remove or empty the CLI's hook
     registration and take the wrapper's exec bit away (agentdeck-self denies each write)."""
-    wrapper = f"{_home(target)}/agentdeck-hook.sh"
-    hooks = {"copilot": "rm -f ~/.copilot/hooks/agentdeck.json",
-             "codex": ": > ~/.codex/hooks.json",
-             "claude": "echo '{}' > ~/.claude/settings.json",
-             "qwen": "echo '{}' > ~/.qwen/settings.json",
-             "gemini": "echo '{}' > ~/.gemini/settings.json"}[target]
-    return [Step("hook registration", hooks, "deny", SELF_RULE),
+    wrapper = f"{_home(target)}/{WRAPPER_NAME}"
+    hooks = f"~/{HOOKS_FILE[target]}"              # the file its hooks are registered in
+    return [Step("hook registration removed", f"rm -f {hooks}", "deny", SELF_RULE),
+            Step("hook registration emptied", f": > {hooks}", "deny", SELF_RULE),
+            Step("hook registration overwritten", f"echo '{{}}' > {hooks}", "deny", SELF_RULE),
             Step("wrapper exec bit", f"chmod -x {wrapper}", "deny", SELF_RULE)]
 
 
@@ -177,16 +178,20 @@ def _destination_steps(sc: Scene, target: str) -> list[Step]:
     names the key; and the benign look-alikes, which run."""
     home = _home(target)
     fake = sc.work.parent / "fake"
+    folder = LAYER[target].split("/")[0]
     return [
         Step("cp into the CLI's folder", f"cp {fake}/agentdeck-hook.sh {home}", "deny",
              SELF_RULE),
         Step("cd there and cp to .", f"cd {home} && cp -p {fake}/agentdeck-hook.sh .", "deny",
              SELF_RULE),
         Step("archive with a project layer", f"tar -xf {fake}/layer.tar", "deny", SELF_RULE),
-        Step("folder copied as a layer", f"cp -r {fake}/layerdir {LAYER[target].split('/')[0]}",
-             "deny", SELF_RULE, targets=("claude", "codex")),
+        # a folder copied where the layer's folder is not yet: it becomes that folder (one
+        # that is there already, as the scene's .qwen, would take the copy inside it instead)
+        *([Step("folder copied as a layer", f"cp -r {fake}/layerdir {folder}", "deny",
+                SELF_RULE)] if not (sc.work / folder).exists() else []),
+        # Qwen's own Edit deny refuses a shell write to the key before its hooks run
         Step("sort -o onto the key", "sort -o ~/.ssh/id_rsa notes.txt", "deny", KEYS_RULE,
-             targets=("copilot", "codex", "claude")),
+             native=("qwen",)),
         Step("benign archive", f"tar -xf {fake}/benign.tar && cat unpacked/readme.txt", "allow",
              None, shows="unpacked-ok"),
         Step("benign cp into a folder", f"mkdir -p out && cp notes.txt out/ && ls out", "allow",
@@ -215,11 +220,17 @@ def _destination_fixtures(sc: Scene, target: str) -> None:
                 t.addfile(info, io.BytesIO(text.encode()))
 
 
-GUARD_FILES = {"copilot": ["hooks/agentdeck.json", "agentdeck-hook.sh"],
-               "codex": ["hooks.json", "agentdeck-hook.sh"],
-               "claude": ["settings.json", "agentdeck-hook.sh"],
-               "qwen": ["settings.json", "agentdeck-hook.sh"],
-               "gemini": ["settings.json", "agentdeck-hook.sh"]}
+#: the CLIs this test drives: those whose shell hooks run agentdeck's wrapper (OpenCode's
+#: in-process plugin is not driven here)
+TARGETS = [n for n in HOOKED if registry.spec(n).enforcement == HOOKS]
+#: the file each one's hooks are registered in, relative to the home
+HOOKS_FILE = {t: home_files(t)[1] for t in TARGETS}
+
+
+def _guard_files(target: str) -> list[str]:
+    """The guard's files in the CLI's home: its hooks registration and agentdeck's wrapper."""
+    rel = Path(HOOKS_FILE[target]).relative_to(registry.spec(target).home_dirname)
+    return [str(rel), WRAPPER_NAME]
 
 
 OFF = '{"disableAllHooks": true}'
@@ -437,12 +448,21 @@ def _steps(sc: Scene, target: str) -> list[Step]:
 REASONS = {RM_RULE: "no recursive force delete", KEYS_RULE: "private keys stay private",
            SELF_RULE: "protects its own files", MCP_RULE: "the files server may not write",
            "unresolved": "cannot tell what this command runs"}
-SHELL_TOOL = {"copilot": "bash", "codex": "Bash", "claude": "Bash", "qwen": "run_shell_command",
-              "gemini": "run_shell_command"}
+
+
+
+def _shell_tool(target: str) -> str:
+    """The CLI's main shell tool, as its hooks name it (Codex's exec_command arrives as Bash)."""
+    p = shell_payload(target, "true")[1]
+    return p.get("tool_name") or p.get("toolName")
+
+
+SHELL_TOOL = {t: _shell_tool(t) for t in TARGETS}
 #: each CLI's own permissions.deny refusal (agentdeck writes the paths rule there too:
-#: docs/policy.md); Qwen checks its list before PreToolUse, Claude its Read deny before the hook
-NATIVE_REFUSAL = {"claude": "denied by your permission settings",
-                  "qwen": "denied by permission rules"}
+#: docs/policy.md), its facts' PERMISSION_REFUSAL; Qwen checks its list before PreToolUse,
+#: Claude its Read deny before the hook
+NATIVE_REFUSAL = {t: r for t in TARGETS
+                  if (r := getattr(registry.part(t, "facts"), "PERMISSION_REFUSAL", None))}
 #: a CLI's own refusal of a command it cannot read (Qwen Code 0.24.4: a variable as the program)
 OWN_REFUSAL = {"qwen": "Could not identify command root"}
 
@@ -471,7 +491,7 @@ def _activity(host) -> list[dict]:
     return [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("target", list(SHELL_TOOL))   # the CLIs whose shell tool it knows
+@pytest.mark.parametrize("target", TARGETS)
 def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, need, tmp_path,
                                                                   target):
     need(target)
@@ -483,7 +503,7 @@ def test_evasions_are_blocked_and_benign_forms_run_in_a_real_turn(scratch_env, n
     policy_before = policy.read_text()
     cli_home = target_home(host, target)
     guard = {f: ((cli_home / f).read_bytes(), (cli_home / f).stat().st_mode)
-             for f in GUARD_FILES[target]}
+             for f in _guard_files(target)}
     steps = [s for s in _steps(sc, target) if not s.targets or target in s.targets]
 
     # Claude runs MCP tools only once granted (as root its mode is --allowedTools, offline_turn)

@@ -21,12 +21,8 @@ from agentdeck.core.targets import registry
 
 TESTS = Path(__file__).resolve().parents[1]
 
-#: module (relative to tests/) -> the most fixed target lists it may still hold. What is left:
-#: per-CLI recipes or facts in cross-target modules (the evasion corpus's per-CLI paths and
-#: refusals)
-PENDING: dict[str, int] = {
-    "clients/test_policy_evasion_real.py": 6,
-}
+#: module (relative to tests/) -> the most fixed target lists it may still hold: none is left
+PENDING: dict[str, int] = {}
 
 
 def fixed_lists(tree: ast.AST, names: tuple[str, ...]) -> list[int]:

@@ -223,6 +223,10 @@ PERMISSION_UNSUPPORTED = ("[!", "[^", "{", "}", "(", ")", "\\")
 #: character outside it is left to the hook.
 PERMISSION_CLASS_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789._+@-"
 
+#: the words of a tool result when permissions.deny refuses the call (observed with
+#: PERMISSIONS_VERIFIED, below)
+PERMISSION_REFUSAL = "denied by your permission settings"
+
 #: what permissions.deny does, as observed
 PERMISSIONS: tuple[NativeFact, ...] = tuple(
     NativeFact(c, "observed", PERMISSIONS_VERIFIED) for c in (

@@ -127,6 +127,10 @@ PERMISSION_UNSUPPORTED = ("[!", "[^", "{", "}", "(", ")", "\\")
 #: how an "any character but c" class is written: `[^c]` (`[!c]` is a class holding `!`)
 PERMISSION_NEGATION = "^"
 
+#: the words of a tool result when permissions.deny refuses the call (observed with
+#: PERMISSIONS_VERIFIED, below)
+PERMISSION_REFUSAL = "denied by permission rules"
+
 #: what permissions.deny does, as observed
 PERMISSIONS: tuple[NativeFact, ...] = tuple(
     NativeFact(c, "observed", PERMISSIONS_VERIFIED) for c in (
