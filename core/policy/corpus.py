@@ -389,6 +389,30 @@ _EFFECTS = [
 ]
 #: more effects (sed e): spliced into the class (_build)
 _EFFECTS_MORE = [("sed -n e README.md", "ask")]
+#: git commands that bring files into the working tree (a branch's, a remote's, a stash's, a
+#: mailbox's: programs.git_tree_write) write the work tree they act on (-C, --work-tree, the
+#: working folder): denied on a write-protected tree, unresolved where a protected path (a CLI's
+#: project settings file) may come with them; a pathspec writes those paths only; git that reads,
+#: or only changes the index or branches, runs
+_GIT_TREE = [
+    ("git checkout main .claude/settings.local.json", "deny"),
+    ("git restore --source=evil .claude/settings.local.json", "deny"),
+    ("git --work-tree=/home/policy-test/protected checkout evil -- .", "deny"),
+    ("git -C ~/protected pull", "deny"), ("cd ~/protected && git merge topic", "deny"),
+    ("cd ~/protected && git stash pop", "deny"),
+    ("cd ~/protected && git reset --hard origin/main", "deny"),
+    ("git -C ~/protected am /tmp/in/x.mbox", "deny"),
+    ("git -c core.worktree=/home/policy-test/protected switch evil", "deny"),
+    ("git checkout evil-branch", "ask"), ("git pull", "ask"), ("git merge topic", "ask"),
+    ("git switch evil", "ask"), ("git stash pop", "ask"), ("git reset --hard origin/main", "ask"),
+    ("git am /tmp/in/x.mbox", "ask"), ("git checkout -b x origin/evil", "ask"),
+    ("GIT_WORK_TREE=/home/policy-test/protected git checkout evil", "ask"),
+    ("git checkout -b feature", "allow"), ("git switch -c feature", "allow"),
+    ("git restore --staged src/app.py", "allow"), ("git reset HEAD~1", "allow"),
+    ("git stash list", "allow"), ("git checkout main src/app.py", "allow"),
+    ("git log --oneline", "allow"), ("git diff HEAD", "allow"), ("git add -A", "allow"),
+    ("git commit -am msg", "allow"), ("git -C ~/protected status", "allow"),
+]
 #: a file copied, moved, linked or installed INTO A FOLDER lands at DIR/<its name>; a folder
 #: copied (-r), moved or linked as a whole writes everything under its new place, so a protected
 #: path it holds by name (a `.claude` folder's settings.local.json) counts as written
@@ -674,7 +698,7 @@ def _build() -> dict[str, list]:
                                                    _AT["forms"])
     CLASSES["links, deletions and code run elsewhere"] = _splice(
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
-        _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES]
+        _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
                                           for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
                                           + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW]

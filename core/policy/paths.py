@@ -431,6 +431,28 @@ class PathRules:
             out += self.hits(normalize(n, d, self.home), {"write"})
         return out
 
+    def _git_brought(self, gt: tuple, vals: list, base: str) -> list[tuple[dict, str, str]]:
+        """The files a git command brings into its work tree (programs.git_tree_write): the
+        paths it names, each a write (a folder: what is below it), or, for a branch's, a
+        remote's or a stash's files, a tree whose files are not known (tree_hits: unresolved
+        where a protected path may lie under it)."""
+        folder, kind, paths = gt
+        d = normalize(folder, base, self.home) if folder else base
+        if kind == "maybe-paths":
+            # `git checkout A [B...]`: A is a path when it is there, else the commit to take
+            # the paths B... from (no paths: the whole tree)
+            if not self.fs.exists(normalize(paths[0], d, self.home)):
+                paths = paths[1:]
+            kind = "paths" if paths else "tree"
+        if kind == "paths":
+            out: list[tuple[dict, str, str]] = []
+            for p in paths:
+                out += self.hits(normalize(p, d, self.home), {"write"}, recursive=True)
+            return out
+        sub = P._git_subcommand(vals) or "git"
+        return self.tree_hits(d, {"write"}, unknown=f"git {sub} brings files agentdeck cannot "
+                                                    f"list into {d}")
+
     def _word_paths(self, w: Word, cwd: str) -> list[str]:
         if w.value is not None and not w.glob:
             return [normalize(w.value, cwd, self.home)]
@@ -630,6 +652,11 @@ class PathRules:
                     check(self._word_paths(w, bases.get(id(w), base)), {"write"}, True)
             else:
                 check([normalize(where, base, self.home)], {"write"}, recursive)
+        # what git brings into the work tree (a branch's, a remote's, a stash's files: not known
+        # at decision time, so a tree of unknown files; a pathspec: those paths)
+        gt = P.git_tree_write(vals) if name == "git" else None
+        if gt is not None:
+            hits.extend(self._git_brought(gt, vals, base))
         # what a package manager's uninstall removes (programs.uninstall_writes): the handler's
         # own package when it names agentdeck, the environment of a pip or python it names
         for where in P.uninstall_writes(cmd.argv[0].value or "" if cmd.argv else "", vals):

@@ -545,6 +545,114 @@ def _git_subcommand(vals: list) -> str | None:
     return None
 
 
+def _git_work_tree(vals: list) -> str | None:
+    """The work tree git is told to act on (`--work-tree DIR`, `--work-tree=DIR`, `-c
+    core.worktree=DIR`, before its subcommand), or None: its -C folder or the working folder."""
+    sub = _git_subcommand(vals)
+    out: str | None = None
+    for i, v in enumerate(vals):
+        if v is None or v == sub:
+            break
+        nxt = vals[i + 1] if i + 1 < len(vals) else None
+        if v == "--work-tree" and nxt is not None:
+            out = nxt
+        elif v.startswith("--work-tree="):
+            out = v.split("=", 1)[1]
+        elif v == "-c" and nxt is not None and nxt.lower().startswith("core.worktree="):
+            out = nxt.split("=", 1)[1]
+    return out
+
+
+#: git subcommands that bring files into the working tree from somewhere the command line does
+#: not spell out (a branch, a remote, a stash, a mailbox, the index), -> the options that make
+#: them write nothing there (a branch made at HEAD, the index alone, a listing). Their files are
+#: not known at decision time: a tree of files not known written in the work tree
+#: (core/policy/paths.py, unresolved where a protected path may lie under it)
+GIT_TREE_BRINGERS: dict[str, frozenset[str]] = {
+    "checkout": frozenset(), "switch": frozenset(), "pull": frozenset({"--dry-run"}),
+    "merge": frozenset({"--abort", "--quit"}), "rebase": frozenset({"--quit", "--show-current-patch"}),
+    "cherry-pick": frozenset({"--quit"}), "revert": frozenset({"--quit"}),
+    "reset": frozenset(), "stash": frozenset(), "am": frozenset({"--show-current-patch", "--quit"}),
+    "restore": frozenset(), "read-tree": frozenset(), "checkout-index": frozenset(),
+    "worktree": frozenset(), "filter-branch": frozenset(), "sparse-checkout": frozenset(),
+    "bisect": frozenset(),
+}
+#: `git checkout`/`switch` options that take a value (a branch name, a conflict style)
+_GIT_CHECKOUT_VALUED = frozenset({"-b", "-B", "--orphan", "-c", "-C", "--create",
+                                  "--force-create", "--conflict"})
+
+
+def git_tree_write(vals: list) -> tuple[str | None, str, list[str]] | None:
+    """What a git command brings into the working tree, as (work tree folder or None for its
+    -C folder / the working folder, kind, paths): kind "tree" (files not known: a branch's,
+    a remote's, a stash's), "paths" (the pathspec it writes, relative to the work tree) or
+    "maybe-paths" (`git checkout A B`: A is a path when it exists, else a commit, and the rest
+    are paths). None when it writes nothing there (`git status`, `git checkout -b new`,
+    `git reset` without --hard, `git stash list`, `git restore --staged f`)."""
+    sub = _git_subcommand(vals)
+    if sub not in GIT_TREE_BRINGERS:
+        return None
+    wt = _git_work_tree(vals)
+    known = [v for v in vals if v is not None]
+    rest = known[known.index(sub) + 1:] if sub in known else []
+    if any(v in GIT_TREE_BRINGERS[sub] for v in rest):
+        return None
+    if any(v.startswith("--pathspec-from-file") for v in rest):
+        return wt, "tree", []
+    dashdash = rest.index("--") if "--" in rest else -1
+    after = rest[dashdash + 1:] if dashdash >= 0 else []
+    before = rest[:dashdash] if dashdash >= 0 else rest
+    ops: list[str] = []
+    skip = False
+    for v in before:
+        if skip:
+            skip = False
+            continue
+        if v in _GIT_CHECKOUT_VALUED and sub in ("checkout", "switch"):
+            skip = True
+            ops.append("\0new")                  # a branch it makes: not a commit to bring
+            continue
+        if not v.startswith("-"):
+            ops.append(v)
+    made = "\0new" in ops
+    ops = [o for o in ops if o != "\0new"]
+    if sub in ("checkout", "switch"):
+        if after:
+            return wt, "paths", after
+        if made and not ops:
+            return None                           # a branch made at HEAD: the tree stays
+        if sub == "checkout" and ops and not made:
+            return wt, "maybe-paths", ops
+        return wt, "tree", []
+    if sub == "restore":
+        if "--staged" in rest or "-S" in rest:
+            if not any(v in ("--worktree", "-W") for v in rest):
+                return None                       # the index alone
+        return (wt, "paths", after or ops) if (after or ops) else (wt, "tree", [])
+    if sub == "reset":
+        return (wt, "tree", []) if any(v in ("--hard", "--merge", "--keep") for v in rest) else None
+    if sub == "stash":
+        action = next((v for v in rest if not v.startswith("-")), "push")
+        return (wt, "tree", []) if action in ("pop", "apply", "branch") else None
+    if sub == "read-tree":
+        return (wt, "tree", []) if any(v in ("-u", "--reset") for v in rest) else None
+    if sub == "checkout-index":
+        if any(v in ("-a", "--all", "--stdin") for v in rest):
+            return wt, "tree", []
+        return (wt, "paths", after or ops) if (after or ops) else None
+    if sub == "worktree":
+        if not ops or ops[0] != "add":
+            return None
+        return (ops[1], "tree", []) if len(ops) > 1 else None
+    if sub == "bisect":
+        action = ops[0] if ops else ""
+        return (wt, "tree", []) if action in ("start", "good", "bad", "new", "old", "reset",
+                                              "skip", "run", "replay") else None
+    if sub == "sparse-checkout":
+        return (wt, "tree", []) if ops and ops[0] != "list" else None
+    return wt, "tree", []
+
+
 def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
     """(where, recursive) each write a program makes as a side effect of its options: "." is
     the folder it acts on (its -C DIR or the working folder), OPERANDS its operands, else a
@@ -553,7 +661,7 @@ def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
     known = [v for v in vals if v is not None]
     out: list[tuple[str, bool]] = []
     if name == "git" and _git_subcommand(vals) in GIT_TREE_WRITERS:
-        out.append((".", True))
+        out.append((_git_work_tree(vals) or ".", True))
     elif name in ("tar", "bsdtar", "gtar"):
         if "--remove-files" in known:
             out.append((OPERANDS, True))

@@ -81,9 +81,10 @@ DYNAMIC_ASSIGN = frozenset({"read", "mapfile", "readarray", "printf", "getopts"}
 WRITES_OPERANDS = frozenset({"cp", "mv", "install", "tee", "dd", "ln", "rsync", "curl", "wget",
                              "scp", "sed", "perl", "patch", "touch", "truncate", "unzip", "tar"})
 #: variables whose assignment changes how the rest of the line is read (word splitting, `~`,
-#: `cd`'s search, code a shell runs at start): unresolved
+#: `cd`'s search, code a shell runs at start, the folder git writes its work tree into):
+#: unresolved
 STATE_VARS = frozenset({"IFS", "HOME", "CDPATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS",
-                        "PROMPT_COMMAND", "PS4", "GLOBIGNORE", "BASH_FUNC"})
+                        "PROMPT_COMMAND", "PS4", "GLOBIGNORE", "BASH_FUNC", "GIT_WORK_TREE"})
 
 
 class Word:
