@@ -47,6 +47,19 @@ TREE: dict[str, str | None] = {
                            "--- /dev/null\n+++ b/.claude/settings.local.json\n@@ -0,0 +1 @@\n+{}\n",
     "/tmp/in/ok.patch": "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-x\n+y\n",
     "/tmp/in/hl.tar": "archive:\n->hlkey", "/tmp/in/docs.zip": "archive:\ndocs/a.md\ndocs/b.md",
+    # programs read from files (sed -f, awk -f, make -f, python3 F, a script's #! line)
+    "/tmp/in/e.sed": "1e rm -rf x\n", "/tmp/in/w.sed": "w /home/policy-test/.ssh/authorized_keys\n",
+    "/tmp/in/layer.sed": "1w .claude/settings.local.json\n", "/tmp/in/ok.sed": "s/a/b/g\n",
+    "/tmp/in/sys.awk": 'BEGIN { system("rm -rf x") }\n', "/tmp/in/pipe.awk": '{ print | "sh" }\n',
+    "/tmp/in/ok.awk": "{ print $1 }\n", "/tmp/in/evil.py": "import os\nos.system('rm -rf x')\n",
+    "/tmp/in/leak.py": "print(open('/home/policy-test/.ssh/id_rsa').read())\n",
+    "/tmp/in/dyn.py": "import os, sys\nos.system(sys.argv[1])\n", "/tmp/in/ok.py": "print('hi')\n",
+    "/tmp/in/evil.pl": "system('rm -rf x');\n", "/tmp/in/evil.js":
+        "require('child_process').execSync('rm -rf x')\n",
+    "/tmp/in/Makefile": "all:\n\t@echo build\n\trm -rf x\n",
+    "/tmp/in/Makefile.ok": "CC = gcc\nall:\n\t$(CC) -o app app.c\n",
+    "/tmp/mk/Makefile": "clean:\n\t$(RM) -r build\n\trm -rf x\n",
+    f"{CWD}/tool.py": "#!/usr/bin/env python3\nimport os\nos.system('rm -rf x')\n",
     # the handler's installation, a venv outside the home as the README installs it
     "/opt/agentdeck/venv/pyvenv.cfg": "home = /usr/bin",
     "/opt/agentdeck/venv/bin/agentdeck-hook": "#!/opt/agentdeck/venv/bin/python3",
@@ -413,6 +426,32 @@ _GIT_TREE = [
     ("git log --oneline", "allow"), ("git diff HEAD", "allow"), ("git add -A", "allow"),
     ("git commit -am msg", "allow"), ("git -C ~/protected status", "allow"),
 ]
+#: a program read from a file (programs.PROGRAM_FILES: sed -f, awk -f, make -f and a makefile
+#: make finds, python3/perl/node/... FILE, a script's #! interpreter) is judged as the same
+#: program given inline; one the resolver cannot read at decision time (written earlier in the
+#: line, missing while an earlier command may have made it, a device, a name not static) is
+#: unresolved
+_PROGRAM_FILES = [
+    ("sed -f /tmp/in/e.sed README.md", "deny"), ("sed -nf /tmp/in/w.sed README.md", "deny"),
+    ("sed --file=/tmp/in/layer.sed README.md", "deny"), ("awk -f /tmp/in/sys.awk README.md", "deny"),
+    ("python3 /tmp/in/evil.py", "deny"), ("python3 -u /tmp/in/leak.py", "deny"),
+    ("perl /tmp/in/evil.pl", "deny"), ("node /tmp/in/evil.js", "deny"),
+    ("make -f /tmp/in/Makefile", "deny"), ("make -C /tmp/mk clean", "deny"), ("./tool.py", "deny"),
+    ("sed 'w .claude/settings.local.json' README.md", "deny"),
+    ("sed -n 's/a/b/w /home/policy-test/protected/a.txt' README.md", "deny"),
+    ("echo '1e rm -rf x' > s.sed; sed -f s.sed README.md", "ask"),
+    ("printf 'BEGIN{system(\"rm -rf x\")}' > p.awk && awk -f p.awk", "ask"),
+    ("echo 'x:; rm -rf x' > Mk; make -f Mk", "ask"), ("echo 'all:; rm -rf x' > Makefile; make", "ask"),
+    ("cat > t.py <<'EOF'\nimport os\nos.system('rm -rf x')\nEOF\npython3 t.py", "ask"),
+    ("python3 -c \"open('t.sed','w').write('1e rm -rf x')\"; sed -f t.sed README.md", "ask"),
+    ("pip download x; python3 new.py", "ask"), ("awk -f /tmp/in/pipe.awk README.md", "ask"),
+    ("python3 /tmp/in/dyn.py 'rm -rf x'", "ask"), ("sed -f $F README.md", "ask"),
+    ("sed -f /dev/fd/3 README.md", "ask"),
+    ("sed -f /tmp/in/ok.sed README.md", "allow"), ("awk -f /tmp/in/ok.awk README.md", "allow"),
+    ("python3 /tmp/in/ok.py", "allow"), ("make -f /tmp/in/Makefile.ok", "allow"),
+    ("python3 -m json.tool README.md", "allow"), ("node server.js", "allow"),
+    ("cd src && python3 app.py", "allow"), ("sed -n '/a/w out.txt' README.md", "allow"),
+]
 #: a file copied, moved, linked or installed INTO A FOLDER lands at DIR/<its name>; a folder
 #: copied (-r), moved or linked as a whole writes everything under its new place, so a protected
 #: path it holds by name (a `.claude` folder's settings.local.json) counts as written
@@ -698,7 +737,8 @@ def _build() -> dict[str, list]:
                                                    _AT["forms"])
     CLASSES["links, deletions and code run elsewhere"] = _splice(
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
-        _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE]
+        _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE
+                                            + _PROGRAM_FILES]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
                                           for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
                                           + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW]

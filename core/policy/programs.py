@@ -96,8 +96,8 @@ CHDIR_OPTION = frozenset({"tar", "git", "make"})
 INTERPRETERS = frozenset({
     "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php",
     "lua", "tclsh", "Rscript", "awk", "gawk", "mawk", "osascript", "pwsh", "powershell", "jshell",
-    "julia", "irb", "ipython", "sqlite3", "psql", "mysql", "make", "cmake", "gdb", "vim", "nvim",
-    "ex", "ed", "sed",
+    "julia", "irb", "ipython", "sqlite3", "psql", "mysql", "make", "gmake", "cmake", "gdb", "vim",
+    "nvim", "ex", "ed", "sed", "nawk", "pypy", "pypy3",
 })
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "fish",
                     "rbash", "yash", "posh", "tcsh", "csh"})
@@ -315,6 +315,21 @@ def xargs_command(args: list[str | None]) -> int | None:
             continue
         return i
     return i
+
+
+def shebang_program(text: str) -> str:
+    """The program a script's `#!` line names (`#!/usr/bin/env python3` -> python3), or ""."""
+    first = text.split("\n", 1)[0]
+    if not first.startswith("#!"):
+        return ""
+    prog = first[2:].strip().split()
+    if not prog:
+        return ""
+    name = prog[0].rsplit("/", 1)[-1]
+    if name == "env":
+        rest = [w for w in prog[1:] if not w.startswith("-")]
+        name = rest[0] if rest else ""
+    return name
 
 
 def is_shell_script(text: str) -> bool:
@@ -894,8 +909,11 @@ def _sed_scripts(known: list[str]) -> list[str]:
             out.append(v[2:])
             given = True
         elif v in ("-f", "--file", "-l", "--line-length"):
+            given = given or v in ("-f", "--file")    # the script is in a file: operands are input
             i += 2
             continue
+        elif v.startswith("--file="):
+            given = True
         elif not v.startswith("-") and not given:
             out.append(v)
             given = True
@@ -1284,6 +1302,185 @@ def program_from_stdin(name: str, vals: list) -> bool:
         return False
     operands = [v for v in vals if v is None or not v.startswith("-") or v == "-"]
     return not operands or operands[0] == "-"
+
+
+# ---- programs that read their program from a file ----------------------------------------------
+#: program -> (options whose value is a file it reads its program from, options that take
+#: another value, whether its first operand is the program file when no option and no inline
+#: program gives one, the language the file is judged in: "sed" (its e, w and r commands),
+#: "awk", "make" (its recipes are shell command lines) or "code" (as inline code: the commands
+#: its literals spell, the paths it names)). A shell's script is read by the resolver itself
+#: (core/policy/shellparse.py `script`); this table is for the other programs.
+PROGRAM_FILES: dict[str, tuple[tuple[str, ...], frozenset[str], bool, str]] = {
+    "sed": (("-f", "--file"), frozenset({"-e", "--expression", "-l", "--line-length"}), False,
+            "sed"),
+    **{n: (("-f", "--file", "-i", "--include"), frozenset({"-v", "-F", "--assign",
+                                                            "--field-separator"}), False, "awk")
+       for n in ("awk", "gawk", "mawk", "nawk")},
+    **{n: (("-f", "--file", "--makefile"), frozenset({"-C", "--directory", "-I", "--include-dir",
+                                                      "-j", "--jobs", "-l", "--load-average",
+                                                      "-o", "--old-file", "-W", "--what-if",
+                                                      "--assume-new", "--assume-old"}),
+           False, "make") for n in ("make", "gmake")},
+    **{n: ((), frozenset({"-W", "-X", "-Q"}), True, "code")
+       for n in ("python", "python2", "python3", "pypy", "pypy3")},
+    "perl": ((), frozenset({"-I", "-M", "-m"}), True, "code"),
+    "ruby": ((), frozenset({"-I", "-r", "-C", "-E", "-F"}), True, "code"),
+    **{n: ((), frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader",
+                          "--input-type", "--env-file", "--conditions", "-C"}), True, "code")
+       for n in ("node", "nodejs")},
+    "php": (("-f", "--file"), frozenset({"-c", "-d", "-z", "-t"}), True, "code"),
+    "lua": ((), frozenset({"-l"}), True, "code"),
+    "Rscript": ((), frozenset(), True, "code"),
+    "julia": ((), frozenset({"-L", "--load", "-J", "--project", "-t", "--threads"}), True, "code"),
+    "tclsh": ((), frozenset(), True, "code"),
+}
+#: the makefiles make reads when no -f names one, in its order
+DEFAULT_MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+#: options after which an interpreter's operands are arguments, not its program file
+_NO_PROGRAM_FILE = frozenset({"-m", "-c", "-e", "-E", "-r", "--eval", "-p", "--print",
+                              "--version", "-V", "--help", "-h", "-i"})
+
+
+def program_files(name: str, vals: list) -> list[str | None]:
+    """The files `name` reads its program from (PROGRAM_FILES): each option's value
+    (`sed -f F`, `awk -f F`, `make -f F`, `php -f F`) and, for an interpreter given no inline
+    program, its first operand (`python3 F`, `perl F`); None for one whose name is not static;
+    [] when it reads none (or reads it from standard input: `-`)."""
+    spec = PROGRAM_FILES.get(name)
+    if spec is None:
+        return []
+    file_opts, valued, operand, _ = spec
+    shorts = "".join(o[1] for o in file_opts if len(o) == 2)
+    out: list[str | None] = []
+    first: str | None = ""
+    given_inline = operand and (inline_program(name, vals) or bool(inline_texts(name, vals))
+                                or any(v in _NO_PROGRAM_FILE for v in vals if v is not None))
+    i = 0
+    ended = False
+    while i < len(vals):
+        v = vals[i]
+        nxt = vals[i + 1] if i + 1 < len(vals) else None
+        if v is None:
+            if operand and first == "" and not given_inline:
+                first = None
+            i += 1
+            continue
+        if not ended and v == "--":
+            ended = True
+        elif not ended and v in file_opts:
+            out.append(nxt)
+            i += 2
+            continue
+        elif not ended and any(o.startswith("--") and v.startswith(o + "=") for o in file_opts):
+            out.append(v.split("=", 1)[1])
+        elif not ended and v.startswith("-") and not v.startswith("--") and len(v) > 2 \
+                and shorts and v[1] not in shorts and v[-1] in shorts and v[1:].isalpha():
+            out.append(nxt)                      # a cluster ending in the option: `sed -nf F`
+            i += 2
+            continue
+        elif not ended and v.startswith("-") and len(v) > 2 and v[:2] in file_opts \
+                and name in _AWKS | {"sed"}:
+            out.append(v[2:])                    # `awk -fprog.awk`
+        elif not ended and v in valued:
+            i += 2
+            continue
+        elif ended or not v.startswith("-") or v == "-":
+            if operand and first == "" and not given_inline:
+                first = v
+            if operand:
+                break
+        i += 1
+    if operand and not out and not given_inline and first != "" and first != "-":
+        out.append(first)
+    return out
+
+
+def program_language(name: str) -> str:
+    spec = PROGRAM_FILES.get(name)
+    return spec[3] if spec else ""
+
+
+#: a sed command that writes a file (`w F`, `W F`, `s/a/b/w F`) or reads one (`r F`, `R F`)
+_SED_FILE_CMD = None
+
+
+def sed_files(script: str) -> list[tuple[str, str]]:
+    """(mode "w" | "r", file) each file a sed script's `w`/`W`/`s///w` commands write and its
+    `r`/`R` commands read (the rest of the line is the file name, as sed reads it)."""
+    import re   # local: only for sed
+
+    global _SED_FILE_CMD
+    if _SED_FILE_CMD is None:
+        addr = r"(?:" + _SED_ADDR + r"(?:\s*,\s*(?:" + _SED_ADDR.replace("\\1", "\\2") \
+            + r"|[+~]\d+))?)?"
+        _SED_FILE_CMD = re.compile(
+            r"(?:^|(?<=[;\n{}]))\s*" + addr + r"\s*!*\s*(?:(?P<c>[wWrR])|s(?P<d>[^\s\\])"
+            r"(?:[^\\\n]|\\.)*?(?P=d)(?:[^\\\n]|\\.)*?(?P=d)[gpIiMme0-9]*(?P<sw>w))"
+            r"\s+(?P<f>[^\n]+)")
+    out: list[tuple[str, str]] = []
+    for m in _SED_FILE_CMD.finditer(script):
+        f = m.group("f").strip()
+        if not f or f in ("/dev/stdout", "/dev/stderr", "/dev/stdin"):
+            continue
+        out.append(("r" if (m.group("c") or "") in "rR" and m.group("c") else "w", f))
+    return out
+
+
+def sed_script_texts(vals: list) -> list[str]:
+    """The static script texts given to sed on its command line (-e, --expression=, its first
+    operand)."""
+    return _sed_scripts([v for v in vals if v is not None])
+
+
+#: make's own variables, as it defines them (what `$(RM)` and `$(CC)` run)
+MAKE_DEFAULTS = {"RM": "rm -f", "CC": "cc", "CXX": "g++", "CPP": "$(CC) -E", "AR": "ar",
+                 "AS": "as", "LD": "ld", "MAKE": "make", "SHELL": "/bin/sh", "INSTALL": "install",
+                 "MKDIR_P": "mkdir -p", "LN_S": "ln -s", "CP": "cp", "MV": "mv"}
+
+
+def make_recipes(text: str) -> list[tuple[str, bool]]:
+    """The shell command lines a makefile's text runs: each recipe line (`@`, `-`, `+` taken
+    off, `$$` made `$`), a rule's `; command`, and each `$(shell ...)`; its own simple variables
+    (`X = v`, `X := v`, `X ?= v`) and make's defaults expanded, automatic variables (`$@`,
+    `$<`, ...) made a file name. Each with whether a make variable in it is not known (set
+    outside the makefile: the command line, the environment)."""
+    import re   # local: only for a makefile
+
+    joined = re.sub(r"\\\n", " ", text)
+    defs = dict(MAKE_DEFAULTS)
+    for m in re.finditer(r"^(?:override\s+|export\s+)?([A-Za-z_][\w.-]*)\s*(?::{1,3}=|\?=|=)"
+                         r"[ \t]*(.*)$", joined, re.M):
+        defs[m.group(1)] = m.group(2).strip()
+    ref = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
+
+    def expand(s: str) -> tuple[str, bool]:
+        unknown = False
+        for _ in range(8):
+            def sub(m: re.Match) -> str:
+                nonlocal unknown
+                if m.group(1) in defs:
+                    return defs[m.group(1)]
+                unknown = True
+                return m.group(0)
+            new = ref.sub(sub, s)
+            if new == s:
+                break
+            s = new
+        s = re.sub(r"\$[@<^*?+|%]|\$[({][@<^*?+|%][DF]?[)}]", "target", s)
+        return s.replace("$$", "$"), unknown
+
+    lines: list[str] = []
+    for ln in joined.split("\n"):
+        if ln.startswith("\t"):
+            lines.append(ln[1:].lstrip().lstrip("@-+").strip())
+            continue
+        rule = re.match(r"^[^#=\t]*?[^:=]:(?!=)[^;#=]*;(.*)$", ln)
+        if rule:
+            lines.append(rule.group(1).lstrip().lstrip("@-+").strip())
+    lines += [m.group(1) for m in re.finditer(r"\$\(shell\s+([^()]*(?:\([^()]*\)[^()]*)*)\)",
+                                              joined)]
+    return [expand(ln) for ln in lines if ln]
 
 
 #: programs whose output, in a `$(...)` used as an operand, is no path a rule could protect

@@ -12,7 +12,9 @@ compiled bindings are loaded directly (not through their packages' __init__, whi
 What is resolved: lists, pipelines, subshells, groups, if/while/for/case bodies, function bodies,
 `$(...)` and backticks (their commands run too), `bash|sh|zsh|dash|ksh -c '<static text>'`,
 `eval` of static text, heredoc and herestring bodies fed to a shell, a shell or `source` of a
-script file that exists (its text is read, bounded), wrappers (sudo, env, command, builtin, exec,
+script file that exists (its text is read, bounded), a program another program reads from a
+file (programs.PROGRAM_FILES: sed -f, awk -f, make -f, python3 F, ...: judged as it would be
+inline), wrappers (sudo, env, command, builtin, exec,
 nice, nohup, timeout, time, stdbuf, setsid, xargs, find -exec/-execdir/-ok/-okdir, ...), quotes and
 backslashes removed, the program's path reduced to its name, brace expansion, `~` and `$HOME`,
 static assignments earlier in the line (`R=rm; $R`), field splitting of unquoted expansions,
@@ -80,6 +82,10 @@ DYNAMIC_ASSIGN = frozenset({"read", "mapfile", "readarray", "printf", "getopts"}
 #: runs is unresolved (redirections count as well)
 WRITES_OPERANDS = frozenset({"cp", "mv", "install", "tee", "dd", "ln", "rsync", "curl", "wget",
                              "scp", "sed", "perl", "patch", "touch", "truncate", "unzip", "tar"})
+#: commands that write no file of their own (their commands are resolved, or they only steer
+#: the shell): they do not make a later program file "possibly written in this line"
+_NO_WRITES = frozenset({"eval", "source", ".", "xargs", "cd", "pushd", "popd", ":", "exit",
+                        "export", "set", "unset", "local", "declare", "readonly", "shift"})
 #: variables whose assignment changes how the rest of the line is read (word splitting, `~`,
 #: `cd`'s search, code a shell runs at start, the folder git writes its work tree into):
 #: unresolved
@@ -203,6 +209,9 @@ class Resolver:
         self.var_inner: dict[str, list] = {}
         self._inner_words: list = []
         self.written: set[str] = set()      # files this line writes (redirections): not yet run
+        #: an earlier command of the line may have written files agentdeck does not track (a
+        #: program whose writes are not known): a program file missing now may be one of them
+        self.may_write = False
         self._opaque: list[str] = []        # the forms not evaluated in the word being read
         #: loop variables bound to a glob's matches: the glob's pattern stands for their value
         self.var_pattern: dict[str, str] = {}
@@ -639,10 +648,15 @@ class Resolver:
             return
         if head.glob or head.alts:
             self.unresolved("a glob or brace expansion in command position")
+        written_before, may_write_before = frozenset(self.written), self.may_write
         for m, w in reds:
             if m in ("w", "rw") and w.value is not None:
                 self.written.add(self.path(w.value, ctx.cwd))
         name = program_name(head.value)
+        if any(m in ("w", "rw") for m, _ in reds) or name in WRITES_OPERANDS or name == "git" \
+                or name not in _NO_WRITES and name not in P.META and name not in P.MENTION \
+                and name not in P.READ and name not in P.WRAPPERS and name not in P.SHELLS:
+            self.may_write = True
         if name in STATE_BUILTINS:
             self.unresolved(f"{name} changes what later text runs")
         if name == "env" and any(a.value is not None and (
@@ -716,6 +730,11 @@ class Resolver:
             self.unresolved(code)
         if name in P.INLINE_OPTIONS or name in P._AWKS:
             self.inline_code(name, vals, ctx, cmd)
+        if name == "sed":                    # sed's w and r commands name files it writes, reads
+            for text in P.sed_script_texts(vals):
+                self._sed_files(text, cmd, ctx)
+        if name in P.PROGRAM_FILES:          # sed -f F, awk -f F, make -f F, python3 F, perl F
+            self.program_files(name, vals, ctx, cmd, written_before, may_write_before)
         at = P.shell_text(name, vals)
         if at is not None:                             # script -qc TEXT, su -c TEXT, flock F -c TEXT
             given = vals[-2 - at] if at <= -2 else vals[at] if at >= 0 else None
@@ -761,7 +780,7 @@ class Resolver:
             self.find(argv, ctx)
             return
         if name in P.SHELLS:
-            self.shell(name, argv, here, ctx, reds)
+            self.shell(name, argv, here, ctx, reds, may_write_before)
             return
         if name == "eval":
             words = [a.value for a in argv[1:] if a.value is not None]
@@ -771,16 +790,113 @@ class Resolver:
                 self.line(" ".join(words), ctx.child(depth=ctx.depth + 1, via=ctx.via + ("eval",)))
             return
         if name in ("source", "."):
-            self.script(argv[1] if len(argv) > 1 else None, ctx, name, here)
+            self.script(argv[1] if len(argv) > 1 else None, ctx, name, here, may_write_before)
             return
         if "/" in head.value:                       # ./script.sh: read it when it is a shell script
             p = self.path(head.value, ctx.cwd)
             if p in self.written:
                 self.unresolved(f"{head.value} is written earlier in this command and then run")
                 return
-            text = self.fs.read_script(p, MAX_SCRIPT)
-            if text is not None and P.is_shell_script(text):
+            text = self.fs.read_script(p, MAX_SCRIPT + 1)
+            if text is None:
+                return                   # a program not there, or one that is not a file
+            if len(text) > MAX_SCRIPT:
+                self.unresolved(f"{head.value} is longer than {MAX_SCRIPT // 1024} KiB")
+                return
+            if P.is_shell_script(text):
                 self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)))
+                return
+            interp = P.shebang_program(text)     # `#!/usr/bin/env python3`: its program file
+            if interp in P.PROGRAM_FILES and P.program_language(interp) == "code":
+                self.program_text(interp, "code", text, ctx, cmd)
+
+    def _sed_files(self, text: str, cmd: Cmd, ctx: _Ctx) -> None:
+        for mode, f in P.sed_files(text):
+            cmd.redirects.append((mode, Word.lit(f)))
+            if mode == "w":
+                self.written.add(self.path(f, ctx.cwd))
+
+    def program_files(self, name: str, vals: list, ctx: _Ctx, cmd: Cmd, written_before,
+                      may_write: bool) -> None:
+        """A program read from a file (programs.PROGRAM_FILES: `sed -f F`, `awk -f F`, `make -f
+        F`, `python3 F`, `perl F`, ...): its text, read at decision time, is judged as the same
+        program given inline would be; one that cannot be read then (its name not static, a
+        device, written earlier in this command line, missing while an earlier command of the
+        line may have made it, unreadable, longer than MAX_SCRIPT) is unresolved. make with no
+        -f reads its default makefile in its -C folder or the working folder."""
+        lang = P.program_language(name)
+        files: list[str | None] = list(P.program_files(name, vals))
+        folder = ctx.cwd
+        if lang == "make":
+            for i, v in enumerate(vals[:-1]):
+                if v in ("-C", "--directory") and vals[i + 1] is not None:
+                    folder = self.path(vals[i + 1] or ".", folder)
+            if not files:
+                for d in P.DEFAULT_MAKEFILES:
+                    p = posixpath.join(folder, d)
+                    if p in written_before or self.fs.exists(p):
+                        files.append(p)
+                        break
+        for f in files[:8]:
+            if f is None:
+                self.unresolved(f"{name} reads its program from a file whose name is not static")
+                continue
+            p = self.path(f, folder)
+            if lang == "code" and self.fs.is_dir(p):
+                p = posixpath.join(p, "__main__.py")     # python3 DIR runs DIR/__main__.py
+            if p.startswith(("/dev/", "/proc/")):
+                self.unresolved(f"{name} reads its program from {f}: what it reads is not known")
+                continue
+            if p in written_before:
+                self.unresolved(f"{name} reads its program from {f}, written earlier in this "
+                                "command")
+                continue
+            text = self.fs.read_script(p, MAX_SCRIPT + 1)
+            if text is None:
+                if self.fs.exists(p) or may_write:
+                    self.unresolved(f"{name} reads its program from {f}, which agentdeck cannot "
+                                    "read at decision time")
+                continue                 # no such file, and nothing in the line made it
+            if len(text) > MAX_SCRIPT:
+                self.unresolved(f"{name} reads its program from {f}, longer than "
+                                f"{MAX_SCRIPT // 1024} KiB")
+                continue
+            self.program_text(name, lang, text, ctx, cmd)
+
+    def program_text(self, name: str, lang: str, text: str, ctx: _Ctx, cmd: Cmd) -> None:
+        """A program's text read from its file, judged as that program given it inline: the
+        paths it names (kept on the command as text, as -c's), sed's e, w and r commands, awk's
+        and the interpreters' commands, a makefile's recipes."""
+        cmd.redirects.append(("here", Word.lit(text)))
+        sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None, fed=None)
+        if ctx.depth >= MAX_DEPTH:
+            self.unresolved(f"nested deeper than {MAX_DEPTH} levels")
+            return
+        if lang == "sed":
+            for line in P.sed_commands("sed", ["-e", text]):
+                self.line(line, sub)
+            why = P.runs_code("sed", ["-e", text])
+            if why:
+                self.unresolved(why)
+            self._sed_files(text, cmd, ctx)
+        elif lang == "awk":
+            why = P.runs_code(name, [text])
+            if why:
+                self.unresolved(why)
+            self.code_text(name, text, ctx)
+        elif lang == "make":
+            for line, unknown in P.make_recipes(text)[:256]:
+                before = list(self.out.unresolved)
+                self.line(line, sub)
+                if unknown and len(self.out.unresolved) > len(before):
+                    # a make variable set outside the makefile: what runs is read at run time
+                    for why in self.out.unresolved[len(before):]:
+                        why = f"{name} runs a recipe with a variable set outside it ({why})"
+                        if why not in self.out.dynamic:
+                            self.out.dynamic.append(why)
+                    self.out.unresolved = before
+        else:
+            self.code_text(name, text, ctx)
 
     def inline_code(self, name: str, vals: list, ctx: _Ctx, cmd: Cmd) -> None:
         """An interpreter's program given as text (-c, -e, awk's program, or read from stdin: a
@@ -799,35 +915,41 @@ class Resolver:
                 texts.append(ctx.fed)
                 if ctx.fed is not None:
                     cmd.redirects.append(("here", Word.lit(ctx.fed)))
-        sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None, fed=None)
         for text in texts:
             if text is None:
                 why = f"{name} runs a program that is not known here (read at run time)"
                 if why not in self.out.dynamic:
                     self.out.dynamic.append(why)
                 continue
-            if not P.spawns(text, name):
-                continue
-            if name in P._BACKTICK_STRINGS:
-                text = text.replace("`", "'")
-            dyn = P.spawn_dynamic(text)
-            if dyn:
-                why = f"{name}'s code runs a command it builds at run time ({dyn})"
-                if why not in self.out.dynamic:
-                    self.out.dynamic.append(why)
-            lines, argvs = P.code_commands(text[:MAX_SCRIPT])
-            for words in argvs[:64]:
-                self.run([Word.lit(w) for w in words], [], sub)
-            for line in lines[:64]:
-                if ctx.depth >= MAX_DEPTH:
-                    break
-                data = line.encode("utf-8", "surrogatepass")
-                if len(data) > MAX_TEXT or parser().parse(data).root_node.has_error:
-                    continue             # not a command line any shell would run
-                before = list(self.out.unresolved)
-                self.line(line, sub)
-                if not any(c in line.strip() for c in " \t\n;|&"):
-                    self.out.unresolved = before   # one word ("child_process"): a name, not a line
+            self.code_text(name, text, ctx)
+
+    def code_text(self, name: str, text: str, ctx: _Ctx) -> None:
+        """One program text of an interpreter (inline or read from its file): when it starts
+        processes, the commands its literals spell are resolved; a spawning call whose command
+        is not a literal is `dynamic`."""
+        if not P.spawns(text, name):
+            return
+        sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None, fed=None)
+        if name in P._BACKTICK_STRINGS:
+            text = text.replace("`", "'")
+        dyn = P.spawn_dynamic(text)
+        if dyn:
+            why = f"{name}'s code runs a command it builds at run time ({dyn})"
+            if why not in self.out.dynamic:
+                self.out.dynamic.append(why)
+        lines, argvs = P.code_commands(text[:MAX_SCRIPT])
+        for words in argvs[:64]:
+            self.run([Word.lit(w) for w in words], [], sub)
+        for line in lines[:64]:
+            if ctx.depth >= MAX_DEPTH:
+                break
+            data = line.encode("utf-8", "surrogatepass")
+            if len(data) > MAX_TEXT or parser().parse(data).root_node.has_error:
+                continue             # not a command line any shell would run
+            before = list(self.out.unresolved)
+            self.line(line, sub)
+            if not any(c in line.strip() for c in " \t\n;|&"):
+                self.out.unresolved = before   # one word ("child_process"): a name, not a line
 
     def _dynamic_assign(self, name: str, argv: list[Word], ctx: _Ctx) -> None:
         """`read x`, `mapfile a`, `printf -v x`, `getopts o x`: the variables they set take
@@ -877,7 +999,7 @@ class Resolver:
             j += 1
 
     def shell(self, name: str, argv: list[Word], here: list[Word], ctx: _Ctx,
-              ctx_reds=()) -> None:
+              ctx_reds=(), may_write: bool = False) -> None:
         vals = [a.value for a in argv[1:]]
         sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
         i = 0
@@ -899,11 +1021,11 @@ class Resolver:
             if v.startswith(("-", "+")):
                 i += 1
                 continue
-            self.script(argv[1 + i], ctx, name, here)       # bash script.sh
+            self.script(argv[1 + i], ctx, name, here, may_write)     # bash script.sh
             return
         fed = [w for m, w in ctx_reds if m == "r"]
         if fed:                             # `sh < t.sh`: the file is the script
-            self.script(fed[-1], ctx, name)
+            self.script(fed[-1], ctx, name, may_write=may_write)
             return
         if here:
             for w in here:
@@ -915,7 +1037,11 @@ class Resolver:
         if ctx.stdin in ("pipe", "xargs"):
             self.unresolved(f"{name} fed from a pipe")
 
-    def script(self, w: Word | None, ctx: _Ctx, how: str, here=()) -> None:
+    def script(self, w: Word | None, ctx: _Ctx, how: str, here=(), may_write: bool = False) -> None:
+        """A shell's script file (`bash F`, `sh < F`, `source F`): its text, read at decision
+        time, resolved as lines of their own; one that cannot be read then (a device, written
+        earlier in this line, unreadable, longer than MAX_SCRIPT, or missing while an earlier
+        command of the line may have made it) is unresolved."""
         if w is None or w.value is None:
             self.unresolved(f"{how} of a file that is not static")
             return
@@ -933,11 +1059,14 @@ class Resolver:
         if p in self.written:
             self.unresolved(f"{how} of {w.value}, written earlier in this command")
             return
-        text = self.fs.read_script(p, MAX_SCRIPT)
+        text = self.fs.read_script(p, MAX_SCRIPT + 1)
         if text is None:
-            if self.fs.exists(p):
-                self.unresolved(f"{how} of {w.value}: it cannot be read")
-            return                       # no such file: nothing runs
+            if self.fs.exists(p) or may_write:
+                self.unresolved(f"{how} of {w.value}: it cannot be read at decision time")
+            return                       # no such file, and nothing in the line made it
+        if len(text) > MAX_SCRIPT:
+            self.unresolved(f"{how} of {w.value}, longer than {MAX_SCRIPT // 1024} KiB")
+            return
         self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (how,), fn=True))
 
     def path(self, value: str, cwd: str) -> str:
