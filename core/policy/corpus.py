@@ -60,6 +60,9 @@ TREE: dict[str, str | None] = {
     "/tmp/in/Makefile.ok": "CC = gcc\nall:\n\t$(CC) -o app app.c\n",
     "/tmp/mk/Makefile": "clean:\n\t$(RM) -r build\n\trm -rf x\n",
     f"{CWD}/tool.py": "#!/usr/bin/env python3\nimport os\nos.system('rm -rf x')\n",
+    # programs on the system (copied or linked to a new name, found through a changed PATH)
+    "/usr/bin/rm": "\x7fELF\0", "/bin/rm": "->/usr/bin/rm", "/usr/bin/cat": "\x7fELF\0",
+    "/bin/cat": "->/usr/bin/cat",
     # the handler's installation, a venv outside the home as the README installs it
     "/opt/agentdeck/venv/pyvenv.cfg": "home = /usr/bin",
     "/opt/agentdeck/venv/bin/agentdeck-hook": "#!/opt/agentdeck/venv/bin/python3",
@@ -452,6 +455,28 @@ _PROGRAM_FILES = [
     ("python3 -m json.tool README.md", "allow"), ("node server.js", "allow"),
     ("cd src && python3 app.py", "allow"), ("sed -n '/a/w out.txt' README.md", "allow"),
 ]
+#: a program renamed or copied on PATH is judged by what it is: a program word the line made as
+#: a copy or link of a program runs that program (its path, or its name: PATH may find it); a
+#: program word under a folder the line fills with files it cannot list, a name a PATH changed
+#: in the line finds where the line writes, or a PATH not known, is unresolved
+_RENAMED = [
+    ("cp /bin/rm ./x; ./x -rf x", "deny"), ("cp /usr/bin/rm ./x && ./x -r ~/protected/a.txt", "deny"),
+    ("ln -s /bin/rm ~/bin/del; del -rf x", "deny"), ("ln -s /usr/bin/rm ./del && ./del -rf x", "deny"),
+    ("install /bin/rm b/; b/rm -rf x", "deny"), ("mkdir b && cp /usr/bin/rm b/x && b/x -rf y", "deny"),
+    ("cp /bin/cat ./c; ./c ~/.ssh/id_rsa", "deny"), ("PATH=./bin:$PATH; del -rf x", "deny"),
+    ("export PATH=/home/policy-test/work/repo/bin:$PATH; pager -rf x", "deny"),
+    ("PATH=./b:$PATH; cp /bin/rm b/ls; ls -rf x", "deny"), ("PATH=./bin:$PATH rm -rf x", "deny"),
+    ("/usr/bin/rm -rf x", "deny"), ("./rm -rf x", "deny"),
+    ("PATH=$(cat dirs):$PATH ls", "ask"), ("tar xf /tmp/src.tgz; ./src/run -rf x", "ask"),
+    ("cp -r /tmp/in ./d; ./d/agentdeck-hook.sh", "ask"), ("git checkout evil && ./bin/tool", "ask"),
+    ("echo 'rm -rf x' > del; chmod +x del; del", "ask"), ("cp /tmp/evil ./t.sh; ./t.sh", "ask"),
+    ("PATH=./out:$PATH; unzip /tmp/x.zip -d out; tool", "ask"),
+    ("cp /bin/cat ./c; ./c README.md", "allow"),
+    ("export PATH=\"$HOME/.local/bin:$PATH\"; pip install x", "allow"),
+    ("PATH=/usr/local/go/bin:$PATH go build ./...", "allow"),
+    ("python3 -m venv .venv && .venv/bin/pip install -e .", "allow"),
+    ("make -j4 && ./bin/app --help", "allow"), ("cp ok.sh ./t.sh; ./t.sh", "allow"),
+]
 #: a file copied, moved, linked or installed INTO A FOLDER lands at DIR/<its name>; a folder
 #: copied (-r), moved or linked as a whole writes everything under its new place, so a protected
 #: path it holds by name (a `.claude` folder's settings.local.json) counts as written
@@ -738,7 +763,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] = _splice(
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
         _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE
-                                            + _PROGRAM_FILES]
+                                            + _PROGRAM_FILES + _RENAMED]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
                                           for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
                                           + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW]

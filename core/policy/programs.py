@@ -99,6 +99,16 @@ INTERPRETERS = frozenset({
     "julia", "irb", "ipython", "sqlite3", "psql", "mysql", "make", "gmake", "cmake", "gdb", "vim",
     "nvim", "ex", "ed", "sed", "nawk", "pypy", "pypy3",
 })
+#: the shell's own commands: never looked up in PATH, so a program file of the same name
+#: does not run in their place
+SHELL_BUILTINS = frozenset({
+    "cd", "echo", "printf", "test", "[", "[[", "true", "false", "export", "read", "set", "unset",
+    "source", ".", "eval", "exec", "command", "builtin", "type", "hash", "pwd", "pushd", "popd",
+    "dirs", "alias", "unalias", "local", "declare", "typeset", "readonly", "shift", "return",
+    "exit", "break", "continue", "trap", "wait", "jobs", "kill", "let", "shopt", "ulimit",
+    "umask", "getopts", "mapfile", "readarray", "times", "fg", "bg", "disown", "enable", "help",
+    "history", "fc", "compgen", "complete", "caller", "bind", ":",
+})
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "fish",
                     "rbash", "yash", "posh", "tcsh", "csh"})
 
@@ -666,6 +676,19 @@ def git_tree_write(vals: list) -> tuple[str | None, str, list[str]] | None:
     if sub == "sparse-checkout":
         return (wt, "tree", []) if ops and ops[0] != "list" else None
     return wt, "tree", []
+
+
+def git_folder(vals: list) -> str | None:
+    """The folder git acts on by `-C DIR` (the last one; relative ones joined), or None."""
+    out: str | None = None
+    sub = _git_subcommand(vals)
+    for i, v in enumerate(vals[:-1]):
+        if v == sub:
+            break
+        if v == "-C" and vals[i + 1] is not None:
+            out = vals[i + 1] if out is None or vals[i + 1].startswith("/") else \
+                out.rstrip("/") + "/" + vals[i + 1]
+    return out
 
 
 def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:

@@ -18,6 +18,8 @@ inline), wrappers (sudo, env, command, builtin, exec,
 nice, nohup, timeout, time, stdbuf, setsid, xargs, find -exec/-execdir/-ok/-okdir, ...), quotes and
 backslashes removed, the program's path reduced to its name, brace expansion, `~` and `$HOME`,
 static assignments earlier in the line (`R=rm; $R`), field splitting of unquoted expansions,
+a program the line copied or linked (`cp /bin/rm ./x; ./x` is rm), a name a PATH changed in
+the line finds on disk,
 `for`/`select` bodies once per value of their list, `cd`/`pushd`/`popd` followed.
 
 What is not (each a reason in `unresolved`): everything else. The resolver keeps a positive
@@ -212,6 +214,15 @@ class Resolver:
         #: an earlier command of the line may have written files agentdeck does not track (a
         #: program whose writes are not known): a program file missing now may be one of them
         self.may_write = False
+        #: programs this line copies or links to a new place (the new path -> the program's
+        #: path): a later command that runs the new path (or its name) runs that program
+        self.made_from: dict[str, str] = {}
+        #: folders this line fills with files it cannot list (an archive extracted, a branch
+        #: checked out, a folder copied): a program run from under one is not known
+        self.tree_dirs: set[str] = set()
+        #: the folders a PATH changed in this line names, and whether a part of it is not known
+        #: (None: PATH is the shell's own)
+        self.path_change: tuple[list[str], bool] | None = None
         self._opaque: list[str] = []        # the forms not evaluated in the word being read
         #: loop variables bound to a glob's matches: the glob's pattern stands for their value
         self.var_pattern: dict[str, str] = {}
@@ -374,10 +385,34 @@ class Resolver:
         self._state_var(key)
         w = self.word(value, ctx) if value is not None else Word.lit("")
         ctx.vars[key] = w.value
+        if key == "PATH":
+            self.path_change = self._path_dirs(w, ctx)
         self.var_pattern.pop(key, None)
         self.var_inner.pop(key, None)
         if w.value is None and w.inner:
             self.var_inner[key] = w.inner    # `F=$(echo ~/.ssh/id_rsa); cat $F`
+
+    def _path_dirs(self, w: Word, ctx: _Ctx) -> tuple[list[str], bool]:
+        """The folders a PATH value names (`./bin:$PATH`: ./bin, and the shell's own PATH,
+        which is not listed), and whether a part of it is not known (`$(cat dirs):$PATH`)."""
+        import re   # local: only when a command line sets PATH
+
+        if w.value is not None:
+            segs, unknown = w.value.split(":"), False
+        else:
+            refs = len(re.findall(r"\$\{?PATH\}?(?![\w])", w.raw))
+            segs, unknown = [], False
+            for seg in w.pattern.split(":"):
+                if seg == "*" and refs:
+                    refs -= 1                 # the shell's own PATH: its folders are not listed
+                elif any(c in seg for c in "*?["):
+                    unknown = True
+                else:
+                    segs.append(seg)
+            if refs < 0:
+                unknown = True
+        dirs = [self.path(d, ctx.cwd) for d in segs if d]
+        return dirs, unknown
 
     def _state_var(self, key: str) -> None:
         base = key.split("[", 1)[0]
@@ -607,6 +642,7 @@ class Resolver:
             return
         argv: list[Word] = []
         prefix: dict[str, str | None] = {}
+        prefix_path: tuple[list[str], bool] | None = None
         reds = list(redirects)
         for i, c in enumerate(n.children):
             field = n.field_name_for_child(i)
@@ -617,6 +653,8 @@ class Resolver:
                 key = name.text.decode() if name is not None else ""
                 self._state_var(key)
                 prefix[key] = w.value
+                if key == "PATH":
+                    prefix_path = self._path_dirs(w, ctx)
             elif c.type == "command_name":
                 argv.append(self.word(c.named_children[0], ctx) if c.named_children
                             else Word.lit(c.text.decode("utf-8", "replace")))
@@ -629,6 +667,13 @@ class Resolver:
         if not argv:
             for k, v in prefix.items():      # `R=rm` alone: an assignment for what follows
                 ctx.vars[k] = v
+            if prefix_path is not None:
+                self.path_change = prefix_path
+            return
+        if prefix_path is not None:          # `PATH=./bin:$PATH rm ...`: for this command only
+            saved, self.path_change = self.path_change, prefix_path
+            self.run(argv, reds, ctx)
+            self.path_change = saved
             return
         self.run(argv, reds, ctx)
 
@@ -667,6 +712,12 @@ class Resolver:
             self.unresolved("env -S splits its argument into a command")
         if name in DYNAMIC_ASSIGN:
             self._dynamic_assign(name, argv, ctx)
+        tree_before = frozenset(self.tree_dirs)
+        self._record_made(name, argv, ctx)
+        as_program = self._program_run(head.value, name, ctx, written_before, tree_before)
+        if as_program:
+            self.run([Word.lit(as_program)] + argv[1:], reds,
+                     ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)), feeds)
         if name in WRITES_OPERANDS:          # `cp evil t.sh; bash t.sh`: t.sh is written here
             ended = False
             for a in argv[1:]:
@@ -794,7 +845,10 @@ class Resolver:
             return
         if "/" in head.value:                       # ./script.sh: read it when it is a shell script
             p = self.path(head.value, ctx.cwd)
-            if p in self.written:
+            if p in self.made_from:
+                return                   # judged as the program it was copied from (above)
+            if p in self.written and p not in self.made_from.values():
+                # (a copy's source is among cp's operands, which count as written)
                 self.unresolved(f"{head.value} is written earlier in this command and then run")
                 return
             text = self.fs.read_script(p, MAX_SCRIPT + 1)
@@ -809,6 +863,103 @@ class Resolver:
             interp = P.shebang_program(text)     # `#!/usr/bin/env python3`: its program file
             if interp in P.PROGRAM_FILES and P.program_language(interp) == "code":
                 self.program_text(interp, "code", text, ctx, cmd)
+
+    def _record_made(self, name: str, argv: list[Word], ctx: _Ctx) -> None:
+        """What this command makes for later ones: the program a copy or link of a program
+        is (`cp /bin/rm ./x`, `ln -s /bin/rm ~/bin/del`, `install /bin/rm d/`), and the folders
+        it fills with files it cannot list (an archive extracted, a branch checked out, a
+        folder copied or moved, a repository cloned)."""
+        vals = [a.value for a in argv[1:]]
+        if name in ("cp", "ln", "install", "mv") and all(v is not None for v in vals):
+            takes = P.DEST_VALUED.get(name, frozenset())
+            ops: list[str] = []
+            tdir = None
+            i = 0
+            while i < len(vals):
+                v = vals[i] or ""
+                if v in ("-t", "--target-directory") and i + 1 < len(vals):
+                    tdir, i = vals[i + 1], i + 2
+                    continue
+                if v.startswith("--target-directory="):
+                    tdir = v.split("=", 1)[1]
+                elif v in takes:
+                    i += 2
+                    continue
+                elif not v.startswith("-") or v == "-":
+                    ops.append(v)
+                i += 1
+            srcs, dests = (ops, [tdir]) if tdir else (ops[:-1], ops[-1:])
+            deep = name == "mv" or any(v in ("-r", "-R", "-a", "--recursive", "--archive") or (
+                v[:1] == "-" and v[1:2] != "-" and any(c in v for c in "rRa")) for v in vals if v)
+            for src in srcs:
+                sp = self.path(src, ctx.cwd)
+                real = self.made_from.get(sp) or self.fs.realpath(sp) or sp
+                folder = self.fs.is_dir(real) or deep and not self.fs.exists(real)
+                known = sp in self.made_from or (self.fs.exists(real) and sp not in self.written
+                                                 and real not in self.written)
+                for d in dests:
+                    dp = self.path(d or ".", ctx.cwd)
+                    for place in (dp, posixpath.join(dp, posixpath.basename(sp))):
+                        if folder:
+                            self.tree_dirs.add(place)     # a folder copied: its files not listed
+                        elif known:
+                            self.made_from[place] = real  # (else: written, then run: unresolved)
+        vs = [v for v in vals]
+        ext = P.extraction(name, vs)
+        if ext is not None:
+            self.tree_dirs.add(self.path(ext[0] or ".", ctx.cwd))
+        if name == "git":
+            gt = P.git_tree_write(vs)
+            if gt is not None and gt[1] == "maybe-paths" and not self.fs.exists(
+                    self.path(gt[2][0], self.path(P.git_folder(vs) or ".", ctx.cwd))):
+                gt = (gt[0], "tree" if len(gt[2]) == 1 else "paths", gt[2][1:])
+            if gt is not None and gt[1] == "tree":
+                self.tree_dirs.add(self.path(gt[0] or P.git_folder(vs) or ".", ctx.cwd))
+            for where, kind in P.output_writes(name, vs, [v for v in vs if v and v[:1] != "-"]):
+                if kind == "new-tree":
+                    self.tree_dirs.add(self.path(where, ctx.cwd))
+        if name in ("rsync", "scp") and len([v for v in vs if v and v[:1] != "-"]) >= 2:
+            last = [v for v in vs if v and v[:1] != "-"][-1]
+            self.tree_dirs.add(self.path(last, ctx.cwd))
+
+    def _program_run(self, word: str, name: str, ctx: _Ctx, written, trees) -> str:
+        """The program a command's program word runs when this line made it (a copy or link
+        of a program: that program's path), or "" (the word itself). A program word under a
+        folder this line filled with files it cannot list, a name a changed PATH finds in a
+        folder this line wrote, or a PATH not known, is unresolved."""
+        if name in P.SHELL_BUILTINS:
+            return ""
+        if "/" in word:
+            p = self.path(word, ctx.cwd)
+            if p in self.made_from:
+                return self.made_from[p]
+            under = next((d for d in trees if p.startswith(d.rstrip("/") + "/")), None)
+            if under is not None and p not in written:
+                self.unresolved(f"{word} runs from {under}, a folder this command line fills "
+                                "with files agentdeck cannot list")
+            return ""
+        if self.path_change is None:
+            made = next((src for dst, src in self.made_from.items()
+                         if posixpath.basename(dst) == name), "")
+            if made and program_name(made) != name:
+                return made          # `ln -s /bin/rm ~/bin/del; del -rf x`: PATH may find it
+            if any(posixpath.basename(w) == name for w in written if w not in self.made_from):
+                self.unresolved(f"{name} may be the file of that name this command line wrote")
+            return ""
+        dirs, unknown = self.path_change
+        if unknown:
+            self.unresolved(f"PATH is set to folders not known here: {name} may be any program")
+        for d in dirs:
+            q = posixpath.join(d, name)
+            if q in self.made_from:
+                return self.made_from[q]
+            if q in written or any(q.startswith(t.rstrip("/") + "/") or q == t for t in trees):
+                self.unresolved(f"{name} is looked up in {d}, where this command line writes")
+                return ""
+            if self.fs.exists(q):
+                real = self.fs.realpath(q)
+                return real if real and program_name(real) != name else q
+        return ""
 
     def _sed_files(self, text: str, cmd: Cmd, ctx: _Ctx) -> None:
         for mode, f in P.sed_files(text):
