@@ -120,6 +120,17 @@ class Word:
         return f"Word({self.value!r})" if self.value is not None else f"Word(~{self.pattern!r})"
 
 
+class _Before:
+    """The files the line wrote before a command (`p in before`): the first `mark` writes."""
+    __slots__ = ("r", "mark")
+
+    def __init__(self, r: "Resolver", mark: int):
+        self.r, self.mark = r, mark
+
+    def __contains__(self, p: object) -> bool:
+        return isinstance(p, str) and self.r.written_at.get(p, self.mark) < self.mark
+
+
 class Cmd:
     """One simple command that would run: argv (argv[0] reduced to the program's name),
     redirections [(mode "r" | "w" | "rw", Word)], the directory it runs in, the wrappers it was
@@ -211,15 +222,22 @@ class Resolver:
         self.var_inner: dict[str, list] = {}
         self._inner_words: list = []
         self.written: set[str] = set()      # files this line writes (redirections): not yet run
+        #: when each was first written (its place in the line's writes), and the written paths
+        #: by file name: what "written before this command" asks, without copying the set
+        self.written_at: dict[str, int] = {}
+        self.written_names: dict[str, list[str]] = {}
+        self.dash_written = False           # a file named like an option (`touch ./-rf`)
         #: an earlier command of the line may have written files agentdeck does not track (a
         #: program whose writes are not known): a program file missing now may be one of them
         self.may_write = False
         #: programs this line copies or links to a new place (the new path -> the program's
         #: path): a later command that runs the new path (or its name) runs that program
         self.made_from: dict[str, str] = {}
+        self.made_names: dict[str, str] = {}     # the same, by the new path's file name
+        self.made_sources: set[str] = set()
         #: folders this line fills with files it cannot list (an archive extracted, a branch
         #: checked out, a folder copied): a program run from under one is not known
-        self.tree_dirs: set[str] = set()
+        self.tree_dirs: dict[str, int] = {}      # folder -> when (its place in the line's writes)
         #: the folders a PATH changed in this line names, and whether a part of it is not known
         #: (None: PATH is the shell's own)
         self.path_change: tuple[list[str], bool] | None = None
@@ -693,10 +711,10 @@ class Resolver:
             return
         if head.glob or head.alts:
             self.unresolved("a glob or brace expansion in command position")
-        written_before, may_write_before = frozenset(self.written), self.may_write
+        written_before, may_write_before = _Before(self, len(self.written_at)), self.may_write
         for m, w in reds:
             if m in ("w", "rw") and w.value is not None:
-                self.written.add(self.path(w.value, ctx.cwd))
+                self._wrote(self.path(w.value, ctx.cwd))
         name = program_name(head.value)
         if any(m in ("w", "rw") for m, _ in reds) or name in WRITES_OPERANDS or name == "git" \
                 or name not in _NO_WRITES and name not in P.META and name not in P.MENTION \
@@ -712,7 +730,7 @@ class Resolver:
             self.unresolved("env -S splits its argument into a command")
         if name in DYNAMIC_ASSIGN:
             self._dynamic_assign(name, argv, ctx)
-        tree_before = frozenset(self.tree_dirs)
+        tree_before = len(self.written_at)
         self._record_made(name, argv, ctx)
         as_program = self._program_run(head.value, name, ctx, written_before, tree_before)
         if as_program:
@@ -724,9 +742,9 @@ class Resolver:
                 if a.value == "--":
                     ended = True
                 elif a.value and (ended or not a.value.startswith("-")):
-                    self.written.add(self.path(a.value.split("=", 1)[-1] if name == "dd"
+                    self._wrote(self.path(a.value.split("=", 1)[-1] if name == "dd"
                                                else a.value, ctx.cwd))
-        if any(posixpath.basename(p).startswith("-") for p in self.written):
+        if self.dash_written:
             for a in argv[1:]:
                 if a.glob and a.value is not None and a.value[:1] in "*?[":
                     a.opaque = a.opaque or ("a glob that can match a file named like an option, "
@@ -847,7 +865,7 @@ class Resolver:
             p = self.path(head.value, ctx.cwd)
             if p in self.made_from:
                 return                   # judged as the program it was copied from (above)
-            if p in self.written and p not in self.made_from.values():
+            if p in self.written and p not in self.made_sources:
                 # (a copy's source is among cp's operands, which count as written)
                 self.unresolved(f"{head.value} is written earlier in this command and then run")
                 return
@@ -901,28 +919,54 @@ class Resolver:
                     dp = self.path(d or ".", ctx.cwd)
                     for place in (dp, posixpath.join(dp, posixpath.basename(sp))):
                         if folder:
-                            self.tree_dirs.add(place)     # a folder copied: its files not listed
-                        elif known:
-                            self.made_from[place] = real  # (else: written, then run: unresolved)
+                            self._tree(place)     # a folder copied: its files not listed
+                        elif known:                      # (else: written, then run: unresolved)
+                            self.made_from[place] = real
+                            self.made_names[posixpath.basename(place)] = real
+                            self.made_sources.add(real)
         vs = [v for v in vals]
         ext = P.extraction(name, vs)
         if ext is not None:
-            self.tree_dirs.add(self.path(ext[0] or ".", ctx.cwd))
+            self._tree(self.path(ext[0] or ".", ctx.cwd))
         if name == "git":
             gt = P.git_tree_write(vs)
             if gt is not None and gt[1] == "maybe-paths" and not self.fs.exists(
                     self.path(gt[2][0], self.path(P.git_folder(vs) or ".", ctx.cwd))):
                 gt = (gt[0], "tree" if len(gt[2]) == 1 else "paths", gt[2][1:])
             if gt is not None and gt[1] == "tree":
-                self.tree_dirs.add(self.path(gt[0] or P.git_folder(vs) or ".", ctx.cwd))
+                self._tree(self.path(gt[0] or P.git_folder(vs) or ".", ctx.cwd))
             for where, kind in P.output_writes(name, vs, [v for v in vs if v and v[:1] != "-"]):
                 if kind == "new-tree":
-                    self.tree_dirs.add(self.path(where, ctx.cwd))
+                    self._tree(self.path(where, ctx.cwd))
         if name in ("rsync", "scp") and len([v for v in vs if v and v[:1] != "-"]) >= 2:
             last = [v for v in vs if v and v[:1] != "-"][-1]
-            self.tree_dirs.add(self.path(last, ctx.cwd))
+            self._tree(self.path(last, ctx.cwd))
 
-    def _program_run(self, word: str, name: str, ctx: _Ctx, written, trees) -> str:
+    def _wrote(self, p: str) -> None:
+        if p not in self.written:
+            self.written.add(p)
+            self.written_at[p] = len(self.written_at)
+            base = posixpath.basename(p)
+            self.written_names.setdefault(base, []).append(p)
+            self.dash_written = self.dash_written or base.startswith("-")
+
+    def _tree(self, d: str) -> None:
+        self.tree_dirs.setdefault(d, len(self.written_at))
+        self.written_at.setdefault("\0tree:" + d, len(self.written_at))
+
+    def _under_tree(self, p: str, mark: int) -> str | None:
+        """The folder (filled before `mark`) that path `p` lies in, or None."""
+        d = posixpath.dirname(p)
+        for _ in range(64):
+            if self.tree_dirs.get(d, mark) < mark:
+                return d
+            if d in ("/", ""):
+                return None
+            d = posixpath.dirname(d)
+        return None
+
+    def _program_run(self, word: str, name: str, ctx: _Ctx, written: "_Before",
+                     trees: int) -> str:
         """The program a command's program word runs when this line made it (a copy or link
         of a program: that program's path), or "" (the word itself). A program word under a
         folder this line filled with files it cannot list, a name a changed PATH finds in a
@@ -933,17 +977,17 @@ class Resolver:
             p = self.path(word, ctx.cwd)
             if p in self.made_from:
                 return self.made_from[p]
-            under = next((d for d in trees if p.startswith(d.rstrip("/") + "/")), None)
+            under = self._under_tree(p, trees)
             if under is not None and p not in written:
                 self.unresolved(f"{word} runs from {under}, a folder this command line fills "
                                 "with files agentdeck cannot list")
             return ""
         if self.path_change is None:
-            made = next((src for dst, src in self.made_from.items()
-                         if posixpath.basename(dst) == name), "")
+            made = self.made_names.get(name, "")
             if made and program_name(made) != name:
                 return made          # `ln -s /bin/rm ~/bin/del; del -rf x`: PATH may find it
-            if any(posixpath.basename(w) == name for w in written if w not in self.made_from):
+            if any(w in written and w not in self.made_from
+                   for w in self.written_names.get(name, ())[:64]):
                 self.unresolved(f"{name} may be the file of that name this command line wrote")
             return ""
         dirs, unknown = self.path_change
@@ -953,7 +997,7 @@ class Resolver:
             q = posixpath.join(d, name)
             if q in self.made_from:
                 return self.made_from[q]
-            if q in written or any(q.startswith(t.rstrip("/") + "/") or q == t for t in trees):
+            if q in written or self._under_tree(q + "/x", trees) is not None:
                 self.unresolved(f"{name} is looked up in {d}, where this command line writes")
                 return ""
             if self.fs.exists(q):
@@ -965,7 +1009,7 @@ class Resolver:
         for mode, f in P.sed_files(text):
             cmd.redirects.append((mode, Word.lit(f)))
             if mode == "w":
-                self.written.add(self.path(f, ctx.cwd))
+                self._wrote(self.path(f, ctx.cwd))
 
     def program_files(self, name: str, vals: list, ctx: _Ctx, cmd: Cmd, written_before,
                       may_write: bool) -> None:

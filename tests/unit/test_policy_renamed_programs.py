@@ -74,3 +74,18 @@ def test_a_program_the_line_may_have_made_is_unresolved(command):
 ])
 def test_ordinary_paths_and_copies_run(command):
     assert decide(command)[0] == "allow"
+
+
+def test_what_the_line_wrote_is_looked_up_not_rescanned_per_command():
+    """Many files written, then many commands: each command asks what was written before it
+    without walking every write (the whole line stays well inside the decision budget)."""
+    import time
+
+    from agentdeck.core.policy.shellparse import resolve
+
+    line = ("touch " + " ".join(f"f{i}" for i in range(4900)) + "; "
+            + "x; ./y; tar xf a -C d; " * 600)
+    start = time.monotonic()
+    parsed = resolve(line, W, {"HOME": H}, MemoryFS({}), H)
+    assert len(parsed.commands) > 1800
+    assert time.monotonic() - start < 5.0
