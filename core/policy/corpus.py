@@ -138,6 +138,17 @@ _WRAPS_MORE = [
     "catchsegv {}", "firejail --quiet {}", "watch -n1 '{}'", "parallel '{}' ::: y",
     "echo y | parallel {}", "ls | entr -s '{}'", "nsenter -t 1 -m {}",
     "sed -n '1e {}' README.md", "sed '$e {}' README.md", "sed -e '/a/,/b/ e {}' README.md",
+    # programs given a command to run in an option, a subcommand, their own language or stdin
+    # (programs.OPTION_CARRIERS, SUBCOMMAND_CARRIERS), and variables whose value a program runs
+    # (programs.COMMAND_VARS)
+    "tmux new -d '{}'", "screen -dmS s {}", "sqlite3 :memory: '.system {}'",
+    "sqlite3 -cmd '.shell {}' :memory: .quit", "gdb -batch -ex 'shell {}'", "gdb -batch -ex '!{}'",
+    "git rebase --exec '{}' HEAD~1", "git rebase -x '{}' main", "git bisect run {}",
+    "git submodule foreach '{}'", "socat - EXEC:'{}'", "socat - SYSTEM:'{}'", "at now <<< '{}'",
+    "vim -es -c '!{}' -c q", "ed -s <<< '!{}'", "GIT_EXTERNAL_DIFF='{} #' git diff",
+    "GIT_PAGER='{}' git -p log", "PAGER='{}' man ls", "GIT_SSH_COMMAND='{}' git fetch",
+    "EDITOR='{}' crontab -e", "export PAGER='{}'; git log", "env GIT_PAGER='{}' git log",
+    "man -P '{}' ls", "npm exec -c '{}'",
 ]
 _RM_INDIRECT_DENY = [
     "R=rm; $R -rf x", "R=rm F=-rf; $R $F x", "export R=rm; $R -rf x", "R=/bin/rm; $R -rf x",
@@ -377,6 +388,25 @@ _NOT_EVALUATED_MORE = [
     ("cat /proc/self/task/1/cwd/../.ssh/id_rsa", "ask"),
     ("cat $(git rev-parse --show-toplevel)/README.md", "allow"), ("cat ~+/README.md", "allow"),
     ("cat /proc/self/status", "allow"), ("cat /tmp/log.$$", "allow"),
+    # a program's own code read from stdin or a file, configuration that names a command written
+    # and then used on the same line (programs.carried, RUNS_FROM_FILES, git_config_code):
+    # unresolved; the same programs with nothing written, or given a command that no rule
+    # names, run
+    ("make -f - <<< 'all:; rm -rf x'", "ask"), ("expect -c 'spawn rm -rf x'", "ask"),
+    ("xargs -a args.txt rm", "ask"), ("xargs --arg-file=args.txt rm", "ask"),
+    ("git config alias.x '!rm -rf x' && git x", "ask"),
+    ("git config core.fsmonitor 'rm -rf x' && git status", "ask"),
+    ("echo 'x: ; rm -rf x' > GNUmakefile; make x", "ask"),
+    ("printf 'all:\\n\\trm -rf x\\n' > Makefile && make", "ask"),
+    ("printf '{\"scripts\":{\"x\":\"rm -rf x\"}}' > package.json && npm run x", "ask"),
+    ("printf 'rm -rf x' > .git/hooks/post-checkout && git checkout -b t", "ask"),
+    ("LD_PRELOAD=./x.so ls", "ask"), ("gdb -batch -ex 'python import os' ./a.out", "ask"),
+    ("make", "allow"), ("make clean", "allow"), ("make -C src test", "allow"),
+    ("git rebase main", "allow"), ("git rebase --exec 'make test' main", "allow"),
+    ("git bisect run make test", "allow"), ("timeout 5 ls", "allow"), ("xargs echo a b", "allow"),
+    ("tmux ls", "allow"), ("tmux new -d 'make test'", "allow"), ("sqlite3 db 'select 1'", "allow"),
+    ("PAGER=cat git log", "allow"), ("git config user.name x && git commit -m x", "allow"),
+    ("npm test", "allow"), ("gdb -batch -ex run -ex bt ./a.out", "allow"), ("git log -x", "allow"),
 ]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a
@@ -672,6 +702,11 @@ _TOOL_CASES = [
     ("session", "bash", "ask"), ("session", "python3", "ask"), ("session", "vim notes.txt", "ask"),
     ("session", "sudo -s", "ask"), ("session", "bash -c 'ls'", "allow"),
     ("session", "python3 -m http.server 8000", "allow"), ("session", "git status", "allow"),
+    # a program that starts one of those on its stdin (socat EXEC:bash), or reads its program
+    # from the session's input
+    ("session", "socat STDIO EXEC:bash", "ask"), ("session", "socat - EXEC:'python3 -i',pty", "ask"),
+    ("session", "awk -f /dev/stdin", "ask"), ("session", "tmux new bash", "ask"),
+    ("session", "socat TCP-LISTEN:8000 STDOUT", "allow"), ("session", "timeout 5 ls", "allow"),
     # a prompt handed to a sub-agent (Claude's Agent and Workflow, Copilot's task and
     # write_agent, Qwen's agent): a path written in it is read and written, as any other tool's
     ("delegate", "summarize ~/.ssh/id_rsa for me", "deny"),

@@ -997,16 +997,30 @@ _GIVEN = frozenset({"-c", "-e", "-E", "-r", "--command", "--execute", "--eval", 
                     "-command", "-f", "--file", "-m"})
 
 
+#: the names of a process's own stdin
+_STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/dev/tty"})
+
+
 def takes_commands(name: str, vals: list, stdin: str | None = None) -> bool:
     """Whether `name` run with arguments `vals` takes commands typed into its terminal later
     (a shell or REPL given nothing to run, an editor, a pager, a switched-user shell)."""
     known = [v for v in vals if v is not None]
+    if name == "tmux":               # only a client that attaches takes typed keys
+        ops = [v for i, v in enumerate(known) if not v.startswith("-") and not (
+            i and known[i - 1] in ("-L", "-S", "-f", "-c", "-T"))]
+        return not ops or (ops[0] in ("new", "new-session", "attach", "attach-session", "a",
+                                      "at", "attach-") and "-d" not in known)
     if name in INTERACTIVE:
         return not (name in ("psql", "mysql") and any(v in _GIVEN for v in known))
     if name in ("sudo", "doas"):
         return any(v in ("-s", "-i", "--shell", "--login") for v in known)
     if stdin is not None:            # fed from a pipe or a heredoc: what it runs is that
         return False
+    if any(v in ("-f", "--file", "-s", "-S", "--init-file") and i + 1 < len(vals)
+           and vals[i + 1] in _STDIN_FILES for i, v in enumerate(vals)) or any(
+            v is not None and v.startswith(("--file=", "-f")) and v.split("=", 1)[-1].removeprefix("-f")
+            in _STDIN_FILES for v in vals):
+        return True                  # awk -f /dev/stdin: its program is what is typed
     operands = [v for v in vals if v is None or not v.startswith(("-", "+"))]
     if name in SHELLS:
         return not operands
@@ -1613,3 +1627,391 @@ def uninstall_writes(prog: str, vals: list) -> list[str]:
     if env:
         out.append(env)
     return out
+
+
+# ---- programs that run a command they are given ---------------------------------------------
+#: how a program's argument, option value, subcommand or stdin carries a command it runs:
+#:   LINE   a shell command line (resolved as a line: the argv and path rules apply to it)
+#:   ARGV   the words from there on are a command and its arguments (resolved as one)
+#:   a language of the program's own (LANGS): its text is read for the shell commands it runs
+#:   CODE   code agentdeck does not read: the call is unresolved
+#: where the text comes from stdin (a heredoc's static text is read; a pipe's is not), a file
+#: or a form not listed, it is CODE
+LINE, ARGV, CODE = "line", "argv", "code"
+#: program -> {option: how its value carries a command}; "" : its operands (after the first
+#: `skip` of them: CARRIER_SKIP), "<": its stdin
+OPTION_CARRIERS: dict[str, dict[str, str]] = {
+    "sqlite3": {"-cmd": "sqlite", "": "sqlite", "<": "sqlite", "-init": CODE},
+    "gdb": {"-ex": "gdb", "--ex": "gdb", "-eval-command": "gdb", "--eval-command": "gdb",
+            "-iex": "gdb", "--iex": "gdb", "-init-eval-command": "gdb",
+            "--init-eval-command": "gdb", "-x": CODE, "--x": CODE, "-command": CODE,
+            "--command": CODE, "-ix": CODE, "--ix": CODE, "-init-command": CODE,
+            "--init-command": CODE, "--args": ARGV, "-args": ARGV, "<": "gdb"},
+    "vim": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex", "<": "ex"},
+    "nvim": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex", "<": "ex", "-l": CODE},
+    "vi": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex", "<": "ex"},
+    "view": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex"},
+    "ex": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex", "<": "ex"},
+    "ed": {"<": "ex"}, "red": {"<": "ex"},
+    "make": {"-E": CODE, "--eval": CODE, "-f-": CODE, "--file=-": CODE, "--makefile=-": CODE},
+    "gmake": {"-E": CODE, "--eval": CODE, "-f-": CODE, "--file=-": CODE},
+    "socat": {"": "socat"},
+    "screen": {"-X": CODE, "": ARGV},
+    "expect": {"-c": CODE, "-f": CODE, "": CODE, "<": CODE},
+    "at": {"<": LINE, "-f": CODE}, "batch": {"<": LINE, "-f": CODE},
+    "crontab": {"": CODE, "<": CODE},
+    "tmux": {"-c": LINE},
+    "man": {"-P": LINE, "--pager": LINE, "-H": LINE, "--html": LINE},
+    "npm": {"-c": LINE, "--call": LINE}, "npx": {"-c": LINE, "--call": LINE},
+    "xterm": {"-e": ARGV}, "gnome-terminal": {"--": ARGV, "-e": LINE, "-x": ARGV},
+    "konsole": {"-e": ARGV}, "xfce4-terminal": {"-e": LINE, "-x": ARGV},
+    "git": {"--upload-pack": LINE, "-u": LINE, "--receive-pack": LINE, "--exec": LINE,
+            "-x": LINE, "--extcmd": LINE, "--to-cmd": LINE, "--cc-cmd": LINE,
+            "--sendmail-cmd": LINE, "--env-filter": LINE, "--tree-filter": LINE,
+            "--index-filter": LINE, "--parent-filter": LINE, "--msg-filter": LINE,
+            "--commit-filter": LINE, "--tag-name-filter": LINE},
+}
+#: options of git whose value runs, by subcommand (a `-x` of git rebase runs, of git log not)
+GIT_OPTION_SUBCOMMANDS: dict[str, frozenset] = {
+    "--upload-pack": frozenset({"clone", "fetch", "pull", "ls-remote"}),
+    "-u": frozenset({"clone", "fetch", "pull", "ls-remote"}),
+    "--receive-pack": frozenset({"push", "send-pack"}), "--exec": frozenset({"push", "rebase",
+                                                                             "archive"}),
+    "-x": frozenset({"rebase", "difftool", "mergetool"}), "--extcmd": frozenset({"difftool"}),
+    "--to-cmd": frozenset({"send-email"}), "--cc-cmd": frozenset({"send-email"}),
+    "--sendmail-cmd": frozenset({"send-email"}),
+}
+#: (program, subcommand) -> (word after which the rest is the command, or "", how): the
+#: command is the operands, joined (LINE) or as words (ARGV)
+SUBCOMMAND_CARRIERS: dict[tuple[str, str], tuple[str, str]] = {
+    ("git", "bisect"): ("run", ARGV), ("git", "submodule"): ("foreach", LINE),
+    **{("tmux", s): ("", LINE) for s in (
+        "new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane",
+        "respawnp", "respawn-window", "respawnw", "run-shell", "run", "display-popup", "popup",
+        "if-shell", "if", "pipe-pane", "pipep")},
+    **{("tmux", s): ("", CODE) for s in ("send-keys", "send", "source-file", "source",
+                                         "command-prompt", "bind-key", "bind",
+                                         "set-hook", "set-option", "set")},
+    ("screen", "-X"): ("", CODE),
+}
+#: options of tmux's and screen's subcommands that take a value (the command is the operands)
+_TMUX_VALUED = frozenset({"-c", "-e", "-F", "-f", "-l", "-n", "-s", "-t", "-x", "-y", "-p",
+                          "-S", "-T", "-L", "-w"})
+_TMUX_POPUP_VALUED = _TMUX_VALUED | {"-h", "-d", "-b"}
+_SCREEN_VALUED = frozenset({"-S", "-c", "-e", "-h", "-p", "-s", "-t", "-T", "-Logfile", "-X"})
+_SQLITE_VALUED = frozenset({"-cmd", "-init", "-separator", "-newline", "-nullvalue",
+                            "-vfs", "-maxsize", "-mmap", "-pagecache", "-lookaside",
+                            "-heap"})
+_GDB_VALUED = frozenset({"-p", "--pid", "-c", "--core", "-cd", "--cd", "-d", "--directory",
+                         "-s", "--symbols", "-e", "--exec", "-se", "-b", "-l", "-i",
+                         "--interpreter", "-D", "--data-directory", "-tty", "--tty"})
+#: gdb commands that run nothing on the host: anything else given to gdb (python, pipe,
+#: source, define, a call or print of a function) is CODE
+_GDB_PLAIN = frozenset({"run", "r", "start", "starti", "bt", "backtrace", "where", "break",
+                        "b", "tbreak", "info", "i", "continue", "c", "next", "n", "step", "s",
+                        "stepi", "nexti", "si", "ni", "quit", "q", "list", "l", "file",
+                        "disassemble", "frame", "f", "thread", "finish", "kill", "display",
+                        "watch", "delete", "d", "up", "down", "attach", "detach", "core",
+                        "core-file", "echo", "show", "help", "x", "ptype", "whatis",
+                        "info", "set", "handle", "catch", "until", "advance", "jump"})
+#: ex commands (vim -c, ed's script) that change no file but the buffer and run nothing
+_EX_PLAIN = re.compile(r"(?:%|\d*(?:,\d+|\$)?)?(?:s|g|v)([^\w\s]).*|"
+                       r"(?:q|q!|qa|qa!|qall|qall!|quit|quit!|wq|wq!|x|x!|w|w!|wqa|xa|"
+                       r"set\s.*|se\s.*|noh|syntax\s.*|normal!?\s.*|\d*d|\d+|\$|p|,p|%p|\.|"
+                       r"[aic]|u|undo|H|h|P|=|j|n|l|f)")
+
+
+def _opt_value(vals: list, i: int, opt: str) -> tuple[str | None, int] | None:
+    """The value of option `opt` at vals[i] (`-x V`, `-xV` for one-letter options, `--x=V`):
+    (value, index of the next word), or None when vals[i] is not that option."""
+    v = vals[i]
+    if v == opt:
+        return (vals[i + 1] if i + 1 < len(vals) else None), i + 2
+    if opt.startswith("--") or (opt.startswith("-") and len(opt) > 2):
+        if v.startswith(opt + "="):
+            return v.split("=", 1)[1], i + 1
+        return None
+    if len(opt) == 2 and v.startswith(opt) and len(v) > 2 and not v.startswith("--"):
+        return v[2:], i + 1
+    return None
+
+
+def lang_lines(lang: str, text: str) -> tuple[list[str], str]:
+    """The shell command lines a program's own language runs in `text` (sqlite3's .system and
+    .shell, gdb's shell and !, an ex or ed `!cmd`, socat's EXEC: and SYSTEM:), and why the text
+    runs code agentdeck does not read ("" when it runs none)."""
+    out: list[str] = []
+    for raw in text.split("\n") if lang != "socat" else [text]:
+        s = raw.strip()
+        if not s:
+            continue
+        if lang == "sqlite":
+            if s.startswith("."):
+                word, _, rest = s.partition(" ")
+                if word in (".system", ".shell", ".sh", ".sys"):
+                    out.append(rest)
+                elif "|" in rest and word.startswith((".o", ".once", ".output", ".read",
+                                                      ".import", ".excel")):
+                    out.append(rest.split("|", 1)[1])
+                elif word.startswith((".load", ".read", ".open", ".output", ".once", ".save",
+                                      ".backup", ".restore", ".import", ".excel", ".cd",
+                                      ".clone", ".archive", ".ar", ".edit", ".dump",
+                                      ".recover")):
+                    return out, f"sqlite3 {word} reads, writes or loads a file of its own"
+            elif re.search(r"\b(?:load_extension|writefile|readfile|edit|ATTACH|VACUUM\s+INTO)\b",
+                           s, re.I):
+                return out, "sqlite3 SQL that reads, writes or loads a file"
+        elif lang == "gdb":
+            if s.startswith("!"):
+                out.append(s[1:])
+                continue
+            word, _, rest = s.partition(" ")
+            if word == "shell":
+                out.append(rest)
+            elif word not in _GDB_PLAIN or ("(" in rest and word not in ("break", "b")):
+                return out, f"gdb's {word} command runs code agentdeck does not read"
+        elif lang == "ex":
+            s = s.lstrip(":").strip()
+            for prefix in ("silent!", "silent", "sil!", "sil"):
+                if s.startswith(prefix + " "):
+                    s = s[len(prefix):].strip()
+            m = re.match(r"(?:[.$%\d,]*)(?:r|read|w|write|w!)?\s*!(.*)", s)
+            if m:
+                out.append(m.group(1))
+            elif not _EX_PLAIN.fullmatch(s):
+                return out, f"the editor command {s[:30]!r} is not one agentdeck reads"
+        elif lang == "socat":
+            kind, _, addr = s.partition(":")
+            if kind.upper() in ("EXEC", "SYSTEM"):
+                cmd = addr.split(",", 1)[0]
+                out.append(cmd)
+            elif "!!" in s:
+                for part in s.split("!!"):
+                    lines, why = lang_lines("socat", part)
+                    out += lines
+                    if why:
+                        return out, why
+    return out, ""
+
+
+def carried(name: str, vals: list, stdin_text: str | None, stdin: str | None
+            ) -> tuple[list[str], list[list[str]], str]:
+    """The commands a program runs that it is given (OPTION_CARRIERS, SUBCOMMAND_CARRIERS):
+    (shell lines, argvs, why it runs code agentdeck does not read, or ""). `stdin_text` is a
+    heredoc's static text, `stdin` how its stdin is fed ("pipe", "heredoc", None)."""
+    table = OPTION_CARRIERS.get(name)
+    lines: list[str] = []
+    argvs: list[list[str]] = []
+    if table is None and name not in ("tmux", "screen"):
+        return lines, argvs, ""
+
+    def take(how: str, text: str | None, where: str) -> str:
+        if text is None:
+            return f"{name} runs {where}, which is not static"
+        if how == LINE:
+            lines.append(text)
+        elif how == CODE:
+            return f"{name} runs code ({where}) that agentdeck does not read"
+        elif how != ARGV:
+            got, why = lang_lines(how, text)
+            lines.extend(got)
+            return why
+        return ""
+
+    table = table or {}
+    sub = _git_subcommand(vals) if name == "git" else None
+    operands: list[str | None] = []
+    i = 0
+    while i < len(vals):
+        v = vals[i]
+        if v is None:
+            operands.append(None)
+            i += 1
+            continue
+        if name == "gdb" and v in ("--args", "-args"):
+            rest = vals[i + 2:] if i + 1 < len(vals) else []
+            if any(w is None for w in vals[i + 1:]):
+                return lines, argvs, "gdb --args runs a program that is not static"
+            argvs.append([w for w in vals[i + 1:] if w is not None])
+            return lines, argvs, ""
+        if name in ("vim", "nvim", "vi", "view", "ex") and v.startswith("+") and len(v) > 1:
+            why = take("ex", v[1:], "an editor command")
+            if why:
+                return lines, argvs, why
+            i += 1
+            continue
+        if name in ("xterm", "konsole", "gnome-terminal", "xfce4-terminal") and v in table \
+                and table[v] == ARGV:
+            rest = vals[i + 1:]
+            if any(w is None for w in rest):
+                return lines, argvs, f"{name} runs a command that is not static"
+            argvs.append([w for w in rest if w is not None])
+            return lines, argvs, ""
+        hit = None
+        for opt, how in table.items():
+            if opt in ("", "<") or not opt.startswith("-"):
+                continue
+            if name == "git" and sub not in GIT_OPTION_SUBCOMMANDS.get(
+                    opt, frozenset({"filter-branch"})):
+                continue
+            if opt in ("-f-", "--file=-", "--makefile=-"):
+                if v == opt or (opt == "-f-" and v in ("-f", "--file", "--makefile") and i + 1 < len(vals)
+                                and vals[i + 1] in ("-", "/dev/stdin")):
+                    return lines, argvs, f"{name} reads its makefile from stdin"
+                continue
+            got = _opt_value(vals, i, opt)
+            if got is not None:
+                hit = (how, got)
+                break
+        if hit is not None:
+            (how, (text, nxt)) = hit
+            why = take(how, text, f"the value of {v.split('=', 1)[0]}")
+            if why:
+                return lines, argvs, why
+            i = nxt
+            continue
+        if v.startswith("-") and len(v) > 1:
+            valued = (_SQLITE_VALUED if name == "sqlite3" else _GDB_VALUED if name == "gdb"
+                      else _SCREEN_VALUED if name == "screen" else frozenset({"-f", "-q"})
+                      if name in ("at", "batch") else frozenset())
+            clustered = (not v.startswith("--") and len(v) > 2 and "-" + v[-1] in valued
+                         and v[1:].isalpha())
+            i += 2 if v in valued or clustered else 1
+            continue
+        operands.append(v)
+        if name in ("tmux", "screen") or (name, v) in SUBCOMMAND_CARRIERS:
+            break
+        i += 1
+    # a subcommand whose operands are the command (tmux new 'cmd', git bisect run CMD ...)
+    if operands and operands[-1] is not None and (
+            (name, operands[-1]) in SUBCOMMAND_CARRIERS or name in ("tmux", "screen")):
+        first = operands[-1]
+        if name == "screen":
+            rest = vals[i:]
+            if any(w is None for w in rest):
+                return lines, argvs, "screen runs a command that is not static"
+            argvs.append([w for w in rest if w is not None])
+            return lines, argvs, ""
+        if name == "tmux" and (name, first) not in SUBCOMMAND_CARRIERS:
+            return lines, argvs, ""
+        after, how = SUBCOMMAND_CARRIERS[(name, first)]
+        rest = vals[i + 1:]
+        if after:
+            idx = next((k for k, w in enumerate(rest) if w == after), None)
+            if idx is None:
+                return lines, argvs, ""
+            rest = rest[idx + 1:]
+        if name == "tmux":
+            valued = _TMUX_POPUP_VALUED if first in ("display-popup", "popup") else _TMUX_VALUED
+            k = 0
+            while k < len(rest) and rest[k] is not None and rest[k].startswith("-") \
+                    and rest[k] != "--":
+                w = rest[k]
+                k += 2 if w in valued or (len(w) > 2 and "-" + w[-1] in valued
+                                          and w[1:].isalpha()) else 1
+            if k < len(rest) and rest[k] == "--":
+                k += 1
+            rest = rest[k:]
+        elif name == "git" and how == LINE:
+            while rest and rest[0] is not None and rest[0].startswith("-"):
+                rest = rest[1:]
+        if not rest:
+            return lines, argvs, ""
+        if any(w is None for w in rest):
+            return lines, argvs, f"{name} {first} runs a command that is not static"
+        words = [w for w in rest if w is not None]
+        if how == CODE:
+            return lines, argvs, f"{name} {first} runs commands agentdeck does not read"
+        if how == ARGV or (name == "tmux" and len(words) > 1):
+            argvs.append(words)
+        else:
+            lines.append(" ".join(words))
+        return lines, argvs, ""
+    how = table.get("")
+    if how is not None:
+        skip = 1 if name == "sqlite3" else 0
+        for op in operands[skip:]:
+            why = take(how, op, "an operand")
+            if why:
+                return lines, argvs, why
+    how = table.get("<")
+    if how is not None and stdin is not None and (how != "sqlite" or len(operands) < 2):
+        if name in ("at", "batch") and any(v in ("-l", "-r", "-d", "-c") for v in vals):
+            return lines, argvs, ""
+        why = take(how, stdin_text, "from its stdin")
+        if why:
+            return lines, argvs, why
+    elif name in ("at", "batch", "crontab") and stdin is None and not any(
+            v is not None and v.startswith("-") for v in vals) and not operands:
+        return lines, argvs, f"{name} reads the commands it schedules from its input"
+    return lines, argvs, ""
+
+
+#: variables whose value a program runs as a shell command line (git's, a pager, an editor,
+#: ssh's, less's input filter): an assignment of one on the line is resolved as a line
+COMMAND_VARS = frozenset({
+    "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "MANPAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+    "EDITOR", "VISUAL", "SUDO_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH",
+    "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "LESSOPEN", "LESSCLOSE",
+    "BROWSER", "SYSTEMD_PAGER", "SYSTEMD_PAGERSECURE", "PSQL_PAGER", "MYSQL_PS1", "GIT_EXEC_PATH",
+    "SSH_ASKPASS_REQUIRE", "DIFFTOOL", "MERGETOOL", "FZF_DEFAULT_COMMAND", "TAR_OPTIONS",
+    "GZIP", "PROMPT_COMMAND",
+})
+#: variables that make a program load or run code agentdeck does not read: unresolved
+CODE_VARS = frozenset({
+    "LD_PRELOAD", "LD_AUDIT", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "PYTHONSTARTUP",
+    "PYTHONINSPECT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "MAKEFLAGS", "MFLAGS",
+    "GNUMAKEFLAGS", "MAKEFILES", "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL",
+})
+
+#: files a program reads commands from in the folder it runs in (a makefile, package.json's
+#: scripts, git's hooks and config): one written earlier on the same line and then used is
+#: "a program written earlier in the line and then run" (core/policy/shellparse.py); a name
+#: ending in "/" is a folder whose files count; git's are matched anywhere above the folder
+RUNS_FROM_FILES: dict[str, tuple[str, ...]] = {
+    "make": ("Makefile", "makefile", "GNUmakefile"), "gmake": ("Makefile", "makefile", "GNUmakefile"),
+    **{n: ("package.json", ".npmrc", "node_modules/") for n in ("npm", "pnpm", "yarn", "bun",
+                                                                "npx", "corepack")},
+    "git": (".git/hooks/", ".git/config", ".gitattributes", ".gitmodules", ".git/info/"),
+    "pytest": ("conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"),
+    "tox": ("tox.ini", "pyproject.toml", "setup.py"), "pip": ("setup.py", "pyproject.toml"),
+    "pip3": ("setup.py", "pyproject.toml"), "cargo": ("build.rs", "Cargo.toml", ".cargo/"),
+    "just": ("justfile", "Justfile", ".justfile"), "rake": ("Rakefile",),
+}
+#: git config keys whose value git runs (or that load one that does)
+GIT_CODE_KEYS = _GIT_CODE_KEYS + ("include.", "includeif.", "diff.", "merge.", "core.gitproxy",
+                                  "core.attributesfile", "init.templatedir", "ssh.")
+
+
+def runs_written_file(name: str, cwd: str, written: set) -> str:
+    """A file `name` reads commands from (RUNS_FROM_FILES) that is among the paths `written`
+    earlier on the line, or ""."""
+    files = RUNS_FROM_FILES.get(name)
+    if not files:
+        return ""
+    for p in written:
+        for f in files:
+            if name == "git":
+                if ("/" + f) in p + ("/" if f.endswith("/") else "") or p.endswith("/" + f):
+                    return p
+            elif f.endswith("/"):
+                if p.startswith(cwd.rstrip("/") + "/" + f):
+                    return p
+            elif p == cwd.rstrip("/") + "/" + f:
+                return p
+    return ""
+
+
+def git_config_code(vals: list) -> str:
+    """The key when `git config` sets one whose value git runs (GIT_CODE_KEYS), or ""."""
+    if _git_subcommand(vals) != "config":
+        return ""
+    known = [v for v in vals if v is not None]
+    if any(v in ("--get", "--get-all", "--get-regexp", "-l", "--list", "get", "list",
+                 "--unset", "--unset-all", "unset", "--remove-section") for v in known):
+        return ""
+    for v in known:
+        if v.lower().startswith(GIT_CODE_KEYS):
+            return v.split("=", 1)[0]
+    return ""

@@ -402,6 +402,7 @@ class Resolver:
         key = name.text.decode("utf-8", "replace") if name is not None else ""
         self._state_var(key)
         w = self.word(value, ctx) if value is not None else Word.lit("")
+        self._command_var(key, w, ctx)
         ctx.vars[key] = w.value
         if key == "PATH":
             self.path_change = self._path_dirs(w, ctx)
@@ -431,6 +432,19 @@ class Resolver:
                 unknown = True
         dirs = [self.path(d, ctx.cwd) for d in segs if d]
         return dirs, unknown
+
+    def _command_var(self, key: str, w: "Word", ctx: _Ctx) -> None:
+        """A variable whose value a program runs (P.COMMAND_VARS: `PAGER=`, `GIT_EXTERNAL_DIFF=`)
+        is resolved as a line; one that makes programs load code (P.CODE_VARS) is unresolved."""
+        base = key.split("[", 1)[0]
+        if base in P.CODE_VARS:
+            self.unresolved(f"{base}= makes programs load or run code agentdeck does not read")
+        elif base in P.COMMAND_VARS:
+            if w.value is None:
+                self.unresolved(f"{base}= names a command that is not static")
+            elif w.value.strip():
+                self.line(w.value, ctx.child(depth=ctx.depth + 1, via=ctx.via + (base,),
+                                             stdin=None))
 
     def _state_var(self, key: str) -> None:
         base = key.split("[", 1)[0]
@@ -670,6 +684,7 @@ class Resolver:
                 w = self.word(value, ctx) if value is not None else Word.lit("")
                 key = name.text.decode() if name is not None else ""
                 self._state_var(key)
+                self._command_var(key, w, ctx)
                 prefix[key] = w.value
                 if key == "PATH":
                     prefix_path = self._path_dirs(w, ctx)
@@ -797,6 +812,21 @@ class Resolver:
         code = P.runs_code(name, vals)
         if code:
             self.unresolved(code)
+        self.carried(name, vals, here, ctx, cmd)
+        if name == "env":                      # env PAGER=... git log
+            for a in argv[1:]:
+                if a.value is not None and "=" in a.value and not a.value.startswith("-"):
+                    self._command_var(a.value.split("=", 1)[0],
+                                      Word.lit(a.value.split("=", 1)[1]), ctx)
+        written = P.runs_written_file(name, ctx.cwd, self.written)
+        if written:
+            what = written[1:].split("/", 1)[0] if written.startswith("\0") else written
+            self.unresolved(f"{name} runs commands from {what}, written earlier in this "
+                            "command")
+        if name == "git":
+            key = P.git_config_code(vals)
+            if key:
+                self.written.add(f"\0git config {key}/.git/config")
         if name in P.INLINE_OPTIONS or name in P._AWKS:
             self.inline_code(name, vals, ctx, cmd)
         if name == "sed":                    # sed's w and r commands name files it writes, reads
@@ -838,6 +868,13 @@ class Resolver:
             sub = argv[1 + rest:] if rest is not None and rest < len(argv) - 1 else [Word.lit("echo")]
             # its operands come from the pipe: the pipeline fills the command's feeds
             fed = [w for m, w in reds if m == "r"]
+            for k, a in enumerate(argv[1:1 + (rest if rest is not None else len(argv))]):
+                v = a.value or ""
+                if v in ("-a", "--arg-file") or v.startswith(("--arg-file=", "-a")) and len(v) > 2 \
+                        and not v.startswith("--") or v.startswith("--arg-file="):
+                    src = v.split("=", 1)[1] if "=" in v else v[2:] if len(v) > 2 else (
+                        argv[k + 2].raw if k + 2 < len(argv) else "")
+                    fed.append(Word(None, "*", False, src or "a file"))
             if fed:     # `xargs cat < list`, `xargs cat < <(...)`: the words it appends are read
                 unknown = Word(None, "*", False, fed[-1].raw)
                 unknown.inner = list(fed[-1].inner)
@@ -1092,6 +1129,23 @@ class Resolver:
                     self.out.unresolved = before
         else:
             self.code_text(name, text, ctx)
+
+    def carried(self, name: str, vals: list, here: list, ctx: _Ctx, cmd: Cmd) -> None:
+        """A command a program is given to run (P.carried: `tmux new CMD`, `git rebase -x CMD`,
+        `sqlite3 db '.system CMD'`, `gdb -ex 'shell CMD'`, `at now <<< CMD`): a line or argv
+        is resolved as a command of its own; code it runs that is not read is unresolved."""
+        if name not in P.OPTION_CARRIERS and name not in ("tmux", "screen"):
+            return
+        stdin = "heredoc" if here else ctx.stdin
+        text = here[-1].value if here else ctx.fed if ctx.stdin == "pipe" else None
+        lines, argvs, why = P.carried(name, vals, text, stdin)
+        sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
+        for line in lines:
+            self.line(line, sub.child())
+        for words in argvs:
+            self.run([Word.lit(w) for w in words], [], sub.child())
+        if why:
+            self.unresolved(why)
 
     def inline_code(self, name: str, vals: list, ctx: _Ctx, cmd: Cmd) -> None:
         """An interpreter's program given as text (-c, -e, awk's program, or read from stdin: a

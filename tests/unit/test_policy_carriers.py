@@ -1,0 +1,81 @@
+"""Programs that run a command they are given (an option, a subcommand, their own language, a
+heredoc, a variable a program runs), configuration that names a command written and then used
+on the same line, and programs that take a session's typed input: judged by what they run."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentdeck.core.policy import corpus as C
+from agentdeck.core.policy import programs as P
+from agentdeck.core.policy.compiled import compile_policy
+from agentdeck.core.policy.fs import MemoryFS
+from agentdeck.core.policy.rules import Context, evaluate_doc
+from agentdeck.core.policy.vocabulary import Call
+
+_DOC = json.loads(compile_policy(C.CORPUS_POLICY, "test", protect=C.PROTECT,
+                                 mcp_servers=C.MCP_SERVERS))
+
+
+def _decide(line: str, kind: str = "") -> tuple[str, str | None]:
+    v = evaluate_doc(_DOC, [Call("shell", "Bash", [line], kind=kind)],
+                     Context(C.HOME, C.CWD, {"HOME": C.HOME}, MemoryFS(C.TREE)))
+    return v.decision, v.rule
+
+
+@pytest.mark.parametrize("line", [
+    "sqlite3 :memory: '.system rm -rf ../protected'", "tmux new -d 'rm -rf x'",
+    "gdb -batch -ex 'shell rm -rf x'", "git rebase --exec 'rm -rf x' HEAD~1",
+    "git bisect run rm -rf x", "git submodule foreach 'rm -rf x'", "socat - EXEC:'rm -rf x'",
+    "at now <<< 'rm -rf x'", "screen -dmS s sh -c 'rm -rf x'", "vim -es -c '!rm -rf x' -c q",
+    "GIT_EXTERNAL_DIFF='rm -rf x #' git diff", "PAGER='rm -rf x' man ls",
+    "export GIT_SSH_COMMAND='rm -rf x'; git fetch", "env GIT_PAGER='rm -rf x' git log",
+])
+def test_a_command_given_to_a_program_is_judged(line: str) -> None:
+    assert _decide(line) == ("deny", "no-recursive-force-rm")
+
+
+def test_a_protected_path_in_a_carried_command_is_seen() -> None:
+    assert _decide("sqlite3 :memory: '.system cat ../../.ssh/id_rsa'")[0] == "deny"
+    assert _decide("gdb -batch -ex 'shell cat ../../.ssh/id_rsa'")[0] == "deny"
+
+
+@pytest.mark.parametrize("line", [
+    "make -f - <<< 'all:; rm -rf x'", "expect -c 'spawn rm -rf x'", "xargs -a args.txt rm",
+    "git config alias.x '!rm -rf x' && git x",
+    "git config core.fsmonitor 'rm -rf x' && git status",
+    "echo 'x: ; rm -rf x' > GNUmakefile; make x",
+    "printf '{}' > package.json && npm run x",
+    "printf 'rm -rf x' > .git/hooks/post-checkout && git checkout -b t",
+    "LD_PRELOAD=./x.so ls",
+])
+def test_code_not_read_or_written_then_used_is_unresolved(line: str) -> None:
+    assert _decide(line) == ("ask", "unresolved")
+
+
+@pytest.mark.parametrize("line", [
+    "make", "make clean", "git rebase main", "git rebase --exec 'make test' main",
+    "timeout 5 ls", "xargs echo a b", "tmux new -d 'make test'", "sqlite3 db 'select 1'",
+    "PAGER=cat git log", "git config user.name x && git commit -m x", "git log -x",
+    "gdb -batch -ex run -ex bt ./a.out",
+])
+def test_the_same_programs_with_nothing_to_judge_run(line: str) -> None:
+    assert _decide(line) == ("allow", None)
+
+
+@pytest.mark.parametrize("line", ["socat STDIO EXEC:bash", "socat - SYSTEM:sh",
+                                  "awk -f /dev/stdin", "tmux new bash"])
+def test_a_session_that_starts_a_shell_on_its_input_is_unresolved(line: str) -> None:
+    assert _decide(line, "session") == ("ask", "unresolved")
+    assert _decide("tmux ls", "session") == ("allow", None)
+
+
+def test_every_subcommand_carrier_is_read() -> None:
+    """Each (program, subcommand) the table lists yields a command or a reason (not silence)."""
+    for (prog, sub), (after, how) in P.SUBCOMMAND_CARRIERS.items():
+        if prog == "screen":
+            continue
+        vals = [sub] + ([after] if after else []) + ["rm -rf x"]
+        lines, argvs, why = P.carried(prog, vals, None, None)
+        assert lines or argvs or why, (prog, sub)
