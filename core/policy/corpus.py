@@ -141,7 +141,7 @@ _WRAPS_MORE = [
     # programs given a command to run in an option, a subcommand, their own language or stdin
     # (programs.OPTION_CARRIERS, SUBCOMMAND_CARRIERS), and variables whose value a program runs
     # (programs.COMMAND_VARS)
-    "tmux new -d '{}'", "screen -dmS s {}", "sqlite3 :memory: '.system {}'",
+    "tmux new -d '{}'", "tmux -L s new-window '{}'", "screen -dmS s {}", "sqlite3 :memory: '.system {}'",
     "sqlite3 -cmd '.shell {}' :memory: .quit", "gdb -batch -ex 'shell {}'", "gdb -batch -ex '!{}'",
     "git rebase --exec '{}' HEAD~1", "git rebase -x '{}' main", "git bisect run {}",
     "git submodule foreach '{}'", "socat - EXEC:'{}'", "socat - SYSTEM:'{}'", "at now <<< '{}'",

@@ -1873,7 +1873,8 @@ def carried(name: str, vals: list, stdin_text: str | None, stdin: str | None
         if v.startswith("-") and len(v) > 1:
             valued = (_SQLITE_VALUED if name == "sqlite3" else _GDB_VALUED if name == "gdb"
                       else _SCREEN_VALUED if name == "screen" else frozenset({"-f", "-q"})
-                      if name in ("at", "batch") else frozenset())
+                      if name in ("at", "batch") else frozenset({"-L", "-S", "-f", "-T"})
+                      if name == "tmux" else frozenset())
             clustered = (not v.startswith("--") and len(v) > 2 and "-" + v[-1] in valued
                          and v[1:].isalpha())
             i += 2 if v in valued or clustered else 1
@@ -1927,18 +1928,18 @@ def carried(name: str, vals: list, stdin_text: str | None, stdin: str | None
         else:
             lines.append(" ".join(words))
         return lines, argvs, ""
-    how = table.get("")
-    if how is not None:
+    found = table.get("")
+    if found is not None:
         skip = 1 if name == "sqlite3" else 0
         for op in operands[skip:]:
-            why = take(how, op, "an operand")
+            why = take(found, op, "an operand")
             if why:
                 return lines, argvs, why
-    how = table.get("<")
-    if how is not None and stdin is not None and (how != "sqlite" or len(operands) < 2):
+    found = table.get("<")
+    if found is not None and stdin is not None and (found != "sqlite" or len(operands) < 2):
         if name in ("at", "batch") and any(v in ("-l", "-r", "-d", "-c") for v in vals):
             return lines, argvs, ""
-        why = take(how, stdin_text, "from its stdin")
+        why = take(found, stdin_text, "from its stdin")
         if why:
             return lines, argvs, why
     elif name in ("at", "batch", "crontab") and stdin is None and not any(
