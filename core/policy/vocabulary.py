@@ -164,8 +164,13 @@ _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", 
               "paths",    # Copilot 1.0.102 rg/glob: one directory or a list of them
               "scriptPath",   # Claude Code's Workflow: the script file it runs
               "workspacePath",    # Qwen Code's record_artifact: a file of the workspace
-              "dir_path")   # Gemini CLI 0.61.0 glob, grep_search, list_directory: the folder
+              "dir_path",   # Gemini CLI 0.61.0 glob, grep_search, list_directory: the folder
+              "absolute_path")   # read_file's key in earlier Qwen Code and Gemini CLI releases
 _URL_KEYS = ("url", "urls", "uri", "query")
+#: a dispatcher's (Qwen's tool_call) keys for the tool it calls and for that tool's arguments
+_DISPATCH_NAME_KEYS = ("name", "tool_name", "toolName", "tool")
+_DISPATCH_ARG_KEYS = ("arguments", "params", "args", "parameters", "input", "tool_input",
+                      "toolArgs")
 _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
 #: the keys whose name says "a command": given to a tool nobody declares, the call is a shell
 #: call on that value (a declared other tool only on command and cmd: Claude's Workflow
@@ -394,10 +399,14 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     f = fold(name)
     found = _tool(vocab[0], f)          # _OTHER itself for a name nobody declares
     if found[1] == "dispatch":
-        inner = args.get("name")
+        # the tool it names and that tool's arguments, under any of the keys a dispatcher's
+        # schema may use ({name, arguments}, {tool_name, params}, {name, args: "<json>"})
+        inner = next((v for v in (args.get(k) for k in _DISPATCH_NAME_KEYS)
+                      if isinstance(v, str) and v), None)
+        inner_args = next((args[k] for k in _DISPATCH_ARG_KEYS if args.get(k) is not None),
+                          None)
         if isinstance(inner, str) and inner and fold(inner) != f:
-            return classify(inner, tool_args(args.get("arguments")), mcp_servers, server_name,
-                            vocab)
+            return classify(inner, tool_args(inner_args), mcp_servers, server_name, vocab)
         found = _OTHER               # a dispatcher naming nothing (or itself): judged as unknown
     cls, kind = found
     if kind == "editor" or (f in ("edit", "editor") and isinstance(args.get("command"), str)

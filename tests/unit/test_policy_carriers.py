@@ -25,7 +25,7 @@ def _decide(line: str, kind: str = "") -> tuple[str, str | None]:
 
 
 @pytest.mark.parametrize("line", [
-    "sqlite3 :memory: '.system rm -rf ../protected'", "tmux new -d 'rm -rf x'",
+    "sqlite3 :memory: '.system rm -rf ../protected'", "tmux new -d 'rm -rf x'", "tmux -L s new -d 'rm -rf x'",
     "gdb -batch -ex 'shell rm -rf x'", "git rebase --exec 'rm -rf x' HEAD~1",
     "git bisect run rm -rf x", "git submodule foreach 'rm -rf x'", "socat - EXEC:'rm -rf x'",
     "at now <<< 'rm -rf x'", "screen -dmS s sh -c 'rm -rf x'", "vim -es -c '!rm -rf x' -c q",
@@ -79,3 +79,23 @@ def test_every_subcommand_carrier_is_read() -> None:
         vals = [sub] + ([after] if after else []) + ["rm -rf x"]
         lines, argvs, why = P.carried(prog, vals, None, None)
         assert lines or argvs or why, (prog, sub)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("tool_call", {"tool_name": "read_file", "params": {"file_path": "../.env"}}),
+    ("tool_call", {"name": "read_file", "args": '{"file_path": "../.env"}'}),
+    ("tool_call", {"name": "read_file", "arguments": {"file_path": "../.env"}}),
+    ("read_file", {"absolute_path": "/home/u/project/.env"}),
+])
+def test_other_tool_shapes_are_judged_as_the_file_read_they_are(name, args) -> None:
+    from agentdeck.core.policy.vocabulary import classify
+
+    call = classify(name, args)
+    assert call.cls == "read" and call.subjects and call.subjects[0].endswith(".env")
+
+
+def test_a_legacy_search_name_is_a_search() -> None:
+    from agentdeck.core.policy.vocabulary import classify
+
+    call = classify("search_file_content", {"pattern": "API", "dir_path": "/home/u/project"})
+    assert (call.cls, call.kind, call.subjects) == ("read", "search", ["/home/u/project"])

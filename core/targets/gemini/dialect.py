@@ -43,6 +43,9 @@ TOOLS = {
     "readfile": ("read", ""),                    # {file_path, start_line, end_line}
     "listdirectory": ("read", "list"),           # {dir_path, ignore, ...}
     "grepsearch": ("read", "search"),            # {pattern, dir_path, include_pattern, ...}
+    # grep_search's name in earlier Gemini CLI releases (not offered by 0.61.0): a hook shown
+    # it judges it as the search it is
+    "searchfilecontent": ("read", "search"),
     # glob and write_file are SHARED's; replace edits a file
     "replace": ("write", ""),           # {file_path, instruction, old_string, new_string, ...}
     "googlewebsearch": ("web", ""),              # {query}
