@@ -400,7 +400,7 @@ _NOT_EVALUATED_MORE = [
     ("printf 'all:\\n\\trm -rf x\\n' > Makefile && make", "ask"),
     ("printf '{\"scripts\":{\"x\":\"rm -rf x\"}}' > package.json && npm run x", "ask"),
     ("printf 'rm -rf x' > .git/hooks/post-checkout && git checkout -b t", "ask"),
-    ("LD_PRELOAD=./x.so ls", "ask"), ("gdb -batch -ex 'python import os' ./a.out", "ask"),
+    ("LD_PRELOAD=./x.so ls", "ask"), ("vim -es -c 'w! ../../protected/a.txt' -c q", "ask"), ("gdb -batch -ex 'python import os' ./a.out", "ask"),
     ("make", "allow"), ("make clean", "allow"), ("make -C src test", "allow"),
     ("git rebase main", "allow"), ("git rebase --exec 'make test' main", "allow"),
     ("git bisect run make test", "allow"), ("timeout 5 ls", "allow"), ("xargs echo a b", "allow"),

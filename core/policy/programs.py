@@ -1775,7 +1775,8 @@ def lang_lines(lang: str, text: str) -> tuple[list[str], str]:
             for prefix in ("silent!", "silent", "sil!", "sil"):
                 if s.startswith(prefix + " "):
                     s = s[len(prefix):].strip()
-            m = re.match(r"(?:[.$%\d,]*)(?:r|read|w|write|w!)?\s*!(.*)", s)
+            # `:!cmd`, `:r !cmd`, `:w !cmd` (a blank before the `!`: `w! FILE` is a write)
+            m = re.match(r"(?:[.$%\d,]*)(?:(?:r|read|w|write)\s+)?!(.*)", s)
             if m:
                 out.append(m.group(1))
             elif not _EX_PLAIN.fullmatch(s):

@@ -48,7 +48,7 @@ def test_a_protected_path_in_a_carried_command_is_seen() -> None:
     "echo 'x: ; rm -rf x' > GNUmakefile; make x",
     "printf '{}' > package.json && npm run x",
     "printf 'rm -rf x' > .git/hooks/post-checkout && git checkout -b t",
-    "LD_PRELOAD=./x.so ls",
+    "LD_PRELOAD=./x.so ls", "vim -es -c 'w! ../protected/a.txt' -c q",
 ])
 def test_code_not_read_or_written_then_used_is_unresolved(line: str) -> None:
     assert _decide(line) == ("ask", "unresolved")
