@@ -402,8 +402,10 @@ _NOT_EVALUATED_MORE = [
     ("printf 'rm -rf x' > .git/hooks/post-checkout && git checkout -b t", "ask"),
     ("LD_PRELOAD=./x.so ls", "ask"), ("vim -es -c 'w! ../../protected/a.txt' -c q", "ask"), ("gdb -batch -ex 'python import os' ./a.out", "ask"),
     ("make", "allow"), ("make clean", "allow"), ("make -C src test", "allow"),
-    ("git rebase main", "allow"), ("git rebase --exec 'make test' main", "allow"),
-    ("git bisect run make test", "allow"), ("timeout 5 ls", "allow"), ("xargs echo a b", "allow"),
+    # rebase and bisect check commits out into the work tree: what they bring is not known
+    # (a branch may carry a settings file that switches hooks off), so asked whatever they run
+    ("git rebase main", "ask"), ("git rebase --exec 'make test' main", "ask"),
+    ("git bisect run make test", "ask"), ("timeout 5 ls", "allow"), ("xargs echo a b", "allow"),
     ("tmux ls", "allow"), ("tmux new -d 'make test'", "allow"), ("sqlite3 db 'select 1'", "allow"),
     ("PAGER=cat git log", "allow"), ("git config user.name x && git commit -m x", "allow"),
     ("npm test", "allow"), ("gdb -batch -ex run -ex bt ./a.out", "allow"), ("git log -x", "allow"),
