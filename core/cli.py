@@ -24,6 +24,7 @@ from .formats.errors import FormatError
 from .host import Host, HostError, os_error_line
 from .interrupt import EXIT_INTERRUPTED, INTERRUPTED, STATE, hand_back
 from .org.command import cmd_org
+from .plan import shared_words
 from .plan_run import (EXIT_ERROR, EXIT_OK, EXIT_PENDING, apply_decisions, print_plan, recover,
                        run_apply, say_inert, titles)
 from .policy import commands
@@ -331,20 +332,22 @@ def cmd_status(args) -> int:
     for t in plan.targets:
         if t in plan.errors:
             rows.append({"target": t, "state": f"error: {plan.errors[t]}", "error": plan.errors[t],
-                         "profile": plan.profile, "changes": None, "hand_edits": None,
+                         "profile": plan.profile, "changes": None, "shared": None,
+                         "hand_edits": None,
                          "conflicts": None, "warnings": 0, "hooks_inert": []})
             continue
         c = plan.counts(t)      # the plan's one counter (status has no decisions: the defaults)
         changes, kept, conflicts = c["changes"], c["kept"], c["conflict"]
+        shared = plan.shared_changes(t)     # counted in another target's row: named, not lost
         inert = hooks_health.inert(plan, t, now=True)     # as the home is now
         state = ", ".join(
-            s for s in (f"{changes} change(s) pending" if changes else "",
+            s for s in (shared_words(changes, shared),
                         f"{kept} hand-edit(s)" if kept else "",
                         f"{conflicts} conflict(s)" if conflicts else "",
                         hooks_health.state_text(plan, t, now=True)) if s) or "in sync"
         warnings = [n.message for n in plan.notices.get(t, []) if n.level in ("warning", "error")]
         rows.append({"target": t, "state": state, "error": None, "profile": plan.profile,
-                     "changes": changes, "hand_edits": kept,
+                     "changes": changes, "shared": shared, "hand_edits": kept,
                      "conflicts": conflicts, "warnings": len(warnings),
                      "hooks_inert": [{"code": i.code, "reason": i.reason, "fix": i.fix}
                                      for i in inert]})
@@ -402,7 +405,7 @@ def _installed_elsewhere(host: Host, plan) -> list[dict[str, Any]]:
         if t in plan.targets or not host.is_file(targets.manifest_path(t, host)):
             continue
         rows.append({"target": t, "error": None, "profile": plan.profile, "changes": None,
-                     "hand_edits": None, "conflicts": None, "warnings": 0, "hooks_inert": [],
+                     "shared": None, "hand_edits": None, "conflicts": None, "warnings": 0, "hooks_inert": [],
                      "state": f"installed, not in profile {plan.profile}'s targets: "
                               f"`agentdeck status --target {t}`"})
     return rows

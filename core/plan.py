@@ -372,6 +372,18 @@ class Plan:
     def for_target(self, target: str) -> list[PlanItem]:
         return [i for i in self.items if i.target == target]
 
+    def shared_changes(self, target: str) -> dict[str, int]:
+        """The changes `target` wants that this plan counts under another target: a file several
+        CLIs read (a skill in a folder they share) is one item, planned and counted for the first
+        target that wants it, with the others in its `also`. Owner -> how many; a plan of
+        `target` alone counts them as its own (the doctor's), so counts(target)["changes"] plus
+        these is that number."""
+        out: dict[str, int] = {}
+        for i in self.items:
+            if target in i.also and self.action(i) in (Action.WRITE, Action.REMOVE):
+                out[i.target] = out.get(i.target, 0) + 1
+        return out
+
     def to_json(self) -> dict[str, Any]:
         items = [i.to_json(self.decision(i), self.action(i), self.reason_of(i), self.held_by(i))
                  for i in self.items]
@@ -398,6 +410,19 @@ class Plan:
             # (core/targets/takeover.py; docs/migrating.md)
             "found": {t: (self.info.get(t) or {}).get("found", []) for t in self.targets},
         }
+
+
+def shared_words(changes: int, shared: dict[str, int], noun: str = "change(s) pending") -> str:
+    """A target's pending changes in words, naming those another target's row counts
+    (Plan.shared_changes): "16 change(s) pending, and 3 shared with copilot"; "3 change(s)
+    pending, shared with copilot" when all of them are; "" when none."""
+    n = sum(shared.values())
+    with_ = f"shared with {', '.join(shared)}"
+    if not n:
+        return f"{changes} {noun}" if changes else ""
+    if not changes:
+        return f"{n} {noun}, {with_}"
+    return f"{changes} {noun}, and {n} {with_}"
 
 
 def _summary_counts(c: dict[str, int]) -> dict[str, int]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..plan import shared_words
+
 
 @dataclass(frozen=True)
 class TargetStatus:
@@ -16,10 +18,13 @@ class TargetStatus:
     #: why the installed hooks cannot run (core.hooks_health), "" when they can
     inert: str = ""
     failed: bool = False        # this target could not be planned (plan.errors), the others were
+    #: changes this target wants that another target's badge counts (Plan.shared_changes)
+    shared: tuple[tuple[str, int], ...] = ()
 
     @property
     def in_sync(self) -> bool:
-        return not (self.changes or self.hand_edits or self.conflicts or self.inert)
+        return not (self.changes or self.shared or self.hand_edits or self.conflicts
+                    or self.inert)
 
     def badge(self) -> str:
         if not self.selected:
@@ -29,8 +34,10 @@ class TargetStatus:
         if self.in_sync:
             return "in sync"
         parts = []
-        if self.changes:
-            parts.append(f"{self.changes} change{'s' if self.changes != 1 else ''}")
+        n = self.changes or sum(k for _, k in self.shared)
+        if n:
+            parts.append(shared_words(self.changes, dict(self.shared),
+                                      "change" + ("s" if n != 1 else "")))
         if self.hand_edits:
             parts.append(f"{self.hand_edits} hand-edit{'s' if self.hand_edits != 1 else ''}")
         if self.conflicts:
@@ -48,4 +55,5 @@ def of(plan: Any, target: str) -> TargetStatus:
     c = plan.counts(target)     # the plan's one counter (core.plan.tally)
     return TargetStatus(target, selected=target in plan.targets, inert=state_text(plan, target),
                         failed=target in getattr(plan, "errors", {}),
-                        changes=c["changes"], hand_edits=c["kept"], conflicts=c["conflict"])
+                        changes=c["changes"], hand_edits=c["kept"], conflicts=c["conflict"],
+                        shared=tuple(plan.shared_changes(target).items()))
