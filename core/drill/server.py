@@ -250,10 +250,52 @@ def genai_stream(model: str, call: tuple[str, str, str] | None, text: str, n: in
                          "modelVersion": model})])
 
 
+#: a range a description states in words: "from 1-100", "between 0.0 and 1.0", "1 to 10"
+_RANGE = re.compile(r"(-?\d+(?:\.\d+)?)\s*(?:-|\u2013|to|and)\s*(-?\d+(?:\.\d+)?)")
+
+
+def _num(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def number_value(schema: dict, integer: bool = False) -> int | float:
+    """The lowest value inside a number schema's bounds, else 0 where 0 is inside them: the
+    minimum; above an exclusiveMinimum (the next integer, or between it and the upper bound);
+    0 under a maximum or exclusiveMaximum that allows it, else just under. A schema with no
+    bounds but a range in its description ("Complexity score from 1-100": Gemini CLI's router
+    states it only there and rejects a score under 1) answers that range's lower end. 0 is
+    the default because Gemini CLI's loop check reads unproductive_state_confidence ("between
+    0.0 and 1.0") and 0 lets the turn go on."""
+    lo, hi = _num(schema.get("minimum")), _num(schema.get("maximum"))
+    xlo, xhi = _num(schema.get("exclusiveMinimum")), _num(schema.get("exclusiveMaximum"))
+    if schema.get("exclusiveMinimum") is True:      # draft 4: a flag on minimum
+        lo, xlo = None, lo
+    if schema.get("exclusiveMaximum") is True:
+        hi, xhi = None, hi
+    if lo is None and xlo is None and hi is None and xhi is None:
+        m = _RANGE.search(str(schema.get("description") or ""))
+        if m and float(m.group(1)) <= float(m.group(2)):
+            lo, hi = float(m.group(1)), float(m.group(2))
+    top = min((b for b in (hi, xhi) if b is not None), default=None)
+    if lo is not None and (xlo is None or lo > xlo):
+        v = lo
+    elif xlo is not None:
+        v = (xlo // 1 + 1 if integer else
+             xlo + 1 if top is None or xlo + 1 < top else (xlo + top) / 2)
+    else:
+        v = 0.0
+        if hi is not None and v > hi:
+            v = hi
+        if xhi is not None and v >= xhi:
+            v = -(-xhi // 1) - 1 if integer else xhi - 1
+    if integer:
+        v = -(-v // 1)     # the least integer not below it (a bound of 0.5: 1)
+    return int(v) if integer or v == int(v) else v
+
+
 def schema_value(schema: Any, depth: int = 0) -> Any:
     """A value of a JSON schema (an OpenAPI-style one's upper-case types too): every property
-    filled, an enum's first value, a number's minimum (or 0: Gemini CLI's loop check reads its
-    unproductive_state_confidence, and 0 lets the turn go on)."""
+    filled, an enum's first value, a number inside its bounds (number_value)."""
     if not isinstance(schema, dict):
         return "drill"
     t = str(schema.get("type") or "").lower()
@@ -265,7 +307,7 @@ def schema_value(schema: Any, depth: int = 0) -> Any:
     if t == "array":
         return []
     if t in ("integer", "number"):
-        return schema.get("minimum", 0)
+        return number_value(schema, integer=t == "integer")
     if t == "boolean":
         return False
     return "drill"

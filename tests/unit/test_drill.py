@@ -10,7 +10,7 @@ import pytest
 
 from agentdeck.core import engine, hookhandler
 from agentdeck.core.drill import receipts, report, runners
-from agentdeck.core.drill.server import Script, ScriptedServer
+from agentdeck.core.drill.server import Script, ScriptedServer, schema_value
 from agentdeck.core.targets import registry
 from tests.target_homes import target_home
 
@@ -307,3 +307,32 @@ def test_a_scratch_folder_outside_the_home_is_removed_only_when_asked(tmp_path):
     assert (outside / "a" / "b" / "f").exists()          # confined: nothing removed
     remove(host, outside, confine=False)
     assert not outside.exists() and home.is_dir()        # the link went, not what it points to
+
+
+@pytest.mark.parametrize("schema, value", [
+    ({"type": "INTEGER", "description": "Complexity score from 1-100."}, 1),  # Gemini's router
+    ({"type": "number", "description": "A number between 0.0 and 1.0 representing ..."}, 0),
+    ({"type": "number"}, 0),
+    ({"type": "integer", "minimum": 3, "maximum": 9}, 3),
+    ({"type": "integer", "exclusiveMinimum": 3}, 4),
+    ({"type": "number", "exclusiveMinimum": 3, "maximum": 3.5}, 3.25),
+    ({"type": "number", "exclusiveMinimum": 3}, 4),
+    ({"type": "integer", "minimum": 2, "exclusiveMinimum": True}, 3),    # draft 4's flag
+    ({"type": "integer", "minimum": 0.5}, 1),
+    ({"type": "number", "maximum": -2}, -2),
+    ({"type": "integer", "exclusiveMaximum": 0}, -1),
+    ({"type": "number", "minimum": 5, "description": "from 1-100"}, 5),   # the schema's own wins
+])
+def test_a_number_is_answered_inside_its_schema_s_bounds(schema, value):
+    got = schema_value(schema)
+    assert got == value
+    if schema["type"].lower() == "integer":
+        assert isinstance(got, int)
+
+
+def test_gemini_s_router_gets_a_complexity_score_its_check_accepts():
+    schema = {"type": "OBJECT", "properties": {
+        "complexity_reasoning": {"type": "STRING", "description": "Brief explanation."},
+        "complexity_score": {"type": "INTEGER", "description": "Complexity score from 1-100."}},
+        "required": ["complexity_reasoning", "complexity_score"]}
+    assert 1 <= schema_value(schema)["complexity_score"] <= 100
