@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from ...disk import Loaded
-from ..checks import files, nested_hooks, secret_files
+from ..checks import excluded_settings, files, nested_hooks, secret_files
 from ..checks import hook_commands as commands
+from ..mcp_excluded import get as _get
 from ..parts.doctor import Context, Out, Problem, check
 from ..parts.doctor import emit as _emit
 from . import SPEC
@@ -51,14 +52,6 @@ def model(ctx: Context) -> Model:
     if m.data is not None and "hooks" in m.data:
         nested_hooks.read(m.problems, m.handlers, ld, m.data["hooks"], GEMINI, SPEC.title)
     return m
-
-
-def _get(data: Any, path: tuple[str, ...]) -> Any:
-    for k in path:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(k)
-    return data
 
 
 # ==== settings ====================================================================================
@@ -208,44 +201,14 @@ def mcp_off_switch(ctx: Context, out: Out) -> None:
     if m.data is None or m.settings is None:
         return
     ld, data = m.settings, m.data
-    servers = data.get("mcpServers")
-    servers = servers if isinstance(servers, dict) else {}
-    excluded = _get(data, GEMINI.mcp_off_key)
-    if excluded is not None and not isinstance(excluded, list):
-        out.error("mcp.excluded is not a list of server names: Gemini CLI starts every server",
-                  fix='write it as ["name", ...]', path=ld.path, line=ld.line_of("mcp", "excluded"))
-        excluded = []
-    names = {n for n in excluded or [] if isinstance(n, str)}
-    for name, entry in servers.items():
-        if not isinstance(entry, dict) or name in names:
-            continue
-        for k in GEMINI.mcp_ignored_entry_keys:
-            v = entry.get(k)
-            if (k == "disabled" and v is True) or (k == "enabled" and v is False):
-                out.warning(f"MCP server {name!r} sets {k}: {str(v).lower()}, which Gemini CLI "
-                            "does not read: the server starts", fix=f'add "{name}" to mcp.excluded',
-                            path=ld.path, line=ld.line_of("mcpServers", name))
+    excluded_settings.mcp_off_switch(out, ld, data, GEMINI, SPEC.title, "does not read")
 
 
 @check("gemini.mcp.invalid", ok="every MCP server entry is valid")
 def mcp_invalid(ctx: Context, out: Out) -> None:
     m = model(ctx)
-    if m.data is None or m.settings is None:
-        return
-    servers = m.data.get("mcpServers")
-    if not isinstance(servers, dict):
-        return
-    for name, e in servers.items():
-        why = None
-        if not isinstance(e, dict):
-            why = "the entry is not an object"
-        elif not any(isinstance(e.get(k), str) and e[k] for k in ("command", "url", "httpUrl")):
-            why = "it has no command, url or httpUrl"
-        elif "args" in e and not isinstance(e["args"], list):
-            why = "args is not an array"
-        if why:
-            out.error(f"MCP server {name!r} cannot start: {why}", fix="fix the entry",
-                      path=m.settings.path, line=m.settings.line_of("mcpServers", name))
+    if m.data is not None and m.settings is not None:
+        excluded_settings.mcp_invalid(out, m.settings, m.data)
 
 
 # ==== persona, skills, secrets ====================================================================
@@ -258,18 +221,8 @@ def persona(ctx: Context, out: Out) -> None:
 @check("gemini.persona.read", ok="Gemini CLI reads GEMINI.md")
 def persona_read(ctx: Context, out: Out) -> None:
     m = model(ctx)
-    if m.data is None or m.settings is None:
-        return
-    names = _get(m.data, GEMINI.persona_name_key)
-    if names is None:
-        return
-    listed = [names] if isinstance(names, str) else [n for n in names if isinstance(n, str)] \
-        if isinstance(names, list) else []
-    if GEMINI.persona_file not in listed:
-        out.warning(f"context.fileName is {names!r}: Gemini CLI reads only those files, not "
-                    f"{GEMINI.persona_file} (agentdeck's persona)",
-                    fix=f'add "{GEMINI.persona_file}" to context.fileName', path=m.settings.path,
-                    line=m.settings.line_of(*GEMINI.persona_name_key))
+    if m.data is not None and m.settings is not None:
+        excluded_settings.persona_read(out, m.settings, m.data, GEMINI, SPEC.title)
 
 
 @check("gemini.skills.links", ok="no dangling skill links")
@@ -279,7 +232,7 @@ def skills(ctx: Context, out: Out) -> None:
 
 def _secret_sources(ctx: Context) -> list[tuple[Path, Any]]:
     m = model(ctx)
-    return [(m.settings.path, m.data)] if m.settings is not None and m.data is not None else []
+    return excluded_settings.secret_sources(m.settings, m.data)
 
 
 @check("gemini.secrets.literal", ok="no literal credentials in Gemini CLI's settings",

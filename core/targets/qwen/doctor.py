@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ...disk import Loaded
-from ..checks import files, nested_hooks, secret_files
+from ..checks import excluded_settings, files, nested_hooks, secret_files
 from ..checks import hook_commands as commands
 from ..parts.doctor import Context, Out, Problem, check
 from ..parts.doctor import emit as _emit
@@ -50,14 +50,6 @@ def model(ctx: Context) -> Model:
     if m.data is not None and "hooks" in m.data:
         nested_hooks.read(m.problems, m.handlers, ld, m.data["hooks"], QWEN, SPEC.title)
     return m
-
-
-def _get(data: Any, path: tuple[str, ...]) -> Any:
-    for k in path:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(k)
-    return data
 
 
 # ==== settings ====================================================================================
@@ -186,23 +178,7 @@ def mcp_off_switch(ctx: Context, out: Out) -> None:
     if m.data is None or m.settings is None:
         return
     ld, data = m.settings, m.data
-    servers = data.get("mcpServers")
-    servers = servers if isinstance(servers, dict) else {}
-    excluded = _get(data, QWEN.mcp_off_key)
-    if excluded is not None and not isinstance(excluded, list):
-        out.error("mcp.excluded is not a list of server names: Qwen Code starts every server",
-                  fix='write it as ["name", ...]', path=ld.path, line=ld.line_of("mcp", "excluded"))
-        excluded = []
-    names = {n for n in excluded or [] if isinstance(n, str)}
-    for name, entry in servers.items():
-        if not isinstance(entry, dict) or name in names:
-            continue
-        for k in QWEN.mcp_ignored_entry_keys:
-            v = entry.get(k)
-            if (k == "disabled" and v is True) or (k == "enabled" and v is False):
-                out.warning(f"MCP server {name!r} sets {k}: {str(v).lower()}, which Qwen Code "
-                            "ignores: the server starts", fix=f'add "{name}" to mcp.excluded',
-                            path=ld.path, line=ld.line_of("mcpServers", name))
+    excluded_settings.mcp_off_switch(out, ld, data, QWEN, SPEC.title, "ignores")
     for k in QWEN.mcp_legacy_keys:
         if k in data:
             out.warning(f"{k} is a legacy key Qwen Code ignores in a \"$version\": "
@@ -213,22 +189,8 @@ def mcp_off_switch(ctx: Context, out: Out) -> None:
 @check("qwen.mcp.invalid", ok="every MCP server entry is valid")
 def mcp_invalid(ctx: Context, out: Out) -> None:
     m = model(ctx)
-    if m.data is None or m.settings is None:
-        return
-    servers = m.data.get("mcpServers")
-    if not isinstance(servers, dict):
-        return
-    for name, e in servers.items():
-        why = None
-        if not isinstance(e, dict):
-            why = "the entry is not an object"
-        elif not any(isinstance(e.get(k), str) and e[k] for k in ("command", "url", "httpUrl")):
-            why = "it has no command, url or httpUrl"
-        elif "args" in e and not isinstance(e["args"], list):
-            why = "args is not an array"
-        if why:
-            out.error(f"MCP server {name!r} cannot start: {why}", fix="fix the entry",
-                      path=m.settings.path, line=m.settings.line_of("mcpServers", name))
+    if m.data is not None and m.settings is not None:
+        excluded_settings.mcp_invalid(out, m.settings, m.data)
 
 
 # ==== persona, skills, secrets ====================================================================
@@ -241,18 +203,8 @@ def persona(ctx: Context, out: Out) -> None:
 @check("qwen.persona.read", ok="Qwen Code reads QWEN.md")
 def persona_read(ctx: Context, out: Out) -> None:
     m = model(ctx)
-    if m.data is None or m.settings is None:
-        return
-    names = _get(m.data, QWEN.persona_name_key)
-    if names is None:
-        return
-    listed = [names] if isinstance(names, str) else [n for n in names if isinstance(n, str)] \
-        if isinstance(names, list) else []
-    if QWEN.persona_file not in listed:
-        out.warning(f"context.fileName is {names!r}: Qwen Code reads only those files, not "
-                    f"{QWEN.persona_file} (agentdeck's persona)",
-                    fix=f'add "{QWEN.persona_file}" to context.fileName', path=m.settings.path,
-                    line=m.settings.line_of(*QWEN.persona_name_key))
+    if m.data is not None and m.settings is not None:
+        excluded_settings.persona_read(out, m.settings, m.data, QWEN, SPEC.title)
 
 
 @check("qwen.skills.links", ok="no dangling skill links")
@@ -264,7 +216,7 @@ def skills(ctx: Context, out: Out) -> None:
 
 def _secret_sources(ctx: Context) -> list[tuple[Path, Any]]:
     m = model(ctx)
-    return [(m.settings.path, m.data)] if m.settings is not None and m.data is not None else []
+    return excluded_settings.secret_sources(m.settings, m.data)
 
 
 @check("qwen.secrets.literal", ok="no literal credentials in Qwen Code's settings",
