@@ -7,6 +7,25 @@ import re
 from ..parts.doctor import Context, Out
 
 
+def settings_loaded(ctx: Context, out: Out, res, what: str, title: str, fix: str,
+                    by_hand: str) -> None:
+    """The settings probe's answer (probing.cannot_read's data): the file the CLI said it
+    cannot read (an error: `fix`), any other failure (`by_hand`), or that it loads them."""
+    if unavailable(res, out, what):
+        return
+    data = res.data if isinstance(res.data, dict) else {}
+    problem = data.get("problem")
+    if isinstance(problem, dict):
+        f = str(problem.get("file") or "").rstrip(":")
+        out.error(f"{title} cannot read {tilde(ctx, f)}: {tilde(ctx, str(problem.get('why')))}; "
+                  "it stops every run until the file is fixed", fix=fix, path=f or None)
+    elif not res.ok:
+        out.error(f"{title} did not load its settings ({res.error}): "
+                  f"{tilde(ctx, str(data.get('output') or ''))}", fix=by_hand)
+    else:
+        out.ok(f"{title} loads its settings ({seconds(res)})")
+
+
 def unavailable(res, out: Out, what: str) -> bool:
     """Report a probe that gave no answer; True when there is nothing to compare."""
     if res is None:

@@ -44,6 +44,35 @@ def clean_error(text: str) -> str:
     return "\n".join(lines).strip()
 
 
+def run_load(host: Host, target: str, probe: str, binary: str, args: Sequence[str],
+             timeout: float, read: Callable[[str, str], dict[str, Any]],
+             ok: Callable[[dict[str, Any]], bool] = lambda data: True,
+             env: dict[str, str] | None = None) -> ProbeResult:
+    """Run `<binary> args`, a command that loads the CLI's settings and nothing more; `data` is
+    what `read(stdout, stderr)` makes of its output; ok when it exits 0 and `ok(data)`."""
+    exe = host.which(binary)
+    if exe is None:
+        return not_installed(target, probe, binary)
+    t0 = time.monotonic()
+    res = (host.run([exe, *args], timeout=timeout, cwd=cwd(host)) if env is None else
+           host.run([exe, *args], timeout=timeout, cwd=cwd(host), env=env))
+    secs = time.monotonic() - t0
+    if res.timed_out:
+        return ProbeResult(target, probe, False, None, f"timed out after {timeout:g}s", secs)
+    data = read(res.stdout, res.stderr)
+    if res.returncode != 0 or not ok(data):
+        return ProbeResult(target, probe, False, data, f"exit {res.returncode}", secs)
+    return ProbeResult(target, probe, True, data, None, secs)
+
+
+def cannot_read(pattern: re.Pattern[str], text: str) -> dict[str, Any]:
+    """A settings probe's data: its output, and the file it said it could not read and why
+    (`pattern`'s groups file and why; None when it said nothing of the kind)."""
+    m = pattern.search(text)
+    return {"output": text[:2000],
+            "problem": {"file": m.group("file"), "why": m.group("why")} if m else None}
+
+
 def run_json(host: Host, target: str, probe: str, binary: str, args: Sequence[str],
               timeout: float) -> ProbeResult:
     """Run `<binary> args`; ok when it exits 0 with JSON on stdout."""

@@ -11,12 +11,11 @@ ran). It needs a sign-in method to get that far: a dummy GEMINI_API_KEY, offline
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 from ...host import Host
-from ..checks.live import seconds, tilde, unavailable
-from ..checks.probing import cwd, not_installed
+from ..checks.live import settings_loaded
+from ..checks.probing import cannot_read, run_load
 from ..parts.doctor import Context, Out
 from ..parts.probes import Prepared, Probe, ProbeResult
 from . import SPEC
@@ -48,45 +47,16 @@ def probes(home: Path, args: list[str]) -> list[tuple[str, Probe]]:
 def load_settings(host: Host, timeout: float = 60) -> ProbeResult:
     """`gemini -l`: ok when Gemini loaded the settings (exit 0); `data.problem` is what it said
     about a file it could not read ({file, why}), `data.output` its text."""
-    exe = host.which(GEMINI.binary)
-    if exe is None:
-        return not_installed(T, "settings", GEMINI.binary)
     env = {k: v for k, v in host.env.items() if k != "GOOGLE_GEMINI_BASE_URL"}
     env.update(LOAD_ENV)
-    t0 = time.monotonic()
-    res = host.run([exe, *LOAD_ARGS], timeout=timeout, cwd=cwd(host), env=env)
-    secs = time.monotonic() - t0
-    if res.timed_out:
-        return ProbeResult(T, "settings", False, None, f"timed out after {timeout:g}s", secs)
-    text = _ANSI.sub("", f"{res.stdout}\n{res.stderr}").strip()
-    m = _CANNOT_READ.search(text)
-    data = {"output": text[:2000],
-            "problem": {"file": m.group("file"), "why": m.group("why")} if m else None}
-    if res.returncode != 0:
-        return ProbeResult(T, "settings", False, data, f"exit {res.returncode}", secs)
-    return ProbeResult(T, "settings", True, data, None, secs)
+    return run_load(host, T, "settings", GEMINI.binary, LOAD_ARGS, timeout,
+                    lambda so, se: cannot_read(_CANNOT_READ, _ANSI.sub("", f"{so}\n{se}").strip()),
+                    env=env)
 
 
 def compare(ctx: Context, results: dict[str, ProbeResult | None], outs: dict[str, Out]) -> None:
-    out = outs[SETTINGS]
-    res = results.get(f"{T}.settings")
-    if res is None:
-        out.skipped("gemini -l: not run")
-        return
-    if unavailable(res, out, "gemini -l"):
-        return
-    data = res.data if isinstance(res.data, dict) else {}
-    problem = data.get("problem")
-    if isinstance(problem, dict):
-        f = str(problem.get("file") or "").rstrip(":")
-        out.error(f"Gemini CLI cannot read {tilde(ctx, f)}: {tilde(ctx, str(problem.get('why')))}; "
-                  "it stops every run until the file is fixed", fix="fix the file",
-                  path=f or None)
-    elif not res.ok:
-        out.error(f"Gemini CLI did not load its settings ({res.error}): "
-                  f"{tilde(ctx, str(data.get('output') or ''))}", fix="run `gemini` by hand to see why")
-    else:
-        out.ok(f"Gemini CLI loads its settings ({seconds(res)})")
+    settings_loaded(ctx, outs[SETTINGS], results.get(f"{T}.settings"), "gemini -l", SPEC.title,
+                    fix="fix the file", by_hand="run `gemini` by hand to see why")
 
 
 TYPE_CHECKING = False

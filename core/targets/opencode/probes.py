@@ -10,12 +10,11 @@ every enabled server: never run (docs/facts/opencode.md section 6).
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 from ...host import Host
 from ..checks.live import seconds, tilde, unavailable
-from ..checks.probing import cwd, not_installed
+from ..checks.probing import run_load
 from ..parts.doctor import Context, Out
 from ..parts.probes import Prepared, Probe, ProbeResult
 from . import SPEC
@@ -45,24 +44,17 @@ def probes(home: Path, args: list[str]) -> list[tuple[str, Probe]]:
 def load_config(host: Host, timeout: float = 60) -> ProbeResult:
     """`opencode debug config`: ok when OpenCode loaded its config (exit 0 and JSON); `data` is
     {"config": the merged config or None, "output": its text when it is not JSON}."""
-    exe = host.which(OPENCODE.binary)
-    if exe is None:
-        return not_installed(T, "config", OPENCODE.binary)
-    t0 = time.monotonic()
-    res = host.run([exe, *LOAD_ARGS], timeout=timeout, cwd=cwd(host),
-                   env=VERSION_ENV)
-    secs = time.monotonic() - t0
-    if res.timed_out:
-        return ProbeResult(T, "config", False, None, f"timed out after {timeout:g}s", secs)
+    return run_load(host, T, "config", OPENCODE.binary, LOAD_ARGS, timeout, _config,
+                    ok=lambda data: data["config"] is not None, env=VERSION_ENV)
+
+
+def _config(stdout: str, stderr: str) -> dict:
     try:
-        merged = json.loads(res.stdout)
+        merged = json.loads(stdout)
     except ValueError:
         merged = None
-    data = {"config": merged if isinstance(merged, dict) else None,
-            "output": f"{res.stdout}\n{res.stderr}".strip()[:2000]}
-    if res.returncode != 0 or data["config"] is None:
-        return ProbeResult(T, "config", False, data, f"exit {res.returncode}", secs)
-    return ProbeResult(T, "config", True, data, None, secs)
+    return {"config": merged if isinstance(merged, dict) else None,
+            "output": f"{stdout}\n{stderr}".strip()[:2000]}
 
 
 def compare(ctx: Context, results: dict[str, ProbeResult | None], outs: dict[str, Out]) -> None:
