@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any
 
 from ...desired import Desired, DesiredState
 from ...disk import DiskView
@@ -36,7 +35,7 @@ from ...errors import UserError
 from ...model import McpServer, Profile
 from ...policy import compiled as compiled_policy
 from ...secrets import scan_value
-from .. import registry, skills
+from .. import registry, settings_shape, skills
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..mcp_excluded import get as _get
 from ..mcp_excluded import names as _names
@@ -54,8 +53,6 @@ RESERVED_SETTINGS = {
              "declare hooks in profile.toml",
     "mcpServers": "declare MCP servers in the profile's mcp.json; agentdeck writes them",
 }
-COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
-SCANNED_FIELDS = ("command", "args", "env", "url", "httpUrl", "headers")
 
 
 def hook_group(wrapper_path: Path, event: str, timeout: int) -> dict:
@@ -70,36 +67,7 @@ def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], li
     """(the settings.json mcpServers entry or None, warnings, secret hits) for one neutral
     server: stdio {command, args, env}; a remote one `url` (SSE) or `httpUrl` (streamable
     HTTP) with `headers` (docs/facts/gemini.md section 4)."""
-    warnings: list[str] = []
-    problem = srv.check()
-    if problem:
-        return None, [f"MCP server {name}: {problem}; not written"], []
-    out: dict[str, Any] = {}
-    if srv.transport == "stdio":
-        out["command"] = srv.command
-        if srv.args:
-            out["args"] = list(srv.args)
-        if srv.env:
-            out["env"] = dict(srv.env)
-    else:
-        out["httpUrl" if srv.transport == "http" else "url"] = srv.url
-        if srv.headers:
-            out["headers"] = dict(srv.headers)
-    dropped = [f for f in COPILOT_ONLY_MCP_FIELDS
-               if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
-    if dropped:
-        warnings.append(f"MCP server {name}: {', '.join(dropped)} are Copilot settings; not "
-                        "written for Gemini CLI")
-    for k, v in (srv.model_extra or {}).items():
-        if k not in ("type", "disabled", "enabled"):
-            out.setdefault(k, v)
-    hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in SCANNED_FIELDS if f in out
-            for h in scan_value(out[f], f)]
-    if hits:
-        warnings.append(f"MCP server {name}: literal credential(s) in the profile "
-                        f"({'; '.join(hits)}); settings.json is written 0600 -- prefer "
-                        "\"$VAR\" (Gemini expands it)")
-    return out, warnings, hits
+    return settings_shape.translate_mcp(name, srv, registry.spec(T).title, "\"$VAR\" (Gemini expands it)")
 
 
 class GeminiTarget(Target):
@@ -185,10 +153,7 @@ class GeminiTarget(Target):
     # ---- whether Gemini reads the persona file at all ----------------------------------------
     def _persona_read(self, settings: dict | None, path: Path, view: DiskView,
                       st: DesiredState) -> None:
-        names = _get(settings or {}, GEMINI.persona_name_key)
-        listed = [names] if isinstance(names, str) else _names(names)
-        if names is not None and GEMINI.persona_file not in listed:
-            st.warn(f"{view.host.display(path)} sets context.fileName to "
-                    f"{', '.join(listed) or repr(names)}, so Gemini CLI does not read "
-                    f"{GEMINI.persona_file} (the persona agentdeck writes); add "
-                    f"\"{GEMINI.persona_file}\" to that list")
+        unread = settings_shape.persona_unread(settings, GEMINI, self.spec.title,
+                                               view.host.display(path))
+        if unread:
+            st.warn(unread)

@@ -32,7 +32,6 @@ paths rules), info["mcp"] (servers with reasons "enabled" | "always-enabled" |
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ...desired import Desired, DesiredState
 from ...disk import DiskView
@@ -40,10 +39,8 @@ from ...errors import UserError
 from ...model import McpServer, Profile
 from ...policy import compiled as compiled_policy
 from ...secrets import scan_value
-from .. import registry, skills
+from .. import registry, settings_shape, skills
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
-from ..mcp_excluded import get as _get
-from ..mcp_excluded import names as _names
 from ..mcp_excluded import plan_mcp
 from ..persona import PERSONA_MARKERS, build_persona
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
@@ -59,45 +56,13 @@ RESERVED_SETTINGS = {
     "mcpServers": "declare MCP servers in the profile's mcp.json; agentdeck writes them",
     QWEN.settings_version_key: "agentdeck writes it while the file lacks it",
 }
-COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
-SCANNED_FIELDS = ("command", "args", "env", "url", "httpUrl", "headers")
 
 
 def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], list[str]]:
     """(the settings.json mcpServers entry or None, warnings, secret hits) for one neutral
     server. Qwen's stdio entry is {command, args, env, cwd, timeout}; a remote one `url` (SSE)
     or `httpUrl` (streamable HTTP) with `headers` (docs/facts/qwen.md section 3)."""
-    warnings: list[str] = []
-    problem = srv.check()
-    if problem:
-        return None, [f"MCP server {name}: {problem}; not written"], []
-    t = srv.transport
-    out: dict[str, Any] = {}
-    if t == "stdio":
-        out["command"] = srv.command
-        if srv.args:
-            out["args"] = list(srv.args)
-        if srv.env:
-            out["env"] = dict(srv.env)
-    else:
-        out["httpUrl" if t == "http" else "url"] = srv.url
-        if srv.headers:
-            out["headers"] = dict(srv.headers)
-    dropped = [f for f in COPILOT_ONLY_MCP_FIELDS
-               if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
-    if dropped:
-        warnings.append(f"MCP server {name}: {', '.join(dropped)} are Copilot settings; not "
-                        "written for Qwen Code")
-    for k, v in (srv.model_extra or {}).items():
-        if k not in ("type", "disabled", "enabled"):
-            out.setdefault(k, v)
-    hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in SCANNED_FIELDS if f in out
-            for h in scan_value(out[f], f)]
-    if hits:
-        warnings.append(f"MCP server {name}: literal credential(s) in the profile "
-                        f"({'; '.join(hits)}); settings.json is written 0600 -- prefer "
-                        "\"${VAR}\" (Qwen expands it)")
-    return out, warnings, hits
+    return settings_shape.translate_mcp(name, srv, registry.spec(T).title, "\"${VAR}\" (Qwen expands it)")
 
 
 class QwenTarget(Target):
@@ -194,10 +159,7 @@ class QwenTarget(Target):
     # ---- whether Qwen reads the persona file at all ------------------------------------------
     def _persona_read(self, settings: dict | None, path: Path, view: DiskView,
                       st: DesiredState) -> None:
-        names = _get(settings or {}, QWEN.persona_name_key)
-        listed = [names] if isinstance(names, str) else _names(names)
-        if names is not None and QWEN.persona_file not in listed:
-            st.warn(f"{view.host.display(path)} sets context.fileName to "
-                    f"{', '.join(listed) or repr(names)}, so Qwen Code does not read "
-                    f"{QWEN.persona_file} (the persona agentdeck writes); add \"{QWEN.persona_file}\" "
-                    "to that list")
+        unread = settings_shape.persona_unread(settings, QWEN, self.spec.title,
+                                               view.host.display(path))
+        if unread:
+            st.warn(unread)
