@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..plan import shared_words
-
 
 @dataclass(frozen=True)
 class TargetStatus:
@@ -34,10 +32,12 @@ class TargetStatus:
         if self.in_sync:
             return "in sync"
         parts = []
-        n = self.changes or sum(k for _, k in self.shared)
-        if n:
-            parts.append(shared_words(self.changes, dict(self.shared),
-                                      "change" + ("s" if n != 1 else "")))
+        shared = sum(k for _, k in self.shared)     # short: status names whose row counts them
+        if self.changes:
+            parts.append(f"{self.changes} change{'s' if self.changes != 1 else ''}"
+                         + (f" + {shared} shared" if shared else ""))
+        elif shared:
+            parts.append(f"{shared} shared change{'s' if shared != 1 else ''}")
         if self.hand_edits:
             parts.append(f"{self.hand_edits} hand-edit{'s' if self.hand_edits != 1 else ''}")
         if self.conflicts:
