@@ -201,6 +201,54 @@ def cli_proc(*args: str, env: dict[str, str], timeout: float = 120,
                           timeout=timeout)
 
 
+def _forked_cli(argv: list[str], env: dict[str, str], out: str, err: str) -> None:
+    """The child of cli_forked: this process's environment, working folder and standard streams
+    become the given ones (at the descriptor level: what the process writes, tracebacks
+    included, lands in the files), then agentdeck.core.cli.main runs and its exit code is the
+    process's."""
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(REPO)
+    for fd, path in ((1, out), (2, err)):
+        f = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(f, fd)
+        os.close(f)
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)   # noqa: SIM115 - process-long
+    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)   # noqa: SIM115 - process-long
+    try:
+        rc = cli.main([str(a) for a in argv])
+    except BaseException:                 # as `python -m` would: the traceback, exit 1
+        import traceback   # local: only a crashing child prints one
+        traceback.print_exc()
+        rc = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(rc)
+
+
+def cli_forked(*args: str, env: dict[str, str], scratch: Path,
+               timeout: float = 120) -> subprocess.CompletedProcess:
+    """`agentdeck ARGS` as a real process that can be killed, like cli_proc, forked from a server
+    that has agentdeck imported already (multiprocessing's forkserver), so a run costs its own
+    work and not an interpreter's start-up and imports (about 0.4 s of CPU each). `scratch`: a
+    folder for its captured output."""
+    import multiprocessing   # local: the crash series only
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["agentdeck.core.cli", "tests.safety.safety_helpers"])
+    scratch.mkdir(parents=True, exist_ok=True)
+    out, err = scratch / "stdout", scratch / "stderr"
+    p = ctx.Process(target=_forked_cli, args=([str(a) for a in args], env, str(out), str(err)))
+    p.start()
+    p.join(timeout)
+    if p.exitcode is None:
+        p.kill()
+        p.join()
+        raise subprocess.TimeoutExpired(["agentdeck", *args], timeout)
+    return subprocess.CompletedProcess(["agentdeck", *args], p.exitcode,
+                                       out.read_text(encoding="utf-8", errors="replace"),
+                                       err.read_text(encoding="utf-8", errors="replace"))
+
+
 def applied(rc: int, err: str) -> bool:
     """An apply's exit: 0, or 2 where only the messy home's own ~/.codex/hooks.json is kept (it
     is the operator's, so agentdeck's Codex hooks are not registered, and the apply says so)."""

@@ -15,6 +15,9 @@ After each kill:
 
 N is discovered, not assumed: k grows until the process runs to the end without being killed.
 Each series prints "N of N steps survived". Steps run two at a time, each worker in its own home.
+Each worker builds its scenario's home once and copies it back before every step (the copy is
+checked byte-identical to the first build), and the killed process is forked from a server with
+agentdeck imported (safety_helpers.cli_forked), so a step costs the apply, not a start-up.
 """
 from __future__ import annotations
 
@@ -30,9 +33,10 @@ import pytest
 
 from agentdeck.core import apply as applier
 from agentdeck.core import cli, engine
-from tests.safety.safety_helpers import (applied, HOMES, available, clean_env, cli_inproc, cli_proc,
-                                         diff_snapshots, home_snapshot, make_host, target_args,
-                                         temp_leftovers, unparsable_configs)
+from tests.safety.safety_helpers import (applied, HOMES, available, clean_env, cli_forked,
+                                         cli_inproc, cli_proc, diff_snapshots, home_snapshot,
+                                         make_host, target_args, temp_leftovers,
+                                         unparsable_configs)
 
 LEAN_PROFILE = """[profile]
 description = "a smaller profile: switching to it removes and rewrites things"
@@ -95,8 +99,11 @@ class Series:
 
     def worker(self, root: Path, w: int) -> None:
         home = root / f"worker-{w}" / "home"
+        template = root / f"worker-{w}" / "template"
         argv = _setup(self.scenario, home, self.names)
         before = home_snapshot(home)
+        # built at `home` (its files name that path), kept aside, copied back for every step
+        shutil.copytree(home, template, symlinks=True)
         _converge(home, argv, self.names)
         reference = home_snapshot(home)
         assert reference != before, "the scenario changes nothing: the test would prove nothing"
@@ -106,13 +113,16 @@ class Series:
                 if self.finished_at is not None and k > self.finished_at:
                     return
             assert k < 400, f"{self.var} is not honoured: the run never got killed at the end"
-            self.step(k, home, before, reference)
+            self.step(k, home, template, argv, before, reference)
             k += WORKERS
 
-    def step(self, k: int, home: Path, before: dict, reference: dict) -> None:
-        argv = _setup(self.scenario, home, self.names)
-        assert home_snapshot(home) == before, "the scenario's home is not deterministic"
-        r = cli_proc(*argv, env=clean_env(home, **{self.var: str(k)}))
+    def step(self, k: int, home: Path, template: Path, argv: list[str], before: dict,
+             reference: dict) -> None:
+        shutil.rmtree(home)
+        shutil.copytree(template, home, symlinks=True)
+        assert home_snapshot(home) == before, "the scenario's home is not copied back exactly"
+        r = cli_forked(*argv, env=clean_env(home, **{self.var: str(k)}),
+                       scratch=home.parent / "out")
         where = f"{self.scenario}, {self.var}={k}"
         if applied(r.returncode, r.stderr):       # ran to the end: there is no write k
             with self.lock:
