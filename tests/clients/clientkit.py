@@ -6,7 +6,9 @@ Layout (shared with .ci/install-clients.sh):
     <root>/agentihooks@<version>/venv                            or <checkout>/.cache/clients
     <root>/xdg                                                  (git-ignored)
 The shared <root>/xdg is every scratch host's XDG_CACHE_HOME, so Copilot unpacks its 235 MB
-bundle (xdg/copilot/pkg) once.
+bundle (xdg/copilot/pkg) once; the shared <root>/npm-cache is every scratch host's npm cache, so
+the default profile's `npx -y` servers are downloaded once (warm_npx_servers), not by the first
+turn of every test (about 4 s of CPU each).
 """
 from __future__ import annotations
 
@@ -104,6 +106,10 @@ class Clients:
     def xdg_cache(self) -> Path:
         return self.root / "xdg"
 
+    @property
+    def npm_cache(self) -> Path:
+        return self.root / "npm-cache"
+
 
 def install_all(root: Path | None = None) -> Clients:
     """Install (or reuse) every pinned CLI, all at once (so the installs together take no longer
@@ -151,6 +157,8 @@ def scratch_host(base: Path, clients: Clients) -> Host:
     os.chmod(dirs["XDG_RUNTIME_DIR"], 0o700)
     clients.xdg_cache.mkdir(parents=True, exist_ok=True)
     env["XDG_CACHE_HOME"] = str(clients.xdg_cache)
+    clients.npm_cache.mkdir(parents=True, exist_ok=True)
+    env["npm_config_cache"] = str(clients.npm_cache)
     node = shutil.which("node")
     path = [str(d) for d in clients.bin_dirs.values()]
     if node:
@@ -161,6 +169,34 @@ def scratch_host(base: Path, clients: Clients) -> Host:
         env.pop(var, None)
     env["GEMINI_CLI_SYSTEM_DEFAULTS_PATH"] = str(gemini_offline_defaults(clients.root))
     return Host.from_environment(home, env=env)
+
+
+#: the bundled profiles (the default one's MCP servers)
+PROFILES = Path(__file__).resolve().parents[2] / "profiles"
+
+
+def warm_npx_servers(clients: Clients) -> None:
+    """Each stdio server the default profile starts with `npx` is run once (it exits when its
+    stdin closes), so its package is in the shared npm cache before a CLI starts it: on a loaded
+    machine the first download can outlast a CLI's start-up wait (Qwen Code then warns "failed
+    to start"), which is the machine, not the installed configuration. One process at a time
+    (xdist workers share the cache); a warm cache takes a second."""
+    import subprocess   # local: the warm-up only
+    import tempfile   # local: as above
+
+    from agentdeck.core.formats.jsonc import JsonDoc   # local: as above
+
+    doc = JsonDoc.parse((PROFILES / "default" / "mcp.json").read_text()).data
+    servers = [s for s in (doc.get("mcpServers") or {}).values() if s.get("command") == "npx"]
+    clients.root.mkdir(parents=True, exist_ok=True)
+    with open(clients.root / ".npm-cache.lock", "w") as lock, \
+            tempfile.TemporaryDirectory(prefix="agentdeck-npx-") as tmp:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        host = scratch_host(Path(tmp), clients)
+        npx = host.which("npx")
+        for server in servers if npx else []:
+            subprocess.run([str(npx), *server.get("args", [])], env=dict(host.env), cwd=tmp,
+                           capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
 
 
 #: Gemini CLI's lowest settings layer for offline turns: with GOOGLE_GEMINI_BASE_URL set and no
@@ -208,6 +244,7 @@ def main() -> int:
             v = cli_version(host, t, timeout=300)
             print(f"install-clients: {t}: {d} (install {c.install_seconds[t]:.0f}s) "
                   f"-> --version {v or 'did not answer'}")
+    warm_npx_servers(c)
     # agentihooks (the tool the take-over tests install beside agentdeck) from the package
     # index now, not during the run
     import sys   # local: the pre-install only

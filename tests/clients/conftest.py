@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from clientkit import Clients, install_all, scratch_host
+from clientkit import Clients, install_all, scratch_host, warm_npx_servers
 from agentdeck.core.host import Host
 from tests.ci_rule import missing_tool
 
@@ -22,6 +22,8 @@ def clients() -> Clients:
           f"(installed: {', '.join(f'{t} {s:.0f}s' for t, s in c.install_seconds.items()) or '-'})")
     for target, why in c.failures.items():
         print(f"[clients] {target} unavailable: {why}")
+    if c.bin_dirs:
+        warm_npx_servers(c)
     return c
 
 

@@ -21,13 +21,9 @@ from offline_turn import turn_argv
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
-from agentdeck.core.formats.jsonc import JsonDoc
 from agentdeck.core.targets import registry
 
 pytestmark = pytest.mark.clients
-
-#: the bundled profiles (the default one's MCP servers)
-PROFILES = Path(__file__).resolve().parents[2] / "profiles"
 
 #: every registered target
 ALL = tuple(registry.NAMES)
@@ -78,18 +74,6 @@ def _warnings(text: str) -> list[str]:
             if WARNING.search(ln) and not any(p.search(ln) for p in SCRATCH)]
 
 
-def _prefetch_npx_servers(host, work: Path) -> None:
-    """Each stdio server the default profile starts with `npx` is run once (it exits when its
-    stdin closes), so its package is in the scratch home's npm cache before the CLIs start it:
-    on a loaded machine the first download can outlast a CLI's start-up wait (Qwen Code then
-    warns "failed to start"), which is the machine, not the installed configuration."""
-    doc = JsonDoc.parse((PROFILES / "default" / "mcp.json").read_text()).data
-    for server in (doc.get("mcpServers") or {}).values():
-        if server.get("command") == "npx":
-            subprocess.run([_exe(host, "npx"), *server.get("args", [])], env=dict(host.env),
-                           cwd=work, capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
-
-
 def test_a_fresh_default_install_starts_every_cli_without_a_warning(scratch_env, need, tmp_path):
     need(*ALL)
     host = scratch_env
@@ -100,7 +84,6 @@ def test_a_fresh_default_install_starts_every_cli_without_a_warning(scratch_env,
     work = tmp_path / "work"
     work.mkdir()
     subprocess.run(["git", "init", "-q", str(work)], check=True)
-    _prefetch_npx_servers(host, work)
     found = {}
     with ScriptedModel(command="echo hi") as m:
         for t in ALL:
