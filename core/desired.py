@@ -16,14 +16,17 @@ target's manifest recorded and what is on disk. Item kinds:
 type in core/kinds (kinds.kind_of(item)) with its fingerprint, its reading of the disk and the
 ops that write it and undo it.
 
-Adapters also return `info`: plain data the app's panes show (hooks, MCP servers, browser
-resolution), and `notices`: target-level warnings and info lines for the plan.
+Adapters also return `output`: typed facts about the target the features read (another tool's
+install found, browser resolution: core/targets/output.py), `info`: plain data the app's panes
+show (hooks, MCP servers), and `notices`: target-level warnings and info lines for the plan.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from .targets.output import TargetOutput
 
 Kind = Literal["file", "key", "block", "link", "aside"]
 
@@ -91,6 +94,7 @@ class DesiredState:
     items: list[Desired] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
+    output: TargetOutput = field(default_factory=TargetOutput)
 
     def add(self, item: Desired) -> Desired:
         self.items.append(item)

@@ -53,6 +53,7 @@ from .kinds.block import ours_there
 from .kinds.key import find_member, with_member, without_member  # noqa: F401
 from .manifest import Entry, Manifest
 from .output_guard import redact_output
+from .targets.output import TargetOutput
 
 if TYPE_CHECKING:   # the type only: core.held imports this module's Plan the same way
     from . import held
@@ -230,6 +231,8 @@ class Plan:
     items: list[PlanItem] = field(default_factory=list)
     notices: dict[str, list[Notice]] = field(default_factory=dict)
     info: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: each target's adapter output (typed facts: core/targets/output.py)
+    output: dict[str, TargetOutput] = field(default_factory=dict)
     inputs: dict[str, str | None] = field(default_factory=dict)
     manifests: dict[str, Manifest] = field(default_factory=dict)
     decisions: dict[str, str] = field(default_factory=dict)
@@ -568,6 +571,7 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
     for st in states:
         plan.notices[st.target] = list(st.notices)
         plan.info[st.target] = st.info
+        plan.output[st.target] = st.output
         man = manifests[st.target]
         wanted_ids: set[str] = set()
         for d in st.items:

@@ -18,13 +18,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
 MANIFEST_NAME = ".agentdeck-managed.json"
 
-#: what an adapter may declare it can do (RunOptions fields it honours)
+#: what an adapter may declare it can do (RunOptions fields it honours, facts it reports)
 TRUST_HOOKS = "trust_hooks"        # the CLI gates hooks on trust: `--trust-hooks` adds trust items
 MCP_SWITCHES = "mcp_switches"      # per-server on/off switches (the app's MCP pane), planned
                                    # through the profile's disabled-server list
 DISABLE_ALL = "disable_all_hooks"  # the CLI has one setting that switches every hook off
                                    # (`disableAllHooks`): the Hooks pane shows it as found
-CAPABILITIES = (TRUST_HOOKS, MCP_SWITCHES, DISABLE_ALL)
+BROWSER = "browser_setting"        # the CLI opens a browser for an MCP server's sign-in and
+                                   # agentdeck resolves which (TargetOutput.browser: the
+                                   # Browser pane, onboarding's detect step)
+CAPABILITIES = (TRUST_HOOKS, MCP_SWITCHES, DISABLE_ALL, BROWSER)
 
 
 #: the channel through which agentdeck's guard reaches the CLI (TargetSpec.enforcement)

@@ -17,13 +17,13 @@ takeover part core/targets/<name>/takeover.py for what it writes there):
   settings keys, sidecar, env files, ~/.bashrc block, wrapper, skills
                                   kept as they are (listed so the operator sees all of it)
 
-The group is plain data in the target's info["found"] and the plan's JSON form ("found").
+The group is the adapter's output (TargetOutput.found, core/targets/output.py) and the plan's
+JSON form ("found").
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..desired import Desired, DesiredState
 from ..disk import DiskView
@@ -32,6 +32,7 @@ from ..formats.blocks import find_block
 from ..formats.errors import FormatError
 from ..manifest import entry_id
 from . import registry
+from .output import FoundInstall, FoundPart
 from .parts.takeover import TargetInstall
 
 GROUP = "takeover"
@@ -69,12 +70,19 @@ class Found:
                            "item": item, "name": name})
 
     def info(self) -> dict:
+        return self.typed().as_json()
+
+    def typed(self) -> FoundInstall:
+        """What the adapter reports of it (TargetOutput.found)."""
         warn = None
         if self.version and self.version.split(".")[0] != self.tool.major:
             warn = (f"agentdeck knows {self.tool.name} {self.tool.major}.x (verified with "
                     f"{self.tool.verified}); this is {self.version}: check each part below")
-        return {"tool": self.tool.name, "version": self.version, "verified": self.tool.verified,
-                "title": self.title, "warning": warn, "parts": self.parts}
+        return FoundInstall(
+            tool=self.tool.name, version=self.version, verified=self.tool.verified,
+            title=self.title, warning=warn,
+            parts=tuple(FoundPart(what=p["what"], path=p["path"], fate=p["fate"], note=p["note"],
+                                  item=p["item"], name=p["name"]) for p in self.parts))
 
 
 def possessive(name: str) -> str:
@@ -330,5 +338,7 @@ def tool_servers(found: list[Found]) -> set[str]:
     return {p["name"] for f in found for p in f.parts if p["what"] == "MCP server"}
 
 
-def infos(found: list[Found]) -> list[dict[str, Any]]:
-    return [f.info() for f in found]
+def record(st: DesiredState, found: list[Found]) -> None:
+    """Report the installs found in the adapter's output (TargetOutput.found)."""
+    st.info["found"] = [f.info() for f in found]
+    st.output.found = tuple(f.typed() for f in found)

@@ -14,13 +14,14 @@ summary; under CI, with `CI` set, the update flag fails instead).
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import importlib
 import json
 import os
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,3 +145,22 @@ def home_listing(host, spec, own: tuple[str, ...] | None) -> str:
 
 def info_json(info: dict) -> str:
     return json.dumps(info, indent=1, sort_keys=True)
+
+
+def plain(value: object) -> object:
+    """A typed adapter output (core/targets/output.py) as plain JSON data, by field name."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def pane_info(plan, target: str) -> dict:
+    """What the golden's info section shows: the adapter's typed output (its facts that are
+    there, by field name) beside its plain info."""
+    typed = plain(plan.output[target])
+    assert isinstance(typed, dict)
+    return {**plan.info[target], **{k: v for k, v in typed.items() if v is not None}}

@@ -14,7 +14,8 @@ import pytest
 from agentdeck.core import engine
 from agentdeck.core.render import render_plan
 from agentdeck.core.targets import registry
-from tests.golden.golden_kit import GOLDEN, check, goldens_of, home_listing, info_json, normalize
+from tests.golden.golden_kit import (GOLDEN, check, goldens_of, home_listing, info_json, normalize,
+                                     pane_info)
 
 CASES = [(name, golden) for name in registry.NAMES if goldens_of(name)
          for golden in goldens_of(name).homes]
@@ -25,7 +26,7 @@ def run(host, tmp_path, target: str, golden, monkeypatch) -> str:
     after = golden.prepare(host, monkeypatch)
     spec = registry.spec(target)
     plan = engine.build_plan(host, golden.profile, [target], trust_hooks=golden.trust_hooks)
-    info, subs = goldens.stable_info(plan.info[target], host)
+    info, subs = goldens.stable_info(pane_info(plan, target), host)
     parts = ["=== plan", render_plan(plan, host), "=== info", info_json(info)]
     result = engine.apply_plan(host, plan)
     assert result.ok, result.leftover

@@ -176,7 +176,7 @@ class ClaudeTarget(Target):
                        reason="the profile's AGENTS.md chain and compiled rules; your text outside "
                               "the markers is kept"))
         self._skills(profile, view, st)
-        st.info["found"] = takeover.infos(takeover.detect(view, T))   # another tool's install
+        takeover.record(st, takeover.detect(view, T))   # another tool's install
         return st
 
     # ---- hooks: inline in settings.json, the nested schema (targets/settings_hooks.py) -----------

@@ -162,7 +162,7 @@ class CodexTarget(Target):
                        replaces=replaces, pinned=replaces is not None,
                        reason=why or "the profile's AGENTS.md chain and compiled rules; your text "
                                      "outside the markers is kept"))
-        st.info["found"] = takeover.infos(found)
+        takeover.record(st, found)
         info = skills.shared_skill_items(T, profile, view, st,
                                   "Codex has no slash commands (~/.codex/prompts is gone since "
                                   "0.117): the command becomes a model-discoverable skill")

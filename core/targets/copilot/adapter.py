@@ -156,7 +156,7 @@ class CopilotTarget(Target):
                        replaces=replaces, pinned=replaces is not None,
                        reason=why or "the profile's AGENTS.md chain and compiled rules; your text "
                                      "outside the markers is kept"))
-        st.info["found"] = takeover.infos(found)
+        takeover.record(st, found)
         self._skills(profile, view, st)
         for w in profile.directive_warnings:
             st.warn(w)
@@ -378,6 +378,7 @@ class CopilotTarget(Target):
         for n in res.notes + env.notes:
             st.note(n)
         st.info["browser"] = res.info()
+        st.output.browser = res.typed()
         env_path = host.state_dir / directives.ENV_FILE_NAME
         bashrc = host.home / ".bashrc"
         text = directives.render_env_file(profile.name, env.variables) if env.variables else None

@@ -32,9 +32,11 @@ import json
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from types import MappingProxyType
 from typing import Any
 
 from ...host import Host
+from ..output import BrowserCandidate, BrowserInfo
 
 CHROME = "/mnt/c/Program Files/Google/Chrome/Application/chrome.exe"
 CHROME_X86 = "/mnt/c/Program Files (x86)/Google/Chrome/Application/chrome.exe"
@@ -83,6 +85,18 @@ class BrowserResolution:
             "warnings": list(self.warnings),
             "notes": list(self.notes),
         }
+
+    def typed(self) -> BrowserInfo:
+        """The adapter's report of it (TargetOutput.browser)."""
+        env = self.env_value
+        return BrowserInfo(
+            wsl=self.wsl, browser_command=self.browser_command, suppress_launch=self.suppress,
+            candidates=tuple(BrowserCandidate(str(c["name"]), str(c["path"]), bool(c["found"]))
+                             for c in self.candidates),
+            argv=tuple(self.argv) if self.argv is not None else None,
+            env=MappingProxyType({"COPILOT_DEBUG_BROWSER": env} if env is not None else {}),
+            source=self.source, suppress_sink=self.sink_file,
+            warnings=tuple(self.warnings), notes=tuple(self.notes))
 
 
 def _is_explorer(prog: str) -> bool:
