@@ -91,11 +91,11 @@ def not_registered(host: Host, plan, target: str, hooks: dict, read=None) -> lis
     if str(wpath) in text:       # an edited copy of ours: it still calls the wrapper
         return []
     whose = ""
-    for f in (plan.info.get(target) or {}).get("found") or []:
-        if any(p.get("path") == str(hfile) for p in f.get("parts") or []):
-            if f.get("tool"):
+    for f in plan.output[target].found if target in plan.output else ():
+        if any(p.path == str(hfile) for p in f.parts):
+            if f.tool:
                 from .targets.takeover import possessive
-                whose = possessive(str(f["tool"])) + " "
+                whose = possessive(f.tool) + " "
     shown = host.display(hfile)
     events = [str(e.get("event")) for e in hooks.get("events") or [] if isinstance(e, dict)]
     return [Inert("not-registered",

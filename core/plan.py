@@ -411,7 +411,8 @@ class Plan:
             "errors": self.errors,
             # other tools' installs found per target and what this plan does with each part
             # (core/targets/takeover.py; docs/migrating.md)
-            "found": {t: (self.info.get(t) or {}).get("found", []) for t in self.targets},
+            "found": {t: [f.as_json() for f in self.output[t].found] if t in self.output else []
+                      for t in self.targets},
         }
 
 

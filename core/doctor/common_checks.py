@@ -111,30 +111,30 @@ def _takeover(target: str):
         if err is not None:
             out.skipped("the plan could not be computed (see the plan check)")
             return
-        found = (plan.info.get(target) or {}).get("found") or []
+        found = plan.output[target].found if target in plan.output else ()
         if not found:
             out.ok("no other tool's hook install found here")
             return
         by_id = {i.id: i for i in plan.for_target(target)}
         for f in found:
             pending, both = [], []
-            for p in f["parts"]:
-                it = by_id.get(p.get("item") or "")
+            for p in f.parts:
+                it = by_id.get(p.item or "")
                 if it is not None and (plan.action(it) != "none" or it.cls in ("conflict", "foreign")):
-                    pending.append(p["what"])
-                elif p["fate"] == "kept" and p["what"] in ("hooks", "hooks file"):
-                    both.append(p["note"])
-            if f.get("warning"):
-                out.warning(f"{f['title']}: {f['warning']}")
+                    pending.append(p.what)
+                elif p.fate == "kept" and p.what in ("hooks", "hooks file"):
+                    both.append(p.note)
+            if f.warning:
+                out.warning(f"{f.title}: {f.warning}")
             if pending:
-                out.warning(f"{f['title']}; not taken over yet: {', '.join(pending)}",
+                out.warning(f"{f.title}; not taken over yet: {', '.join(pending)}",
                             fix="`agentdeck plan` shows the group (docs/migrating.md); `agentdeck "
                                 "apply` carries it out (decide its persona with --keep/--take)")
             for note in both:
-                out.warning(f"{f['title']}: {note}")
+                out.warning(f"{f.title}: {note}")
             if not pending and not both:
-                done = [p["what"] for p in f["parts"] if p["fate"] in ("set aside", "replaced")]
-                out.ok(f"{f['title']}; taken over" + (f" ({', '.join(done)})" if done else "")
+                done = [p.what for p in f.parts if p.fate in ("set aside", "replaced")]
+                out.ok(f"{f.title}; taken over" + (f" ({', '.join(done)})" if done else "")
                        + "; the rest is kept as it is")
     return fn
 

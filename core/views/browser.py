@@ -5,15 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .info import rows, section, strs
+from ..targets import registry
+from ..targets.output import BrowserCandidate
+from ..targets.spec import BROWSER
+from .info import output
 from . import targets
-
-
-@dataclass(frozen=True)
-class BrowserCandidate:
-    name: str
-    path: str
-    found: bool
 
 
 @dataclass(frozen=True)
@@ -36,23 +32,20 @@ class BrowserView:
 
 
 def of(plan: Any, target: str) -> BrowserView | None:
-    """The target's browser resolution, or None when it has no such setting in this plan."""
-    b = section(plan, target, "browser")
-    if not b:
+    """The target's browser resolution, or None when the target has no such setting
+    (capability BROWSER) or the plan has none for it (the target could not be planned)."""
+    spec = registry.BY_NAME.get(target)
+    if spec is None or not spec.can(BROWSER):
+        return None
+    b = output(plan, target).browser
+    if b is None:
         return None
     text = targets.of(target).browser
-    argv = b.get("argv")
-    env = b.get("env") if isinstance(b.get("env"), dict) else {}
     return BrowserView(
-        wsl=bool(b.get("wsl")), browser_command=b.get("browserCommand"),
-        suppress_launch=bool(b.get("suppressBrowserLaunch")),
-        candidates=tuple(BrowserCandidate(str(c.get("name", "")), str(c.get("path", "")),
-                                          bool(c.get("found")))
-                         for c in rows(b.get("candidates"))),
-        argv=strs(argv) if isinstance(argv, list) and argv else None,
-        env_var=str(next(iter(env), "")), source=str(b.get("source") or ""),
-        suppress_sink=str(b.get("suppress_sink") or ""),
-        notes=strs(b.get("notes")), warnings=strs(b.get("warnings")),
+        wsl=b.wsl, browser_command=b.browser_command, suppress_launch=b.suppress_launch,
+        candidates=b.candidates,
+        argv=b.argv or None, env_var=next(iter(b.env), ""), source=b.source,
+        suppress_sink=b.suppress_sink or "", notes=b.notes, warnings=b.warnings,
         writes_nothing=text.writes_nothing if text is not None else "nothing",
         not_wsl=text.not_wsl if text is not None else "not WSL")
 

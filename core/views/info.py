@@ -1,7 +1,17 @@
-"""Reading a target's `info` (plain data from its adapter) for the views built from it."""
+"""Reading a target's adapter output for the views built from it: the typed facts
+(`plan.output[target]`, core/targets/output.py) and the plain `info` data not typed yet."""
 from __future__ import annotations
 
 from typing import Any
+
+from ..targets.output import TargetOutput
+
+
+def output(plan: Any, target: str) -> TargetOutput:
+    """The target's adapter output in `plan` (an empty one when the plan has none for it: the
+    target could not be planned)."""
+    got = getattr(plan, "output", {}).get(target)
+    return got if isinstance(got, TargetOutput) else TargetOutput()
 
 
 def section(plan: Any, target: str, name: str) -> dict:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..targets import registry
 from ..targets.parts.views import TargetViews
-from ..targets.spec import TRUST_HOOKS
+from ..targets.spec import BROWSER, TRUST_HOOKS
 
 __all__ = ["TargetViews", "browser_targets", "of", "short", "title", "trust_file",
            "trust_targets"]
@@ -32,7 +32,7 @@ def short(name: str) -> str:
 
 def browser_targets() -> tuple[str, ...]:
     """The targets with a browser-for-sign-in setting (the Browser tab), in registry order."""
-    return tuple(n for n in registry.NAMES if of(n).browser is not None)
+    return tuple(s.name for s in registry.TARGETS if s.can(BROWSER))
 
 
 def trust_targets() -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from agentdeck.core.demo import files, make_demo_home
 from agentdeck.core.host import Host
 from agentdeck.core.targets import registry
 from agentdeck.core.targets.parts.views import TargetViews
-from agentdeck.core.targets.spec import DISABLE_ALL, TRUST_HOOKS
+from agentdeck.core.targets.spec import BROWSER, DISABLE_ALL, TRUST_HOOKS
 from agentdeck.core.views import browser, found, hooks, mcp, status, targets
 
 
@@ -83,13 +83,30 @@ def test_a_server_the_operator_switched_in_the_cli_is_said_in_that_clis_words(de
 
 @pytest.mark.parametrize("name", registry.NAMES)
 def test_a_browser_view_only_for_a_target_with_a_browser(demo_plan, name):
+    """The capability BROWSER decides: its adapter reports the resolution, its views part has
+    the words, and the view exists; a target without it has none of the three."""
+    can = registry.BY_NAME[name].can(BROWSER)
     view = browser.of(demo_plan, name)
-    assert (view is not None) == (name in targets.browser_targets())
+    reported = demo_plan.output[name].browser
+    assert (view is not None) == can == (name in targets.browser_targets())
+    assert (reported is not None) == can
+    assert (targets.of(name).browser is not None) == can
     if view is not None:
-        info = demo_plan.info[name]["browser"]
-        assert view.wsl is info["wsl"]
-        assert [c.name for c in view.candidates] == [c["name"] for c in info["candidates"]]
+        assert reported is not None
+        assert view.wsl is reported.wsl
+        assert view.candidates == reported.candidates
+        assert view.source == reported.source
         assert view.writes_nothing == targets.of(name).browser.writes_nothing
+
+
+def test_a_browser_report_without_the_capability_is_not_shown(demo_plan):
+    """The view asks the SPEC, not whether a report is there."""
+    plan = dataclasses.replace(demo_plan, output=dict(demo_plan.output))
+    some = next(r.browser for r in plan.output.values() if r.browser is not None)
+    for name in registry.NAMES:
+        if not registry.BY_NAME[name].can(BROWSER):
+            plan.output[name] = dataclasses.replace(plan.output[name], browser=some)
+            assert browser.of(plan, name) is None
 
 
 def test_found_and_status_views(demo_plan):
