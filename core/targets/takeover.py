@@ -69,9 +69,6 @@ class Found:
         self.parts.append({"what": what, "path": str(path), "fate": fate, "note": note,
                            "item": item, "name": name})
 
-    def info(self) -> dict:
-        return self.typed().as_json()
-
     def typed(self) -> FoundInstall:
         """What the adapter reports of it (TargetOutput.found)."""
         warn = None
@@ -340,5 +337,4 @@ def tool_servers(found: list[Found]) -> set[str]:
 
 def record(st: DesiredState, found: list[Found]) -> None:
     """Report the installs found in the adapter's output (TargetOutput.found)."""
-    st.info["found"] = [f.info() for f in found]
     st.output.found = tuple(f.typed() for f in found)

@@ -128,8 +128,8 @@ async def test_choices_reach_the_plan(empty_host, make_app):
         assert plan.targets == ["copilot"]
         assert plan.info["copilot"]["mcp"]["mcpDefaultDisabled"] is False
         assert not [i for i in plan.items if i.key == ["disabledMcpServers"]]
-        browser = plan.info["copilot"]["browser"]
-        assert browser["source"] == "suppressBrowserLaunch"
+        browser = plan.output["copilot"].browser
+        assert browser is not None and browser.source == "suppressBrowserLaunch"
         assert "Plan:" in static_text(screen, "#review-head")
 
 

@@ -156,10 +156,12 @@ def test_suppress_applies_when_browser_command_yields_nothing(host, fake):
     assert r.source == "suppressBrowserLaunch"
 
 
-def test_info_shape(host, fake):
+def test_the_typed_report(host, fake):
     fake["set_wsl"](True)
     fake["files"].add(browser.EDGE)
-    info = res(host, "auto").info()
-    assert set(info) == {"wsl", "browserCommand", "suppressBrowserLaunch", "candidates", "argv",
-                         "env", "source", "suppress_sink", "warnings", "notes"}
-    assert info["wsl"] is True and info["env"] == {"COPILOT_DEBUG_BROWSER": json.dumps([browser.EDGE])}
+    r = res(host, "auto")
+    info = r.typed()
+    assert info.wsl is True and dict(info.env) == {"COPILOT_DEBUG_BROWSER": json.dumps([browser.EDGE])}
+    assert info.argv == (browser.EDGE,) and info.source == r.source
+    assert [c.name for c in info.candidates] == [c["name"] for c in r.candidates]
+    assert [c.found for c in info.candidates] == [c["found"] for c in r.candidates]

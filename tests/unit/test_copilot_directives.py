@@ -108,7 +108,7 @@ def test_wsl_auto_browser_lands_in_the_env_file(host, monkeypatch):
     env_item = next(i for i in st.items if i.label == "directives env file")
     from agentdeck.core.formats.envfile import parse_env
     assert parse_env(env_item.value)["COPILOT_DEBUG_BROWSER"] == '["/usr/bin/wslview"]'
-    assert st.info["browser"]["argv"] == ["/usr/bin/wslview"]
+    assert st.output.browser is not None and st.output.browser.argv == ("/usr/bin/wslview",)
 
 
 # ---- settings.json keys ----------------------------------------------------------------------------

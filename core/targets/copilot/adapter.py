@@ -19,7 +19,10 @@ What agentdeck manages is recorded in the sidecar $COPILOT_HOME/.agentdeck-manag
 inside settings.json (Copilot warns about unknown keys on every launch). config.json (auth,
 trusted folders) is never written; only its trustedFolders list is read, to report repo hooks.
 
-The `info` dict (plain data for the app's panes; every path is absolute):
+Its typed output (core/targets/output.py): `found` (another tool's install, takeover.record)
+and `browser` (capability BROWSER: browser.BrowserResolution.typed(), which browser the
+directives resolve to). The `info` dict (plain data for the app's panes; every path is
+absolute):
 
   info["hooks"] = {
     "file": str, "wrapper": str,                    # hooks/agentdeck.json, agentdeck-hook.sh
@@ -61,13 +64,6 @@ The `info` dict (plain data for the app's panes; every path is absolute):
         "dropped": bool,                            # profile server not written (invalid)
     }],
   }
-  info["browser"] = core.targets.copilot.browser.BrowserResolution.info():
-    {"wsl": bool, "browserCommand": <directive as written>, "suppressBrowserLaunch": bool,
-     "candidates": [{"name", "path", "found"}],     # each probe, in order
-     "argv": [str] | None,                          # what COPILOT_DEBUG_BROWSER will hold
-     "env": {"COPILOT_DEBUG_BROWSER": str} | {},
-     "source": "browserCommand" | "suppressBrowserLaunch" | "none",
-     "suppress_sink": str | None, "warnings": [str], "notes": [str]}
   info["env"] = {"file": str, "bashrc": str, "lines": [str],   # the env file's variable lines
                  "variables": {name: {"value": str, "directive": str}},
                  "caveat": str}                     # non-interactive shells do not see them
@@ -377,7 +373,6 @@ class CopilotTarget(Target):
             st.warn(w)
         for n in res.notes + env.notes:
             st.note(n)
-        st.info["browser"] = res.info()
         st.output.browser = res.typed()
         env_path = host.state_dir / directives.ENV_FILE_NAME
         bashrc = host.home / ".bashrc"

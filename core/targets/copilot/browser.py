@@ -54,7 +54,7 @@ SINK_SCRIPT = 'echo "$1" >> "$0"'
 
 @dataclass
 class BrowserResolution:
-    """What the directives resolve to on this host; `info()` is the browser pane's data."""
+    """What the directives resolve to on this host; `typed()` is the adapter's report of it."""
     wsl: bool
     browser_command: Any = None            # the directive's value as written in the profile
     suppress: bool = False
@@ -71,20 +71,6 @@ class BrowserResolution:
         if self.argv is None:
             return None
         return json.dumps(self.argv, ensure_ascii=False)
-
-    def info(self) -> dict:
-        return {
-            "wsl": self.wsl,
-            "browserCommand": self.browser_command,
-            "suppressBrowserLaunch": self.suppress,
-            "candidates": list(self.candidates),
-            "argv": self.argv,
-            "env": ({"COPILOT_DEBUG_BROWSER": self.env_value} if self.argv is not None else {}),
-            "source": self.source,
-            "suppress_sink": self.sink_file,
-            "warnings": list(self.warnings),
-            "notes": list(self.notes),
-        }
 
     def typed(self) -> BrowserInfo:
         """The adapter's report of it (TargetOutput.browser)."""
