@@ -17,7 +17,8 @@ from ..disk import DiskView
 from ..errors import UserError
 from ..model import McpServer, Profile
 from . import registry, skills
-from .mcp_switches import ON_REASONS, not_written, switch_reason
+from .mcp_switches import ON_REASONS, not_written, report, switch_reason
+from .output import McpInfo, McpServerInfo
 from .mcp_switches import profile_disabled as profile_disabled_servers
 
 #: (entry, warnings, literal-credential hits) of one profile server, or (None, warnings, [])
@@ -65,7 +66,7 @@ def plan_mcp(target: str, facts: ExcludedFacts, fmt: str, translate: Translate,
     d = profile.directives
     always = set(d.mcpAlwaysEnabled)
     disabled = profile_disabled_servers(profile)
-    servers: list[dict] = []
+    servers: list[McpServerInfo] = []
     off: list[str] = []
     for name, srv in profile.mcp_servers.items():
         skills.safe_name(name, "MCP server name")
@@ -87,11 +88,10 @@ def plan_mcp(target: str, facts: ExcludedFacts, fmt: str, translate: Translate,
                        label=f"MCP server {name}", group="mcp", warnings=warnings,
                        secret=bool(hits), file_mode=0o600 if hits else None,
                        reason=f"{srv.transport} server from the profile{why}"))
-        servers.append({"name": name, "transport": srv.transport, "origin": "profile",
-                        "enabled": on,
-                        "enabled_now": name in on_disk and name not in have,
-                        "reason": reason, "tools": None, "secret": bool(hits),
-                        "warnings": warnings, "dropped": False})
+        servers.append(McpServerInfo(
+            name=name, transport=srv.transport, origin="profile", enabled=on,
+            enabled_now=name in on_disk and name not in have, reason=reason, secret=bool(hits),
+            warnings=tuple(warnings)))
     for name in off:
         if name in have and name not in mine:
             continue                                     # already yours in the list
@@ -104,16 +104,15 @@ def plan_mcp(target: str, facts: ExcludedFacts, fmt: str, translate: Translate,
         if name in profile.mcp_servers:
             continue
         ex = name in have
-        servers.append({"name": name,
-                        "transport": "stdio" if isinstance(entry, dict) and "command" in entry
-                        else "http",
-                        "origin": "operator", "enabled": not ex, "enabled_now": not ex,
-                        "reason": "operator-disabled" if ex else "enabled", "tools": None,
-                        "secret": False, "warnings": [], "dropped": False})
+        servers.append(McpServerInfo(
+            name=name,
+            transport="stdio" if isinstance(entry, dict) and "command" in entry else "http",
+            origin="operator", enabled=not ex, enabled_now=not ex,
+            reason="operator-disabled" if ex else "enabled"))
         for k in facts.mcp_ignored_entry_keys:
             if isinstance(entry, dict) and k in entry and name not in have:
                 st.warn(f"your MCP server {name} sets {k!r}, which {title} does not read: it "
                         f"starts; name it in {shown_key} in {host.display(path)} to keep it off")
-    st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
-                      "mcpAlwaysEnabled": sorted(always), "servers": servers,
-                      "excluded": have}
+    report(st, McpInfo(file=str(path), default_disabled=d.mcpDefaultDisabled,
+                       always_enabled=tuple(sorted(always)), servers=tuple(servers),
+                       off_list_found=tuple(have)))

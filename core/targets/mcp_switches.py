@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from ..desired import DesiredState
 from . import registry
+from .output import McpInfo, McpServerInfo
 
 
 def switch_mcp(profile, switches: Mapping[str, bool]):
@@ -66,11 +68,18 @@ def switch_reason(profile, name: str, disabled: set[str] | None = None) -> str:
 ON_REASONS = ("always-enabled", "enabled")
 
 
-def not_written(st, name: str, transport: str, warnings: list[str]) -> dict:
+def not_written(st: DesiredState, name: str, transport: str,
+                warnings: list[str]) -> McpServerInfo:
     """A profile server the adapter cannot write (its translation failed): its warnings go to
-    the plan, and its row of the MCP pane's info says so."""
+    the plan, and its row of the adapter's MCP report says so."""
     for w in warnings:
         st.warn(w)
-    return {"name": name, "transport": transport, "origin": "profile", "enabled": False,
-            "enabled_now": False, "reason": "not-written", "tools": None, "secret": False,
-            "warnings": warnings, "dropped": True}
+    return McpServerInfo(name=name, transport=transport, origin="profile", enabled=False,
+                         enabled_now=False, reason="not-written", warnings=tuple(warnings),
+                         dropped=True)
+
+
+def report(st: DesiredState, mcp: McpInfo) -> None:
+    """The adapter's report of its MCP servers (TargetOutput.mcp)."""
+    st.output.mcp = mcp
+    st.info["mcp"] = mcp.as_dict()

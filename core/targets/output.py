@@ -2,7 +2,8 @@
 target (`DesiredState.output`, `Plan.output[target]`).
 
 An adapter describes what it found and decided beside its plan items: another tool's install
-in the CLI's home (`found`), the browser the CLI opens to sign in (`browser`). Each kind of fact
+in the CLI's home (`found`), the browser the CLI opens to sign in (`browser`), its MCP servers
+and why each is on or off (`mcp`). Each kind of fact
 is one frozen dataclass here; the doctor, the plan's JSON form and the app's views
 (core/views/) read their attributes. Whether a target can have a fact at all is a property of
 the target, declared in its SPEC (core/targets/spec.py: capability BROWSER), never inferred from
@@ -83,8 +84,75 @@ class BrowserInfo:
     notes: tuple[str, ...] = ()
 
 
+#: why an MCP server is on or off after this plan (McpServerInfo.reason; core/views/mcp.py has
+#: the words)
+MCP_REASONS = ("enabled", "always-enabled", "default-disabled", "profile-disabled",
+               "operator-enabled", "operator-disabled", "not-written")
+
+
+def tool_names(value: object) -> tuple[str, ...] | None:
+    """A server's tool allow-list as the profile or the CLI's config gives it (None: all)."""
+    return tuple(str(v) for v in value) if isinstance(value, (list, tuple)) else None
+
+
+@dataclass(frozen=True)
+class McpServerInfo:
+    """One MCP server in the CLI's config after this plan: the profile's or the operator's."""
+    name: str
+    transport: str                  # "stdio" | "http" | "sse" | ...
+    origin: str                     # "profile" | "operator"
+    enabled: bool                   # as this plan wants it
+    reason: str                     # one of MCP_REASONS
+    #: as the CLI's config says now (None: not said)
+    enabled_now: bool | None = None
+    tools: tuple[str, ...] | None = None
+    secret: bool = False            # holds literal credentials
+    warnings: tuple[str, ...] = ()
+    dropped: bool = False           # the profile's server is not written (invalid)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "transport": self.transport, "origin": self.origin,
+                "enabled": self.enabled, "enabled_now": self.enabled_now,
+                "reason": self.reason, "tools": list(self.tools) if self.tools is not None
+                else None, "secret": self.secret, "warnings": list(self.warnings),
+                "dropped": self.dropped}
+
+
+@dataclass(frozen=True)
+class McpInfo:
+    """The CLI's MCP servers after this plan, and the profile's switches that decided them."""
+    file: str                       # where the servers are configured
+    default_disabled: bool          # the profile's mcpDefaultDisabled
+    always_enabled: tuple[str, ...] = ()  # the profile's mcpAlwaysEnabled, sorted
+    servers: tuple[McpServerInfo, ...] = ()
+    #: where the CLI keeps its off list, when that is another file ("" for the same file)
+    settings: str = ""
+    #: a CLI that switches servers off by name in a list: the list as this plan leaves it
+    #: (Copilot's disabledMcpServers), or as found on disk (an `mcp.excluded` list, whose
+    #: members agentdeck adds are items of the plan); None: the CLI keeps no such list
+    off_list_planned: tuple[str, ...] | None = None
+    off_list_found: tuple[str, ...] | None = None
+
+    def server(self, name: str) -> McpServerInfo | None:
+        return next((s for s in self.servers if s.name == name), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"file": self.file, "mcpDefaultDisabled": self.default_disabled,
+                               "mcpAlwaysEnabled": list(self.always_enabled),
+                               "servers": [s.as_dict() for s in self.servers]}
+        if self.settings:
+            out["settings"] = self.settings
+        if self.off_list_planned is not None:
+            out["disabledMcpServers"] = list(self.off_list_planned)
+        if self.off_list_found is not None:
+            out["excluded"] = list(self.off_list_found)
+        return out
+
+
 @dataclass
 class TargetOutput:
     """What the adapter says about its target beside the plan items (filled while planning)."""
     found: tuple[FoundInstall, ...] = ()
     browser: BrowserInfo | None = None
+    #: its MCP servers (None: the adapter does not plan MCP servers for this target)
+    mcp: McpInfo | None = None

@@ -102,7 +102,8 @@ from ...secrets import scan_value
 from .. import skills, takeover
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
-from ..mcp_switches import ON_REASONS, not_written, switch_reason
+from ..mcp_switches import ON_REASONS, not_written, report, switch_reason
+from ..output import McpInfo, McpServerInfo
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 from . import SPEC
@@ -283,7 +284,7 @@ class ClaudeTarget(Target):
         d = profile.directives
         always = set(d.mcpAlwaysEnabled)
         profile_disabled = profile_disabled_servers(profile)
-        servers: list[dict] = []
+        servers: list[McpServerInfo] = []
         off: list[str] = []
         for name, srv in profile.mcp_servers.items():
             skills.safe_name(name, "MCP server name")
@@ -301,18 +302,17 @@ class ClaudeTarget(Target):
                                reason=f"{entry['type']} server from the profile{why}"))
             else:
                 off.append(name)
-            servers.append({"name": name, "transport": entry["type"], "origin": "profile",
-                            "enabled": on, "enabled_now": name in on_disk, "reason": reason,
-                            "tools": None, "secret": bool(hits), "warnings": warnings,
-                            "dropped": False})
+            servers.append(McpServerInfo(
+                name=name, transport=entry["type"], origin="profile", enabled=on,
+                enabled_now=name in on_disk, reason=reason, secret=bool(hits),
+                warnings=tuple(warnings)))
         for name, entry in on_disk.items():
             if name in profile.mcp_servers:
                 continue
-            servers.append({"name": name,
-                            "transport": entry.get("type", "stdio") if isinstance(entry, dict) else "stdio",
-                            "origin": "operator", "enabled": True, "enabled_now": True,
-                            "reason": "enabled", "tools": None, "secret": False, "warnings": [],
-                            "dropped": False})
+            servers.append(McpServerInfo(
+                name=name,
+                transport=entry.get("type", "stdio") if isinstance(entry, dict) else "stdio",
+                origin="operator", enabled=True, enabled_now=True, reason="enabled"))
         if profile.mcp_servers:
             st.note(f"Claude Code rewrites {host.display(path)} while it runs: apply with no Claude "
                     "session open; agentdeck re-checks the file right before writing and stops if "
@@ -321,8 +321,8 @@ class ClaudeTarget(Target):
             st.note(f"MCP server(s) {', '.join(off)} off: not written to {host.display(path)} "
                     "until you enable them (the app's MCP switch, or mcpAlwaysEnabled); Claude "
                     "Code has no user-level setting that keeps a configured server from starting")
-        st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
-                          "mcpAlwaysEnabled": sorted(always), "servers": servers}
+        report(st, McpInfo(file=str(path), default_disabled=d.mcpDefaultDisabled,
+                           always_enabled=tuple(sorted(always)), servers=tuple(servers)))
 
     # ---- skills, commands, agents --------------------------------------------------------------
     def _skills(self, profile: Profile, view: DiskView, st: DesiredState) -> None:

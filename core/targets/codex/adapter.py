@@ -87,7 +87,8 @@ from ...secrets import scan_value
 from .. import skills, takeover
 from . import hooks as codex_hooks
 from . import mcp as mcp_codex
-from ..mcp_switches import not_written
+from ..mcp_switches import not_written, report
+from ..output import McpInfo, McpServerInfo, tool_names
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
@@ -334,7 +335,7 @@ class CodexTarget(Target):
         always = set(d.mcpAlwaysEnabled)
         profile_disabled = profile_disabled_servers(profile)
         names = list(profile.mcp_servers) + [n for n in native if n not in profile.mcp_servers]
-        servers: list[dict] = []
+        servers: list[McpServerInfo] = []
         for name in names:
             skills.safe_name(name, "MCP server name")
             nat = native.get(name)
@@ -368,24 +369,24 @@ class CodexTarget(Target):
                            label=f"MCP server {name}", group="mcp", warnings=list(tr.warnings),
                            secret=tr.secret, file_mode=0o600 if tr.secret else None,
                            reason=f"{tr.transport} server from the profile{why}"))
-            servers.append({"name": name, "transport": tr.transport, "origin": "profile",
-                            "enabled": entry.get("enabled") is not False,
-                            "enabled_now": enabled_now, "reason": reason,
-                            "tools": entry.get("enabled_tools"), "secret": tr.secret,
-                            "warnings": tr.warnings, "dropped": False})
+            servers.append(McpServerInfo(
+                name=name, transport=tr.transport, origin="profile",
+                enabled=entry.get("enabled") is not False, enabled_now=enabled_now,
+                reason=reason, tools=tool_names(entry.get("enabled_tools")), secret=tr.secret,
+                warnings=tuple(tr.warnings)))
         for name, entry in on_disk.items():
             if name in names:
                 continue
             hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in mcp_codex.SCANNED_FIELDS
                     if isinstance(entry, dict) and f in entry for h in scan_value(entry[f], f)]
             en = not (isinstance(entry, dict) and entry.get("enabled") is False)
-            servers.append({"name": name, "transport": mcp_codex.transport_of(entry),
-                            "origin": "operator", "enabled": en, "enabled_now": en,
-                            "reason": "enabled" if en else "operator-disabled",
-                            "tools": entry.get("enabled_tools") if isinstance(entry, dict) else None,
-                            "secret": bool(hits),
-                            "warnings": [f"MCP server {name} (yours) holds literal credential(s): "
-                                         f"{'; '.join(hits)}"] if hits else [],
-                            "dropped": False})
-        st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
-                          "mcpAlwaysEnabled": sorted(always), "servers": servers}
+            servers.append(McpServerInfo(
+                name=name, transport=mcp_codex.transport_of(entry), origin="operator",
+                enabled=en, enabled_now=en, reason="enabled" if en else "operator-disabled",
+                tools=tool_names(entry.get("enabled_tools")) if isinstance(entry, dict)
+                else None,
+                secret=bool(hits),
+                warnings=(f"MCP server {name} (yours) holds literal credential(s): "
+                          f"{'; '.join(hits)}",) if hits else ()))
+        report(st, McpInfo(file=str(path), default_disabled=d.mcpDefaultDisabled,
+                           always_enabled=tuple(sorted(always)), servers=tuple(servers)))

@@ -73,6 +73,7 @@ absolute):
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import AbstractSet as Set, Any
 
@@ -92,7 +93,8 @@ from .. import skills, takeover
 from . import agents, directives
 from . import hooks as copilot_hooks
 from . import mcp as mcp_copilot
-from ..mcp_switches import not_written
+from ..mcp_switches import not_written, report
+from ..output import McpInfo, McpServerInfo, tool_names
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
 from ..wrapper import WRAPPER_MODE
@@ -314,7 +316,7 @@ class CopilotTarget(Target):
                       always=always, operator_enabled=operator_enabled)
 
         # 4. one key item per profile server
-        servers_info: list[dict] = []
+        servers_info: list[McpServerInfo] = []
         for name, tr in written.items():
             if tr.entry is None:
                 servers_info.append(not_written(st, name, tr.transport, tr.warnings))
@@ -330,8 +332,8 @@ class CopilotTarget(Target):
         for name in operators:
             entry = on_disk[name]
             hits = mcp_copilot.operator_secret_hits(entry)
-            warns = ([f"MCP server {name} (yours) holds literal credential(s): {'; '.join(hits)}"]
-                     if hits else [])
+            warns = ((f"MCP server {name} (yours) holds literal credential(s): {'; '.join(hits)}",)
+                     if hits else ())
             servers_info.append(_server_info(
                 name, mcp_copilot.transport_of(entry) if isinstance(entry, dict) else "stdio",
                 "operator", entry.get("tools") if isinstance(entry, dict) else None,
@@ -354,12 +356,10 @@ class CopilotTarget(Target):
             st.warn(f"{n} is in mcpAlwaysEnabled but you disabled it yourself; agentdeck never "
                     f"removes your entries (run `/mcp enable {n}` in Copilot to connect it)")
         want_list = [n for n in have if n not in withdrawn] + [n for n in contributed if n not in have]
-        st.info["mcp"] = {
-            "file": str(mcp_path), "settings": str(settings_path),
-            "mcpDefaultDisabled": d.mcpDefaultDisabled, "mcpAlwaysEnabled": sorted(always),
-            "disabledMcpServers": want_list,
-            "servers": servers_info,
-        }
+        report(st, McpInfo(file=str(mcp_path), settings=str(settings_path),
+                           default_disabled=d.mcpDefaultDisabled,
+                           always_enabled=tuple(sorted(always)), servers=tuple(servers_info),
+                           off_list_planned=tuple(want_list)))
 
     # ---- env file + ~/.bashrc ------------------------------------------------------------------
     def _env(self, profile: Profile, host: Host, st: DesiredState) -> None:
@@ -437,15 +437,15 @@ def _disabled_members(manifest: Manifest, settings_path: Path, actual: Any) -> s
             and list(e.key) == ["disabledMcpServers"]}
 
 
-def _state_phrase(row: dict) -> str:
+def _state_phrase(row: McpServerInfo) -> str:
     return {
-        "default-disabled": f"configured but not connected until `/mcp enable {row['name']}` "
+        "default-disabled": f"configured but not connected until `/mcp enable {row.name}` "
                             "(mcpDefaultDisabled)",
         "operator-disabled": "disabled by you (disabledMcpServers)",
         "always-enabled": "enabled (mcpAlwaysEnabled)",
         "operator-enabled": "enabled by you (enabledMcpServers)",
         "enabled": "enabled",
-    }.get(row["reason"], row["reason"])
+    }.get(row.reason, row.reason)
 
 
 def _str_list(v: Any) -> list[str]:
@@ -454,8 +454,9 @@ def _str_list(v: Any) -> list[str]:
 
 def _server_info(name: str, transport: str, origin: str, tools: Any, planned_disabled: set[str],
                  disabled_now: set[str], ours: set[str], always: set[str],
-                 operator_enabled: list[str], warnings: list[str], secret: bool) -> dict:
-    """One row of info["mcp"]["servers"]: its state as this plan wants it, and why."""
+                 operator_enabled: list[str], warnings: Sequence[str],
+                 secret: bool) -> McpServerInfo:
+    """One row of the MCP report's servers: its state as this plan wants it, and why."""
     enabled = name not in planned_disabled
     if not enabled:
         reason = "default-disabled" if name in ours else "operator-disabled"
@@ -465,10 +466,10 @@ def _server_info(name: str, transport: str, origin: str, tools: Any, planned_dis
         reason = "operator-enabled"
     else:
         reason = "enabled"
-    return {"name": name, "transport": transport, "origin": origin, "enabled": enabled,
-            "enabled_now": name not in disabled_now, "reason": reason,
-            "tools": tools if isinstance(tools, list) else None,
-            "secret": secret, "warnings": list(warnings), "dropped": False}
+    return McpServerInfo(name=name, transport=transport, origin=origin, enabled=enabled,
+                         enabled_now=name not in disabled_now, reason=reason,
+                         tools=tool_names(tools) if isinstance(tools, list) else None,
+                         secret=secret, warnings=tuple(warnings))
 
 
 def normalize_status_line(value: Any) -> tuple[Any, str | None]:

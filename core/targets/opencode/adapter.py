@@ -42,7 +42,8 @@ from .. import registry, skills
 from .. import wrapper as wrapper_mod
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..hook_events import wanted_events
-from ..mcp_switches import ON_REASONS, not_written, switch_reason
+from ..mcp_switches import ON_REASONS, not_written, report, switch_reason
+from ..output import McpInfo, McpServerInfo
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 from ..settings_hooks import WRAPPER_NAME
@@ -245,7 +246,7 @@ class OpenCodeTarget(Target):
         on_disk = on_disk or {}
         d = profile.directives
         disabled = profile_disabled_servers(profile)
-        servers: list[dict] = []
+        servers: list[McpServerInfo] = []
         for name, srv in profile.mcp_servers.items():
             skills.safe_name(name, "MCP server name")
             reason = switch_reason(profile, name, disabled)
@@ -263,21 +264,21 @@ class OpenCodeTarget(Target):
                            secret=bool(hits), file_mode=0o600 if hits else None,
                            reason=f"{srv.transport} server from the profile{why}"))
             now = on_disk.get(name)
-            servers.append({"name": name, "transport": srv.transport, "origin": "profile",
-                            "enabled": on,
-                            "enabled_now": isinstance(now, dict)
-                            and now.get(OPENCODE.mcp_enabled_key) is not False,
-                            "reason": reason, "tools": None, "secret": bool(hits),
-                            "warnings": warnings, "dropped": False})
+            servers.append(McpServerInfo(
+                name=name, transport=srv.transport, origin="profile", enabled=on,
+                enabled_now=isinstance(now, dict)
+                and now.get(OPENCODE.mcp_enabled_key) is not False,
+                reason=reason, secret=bool(hits), warnings=tuple(warnings)))
         for name, entry in on_disk.items():
             if name in profile.mcp_servers:
                 continue
             off = isinstance(entry, dict) and entry.get(OPENCODE.mcp_enabled_key) is False
-            servers.append({"name": name,
-                            "transport": "stdio" if isinstance(entry, dict)
-                            and entry.get("type") == "local" else "http",
-                            "origin": "operator", "enabled": not off, "enabled_now": not off,
-                            "reason": "operator-disabled" if off else "enabled", "tools": None,
-                            "secret": False, "warnings": [], "dropped": False})
-        st.info["mcp"] = {"file": str(path), "mcpDefaultDisabled": d.mcpDefaultDisabled,
-                          "mcpAlwaysEnabled": sorted(d.mcpAlwaysEnabled), "servers": servers}
+            servers.append(McpServerInfo(
+                name=name,
+                transport="stdio" if isinstance(entry, dict) and entry.get("type") == "local"
+                else "http",
+                origin="operator", enabled=not off, enabled_now=not off,
+                reason="operator-disabled" if off else "enabled"))
+        report(st, McpInfo(file=str(path), default_disabled=d.mcpDefaultDisabled,
+                           always_enabled=tuple(sorted(d.mcpAlwaysEnabled)),
+                           servers=tuple(servers)))
