@@ -134,10 +134,10 @@ def _plan_facts(plan, target: str, v: Verdict) -> list[str]:
         layers.append(name[len(title):].strip() if name.startswith(title) else name)
     v.guard = list(layers)
     out.append("guard: " + (" + ".join(layers) if layers else "NONE installed"))
-    mcp: dict[str, Any] = info["mcp"] if isinstance(info.get("mcp"), dict) else {}
-    servers = [s for s in mcp.get("servers") or [] if isinstance(s, dict)]
+    mcp = plan.output[target].mcp if target in plan.output else None
+    servers = mcp.servers if mcp is not None else ()
     if servers:
-        on = sum(1 for s in servers if s.get("enabled_now"))
+        on = sum(1 for s in servers if s.enabled_now)
         out.append(f"MCP {on} on, {len(servers) - on} off")
     c = plan.counts(target)
     edits = [f"{c['kept']} hand-edit(s) kept" if c["kept"] else "",

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..disk import MISSING
-from .info import rows, section, strs
+from .info import output
 from . import targets
 
-#: the reason ids the adapters give (info["mcp"]["servers"][n]["reason"]), in the shared words;
+#: the reason ids the adapters give (McpServerInfo.reason, core/targets/output.py), in the shared words;
 #: a target's views part may say its own (TargetViews.mcp_reasons)
 REASONS = {
     "default-disabled": "off: mcpDefaultDisabled (switch on to connect it)",
@@ -77,25 +77,15 @@ def _configured(plan: Any, target: str, name: str) -> bool | None:
 
 
 def of(plan: Any, target: str) -> McpView:
-    m = section(plan, target, "mcp")
-    if not m:
+    m = output(plan, target).mcp
+    if m is None:
         return McpView()
     words = {**REASONS, **targets.of(target).mcp_reasons}
-    servers = []
-    for s in rows(m.get("servers")):
-        name = str(s.get("name", ""))
-        reason = str(s.get("reason", ""))
-        tools = s.get("tools")
-        now = s.get("enabled_now")
-        servers.append(McpServer(
-            name=name, transport=str(s.get("transport", "?")), origin=str(s.get("origin", "?")),
-            enabled=bool(s.get("enabled")), enabled_now=None if now is None else bool(now),
-            reason=reason, reason_text=words.get(reason, reason),
-            tools=strs(tools) if isinstance(tools, list) else None,
-            secret=bool(s.get("secret")), warnings=strs(s.get("warnings")),
-            dropped=bool(s.get("dropped")), configured=_configured(plan, target, name)))
-    return McpView(present=True, file=str(m.get("file") or ""),
-                   settings=str(m.get("settings") or ""),
-                   default_disabled=bool(m.get("mcpDefaultDisabled")),
-                   always_enabled=strs(m.get("mcpAlwaysEnabled")), servers=tuple(servers),
-                   by_hand=targets.of(target).mcp_by_hand)
+    servers = tuple(McpServer(
+        name=s.name, transport=s.transport, origin=s.origin, enabled=s.enabled,
+        enabled_now=s.enabled_now, reason=s.reason, reason_text=words.get(s.reason, s.reason),
+        tools=s.tools, secret=s.secret, warnings=s.warnings, dropped=s.dropped,
+        configured=_configured(plan, target, s.name)) for s in m.servers)
+    return McpView(present=True, file=m.file, settings=m.settings,
+                   default_disabled=m.default_disabled, always_enabled=m.always_enabled,
+                   servers=servers, by_hand=targets.of(target).mcp_by_hand)

@@ -204,3 +204,14 @@ def test_a_cli_nothing_guards_yet_is_not_a_tick(tmp_path, target, capsys):
     _, out = _cli(host, "doctor", "--json", capsys=capsys)
     v = next(x for x in json.loads(out)["verdicts"] if x["target"] == target)
     assert v["guard"] == [] and v["hooks"] == "not installed" and v["mark"] == "warning", v
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_verdict_counts_the_mcp_servers_the_adapter_reports(home, target, capsys):
+    """The verdict's MCP fact is the adapter's MCP report (TargetOutput.mcp) as on disk now."""
+    report = engine.build_plan(home, "default", [target]).output[target].mcp
+    assert report is not None and report.servers      # the default profile has servers
+    on = sum(1 for s in report.servers if s.enabled_now)
+    _, out = _cli(home, "doctor", capsys=capsys)
+    line = next(ln for ln in out.splitlines() if registry.spec(target).title in ln)
+    assert f"MCP {on} on, {len(report.servers) - on} off" in line, out

@@ -1,5 +1,5 @@
 """The typed views the app reads (core/views/): built for every registered target from its plan,
-they say what the adapter's info says, and what only one CLI knows comes from its `views` part."""
+they say what the adapter's output says, and what only one CLI knows comes from its `views` part."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,6 +10,7 @@ from agentdeck.core import engine
 from agentdeck.core.demo import files, make_demo_home
 from agentdeck.core.host import Host
 from agentdeck.core.targets import registry
+from agentdeck.core.targets.output import MCP_REASONS
 from agentdeck.core.targets.parts.views import TargetViews
 from agentdeck.core.targets.spec import BROWSER, DISABLE_ALL, TRUST_HOOKS
 from agentdeck.core.views import browser, found, hooks, mcp, status, targets
@@ -57,16 +58,25 @@ def test_the_hooks_view_says_what_the_adapter_says(demo_plan, name):
 
 @pytest.mark.parametrize("name", registry.NAMES)
 def test_the_mcp_view_says_what_the_adapter_says(demo_plan, name):
-    info = demo_plan.info[name]["mcp"]
+    report = demo_plan.output[name].mcp
+    assert report is not None and report.servers       # the demo profile has servers
     view = mcp.of(demo_plan, name)
-    assert [s.name for s in view.servers] == [s["name"] for s in info["servers"]]
-    for s, row in zip(view.servers, info["servers"]):
-        assert (s.enabled, s.reason, s.origin) == (row["enabled"], row["reason"], row["origin"])
+    assert view.present
+    assert [s.name for s in view.servers] == [s.name for s in report.servers]
+    for s, row in zip(view.servers, report.servers):
+        assert (s.enabled, s.reason, s.origin) == (row.enabled, row.reason, row.origin)
+        assert row.reason in MCP_REASONS
         assert s.reason_text == {**mcp.REASONS, **targets.of(name).mcp_reasons}.get(
             s.reason, s.reason)
-        assert s.switchable == (row["reason"] in mcp.SWITCHABLE and not row["dropped"])
-    assert view.default_disabled is info["mcpDefaultDisabled"]
+        assert s.switchable == (row.reason in mcp.SWITCHABLE and not row.dropped)
+    assert view.default_disabled is report.default_disabled
+    assert view.always_enabled == report.always_enabled and view.file == report.file
     assert view.server("no-such-server") is None
+
+
+def test_every_mcp_reason_has_shared_words():
+    assert set(mcp.REASONS) == set(MCP_REASONS)
+    assert set(mcp.SWITCHABLE) <= set(MCP_REASONS)
 
 
 def test_a_server_the_operator_switched_in_the_cli_is_said_in_that_clis_words(demo_plan):

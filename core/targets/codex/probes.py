@@ -203,15 +203,15 @@ def _mcp(ctx: Context, m, res, out: Out) -> None:
                         f"{'enabled' if listed[name].get('enabled') else 'disabled'}, config.toml "
                         f"says {'enabled' if want else 'disabled'}")
     plan, _ = ctx.plan(T)
-    info = (plan.info.get(T) or {}).get("mcp") if plan is not None else None
+    mcp = plan.output[T].mcp if plan is not None and T in plan.output else None
     pending = plan is not None and any(plan.action(i) in ("write", "remove") and i.group == "mcp"
                                        for i in plan.for_target(T))
-    if isinstance(info, dict) and not pending:
-        for row in info.get("servers") or []:
-            n = row.get("name")
-            if n in listed and not row.get("dropped") and bool(listed[n].get("enabled")) != bool(row.get("enabled")):
+    if mcp is not None and not pending:
+        for row in mcp.servers:
+            n = row.name
+            if n in listed and not row.dropped and bool(listed[n].get("enabled")) != row.enabled:
                 out.warning(f"MCP server {n!r}: the plan wants it "
-                            f"{'enabled' if row.get('enabled') else 'disabled'}, Codex reports it "
+                            f"{'enabled' if row.enabled else 'disabled'}, Codex reports it "
                             f"{'enabled' if listed[n].get('enabled') else 'disabled'}")
     if not out.findings:
         out.ok(f"Codex lists {len(listed)} MCP server(s), as config.toml says ({seconds(res)})")

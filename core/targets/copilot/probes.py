@@ -229,18 +229,18 @@ def _mcp(ctx: Context, m, res, out: Out) -> None:
                         "lists it: the facts may be out of date", path=path)
     # what the plan intends (the MCP pane's switches)
     plan, _ = ctx.plan(T)
-    info = (plan.info.get(T) or {}).get("mcp") if plan is not None else None
+    mcp = plan.output[T].mcp if plan is not None and T in plan.output else None
     pending = plan is not None and any(
         plan.action(i) in ("write", "remove") and i.group in ("mcp", "settings")
         for i in plan.for_target(T))
-    if isinstance(info, dict) and not pending:
-        for row in info.get("servers") or []:
-            n = row.get("name")
-            if row.get("dropped") or n not in user:
+    if mcp is not None and not pending:
+        for row in mcp.servers:
+            n = row.name
+            if row.dropped or n not in user:
                 continue
-            if bool(user[n].get("enabled")) != bool(row.get("enabled")):
+            if bool(user[n].get("enabled")) != row.enabled:
                 out.warning(f"MCP server {n!r}: the plan wants it "
-                            f"{'enabled' if row.get('enabled') else 'disabled'} ({row.get('reason')}), "
+                            f"{'enabled' if row.enabled else 'disabled'} ({row.reason}), "
                             f"Copilot reports it {'enabled' if user[n].get('enabled') else 'disabled'}")
     if not out.findings:
         on = sum(1 for e in user.values() if e.get("enabled"))

@@ -73,15 +73,15 @@ def compare(ctx: Context, results: dict[str, ProbeResult | None], outs: dict[str
         return
     merged = data.get("config") or {}
     plan, _ = ctx.plan(T)
-    info = (plan.info.get(T) or {}) if plan is not None else {}
+    report = plan.output[T].mcp if plan is not None and T in plan.output else None
     found = merged.get(OPENCODE.mcp_key)
     mcp: dict = found if isinstance(found, dict) else {}
-    for s in (info.get("mcp") or {}).get("servers") or []:
-        if not isinstance(s, dict) or s.get("origin") != "profile" or s.get("enabled"):
+    for s in report.servers if report is not None else ():
+        if s.origin != "profile" or s.enabled:
             continue
-        entry = mcp.get(s.get("name"))
+        entry = mcp.get(s.name)
         if isinstance(entry, dict) and entry.get(OPENCODE.mcp_enabled_key) is not False:
-            out.error(f"MCP server {s.get('name')!r} is meant to be off, but OpenCode's merged "
+            out.error(f"MCP server {s.name!r} is meant to be off, but OpenCode's merged "
                       "config enables it (a later layer sets \"enabled\")",
                       fix="find the layer with `opencode debug config` and remove the switch")
     out.ok(f"OpenCode loads its config ({seconds(res)})")
