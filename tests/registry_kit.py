@@ -133,9 +133,9 @@ def plan_paths(target: str) -> dict[str, str]:
         plan = engine.build_plan(h, "default", [target])
         out = {i.label: str(Path(i.path).relative_to(root)) for i in plan.items
                if Path(i.path).is_relative_to(root)}
-        mcp = ((plan.info.get(target) or {}).get("mcp") or {}).get("file")
-        if mcp:
-            out["mcp"] = str(Path(mcp).relative_to(root))
+        mcp = plan.output[target].mcp
+        if mcp is not None and mcp.file:
+            out["mcp"] = str(Path(mcp.file).relative_to(root))
         return out
 
 

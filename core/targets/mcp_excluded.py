@@ -48,7 +48,7 @@ def plan_mcp(target: str, facts: ExcludedFacts, fmt: str, translate: Translate,
              profile: Profile, view: DiskView, settings: dict | None, path: Path, manifest,
              st: DesiredState) -> None:
     """The profile's servers as `mcpServers` entries of `path`, the off ones named in the off
-    list, and st.info["mcp"] for the views."""
+    list, and the adapter's MCP report (TargetOutput.mcp) for the views."""
     host = view.host
     title = registry.title(target)
     off_key = facts.mcp_off_key
@@ -114,5 +114,4 @@ def plan_mcp(target: str, facts: ExcludedFacts, fmt: str, translate: Translate,
                 st.warn(f"your MCP server {name} sets {k!r}, which {title} does not read: it "
                         f"starts; name it in {shown_key} in {host.display(path)} to keep it off")
     report(st, McpInfo(file=str(path), default_disabled=d.mcpDefaultDisabled,
-                       always_enabled=tuple(sorted(always)), servers=tuple(servers),
-                       off_list_found=tuple(have)))
+                       always_enabled=tuple(sorted(always)), servers=tuple(servers)))

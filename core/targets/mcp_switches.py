@@ -82,4 +82,3 @@ def not_written(st: DesiredState, name: str, transport: str,
 def report(st: DesiredState, mcp: McpInfo) -> None:
     """The adapter's report of its MCP servers (TargetOutput.mcp)."""
     st.output.mcp = mcp
-    st.info["mcp"] = mcp.as_dict()

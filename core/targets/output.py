@@ -110,13 +110,6 @@ class McpServerInfo:
     warnings: tuple[str, ...] = ()
     dropped: bool = False           # the profile's server is not written (invalid)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "transport": self.transport, "origin": self.origin,
-                "enabled": self.enabled, "enabled_now": self.enabled_now,
-                "reason": self.reason, "tools": list(self.tools) if self.tools is not None
-                else None, "secret": self.secret, "warnings": list(self.warnings),
-                "dropped": self.dropped}
-
 
 @dataclass(frozen=True)
 class McpInfo:
@@ -127,26 +120,13 @@ class McpInfo:
     servers: tuple[McpServerInfo, ...] = ()
     #: where the CLI keeps its off list, when that is another file ("" for the same file)
     settings: str = ""
-    #: a CLI that switches servers off by name in a list: the list as this plan leaves it
-    #: (Copilot's disabledMcpServers), or as found on disk (an `mcp.excluded` list, whose
-    #: members agentdeck adds are items of the plan); None: the CLI keeps no such list
+    #: a CLI whose off list in its settings holds the names of its servers that are off, and
+    #: the operator's too (Copilot's disabledMcpServers): the list as this plan leaves it
+    #: (None: none kept so, or not reported)
     off_list_planned: tuple[str, ...] | None = None
-    off_list_found: tuple[str, ...] | None = None
 
     def server(self, name: str) -> McpServerInfo | None:
         return next((s for s in self.servers if s.name == name), None)
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"file": self.file, "mcpDefaultDisabled": self.default_disabled,
-                               "mcpAlwaysEnabled": list(self.always_enabled),
-                               "servers": [s.as_dict() for s in self.servers]}
-        if self.settings:
-            out["settings"] = self.settings
-        if self.off_list_planned is not None:
-            out["disabledMcpServers"] = list(self.off_list_planned)
-        if self.off_list_found is not None:
-            out["excluded"] = list(self.off_list_found)
-        return out
 
 
 @dataclass

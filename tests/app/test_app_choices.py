@@ -101,8 +101,8 @@ async def test_switch_off_apply_then_plan_and_a_new_session_are_empty(empty_host
     # profile, differs)
     local = engine.build_plan(host, "default.local", names=["copilot"])
     assert {i.group for i in local.items if local.action(i) == "write"} <= {"persona"}
-    servers = {s["name"]: s for s in local.info["copilot"]["mcp"]["servers"]}
-    assert servers["memory"]["enabled"] is False
+    servers = {s.name: s for s in local.output["copilot"].mcp.servers}
+    assert servers["memory"].enabled is False
     # a new app session: no changes, and the switch is off, saying where it was saved
     app2 = make_app(host, targets=["copilot"])
     async with app2.run_test(size=(120, 40)) as pilot:

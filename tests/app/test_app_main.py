@@ -409,7 +409,7 @@ async def test_mcp_switch_edits_the_plan_live(empty_host, make_app):
         await settle(pilot)
         assert _mcp_row(screen, "github").server.enabled
         assert disabled_member(screen.plan, "github") is None
-        assert screen.plan.info["copilot"]["mcp"]["disabledMcpServers"] == ["memory"]
+        assert screen.plan.output["copilot"].mcp.off_list_planned == ("memory",)
         # and the apply writes exactly that
         await pilot.press("a")
         await settle(pilot)
@@ -434,7 +434,7 @@ async def test_mcp_switch_on_the_demo_home_keeps_the_operators_list(demo_host, m
         item = disabled_member(screen.plan, "memory")
         assert item is not None and item.cls == "create" and item.desired == "memory"
         assert disabled_member(screen.plan, "my-notes") is None
-        assert screen.plan.info["copilot"]["mcp"]["disabledMcpServers"][:1] == ["my-notes"]
+        assert screen.plan.output["copilot"].mcp.off_list_planned[:1] == ("my-notes",)
 
 
 async def test_mcp_switch_is_disabled_for_servers_the_operator_set(demo_host, make_app):

@@ -126,7 +126,7 @@ async def test_choices_reach_the_plan(empty_host, make_app):
         await settle(pilot)
         plan = screen.plan
         assert plan.targets == ["copilot"]
-        assert plan.info["copilot"]["mcp"]["mcpDefaultDisabled"] is False
+        assert plan.output["copilot"].mcp.default_disabled is False
         assert not [i for i in plan.items if i.key == ["disabledMcpServers"]]
         browser = plan.output["copilot"].browser
         assert browser is not None and browser.source == "suppressBrowserLaunch"

@@ -72,8 +72,8 @@ def test_a_default_disabled_server_is_never_started_and_enabling_it_starts_it(sc
     marker = tmp_path / "probe-marker.txt"
     profile = _probe_profile(host, marker)
     plan = engine.build_plan(host, profile, ["claude"])
-    servers = {s["name"]: s for s in plan.info["claude"]["mcp"]["servers"]}
-    assert (servers["probe"]["enabled"], servers["probe"]["reason"]) == (False, "default-disabled")
+    servers = {s.name: s for s in plan.output["claude"].mcp.servers}
+    assert (servers["probe"].enabled, servers["probe"].reason) == (False, "default-disabled")
     assert engine.apply_plan(host, plan).ok
     work = _project(tmp_path / "work")
 

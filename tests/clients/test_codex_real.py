@@ -41,10 +41,10 @@ def assert_mcp_as_planned(host, plan):
     res = codex_mcp_list(host)
     assert res.ok, res.error
     listed = {r["name"]: r for r in res.data}
-    rows = {r["name"]: r for r in plan.info["codex"]["mcp"]["servers"] if not r["dropped"]}
+    rows = {r.name: r for r in plan.output["codex"].mcp.servers if not r.dropped}
     assert set(listed) == set(rows)
     for name, row in rows.items():
-        assert listed[name]["enabled"] is row["enabled"], (name, listed[name], row)
+        assert listed[name]["enabled"] is row.enabled, (name, listed[name], row)
     return listed
 
 

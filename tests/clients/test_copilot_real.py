@@ -33,10 +33,10 @@ def assert_mcp_as_planned(host, plan):
     res = copilot_mcp_list(host)
     assert res.ok, res.error
     listed = res.data["mcpServers"]
-    rows = {r["name"]: r for r in plan.info["copilot"]["mcp"]["servers"] if not r["dropped"]}
+    rows = {r.name: r for r in plan.output["copilot"].mcp.servers if not r.dropped}
     assert set(listed) == set(rows)
     for name, row in rows.items():
-        assert listed[name]["enabled"] is row["enabled"], (name, listed[name], row)
+        assert listed[name]["enabled"] is row.enabled, (name, listed[name], row)
         assert listed[name]["source"] == "user"
     return listed
 

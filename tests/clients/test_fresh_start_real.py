@@ -92,6 +92,6 @@ def test_a_fresh_default_install_starts_every_cli_without_a_warning(scratch_env,
                 found[t] = _warnings(out)
     assert not found, "\n".join(f"{t}: {w}" for t, ws in found.items() for w in ws)
     # the github server is there to switch on, and off in each: not silently dropped
-    servers = {t: {s["name"]: s for s in plan.info[t]["mcp"]["servers"]} for t in ALL}
-    assert all(not servers[t]["github"]["enabled"] for t in ALL)
+    servers = {t: {s.name: s for s in plan.output[t].mcp.servers} for t in ALL}
+    assert all(not servers[t]["github"].enabled for t in ALL)
     assert "github" in _mcp_list(host, "copilot", work) and "github" in _mcp_list(host, "codex", work)

@@ -133,8 +133,8 @@ def test_a_default_disabled_server_is_not_started_until_switched_on(ghost, tmp_p
     prof = _profile(host, "probe", '[profile]\nextends = ["default"]\n',
                     {"probe": {"command": sys.executable, "args": [str(MARKER_SERVER), str(marker)]}})
     plan = engine.build_plan(host, prof, ["gemini"])
-    servers = {s["name"]: s for s in plan.info["gemini"]["mcp"]["servers"]}
-    assert servers["probe"]["reason"] == "default-disabled"
+    servers = {s.name: s for s in plan.output["gemini"].mcp.servers}
+    assert servers["probe"].reason == "default-disabled"
     assert engine.apply_plan(host, plan).ok
     with ScriptedModel(command="echo hi") as m:
         r, _ = _turn(host, tmp_path, m, allowlist=False)

@@ -127,8 +127,8 @@ def test_a_default_disabled_server_is_not_started_until_switched_on(ohost, tmp_p
     prof = _profile(host, "probe", {"probe": {"command": sys.executable,
                                               "args": [str(MARKER_SERVER), str(marker)]}})
     plan = engine.build_plan(host, prof, [T])
-    servers = {s["name"]: s for s in plan.info[T]["mcp"]["servers"]}
-    assert servers["probe"]["reason"] == "default-disabled"
+    servers = {s.name: s for s in plan.output[T].mcp.servers}
+    assert servers["probe"].reason == "default-disabled"
     assert engine.apply_plan(host, plan).ok
     cfg = json.loads("\n".join(line for line in (SPEC.home(host) / "opencode.json").read_text()
                                .splitlines() if not line.lstrip().startswith("//")))

@@ -148,8 +148,8 @@ def test_a_default_disabled_server_is_not_started_until_switched_on(qhost, tmp_p
     prof = _profile(host, "probe", '[profile]\nextends = ["default"]\n',
                     {"probe": {"command": sys.executable, "args": [str(MARKER_SERVER), str(marker)]}})
     plan = engine.build_plan(host, prof, ["qwen"])
-    servers = {s["name"]: s for s in plan.info["qwen"]["mcp"]["servers"]}
-    assert servers["probe"]["reason"] == "default-disabled"
+    servers = {s.name: s for s in plan.output["qwen"].mcp.servers}
+    assert servers["probe"].reason == "default-disabled"
     assert engine.apply_plan(host, plan).ok
     # the turn without the drill's allowlist: every configured server not excluded would start
     with ScriptedModel(command="echo hi") as m:

@@ -102,10 +102,10 @@ def test_mcp_servers_only_ours_are_touched(host, cj):
     assert data["mcpServers"]["memory"] == {"type": "stdio", "command": "npx",
                                             "args": ["-y", "@modelcontextprotocol/server-memory"]}
     assert "github" not in data["mcpServers"]     # default-disabled: not written (below)
-    servers = {s["name"]: s for s in plan.info["claude"]["mcp"]["servers"]}
-    assert servers["mine"]["origin"] == "operator" and servers["github"]["origin"] == "profile"
-    assert (servers["github"]["enabled"], servers["github"]["reason"]) == (False, "default-disabled")
-    assert (servers["memory"]["enabled"], servers["memory"]["reason"]) == (True, "always-enabled")
+    servers = {s.name: s for s in plan.output["claude"].mcp.servers}
+    assert servers["mine"].origin == "operator" and servers["github"].origin == "profile"
+    assert (servers["github"].enabled, servers["github"].reason) == (False, "default-disabled")
+    assert (servers["memory"].enabled, servers["memory"].reason) == (True, "always-enabled")
     assert os.stat(cj).st_mode & 0o777 == 0o600
     # Claude adds its own keys later: still in sync
     data["numStartups"] = 8
@@ -192,10 +192,10 @@ def test_an_mcp_server_that_is_off_is_not_written_until_it_is_enabled(host):
     (host.config_dir / "profiles" / "d" / "copilot" / "settings.json").write_text(json.dumps(
         {"_agentdeck": {"mcpDefaultDisabled": False, "mcpAlwaysEnabled": []},
          "disabledMcpServers": ["memory"]}))
-    servers = {s["name"]: s for s in engine.build_plan(host, name, ["claude"])
-               .info["claude"]["mcp"]["servers"]}
-    assert servers["memory"]["reason"] == "profile-disabled" and not servers["memory"]["enabled"]
-    assert servers["github"]["reason"] == "enabled" and servers["github"]["enabled"]
+    servers = {s.name: s for s in engine.build_plan(host, name, ["claude"])
+               .output["claude"].mcp.servers}
+    assert servers["memory"].reason == "profile-disabled" and not servers["memory"].enabled
+    assert servers["github"].reason == "enabled" and servers["github"].enabled
 
 
 # ---- persona, skills, commands, agents ------------------------------------------------------------

@@ -106,7 +106,7 @@ def prof(host):
 
 
 def _servers(plan):
-    return {s["name"]: s for s in plan.info["codex"]["mcp"]["servers"]}
+    return {s.name: s for s in plan.output["codex"].mcp.servers}
 
 
 def _toml(host):
@@ -120,8 +120,8 @@ def test_default_disabled_with_the_copilot_exemptions(host, prof):
         {"_agentdeck": {"mcpDefaultDisabled": True, "mcpAlwaysEnabled": ["a"]}}))
     plan = engine.build_plan(host, "m", ["codex"])
     s = _servers(plan)
-    assert (s["a"]["enabled"], s["a"]["reason"]) == (True, "always-enabled")
-    assert (s["b"]["enabled"], s["b"]["reason"]) == (False, "default-disabled")
+    assert (s["a"].enabled, s["a"].reason) == (True, "always-enabled")
+    assert (s["b"].enabled, s["b"].reason) == (False, "default-disabled")
     assert engine.apply_plan(host, plan).ok
     data = _toml(host)["mcp_servers"]
     assert "enabled" not in data["a"] and data["b"]["enabled"] is False
@@ -129,7 +129,7 @@ def test_default_disabled_with_the_copilot_exemptions(host, prof):
     cfg = target_home(host, "codex") / "config.toml"
     cfg.write_text(cfg.read_text().replace("enabled = false", "enabled = true", 1))
     again = engine.build_plan(host, "m", ["codex"])
-    assert _servers(again)["b"]["reason"] == "operator-enabled"
+    assert _servers(again)["b"].reason == "operator-enabled"
     assert not again.has_changes
     assert engine.apply_plan(host, again).ok
     assert _toml(host)["mcp_servers"]["b"]["enabled"] is True
@@ -139,7 +139,7 @@ def test_profile_disabled_list_is_honoured(host, prof):
     """The app's per-target MCP switch (engine.with_overrides) lands in disabledMcpServers."""
     (prof / "mcp.json").write_text(json.dumps({"mcpServers": {"a": {"command": "a"}}}))
     plan = engine.build_plan(host, "m", ["codex"], overrides={"mcp_enabled": {"codex": {"a": False}}})
-    assert _servers(plan)["a"]["reason"] == "profile-disabled"
+    assert _servers(plan)["a"].reason == "profile-disabled"
     assert plan.get(next(i.id for i in plan.items if i.label == "MCP server a")).desired["enabled"] is False
 
 
@@ -150,7 +150,7 @@ def test_operator_servers_are_never_touched_and_ours_are_removed_alone(host, pro
     (prof / "mcp.json").write_text(json.dumps({"mcpServers": {"a": {"command": "a"}}}))
     assert engine.apply_plan(host, engine.build_plan(host, "m", ["codex"], trust_hooks=False)).ok
     s = _servers(engine.build_plan(host, "m", ["codex"], trust_hooks=False))
-    assert s["local-db"]["origin"] == "operator"
+    assert s["local-db"].origin == "operator"
     (prof / "mcp.json").write_text(json.dumps({"mcpServers": {}}))
     plan = engine.build_plan(host, "m", ["codex"], trust_hooks=False)
     assert [i.cls for i in plan.items if "MCP server" in i.label] == ["remove"]
@@ -171,5 +171,5 @@ def test_sse_server_is_a_warning_in_the_plan(host, prof):
     (prof / "mcp.json").write_text(json.dumps({"mcpServers": {"old": {"type": "sse", "url": "https://x/sse"}}}))
     plan = engine.build_plan(host, "m", ["codex"])
     assert any("SSE" in n.message for n in plan.notices["codex"] if n.level == "warning")
-    assert _servers(plan)["old"]["dropped"]
+    assert _servers(plan)["old"].dropped
     assert not [i for i in plan.items if i.label == "MCP server old"]

@@ -175,10 +175,10 @@ def test_rerun_after_mcp_disable_and_enable_is_stable(host):
     assert _item(plan, "disabledMcpServers: github").cls == "noop" and not plan.has_changes
     engine.apply_plan(host, plan)
     assert not engine.build_plan(host, "default", ["copilot"]).has_work
-    info = engine.build_plan(host, "default", ["copilot"]).info["copilot"]["mcp"]
-    rows = {r["name"]: r for r in info["servers"]}
-    assert rows["github"]["enabled"] and rows["github"]["reason"] == "operator-enabled"
-    assert not rows["memory"]["enabled"] and rows["memory"]["reason"] == "operator-disabled"
+    info = engine.build_plan(host, "default", ["copilot"]).output["copilot"].mcp
+    rows = {r.name: r for r in info.servers}
+    assert rows["github"].enabled and rows["github"].reason == "operator-enabled"
+    assert not rows["memory"].enabled and rows["memory"].reason == "operator-disabled"
 
 
 def test_hand_removed_entry_is_kept_and_reported_not_a_conflict(host):
@@ -213,12 +213,12 @@ def test_operator_servers_are_disabled_but_never_touched(host):
         "mine": {"type": "local", "command": "mine-mcp", "args": [], "env": {"K": GH_TOKEN}}}}))
     os.chmod(home / "mcp-config.json", 0o644)
     plan = engine.build_plan(host, "default", ["copilot"])
-    info = plan.info["copilot"]["mcp"]
-    rows = {r["name"]: r for r in info["servers"]}
-    assert rows["mine"]["origin"] == "operator" and rows["mine"]["secret"]
-    assert rows["mine"]["reason"] == "default-disabled" and not rows["mine"]["enabled"]
-    assert rows["memory"]["reason"] == "always-enabled" and rows["memory"]["enabled"]
-    assert rows["github"]["reason"] == "default-disabled"
+    info = plan.output["copilot"].mcp
+    rows = {r.name: r for r in info.servers}
+    assert rows["mine"].origin == "operator" and rows["mine"].secret
+    assert rows["mine"].reason == "default-disabled" and not rows["mine"].enabled
+    assert rows["memory"].reason == "always-enabled" and rows["memory"].enabled
+    assert rows["github"].reason == "default-disabled"
     assert any("consider chmod 600" in n.message for n in plan.notices["copilot"])
     engine.apply_plan(host, plan)
     data = json.loads((home / "mcp-config.json").read_text())
@@ -282,8 +282,8 @@ def test_default_disabled_joins_the_operators_own_list(host):
     _write_settings(host, {"disabledMcpServers": ["playwright"]})
     plan = engine.build_plan(host, "default", ["copilot"])
     assert _item(plan, "disabledMcpServers: github").cls == "create"
-    rows = {r["name"]: r for r in plan.info["copilot"]["mcp"]["servers"]}
-    assert rows["github"]["reason"] == "default-disabled" and not rows["github"]["enabled"]
+    rows = {r.name: r for r in plan.output["copilot"].mcp.servers}
+    assert rows["github"].reason == "default-disabled" and not rows["github"].enabled
     engine.apply_plan(host, plan)
     assert _settings(host)["disabledMcpServers"] == ["playwright", "github"]
     assert not engine.build_plan(host, "default", ["copilot"]).has_work

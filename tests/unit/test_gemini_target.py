@@ -69,9 +69,9 @@ def test_a_default_disabled_server_is_named_in_mcp_excluded_and_yours_stay(host)
     data = json.loads(compiled_text(p))
     assert data["mcp"]["excluded"] == ["old", "github"]         # default-disabled in the profile
     assert "github" in data["mcpServers"] and "memory" in data["mcpServers"]
-    servers = {s["name"]: s for s in plan.info["gemini"]["mcp"]["servers"]}
-    assert servers["github"]["reason"] == "default-disabled"
-    assert servers["old"]["reason"] == "operator-disabled"
+    servers = {s.name: s for s in plan.output["gemini"].mcp.servers}
+    assert servers["github"].reason == "default-disabled"
+    assert servers["old"].reason == "operator-disabled"
     assert "// mine" in p.read_text()
     assert engine.apply_plan(host, engine.build_uninstall_plan(host, ["gemini"])).ok
     assert p.read_text() == theirs                               # byte for byte

@@ -75,10 +75,10 @@ def test_a_default_disabled_server_is_named_in_mcp_excluded_and_yours_stay(host)
     data = json.loads(p.read_text())
     assert data["mcp"]["excluded"] == ["old", "github"]       # github: mcpDefaultDisabled
     assert "github" in data["mcpServers"] and "memory" in data["mcpServers"]
-    servers = {s["name"]: s for s in plan.info["qwen"]["mcp"]["servers"]}
-    assert servers["github"]["reason"] == "default-disabled" and not servers["github"]["enabled"]
-    assert servers["memory"]["enabled"]
-    assert servers["old"]["origin"] == "operator" and servers["old"]["reason"] == "operator-disabled"
+    servers = {s.name: s for s in plan.output["qwen"].mcp.servers}
+    assert servers["github"].reason == "default-disabled" and not servers["github"].enabled
+    assert servers["memory"].enabled
+    assert servers["old"].origin == "operator" and servers["old"].reason == "operator-disabled"
     # switched on in the app: only agentdeck's name leaves the list
     on = engine.build_plan(host, "default", ["qwen"], choices={"mcp_enabled": {"qwen": {"github": True}}})
     assert engine.apply_plan(host, on).ok

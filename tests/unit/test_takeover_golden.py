@@ -81,8 +81,8 @@ def test_plan_shows_one_group_for_the_install(aih):
     assert persona.cls == ItemClass.CONFLICT          # the operator decides: keep or replace
     # its MCP server is not quietly switched off
     assert not any(i.label == "disabledMcpServers: agentihooks" for i in plan.items)
-    row = {r["name"]: r for r in plan.info["copilot"]["mcp"]["servers"]}["agentihooks"]
-    assert row["enabled"] is True
+    row = plan.output["copilot"].mcp.server("agentihooks")
+    assert row is not None and row.enabled is True
 
 
 def test_apply_yes_with_the_persona_undecided_exits_2_and_names_it(aih, monkeypatch, capsys):

@@ -76,12 +76,7 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
                      "entries": [{"kind": "denyRead" | "denyWrite", "entry", "rule",
                                   "state": "new" | "ours" | "yours"}],
                      "rules": [{"id", "entries", "written", "skipped", "notes"}]}
-  info["mcp"] = {"file": str, "mcpDefaultDisabled": bool, "mcpAlwaysEnabled": [str],
-                 "servers": [{"name", "transport", "origin": "profile" | "operator",
-                              "enabled": bool, "enabled_now": bool, "reason": "enabled" |
-                              "always-enabled" | "default-disabled" | "profile-disabled" |
-                              "not-written", "tools": None, "secret": bool, "warnings": [str],
-                              "dropped": bool}]}
+  (its MCP servers: TargetOutput.mcp, an McpInfo of core/targets/output.py)
   info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
                     "commands": [{"name", "path", "state", "warnings"}],
                     "agents": [{"name", "path", "warnings"}]}

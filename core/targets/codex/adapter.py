@@ -55,14 +55,7 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
     "skipped_events": [{"canonical": str, "reason": str}],
   }
   info["other_hook_sources"] = [{"kind": "inline-config", "path": str, "events": [str], "note": str}]
-  info["mcp"] = {
-    "file": str, "mcpDefaultDisabled": bool, "mcpAlwaysEnabled": [str],
-    "servers": [{"name", "transport": "stdio" | "http" | "sse", "origin": "profile" | "operator",
-                 "enabled": bool, "enabled_now": bool,
-                 "reason": "default-disabled" | "profile-disabled" | "always-enabled"
-                           | "operator-enabled" | "operator-disabled" | "enabled" | "not-written",
-                 "tools": [str] | None, "secret": bool, "warnings": [str], "dropped": bool}],
-  }
+  (its MCP servers: TargetOutput.mcp, an McpInfo of core/targets/output.py)
   info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
                     "commands": [{"name", "path", "state", "warnings"}], "agents": []}
   info["permissions"] = {"file": str, "profile": str | None, "why": str,   # with paths rules

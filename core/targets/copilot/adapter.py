@@ -19,9 +19,11 @@ What agentdeck manages is recorded in the sidecar $COPILOT_HOME/.agentdeck-manag
 inside settings.json (Copilot warns about unknown keys on every launch). config.json (auth,
 trusted folders) is never written; only its trustedFolders list is read, to report repo hooks.
 
-Its typed output (core/targets/output.py): `found` (another tool's install, takeover.record)
-and `browser` (capability BROWSER: browser.BrowserResolution.typed(), which browser the
-directives resolve to). The `info` dict (plain data for the app's panes; every path is
+Its typed output (core/targets/output.py): `found` (another tool's install, takeover.record),
+`browser` (capability BROWSER: browser.BrowserResolution.typed(), which browser the directives
+resolve to) and `mcp` (an McpInfo: mcp-config.json, settings.json that holds
+disabledMcpServers, the list this plan leaves there as off_list_planned, each server's
+McpServerInfo with enabled_now as settings.json says now). The `info` dict (plain data for the app's panes; every path is
 absolute):
 
   info["hooks"] = {
@@ -49,21 +51,6 @@ absolute):
   info["other_hook_sources"] = [{"kind": "inline-settings" | "user-hooks-file" | "repo-hooks"
                                  | "repo-claude-hooks" | "policy",
                                  "path": str, "events": [str], "note": str}]
-  info["mcp"] = {
-    "file": str, "settings": str,
-    "mcpDefaultDisabled": bool, "mcpAlwaysEnabled": [str],
-    "disabledMcpServers": [str],                    # the list this plan wants
-    "servers": [{
-        "name": str, "transport": "stdio" | "http" | "sse",
-        "origin": "profile" | "operator",
-        "enabled": bool,                            # as this plan wants it
-        "enabled_now": bool,                        # as settings.json says now
-        "reason": "default-disabled" | "always-enabled" | "operator-enabled"
-                  | "operator-disabled" | "enabled" | "not-written",
-        "tools": [str] | None, "secret": bool, "warnings": [str],
-        "dropped": bool,                            # profile server not written (invalid)
-    }],
-  }
   info["env"] = {"file": str, "bashrc": str, "lines": [str],   # the env file's variable lines
                  "variables": {name: {"value": str, "directive": str}},
                  "caveat": str}                     # non-interactive shells do not see them

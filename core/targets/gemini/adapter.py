@@ -21,7 +21,8 @@ JSON with comments, edited in place (comments kept). What agentdeck manages is r
 <gemini home>/.agentdeck-managed.json.
 
 The info dict has the shape of Qwen Code's (core/targets/qwen/adapter.py): info["hooks"],
-info["other_hook_sources"], info["mcp"], info["skills"]; info["hooks"]["hooksConfig"] holds
+info["other_hook_sources"], info["skills"] (its MCP servers: TargetOutput.mcp);
+info["hooks"]["hooksConfig"] holds
 what the file says of hooksConfig.enabled / disabled.
 """
 from __future__ import annotations

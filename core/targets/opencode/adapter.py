@@ -22,9 +22,9 @@ comments, edited in place (comments kept). What agentdeck manages is recorded in
 <home>/.agentdeck-managed.json.
 
 The info dict: info["hooks"] in the shape core/targets/settings_hooks.py documents, for the one
-plugin hook (`channel`: "plugin"; `file`: the plugin), info["mcp"] (servers with reasons
-"enabled" | "always-enabled" | "default-disabled" | "profile-disabled" | "operator-disabled" |
-"not-written").
+plugin hook (`channel`: "plugin"; `file`: the plugin). Its MCP servers are typed
+(TargetOutput.mcp, core/targets/output.py: reasons "enabled" | "always-enabled" |
+"default-disabled" | "profile-disabled" | "operator-disabled" | "not-written").
 """
 from __future__ import annotations
 

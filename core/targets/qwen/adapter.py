@@ -26,8 +26,7 @@ place (comments kept). What agentdeck manages is recorded in <qwen home>/.agentd
 
 The info dict has the shape of Claude Code's (core/targets/claude/adapter.py), where the concept
 is shared: info["hooks"], info["other_hook_sources"], info["permissions"] (when the profile has
-paths rules), info["mcp"] (servers with reasons "enabled" | "always-enabled" |
-"default-disabled" | "profile-disabled" | "operator-disabled" | "not-written"), info["skills"].
+paths rules), info["skills"]; its MCP servers are typed (TargetOutput.mcp, core/targets/output.py).
 """
 from __future__ import annotations
 
