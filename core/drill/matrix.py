@@ -74,6 +74,11 @@ class TargetMatrix:
 
 
 def _safe(command: str) -> bool:
+    """Whether the case runs in the turn's scratch folders as it reads in the corpus: it names
+    no folder outside them, and no path climbs out of the working folder (`../../.ssh` names
+    the corpus's home only at the corpus's depth, not from the drill's work folder)."""
+    if "../" in command:
+        return False
     text = command.replace(corpus.HOME, "").replace("/tmp", "")
     for m in _ABS.finditer(text):
         if not text.startswith(_SYSTEM, m.start()):

@@ -66,3 +66,16 @@ def test_policy_show_links_each_rule_to_the_classes_that_try_it(tmp_path, capsys
     links = [ln for ln in out.splitlines() if "held in real turns per CLI version: "
              f"{corpus.ENFORCEMENT_DOC}" in ln]
     assert links and all("classes: " in ln for ln in links)
+
+
+def test_no_chosen_case_climbs_out_of_the_working_folder():
+    """A relative path above the working folder names the corpus's home only at the corpus's
+    depth: in the drill's scratch folders it would name another file, so such a case is not
+    run (it is in `policy test`, on the corpus's own layout)."""
+    from agentdeck.core.drill import matrix
+    from agentdeck.core.policy import corpus
+
+    climbing = [cmd for _, item in corpus.cases() if isinstance(item, tuple) and len(item) == 3
+                and isinstance(cmd := item[0], str) and "../" in cmd and item[1] == corpus.CWD]
+    assert climbing, "the corpus has relative cases above the working folder"
+    assert not [c for c in matrix.chosen() if "../" in c.command]
