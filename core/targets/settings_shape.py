@@ -10,8 +10,8 @@ from ..model import McpServer
 from ..secrets import scan_value
 from .mcp_excluded import get, names
 
-#: a profile server's fields only Copilot reads: dropped, with a warning
-COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
+#: a profile server's fields only Copilot reads: dropped here, with a warning
+NOT_CARRIED_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
 #: the entry's fields scanned for literal credentials
 SCANNED_FIELDS = ("command", "args", "env", "url", "httpUrl", "headers")
 
@@ -45,7 +45,7 @@ def translate_mcp(name: str, srv: McpServer, title: str,
         out["httpUrl" if t == "http" else "url"] = srv.url
         if srv.headers:
             out["headers"] = dict(srv.headers)
-    dropped = [f for f in COPILOT_ONLY_MCP_FIELDS
+    dropped = [f for f in NOT_CARRIED_MCP_FIELDS
                if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
     if dropped:
         warnings.append(f"MCP server {name}: {', '.join(dropped)} are Copilot settings; not "
