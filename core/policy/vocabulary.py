@@ -447,8 +447,10 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     # values that looks like a path (no space, a `/` or a leading `.` or `~`) is a path too
     paths = _all_str(args, _PATH_KEYS)
     if unknown:
-        paths += [v for v in args.values() if isinstance(v, str) and v not in paths
-                  and _pathlike(v)]
+        # top-level values and the strings of top-level lists (`{"include": ["**/.env"]}`,
+        # `{"paths": ["../*"]}`: a tool that takes several paths or globs)
+        given = [v for a in args.values() for v in (a[:50] if isinstance(a, list) else [a])]
+        paths += [v for v in given if isinstance(v, str) and v not in paths and _pathlike(v)]
     return Call("other", name, [name, *texts[:20]], "unknown" if unknown else kind,
                 texts=texts, paths=paths)
 
