@@ -17,6 +17,7 @@ import pytest
 from agentdeck.core.org import handler
 from agentdeck.core.targets.opencode import org as O
 from agentdeck.core.targets.opencode.facts import OPENCODE
+from tests.ci_rule import missing_tool
 from tests.conftest import snapshot_tree
 from tests.unit.test_org import org, root  # noqa: F401 (fixture)
 
@@ -48,7 +49,11 @@ def test_the_managed_file_names_the_org_plugin_with_the_org_hook_as_its_options(
     assert not (root / "etc/opencode").exists()
 
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+@pytest.fixture
+def needs_node() -> None:
+    """node runs the plugin (CI has it: .ci/run's machine); missing, the CI rule decides."""
+    if shutil.which("node") is None:
+        missing_tool("node is not on PATH (the org plugin is run under it)")
 
 
 def _run_plugin(tmp_path, options: dict | None, args: dict) -> dict:
@@ -69,7 +74,7 @@ def _run_plugin(tmp_path, options: dict | None, args: dict) -> dict:
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-@needs_node
+@pytest.mark.usefixtures("needs_node")
 def test_the_org_plugin_sends_the_call_and_throws_unless_the_org_hook_allows(tmp_path):
     seen = tmp_path / "seen.json"
     allow = {"command": f"cat > {seen}", "timeout_ms": 5000}
