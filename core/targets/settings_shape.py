@@ -12,6 +12,15 @@ from .mcp_excluded import get, names
 
 #: a profile server's fields only Copilot reads: dropped here, with a warning
 NOT_CARRIED_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
+
+
+def not_carried(srv: Any) -> list[str]:
+    """The fields of a profile server only Copilot reads that this one sets (a `tools` of
+    ["*"] is every tool, which is what every other CLI does anyway)."""
+    return [f for f in NOT_CARRIED_MCP_FIELDS
+            if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
+
+
 #: the entry's fields scanned for literal credentials
 SCANNED_FIELDS = ("command", "args", "env", "url", "httpUrl", "headers")
 
@@ -45,8 +54,7 @@ def translate_mcp(name: str, srv: McpServer, title: str,
         out["httpUrl" if t == "http" else "url"] = srv.url
         if srv.headers:
             out["headers"] = dict(srv.headers)
-    dropped = [f for f in NOT_CARRIED_MCP_FIELDS
-               if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
+    dropped = not_carried(srv)
     if dropped:
         warnings.append(f"MCP server {name}: {', '.join(dropped)} are Copilot settings; not "
                         f"written for {title}")

@@ -96,6 +96,7 @@ from ...model import McpServer, Profile
 from ...secrets import scan_value
 from .. import skills, takeover
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
+from ..settings_shape import not_carried
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
 from ..mcp_switches import ON_REASONS, not_written, report, switch_reason
 from ..output import McpInfo, McpServerInfo
@@ -111,7 +112,6 @@ RESERVED_SETTINGS = {
     "hooks": "agentdeck registers the profile's [hooks] handler itself, next to your own hooks; "
              "declare hooks in profile.toml",
 }
-COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
 SCANNED_FIELDS = ("command", "args", "env", "url", "headers")
 
 
@@ -134,8 +134,7 @@ def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], li
         out["url"] = srv.url
         if srv.headers:
             out["headers"] = dict(srv.headers)
-    dropped = [f for f in COPILOT_ONLY_MCP_FIELDS
-               if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
+    dropped = not_carried(srv)
     if dropped:
         warnings.append(f"MCP server {name}: {', '.join(dropped)} are Copilot settings; not "
                         "written for Claude Code")

@@ -41,6 +41,7 @@ from ...secrets import scan_value
 from .. import registry, skills
 from .. import wrapper as wrapper_mod
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
+from ..settings_shape import not_carried
 from ..hook_events import wanted_events
 from ..mcp_switches import ON_REASONS, not_written, report, switch_reason
 from ..output import McpInfo, McpServerInfo
@@ -58,7 +59,6 @@ RESERVED_SETTINGS = {
     OPENCODE.mcp_key: "declare MCP servers in the profile's mcp.json; agentdeck writes them",
     OPENCODE.schema_key: "agentdeck writes it while the file lacks it",
 }
-COPILOT_ONLY_MCP_FIELDS = ("tools", "timeout", "auth", "oidc")
 SCANNED_FIELDS = ("command", "environment", "url", "headers")
 
 
@@ -99,8 +99,7 @@ def translate_mcp(name: str, srv: McpServer, on: bool) -> tuple[dict | None, lis
     out = env_refs(out)
     if not on:
         out[OPENCODE.mcp_enabled_key] = False
-    dropped = [f for f in COPILOT_ONLY_MCP_FIELDS
-               if getattr(srv, f) not in (None, False) and not (f == "tools" and srv.tools == ["*"])]
+    dropped = not_carried(srv)
     if dropped:
         warnings.append(f"MCP server {name}: {', '.join(dropped)} are Copilot settings; not "
                         "written for OpenCode")
