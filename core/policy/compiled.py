@@ -139,7 +139,7 @@ def compile_policy(policy: dict, target: str, *, home: str | None = None,
                       "access": list(r.get("access") or ["read", "write"]),
                       "decision": r.get("decision", "deny"), "reason": r.get("reason") or ""})
     if protect and policy.get("protect_agentdeck", True):
-        paths.append({"id": SELF_RULE, "paths": sorted(set(protect)), "except": [],
+        paths.append({"id": SELF_RULE, "paths": _self_order(protect), "except": [],
                       "access": ["write"], "decision": "deny", "builtin": True,
                       "reason": "agentdeck's guard protects its own files and each CLI's hook "
                                 "settings (set [policy] protect_agentdeck = false to allow)"})
@@ -209,6 +209,18 @@ def self_protection(host, target: str, root=None) -> list[str]:
             elif exe == python:
                 code.append(python)
     return out + [g(c) for c in dict.fromkeys(code)]
+
+
+def _self_order(protect: list[str]) -> list[str]:
+    """The self-protected paths, each once: the patterns of the CLIs' and agentdeck's files
+    sorted, then the guard's code (absolute paths outside /etc: its package, handler, venv) in
+    the order they were found, so the list reads the same wherever agentdeck is installed."""
+    first = {p: i for i, p in reversed(list(enumerate(protect)))}
+
+    def key(p: str) -> tuple[bool, int, str]:
+        code = p.startswith("/") and not p.startswith("/etc/")
+        return (code, first[p] if code else 0, p)
+    return sorted(first, key=key)
 
 
 def _base_stdlib(host, cfg: Path) -> list[str]:
