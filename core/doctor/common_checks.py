@@ -5,6 +5,7 @@ the registry. What the targets' own checks share is in core/targets/checks/.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..disk import DiskView
 from ..errors import UserError
@@ -160,14 +161,16 @@ def _manifest(target: str):
             return
 
         disk = DiskView(ctx.host)
-        changed, deleted, unreadable = [], [], []
+        changed: list[str] = []
+        deleted: list[str] = []
+        unreadable: list[tuple[Any, UserError]] = []
         for e in man.entries.values():
             try:
                 _, afp = kind_of(e).read_actual(disk, e)
-            except UserError as ue:
-                unreadable.append((e, ue))
+            except UserError as bad:
+                unreadable.append((e, bad))
                 continue
-            label = e.label or ctx.show(e.path)
+            label = e.label or ctx.show(e.path) or str(e.path)
             if afp is None:
                 deleted.append(label)
             elif afp != e.fingerprint:

@@ -44,8 +44,13 @@ class Ctx:
 
     # ---- display -------------------------------------------------------------------------------
     def __post_init__(self) -> None:
+        self.disk()
+
+    def disk(self) -> DiskView:
+        """The reader (made on first use when none was given)."""
         if self.view is None:
             self.view = DiskView(self.host)
+        return self.view
 
     def show(self, path: os.PathLike | str | None) -> str | None:
         return None if path is None else self.host.display(path)
@@ -69,7 +74,7 @@ class Ctx:
         return self._load(path, "toml")
 
     def _load(self, path: Path, fmt: str) -> Loaded:
-        return self.view.load(path, fmt)
+        return self.disk().load(path, fmt)
 
     # ---- agentdeck's own view ------------------------------------------------------------------
     def adapter(self, target: str):
@@ -94,7 +99,7 @@ class Ctx:
                 self._manifests[target] = (None, None)
             else:
                 try:
-                    self._manifests[target] = (self.view.manifest(target,
+                    self._manifests[target] = (self.disk().manifest(target,
                                                                   ad.manifest_path(self.host)), None)
                 except UserError as e:
                     self._manifests[target] = (None, e)

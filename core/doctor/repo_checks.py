@@ -123,7 +123,7 @@ def _handler(host: Host, plan: Any, out: _Out) -> None:
         out.add("warning", "repo.handler", missing[0], fix=missing[1])
     else:
         out.add("ok", "repo.handler", f"{prog} is on this machine's PATH "
-                f"({host.display(host.which(prog))}): the committed wrapper runs it")
+                f"({host.display(host.which(prog) or prog)}): the committed wrapper runs it")
 
 
 _COUNT = ("no", "one", "two", "three", "four", "five", "six")

@@ -151,6 +151,10 @@ def tool_results(wire: str, body: dict) -> int:
 
 # ---- writing a streamed answer ------------------------------------------------------------------
 
+def _mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
 def _sse(events: list[tuple[str | None, dict | str]]) -> bytes:
     out = []
     for name, data in events:
@@ -163,10 +167,10 @@ def chat_stream(model: str, call: tuple[str, str, str] | None, text: str, n: int
     base = {"id": f"chatcmpl-drill{n}", "object": "chat.completion.chunk",
             "created": int(time.time()), "model": model}
 
-    def chunk(delta: dict, finish: str | None = None) -> tuple[None, dict]:
+    def chunk(delta: dict, finish: str | None = None) -> tuple[str | None, dict | str]:
         return None, {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
-    ev = [chunk({"role": "assistant", "content": ""})]
+    ev: list[tuple[str | None, dict | str]] = [chunk({"role": "assistant", "content": ""})]
     if call:
         name, arg, cmd = call
         ev.append(chunk({"tool_calls": [{"index": 0, "id": f"call_drill{n}", "type": "function",
@@ -186,13 +190,13 @@ def responses_stream(model: str, call: tuple[str, str, str] | None, text: str, n
     rid = f"resp_drill{n}"
     if call:
         name, arg, cmd = call
-        item = {"type": "function_call", "id": f"fc_drill{n}", "call_id": f"call_drill{n}",
+        item: dict[str, Any] = {"type": "function_call", "id": f"fc_drill{n}", "call_id": f"call_drill{n}",
                 "name": name, "arguments": json.dumps(_args(name, arg, cmd)), "status": "completed"}
     else:
         item = {"type": "message", "id": f"msg_drill{n}", "role": "assistant", "status": "completed",
                 "content": [{"type": "output_text", "text": text, "annotations": []}]}
-    resp = {"id": rid, "object": "response", "created_at": int(time.time()), "model": model,
-            "status": "in_progress", "output": []}
+    resp: dict[str, Any] = {"id": rid, "object": "response", "created_at": int(time.time()),
+                            "model": model, "status": "in_progress", "output": []}
     ev: list[tuple[str | None, dict | str]] = [
         ("response.created", {"type": "response.created", "response": resp}),
         ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
@@ -212,7 +216,7 @@ def responses_stream(model: str, call: tuple[str, str, str] | None, text: str, n
 
 
 def messages_stream(model: str, call: tuple[str, str, str] | None, text: str, n: int) -> bytes:
-    msg = {"id": f"msg_drill{n}", "type": "message", "role": "assistant", "model": model,
+    msg: dict[str, Any] = {"id": f"msg_drill{n}", "type": "message", "role": "assistant", "model": model,
            "content": [], "stop_reason": None, "stop_sequence": None,
            "usage": {"input_tokens": 10, "output_tokens": 1}}
     ev: list[tuple[str | None, dict | str]] = [("message_start", {"type": "message_start",
@@ -302,7 +306,7 @@ def schema_value(schema: Any, depth: int = 0) -> Any:
     if schema.get("enum"):
         return schema["enum"][0]
     if t == "object" or "properties" in schema:
-        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        props = _mapping(schema.get("properties"))
         return {k: schema_value(v, depth + 1) for k, v in props.items()} if depth < 8 else {}
     if t == "array":
         return []
@@ -317,7 +321,7 @@ def genai_side(body: dict) -> bytes:
     """A Gemini generateContent answer (Gemini CLI's side calls: its model router asks for JSON
     {complexity_reasoning, complexity_score} and retries for about 90 s on anything else):
     JSON shaped by the request's response schema, else a plain text."""
-    cfg = body.get("generationConfig") if isinstance(body.get("generationConfig"), dict) else {}
+    cfg = _mapping(body.get("generationConfig"))
     schema = cfg.get("responseJsonSchema") or cfg.get("responseSchema")
     text = json.dumps(schema_value(schema)) if schema else FINAL_TEXT
     return json.dumps({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]},

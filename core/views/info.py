@@ -27,6 +27,11 @@ def rows(value: Any) -> list[dict]:
     return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
 
 
+def mapping(value: Any) -> dict:
+    """`value` when it is a dict, else {}."""
+    return value if isinstance(value, dict) else {}
+
+
 def strs(value: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, (list, tuple)) else ()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .info import rows, strs
+from .info import mapping, rows, strs
 
 #: readers that are not targets, by the name the operator knows them
 OTHER_CLIS = {"vscode": "VS Code"}
@@ -90,7 +90,7 @@ class PolicyView:
 def _path_rule(r: dict) -> PathRule:
     layers = []
     for e in rows(r.get("enforced_by")):
-        tools = e.get("tools") if isinstance(e.get("tools"), dict) else {}
+        tools = mapping(e.get("tools"))
         layers.append(PathLayer(cli=cli_name(e.get("cli")),
                                 tools="; ".join(f"{k}: {v}" for k, v in tools.items() if v),
                                 native=str(e.get("native") or ""),
@@ -119,8 +119,8 @@ def _command_rule(r: dict) -> CommandRule:
 def of(data: Any) -> PolicyView:
     """describe()'s data for one target as the tab's view."""
     d = data if isinstance(data, dict) else {}
-    on_error = d.get("on_error") if isinstance(d.get("on_error"), dict) else {}
-    verified = d.get("verified") if isinstance(d.get("verified"), dict) else {}
+    on_error = mapping(d.get("on_error"))
+    verified = mapping(d.get("verified"))
     exit_ = on_error.get("exit")
     return PolicyView(
         on_error=str(on_error.get("value", "?")),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .info import rows, target_info
+from .info import mapping, rows, target_info
 from .hooks import HookSource, sources
 
 #: the readers of a repository's hook file, in the order shown, with their short names
@@ -69,16 +69,16 @@ def _cell(r: str, v: dict) -> ReaderCell:
 def of(plan: Any) -> RepoView:
     target = plan.targets[0] if getattr(plan, "targets", None) else ""
     info = target_info(plan, target)
-    readers = info.get("readers") if isinstance(info.get("readers"), dict) else {}
-    trust = info.get("trust") if isinstance(info.get("trust"), dict) else {}
-    hooks = info.get("hooks") if isinstance(info.get("hooks"), dict) else {}
-    cloud = info.get("cloud_setup") if isinstance(info.get("cloud_setup"), dict) else {}
+    readers = mapping(info.get("readers"))
+    trust = mapping(info.get("trust"))
+    hooks = mapping(info.get("hooks"))
+    cloud = mapping(info.get("cloud_setup"))
     events = []
     for ev in rows(hooks.get("events")):
-        per = ev.get("readers") if isinstance(ev.get("readers"), dict) else {}
+        per = mapping(ev.get("readers"))
         events.append(RepoEvent(
             key=str(ev.get("key") or ev.get("event")),
-            cells=tuple(_cell(r, per.get(r) if isinstance(per.get(r), dict) else {})
+            cells=tuple(_cell(r, mapping(per.get(r)))
                         for r in READER_ORDER)))
     return RepoView(
         target=target,

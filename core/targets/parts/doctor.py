@@ -41,7 +41,8 @@ class Result(StrEnum):
 
 
 RESULTS = tuple(Result)
-SEVERITY = {r: i for i, r in enumerate((Result.OK, Result.SKIPPED, Result.INFO, Result.WARNING,
+#: keyed by the str values too (a Result is a str): findings read from JSON compare the same
+SEVERITY: dict[str, int] = {r: i for i, r in enumerate((Result.OK, Result.SKIPPED, Result.INFO, Result.WARNING,
                                         Result.ERROR))}
 
 
