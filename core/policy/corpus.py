@@ -60,6 +60,23 @@ TREE: dict[str, str | None] = {
     "/tmp/in/Makefile.ok": "CC = gcc\nall:\n\t$(CC) -o app app.c\n",
     "/tmp/mk/Makefile": "clean:\n\t$(RM) -r build\n\trm -rf x\n",
     f"{CWD}/tool.py": "#!/usr/bin/env python3\nimport os\nos.system('rm -rf x')\n",
+    # files a program runs commands from, written by an earlier call (core/policy/runfiles.py)
+    "/opt/p/npm/package.json": '{"scripts": {"x": "rm -rf x", "test": "rm -rf x", '
+                               '"postinstall": "rm -rf x", "build": "tsc"}}',
+    "/opt/p/npmok/package.json": '{"scripts": {"test": "jest", "build": "tsc -p .", '
+                                 '"postinstall": "node scripts/setup.js"}}',
+    "/opt/p/npmok/scripts/setup.js": "console.log('ready')\n",
+    "/opt/p/npmbad/package.json": '{"scripts": {"test": ',
+    "/opt/p/ga/.git/config": '[core]\n\tbare = false\n[alias]\n\tx = "!rm -rf x"\n',
+    "/opt/p/gf/.git/config": "[core]\n\tfsmonitor = rm -rf x\n",
+    "/opt/p/gh/.git/hooks/pre-commit": "#!/bin/sh\nrm -rf x\n",
+    "/opt/p/gi/.git/config": "[include]\n\tpath = ../../more.cfg\n",
+    "/opt/p/more.cfg": "[alias]\n\tpush-it = !git push --force\n",
+    "/opt/p/gok/.git/config": "[alias]\n\tst = status -sb\n[core]\n\tpager = less -R\n"
+                             "\tfsmonitor = true\n",
+    "/opt/p/gp/.git/config": '[core]\n\tpager = "less; rm -rf x"\n',
+    "/opt/p/ge/.git/config": '[core]\n\teditor = "code --wait"\n',
+    "/opt/p/gok/.git/hooks/pre-commit": "#!/bin/sh\nnpx lint-staged\n",
     # programs on the system (copied or linked to a new name, found through a changed PATH)
     "/usr/bin/rm": "\x7fELF\0", "/bin/rm": "->/usr/bin/rm", "/usr/bin/cat": "\x7fELF\0",
     "/bin/cat": "->/usr/bin/cat",
@@ -425,7 +442,7 @@ _EFFECTS = [
     ("find ~/.ssh -name config -delete", "deny"), ("unzip -o /tmp/x.zip -d ~/.ssh", "deny"),
     ("cp -t ~/.ssh /tmp/authorized_keys", "deny"), ("mv -t ~/.ssh /tmp/config", "deny"),
     ("cd ~/.ssh; git stash -u", "deny"),
-    ("sed 's/x/id/e' README.md", "ask"), ("git -c alias.x='!rm -rf x' x", "ask"),
+    ("sed 's/x/id/e' README.md", "ask"), ("git -c alias.x='!rm -rf x' x", "deny"),
     ("tar --checkpoint=1 --checkpoint-action=exec='rm -rf x' -cf /tmp/a.tar src", "ask"),
     ("awk 'BEGIN{system(\"id\")}'", "ask"), ("rsync -e 'sh -c \"rm -rf x\"' a b:", "ask"),
     # the same programs on what no rule protects
@@ -486,6 +503,23 @@ _PROGRAM_FILES = [
     ("python3 /tmp/in/ok.py", "allow"), ("make -f /tmp/in/Makefile.ok", "allow"),
     ("python3 -m json.tool README.md", "allow"), ("node server.js", "allow"),
     ("cd src && python3 app.py", "allow"), ("sed -n '/a/w out.txt' README.md", "allow"),
+]
+#: files a program runs commands from in the folder it works in, written by an earlier call
+#: (npm's and its kin's package.json scripts, git's aliases, the config values git runs, its
+#: hooks): read at decision time and judged as the command lines they are; one that cannot be
+#: read, or scripts of other packages, unresolved
+_RUNS_FROM_FILES = [
+    ("cd /opt/p/npm && npm run x", "deny"), ("npm --prefix /opt/p/npm test", "deny"),
+    ("cd /opt/p/npm && yarn x", "deny"), ("cd /opt/p/npm && pnpm install", "deny"),
+    ("cd /opt/p/npm/src && npm i", "deny"), ("git -C /opt/p/ga x", "deny"),
+    ("cd /opt/p/gf && git status", "deny"), ("git -C /opt/p/gh commit -m wip", "deny"),
+    ("git -C /opt/p/gi push-it origin main", "deny"), ("cd /opt/p/npmbad && npm test", "ask"),
+    ("cd /opt/p/npmok && npm test", "allow"), ("npm --prefix /opt/p/npmok run build", "allow"),
+    ("cd /opt/p/npmok && npm ci", "allow"), ("cd /opt/p/npmok && npm ls", "allow"),
+    ("git -C /opt/p/gok st", "allow"), ("cd /opt/p/gok && git commit -m wip", "allow"),
+    ("cd /opt/p/gok && git log --oneline", "allow"),
+    ("git -C /opt/p/gp log", "deny"), ("git -C /opt/p/ge commit", "allow"),
+    ("cd /opt/p/npmok && node --test", "allow"), ("python3 --version", "allow"),
 ]
 #: a program renamed or copied on PATH is judged by what it is: a program word the line made as
 #: a copy or link of a program runs that program (its path, or its name: PATH may find it); a
@@ -800,7 +834,8 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] = _splice(
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
         _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE
-                                            + _PROGRAM_FILES + _RENAMED]
+                                            + _PROGRAM_FILES + _RENAMED
+                                            + _RUNS_FROM_FILES]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
                                           for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
                                           + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW]

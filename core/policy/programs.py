@@ -994,7 +994,9 @@ INTERACTIVE = frozenset({"vi", "vim", "nvim", "view", "vimdiff", "ex", "ed", "na
                          "screen", "expect", "telnet", "psql", "mysql"})
 #: the options that give a REPL or client its program, so it takes no typed commands
 _GIVEN = frozenset({"-c", "-e", "-E", "-r", "--command", "--execute", "--eval", "-Command",
-                    "-command", "-f", "--file", "-m"})
+                    "-command", "-f", "--file", "-m", "-p", "--print", "--check",
+                    # it runs its tests, or prints and exits (`node --test`, `python3 --version`)
+                    "--test", "--version", "--help", "-h"})
 
 
 #: the names of a process's own stdin

@@ -823,6 +823,8 @@ class Resolver:
             what = written[1:].split("/", 1)[0] if written.startswith("\0") else written
             self.unresolved(f"{name} runs commands from {what}, written earlier in this "
                             "command")
+        elif name in P.RUNS_FROM_FILES:
+            self.runs_from_files(name, vals, ctx)
         if name == "git":
             key = P.git_config_code(vals)
             if key:
@@ -1095,6 +1097,132 @@ class Resolver:
                 continue
             self.program_text(name, lang, text, ctx, cmd)
 
+    def runs_from_files(self, name: str, vals: list, ctx: _Ctx) -> None:
+        """What a program runs from files in the folder it works in, read now (runfiles.py):
+        package.json's scripts for npm and its kin, git's aliases, the config values git runs
+        and its hooks. Each is judged as the command line it is, in the folder it runs in; a
+        file that is there but cannot be read, or names what is not known, is unresolved."""
+        if name in R().NPM_LIKE:
+            self._package_scripts(name, vals, ctx)
+        elif name == "git":
+            self._git_files(vals, ctx)
+
+    def _read_small(self, p: str, what: str) -> str | None:
+        """The text of file `p` (None when there is none); one that is there but cannot be read
+        or is longer than MAX_SCRIPT is unresolved, as `what`."""
+        text = self.fs.read_script(p, MAX_SCRIPT + 1)
+        if text is None:
+            if self.fs.exists(p) and not self.fs.is_dir(p):
+                self.unresolved(f"{what} ({p}) cannot be read at decision time")
+            return None
+        if len(text) > MAX_SCRIPT:
+            self.unresolved(f"{what} ({p}) is longer than {MAX_SCRIPT // 1024} KiB")
+            return None
+        return text
+
+    def _package_scripts(self, name: str, vals: list, ctx: _Ctx) -> None:
+        got = R().package_scripts(name, vals)
+        if got is None:
+            return
+        folder_opt, names, why = got
+        if why:
+            self.unresolved(why)
+            return
+        start = self.path(folder_opt, ctx.cwd) if folder_opt else ctx.cwd
+        folder = start
+        for _ in range(32):                  # npm's project: the nearest package.json above
+            if self.fs.exists(posixpath.join(folder, "package.json")):
+                break
+            up = posixpath.dirname(folder)
+            if up == folder:
+                return
+            folder = up
+        text = self._read_small(posixpath.join(folder, "package.json"),
+                                f"{name} runs scripts from package.json")
+        if text is None:
+            return
+        scripts = R().scripts_of(text)
+        if scripts is None:
+            self.unresolved(f"{name} runs scripts from {folder}/package.json, which is not "
+                            "JSON agentdeck can read")
+            return
+        for s in names:
+            if s in scripts:
+                self.line(scripts[s], ctx.child(cwd=folder, depth=ctx.depth + 1,
+                                                via=ctx.via + (f"{name} script {s}",),
+                                                stdin=None))
+
+    def _git_files(self, vals: list, ctx: _Ctx) -> None:
+        rf = R()
+        start = self.path(P.git_folder(vals) or ".", ctx.cwd)
+        gitdir, top = None, start
+        given = next((vals[i + 1] for i, v in enumerate(vals[:-1]) if v == "--git-dir"), None)
+        given = given or next((v.split("=", 1)[1] for v in vals
+                               if v is not None and v.startswith("--git-dir=")), None)
+        if given is not None:
+            gitdir = self.path(given, start)
+        else:
+            d = start
+            for _ in range(64):
+                dot = posixpath.join(d, ".git")
+                if self.fs.is_dir(dot):
+                    gitdir, top = dot, d
+                    break
+                if self.fs.exists(dot):      # a worktree's or submodule's `gitdir: X` file
+                    text = self._read_small(dot, "git reads its folder from .git")
+                    if text and text.startswith("gitdir:"):
+                        gitdir, top = self.path(text[7:].strip(), d), d
+                    break
+                up = posixpath.dirname(d)
+                if up == d:
+                    break
+                d = up
+        configs: list[str] = []
+        if gitdir:
+            configs.append(posixpath.join(gitdir, "config"))
+            common = self.fs.read_script(posixpath.join(gitdir, "commondir"), 4096)
+            if common:
+                configs.append(posixpath.join(self.path(common.strip(), gitdir), "config"))
+        env = self.env or {}
+        xdg = env.get("XDG_CONFIG_HOME") or posixpath.join(self.home or "/", ".config")
+        configs += [env.get("GIT_CONFIG_GLOBAL") or posixpath.join(self.home or "/", ".gitconfig"),
+                    posixpath.join(xdg, "git", "config")]
+        entries: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        while configs and len(seen) < 16:
+            cfg = configs.pop(0)
+            if cfg in seen:
+                continue
+            seen.add(cfg)
+            text = self._read_small(cfg, "git runs commands from its config")
+            if text is None:
+                continue
+            got = rf.git_config(text)
+            entries += got
+            for inc in rf.git_includes(got):         # include.path: relative to the file
+                configs.append(self.path(inc, posixpath.dirname(cfg)))
+        entries += rf.command_line_config(vals)
+        sub = ctx.child(cwd=top, depth=ctx.depth + 1, stdin=None)
+        for key, line in rf.git_commands(entries):
+            self.line(line, sub.child(via=ctx.via + (f"git config {key}",)))
+        name = P._git_subcommand(vals)
+        alias = rf.git_alias(entries, name) if name else None
+        if alias is not None:
+            rest = vals[vals.index(name) + 1:]
+            if any(v is None for v in rest):
+                self.unresolved(f"git alias {name} is given words that are not static")
+            words = " ".join(_quote(v) for v in rest if v is not None)
+            text = alias[1:] if alias.startswith("!") else "git " + alias
+            self.line(f"{text} {words}".strip(), sub.child(via=ctx.via + (f"git alias {name}",)))
+        hooks = rf.git_hooks_path(entries)
+        folder = self.path(hooks, top) if hooks else (posixpath.join(gitdir, "hooks")
+                                                      if gitdir else None)
+        if folder:
+            for hook in rf.GIT_HOOKS:
+                p = posixpath.join(folder, hook)
+                if self.fs.exists(p):
+                    self.line(_quote(p), sub.child(via=ctx.via + (f"git hook {hook}",)))
+
     def program_text(self, name: str, lang: str, text: str, ctx: _Ctx, cmd: Cmd) -> None:
         """A program's text read from its file, judged as that program given it inline: the
         paths it names (kept on the command as text, as -c's), sed's e, w and r commands, awk's
@@ -1343,6 +1471,12 @@ def proc_unknown(path: str) -> str:
                         "/proc/thread-self/root")):
         return ""             # normalize() resolves these to the folder and to /
     return f"{path[:40]} names another process's folder or an open file not known here"
+
+
+def R():
+    """core/policy/runfiles.py, imported on the first program that reads commands from files."""
+    from . import runfiles   # local: only for npm-like and git commands, off the common path
+    return runfiles
 
 
 def _quote(s: str) -> str:
