@@ -507,8 +507,9 @@ def decide(payload: dict, record: dict, env, parse_error: str | None,
 DECIDE_BUDGET = 5.0
 
 
-class _OverBudget(Exception):
-    pass
+class _OverBudget(BaseException):
+    """Not an Exception: a reader's `except Exception` (an archive it cannot list) must not
+    swallow the end of the budget and go on deciding untimed."""
 
 
 def _within_budget(evaluate: "Callable[[], Verdict]", doc: dict, calls: list) -> "Verdict":
@@ -525,10 +526,12 @@ def _within_budget(evaluate: "Callable[[], Verdict]", doc: dict, calls: list) ->
         raise _OverBudget()
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, DECIDE_BUDGET)
+    # and again every 0.2 s after it, should anything catch the first one
+    signal.setitimer(signal.ITIMER_REAL, DECIDE_BUDGET, 0.2)
     try:
         return evaluate()
     except _OverBudget:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         from agentdeck.core.policy.rules import UNRESOLVED_RULE, Verdict   # local: as above
         return Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
                        f"agentdeck could not decide within {DECIDE_BUDGET:g} s (a glob over a "

@@ -170,6 +170,19 @@ def compile_policy(policy: dict, target: str, *, home: str | None = None,
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
+#: the user's shell start-up and session environment files: what they define runs in place of
+#: every later command (Claude Code sources the user's shell set-up before each Bash call: a
+#: `git()` function written into ~/.bashrc ran instead of `git status` in a real turn), and what
+#: they export reaches every CLI started from that shell (`CLAUDE_CONFIG_DIR`, `OPENCODE_PURE`,
+#: `BASH_ENV`): a layer that can switch the guard off, as each CLI's own settings files are
+SHELL_STARTUP = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
+                 "~/.bash_aliases", "~/.zshrc", "~/.zshenv", "~/.zprofile", "~/.zlogin",
+                 "~/.zlogout", "~/.kshrc", "~/.mkshrc", "~/.cshrc", "~/.tcshrc", "~/.login",
+                 "~/.config/fish/config.fish", "~/.config/fish/conf.d/**",
+                 "~/.config/fish/functions/**", "~/.pam_environment",
+                 "~/.config/environment.d/**")
+
+
 def self_protection(host, target: str, root=None) -> list[str]:
     """The guard's own files as globs (`~/...` inside the home): agentdeck's state and config
     dirs (compiled policies, manifests, operator profiles), each CLI's hook registrations,
@@ -183,7 +196,7 @@ def self_protection(host, target: str, root=None) -> list[str]:
         return "~" + p[len(home):] if p == home or p.startswith(home + "/") else p
 
     out = [g(host.state_dir) + "/**", g(host.state_dir), g(host.config_dir) + "/**"]
-    out += _guarded(host, g)
+    out += _guarded(host, g) + list(SHELL_STARTUP)
     if target == "repo":    # committed and read on other machines: nothing of this machine's
         return [p for p in out if p.startswith("~")] + ["**/.github/agentdeck/**",
                                                          "**/.github/hooks/**"]

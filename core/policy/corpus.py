@@ -11,6 +11,7 @@ only mention the words, and unprotected neighbours, which must stay allowed.
 """
 from __future__ import annotations
 
+from .compiled import SHELL_STARTUP
 from .programs import OWN_PACKAGE
 
 HOME = "/home/policy-test"
@@ -126,7 +127,9 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            "**/.codex/hooks.json",
            # the handler's installation (the venv the handler and its interpreter run from,
            # and the package this code runs from, which `pip uninstall agentdeck` removes)
-           "/opt/agentdeck/venv/**", "/opt/agentdeck/venv", OWN_PACKAGE + "/core/**"]
+           "/opt/agentdeck/venv/**", "/opt/agentdeck/venv", OWN_PACKAGE + "/core/**",
+           # files that start programs: Copilot's LSP servers; the shell's start-up files
+           "~/.copilot/lsp-config.json", "**/.github/lsp.json", *SHELL_STARTUP]
 MCP_SERVERS = ["github"]
 
 _RM_FORMS = [
@@ -521,6 +524,15 @@ _RUNS_FROM_FILES = [
     ("git -C /opt/p/gp log", "deny"), ("git -C /opt/p/ge commit", "allow"),
     ("cd /opt/p/npmok && node --test", "allow"), ("python3 --version", "allow"),
 ]
+#: the shell's start-up files (what they define runs in place of later commands; what they
+#: export reaches every CLI started from that shell) and Copilot's LSP servers (started by its
+#: `lsp` tool with no hook): written, denied; read or sourced, run
+_STARTUP_SELF = [
+    "echo 'git(){ rm -rf x; }' >> ~/.bashrc", "printf 'export OPENCODE_PURE=1\\n' >> ~/.profile",
+    "echo '{\"lspServers\": {}}' > ~/.copilot/lsp-config.json",
+    "mkdir -p .github && echo '{}' > .github/lsp.json",
+]
+_STARTUP_ALLOW = ["source ~/.bashrc", ". ~/.profile", "grep PATH ~/.bashrc"]
 #: a program renamed or copied on PATH is judged by what it is: a program word the line made as
 #: a copy or link of a program runs that program (its path, or its name: PATH may find it); a
 #: program word under a folder the line fills with files it cannot list, a name a PATH changed
@@ -823,6 +835,9 @@ def _build() -> dict[str, list]:
     CLASSES["the guard's own files"] = _around(
         CLASSES["the guard's own files"], [(c, CWD, "deny") for c in _INLINE_RELATIVE_SELF],
         "rm -rf ~/.local/state/agentdeck", 2)
+    CLASSES["the guard's own files"] = _around(
+        CLASSES["the guard's own files"], [(c, CWD, "deny") for c in _STARTUP_SELF],
+        "rm -rf ~/.local/state/agentdeck", 2)
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
                                                + [(c, CWD, "deny") for c in _LAYER_MORE]
                                                + [(c, CWD, "deny") for c in _INTO_FOLDERS_LAYERS]
@@ -838,7 +853,8 @@ def _build() -> dict[str, list]:
                                             + _RUNS_FROM_FILES]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
                                           for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
-                                          + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW]
+                                          + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW
+                                          + _STARTUP_ALLOW]
     CLASSES["other tools"] = list(_TOOL_CASES)
     return CLASSES
 

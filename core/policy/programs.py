@@ -32,7 +32,7 @@ META = frozenset({
 })
 MENTION = frozenset({"echo", "printf", "print"})
 READ = frozenset({
-    "cat", "tac", "head", "tail", "less", "more", "most", "nl", "od", "xxd", "hexdump", "base64",
+    "source", ".", "cat", "tac", "head", "tail", "less", "more", "most", "nl", "od", "xxd", "hexdump", "base64",
     "base32", "basenc", "strings", "sort", "uniq", "cut", "paste", "awk", "gawk", "mawk", "diff",
     "cmp", "comm", "grep", "egrep", "fgrep", "zgrep", "md5sum", "sha1sum", "sha256sum",
     "sha512sum", "b2sum", "cksum", "sum", "wc", "file", "jq", "yq", "openssl", "ssh-keygen",

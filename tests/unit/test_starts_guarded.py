@@ -87,3 +87,25 @@ def test_every_cli_names_what_it_starts():
     missing = [t for t in GUARDED_TARGETS
                if not getattr(registry.part(t, "policy"), "STARTS", ())]
     assert not missing, missing
+
+
+@pytest.mark.parametrize("target", GUARDED_TARGETS)
+def test_the_shell_start_up_files_are_guarded_in_every_cli(target, tmp_path):
+    """~/.bashrc and its kin define what every later command runs (Claude Code sources the
+    user's shell set-up before each Bash call) and export what every CLI started from that
+    shell reads: a write there is denied like a write to a CLI's hook settings."""
+    from agentdeck.core.policy.compiled import SHELL_STARTUP
+
+    host = _host(tmp_path)
+    doc = _doc(host, target)
+    for entry in SHELL_STARTUP:
+        path = str(tmp_path / entry[2:].removesuffix("/**")) + ("/x.fish" if entry.endswith("/**")
+                                                                 else "")
+        assert not _denied(doc, tmp_path, path), (path, _denied(doc, tmp_path, path))
+    calls = {"echo 'git(){ rm -rf x; }' >> ~/.bashrc": "deny", "cat ~/.bashrc": "allow",
+             "grep PATH ~/.bashrc": "allow", "source ~/.bashrc": "allow",
+             ". ~/.profile": "allow"}
+    for command, expected in calls.items():
+        for label, t, event, payload in shapes("shell", command):
+            record, _, _, _ = run_case(doc, t, event, dict(payload), {"HOME": str(tmp_path)})
+            assert record.get("decision") == expected, (command, label, record)

@@ -45,7 +45,11 @@ LAYERS = (
 #: repository's .mcp.json and .github/mcp.json in a trusted folder: docs/facts/copilot.md) -- a
 #: server written into mcp-config.json ran at the next start in a real turn -- and the managed
 #: folder
-STARTS = ("mcp-config.json", "**/.mcp.json", "**/.github/mcp.json", "/etc/github-copilot/**")
+STARTS = ("mcp-config.json", "**/.mcp.json", "**/.github/mcp.json", "/etc/github-copilot/**",
+          # its LSP servers (home and a repository's), started when its `lsp` tool is used: a
+          # command written there ran with no hook in a real turn of 1.0.102; and the plugins
+          # it installs (their MCP servers and hooks)
+          "lsp-config.json", "**/.github/lsp.json", "installed-plugins", "installed-plugins/**")
 GUARDED = guarded(("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh",
                    "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json",
                    *STARTS), LAYERS)
