@@ -430,8 +430,9 @@ class ScriptedServer:
         self.httpd = ThreadingHTTPServer((host, port), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.script = script          # type: ignore[attr-defined]
+        # polled every 50 ms: the default 0.5 s is how long shutdown() may wait, once per turn
         self.thread = threading.Thread(target=self.httpd.serve_forever, name="drill-model",
-                                       daemon=True)
+                                       kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def port(self) -> int:

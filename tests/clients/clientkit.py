@@ -159,6 +159,10 @@ def scratch_host(base: Path, clients: Clients) -> Host:
     env["XDG_CACHE_HOME"] = str(clients.xdg_cache)
     clients.npm_cache.mkdir(parents=True, exist_ok=True)
     env["npm_config_cache"] = str(clients.npm_cache)
+    # a package in that cache is used as it is: `npx -y <server>` (the default profile's MCP
+    # server, started at every turn) does not ask the registry for a newer one first (0.5-1 s
+    # of each turn's wall time); a package not in the cache is still fetched
+    env["npm_config_prefer_offline"] = "true"
     node = shutil.which("node")
     path = [str(d) for d in clients.bin_dirs.values()]
     if node:

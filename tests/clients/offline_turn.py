@@ -34,11 +34,12 @@ def turn_argv(target: str, url: str, prompt: str,
         return (["claude", "-p", prompt, "--model", "sonnet", *mode],
                 {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "sk-offline-test"})
     if target == "qwen":
-        # the drill's recipe (core/targets/qwen/drill.py RUNNER) without its MCP allowlist: the
-        # profile's servers start as configured
+        # the drill's recipe (core/targets/qwen/drill.py RUNNER: its environment, no relaunch)
+        # without its MCP allowlist: the profile's servers start as configured
+        from agentdeck.core.targets.qwen.drill import RUNNER as QWEN   # local: a Qwen turn only
         return (["qwen", "--auth-type", "openai", "--openai-base-url", f"{url}/v1",
                  "--openai-api-key", "offline-test", "-m", "gpt-5.4", "--yolo", prompt],
-                {"QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
+                dict(QWEN.env))
     if target == "opencode":
         # the drill's recipe (core/targets/opencode/drill.py RUNNER): the provider from
         # OPENCODE_CONFIG_CONTENT, --auto; the profile's MCP servers start as configured
@@ -49,9 +50,9 @@ def turn_argv(target: str, url: str, prompt: str,
     if target == "gemini":
         # the drill's recipe (core/targets/gemini/drill.py RUNNER) without its MCP allowlist;
         # the sign-in is chosen by the scratch host's system defaults (clientkit.py)
+        from agentdeck.core.targets.gemini.drill import RUNNER as GEMINI   # local: a Gemini turn
         return (["gemini", "--yolo", "-p", prompt],
-                {"GOOGLE_GEMINI_BASE_URL": url, "GEMINI_API_KEY": "offline-test",
-                 "GEMINI_CLI_TRUST_WORKSPACE": "true"})
+                {**GEMINI.env, "GOOGLE_GEMINI_BASE_URL": url, "GEMINI_API_KEY": "offline-test"})
     raise ValueError(target)
 
 

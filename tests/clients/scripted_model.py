@@ -398,7 +398,9 @@ class ScriptedModel:
                 self._send(404, b"{}", "application/json")
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        # polled every 50 ms (the default 0.5 s is how long shutdown() may wait, at every turn)
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True).start()
         return self
 
     @property

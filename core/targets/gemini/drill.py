@@ -38,8 +38,11 @@ TURN_SETTINGS = {
 RUNNER = Runner(
     target=SPEC.name, binary=SPEC.binary, verified=VERIFIED, wire="genai",
     home_var=SPEC.home_env,
+    #: GEMINI_CLI_NO_RELAUNCH: the turn runs in the first node process instead of a relaunched
+    #: copy of itself (one start-up of the CLI less, ~1.5 s of CPU; the same turn and hooks)
     env={"GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:{port}",
-         "GEMINI_API_KEY": "agentdeck-drill", "GEMINI_CLI_TRUST_WORKSPACE": "true"},
+         "GEMINI_API_KEY": "agentdeck-drill", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+         "GEMINI_CLI_NO_RELAUNCH": "true"},
     args=("--yolo", "--allowed-mcp-server-names", NO_SERVER),
     copy=("settings.json", "GEMINI.md", "AGENTS.md", "skills"),
     #: PreCompress fires before every model request (Gemini checks whether to compress the
