@@ -8,13 +8,15 @@ Layout (shared with .ci/install-clients.sh):
 The shared <root>/xdg is every scratch host's XDG_CACHE_HOME, so Copilot unpacks its 235 MB
 bundle (xdg/copilot/pkg) once; the shared <root>/npm-cache is every scratch host's npm cache, so
 the default profile's `npx -y` servers are downloaded once (warm_npx_servers), not by the first
-turn of every test (about 4 s of CPU each).
+turn of every test (about 4 s of CPU each); <root>/npx-shim/npx, first on every scratch PATH,
+starts such a server's installed program at once (npm's own start-up is ~1 s of CPU per turn).
 """
 from __future__ import annotations
 
 import fcntl
 import json
 import os
+import shlex
 import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -110,6 +112,10 @@ class Clients:
     def npm_cache(self) -> Path:
         return self.root / "npm-cache"
 
+    @property
+    def npx_shim(self) -> Path:
+        return self.root / "npx-shim" / "npx"
+
 
 def install_all(root: Path | None = None) -> Clients:
     """Install (or reuse) every pinned CLI, all at once (so the installs together take no longer
@@ -164,7 +170,8 @@ def scratch_host(base: Path, clients: Clients) -> Host:
     # of each turn's wall time); a package not in the cache is still fetched
     env["npm_config_prefer_offline"] = "true"
     node = shutil.which("node")
-    path = [str(d) for d in clients.bin_dirs.values()]
+    path = [str(clients.npx_shim.parent)] if clients.npx_shim.is_file() else []
+    path += [str(d) for d in clients.bin_dirs.values()]
     if node:
         path.append(str(Path(node).parent))
     path += ["/usr/local/bin", "/usr/bin", "/bin"]
@@ -197,10 +204,58 @@ def warm_npx_servers(clients: Clients) -> None:
             tempfile.TemporaryDirectory(prefix="agentdeck-npx-") as tmp:
         fcntl.flock(lock, fcntl.LOCK_EX)
         host = scratch_host(Path(tmp), clients)
-        npx = host.which("npx")
+        npx = shutil.which("npx", path=os.pathsep.join(
+            d for d in host.env["PATH"].split(os.pathsep) if d != str(clients.npx_shim.parent)))
         for server in servers if npx else []:
             subprocess.run([str(npx), *server.get("args", [])], env=dict(host.env), cwd=tmp,
                            capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
+        if npx:
+            write_npx_shim(clients, npx, [s.get("args", []) for s in servers])
+
+
+def _npx_program(npm_cache: Path, spec: str) -> Path | None:
+    """The program `npx -y <spec>` runs, from npx's own install of it in the npm cache
+    (_npx/<hash>/: its package.json names the spec, the package's "bin" the program)."""
+    name = spec[:1] + spec[1:].partition("@")[0]        # the package, without "@<version>"
+    for pkg in sorted((npm_cache / "_npx").glob("*/package.json")):
+        try:
+            if json.loads(pkg.read_text()).get("_npx", {}).get("packages") != [spec]:
+                continue
+            bins = json.loads((pkg.parent / "node_modules" / name / "package.json")
+                              .read_text()).get("bin")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(bins, dict):
+            bins = bins.get(name.rsplit("/", 1)[-1]) or (
+                next(iter(bins.values())) if len(bins) == 1 else None)
+        if isinstance(bins, str):
+            program = pkg.parent / "node_modules" / name / bins
+            if program.is_file():
+                return program
+    return None
+
+
+def write_npx_shim(clients: Clients, npx: str, servers: list[list[str]]) -> None:
+    """<root>/npx-shim/npx: `npx -y <spec>` of a warmed server runs the program npx itself
+    would run from its cache (with node, by its path: a CLI may start the server with a bare
+    environment; the rest of the arguments passed on); anything else, or a program no longer in
+    the cache, goes to the real npx."""
+    cases, node = [], shutil.which("node") or "node"
+    for args in servers:
+        if len(args) >= 2 and args[0] in ("-y", "--yes") and not args[1].startswith("-"):
+            program = _npx_program(clients.npm_cache, args[1])
+            if program:
+                cases.append(f"    {shlex.quote(args[1])}) [ -f {shlex.quote(str(program))} ] && "
+                             f"shift 2 && exec {shlex.quote(node)} {shlex.quote(str(program))} \"$@\" ;;")
+    text = ("#!/bin/sh\n# written by tests/clients/clientkit.py write_npx_shim\n"
+            'if [ "$1" = "-y" ] || [ "$1" = "--yes" ]; then\n  case "$2" in\n'
+            + "".join(c + "\n" for c in cases) + "  esac\nfi\n"
+            f'exec {shlex.quote(npx)} "$@"\n')
+    clients.npx_shim.parent.mkdir(parents=True, exist_ok=True)
+    tmp = clients.npx_shim.with_suffix(".tmp")
+    tmp.write_text(text)
+    tmp.chmod(0o755)
+    tmp.replace(clients.npx_shim)
 
 
 #: Gemini CLI's lowest settings layer for offline turns: with GOOGLE_GEMINI_BASE_URL set and no
