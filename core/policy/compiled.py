@@ -39,6 +39,7 @@ from ..host import HostError
 # it without importing this module
 from ..targets.dialects import policy_path  # noqa: F401
 from .asks import ask_notices
+from .programs import OWN_GUARD_COMMANDS
 
 
 FORMAT = 2
@@ -146,7 +147,7 @@ def compile_policy(policy: dict, target: str, *, home: str | None = None,
         why = ("agentdeck changes (or removes) its own guard only when you run it yourself, "
                "not through an agent")
         rules.append({"id": SELF_COMMAND_RULE, "tool": "shell", "command": ["agentdeck"],
-                      "args": ["apply|uninstall|org"], "decision": "deny", "builtin": True,
+                      "args": ["|".join(OWN_GUARD_COMMANDS)], "decision": "deny", "builtin": True,
                       "reason": why})
         rules.append({"id": SELF_COMMAND_RULE + "-uninstall", "tool": "shell",
                       "command": ["pip", "pip3", "pipx", "uv"],

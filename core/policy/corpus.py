@@ -662,6 +662,93 @@ _OWN_INSTALL = [
     ("ls /opt/agentdeck/venv/lib/python3.11/site-packages", "allow"),
     ("rm -r .venv", "allow"),
 ]
+#: a folder beside the working folder, at its depth: cases run there are not among those
+#: `agentdeck drill --matrix` picks (core/drill/matrix.py takes the working folder's), so the
+#: classes below grow without changing the cases docs/enforcement.md was generated from
+W2 = HOME + "/work/w2"
+#: a value handed to a program through its environment (`X=v cmd`, `env X=v`, `export X=v`)
+#: or an assignment among its arguments (awk -v, git -c) names a path it may read or write;
+#: programs that stand for an archiver or a server (`python3 -m zipfile|tarfile|http.server`,
+#: `cmake -E tar`), that read the names of their files from stdin (`cpio -o`), that recurse
+#: (`gzip -r`); and the files a program reads by default (`aws configure get`)
+_GIVEN_READS = [
+    "X=../../.ssh/id_rsa node -e 'console.log(require(\"fs\").readFileSync(process.env.X,\"utf8\"))'",
+    "export X=../../.ssh/id_rsa; python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
+    "X=../../.ssh/id_rsa; export X; python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
+    "env X=../../.ssh/id_rsa python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
+    "HISTFILE=../../.ssh/id_rsa bash -i -c 'history -r; history'",
+    "X=../../.ssh/id_rsa bash -c 'cat $X'",
+    "awk -v f=../../.ssh/id_rsa 'BEGIN { while ((getline l < f) > 0) print l }'",
+    "awk -vf=../../.aws/credentials 'BEGIN { while ((getline l < f) > 0) print l }'",
+    "git -c core.excludesFile=../../.ssh/id_rsa status --ignored",
+    "python3 -m zipfile -c /tmp/k.zip ../../.ssh", "python3 -m tarfile -c /tmp/k.tar ../../.ssh",
+    "cmake -E tar cf /tmp/k.tar ../../.ssh", "gzip -rc ../../.ssh",
+    "find ../../.ssh | cpio -o > /tmp/x.cpio", "cpio -o <<< ../../.ssh/id_rsa",
+    "find ../../.ssh | cpio -pdl /tmp/cp", "python3 -m http.server -d ../../.ssh 18999",
+    "bsdtar -cf /tmp/k.tar ~/.ssh", "cmake -E copy_directory ~/.ssh /tmp/s",
+    "aws configure get aws_secret_access_key", "aws --profile prod configure export-credentials",
+]
+_GIVEN_WRITES = [
+    "D=../../protected python3 -c 'import os, shutil; shutil.rmtree(os.environ[\"D\"])'",
+    "X=../../protected/a.txt python3 -c 'import os; open(os.environ[\"X\"], \"w\").write(\"x\")'",
+    "dpkg-deb -x /tmp/in/x.deb ~", "unrar x /tmp/in/x.rar ~/",
+    "printf '\\ny\\n' | ssh-keygen -q -t rsa -N ''", "ssh-keygen -p -N '' -P ''",
+    "aws configure set aws_access_key_id X",
+]
+#: archives extracted by programs that stand for an extractor, into a folder where a CLI's
+#: settings file is among the members
+_GIVEN_LAYERS = ["python3 -m zipfile -e /tmp/in/evil.zip .", "python3 -m tarfile -e /tmp/in/evil.tar",
+                 "cmake -E tar xf /tmp/in/evil.tar"]
+#: variables and options that make a program load code or configuration from elsewhere: a
+#: load path outside the working folder (or written in the line), a configuration location, a
+#: git -c that includes a file, git's own programs from another folder; an archive whose
+#: members cannot be listed extracted above a protected tree
+_LOADS_UNRESOLVED = [
+    "PYTHONPATH=/tmp/py python3 -c 'import json'",
+    "echo 'import os' > src/json.py; PYTHONPATH=src python3 -c 'import json'",
+    "PERL5LIB=/tmp/py perl -Mstrict -e 1", "NODE_PATH=/tmp/py node -e 'require(\"x\")'",
+    "XDG_CONFIG_HOME=/tmp/xdg git status", "git -c include.path=/tmp/gc status",
+    "git --exec-path=/tmp/py status", "GIT_EXEC_PATH=/tmp/py git status",
+    "ZDOTDIR=/tmp/py zsh -c true", "WGETRC=../../.ssh/id_rsa wget -q http://127.0.0.1:9/",
+    "MANOPT='-H rm' man ls", "JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar java -version",
+    "KUBECONFIG=/tmp/k kubectl get pods", "dpkg-deb -x /tmp/in/x.deb ..",
+]
+#: make's variables given from outside its makefile: the ones its rules run as commands
+#: (`$(CC) x.c`), and shell syntax in any other a recipe holds
+_MAKE_VARS = [
+    "CC='rm -rf x; cat ../../.ssh/id_rsa #' make hello", "make CC='rm -rf x' hello",
+    "export CC='rm -rf x'; make", "make CFLAGS='-O2; rm -rf x'", "SHELL='rm -rf x' make all",
+    "cmake -E rm -rf x",
+]
+#: agentdeck's own code: a program that imports its package may run any of its commands that
+#: change the guard; `python3 -m agentdeck` is agentdeck; an install by the handler's own pip
+#: writes its environment
+_OWN_CODE = [
+    ("python3 -c 'from agentdeck.core.entry import main; import sys; sys.argv = "
+     "[\"agentdeck\", \"uninstall\", \"--yes\"]; sys.exit(main())'", "deny"),
+    ("python3 -c 'import agentdeck.core.entry as e; e.main([\"apply\", \"--profile\", \"x\"])'",
+     "deny"),
+    ("python3 - <<'EOF'\nimport importlib\nimportlib.import_module('agentdeck.core.entry')"
+     ".main(['uninstall'])\nEOF", "deny"),
+    ("python3 -m agentdeck uninstall --yes", "deny"),
+    ("python3 -m agentdeck.core.entry apply --profile empty", "deny"),
+    ("/opt/agentdeck/venv/bin/pip install requests", "deny"),
+    ("/opt/agentdeck/venv/bin/python3 -m pip install /tmp/x.whl", "deny"),
+    ("python3 -m agentdeck status", "allow"), (".venv/bin/pip install requests", "allow"),
+    ("pip install requests", "allow"), ("python3 -c 'import agentdeck_tools'", "allow"),
+    ("python3 -c 'print(\"agentdeck uninstall\")'", "allow"),
+]
+#: the same programs on the project's own files, values that name no protected path
+_GIVEN_ALLOW = [
+    "X=src python3 -c 'import os; print(os.listdir(os.environ[\"X\"]))'",
+    "awk -v n=3 '{ print $n }' README.md", "make CC=gcc CFLAGS=-O2", "CC=clang make",
+    "PYTHONPATH=src python3 -m pytest", "PYTHONPATH=. pytest -q", "git --exec-path",
+    "git -c user.name=x commit -m y", "python3 -m zipfile -l /tmp/in/evil.zip",
+    "python3 -m zipfile -c /tmp/s.zip src", "python3 -m tarfile -e /tmp/src.tgz /tmp/out",
+    "python3 -m http.server -d src 8000", "gzip -r build",
+    "find src -name '*.py' | cpio -o > /tmp/s.cpio", "cmake --build build",
+    "ssh-keygen -t ed25519 -N '' -f ./deploy_key", "aws s3 ls",
+]
 #: more of the class: a parent's file, a link made over it, Codex's project hooks file
 _LAYER_MORE = [
     "ln -sf /tmp/s.json .claude/settings.local.json", "cat > ../.claude/settings.local.json",
@@ -856,6 +943,15 @@ def _build() -> dict[str, list]:
                                           + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW
                                           + _STARTUP_ALLOW]
     CLASSES["other tools"] = list(_TOOL_CASES)
+    for cls, more, expected in (
+            ("reads of protected files", _GIVEN_READS, "deny"),
+            ("writes of protected files", _GIVEN_WRITES, "deny"),
+            ("layers that switch hooks off", _GIVEN_LAYERS, "deny"),
+            ("unresolved", _LOADS_UNRESOLVED, "ask"),
+            ("links, deletions and code run elsewhere", _MAKE_VARS, "deny"),
+            ("mentions and neighbours", _GIVEN_ALLOW, "allow")):
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
+    CLASSES["the guard's own installation"] += [(c, W2, e) for c, e in _OWN_CODE]
     return CLASSES
 
 

@@ -489,6 +489,18 @@ class PathRules:
                 out.append(p)
         return out
 
+    def _value_paths(self, value: str, cwd: str) -> list[str]:
+        """The files a value given to a program can name (programs.names_paths), judged as
+        inline code's literals are: a word with a `/` or a `.` in it, or a file there now."""
+        out = []
+        for w in P.names_paths(value):
+            if w in (".", ".."):
+                continue
+            p = normalize(w, cwd, self.home)
+            if "/" in w or "." in w or self.fs.exists(p):
+                out.append(p)
+        return out
+
     # -- a simple command
     def for_command(self, cmd: Cmd, unresolved_hit=None) -> list[tuple[dict, str, str]]:
         name = cmd.name
@@ -597,7 +609,7 @@ class PathRules:
         access = {"meta": set(), "read": {"read"}, "write": {"write"}, "rw": both,
                   "unknown": both, "move": both, "copy": {"read"}}.get(role, both)
         if name in P.ARCHIVERS:
-            access = both if name != "tar" else {"read"}
+            access = both if name not in P.TAR_NAMES else {"read"}
         if name in P.COPY or name in P.MOVE or name == "ln":
             # where each source lands (DEST/<name> in a folder), and whole trees written there
             hits.extend(self._destinations(name, cmd, flags, cwd, rec))
@@ -617,7 +629,7 @@ class PathRules:
                 for w in cmd.argv[1:]:
                     if w.value and ("/" in w.value):
                         check(self._embedded(w.value, cwd), emb_access, False)
-        if name == "tar":
+        if name in P.TAR_NAMES:
             for i, v in enumerate(vals):
                 archive = vals[i + 1] if v in ("-f", "--file") and i + 1 < len(vals) else None
                 if archive:
@@ -657,6 +669,21 @@ class PathRules:
         gt = P.git_tree_write(vals) if name == "git" else None
         if gt is not None:
             hits.extend(self._git_brought(gt, vals, base))
+        # a value the program is given that names a file (an environment variable of an
+        # interpreter, a shell or a program whose role is not known: `X=../k python3 -c CODE`,
+        # `HISTFILE=KEY bash -i`; awk's -v, make's and git's -c assignments) is a path it may
+        # read or write, as inline code's literals are
+        given = list(P.given_values(name, vals))
+        if name in P.INTERPRETERS or name in P.SHELLS or role == "unknown":
+            given += list(cmd.env.items())
+        for _, value in given:
+            if value:
+                check(self._value_paths(value, cwd), both, P.code_removes_trees(
+                    " ".join(a.value or "" for a in cmd.argv[1:])))
+        # the files a program reads or writes by default, named nowhere on the line
+        # (programs.default_files: `aws configure get`, `ssh-keygen` with no -f, `gh auth token`)
+        for where, how in P.default_files(name, vals):
+            check([normalize(where, cwd, self.home)], both if how == "rw" else {how}, False)
         # what a package manager's uninstall removes (programs.uninstall_writes): the handler's
         # own package when it names agentdeck, the environment of a pip or python it names
         for where in P.uninstall_writes(cmd.argv[0].value or "" if cmd.argv else "", vals):

@@ -81,15 +81,20 @@ RECURSIVE = {
     "7z": "always", "7za": "always", "cpio": "always", "pax": "always", "find": (),
     "diff": ("-r", "--recursive"), "wc": (), "sha256sum": (), "md5sum": (),
     "base64": (), "cat": (),
+    "gzip": ("-r", "--recursive"), "gunzip": ("-r", "--recursive"), "pigz": ("-r",),
+    "unpigz": ("-r",), "zstd": ("-r",), "bsdtar": "always", "gtar": "always",
 }
 #: these skip hidden files and folders unless one of the flags is given (rg, ag)
 SKIPS_HIDDEN = {"rg": ("--hidden", "-.", "-u", "-uu", "-uuu", "--no-ignore-dot", "-unrestricted"),
                 "ag": ("--hidden", "-u", "--unrestricted")}
 #: tar's archive file is written when it creates (c) and read when it extracts or lists
-ARCHIVERS = frozenset({"tar", "zip", "unzip", "7z", "7za", "cpio", "pax", "ar", "jar"})
+ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "zip", "unzip", "7z", "7za", "cpio", "pax", "ar",
+                       "jar", "unrar", "rar", "unar", "dpkg-deb"})
+#: tar under its names (its archive is read when it creates, its operands only read)
+TAR_NAMES = frozenset({"tar", "bsdtar", "gtar"})
 
 #: programs whose -C DIR makes later operands relative to DIR
-CHDIR_OPTION = frozenset({"tar", "git", "make"})
+CHDIR_OPTION = frozenset({"tar", "bsdtar", "gtar", "git", "make"})
 
 #: programs that run code given as text: a protected path anywhere in their arguments (the
 #: code) counts as an operand
@@ -807,6 +812,21 @@ def extraction(name: str, vals: list) -> tuple[str | None, str | None, bool] | N
         if "-r" not in known:
             return None
         return None, value(("-f",)), True
+    if name == "dpkg-deb":             # dpkg-deb -x DEB DIR (and -X, -R, --extract, ...)
+        modes = ("-x", "--extract", "-X", "--vextract", "-R", "--raw-extract")
+        if not any(v in modes for v in known):
+            return None
+        return (ops[1] if len(ops) > 1 else None), (ops[0] if ops else None), False
+    if name in ("unrar", "rar"):       # unrar x|e ARCHIVE [FILES] [DEST/]
+        if not ops or ops[0] not in ("x", "e"):
+            return None
+        dest = ops[-1] if len(ops) > 2 and ops[-1].endswith("/") else None
+        return dest, ops[1] if len(ops) > 1 else None, False
+    if name == "unar":                 # unar [-o DIR] ARCHIVE
+        skip = set(_option_values(vals, ("-o", "-output-directory", "-p", "-password",
+                                         "-e", "-encoding")))
+        archive = next((v for v in ops if v not in skip), None)
+        return value(("-o", "-output-directory")), archive, False
     return None
 
 
@@ -868,6 +888,9 @@ def patch_names(text: str, strip: int | None) -> list[str]:
 _GIT_CODE_KEYS = ("alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
                   "core.hookspath", "diff.external", "sequence.editor", "credential.helper",
                   "pager.", "filter.", "gpg.program", "core.askpass", "uploadpack.", "remote.")
+#: git -c keys that load more configuration, or programs and templates, from a file
+GIT_LOADED_KEYS = ("include.", "includeif.", "core.attributesfile", "init.templatedir",
+                   "core.gitproxy", "core.hookspath")
 _TAR_CODE = ("--checkpoint-action", "--to-command", "--use-compress-program", "--info-script",
              "--new-volume-script", "--rsh-command", "-I", "-F")
 
@@ -883,6 +906,10 @@ def runs_code(name: str, vals: list) -> str:
                 return f"git -c {kv.split('=', 1)[0]} runs a program of its own"
             if v.startswith("--config-env"):
                 return "git --config-env sets configuration that can run programs"
+            if kv is not None and kv.lower().startswith(GIT_LOADED_KEYS):
+                return f"git -c {kv.split('=', 1)[0]} loads configuration or programs agentdeck does not read"
+            if v.startswith("--exec-path="):
+                return "git --exec-path= runs git's own programs from another folder"
     if name in ("tar", "bsdtar", "gtar"):
         for v in known:
             if v.startswith(_TAR_CODE):
@@ -1586,7 +1613,8 @@ def uninstalls(prog: str, vals: list) -> tuple[list[str], str | None] | None:
     """What a package manager's command removes: (the distributions it names, PEP 503
     normalized, ANY_PACKAGE for names it reads elsewhere; the environment whose site-packages it
     changes when the command names it: `/venv/bin/pip`, `/venv/bin/python -m pip` -> /venv), or
-    None when the command removes no installed package. pip, `python -m pip`, `uv pip`,
+    None when the command removes no installed package. An install by a pip the command names
+    by its path changes that environment: ([], the environment). pip, `python -m pip`, `uv pip`,
     `uv tool`, `uv remove`, pipx."""
     name = prog.rsplit("/", 1)[-1]
     words = list(vals)
@@ -1607,6 +1635,8 @@ def uninstalls(prog: str, vals: list) -> tuple[list[str], str | None] | None:
     rest = words[words.index(sub) + 1:] if sub in words else []
     if _PIPS.fullmatch(name) and sub == "uninstall":
         return _packages(rest), env
+    if _PIPS.fullmatch(name) and sub == "install" and env:
+        return [], env                          # an install into the environment it names
     if name == "pipx" and sub in ("uninstall", "uninstall-all", "reinstall", "reinstall-all"):
         return (_packages(rest) if sub in ("uninstall", "reinstall") else [ANY_PACKAGE]), None
     if name == "uv" and sub == "tool" and len(rest) > 0 and rest[0] in ("uninstall", "upgrade"):
@@ -1619,8 +1649,9 @@ def uninstalls(prog: str, vals: list) -> tuple[list[str], str | None] | None:
 
 
 def uninstall_writes(prog: str, vals: list) -> list[str]:
-    """The folders an uninstall command writes (recursively): the handler's own package when
-    it names agentdeck (or packages it cannot name), and the environment it names."""
+    """The folders a package manager's uninstall (or an install by an environment's own pip,
+    `<venv>/bin/pip install X`) writes (recursively): the handler's own package when it
+    removes agentdeck (or packages it cannot name), and the environment it names."""
     found = uninstalls(prog, vals)
     if found is None:
         return []
@@ -1952,22 +1983,132 @@ def carried(name: str, vals: list, stdin_text: str | None, stdin: str | None
 
 
 #: variables whose value a program runs as a shell command line (git's, a pager, an editor,
-#: ssh's, less's input filter): an assignment of one on the line is resolved as a line
+#: ssh's, less's input filter, a compiler wrapper): an assignment of one on the line is resolved
+#: as a line
 COMMAND_VARS = frozenset({
     "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "MANPAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
     "EDITOR", "VISUAL", "SUDO_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH",
     "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "LESSOPEN", "LESSCLOSE",
-    "BROWSER", "SYSTEMD_PAGER", "SYSTEMD_PAGERSECURE", "PSQL_PAGER", "MYSQL_PS1", "GIT_EXEC_PATH",
+    "BROWSER", "SYSTEMD_PAGER", "SYSTEMD_PAGERSECURE", "PSQL_PAGER", "MYSQL_PS1",
     "SSH_ASKPASS_REQUIRE", "DIFFTOOL", "MERGETOOL", "FZF_DEFAULT_COMMAND", "TAR_OPTIONS",
-    "GZIP", "PROMPT_COMMAND",
+    "GZIP", "PROMPT_COMMAND", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
+    "CCACHE_PREFIX", "HGEDITOR", "SVN_EDITOR", "TERMINAL",
 })
-#: variables that make a program load or run code agentdeck does not read: unresolved
+#: variables that name the folders a program loads its code or modules from: the code there is
+#: not read, so one that names a folder outside the working folder (or one the line writes
+#: into) is unresolved; the project's own folders (`PYTHONPATH=src`) are the project's code,
+#: which a test runner runs as well
+LOAD_PATH_VARS = frozenset({
+    "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PERL5LIB", "PERLLIB", "RUBYLIB", "NODE_PATH",
+    "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "CLASSPATH", "GEM_HOME",
+    "GEM_PATH", "LUA_PATH", "LUA_CPATH", "TCLLIBPATH", "GUILE_LOAD_PATH", "JULIA_LOAD_PATH",
+    "JULIA_DEPOT_PATH", "R_LIBS", "R_LIBS_USER", "EMACSLOADPATH", "PHP_INI_SCAN_DIR",
+})
+#: variables that make a program load or run code agentdeck does not read: unresolved. By kind:
+#: options and start-up code given as text, where a program finds its configuration (a config
+#: file can name a program it runs: git's core.fsmonitor, a shell's rc files, curl's and wget's
+#: options, a cloud tool's credential process), and the git repository or tool folder it uses
 CODE_VARS = frozenset({
-    "LD_PRELOAD", "LD_AUDIT", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "PYTHONSTARTUP",
-    "PYTHONINSPECT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG",
-    "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "MAKEFLAGS", "MFLAGS",
-    "GNUMAKEFLAGS", "MAKEFILES", "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL",
+    # options and start-up code
+    "LD_PRELOAD", "LD_AUDIT", "NODE_OPTIONS", "PERL5OPT", "PERL5DB", "PERLDB_OPTS", "RUBYOPT",
+    "PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT", "LUA_INIT", "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS", "GCONV_PATH", "VIMINIT",
+    "EXINIT", "GVIMINIT", "MANOPT", "GOFLAGS", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS",
+    "MAKEFILES", "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_node_options",
+    "NPM_CONFIG_NODE_OPTIONS", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    # where configuration is read from
+    "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "XDG_CONFIG_HOME",
+    "XDG_CONFIG_DIRS", "XDG_DATA_HOME", "XDG_DATA_DIRS", "ZDOTDIR", "MYVIMRC", "VIMRUNTIME",
+    "CURL_HOME", "WGETRC", "INPUTRC", "IPYTHONDIR", "JUPYTER_CONFIG_DIR", "PHPRC", "R_PROFILE",
+    "R_PROFILE_USER", "R_ENVIRON", "R_ENVIRON_USER", "KUBECONFIG", "DOCKER_CONFIG",
+    "AWS_CONFIG_FILE", "CARGO_HOME", "GOENV", "PIP_CONFIG_FILE", "NPM_CONFIG_USERCONFIG",
+    "npm_config_userconfig", "NPM_CONFIG_GLOBALCONFIG", "npm_config_globalconfig",
+    "YARN_RC_FILENAME", "BUNDLE_GEMFILE", "HGRCPATH", "GNUPGHOME", "PYTHONPYCACHEPREFIX",
+    # the repository or the programs a tool runs
+    "GIT_DIR", "GIT_COMMON_DIR", "GIT_EXEC_PATH", "RUSTC", "RUSTDOC",
 })
+#: make's variables whose value its built-in rules and recipes run as a command (`$(CC) x.c`):
+#: one given to make (its environment, `make CC=...`) is resolved as a line; any other variable
+#: given to it is text a recipe may hold, resolved as the words of a line (`CFLAGS='-O2; rm'`)
+MAKE_COMMAND_VARS = frozenset(set(MAKE_DEFAULTS) | {
+    "FC", "PC", "YACC", "LEX", "M2C", "CO", "GET", "TEX", "WEAVE", "TANGLE", "CWEAVE",
+    "CTANGLE", "MAKEINFO", "TEXI2DVI", "LINT", "CHECKOUT", "RANLIB", "OBJCOPY", "STRIP",
+    "NM", "PKG_CONFIG", "INSTALL_PROGRAM", "INSTALL_DATA", "HOSTCC", "CROSS_COMPILE",
+    "PYTHON", "PERL", "GO", "CARGO", "NPM", "DOCKER",
+})
+_MAKES = frozenset({"make", "gmake", "bmake", "pmake"})
+
+
+def given_values(name: str, vals: list) -> list[tuple[str, str | None]]:
+    """(variable, value) each value a program is given by an assignment among its arguments:
+    awk's `-v VAR=VALUE` and `VAR=VALUE` operands, make's `VAR=VALUE` operands, git's
+    `-c KEY=VALUE`; the value None when it is not static. A value that names a path is a path
+    the program may read or write (core/policy/paths.py), and make's are commands
+    (MAKE_COMMAND_VARS)."""
+    out: list[tuple[str, str | None]] = []
+
+    def pair(w: str | None) -> tuple[str, str | None] | None:
+        if w is None or "=" not in w:
+            return None
+        k, v = w.split("=", 1)
+        return (k, v) if k and re.fullmatch(r"[A-Za-z_][\w.-]*", k) else None
+
+    i = 0
+    ended = False
+    while i < len(vals):
+        v = vals[i]
+        nxt = vals[i + 1] if i + 1 < len(vals) else None
+        if name in _AWKS:
+            if v in ("-v", "--assign") and i + 1 < len(vals):
+                got = pair(nxt)
+                if got:
+                    out.append(got)
+                i += 2
+                continue
+            if v is not None and (v.startswith("-v") and len(v) > 2 or v.startswith("--assign=")):
+                got = pair(v[2:] if v.startswith("-v") else v.split("=", 1)[1])
+                if got:
+                    out.append(got)
+            elif v is not None and not v.startswith("-") and not ended:
+                ended = True          # the program text: assignment operands come after it
+            elif ended:
+                got = pair(v)
+                if got:
+                    out.append(got)
+        elif name in _MAKES:
+            if v is not None and not v.startswith("-"):
+                got = pair(v)
+                if got:
+                    out.append(got)
+        elif name == "git":
+            if v == "-c" and i + 1 < len(vals):
+                got = pair(nxt)
+                if got:
+                    out.append(got)
+                i += 2
+                continue
+            if v is not None and v.startswith("-c") and len(v) > 2:
+                got = pair(v[2:])
+                if got:
+                    out.append(got)
+            if v is not None and not v.startswith("-"):
+                break                 # git's subcommand: its own options are not git's -c
+        i += 1
+    return out
+
+
+def names_paths(value: str) -> list[str]:
+    """The parts of a value given to a program that can name a file (a `:`-separated list
+    split, URLs and options left out): judged as paths the program may read or write."""
+    out: list[str] = []
+    for part in value.split(":") if "://" not in value else [value]:
+        part = part.strip()
+        if not part or "://" in part or part.startswith("-") or "\n" in part:
+            continue
+        if len(part) <= 4096 and not any(c in part for c in "\n;|&<>`$(){}"):
+            out.append(part)
+    return out
+
 
 #: files a program reads commands from in the folder it runs in (a makefile, package.json's
 #: scripts, git's hooks and config): one written earlier on the same line and then used is
@@ -2019,3 +2160,232 @@ def git_config_code(vals: list) -> str:
         if v.lower().startswith(GIT_CODE_KEYS):
             return v.split("=", 1)[0]
     return ""
+
+
+# ---- programs that stand for another ------------------------------------------------------------
+#: a module run as a program (`python3 -m MODULE`), by the option that picks its mode -> the
+#: command it stands for (its effect on files judged as that program's): "{0}", "{1}" its first
+#: and second operand after the option, "{rest}" all of them, "{1:.}" the second or "."
+PYTHON_MODULES: dict[str, dict[str, tuple[str, ...]]] = {
+    "zipfile": {"-e": ("unzip", "-o", "{0}", "-d", "{1}"), "--extract": ("unzip", "-o", "{0}", "-d", "{1}"),
+                "-c": ("zip", "-r", "{0}", "{rest1}"), "--create": ("zip", "-r", "{0}", "{rest1}"),
+                "-l": (), "--list": (), "-t": (), "--test": ()},
+    "tarfile": {"-e": ("tar", "-xf", "{0}", "-C", "{1:.}"), "--extract": ("tar", "-xf", "{0}", "-C", "{1:.}"),
+                "-c": ("tar", "-cf", "{0}", "{rest1}"), "--create": ("tar", "-cf", "{0}", "{rest1}"),
+                "-l": (), "--list": (), "-t": (), "--test": ()},
+    # serves its folder (-d DIR, or the working folder) to whoever asks: a read of the tree
+    "http.server": {"-d": ("tar", "-cf", "-", "{0}"), "--directory": ("tar", "-cf", "-", "{0}"),
+                    "": ("tar", "-cf", "-", ".")},
+    "gzip": {"": ("gzip", "{rest0}")}, "base64": {"": ("base64", "{rest0}")},
+}
+#: `cmake -E COMMAND ARGS` -> the program COMMAND stands for (its arguments follow)
+CMAKE_COMMANDS: dict[str, tuple[str, ...]] = {
+    "tar": ("tar",), "copy": ("cp",), "copy_if_different": ("cp",), "copy_directory": ("cp", "-r"),
+    "copy_directory_if_different": ("cp", "-r"), "rename": ("mv",), "remove": ("rm",),
+    "rm": ("rm",), "remove_directory": ("rm", "-r"), "make_directory": ("mkdir", "-p"),
+    "touch": ("touch",), "touch_nocreate": ("touch",), "cat": ("cat",), "create_symlink": ("ln", "-s"),
+    "create_hardlink": ("ln",), "md5sum": ("md5sum",), "sha256sum": ("sha256sum",),
+    "compare_files": ("cmp",), "env": ("env",), "chdir": (), "time": ("time",),
+}
+
+
+def stands_for(name: str, vals: list) -> list[list[str]] | None:
+    """The commands a program stands for when it runs another's effect under its own name:
+    `python3 -m zipfile -e A D` is `unzip -o A -d D`, `python3 -m tarfile -c T S` is
+    `tar -cf T S`, `python3 -m http.server -d D` reads the tree D, `python3 -m agentdeck ...`
+    is `agentdeck ...`, `cmake -E tar cf T S` is `tar cf T S`; [] when it stands for none,
+    None when a word it needs is not static."""
+    if _PYTHONS.fullmatch(name):
+        mi = next((i for i, v in enumerate(vals) if v == "-m"), None)
+        if mi is None or mi + 1 >= len(vals):
+            return []
+        mod = vals[mi + 1]
+        if mod is None:
+            return None
+        rest = vals[mi + 2:]
+        if mod == OWN_DIST or mod.startswith(OWN_DIST + "."):
+            return None if any(v is None for v in rest) else [[OWN_DIST] + list(rest)]
+        table = PYTHON_MODULES.get(mod)
+        if table is None:
+            return []
+        if any(v is None for v in rest):
+            return None
+        words = [v for v in rest if v is not None]
+        opt = next((v for v in words if v in table), "")
+        if opt == "" and "" not in table:
+            return []
+        tmpl = table[opt]
+        after = words[words.index(opt) + 1:] if opt else [w for w in words if not w.startswith("-")]
+        if mod == "http.server" and not opt:
+            tmpl = ("tar", "-cf", "-", ".")
+        out: list[str] = []
+        for t in tmpl:
+            if t in ("{rest0}", "{rest1}"):
+                out += after[int(t[5]):]
+            elif t in ("{0}", "{1}", "{1:.}"):
+                k = int(t[1])
+                out.append(after[k] if len(after) > k else ("." if t == "{1:.}" or
+                                                             mod == "zipfile" else ""))
+            else:
+                out.append(t)
+        return [[w for w in out if w != ""]] if out else []
+    if name == "cmake":
+        ei = next((i for i, v in enumerate(vals) if v == "-E"), None)
+        if ei is None or ei + 1 >= len(vals):
+            return []
+        sub = vals[ei + 1]
+        rest = vals[ei + 2:]
+        if sub is None or any(v is None for v in rest):
+            return None
+        prog = CMAKE_COMMANDS.get(sub)
+        if prog is None:
+            return []
+        if not prog:
+            return None          # `cmake -E chdir DIR CMD`: run elsewhere, not followed
+        return [list(prog) + [v for v in rest if v is not None]]
+    return []
+
+
+# ---- programs that read the names of the files they act on from stdin ------------------------
+#: program -> the options that make it read file names from its stdin (`find D | cpio -o`,
+#: `cpio -p DEST`, `tar -T -`, `zip -@`, `rsync --files-from=-`): the words of a pipe's earlier
+#: stage and a here-string's lines are its operands
+NAMES_FROM_STDIN: dict[str, tuple[str, ...]] = {
+    "cpio": ("-o", "--create", "-p", "--pass-through"),
+    "tar": ("-T-", "--files-from=-", "--files-from=/dev/stdin"), "bsdtar": ("-T-",),
+    "gtar": ("-T-", "--files-from=-"), "zip": ("-@", "--names-stdin"),
+    "rsync": ("--files-from=-",), "pax": ("-w",),
+}
+
+
+def names_from_stdin(name: str, vals: list) -> bool:
+    """Whether `name vals` reads the names of the files it reads (or copies) from its stdin."""
+    opts = NAMES_FROM_STDIN.get(name)
+    if not opts:
+        return False
+    known = [v for v in vals if v is not None]
+    for i, v in enumerate(known):
+        nxt = known[i + 1] if i + 1 < len(known) else ""
+        if v in opts or (v in ("-T", "--files-from") and nxt in ("-", "/dev/stdin")
+                         and (v + nxt) in opts or v + "=" + nxt in opts):
+            return True
+        if name == "cpio" and v.startswith("-") and not v.startswith("--") and (
+                "o" in v[1:] or "p" in v[1:]):
+            return True
+    return False
+
+
+# ---- files a program reads or writes by default, with no path on the line --------------------
+_SSH_IDS = ("~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ed25519", "~/.ssh/id_dsa",
+            "~/.ssh/id_ecdsa_sk", "~/.ssh/id_ed25519_sk")
+#: (program, the subcommand words it is given) -> (the files it then reads or writes when no
+#: option names another, "read" | "write" | "rw"): a secret printed (`aws configure get`, `gh
+#: auth token`, `git credential fill`) or stored (`aws configure set`, `docker login`,
+#: `npm login`) is a read or write of the file that holds it
+DEFAULT_FILES: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
+    **{("aws", s): (("~/.aws/credentials", "~/.aws/config"), "read")
+       for s in ("configure get", "configure list", "configure export-credentials")},
+    **{("aws", s): (("~/.aws/credentials", "~/.aws/config"), "rw")
+       for s in ("configure set", "configure import", "configure sso", "configure")},
+    ("gh", "auth token"): (("~/.config/gh/hosts.yml",), "read"),
+    **{("gh", s): (("~/.config/gh/hosts.yml",), "rw")
+       for s in ("auth login", "auth logout", "auth refresh", "auth switch")},
+    ("gh", "auth setup-git"): (("~/.gitconfig",), "rw"),
+    **{("gcloud", s): (("~/.config/gcloud/credentials.db", "~/.config/gcloud/access_tokens.db",
+                        "~/.config/gcloud/application_default_credentials.json"), "read")
+       for s in ("auth print-access-token", "auth print-identity-token",
+                 "auth application-default print-access-token")},
+    **{("gcloud", s): (("~/.config/gcloud/credentials.db", "~/.config/gcloud/access_tokens.db",
+                        "~/.config/gcloud/application_default_credentials.json"), "rw")
+       for s in ("auth login", "auth activate-service-account", "auth revoke",
+                 "auth application-default login", "auth application-default revoke")},
+    **{("gcloud", s): (("~/.config/gcloud/configurations/config_default",), "rw")
+       for s in ("config set", "config unset")},
+    ("az", "account get-access-token"): (("~/.azure/msal_token_cache.json",
+                                          "~/.azure/accessTokens.json"), "read"),
+    **{("az", s): (("~/.azure/msal_token_cache.json", "~/.azure/accessTokens.json"), "rw")
+       for s in ("login", "logout", "account clear")},
+    **{("docker", s): (("~/.docker/config.json",), "rw") for s in ("login", "logout")},
+    **{(n, s): (("~/.npmrc",), "rw") for n in ("npm", "pnpm") for s in (
+        "login", "adduser", "logout", "config set", "config delete", "config edit",
+        "config fix", "set")},
+    **{(n, s): (("~/.npmrc",), "read") for n in ("npm", "pnpm") for s in (
+        "config get", "config list", "config ls", "get")},
+    ("git", "credential fill"): (("~/.git-credentials", "~/.config/git/credentials"), "read"),
+    ("git", "credential-store get"): (("~/.git-credentials",), "read"),
+    **{("git", s): (("~/.git-credentials", "~/.config/git/credentials"), "rw")
+       for s in ("credential approve", "credential reject", "credential-store store",
+                 "credential-store erase")},
+    ("kubectl", "config"): (("~/.kube/config",), "rw"),
+    **{("cargo", s): (("~/.cargo/credentials.toml", "~/.cargo/credentials"), "rw")
+       for s in ("login", "logout")},
+    ("twine", "upload"): (("~/.pypirc",), "read"),
+}
+#: options that name the file instead (then it is an operand like any other)
+_DEFAULT_FILE_OPTIONS = frozenset({"--file", "-f", "--global-config", "--userconfig",
+                                   "--kubeconfig", "--config"})
+
+
+def default_files(name: str, vals: list) -> list[tuple[str, str]]:
+    """(file, "read" | "write" | "rw") each file `name vals` reads or writes by default, with no
+    path on the line (DEFAULT_FILES; ssh-keygen's default identity and known_hosts)."""
+    known = [v for v in vals if v is not None]
+    if name == "ssh-keygen":
+        return _ssh_keygen_defaults(known)
+    if not any(k[0] == name for k in DEFAULT_FILES):
+        return []
+    if any(v.split("=", 1)[0] in _DEFAULT_FILE_OPTIONS for v in known):
+        return []
+    ops = [v for v in known if not v.startswith("-")][:4]
+    out: list[tuple[str, str]] = []
+    best = 0
+    for (prog, sub), (files, acc) in DEFAULT_FILES.items():
+        if prog != name:
+            continue
+        words = sub.split()
+        for i in range(len(ops) - len(words) + 1):
+            if ops[i:i + len(words)] == words and len(words) > best:
+                best = len(words)
+                out = [(f, acc) for f in files]
+    return out
+
+
+def _ssh_keygen_defaults(known: list[str]) -> list[tuple[str, str]]:
+    """ssh-keygen with no -f: it generates, rewrites (-p, -c) or reads (-l, -y, -e) the default
+    identity ~/.ssh/id_<type> (it asks for the file, offering that one), and rewrites (-R, -H)
+    or reads (-F) ~/.ssh/known_hosts."""
+    flags = {"-" + c for v in known if v.startswith("-") and not v.startswith("--")
+             for c in v[1:]}
+    if "-f" in flags:
+        return []
+    if flags & {"-R", "-H"}:
+        return [("~/.ssh/known_hosts", "rw")]
+    if "-F" in flags:
+        return [("~/.ssh/known_hosts", "read")]
+    if flags & {"-D", "-Y", "-Q", "-k", "-s", "-A", "-r", "-G", "-M", "-T", "-K"}:
+        return []            # these name their files otherwise (or write none by default)
+    acc = "read" if flags & {"-l", "-y", "-e", "-B", "-L"} and not flags & {"-p", "-c"} else "rw"
+    ids = list(_SSH_IDS)
+    t = next((known[i + 1] for i, v in enumerate(known[:-1]) if v == "-t"), None)
+    if t:
+        ids = [f"~/.ssh/id_{t.replace('-cert', '').replace('@openssh.com', '')}"]
+    return [(f, acc) for f in ids] + ([(f + ".pub", "rw") for f in ids] if acc == "rw" else [])
+
+
+# ---- agentdeck's own code ------------------------------------------------------------------------
+#: agentdeck's commands that change or remove the guard (the built-in rule
+#: agentdeck-self-commands names them: core/policy/compiled.py); code that imports agentdeck's
+#: package may run any of them (`from agentdeck.core.entry import main; main([...])`)
+OWN_GUARD_COMMANDS = ("apply", "uninstall", "org")
+_OWN_IMPORT = None
+
+
+def imports_own(code: str) -> bool:
+    """Whether code imports agentdeck's package (`import agentdeck`, `from agentdeck.x import`,
+    `__import__("agentdeck")`, `importlib.import_module("agentdeck.core")`, `runpy`)."""
+    global _OWN_IMPORT
+    if _OWN_IMPORT is None:
+        _OWN_IMPORT = re.compile(
+            r"(?:\bimport|\bfrom)\s+" + OWN_DIST + r"\b|(?:__import__|import_module|run_module"
+            r"|find_spec|require)\s*\(\s*[rbuf]?['\"]" + OWN_DIST + r"(?:[.'\"])")
+    return _OWN_IMPORT.search(code[:MAX_CODE]) is not None

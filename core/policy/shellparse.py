@@ -135,14 +135,17 @@ class Cmd:
     """One simple command that would run: argv (argv[0] reduced to the program's name),
     redirections [(mode "r" | "w" | "rw", Word)], the directory it runs in, the wrappers it was
     found inside, and for commands fed by find/xargs the directories their operands come from."""
-    __slots__ = ("argv", "redirects", "cwd", "via", "feeds", "stdin")
+    __slots__ = ("argv", "redirects", "cwd", "via", "feeds", "stdin", "env")
 
-    def __init__(self, argv, redirects=None, cwd="", via=(), feeds=None, stdin=None):
+    def __init__(self, argv, redirects=None, cwd="", via=(), feeds=None, stdin=None, env=None):
         self.argv: list[Word] = argv
         self.redirects: list[tuple[str, Word]] = redirects or []
         self.cwd, self.via = cwd, tuple(via)
         self.feeds: list[Word] = feeds or []     # operands find / xargs add (recursive)
         self.stdin = stdin                       # "pipe" | "heredoc" | None
+        #: the variables the line gives the program's environment (`X=v cmd`, `env X=v cmd`,
+        #: `export X=v; cmd`): name -> value (None: not static)
+        self.env: dict[str, str | None] = env or {}
 
     @property
     def name(self) -> str:
@@ -193,10 +196,10 @@ def parser():
 
 # ---- resolving -------------------------------------------------------------------------------
 class _Ctx:
-    __slots__ = ("cwd", "vars", "depth", "via", "stdin", "prev", "fn", "stack", "fed")
+    __slots__ = ("cwd", "vars", "depth", "via", "stdin", "prev", "fn", "stack", "fed", "env")
 
     def __init__(self, cwd, vars_, depth, via=(), stdin=None, prev=None, fn=False, stack=(),
-                 fed=None):
+                 fed=None, env=None):
         self.cwd, self.vars, self.depth, self.via, self.stdin = cwd, vars_, depth, via, stdin
         #: what the previous stage of a pipeline prints, when known (`echo CODE | python3`)
         self.fed: str | None = fed
@@ -205,10 +208,13 @@ class _Ctx:
         #: the call (judged there), not values to resolve here
         self.fn = fn
         self.stack: tuple[str, ...] = tuple(stack)   # pushd's directory stack (popd)
+        #: the variables the programs run here get in their environment from this line
+        #: (exported, or assigned before the command): what Cmd.env holds
+        self.env: dict[str, str | None] = dict(env or {})
 
     def child(self, **kw) -> "_Ctx":
         c = _Ctx(self.cwd, dict(self.vars), self.depth, self.via, self.stdin, self.prev,
-                 self.fn, self.stack, self.fed)
+                 self.fn, self.stack, self.fed, self.env)
         for k, v in kw.items():
             setattr(c, k, v)
         return c
@@ -292,9 +298,17 @@ class Resolver:
                              if c.type == "word")
             if any(f.startswith("-") and "n" in f for f in flags.split()):
                 self.unresolved("declare -n (a name reference) is not evaluated")
+            exported = n.children[0].type == "export" or any(
+                f.startswith("-") and "x" in f for f in flags.split())
             for c in n.named_children:
                 if c.type == "variable_assignment":
                     self.assign(c, ctx)
+                if exported and c.type in ("variable_assignment", "variable_name"):
+                    key = (c.child_by_field_name("name") if c.type == "variable_assignment"
+                           else c)
+                    if key is not None:
+                        k = key.text.decode("utf-8", "replace")
+                        ctx.env[k] = ctx.vars.get(k)
         elif t == "pipeline":
             stages = [c for c in n.named_children]
             prev: list[Cmd] = []
@@ -305,7 +319,9 @@ class Resolver:
                 self.stmt(c, sub, redirects if i == len(stages) - 1 else None)
                 mine = self.out.commands[start:]
                 for cmd in mine:
-                    if cmd.stdin == "xargs":
+                    if cmd.stdin == "xargs" or P.names_from_stdin(
+                            cmd.name, [a.value for a in cmd.argv[1:]]):
+                        # `find D | cpio -o`: what the earlier stage names is what it reads
                         cmd.feeds += [w for p in prev for w in p.argv[1:] + p.feeds]
                 prev = mine or prev
         elif t == "for_statement" and n.child_by_field_name("variable") is not None:
@@ -439,12 +455,53 @@ class Resolver:
         base = key.split("[", 1)[0]
         if base in P.CODE_VARS:
             self.unresolved(f"{base}= makes programs load or run code agentdeck does not read")
+        elif base in P.LOAD_PATH_VARS:
+            why = self._load_path(w, ctx)
+            if why:
+                self.unresolved(f"{base}= makes programs load code from {why}")
         elif base in P.COMMAND_VARS:
             if w.value is None:
                 self.unresolved(f"{base}= names a command that is not static")
             elif w.value.strip():
                 self.line(w.value, ctx.child(depth=ctx.depth + 1, via=ctx.via + (base,),
                                              stdin=None))
+
+    def _load_path(self, w: Word, ctx: _Ctx) -> str:
+        """Why folders a load-path variable names hold code agentdeck does not read (a folder
+        outside the working folder, or one this line writes into), or "" (the project's own
+        folders, `PYTHONPATH=src`)."""
+        if w.value is None:
+            return "folders that are not static"
+        top = ctx.cwd.rstrip("/") + "/"
+        for part in w.value.split(":"):
+            if not part:
+                continue
+            p = self.path(part, ctx.cwd)
+            if p != ctx.cwd and not p.startswith(top):
+                return f"{part[:40]}, outside the working folder"
+            d = p.rstrip("/") + "/"
+            if any(x == p or x.startswith(d) for x in self.written) or any(
+                    t == p or t.startswith(d) for t in self.tree_dirs):
+                return f"{part[:40]}, written earlier in this command"
+        return ""
+
+    def _make_vars(self, name: str, vals: list, ctx: _Ctx) -> None:
+        """make's variables given from outside its makefile (its environment, `make VAR=v`):
+        one its rules run as a command (P.MAKE_COMMAND_VARS: `CC='...' make x`) is resolved
+        as a line; any other whose value holds shell syntax is resolved as the words of one
+        (a recipe may hold it: `CFLAGS='-O2; rm -rf x'`)."""
+        given = [(k, v) for k, v in ctx.env.items()] + P.given_values(name, vals)
+        sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
+        for k, v in given:
+            if k in P.MAKE_COMMAND_VARS:
+                if v is None:
+                    self.unresolved(f"{name} runs {k}, which is not static")
+                elif v.strip():
+                    self.line(v, sub.child())
+            elif v is None:
+                continue
+            elif any(c in v for c in ";|&`$<>()\n"):
+                self.line(": " + v, sub.child())
 
     def _state_var(self, key: str) -> None:
         base = key.split("[", 1)[0]
@@ -700,9 +757,13 @@ class Resolver:
         if not argv:
             for k, v in prefix.items():      # `R=rm` alone: an assignment for what follows
                 ctx.vars[k] = v
+                if k in ctx.env:
+                    ctx.env[k] = v           # an exported variable stays exported
             if prefix_path is not None:
                 self.path_change = prefix_path
             return
+        if prefix:                           # `X=v cmd`: in the program's environment
+            ctx = ctx.child(env={**ctx.env, **prefix})
         if prefix_path is not None:          # `PATH=./bin:$PATH rm ...`: for this command only
             saved, self.path_change = self.path_change, prefix_path
             self.run(argv, reds, ctx)
@@ -764,8 +825,12 @@ class Resolver:
                 if a.glob and a.value is not None and a.value[:1] in "*?[":
                     a.opaque = a.opaque or ("a glob that can match a file named like an option, "
                                             "made earlier in this command")
-        cmd = Cmd(argv, reds, ctx.cwd, ctx.via, feeds, ctx.stdin)
+        cmd = Cmd(argv, reds, ctx.cwd, ctx.via, feeds, ctx.stdin, ctx.env)
         here = [w for m, w in reds if m == "here"]
+        if here and P.names_from_stdin(name, [a.value for a in argv[1:]]):
+            # `cpio -o <<< FILE`: the lines it is given are the files it reads
+            cmd.feeds = list(cmd.feeds) + [Word.lit(x) for w in here if w.value
+                                           for x in w.value.split("\n") if x.strip()]
         if here:
             cmd.stdin = "heredoc"
         self.out.commands.append(cmd)
@@ -813,11 +878,25 @@ class Resolver:
         if code:
             self.unresolved(code)
         self.carried(name, vals, here, ctx, cmd)
+        stood = P.stands_for(name, vals)       # python3 -m zipfile -e A D: unzip -o A -d D
+        if stood is None:
+            self.unresolved(f"{name} runs another program's code with words that are not static")
+        for words in stood or []:
+            self.run([Word.lit(w) for w in words], [],
+                     ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)))
+        if name in P._MAKES:
+            self._make_vars(name, vals, ctx)
         if name == "env":                      # env PAGER=... git log
+            env_given: dict[str, str | None] = {}
             for a in argv[1:]:
                 if a.value is not None and "=" in a.value and not a.value.startswith("-"):
                     self._command_var(a.value.split("=", 1)[0],
                                       Word.lit(a.value.split("=", 1)[1]), ctx)
+                    env_given[a.value.split("=", 1)[0]] = a.value.split("=", 1)[1]
+                elif a.value is not None and not a.value.startswith("-"):
+                    break
+            if env_given:
+                ctx = ctx.child(env={**ctx.env, **env_given})
         written = P.runs_written_file(name, ctx.cwd, self.written)
         if written:
             what = written[1:].split("/", 1)[0] if written.startswith("\0") else written
@@ -1303,7 +1382,12 @@ class Resolver:
     def code_text(self, name: str, text: str, ctx: _Ctx) -> None:
         """One program text of an interpreter (inline or read from its file): when it starts
         processes, the commands its literals spell are resolved; a spawning call whose command
-        is not a literal is `dynamic`."""
+        is not a literal is `dynamic`. Code that imports agentdeck's package may run any of its
+        commands that change the guard (P.OWN_GUARD_COMMANDS): each is resolved as run."""
+        if P.imports_own(text):
+            own = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None, fed=None)
+            for word in P.OWN_GUARD_COMMANDS:
+                self.run([Word.lit(P.OWN_DIST), Word.lit(word)], [], own)
         if not P.spawns(text, name):
             return
         sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None, fed=None)
@@ -1379,6 +1463,7 @@ class Resolver:
               ctx_reds=(), may_write: bool = False) -> None:
         vals = [a.value for a in argv[1:]]
         sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
+        sub.vars.update(ctx.env)            # `X=v bash -c '... $X'`: its environment's value
         i = 0
         while i < len(vals):
             v = vals[i]
