@@ -39,6 +39,7 @@ from offline_turn import run_turn
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from agentdeck.core.policy.compiled import SELF_COMMAND_RULE
 from agentdeck.core.targets import registry
 from agentdeck.core.targets import dialects
 from agentdeck.core.targets.checks.hook_commands import WRAPPER_NAME
@@ -418,6 +419,13 @@ def _steps(sc: Scene, target: str) -> list[Step]:
         Step("tar of the directory", "tar cf - -C ~ .ssh | tar xOf -", "deny", KEYS_RULE),
         Step("dot segment", "cat ~/.ssh/./id_rsa", "deny", KEYS_RULE, native=("qwen",)),
         Step("$HOME and input redirection", "base64 < $HOME/.ssh/id_rsa", "deny", KEYS_RULE),
+        # a path handed to an interpreter through its environment, not as an argument
+        Step("key in the environment",
+             "K=.ssh; X=~/$K/id_rsa python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
+             "deny", KEYS_RULE),
+        # agentdeck's own code imported: its guard commands, which the built-in rule denies
+        Step("agentdeck's API", "python3 -c 'from agentdeck.core.entry import main; "
+             "main([\"uninstall\", \"--yes\"])'", "deny", SELF_COMMAND_RULE),
         # the guard's own files: a python3 -c write to the compiled policy
         Step("self-protection",
              f"python3 -c \"open('{policy}', 'w').write('{{}}')\"", "deny", SELF_RULE),
@@ -483,7 +491,8 @@ def _steps(sc: Scene, target: str) -> list[Step]:
 #: the denial text each rule puts in front of the model (its reason)
 REASONS = {RM_RULE: "no recursive force delete", KEYS_RULE: "private keys stay private",
            SELF_RULE: "protects its own files", MCP_RULE: "the files server may not write",
-           "unresolved": "cannot tell what this command"}   # runs | writes
+           "unresolved": "cannot tell what this command",   # runs | writes
+           SELF_COMMAND_RULE: "its own guard only when you run it yourself"}
 
 
 def _shell_tool(target: str) -> str:
