@@ -23,6 +23,7 @@ from pathlib import Path
 from .desired import Notice
 from .host import Host
 from .inert import INFO_KEY, Inert, inert, state_text, summary_text
+from .targets.output import HooksInfo, hooks_of
 
 __all__ = ["INFO_KEY", "Inert", "annotate", "inert", "not_registered", "reasons", "removed",
            "state_text", "summary_text"]
@@ -51,33 +52,33 @@ def annotate(host: Host, plan, read=None) -> None:
     from .targets import wrapper
 
     for t in plan.targets:
-        info = plan.info.get(t)
-        hooks = info.get("hooks") if isinstance(info, dict) else None
-        if not isinstance(hooks, dict):
+        hooks = hooks_of(plan.output, t)
+        if hooks is None:
             continue
         notices = plan.notices.setdefault(t, [])
         for n in notices:
             if n.level == "warning" and "cannot be found" in n.message \
                     and n.message.startswith("the hook handler "):
                 n.level = "error"
-        wpath = hooks.get("wrapper")
+        wpath = hooks.wrapper
         previous = wrapper.installed_handler(host, Path(wpath), read) if wpath else None
-        now = hooks.get("handler_path")
+        now = hooks.handler_path
         if previous and now and previous != now:
             notices.append(Notice("info", f"handler: {previous} -> {now}", wpath))
         found = [asdict(r) for r in reasons(host, t, hooks, previous)
                  + not_registered(host, plan, t, hooks, read) + removed(host, plan, t, hooks)]
         if found:          # absent when the hooks can run (plans and golden files stay as they were)
-            info[INFO_KEY] = found
+            plan.info.setdefault(t, {})[INFO_KEY] = found
 
 
-def not_registered(host: Host, plan, target: str, hooks: dict, read=None) -> list[Inert]:
+def not_registered(host: Host, plan, target: str, hooks: HooksInfo,
+                   read=None) -> list[Inert]:
     """agentdeck's hooks file is kept as another's (another tool's hooks there, agentihooks'
     `~/.codex/hooks.json`) and does not call agentdeck's wrapper: none of agentdeck's hooks
     run in that CLI until the operator takes it. The fix is that item, taken."""
     from .plan import KEPT_CLASSES
 
-    hfile, wpath = hooks.get("file"), hooks.get("wrapper")
+    hfile, wpath = hooks.file, hooks.wrapper
     if not hfile or not wpath:
         return []
     items = [i for i in plan.items if i.target == target and i.type.whole_file
@@ -97,13 +98,13 @@ def not_registered(host: Host, plan, target: str, hooks: dict, read=None) -> lis
                 from .targets.takeover import possessive
                 whose = possessive(f.tool) + " "
     shown = host.display(hfile)
-    events = [str(e.get("event")) for e in hooks.get("events") or [] if isinstance(e, dict)]
+    events = [e.event for e in hooks.events]
     return [Inert("not-registered",
                   f"agentdeck's hooks are not registered: {shown} holds {whose or 'other '}hooks, "
                   "kept", f"`agentdeck apply --take {shown}`", events, unless=[it.id])]
 
 
-def removed(host: Host, plan, target: str, hooks: dict) -> list[Inert]:
+def removed(host: Host, plan, target: str, hooks: HooksInfo) -> list[Inert]:
     """agentdeck's hooks that are gone from the CLI's settings since the last apply and kept
     as the operator's edit (a plan keeps what was deleted by hand): they do not run, and when
     the pre-tool hook is among them the CLI's tool calls are not guarded. Taking the items
@@ -111,9 +112,8 @@ def removed(host: Host, plan, target: str, hooks: dict) -> list[Inert]:
     from .plan import KEPT_CLASSES   # local: plan imports this module (inert reasons)
     from .targets import dialects, registry   # local: as in _part, once per plan
 
-    hfile = hooks.get("file")
-    gone = {str(e.get("event")): e for e in hooks.get("events") or []
-            if isinstance(e, dict) and not e.get("registered_now")}
+    hfile = hooks.file
+    gone = {e.event: e for e in hooks.events if not e.registered_now}
     if not hfile or not gone:
         return []
     items = [i for i in plan.items if i.target == target and i.path == str(hfile) and i.wanted
@@ -126,7 +126,7 @@ def removed(host: Host, plan, target: str, hooks: dict) -> list[Inert]:
         [str(k) for i in items for k in i.key if str(k) in gone]
     speaker = dialects.speaker(target)
     pre = str(speaker.default.events[0]) if speaker is not None else None   # its pre-tool event
-    guard = any(gone[e].get("canonical") == "pre_tool_use" or e == pre for e in events)
+    guard = any(gone[e].canonical == "pre_tool_use" or e == pre for e in events)
     takes = " ".join(f"--take '{i.label}'" for i in items)
     return [Inert("removed",
                   f"agentdeck's {', '.join(events)} hook(s) were removed from "
@@ -136,20 +136,20 @@ def removed(host: Host, plan, target: str, hooks: dict) -> list[Inert]:
                   unless=[i.id for i in items])]
 
 
-def _installed(target: str, hooks: dict) -> list[str]:
+def _installed(target: str, hooks: HooksInfo) -> list[str]:
     """The events of ours that are registered on disk now."""
-    return [str(e.get("event")) for e in hooks.get("events") or []
-            if isinstance(e, dict) and e.get("registered_now")]
+    return [e.event for e in hooks.registered()]
 
 
-def reasons(host: Host, target: str, hooks: dict, handler_on_disk: str | None) -> list[Inert]:
+def reasons(host: Host, target: str, hooks: HooksInfo,
+            handler_on_disk: str | None) -> list[Inert]:
     """Why the hooks of `target` registered on disk now cannot run (from the adapter's hooks
     info and the installed wrapper)."""
     events = _installed(target, hooks)
     if not events:
         return []
     out: list[Inert] = []
-    wpath = hooks.get("wrapper")
+    wpath = hooks.wrapper
     w = Path(wpath) if wpath else None
     if w is not None and not host.is_executable(w):
         what = "is missing" if not host.exists(w) else "is not executable"
@@ -170,7 +170,7 @@ def reasons(host: Host, target: str, hooks: dict, handler_on_disk: str | None) -
                 "with that agentdeck, or set [hooks] command to the handler's absolute path",
                 events))
     p = _part(target)
-    if _disable_all_stops(target) and hooks.get("disableAllHooks_on_disk") is True \
+    if _disable_all_stops(target) and hooks.disable_all_on_disk is True \
             and p is not None and hasattr(p, "disable_all"):
         where, fix = p.disable_all(host)
         out.append(Inert("disable-all", f"disableAllHooks is true in {where}", fix, events))

@@ -113,8 +113,8 @@ def home_files(target: str) -> tuple[list[str], str | None]:
         plan = engine.build_plan(h, "default", [target])
         under = [Path(i.path) for i in plan.items if i.kind in ("key", "block")]
         files = sorted({str(p.relative_to(root)) for p in under if p.is_relative_to(root)})
-        hooks = (plan.info.get(target) or {}).get("hooks") or {}
-        f = hooks.get("file")
+        hooks = plan.output[target].hooks
+        f = hooks.file if hooks is not None else None
         return files, str(Path(f).relative_to(root)) if f else None
 
 

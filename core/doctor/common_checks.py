@@ -16,6 +16,7 @@ from ..policy import offered, vocabulary
 from ..targets import dialects, registry
 from ..targets.layers import layers as _layer_list
 from ..targets.layers import switches
+from ..targets.output import hooks_of
 from .context import TARGETS, Ctx
 from .registry import Out, register
 
@@ -272,10 +273,10 @@ def _removed(target: str):
         if plan is None:
             out.skipped("no plan (its error is the plan check's)")
             return
-        hooks = (plan.info.get(target) or {}).get("hooks") or {}
+        hooks = hooks_of(plan.output, target)
         for i in inert(plan, target, now=True):
             if i.code == "removed":
-                out.error(i.reason, fix=i.fix, path=hooks.get("file"))
+                out.error(i.reason, fix=i.fix, path=hooks.file if hooks is not None else None)
     return fn
 
 

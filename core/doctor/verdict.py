@@ -21,6 +21,7 @@ from typing import Any
 
 from ..drill import record
 from ..targets import registry
+from ..targets.output import hooks_of
 from .. import upgrade
 from .context import Ctx
 from .findings import SEVERITY, Finding, Result
@@ -104,9 +105,9 @@ def _plan_facts(plan, target: str, v: Verdict) -> list[str]:
     got = plan.info.get(target) if isinstance(plan.info, dict) else None
     info: dict[str, Any] = got if isinstance(got, dict) else {}
     out: list[str] = []
-    hooks: dict[str, Any] = info["hooks"] if isinstance(info.get("hooks"), dict) else {}
-    events = [e for e in hooks.get("events") or [] if isinstance(e, dict)]
-    live = [e for e in events if e.get("registered_now")]
+    hooks = hooks_of(plan.output, target)
+    events = hooks.events if hooks is not None else ()
+    live = [e for e in events if e.registered_now]
     why = inert(plan, target, now=True)
     if why:
         v.hooks = "inert"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..errors import UserError
 from ..host import Host
+from ..targets.output import hooks_of
 from . import report, runners
 
 CLI_MISSING = "cli-missing"
@@ -59,9 +60,9 @@ def check(host: Host, profile: str, target: str) -> Ready | report.TargetReport:
         plan = engine.build_plan(host, profile, [target])
     except UserError as e:
         return report.failed(target, f"cannot plan {target}: {e}")
-    hooks = (plan.info.get(target) or {}).get("hooks") or {}
-    events = [e for e in hooks.get("events") or [] if isinstance(e, dict)]
-    if any(e.get("registered_now") for e in events):
+    hooks = hooks_of(plan.output, target)
+    events = hooks.events if hooks is not None else ()
+    if any(e.registered_now for e in events):
         return Ready(target, exe, version, plan)
     if not events:
         return report.skipped(target, f"the profile {profile!r} registers no hook for {target}: "

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..host import Host
+from ..targets.output import HookEventInfo, hooks_of
 from .operator_rule import NONE, Trials
 from .receipts import Tally, command_of, tally
 
@@ -103,40 +104,36 @@ def _canon(name: str) -> str:
     return canonical_event(name)
 
 
-def _registered(plan, target: str) -> list[dict]:
-    hooks = (plan.info.get(target) or {}).get("hooks") or {}
-    return [e for e in hooks.get("events") or [] if isinstance(e, dict) and e.get("registered_now")]
+def _registered(plan, target: str) -> tuple[HookEventInfo, ...]:
+    hooks = hooks_of(plan.output, target)
+    return hooks.registered() if hooks is not None else ()
 
 
 def _sources_for(plan, target: str, canonical: str) -> list[str]:
-    """The other hook sources that register this event (the plan's other_hook_sources)."""
-    out = []
-    for src in (plan.info.get(target) or {}).get("other_hook_sources") or []:
-        if not isinstance(src, dict):
-            continue
-        if any(_canon(str(e)) == canonical for e in src.get("events") or []):
-            out.append(f"{src.get('path')} ({src.get('kind')})")
-    return out
+    """The other hook sources that register this event (the hooks report's other_sources)."""
+    hooks = hooks_of(plan.output, target)
+    return [f"{src.path} ({src.kind})" for src in (hooks.other_sources if hooks else ())
+            if any(_canon(e) == canonical for e in src.events)]
 
 
 #: inert reasons that stop every hook of the target: contradicted when any of them fired
 _ALL_OFF = ("disable-all", "handler-missing", "wrapper-missing")
 
 
-def _why_not(target: str, row: dict, runner, inert: list, any_fired: bool) -> tuple[str, bool]:
+def _why_not(target: str, row: HookEventInfo, runner, inert: list, any_fired: bool) -> tuple[str, bool]:
     """(why a registered event did not fire, whether that is acceptable)."""
-    canon = _canon(str(row.get("event")))
+    canon = _canon(row.event)
     for i in inert:
         if any_fired and i.code in _ALL_OFF:
             continue
-        if row.get("event") in (i.events or []) or not i.events:
+        if row.event in (i.events or []) or not i.events:
             return f"hooks inert: {i.reason}", False
     from .runners import part, why_not_fired
 
     said = why_not_fired(part(target), row)       # the CLI's own files say why (the drill part)
     if said:
         return said, False
-    for key in (str(row.get("event")), canon):    # an also_events event by its own spelling
+    for key in (row.event, canon):    # an also_events event by its own spelling
         if key in runner.unreachable:
             return f"not reachable from a one-tool turn ({runner.unreachable[key]})", True
     if canon in runner.fires:
@@ -174,7 +171,7 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
         rep.problems.append(f"agentdeck's hooks are not installed for {target} "
                             "(run `agentdeck apply`)")
     ours = set()
-    any_fired = any(t.fired(_canon(str(row.get("event")))) for row in rows)
+    any_fired = any(t.fired(_canon(row.event)) for row in rows)
     for i in inert:
         if any_fired and i.code in _ALL_OFF:
             rep.notes.append(f"agentdeck's status says the hooks are inert ({i.reason}), yet "
@@ -186,18 +183,18 @@ def judge(host: Host, target: str, plan, runner, version: str | None, run: dict,
             rep.problems.append(f"hooks inert: {i.line()}")
     # an event the handler decides as another (the facts' also_events: Claude Code's
     # PreSkillShellCommand, a pre-tool call) is counted by its own spelling, not its canonical's
-    also = {str(row.get("event")) for row in rows if row.get("also")}
+    also = {row.event for row in rows if row.also}
     own = tally([r for r in records if r.get("raw_event") not in also], runner.per_request) \
         if also else t
     for row in rows:
-        ev = str(row.get("event"))
+        ev = row.event
         canon = _canon(ev)
         ours.add(canon)
         et = (tally([r for r in records if r.get("raw_event") == ev], runner.per_request)
               if ev in also else own).events.get(canon)
         n = et.fired if et else 0
         e = EventReceipt(ev, canon, n, True, latency_ms=et.latency_ms if et else None,
-                         timeout_s=row.get("timeout"))
+                         timeout_s=row.timeout)
         if n == 0:
             e.note, e.ok = _why_not(target, row, runner, inert, any_fired)
         elif et and et.repeats:

@@ -3,11 +3,12 @@ target (`DesiredState.output`, `Plan.output[target]`).
 
 An adapter describes what it found and decided beside its plan items: another tool's install
 in the CLI's home (`found`), the browser the CLI opens to sign in (`browser`), its MCP servers
-and why each is on or off (`mcp`). Each kind of fact
+and why each is on or off (`mcp`), and the hooks (or plugin) it registers with the other hook
+sources it found (`hooks`). Each kind of fact
 is one frozen dataclass here; the doctor, the plan's JSON form and the app's views
 (core/views/) read their attributes. Whether a target can have a fact at all is a property of
-the target, declared in its SPEC (core/targets/spec.py: capability BROWSER), never inferred from
-whether a fact is there.
+the target, declared in its SPEC (core/targets/spec.py: capabilities BROWSER, DISABLE_ALL,
+TRUST_HOOKS), never inferred from whether a fact is there.
 
 Standard library only (dataclasses): the engine's plan carries these, and this module sits in
 the registry's layer.
@@ -129,6 +130,98 @@ class McpInfo:
         return next((s for s in self.servers if s.name == name), None)
 
 
+@dataclass(frozen=True)
+class HookEventInfo:
+    """One event agentdeck registers in the CLI, as this plan wants it."""
+    event: str                      # the CLI's own name of the event
+    command: str                    # the registered command (the wrapper and the event)
+    timeout: int | float | None     # seconds
+    canonical: str = ""             # agentdeck's name of the event
+    #: agentdeck's entry for the event as the CLI's file holds it (a matcher group, an action,
+    #: a handler: the CLI's own JSON)
+    entry: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: registered exactly so on disk now
+    registered_now: bool = False
+    operator_groups: int = 0        # the operator's own groups in this event
+    also: bool = False              # one of the facts' also_events: decided as `canonical`
+    #: a CLI whose plugin runs the wrapper: the plugin hook that does (`event` is the name the
+    #: wrapper is run with)
+    plugin_hook: str = ""
+    # a CLI with a disable key per hook (Copilot's disabledHooks)
+    disable_key: str = ""
+    state: str | None = None        # "active" | "disabled-by-operator" (None: not said)
+    changes_key: bool = False       # this apply changes the action, and so its key
+    reenables_disabled: bool = False  # ... and the old key was disabled: the hook comes back
+    previous_disable_keys: tuple[str, ...] = ()
+    # a CLI that gates hooks on trust (capability TRUST_HOOKS: Codex's [hooks.state])
+    key: str = ""                   # where its state is kept
+    hash: str = ""                  # the trusted_hash that trusts it
+    trusted_hash_on_disk: str | None = None
+    trust: str | None = None        # what the CLI reports after this plan
+    trust_now: str | None = None    # ... and today (None: not registered)
+    enabled: bool = True            # the CLI's own per-hook switch
+    will_trust: bool = False        # this plan writes its trust
+    trusted_by_agentdeck: bool = False   # the trust on disk is recorded as agentdeck's
+    #: trusted only once the operator takes the hooks file another tool holds
+    trust_with_hooks_file: bool = False
+
+
+@dataclass(frozen=True)
+class SkippedHookEvent:
+    canonical: str                  # agentdeck's name of an event the CLI does not have
+    reason: str
+
+
+@dataclass
+class HookSourceInfo:
+    """Another place the CLI loads hooks from (the operator's, another tool's)."""
+    kind: str                       # "operator-settings" | "inline-settings" | "policy" | ...
+    path: str
+    events: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class HooksConfigInfo:
+    """A CLI whose settings switch hooks off by a flag and a list of names (Gemini CLI's
+    hooksConfig), as found in the user's settings."""
+    enabled: Any = None             # as found (None: not set)
+    disabled: tuple[str, ...] = ()
+
+
+@dataclass
+class HooksInfo:
+    """The hooks (or the plugin) agentdeck registers in the CLI after this plan, and the other
+    hook sources found. Filled while planning; the readers treat it as read-only."""
+    file: str                       # where the hooks (or the plugin) are registered
+    wrapper: str                    # the wrapper every hook runs
+    handler: str | None             # the profile's [hooks] command (None: none)
+    handler_path: str | None = None  # its program as resolved now (None: not found)
+    timeout: int | None = None      # seconds, of every hook (None: the CLI has none)
+    byte_stable: str = ""           # why a handler change leaves the registered hooks as they are
+    channel: str = "hooks"          # "hooks" | "plugin"
+    #: what switches agentdeck's hooks off in this CLI, in words, where that is not
+    #: disableAllHooks ("": none said)
+    off_switch: str = ""
+    #: disableAllHooks as found on disk (a CLI with capability DISABLE_ALL; None: not set)
+    disable_all_on_disk: Any = None
+    disable_all_stops: bool = False  # true there stops the user's hooks (the CLI's facts)
+    disable_all_effect: str = ""    # what true does, in words
+    hooks_config: HooksConfigInfo | None = None
+    #: a CLI that gates hooks on trust: its config file, the hooks file as its trust keys name
+    #: it, and whether this plan trusts agentdeck's hooks
+    config: str = ""
+    trust_source: str = ""
+    trust_requested: bool = False
+    events: tuple[HookEventInfo, ...] = ()
+    skipped: tuple[SkippedHookEvent, ...] = ()
+    other_sources: tuple[HookSourceInfo, ...] = ()
+
+    def registered(self) -> tuple[HookEventInfo, ...]:
+        """agentdeck's events registered exactly so on disk now."""
+        return tuple(e for e in self.events if e.registered_now)
+
+
 @dataclass
 class TargetOutput:
     """What the adapter says about its target beside the plan items (filled while planning)."""
@@ -136,3 +229,12 @@ class TargetOutput:
     browser: BrowserInfo | None = None
     #: its MCP servers (None: the adapter does not plan MCP servers for this target)
     mcp: McpInfo | None = None
+    #: the hooks or plugin it registers (None: the adapter registers none for this target)
+    hooks: HooksInfo | None = None
+
+
+def hooks_of(outputs: Mapping[str, TargetOutput], target: str) -> HooksInfo | None:
+    """The hooks report of `target` in a plan's outputs (`Plan.output`; None: the adapter
+    registers no hooks there, or the target could not be planned)."""
+    got = outputs.get(target)
+    return got.hooks if got is not None else None

@@ -13,20 +13,16 @@ them empty. (A key item per event, or one for all of `hooks`, would make the ope
 part of agentdeck's value: their next group would be a conflict, and an uninstall restoring
 "what was there before" would lose it.)
 
-The info dict it returns:
-
-    {"file": str, "wrapper": str, "handler": str | None, "handler_path": str | None,
-     "timeout": int, "byte_stable": str, "disableAllHooks_on_disk": bool | None,
-     "disableAllHooks_stops": bool, "disableAllHooks_effect": str,
-     "events": [{"event", "canonical", "group", "command", "timeout", "registered_now",
-                 "operator_groups", "also"?}],   # also: an also_events event (facts), True
-     "skipped_events": [{"canonical", "reason"}]}
+What it reports: `st.output.hooks`, a HooksInfo (core/targets/output.py) with one
+HookEventInfo per event (`entry` the matcher group, `operator_groups` the operator's own groups
+in that event, `also` for an also_events event of the facts) and the operator's own hooks in
+the settings file as its other source.
 """
 from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from ..desired import Desired, DesiredState
 from ..disk import DiskView
@@ -34,6 +30,7 @@ from ..kinds.key import find_member
 from ..model import Profile
 from . import wrapper as wrapper_mod
 from .hook_events import disable_all_effect, wanted_events
+from .output import HookEventInfo, HookSourceInfo, HooksInfo, SkippedHookEvent
 
 WRAPPER_NAME = "agentdeck-hook.sh"
 
@@ -48,8 +45,8 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
                         st: DesiredState, add_policy: Callable[[], None],
                         fmt: str = "json",
                         group_of: Callable[[Path, str, int], dict] = hook_group) -> None:
-    """Plan the wrapper and one member item per event into `st` (st.info["hooks"] and
-    st.info["other_hook_sources"] too). `facts`: the target's CliFacts; `add_policy`: adds the
+    """Plan the wrapper and one member item per event into `st` (and its report,
+    st.output.hooks). `facts`: the target's CliFacts; `add_policy`: adds the
     compiled policy next to the wrapper (called when the wrapper is wanted); `fmt`: how the
     settings file is read and edited ("json", or "jsonc" where the CLI allows comments);
     `group_of(wrapper, event, timeout in seconds)`: agentdeck's matcher group for one event
@@ -59,19 +56,16 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
     marker = str(wrapper_path)
     raw_hooks = (settings or {}).get("hooks")
     on_disk = raw_hooks if isinstance(raw_hooks, dict) else {}
-    info: dict[str, Any] = {
-        "file": str(settings_path), "wrapper": str(wrapper_path),
-        "handler": profile.hooks.command, "handler_path": None,
-        "timeout": profile.hooks.timeout,
-        "byte_stable": ("the registered command names the wrapper, not the handler: changing "
-                        "the handler leaves every hook unchanged"),
-        "disableAllHooks_on_disk": (settings or {}).get("disableAllHooks"),
-        "disableAllHooks_stops": facts.disable_all_stops_user_hooks,
-        "disableAllHooks_effect": disable_all_effect(title, facts.disable_all_stops_user_hooks,
-                                                     facts.verified_versions[1]),
-        "events": [], "skipped_events": [],
-    }
-    st.info["hooks"] = info
+    info = HooksInfo(
+        file=str(settings_path), wrapper=str(wrapper_path), handler=profile.hooks.command,
+        timeout=profile.hooks.timeout,
+        byte_stable=("the registered command names the wrapper, not the handler: changing "
+                     "the handler leaves every hook unchanged"),
+        disable_all_on_disk=(settings or {}).get("disableAllHooks"),
+        disable_all_stops=facts.disable_all_stops_user_hooks,
+        disable_all_effect=disable_all_effect(title, facts.disable_all_stops_user_hooks,
+                                              facts.verified_versions[1]))
+    st.output.hooks = info
     # the operator's own hooks in settings.json (reported; never changed)
     theirs = {}
     for ev, groups in on_disk.items():
@@ -79,10 +73,10 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
             n = sum(1 for g in groups if find_member([g], marker)[0] < 0)
             if n:
                 theirs[ev] = n
-    st.info["other_hook_sources"] = [{
-        "kind": "operator-settings", "path": str(settings_path), "events": sorted(theirs),
-        "note": "your own hooks in settings.json; agentdeck adds its group next to them and "
-                "never changes them"}] if theirs else []
+    info.other_sources = (HookSourceInfo(
+        kind="operator-settings", path=str(settings_path), events=tuple(sorted(theirs)),
+        note="your own hooks in settings.json; agentdeck adds its group next to them and "
+             "never changes them"),) if theirs else ()
     if theirs:
         st.note(f"your own hooks in {host.display(settings_path)} "
                 f"({', '.join(sorted(theirs))}) are kept; agentdeck's group goes next to them")
@@ -91,7 +85,7 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
         return
     handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path,
                                           read=view.text)
-    info["handler_path"] = handler.resolved
+    info.handler_path = handler.resolved
     for w in handler.warnings:
         st.warn(w)
     if not handler.argv:
@@ -100,8 +94,8 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
                                            facts.also_events)
     for w in warns:
         st.warn(w)
-    info["skipped_events"] = [{"canonical": c, "reason": f"{title} has no such hook event"}
-                              for c in lacking]
+    info.skipped = tuple(SkippedHookEvent(c, f"{title} has no such hook event")
+                         for c in lacking)
     if lacking:
         st.note(f"{title} has no hook event for {', '.join(lacking)}; not registered")
     # an installed wrapper stays wanted while settings.json's hooks are unusable: removing
@@ -136,11 +130,10 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
         st.add(Desired(target, settings_path, "key", group, key=("hooks", ev), fmt=fmt,
                        member=marker, label=f"hook {ev}", group="hooks", reason=reason))
         h = group["hooks"][0]
-        row = {"event": ev, "canonical": canon, "group": group,
-               "command": h["command"], "timeout": h["timeout"],
-               "registered_now": now == group, "operator_groups": others}
-        if ev != facts.canonical_events.get(canon):
-            row["also"] = True      # one of the facts' also_events: decided as `canonical`
-        info["events"].append(row)
+        info.events += (HookEventInfo(
+            event=ev, canonical=canon, entry=group, command=h["command"], timeout=h["timeout"],
+            registered_now=now == group, operator_groups=others,
+            # one of the facts' also_events: decided as `canonical`
+            also=ev != facts.canonical_events.get(canon)),)
     if (settings or {}).get("disableAllHooks") is True:
-        st.warn(f"settings.json has disableAllHooks: true: {info['disableAllHooks_effect']}")
+        st.warn(f"settings.json has disableAllHooks: true: {info.disable_all_effect}")

@@ -8,7 +8,8 @@ from typing import Any
 
 from ..targets import registry
 from ..targets.spec import DISABLE_ALL, TRUST_HOOKS
-from .info import rows, section, strs, target_info
+from ..targets.output import HookEventInfo, HookSourceInfo
+from .info import output
 
 #: the trust states in which a CLI that gates hooks on trust does not run the hook
 NOT_TRUSTED = ("untrusted", "modified")
@@ -84,27 +85,19 @@ class HooksView:
         return tuple(e for e in self.events if e.not_trusted)
 
 
-def _event(ev: dict) -> HookEvent:
-    timeout = ev.get("timeout")
+def _event(ev: HookEventInfo) -> HookEvent:
     return HookEvent(
-        event=str(ev.get("event", "")), command=str(ev.get("command", "")),
-        timeout=timeout if isinstance(timeout, (int, float)) else None,
-        key=str(ev.get("disable_key") or ev.get("hash") or ""),
-        state=str(ev["state"]) if ev.get("state") else None,
-        registered_now=bool(ev["registered_now"]) if "registered_now" in ev else None,
-        changes_key=bool(ev.get("changes_key")),
-        reenables_disabled=bool(ev.get("reenables_disabled")),
-        operator_groups=int(ev.get("operator_groups") or 0),
-        trust=str(ev["trust"]) if ev.get("trust") else None,
-        trust_now=str(ev["trust_now"]) if ev.get("trust_now") else None,
-        enabled=ev.get("enabled") is not False,
-        will_trust=bool(ev.get("will_trust")))
+        event=ev.event, command=ev.command, timeout=ev.timeout,
+        key=ev.disable_key or ev.hash, state=ev.state or None,
+        registered_now=ev.registered_now, changes_key=ev.changes_key,
+        reenables_disabled=ev.reenables_disabled, operator_groups=ev.operator_groups,
+        trust=ev.trust or None, trust_now=ev.trust_now or None, enabled=ev.enabled,
+        will_trust=ev.will_trust)
 
 
-def sources(value: Any) -> tuple[HookSource, ...]:
-    return tuple(HookSource(kind=str(s.get("kind", "")), path=str(s.get("path", "")),
-                            events=strs(s.get("events")), note=str(s.get("note") or ""))
-                 for s in rows(value))
+def sources(found: tuple[HookSourceInfo, ...]) -> tuple[HookSource, ...]:
+    return tuple(HookSource(kind=s.kind, path=s.path, events=s.events, note=s.note)
+                 for s in found)
 
 
 def _can(target: str, capability: str) -> bool:
@@ -114,21 +107,18 @@ def _can(target: str, capability: str) -> bool:
 
 
 def of(plan: Any, target: str) -> HooksView:
-    h = section(plan, target, "hooks")
-    others = target_info(plan, target).get("other_hook_sources") or h.get("other_sources")
-    handler = h.get("handler")
+    h = output(plan, target).hooks
+    if h is None:
+        return HooksView()
     return HooksView(
-        present=bool(h), shows_handler="handler" in h,
-        handler=str(handler) if handler else None,
-        handler_path=str(h["handler_path"]) if h.get("handler_path") else None,
-        wrapper=str(h.get("wrapper") or ""), file=str(h.get("file") or ""),
-        byte_stable=str(h.get("byte_stable") or ""),
+        present=True, shows_handler=True, handler=h.handler or None,
+        handler_path=h.handler_path or None, wrapper=h.wrapper, file=h.file,
+        byte_stable=h.byte_stable,
         disable_all_known=_can(target, DISABLE_ALL),
-        disable_all_on_disk=h.get("disableAllHooks_on_disk"),
-        disable_all_effect=str(h.get("disableAllHooks_effect") or ""),
-        disable_all_stops=h.get("disableAllHooks_stops") is True,
-        trust_gated=_can(target, TRUST_HOOKS), trust_requested=bool(h.get("trust_requested")),
-        events=tuple(_event(e) for e in rows(h.get("events"))),
-        skipped=tuple(SkippedEvent(str(s.get("canonical")), str(s.get("reason", "")))
-                      for s in rows(h.get("skipped_events"))),
-        other_sources=sources(others))
+        disable_all_on_disk=h.disable_all_on_disk,
+        disable_all_effect=h.disable_all_effect,
+        disable_all_stops=h.disable_all_stops,
+        trust_gated=_can(target, TRUST_HOOKS), trust_requested=h.trust_requested,
+        events=tuple(_event(e) for e in h.events),
+        skipped=tuple(SkippedEvent(s.canonical, s.reason) for s in h.skipped),
+        other_sources=sources(h.other_sources))

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .info import mapping, rows, target_info
-from .hooks import HookSource, sources
+from .info import mapping, rows, strs, target_info
+from .hooks import HookSource
 
 #: the readers of a repository's hook file, in the order shown, with their short names
 READER_ORDER = ("copilot-cli", "vscode", "cloud-agent")
@@ -89,8 +89,14 @@ def of(plan: Any) -> RepoView:
         allow_all=bool(trust.get("allow_all")), trusted=bool(trust.get("trusted")),
         trusted_via=str(trust.get("via") or ""),
         handler_missing=hooks.get("on_path") is False,
-        events=tuple(events), other_sources=sources(info.get("other_sources")),
+        events=tuple(events), other_sources=_sources(info.get("other_sources")),
         cloud_setup=bool(cloud), cloud_file=str(cloud.get("file", "")),
         cloud_note=str(cloud.get("note") or ""))
 
 
+
+
+def _sources(value: Any) -> tuple[HookSource, ...]:
+    return tuple(HookSource(kind=str(s.get("kind", "")), path=str(s.get("path", "")),
+                            events=strs(s.get("events")), note=str(s.get("note") or ""))
+                 for s in rows(value))

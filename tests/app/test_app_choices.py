@@ -372,15 +372,15 @@ def test_the_layers_trust_choice_is_checked_and_merged(empty_host):
         "agentdeck's hooks left untrusted (OpenAI Codex CLI)"]
     # every plan trusts by default; a saved no holds in every plan, --trust-hooks overrides it
     plan = engine.build_plan(empty_host, names=["codex"])
-    assert all(e["will_trust"] for e in plan.info["codex"]["hooks"]["events"])
+    assert all(e.will_trust for e in plan.output["codex"].hooks.events)
     path = overlay.choices_path(empty_host, "default")
     path.parent.mkdir(parents=True)
     path.write_text('{"trust_hooks": {"codex": false}}\n')
     plan = engine.build_plan(empty_host, names=["codex"])
-    assert plan.info["codex"]["hooks"]["trust_requested"] is False
-    assert not any(e["will_trust"] for e in plan.info["codex"]["hooks"]["events"])
+    assert plan.output["codex"].hooks.trust_requested is False
+    assert not any(e.will_trust for e in plan.output["codex"].hooks.events)
     plan = engine.build_plan(empty_host, names=["codex"], trust_hooks=True)
-    assert all(e["will_trust"] for e in plan.info["codex"]["hooks"]["events"])
+    assert all(e.will_trust for e in plan.output["codex"].hooks.events)
 
 
 async def test_the_hooks_tabs_trust_button_is_a_saved_choice_too(empty_host, make_app):

@@ -181,14 +181,14 @@ async def test_hooks_pane_highlights_a_change_that_reenables_a_disabled_hook(
 
     engine.apply_plan(demo_host, engine.build_plan(demo_host, names=["copilot"]))
     plan = engine.build_plan(demo_host, names=["copilot"])
-    ev = plan.info["copilot"]["hooks"]["events"][0]
+    ev = plan.output["copilot"].hooks.events[0]
     # the operator changed one registered action (another timeout) and disabled that hook
     hooks_file = target_home(demo_host, "copilot") / "hooks" / "agentdeck.json"
     obj = json.loads(hooks_file.read_text())
-    action = obj["hooks"][ev["event"]][0]
+    action = obj["hooks"][ev.event][0]
     action["timeoutSec"] = 5
     hooks_file.write_text(json.dumps(obj, indent=2) + "\n")
-    key = facts.copilot_disable_key(ev["event"], action)
+    key = facts.copilot_disable_key(ev.event, action)
     settings = target_home(demo_host, "copilot") / "settings.json"
     data = settings.read_text().replace('"theme": "dark",',
                                         f'"theme": "dark",\n  "disabledHooks": ["{key}"],')
@@ -532,18 +532,18 @@ async def test_codex_trust_action_adds_trust_to_the_plan(demo_host, make_app):
         await choose_target(pilot, "codex")
         await choose_tab(pilot, "tab-hooks")
         # trusting agentdeck's own hooks is the default plan's; the button says no (and back)
-        hooks = screen.plan.info["codex"]["hooks"]
-        assert hooks["trust_requested"] is True
-        assert all(e["will_trust"] for e in hooks["events"])
+        hooks = screen.plan.output["codex"].hooks
+        assert hooks.trust_requested is True
+        assert all(e.will_trust for e in hooks.events)
         assert "trusts it" in plain(screen.query_one("#hooks-body").content, width=200)
         await pilot.click("#hooks-trust")
         await settle(pilot)
         assert not app.session.trusts("codex")
-        assert screen.plan.info["codex"]["hooks"]["trust_requested"] is False
+        assert screen.plan.output["codex"].hooks.trust_requested is False
         await pilot.click("#hooks-trust")
         await settle(pilot)
-        hooks = screen.plan.info["codex"]["hooks"]
-        assert hooks["trust_requested"] is True and app.session.trusts("codex")
+        hooks = screen.plan.output["codex"].hooks
+        assert hooks.trust_requested is True and app.session.trusts("codex")
 
 
 async def test_target_list_switches_the_panes(demo_host, make_app):

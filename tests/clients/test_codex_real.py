@@ -56,14 +56,14 @@ def assert_hooks_as_planned(host, plan, expect: str):
     # (the sandbox's "could not find bubblewrap" notice is about this machine, not our config)
     assert [w for w in res.data["configWarnings"] if "bubblewrap" not in (w or "")] == []
     ours = {h["key"]: h for h in entry["hooks"]
-            if h["sourcePath"] == plan.info["codex"]["hooks"]["trust_source"]}
-    planned = {e["key"]: e for e in plan.info["codex"]["hooks"]["events"]}
+            if h["sourcePath"] == plan.output["codex"].hooks.trust_source}
+    planned = {e.key: e for e in plan.output["codex"].hooks.events}
     assert set(ours) == set(planned)
     for key, h in ours.items():
         e = planned[key]
-        assert h["currentHash"] == e["hash"], (key, h, e)
-        assert h["command"] == e["command"] and h["timeoutSec"] == e["timeout"]
-        assert h["trustStatus"] == e["trust"] == expect, (key, h["trustStatus"], e["trust"])
+        assert h["currentHash"] == e.hash, (key, h, e)
+        assert h["command"] == e.command and h["timeoutSec"] == e.timeout
+        assert h["trustStatus"] == e.trust == expect, (key, h["trustStatus"], e.trust)
     return ours
 
 
@@ -112,8 +112,8 @@ def test_changed_hook_is_modified_as_predicted(scratch_env, need):
     plan = install(host, trust=False)
     cfg = target_home(host, "codex") / "config.toml"
     cfg.write_text(cfg.read_text() + "".join(
-        f'\n[hooks.state."{e["key"]}"]\ntrusted_hash = "{e["hash"]}"\n'
-        for e in plan.info["codex"]["hooks"]["events"]))
+        f'\n[hooks.state."{e.key}"]\ntrusted_hash = "{e.hash}"\n'
+        for e in plan.output["codex"].hooks.events))
     prof = host.config_dir / "profiles" / "slow"
     prof.mkdir(parents=True)
     (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n[hooks]\ntimeout = 45\n')
@@ -121,7 +121,7 @@ def test_changed_hook_is_modified_as_predicted(scratch_env, need):
     assert_config_valid(host)
     res = codex_hooks_list(host, [str(host.home)])
     statuses = {h["eventName"]: h["trustStatus"] for h in res.data["data"][0]["hooks"]}
-    predicted = {e["event"]: e["trust"] for e in plan.info["codex"]["hooks"]["events"]}
+    predicted = {e.event: e.trust for e in plan.output["codex"].hooks.events}
     # SessionEnd keeps Codex's 3 s cap, so its content (and trust) did not change
     assert predicted.pop("SessionEnd") == "trusted"
     assert set(predicted.values()) == {"modified"}
@@ -182,7 +182,7 @@ def test_the_layers_trust_choice_is_trusted_by_codex_and_survives_a_hook_change(
     prof.mkdir(parents=True)
     (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n')
     plan = install(host, "slow")
-    assert plan.info["codex"]["hooks"]["trust_requested"] is True
+    assert plan.output["codex"].hooks.trust_requested is True
     assert_config_valid(host)
     assert_hooks_as_planned(host, plan, "trusted")
     (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n[hooks]\ntimeout = 45\n')

@@ -47,13 +47,13 @@ def assert_hooks_as_planned(host, plan):
     data = res.data
     assert data["errors"] == [] and data["warnings"] == [] and data["settings_warnings"] == []
     ours = [h for h in data["hooks"] if h["source"] == "hooks/agentdeck.json"]
-    planned = {e["event"]: e for e in plan.info["copilot"]["hooks"]["events"]}
+    planned = {e.event: e for e in plan.output["copilot"].hooks.events}
     assert sorted(h["hookType"] for h in ours) == sorted(COPILOT.register_events) == sorted(planned)
     for h in ours:
         e = planned[h["hookType"]]
-        assert h["disableKey"] == e["disable_key"], h
+        assert h["disableKey"] == e.disable_key, h
         assert h["origin"] == "user"
-        assert h["enabled"] is (e["state"] == "active")
+        assert h["enabled"] is (e.state == "active")
     return ours
 
 
@@ -85,14 +85,14 @@ def test_messy_home_loads_as_planned(scratch_env, need):
 def test_operator_disabled_hook_matches_copilot(scratch_env, need):
     need("copilot")
     plan = install(scratch_env)
-    key = {e["event"]: e["disable_key"] for e in plan.info["copilot"]["hooks"]["events"]}["preToolUse"]
+    key = {e.event: e.disable_key for e in plan.output["copilot"].hooks.events}["preToolUse"]
     p = target_home(scratch_env, "copilot") / "settings.json"
     data = json.loads(p.read_text())
     data["disabledHooks"] = [key]
     p.write_text(json.dumps(data, indent=2))
     again = engine.build_plan(scratch_env, "default", ["copilot"])
     assert not again.has_changes
-    states = {e["event"]: e["state"] for e in again.info["copilot"]["hooks"]["events"]}
+    states = {e.event: e.state for e in again.output["copilot"].hooks.events}
     assert states["preToolUse"] == "disabled-by-operator"
     ours = assert_hooks_as_planned(scratch_env, again)
     assert [h["hookType"] for h in ours if not h["enabled"]] == ["preToolUse"]

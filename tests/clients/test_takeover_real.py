@@ -122,7 +122,7 @@ def test_codex_take_over_plain_apply_names_the_fix_and_the_fix_makes_codex_run_a
     res = codex_hooks_list(host, [home])
     (entry,) = res.data["data"]
     plan = engine.build_plan(host, None, ["codex"])
-    planned = {e["key"]: e for e in plan.info["codex"]["hooks"]["events"]}
+    planned = {e.key: e for e in plan.output["codex"].hooks.events}
     ours = {h["key"]: h for h in entry["hooks"] if "agentdeck-hook.sh" in h["command"]}
     assert set(ours) == set(planned) and entry["warnings"] == []
     assert {h["trustStatus"] for h in ours.values()} == {"trusted"}

@@ -44,7 +44,7 @@ def test_after_uninstall_the_kept_hook_still_runs(scratch_env, need, tmp_path, t
     installed = engine.build_plan(host, "default", [target], trust_hooks=True)
     engine.apply_plan(host, installed)
     # its hooks file (the plan's) and its pre-tool event as its hooks spell it
-    hooks_file = Path(installed.info[target]["hooks"]["file"])
+    hooks_file = Path(installed.output[target].hooks.file)
     _edit_pre_tool_timeout(hooks_file, dialect(target).events[0])
     plan = engine.build_uninstall_plan(host, [target])
     held = [i for i in plan.items if plan.held_by(i)]

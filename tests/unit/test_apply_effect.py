@@ -138,7 +138,7 @@ def test_trust_is_never_for_agentihooks_hooks(aih_all, capsys, monkeypatch):
                         "~/.codex/hooks.json")
     assert rc == 0, err
     plan = engine.build_plan(h, None, ["codex"])
-    ours = {e["key"]: e["hash"] for e in plan.info["codex"]["hooks"]["events"]}
+    ours = {e.key: e.hash for e in plan.output["codex"].hooks.events}
     assert _trusted(h) == ours and not hooks_health.inert(plan, "codex", now=True)
 
 
@@ -161,7 +161,7 @@ def test_after_a_plain_apply_on_an_agentihooks_home_each_cli_runs_ours_or_says_t
     assert "fix: `agentdeck apply --take ~/.codex/hooks.json`" in rows["codex"]
     plan = engine.build_plan(h, None)
     for t in beside:
-        assert all(e.get("registered_now") for e in plan.info[t]["hooks"]["events"]), t
+        assert all(e.registered_now for e in plan.output[t].hooks.events), t
     from agentdeck.core.drill import ready
     fake = h.home.parent / "bin" / "codex"       # a codex on PATH: the drill's check starts nothing
     fake.write_text("#!/bin/sh\nexit 1\n")

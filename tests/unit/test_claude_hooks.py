@@ -54,7 +54,7 @@ def test_first_install_adds_our_group_after_theirs(host, settings):
     pre = next(i for i in items if i.label == "hook PreToolUse")
     assert "next to your 1 group(s)" in pre.reason
     assert any("your own hooks" in n.message for n in plan.notices["claude"])
-    assert plan.info["claude"]["other_hook_sources"][0]["events"] == ["FileChanged", "PreToolUse", "Stop"]
+    assert plan.output["claude"].hooks.other_sources[0].events == ("FileChanged", "PreToolUse", "Stop",)
     engine.apply_plan(host, plan)
     hooks = _hooks(settings)
     assert hooks["PreToolUse"][0] == THEIRS["PreToolUse"][0]
@@ -153,7 +153,7 @@ def test_claude_config_dir_is_respected(host, tmp_path):
     assert (cdir / "settings.json").exists() and (cdir / "agentdeck-hook.sh").exists()
     assert (cdir / ".claude.json").exists() and not (host.home / ".claude.json").exists()
     assert (cdir / ".agentdeck-managed.json").exists()
-    assert plan.info["claude"]["hooks"]["wrapper"] == str(cdir / "agentdeck-hook.sh")
+    assert plan.output["claude"].hooks.wrapper == str(cdir / "agentdeck-hook.sh")
     assert not (host.home / ".claude").exists()
 
 
@@ -167,13 +167,13 @@ def test_disable_all_hooks_is_reported(host, settings):
 
 def test_events_use_claude_names_and_timeout(host):
     plan = _plan(host)
-    events = [e["event"] for e in plan.info["claude"]["hooks"]["events"]]
+    events = [e.event for e in plan.output["claude"].hooks.events]
     assert events == ["SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse",
                       "PreSkillShellCommand", "PostToolUse", "PostToolUseFailure", "Stop",
                       "SubagentStart", "SubagentStop", "PreCompact", "PermissionRequest",
                       "Notification"]
-    for e in plan.info["claude"]["hooks"]["events"]:
-        assert set(e["group"]["hooks"][0]) == {"type", "command", "timeout"}
+    for e in plan.output["claude"].hooks.events:
+        assert set(e.entry["hooks"][0]) == {"type", "command", "timeout"}
 
 
 def test_a_non_list_event_value_is_left_alone(host, settings):
@@ -210,16 +210,16 @@ def test_a_skills_shell_commands_are_registered_with_the_pre_tool_event(host):
     """Claude Code 2.1.332 runs a skill's own `!command` lines under PreSkillShellCommand, which
     PreToolUse never sees (facts: also_events): agentdeck's pre-tool handler is registered there
     too, flagged as decided as pre_tool_use; a profile without pre_tool_use gets neither."""
-    rows = {e["event"]: e for e in _plan(host).info["claude"]["hooks"]["events"]}
+    rows = {e.event: e for e in _plan(host).output["claude"].hooks.events}
     skill = rows["PreSkillShellCommand"]
-    assert (skill["canonical"], skill.get("also")) == ("pre_tool_use", True)
-    assert "also" not in rows["PreToolUse"]
-    assert skill["command"].endswith("agentdeck-hook.sh PreSkillShellCommand")
+    assert (skill.canonical, skill.also) == ("pre_tool_use", True)
+    assert not rows["PreToolUse"].also
+    assert skill.command.endswith("agentdeck-hook.sh PreSkillShellCommand")
     prof = host.config_dir / "profiles" / "quiet"
     prof.mkdir(parents=True)
     (prof / "profile.toml").write_text('[profile]\nextends = ["default"]\n\n'
                                        '[hooks]\nevents = ["stop"]\n')
-    assert [e["event"] for e in _plan(host, "quiet").info["claude"]["hooks"]["events"]] == ["Stop"]
+    assert [e.event for e in _plan(host, "quiet").output["claude"].hooks.events] == ["Stop"]
 
 
 # ---- what the handler makes of Claude Code's shell-running calls ------------------------------

@@ -46,11 +46,11 @@ def test_hooks_file_registers_the_twelve_events_with_timeoutSec(host):
     for ev, actions in obj["hooks"].items():
         assert actions == [{"type": "command", "bash": f"{wrapper_path} {ev}", "timeoutSec": 30}]
         assert "timeoutSeconds" not in json.dumps(actions)
-    info = st.info["hooks"]
-    assert [e["event"] for e in info["events"]] == TWELVE
-    for e in info["events"]:
-        assert e["disable_key"] == copilot_disable_key(e["event"], e["action"])
-        assert e["state"] == "active" and not e["reenables_disabled"]
+    info = st.output.hooks
+    assert [e.event for e in info.events] == TWELVE
+    for e in info.events:
+        assert e.disable_key == copilot_disable_key(e.event, e.entry)
+        assert e.state == "active" and not e.reenables_disabled
 
 
 def test_settings_json_never_gets_an_inline_hooks_key(host):
@@ -74,8 +74,8 @@ def test_action_is_byte_stable_when_the_handler_changes(host):
     b = desired(host, prof)
     assert item(a, "hooks (").value == item(b, "hooks (").value
     assert item(a, "hook wrapper").value != item(b, "hook wrapper").value
-    assert [e["disable_key"] for e in a.info["hooks"]["events"]] == \
-           [e["disable_key"] for e in b.info["hooks"]["events"]]
+    assert [e.disable_key for e in a.output.hooks.events] == \
+           [e.disable_key for e in b.output.hooks.events]
 
 
 def test_events_subset_from_profile(host):
@@ -102,10 +102,10 @@ def _write_settings(host, text):
 
 def test_disabled_hook_shows_as_disabled_by_operator(host):
     st = desired(host)
-    key = st.info["hooks"]["events"][3]["disable_key"]      # preToolUse
+    key = st.output.hooks.events[3].disable_key      # preToolUse
     _write_settings(host, '{\n  // mine\n  "disabledHooks": ["%s"],\n}\n' % key)
     st = desired(host)
-    states = {e["event"]: e["state"] for e in st.info["hooks"]["events"]}
+    states = {e.event: e.state for e in st.output.hooks.events}
     assert states["preToolUse"] == "disabled-by-operator"
     assert sum(s == "active" for s in states.values()) == 11
     assert "1 disabled by you in disabledHooks (preToolUse)" in item(st, "hooks (").reason
@@ -114,7 +114,7 @@ def test_disabled_hook_shows_as_disabled_by_operator(host):
 def test_changing_a_disabled_action_warns_that_it_re_enables(host, monkeypatch):
     plan = engine.build_plan(host, "default", ["copilot"])
     engine.apply_plan(host, plan)
-    key = plan.info["copilot"]["hooks"]["events"][0]["disable_key"]     # sessionStart
+    key = plan.output["copilot"].hooks.events[0].disable_key     # sessionStart
     _write_settings(host, json.dumps({"disableAllHooks": False, "disabledMcpServers": ["github"],
                                       "disabledHooks": [key]}))
     assert not engine.build_plan(host, "default", ["copilot"]).has_changes
@@ -133,9 +133,9 @@ def test_changing_a_disabled_action_warns_that_it_re_enables(host, monkeypatch):
     assert it.warnings == ["this change re-enables the hook you disabled (sessionStart): its "
                            "registered action changes, so its disable key in settings.json "
                            "disabledHooks no longer matches"]
-    ev = plan.info["copilot"]["hooks"]["events"][0]
-    assert ev["changes_key"] and ev["reenables_disabled"] and ev["previous_disable_keys"] == [key]
-    assert ev["state"] == "active"
+    ev = plan.output["copilot"].hooks.events[0]
+    assert ev.changes_key and ev.reenables_disabled and ev.previous_disable_keys == (key,)
+    assert ev.state == "active"
 
 
 def test_disable_all_hooks_true_is_a_conflict(host):
@@ -172,11 +172,11 @@ def test_other_hook_sources_are_reported(host, tmp_path, monkeypatch):
                                                   "authToken": "SECRET-NEVER-SHOWN"}))
     _write_settings(host, '{"hooks": {"sessionStart": [{"type": "command", "bash": "x"}]}}')
     st = desired(host)
-    kinds = {s["kind"]: s for s in st.info["other_hook_sources"]}
+    kinds = {s.kind: s for s in st.output.hooks.other_sources}
     assert set(kinds) == {"inline-settings", "user-hooks-file", "repo-hooks", "repo-claude-hooks",
                           "policy"}
-    assert kinds["inline-settings"]["events"] == ["sessionStart"]
-    assert kinds["repo-hooks"]["path"] == str(repo / ".github" / "hooks" / "ci.json")
+    assert kinds["inline-settings"].events == ("sessionStart",)
+    assert kinds["repo-hooks"].path == str(repo / ".github" / "hooks" / "ci.json")
     text = " ".join(n.message for n in st.notices)
     assert "fires twice" in text and "SECRET-NEVER-SHOWN" not in json.dumps(st.info)
     warns = [n for n in st.notices if n.level == "warning"]

@@ -12,6 +12,7 @@ from agentdeck.app.widgets.hooks_pane import disable_all_words
 from agentdeck.core import engine
 from agentdeck.core.facts.versions import facts_by_target
 from agentdeck.core.targets import registry
+from agentdeck.core.targets.spec import DISABLE_ALL
 from agentdeck.core.views import hooks as hooks_view
 from tests.target_homes import target_home
 
@@ -22,13 +23,15 @@ def test_disable_all_is_worded_from_the_targets_fact(host, target):
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"disableAllHooks": True}))
     plan = engine.build_plan(host, "default", [target])
-    h = plan.info[target]["hooks"]
-    if "disableAllHooks_on_disk" not in h:        # a CLI without the setting (Codex)
-        assert "disableAllHooks_effect" not in h
+    h = plan.output[target].hooks
+    assert h is not None
+    if not registry.spec(target).can(DISABLE_ALL):      # a CLI without the setting (Codex)
+        assert h.disable_all_effect == "" and h.disable_all_on_disk is None
         return
+    assert h.disable_all_on_disk is True
     stops = facts_by_target()[target].disable_all_stops_user_hooks
-    effect = h["disableAllHooks_effect"]
-    assert h["disableAllHooks_stops"] is stops
+    effect = h.disable_all_effect
+    assert h.disable_all_stops is stops
     assert ("none of these hooks" in effect) is stops
     assert ("still runs these hooks" in effect) is (not stops)
     # the plan's notice, the app's view and pane say the same words

@@ -629,7 +629,7 @@ CASES += _removed_cases()
 
 def _wipe_hooks(host: Host, target: str) -> None:
     plan = engine.build_plan(host, "default", [target])
-    hfile = Path(plan.info[target]["hooks"]["file"])
+    hfile = Path(plan.output[target].hooks.file)
     if any(i.type.whole_file for i in plan.items if i.path == str(hfile)):
         hfile.unlink()
     else:

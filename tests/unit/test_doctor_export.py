@@ -83,7 +83,7 @@ def test_the_export_shows_the_verdicts_and_the_problem_in_a_browser(tmp_path, ta
     host = make_host(home)
     install(host)
     plan = engine.build_plan(host, "default", [target])
-    Path(plan.info[target]["hooks"]["wrapper"]).chmod(0o644)       # the one problem
+    Path(plan.output[target].hooks.wrapper).chmod(0o644)       # the one problem
     out = tmp_path / "report.html"
     rc = _cli(host, "doctor", "--export", str(out), capsys=capsys)
     assert rc == 1

@@ -47,7 +47,7 @@ def _cli(host, *args, capsys, path_first: Path | None = None) -> tuple[int, str]
 
 def _wrapper(host, target: str) -> Path:
     plan = engine.build_plan(host, "default", [target])
-    return Path(plan.info[target]["hooks"]["wrapper"])
+    return Path(plan.output[target].hooks.wrapper)
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -73,14 +73,14 @@ def test_not_installed_gives_skipped_with_the_reason(installed, fake):
 
 
 def _discovered(host, plan_events):
-    return [{"hookType": ev["event"], "origin": "user", "enabled": True,
-             "source": "hooks/agentdeck.json", "disableKey": ev["disable_key"]} for ev in plan_events]
+    return [{"hookType": ev.event, "origin": "user", "enabled": True,
+             "source": "hooks/agentdeck.json", "disableKey": ev.disable_key} for ev in plan_events]
 
 
 def _copilot_events(host):
     from agentdeck.core import engine
     plan = engine.build_plan(host, "default", ["copilot"])
-    return plan.info["copilot"]["hooks"]["events"]
+    return plan.output["copilot"].hooks.events
 
 
 def test_copilot_everything_discovered_is_ok(installed, fake):
@@ -108,7 +108,7 @@ def test_copilot_registered_hook_not_discovered_is_an_error(installed, fake):
     fake("copilot_mcp_list", answer("copilot", "mcp list", {"mcpServers": {}}))
     fs = live(doctor.run(installed, targets=["copilot"], live=True))
     hooks = [f for f in fs if f.check == "copilot.live.hooks"]
-    assert any(f.result == "error" and f"{evs[0]['event']} hook" in f.message
+    assert any(f.result == "error" and f"{evs[0].event} hook" in f.message
                and "did not discover" in f.message for f in hooks)
     assert any(f.result == "warning" and "reports it disabled" in f.message for f in hooks)
     assert any(f.result == "error" and "Copilot reports: Invalid hook configuration in ~/x.json" in f.message
@@ -200,11 +200,11 @@ def test_codex_missing_bubblewrap_is_this_machines_not_the_configs(tmp_path, fak
     from agentdeck.core import engine
     engine.apply_plan(host, engine.build_plan(host, names=["codex"], trust_hooks=True))
     plan = engine.build_plan(host, names=["codex"], trust_hooks=True)
-    src = plan.info["codex"]["hooks"]["trust_source"]
-    listed = [{"key": e["key"], "eventName": e["event"], "command": e["command"],
-               "currentHash": e["hash"], "trustStatus": "trusted", "enabled": True,
-               "sourcePath": src, "source": "user", "timeoutSec": e["timeout"]}
-              for e in plan.info["codex"]["hooks"]["events"]]
+    src = plan.output["codex"].hooks.trust_source
+    listed = [{"key": e.key, "eventName": e.event, "command": e.command,
+               "currentHash": e.hash, "trustStatus": "trusted", "enabled": True,
+               "sourcePath": src, "source": "user", "timeoutSec": e.timeout}
+              for e in plan.output["codex"].hooks.events]
     fake("codex_hooks_list", answer("codex", "hooks/list", {
         "data": [{"cwd": str(home), "hooks": listed, "warnings": [], "errors": []}],
         "configWarnings": [BWRAP]}))

@@ -83,8 +83,11 @@ def test_a_target_without_a_health_part_has_only_the_shared_reasons(monkeypatch)
     from agentdeck.core import hooks_health
     from agentdeck.core.host import Host
 
-    hooks = {"events": [{"event": "PreToolUse", "registered_now": True, "trust_now": "untrusted",
-                         "enabled": False}]}
+    from agentdeck.core.targets.output import HookEventInfo, HooksInfo
+
+    hooks = HooksInfo(file="", wrapper="", handler=None, events=(HookEventInfo(
+        event="PreToolUse", command="", timeout=None, registered_now=True, trust_now="untrusted",
+        enabled=False),))
     host = Host.from_environment("/nonexistent-home", env={})
     assert [i.code for i in hooks_health.reasons(host, "codex", hooks, None)] == [
         "codex-untrusted", "codex-disabled"]

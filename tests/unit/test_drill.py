@@ -187,11 +187,11 @@ def _records(target: str, plan, drill_id: str, twice: set[str] = frozenset()) ->
     """What a healthy turn writes for the registered events a one-tool turn fires."""
     r = runners.RUNNERS[target]
     out = []
-    for row in plan.info[target]["hooks"]["events"]:
-        canon = hookhandler.canonical_event(row["event"])
-        if canon not in r.fires or row.get("also"):     # also_events: not in a one-tool turn
+    for row in plan.output[target].hooks.events:
+        canon = hookhandler.canonical_event(row.event)
+        if canon not in r.fires or row.also:     # also_events: not in a one-tool turn
             continue
-        raw = row["event"]
+        raw = row.event
         if canon == "pre_tool_use":
             out.append({"event": canon, "raw_event": raw, "drill_id": drill_id, "handler_ms": 80,
                         "tools": [{"args": {"command": "echo agentdeck-drill-ok"}}]})

@@ -46,7 +46,7 @@ def test_each_hook_is_named_and_its_timeout_is_in_milliseconds(host):
         assert all(h["timeout"] == 30 * 1000 for h in ours), event      # the profile's 30 s
         assert ours[0]["command"].endswith(f" {event}")
     # the plan's info reports seconds, as every target's does
-    assert {e["timeout"] for e in plan.info["gemini"]["hooks"]["events"]} == {30}
+    assert {e.timeout for e in plan.output["gemini"].hooks.events} == {30}
     assert not engine.build_plan(host, "default", ["gemini"]).has_changes
 
 

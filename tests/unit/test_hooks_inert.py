@@ -96,8 +96,8 @@ def test_disable_all_hooks(ghost, capsys, monkeypatch, target):
 def test_copilot_disabled_hooks(ghost, capsys, monkeypatch):
     _apply(ghost, ["copilot"])
     plan = engine.build_plan(ghost, "default", ["copilot"])
-    key = next(e["disable_key"] for e in plan.info["copilot"]["hooks"]["events"]
-               if e["event"] == "preToolUse")
+    key = next(e.disable_key for e in plan.output["copilot"].hooks.events
+               if e.event == "preToolUse")
     _settings(target_home(ghost, "copilot") / "settings.json", disabledHooks=[key])
     rc, line = _status(ghost, capsys, monkeypatch, "copilot")
     assert rc == 2

@@ -21,7 +21,7 @@ def _wipe(home: Path, target: str) -> None:
 
     plan = engine.build_plan(Host.from_environment(home, env={"HOME": str(home)}), None,
                              [target])
-    hfile = Path(plan.info[target]["hooks"]["file"])
+    hfile = Path(plan.output[target].hooks.file)
     if any(i.type.whole_file for i in plan.items if i.path == str(hfile)):
         hfile.unlink()
     else:

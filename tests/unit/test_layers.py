@@ -105,8 +105,10 @@ def _status_reasons(host, target, events):
     """What status says of `target`'s hooks registered on disk for `events`, beyond the wrapper
     (core/hooks_health.reasons, which `status` and the plan read)."""
     from agentdeck.core import hooks_health
+    from agentdeck.core.targets.output import HookEventInfo, HooksInfo
 
-    hooks = {"events": [{"event": e, "registered_now": True} for e in events]}
+    hooks = HooksInfo(file="", wrapper="", handler=None, events=tuple(
+        HookEventInfo(event=e, command="", timeout=None, registered_now=True) for e in events))
     return [r for r in hooks_health.reasons(host, target, hooks, None)
             if r.code == "layer-switch"]
 

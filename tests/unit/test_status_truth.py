@@ -64,7 +64,7 @@ def test_a_wrapper_without_its_exec_bit_is_inert_and_apply_puts_the_mode_back(
         ghost, capsys, monkeypatch, target):
     plan = engine.build_plan(ghost, "default", [target])
     assert engine.apply_plan(ghost, plan).ok
-    w = Path(plan.info[target]["hooks"]["wrapper"])
+    w = Path(plan.output[target].hooks.wrapper)
     text = w.read_bytes()
     os.chmod(w, 0o644)
     rc, out = _status(ghost, capsys, monkeypatch, "--target", target)

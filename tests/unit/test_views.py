@@ -41,17 +41,18 @@ def test_views_are_frozen(demo_plan):
 
 @pytest.mark.parametrize("name", registry.NAMES)
 def test_the_hooks_view_says_what_the_adapter_says(demo_plan, name):
-    info = demo_plan.info[name]["hooks"]
+    info = demo_plan.output[name].hooks
     view = hooks.of(demo_plan, name)
     assert view.present
-    assert [e.event for e in view.events] == [e["event"] for e in info["events"]]
-    assert [e.command for e in view.events] == [e["command"] for e in info["events"]]
-    assert view.wrapper == info["wrapper"] and view.file == info["file"]
+    assert info is not None
+    assert [e.event for e in view.events] == [e.event for e in info.events]
+    assert [e.command for e in view.events] == [e.command for e in info.events]
+    assert view.wrapper == info.wrapper and view.file == info.file
     # trust is the view of a CLI that gates hooks on trust, and of no other
     assert view.trust_gated == registry.spec(name).can(TRUST_HOOKS)
     if view.trust_gated:
-        assert [e.will_trust for e in view.events] == [e["will_trust"] for e in info["events"]]
-        assert view.trust_requested is info["trust_requested"]
+        assert [e.will_trust for e in view.events] == [e.will_trust for e in info.events]
+        assert view.trust_requested is info.trust_requested
     else:
         assert all(e.trust is None for e in view.events)
 
@@ -144,9 +145,10 @@ def test_each_adapter_describes_what_its_declared_capabilities_promise(demo_plan
     """The Hooks pane asks the target's capabilities (never whether a key is in the adapter's
     info); each adapter in turn gives the data its capabilities promise."""
     spec = registry.spec(name)
-    h = demo_plan.info[name]["hooks"]
-    assert ("disableAllHooks_on_disk" in h) == spec.can(DISABLE_ALL)
-    assert ("trust_requested" in h) == spec.can(TRUST_HOOKS)
+    h = demo_plan.output[name].hooks
+    assert h is not None
+    assert bool(h.disable_all_effect) == spec.can(DISABLE_ALL)
+    assert bool(h.trust_source and h.config) == spec.can(TRUST_HOOKS)
     view = hooks.of(demo_plan, name)
     assert view.disable_all_known == spec.can(DISABLE_ALL)
     assert view.trust_gated == spec.can(TRUST_HOOKS)

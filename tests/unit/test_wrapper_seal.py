@@ -63,8 +63,8 @@ def guarded(host, tmp_path):
 def _install(host, target):
     plan = engine.build_plan(host, "guard", [target], trust_hooks=True)
     assert engine.apply_plan(host, plan).ok
-    info = plan.info[target]["hooks"]
-    return Path(info["wrapper"]), host.state_dir / "policy" / f"{target}.json"
+    info = plan.output[target].hooks
+    return Path(info.wrapper), host.state_dir / "policy" / f"{target}.json"
 
 
 def _run(host, wrapper_path, target, command, extra_env=None):
@@ -178,7 +178,7 @@ def test_a_profile_without_rules_seals_no_policy(host, tmp_path):
     plan = engine.build_plan(host, "bare", [target], trust_hooks=True)
     assert not [i for i in plan.items if i.label == "compiled policy"]
     assert engine.apply_plan(host, plan).ok
-    text = Path(plan.info[target]["hooks"]["wrapper"]).read_text()
+    text = Path(plan.output[target].hooks.wrapper).read_text()
     assert "\nAGENTDECK_POLICY_SHA256=\n" in text and "\nAGENTDECK_ON_ERROR=allow\n" in text
 
 

@@ -52,21 +52,11 @@ does not parse, and the plan refuses it with file:line:col.
 
 The `info` dict (same shape as the Copilot adapter's where the concept is shared):
 
-  info["hooks"] = {
-    "file": str, "wrapper": str, "handler": str | None, "handler_path": str | None,
-    "timeout": int, "byte_stable": str,
-    "disableAllHooks_on_disk": bool | None,
-    "disableAllHooks_stops": bool, "disableAllHooks_effect": str,
-    "events": [{"event": "PreToolUse", "canonical": "pre_tool_use",
-                "group": {"hooks": [{"type": "command", "command": str, "timeout": int}]},
-                "command": str, "timeout": int,
-                "registered_now": bool,            # our group on disk is exactly this one
-                "operator_groups": int,            # the operator's own groups in that event
-                "also": True?}],                   # PreSkillShellCommand: decided as pre_tool_use
-    "skipped_events": [{"canonical": str, "reason": str}],
-  }
-  info["other_hook_sources"] = [{"kind": "operator-settings", "path": str, "events": [str],
-                                 "note": str}]
+  (its hooks: TargetOutput.hooks, a HooksInfo of core/targets/output.py, built by
+  core/targets/settings_hooks.py: settings.json, the wrapper, each event's matcher group as
+  `entry`, registered_now, operator_groups, `also` for PreSkillShellCommand (decided as
+  pre_tool_use), the events skipped, and the operator's own hooks in settings.json as its
+  other_sources)
   info["permissions"] = {"file": str,                  # only when the profile has paths rules
                          "entries": [{"entry", "rule", "state": "new" | "ours" | "yours"}],
                          "rules": [{"id", "entries", "written", "skipped", "notes"}]}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from ..output import HooksInfo
     from pathlib import Path
 
     from ...host import Host
@@ -41,6 +42,6 @@ def project_reasons(host: "Host") -> list[tuple["Path", str, str]]:
     return out
 
 
-def reasons(host: "Host", hooks: dict, events: list[str]) -> list[Inert]:
+def reasons(host: "Host", hooks: "HooksInfo", events: list[str]) -> list[Inert]:
     return [Inert("claude-project-disable-all", why, fix, events)
             for _, why, fix in project_reasons(host)]

@@ -33,28 +33,12 @@ The events Codex lacks (post_tool_use_failure, notification, error) are skipped 
 
 The `info` dict (same shape as the Copilot adapter's where the concept is shared):
 
-  info["hooks"] = {
-    "file": str, "wrapper": str, "config": str,     # hooks.json, agentdeck-hook.sh, config.toml
-    "trust_source": str,                            # hooks.json path as trust keys name it
-    "handler": str | None, "handler_path": str | None, "timeout": int, "byte_stable": str,
-    "trust_requested": bool,                        # this plan was built with --trust-hooks
-    "events": [{
-        "event": "PreToolUse", "canonical": "pre_tool_use",
-        "handler": {"type": "command", "command": "<wrapper> PreToolUse", "timeout": 30},
-        "command": str, "timeout": int,
-        "key": "<hooks.json>:pre_tool_use:0:0",     # [hooks.state."<key>"]
-        "hash": "sha256:<hex>",                     # the trusted_hash that trusts this hook
-        "trusted_hash_on_disk": str | None,
-        "trust": "untrusted" | "trusted" | "modified",   # what Codex reports after this plan
-        "trust_now": same | None,                   # what it reports today (None: not registered)
-        "enabled": bool,                            # [hooks.state] enabled (default true)
-        "registered_now": bool,                     # hooks.json on disk has exactly this hook
-        "will_trust": bool,                         # this plan writes its trusted_hash
-        "trusted_by_agentdeck": bool,               # the trusted_hash is recorded as ours
-    }],
-    "skipped_events": [{"canonical": str, "reason": str}],
-  }
-  info["other_hook_sources"] = [{"kind": "inline-config", "path": str, "events": [str], "note": str}]
+  (its hooks: TargetOutput.hooks, a HooksInfo of core/targets/output.py: hooks.json,
+  agentdeck-hook.sh, config.toml as `config`, the hooks.json path as trust keys name it as
+  `trust_source`, trust_requested (this plan was built with --trust-hooks); each event's handler
+  as `entry`, its [hooks.state] key, the trusted_hash that trusts it, the trust Codex reports
+  after this plan (trust) and today (trust_now), enabled, will_trust; other_sources: the
+  config.toml [[hooks.<Event>]] hooks, kind "inline-config")
   (its MCP servers: TargetOutput.mcp, an McpInfo of core/targets/output.py)
   info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
                     "commands": [{"name", "path", "state", "warnings"}], "agents": []}
@@ -64,6 +48,7 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -81,7 +66,7 @@ from .. import skills, takeover
 from . import hooks as codex_hooks
 from . import mcp as mcp_codex
 from ..mcp_switches import not_written, report
-from ..output import McpInfo, McpServerInfo, tool_names
+from ..output import HookSourceInfo, McpInfo, McpServerInfo, tool_names
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
@@ -255,13 +240,14 @@ class CodexTarget(Target):
             row = h.info(wants, rec, removed=rec is not None and wants is None
                          and rec == h.trusted_hash_on_disk)
             if follows and theirs_now:      # trusted only if the operator takes the hooks file
-                row.update(will_trust=False, trust=h.status_now or "untrusted",
-                           trust_with_hooks_file=True)
+                row = dataclasses.replace(row, will_trust=False,
+                                          trust=h.status_now or "untrusted",
+                                          trust_with_hooks_file=True)
             rows.append(row)
-        hp.info["events"] = rows
-        hp.info["trust_requested"] = trust_hooks
-        st.info["hooks"] = hp.info
-        if rows and theirs_now and not any(r.get("registered_now") for r in rows):
+        hp.info.events = tuple(rows)
+        hp.info.trust_requested = trust_hooks
+        st.output.hooks = hp.info
+        if rows and theirs_now and not any(r.registered_now for r in rows):
             st.warn(f"hook trust: {host.display(hooks_path)} holds other hooks, not agentdeck's, so "
                     "agentdeck trusts none (never another tool's hooks); take that file "
                     f"(`--take {host.display(hooks_path)}`) and agentdeck's hooks are written and "
@@ -269,15 +255,14 @@ class CodexTarget(Target):
         elif rows:
             level, line = codex_hooks.trust_summary(rows)
             (st.warn if level == "warning" else st.note)(line)
-        other = []
         inline = codex_hooks.inline_hook_events(config)
         if inline:
-            other.append({"kind": "inline-config", "path": str(config_path), "events": inline,
-                          "note": "config.toml [[hooks.<Event>]] hooks run in addition to "
-                                  "hooks.json: a hook defined in both fires twice"})
+            hp.info.other_sources = (HookSourceInfo(
+                kind="inline-config", path=str(config_path), events=tuple(inline),
+                note="config.toml [[hooks.<Event>]] hooks run in addition to hooks.json: a hook "
+                     "defined in both fires twice"),)
             st.warn(f"other hook source: {host.display(config_path)} ({', '.join(inline)}): "
                     "config.toml [[hooks.<Event>]] hooks run in addition to hooks.json")
-        st.info["other_hook_sources"] = other
 
     # ---- native config.toml keys ---------------------------------------------------------------
     def _native(self, profile: Profile, host: Host, st: DesiredState) -> None:

@@ -100,16 +100,17 @@ def trust_args(host: Host, real: Path, copy: Path, cfg: dict | None = None) -> l
     return args
 
 
-def why_not_fired(row: dict) -> str | None:
-    if row.get("trust_now") not in ("trusted", "managed"):
-        return f"Codex did not run it: {row.get('trust_now') or 'untrusted'}"
-    if row.get("enabled") is False:
+def why_not_fired(row: HookEventInfo) -> str | None:
+    if row.trust_now not in ("trusted", "managed"):
+        return f"Codex did not run it: {row.trust_now or 'untrusted'}"
+    if not row.enabled:
         return "disabled in config.toml [hooks.state]"
     return None
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..output import HookEventInfo
     from ..parts.drill import DrillPart
     from . import drill as _this
     _conforms: DrillPart = _this

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from ..output import HookEventInfo, HooksInfo
     from ...host import Host
 
 from ..parts.health import Inert
 
 
-def reasons(host: "Host", hooks: dict, events: list[str]) -> list[Inert]:
+def reasons(host: "Host", hooks: "HooksInfo", events: list[str]) -> list[Inert]:
     out: list[Inert] = []
-    rows_ = [e for e in hooks.get("events") or [] if isinstance(e, dict)
-             and e.get("registered_now") and e.get("trust_now") not in ("trusted", "managed")]
-    untrusted = [str(e.get("event")) for e in rows_]
-    fixes = [_trust_item_id(hooks, e) for e in rows_ if e.get("will_trust")]
-    off = [str(e.get("event")) for e in hooks.get("events") or []
-           if isinstance(e, dict) and e.get("registered_now") and e.get("enabled") is False]
+    rows_ = [e for e in hooks.registered() if e.trust_now not in ("trusted", "managed")]
+    untrusted = [e.event for e in rows_]
+    fixes = [_trust_item_id(hooks, e) for e in rows_ if e.will_trust]
+    off = [e.event for e in hooks.registered() if not e.enabled]
     if untrusted:
         n, total = len(untrusted), len(events)
         which = (f"none of agentdeck's {total} hooks is trusted" if n == total else
@@ -33,8 +32,7 @@ def reasons(host: "Host", hooks: dict, events: list[str]) -> list[Inert]:
     return out
 
 
-def _trust_item_id(hooks: dict, event: dict) -> str:
+def _trust_item_id(hooks: "HooksInfo", event: "HookEventInfo") -> str:
     """The plan item id of the trust item (config.toml [hooks.state."<key>"] trusted_hash)."""
     from ...manifest import entry_id
-    return entry_id(str(hooks.get("config")), "key",
-                    ("hooks", "state", str(event.get("key")), "trusted_hash"))
+    return entry_id(hooks.config, "key", ("hooks", "state", event.key, "trusted_hash"))

@@ -40,9 +40,12 @@ from typing import TYPE_CHECKING, Any
 from ...host import Host
 from ...model import Profile
 from ..hook_events import wanted_events
+from ..output import HookEventInfo, HooksInfo, SkippedHookEvent
 from . import SPEC
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
     from ...disk import DiskView
 
 HOOKS_FILE = "hooks.json"
@@ -139,21 +142,22 @@ class CodexHook:
     status_now: str | None = None          # what Codex reports today for the hook at this key
     registered_now: bool = False            # hooks.json on disk has exactly this handler there
 
-    def info(self, wants: str | None, recorded: str | None, removed: bool = False) -> dict:
+    def info(self, wants: str | None, recorded: str | None,
+             removed: bool = False) -> HookEventInfo:
         """removed: agentdeck's recorded trust goes with this plan (the operator said no)."""
         after = wants if wants is not None else (None if removed else self.trusted_hash_on_disk)
-        return {
-            "event": self.event, "canonical": self.canonical, "handler": self.handler,
-            "command": self.handler["command"], "timeout": self.handler["timeout"],
-            "key": self.key, "hash": self.hash,
-            "trusted_hash_on_disk": self.trusted_hash_on_disk,
-            "trust": trust_status(self.hash, after),
-            "trust_now": self.status_now,
-            "enabled": self.enabled_on_disk is not False,
-            "registered_now": self.registered_now,
-            "will_trust": wants is not None and wants == self.hash and wants != self.trusted_hash_on_disk,
-            "trusted_by_agentdeck": recorded is not None,
-        }
+        return HookEventInfo(
+            event=self.event, canonical=self.canonical, entry=self.handler,
+            command=self.handler["command"], timeout=self.handler["timeout"],
+            key=self.key, hash=self.hash,
+            trusted_hash_on_disk=self.trusted_hash_on_disk,
+            trust=trust_status(self.hash, after),
+            trust_now=self.status_now,
+            enabled=self.enabled_on_disk is not False,
+            registered_now=self.registered_now,
+            will_trust=(wants is not None and wants == self.hash
+                        and wants != self.trusted_hash_on_disk),
+            trusted_by_agentdeck=recorded is not None)
 
 
 @dataclass
@@ -164,7 +168,7 @@ class HookPlan:
     lacking: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    info: dict[str, Any] = field(default_factory=dict)
+    info: HooksInfo = field(default_factory=lambda: HooksInfo(file="", wrapper="", handler=None))
 
 
 def plan_hooks(profile: Profile, view: "DiskView", config: dict | None) -> HookPlan:
@@ -176,28 +180,25 @@ def plan_hooks(profile: Profile, view: "DiskView", config: dict | None) -> HookP
     wrapper_path = home / WRAPPER_NAME
     hooks_path = home / HOOKS_FILE
     hp = HookPlan()
-    hp.info = {
-        "file": str(hooks_path), "wrapper": str(wrapper_path), "config": str(home / "config.toml"),
-        "trust_source": source_path(host), "handler": profile.hooks.command,
-        "handler_path": None, "timeout": profile.hooks.timeout,
-        "byte_stable": ("the registered command names the wrapper, not the handler: changing the "
-                        "handler leaves every hook and its trust hash unchanged"),
-        "events": [], "skipped_events": [],
-    }
+    hp.info = HooksInfo(
+        file=str(hooks_path), wrapper=str(wrapper_path), config=str(home / "config.toml"),
+        trust_source=source_path(host), handler=profile.hooks.command,
+        timeout=profile.hooks.timeout,
+        byte_stable=("the registered command names the wrapper, not the handler: changing the "
+                     "handler leaves every hook and its trust hash unchanged"))
     if not profile.hooks.command:
         hp.warnings.append("the profile names no hook handler ([hooks] command); no hooks are registered")
         return hp
     handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path,
                                           read=view.text)
-    hp.info["handler_path"] = handler.resolved
+    hp.info.handler_path = handler.resolved
     hp.warnings.extend(handler.warnings)
     if not handler.argv:
         return hp
     events, lacking, warns = wanted_events(profile, dict(facts.CODEX.canonical_events))
     hp.lacking = lacking
     hp.warnings.extend(warns)
-    hp.info["skipped_events"] = [{"canonical": c, "reason": "Codex has no such hook event"}
-                                 for c in lacking]
+    hp.info.skipped = tuple(SkippedHookEvent(c, "Codex has no such hook event") for c in lacking)
     if not events:
         hp.warnings.append("no hook events left to register for Codex")
         return hp
@@ -234,15 +235,15 @@ def plan_hooks(profile: Profile, view: "DiskView", config: dict | None) -> HookP
     return hp
 
 
-def trust_summary(rows: list[dict]) -> tuple[str, str]:
+def trust_summary(rows: "Sequence[HookEventInfo]") -> tuple[str, str]:
     """(level, one plan line) summing up the trust status Codex will report after this plan."""
     by: dict[str, list[str]] = {s: [] for s in TRUST_STATUSES}
     for r in rows:
-        by[r["trust"]].append(r["event"])
+        by[str(r.trust)].append(r.event)
     n = len(rows)
     if not n:
         return "info", ""
-    newly = [r["event"] for r in rows if r["will_trust"]]
+    newly = [r.event for r in rows if r.will_trust]
     if len(by["trusted"]) == n:
         if newly:
             return "info", (f"hook trust: this apply trusts {len(newly)} agentdeck hook(s) "

@@ -16,6 +16,7 @@ from ...host import Host
 from ..checks.jsonrpc import RpcChild, decline
 from ..checks.live import seconds, tilde, unavailable
 from ..checks.probing import CLIENT_INFO, not_installed, rpc, rpc_result, run_json
+from ..output import hooks_of
 from ..parts.doctor import Context, Out
 from ..parts.probes import Prepared, Probe, ProbeResult
 from . import SPEC
@@ -119,10 +120,8 @@ def _hooks(ctx: Context, m, res, out: Out) -> None:
     entry = rows[0] if rows and isinstance(rows[0], dict) else {}
     listed = {h.get("key"): h for h in entry.get("hooks") or [] if isinstance(h, dict)}
     plan, _ = ctx.plan(T)
-    ours_keys = set()
-    info = (plan.info.get(T) or {}).get("hooks") if plan is not None else None
-    if isinstance(info, dict):
-        ours_keys = {ev.get("key") for ev in info.get("events") or [] if ev.get("registered_now")}
+    info = hooks_of(plan.output, T) if plan is not None else None
+    ours_keys = {ev.key for ev in info.registered()} if info is not None else set()
     expected_keys = set()
     not_trusted: list[tuple[str, str]] = []
     for h in m.handlers:

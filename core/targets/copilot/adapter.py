@@ -26,31 +26,11 @@ disabledMcpServers, the list this plan leaves there as off_list_planned, each se
 McpServerInfo with enabled_now as settings.json says now). The `info` dict (plain data for the app's panes; every path is
 absolute):
 
-  info["hooks"] = {
-    "file": str, "wrapper": str,                    # hooks/agentdeck.json, agentdeck-hook.sh
-    "handler": str | None,                          # the profile's [hooks] command
-    "handler_path": str | None,                     # its program found on PATH (None: missing)
-    "timeout": int,                                 # timeoutSec of every action
-    "byte_stable": str,                             # why a handler change keeps the keys
-    "disableAllHooks_on_disk": bool | None,
-    "disableAllHooks_stops": bool,                  # true there stops the user hooks (facts)
-    "disableAllHooks_effect": str,                  # what true does, in words (hook_events)
-    "other_sources": [...],                         # same list as info["other_hook_sources"]
-    "events": [{
-        "event": "preToolUse",                      # Copilot's camelCase name
-        "action": {"type": "command", "bash": "<wrapper> preToolUse", "timeoutSec": 30},
-        "command": str, "timeout": int,
-        "disable_key": "<sha256 hex>",              # what settings.json disabledHooks would hold
-        "state": "active" | "disabled-by-operator",
-        "registered_now": bool,                     # hooks/agentdeck.json on disk has this event
-        "changes_key": bool,                        # this apply changes the action (and its key)
-        "reenables_disabled": bool,                 # ... and the old key was disabled: it comes back
-        "previous_disable_keys": [str],
-    }],
-  }
-  info["other_hook_sources"] = [{"kind": "inline-settings" | "user-hooks-file" | "repo-hooks"
-                                 | "repo-claude-hooks" | "policy",
-                                 "path": str, "events": [str], "note": str}]
+  (its hooks: TargetOutput.hooks, a HooksInfo of core/targets/output.py: hooks/agentdeck.json,
+  agentdeck-hook.sh, each event's action as `entry` with its disable_key and state
+  ("active" | "disabled-by-operator"), whether this apply changes the key and re-enables a hook
+  the operator disabled; other_sources: "inline-settings" | "user-hooks-file" | "repo-hooks" |
+  "repo-claude-hooks" | "policy")
   info["env"] = {"file": str, "bashrc": str, "lines": [str],   # the env file's variable lines
                  "variables": {name: {"value": str, "directive": str}},
                  "caveat": str}                     # non-interactive shells do not see them
@@ -160,18 +140,18 @@ class CopilotTarget(Target):
                                   "event, so the registered hooks stay byte-stable"))
             compiled_policy.add_to(st, profile, host, T)
         if hp.hooks_text is not None:
-            evs = hp.info["events"]
-            off = [e["event"] for e in evs if e["state"] == "disabled-by-operator"]
+            evs = hp.info.events
+            off = [e.event for e in evs if e.state == "disabled-by-operator"]
             state = (f"{len(off)} disabled by you in disabledHooks ({', '.join(off)}), the rest active"
                      if off else "all active")
-            rekeyed = [e["event"] for e in evs if e["changes_key"]]
+            rekeyed = [e.event for e in evs if e.changes_key]
             if rekeyed:
                 state += (f"; this changes the registered action, and so the disable key, of "
                           f"{len(rekeyed)} hook(s)")
             st.add(Desired(T, home / "hooks" / copilot_hooks.HOOKS_FILE, "file", hp.hooks_text,
                            label=f"hooks ({len(evs)} events)", group="hooks",
                            warnings=hp.item_warnings,
-                           reason=f"registers {', '.join(e['event'] for e in evs)} as "
+                           reason=f"registers {', '.join(e.event for e in evs)} as "
                                   f"`{host.display(home / copilot_hooks.WRAPPER_NAME)} <event>`, "
                                   f"timeoutSec {profile.hooks.timeout}; {state}"))
         aside = takeover.add_aside_items(found, st) if hp.hooks_text is not None else set()
@@ -179,18 +159,16 @@ class CopilotTarget(Target):
         for n in hp.notices:
             st.warn(n)
         back = {str(f.aside) for f in found if f.back}
-        for src in hp.other_sources:
-            if src["path"] in back:
-                src["note"] = ("kept (the take-over above says why), so both run; take that "
-                               "item to set it aside")
-            elif src["path"] in aside:
-                src["note"] = "set aside by this plan (the take-over above); skip that item and both run"
-            level = st.warn if src["kind"] == "inline-settings" else st.note
-            ev = f" ({', '.join(src['events'])})" if src["events"] else ""
-            level(f"other hook source: {host.display(src['path'])}{ev}: {src['note']}")
-        st.info["hooks"] = hp.info
-        st.info["hooks"]["other_sources"] = hp.other_sources    # the same list, for the hooks pane
-        st.info["other_hook_sources"] = hp.other_sources
+        for src in hp.info.other_sources:
+            if src.path in back:
+                src.note = ("kept (the take-over above says why), so both run; take that "
+                            "item to set it aside")
+            elif src.path in aside:
+                src.note = "set aside by this plan (the take-over above); skip that item and both run"
+            level = st.warn if src.kind == "inline-settings" else st.note
+            ev = f" ({', '.join(src.events)})" if src.events else ""
+            level(f"other hook source: {host.display(src.path)}{ev}: {src.note}")
+        st.output.hooks = hp.info
 
     # ---- settings.json -------------------------------------------------------------------------
     def _settings(self, profile: Profile, host: Host, st: DesiredState) -> Any:

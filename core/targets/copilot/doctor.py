@@ -839,8 +839,8 @@ def copilot_fires_twice(ctx: Context, out: Out) -> None:
         sources[p] = {ctx.canonical_event(a.event) for a in acts}
         labels[p] = label
     for src in other_hook_sources(ctx.view, m.settings_data):
-        if src.get("kind") == "repo-claude-hooks":
-            p = str(src["path"])
-            sources[p] = {ctx.canonical_event(str(e)) for e in src.get("events") or []}
+        if src.kind == "repo-claude-hooks":
+            p = src.path
+            sources[p] = {ctx.canonical_event(e) for e in src.events}
             labels[p] = "Claude-format hooks of a trusted repository, which Copilot loads"
     fires_twice.report(ctx, out, sources, labels, skip, ours=set(ours))

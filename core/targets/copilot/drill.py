@@ -67,14 +67,15 @@ def prepare(host: Host, real: Path, copy: Path) -> Prepared:
     return args, config_files(host)
 
 
-def why_not_fired(row: dict) -> str | None:
-    if row.get("state") == "disabled-by-operator":
+def why_not_fired(row: HookEventInfo) -> str | None:
+    if row.state == "disabled-by-operator":
         return "disabled by you (settings.json disabledHooks)"
     return None
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover  (mypy checks this module against its part's interface)
+    from ..output import HookEventInfo
     from ..parts.drill import DrillPart
     from . import drill as _this
     _conforms: DrillPart = _this

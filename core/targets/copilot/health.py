@@ -5,6 +5,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from ..output import HooksInfo
     from ...host import Host
 
 from ..parts.health import Inert
@@ -23,10 +24,8 @@ def disable_all(host: "Host") -> tuple[str, str]:
     return _settings(host), "`agentdeck apply --take disableAllHooks` (or set it to false yourself)"
 
 
-def reasons(host: "Host", hooks: dict, events: list[str]) -> list[Inert]:
-    off = [str(e.get("event")) for e in hooks.get("events") or []
-           if isinstance(e, dict) and e.get("registered_now")
-           and e.get("state") == "disabled-by-operator"]
+def reasons(host: "Host", hooks: "HooksInfo", events: list[str]) -> list[Inert]:
+    off = [e.event for e in hooks.registered() if e.state == "disabled-by-operator"]
     if not off:
         return []
     return [Inert("disabled-hooks", f"{', '.join(off)} disabled in {_settings(host)} "

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...disk import DiskView
 from .. import wrapper as wrapper_mod
 from ..hook_events import disable_all_effect
+from ..output import HookEventInfo, HookSourceInfo, HooksInfo
 from . import SPEC
 
 HOOKS_FILE = "agentdeck.json"
@@ -104,8 +105,7 @@ class HookPlan:
     hooks_text: str | None = None
     item_warnings: list[str] = field(default_factory=list)     # on the hooks file item
     notices: list[str] = field(default_factory=list)           # target-level warnings
-    info: dict[str, Any] = field(default_factory=dict)
-    other_sources: list[dict] = field(default_factory=list)
+    info: HooksInfo = field(default_factory=lambda: HooksInfo(file="", wrapper="", handler=None))
 
 
 def plan_hooks(profile: Profile, view: "DiskView", settings_data: dict | None) -> HookPlan:
@@ -118,24 +118,23 @@ def plan_hooks(profile: Profile, view: "DiskView", settings_data: dict | None) -
     disabled = settings_data.get("disabledHooks") if isinstance(settings_data, dict) else None
     disabled_set = {k for k in disabled if isinstance(k, str)} if isinstance(disabled, list) else set()
     disable_all = settings_data.get("disableAllHooks") if isinstance(settings_data, dict) else None
-    hp.info = {
-        "file": str(hooks_path), "wrapper": str(wrapper_path), "handler": profile.hooks.command,
-        "handler_path": None, "timeout": profile.hooks.timeout,
-        "byte_stable": ("the registered action names the wrapper, not the handler: changing the "
-                        "handler leaves every action and its disable key unchanged"),
-        "disableAllHooks_on_disk": disable_all,
-        "disableAllHooks_stops": facts.COPILOT.disable_all_stops_user_hooks,
-        "disableAllHooks_effect": disable_all_effect("Copilot CLI", facts.COPILOT.disable_all_stops_user_hooks,
-                                                     facts.COPILOT.verified_versions[1]),
-        "events": [],
-    }
-    hp.other_sources = other_hook_sources(view, settings_data)
+    hp.info = HooksInfo(
+        file=str(hooks_path), wrapper=str(wrapper_path), handler=profile.hooks.command,
+        timeout=profile.hooks.timeout,
+        byte_stable=("the registered action names the wrapper, not the handler: changing the "
+                     "handler leaves every action and its disable key unchanged"),
+        disable_all_on_disk=disable_all,
+        disable_all_stops=facts.COPILOT.disable_all_stops_user_hooks,
+        disable_all_effect=disable_all_effect("Copilot CLI",
+                                              facts.COPILOT.disable_all_stops_user_hooks,
+                                              facts.COPILOT.verified_versions[1]),
+        other_sources=tuple(other_hook_sources(view, settings_data)))
     if not profile.hooks.command:
         hp.notices.append("the profile names no hook handler ([hooks] command); no hooks are registered")
         return hp
     handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path,
                                           read=view.text)
-    hp.info["handler_path"] = handler.resolved
+    hp.info.handler_path = handler.resolved
     hp.notices.extend(handler.warnings)
     if not handler.argv:
         return hp
@@ -160,25 +159,24 @@ def plan_hooks(profile: Profile, view: "DiskView", settings_data: dict | None) -
             hp.item_warnings.append(
                 f"this change re-enables the hook you disabled ({ev}): its registered action "
                 "changes, so its disable key in settings.json disabledHooks no longer matches")
-        hp.info["events"].append({
-            "event": ev, "action": act, "command": act["bash"], "timeout": act["timeoutSec"],
-            "disable_key": key,
-            "state": "disabled-by-operator" if key in disabled_set else "active",
-            "registered_now": bool(old),
-            "changes_key": changes and key not in old_keys,
-            "reenables_disabled": reenables,
-            "previous_disable_keys": old_keys if changes else [],
-        })
+        hp.info.events += (HookEventInfo(
+            event=ev, entry=act, command=act["bash"], timeout=act["timeoutSec"],
+            disable_key=key,
+            state="disabled-by-operator" if key in disabled_set else "active",
+            registered_now=bool(old),
+            changes_key=changes and key not in old_keys,
+            reenables_disabled=reenables,
+            previous_disable_keys=tuple(old_keys) if changes else ()),)
     hp.hooks_text = render_hooks_file(actions)
     if disable_all is True:
-        hp.notices.append(f"settings.json has disableAllHooks: true: {hp.info['disableAllHooks_effect']} "
+        hp.notices.append(f"settings.json has disableAllHooks: true: {hp.info.disable_all_effect} "
                           "(agentdeck pins it to false; decide on that item)")
     return hp
 
 
-def _hook_events_of(obj: Any) -> list[str]:
+def _hook_events_of(obj: Any) -> tuple[str, ...]:
     hooks = obj.get("hooks") if isinstance(obj, dict) else None
-    return sorted(hooks) if isinstance(hooks, dict) else []
+    return tuple(sorted(hooks)) if isinstance(hooks, dict) else ()
 
 
 def _json_quiet(view: "DiskView", path: Path) -> Any:
@@ -195,40 +193,40 @@ def trusted_folders(view: "DiskView") -> list[str]:
     return [t for t in tf if isinstance(t, str)] if isinstance(tf, list) else []
 
 
-def other_hook_sources(view: "DiskView", settings_data: dict | None) -> list[dict]:
+def other_hook_sources(view: "DiskView", settings_data: dict | None) -> list[HookSourceInfo]:
     host = view.host
-    out: list[dict] = []
+    out: list[HookSourceInfo] = []
     home = SPEC.home(host)
     if isinstance(settings_data, dict) and "hooks" in settings_data:
-        out.append({"kind": "inline-settings", "path": str(home / "settings.json"),
-                    "events": _hook_events_of(settings_data),
-                    "note": "inline settings.json hooks run in addition to hooks/*.json: a hook "
-                            "defined in both fires twice"})
+        out.append(HookSourceInfo(kind="inline-settings", path=str(home / "settings.json"),
+                    events=_hook_events_of(settings_data),
+                    note="inline settings.json hooks run in addition to hooks/*.json: a hook "
+                         "defined in both fires twice"))
     for fn in host.listdir(home / "hooks"):
         if fn.endswith(".json") and fn != HOOKS_FILE:
             p = home / "hooks" / fn
             data = _json_quiet(view, p)
-            out.append({"kind": "user-hooks-file", "path": str(p), "events": _hook_events_of(data),
-                        "note": "another user hook file; loaded alongside agentdeck's"})
+            out.append(HookSourceInfo(kind="user-hooks-file", path=str(p), events=_hook_events_of(data),
+                        note="another user hook file; loaded alongside agentdeck's"))
     for folder in trusted_folders(view):
         root = Path(folder)
         for fn in host.listdir(root / ".github" / "hooks"):
             if fn.endswith(".json"):
                 p = root / ".github" / "hooks" / fn
-                out.append({"kind": "repo-hooks", "path": str(p),
-                            "events": _hook_events_of(_json_quiet(view, p)),
-                            "note": "repo hooks of a trusted folder; they run in sessions there"})
+                out.append(HookSourceInfo(kind="repo-hooks", path=str(p),
+                            events=_hook_events_of(_json_quiet(view, p)),
+                            note="repo hooks of a trusted folder; they run in sessions there"))
         for fn in ("settings.json", "settings.local.json"):
             p = root / ".claude" / fn
             if view.state(p).exists:
                 ev = _hook_events_of(_json_quiet(view, p))
                 if ev:
-                    out.append({"kind": "repo-claude-hooks", "path": str(p), "events": ev,
-                                "note": "Claude-format hooks of a trusted repo; Copilot loads them too"})
+                    out.append(HookSourceInfo(kind="repo-claude-hooks", path=str(p), events=ev,
+                                note="Claude-format hooks of a trusted repo; Copilot loads them too"))
     for fn in host.listdir(POLICY_DIR):
         if fn.endswith(".json"):
             p = POLICY_DIR / fn
-            out.append({"kind": "policy", "path": str(p),
-                        "events": _hook_events_of(_json_quiet(view, p)),
-                        "note": "admin policy hooks: always run, disableAllHooks cannot turn them off"})
+            out.append(HookSourceInfo(kind="policy", path=str(p),
+                        events=_hook_events_of(_json_quiet(view, p)),
+                        note="admin policy hooks: always run, disableAllHooks cannot turn them off"))
     return out

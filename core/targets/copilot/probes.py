@@ -15,6 +15,7 @@ from ...host import Host
 from ..checks.jsonrpc import RpcChild, null_result
 from ..checks.live import seconds, tilde, unavailable
 from ..checks.probing import not_installed, rpc, rpc_result, run_json
+from ..output import hooks_of
 from ..parts.doctor import Context, Finding, Out
 from ..parts.probes import Prepared, Probe, ProbeResult
 from . import SPEC
@@ -166,22 +167,22 @@ def _hooks(ctx: Context, m, res, out: Out, home: Path) -> None:
                         f"says {'enabled' if want_on else 'disabled'}", path=a.path, line=a.line)
     # what the plan intends for agentdeck's own hooks (only where the file is as planned)
     plan, _ = ctx.plan(T)
-    hooks_info = (plan.info.get(T) or {}).get("hooks") if plan is not None else None
+    hooks_info = hooks_of(plan.output, T) if plan is not None else None
     pending = plan is not None and any(
         plan.action(i) in ("write", "remove") and i.group == "hooks" for i in plan.for_target(T))
-    if isinstance(hooks_info, dict) and not pending:
-        for ev in hooks_info.get("events") or []:
-            key = ev.get("disable_key")
-            if (ev.get("event"), key) not in by_key:
-                if not any(h.get("hookType") == ev.get("event") and h.get("source", "").endswith(
+    if hooks_info is not None and not pending:
+        for ev in hooks_info.events:
+            key = ev.disable_key
+            if (ev.event, key) not in by_key:
+                if not any(h.get("hookType") == ev.event and h.get("source", "").endswith(
                         "agentdeck.json") for h in found):
-                    out.error(f"the profile registers {ev.get('event')} and the file is in sync, but "
+                    out.error(f"the profile registers {ev.event} and the file is in sync, but "
                               "Copilot did not discover it", fix="`agentdeck apply`, then re-run")
                 continue
-            hit = next(h for h in found if (h.get("hookType"), h.get("disableKey")) == (ev.get("event"), key))
-            want_on = ev.get("state") == "active"
+            hit = next(h for h in found if (h.get("hookType"), h.get("disableKey")) == (ev.event, key))
+            want_on = ev.state == "active"
             if bool(hit.get("enabled")) != want_on:
-                out.warning(f"agentdeck's {ev.get('event')} hook: the plan expects it "
+                out.warning(f"agentdeck's {ev.event} hook: the plan expects it "
                             f"{'active' if want_on else 'disabled by you'}, Copilot reports it "
                             f"{'enabled' if hit.get('enabled') else 'disabled'}")
     for h in found:

@@ -20,13 +20,13 @@ Every part is its own plan item (group in brackets):
 JSON with comments, edited in place (comments kept). What agentdeck manages is recorded in
 <gemini home>/.agentdeck-managed.json.
 
-The info dict has the shape of Qwen Code's (core/targets/qwen/adapter.py): info["hooks"],
-info["other_hook_sources"], info["skills"] (its MCP servers: TargetOutput.mcp);
-info["hooks"]["hooksConfig"] holds
-what the file says of hooksConfig.enabled / disabled.
+Its typed output (core/targets/output.py) has the shape of Qwen Code's: `hooks` (a HooksInfo
+whose `hooks_config` holds what the file says of hooksConfig.enabled / disabled; Gemini CLI has
+no disableAllHooks) and `mcp`; the info dict holds info["skills"].
 """
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from pathlib import Path
 
@@ -41,6 +41,7 @@ from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..mcp_excluded import get as _get
 from ..mcp_excluded import names as _names
 from ..mcp_excluded import plan_mcp
+from ..output import HooksConfigInfo
 from ..persona import PERSONA_MARKERS, build_persona
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
 from .facts import GEMINI
@@ -110,22 +111,23 @@ class GeminiTarget(Target):
     # ---- hooksConfig: the switches that turn agentdeck's hooks off -----------------------------
     def _hooks_config(self, settings: dict | None, path: Path, view: DiskView,
                       st: DesiredState) -> None:
-        hooks = st.info.get("hooks")
-        if not isinstance(hooks, dict):
+        hooks = st.output.hooks
+        if hooks is None:
             return
         enabled = _get(settings or {}, GEMINI.hooks_enabled_key)
         disabled = _names(_get(settings or {}, GEMINI.hooks_disabled_key))
         # Gemini has no disableAllHooks: its hooksConfig.enabled is the switch (health.py)
-        for k in ("disableAllHooks_on_disk", "disableAllHooks_stops", "disableAllHooks_effect"):
-            hooks.pop(k, None)
-        hooks["hooksConfig"] = {"enabled": enabled, "disabled": disabled}
-        for ev in hooks.get("events") or []:      # seconds, as every target reports them (the
-            ev["timeout"] = hooks["timeout"]      # file holds milliseconds: hook_group)
+        hooks.disable_all_on_disk, hooks.disable_all_stops, hooks.disable_all_effect = \
+            None, False, ""
+        hooks.hooks_config = HooksConfigInfo(enabled=enabled, disabled=tuple(disabled))
+        # seconds, as every target reports them (the file holds milliseconds: hook_group)
+        hooks.events = tuple(dataclasses.replace(ev, timeout=hooks.timeout)
+                             for ev in hooks.events)
         where = view.host.display(path)
-        if enabled is False and hooks.get("events"):
+        if enabled is False and hooks.events:
             st.warn(f"{where} has hooksConfig.enabled: false: Gemini CLI runs none of its hooks, "
                     "agentdeck's among them; remove it (or set it true)")
-        if GEMINI.hook_name in disabled and hooks.get("events"):
+        if GEMINI.hook_name in disabled and hooks.events:
             st.warn(f"{where} lists \"{GEMINI.hook_name}\" in hooksConfig.disabled: Gemini CLI "
                     "does not run agentdeck's hooks; remove the name from that list")
 

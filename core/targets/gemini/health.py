@@ -13,6 +13,7 @@ from typing import Any
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from ..output import HooksInfo
     from ...host import Host
 
 from ..parts.health import Inert
@@ -60,15 +61,15 @@ def _what(enabled: Any, disabled: Any) -> list[str]:
     return out
 
 
-def switches(host: "Host", hooks: dict) -> list[tuple[Path, str]]:
+def switches(host: "Host", hooks: "HooksInfo | None") -> list[tuple[Path, str]]:
     """(file, what) for every hooksConfig setting that keeps agentdeck's hooks from running: the
-    user file's as the adapter read it (`hooks["hooksConfig"]`, the plan's info), the working
-    folder's read here."""
+    user file's as the adapter read it (`hooks.hooks_config`, the plan's hooks report), the
+    working folder's read here."""
     out: list[tuple[Path, str]] = []
-    seen = hooks.get("hooksConfig") if isinstance(hooks, dict) else None
-    if isinstance(seen, dict):
+    seen = hooks.hooks_config if hooks is not None else None
+    if seen is not None:
         user = SPEC.home(host) / GEMINI.settings_file
-        out += [(user, w) for w in _what(seen.get("enabled"), seen.get("disabled"))]
+        out += [(user, w) for w in _what(seen.enabled, list(seen.disabled))]
     project = project_file(host)
     data = _load(host, project) if project is not None else None
     if project is not None and data is not None:
@@ -77,7 +78,7 @@ def switches(host: "Host", hooks: dict) -> list[tuple[Path, str]]:
     return out
 
 
-def reasons(host: "Host", hooks: dict, events: list[str]) -> list[Inert]:
+def reasons(host: "Host", hooks: "HooksInfo", events: list[str]) -> list[Inert]:
     out = []
     for path, what in switches(host, hooks):
         f = host.display(path)

@@ -21,8 +21,8 @@ Every part is its own plan item (group in brackets):
 comments, edited in place (comments kept). What agentdeck manages is recorded in
 <home>/.agentdeck-managed.json.
 
-The info dict: info["hooks"] in the shape core/targets/settings_hooks.py documents, for the one
-plugin hook (`channel`: "plugin"; `file`: the plugin). Its MCP servers are typed
+Its typed output (core/targets/output.py): `hooks`, a HooksInfo for the one plugin hook
+(`channel` "plugin", `file` the plugin, `off_switch` what loads no plugin), and its MCP servers
 (TargetOutput.mcp, core/targets/output.py: reasons "enabled" | "always-enabled" |
 "default-disabled" | "profile-disabled" | "operator-disabled" | "not-written").
 """
@@ -44,7 +44,8 @@ from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..settings_shape import not_carried
 from ..hook_events import wanted_events
 from ..mcp_switches import ON_REASONS, not_written, report, switch_reason
-from ..output import McpInfo, McpServerInfo
+from ..output import (HookEventInfo, HooksInfo, McpInfo, McpServerInfo,
+                      SkippedHookEvent)
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 from ..settings_hooks import WRAPPER_NAME
@@ -148,25 +149,22 @@ class OpenCodeTarget(Target):
         host = view.host
         wrapper_path = home / WRAPPER_NAME
         plugin_path = home / OPENCODE.plugins_dir / plugin.PLUGIN_NAME
-        info: dict[str, Any] = {
-            "channel": "plugin", "file": str(plugin_path), "wrapper": str(wrapper_path),
-            "handler": profile.hooks.command, "handler_path": None, "timeout": None,
-            "byte_stable": ("the plugin names the wrapper, not the handler: changing the handler "
-                            "leaves the plugin unchanged"),
-            #: OpenCode has no disableAllHooks: what switches the plugin off instead
-            "off_switch": (f"{OPENCODE.pure_flag} and {OPENCODE.pure_env}=1 load no plugin, "
-                           "agentdeck's among them"),
-            "events": [], "skipped_events": [],
-        }
-        st.info["hooks"] = info
-        st.info["other_hook_sources"] = []
+        info = HooksInfo(
+            channel="plugin", file=str(plugin_path), wrapper=str(wrapper_path),
+            handler=profile.hooks.command, timeout=None,
+            byte_stable=("the plugin names the wrapper, not the handler: changing the handler "
+                         "leaves the plugin unchanged"),
+            # OpenCode has no disableAllHooks: what switches the plugin off instead
+            off_switch=(f"{OPENCODE.pure_flag} and {OPENCODE.pure_env}=1 load no plugin, "
+                        "agentdeck's among them"))
+        st.output.hooks = info
         if not profile.hooks.command:
             st.warn("the profile names no hook handler ([hooks] command); agentdeck's plugin is "
                     "not written")
             return
         handler = wrapper_mod.resolve_handler(host, profile.hooks.command, wrapper_path,
                                               read=view.text)
-        info["handler_path"] = handler.resolved
+        info.handler_path = handler.resolved
         for w in handler.warnings:
             st.warn(w)
         if not handler.argv:
@@ -174,9 +172,8 @@ class OpenCodeTarget(Target):
         events, lacking, warns = wanted_events(profile, dict(OPENCODE.canonical_events))
         for w in warns:
             st.warn(w)
-        info["skipped_events"] = [{"canonical": c, "reason": "OpenCode's agentdeck plugin "
-                                                             "implements tool.execute.before only"}
-                                  for c in lacking]
+        info.skipped = tuple(SkippedHookEvent(c, "OpenCode's agentdeck plugin implements "
+                                                 "tool.execute.before only") for c in lacking)
         if lacking:
             st.note(f"OpenCode's plugin sees tool calls only: {', '.join(lacking)} not registered")
         if not events and not view.present(wrapper_path):
@@ -196,14 +193,12 @@ class OpenCodeTarget(Target):
                               "tool.execute.before before each tool call: it runs the wrapper "
                               "and fails the call unless the handler allows it"))
         for canon, ev in events:
-            # "event": what the plugin runs the wrapper with (the handler's and the drill's
-            # name for it); "hook": OpenCode's plugin hook
-            info["events"].append({"event": plugin.WRAPPER_EVENT, "hook": ev,
-                                   "canonical": canon, "group": None,
-                                   "command": f"{wrapper_path} {plugin.WRAPPER_EVENT}",
-                                   "timeout": None,
-                                   "registered_now": view.text(plugin_path) == text,
-                                   "operator_groups": 0})
+            # event: what the plugin runs the wrapper with (the handler's and the drill's
+            # name for it); plugin_hook: OpenCode's plugin hook
+            info.events += (HookEventInfo(
+                event=plugin.WRAPPER_EVENT, plugin_hook=ev, canonical=canon,
+                command=f"{wrapper_path} {plugin.WRAPPER_EVENT}", timeout=None,
+                registered_now=view.text(plugin_path) == text),)
 
     # ---- "$schema": written while missing, so OpenCode never rewrites the file ---------------
     def _schema(self, st: DesiredState, config: dict | None, path: Path, manifest) -> None:

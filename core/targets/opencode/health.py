@@ -6,6 +6,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from ..output import HooksInfo
     from ...host import Host
 
 from ..parts.health import Inert
@@ -19,7 +20,7 @@ def pure(host: "Host") -> str | None:
     return value if value not in (None, "", "0", "false") else None
 
 
-def reasons(host: "Host", hooks: dict, events: list[str]) -> list[Inert]:
+def reasons(host: "Host", hooks: "HooksInfo", events: list[str]) -> list[Inert]:
     value = pure(host)
     if value is None:
         return []

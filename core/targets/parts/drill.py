@@ -8,8 +8,8 @@ A target that can be drilled has `core/targets/<name>/drill.py` providing (`Dril
     prepare(host, real, copy)   what depends on the operator's files: (extra arguments, files
                                 to write into the scratch copy of the CLI's home); `real` is the
                                 CLI's home, `copy` the scratch copy the turn reads
-    why_not_fired(row)          optional: why a registered hook event (a row of the plan's
-                                hooks info) did not fire, when the CLI itself says so in its
+    why_not_fired(row)          optional: why a registered hook event (a HookEventInfo of the
+                                plan's hooks report, core/targets/output.py) did not fire, when the CLI itself says so in its
                                 files (disabled by the operator, untrusted); None otherwise
 
 A target without the module is reported by the drill as "not supported by this CLI" (no turn).
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..output import HookEventInfo
     from ...host import Host
 
 
@@ -72,7 +73,7 @@ class DrillPart(Protocol):
     def prepare(self, host: "Host", real: Path, copy: Path) -> Prepared: ...
 
 
-def why_not_fired(part: object, row: dict[str, Any]) -> str | None:
+def why_not_fired(part: object, row: HookEventInfo) -> str | None:
     """The part's reason a registered event did not fire, or None (it has none to give)."""
     fn = getattr(part, "why_not_fired", None)
     return fn(row) if fn is not None else None

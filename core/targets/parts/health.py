@@ -9,10 +9,11 @@ A target whose CLI has reasons of its own has `core/targets/<name>/health.py` pr
     disable_all(host)           with DISABLE_ALL_STOPS: (the settings file that holds it, shown
                                 with ~; the fix)
     reasons(host, hooks, events)
-                                the CLI's own reasons, from the adapter's hooks info (`hooks`:
-                                plan.info[target]["hooks"]) for the events of agentdeck's that
-                                are registered on disk now (`events`): hooks the operator
-                                disabled, hooks the CLI has not trusted
+                                the CLI's own reasons, from the adapter's hooks report
+                                (`hooks`: a HooksInfo, plan.output[target].hooks) for the
+                                events of agentdeck's that are registered on disk now
+                                (`events`): hooks the operator disabled, hooks the CLI has
+                                not trusted
 
 A target without the module has no reasons beyond the shared ones. `Inert` is plain data, kept
 in plan.info (so the JSON plan carries it).

@@ -25,8 +25,8 @@ Every part is its own plan item (group in brackets):
 place (comments kept). What agentdeck manages is recorded in <qwen home>/.agentdeck-managed.json.
 
 The info dict has the shape of Claude Code's (core/targets/claude/adapter.py), where the concept
-is shared: info["hooks"], info["other_hook_sources"], info["permissions"] (when the profile has
-paths rules), info["skills"]; its MCP servers are typed (TargetOutput.mcp, core/targets/output.py).
+is shared: info["permissions"] (when the profile has paths rules), info["skills"]; its hooks and
+MCP servers are typed (TargetOutput.hooks, TargetOutput.mcp, core/targets/output.py).
 """
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from typing import Any
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from ..output import HooksInfo
     from ...host import Host
 
 from ..parts.health import Inert
@@ -84,7 +85,7 @@ def project_reason(host: "Host") -> str | None:
                if trust else ""))
 
 
-def reasons(host: "Host", hooks: dict, events: list[str]) -> list[Inert]:
+def reasons(host: "Host", hooks: "HooksInfo", events: list[str]) -> list[Inert]:
     why = project_reason(host)
     if why is None:
         return []

@@ -19,7 +19,7 @@ def stable_info(info: dict, host) -> tuple[dict, dict[str, str]]:
     subs: dict[str, str] = {}
     src = str(SPEC.home(host) / "hooks.json")
     for ev in info["hooks"]["events"]:
-        assert ev["hash"] == codex_trusted_hash(ev["event"], None, [ev["handler"]])
+        assert ev["hash"] == codex_trusted_hash(ev["event"], None, [ev["entry"]])
         assert ev["key"] == codex_hook_state_key(src, ev["event"], 0, 0)
         subs[ev["hash"]] = f"<codex_trusted_hash({ev['event']})>"
     return info, subs

@@ -15,7 +15,7 @@ def stable_info(info: dict, host) -> tuple[dict, dict[str, str]]:
     absolute path, which differs per temp home)."""
     info = json.loads(json.dumps(info))
     for ev in info["hooks"]["events"]:
-        assert ev["disable_key"] == copilot_disable_key(ev["event"], ev["action"])
+        assert ev["disable_key"] == copilot_disable_key(ev["event"], ev["entry"])
         ev["disable_key"] = f"<copilot_disable_key({ev['event']}, action)>"
     return info, {}
 
