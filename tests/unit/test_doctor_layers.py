@@ -46,6 +46,21 @@ def test_a_clean_home_is_decided_by_agentdecks_own_file(home, target):
     assert not [r for r in got if r.undoes]
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_home_rows_name_the_files_of_the_adapters_reports(home, target):
+    """agentdeck's own files in the home layer come from the adapter's typed reports: the file
+    its hooks (or plugin) are registered in, and the file its MCP servers are written in."""
+    ctx = Ctx(host=home, targets=[target])
+    plan, _ = ctx.plan(target)
+    out = plan.output[target]
+    got = {r.path: r.decides for r in rows(ctx, target) if r.layer == "home"}
+    assert out.hooks is not None or out.mcp is not None
+    if out.hooks is not None:
+        assert "agentdeck's hooks" in got[home.display(out.hooks.file)], got
+    if out.mcp is not None:
+        assert "MCP servers" in got[home.display(out.mcp.file)], got
+
+
 @pytest.mark.parametrize("target,layer", PROJECT, ids=[t for t, _ in PROJECT])
 def test_a_project_file_that_switches_hooks_off_decides_and_is_marked(home, target, layer):
     p = home.cwd / layer.path[3:]
