@@ -124,7 +124,8 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json",
            "~/.codex/.env", "**/.codex/config.toml", "**/.claude/settings.json",
            "**/.claude/settings.local.json", "~/.qwen/.env", "**/.qwen/.env",
-           "**/.codex/hooks.json",
+           "**/.codex/hooks.json", "~/.copilot/config.json", "**/.github/hooks/**",
+           "**/.github/hooks", "**/.env",
            # the handler's installation (the venv the handler and its interpreter run from,
            # and the package this code runs from, which `pip uninstall agentdeck` removes)
            "/opt/agentdeck/venv/**", "/opt/agentdeck/venv", OWN_PACKAGE + "/core/**",
@@ -331,11 +332,23 @@ _HOOK_OFF_WRITES = [
     "mkdir -p .codex && printf '[features]\\ncodex_hooks = false\\n' > .codex/config.toml",
     "echo '{\"disableAllHooks\": true}' > .github/copilot/settings.local.json",
     "cd .. && echo '{}' > .claude/settings.local.json",
+    # a repository's hook files (Copilot), Copilot's trusted folders, the .env Gemini and Qwen
+    # load walking up from the working folder (to the home's), and a loader variable in a
+    # CLI's own environment settings (its hooks inherit it): by any tool or shell form
+    "mkdir -p .github/hooks && echo '{\"hooks\": {}}' > .github/hooks/run.json",
+    "cp /tmp/in/hooks.json ../.github/hooks/", "ln -sf /tmp/in/hooks.json .github/hooks/a.json",
+    "python3 -c 'open(\".github/hooks/a.json\", \"w\").write(\"{}\")'",
+    "tee ~/.copilot/config.json < /tmp/c.json", "mv /tmp/c.json /home/policy-test/.copilot/config.json",
+    "echo LD_PRELOAD=/tmp/x.so >> .env", "printf 'QWEN_CODE_SAFE_MODE=1\\n' > ../.env",
+    "echo NODE_OPTIONS=--require=/tmp/x.js > ~/.env", "cp /tmp/e ~/.gemini/.env",
+    "echo '{\"env\": {\"LD_PRELOAD\": \"/tmp/x.so\"}}' > .claude/settings.local.json",
+    "printf '[shell_environment_policy]\\nset = { LD_PRELOAD = \"/tmp/x.so\" }\\n' >> ~/.codex/config.toml",
 ]
 _HOOK_OFF_ALLOW = [
     "cat .claude/settings.json", "cat .claude/settings.local.json", "cat ~/.codex/.env",
-    "echo DEBUG=1 >> .env", "cat .qwen/.env", "mkdir -p .claude/commands",
-    "echo '# notes' > .claude/commands/review.md", "ls .github/copilot",
+    "echo DEBUG=1 >> .env.example", "cat .qwen/.env", "mkdir -p .claude/commands",
+    "echo '# notes' > .claude/commands/review.md", "cat .env", "ls .github/hooks",
+    "cat ~/.copilot/config.json", "echo '{}' > .github/workflows/ci.json", "ls .github/copilot",
 ]
 #: shell forms the resolver does not evaluate exactly (its positive list: core/policy/shellparse.py
 #: STATEMENT_TYPES, WORD_TYPES, STATE_BUILTINS, STATE_VARS): unresolved where a rule could
@@ -796,6 +809,9 @@ _TOOL_CASES = [
     ("write", ".claude/settings.local.json", "deny"), ("write", "../.claude/settings.json", "deny"),
     ("write", ".qwen/.env", "deny"), ("write", "~/.codex/.env", "deny"),
     ("write", ".codex/config.toml", "deny"), ("read", ".claude/settings.local.json", "allow"),
+    ("write", ".github/hooks/run.json", "deny"), ("write", "~/.copilot/config.json", "deny"),
+    ("write", ".env", "deny"), ("write", "../../.env", "deny"), ("read", ".env", "allow"),
+    ("read", ".github/hooks/run.json", "allow"), ("write", ".github/workflows/ci.yml", "allow"),
     ("write", ".claude/commands/review.md", "allow"),
     ("write", "~/.ssh/id_rsa.pub", "allow"), ("write", "src/app.py", "allow"),
     ("write", "docs/ssh.md", "allow"), ("write", "~/.ssh/known_hosts", "allow"),

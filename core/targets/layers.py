@@ -26,6 +26,11 @@ if TYPE_CHECKING:  # pragma: no cover
 #: every variable whose name starts with this points agentdeck's wrapper or handler somewhere
 #: (AGENTDECK_POLICY, AGENTDECK_HOME, ...): set from a file the CLI loads, it redirects the guard
 AGENTDECK_PREFIX = "AGENTDECK_"
+#: variables that make every program a CLI starts (its hooks: agentdeck's wrapper, the
+#: interpreter of its handler) load code of someone else's first: set from a file the CLI loads
+#: into its environment (a .env, a settings file's `env`), they run code inside the guard
+LOADER_VARS = ("LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
+               "NODE_OPTIONS", "BASH_ENV", "ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")
 
 
 @dataclass(frozen=True)

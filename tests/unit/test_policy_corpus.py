@@ -48,3 +48,22 @@ def test_docs_policy_md_states_the_corpus_counts():
     assert (int(m.group(1)), int(m.group(2))) == (len(C.cases()), len(counts))
     p = re.search(r"in every dialect \((\d+) payloads\)", text)
     assert p and int(p.group(1)) == res.checked
+
+
+def test_the_corpus_guards_only_what_the_guard_guards():
+    """The corpus's list of the guard's own files (PROTECT) is what self_protection() gives for
+    the corpus's home, so a file taken out of a target's GUARDED, LAYERS or STARTS fails the
+    corpus's cases on it (a repository's .github/hooks, Copilot's config.json, a folder's .env)."""
+    from pathlib import Path
+
+    from agentdeck.core.host import Host
+    from agentdeck.core.policy import corpus as C
+    from agentdeck.core.policy.compiled import self_protection
+    from agentdeck.core.targets import registry
+
+    host = Host.from_environment(Path(C.HOME), env={"HOME": C.HOME})
+    host.cwd = Path(C.CWD)
+    given = set(self_protection(host, registry.TARGETS[0].name))
+    own_install = ("/opt/agentdeck/", C.OWN_PACKAGE)
+    missing = [p for p in C.PROTECT if p not in given and not p.startswith(own_install)]
+    assert not missing, missing

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt
-from ..layers import Layer, guarded
+from ..layers import AGENTDECK_PREFIX, LOADER_VARS, Layer, guarded
 from ..path_spelling import NativeDeny
 from .dialect import MCP_NAMES
 
@@ -31,7 +31,7 @@ CAVEATS = {
 LAYERS = (
     Layer("settings.local.json", "the user's local settings, read beside settings.json: its "
           "disableAllHooks switches every hook off, its env reaches the handler", "2.1.332",
-          "documented", keys=("disableAllHooks",)),
+          "documented", keys=("disableAllHooks",), vars=(AGENTDECK_PREFIX, *LOADER_VARS)),
     Layer("**/.claude/settings.json", "a working folder's project settings: disableAllHooks "
           "switches every hook off there", "2.1.332", "observed", keys=("disableAllHooks",),
           parents=True, report=False),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, patch, patch_moved, snake, snake_prompt, spelled
-from ..layers import Layer, guarded
+from ..layers import AGENTDECK_PREFIX, LOADER_VARS, Layer, guarded
 from ..path_spelling import NativeDeny
 from .dialect import MCP_NAMES
 
@@ -39,7 +39,7 @@ RUNTIME_FLOOR = ("Codex's sandbox, with the [[policy.paths]] deny entries agentd
 LAYERS = (
     Layer(".env", "Codex loads $CODEX_HOME/.env into its environment at start: an AGENTDECK_* "
           "variable there reaches agentdeck's wrapper and handler", "0.171.0", "observed",
-          kind="env"),
+          kind="env", vars=(AGENTDECK_PREFIX, *LOADER_VARS)),
     Layer("**/.codex/config.toml", "a working folder's project config layer (read for a trusted "
           "project): it can override hook settings; the doctor does not parse it", "0.171.0",
           "documented", kind="toml", parents=True, report=False),

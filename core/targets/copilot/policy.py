@@ -40,12 +40,17 @@ LAYERS = (
           keys=("disabledHooks",)),
     Layer("**/.github/copilot/settings.local.json", "a repository's local Copilot settings, as "
           "the repository file", "1.0.102", "documented", keys=("disabledHooks",)),
+    Layer("config.json", "Copilot's tool-managed config: its trustedFolders list decides where a "
+          "repository's hooks, .mcp.json and Claude-format hooks load (agentdeck never writes "
+          "it)", "1.0.102", "documented", report=False),
 )
 #: files naming programs Copilot CLI 1.0.102 starts by itself: its MCP servers (home; a
 #: repository's .mcp.json and .github/mcp.json in a trusted folder: docs/facts/copilot.md) -- a
 #: server written into mcp-config.json ran at the next start in a real turn -- and the managed
-#: folder
-STARTS = ("mcp-config.json", "**/.mcp.json", "**/.github/mcp.json", "/etc/github-copilot/**",
+#: folder; and a repository's hook files (.github/hooks/*.json, loaded in a trusted folder: their
+#: commands run at the next hook event, beside agentdeck's)
+STARTS = ("mcp-config.json", "**/.mcp.json", "**/.github/mcp.json", "**/.github/hooks/**",
+          "**/.github/hooks", "/etc/github-copilot/**",
           # its LSP servers (home and a repository's), started when its `lsp` tool is used: a
           # command written there ran with no hook in a real turn of 1.0.102; and the plugins
           # it installs (their MCP servers and hooks)

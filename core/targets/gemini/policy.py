@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...policy.templates import PreToolTemplate, PromptTemplate, snake, snake_prompt, spelled
-from ..layers import Layer, guarded
+from ..layers import AGENTDECK_PREFIX, LOADER_VARS, Layer, guarded
 from ..path_spelling import NativeDeny
 from .dialect import MCP_NAMES
 
@@ -52,10 +52,15 @@ LAYERS = (
           "gemini.hooks.project-switch)", "0.61.0", "observed", report=False),
     Layer(".env", "~/.gemini/.env, loaded into Gemini's environment at start when no working "
           "folder has one: the hooks inherit its variables (an AGENTDECK_ variable there reached "
-          "agentdeck's handler)", "0.61.0", "observed", kind="env"),
+          "agentdeck's handler)", "0.61.0", "observed", kind="env",
+          vars=(AGENTDECK_PREFIX, *LOADER_VARS)),
     Layer("**/.gemini/.env", "a working folder's (or a parent's) .gemini/.env, loaded at start "
           "in a trusted folder: as ~/.gemini/.env", "0.61.0", "documented", kind="env",
-          parents=True),
+          vars=(AGENTDECK_PREFIX, *LOADER_VARS), parents=True),
+    Layer("**/.env", "a working folder's (or a parent's, or the home's) .env, the first found "
+          "walking up: loaded at start (every variable in a trusted folder), so the hooks "
+          "inherit it: a loader variable there runs code in agentdeck's handler", "0.61.0",
+          "documented", kind="env", vars=(AGENTDECK_PREFIX, *LOADER_VARS), parents=True),
 )
 #: what the built-in rule agentdeck-self keeps an agent from writing: the user settings.json
 #: (agentdeck's hooks, hooksConfig), the wrapper they call, the trusted folders list (trusting a

@@ -61,6 +61,11 @@ LAYERS = (
     Layer("**/.qwen/.env", "a working folder's (or a parent's) .qwen/.env, loaded at start: as "
           "~/.qwen/.env", "0.24.4", "documented", kind="env", vars=("QWEN_HOME", "AGENTDECK_"),
           parents=True),
+    Layer("**/.env", "a working folder's (or a parent's, or the home's) .env, loaded at start in "
+          "a trusted folder when no .qwen/.env comes first: QWEN_CODE_SIMPLE or "
+          "QWEN_CODE_SAFE_MODE there starts Qwen with no hook (QWEN_HOME and loader variables "
+          "are dropped from a project's .env)", "0.24.4", "documented", kind="env",
+          vars=("QWEN_CODE_SIMPLE", "QWEN_CODE_SAFE_MODE", "AGENTDECK_"), parents=True),
 )
 #: files naming programs Qwen Code 0.24.4 starts by itself beyond settings.json's mcpServers
 #: (guarded above): extensions (their hooks and MCP servers; an extension's hook answering
