@@ -17,6 +17,7 @@ RECURSIVE: a reader or writer given a directory above a protected file touches i
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 
 META = frozenset({
@@ -1392,14 +1393,34 @@ PROGRAM_FILES: dict[str, tuple[tuple[str, ...], frozenset[str], bool, str]] = {
        for n in ("python", "python2", "python3", "pypy", "pypy3")},
     "perl": ((), frozenset({"-I", "-M", "-m"}), True, "code"),
     "ruby": ((), frozenset({"-I", "-r", "-C", "-E", "-F"}), True, "code"),
-    **{n: ((), frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader",
-                          "--input-type", "--env-file", "--conditions", "-C"}), True, "code")
+    # node's preloaded modules (-r, --import, a loader) are program files as much as its script
+    **{n: (("-r", "--require", "--import", "--loader", "--experimental-loader"),
+           frozenset({"--input-type", "--env-file", "--conditions", "-C"}), True, "code")
        for n in ("node", "nodejs")},
+    # deno and bun: their script after a subcommand (PROGRAM_SUBCOMMANDS), and the modules they
+    # preload; tsx and ts-node run a script as node does
+    "deno": (("--preload",), frozenset({"-c", "--config", "--import-map", "--lock", "--cert",
+                                        "--location", "--seed", "-L", "--log-level", "--ext"}),
+             True, "code"),
+    "bun": (("-r", "--preload", "--require", "--import"),
+            frozenset({"-c", "--config", "--cwd", "--env-file", "--tsconfig-override",
+                       "--conditions", "--port", "--jsx-runtime"}), True, "code"),
+    **{n: (("-r", "--require"), frozenset({"--tsconfig", "-P", "--project", "-O",
+                                           "--compiler-options", "-C", "--compiler"}),
+           True, "code") for n in ("tsx", "ts-node", "ts-node-esm", "esno")},
     "php": (("-f", "--file"), frozenset({"-c", "-d", "-z", "-t"}), True, "code"),
     "lua": ((), frozenset({"-l"}), True, "code"),
     "Rscript": ((), frozenset(), True, "code"),
     "julia": ((), frozenset({"-L", "--load", "-J", "--project", "-t", "--threads"}), True, "code"),
     "tclsh": ((), frozenset(), True, "code"),
+}
+#: programs whose program file comes after a subcommand (`deno run F`, `bun run F`): the
+#: subcommands that take one; any other subcommand (`deno fmt`, `bun install`) runs no file of
+#: the line's (RUNS_FROM_FILES has the files a task runner reads). An operand with no folder
+#: and no extension after `bun run` is a package.json script, not a file
+PROGRAM_SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "deno": frozenset({"run", "test", "bench", "serve", "compile", "install"}),
+    "bun": frozenset({"run", "test", "build", "--watch", "--hot"}),
 }
 #: the makefiles make reads when no -f names one, in its order
 DEFAULT_MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
@@ -1408,7 +1429,11 @@ _NO_PROGRAM_FILE = frozenset({"-m", "-c", "-e", "-E", "-r", "--eval", "-p", "--p
                               "--version", "-V", "--help", "-h", "-i"})
 
 
-def program_files(name: str, vals: list) -> list[str | None]:
+#: programs whose file options preload modules beside their script (the script still runs)
+_PRELOADS = frozenset({"node", "nodejs", "deno", "bun", "tsx", "ts-node", "ts-node-esm", "esno"})
+
+
+def program_files(name: str, vals: list, _sub: bool = True) -> list[str | None]:
     """The files `name` reads its program from (PROGRAM_FILES): each option's value
     (`sed -f F`, `awk -f F`, `make -f F`, `php -f F`) and, for an interpreter given no inline
     program, its first operand (`python3 F`, `perl F`); None for one whose name is not static;
@@ -1421,7 +1446,8 @@ def program_files(name: str, vals: list) -> list[str | None]:
     out: list[str | None] = []
     first: str | None = ""
     given_inline = operand and (inline_program(name, vals) or bool(inline_texts(name, vals))
-                                or any(v in _NO_PROGRAM_FILE for v in vals if v is not None))
+                                or any(v in _NO_PROGRAM_FILE and v not in file_opts and v not in valued
+                                       for v in vals if v is not None))
     i = 0
     ended = False
     while i < len(vals):
@@ -1457,8 +1483,102 @@ def program_files(name: str, vals: list) -> list[str | None]:
             if operand:
                 break
         i += 1
-    if operand and not out and not given_inline and first != "" and first != "-":
+    if operand and (not out or name in _PRELOADS) and not given_inline and first != "" \
+            and first != "-":
         out.append(first)
+    subs = PROGRAM_SUBCOMMANDS.get(name) if _sub else None
+    if subs is not None and operand and out and first is not None and first == out[-1]:
+        out.pop()                         # `deno run F`: F is the word after the subcommand
+        if first in subs:
+            rest = vals[vals.index(first) + 1:]
+            got = program_files(name, rest, False) if rest else []
+            out += [f for f in got if f is None or "/" in f or "." in f or name != "bun"]
+        elif "/" in first or "." in first:
+            out.append(first)             # `bun x.ts`, `deno x.ts`: a file with no subcommand
+    return out
+
+
+#: interpreters that import modules from folders at run time: the variable that adds folders
+#: to their module path, and the file names a module there has (a name starting with "/" is
+#: a package's file in a folder below). A module written earlier in the line into one of those
+#: folders may be what the program imports (core/policy/shellparse.py `modules`)
+_PYTHON_MODULES = (".py", ".pyc", ".pth", ".so", "/__init__.py", "/__main__.py")
+_NODE_MODULES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".json", ".node", "/package.json")
+MODULE_PATHS: dict[str, tuple[str, tuple[str, ...]]] = {
+    **{n: ("PYTHONPATH", _PYTHON_MODULES) for n in ("python", "python2", "python3", "pypy",
+                                                     "pypy3")},
+    **{n: ("NODE_PATH", _NODE_MODULES) for n in ("node", "nodejs", "deno", "bun", "tsx",
+                                                  "ts-node", "ts-node-esm", "esno")},
+    "perl": ("PERL5LIB", (".pm", ".pl")), "ruby": ("RUBYLIB", (".rb",)),
+}
+
+
+def module_dirs(name: str, vals: list, cwd: str) -> list[str]:
+    """The folders on `name`'s module path besides its variable's: python's working folder
+    (with -m, -c, stdin or no script) or its script's folder (not with -I, -P or -E... -I
+    and -P keep both off the path), node's script's folder and the working folder (its
+    node_modules), perl's and ruby's -I folders."""
+    known = [v for v in vals if v is not None]
+    if name.startswith(("python", "pypy")):
+        if any(v in ("-I", "-P") or (v.startswith("-") and not v.startswith("--")
+                                     and ("I" in v[1:] or "P" in v[1:])
+                                     and v[1:].isalpha()) for v in known):
+            return []
+        files = program_files(name, vals)
+        if files and files[0] is not None and run_module(name, vals) is None:
+            return [posixpath.dirname(posixpath.join(cwd, files[0])) or cwd]
+        return [cwd]
+    if name in ("perl", "ruby"):
+        out = []
+        for i, v in enumerate(known):
+            if v == "-I" and i + 1 < len(known):
+                out.append(known[i + 1])
+            elif v.startswith("-I") and len(v) > 2:
+                out.append(v[2:])
+        return out
+    loaded: list[str] = [f for f in program_files(name, vals) if f is not None]
+    return list(dict.fromkeys([cwd, posixpath.join(cwd, "node_modules")]
+                              + [posixpath.dirname(posixpath.join(cwd, f)) for f in loaded]))
+
+
+def run_module(name: str, vals: list) -> str | None:
+    """The module `python3 -m M` runs (None: not given -m; "": a name that is not static)."""
+    if not name.startswith(("python", "pypy")):
+        return None
+    for i, v in enumerate(vals):
+        if v is None:
+            return None
+        if v == "-m":
+            nxt = vals[i + 1] if i + 1 < len(vals) else None
+            return nxt if nxt is not None else ""
+        if v.startswith("-m") and len(v) > 2:
+            return v[2:]
+        if v in ("-c", "-") or not v.startswith("-"):
+            return None
+    return None
+
+
+def make_includes(text: str) -> list[str | None]:
+    """The files a makefile's `include`, `-include` and `sinclude` lines name (its own simple
+    variables expanded); None for a name that is not static (an unknown variable, a glob, a
+    function)."""
+    joined = re.sub(r"\\\n", " ", text)
+    defs = {m.group(1): m.group(2).strip() for m in re.finditer(
+        r"^(?:override\s+|export\s+)?([A-Za-z_][\w.-]*)\s*(?::{1,3}=|\?=|=)[ \t]*(.*)$",
+        joined, re.M)}
+    out: list[str | None] = []
+    for m in re.finditer(r"^[ ]*(?:-include|sinclude|include)\s+(.*)$", joined, re.M):
+        names = m.group(1).split("#", 1)[0]
+        for _ in range(8):
+            new = re.sub(r"\$[({]([A-Za-z_][\w.-]*)[)}]",
+                         lambda r: defs.get(r.group(1), r.group(0)), names)
+            if new == names:
+                break
+            names = new
+        if "$" in names:                  # a variable make sets at run time, a function
+            out.append(None)
+            continue
+        out += [None if any(c in word for c in "*?[") else word for word in names.split()]
     return out
 
 
@@ -1680,11 +1800,17 @@ OPTION_CARRIERS: dict[str, dict[str, str]] = {
             "--init-eval-command": "gdb", "-x": CODE, "--x": CODE, "-command": CODE,
             "--command": CODE, "-ix": CODE, "--ix": CODE, "-init-command": CODE,
             "--init-command": CODE, "--args": ARGV, "-args": ARGV, "<": "gdb"},
-    "vim": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex", "<": "ex"},
-    "nvim": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex", "<": "ex", "-l": CODE},
-    "vi": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex", "<": "ex"},
-    "view": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex"},
-    "ex": {"-c": "ex", "--cmd": "ex", "-S": CODE, "+": "ex", "<": "ex"},
+    # an editor's start-up file (-u, -U) and sourced script (-S) are code it runs; -s reads
+    # typed keys from a file (`:!cmd` among them) unless -e/-E make it Ex's silent flag
+    "vim": {"-c": "ex", "--cmd": "ex", "-S": CODE, "-u": CODE, "-U": CODE, "-s": CODE,
+            "-W": CODE, "+": "ex", "<": "ex"},
+    "nvim": {"-c": "ex", "--cmd": "ex", "-S": CODE, "-u": CODE, "-s": CODE, "+": "ex",
+             "<": "ex", "-l": CODE},
+    "vi": {"-c": "ex", "--cmd": "ex", "-S": CODE, "-u": CODE, "-U": CODE, "-s": CODE, "+": "ex",
+           "<": "ex"},
+    "view": {"-c": "ex", "--cmd": "ex", "-S": CODE, "-u": CODE, "-U": CODE, "-s": CODE,
+             "+": "ex"},
+    "ex": {"-c": "ex", "--cmd": "ex", "-S": CODE, "-u": CODE, "-U": CODE, "+": "ex", "<": "ex"},
     "ed": {"<": "ex"}, "red": {"<": "ex"},
     "make": {"-E": CODE, "--eval": CODE, "-f-": CODE, "--file=-": CODE, "--makefile=-": CODE},
     "gmake": {"-E": CODE, "--eval": CODE, "-f-": CODE, "--file=-": CODE},
@@ -1727,6 +1853,9 @@ SUBCOMMAND_CARRIERS: dict[tuple[str, str], tuple[str, str]] = {
                                          "set-hook", "set-option", "set")},
     ("screen", "-X"): ("", CODE),
 }
+#: the editors whose start-up file options name a file, and the values that name none
+_EDITORS = frozenset({"vim", "nvim", "vi", "view", "ex"})
+_NO_STARTUP_FILE = frozenset({"NONE", "NORC", "DEFAULTS", "NOPLUGIN"})
 #: options of tmux's and screen's subcommands that take a value (the command is the operands)
 _TMUX_VALUED = frozenset({"-c", "-e", "-F", "-f", "-l", "-n", "-s", "-t", "-x", "-y", "-p",
                           "-S", "-T", "-L", "-w"})
@@ -1897,6 +2026,15 @@ def carried(name: str, vals: list, stdin_text: str | None, stdin: str | None
             if got is not None:
                 hit = (how, got)
                 break
+        if hit is not None and name in _EDITORS and hit[1][0] in _NO_STARTUP_FILE \
+                and v.split("=", 1)[0] in ("-u", "-U"):
+            i = hit[1][1]                       # vim -u NONE: no start-up file at all
+            continue
+        if hit is not None and name in _EDITORS and v == "-s" and any(
+                w is not None and w.startswith("-") and not w.startswith("--")
+                and ("e" in w[1:] or "E" in w[1:]) for w in vals):
+            i += 1                              # vim -e -s: Ex mode's silent flag, no file
+            continue
         if hit is not None:
             (how, (text, nxt)) = hit
             why = take(how, text, f"the value of {v.split('=', 1)[0]}")
@@ -1993,6 +2131,7 @@ COMMAND_VARS = frozenset({
     "SSH_ASKPASS_REQUIRE", "DIFFTOOL", "MERGETOOL", "FZF_DEFAULT_COMMAND", "TAR_OPTIONS",
     "GZIP", "PROMPT_COMMAND", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
     "CCACHE_PREFIX", "HGEDITOR", "SVN_EDITOR", "TERMINAL",
+    "CARGO_TARGET_RUNNER", "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER",
 })
 #: variables that name the folders a program loads its code or modules from: the code there is
 #: not read, so one that names a folder outside the working folder (or one the line writes
@@ -2026,6 +2165,7 @@ CODE_VARS = frozenset({
     "YARN_RC_FILENAME", "BUNDLE_GEMFILE", "HGRCPATH", "GNUPGHOME", "PYTHONPYCACHEPREFIX",
     # the repository or the programs a tool runs
     "GIT_DIR", "GIT_COMMON_DIR", "GIT_EXEC_PATH", "RUSTC", "RUSTDOC",
+    "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "BUNFIG", "DENO_CONFIG", "GDBINIT",
 })
 #: make's variables whose value its built-in rules and recipes run as a command (`$(CC) x.c`):
 #: one given to make (its environment, `make CC=...`) is resolved as a line; any other variable
@@ -2123,21 +2263,32 @@ RUNS_FROM_FILES: dict[str, tuple[str, ...]] = {
     "tox": ("tox.ini", "pyproject.toml", "setup.py"), "pip": ("setup.py", "pyproject.toml"),
     "pip3": ("setup.py", "pyproject.toml"), "cargo": ("build.rs", "Cargo.toml", ".cargo/"),
     "just": ("justfile", "Justfile", ".justfile"), "rake": ("Rakefile",),
+    # the start-up files an editor, a debugger or a runtime reads by itself
+    **{n: ("~/.vimrc", "~/.vim/", "~/.exrc", ".exrc") for n in ("vim", "vi", "view", "ex")},
+    "nvim": ("~/.config/nvim/", ".nvim.lua", ".exrc"),
+    "gdb": (".gdbinit", "~/.gdbinit", "~/.config/gdb/"),
+    "deno": ("deno.json", "deno.jsonc", "package.json"),
+    "bunx": ("package.json", "node_modules/", "bunfig.toml"),
 }
+RUNS_FROM_FILES["bun"] = RUNS_FROM_FILES["bun"] + ("bunfig.toml",)
 #: git config keys whose value git runs (or that load one that does)
 GIT_CODE_KEYS = _GIT_CODE_KEYS + ("include.", "includeif.", "diff.", "merge.", "core.gitproxy",
                                   "core.attributesfile", "init.templatedir", "ssh.")
 
 
-def runs_written_file(name: str, cwd: str, written: set) -> str:
+def runs_written_file(name: str, cwd: str, written: set, home: str = "") -> str:
     """A file `name` reads commands from (RUNS_FROM_FILES) that is among the paths `written`
-    earlier on the line, or ""."""
+    earlier on the line, or "". An entry starting with `~/` is in the home."""
     files = RUNS_FROM_FILES.get(name)
     if not files:
         return ""
     for p in written:
         for f in files:
-            if name == "git":
+            if f.startswith("~/"):
+                at = home.rstrip("/") + f[1:]
+                if home and (p == at or f.endswith("/") and p.startswith(at)):
+                    return p
+            elif name == "git":
                 if ("/" + f) in p + ("/" if f.endswith("/") else "") or p.endswith("/" + f):
                     return p
             elif f.endswith("/"):

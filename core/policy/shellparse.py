@@ -236,6 +236,9 @@ class Resolver:
         #: an earlier command of the line may have written files agentdeck does not track (a
         #: program whose writes are not known): a program file missing now may be one of them
         self.may_write = False
+        #: the assignments before the command being run (`PYTHONPATH=. python3 -m m`): its
+        #: environment, beside the line's own variables
+        self.prefix_env: dict[str, str | None] = {}
         #: programs this line copies or links to a new place (the new path -> the program's
         #: path): a later command that runs the new path (or its name) runs that program
         self.made_from: dict[str, str] = {}
@@ -764,12 +767,14 @@ class Resolver:
             return
         if prefix:                           # `X=v cmd`: in the program's environment
             ctx = ctx.child(env={**ctx.env, **prefix})
+        saved_env, self.prefix_env = self.prefix_env, prefix
         if prefix_path is not None:          # `PATH=./bin:$PATH rm ...`: for this command only
             saved, self.path_change = self.path_change, prefix_path
             self.run(argv, reds, ctx)
             self.path_change = saved
-            return
-        self.run(argv, reds, ctx)
+        else:
+            self.run(argv, reds, ctx)
+        self.prefix_env = saved_env
 
     def run(self, argv: list[Word], reds, ctx: _Ctx, feeds=None) -> None:
         """One simple command, after expansion: wrappers are looked through, shells and evals
@@ -897,7 +902,7 @@ class Resolver:
                     break
             if env_given:
                 ctx = ctx.child(env={**ctx.env, **env_given})
-        written = P.runs_written_file(name, ctx.cwd, self.written)
+        written = P.runs_written_file(name, ctx.cwd, self.written, self.home)
         if written:
             what = written[1:].split("/", 1)[0] if written.startswith("\0") else written
             self.unresolved(f"{name} runs commands from {what}, written earlier in this "
@@ -915,6 +920,8 @@ class Resolver:
                 self._sed_files(text, cmd, ctx)
         if name in P.PROGRAM_FILES:          # sed -f F, awk -f F, make -f F, python3 F, perl F
             self.program_files(name, vals, ctx, cmd, written_before, may_write_before)
+        if name in P.MODULE_PATHS:           # python3 -m M, a module written where it imports
+            self.modules(name, vals, ctx, cmd, written_before, may_write_before)
         at = P.shell_text(name, vals)
         if at is not None:                             # script -qc TEXT, su -c TEXT, flock F -c TEXT
             given = vals[-2 - at] if at <= -2 else vals[at] if at >= 0 else None
@@ -1154,6 +1161,11 @@ class Resolver:
             if f is None:
                 self.unresolved(f"{name} reads its program from a file whose name is not static")
                 continue
+            if f.startswith("file://"):
+                f = f[len("file://"):]
+            elif "://" in f or f.startswith(("npm:", "jsr:", "http:", "https:")):
+                self.unresolved(f"{name} runs a program fetched from {f[:60]}")
+                continue
             p = self.path(f, folder)
             if lang == "code" and self.fs.is_dir(p):
                 p = posixpath.join(p, "__main__.py")     # python3 DIR runs DIR/__main__.py
@@ -1174,7 +1186,7 @@ class Resolver:
                 self.unresolved(f"{name} reads its program from {f}, longer than "
                                 f"{MAX_SCRIPT // 1024} KiB")
                 continue
-            self.program_text(name, lang, text, ctx, cmd)
+            self.program_text(name, lang, text, ctx, cmd, folder, written_before, may_write)
 
     def runs_from_files(self, name: str, vals: list, ctx: _Ctx) -> None:
         """What a program runs from files in the folder it works in, read now (runfiles.py):
@@ -1302,7 +1314,65 @@ class Resolver:
                 if self.fs.exists(p):
                     self.line(_quote(p), sub.child(via=ctx.via + (f"git hook {hook}",)))
 
-    def program_text(self, name: str, lang: str, text: str, ctx: _Ctx, cmd: Cmd) -> None:
+    def modules(self, name: str, vals: list, ctx: _Ctx, cmd: Cmd, written_before,
+                may_write: bool) -> None:
+        """An interpreter that imports modules from folders (P.MODULE_PATHS): the folders on
+        its module path (the working folder for `python3 -m`/`-c`, the script's own folder,
+        the folders its path variable names, set on the line or before the command). A module
+        file written earlier in the line into one of them (or a folder the line fills) may be
+        what it imports: unresolved. `python3 -m M` runs M's file from the first folder that
+        has it: judged as the program it is, as `python3 FILE` is."""
+        var, exts = P.MODULE_PATHS[name]
+        value = self.prefix_env[var] if var in self.prefix_env else ctx.vars.get(var, "")
+        if var in self.prefix_env or var in ctx.vars:
+            if value is None:
+                self.unresolved(f"{var}= names folders that are not static")
+                return
+        dirs = [self.path(d, ctx.cwd) for d in (value or "").split(":") if d]
+        dirs += [self.path(d, ctx.cwd) for d in P.module_dirs(name, vals, ctx.cwd)]
+        dirs = list(dict.fromkeys(dirs))
+        for p in self.written:
+            if p.startswith("\0"):
+                continue
+            d = posixpath.dirname(p)
+            for top in dirs:
+                if (d == top and p.endswith(exts)) or (
+                        p.startswith(top.rstrip("/") + "/") and p.endswith(exts)
+                        and any(posixpath.basename(p) == e.lstrip("/") for e in exts
+                                if e.startswith("/"))):
+                    self.unresolved(f"{name} may import {p}, written earlier in this command")
+                    return
+        for t in self.tree_dirs:
+            if any(t == top or t.startswith(top.rstrip("/") + "/") or
+                   top.startswith(t.rstrip("/") + "/") for top in dirs):
+                self.unresolved(f"{name} imports from {t}, which this command line fills")
+                return
+        mod = P.run_module(name, vals)
+        if mod is None:
+            return
+        if mod == "":
+            self.unresolved(f"{name} -m names a module that is not static")
+            return
+        rel = mod.replace(".", "/")
+        for top in dirs:
+            for cand in (f"{top}/{rel}.py", f"{top}/{rel}/__main__.py"):
+                if cand in written_before:
+                    self.unresolved(f"{name} -m {mod} runs {cand}, written earlier in this "
+                                    "command")
+                    return
+                text = self.fs.read_script(cand, MAX_SCRIPT + 1)
+                if text is None:
+                    continue
+                if len(text) > MAX_SCRIPT:
+                    self.unresolved(f"{name} -m {mod} runs {cand}, longer than "
+                                    f"{MAX_SCRIPT // 1024} KiB")
+                    return
+                self.program_text(name, "code", text, ctx, cmd)
+                return
+
+    def program_text(self, name: str, lang: str, text: str, ctx: _Ctx, cmd: Cmd,
+                     folder: str | None = None, written_before=None,
+                     may_write: bool = False) -> None:
         """A program's text read from its file, judged as that program given it inline: the
         paths it names (kept on the command as text, as -c's), sed's e, w and r commands, awk's
         and the interpreters' commands, a makefile's recipes."""
@@ -1324,6 +1394,8 @@ class Resolver:
                 self.unresolved(why)
             self.code_text(name, text, ctx)
         elif lang == "make":
+            self._make_includes(name, text, ctx, cmd, folder or ctx.cwd, written_before,
+                                may_write)
             for line, unknown in P.make_recipes(text)[:256]:
                 before = list(self.out.unresolved)
                 self.line(line, sub)
@@ -1336,6 +1408,32 @@ class Resolver:
                     self.out.unresolved = before
         else:
             self.code_text(name, text, ctx)
+
+    def _make_includes(self, name: str, text: str, ctx: _Ctx, cmd: Cmd, folder: str,
+                       written_before, may_write: bool) -> None:
+        """The makefiles a makefile includes (`include F`, `-include F`, `sinclude F`): each is
+        read and judged as the makefile itself; one written earlier in the line, one whose name
+        is not static (a variable make sets at run time, a glob), or one that cannot be read
+        while the line may have made it, is unresolved."""
+        for inc in P.make_includes(text)[:16]:
+            if inc is None:
+                self.unresolved(f"{name} includes a makefile whose name is not static")
+                continue
+            p = self.path(inc, folder)
+            if p in self.written or (written_before is not None and p in written_before):
+                self.unresolved(f"{name} includes {inc}, written earlier in this command")
+                continue
+            sub = self.fs.read_script(p, MAX_SCRIPT + 1)
+            if sub is None:
+                if self.fs.exists(p) or may_write:
+                    self.unresolved(f"{name} includes {inc}, which agentdeck cannot read at "
+                                    "decision time")
+                continue
+            if len(sub) > MAX_SCRIPT or ctx.depth >= MAX_DEPTH:
+                self.unresolved(f"{name} includes {inc}, too large or too deep to follow")
+                continue
+            self.program_text(name, "make", sub, ctx.child(depth=ctx.depth + 1), cmd, folder,
+                              written_before, may_write)
 
     def carried(self, name: str, vals: list, here: list, ctx: _Ctx, cmd: Cmd) -> None:
         """A command a program is given to run (P.carried: `tmux new CMD`, `git rebase -x CMD`,

@@ -31,6 +31,8 @@ pytestmark = pytest.mark.clients
 FILE_TOOL = {n: r.file_tool for n in registry.NAMES
              if (r := runners.runner(n)) is not None and r.file_tool}
 MARK = "next-turn-ran"
+#: the line each layer call writes, by its label
+PLANTED: dict[str, str] = {}
 
 
 def _line(layer) -> str:
@@ -43,6 +45,8 @@ def _calls(target: str, work: Path, home: Path, host) -> list[tuple[str, object,
     out: list[tuple[str, object, Path]] = []
     for layer in layers(target):
         line = _line(layer).replace("export ", "")
+        PLANTED[f"shell {layer.path[3:].replace('**', 'off.json')}"] = line
+        PLANTED[f"shell ~/{layer.path}"] = line
         if layer.project:
             # a folder layer (OpenCode's .opencode/**): a file in it
             rel = layer.path[3:].replace("**", "off.json")
@@ -53,6 +57,7 @@ def _calls(target: str, work: Path, home: Path, host) -> list[tuple[str, object,
             if target in FILE_TOOL:
                 name, p, c = FILE_TOOL[target]
                 out.append((f"{name} {rel}", (name, {p: str(path), c: line + "\n"}), path))
+                PLANTED[f"{name} {rel}"] = line
         else:
             path = home / layer.path
             out.append((f"shell ~/{layer.path}", f"echo '{line}' >> {path}", path))
@@ -120,8 +125,9 @@ def test_a_layer_write_is_denied_and_the_next_turn_still_has_the_hook(scratch_en
             assert not path.is_file() or path.read_bytes() != b"{}\n", f"{target} {label}"
         elif path in before:
             assert path.read_bytes() == before[path], f"{target} {label}: {path} changed"
-        else:
-            assert not path.exists(), f"{target} {label}: {path} written"
+        else:              # (a file the CLI writes itself, Copilot's config.json, may appear)
+            assert not path.exists() or PLANTED[label].encode() not in path.read_bytes(), \
+                f"{target} {label}: {path} written"
     pre = [x for x in _activity(host) if x.get("event") == "pre_tool_use"]
     assert [(x.get("decision"), x.get("rule")) for x in pre] == \
         [("deny", SELF_RULE)] * len(calls), pre
