@@ -868,6 +868,10 @@ _TOOL_CASES = [
     ("glob", "**/*.py", "allow"),
     ("mcp", "github/delete_repo", "deny"), ("mcp", "github/get_issue", "allow"),
     ("mcp-path", "~/.ssh/id_rsa", "deny"), ("mcp-path", "README.md", "allow"),
+    # an MCP tool's relative path is judged against the working folder, a link in it followed
+    ("mcp-path", "../../.ssh/id_rsa", "deny"), ("mcp-path", "sshdir/id_rsa", "deny"),
+    ("mcp-path", "./keylink", "deny"), ("mcp-path", "../../.aws/credentials", "deny"),
+    ("mcp-path", "src/app.py", "allow"), ("mcp-path", "../../.ssh/id_rsa.pub", "allow"),
     # a shell tool run in a folder its own argument names (Qwen's run_shell_command
     # `directory`), the command naming the file alone: cat NAME / echo x > NAME
     ("dir-read", f"{HOME}/.ssh/id_rsa", "deny"), ("dir-read", f"{HOME}/.ssh/id_rsa.pub", "allow"),

@@ -41,6 +41,11 @@ _EMBEDDED = re.compile(r"""(?:~|\$HOME|\$\{HOME\})/[^\s'"`;|&<>(){}\\,]*"""
                        r"""|(?<![\w.~$}])/(?:[^\s'"`;|&<>(){}\\,/]+/)+[^\s'"`;|&<>(){}\\,]*""")
 
 
+#: an MCP tool whose name starts with one of these verbs only reads what it names
+_READS = re.compile(r"(?i)(?:read|get|list|search|find|view|show|stat|describe|head|tail|"
+                    r"directory|tree)(?:[_\-.]|$|(?<=[a-z])(?=[A-Z]))")
+
+
 def glob_rx(pattern: str) -> re.Pattern:
     """A rule glob as a regex: * and ? within a component, ** across them, [...] classes."""
     out, i, n = [], 0, len(pattern)
@@ -746,9 +751,15 @@ class PathRules:
             return hits
         if call.cls in ("mcp", "other"):
             # an other tool's path arguments (a tool with no declared file role, or one nobody
-            # declares): read and written, the strictest role a path can have
+            # declares): read and written, the strictest role a path can have; an MCP tool's
+            # too, relative ones against the working folder, but read only when its name says
+            # it reads (`read_file`, `get_file_contents`, `list_directory`, `search_files`)
+            access = {"read", "write"}
+            if call.cls == "mcp" and call.subjects and _READS.match(
+                    call.subjects[0].rsplit("/", 1)[-1]):
+                access = {"read"}
             for s in getattr(call, "paths", None) or []:
-                hits += self.hits(normalize(tool_path(s, cwd), cwd, self.home), {"read", "write"})
+                hits += self.hits(normalize(tool_path(s, cwd), cwd, self.home), access)
             for s in getattr(call, "texts", None) or []:
                 for p in self._embedded(s, cwd):
                     hits += self.hits(p, {"read", "write"})

@@ -166,6 +166,9 @@ _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "notebookPath", 
               "workspacePath",    # Qwen Code's record_artifact: a file of the workspace
               "dir_path",   # Gemini CLI 0.61.0 glob, grep_search, list_directory: the folder
               "absolute_path")   # read_file's key in earlier Qwen Code and Gemini CLI releases
+#: more keys an MCP tool names a file with (the reference filesystem server's move_file, ...)
+_MCP_PATH_KEYS = ("source", "destination", "src", "dst", "dest", "from", "to", "old_path",
+                  "new_path", "root", "cwd", "dir", "folder", "files", "filepath")
 _URL_KEYS = ("url", "urls", "uri", "query")
 #: a dispatcher's (Qwen's tool_call) keys for the tool it calls and for that tool's arguments
 _DISPATCH_NAME_KEYS = ("name", "tool_name", "toolName", "tool")
@@ -395,7 +398,14 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
     name = name if isinstance(name, str) else ""
     mcp = _mcp(name, vocab[1], mcp_servers, server_name)
     if mcp:
-        return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"], texts=_strings(args)[:50])
+        # its path arguments (a filesystem server's `path`, `paths`, `source`, `destination`,
+        # or any top-level value that looks like a path): judged against the working folder as
+        # a file tool's are (core/policy/paths.py)
+        paths = _all_str(args, _PATH_KEYS + _MCP_PATH_KEYS)
+        given = [v for a in args.values() for v in (a[:50] if isinstance(a, list) else [a])]
+        paths += [v for v in given if isinstance(v, str) and v not in paths and _pathlike(v)]
+        return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"], texts=_strings(args)[:50],
+                    paths=paths[:50])
     f = fold(name)
     found = _tool(vocab[0], f)          # _OTHER itself for a name nobody declares
     if found[1] == "dispatch":
