@@ -57,15 +57,20 @@ def _node() -> str:
     ("deny", 2, "no reading keys"),
     ("crash", 1, "denied (the guard exited 1)"),
     ("missing", None, "the guard could not run"),
+    ("early", 2, "no reading keys"),
 ])
 def test_the_plugin_throws_unless_the_wrapper_allows(tmp_path, wrapper, exit_code, thrown):
     """The plugin as OpenCode loads it (an ES module), with a stand-in wrapper: exit 0 lets the
-    call go on, any other exit throws (exit 2 with the handler's reason), and a wrapper that
-    cannot be started throws too (fails closed). The stand-in records the payload it got."""
+    call go on, any other exit throws (exit 2 with the handler's reason, also when the wrapper
+    answers without reading the call: node then reports EPIPE beside the exit status), and a
+    wrapper that cannot be started throws too (fails closed). The stand-in records the payload it got."""
     node = _node()
     w = tmp_path / "agentdeck-hook.sh"
     got = tmp_path / "payload.json"
-    if exit_code is not None:
+    if wrapper == "early":     # answers without reading its stdin (its fail-closed path)
+        w.write_text("#!/bin/sh\necho 'no reading keys' >&2\nexit 2\n")
+        w.chmod(0o755)
+    elif exit_code is not None:
         say = "echo 'no reading keys' >&2; " if exit_code == 2 else ""
         w.write_text(f"#!/bin/sh\ncat > {got}\necho \"$1\" > {got}.event\n{say}exit {exit_code}\n")
         w.chmod(0o755)
@@ -84,7 +89,7 @@ def test_the_plugin_throws_unless_the_wrapper_allows(tmp_path, wrapper, exit_cod
         assert r.stdout.strip() == "ALLOWED"
     else:
         assert r.stdout.startswith("THROWN") and thrown in r.stdout, r.stdout
-    if exit_code is not None:
+    if exit_code is not None and wrapper != "early":
         assert json.loads(got.read_text()) == {
             "hook_event_name": "tool.execute.before", "session_id": "ses_1", "call_id": "call_1",
             "tool_name": "read", "tool_input": {"filePath": "/k"}, "cwd": "/work",

@@ -7,7 +7,9 @@ tool alike), before its own permission check. The plugin runs agentdeck's wrappe
 pre-tool event with the call on stdin, in the snake_case fields the handler reads (the dialect
 part: core/targets/opencode/dialect.py), and throws unless the wrapper exits 0: OpenCode fails
 the call with the thrown message as its result. A wrapper that cannot be started throws too (the
-guard fails closed). Plain JavaScript with Node's child_process only: nothing to install.
+guard fails closed). A wrapper that answered is judged by its exit status and message even when
+the runtime reports a failed write of the call to it (Node's spawnSync sets `error` to EPIPE when
+the child exits without reading all of its stdin, as the wrapper's own fail-closed path does). Plain JavaScript with Node's child_process only: nothing to install.
 """
 from __future__ import annotations
 
@@ -49,11 +51,13 @@ export const AgentdeckGuard = async (ctx) => ({{
     const r = spawnSync(WRAPPER, [{json.dumps(WRAPPER_EVENT)}], {{
       input: payload, encoding: "utf8", maxBuffer: 8 * 1024 * 1024,
     }});
-    if (r.status === 0) return;
-    const said = (r.stderr || "").trim() || (r.stdout || "").trim();
-    if (r.error || r.status === null) {{
+    // the wrapper ran when it has an exit status: its answer counts even when writing the call
+    // to it failed (EPIPE: it answered without reading all of it, as its fail-closed path does)
+    if (typeof r.status !== "number") {{
       throw new Error(`agentdeck: the guard could not run (${{r.error ? r.error.message : r.signal}}): denied`);
     }}
+    if (r.status === 0) return;
+    const said = (r.stderr || "").trim() || (r.stdout || "").trim();
     throw new Error(said || `agentdeck: denied (the guard exited ${{r.status}})`);
   }},
 }});
