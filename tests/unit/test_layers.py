@@ -140,3 +140,24 @@ def test_a_parent_folders_file_is_reported_too(host, target, layer):
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text)
     assert [r.code for r in layer_switches(host, target, ["e"])] == ["layer-switch"]
+
+
+LOADING = [(t, layer) for t, layer in layer_kit.reported() if "LD_PRELOAD" in layer.vars]
+
+
+def test_some_layers_report_loader_variables():
+    """The .env and settings files whose variables reach the hooks' environment (Codex's and
+    Gemini CLI's .env, Claude Code's settings.local.json `env`) name loader variables."""
+    assert LOADING
+
+
+@pytest.mark.parametrize("target,layer", LOADING, ids=[f"{t}:{layer.path}" for t, layer in LOADING])
+def test_a_loader_variable_in_a_layer_is_reported(host, target, layer):
+    from agentdeck.core.targets.layers import holds
+
+    p = host.home / layer_kit.file_of(target, layer)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text('{"env": {"LD_PRELOAD": "/tmp/x.so", "NODE_OPTIONS": "--require /tmp/x.js"}}'
+                 if layer.kind == "json" else "LD_PRELOAD=/tmp/x.so\nNODE_OPTIONS=-r/tmp/x.js\n")
+    got = " ".join(holds(host, p, layer))
+    assert "LD_PRELOAD" in got and "NODE_OPTIONS" in got, got
