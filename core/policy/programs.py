@@ -2165,7 +2165,7 @@ CODE_VARS = frozenset({
     "YARN_RC_FILENAME", "BUNDLE_GEMFILE", "HGRCPATH", "GNUPGHOME", "PYTHONPYCACHEPREFIX",
     # the repository or the programs a tool runs
     "GIT_DIR", "GIT_COMMON_DIR", "GIT_EXEC_PATH", "RUSTC", "RUSTDOC",
-    "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "BUNFIG", "DENO_CONFIG", "GDBINIT",
+    "BUNFIG", "DENO_CONFIG", "GDBINIT",
 })
 #: make's variables whose value its built-in rules and recipes run as a command (`$(CC) x.c`):
 #: one given to make (its environment, `make CC=...`) is resolved as a line; any other variable

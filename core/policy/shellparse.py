@@ -1342,7 +1342,10 @@ class Resolver:
                                 if e.startswith("/"))):
                     self.unresolved(f"{name} may import {p}, written earlier in this command")
                     return
-        for t in self.tree_dirs:
+        mark = getattr(written_before, "mark", None)
+        for t, when in self.tree_dirs.items():
+            if mark is not None and when >= mark:
+                continue                  # filled by this command itself, after it imports
             if any(t == top or t.startswith(top.rstrip("/") + "/") or
                    top.startswith(t.rstrip("/") + "/") for top in dirs):
                 self.unresolved(f"{name} imports from {t}, which this command line fills")
