@@ -447,6 +447,36 @@ _NOT_EVALUATED_MORE = [
     ("PAGER=cat git log", "allow"), ("git config user.name x && git commit -m x", "allow"),
     ("npm test", "allow"), ("gdb -batch -ex run -ex bt ./a.out", "allow"), ("git log -x", "allow"),
 ]
+#: forms whose evaluation runs text the line does not show as a command: bash evaluates a
+#: variable's VALUE as an arithmetic expression (`$((x))`, `(( ))`, `let`, `[[ -eq ]]`,
+#: `declare -i`, subscripts of names given to `read`/`printf -v`/`test -v`) and `${x@P}` as a
+#: prompt; substitutions in a default, a subscript, an offset, a `<<-` heredoc, backquotes in a
+#: heredoc, a `mapfile -C` callback; a function imported from the environment. Walked when they
+#: are on the line, unresolved when a value is not a static number; arithmetic on numbers runs
+#: (spliced around a case the drill picks: _build)
+_ARITH_STRICT = [
+    ("x='a[$(rm -rf x)]'; echo $((x))", "ask"), ("x='a[$(rm -rf x)]'; (( x ))", "ask"),
+    ("x='a[$(rm -rf x)]'; let x", "ask"), ("x='a[$(cat ~/.ssh/id_rsa)]'; [[ x -eq 0 ]]", "ask"),
+    ("declare -i n; n='a[$(rm -rf x)]'", "deny"), ("echo $(( a[$(rm -rf x)] ))", "deny"),
+    ("x='$(cat ~/.ssh/id_rsa)'; echo \"${x@P}\"", "ask"), ("(( i++ ))", "ask"),
+    ("test -v 'a[$(rm -rf x)]'", "deny"), ("printf -v 'a[$(rm -rf x)]' %s 1", "deny"),
+    ("read 'a[$(rm -rf x)]' <<< 1", "deny"), ("echo ${NOPE:-$(rm -rf x)}", "deny"),
+    ("echo ${NOPE:=$(cat ~/.ssh/id_rsa)}", "deny"),
+    ("cat <<-EOF\n\t$(cat ~/.ssh/id_rsa)\n\tEOF", "deny"),
+    ("tee /dev/null <<EOF\n`rm -rf x`\nEOF", "deny"),
+    ("mapfile -C 'rm -rf x #' -c 1 arr <<< x", "deny"), ("a[$(rm -rf x)]=1", "deny"),
+    ("echo \"${a[@]:$(rm -rf x; echo 0)}\"", "deny"),
+    ("env 'BASH_FUNC_ls%%=() { rm -rf x; }' bash -c ls", "ask"),
+    ("[[ $N -gt 3 ]] && echo big", "ask"),
+]
+_ARITH_ALLOW = [
+    ("i=0; (( i++ )); echo $i", "allow"), ("for ((i=0; i<3; i++)); do echo $i; done", "allow"),
+    ("n=3; echo $((n * 2 + RANDOM % 2))", "allow"), ("let n=1+2", "allow"),
+    ("[[ 3 -gt 2 ]] && echo y", "allow"), ("declare -A m; m[key]=1; echo ${m[key]}", "allow"),
+    ("a=(1 2 3); echo ${a[1]} ${a[@]:1}", "allow"), ("echo ${NOPE:-default}", "allow"),
+    ("cat <<-EOF\n\thello $HOME\n\tEOF", "allow"), ("mapfile -t lines < README.md", "allow"),
+    ("printf -v out %s hi; echo $out", "allow"), ("test -v HOME && echo set", "allow"),
+]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a
 #: program that deletes or overwrites as a side effect writes what it acts on, and a program
@@ -984,6 +1014,10 @@ def _build() -> dict[str, list]:
     CLASSES["shell forms not evaluated"] = _splice([(c, CWD, e) for c, e in _NOT_EVALUATED],
                                                    [(c, CWD, e) for c, e in _NOT_EVALUATED_MORE],
                                                    _AT["forms"])
+    half = len(_ARITH_STRICT) // 2
+    CLASSES["shell forms not evaluated"] = _around(
+        CLASSES["shell forms not evaluated"],
+        [(c, CWD, e) for c, e in _ARITH_STRICT + _ARITH_ALLOW], "expect -c 'spawn rm -rf x'", half)
     CLASSES["links, deletions and code run elsewhere"] = _splice(
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
         _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE

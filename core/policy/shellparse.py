@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 
 from . import programs as P
 
@@ -49,6 +50,11 @@ MAX_COMMANDS = 2000
 MAX_TEXT = 256 * 1024      # a longer command line is not parsed (unresolved): the hook must answer
 MAX_ARGS = 5000            # words of one simple command
 UNKNOWN = "\0"             # stands for a part of a word whose value is not known
+#: bash's own variables that always hold a number: safe in an arithmetic context
+SHELL_NUMBERS = frozenset({"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID",
+                           "EUID", "EPOCHSECONDS", "OPTIND", "#", "?", "$", "!"})
+#: `[[ a -eq b ]]`: operators whose operands bash evaluates as arithmetic expressions
+ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 
 
 _STATEMENTS = frozenset({"subshell", "compound_statement", "pipeline", "list", "command",
@@ -168,6 +174,11 @@ class Parsed:
         self.dynamic: list[str] = []
 
 
+_NUMBER = re.compile(
+    r"\s*[+-]?\s*(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9a-zA-Z@_]+)?)\s*\Z")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
+
+
 def program_name(value: str) -> str:
     """`/bin/rm`, `./x/rm`, `\\rm` -> rm (backslashes are gone by the time a Word has a value)."""
     return posixpath.basename(value.rstrip("/")) if "/" in value else value
@@ -254,6 +265,10 @@ class Resolver:
         #: loop variables bound to a glob's matches: the glob's pattern stands for their value
         self.var_pattern: dict[str, str] = {}
         self.loop_walks = 0                 # loop bodies followed so far (LOOP_WALKS at most)
+        #: variables an arithmetic expression of this line set (a number, its value not kept)
+        self.int_known: set[str] = set()
+        self.int_vars: set[str] = set()     # `declare -i`: later assignments are arithmetic
+        self.assoc: set[str] = set()        # `declare -A`: subscripts are words, not arithmetic
 
     # -- entry
     def line(self, text: str, ctx: _Ctx) -> None:
@@ -303,9 +318,25 @@ class Resolver:
                 self.unresolved("declare -n (a name reference) is not evaluated")
             exported = n.children[0].type == "export" or any(
                 f.startswith("-") and "x" in f for f in flags.split())
+            opts = "".join(f[1:] for f in flags.split() if f.startswith(("-", "+")))
             for c in n.named_children:
                 if c.type == "variable_assignment":
+                    nm = c.child_by_field_name("name")
+                    vname = nm.text.decode("utf-8", "replace").split("[", 1)[0] if nm else ""
+                    if "i" in opts:
+                        self.int_vars.add(vname)
+                    if "A" in opts:
+                        self.assoc.add(vname)
                     self.assign(c, ctx)
+                elif c.type in ("word", "variable_name") and not c.text.startswith((b"-", b"+")):
+                    vname = c.text.decode("utf-8", "replace").split("[", 1)[0]
+                    if "i" in opts:
+                        self.int_vars.add(vname)
+                    if "A" in opts:
+                        self.assoc.add(vname)
+                    self._name_arg(self.word(c, ctx), "declare", ctx)
+                elif c.type != "word":
+                    self.word(c, ctx)
                 if exported and c.type in ("variable_assignment", "variable_name"):
                     key = (c.child_by_field_name("name") if c.type == "variable_assignment"
                            else c)
@@ -329,10 +360,20 @@ class Resolver:
                 prev = mine or prev
         elif t == "for_statement" and n.child_by_field_name("variable") is not None:
             self.for_loop(n, ctx)
+        elif t == "compound_statement" and n.children and n.children[0].type == "((":
+            for c in n.named_children:            # `(( i++ ))`: an arithmetic command
+                self._arith(c, ctx)
+        elif t == "c_style_for_statement":
+            body = n.child_by_field_name("body")
+            for c in n.named_children:
+                if body is not None and c == body:
+                    self.stmt(c, ctx)
+                elif c.type != "comment":
+                    self._arith(c, ctx)
         elif t in ("subshell", "compound_statement", "program", "list", "negated_command",
                    "if_statement", "elif_clause", "else_clause", "while_statement",
                    "do_group", "case_statement", "case_item", "for_statement",
-                   "c_style_for_statement", "function_definition", "ERROR"):
+                   "function_definition", "ERROR"):
             inner = ctx.child() if t == "subshell" else ctx.child(fn=True) \
                 if t == "function_definition" else ctx
             kids = [c for c in n.named_children
@@ -342,7 +383,13 @@ class Resolver:
                 # `a && b > f` parses as (a && b) > f: the redirection is the last command's
                 last = redirects if (t == "list" and i == len(kids) - 1) else None
                 self.stmt(c, inner, last)
-        elif t in ("test_command", "unset_command"):
+        elif t == "unset_command":
+            for c in n.named_children:       # `unset 'a[$(cmd)]'`: the subscript is evaluated
+                if c.type in ("word", "raw_string", "string", "concatenation"):
+                    self._name_arg(self.word(c, ctx), "unset", ctx)
+                else:
+                    self._test_expr(c, ctx)
+        elif t == "test_command":
             for c in n.named_children:
                 self._test_expr(c, ctx)      # substitutions inside still run
         elif t in ("comment", "heredoc_body", "file_redirect", "herestring_redirect",
@@ -405,8 +452,19 @@ class Resolver:
         """The operands of a `[ ... ]` / `[[ ... ]]` test: only read by the test (their
         substitutions still run)."""
         if n.type in TEST_EXPRESSIONS:
+            ops = [c.text.decode("utf-8", "replace") for c in n.children if c.type == "test_operator"
+                   or not c.is_named and c.type.startswith("-")]
+            double = n.parent is not None and n.parent.type == "test_command" \
+                and n.parent.children[0].type == "[["
             for c in n.named_children:
-                self._test_expr(c, ctx)
+                if c.type == "test_operator":
+                    continue
+                if n.type == "binary_expression" and double and ARITH_TESTS & set(ops):
+                    self._arith_word(self.word(c, ctx), ctx)   # `[[ $x -eq 1 ]]`
+                elif n.type == "unary_expression" and "-v" in ops:
+                    self._name_arg(self.word(c, ctx), "test -v", ctx)
+                else:
+                    self._test_expr(c, ctx)
         elif n.type not in ("test_operator", "regex", "extglob_pattern"):
             self.word(n, ctx)
 
@@ -419,8 +477,13 @@ class Resolver:
         name = n.child_by_field_name("name")
         value = n.child_by_field_name("value")
         key = name.text.decode("utf-8", "replace") if name is not None else ""
+        if name is not None and name.type == "subscript":    # `a[i]=v`: i is evaluated
+            self._subscript(name, ctx)
+            key = key.split("[", 1)[0]
         self._state_var(key)
         w = self.word(value, ctx) if value is not None else Word.lit("")
+        if key in self.int_vars:                  # `declare -i n; n=EXPR`
+            self._arith_word(w, ctx)
         self._command_var(key, w, ctx)
         ctx.vars[key] = w.value
         if key == "PATH":
@@ -456,7 +519,9 @@ class Resolver:
         """A variable whose value a program runs (P.COMMAND_VARS: `PAGER=`, `GIT_EXTERNAL_DIFF=`)
         is resolved as a line; one that makes programs load code (P.CODE_VARS) is unresolved."""
         base = key.split("[", 1)[0]
-        if base in P.CODE_VARS:
+        if base.startswith("BASH_FUNC_"):
+            self.unresolved(f"{base}= defines a shell function a child shell runs")
+        elif base in P.CODE_VARS:
             self.unresolved(f"{base}= makes programs load or run code agentdeck does not read")
         elif base in P.LOAD_PATH_VARS:
             why = self._load_path(w, ctx)
@@ -540,8 +605,12 @@ class Resolver:
                 quoted = any(c.type == "heredoc_start" and c.text[:1] in (b"'", b'"')
                              for c in n.named_children)
                 text = heredoc.text.decode("utf-8", "replace")
-                if quoted or not any(c.is_named for c in heredoc.named_children):
+                if quoted or not any(ch in text for ch in "$`"):
                     out.append(("here", Word.lit(text)))
+                elif not any(c.is_named for c in heredoc.named_children) or "`" in text:
+                    # the parser does not see substitutions in a `<<-` body or backquotes in
+                    # one: the body is read again as the double-quoted string it expands as
+                    out.append(("here", self._reparsed(text, ctx)))
                 else:
                     out.append(("here", self.word(heredoc, ctx)))
             for c in n.named_children:     # `cat <<EOF > file`
@@ -658,6 +727,8 @@ class Resolver:
             else:           # `$(echo ~/.ssh)`, `$(dirname f)`: what it prints is known exactly
                 parts.append((v, _escape(v) if quoted else v, quoted or None))
         elif t == "arithmetic_expansion":
+            for c in n.named_children:
+                self._arith(c, ctx)
             parts.append((UNKNOWN, "*", quoted))
         elif t == "brace_expression":
             parts.append((text, text, False))
@@ -673,6 +744,19 @@ class Resolver:
         """$X, ${X}, and ${X:-word} / ${X-word} when X is known; any other parameter form is
         unresolved (its value could be anything: `${x%...}`, `${x/...}`, `${!x}`, `${#x}`)."""
         names = [c for c in n.named_children if c.type in ("variable_name", "special_variable_name")]
+        ops0 = [c.type for c in n.children if not c.is_named and c.type not in ("${", "}", "$")]
+        for i, c in enumerate(n.named_children):
+            # the words inside (a default, a pattern, a subscript, an offset) still run
+            if c.type == "subscript":
+                self._subscript(c, ctx)
+            elif i and ops0[:1] in ([":"], ["@"]) or i and c.type in ("arithmetic_expansion",):
+                self._arith(c, ctx)              # `${a:OFF:LEN}`: arithmetic
+            elif i and c.type == "word" and any(ch in c.text for ch in b"`$"):
+                self._reparsed(c.text.decode("utf-8", "replace"), ctx)   # `${X:-`cmd`}`
+            elif i:
+                self._parts(c, ctx, [], True)
+        if ops0[:1] == ["@"] and "P" in ops0:
+            self.unresolved("${x@P} expands a value as a prompt (its substitutions run)")
         if not names:
             self._opaque.append(f"a parameter expansion agentdeck does not evaluate "
                                 f"({n.text.decode('utf-8', 'replace')[:40]})")
@@ -687,6 +771,145 @@ class Resolver:
                                 f"({n.text.decode('utf-8', 'replace')[:40]})")
             return None
         return value
+
+    # -- arithmetic and names bash evaluates
+    def _arith(self, n, ctx: _Ctx) -> None:
+        """An arithmetic expression (`$(( ))`, `(( ))`, `let`, a subscript, `[[ -eq ]]`): bash
+        evaluates the VALUE of every variable in it as an expression again (`x='a[$(cmd)]'`
+        runs cmd), so each variable must hold a number this line set (or one of bash's own);
+        any other is unresolved. Substitutions inside are walked as commands."""
+        t = n.type
+        if t in ("command_substitution", "process_substitution"):
+            self._parts(n, ctx, [], True)
+        elif t in ("variable_name", "special_variable_name") or t == "word" and \
+                _IDENT.match(n.text.decode("utf-8", "replace")):
+            self._arith_var(n.text.decode("utf-8", "replace"), ctx)
+        elif t == "word" or t == "number":
+            if not _NUMBER.match(n.text.decode("utf-8", "replace")):
+                self.unresolved("an arithmetic operand agentdeck does not evaluate "
+                                f"({n.text.decode('utf-8', 'replace')[:40]})")
+        elif t in ("simple_expansion", "expansion"):
+            kids = n.named_children
+            if len(kids) == 1 and kids[0].type in ("variable_name", "special_variable_name") \
+                    and all(c.type in ("$", "${", "}") for c in n.children if not c.is_named):
+                self._arith_var(kids[0].text.decode("utf-8", "replace"), ctx)   # `$x`, `${#}`
+            else:
+                self._arith_word(self.word(n, ctx), ctx)
+        elif t == "subscript":
+            self._subscript(n, ctx)
+        elif t == "variable_assignment":          # `for ((i=0; ...))`
+            name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+            if value is not None:
+                self._arith(value, ctx)
+            if name is not None and name.type == "variable_name":
+                self._int_set(name.text.decode("utf-8", "replace"), ctx)
+            elif name is not None:
+                self._arith(name, ctx)
+        elif t in ("string", "raw_string", "concatenation"):
+            self._arith_word(self.word(n, ctx), ctx)
+        else:
+            if t == "binary_expression" and n.named_children and \
+                    n.named_children[0].type == "variable_name" and \
+                    any(not c.is_named and c.type.endswith("=") and c.type not in
+                        ("==", "!=", "<=", ">=") for c in n.children):
+                # `(( i = EXPR ))`, `i += 2`: the left side is set to a number, not evaluated
+                key = n.named_children[0].text.decode("utf-8", "replace")
+                op = next(c.type for c in n.children if not c.is_named)
+                if op != "=":
+                    self._arith_var(key, ctx)
+                for c in n.named_children[1:]:
+                    self._arith(c, ctx)
+                self._int_set(key, ctx)
+                return
+            if t in ("postfix_expression", "unary_expression"):
+                for c in n.named_children:     # `i++`: i is evaluated, then holds a number
+                    self._arith(c, ctx)
+                    if c.type == "variable_name" and any(
+                            x.type in ("++", "--") for x in n.children):
+                        self._int_set(c.text.decode("utf-8", "replace"), ctx)
+                return
+            for c in n.named_children:
+                self._arith(c, ctx)
+
+    def _int_set(self, key: str, ctx: _Ctx) -> None:
+        self._state_var(key)
+        ctx.vars[key] = None
+        self.var_inner.pop(key, None)
+        self.var_pattern.pop(key, None)
+        self.int_known.add(key)
+
+    def _arith_var(self, key: str, ctx: _Ctx) -> None:
+        if key in SHELL_NUMBERS or key in self.int_known and ctx.vars.get(key, "") is None:
+            return
+        v = ctx.vars.get(key) if key in ctx.vars else None
+        if v is None or not (_NUMBER.match(v) or v.strip() == ""):
+            self.unresolved(f"an arithmetic expression over ${key}, whose value is not a "
+                            "static number (bash evaluates it as code)")
+
+    def _arith_word(self, w: "Word", ctx: _Ctx) -> None:
+        """A word whose VALUE bash evaluates as an arithmetic expression."""
+        if w.value is None:
+            self.unresolved("an arithmetic expression whose text is not known")
+        elif not _NUMBER.match(w.value):
+            self._arith_text(w.value, ctx)
+
+    def _arith_text(self, text: str, ctx: _Ctx) -> None:
+        if ctx.depth > MAX_DEPTH:
+            self.unresolved(f"nested deeper than {MAX_DEPTH} levels")
+            return
+        tree = parser().parse(("((" + text + "))").encode("utf-8", "surrogatepass"))
+        root = tree.root_node
+        kids = root.named_children
+        if root.has_error or len(kids) != 1 or kids[0].type != "compound_statement":
+            self.unresolved(f"an arithmetic expression agentdeck does not parse ({text[:40]})")
+            return
+        sub = ctx.child(depth=ctx.depth + 1)
+        sub.vars = ctx.vars
+        for c in kids[0].named_children:
+            self._arith(c, sub)
+
+    def _subscript(self, n, ctx: _Ctx) -> None:
+        """`a[i]`: the index of an indexed array is arithmetic; of a `declare -A` one, a word."""
+        name = n.child_by_field_name("name") or next(
+            (c for c in n.named_children if c.type == "variable_name"), None)
+        key = name.text.decode("utf-8", "replace") if name is not None else ""
+        for c in n.named_children:
+            if name is not None and c == name:
+                continue
+            if key in self.assoc or c.type == "word" and c.text in (b"@", b"*"):
+                self._parts(c, ctx, [], True)
+            else:
+                self._arith(c, ctx)
+
+    def _name_arg(self, w: "Word", what: str, ctx: _Ctx) -> None:
+        """A variable NAME given as a word (`read NAME`, `printf -v NAME`, `test -v NAME`,
+        `declare NAME`): bash evaluates a subscript in it (`'a[$(cmd)]'` runs cmd)."""
+        if w.value is None:
+            self.unresolved(f"{what} of a variable whose name is not static")
+            return
+        v = w.value.split("=", 1)[0] if what == "declare" else w.value
+        if "[" in v:
+            key, rest = v.split("[", 1)
+            if not rest.endswith("]"):
+                self.unresolved(f"{what} of a name agentdeck does not read ({v[:40]})")
+            elif key not in self.assoc and not rest[:-1] in ("@", "*"):
+                self._arith_text(rest[:-1], ctx)
+            elif any(ch in rest for ch in "$`"):
+                self.unresolved(f"{what} of a subscript agentdeck does not evaluate ({v[:40]})")
+
+    def _reparsed(self, text: str, ctx: _Ctx) -> "Word":
+        """A heredoc body the parser did not split: read as a double-quoted string."""
+        body = text.replace('"', '\\"')
+        tree = parser().parse(('"' + body + '"').encode("utf-8", "surrogatepass"))
+        root = tree.root_node
+        node = root.named_children[0] if root.named_children else None
+        if node is not None and node.type == "command":
+            node = node.named_children[0] if node.named_children else None
+            node = node.named_children[0] if node is not None and node.named_children else None
+        if root.has_error or node is None or node.type != "string":
+            self.unresolved("a heredoc body agentdeck does not parse")
+            return Word(None, "*")
+        return self.word(node, ctx)
 
     def _unknown_pattern(self, n) -> str:
         """The glob standing for an expansion whose value is not known: a loop variable bound
@@ -743,6 +966,8 @@ class Resolver:
                 value = c.child_by_field_name("value")
                 w = self.word(value, ctx) if value is not None else Word.lit("")
                 key = name.text.decode() if name is not None else ""
+                if name is not None and name.type == "subscript":
+                    self._subscript(name, ctx)
                 self._state_var(key)
                 self._command_var(key, w, ctx)
                 prefix[key] = w.value
@@ -811,6 +1036,7 @@ class Resolver:
             self.unresolved("env -S splits its argument into a command")
         if name in DYNAMIC_ASSIGN:
             self._dynamic_assign(name, argv, ctx)
+        self._evaluated_args(name, argv, ctx)
         tree_before = len(self.written_at)
         self._record_made(name, argv, ctx)
         as_program = self._program_run(head.value, name, ctx, written_before, tree_before)
@@ -1535,6 +1761,52 @@ class Resolver:
             ctx.vars[k] = None
             self.var_inner.pop(k, None)
             self.var_pattern.pop(k, None)
+
+    def _evaluated_args(self, name: str, argv: list[Word], ctx: _Ctx) -> None:
+        """Builtins that evaluate an argument's VALUE: `let EXPR` (arithmetic), the variable
+        names of `read`, `printf -v`, `test -v`, `unset`, `getopts` (their subscripts are
+        arithmetic) and the callback of `mapfile -C` (shell code)."""
+        args = argv[1:]
+        vals = [a.value for a in args]
+        if name == "let":
+            for a in args:
+                self._arith_word(a, ctx)
+        elif name in ("read", "unset", "getopts"):
+            opts_with_value = {"read": "adeinNptu", "unset": "", "getopts": ""}[name]
+            i, skip_first = 0, name == "getopts"
+            while i < len(args):
+                v = vals[i]
+                if v is not None and v.startswith("-") and v != "-":
+                    if any(ch in opts_with_value for ch in v[1:]) and v[-1] in opts_with_value:
+                        i += 1
+                    i += 1
+                    continue
+                if skip_first:
+                    skip_first = False
+                else:
+                    self._name_arg(args[i], name, ctx)
+                i += 1
+        elif name == "printf":
+            for i, v in enumerate(vals[:-1]):
+                if v == "-v":
+                    self._name_arg(args[i + 1], "printf -v", ctx)
+            for a in args:
+                if a.value is not None and a.value.startswith("-v") and len(a.value) > 2:
+                    self._name_arg(Word.lit(a.value[2:]), "printf -v", ctx)
+        elif name in ("test", "["):
+            for i, v in enumerate(vals[:-1]):
+                if v == "-v":
+                    self._name_arg(args[i + 1], "test -v", ctx)
+        elif name in ("mapfile", "readarray"):
+            for i, v in enumerate(vals):
+                if v is not None and v.startswith("-") and "C" in v[1:]:
+                    cb = v[v.index("C") + 2:] if not v.endswith("C") else \
+                        (vals[i + 1] if i + 1 < len(vals) else "")
+                    if cb is None:
+                        self.unresolved(f"{name} -C runs a callback that is not static")
+                    elif cb.strip():
+                        self.line(cb + " 0 line",
+                                  ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)))
 
     def find(self, argv: list[Word], ctx: _Ctx) -> None:
         vals = [a.value for a in argv[1:]]

@@ -1,0 +1,80 @@
+"""Shell forms whose evaluation runs text the line does not show as a command (bash evaluates a
+variable's value as an arithmetic expression, a prompt, a subscript of a name; substitutions
+in defaults, subscripts, offsets, `<<-` heredocs, backquotes in heredocs, `mapfile -C`
+callbacks; functions imported from the environment): walked where the text is on the line,
+unresolved where a value is not a static number (core/policy/shellparse.py)."""
+from __future__ import annotations
+
+import pytest
+
+from agentdeck.core.policy.fs import MemoryFS
+from agentdeck.core.policy.rules import Context, evaluate_doc
+from agentdeck.core.policy.vocabulary import tool_calls
+
+H = "/home/me"
+FS = MemoryFS({f"{H}/.ssh/id_rsa": "k", f"{H}/work/a.txt": "x"})
+DOC = {"unresolved": "ask",
+       "rules": [{"id": "rmrf", "tool": "shell", "command": ["rm"],
+                  "args": ["-r|-R|--recursive", "-f|--force"], "decision": "deny", "reason": "no"}],
+       "paths": [{"id": "keys", "paths": ["~/.ssh/id_*"], "access": ["read", "write"],
+                  "decision": "deny", "reason": "keys"}]}
+
+
+def decide(command: str):
+    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
+    return evaluate_doc(DOC, calls, Context(H, f"{H}/work", {"HOME": H}, FS))
+
+
+@pytest.mark.parametrize("command", [
+    "x='a[$(rm -rf x)]'; echo $((x))", "echo $(( $KEY + 1 ))",
+    "x='a[$(rm -rf x)]'; echo $(( $x + 1 ))",
+    "x='a[$(rm -rf x)]'; (( x ))", "x='a[$(rm -rf x)]'; let x", "x='a[$(rm -rf x)]'; let y=x+1",
+    "x='a[$(rm -rf x)]'; [[ x -eq 0 ]]", "[[ 1 -lt $KEY ]]",
+    "x='a[$(rm -rf x)]'; for ((i=x; i<1; i++)); do :; done", "echo $((KEY))",
+    "(( i++ ))", "[[ $N -gt 3 ]] && echo big", "x='$(rm -rf x)'; echo \"${x@P}\"",
+    "env 'BASH_FUNC_ls%%=() { rm -rf x; }' bash -c ls",
+    "x='a[$(rm -rf x)]'; echo ${arr[x]}",
+])
+def test_a_value_evaluated_as_code_is_unresolved(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "echo $(( a[$(rm -rf x)] ))", "declare -i n; n='a[$(rm -rf x)]'",
+    "declare -i n='a[$(rm -rf x)]'", "test -v 'a[$(rm -rf x)]'", "[ -v 'a[$(rm -rf x)]' ]",
+    "[[ -v a[$(rm -rf x)] ]]", "printf -v 'a[$(rm -rf x)]' %s 1", "read 'a[$(rm -rf x)]' <<< 1",
+    "read -r -p hi 'a[$(rm -rf x)]' <<< 1", "unset 'a[$(rm -rf x)]'",
+    "echo ${NOPE:-$(rm -rf x)}", "echo ${NOPE:=$(rm -rf x)}", "echo ${NOPE:+`rm -rf x`}",
+    "cat <<-EOF\n\t$(rm -rf x)\n\tEOF", "tee /dev/null <<EOF\n`rm -rf x`\nEOF",
+    "mapfile -C 'rm -rf x #' -c 1 arr <<< x", "readarray -tC 'rm -rf x #' -c 1 a <<< x",
+    "a[$(rm -rf x)]=1", "declare -A m; m[$(rm -rf x)]=1", "echo ${a[$(rm -rf x)]}",
+    "echo ${#a[$(rm -rf x)]}", "echo \"${a[@]:$(rm -rf x; echo 0)}\"",
+    "for ((i=0; i<$(rm -rf x); i++)); do :; done", "x='a[$(rm -rf x)]'; [[ 1 -lt $x ]]",
+])
+def test_substitutions_in_evaluated_positions_are_walked(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("deny", "rmrf"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "cat <<-EOF\n\t$(cat ~/.ssh/id_rsa)\n\tEOF", "echo ${NOPE:-$(cat ~/.ssh/id_rsa)}",
+    "x='a[$(cat ~/.ssh/id_rsa)]'; a[1]=1; echo ${a[1]}; read 'a[$(cat ~/.ssh/id_rsa)]' <<< 1",
+])
+def test_key_reads_in_evaluated_positions_are_denied(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("deny", "keys"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "echo $((1+2))", "i=0; (( i++ )); echo $i", "for ((i=0; i<3; i++)); do echo $i; done",
+    "n=3; echo $((n * 2 + RANDOM % 2))", "let n=1+2", "[[ 3 -gt 2 ]] && echo y",
+    "declare -i n=4; n=n+1", "declare -A m; m[key]=1; echo ${m[key]}",
+    "a=(1 2 3); echo ${a[1]} ${a[@]:1} ${#a[@]}", "echo ${NOPE:-default}",
+    "cat <<-EOF\n\thello $HOME\n\tEOF", "mapfile -t lines < a.txt", "printf -v out %s hi",
+    "read -r line <<< hi; echo $line", "test -v HOME && echo set", "i=1; a[i]=2; echo ${a[i]}",
+    "x=5; (( x > 3 )) && echo big", "echo $(( $# + 1 ))",
+])
+def test_arithmetic_on_static_numbers_runs(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
