@@ -504,6 +504,15 @@ _EFFECTS = [
 ]
 #: more effects (sed e): spliced into the class (_build)
 _EFFECTS_MORE = [("sed -n e README.md", "ask")]
+#: `..` after a symbolic link goes to the link target's parent, as the kernel does (a link on
+#: disk: ../sshdir is ~/.ssh; or one made earlier in the line); run from src/, outside the
+#: cases `agentdeck drill --matrix` picks
+_DOTDOT_AFTER_LINK = [
+    ("cat ../sshdir/../.ssh/id_rsa", "deny"),
+    ("ln -s ~/.aws ../ld && cat ../ld/../.ssh/id_rsa", "deny"),
+    ("ln -s ~/.aws ld && echo x > ld/../.ssh/authorized_keys", "deny"),
+    ("cat ../src/../README.md", "allow"), ("ln -s ../build b && cat b/../README.md", "allow"),
+]
 #: git commands that bring files into the working tree (a branch's, a remote's, a stash's, a
 #: mailbox's: programs.git_tree_write) write the work tree they act on (-C, --work-tree, the
 #: working folder): denied on a write-protected tree, unresolved where a protected path (a CLI's
@@ -1022,7 +1031,8 @@ def _build() -> dict[str, list]:
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
         _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE
                                             + _PROGRAM_FILES + _RENAMED
-                                            + _RUNS_FROM_FILES]
+                                            + _RUNS_FROM_FILES] + [
+        (c, CWD + "/src", e) for c, e in _DOTDOT_AFTER_LINK]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
                                           for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
                                           + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW

@@ -7,7 +7,8 @@ writes, and which rule protects them.
 
 A path is absolute and normalized (`~`, `$HOME`, `.`, `..`, `//`), relative ones against the
 call's cwd (or the directory a `cd` earlier in the line went to); both it and its symlink-free
-form (fs.realpath) are checked. A glob operand is expanded against the disk at decision time.
+form (fs.realpath) are checked, and a path with `..` in it also in the form the kernel opens
+(each component resolved in turn, so `..` after a link is the link target's parent). A glob operand is expanded against the disk at decision time.
 A rule's globs: `*` and `?` stay inside one path component, `**` crosses them; `except` globs
 take files out of it. A directory counts only for recursive readers and writers
 (core/policy/programs.py RECURSIVE) when a protected file lies below it.
@@ -458,9 +459,35 @@ class PathRules:
         return self.tree_hits(d, {"write"}, unknown=f"git {sub} brings files agentdeck cannot "
                                                     f"list into {d}")
 
+    def _physical(self, value: str, cwd: str) -> str | None:
+        """The path the kernel opens for a word with a `..` in it: each component resolved in
+        turn, so a `..` after a symbolic link (on disk, or made earlier in the line) goes to
+        the link target's parent, not lexically back. None when it equals the lexical form
+        or has no `..`."""
+        if ".." not in value.split("/"):
+            return None
+        start = normalize(value.split("/", 1)[0] or "/", cwd, self.home) if value[:1] in "~$" \
+            else ("/" if value.startswith("/") else normalize(".", cwd, self.home))
+        rest = value.split("/", 1)[1] if value[:1] in "~$" and "/" in value else \
+            ("" if value[:1] in "~$" else value)
+        cur = start
+        for part in rest.split("/"):
+            if part in ("", "."):
+                continue
+            if part == "..":
+                cur = posixpath.dirname(cur) or "/"
+                continue
+            nxt = posixpath.join(cur, part)
+            made = self._through_links(nxt) if self.links else None
+            cur = self.fs.realpath(made if made is not None else nxt)
+        lexical = normalize(value, cwd, self.home)
+        return None if cur == lexical else cur
+
     def _word_paths(self, w: Word, cwd: str) -> list[str]:
         if w.value is not None and not w.glob:
-            return [normalize(w.value, cwd, self.home)]
+            lex = normalize(w.value, cwd, self.home)
+            phys = self._physical(w.value, cwd)
+            return [lex] if phys is None else [lex, phys]
         pat = w.pattern
         if not pat or pat.strip("*") == "":
             return []

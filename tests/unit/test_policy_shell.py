@@ -299,3 +299,35 @@ def test_an_archive_on_disk_is_judged_by_its_members(tmp_path):
         calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
         v = evaluate_doc(doc, calls, Context(home, str(work), {"HOME": home}, fs))
         assert v.decision == decision, (command, v.reason)
+
+
+def test_dotdot_after_a_symbolic_link_goes_to_the_targets_parent(tmp_path):
+    """`..` after a link goes where the kernel goes: the link target's parent, not lexically
+    back (a link on disk, or one `ln -s` made earlier in the line); a benign `..` still runs."""
+    import os
+
+    from agentdeck.core.policy.fs import DiskFS
+
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("k")
+    (home / "dl").mkdir()
+    work = home / "project" / "work"
+    (work / "sub").mkdir(parents=True)
+    (work / "a.txt").write_text("x")
+    os.symlink(str(home / "dl"), str(work / "ld"))
+    doc = {"unresolved": "ask", "rules": [],
+           "paths": [{"id": "keys", "paths": ["~/.ssh/id_*"], "access": ["read", "write"],
+                      "decision": "deny", "reason": "keys"},
+                     {"id": "prot", "paths": ["~/project/protected/**"], "access": ["write"],
+                      "decision": "deny", "reason": "prot"}]}
+    (home / "project" / "plain").mkdir()
+    expected = {"cat ld/../.ssh/id_rsa": "deny",
+                "ln -s ../plain pl && echo pwn > pl/../protected/a.txt": "deny",
+                "echo ok > sub/../b.txt": "allow",
+                f"ln -s {home}/dl ld3 && cat ld3/../.ssh/id_rsa": "deny",
+                "cat sub/../a.txt": "allow", "cat ld/../project/work/a.txt": "allow"}
+    for command, decision in expected.items():
+        calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
+        v = evaluate_doc(doc, calls, Context(str(home), str(work), {"HOME": str(home)}, DiskFS()))
+        assert v.decision == decision, (command, v.decision, v.reason)
