@@ -44,7 +44,7 @@ from agentdeck.core.targets import registry
 from agentdeck.core.targets import dialects
 from agentdeck.core.targets.checks.hook_commands import WRAPPER_NAME
 from agentdeck.core.targets.layers import layers
-from agentdeck.core.targets.spec import HOOKS
+from agentdeck.core.targets.spec import HOOKS, PLUGIN
 from tests.registry_kit import HOOKED, home_files, shell_payload
 from tests.target_homes import target_home
 
@@ -179,7 +179,7 @@ def _destination_steps(sc: Scene, target: str) -> list[Step]:
     names the key; and the benign look-alikes, which run."""
     home = _home(target)
     fake = sc.work.parent / "fake"
-    folder = LAYER[target].split("/")[0]
+    folder = LAYER[target].split("/")[0] if "/" in LAYER[target] else None
     return [
         Step("cp into the CLI's folder", f"cp {fake}/agentdeck-hook.sh {home}", "deny",
              SELF_RULE),
@@ -189,7 +189,7 @@ def _destination_steps(sc: Scene, target: str) -> list[Step]:
         # a folder copied where the layer's folder is not yet: it becomes that folder (one
         # that is there already, as the scene's .qwen, would take the copy inside it instead)
         *([Step("folder copied as a layer", f"cp -r {fake}/layerdir {folder}", "deny",
-                SELF_RULE)] if not (sc.work / folder).exists() else []),
+                SELF_RULE)] if folder and not (sc.work / folder).exists() else []),
         # Qwen's own Edit deny refuses a shell write to the key before its hooks run
         Step("sort -o onto the key", "sort -o ~/.ssh/id_rsa notes.txt", "deny", KEYS_RULE,
              native=("qwen",)),
@@ -209,9 +209,10 @@ def _destination_fixtures(sc: Scene, target: str) -> None:
     fake = sc.work.parent / "fake"
     fake.mkdir()
     (fake / "agentdeck-hook.sh").write_text("#!/bin/sh\nexit 0\n")
-    layer_file = LAYER[target].split("/", 1)[1]
-    (fake / "layerdir" / layer_file).parent.mkdir(parents=True)
-    (fake / "layerdir" / layer_file).write_text(OFF)
+    if "/" in LAYER[target]:                 # a layer in a folder of its own (.qwen/...)
+        layer_file = LAYER[target].split("/", 1)[1]
+        (fake / "layerdir" / layer_file).parent.mkdir(parents=True)
+        (fake / "layerdir" / layer_file).write_text(OFF)
     for name, members in (("layer.tar", {LAYER[target]: OFF}),
                           ("benign.tar", {"unpacked/readme.txt": "unpacked-ok\n"})):
         with tarfile.open(fake / name, "w") as t:
@@ -221,9 +222,9 @@ def _destination_fixtures(sc: Scene, target: str) -> None:
                 t.addfile(info, io.BytesIO(text.encode()))
 
 
-#: the CLIs this test drives: those whose shell hooks run agentdeck's wrapper (OpenCode's
-#: in-process plugin is not driven here)
-TARGETS = [n for n in HOOKED if registry.spec(n).enforcement == HOOKS]
+#: the CLIs this test drives: every one whose guard runs agentdeck's wrapper, from its shell
+#: hooks or from an in-process plugin (OpenCode's tool.execute.before)
+TARGETS = [n for n in HOOKED if registry.spec(n).enforcement in (HOOKS, PLUGIN)]
 #: the file each one's hooks are registered in, relative to the home
 HOOKS_FILE = {t: home_files(t)[1] for t in TARGETS}
 
@@ -245,6 +246,9 @@ def _mcp_call(target: str, tool: str, args: dict) -> tuple[str, dict]:
         return "tool_call", {"name": f"mcp__files__{tool}", "arguments": args}
     if target == "gemini":                 # mcp_<server>_<tool>, names as they are
         return f"mcp_files_{tool}", args
+    naming = registry.part(target, "dialect").MCP_NAMES
+    if naming.guess == "servers":        # no prefix says it: <server><sep><tool> (files_read_file)
+        return f"{naming.prefix}files{naming.sep}{tool}", args
     return ("files-{}" if target == "copilot" else "mcp__files__{}").format(tool), args
 
 
