@@ -131,6 +131,11 @@ class _Rule:
                     return cand
             comps = g.split("/")
             for k, c in enumerate(comps[:-1]):
+                # only where the glob lets any folder come before that name (`**/`): an
+                # absolute glob's folder names (`/home/alice/.claude/...`) say nothing of a
+                # tree at another folder of the same name (~/src/alice)
+                if "**" not in comps[:k]:
+                    continue
                 if c == base and not any(ch in c for ch in "*?["):
                     cand = d + "/" + _concrete("/".join(comps[k + 1:]))
                     if self.covers(cand):
