@@ -517,20 +517,16 @@ class PathRules:
         """The files inline code can name relative to the working folder (programs.code_paths):
         a word with a `/` or a `.` in it (`../.env`, `settings.json`), and a bare word that is
         a file there now; `.` and `..` alone name a folder, not a file in it."""
-        out = []
-        for w in P.code_paths(text):
-            if w in (".", ".."):
-                continue
-            p = normalize(w, cwd, self.home)
-            if "/" in w or "." in w or self.fs.exists(p):
-                out.append(p)
-        return out
+        return self._named_files(P.code_paths(text), cwd)
 
     def _value_paths(self, value: str, cwd: str) -> list[str]:
         """The files a value given to a program can name (programs.names_paths), judged as
-        inline code's literals are: a word with a `/` or a `.` in it, or a file there now."""
+        inline code's literals are."""
+        return self._named_files(P.names_paths(value), cwd)
+
+    def _named_files(self, words, cwd: str) -> list[str]:
         out = []
-        for w in P.names_paths(value):
+        for w in words:
             if w in (".", ".."):
                 continue
             p = normalize(w, cwd, self.home)
