@@ -70,7 +70,7 @@ def test_one_plan_shows_every_target(ghost):
     assert plan.targets == ALL
     for t in ALL:
         assert plan.for_target(t), t
-        assert {"hooks", "skills"} <= set(plan.info[t]), t
+        assert plan.output[t].hooks is not None and "skills" in plan.info[t], t
         assert plan.output[t].mcp is not None, t
     from agentdeck.core.render import render_plan
     text = render_plan(plan, ghost, titles={t: targets.get(t).title for t in ALL})
