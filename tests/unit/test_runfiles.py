@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+from tests.ci_rule import missing_tool
+
 from agentdeck.core.policy import runfiles
 from agentdeck.core.policy.compiled import compile_policy
 from agentdeck.core.policy.fs import DiskFS
@@ -49,8 +51,9 @@ def test_package_json_scripts_written_earlier_are_judged(home):
     assert _decide(home, proj, "npm test").decision == "ask"
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="git is part of the test image")
 def test_git_aliases_config_and_hooks_written_earlier_are_judged(home):
+    if shutil.which("git") is None:
+        missing_tool("git is not on PATH (this test makes a real repository)")
     repo = home / "repo"
     repo.mkdir()
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
