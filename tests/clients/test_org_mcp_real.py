@@ -61,7 +61,17 @@ def _user_servers(target: str, names: tuple[str, ...]) -> tuple[dict[str, str], 
         files["home/.copilot/settings.json"] = json.dumps(
             {"allowedMcpServers": [{"serverName": n} for n in names], "deniedMcpServers": []})
         return files, []
+    if target == "gemini":              # the user's own settings name both servers allowed and
+        files["home/.gemini/settings.json"] = json.dumps(    # none excluded
+            {**org_kit.GEMINI_AUTH, "mcpServers": {n: _server(n) for n in names},
+             "mcp": {"allowed": list(names), "excluded": []}})
+        return files, []
     raise AssertionError(f"no recipe for {target}'s user MCP configuration in this test")
+
+
+#: the command-line flag a CLI's org facts name as undoing its org MCP lists on one run (a stated
+#: limit), by target: the test below proves the limit is real
+RUN_FLAG = "--allowed-mcp-server-names"
 
 
 def _org_lists(key: str) -> list[str]:
@@ -71,9 +81,11 @@ def _org_lists(key: str) -> list[str]:
             and key in registry.part(n, "org").FACTS.keys]
 
 
-def _turn(target: str, clients, org: str) -> tuple[dict, dict[str, bool]]:
+def _turn(target: str, clients, org: str, more: tuple[str, ...] = ()
+          ) -> tuple[dict, dict[str, bool]]:
     names = ("denied", "allowed")
     mine, flags = _user_servers(target, names)
+    flags = [*flags, *more]
     files = {**_profile(org), **mine}
     apply = f"{AGENTDECK} org apply --yes -p mcporg {ROOT_HOME}"
     plan = f"{AGENTDECK} org plan -p mcporg {ROOT_HOME}"
@@ -141,3 +153,15 @@ def test_org_uninstall_gives_copilot_s_managed_settings_back_byte_for_byte(clien
     assert json.loads(during["out"]) == {"model": "gpt-5.4",
                                          "deniedMcpServers": [{"serverName": "denied"}]}
     assert before["out"] == after["out"]
+
+
+@pytest.mark.parametrize("target", [t for t in _org_lists("mcp_denied")
+                                    if RUN_FLAG in registry.part(t, "org").FACTS.undone_by])
+def test_the_run_flag_the_facts_name_does_undo_the_org_mcp_lists(clients, need, target):
+    """The limit the org facts state, tried: the user names both servers on the command line,
+    and the denied one starts. If this fails, the CLI closed the gap: drop the limit."""
+    need(target)
+    res, started = _turn(target, clients, '[org]\nmcp_denied = ["denied"]\n',
+                         more=(RUN_FLAG, "denied,allowed"))
+    _check(res)
+    assert started == {"denied": True, "allowed": True}, (started, res["stderr"][-2000:])

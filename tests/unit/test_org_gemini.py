@@ -170,8 +170,22 @@ def test_the_plan_notes_what_gemini_cannot_hold(home, root, capsys):
     out = capsys.readouterr().out
     for word in ("hooksConfig.disabled", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "Security Warning",
                  "managed_hooks_only: Gemini CLI has no such switch", "no_bypass: not written",
-                 "MCP lists are not written", "admin-tier policy rules"):
+                 "mcp.excluded / mcp.allowed", "--allowed-mcp-server-names",
+                 "admin-tier policy rules"):
         assert word in out, (word, out)
+
+
+def test_the_org_mcp_lists_are_the_system_file_s_mcp_keys_and_plan_empty_after(home, root,
+                                                                              capsys):
+    """[org] mcp_denied / mcp_allowed: mcp.excluded and mcp.allowed (the allowlist without the
+    denied names); a real turn holding them is tests/clients/test_org_mcp_real.py."""
+    flags = ("--mcp-deny", "fs", "--mcp-allow", "docs", "--mcp-allow", "fs")
+    assert org("apply", "--yes", "-t", "gemini", *flags, home=home, root=root) == 0
+    capsys.readouterr()
+    assert org("plan", "-t", "gemini", *flags, home=home, root=root) == 0
+    assert "Everything is in sync" in capsys.readouterr().out
+    doc = json.loads((root / LAYER).read_text())
+    assert doc["mcp"] == {"excluded": ["fs"], "allowed": ["docs"]}
 
 
 def test_the_drill_tries_only_what_was_observed_to_hold():

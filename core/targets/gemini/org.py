@@ -78,6 +78,10 @@ FACTS = OrgFacts(
     keys=frozen_map({
         # pinned in the highest layer: the user's and a project's false then leave it running
         "hooks_on": GEMINI.hooks_enabled_key,
+        # [org] mcp_denied / mcp_allowed: the system file's mcp.excluded (merged with every
+        # layer's) and mcp.allowed (intersected with every layer's)
+        "mcp_denied": ("mcp", "excluded"),
+        "mcp_allowed": ("mcp", "allowed"),
     }),
     limits=(
         "the org hook's name (\"agentdeck-org\") in hooksConfig.disabled of the user's "
@@ -100,12 +104,17 @@ FACTS = OrgFacts(
         "covers a handler that cannot start)",
         "no managed-hooks-only switch: the user's own hooks still run beside the org hook (a "
         "deny from either wins)",
+        "the MCP lists (mcp.excluded, mcp.allowed) hold against the user's and a project's own "
+        "lists, but --allowed-mcp-server-names on a run replaces both (a server named there "
+        "starts), and GEMINI_CLI_SYSTEM_SETTINGS_PATH undoes them with the whole file",
     ),
     undone_by=frozen_map({
         "hooksConfig.disabled": "the org hook's name in the user's or a trusted folder's "
                                 "hooksConfig.disabled (merged from every layer)",
         GEMINI.system_settings_env: "set by the user, another file is the system settings "
                                     "file",
+        "--allowed-mcp-server-names": "on a run: the org MCP lists are replaced by the names "
+                                      "given",
         "insecure /etc/gemini-cli": "a file or folder on the path not root's, or writable by "
                                     "group or others: Gemini skips the layer",
     }),
@@ -119,11 +128,20 @@ ALLOW = """echo '{"decision":"allow"}'"""
 
 def layer_doc(req: LayerRequest) -> dict:
     """The system file: hooksConfig.enabled pinned true (the user's and a project's false lose
-    to it), and the org BeforeTool hook, named, with its timeout in milliseconds."""
-    return {"hooksConfig": {"enabled": True},
-            "hooks": {FACTS.pre_tool_event: [
-                {"hooks": [{"name": HOOK_NAME, "type": "command", "command": req.command,
-                            "timeout": int(req.timeout) * 1000}]}]}}
+    to it), the org BeforeTool hook, named, with its timeout in milliseconds, and the [org]
+    MCP lists as mcp.excluded / mcp.allowed."""
+    doc: dict = {"hooksConfig": {"enabled": True},
+                 "hooks": {FACTS.pre_tool_event: [
+                     {"hooks": [{"name": HOOK_NAME, "type": "command", "command": req.command,
+                                 "timeout": int(req.timeout) * 1000}]}]}}
+    mcp: dict = {}
+    if req.mcp_denied:
+        mcp["excluded"] = sorted(req.mcp_denied)
+    if req.mcp_allowed_kept is not None:
+        mcp["allowed"] = list(req.mcp_allowed_kept)
+    if mcp:
+        doc["mcp"] = mcp
+    return doc
 
 
 def layer_item(req: LayerRequest, view) -> Desired:
@@ -275,8 +293,8 @@ def layer_notes(req: LayerRequest) -> list[str]:
                      "control, not a local file); the org hook and the admin rules run under "
                      "--yolo")
     if req.mcp_denied or req.mcp_allowed is not None:
-        notes.append("the MCP lists are not written for Gemini CLI (mcp.allowed / mcp.excluded "
-                     "in the system file were not observed as an org layer)")
+        notes.append("the MCP lists are the system file's mcp.excluded / mcp.allowed, matched "
+                     "by the name the user gives a server: " + FACTS.limits[-1])
     return notes
 
 
