@@ -66,6 +66,12 @@ def _user_servers(target: str, names: tuple[str, ...]) -> tuple[dict[str, str], 
             {**org_kit.GEMINI_AUTH, "mcpServers": {n: _server(n) for n in names},
              "mcp": {"allowed": list(names), "excluded": []}})
         return files, []
+    if target == "opencode":            # the user's own opencode.json: both servers, enabled
+        files[f"{org_kit.OPENCODE_HOME}/opencode.json"] = json.dumps(
+            {"mcp": {n: {"type": "local", "enabled": True,
+                         "command": [_server(n)["command"], *_server(n)["args"]]}
+                     for n in names}})
+        return files, []
     raise AssertionError(f"no recipe for {target}'s user MCP configuration in this test")
 
 
@@ -110,7 +116,8 @@ def _check(res: dict) -> None:
 @pytest.mark.parametrize("target", _org_lists("mcp_denied"))
 def test_a_denied_mcp_server_does_not_start_under_the_org_layer(clients, need, target):
     need(target)
-    res, started = _turn(target, clients, '[org]\nmcp_denied = ["denied"]\n')
+    # "ghost" is configured nowhere: a name the user does not have must not break the layer
+    res, started = _turn(target, clients, '[org]\nmcp_denied = ["denied", "ghost"]\n')
     _check(res)
     assert started == {"denied": False, "allowed": True}, (started, res["stderr"][-2000:])
 

@@ -171,8 +171,19 @@ def test_the_plan_notes_what_opencode_cannot_hold(home, root, capsys):
     out = capsys.readouterr().out
     for word in ("--pure", "OPENCODE_PURE", "OPENCODE_TEST_MANAGED_CONFIG_DIR",
                  "no permission rule is written", "managed_hooks_only: OpenCode has no such",
-                 "no_bypass: OpenCode has no bypass mode", "MCP lists are not written"):
+                 "no_bypass: OpenCode has no bypass mode", "mcp_allowed is not written"):
         assert word in out, (word, out)
+
+
+def test_org_mcp_denied_is_each_name_s_enabled_false_in_the_managed_file(home, root, capsys):
+    """A real turn holding it: tests/clients/test_org_mcp_real.py."""
+    flags = ("--mcp-deny", "fs", "--mcp-deny", "web")
+    assert org("apply", "--yes", "-t", "opencode", *flags, home=home, root=root) == 0
+    capsys.readouterr()
+    assert org("plan", "-t", "opencode", *flags, home=home, root=root) == 0
+    assert "Everything is in sync" in capsys.readouterr().out
+    doc = json.loads((root / LAYER).read_text())
+    assert doc["mcp"] == {"fs": {"enabled": False}, "web": {"enabled": False}}
 
 
 def test_the_drill_tries_only_what_was_observed_to_hold():

@@ -91,7 +91,15 @@ FACTS = OrgFacts(
         "effect; an opencode.jsonc there is read after it and is the administrator's",
         "no managed-hooks-only switch: the user's own plugins still run (before the org "
         "plugin, which judges the arguments they leave)",
+        "[org] mcp_denied is each name's \"enabled\": false in the managed file (merged after "
+        "the user's and a project's entry of that name); OpenCode has no allowlist, so "
+        "mcp_allowed is not written; MCP servers are matched by the name the user gives them",
     ),
+    keys=frozen_map({
+        # [org] mcp_denied: {"enabled": false} under each name in the managed file, merged
+        # after the user's and a project's entries of that name
+        "mcp_denied": ("mcp", "<name>", "enabled"),
+    }),
     undone_by=frozen_map({
         OPENCODE.pure_flag: "on the user's command line: no external plugin loads",
         OPENCODE.pure_env: "set by the user: no external plugin loads",
@@ -107,10 +115,14 @@ FACTS = OrgFacts(
 def layer_doc(req: LayerRequest) -> dict:
     """The managed file: the org plugin, its options the org hook's command line and timeout
     (the plugin reads them; the command is in the file the doctor checks). "$schema" so that an
-    OpenCode run by root does not write it into the file."""
-    return {OPENCODE.schema_key: OPENCODE.schema_url,
-            OPENCODE.plugin_key: [[PLUGIN_SPEC, {"command": req.command,
-                                                 "timeout_ms": int(req.timeout) * 1000}]]}
+    OpenCode run by root does not write it into the file. [org] mcp_denied: each name's
+    "enabled": false."""
+    doc: dict = {OPENCODE.schema_key: OPENCODE.schema_url,
+                 OPENCODE.plugin_key: [[PLUGIN_SPEC, {"command": req.command,
+                                                      "timeout_ms": int(req.timeout) * 1000}]]}
+    if req.mcp_denied:
+        doc["mcp"] = {n: {"enabled": False} for n in sorted(req.mcp_denied)}
+    return doc
 
 
 def layer_item(req: LayerRequest, view) -> Desired:
@@ -181,8 +193,7 @@ def layer_notes(req: LayerRequest) -> list[str]:
         notes.append("no_bypass: OpenCode has no bypass mode to refuse (--auto approves asks; "
                      "the org plugin runs under it)")
     if req.mcp_denied or req.mcp_allowed is not None:
-        notes.append("the MCP lists are not written for OpenCode (a later layer's \"enabled\" "
-                     "was not tried against the managed file)")
+        notes.append(FACTS.limits[-1])
     return notes
 
 
