@@ -181,7 +181,19 @@ SHELL_STARTUP = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logou
                  "~/.zlogout", "~/.kshrc", "~/.mkshrc", "~/.cshrc", "~/.tcshrc", "~/.login",
                  "~/.config/fish/config.fish", "~/.config/fish/conf.d/**",
                  "~/.config/fish/functions/**", "~/.pam_environment",
-                 "~/.config/environment.d/**")
+                 "~/.config/environment.d/**",
+                 # the start-up files of programs a later, innocent-looking call runs: Python's
+                 # user site (a .pth line starting with `import` and usercustomize.py run in
+                 # every interpreter that is not a venv's or -I/-s), IPython's startup folder,
+                 # curl's and wget's default options (an option there reads or sends a file),
+                 # tmux's, sqlite3's, psql's and irb's start-up commands, the desktop session's
+                 # autostart entries and the user's systemd units
+                 "~/.local/lib/python3*/site-packages/*.pth",
+                 "~/.local/lib/python3*/site-packages/usercustomize.py",
+                 "~/.ipython/profile_*/startup/**", "~/.curlrc", "~/.config/curlrc",
+                 "~/.wgetrc", "~/.tmux.conf", "~/.config/tmux/tmux.conf", "~/.sqliterc",
+                 "~/.psqlrc", "~/.irbrc", "~/.config/autostart/**",
+                 "~/.config/systemd/user/**")
 
 
 def self_protection(host, target: str, root=None) -> list[str]:
@@ -251,8 +263,14 @@ def _base_stdlib(host, cfg: Path) -> list[str]:
     major_minor = ".".join(version.split(".")[:2])
     if not (os.path.isabs(home) and re.fullmatch(r"\d+\.\d+", major_minor)):
         return []
-    lib = f"{os.path.dirname(home.rstrip('/'))}/lib/python{major_minor}"
-    return [lib + "/**", lib]
+    prefix = os.path.dirname(home.rstrip('/'))
+    lib = f"{prefix}/lib/python{major_minor}"
+    # and what the interpreter loads before any of it: the zipped standard library first on
+    # sys.path even under -I (absent, so a file made there is imported: a sitecustomize.py in
+    # it ran), the interpreter binary the venv's python links to, and its shared library
+    return [lib + "/**", lib, f"{prefix}/lib/python{major_minor.replace('.', '')}.zip",
+            f"{home.rstrip('/')}/python{major_minor}", f"{home.rstrip('/')}/python3",
+            f"{prefix}/lib/libpython{major_minor}*"]
 
 
 def _guarded(host, g) -> list[str]:

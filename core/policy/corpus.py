@@ -134,7 +134,10 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            # and the package this code runs from, which `pip uninstall agentdeck` removes)
            "/opt/agentdeck/venv/**", "/opt/agentdeck/venv", OWN_PACKAGE + "/core/**",
            # files that start programs: Copilot's LSP servers; the shell's start-up files
-           "~/.copilot/lsp-config.json", "**/.github/lsp.json", *SHELL_STARTUP]
+           "~/.copilot/lsp-config.json", "**/.github/lsp.json", *SHELL_STARTUP,
+           # files a CLI starts programs from without a tool call: agents, snapshots, tools
+           "~/.claude/shell-snapshots/**", "~/.claude/agents/**", "**/.claude/agents/**",
+           "~/.config/opencode/tool/**", "**/.github/agents/**", "~/.qwen/agents/**"]
 MCP_SERVERS = ["github"]
 
 _RM_FORMS = [
@@ -614,8 +617,21 @@ _STARTUP_SELF = [
     "echo 'git(){ rm -rf x; }' >> ~/.bashrc", "printf 'export OPENCODE_PURE=1\\n' >> ~/.profile",
     "echo '{\"lspServers\": {}}' > ~/.copilot/lsp-config.json",
     "mkdir -p .github && echo '{}' > .github/lsp.json",
+    # the files a CLI sources or starts from without a tool call: Claude Code's shell snapshot
+    # and agents, OpenCode's custom tools, Copilot's and Qwen Code's agents; and the start-up
+    # files of programs a later call runs (Python's user site, tmux, curl)
+    "echo 'git(){ cat k; }' >> ~/.claude/shell-snapshots/snapshot-bash-1-x.sh",
+    "printf -- '---\\nmcpServers:\\n---\\n' > ~/.claude/agents/helper.md",
+    "mkdir -p .claude/agents && cp /tmp/a.md .claude/agents/",
+    "mkdir -p ~/.config/opencode/tool && echo 'x' > ~/.config/opencode/tool/notes.js",
+    "cp /tmp/a.md .github/agents/a.agent.md", "cp /tmp/a.md ~/.qwen/agents/",
+    "echo 'import os' > ~/.local/lib/python3.11/site-packages/x.pth",
+    "echo 'run-shell \"x\"' >> ~/.tmux.conf", "echo 'output = x' > ~/.curlrc",
 ]
-_STARTUP_ALLOW = ["source ~/.bashrc", ". ~/.profile", "grep PATH ~/.bashrc"]
+_STARTUP_ALLOW = ["source ~/.bashrc", ". ~/.profile", "grep PATH ~/.bashrc",
+                  "cat ~/.claude/agents/helper.md", "ls ~/.config/opencode/tool",
+                  "cat ~/.tmux.conf", "echo x > ~/.local/lib/python3.11/site-packages/m.py",
+                  "pip install --user requests"]
 #: a program renamed or copied on PATH is judged by what it is: a program word the line made as
 #: a copy or link of a program runs that program (its path, or its name: PATH may find it); a
 #: program word under a folder the line fills with files it cannot list, a name a PATH changed

@@ -86,6 +86,22 @@ def test_the_venvs_base_standard_library_is_protected(venv_outside_home, cfg, li
     assert _decide(host, venv, f"cat {lib}/os.py")[0] == "allow"
 
 
+@pytest.mark.parametrize("target", [
+    "/opt/py/3.12.4/lib/python312.zip", "/opt/py/3.12.4/bin/python3.12",
+    "/opt/py/3.12.4/bin/python3", "/opt/py/3.12.4/lib/libpython3.12.so.1.0"])
+def test_what_the_base_interpreter_loads_first_is_protected(venv_outside_home, target):
+    """Before the standard library: the zipped one (first on sys.path under -I, and absent, so
+    a zip made there with a sitecustomize.py runs in the handler), the binary the venv's python
+    links to and its shared library."""
+    host, venv = venv_outside_home
+    (venv / "pyvenv.cfg").write_text("home = /opt/py/3.12.4/bin\nversion = 3.12.4\n")
+    assert _decide(host, venv, f"python3 -m zipfile -c {target} s.py") == (
+        "deny", "agentdeck-self")
+    assert _decide(host, venv, f"cp /tmp/x {target}") == ("deny", "agentdeck-self")
+    assert _decide(host, venv, f"ls -l {target}")[0] == "allow"
+
+
 def test_a_pyvenv_cfg_without_a_version_adds_nothing(venv_outside_home):
     host, venv = venv_outside_home
-    assert not [p for p in self_protection(host, NAMES[0]) if "/lib/python" in p]
+    assert not [p for p in self_protection(host, NAMES[0])
+                if "/lib/python" in p and not p.startswith("~/")]     # the base's, not the user site

@@ -41,8 +41,14 @@ LAYERS = (
 #: files naming programs Claude Code 2.1.332 starts by itself: a project's .mcp.json servers
 #: (once approved: enabledMcpjsonServers), plugins (their hooks and MCP servers), the managed
 #: settings folder; and ~/.claude.json's mcpServers (guarded_paths: a server written there ran
-#: at the next start, with no tool call, in a real turn)
-STARTS = ("**/.mcp.json", "plugins/**", "plugins", "/etc/claude-code/**")
+#: at the next start, with no tool call, in a real turn); agent definitions and skills (their
+#: frontmatter's mcpServers and hooks: an agent's MCP server written by a Bash call ran when the
+#: next session called the agent, red team round 3); and the session's shell snapshot and
+#: session-env scripts, which Claude sources before every Bash call (a function appended there
+#: ran in place of `git status` in the same session)
+STARTS = ("**/.mcp.json", "plugins/**", "plugins", "/etc/claude-code/**",
+          "agents/**", "agents", "**/.claude/agents/**", "skills/**", "skills",
+          "**/.claude/skills/**", "shell-snapshots/**", "session-env/**")
 GUARDED = guarded(("settings.json", "settings.local.json", "agentdeck-hook.sh",
                    "**/.claude/settings.json", "**/.claude/settings.local.json", *STARTS), LAYERS)
 

@@ -54,7 +54,9 @@ STARTS = ("mcp-config.json", "**/.mcp.json", "**/.github/mcp.json", "**/.github/
           # its LSP servers (home and a repository's), started when its `lsp` tool is used: a
           # command written there ran with no hook in a real turn of 1.0.102; and the plugins
           # it installs (their MCP servers and hooks)
-          "lsp-config.json", "**/.github/lsp.json", "installed-plugins", "installed-plugins/**")
+          "lsp-config.json", "**/.github/lsp.json", "installed-plugins", "installed-plugins/**",
+          # custom agents: their frontmatter's mcp-servers start when the agent runs
+          "agents/**", "agents", "**/.github/agents/**")
 GUARDED = guarded(("hooks/**", "settings.json", "hooks", "agentdeck-hook.sh",
                    "**/.github/copilot/settings.json", "**/.github/copilot/settings.local.json",
                    *STARTS), LAYERS)

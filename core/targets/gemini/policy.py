@@ -70,7 +70,9 @@ LAYERS = (
 #: (a server named enabled there starts), the user's policy files (rules of the CLI's own
 #: policy engine) and the system folder with its admin policies
 STARTS = ("extensions/**", "extensions", "mcp-server-enablement.json", "policies/**",
-          "/etc/gemini-cli/**")
+          "/etc/gemini-cli/**",
+          # local agent definitions: an agent's mcp_servers start when the agent runs
+          "agents/**", "agents", "**/.gemini/agents/**")
 GUARDED = guarded(("settings.json", "agentdeck-hook.sh", "trustedFolders.json",
                    "**/.gemini/settings.json", ".env", "**/.gemini/.env", *STARTS), LAYERS)
 

@@ -55,7 +55,11 @@ LAYERS = (
 #: plugin/ and plugins/ (docs/facts/opencode.md section 2; a plugin planted in plugin/ ran in a
 #: real turn), a project's opencode.jsonc (beside its opencode.json, a LAYER: either lists
 #: plugins), and the managed folder /etc/opencode
-STARTS = ("plugins/**", "plugins", "plugin/**", "plugin", "**/opencode.jsonc", "/etc/opencode/**")
+STARTS = ("plugins/**", "plugins", "plugin/**", "plugin", "**/opencode.jsonc", "/etc/opencode/**",
+          # custom tools: OpenCode imports every tool/*.js|ts and tools/*.js|ts of its config
+          # folders at start (code run in its process, outside the plugin: a tool file written
+          # by a shell call ran at the next session's start, red team round 3)
+          "tool/**", "tool", "tools/**", "tools")
 GUARDED = guarded(("agentdeck-hook.sh", "config.json", "opencode.json", "opencode.jsonc",
                    *STARTS), LAYERS)
 

@@ -70,7 +70,11 @@ LAYERS = (
 #: files naming programs Qwen Code 0.24.4 starts by itself beyond settings.json's mcpServers
 #: (guarded above): extensions (their hooks and MCP servers; an extension's hook answering
 #: allow was observed to run beside agentdeck's: docs/facts/qwen.md) and the system folder
-STARTS = ("extensions/**", "extensions", "/etc/qwen-code/**")
+STARTS = ("extensions/**", "extensions", "/etc/qwen-code/**",
+          # subagents (their frontmatter's mcpServers), skills and hook files: the folders
+          # Qwen Code 0.24.4 itself lists as its configuration a model must not change
+          "agents/**", "agents", "**/.qwen/agents/**", "skills/**", "**/.qwen/skills/**",
+          "**/.qwen/hooks/**")
 GUARDED = guarded(("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json", ".env",
                    "**/.qwen/.env", *STARTS), LAYERS)
 
