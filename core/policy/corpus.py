@@ -1030,7 +1030,7 @@ def _build() -> dict[str, list]:
         "rm -rf ~/.local/state/agentdeck", 2)
     CLASSES["the guard's own files"] = _around(
         CLASSES["the guard's own files"], [(c, CWD, "deny") for c in _STARTUP_SELF],
-        "rm -rf ~/.local/state/agentdeck", 2)
+        "rm -rf ~/.local/state/agentdeck", 5)  # 5 before: the drill picks stay
     CLASSES["layers that switch hooks off"] = ([(c, CWD, "deny") for c in _HOOK_OFF_WRITES]
                                                + [(c, CWD, "deny") for c in _LAYER_MORE]
                                                + [(c, CWD, "deny") for c in _INTO_FOLDERS_LAYERS]
