@@ -47,3 +47,12 @@ def disable_all_effect(cli: str, stops: bool, version: str) -> str:
         return f"{cli} runs none of these hooks while it is true"
     return (f"{cli} {version} still runs these hooks (observed in a real turn): the setting does "
             "not switch them off")
+
+
+def disable_all_pin_reason(cli: str, stops: bool, version: str) -> str:
+    """Why agentdeck pins ``disableAllHooks`` to false (the plan item's reason), true to the CLI's
+    observed fact for ``version`` (see disable_all_effect)."""
+    if stops:
+        return "agentdeck keeps this false: true would silently turn off every hook, ours included"
+    return ("agentdeck keeps this false: the settings schema says true turns off every hook, ours "
+            f"included, though {cli} {version} still runs them (observed in a real turn)")

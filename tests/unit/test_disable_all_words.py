@@ -47,3 +47,23 @@ def test_copilot_fact_is_that_it_still_runs_them():
     real turn)."""
     stopping = {t for t, f in facts_by_target().items() if f.disable_all_stops_user_hooks}
     assert stopping != set(facts_by_target())      # at least one CLI ignores it (Copilot 1.0.102)
+
+
+def test_the_pinned_items_reason_says_the_same_fact(host):
+    """A plan that pins disableAllHooks to false says why in the fact's terms: for a CLI that
+    still runs its hooks with it true (Copilot 1.0.102), not "true would silently turn off every
+    hook" (issue 31.2: the plan item and the app's Plan and Keys details said so)."""
+    pinned = {}
+    for spec in registry.TARGETS:
+        plan = engine.build_plan(host, "default", [spec.name])
+        for item in plan.items:
+            if item.label == "disableAllHooks":
+                pinned[spec.name] = item.reason
+    assert pinned, "no target pins disableAllHooks: this test checks nothing"
+    for target, reason in pinned.items():
+        f = facts_by_target()[target]
+        stops = f.disable_all_stops_user_hooks
+        assert ("would silently turn off every hook" in reason) is stops, (target, reason)
+        assert ("still runs them" in reason) is (not stops), (target, reason)
+        if not stops:
+            assert f.verified_versions[1] in reason, (target, reason)

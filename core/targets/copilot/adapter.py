@@ -57,6 +57,7 @@ from ...manifest import Manifest, entry_id
 from ...model import Profile
 from . import browser as browser_mod
 from .. import skills, takeover
+from ..hook_events import disable_all_pin_reason
 from . import agents, directives
 from . import hooks as copilot_hooks
 from . import mcp as mcp_copilot
@@ -179,7 +180,8 @@ class CopilotTarget(Target):
         path = SPEC.home(host) / "settings.json"
         st.add(Desired(T, path, "key", False, key=("disableAllHooks",), fmt="jsonc", pinned=True,
                        label="disableAllHooks", group="settings",
-                       reason="agentdeck keeps this false: true would silently turn off every hook, ours included"))
+                       reason=disable_all_pin_reason("Copilot CLI", COPILOT.disable_all_stops_user_hooks,
+                                                     COPILOT.verified_versions[1])))
         native = dict(profile.native.get("copilot/settings.json", {}))
         for key, why in RESERVED_SETTINGS.items():
             if key in native:
