@@ -82,3 +82,20 @@ async def test_the_header_says_when_a_cli_moved_since_its_facts(empty_host, make
                 assert f"{t} {facts} (" not in header, header
             else:
                 assert f"(facts {facts}, not drilled)" in header.split(f"{t} ", 1)[1], header
+
+
+async def test_every_installed_clis_version_is_seen_at_80_columns(demo_host, make_app):
+    """With every CLI installed, the versions take as many header lines as they need at 80
+    columns: none is cut off the screen's edge (issue 31.6: opencode and gemini were)."""
+    from agentdeck.core.targets import registry
+
+    app = make_app(demo_host, version_probe=lambda host, target: "10.20.300")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        widget = main_screen(app).query_one("#host-header")
+        lines = plain(widget.render()).splitlines()
+        assert all(len(line) <= widget.content_size.width for line in lines), lines
+        assert widget.size.height == len(lines) > 2
+        shown = " ".join(lines[1:])
+        for spec in registry.TARGETS:
+            assert f"{spec.name} 10.20.300" in shown, lines
