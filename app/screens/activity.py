@@ -21,9 +21,37 @@ from agentdeck.core.views.activity import ActivityLine, line
 from ..session import all_targets, home_relative, target_title
 
 MAX_ROWS = 5000
-COLUMNS = (("time", "time", 19), ("target", "CLI", 8), ("event", "event", 12),
-           ("decision", "decision", 8), ("rule", "rule", 16), ("tool", "tool", 18),
-           ("summary", "summary", None))
+#: (key, label, width); the summary takes what is left. The table keeps time (month, day and
+#: time of day: the year is in the record below), CLI, decision, rule and the summary, and adds
+#: the tool, then the event, only while the summary keeps SUMMARY_ROOM columns (the tool and
+#: the summary say what a call did; the event is in the record below)
+BASE_COLUMNS = (("time", "time", 14), ("target", "CLI", 8), ("decision", "decision", 8),
+                ("rule", "rule", 24))
+EXTRA_COLUMNS = (("tool", "tool", 20), ("event", "event", 18))
+ORDER = ("time", "target", "event", "decision", "rule", "tool", "summary")
+SUMMARY_ROOM = 30
+#: what a column takes besides its width (the table's cell padding, one each side)
+PADDING = 2
+
+
+def columns_for(width: int) -> list[tuple[str, str, int | None]]:
+    """The columns at `width` cells (the table's own, scrollbar included): the base ones, the
+    rule narrowed to 19 (the default rules' longest id) when the summary would be short, and the
+    extras that leave the summary SUMMARY_ROOM cells."""
+    room = width - 2                       # the vertical scrollbar
+    cols = list(BASE_COLUMNS)
+
+    def left(cs: list[tuple[str, str, int]]) -> int:
+        return room - sum(w + PADDING for _, _, w in cs) - PADDING
+
+    if left(cols) < SUMMARY_ROOM:
+        cols[-1] = ("rule", "rule", 19)
+    for extra in EXTRA_COLUMNS:
+        if left([*cols, extra]) >= SUMMARY_ROOM:
+            cols.append(extra)
+    out: list[tuple[str, str, int | None]] = sorted(cols, key=lambda c: ORDER.index(c[0]))
+    out.append(("summary", "summary", None))
+    return out
 DECISION_STYLE = {"deny": "bold red3", "ask": "bold dark_orange3", "allow": "#2f9e44"}
 
 
@@ -66,6 +94,7 @@ class ActivityScreen(Screen):
         self.shown: list[ActivityLine] = []
         self.error: str | None = None
         self.module = load_activity()
+        self.columns: list[tuple[str, str, int | None]] = []
 
     def compose(self) -> ComposeResult:
         yield Static("", id="activity-head")
@@ -74,7 +103,7 @@ class ActivityScreen(Screen):
                          id="activity-target", compact=True)
             yield Select([(d, d) for d in ("deny", "ask", "allow")], prompt="every decision",
                          id="activity-decision", compact=True)
-            yield Input(placeholder="session id (part of it)", id="activity-session",
+            yield Input(placeholder="session id", id="activity-session",
                         compact=True)
             yield Select(self.DRILLS, prompt="no drills", id="activity-drills", compact=True)
         table = DataTable(id="activity-table", cursor_type="row", zebra_stripes=True)
@@ -85,8 +114,7 @@ class ActivityScreen(Screen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for key, label, width in COLUMNS:
-            table.add_column(label, key=key, width=width)
+        self._set_columns(table)
         self._head()
         if self.module is not None:
             self._follow()
@@ -160,12 +188,30 @@ class ActivityScreen(Screen):
             return False
         return True
 
+    def _set_columns(self, table: DataTable) -> bool:
+        """The columns for the table's width (columns_for); True when they changed."""
+        cols = columns_for(table.size.width or self.size.width or 80)
+        if cols == self.columns:
+            return False
+        self.columns = cols
+        table.clear(columns=True)
+        for key, label, width in cols:
+            table.add_column(label, key=key, width=width)
+        return True
+
+    def on_resize(self) -> None:
+        table = self.query_one(DataTable)
+        if self._set_columns(table):
+            self._refilter()
+
     def _cells(self, r: ActivityLine) -> list:
         # a drill's deny is not an attack: no alarm red
         dec = Text(r.decision, style="dim" if r.drill else DECISION_STYLE.get(r.decision, ""))
         host = self.session.host
-        return [r.time, r.target, r.event, dec, r.rule, r.tool,
-                Text(home_relative(host, r.summary), no_wrap=True, overflow="ellipsis")]
+        cell = {"time": r.time[5:] if len(r.time) == 19 else r.time, "target": r.target,
+                "event": r.event, "decision": dec, "rule": r.rule, "tool": r.tool,
+                "summary": Text(home_relative(host, r.summary), no_wrap=True, overflow="ellipsis")}
+        return [cell[key] for key, _, _ in self.columns]
 
     def _refilter(self, append: list[ActivityLine] | None = None) -> None:
         table = self.query_one(DataTable)

@@ -172,6 +172,30 @@ async def test_activity_hides_drill_rows_until_the_drills_filter_shows_them(demo
         assert table.row_count == 2
 
 
+async def test_activity_at_80x24_shows_rule_ids_whole_and_the_summary(demo_host, make_app):
+    """At 80 columns every column the table keeps fits the screen: the default rules' ids whole,
+    the summary (what the call did) seen, the session field wide enough to read (issue 31.6:
+    the summary was off the screen, rule ids cut at 16, the field 3 cells wide)."""
+    from agentdeck.core import profiles
+
+    pol = profiles.resolve(demo_host, "default").policy
+    rules = [r.id for r in [*pol.rules, *pol.paths]]
+    write_log(demo_host, [record(n, "deny", rule=rule) for n, rule in enumerate(rules, 1)])
+    app = make_app(demo_host)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        screen = app.screen
+        await wait_rows(pilot, screen, len(rules))
+        table = screen.query_one(DataTable)
+        cols = {str(c.key.value): c for c in table.columns.values()}
+        assert cols["rule"].width >= max(map(len, rules)), rules
+        before_summary = sum(c.get_render_width(table) for k, c in cols.items() if k != "summary")
+        assert table.size.width - 2 - before_summary >= 15, {k: c.width for k, c in cols.items()}
+        assert "git status 1" in str(table.get_row_at(0))
+        assert screen.query_one("#activity-session", Input).size.width >= 10
+
+
 async def test_activity_with_no_log_says_so(empty_host, make_app):
     app = make_app(empty_host)
     async with app.run_test(size=(80, 24)) as pilot:
