@@ -22,7 +22,9 @@ class TargetEntry:
     installed: bool | None = None       # None: not checked yet
     available: bool = True              # the adapter exists in this build
 
-    def prompt(self) -> Text:
+    def prompt(self, width: int = 0) -> Text:
+        """The entry's lines; at `width` cells (0: any), a badge part too wide for one line
+        puts its "+ N shared" on a line of its own instead of wrapping mid-phrase."""
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(self.title, style="bold")
         t.append("\n")
@@ -39,7 +41,12 @@ class TargetEntry:
                     else "bold dark_orange3"
             dot = "● " if part == "in sync" else ("✗ " if part == "plan failed" else
                                                  ("◆ " if style.startswith("bold") else "○ "))
-            t.append(dot + part, style=style)
+            head, plus, tail = part.partition(" + ")
+            if plus and width and len(dot + part) > width:
+                t.append(dot + head + "\n", style=style)
+                t.append(" " * len(dot) + "+ " + tail, style=style)
+            else:
+                t.append(dot + part, style=style)
         if self.installed is False:
             t.append("\nnot installed", style="grey50 italic")
         return t
@@ -64,7 +71,16 @@ class TargetList(OptionList):
             return
         for k, v in changes.items():
             setattr(e, k, v)
-        self.replace_option_prompt(name, e.prompt())
+        self.replace_option_prompt(name, e.prompt(self._prompt_width()))
+
+    def _prompt_width(self) -> int:
+        """The cells an option's line has (the options' padding left out); 0 before layout."""
+        return max(0, self.scrollable_content_region.width - 2)
+
+    def on_resize(self) -> None:
+        width = self._prompt_width()
+        for e in self.entries.values():
+            self.replace_option_prompt(e.name, e.prompt(width))
 
     @property
     def current(self) -> str | None:

@@ -221,6 +221,23 @@ async def test_one_count_in_onboarding_and_on_the_main_screen(demo_host, make_ap
                 target_status(main.plan, t).badge()
 
 
+async def test_badges_fit_the_target_list_at_80x24(demo_host, make_app):
+    """At 80 columns a badge with shared changes puts "+ N shared" on a line of its own instead
+    of wrapping mid-phrase ("16 changes + 2" / "shared"); each line fits the list."""
+    app = make_app(demo_host)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tl = main_screen(app).query_one("TargetList")
+        width = tl.scrollable_content_region.width - 2          # the options' padding
+        split = 0
+        for name, entry in tl.entries.items():
+            lines = tl.get_option(name).prompt.plain.splitlines()
+            assert all(len(line) <= width for line in lines), (name, lines, width)
+            split += sum(1 for line in lines if line.strip().startswith("+ ")
+                         and line.strip().endswith(" shared"))
+        assert split, "the demo home has no badge with shared changes: this checks nothing"
+
+
 async def test_the_result_screen_drops_applying_from_its_title(empty_host, make_app):
     app = make_app(empty_host, targets=["copilot"])
     async with app.run_test(size=(120, 40)) as pilot:
