@@ -120,6 +120,8 @@ class OnboardingScreen(Screen[str]):
                                targets=list(main_session.targets) if main_session.targets else None)
         self.step = 0
         self.applied = False
+        #: each CLI `x` left out of the plan because its plan failed, with why (said after Apply)
+        self.left_out: dict[str, str] = {}
         self.plan: Plan | None = None
         self.detect_plan: Plan | None = None
         self.generation = 0
@@ -460,6 +462,12 @@ class OnboardingScreen(Screen[str]):
                 applied = getattr(self, "applied_plan", None)
                 t.append("\n" + (applied.after_apply_words() if applied is not None
                                   else "The plan is now empty."))
+            chosen = self.query_one("#target-set", SelectionList).selected
+            for target, why in self.left_out.items():
+                if target not in chosen:      # still left out: not part of "now empty"
+                    t.append(f"\nLeft out: {target}, whose plan failed: "
+                             f"{home_relative(host, why)}. Fix that, then plan it again "
+                             f"(`agentdeck plan --target {target}`).", style="bold dark_orange3")
             note = getattr(self, "apply_note", "")
             if note:
                 t.append(f"\n\n{note}", style="dark_orange3")
@@ -712,6 +720,7 @@ class OnboardingScreen(Screen[str]):
         for target in plan.errors:
             chosen.deselect(target)
         left = ", ".join(plan.errors)
+        self.left_out.update(plan.errors)
         if not chosen.selected:       # nothing left to plan: back to choosing the CLIs
             self.notify(f"Left out {left}: no CLI is left to configure; choose one",
                         severity="warning")

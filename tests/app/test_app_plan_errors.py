@@ -83,3 +83,15 @@ async def test_walkthrough_review_says_why_a_plan_failed_and_leaves_that_cli_out
         assert "plan failed" not in flat(static_text(screen, "#review-head"))
         assert not screen.query_one("#nav-next", Button).disabled
         assert screen.check_action("leave_out", ()) is False
+        # after Apply, "the plan is now empty" is not all: the CLI left out is named, with why
+        await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen and screen.applied
+        body = flat(static_text(screen, "#apply-body"))
+        assert "The plan is now empty." in body
+        assert ("Left out: copilot, whose plan failed: ~/.copilot/settings.json:4:19" in body
+                and "`agentdeck plan --target copilot`" in body), body
