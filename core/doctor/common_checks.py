@@ -162,20 +162,31 @@ def _manifest(target: str):
             return
 
         disk = DiskView(ctx.host)
+        # what apply writes back by default (agentdeck's own files, a lost mode): not "kept"
+        plan, perr = ctx.plan(target)
+        items = {} if perr is not None else {i.id: i for i in plan.for_target(target)}
         changed: list[str] = []
+        restored: list[str] = []
         deleted: list[str] = []
         unreadable: list[tuple[Any, UserError]] = []
-        for e in man.entries.values():
+        for eid, e in man.entries.items():
             try:
                 _, afp = kind_of(e).read_actual(disk, e)
             except UserError as bad:
                 unreadable.append((e, bad))
                 continue
             label = e.label or ctx.show(e.path) or str(e.path)
+            it = items.get(eid)
+            writes = it is not None and plan.action(it) == "write"
             if afp is None:
-                deleted.append(label)
+                (restored if writes else deleted).append(label)
             elif afp != e.fingerprint:
-                changed.append(label)
+                (restored if writes else changed).append(label)
+        if restored:
+            out.info(f"{len(restored)} item(s) changed or deleted since agentdeck wrote them "
+                     f"({_short(restored)}); the plan writes them back (agentdeck's own)",
+                     fix="`agentdeck plan` shows each; `agentdeck apply` writes them back",
+                     path=path)
         for e, ue in unreadable:
             out.warning(f"cannot compare {e.label or ctx.show(e.path)} with the manifest: "
                         f"{getattr(ue, 'msg', ue)}", path=getattr(ue, "path", None) or e.path,
@@ -189,7 +200,7 @@ def _manifest(target: str):
             out.info(f"{len(deleted)} item(s) deleted since agentdeck wrote them "
                      f"({_short(deleted)}); not re-added",
                      fix="`agentdeck apply --take <id>` writes one again", path=path)
-        if not (changed or deleted or unreadable):
+        if not (changed or restored or deleted or unreadable):
             out.ok(f"all {len(man.entries)} recorded item(s) are on disk as agentdeck wrote them",
                    path=path)
     return fn
