@@ -340,8 +340,10 @@ class Plan:
         """What is left once this plan is applied, in the words `apply` and the app both say:
         nothing, or the items the operator skipped (they stay pending)."""
         held = [k for k, v in self.decisions.items() if v == "skip"]
-        return ("The plan is now empty." if not held else
-                f"The plan is now empty except for the {len(held)} item(s) you skipped.")
+        # an uninstall's plan, not the install plan `status` then counts again
+        which = "The uninstall plan" if self.mode == "uninstall" else "The plan"
+        return (f"{which} is now empty." if not held else
+                f"{which} is now empty except for the {len(held)} item(s) you skipped.")
 
     @property
     def has_changes(self) -> bool:

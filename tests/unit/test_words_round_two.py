@@ -24,3 +24,16 @@ def test_native_layer_counts_are_plural_words(monkeypatch, n, word):
                         lambda rule, target, layer_name="NATIVE_DENY": {"layer": "L",
                                                                         "entries": ["x"] * n})
     assert enforcement._native("claude", {"id": "r"}) == f"L: {word}"
+
+
+def test_after_uninstall_it_is_the_uninstall_plan_that_is_empty(ghost, capsys, monkeypatch):
+    """After `uninstall`, status counts the install plan again (everything pending): the last
+    line names the uninstall plan, not "The plan is now empty." (read as: nothing to do)."""
+    monkeypatch.setenv("PATH", ghost.env["PATH"])        # the fake handler: hooks not inert
+    home = str(ghost.home)
+    assert cli.main(["apply", "--home", home, "--yes"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("\nThe plan is now empty.")
+    assert cli.main(["uninstall", "--home", home, "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("\nThe uninstall plan is now empty."), out[-300:]
+    assert cli.main(["status", "--home", home]) == 2
