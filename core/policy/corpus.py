@@ -480,6 +480,17 @@ _ARITH_ALLOW = [
     ("cat <<-EOF\n\thello $HOME\n\tEOF", "allow"), ("mapfile -t lines < README.md", "allow"),
     ("printf -v out %s hi; echo $out", "allow"), ("test -v HOME && echo set", "allow"),
 ]
+#: substitutions bash runs inside other parameter forms (a pattern of `${X#..}`, `${X/..}`,
+#: `${X,,..}`) and compound array assignments (each element, an indexed array's `[k]=`
+#: subscript as arithmetic): walked; the same forms on static text run
+_SHELL_FORMS3 = [
+    ("echo ${PATH#$(rm -rf x)}", "deny"), ("echo ${HOME,,$(cat ~/.ssh/id_rsa)}", "deny"),
+    ("a=($(rm -rf x))", "deny"), ("a=([$(rm -rf x)]=1)", "deny"),
+    ("declare -A m=([$(cat ~/.ssh/id_rsa)]=1)", "deny"),
+    ("x='a[$(rm -rf x)]'; arr+=([x]=1)", "ask"),
+    ("a=([0]=x [1]=y); echo ${a[@]}", "allow"), ("declare -A m=([k]=v); echo ${m[k]}", "allow"),
+    ("echo \"${PATH#*:}\" ${PWD##*/} ${HOME,,}", "allow"), ("a=([1]='$(rm -rf x)')", "allow"),
+]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a
 #: program that deletes or overwrites as a side effect writes what it acts on, and a program
@@ -1042,7 +1053,8 @@ def _build() -> dict[str, list]:
     half = len(_ARITH_STRICT) // 2
     CLASSES["shell forms not evaluated"] = _around(
         CLASSES["shell forms not evaluated"],
-        [(c, CWD, e) for c, e in _ARITH_STRICT + _ARITH_ALLOW], "expect -c 'spawn rm -rf x'", half)
+        [(c, CWD, e) for c, e in _ARITH_STRICT + _ARITH_ALLOW], "expect -c 'spawn rm -rf x'", half) + [
+        (c, CWD, e) for c, e in _SHELL_FORMS3]
     CLASSES["links, deletions and code run elsewhere"] = _splice(
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
         _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE

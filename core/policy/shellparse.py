@@ -732,6 +732,9 @@ class Resolver:
             parts.append((UNKNOWN, "*", quoted))
         elif t == "brace_expression":
             parts.append((text, text, False))
+        elif t == "array":
+            self._array(n, ctx)
+            parts.append((UNKNOWN, "*", quoted))
         elif n.is_named:
             self._opaque.append(f"an expansion agentdeck does not evaluate ({t})")
             if n.type in _STATEMENTS:
@@ -739,6 +742,28 @@ class Resolver:
             parts.append((UNKNOWN, "*", quoted))
         else:   # an anonymous token inside a concatenation: its text
             parts.append((text, text if not quoted else _escape(text), quoted))
+
+    def _array(self, n, ctx: _Ctx) -> None:
+        """`a=(w1 [k]=w2 ...)`: each element is a word whose substitutions run; a `[k]=`
+        subscript is arithmetic for an indexed array (`a=([$(cmd)]=1)`, `arr+=([x]=1)` with
+        x='a[$(cmd)]' evaluate code) and a word for a `declare -A` one. The array's values
+        are not kept (the variable is not known)."""
+        parent = n.parent
+        name = parent.child_by_field_name("name") if parent is not None else None
+        key = name.text.decode("utf-8", "replace").split("[", 1)[0] if name is not None else ""
+        for c in n.named_children:
+            if c.type == "comment":
+                continue
+            text = c.text.decode("utf-8", "replace")
+            sub = text[1:].split("]=", 1)[0] if text.startswith("[") and "]=" in text else None
+            if sub is not None and key not in self.assoc:
+                self._arith_text(sub, ctx)
+                end = c.start_byte + len(("[" + sub + "]=").encode("utf-8", "surrogatepass"))
+                for part in c.children:       # the value after `]=`: its substitutions run
+                    if part.start_byte >= end:
+                        self.word(part, ctx)
+            else:
+                self.word(c, ctx)
 
     def _expand(self, n, ctx) -> str | None:
         """$X, ${X}, and ${X:-word} / ${X-word} when X is known; any other parameter form is
@@ -751,8 +776,9 @@ class Resolver:
                 self._subscript(c, ctx)
             elif i and ops0[:1] in ([":"], ["@"]) or i and c.type in ("arithmetic_expansion",):
                 self._arith(c, ctx)              # `${a:OFF:LEN}`: arithmetic
-            elif i and c.type == "word" and any(ch in c.text for ch in b"`$"):
-                self._reparsed(c.text.decode("utf-8", "replace"), ctx)   # `${X:-`cmd`}`
+            elif i and c.type in ("word", "regex") and any(ch in c.text for ch in b"`$"):
+                # `${X:-`cmd`}`, `${X#$(cmd)}`, `${X,,$(cmd)}`: a pattern bash expands
+                self._reparsed(c.text.decode("utf-8", "replace"), ctx)
             elif i:
                 self._parts(c, ctx, [], True)
         if ops0[:1] == ["@"] and "P" in ops0:

@@ -78,3 +78,30 @@ def test_key_reads_in_evaluated_positions_are_denied(command):
 def test_arithmetic_on_static_numbers_runs(command):
     v = decide(command)
     assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "echo ${PATH#$(rm -rf x)}", "echo ${HOME,,$(rm -rf x)}", "echo ${PWD%%`rm -rf x`}",
+    "a=($(rm -rf x))", "a=(y $(rm -rf x))", "a=([$(rm -rf x)]=1)", "a=([1]=$(rm -rf x))",
+    "declare -A m=([$(rm -rf x)]=1)", "a+=([0]=\"$(rm -rf x)\")",
+])
+def test_substitutions_in_patterns_and_compound_arrays_are_walked(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("deny", "rmrf"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "x='a[$(rm -rf x)]'; arr+=([x]=1)", "a=([$KEY]=1)",
+])
+def test_an_indexed_compound_subscript_is_arithmetic(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "a=([0]=x [1]=y); echo ${a[@]}", "declare -A m=([k]=v [j]=\"a b\"); echo ${m[k]}",
+    "echo \"${PATH#*:}\" ${PWD##*/} ${HOME,,}", "a=([1]='$(rm -rf x)')", "a=(1 2 3); i=1; a+=([i]=4)",
+])
+def test_static_patterns_and_compound_arrays_run(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
