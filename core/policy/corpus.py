@@ -490,6 +490,13 @@ _SHELL_FORMS3 = [
     ("x='a[$(rm -rf x)]'; arr+=([x]=1)", "ask"),
     ("a=([0]=x [1]=y); echo ${a[@]}", "allow"), ("declare -A m=([k]=v); echo ${m[k]}", "allow"),
     ("echo \"${PATH#*:}\" ${PWD##*/} ${HOME,,}", "allow"), ("a=([1]='$(rm -rf x)')", "allow"),
+    # a command's output evaluated as arithmetic, a subscript, an offset; `${!x}` evaluates a
+    # subscript in x's value: unresolved unless the text is known (or a number printer's)
+    ("echo $(( $(cat /tmp/in/n) ))", "ask"), ("(( `cat /tmp/in/n` ))", "ask"),
+    ("echo ${a[$(cat /tmp/in/n)]}", "ask"), ("s=abc; echo ${s:$(cat /tmp/in/n)}", "ask"),
+    ("x='a[$(rm -rf x)]'; echo ${!x}", "deny"), ("x=$(cat /tmp/in/n); echo ${!x}", "ask"),
+    ("make -j$(( $(nproc) + 1 ))", "allow"), ("n=$(( $(wc -l < README.md) + 1 ))", "allow"),
+    ("x=HOME; echo ${!x} ${!BASH*}", "allow"),
 ]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a

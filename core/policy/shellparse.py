@@ -179,6 +179,17 @@ _NUMBER = re.compile(
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 
 
+#: commands that print one number only (`$(( $(nproc) + 1 ))`): their output is no code
+_NUMBER_PRINTERS = frozenset({"nproc", "wc"})
+
+
+def _prints_number(cmd: "Cmd") -> bool:
+    """Whether a command prints a number and nothing else: `nproc`, `wc -l` reading its
+    input (with a file operand it prints the file's name too)."""
+    return cmd.name in _NUMBER_PRINTERS and all(
+        a.value is not None and a.value.startswith("-") for a in cmd.argv[1:])
+
+
 def program_name(value: str) -> str:
     """`/bin/rm`, `./x/rm`, `\\rm` -> rm (backslashes are gone by the time a Word has a value)."""
     return posixpath.basename(value.rstrip("/")) if "/" in value else value
@@ -790,6 +801,14 @@ class Resolver:
         ops = [c.type for c in n.children if not c.is_named and c.type not in ("${", "}", "$")]
         key = names[0].text.decode("utf-8", "replace")
         value = self._var(key, ctx)
+        if n.type == "expansion" and ops == ["!"] and len(n.named_children) == 1:
+            # `${!x}`: the value of x names a variable, and a subscript in it is evaluated
+            # (x='a[$(cmd)]' runs cmd)
+            if value is None and key not in SHELL_NUMBERS:
+                self.unresolved(f"${{!{key}}} through a name that is not static (bash "
+                                "evaluates a subscript in it)")
+            elif value is not None:
+                self._name_arg(Word.lit(value), f"${{!{key}}}", ctx)
         if n.type == "expansion" and (ops or len(n.named_children) > 1):
             if ops in (["-"], [":-"]) and value is not None and (value or ops == ["-"]):
                 return value
@@ -806,7 +825,13 @@ class Resolver:
         any other is unresolved. Substitutions inside are walked as commands."""
         t = n.type
         if t in ("command_substitution", "process_substitution"):
-            self._parts(n, ctx, [], True)
+            # `$(( $(cat F) ))`: what the commands print is evaluated as an expression again
+            w = self.word(n, ctx, True)
+            if w.value is not None:
+                self._arith_word(w, ctx)
+            elif not (w.inner and all(isinstance(c, Cmd) and _prints_number(c) for c in w.inner)):
+                self.unresolved("an arithmetic expression over a command's output (bash "
+                                "evaluates it as code)")
         elif t in ("variable_name", "special_variable_name") or t == "word" and \
                 _IDENT.match(n.text.decode("utf-8", "replace")):
             self._arith_var(n.text.decode("utf-8", "replace"), ctx)

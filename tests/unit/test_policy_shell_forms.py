@@ -105,3 +105,27 @@ def test_an_indexed_compound_subscript_is_arithmetic(command):
 def test_static_patterns_and_compound_arrays_run(command):
     v = decide(command)
     assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "echo $(( $(cat F) ))", "(( $(cat F) ))", "echo $(( `cat F` ))", "sleep $(( $(cat F) ))",
+    "echo ${a[$(cat F)]}", "a[$(cat F)]=1", "s=abc; echo ${s:$(cat F)}",
+    "echo $(( $(wc -l F) ))", "x=$(cat F); echo ${!x}", "echo ${!KEY}",
+])
+def test_output_or_names_evaluated_as_code_are_unresolved(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+
+
+def test_an_indirect_name_s_subscript_is_walked():
+    v = decide("x='a[$(rm -rf x)]'; echo ${!x}")
+    assert (v.decision, v.rule) == ("deny", "rmrf"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "echo $(( $(nproc) + 1 ))", "n=$(( $(wc -l < a.txt) + 1 ))", "echo $(( $(echo 3) * 2 ))",
+    "x=HOME; echo ${!x}", "echo ${!a[@]} ${!BASH*}", "make -j$(nproc)",
+])
+def test_known_output_and_static_indirection_run(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
