@@ -497,6 +497,11 @@ _SHELL_FORMS3 = [
     ("x='a[$(rm -rf x)]'; echo ${!x}", "deny"), ("x=$(cat /tmp/in/n); echo ${!x}", "ask"),
     ("make -j$(( $(nproc) + 1 ))", "allow"), ("n=$(( $(wc -l < README.md) + 1 ))", "allow"),
     ("x=HOME; echo ${!x} ${!BASH*}", "allow"),
+    # bash joins backslash-newline in an unquoted heredoc's body before it matches the
+    # delimiter: `EO\` + `F` ends it, and what follows runs
+    ("cat <<EOF\nx\nEO\\\nF\nrm -rf x; cat ~/.ssh/id_rsa\nEOF", "ask"),
+    ("x=$(cat <<EOF\nEO\\\nF\nrm -rf x\nEOF\n)", "ask"),
+    ("cat <<EOF\nhello \\\nworld\nEOF", "allow"), ("cat <<'EOF'\nEO\\\nF\nEOF", "allow"),
 ]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a

@@ -190,6 +190,19 @@ def _prints_number(cmd: "Cmd") -> bool:
         a.value is not None and a.value.startswith("-") for a in cmd.argv[1:])
 
 
+def _continued_delimiter(n, body: str) -> bool:
+    """Whether bash ends an unquoted heredoc inside what the parser took as its body: bash
+    removes backslash-newline while reading the body, so the lines `EO\\` and `F` are the
+    delimiter `EOF` (the rest of the body then runs as commands)."""
+    start = next((c for c in n.named_children if c.type == "heredoc_start"), None)
+    if start is None or "\\\n" not in body:
+        return False
+    delim = start.text.decode("utf-8", "replace")
+    tabs = any(c.type == "<<-" for c in n.children)
+    return any((line.lstrip("\t") if tabs else line) == delim
+               for line in body.replace("\\\n", "").split("\n"))
+
+
 def program_name(value: str) -> str:
     """`/bin/rm`, `./x/rm`, `\\rm` -> rm (backslashes are gone by the time a Word has a value)."""
     return posixpath.basename(value.rstrip("/")) if "/" in value else value
@@ -616,6 +629,9 @@ class Resolver:
                 quoted = any(c.type == "heredoc_start" and c.text[:1] in (b"'", b'"')
                              for c in n.named_children)
                 text = heredoc.text.decode("utf-8", "replace")
+                if not quoted and _continued_delimiter(n, text):
+                    self.unresolved("a heredoc whose delimiter a line continuation spells "
+                                    "(bash ends the body there)")
                 if quoted or not any(ch in text for ch in "$`"):
                     out.append(("here", Word.lit(text)))
                 elif not any(c.is_named for c in heredoc.named_children) or "`" in text:

@@ -129,3 +129,21 @@ def test_an_indirect_name_s_subscript_is_walked():
 def test_known_output_and_static_indirection_run(command):
     v = decide(command)
     assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "cat <<EOF\nx\nEO\\\nF\nrm -rf x\nEOF", "x=$(cat <<EOF\nEO\\\nF\nrm -rf x\nEOF\n)",
+    "cat <<-EOF\n\tEO\\\nF\nrm -rf x\n\tEOF", "cat <<END\nE\\\nN\\\nD\ncat ~/.ssh/id_rsa\nEND",
+])
+def test_a_heredoc_delimiter_spelled_by_continuations_is_unresolved(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "cat <<EOF\nhello \\\nworld\nEOF", "cat <<'EOF'\nEO\\\nF\nEOF",
+    "cat <<EOF\na $HOME \\\nb\nEOF",
+])
+def test_heredocs_with_continuations_elsewhere_run(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
