@@ -502,6 +502,12 @@ _SHELL_FORMS3 = [
     ("cat <<EOF\nx\nEO\\\nF\nrm -rf x; cat ~/.ssh/id_rsa\nEOF", "ask"),
     ("x=$(cat <<EOF\nEO\\\nF\nrm -rf x\nEOF\n)", "ask"),
     ("cat <<EOF\nhello \\\nworld\nEOF", "allow"), ("cat <<'EOF'\nEO\\\nF\nEOF", "allow"),
+    # a child shell's start-up variables through env or a quoted export: unresolved
+    ("env BASH_ENV=run.sh bash -c true", "ask"), ("env 'PS4=$(rm -rf x)' bash -xc :", "ask"),
+    ("export 'PS4=$(cat ~/.ssh/id_rsa)'; bash -xc :", "ask"),
+    ("declare -x 'BASH_ENV=run.sh'; bash -c :", "ask"),
+    ("export 'PAGER=rm -rf x'; git log", "deny"),
+    ("export 'FOO=bar'; echo $FOO", "allow"), ("env FOO=1 make", "allow"),
 ]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a

@@ -360,7 +360,7 @@ class Resolver:
                         self.assoc.add(vname)
                     self._name_arg(self.word(c, ctx), "declare", ctx)
                 elif c.type != "word":
-                    self.word(c, ctx)
+                    self._quoted_assign(c, self.word(c, ctx), exported, ctx)
                 if exported and c.type in ("variable_assignment", "variable_name"):
                     key = (c.child_by_field_name("name") if c.type == "variable_assignment"
                            else c)
@@ -427,6 +427,23 @@ class Resolver:
             self.unresolved(f"shell syntax agentdeck does not evaluate ({t})")
             for c in n.named_children:
                 self.stmt(c, ctx)
+
+    def _quoted_assign(self, n, w: Word, exported: bool, ctx: _Ctx) -> None:
+        """`export 'PS4=...'`, `declare -x "BASH_ENV=$F"`: a quoted word of a declaration is
+        an assignment as well, judged as the unquoted one is."""
+        raw = n.text.decode("utf-8", "replace").lstrip("$'\"")
+        key = raw.split("=", 1)[0] if "=" in raw else ""
+        if not _IDENT.match(key.split("[", 1)[0] or "-"):
+            return
+        if w.value is not None:
+            self._name_arg(w, "declare", ctx)
+        val = w.value.split("=", 1)[1] if w.value is not None and "=" in w.value else None
+        self._state_var(key)
+        self._command_var(key, Word.lit(val) if val is not None else Word(None, "*"), ctx)
+        base = key.split("[", 1)[0]
+        ctx.vars[base] = val if base == key else None
+        if exported:
+            ctx.env[base] = ctx.vars[base]
 
     def for_loop(self, n, ctx: _Ctx) -> None:
         """`for v in WORDS; do BODY; done` (and `select`): the body is followed once per value
@@ -1188,6 +1205,7 @@ class Resolver:
             env_given: dict[str, str | None] = {}
             for a in argv[1:]:
                 if a.value is not None and "=" in a.value and not a.value.startswith("-"):
+                    self._state_var(a.value.split("=", 1)[0])     # env BASH_ENV=f bash
                     self._command_var(a.value.split("=", 1)[0],
                                       Word.lit(a.value.split("=", 1)[1]), ctx)
                     env_given[a.value.split("=", 1)[0]] = a.value.split("=", 1)[1]

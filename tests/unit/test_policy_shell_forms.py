@@ -147,3 +147,29 @@ def test_a_heredoc_delimiter_spelled_by_continuations_is_unresolved(command):
 def test_heredocs_with_continuations_elsewhere_run(command):
     v = decide(command)
     assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "env BASH_ENV=/tmp/z.sh bash -c :", "env 'PS4=$(rm -rf x)' bash -xc :",
+    "env -i SHELLOPTS=xtrace bash -c :", "export 'PS4=$(rm -rf x)'; bash -xc :",
+    "declare -x 'PS4=x'; bash -xc :", "export \"ENV=$F\"; sh -c :", "export 'PROMPT_COMMAND=x'",
+])
+def test_start_up_variables_given_by_env_or_quoted_are_unresolved(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "export 'PAGER=rm -rf x'; git log", "declare 'a[$(rm -rf x)]=1'",
+])
+def test_a_quoted_declaration_is_judged_as_an_assignment(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("deny", "rmrf"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "export 'FOO=bar'; echo $FOO", "env FOO=1 make", "export \"PATH=$PATH:/opt/bin\"; ls",
+])
+def test_ordinary_quoted_exports_and_env_run(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
