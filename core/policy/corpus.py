@@ -508,6 +508,13 @@ _SHELL_FORMS3 = [
     ("declare -x 'BASH_ENV=run.sh'; bash -c :", "ask"),
     ("export 'PAGER=rm -rf x'; git log", "deny"),
     ("export 'FOO=bar'; echo $FOO", "allow"), ("env FOO=1 make", "allow"),
+    # `$_` (the last word of the command before) and directory-stack tildes are not known;
+    # history re-execution (`set -H`/`set -o history`, then `!!`, `fc -s`) is unresolved
+    ("echo ~/.ssh/id_rsa; cat $_", "ask"), ("ls ~/protected/a.txt; echo pwn > \"$_\"", "ask"),
+    ("pushd ~/.ssh >/dev/null; pushd /tmp >/dev/null; cat ~1/id_rsa", "ask"),
+    ("cat ~+1/id_rsa", "ask"),
+    ("set -o history\necho rm -rf x\nfc -s echo=", "ask"), ("set -H; echo rm -rf x; !!", "ask"),
+    ("echo $_ && pushd /tmp && cat ~+/x && popd", "allow"), ("set -euo pipefail; fc -l", "allow"),
 ]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
 #: earlier in the line is followed (and making one to a protected path is access to it), a

@@ -190,6 +190,31 @@ def _prints_number(cmd: "Cmd") -> bool:
         a.value is not None and a.value.startswith("-") for a in cmd.argv[1:])
 
 
+_DIRSTACK_TILDE = re.compile(r"~[+-]?[0-9]+(?=/|\Z)")
+
+
+def _history_on(name: str, vals: list) -> bool:
+    """`set -H`, `set -o history`/`histexpand` (then `!!`, `!n`), and `fc` re-running a line
+    (`fc -s old=new`; `fc -l` only lists): bash runs earlier text again, which this line does
+    not show as the command it becomes."""
+    if name == "fc":
+        return not any(v is not None and v.startswith("-") and "l" in v for v in vals)
+    if name != "set":
+        return False
+    for i, v in enumerate(vals):
+        opt_arg = i and (vals[i - 1] or "")[:1] in "-+" and (vals[i - 1] or "").endswith("o")
+        if v is None:
+            return True                     # (a word not known could be `-H`)
+        if opt_arg:
+            if v in ("history", "histexpand") and (vals[i - 1] or "")[:1] == "-":
+                return True                 # `set -o history`, `set -eo histexpand`
+        elif v == "--" or not v.startswith(("-", "+")):
+            return False                    # the positional parameters
+        elif v.startswith("-") and "H" in v:
+            return True
+    return False
+
+
 def _continued_delimiter(n, body: str) -> bool:
     """Whether bash ends an unquoted heredoc inside what the parser took as its body: bash
     removes backslash-newline while reading the body, so the lines `EO\\` and `F` are the
@@ -688,6 +713,13 @@ class Resolver:
         raw = n.text.decode("utf-8", "replace") if n is not None else ""
         w = Word(value, pattern, glob, raw)
         w = _tilde(w, self.home, parts)
+        stack = _DIRSTACK_TILDE.match(parts[0][0]) if parts and parts[0][2] is False \
+            and parts[0][0] is not UNKNOWN else None
+        if stack is not None:
+            # ~1, ~+1, ~-2: a folder of the directory stack, which pushd may have filled
+            opaque.append("a directory-stack tilde (~N)")
+            w.value = None
+            w.pattern = "*" + w.pattern[stack.end():]
         if parts and parts[0][2] is False and parts[0][0] is not UNKNOWN \
                 and parts[0][0][:2] in ("~+", "~-") and parts[0][0][2:3] in ("", "/"):
             # ~+ is $PWD, ~- is $OLDPWD (the folder before the last cd of this line)
@@ -1025,7 +1057,10 @@ class Resolver:
             return ctx.cwd
         if key == "$":
             return "self"       # the shell's own pid: /proc/$$ is the shell's /proc/self
-        if key in ("?", "!", "#", "-", "0", "_"):
+        if key == "_":
+            self._opaque.append("$_ (the last word of the command before) is not known")
+            return None
+        if key in ("?", "!", "#", "-", "0"):
             return None
         if key in ("@", "*") or key.isdigit():
             if not ctx.fn:
@@ -1112,6 +1147,9 @@ class Resolver:
             self.may_write = True
         if name in STATE_BUILTINS:
             self.unresolved(f"{name} changes what later text runs")
+        if _history_on(name, [a.value for a in argv[1:]]):
+            self.unresolved(f"{name} re-runs or turns on the re-running of earlier command "
+                            "lines (history)")
         if name == "env" and any(a.value is not None and (
                 a.value.startswith("--split-string") or a.value.startswith("--s")
                 or a.value.startswith("-") and not a.value.startswith("--")

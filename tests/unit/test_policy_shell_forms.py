@@ -173,3 +173,23 @@ def test_a_quoted_declaration_is_judged_as_an_assignment(command):
 def test_ordinary_quoted_exports_and_env_run(command):
     v = decide(command)
     assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "ls ~/.ssh/id_rsa >/dev/null; cat \"$_\"", "echo ~/.ssh/id_rsa; cat $_",
+    "pushd ~/.ssh >/dev/null; pushd /tmp >/dev/null; cat ~1/id_rsa", "cat ~+1/id_rsa",
+    "cat ~-2/id_rsa", "set -o history\necho rm -rf x\nfc -s echo=", "set -H; echo rm -rf x; !!",
+    "set -eo histexpand", "fc -s", "set -o pipefail -H",
+])
+def test_last_word_dirstack_and_history_are_unresolved(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "echo $_", "cat ~+/a.txt", "pushd /tmp && ls && popd", "set -euo pipefail; ls", "fc -l",
+    "set +o history; set -- -H x; ls", "set -x; ls",
+])
+def test_ordinary_set_pushd_and_last_word_run(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
