@@ -492,9 +492,9 @@ _SHELL_FORMS3 = [
     ("echo \"${PATH#*:}\" ${PWD##*/} ${HOME,,}", "allow"), ("a=([1]='$(rm -rf x)')", "allow"),
     # a command's output evaluated as arithmetic, a subscript, an offset; `${!x}` evaluates a
     # subscript in x's value: unresolved unless the text is known (or a number printer's)
-    ("echo $(( $(cat /tmp/in/n) ))", "ask"), ("(( `cat /tmp/in/n` ))", "ask"),
-    ("echo ${a[$(cat /tmp/in/n)]}", "ask"), ("s=abc; echo ${s:$(cat /tmp/in/n)}", "ask"),
-    ("x='a[$(rm -rf x)]'; echo ${!x}", "deny"), ("x=$(cat /tmp/in/n); echo ${!x}", "ask"),
+    ("echo $(( $(cat n.txt) ))", "ask"), ("(( `cat n.txt` ))", "ask"),
+    ("echo ${a[$(cat n.txt)]}", "ask"), ("s=abc; echo ${s:$(cat n.txt)}", "ask"),
+    ("x='a[$(rm -rf x)]'; echo ${!x}", "deny"), ("x=$(cat n.txt); echo ${!x}", "ask"),
     ("make -j$(( $(nproc) + 1 ))", "allow"), ("n=$(( $(wc -l < README.md) + 1 ))", "allow"),
     ("x=HOME; echo ${!x} ${!BASH*}", "allow"),
     # bash joins backslash-newline in an unquoted heredoc's body before it matches the
@@ -513,7 +513,7 @@ _SHELL_FORMS3 = [
     ("echo ~/.ssh/id_rsa; cat $_", "ask"), ("ls ~/protected/a.txt; echo pwn > \"$_\"", "ask"),
     ("pushd ~/.ssh >/dev/null; pushd /tmp >/dev/null; cat ~1/id_rsa", "ask"),
     ("cat ~+1/id_rsa", "ask"),
-    ("set -o history\necho rm -rf x\nfc -s echo=", "ask"), ("set -H; echo rm -rf x; !!", "ask"),
+    ("set -o history; echo rm -rf x; fc -s echo=", "ask"), ("set -H; echo rm -rf x; !!", "ask"),
     ("echo $_ && pushd /tmp && cat ~+/x && popd", "allow"), ("set -euo pipefail; fc -l", "allow"),
 ]
 #: effects, not spellings (core/policy/paths.py, programs.side_writes and runs_code): a link made
@@ -1078,8 +1078,13 @@ def _build() -> dict[str, list]:
     half = len(_ARITH_STRICT) // 2
     CLASSES["shell forms not evaluated"] = _around(
         CLASSES["shell forms not evaluated"],
-        [(c, CWD, e) for c, e in _ARITH_STRICT + _ARITH_ALLOW], "expect -c 'spawn rm -rf x'", half) + [
-        (c, CWD, e) for c, e in _SHELL_FORMS3]
+        [(c, CWD, e) for c, e in _ARITH_STRICT + _ARITH_ALLOW], "expect -c 'spawn rm -rf x'", half)
+    more = [(c, CWD, e) for c, e in _SHELL_FORMS3 if e != "allow"]
+    half = len(more) // 2
+    CLASSES["shell forms not evaluated"] = _around(
+        CLASSES["shell forms not evaluated"],
+        more + [(c, CWD, e) for c, e in _SHELL_FORMS3 if e == "allow"],
+        "expect -c 'spawn rm -rf x'", half)
     CLASSES["links, deletions and code run elsewhere"] = _splice(
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
         _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE
