@@ -1079,11 +1079,11 @@ def _build() -> dict[str, list]:
     CLASSES["shell forms not evaluated"] = _around(
         CLASSES["shell forms not evaluated"],
         [(c, CWD, e) for c, e in _ARITH_STRICT + _ARITH_ALLOW], "expect -c 'spawn rm -rf x'", half)
-    more = [(c, CWD, e) for c, e in _SHELL_FORMS3 if e != "allow"]
-    half = len(more) // 2
+    forms3 = [(c, CWD, e) for c, e in _SHELL_FORMS3 if e != "allow"]
+    half = len(forms3) // 2
     CLASSES["shell forms not evaluated"] = _around(
         CLASSES["shell forms not evaluated"],
-        more + [(c, CWD, e) for c, e in _SHELL_FORMS3 if e == "allow"],
+        forms3 + [(c, CWD, e) for c, e in _SHELL_FORMS3 if e == "allow"],
         "expect -c 'spawn rm -rf x'", half)
     CLASSES["links, deletions and code run elsewhere"] = _splice(
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
