@@ -479,6 +479,19 @@ _ARITH_ALLOW = [
     ("a=(1 2 3); echo ${a[1]} ${a[@]:1}", "allow"), ("echo ${NOPE:-default}", "allow"),
     ("cat <<-EOF\n\thello $HOME\n\tEOF", "allow"), ("mapfile -t lines < README.md", "allow"),
     ("printf -v out %s hi; echo $out", "allow"), ("test -v HOME && echo set", "allow"),
+    ("[[ $? -ne 0 ]] && echo fail", "allow"), ("[[ $# -gt 0 ]] && echo args", "allow"),
+    ("files=(*.md); [[ ${#files[@]} -eq 0 ]] && echo none", "allow"),
+    ("(( $# > 0 )) && echo args", "allow"), ("echo `< README.md`", "allow"),
+    ("echo `echo \\`echo hi\\``", "allow"),
+]
+#: backquoted substitutions: `` `< F` `` reads F (as `$(< F)` does), a redirection with no
+#: command opens its file, and inside backquotes `\\`` starts a nested substitution bash runs
+#: (placed evenly around the class's middle case: the drill picks stay)
+_BACKQUOTES = [
+    ("echo `< ~/.ssh/id_rsa`", "deny"), ("x=`<~/.ssh/id_rsa`; echo $x", "deny"),
+    ("echo \"`< ~/.ss*/id_rsa`\"", "deny"), ("> ~/.ssh/id_rsa", "deny"),
+    ("echo `echo \\`cat ~/.ssh/id_rsa\\``", "deny"),
+    ("echo `echo \\`rm -rf x\\``", "deny"),
 ]
 #: substitutions bash runs inside other parameter forms (a pattern of `${X#..}`, `${X/..}`,
 #: `${X,,..}`) and compound array assignments (each element, an indexed array's `[k]=`
@@ -1085,6 +1098,9 @@ def _build() -> dict[str, list]:
         CLASSES["shell forms not evaluated"],
         forms3 + [(c, CWD, e) for c, e in _SHELL_FORMS3 if e == "allow"],
         "expect -c 'spawn rm -rf x'", half)
+    CLASSES["shell forms not evaluated"] = _around(
+        CLASSES["shell forms not evaluated"], [(c, CWD, e) for c, e in _BACKQUOTES],
+        "expect -c 'spawn rm -rf x'", 4)  # 4 before: the drill picks stay
     CLASSES["links, deletions and code run elsewhere"] = _splice(
         [(c, CWD, e) for c, e in _EFFECTS], [(c, CWD, e) for c, e in _EFFECTS_MORE],
         _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE

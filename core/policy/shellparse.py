@@ -358,6 +358,8 @@ class Resolver:
                 self.stmt(body, ctx)
             elif body is not None:
                 self.stmt(body, ctx, reds)
+            else:       # `` `< f` ``, `> f`: redirections alone still open their files
+                self._redirect_only(reds, ctx)
         elif t == "variable_assignment":
             self.assign(n, ctx)
         elif t == "declaration_command":
@@ -526,7 +528,10 @@ class Resolver:
                 if c.type == "test_operator":
                     continue
                 if n.type == "binary_expression" and double and ARITH_TESTS & set(ops):
-                    self._arith_word(self.word(c, ctx), ctx)   # `[[ $x -eq 1 ]]`
+                    if _number_form(c):
+                        self._arith(c, ctx)      # `[[ $? -ne 0 ]]`: as in `(( $? != 0 ))`
+                    else:
+                        self._arith_word(self.word(c, ctx), ctx)   # `[[ $x -eq 1 ]]`
                 elif n.type == "unary_expression" and "-v" in ops:
                     self._name_arg(self.word(c, ctx), "test -v", ctx)
                 else:
@@ -795,9 +800,16 @@ class Resolver:
         elif t in ("command_substitution", "process_substitution"):
             sub = ctx.child()
             first = len(self.out.commands)
-            for c in n.named_children:
-                self.stmt(c, sub)
-            v = _printed(self.out.commands[first:]) if t == "command_substitution" else None
+            inner = _backquoted_inner(n)
+            if inner is not None:
+                # inside backquotes bash drops the backslash of \\` \\$ \\\\ and parses
+                # the rest: `` `echo \\`cmd\\`` `` runs cmd
+                self.line(inner, sub.child(depth=sub.depth + 1))
+            else:
+                for c in n.named_children:
+                    self.stmt(c, sub)
+            v = _printed(self.out.commands[first:]) if t == "command_substitution" \
+                and inner is None else None
             if v is None:
                 parts.append((UNKNOWN, "*", quoted))
             else:           # `$(echo ~/.ssh)`, `$(dirname f)`: what it prints is known exactly
@@ -909,6 +921,9 @@ class Resolver:
             if len(kids) == 1 and kids[0].type in ("variable_name", "special_variable_name") \
                     and all(c.type in ("$", "${", "}") for c in n.children if not c.is_named):
                 self._arith_var(kids[0].text.decode("utf-8", "replace"), ctx)   # `$x`, `${#}`
+            elif [c.type for c in n.children if not c.is_named] == ["${", "#", "}"] and \
+                    [c.type for c in kids] in ([], ["variable_name"], ["subscript"]):
+                self.word(n, ctx)        # `${#x}`, `${#a[@]}`: a length is a number
             else:
                 self._arith_word(self.word(n, ctx), ctx)
         elif t == "subscript":
@@ -2117,6 +2132,30 @@ def _unescape(s: str, escapable: str | None = None) -> str:
             out.append(s[i])
             i += 1
     return "".join(out)
+
+
+def _number_form(n) -> bool:
+    """`$?`, `${#}`, `$RANDOM` (bash's own numbers) or a `${#x}` / `${#a[@]}` length."""
+    if n.type not in ("simple_expansion", "expansion"):
+        return False
+    kids = n.named_children
+    toks = [c.type for c in n.children if not c.is_named]
+    if toks == ["${", "#", "}"]:
+        return [c.type for c in kids] in ([], ["variable_name"], ["subscript"])
+    return len(kids) == 1 and kids[0].type in ("variable_name", "special_variable_name") \
+        and all(t in ("$", "${", "}") for t in toks) \
+        and kids[0].text.decode("utf-8", "replace") in SHELL_NUMBERS
+
+
+def _backquoted_inner(n) -> str | None:
+    """The text bash parses inside a backquoted substitution holding a backslash escape of
+    a backquote, `$` or a backslash (the backslash removed), None for any other one."""
+    kids = n.children
+    if not kids or kids[0].type != "`" or not re.search(rb"\\[`$\\]", n.text):
+        return None
+    body = n.text.decode("utf-8", "replace")[1:]
+    body = body[:-1] if body.endswith("`") else body
+    return re.sub(r"\\([`$\\])", r"\1", body)
 
 
 _DQ_ESCAPABLE = '$`"\\\n'
