@@ -90,7 +90,9 @@ def cmd_policy(args, make_host) -> int:
         print("usage: agentdeck policy {test,show} [--home DIR] [--profile NAME]", file=sys.stderr)
         return 1
     host = make_host(args)
-    name = args.profile or engine.DEFAULT_PROFILE
+    # without --profile: the profile the home's last apply installed (DEFAULT_PROFILE if none),
+    # so `policy show` describes the rules the hooks enforce
+    name = args.profile or engine.installed_profile(host)
     prof = profiles.resolve(host, name)
     pol = policy_of(prof)
     if args.policy_cmd == "show":
