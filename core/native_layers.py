@@ -14,9 +14,9 @@ layer is (NATIVE_DENY, a path_spelling.NativeDeny: the facts behind it with the 
 observed for, whether agentdeck writes it, and the translation of a rule into its entries, the
 package's permissions.py; a layer agentdeck does not write says why, written False).
 A conditional layer is written only when the operator's own configuration allows it (Codex: a
-permission profile the operator selected; the plan's info["permissions"] says whether it was).
-Plain data, no disk: what the plan writes is the same translation (the plan's
-info["permissions"] adds which entries were already the operator's).
+permission profile the operator selected; the plan's TargetOutput.permissions says whether it
+was). Plain data, no disk: what the plan writes is the same translation (the plan's
+TargetOutput.permissions adds which entries were already the operator's).
 """
 from __future__ import annotations
 

@@ -88,12 +88,11 @@ def rows(ctx: Ctx, target: str) -> list[LayerRow]:
     out.extend(project)
     out.extend(home_extra)
     plan, _ = ctx.plan(target)
-    info = (plan.info.get(target) if plan is not None else None) or {}
     typed = plan.output.get(target) if plan is not None else None
-    perm = info.get("permissions") if isinstance(info, dict) else None
     files: dict[str, list[str]] = {}
     for f, label in ((typed.hooks.file if typed and typed.hooks else None, "agentdeck's hooks"),
-                     (perm.get("file") if isinstance(perm, dict) else None, "permissions.deny"),
+                     (typed.permissions.file if typed and typed.permissions else None,
+                      "permissions.deny"),
                      (typed.mcp.file if typed and typed.mcp else None, "MCP servers")):
         if isinstance(f, str):
             files.setdefault(f, []).append(label)

@@ -102,8 +102,6 @@ def _plan_facts(plan, target: str, v: Verdict) -> list[str]:
     from ..hooks_health import inert   # local: loads with the verdicts' first plan
     from ..native_layers import native_deny   # local: loads with the verdicts' first plan
 
-    got = plan.info.get(target) if isinstance(plan.info, dict) else None
-    info: dict[str, Any] = got if isinstance(got, dict) else {}
     out: list[str] = []
     hooks = hooks_of(plan.output, target)
     events = hooks.events if hooks is not None else ()
@@ -123,13 +121,13 @@ def _plan_facts(plan, target: str, v: Verdict) -> list[str]:
     else:
         out.append("no hooks in this profile")
     layers = ["hook"] if live and not why else []
-    perm: dict[str, Any] = (info["permissions"] if isinstance(info.get("permissions"), dict)
-                            else {})
+    perm = plan.output[target].permissions if target in plan.output else None
     nd = native_deny(target)
     # the CLI's own list guards only once its entries are on disk: none of them still to write
-    on_disk = not any(it.path == perm.get("file") and it.key and it.key[0] == "permissions"
-                      and plan.action(it) == "write" for it in plan.for_target(target))
-    if nd is not None and nd.layer and perm.get("entries") and on_disk:
+    on_disk = perm is not None and not any(
+        it.path == perm.file and it.key and it.key[0] == "permissions"
+        and plan.action(it) == "write" for it in plan.for_target(target))
+    if nd is not None and nd.layer and perm is not None and perm.entries and on_disk:
         name = nd.layer.split(" (")[0]
         title = registry.spec(target).title
         layers.append(name[len(title):].strip() if name.startswith(title) else name)

@@ -3,8 +3,9 @@ target (`DesiredState.output`, `Plan.output[target]`).
 
 An adapter describes what it found and decided beside its plan items: another tool's install
 in the CLI's home (`found`), the browser the CLI opens to sign in (`browser`), its MCP servers
-and why each is on or off (`mcp`), and the hooks (or plugin) it registers with the other hook
-sources it found (`hooks`). Each kind of fact
+and why each is on or off (`mcp`), the hooks (or plugin) it registers with the other hook
+sources it found (`hooks`), and the entries it writes into the CLI's own permission layer for
+the [[policy.paths]] rules (`permissions`). Each kind of fact
 is one frozen dataclass here; the doctor, the plan's JSON form and the app's views
 (core/views/) read their attributes. Whether a target can have a fact at all is a property of
 the target, declared in its SPEC (core/targets/spec.py: capabilities BROWSER, DISABLE_ALL,
@@ -222,6 +223,62 @@ class HooksInfo:
         return tuple(e for e in self.events if e.registered_now)
 
 
+@dataclass(frozen=True)
+class PathRuleEntries:
+    """One [[policy.paths]] rule as the CLI's own layer spells it (path_spelling.Translation)."""
+    id: str
+    #: the layer's entries, in order: a deny-list entry ("Read(~/.ssh/id_*)") or a pair
+    #: ((pattern, value) in Codex's profile, (kind, pattern) in Claude's sandbox)
+    entries: tuple[Any, ...] = ()
+    written: tuple[tuple[str, str], ...] = ()   # (rule path, how it is expressed)
+    skipped: tuple[tuple[str, str], ...] = ()   # (rule path, why it is left to the hook)
+    notes: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, t: Any) -> PathRuleEntries:
+        """From a path_spelling.Translation."""
+        return cls(id=t.rule, entries=tuple(tuple(e) if isinstance(e, (list, tuple)) else e
+                                            for e in t.entries),
+                   written=tuple((str(a), str(b)) for a, b in t.written),
+                   skipped=tuple((str(a), str(b)) for a, b in t.skipped),
+                   notes=tuple(t.notes))
+
+
+@dataclass(frozen=True)
+class DenyEntry:
+    """One entry agentdeck contributes to a CLI's deny list (permissions.deny, the sandbox's
+    denyRead/denyWrite)."""
+    entry: str
+    rule: str                       # the [[policy.paths]] rule's id
+    state: str                      # "new" | "ours" (on disk, recorded) | "yours" (the operator's)
+
+
+@dataclass(frozen=True)
+class ProfileEntry:
+    """One path agentdeck writes into the operator's own permission profile (Codex)."""
+    path: str
+    value: str                      # "none": denied to sandboxed commands
+    rule: str
+
+
+@dataclass(frozen=True)
+class PermissionsInfo:
+    """The CLI's own permission layer where agentdeck writes the [[policy.paths]] rules (the
+    target's policy part's NATIVE_DENY): its file, the entries this plan contributes, and each
+    rule's translation. Entries are DenyEntry (a deny list) or ProfileEntry (a profile)."""
+    file: str
+    entries: tuple[DenyEntry | ProfileEntry, ...] = ()
+    rules: tuple[PathRuleEntries, ...] = ()
+
+
+@dataclass(frozen=True)
+class PermissionProfileInfo(PermissionsInfo):
+    """A layer written only into a permission profile the operator selected (Codex's
+    default_permissions): which one, or None and why not."""
+    profile: str | None = None
+    why: str = ""
+
+
 @dataclass
 class TargetOutput:
     """What the adapter says about its target beside the plan items (filled while planning)."""
@@ -231,6 +288,9 @@ class TargetOutput:
     mcp: McpInfo | None = None
     #: the hooks or plugin it registers (None: the adapter registers none for this target)
     hooks: HooksInfo | None = None
+    #: the CLI's own permission layer with agentdeck's [[policy.paths]] entries (None: the
+    #: profile has no path rule, or agentdeck writes no such layer in this CLI)
+    permissions: PermissionsInfo | None = None
 
 
 def hooks_of(outputs: Mapping[str, TargetOutput], target: str) -> HooksInfo | None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..desired import Desired, DesiredState
+from .output import DenyEntry, PathRuleEntries, PermissionsInfo
 from .path_spelling import Dialect, Translation, translate_paths
 
 DENY_KEY = ("permissions", "deny")
@@ -45,42 +46,42 @@ def on_disk_entries(settings: dict | None) -> list[Any] | None:
 
 def add_to(target: str, st: DesiredState, trs: list[Translation], settings_path: Path,
            settings: dict | None, manifest, display, *, cli: str, title: str,
-           fmt: str = "json") -> dict:
-    """Add one member item per entry agentdeck contributes; returns the info block
-    ({"file", "entries": [{"entry", "rule", "state"}], "rules": [...]}). `cli`/`title`: the
-    CLI's short name and title, for the messages ("Claude", "Claude Code")."""
-    info: dict[str, Any] = {"file": str(settings_path), "entries": [],
-                            "rules": [{"id": t.rule, "entries": list(t.entries),
-                                       "written": [list(x) for x in t.written],
-                                       "skipped": [list(x) for x in t.skipped],
-                                       "notes": list(t.notes)} for t in trs]}
+           fmt: str = "json") -> PermissionsInfo:
+    """Add one member item per entry agentdeck contributes; returns the report
+    (PermissionsInfo: the file, a DenyEntry per entry, each rule's translation). `cli`/`title`:
+    the CLI's short name and title, for the messages ("Claude", "Claude Code")."""
+    rules = tuple(PathRuleEntries.of(t) for t in trs)
+    entries: list[DenyEntry] = []
+
+    def report() -> PermissionsInfo:
+        return PermissionsInfo(file=str(settings_path), entries=tuple(entries), rules=rules)
+
     wanted: dict[str, str] = {}
     for t in trs:
         for e in t.entries:
             wanted.setdefault(e, t.rule)
     if not wanted:
-        return info
+        return report()
     perms = (settings or {}).get("permissions")
     if perms is not None and not isinstance(perms, dict):
         st.warn(f"{display(settings_path)}: \"permissions\" is not an object, so {cli} ignores "
                 "it; agentdeck writes no permissions.deny entry until you fix it (the hook still "
                 "enforces the [[policy.paths]] rules)")
-        return info
+        return report()
     raw = on_disk_entries(settings)
     if isinstance(perms, dict) and "deny" in perms and raw is None:
         st.warn(f"{display(settings_path)}: permissions.deny is not a list; agentdeck leaves it "
                 "alone and writes no entry (the hook still enforces the [[policy.paths]] rules)")
-        return info
+        return report()
     have = list(raw or [])
     ours = _ours(manifest, settings_path)
     for entry, rule in wanted.items():
         if entry in have and entry not in ours:
-            info["entries"].append({"entry": entry, "rule": rule, "state": "yours"})
+            entries.append(DenyEntry(entry, rule, "yours"))
             continue
-        info["entries"].append({"entry": entry, "rule": rule,
-                                "state": "ours" if entry in have else "new"})
+        entries.append(DenyEntry(entry, rule, "ours" if entry in have else "new"))
         st.add(Desired(target, settings_path, "key", entry, key=DENY_KEY, member=entry, fmt=fmt,
                        label=f"permissions.deny {entry}", group="hooks",
                        reason=f"policy path rule {rule}: {title}'s own deny, which holds "
                               "without the hook; your entries in the list stay as they are"))
-    return info
+    return report()

@@ -22,6 +22,7 @@ import pytest
 from scripted_model import ScriptedModel
 
 from agentdeck.core import engine
+from agentdeck.core.targets.output import PermissionProfileInfo
 from tests.ci_rule import missing_tool
 from tests.target_homes import target_home
 
@@ -159,7 +160,8 @@ def test_codex_permission_profile_holds_with_the_hook_neutered(scratch_env, clie
     cfg = target_home(host, "codex") / "config.toml"
     cfg.write_text('default_permissions = "mine"\n\n[permissions.mine]\nextends = ":workspace"\n')
     plan = engine.build_plan(host, "default", ["codex"], trust_hooks=True)
-    assert plan.info["codex"]["permissions"]["profile"] == "mine"
+    assert isinstance(perm := plan.output["codex"].permissions, PermissionProfileInfo)
+    assert perm.profile == "mine"
     assert engine.apply_plan(host, plan).ok
     assert '"~/.ssh/id_*[!b]" = "none"' in cfg.read_text()
     (target_home(host, "codex") / "agentdeck-hook.sh").write_text("#!/bin/sh\nexit 0\n")

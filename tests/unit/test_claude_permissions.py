@@ -10,6 +10,7 @@ import pytest
 
 from agentdeck.core import engine
 from agentdeck.core.targets.claude import permissions as cp
+from agentdeck.core.targets.output import DenyEntry
 from tests.target_homes import target_home
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
@@ -116,8 +117,9 @@ def test_the_entries_join_the_operators_deny_list_and_uninstall_removes_only_our
     want = [e for t in cp.translations({"paths": [KEYS, CLOUD]}) for e in t.entries]
     assert sorted(i.label[len("permissions.deny "):] for i in items) == sorted(
         e for e in want if e != "Read(~/.aws/credentials)")
-    info = plan.info["claude"]["permissions"]
-    assert {"entry": "Read(~/.aws/credentials)", "rule": "cloud", "state": "yours"} in info["entries"]
+    info = plan.output["claude"].permissions
+    assert info is not None
+    assert DenyEntry("Read(~/.aws/credentials)", "cloud", "yours") in info.entries
     assert engine.apply_plan(host, plan).ok
     deny = _deny(host)
     assert deny[:2] == theirs and set(deny[2:]) == set(want) - {"Read(~/.aws/credentials)"}

@@ -10,6 +10,7 @@ import tomllib
 
 from agentdeck.core import engine
 from agentdeck.core.targets.codex import permissions as cx
+from agentdeck.core.targets.output import PermissionProfileInfo
 from tests.target_homes import target_home
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
@@ -63,6 +64,13 @@ reason = "private keys stay private"
 """
 
 
+def _profile(plan) -> str | None:
+    """The operator's permission profile the plan writes into (its typed report)."""
+    perm = plan.output["codex"].permissions
+    assert isinstance(perm, PermissionProfileInfo)
+    return perm.profile
+
+
 @pytest.fixture
 def guarded(host):
     d = host.config_dir / "profiles" / "guarded"
@@ -82,7 +90,7 @@ def test_entries_go_into_the_operators_profile_and_uninstall_removes_only_ours(h
     plan = engine.build_plan(host, guarded, ["codex"])
     items = [i for i in plan.items if i.label.startswith("permissions.mine.filesystem ")]
     assert len(items) == 4
-    assert plan.info["codex"]["permissions"]["profile"] == "mine"
+    assert _profile(plan) == "mine"
     assert engine.apply_plan(host, plan).ok
     fs = tomllib.loads(cfg.read_text())["permissions"]["mine"]["filesystem"]
     assert fs == {"~/.ssh/id_*[!b]": "none", "~/private": "none", "~/.ssh/id_*[!u]b": "none",
@@ -98,7 +106,7 @@ def test_entries_go_into_the_operators_profile_and_uninstall_removes_only_ours(h
 def test_without_a_profile_of_theirs_nothing_is_written_and_the_plan_says_so(host, guarded):
     plan = engine.build_plan(host, guarded, ["codex"])
     assert not [i for i in plan.items if ".filesystem " in i.label]
-    assert plan.info["codex"]["permissions"]["profile"] is None
+    assert _profile(plan) is None
     assert any("hook is the only layer in Codex" in n.message for n in plan.notices["codex"])
 
 

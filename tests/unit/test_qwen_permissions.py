@@ -12,6 +12,7 @@ import pytest
 from agentdeck.core import engine, native_layers
 from agentdeck.core.targets.qwen import SPEC
 from agentdeck.core.targets.qwen import permissions as qp
+from agentdeck.core.targets.output import DenyEntry
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
         "access": ["read", "write"], "decision": "deny", "reason": "private keys stay private"}
@@ -134,8 +135,9 @@ def test_the_entries_join_the_operators_deny_list_and_uninstall_removes_only_our
     want = [e for t in qp.translations({"paths": [KEYS, CLOUD]}) for e in t.entries]
     assert sorted(i.label[len("permissions.deny "):] for i in items) == sorted(
         e for e in want if e != "Read(~/.aws/credentials)")
-    info = plan.info["qwen"]["permissions"]
-    assert {"entry": "Read(~/.aws/credentials)", "rule": "cloud", "state": "yours"} in info["entries"]
+    info = plan.output["qwen"].permissions
+    assert info is not None
+    assert DenyEntry("Read(~/.aws/credentials)", "cloud", "yours") in info.entries
     assert engine.apply_plan(host, plan).ok
     deny = _deny(s)
     assert deny[:2] == theirs and set(deny[2:]) == set(want) - {"Read(~/.aws/credentials)"}

@@ -57,9 +57,9 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
   `entry`, registered_now, operator_groups, `also` for PreSkillShellCommand (decided as
   pre_tool_use), the events skipped, and the operator's own hooks in settings.json as its
   other_sources)
-  info["permissions"] = {"file": str,                  # only when the profile has paths rules
-                         "entries": [{"entry", "rule", "state": "new" | "ours" | "yours"}],
-                         "rules": [{"id", "entries", "written", "skipped", "notes"}]}
+  (with paths rules, its permissions.deny entries: TargetOutput.permissions, a
+  PermissionsInfo: the file, a DenyEntry per entry, state "new" | "ours" | "yours", each rule's
+  translation)
   info["sandbox"] = {"file": str, "enabled": bool,      # only when the profile has paths rules
                      "why": str, "escape": bool | None,  # why nothing is written; the model's way out
                      "fail_open": bool | None,           # no bubblewrap: commands run unsandboxed
@@ -89,7 +89,7 @@ from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..settings_shape import not_carried
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
 from ..mcp_switches import ON_REASONS, not_written, report, switch_reason
-from ..output import McpInfo, McpServerInfo
+from ..output import McpInfo, McpServerInfo, PermissionsInfo
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 from . import SPEC
@@ -205,22 +205,21 @@ class ClaudeTarget(Target):
                            reason="set by the profile's claude/settings.json"))
 
     # ---- the [[policy.paths]] rules in Claude's own layers: permissions.deny, the sandbox -------
-    def _owned_by_profile(self, profile: Profile, key: str, path: Path, st: DesiredState,
-                          what: str, empty: dict) -> dict | None:
-        """The compiled policy when its [[policy.paths]] rules go into settings.json's `key`;
-        None when there is none, or when the profile's claude/settings.json sets `key` itself
-        (its own value is what Claude gets: warned, `empty` as the info)."""
+    def _owned_by_profile(self, profile: Profile, key: str, st: DesiredState,
+                          what: str) -> tuple[dict | None, bool]:
+        """The compiled policy when its [[policy.paths]] rules go into settings.json's `key`
+        (None when there is none), and whether the profile's claude/settings.json sets `key`
+        itself (its own value is what Claude gets: warned, and the report says no entry)."""
         policy = compiled_policy.policy_of(profile)
         if not (policy or {}).get("paths"):
-            return None                              # no [[policy.paths]] rule: nothing to add
+            return None, False                       # no [[policy.paths]] rule: nothing to add
         if key in profile.native.get("claude/settings.json", {}):
             st.warn(f"the profile's claude/settings.json sets \"{key}\" itself, so agentdeck "
                     f"adds no {what} entry for the [[policy.paths]] rules (the hook still "
                     f"enforces them); add the entries `agentdeck policy show` lists to that "
                     f"file, or drop its \"{key}\"")
-            st.info[key] = {"file": str(path), **empty}
-            return None
-        return policy
+            return None, True
+        return policy, False
 
     def _permissions(self, profile: Profile, view: DiskView, settings: dict | None,
                      st: DesiredState) -> None:
@@ -228,13 +227,14 @@ class ClaudeTarget(Target):
 
         host = view.host
         path = SPEC.home(host) / "settings.json"
-        policy = self._owned_by_profile(profile, "permissions", path, st, "permissions.deny",
-                                        {"entries": [], "rules": []})
+        policy, owned = self._owned_by_profile(profile, "permissions", st, "permissions.deny")
+        if owned:
+            st.output.permissions = PermissionsInfo(file=str(path))
         if policy is None:
             return
         manifest = view.manifest(T, self.manifest_path(host))
-        st.info["permissions"] = claude_permissions.add_to(st, policy, path, settings, manifest,
-                                                           host.display)
+        st.output.permissions = claude_permissions.add_to(st, policy, path, settings, manifest,
+                                                          host.display)
 
     def _sandbox(self, profile: Profile, view: DiskView, settings: dict | None,
                  st: DesiredState) -> None:
@@ -242,10 +242,11 @@ class ClaudeTarget(Target):
 
         host = view.host
         path = SPEC.home(host) / "settings.json"
-        policy = self._owned_by_profile(
-            profile, "sandbox", path, st, "sandbox.filesystem",
-            {"enabled": False, "entries": [], "rules": [], "escape": None, "fail_open": None,
-             "why": "the profile sets \"sandbox\" itself"})
+        policy, owned = self._owned_by_profile(profile, "sandbox", st, "sandbox.filesystem")
+        if owned:
+            st.info["sandbox"] = {"file": str(path), "enabled": False, "entries": [], "rules": [],
+                                  "escape": None, "fail_open": None,
+                                  "why": "the profile sets \"sandbox\" itself"}
         if policy is None:
             return
         manifest = view.manifest(T, self.manifest_path(host))

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ...desired import DesiredState
 from .. import permission_list
+from ..output import PermissionsInfo
 from ..path_spelling import Dialect, Translation
 from . import facts as F
 
@@ -62,8 +63,8 @@ def translations(policy: dict | None) -> list[Translation]:
 
 
 def add_to(st: DesiredState, policy: dict | None, settings_path: Path, settings: dict | None,
-           manifest, display) -> dict:
-    """Add one member item per entry agentdeck contributes; returns the info block
-    ({"file", "entries": [{"entry", "rule", "state"}], "rules": [...]})."""
+           manifest, display) -> PermissionsInfo:
+    """Add one member item per entry agentdeck contributes; returns the report
+    (PermissionsInfo: a DenyEntry per entry, each rule's translation)."""
     return permission_list.add_to(T, st, translations(policy), settings_path, settings, manifest,
                                   display, cli="Claude", title="Claude Code")

@@ -42,9 +42,9 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
   (its MCP servers: TargetOutput.mcp, an McpInfo of core/targets/output.py)
   info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
                     "commands": [{"name", "path", "state", "warnings"}], "agents": []}
-  info["permissions"] = {"file": str, "profile": str | None, "why": str,   # with paths rules
-                         "entries": [{"path", "value": "none", "rule"}],
-                         "rules": [{"id", "entries", "written", "skipped", "notes"}]}
+  (with paths rules, its permission profile's entries: TargetOutput.permissions, a
+  PermissionProfileInfo: the file, the profile or None and why, a ProfileEntry per path, each
+  rule's translation)
 """
 from __future__ import annotations
 
@@ -164,7 +164,7 @@ class CodexTarget(Target):
             st, compiled_policy.policy_of(profile), SPEC.home(host) / "config.toml", config,
             "permissions" in native or "default_permissions" in native, host.display)
         if info is not None:
-            st.info["permissions"] = info
+            st.output.permissions = info
 
     # ---- hooks and trust -----------------------------------------------------------------------
     def _hooks(self, profile: Profile, view: DiskView, config: dict | None, manifest: Manifest,

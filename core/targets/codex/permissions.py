@@ -30,9 +30,9 @@ Codex sandboxes its commands: `--dangerously-bypass-approvals-and-sandbox` switc
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ...desired import Desired, DesiredState
+from ..output import PathRuleEntries, PermissionProfileInfo, ProfileEntry
 from ..path_spelling import Dialect, Translation, minus, spell_path
 
 T = "codex"
@@ -126,34 +126,31 @@ def profile_name(config: dict | None) -> tuple[str | None, str]:
 
 
 def add_to(st: DesiredState, policy: dict | None, config_path: Path, config: dict | None,
-           profile_sets_permissions: bool, display) -> dict | None:
-    """One key item per entry, in the operator's own profile; returns the info block
-    ({"file", "profile", "why", "entries": [{"path", "value", "rule"}], "rules": [...]}) or None
-    when the policy has no [[policy.paths]] rule."""
+           profile_sets_permissions: bool, display) -> PermissionProfileInfo | None:
+    """One key item per entry, in the operator's own profile; returns the report
+    (PermissionProfileInfo: the file, the profile or why none, a ProfileEntry per entry, each
+    rule's translation) or None when the policy has no [[policy.paths]] rule."""
     trs = translations(policy)
     if not trs:
         return None
-    info: dict[str, Any] = {"file": str(config_path), "profile": None, "why": "", "entries": [],
-                            "rules": [{"id": t.rule, "entries": [list(e) for e in t.entries],
-                                       "written": [list(x) for x in t.written],
-                                       "skipped": [list(x) for x in t.skipped],
-                                       "notes": list(t.notes)} for t in trs]}
+    rules = tuple(PathRuleEntries.of(t) for t in trs)
     if profile_sets_permissions:
         name, why = None, ("the profile's codex/config.toml sets permissions itself; agentdeck "
                            "adds no entry")
     else:
         name, why = profile_name(config)
-    info["profile"], info["why"] = name, why
     if name is None:
         if any(t.entries for t in trs):
             st.note(f"[[policy.paths]] rules: the hook is the only layer in Codex here: {why}")
-        return info
+        return PermissionProfileInfo(file=str(config_path), rules=rules, profile=None, why=why)
+    entries: list[ProfileEntry] = []
     for t in trs:
         for pat, value in t.entries:
-            info["entries"].append({"path": pat, "value": value, "rule": t.rule})
+            entries.append(ProfileEntry(pat, value, t.rule))
             st.add(Desired(T, config_path, "key", value,
                            key=("permissions", name, "filesystem", pat), fmt="toml",
                            label=f"permissions.{name}.filesystem {pat}", group="hooks",
                            reason=f"policy path rule {t.rule}: your permission profile {name} "
                                   f"denies it to sandboxed commands ({value}), without the hook"))
-    return info
+    return PermissionProfileInfo(file=str(config_path), entries=tuple(entries), rules=rules,
+                                 profile=name, why=why)

@@ -25,8 +25,8 @@ Every part is its own plan item (group in brackets):
 place (comments kept). What agentdeck manages is recorded in <qwen home>/.agentdeck-managed.json.
 
 The info dict has the shape of Claude Code's (core/targets/claude/adapter.py), where the concept
-is shared: info["permissions"] (when the profile has paths rules), info["skills"]; its hooks and
-MCP servers are typed (TargetOutput.hooks, TargetOutput.mcp, core/targets/output.py).
+is shared: info["skills"]; its hooks, MCP servers and permissions.deny entries (when the profile
+has paths rules) are typed (TargetOutput.hooks, .mcp, .permissions, core/targets/output.py).
 """
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ from ...secrets import scan_value
 from .. import registry, settings_shape, skills
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..mcp_excluded import plan_mcp
+from ..output import PermissionsInfo
 from ..persona import PERSONA_MARKERS, build_persona
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
 from .facts import QWEN
@@ -127,10 +128,10 @@ class QwenTarget(Target):
                     "agentdeck adds no permissions.deny entry for the [[policy.paths]] rules "
                     "(the hook still enforces them); add the entries `agentdeck policy show` "
                     "lists to that file, or drop its \"permissions\"")
-            st.info["permissions"] = {"file": str(path), "entries": [], "rules": []}
+            st.output.permissions = PermissionsInfo(file=str(path))
             return
-        st.info["permissions"] = qwen_permissions.add_to(st, policy, path, settings, manifest,
-                                                         host.display, fmt=FMT)
+        st.output.permissions = qwen_permissions.add_to(st, policy, path, settings, manifest,
+                                                        host.display, fmt=FMT)
 
     # ---- the profile's qwen/settings.json --------------------------------------------------
     def _settings(self, profile: Profile, settings: dict | None, path: Path,
