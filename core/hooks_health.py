@@ -11,21 +11,21 @@ app's badges and onboarding's last step all read `inert(plan, target)` and say
 "installed, hooks inert: <reason>" with the fix.
 
 `annotate(host, plan)` runs once per plan (core.engine.build_plan), reads the installed wrappers
-through the Host, and stores the result in plan.info[target]["hooks_inert"] (plain data, so the
-JSON plan carries it too). It also makes a handler that cannot be found an error-level notice and
-says in words when the resolved handler really changes ("handler: /old -> /new").
+through the Host, and stores the result in the target's output,
+plan.output[target].hooks_inert (typed: core/targets/output.py). It also makes a handler that
+cannot be found an error-level notice and says in words when the resolved handler really
+changes ("handler: /old -> /new").
 """
 from __future__ import annotations
 
-from dataclasses import asdict
 from pathlib import Path
 
 from .desired import Notice
 from .host import Host
-from .inert import INFO_KEY, Inert, inert, state_text, summary_text
+from .inert import Inert, inert, state_text, summary_text
 from .targets.output import HooksInfo, hooks_of
 
-__all__ = ["INFO_KEY", "Inert", "annotate", "inert", "not_registered", "reasons", "removed",
+__all__ = ["Inert", "annotate", "inert", "not_registered", "reasons", "removed",
            "state_text", "summary_text"]
 
 
@@ -48,7 +48,8 @@ def _disable_all_stops(target: str) -> bool:
 # ---- computing ------------------------------------------------------------------------------------
 
 def annotate(host: Host, plan, read=None) -> None:
-    """Store each target's inert reasons in plan.info and fix the handler notices (see module)."""
+    """Store each target's inert reasons in its output (hooks_inert) and fix the handler
+    notices (see module)."""
     from .targets import wrapper
 
     for t in plan.targets:
@@ -65,10 +66,10 @@ def annotate(host: Host, plan, read=None) -> None:
         now = hooks.handler_path
         if previous and now and previous != now:
             notices.append(Notice("info", f"handler: {previous} -> {now}", wpath))
-        found = [asdict(r) for r in reasons(host, t, hooks, previous)
-                 + not_registered(host, plan, t, hooks, read) + removed(host, plan, t, hooks)]
-        if found:          # absent when the hooks can run (plans and golden files stay as they were)
-            plan.info.setdefault(t, {})[INFO_KEY] = found
+        found = (reasons(host, t, hooks, previous) + not_registered(host, plan, t, hooks, read)
+                 + removed(host, plan, t, hooks))
+        if found:          # None when the hooks can run
+            plan.output[t].hooks_inert = tuple(found)
 
 
 def not_registered(host: Host, plan, target: str, hooks: HooksInfo,

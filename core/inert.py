@@ -1,44 +1,24 @@
 """Whether a plan may say "in sync": the inert reasons a plan carries, read.
 
 `core.hooks_health.annotate` finds, once per plan, why agentdeck's registered hooks cannot run
-in a target and stores them as plain data in plan.info[target]["hooks_inert"] (so the JSON plan
-carries them). This module only reads them: the plan's summary, `status`, apply's last word and
-the app's badges ask `inert(plan, target)`. It sits with the engine (plan.py and apply.py use it)
+in a target and stores them in the target's output, `plan.output[target].hooks_inert` (a tuple
+of `Inert`, declared in core/targets/output.py). This module only reads them: the plan's
+summary, `status`, apply's last word and the app's badges ask `inert(plan, target)`. It sits with the engine (plan.py and apply.py use it)
 and imports nothing above it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .targets.output import Inert
 
-__all__ = ["INFO_KEY", "Inert", "inert", "state_text", "summary_text"]
-
-INFO_KEY = "hooks_inert"
-
-
-@dataclass
-class Inert:
-    """One reason the installed hooks of a target cannot run."""
-    code: str          # handler-missing | wrapper-missing | disable-all | not-registered | the
-                       # target's own (its health part: disabled-hooks, <cli>-untrusted, ...)
-    reason: str        # what is wrong, for people ("the handler ... is not found")
-    fix: str           # what to do about it
-    events: list[str]  # the registered events it concerns (all of ours: every one)
-    #: the plan items that fix it when the plan writes them all (the wrapper, agentdeck's hooks
-    #: file, the trust items): after this plan (inert(plan, t)) the reason holds only while the
-    #: plan's decisions do not write them; now (inert(plan, t, now=True), `status`) it holds
-    unless: list[str] = field(default_factory=list)
-
-    def line(self) -> str:
-        return f"{self.reason} (fix: {self.fix})"
+__all__ = ["Inert", "inert", "state_text", "summary_text"]
 
 
 def inert(plan, target: str, now: bool = False) -> list[Inert]:
     """The reasons annotate() found for `target` (empty: every registered hook can run, or
     nothing is registered): as the home is after this plan (a reason the plan fixes is left
     out), or `now`, as it is before it (what `status` says)."""
-    info = plan.info.get(target) if isinstance(getattr(plan, "info", None), dict) else None
-    rows = info.get(INFO_KEY) if isinstance(info, dict) else None
-    out = [Inert(**r) for r in rows] if isinstance(rows, list) else []
+    got = getattr(plan, "output", {}).get(target)
+    out = list(got.hooks_inert or ()) if got is not None else []
     if now:
         return out
     return [i for i in out if not (i.unless and all(_written(plan, u) for u in i.unless))]

@@ -16,7 +16,7 @@ the registry's layer.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -279,6 +279,28 @@ class PermissionProfileInfo(PermissionsInfo):
     why: str = ""
 
 
+@dataclass(frozen=True)
+class Inert:
+    """One reason the installed hooks of a target cannot run (core/hooks_health.py finds them
+    once per plan; a target's health part adds its own)."""
+    code: str          # handler-missing | wrapper-missing | disable-all | not-registered | the
+                       # target's own (its health part: disabled-hooks, <cli>-untrusted, ...)
+    reason: str        # what is wrong, for people ("the handler ... is not found")
+    fix: str           # what to do about it
+    events: Sequence[str]  # the registered events it concerns (all of ours: every one)
+    #: the plan items that fix it when the plan writes them all (the wrapper, agentdeck's hooks
+    #: file, the trust items): after this plan (inert(plan, t)) the reason holds only while the
+    #: plan's decisions do not write them; now (inert(plan, t, now=True), `status`) it holds
+    unless: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "events", tuple(self.events))
+        object.__setattr__(self, "unless", tuple(self.unless))
+
+    def line(self) -> str:
+        return f"{self.reason} (fix: {self.fix})"
+
+
 @dataclass
 class TargetOutput:
     """What the adapter says about its target beside the plan items (filled while planning)."""
@@ -291,6 +313,9 @@ class TargetOutput:
     #: the CLI's own permission layer with agentdeck's [[policy.paths]] entries (None: the
     #: profile has no path rule, or agentdeck writes no such layer in this CLI)
     permissions: PermissionsInfo | None = None
+    #: why agentdeck's registered hooks cannot run (core/hooks_health.annotate, after planning;
+    #: None: they can, or none are registered; core/inert.py reads it)
+    hooks_inert: tuple[Inert, ...] | None = None
 
 
 def hooks_of(outputs: Mapping[str, TargetOutput], target: str) -> HooksInfo | None:

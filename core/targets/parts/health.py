@@ -15,8 +15,9 @@ A target whose CLI has reasons of its own has `core/targets/<name>/health.py` pr
                                 (`events`): hooks the operator disabled, hooks the CLI has
                                 not trusted
 
-A target without the module has no reasons beyond the shared ones. `Inert` is plain data, kept
-in plan.info (so the JSON plan carries it).
+A target without the module has no reasons beyond the shared ones. `Inert` is a frozen
+dataclass declared with the adapter's output (core/targets/output.py), kept in
+plan.output[target].hooks_inert.
 """
 from __future__ import annotations
 
