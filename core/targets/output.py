@@ -5,7 +5,7 @@ An adapter describes what it found and decided beside its plan items: another to
 in the CLI's home (`found`), the browser the CLI opens to sign in (`browser`), its MCP servers
 and why each is on or off (`mcp`), the hooks (or plugin) it registers with the other hook
 sources it found (`hooks`), and the entries it writes into the CLI's own permission layer for
-the [[policy.paths]] rules (`permissions`). Each kind of fact
+the [[policy.paths]] rules (`permissions`) and its OS sandbox (`sandbox`). Each kind of fact
 is one frozen dataclass here; the doctor, the plan's JSON form and the app's views
 (core/views/) read their attributes. Whether a target can have a fact at all is a property of
 the target, declared in its SPEC (core/targets/spec.py: capabilities BROWSER, DISABLE_ALL,
@@ -280,6 +280,28 @@ class PermissionProfileInfo(PermissionsInfo):
 
 
 @dataclass(frozen=True)
+class SandboxEntry:
+    """One path agentdeck adds to an OS sandbox's deny list (Claude's sandbox.filesystem)."""
+    kind: str                       # "denyRead" | "denyWrite"
+    entry: str
+    rule: str
+    state: str                      # "new" | "ours" | "yours"
+
+
+@dataclass(frozen=True)
+class SandboxInfo:
+    """The CLI's OS sandbox as a layer under the [[policy.paths]] rules: whether the operator
+    switched it on (agentdeck never does), its ways out, and the entries this plan adds."""
+    file: str
+    enabled: bool = False
+    why: str = ""                   # why no entry is written ("" when they are)
+    escape: bool | None = None      # the model can ask to run a command outside it (None: not on)
+    fail_open: bool | None = None   # commands run unsandboxed when it cannot start (None: not on)
+    entries: tuple[SandboxEntry, ...] = ()
+    rules: tuple[PathRuleEntries, ...] = ()
+
+
+@dataclass(frozen=True)
 class Inert:
     """One reason the installed hooks of a target cannot run (core/hooks_health.py finds them
     once per plan; a target's health part adds its own)."""
@@ -316,6 +338,9 @@ class TargetOutput:
     #: why agentdeck's registered hooks cannot run (core/hooks_health.annotate, after planning;
     #: None: they can, or none are registered; core/inert.py reads it)
     hooks_inert: tuple[Inert, ...] | None = None
+    #: the CLI's OS sandbox with agentdeck's [[policy.paths]] entries (None: the profile has no
+    #: path rule, or the CLI has no sandbox agentdeck writes into)
+    sandbox: SandboxInfo | None = None
 
 
 def hooks_of(outputs: Mapping[str, TargetOutput], target: str) -> HooksInfo | None:

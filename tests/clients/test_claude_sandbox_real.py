@@ -74,8 +74,10 @@ def test_claudes_sandbox_stops_a_path_built_at_run_time_with_the_hook_neutered(
     plan = engine.build_plan(host, "default", ["claude"])
     assert engine.apply_plan(host, plan).ok
     written = json.loads(settings.read_text())["sandbox"]["filesystem"]["denyRead"]
-    ours = [e["entry"] for e in plan.info["claude"]["sandbox"]["entries"]
-            if e["kind"] == claude_facts.SANDBOX_KEYS["read"][-1]]
+    sandbox = plan.output["claude"].sandbox
+    assert sandbox is not None
+    ours = [e.entry for e in sandbox.entries
+            if e.kind == claude_facts.SANDBOX_KEYS["read"][-1]]
     assert ours and set(ours) <= set(written)
 
     # the hook is gone: its wrapper answers every event with exit 0 and runs no handler

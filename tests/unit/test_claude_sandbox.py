@@ -12,6 +12,7 @@ import pytest
 from agentdeck.core import engine
 from agentdeck.core.policy.enforcement import describe
 from agentdeck.core.targets.claude import sandbox as cs
+from agentdeck.core.targets.output import SandboxEntry, SandboxInfo
 from tests.target_homes import target_home
 
 KEYS = {"id": "private-keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
@@ -96,6 +97,13 @@ def _settings(host, doc: dict | None = None) -> dict:
     return json.loads(s.read_text())
 
 
+def _report(plan) -> SandboxInfo:
+    """The plan's typed report of Claude's sandbox."""
+    got = plan.output["claude"].sandbox
+    assert got is not None
+    return got
+
+
 def _sandbox_items(plan):
     return [i for i in plan.items if i.label.startswith("sandbox.filesystem.")]
 
@@ -104,8 +112,8 @@ def test_nothing_is_written_unless_the_operator_turned_the_sandbox_on(host, with
     _settings(host, {"model": "sonnet", "sandbox": {"enabled": False}})
     plan = engine.build_plan(host, with_paths, ["claude"])
     assert not _sandbox_items(plan)
-    info = plan.info["claude"]["sandbox"]
-    assert not info["enabled"] and "does not switch" in info["why"]
+    info = _report(plan)
+    assert not info.enabled and "does not switch" in info.why
     assert engine.apply_plan(host, plan).ok
     assert _settings(host)["sandbox"] == {"enabled": False}
 
@@ -120,10 +128,9 @@ def test_the_entries_join_the_operators_lists_and_uninstall_removes_only_ours(ho
     labels = sorted(i.label for i in _sandbox_items(plan))
     assert labels == sorted(f"sandbox.filesystem.{k} {p}" for k, p in want
                             if (k, p) != ("denyRead", "~/.aws/credentials"))
-    info = plan.info["claude"]["sandbox"]
-    assert info["enabled"] and info["escape"] is False and info["fail_open"] is False
-    assert {"kind": "denyRead", "entry": "~/.aws/credentials", "rule": "cloud",
-            "state": "yours"} in info["entries"]
+    info = _report(plan)
+    assert info.enabled and info.escape is False and info.fail_open is False
+    assert SandboxEntry("denyRead", "~/.aws/credentials", "cloud", "yours") in info.entries
     assert not any("do not hold for" in n.message for n in plan.notices["claude"])
     assert engine.apply_plan(host, plan).ok
     fs = _settings(host)["sandbox"]["filesystem"]
@@ -149,10 +156,10 @@ def test_the_entries_join_the_operators_lists_and_uninstall_removes_only_ours(ho
 def test_each_way_around_the_sandbox_left_open_is_a_warning(host, with_paths, sandbox, holes):
     _settings(host, {"sandbox": sandbox})
     plan = engine.build_plan(host, with_paths, ["claude"])
-    info = plan.info["claude"]["sandbox"]
+    info = _report(plan)
     assert _sandbox_items(plan)
-    assert info["escape"] is ("allowUnsandboxedCommands" not in sandbox)
-    assert info["fail_open"] is ("failIfUnavailable" not in sandbox)
+    assert info.escape is ("allowUnsandboxedCommands" not in sandbox)
+    assert info.fail_open is ("failIfUnavailable" not in sandbox)
     [warning] = [n.message for n in plan.notices["claude"] if "do not hold for" in n.message]
     for hole in ("dangerouslyDisableSandbox", "bubblewrap or socat is missing"):
         assert (hole in warning) == (hole in holes), warning

@@ -60,12 +60,9 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
   (with paths rules, its permissions.deny entries: TargetOutput.permissions, a
   PermissionsInfo: the file, a DenyEntry per entry, state "new" | "ours" | "yours", each rule's
   translation)
-  info["sandbox"] = {"file": str, "enabled": bool,      # only when the profile has paths rules
-                     "why": str, "escape": bool | None,  # why nothing is written; the model's way out
-                     "fail_open": bool | None,           # no bubblewrap: commands run unsandboxed
-                     "entries": [{"kind": "denyRead" | "denyWrite", "entry", "rule",
-                                  "state": "new" | "ours" | "yours"}],
-                     "rules": [{"id", "entries", "written", "skipped", "notes"}]}
+  (with paths rules, its sandbox entries: TargetOutput.sandbox, a SandboxInfo: whether the
+  operator switched the sandbox on and why nothing is written, its ways out (escape,
+  fail_open), a SandboxEntry per denyRead/denyWrite entry, each rule's translation)
   (its MCP servers: TargetOutput.mcp, an McpInfo of core/targets/output.py)
   info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
                     "commands": [{"name", "path", "state", "warnings"}],
@@ -89,7 +86,7 @@ from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..settings_shape import not_carried
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
 from ..mcp_switches import ON_REASONS, not_written, report, switch_reason
-from ..output import McpInfo, McpServerInfo, PermissionsInfo
+from ..output import McpInfo, McpServerInfo, PermissionsInfo, SandboxInfo
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 from . import SPEC
@@ -244,14 +241,13 @@ class ClaudeTarget(Target):
         path = SPEC.home(host) / "settings.json"
         policy, owned = self._owned_by_profile(profile, "sandbox", st, "sandbox.filesystem")
         if owned:
-            st.info["sandbox"] = {"file": str(path), "enabled": False, "entries": [], "rules": [],
-                                  "escape": None, "fail_open": None,
-                                  "why": "the profile sets \"sandbox\" itself"}
+            st.output.sandbox = SandboxInfo(file=str(path),
+                                            why="the profile sets \"sandbox\" itself")
         if policy is None:
             return
         manifest = view.manifest(T, self.manifest_path(host))
-        st.info["sandbox"] = claude_sandbox.add_to(st, policy, path, settings, manifest,
-                                                   host.display)
+        st.output.sandbox = claude_sandbox.add_to(st, policy, path, settings, manifest,
+                                                  host.display)
 
     # ---- MCP -----------------------------------------------------------------------------------
     def _mcp(self, profile: Profile, view: DiskView, st: DesiredState) -> None:

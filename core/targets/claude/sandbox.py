@@ -35,9 +35,9 @@ rewritten or removed; one they had before stays theirs; uninstall removes exactl
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ...desired import Desired, DesiredState
+from ..output import PathRuleEntries, SandboxEntry, SandboxInfo
 from ..path_spelling import Dialect, Translation, translate_paths
 from . import facts as F
 
@@ -87,55 +87,49 @@ def _why_not(settings: dict | None) -> str:
 
 
 def add_to(st: DesiredState, policy: dict | None, settings_path: Path, settings: dict | None,
-           manifest, display) -> dict:
+           manifest, display) -> SandboxInfo:
     """Add one member item per entry agentdeck contributes, when the operator's sandbox is on;
-    returns the info block ({"file", "enabled", "why", "escape", "fail_open", "entries":
-    [{"kind", "entry", "rule", "state"}], "rules": [...]})."""
+    returns the report (SandboxInfo: whether it is on and why nothing is written, its ways out,
+    a SandboxEntry per entry, each rule's translation)."""
     trs = translations(policy)
-    info: dict[str, Any] = {"file": str(settings_path), "enabled": False, "why": "",
-                            "escape": None, "fail_open": None, "entries": [],
-                            "rules": [{"id": t.rule, "entries": [list(e) for e in t.entries],
-                                       "written": [list(x) for x in t.written],
-                                       "skipped": [list(x) for x in t.skipped],
-                                       "notes": list(t.notes)} for t in trs]}
+    rules = tuple(PathRuleEntries.of(t) for t in trs)
     wanted: dict[tuple[str, str], str] = {}
     for t in trs:
         for e in t.entries:
             wanted.setdefault(e, t.rule)
     if not wanted:
-        return info
+        return SandboxInfo(file=str(settings_path), rules=rules)
     why = _why_not(settings)
     if why:
-        info["why"] = why + "; the hook and permissions.deny still enforce the rules"
         if "not switch" not in why:
             st.warn(f"{display(settings_path)}: {why}; agentdeck writes no sandbox entry until "
                     "you fix it (the hook still enforces the [[policy.paths]] rules)")
-        return info
+        return SandboxInfo(file=str(settings_path), rules=rules,
+                           why=why + "; the hook and permissions.deny still enforce the rules")
     sb = (settings or {})["sandbox"]
-    info["enabled"] = True
-    info["escape"] = sb.get("allowUnsandboxedCommands") is not False
-    info["fail_open"] = sb.get("failIfUnavailable") is not True
+    escape = sb.get("allowUnsandboxedCommands") is not False
+    fail_open = sb.get("failIfUnavailable") is not True
     holes = ([("a command the model marks dangerouslyDisableSandbox (set sandbox."
-               "allowUnsandboxedCommands to false)")] if info["escape"] else []) + (
+               "allowUnsandboxedCommands to false)")] if escape else []) + (
         [("every command when bubblewrap or socat is missing: Claude then runs them unsandboxed "
-          "without a word (set sandbox.failIfUnavailable to true)")] if info["fail_open"] else [])
+          "without a word (set sandbox.failIfUnavailable to true)")] if fail_open else [])
     if holes:
         st.warn(f"{display(settings_path)}: the sandbox entries agentdeck writes do not hold for "
                 + "; nor for ".join(holes))
     fs = sb.get("filesystem") if isinstance(sb.get("filesystem"), dict) else {}
     ours = _ours(manifest, settings_path)
+    entries: list[SandboxEntry] = []
     for (kind, pattern), rule in wanted.items():
         key = F.SANDBOX_KEYS["read" if kind == KIND["read"] else "write"]
         have = fs.get(kind) or []
         if pattern in have and (kind, pattern) not in ours:
-            info["entries"].append({"kind": kind, "entry": pattern, "rule": rule,
-                                    "state": "yours"})
+            entries.append(SandboxEntry(kind, pattern, rule, "yours"))
             continue
-        info["entries"].append({"kind": kind, "entry": pattern, "rule": rule,
-                                "state": "ours" if pattern in have else "new"})
+        entries.append(SandboxEntry(kind, pattern, rule, "ours" if pattern in have else "new"))
         st.add(Desired(T, settings_path, "key", pattern, key=key, member=pattern, fmt="json",
                        label=f"sandbox.filesystem.{kind} {pattern}", group="hooks",
                        reason=f"policy path rule {rule}: Claude's sandbox (you turned it on) "
                               "denies the file to every sandboxed command, whatever builds its "
                               "path; your entries in the list stay as they are"))
-    return info
+    return SandboxInfo(file=str(settings_path), enabled=True, escape=escape, fail_open=fail_open,
+                       entries=tuple(entries), rules=rules)
