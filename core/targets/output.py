@@ -5,11 +5,13 @@ An adapter describes what it found and decided beside its plan items: another to
 in the CLI's home (`found`), the browser the CLI opens to sign in (`browser`), its MCP servers
 and why each is on or off (`mcp`), the hooks (or plugin) it registers with the other hook
 sources it found (`hooks`), and the entries it writes into the CLI's own permission layer for
-the [[policy.paths]] rules (`permissions`) and its OS sandbox (`sandbox`). Each kind of fact
+the [[policy.paths]] rules (`permissions`) and its OS sandbox (`sandbox`), the profile's
+skills, commands and agents (`skills`) and the env file of its directives (`env`). Each kind
+of fact
 is one frozen dataclass here; the doctor, the plan's JSON form and the app's views
 (core/views/) read their attributes. Whether a target can have a fact at all is a property of
 the target, declared in its SPEC (core/targets/spec.py: capabilities BROWSER, DISABLE_ALL,
-TRUST_HOOKS), never inferred from whether a fact is there.
+TRUST_HOOKS, SKILLS, ENV_FILE), never inferred from whether a fact is there.
 
 Standard library only (dataclasses): the engine's plan carries these, and this module sits in
 the registry's layer.
@@ -302,6 +304,58 @@ class SandboxInfo:
 
 
 @dataclass(frozen=True)
+class SkillLink:
+    """A profile skill linked into the CLI's skills folder."""
+    name: str
+    target: str                     # agentdeck's copy the link points to
+    state: str                      # "new" | "ours" | "yours (kept)"
+
+
+@dataclass(frozen=True)
+class SkillCommand:
+    """A profile command as the CLI gets it (a slash command, or a skill where it has none)."""
+    name: str
+    path: str
+    state: str                      # "planned" | "skipped: ..."
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SkillAgent:
+    """A profile agent written for the CLI."""
+    name: str
+    path: str
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SkillsInfo:
+    """The profile's skills, commands and agents as this plan installs them (a target with
+    capability SKILLS)."""
+    dir: str                        # the skills folder
+    links: tuple[SkillLink, ...] = ()
+    commands: tuple[SkillCommand, ...] = ()
+    agents: tuple[SkillAgent, ...] = ()
+
+
+@dataclass(frozen=True)
+class EnvVariable:
+    value: str
+    directive: str                  # the profile's directive that sets it
+
+
+@dataclass(frozen=True)
+class EnvInfo:
+    """The profile's directives as environment variables in an env file that ~/.bashrc sources
+    (a target with capability ENV_FILE)."""
+    file: str                       # the env file
+    bashrc: str
+    lines: tuple[str, ...] = ()     # the file's variable lines
+    variables: Mapping[str, EnvVariable] = field(default_factory=lambda: MappingProxyType({}))
+    caveat: str = ""                # which processes never see them
+
+
+@dataclass(frozen=True)
 class Inert:
     """One reason the installed hooks of a target cannot run (core/hooks_health.py finds them
     once per plan; a target's health part adds its own)."""
@@ -341,6 +395,16 @@ class TargetOutput:
     #: the CLI's OS sandbox with agentdeck's [[policy.paths]] entries (None: the profile has no
     #: path rule, or the CLI has no sandbox agentdeck writes into)
     sandbox: SandboxInfo | None = None
+    #: the profile's skills, commands and agents (a target with capability SKILLS; else None)
+    skills: SkillsInfo | None = None
+    #: the env file of the profile's directives (a target with capability ENV_FILE; else None)
+    env: EnvInfo | None = None
+
+
+#: the keys a home target's adapter may still set in `DesiredState.info` (untyped): none. Every
+#: fact a feature reads is a TargetOutput field (tests/unit/test_target_conformance.py holds
+#: every registered target to it)
+PLAIN_INFO_KEYS: frozenset[str] = frozenset()
 
 
 def hooks_of(outputs: Mapping[str, TargetOutput], target: str) -> HooksInfo | None:

@@ -33,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from ..desired import Desired
 from ..errors import UserError
 from ..model import check_name
+from .output import SkillCommand, SkillLink, SkillsInfo
 
 DESCRIPTION_MAX = 1024
 
@@ -229,23 +230,24 @@ def skill_copy(target: str, name: str, source: str, view, st) -> str:
     return str(dest)
 
 
-def shared_skill_items(target: str, profile, view, st, why_command: str) -> dict:
+def shared_skill_items(target: str, profile, view, st, why_command: str) -> SkillsInfo:
     """The ~/.agents/skills items every target that shares that folder plans (Copilot, Codex):
     profile skills as links, commands as <name>/SKILL.md folders. Same paths, kinds and bytes
     whichever target plans them, so when both are planned or applied the engine merges them into
-    one item with two owners. Returns the pane info ("dir", "links", "commands", "agents").
-    Links are read through `view` (the one reader)."""
+    one item with two owners. Returns the report (SkillsInfo, no agents: a target that writes
+    agents adds them). Links are read through `view` (the one reader)."""
     host = view.host
 
     sk_dir = host.agents_skills_dir
-    info: dict = {"dir": str(sk_dir), "links": [], "commands": [], "agents": []}
+    links: list[SkillLink] = []
+    commands: list[SkillCommand] = []
     for name in sorted(profile.skills):
         safe_name(name, "skill name")
         target_dir = skill_copy(target, name, profile.skills[name], view, st)
         link = sk_dir / name
         state = "ours" if view.link(link) == target_dir else (
             "yours (kept)" if view.present(link) else "new")
-        info["links"].append({"name": name, "target": target_dir, "state": state})
+        links.append(SkillLink(name, target_dir, state))
         reason = "the profile's skill, linked into the shared ~/.agents/skills"
         if state != "ours" and view.link(link) is not None:
             reason = (f"the profile's skill; {host.display(link)} already links to "
@@ -266,14 +268,12 @@ def shared_skill_items(target: str, profile, view, st, why_command: str) -> dict
         if view.link(folder) is not None:
             st.warn(f"command {name} is not installed as a skill: {host.display(folder)} is a "
                     f"symlink (-> {view.link(folder)}) and an existing symlinked skill wins")
-            info["commands"].append({"name": name, "path": str(folder / "SKILL.md"),
-                                     "state": "skipped: symlinked skill of that name",
-                                     "warnings": []})
+            commands.append(SkillCommand(name, str(folder / "SKILL.md"),
+                                         "skipped: symlinked skill of that name"))
             continue
         tr = command_skill(name, profile.commands[name])
         path = folder / "SKILL.md"
-        info["commands"].append({"name": name, "path": str(path), "state": "planned",
-                                 "warnings": tr.warnings})
+        commands.append(SkillCommand(name, str(path), "planned", tuple(tr.warnings)))
         st.add(Desired(target, path, "file", tr.text, label=f"command {name} as a skill",
                        group="skills", warnings=tr.warnings, reason=why_command))
-    return info
+    return SkillsInfo(dir=str(sk_dir), links=tuple(links), commands=tuple(commands))

@@ -27,7 +27,11 @@ DISABLE_ALL = "disable_all_hooks"  # the CLI has one setting that switches every
 BROWSER = "browser_setting"        # the CLI opens a browser for an MCP server's sign-in and
                                    # agentdeck resolves which (TargetOutput.browser: the
                                    # Browser pane, onboarding's detect step)
-CAPABILITIES = (TRUST_HOOKS, MCP_SWITCHES, DISABLE_ALL, BROWSER)
+SKILLS = "skills"                  # agentdeck installs the profile's skills, commands and agents
+                                   # for the CLI (TargetOutput.skills)
+ENV_FILE = "env_file"              # the profile's directives become environment variables in an
+                                   # env file ~/.bashrc sources (TargetOutput.env)
+CAPABILITIES = (TRUST_HOOKS, MCP_SWITCHES, DISABLE_ALL, BROWSER, SKILLS, ENV_FILE)
 
 
 #: the channel through which agentdeck's guard reaches the CLI (TargetSpec.enforcement)

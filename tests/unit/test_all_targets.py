@@ -17,6 +17,7 @@ from agentdeck.core.host import Host
 from agentdeck.core.demo import make_demo_home
 from agentdeck.core.manifest import Manifest
 from agentdeck.core.targets import registry
+from agentdeck.core.targets.spec import SKILLS
 from tests.registry_kit import pairs
 
 #: every registered target (core/targets/registry.py), in display order
@@ -70,7 +71,8 @@ def test_one_plan_shows_every_target(ghost):
     assert plan.targets == ALL
     for t in ALL:
         assert plan.for_target(t), t
-        assert plan.output[t].hooks is not None and "skills" in plan.info[t], t
+        assert plan.output[t].hooks is not None, t
+        assert (plan.output[t].skills is not None) == registry.spec(t).can(SKILLS), t
         assert plan.output[t].mcp is not None, t
     from agentdeck.core.render import render_plan
     text = render_plan(plan, ghost, titles={t: targets.get(t).title for t in ALL})

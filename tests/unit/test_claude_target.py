@@ -213,9 +213,9 @@ def test_persona_skills_commands_agents(host):
     assert (target_home(host, "claude") / "commands" / "review.md").read_text().startswith("---\ndescription:")
     agent = (target_home(host, "claude") / "agents" / "reviewer.md").read_text()
     assert "tools: Read, Grep, Glob, Bash(git diff*)" in agent and "model: sonnet" in agent
-    info = plan.info["claude"]["skills"]
-    assert info["dir"] == str(target_home(host, "claude") / "skills")
-    assert [a["name"] for a in info["agents"]] == ["reviewer"]
+    info = plan.output["claude"].skills
+    assert info is not None and info.dir == str(target_home(host, "claude") / "skills")
+    assert [a.name for a in info.agents] == ["reviewer"]
 
 
 def test_bad_names_are_refused(host):

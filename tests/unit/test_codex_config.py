@@ -123,7 +123,8 @@ def test_agents_are_not_installed_for_codex_and_say_so(host):
     assert not [i for i in plan.items if i.group == "agents"]
     assert any("no custom agents" in n.message and "reviewer" in n.message
                for n in plan.notices["codex"])
-    assert plan.info["codex"]["skills"]["agents"] == []
+    skills = plan.output["codex"].skills
+    assert skills is not None and skills.agents == ()
 
 
 def test_commands_become_skills_in_the_shared_dir(host):
@@ -132,9 +133,10 @@ def test_commands_become_skills_in_the_shared_dir(host):
     assert skill.read_text().startswith('---\nname: "review"\ndescription: "Review the current diff')
     link = host.agents_skills_dir / "changelog"
     assert link.is_symlink()
-    info = plan.info["codex"]["skills"]
-    assert [c["name"] for c in info["commands"]] == ["review"]
-    assert [l["name"] for l in info["links"]] == ["changelog"]
+    info = plan.output["codex"].skills
+    assert info is not None
+    assert [c.name for c in info.commands] == ["review"]
+    assert [l.name for l in info.links] == ["changelog"]
 
 
 def test_symlinked_skill_of_a_command_name_wins(host, tmp_path):

@@ -72,10 +72,11 @@ def test_env_file_and_bashrc_block(host, monkeypatch):
     assert block.path == str(host.home / ".bashrc")
     notes = " ".join(n.message for n in plan.notices["copilot"])
     assert "does not see them" in notes
-    info = plan.info["copilot"]["env"]
-    assert set(info["variables"]) == {"COPILOT_ALLOW_ALL", "AGENTDECK_CHANNELS", "COPILOT_DEBUG_BROWSER"}
-    assert info["variables"]["COPILOT_DEBUG_BROWSER"]["directive"] == "suppressBrowserLaunch"
-    assert "interactive" in info["caveat"]
+    info = plan.output["copilot"].env
+    assert info is not None
+    assert set(info.variables) == {"COPILOT_ALLOW_ALL", "AGENTDECK_CHANNELS", "COPILOT_DEBUG_BROWSER"}
+    assert info.variables["COPILOT_DEBUG_BROWSER"].directive == "suppressBrowserLaunch"
+    assert "interactive" in info.caveat
     (host.home / ".bashrc").write_text("# mine\nexport EDITOR=vi\n")
     plan = engine.build_plan(host, "default", ["copilot"])
     engine.apply_plan(host, plan)
@@ -98,7 +99,7 @@ def test_env_file_and_bashrc_block(host, monkeypatch):
 def test_no_directives_no_env_items(host):
     st = CopilotTarget().desired(profiles.resolve(host, "default"), DiskView(host))
     assert not [i for i in st.items if i.group == "env"]
-    assert st.info["env"]["variables"] == {}
+    assert st.output.env is not None and dict(st.output.env.variables) == {}
 
 
 def test_wsl_auto_browser_lands_in_the_env_file(host, monkeypatch):

@@ -1,5 +1,5 @@
 """Claude Code: everything agentdeck knows about it is a module of this package."""
-from ..spec import DISABLE_ALL, HOOKS, MCP_SWITCHES, TargetSpec
+from ..spec import DISABLE_ALL, HOOKS, MCP_SWITCHES, SKILLS, TargetSpec
 
 SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="claude", title="Claude Code", short="Claude",
@@ -9,5 +9,5 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     profile_files=("settings.json",),
     enforcement=HOOKS,
     parts=frozenset({'probes', 'drill', 'org', 'takeover', 'demo'}),
-    capabilities=frozenset({MCP_SWITCHES, DISABLE_ALL}),
+    capabilities=frozenset({MCP_SWITCHES, DISABLE_ALL, SKILLS}),
 )

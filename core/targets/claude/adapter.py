@@ -64,9 +64,7 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
   operator switched the sandbox on and why nothing is written, its ways out (escape,
   fail_open), a SandboxEntry per denyRead/denyWrite entry, each rule's translation)
   (its MCP servers: TargetOutput.mcp, an McpInfo of core/targets/output.py)
-  info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
-                    "commands": [{"name", "path", "state", "warnings"}],
-                    "agents": [{"name", "path", "warnings"}]}
+  (its skills, commands and agents: TargetOutput.skills, a SkillsInfo)
 """
 from __future__ import annotations
 
@@ -86,7 +84,8 @@ from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..settings_shape import not_carried
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
 from ..mcp_switches import ON_REASONS, not_written, report, switch_reason
-from ..output import McpInfo, McpServerInfo, PermissionsInfo, SandboxInfo
+from ..output import (McpInfo, McpServerInfo, PermissionsInfo, SandboxInfo, SkillAgent,
+                      SkillCommand, SkillLink, SkillsInfo)
 from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 from . import SPEC
@@ -309,23 +308,23 @@ class ClaudeTarget(Target):
     def _skills(self, profile: Profile, view: DiskView, st: DesiredState) -> None:
         host = view.host
         home = SPEC.home(host)
-        info: dict[str, Any] = {"dir": str(home / "skills"), "links": [], "commands": [],
-                                "agents": []}
+        links: list[SkillLink] = []
+        commands: list[SkillCommand] = []
+        agents: list[SkillAgent] = []
         for name in sorted(profile.skills):
             skills.safe_name(name, "skill name")
             target = skills.skill_copy(T, name, profile.skills[name], view, st)
             link = home / "skills" / name
             state = "ours" if view.link(link) == target else (
                 "yours (kept)" if view.present(link) else "new")
-            info["links"].append({"name": name, "target": target, "state": state})
+            links.append(SkillLink(name, target, state))
             st.add(Desired(T, link, "link", target, label=f"skill {name}", group="skills",
                            reason="the profile's skill, linked into Claude's skills folder"))
         for name in sorted(profile.commands):
             skills.safe_name(name, "command name")
             path = home / "commands" / f"{name}.md"
             text = profile.commands[name]
-            info["commands"].append({"name": name, "path": str(path), "state": "planned",
-                                     "warnings": []})
+            commands.append(SkillCommand(name, str(path), "planned"))
             st.add(Desired(T, path, "file", text if text.endswith("\n") else text + "\n",
                            label=f"command /{name}", group="skills",
                            reason="the profile's slash command, as it is"))
@@ -339,8 +338,9 @@ class ClaudeTarget(Target):
             if not isinstance(described, str) or not described.strip():
                 warns.append(f"agent {name} has no description; Claude Code uses the description "
                              "to decide when to delegate to it")
-            info["agents"].append({"name": name, "path": str(path), "warnings": warns})
+            agents.append(SkillAgent(name, str(path), tuple(warns)))
             st.add(Desired(T, path, "file", text if text.endswith("\n") else text + "\n",
                            label=f"agent {name}", group="agents", warnings=warns,
                            reason="the profile's agent, as it is (agents are written in Claude's format)"))
-        st.info["skills"] = info
+        st.output.skills = SkillsInfo(dir=str(home / "skills"), links=tuple(links),
+                                      commands=tuple(commands), agents=tuple(agents))

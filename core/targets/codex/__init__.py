@@ -1,5 +1,5 @@
 """OpenAI Codex CLI: everything agentdeck knows about it is a module of this package."""
-from ..spec import HOOKS, MCP_SWITCHES, TRUST_HOOKS, TargetSpec
+from ..spec import HOOKS, MCP_SWITCHES, SKILLS, TRUST_HOOKS, TargetSpec
 
 SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="codex", title="OpenAI Codex CLI", short="Codex",
@@ -9,5 +9,5 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     profile_files=("config.toml",),
     enforcement=HOOKS,
     parts=frozenset({'probes', 'drill', 'org', 'takeover', 'demo', 'views'}),
-    capabilities=frozenset({TRUST_HOOKS, MCP_SWITCHES}),
+    capabilities=frozenset({TRUST_HOOKS, MCP_SWITCHES, SKILLS}),
 )

@@ -40,8 +40,7 @@ The `info` dict (same shape as the Copilot adapter's where the concept is shared
   after this plan (trust) and today (trust_now), enabled, will_trust; other_sources: the
   config.toml [[hooks.<Event>]] hooks, kind "inline-config")
   (its MCP servers: TargetOutput.mcp, an McpInfo of core/targets/output.py)
-  info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
-                    "commands": [{"name", "path", "state", "warnings"}], "agents": []}
+  (its skills and commands in the shared ~/.agents/skills: TargetOutput.skills, a SkillsInfo)
   (with paths rules, its permission profile's entries: TargetOutput.permissions, a
   PermissionProfileInfo: the file, the profile or None and why, a ProfileEntry per path, each
   rule's translation)
@@ -145,13 +144,13 @@ class CodexTarget(Target):
         info = skills.shared_skill_items(T, profile, view, st,
                                   "Codex has no slash commands (~/.codex/prompts is gone since "
                                   "0.117): the command becomes a model-discoverable skill")
-        if info["links"] or info["commands"]:
+        if info.links or info.commands:
             st.note("~/.agents/skills is shared with Copilot CLI: when both are planned, each "
                     "skill is listed once (under copilot) and recorded for both")
         if profile.agents:
             st.note(f"Codex has no custom agents; the profile's agents "
                     f"({', '.join(sorted(profile.agents))}) are not installed for Codex")
-        st.info["skills"] = info
+        st.output.skills = info
         return st
 
     # ---- the [[policy.paths]] rules in the operator's own permission profile ------------------

@@ -1,5 +1,5 @@
 """GitHub Copilot CLI: everything agentdeck knows about it is a module of this package."""
-from ..spec import BROWSER, DISABLE_ALL, HOOKS, MCP_SWITCHES, TargetSpec
+from ..spec import BROWSER, DISABLE_ALL, ENV_FILE, HOOKS, MCP_SWITCHES, SKILLS, TargetSpec
 
 SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="copilot", title="GitHub Copilot CLI", short="Copilot",
@@ -11,5 +11,5 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     never_write=("config.json",),   # tool-managed (auth, trusted folders): facts.config_file
     enforcement=HOOKS,
     parts=frozenset({'probes', 'drill', 'org', 'repo', 'takeover', 'demo', 'views'}),
-    capabilities=frozenset({MCP_SWITCHES, DISABLE_ALL, BROWSER}),
+    capabilities=frozenset({MCP_SWITCHES, DISABLE_ALL, BROWSER, SKILLS, ENV_FILE}),
 )

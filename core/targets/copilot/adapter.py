@@ -23,25 +23,24 @@ Its typed output (core/targets/output.py): `found` (another tool's install, take
 `browser` (capability BROWSER: browser.BrowserResolution.typed(), which browser the directives
 resolve to) and `mcp` (an McpInfo: mcp-config.json, settings.json that holds
 disabledMcpServers, the list this plan leaves there as off_list_planned, each server's
-McpServerInfo with enabled_now as settings.json says now). The `info` dict (plain data for the app's panes; every path is
-absolute):
+McpServerInfo with enabled_now as settings.json says now), and (every path absolute):
 
   (its hooks: TargetOutput.hooks, a HooksInfo of core/targets/output.py: hooks/agentdeck.json,
   agentdeck-hook.sh, each event's action as `entry` with its disable_key and state
   ("active" | "disabled-by-operator"), whether this apply changes the key and re-enables a hook
   the operator disabled; other_sources: "inline-settings" | "user-hooks-file" | "repo-hooks" |
   "repo-claude-hooks" | "policy")
-  info["env"] = {"file": str, "bashrc": str, "lines": [str],   # the env file's variable lines
-                 "variables": {name: {"value": str, "directive": str}},
-                 "caveat": str}                     # non-interactive shells do not see them
-  info["skills"] = {"dir": str, "links": [{"name", "target", "state"}],
-                    "commands": [{"name", "path", "state", "warnings"}],
-                    "agents": [{"name", "path", "warnings"}]}
+  (the env file of its directives, capability ENV_FILE: TargetOutput.env, an EnvInfo: the
+  file, ~/.bashrc, the file's variable lines, each variable's value and directive, and the
+  caveat that non-interactive shells do not see them)
+  (its skills, commands and agents, capability SKILLS: TargetOutput.skills, a SkillsInfo)
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import AbstractSet as Set, Any
 
 from ...desired import Desired, DesiredState
@@ -62,7 +61,7 @@ from . import agents, directives
 from . import hooks as copilot_hooks
 from . import mcp as mcp_copilot
 from ..mcp_switches import not_written, report
-from ..output import McpInfo, McpServerInfo, tool_names
+from ..output import EnvInfo, EnvVariable, McpInfo, McpServerInfo, SkillAgent, tool_names
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
 from ..wrapper import WRAPPER_MODE
@@ -344,12 +343,12 @@ class CopilotTarget(Target):
         env_path = host.state_dir / directives.ENV_FILE_NAME
         bashrc = host.home / ".bashrc"
         text = directives.render_env_file(profile.name, env.variables) if env.variables else None
-        st.info["env"] = {
-            "file": str(env_path), "bashrc": str(bashrc),
-            "lines": [ln for ln in (text or "").splitlines() if ln and not ln.startswith("#")],
-            "variables": {k: {"value": v, "directive": env.sources[k]} for k, v in env.variables},
-            "caveat": directives.NON_INTERACTIVE_CAVEAT,
-        }
+        st.output.env = EnvInfo(
+            file=str(env_path), bashrc=str(bashrc),
+            lines=tuple(ln for ln in (text or "").splitlines() if ln and not ln.startswith("#")),
+            variables=MappingProxyType({k: EnvVariable(v, env.sources[k])
+                                        for k, v in env.variables}),
+            caveat=directives.NON_INTERACTIVE_CAVEAT)
         if not env.variables:
             return
         names = ", ".join(k for k, _ in env.variables)
@@ -368,14 +367,15 @@ class CopilotTarget(Target):
         info = skills.shared_skill_items(
             T, profile, view, st, "Copilot has no slash commands: the command becomes a "
                                   "model-discoverable skill")
+        written: list[SkillAgent] = []
         for name in sorted(profile.agents):
             tr = agents.translate(name, profile.agents[name])
             path = SPEC.home(host) / "agents" / f"{name}.md"
-            info["agents"].append({"name": name, "path": str(path), "warnings": tr.warnings})
+            written.append(SkillAgent(name, str(path), tuple(tr.warnings)))
             st.add(Desired(T, path, "file", tr.text, label=f"agent {name}", group="agents",
                            warnings=tr.warnings,
                            reason="the profile's agent, translated to Copilot's tool names"))
-        st.info["skills"] = info
+        st.output.skills = dataclasses.replace(info, agents=tuple(written))
 
 
 # ---- helpers ----------------------------------------------------------------------------------------

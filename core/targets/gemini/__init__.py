@@ -4,7 +4,7 @@
 Gemini CLI is retired for consumer (Google account) sign-in in favour of Antigravity CLI; it
 remains for Gemini API keys, Vertex AI and Code Assist Standard/Enterprise (docs/facts/gemini.md
 section 0)."""
-from ..spec import HOOKS, MCP_SWITCHES, TargetSpec
+from ..spec import HOOKS, MCP_SWITCHES, SKILLS, TargetSpec
 
 SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     name="gemini", title="Gemini CLI", short="Gemini",
@@ -16,5 +16,5 @@ SPEC = TargetSpec(  # the registry entry is core/targets/registry.py BUILTIN
     enforcement=HOOKS,
     parts=frozenset({"probes", "drill", "views", "org"}),
     #: no DISABLE_ALL: hooksConfig.enabled / hooksConfig.disabled are its switches (health.py)
-    capabilities=frozenset({MCP_SWITCHES}),
+    capabilities=frozenset({MCP_SWITCHES, SKILLS}),
 )

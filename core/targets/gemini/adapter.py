@@ -22,7 +22,7 @@ JSON with comments, edited in place (comments kept). What agentdeck manages is r
 
 Its typed output (core/targets/output.py) has the shape of Qwen Code's: `hooks` (a HooksInfo
 whose `hooks_config` holds what the file says of hooksConfig.enabled / disabled; Gemini CLI has
-no disableAllHooks) and `mcp`; the info dict holds info["skills"].
+no disableAllHooks), `mcp` and `skills` (a SkillsInfo: the shared ~/.agents/skills).
 """
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ class GeminiTarget(Target):
         if profile.agents:
             st.note(f"the profile's agents ({', '.join(sorted(profile.agents))}) are not installed "
                     "for Gemini CLI: its agent files are not verified by agentdeck")
-        st.info["skills"] = info
+        st.output.skills = info
         return st
 
     # ---- hooksConfig: the switches that turn agentdeck's hooks off -----------------------------

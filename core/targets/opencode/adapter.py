@@ -141,7 +141,6 @@ class OpenCodeTarget(Target):
         if profile.agents:
             st.note(f"the profile's agents ({', '.join(sorted(profile.agents))}) are not installed "
                     "for OpenCode: its agent files are not verified by agentdeck")
-        st.info["skills"] = []
         return st
 
     # ---- the plugin and the wrapper it runs ----------------------------------------------------

@@ -24,9 +24,9 @@ Every part is its own plan item (group in brackets):
 <qwen home> is ~/.qwen, or QWEN_HOME when set. settings.json is JSON with comments, edited in
 place (comments kept). What agentdeck manages is recorded in <qwen home>/.agentdeck-managed.json.
 
-The info dict has the shape of Claude Code's (core/targets/claude/adapter.py), where the concept
-is shared: info["skills"]; its hooks, MCP servers and permissions.deny entries (when the profile
-has paths rules) are typed (TargetOutput.hooks, .mcp, .permissions, core/targets/output.py).
+Its output has the shape of Claude Code's (core/targets/claude/adapter.py), where the concept
+is shared, typed (core/targets/output.py): TargetOutput.hooks, .mcp, .skills (the shared
+~/.agents/skills) and .permissions (permissions.deny entries, when the profile has paths rules).
 """
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ class QwenTarget(Target):
         if profile.agents:
             st.note(f"the profile's agents ({', '.join(sorted(profile.agents))}) are not installed "
                     "for Qwen Code: its agent files are not verified by agentdeck")
-        st.info["skills"] = info
+        st.output.skills = info
         return st
 
     # ---- "$version": written while missing, so Qwen never rewrites the file ------------------
