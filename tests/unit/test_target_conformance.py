@@ -6,12 +6,19 @@ the part."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 from pathlib import Path
 
 import pytest
 
+from agentdeck.core import engine, native_layers
+from agentdeck.core.demo import make_demo_home
+from agentdeck.core.host import Host
+from agentdeck.core.policy.compiled import policy_of
+from agentdeck.core.profiles import resolve
 from agentdeck.core.targets import registry, spec as spec_mod
+from agentdeck.core.targets.output import PLAIN_INFO_KEYS, TargetOutput
 from agentdeck.core.targets.parts import PROTOCOLS
 from agentdeck.core.targets.spec import (
     CHANNEL_PARTS, ENFORCEMENTS, NO_GUARD, OPTIONAL_PARTS, REQUIRED_PARTS, TargetSpec)
@@ -128,3 +135,56 @@ def test_the_parts_vocabulary_has_one_interface_each():
                                                          for p in ps}
     assert set(PROTOCOLS) <= every
     assert spec_mod.HOOKS in ENFORCEMENTS and spec_mod.PLUGIN in ENFORCEMENTS
+
+
+# ---- the adapter's output: typed, and there exactly when the target can have it ----------------
+
+def _written(target: str, layer: str) -> bool:
+    got = native_layers.native_deny(target, layer)
+    return bool(got is not None and got.written)
+
+
+#: per field of TargetOutput, whether a target's plan reports it (None: it depends on the home,
+#: not on the target). A field added without its rule here fails the test below.
+PRESENT = {
+    "found": None,                       # another tool's install, when the home has one
+    "browser": lambda s: s.can(spec_mod.BROWSER),
+    "mcp": lambda s: True,               # every target plans MCP servers
+    "hooks": lambda s: s.guarded,        # the hooks or the plugin of the guard
+    "permissions": lambda s: _written(s.name, "NATIVE_DENY"),
+    "hooks_inert": None,                 # why the registered hooks cannot run, when they cannot
+    "sandbox": lambda s: _written(s.name, "FLOOR"),
+    "skills": lambda s: s.can(spec_mod.SKILLS),
+    "env": lambda s: s.can(spec_mod.ENV_FILE),
+}
+
+
+def test_every_field_of_the_adapter_output_has_its_presence_rule():
+    assert set(PRESENT) == {f.name for f in dataclasses.fields(TargetOutput)}
+
+
+@pytest.fixture(scope="module", params=["fresh", "demo"])
+def home_plan(request, tmp_path_factory):
+    """One plan of every registered target with the bundled profile (which has path rules), on
+    an empty home and on the demo home."""
+    root = tmp_path_factory.mktemp(request.param) / "home"
+    home = make_demo_home(root) if request.param == "demo" else root
+    home.mkdir(exist_ok=True)
+    host = Host(home=home, env={"HOME": str(home), "PATH": "/usr/bin:/bin"})
+    assert (policy_of(resolve(host, "default")) or {}).get("paths"), "a profile with path rules"
+    return engine.build_plan(host, "default", list(registry.NAMES))
+
+
+@pytest.mark.parametrize("name", registry.NAMES)
+def test_an_adapter_reports_what_its_target_can_have_and_nothing_untyped(home_plan, name):
+    """What a feature reads of an adapter's output is a typed field, there exactly when the
+    target's SPEC (or its policy part) says the CLI has it; nothing is left in the plain info
+    dict that no one declared."""
+    spec = registry.spec(name)
+    out = home_plan.output[name]
+    for field, rule in PRESENT.items():
+        if rule is not None:
+            assert (getattr(out, field) is not None) == rule(spec), (name, field)
+    undeclared = set(home_plan.info.get(name) or {}) - PLAIN_INFO_KEYS
+    assert not undeclared, (f"{name}: info key(s) {sorted(undeclared)} that no one declared: "
+                            "make each a TargetOutput field (core/targets/output.py)")
