@@ -17,8 +17,10 @@ type in core/kinds (kinds.kind_of(item)) with its fingerprint, its reading of th
 ops that write it and undo it.
 
 Adapters also return `output`: typed facts about the target the features read (another tool's
-install found, browser resolution: core/targets/output.py), `info`: plain data the app's panes
-show (hooks, MCP servers), and `notices`: target-level warnings and info lines for the plan.
+install found, the browser, MCP servers, hooks, permissions, sandbox, skills, env file:
+core/targets/output.py), `info`: plain data, empty for a home target (the repository scope's
+report and the org scope's are still there), and `notices`: target-level warnings and info
+lines for the plan.
 """
 from __future__ import annotations
 
@@ -89,7 +91,7 @@ class Desired:
 
 @dataclass
 class DesiredState:
-    """A target's desired items, its notices and its adapter's facts for the plan (info)."""
+    """A target's desired items, its notices and its adapter's facts for the plan (output)."""
     target: str
     items: list[Desired] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)

@@ -53,6 +53,9 @@ The `info` dict (plain data for the app's repository pane; paths absolute):
     "cloud_setup": {"wanted": bool, "mode": "file" | "block" | None, "file": str,
                     "spec": str | None, "arg": <the cloud_setup argument>, "note": str},
   }
+
+These keys are declared in INFO_KEYS (tests/unit/test_target_conformance.py fails on another);
+unlike a home target's output (core/targets/output.py), this report is not typed yet.
 """
 from __future__ import annotations
 
@@ -81,6 +84,10 @@ from .base import DEFAULT_OPTIONS, RunOptions, Target
 from .wrapper import WRAPPER_MODE
 
 T = "repo"
+#: the keys of this adapter's plain report (DesiredState.info; the module's docstring gives
+#: their shapes)
+INFO_KEYS = frozenset({"root", "manifest", "hooks", "readers", "trust", "other_sources",
+                       "cloud_setup"})
 HANDLER_PROGRAM = "agentdeck-hook"
 #: `cloud_setup` value that takes agentdeck's recorded setup step out again
 CLOUD_SETUP_REMOVE = "remove"

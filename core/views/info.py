@@ -1,5 +1,6 @@
 """Reading a target's adapter output for the views built from it: the typed facts
-(`plan.output[target]`, core/targets/output.py) and the plain `info` data not typed yet."""
+(`plan.output[target]`, core/targets/output.py) and the plain `info` data not typed yet (the
+repository scope's report)."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,14 +13,6 @@ def output(plan: Any, target: str) -> TargetOutput:
     target could not be planned)."""
     got = getattr(plan, "output", {}).get(target)
     return got if isinstance(got, TargetOutput) else TargetOutput()
-
-
-def section(plan: Any, target: str, name: str) -> dict:
-    """`plan.info[target][name]` as a dict ({} when absent or not a dict)."""
-    info = getattr(plan, "info", None)
-    got = (info.get(target) if isinstance(info, dict) else None) or {}
-    value = got.get(name) if isinstance(got, dict) else None
-    return value if isinstance(value, dict) else {}
 
 
 def rows(value: Any) -> list[dict]:

@@ -17,7 +17,7 @@ from agentdeck.core.demo import make_demo_home
 from agentdeck.core.host import Host
 from agentdeck.core.policy.compiled import policy_of
 from agentdeck.core.profiles import resolve
-from agentdeck.core.targets import registry, spec as spec_mod
+from agentdeck.core.targets import registry, repo as repo_target, spec as spec_mod
 from agentdeck.core.targets.output import PLAIN_INFO_KEYS, TargetOutput
 from agentdeck.core.targets.parts import PROTOCOLS
 from agentdeck.core.targets.spec import (
@@ -188,3 +188,14 @@ def test_an_adapter_reports_what_its_target_can_have_and_nothing_untyped(home_pl
     undeclared = set(home_plan.info.get(name) or {}) - PLAIN_INFO_KEYS
     assert not undeclared, (f"{name}: info key(s) {sorted(undeclared)} that no one declared: "
                             "make each a TargetOutput field (core/targets/output.py)")
+
+
+@pytest.mark.parametrize("cloud_setup", [False, True])
+def test_the_repository_scope_reports_only_its_declared_keys(host, tmp_path, cloud_setup):
+    """The repository scope's report is still plain data: its keys are the declared ones (and a
+    new key is declared, or better typed, before a view reads it)."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    plan = engine.build_repo_plan(host, root, "default", cloud_setup=cloud_setup)
+    assert plan.targets == ["repo"] and plan.output["repo"] == TargetOutput()
+    assert set(plan.info["repo"]) == repo_target.INFO_KEYS
