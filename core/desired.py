@@ -17,9 +17,9 @@ type in core/kinds (kinds.kind_of(item)) with its fingerprint, its reading of th
 ops that write it and undo it.
 
 Adapters also return `output`: typed facts about the target the features read (another tool's
-install found, the browser, MCP servers, hooks, permissions, sandbox, skills, env file:
-core/targets/output.py), `info`: plain data, empty for a home target (the repository scope's
-report and the org scope's are still there), and `notices`: target-level warnings and info
+install found, the browser, MCP servers, hooks, permissions, sandbox, skills, env file, the
+repository scope's report: core/targets/output.py), `info`: plain data, empty but for the org
+scope's report and an uninstall plan's root, and `notices`: target-level warnings and info
 lines for the plan.
 """
 from __future__ import annotations

@@ -138,7 +138,7 @@ def build_plan(host: Host, profile_name: str | None = DEFAULT_PROFILE, names: li
     plan = planner.compute(host, profile_name, states, manifests, disk=view, selected=chosen)
     plan.scope = scope.to_json()
     plan.trust_choice = trust_hooks     # the plan computed again after apply asks the same
-    scope.annotate(host, plan, view)        # can the registered hooks run? (plan.info, notices)
+    scope.annotate(host, plan, view)        # can the registered hooks run? (hooks_inert, notices)
     for n, err in errors.items():
         plan.errors[n] = str(err)
         plan.notices[n] = [Notice("error", f"plan failed: {err}", err.path)]
@@ -222,8 +222,9 @@ def build_repo_plan(host: Host, repo_dir: str | Path, profile_name: str = DEFAUL
                     decisions: dict[str, str] | None = None) -> Plan:
     """The plan for a repository's hooks (agentdeck.core.targets.repo): `.github/hooks/agentdeck.json`
     and its committed wrapper, read by Copilot CLI (trusted folders), VS Code agent mode and the
-    Copilot cloud agent. One target, "repo"; plan.info["repo"] is the repository pane's data
-    (root, per-event readers and dialects, folder trust, other hook sources, cloud setup).
+    Copilot cloud agent. One target, "repo"; plan.output["repo"].repo (a RepoReport) is the
+    repository pane's data (root, per-event readers and dialects, folder trust, other hook
+    sources, cloud setup).
     `cloud_setup`: False keeps agentdeck's copilot-setup-steps.yml step only if it was applied
     before; True (or a pip requirement such as "agentdeck==0.1.0" or a git URL) plans it;
     "remove" plans its removal. Reads only."""

@@ -113,10 +113,11 @@ def _plan(host: Host, root: Path, profile: str, out: _Out) -> Any:
 def _handler(host: Host, plan: Any, out: _Out) -> None:
     """Whether the committed wrapper finds the profile's handler on this machine's PATH: without
     it every hook fires, exits 0 and enforces nothing."""
-    hooks = ((plan.info.get("repo") or {}).get("hooks") or {}) if plan is not None else {}
-    if hooks.get("on_path") is None:      # no handler planned, or a path: the plan says why
+    got = plan.output.get("repo") if plan is not None else None
+    hooks = got.repo.hooks if got is not None and got.repo is not None else None
+    if hooks is None or hooks.on_path is None:   # no handler planned, or a path: the plan says why
         return
-    cmd = str(hooks.get("handler") or HANDLER_PROGRAM)
+    cmd = str(hooks.handler or HANDLER_PROGRAM)
     prog = shlex.split(cmd)[0] if cmd.strip() else HANDLER_PROGRAM
     missing = handler_missing_here(host, prog)
     if missing:

@@ -377,6 +377,92 @@ class Inert:
         return f"{self.reason} (fix: {self.fix})"
 
 
+@dataclass(frozen=True)
+class RepoReaderCell:
+    """What one reader of the repository's hook file does with one event."""
+    fires: bool
+    dialect: str | None = None      # the payload it sends (a hook dialect's id; None: no fire)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class RepoEventInfo:
+    """One event in the repository's hook file, and what each reader does with it."""
+    event: str                      # the carrier CLI's name of the event
+    key: str                        # the key registered in the file
+    command: str
+    #: the action as the file holds it (the carrier CLI's own JSON)
+    action: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    disable_key: str = ""
+    readers: Mapping[str, RepoReaderCell] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class RepoReaderInfo:
+    """A reader of the repository's hook file (a CLI, an editor, a cloud agent)."""
+    title: str
+    loads: str                      # when and what it loads
+
+
+@dataclass(frozen=True)
+class RepoTrust:
+    """Whether the carrier CLI loads the repository's hooks here (its trusted folders)."""
+    trusted: bool
+    via: str | None = None          # the trusted folder that covers this one (None: none)
+    subfolders: tuple[str, ...] = ()  # trusted folders below it (which do not cover it)
+    allow_all: bool = False         # every folder is trusted
+    config: str = ""                # the file that lists the trusted folders
+
+
+@dataclass(frozen=True)
+class RepoHookSource:
+    """Another hook file in the repository that a reader loads."""
+    kind: str
+    path: str
+    events: tuple[str, ...] = ()
+    readers: tuple[str, ...] = ()
+    note: str = ""
+    runs_agentdeck: bool = False    # it runs agentdeck's handler too
+
+
+@dataclass
+class RepoHooks:
+    """agentdeck's hook file in the repository and the committed wrapper. Filled while
+    planning; the readers treat it as read-only."""
+    file: str
+    wrapper: str
+    handler: str | None             # the profile's [hooks] command
+    handler_path: str | None = None  # its program as resolved here (None: not found)
+    on_path: bool | None = None     # the handler (a bare name) is on this machine's PATH
+    timeout: int | None = None
+    events: tuple[RepoEventInfo, ...] = ()
+    byte_stable: str = ""           # why a handler change leaves the registered actions as they are
+
+
+@dataclass
+class RepoCloudSetup:
+    """The cloud agent's setup step (only on request)."""
+    file: str                       # the workflow
+    wanted: bool = False
+    mode: str | None = None         # "file" | "block" (None: not planned)
+    spec: str | None = None         # what the step installs
+    arg: Any = False                # the cloud_setup argument as given
+    note: str = ""                  # why it is not planned
+
+
+@dataclass
+class RepoReport:
+    """The repository scope's report (core/targets/repo.py): what the repository pane and the
+    doctor's repository checks read."""
+    root: str
+    manifest: str
+    readers: Mapping[str, RepoReaderInfo]
+    hooks: RepoHooks
+    trust: RepoTrust
+    other_sources: tuple[RepoHookSource, ...] = ()
+    cloud_setup: RepoCloudSetup | None = None
+
+
 @dataclass
 class TargetOutput:
     """What the adapter says about its target beside the plan items (filled while planning)."""
@@ -399,6 +485,8 @@ class TargetOutput:
     skills: SkillsInfo | None = None
     #: the env file of the profile's directives (a target with capability ENV_FILE; else None)
     env: EnvInfo | None = None
+    #: the repository scope's report (its one target "repo"; None for every home target)
+    repo: RepoReport | None = None
 
 
 #: the keys a home target's adapter may still set in `DesiredState.info` (untyped): none. Every

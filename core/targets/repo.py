@@ -36,26 +36,13 @@ The default handler (agentdeck.core.hookhandler, with AGENTDECK_TARGET=repo) tel
 payloads apart. `cwd: "."` is the repository root for every reader, so the relative command
 also works in a session started in a subfolder and in the cloud agent's fresh clone.
 
-The `info` dict (plain data for the app's repository pane; paths absolute):
-
-  info = {
-    "root": str, "manifest": str,
-    "hooks": {"file": str, "wrapper": str, "handler": str | None, "handler_path": str | None,
-              "on_path": bool | None,   # the handler (a bare name) is on this machine's PATH
-              "timeout": int,
-              "events": [{"event": "preToolUse", "key": "PreToolUse", "command": str,
-                          "action": {...}, "disable_key": str,
-                          "readers": {<reader id>: {"fires": bool, "dialect": str | None,
-                                                    "note": str}}}]},
-    "readers": {<reader id>: {"title": str, "loads": str}},   # the carrier's readers
-    "trust": {"trusted": bool, "via": str | None, "subfolders": [str]},   # the carrier's trust
-    "other_sources": [{"kind", "path", "events", "readers", "note", "runs_agentdeck"}],
-    "cloud_setup": {"wanted": bool, "mode": "file" | "block" | None, "file": str,
-                    "spec": str | None, "arg": <the cloud_setup argument>, "note": str},
-  }
-
-These keys are declared in INFO_KEYS (tests/unit/test_target_conformance.py fails on another);
-unlike a home target's output (core/targets/output.py), this report is not typed yet.
+Its report is typed (TargetOutput.repo, a RepoReport of core/targets/output.py; paths
+absolute): the root and manifest, the carrier's readers (RepoReaderInfo), agentdeck's hook file
+(RepoHooks: the wrapper, the handler and whether it is on this machine's PATH, each event as a
+RepoEventInfo with what each reader does with it, a RepoReaderCell), the carrier's trust
+(RepoTrust), the other hook sources (RepoHookSource) and the cloud setup step
+(RepoCloudSetup). The repository pane (core/views/repo.py) and the doctor's repository checks
+read it.
 """
 from __future__ import annotations
 
@@ -68,6 +55,7 @@ import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from ..desired import Desired, DesiredState
@@ -81,13 +69,11 @@ from ..host import Host, HostError
 from ..manifest import Manifest
 from ..model import Profile
 from .base import DEFAULT_OPTIONS, RunOptions, Target
+from .output import (RepoCloudSetup, RepoEventInfo, RepoHooks, RepoHookSource, RepoReaderCell,
+                     RepoReaderInfo, RepoReport, RepoTrust)
 from .wrapper import WRAPPER_MODE
 
 T = "repo"
-#: the keys of this adapter's plain report (DesiredState.info; the module's docstring gives
-#: their shapes)
-INFO_KEYS = frozenset({"root", "manifest", "hooks", "readers", "trust", "other_sources",
-                       "cloud_setup"})
 HANDLER_PROGRAM = "agentdeck-hook"
 #: `cloud_setup` value that takes agentdeck's recorded setup step out again
 CLOUD_SETUP_REMOVE = "remove"
@@ -132,7 +118,7 @@ WORKFLOW: str = _SETUP.path if _SETUP is not None else ""
 SETUP_JOB: str = _SETUP.job if _SETUP is not None else ""
 SETUP_BEGIN: str = _SETUP.begin if _SETUP is not None else ""
 SETUP_END: str = _SETUP.end if _SETUP is not None else ""
-#: the readers of agentdeck's hook file (plan info "readers")
+#: the readers of agentdeck's hook file (RepoReport.readers)
 READERS: dict[str, dict[str, str]] = {
     k: {"title": CARRIER.FACTS.readers[k].title, "loads": CARRIER.FACTS.readers[k].loads}
     for k in _HOOKS.readers}
@@ -485,8 +471,6 @@ class RepoTarget(Target):
         st = DesiredState(T)
         root = self.root
         manifest = view.manifest(T, self.manifest_path(host))
-        st.info = {"root": str(root), "manifest": str(self.manifest_path(host)),
-                   "readers": {k: dict(v) for k, v in READERS.items()}}
         if not host.exists(root / ".git"):
             st.note(f"{root} has no .git: the cloud agent reads these hooks only from a GitHub "
                     "repository's default branch, so commit and push them there")
@@ -500,14 +484,22 @@ class RepoTarget(Target):
 
         host = view.host
         root = self.root
-        info: dict[str, Any] = {
-            "file": str(root / HOOKS_FILE), "wrapper": str(root / WRAPPER),
-            "handler": profile.hooks.command, "handler_path": None, "on_path": None,
-            "timeout": profile.hooks.timeout, "events": []}
-        st.info["hooks"] = info
-        st.info["trust"] = trust_of(view, root)
+        info = RepoHooks(file=str(root / HOOKS_FILE), wrapper=str(root / WRAPPER),
+                         handler=profile.hooks.command, timeout=profile.hooks.timeout)
+        trust = trust_of(view, root)
         sources = repo_hook_sources(view, root)
-        st.info["other_sources"] = [{k: v for k, v in s.items() if k != "data"} for s in sources]
+        st.output.repo = RepoReport(
+            root=str(root), manifest=str(self.manifest_path(host)),
+            readers=MappingProxyType({k: RepoReaderInfo(v["title"], v["loads"])
+                                      for k, v in READERS.items()}),
+            hooks=info, trust=RepoTrust(
+                trusted=bool(trust.get("trusted")), via=trust.get("via"),
+                subfolders=tuple(trust.get("subfolders") or ()),
+                allow_all=bool(trust.get("allow_all")), config=str(trust.get("config") or "")),
+            other_sources=tuple(RepoHookSource(
+                kind=s["kind"], path=s["path"], events=tuple(s["events"]),
+                readers=tuple(s["readers"]), note=s["note"],
+                runs_agentdeck=bool(s["runs_agentdeck"])) for s in sources))
         if not profile.hooks.command:
             st.warn("the profile names no hook handler ([hooks] command); no repository hooks "
                     "are planned")
@@ -522,7 +514,7 @@ class RepoTarget(Target):
             st.warn("the hook handler command is empty; no repository hooks are planned")
             return
         handler = resolve_handler(host, profile.hooks.command)
-        info["handler_path"] = handler.resolved
+        info.handler_path = handler.resolved
         prog = argv[0]
         if os.path.isabs(os.path.expanduser(prog)) or prog.startswith("~"):
             st.warn(f"the hook handler {prog!r} is a path on this machine: teammates' clones and "
@@ -530,7 +522,7 @@ class RepoTarget(Target):
                     f"handled); a handler found on PATH, like {HANDLER_PROGRAM}, travels")
         else:
             missing = handler_missing_here(host, prog)
-            info["on_path"] = missing is None
+            info.on_path = missing is None
             if missing:
                 st.warn("; ".join(missing))
         events, warns = CARRIER.registered_events(profile)
@@ -540,14 +532,21 @@ class RepoTarget(Target):
             st.warn("no hook events left to register")
             return
         actions: dict[str, dict] = {}
+        rows: list[dict[str, Any]] = []          # the carrier's plan lines read these
         for ev in events:
             key = event_key(ev)
             act = CARRIER.action(key, profile.hooks.timeout)
             actions[key] = act
             readers = reader_view(ev, key)
-            info["events"].append({"event": ev, "key": key, "command": act["bash"], "action": act,
-                                   "disable_key": CARRIER.disable_key(key, act),
-                                   "readers": readers})
+            rows.append({"event": ev, "key": key, "command": act["bash"], "action": act,
+                         "disable_key": CARRIER.disable_key(key, act), "readers": readers})
+        info.events = tuple(RepoEventInfo(
+            event=r["event"], key=r["key"], command=r["command"], action=r["action"],
+            disable_key=r["disable_key"],
+            readers=MappingProxyType({k: RepoReaderCell(bool(v.get("fires")), v.get("dialect"),
+                                                        str(v.get("note") or ""))
+                                      for k, v in r["readers"].items()}))
+            for r in rows)
         st.add(Desired(T, root / WRAPPER, "file", render_repo_wrapper(argv), mode=WRAPPER_MODE,
                        label=WRAPPER, group="hooks",
                        reason=f"committed and executable: runs the profile's handler "
@@ -559,7 +558,7 @@ class RepoTarget(Target):
                        label=f"{HOOKS_FILE} ({len(actions)} events)", group="hooks",
                        reason=CARRIER.file_reason(keys, profile.hooks.timeout)))
         # what each reader does, per event, and whether the carrier's CLI loads the file here
-        for line in CARRIER.plan_lines(info["events"], st.info["trust"], root, host):
+        for line in CARRIER.plan_lines(rows, trust, root, host):
             (st.warn if line.level == "warn" else st.note)(line.message)
         home_hooks = CARRIER.home_hooks(host)
         if view.state(home_hooks).exists:
@@ -580,9 +579,9 @@ class RepoTarget(Target):
                    "; it runs agentdeck's handler too (with agentdeck's hooks in the home for "
                    "that CLI, those events fire twice)" if src["runs_agentdeck"] else "")
             level(f"other hook source: {rel}{ev}: read by {readers}{dup}")
-        info["byte_stable"] = ("the registered action names the committed wrapper, not the "
-                               "handler: changing the handler leaves every action and its "
-                               "disable key unchanged")
+        info.byte_stable = ("the registered action names the committed wrapper, not the "
+                            "handler: changing the handler leaves every action and its "
+                            "disable key unchanged")
 
     # ---- cloud setup ---------------------------------------------------------------------------
     def _cloud_setup(self, profile: Profile, view: DiskView, manifest: Manifest,
@@ -593,17 +592,17 @@ class RepoTarget(Target):
         recorded = [e for e in manifest.entries.values() if e.path == str(path)]
         rec_spec = next((e.meta.get("spec") for e in recorded
                          if isinstance(e.meta, dict) and e.meta.get("spec")), None)
-        info: dict[str, Any] = {"wanted": False, "mode": None, "file": str(path), "spec": None,
-                                "arg": arg, "note": ""}
-        st.info["cloud_setup"] = info
+        info = RepoCloudSetup(file=str(path), arg=arg)
+        if st.output.repo is not None:
+            st.output.repo.cloud_setup = info
         if _SETUP is None:          # the carrier's cloud reader has no setup workflow
-            info["note"] = "no setup workflow is known for the readers of this hook file"
+            info.note = "no setup workflow is known for the readers of this hook file"
             if arg not in (False, CLOUD_SETUP_REMOVE):
-                st.warn("cloud setup step not planned: " + info["note"])
+                st.warn("cloud setup step not planned: " + info.note)
             return
         if arg == CLOUD_SETUP_REMOVE or (arg is False and not recorded):
-            info["note"] = ("not requested (--cloud-setup adds a step that installs the handler "
-                            "for the cloud agent)")
+            info.note = ("not requested (--cloud-setup adds a step that installs the handler "
+                         "for the cloud agent)")
             return
         if isinstance(arg, str) and arg.strip():
             spec, explicit = arg.strip(), True
@@ -611,11 +610,11 @@ class RepoTarget(Target):
             spec, explicit = rec_spec or default_spec(), bool(rec_spec)
         prog = shlex.split(profile.hooks.command)[0] if profile.hooks.command else None
         if prog and os.path.basename(prog) != HANDLER_PROGRAM and not explicit:
-            info["note"] = (f"the profile's handler {prog!r} is not agentdeck's; name what installs "
-                            "it with --cloud-setup=SPEC (a pip/pipx requirement)")
-            st.warn("cloud setup step not planned: " + info["note"])
+            info.note = (f"the profile's handler {prog!r} is not agentdeck's; name what installs "
+                         "it with --cloud-setup=SPEC (a pip/pipx requirement)")
+            st.warn("cloud setup step not planned: " + info.note)
             return
-        info.update(wanted=True, spec=spec)
+        info.wanted, info.spec = True, spec
         text = view.text(path)
         kinds = {e.kind for e in recorded}
         mode = "file" if "file" in kinds else "block" if "block" in kinds else (
@@ -628,7 +627,7 @@ class RepoTarget(Target):
         reason = (f"GitHub runs the {SETUP_JOB} job before the cloud agent starts: this "
                   f"step installs the hook handler ({spec}) so the committed wrapper finds it")
         if mode == "file":
-            info["mode"] = "file"
+            info.mode = "file"
             st.add(Desired(T, path, "file", render_workflow(spec), label=WORKFLOW, group="cloud",
                            reason=reason, warnings=warnings, meta={"spec": spec}))
             return
@@ -637,11 +636,11 @@ class RepoTarget(Target):
         if indent is None:
             indent, why = steps_anchor(text or "")
         if indent is None:
-            info["note"] = (f"{WORKFLOW} exists and agentdeck cannot place its step safely ({why}); "
-                            "add the step by hand")
-            st.warn(info["note"] + ":\n" + setup_step(spec, "      ").rstrip("\n"))
+            info.note = (f"{WORKFLOW} exists and agentdeck cannot place its step safely ({why}); "
+                         "add the step by hand")
+            st.warn(info.note + ":\n" + setup_step(spec, "      ").rstrip("\n"))
             return
-        info["mode"] = "block"
+        info.mode = "block"
         begin, end = setup_markers(indent)
         st.add(Desired(T, path, "block", setup_step(spec, indent), markers=(begin, end),
                        placement="bottom", label=f"{WORKFLOW} (agentdeck's step)", group="cloud",

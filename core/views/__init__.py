@@ -1,8 +1,8 @@
 """Typed views: what the app's panes show, as frozen dataclasses the core builds from a plan.
 
 The adapters describe each target in `DesiredState.output` (typed facts, core/targets/output.py,
-that the core's own features, the doctor and the drill, read too; the repository scope's report
-is still the plain `DesiredState.info`); a pane never reads either. It asks a module here for the view of one target -- `hooks.of(plan, target)`,
+that the core's own features, the doctor and the drill, read too); a pane never reads it. It
+asks a module here for the view of one target -- `hooks.of(plan, target)`,
 `mcp.of(plan, target)`, `browser.of(plan, target)`, `found.of(plan, target)`,
 `status.of(plan, target)` -- or for the view of a feature's result (`policy.of(describe())`,
 `drill.rows(report)`, `activity.line(record)`, `repo.of(plan)`), and reads attributes only

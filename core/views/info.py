@@ -1,6 +1,6 @@
 """Reading a target's adapter output for the views built from it: the typed facts
-(`plan.output[target]`, core/targets/output.py) and the plain `info` data not typed yet (the
-repository scope's report)."""
+(`plan.output[target]`, core/targets/output.py), and helpers for a feature's plain data (the
+policy's describe())."""
 from __future__ import annotations
 
 from typing import Any
@@ -27,9 +27,3 @@ def mapping(value: Any) -> dict:
 
 def strs(value: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, (list, tuple)) else ()
-
-
-def target_info(plan: Any, target: str) -> dict:
-    info = getattr(plan, "info", None)
-    got = info.get(target) if isinstance(info, dict) else None
-    return got if isinstance(got, dict) else {}

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .info import mapping, rows, strs, target_info
+from ..targets.output import RepoReaderCell
 from .hooks import HookSource
+from .info import output
 
 #: the readers of a repository's hook file, in the order shown, with their short names
 READER_ORDER = ("copilot-cli", "vscode", "cloud-agent")
@@ -58,45 +59,37 @@ class RepoView:
     cloud_note: str = ""
 
 
-def _cell(r: str, v: dict) -> ReaderCell:
-    note = str(v.get("note") or "")
-    dialect = DIALECT.get(str(v.get("dialect")), str(v.get("dialect") or ""))
+def _cell(r: str, v: RepoReaderCell | None) -> ReaderCell:
+    if v is None:
+        return ReaderCell(reader=SHORT.get(r, r), fires=False)
+    note = v.note
+    dialect = DIALECT.get(str(v.dialect), str(v.dialect or ""))
     listed = bool(note) and not note.startswith(_NEVER) and note not in _SAID.get(r, ())
-    return ReaderCell(reader=SHORT.get(r, r), fires=bool(v.get("fires")), dialect=dialect,
+    return ReaderCell(reader=SHORT.get(r, r), fires=v.fires, dialect=dialect,
                       note=note, listed=listed)
 
 
 def of(plan: Any) -> RepoView:
     target = plan.targets[0] if getattr(plan, "targets", None) else ""
-    info = target_info(plan, target)
-    readers = mapping(info.get("readers"))
-    trust = mapping(info.get("trust"))
-    hooks = mapping(info.get("hooks"))
-    cloud = mapping(info.get("cloud_setup"))
-    events = []
-    for ev in rows(hooks.get("events")):
-        per = mapping(ev.get("readers"))
-        events.append(RepoEvent(
-            key=str(ev.get("key") or ev.get("event")),
-            cells=tuple(_cell(r, mapping(per.get(r)))
-                        for r in READER_ORDER)))
+    report = output(plan, target).repo
+    if report is None:              # not a repository plan (or it could not be planned)
+        return RepoView(target=target,
+                        readers=tuple(Reader(id=r, title=r, short=SHORT.get(r, r), loads="")
+                                      for r in READER_ORDER))
+    cloud = report.cloud_setup
     return RepoView(
         target=target,
-        readers=tuple(Reader(id=r, title=str((readers.get(r) or {}).get("title", r)),
+        readers=tuple(Reader(id=r, title=report.readers[r].title if r in report.readers else r,
                              short=SHORT.get(r, r),
-                             loads=str((readers.get(r) or {}).get("loads", "")))
+                             loads=report.readers[r].loads if r in report.readers else "")
                       for r in READER_ORDER),
-        allow_all=bool(trust.get("allow_all")), trusted=bool(trust.get("trusted")),
-        trusted_via=str(trust.get("via") or ""),
-        handler_missing=hooks.get("on_path") is False,
-        events=tuple(events), other_sources=_sources(info.get("other_sources")),
-        cloud_setup=bool(cloud), cloud_file=str(cloud.get("file", "")),
-        cloud_note=str(cloud.get("note") or ""))
-
-
-
-
-def _sources(value: Any) -> tuple[HookSource, ...]:
-    return tuple(HookSource(kind=str(s.get("kind", "")), path=str(s.get("path", "")),
-                            events=strs(s.get("events")), note=str(s.get("note") or ""))
-                 for s in rows(value))
+        allow_all=report.trust.allow_all, trusted=report.trust.trusted,
+        trusted_via=report.trust.via or "",
+        handler_missing=report.hooks.on_path is False,
+        events=tuple(RepoEvent(key=ev.key or ev.event,
+                               cells=tuple(_cell(r, ev.readers.get(r)) for r in READER_ORDER))
+                     for ev in report.hooks.events),
+        other_sources=tuple(HookSource(kind=s.kind, path=s.path, events=s.events, note=s.note)
+                            for s in report.other_sources),
+        cloud_setup=cloud is not None, cloud_file=cloud.file if cloud is not None else "",
+        cloud_note=cloud.note if cloud is not None else "")

@@ -203,7 +203,8 @@ async def test_handler_not_on_path_is_a_warning_on_the_screen(demo_host, make_ap
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        assert screen.plan.info["repo"]["hooks"]["on_path"] is False
+        report = screen.plan.output["repo"].repo
+        assert report is not None and report.hooks.on_path is False
         await pilot.press("2")
         await settle(pilot)
         readers = flat(plain(screen.query_one("#readers-body").content, width=160))

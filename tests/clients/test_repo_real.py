@@ -42,7 +42,9 @@ def prepared(scratch_env, need, tmp_path):
     plan = engine.build_repo_plan(host, repo, "default")
     res = engine.apply_plan(host, plan)
     assert res.ok, res.leftover
-    return host, repo, canary, plan.info["repo"]
+    report = plan.output["repo"].repo
+    assert report is not None
+    return host, repo, canary, report
 
 
 def trust(host, *folders: Path) -> None:
@@ -69,7 +71,7 @@ def test_trusted_folder_loads_our_hooks(prepared):
     # every event, under its PascalCase key, is loaded as the camelCase event it means, with the
     # disable key agentdeck computed for it (so _vsCodeCompat is hashed as the facts say)
     got = sorted((h["hookType"], h["disableKey"]) for h in rows)
-    want = sorted((e["event"], e["disable_key"]) for e in info["hooks"]["events"])
+    want = sorted((e.event, e.disable_key) for e in info.hooks.events)
     assert got == want
     assert not canary.exists(), "hooks.discover ran a hook"
 
@@ -87,7 +89,7 @@ def test_trust_of_an_ancestor_covers_the_repository(prepared):
     host, repo, canary, info = prepared
     trust(host, repo.parent)
     rows = [h for h in discover(host, repo)["hooks"] if h["origin"] == "repository"]
-    assert len(rows) == len(info["hooks"]["events"])
+    assert len(rows) == len(info.hooks.events)
     assert R.trust_of(DiskView(host), repo.resolve())["trusted"]
 
 

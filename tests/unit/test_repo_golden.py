@@ -22,7 +22,7 @@ from agentdeck.core.doctor.repo_checks import repo_findings
 from agentdeck.core.targets.copilot.facts import copilot_disable_key
 from agentdeck.core.render import render_plan
 from agentdeck.core.targets import repo as R
-from tests.golden.golden_kit import GOLDEN, check, listing
+from tests.golden.golden_kit import GOLDEN, check, listing, plain
 from tests.target_homes import target_home
 
 GOLDEN_REPO = GOLDEN / "repo"
@@ -38,8 +38,8 @@ def tree(repo: Path) -> str:
     return listing(repo, links=False)
 
 
-def stable_info(info: dict) -> dict:
-    info = json.loads(json.dumps(info))
+def stable_info(report) -> dict:
+    info = json.loads(json.dumps(plain(report)))
     for ev in info["hooks"]["events"]:
         # the action names only repository-relative paths: the key is the same on every machine
         assert ev["disable_key"] == copilot_disable_key(ev["key"], ev["action"])
@@ -50,7 +50,7 @@ def stable_info(info: dict) -> dict:
 def run(host, repo: Path, tmp_path: Path, cloud_setup) -> str:
     plan = engine.build_repo_plan(host, repo, "default", cloud_setup=cloud_setup)
     parts = ["=== plan", render_plan(plan, host, titles={"repo": R.RepoTarget.title}),
-             "=== info", json.dumps(stable_info(plan.info["repo"]), indent=1, sort_keys=True)]
+             "=== info", json.dumps(stable_info(plan.output["repo"].repo), indent=1, sort_keys=True)]
     res = engine.apply_plan(host, plan)
     assert res.ok, res.leftover
     again = engine.build_repo_plan(host, repo, "default")

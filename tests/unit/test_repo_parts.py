@@ -70,9 +70,11 @@ def test_qwen_project_hooks_are_another_source_read_by_qwen_only(ghost, repo):
         {"$version": 4, "hooks": {"PreToolUse": [{"hooks": [
             {"type": "command", "command": "./scripts/check.sh"}]}]}}))
     plan = engine.build_repo_plan(ghost, repo, "default")
-    [src] = plan.info["repo"]["other_sources"]
-    assert src["kind"] == "repo-qwen-hooks" and src["readers"] == [QWEN]
-    assert src["events"] == ["PreToolUse"] and src["runs_agentdeck"] is False
+    report = plan.output["repo"].repo
+    assert report is not None
+    [src] = report.other_sources
+    assert src.kind == "repo-qwen-hooks" and src.readers == (QWEN,)
+    assert src.events == ("PreToolUse",) and src.runs_agentdeck is False
     notes = [n.message for n in plan.notices["repo"]]
     assert any(m.startswith("other hook source: .qwen/settings.json (PreToolUse): read by "
                             "Qwen Code") for m in notes), notes
@@ -110,6 +112,7 @@ def test_qwen_project_disable_all_hooks_is_a_warning_about_the_users_hooks(ghost
 def test_qwen_project_file_without_hooks_or_switch_says_nothing(ghost, repo):
     (repo / ".qwen" / "settings.json").write_text('{"$version": 4, "disableAllHooks": false}')
     plan = engine.build_repo_plan(ghost, repo, "default")
-    assert plan.info["repo"]["other_sources"] == []
+    report = plan.output["repo"].repo
+    assert report is not None and report.other_sources == ()
     fs = repo_findings(ghost, repo)
     assert not [f for f in fs if f.path == ".qwen/settings.json"]

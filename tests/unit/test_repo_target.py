@@ -16,6 +16,7 @@ from agentdeck.core import engine
 from agentdeck.core.errors import UserError
 from agentdeck.core.targets.copilot.facts import COPILOT, copilot_disable_key, resolve_event
 from agentdeck.core.targets import repo as R
+from agentdeck.core.targets.output import RepoReport
 from agentdeck.core.targets.copilot import repo as CR   # the carrier of the repository hook file
 from tests.target_homes import target_home
 
@@ -26,6 +27,13 @@ def repo(tmp_path) -> Path:
     d.mkdir()
     (d / ".git").mkdir()          # enough for "is a repository"; git itself is not needed here
     return d
+
+
+def report(plan) -> RepoReport:
+    """The repository plan's typed report."""
+    got = plan.output["repo"].repo
+    assert got is not None
+    return got
 
 
 def apply(host, plan):
@@ -101,16 +109,16 @@ def test_fresh_repo_plan_apply_and_files(ghost, repo):
 
 def test_info_for_the_repository_pane(ghost, repo):
     plan = engine.build_repo_plan(ghost, repo, "default")
-    info = plan.info["repo"]
-    assert info["root"] == str(repo.resolve())
-    assert set(info["readers"]) == {"copilot-cli", "vscode", "cloud-agent"}
-    evs = info["hooks"]["events"]
-    assert [e["event"] for e in evs] == list(COPILOT.register_events)
+    info = report(plan)
+    assert info.root == str(repo.resolve())
+    assert set(info.readers) == {"copilot-cli", "vscode", "cloud-agent"}
+    evs = info.hooks.events
+    assert [e.event for e in evs] == list(COPILOT.register_events)
     for e in evs:
-        assert e["disable_key"] == copilot_disable_key(e["key"], e["action"])
-        assert set(e["readers"]) == {"copilot-cli", "vscode", "cloud-agent"}
-    assert info["trust"]["trusted"] is False
-    assert info["cloud_setup"]["wanted"] is False
+        assert e.disable_key == copilot_disable_key(e.key, dict(e.action))
+        assert set(e.readers) == {"copilot-cli", "vscode", "cloud-agent"}
+    assert info.trust.trusted is False
+    assert info.cloud_setup is not None and info.cloud_setup.wanted is False
 
 
 def test_plan_says_per_event_which_reader_gets_which_dialect(ghost, repo):
@@ -217,7 +225,7 @@ def test_home_hooks_and_other_repo_sources_are_reported(ghost, repo):
     warns = [n.message for n in plan.notices["repo"] if n.level == "warning"]
     assert any("each event is handled twice" in m for m in warns)
     assert any(".claude/settings.json" in m and "fire twice" in m for m in warns)
-    kinds = {s["kind"] for s in plan.info["repo"]["other_sources"]}
+    kinds = {s.kind for s in report(plan).other_sources}
     assert kinds == {"repo-claude-hooks"}
 
 
@@ -353,7 +361,8 @@ def test_cloud_setup_refuses_what_it_cannot_place(ghost, repo, text, why):
     assert not [i for i in plan.items if i.group == "cloud"]
     assert any(why in n.message and "add the step by hand" in n.message
                for n in plan.notices["repo"])
-    assert plan.info["repo"]["cloud_setup"]["mode"] is None
+    cloud = report(plan).cloud_setup
+    assert cloud is not None and cloud.mode is None
     apply(ghost, plan)
     assert p.read_text() == text
 
@@ -412,11 +421,11 @@ def test_handler_not_on_this_machines_path_is_warned(ghost, repo):
     beside a venv that is not activated does not count (otherwise, in a trusted repository,
     every hook would fire, exit 0 and let a private key be read)."""
     plan = engine.build_repo_plan(ghost, repo, "default")
-    assert plan.info["repo"]["hooks"]["on_path"] is True
+    assert report(plan).hooks.on_path is True
     assert not any("enforce nothing" in n.message for n in plan.notices["repo"])
     ghost.env["PATH"] = "/usr/bin:/bin"
     plan = engine.build_repo_plan(ghost, repo, "default")
-    assert plan.info["repo"]["hooks"]["on_path"] is False
+    assert report(plan).hooks.on_path is False
     warns = [n.message for n in plan.notices["repo"] if n.level == "warning"]
     line = next(m for m in warns if "enforce nothing" in m)
     assert line.startswith("agentdeck-hook is not on this machine's PATH: hooks fire but "

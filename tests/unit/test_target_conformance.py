@@ -17,7 +17,7 @@ from agentdeck.core.demo import make_demo_home
 from agentdeck.core.host import Host
 from agentdeck.core.policy.compiled import policy_of
 from agentdeck.core.profiles import resolve
-from agentdeck.core.targets import registry, repo as repo_target, spec as spec_mod
+from agentdeck.core.targets import registry, spec as spec_mod
 from agentdeck.core.targets.output import PLAIN_INFO_KEYS, TargetOutput
 from agentdeck.core.targets.parts import PROTOCOLS
 from agentdeck.core.targets.spec import (
@@ -156,6 +156,7 @@ PRESENT = {
     "sandbox": lambda s: _written(s.name, "FLOOR"),
     "skills": lambda s: s.can(spec_mod.SKILLS),
     "env": lambda s: s.can(spec_mod.ENV_FILE),
+    "repo": lambda s: False,             # the repository scope's report: no home target's
 }
 
 
@@ -191,11 +192,14 @@ def test_an_adapter_reports_what_its_target_can_have_and_nothing_untyped(home_pl
 
 
 @pytest.mark.parametrize("cloud_setup", [False, True])
-def test_the_repository_scope_reports_only_its_declared_keys(host, tmp_path, cloud_setup):
-    """The repository scope's report is still plain data: its keys are the declared ones (and a
-    new key is declared, or better typed, before a view reads it)."""
+def test_the_repository_scope_reports_its_typed_report_and_nothing_untyped(host, tmp_path,
+                                                                           cloud_setup):
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
     plan = engine.build_repo_plan(host, root, "default", cloud_setup=cloud_setup)
-    assert plan.targets == ["repo"] and plan.output["repo"] == TargetOutput()
-    assert set(plan.info["repo"]) == repo_target.INFO_KEYS
+    assert plan.targets == ["repo"]
+    report = plan.output["repo"].repo
+    assert report is not None and report.cloud_setup is not None
+    assert report.cloud_setup.wanted is cloud_setup
+    assert dataclasses.replace(plan.output["repo"], repo=None) == TargetOutput()
+    assert not plan.info["repo"], sorted(plan.info["repo"])

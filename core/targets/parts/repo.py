@@ -27,7 +27,8 @@ setup workflow) and provides these functions:
                                     data: "trusted", "via", "subfolders", "allow_all", "config")
     plan_lines(events, trust, root, host)
                                     the plan's lines about the readers (`RepoLine`s; `events`:
-                                    the plan info's hook events)
+                                    each planned event's event, key, command, action,
+                                    disable_key and readers)
     home_hooks(host)                agentdeck's home hook file of the same CLI (it fires in the
                                     repository too); home_twice(shown) / home_twice_row(shown):
                                     the plan's line and the doctor's row when it exists
@@ -94,7 +95,7 @@ class HookSwitch:
 class RepoFile:
     """A file of the repository a reader loads hooks from, besides agentdeck's."""
     path: str                   # relative to the repository root; "<dir>/*.json": each such file
-    kind: str                   # the other source's kind (plan info "other_sources")
+    kind: str                   # the other source's kind (RepoReport.other_sources)
     readers: tuple[str, ...]    # reader ids (a `RepoReader` of some target's FACTS)
     note: str                   # what it means that it is there
     jsonc: bool = True          # comments allowed
