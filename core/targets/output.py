@@ -6,10 +6,11 @@ in the CLI's home (`found`), the browser the CLI opens to sign in (`browser`), i
 and why each is on or off (`mcp`), the hooks (or plugin) it registers with the other hook
 sources it found (`hooks`), and the entries it writes into the CLI's own permission layer for
 the [[policy.paths]] rules (`permissions`) and its OS sandbox (`sandbox`), the profile's
-skills, commands and agents (`skills`) and the env file of its directives (`env`). Each kind
-of fact
-is one frozen dataclass here; the doctor, the plan's JSON form and the app's views
-(core/views/) read their attributes. Whether a target can have a fact at all is a property of
+skills, commands and agents (`skills`) and the env file of its directives (`env`); the
+repository scope's adapter reports its whole report (`repo`), and hooks_health adds why the
+registered hooks cannot run (`hooks_inert`). Each kind of fact is a dataclass here (frozen,
+but for the reports filled while planning); the doctor, the plan's JSON form and the app's
+views (core/views/) read their attributes. Whether a target can have a fact at all is a property of
 the target, declared in its SPEC (core/targets/spec.py: capabilities BROWSER, DISABLE_ALL,
 TRUST_HOOKS, SKILLS, ENV_FILE), never inferred from whether a fact is there.
 
@@ -489,9 +490,10 @@ class TargetOutput:
     repo: RepoReport | None = None
 
 
-#: the keys a home target's adapter may still set in `DesiredState.info` (untyped): none. Every
-#: fact a feature reads is a TargetOutput field (tests/unit/test_target_conformance.py holds
-#: every registered target to it)
+#: the keys an adapter (a home target's, the repository scope's) may still set in
+#: `DesiredState.info` (untyped): none. Every fact a feature reads is a TargetOutput field
+#: (tests/unit/test_target_conformance.py holds every registered target and the repository
+#: scope to it)
 PLAIN_INFO_KEYS: frozenset[str] = frozenset()
 
 
