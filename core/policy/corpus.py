@@ -54,6 +54,7 @@ TREE: dict[str, str | None] = {
     "/tmp/in/sys.awk": 'BEGIN { system("rm -rf x") }\n', "/tmp/in/pipe.awk": '{ print | "sh" }\n',
     "/tmp/in/ok.awk": "{ print $1 }\n", "/tmp/in/evil.py": "import os\nos.system('rm -rf x')\n",
     "/tmp/in/leak.py": "print(open('/home/policy-test/.ssh/id_rsa').read())\n",
+    "/tmp/in/evilsh": "#!/bin/sh\nrm -rf x\n", "/tmp/in/sshcfg": "Match exec \"rm -rf x\"\n",
     "/tmp/in/dyn.py": "import os, sys\nos.system(sys.argv[1])\n", "/tmp/in/ok.py": "print('hi')\n",
     "/tmp/in/evil.pl": "system('rm -rf x');\n", "/tmp/in/evil.js":
         "require('child_process').execSync('rm -rf x')\n",
@@ -1012,6 +1013,37 @@ _TOOL_CASES = [
 ]
 
 #: class name -> [(shell command, cwd, expected)] or the tool cases
+#: programs that run a command or code given as an option's value or an argument (programs.py
+#: SHELL_TEXT_OPTIONS `split --filter`, SHELL_PROGRAM_OPTIONS `su -s`, tmux's commands after
+#: `\;`, PROGRAM_MODULES and CODE_MODULES `python3 -m cProfile F` / `-m timeit CODE`): judged
+#: as what they run; PIPED_OUTPUT, CONFIG_RUNS and SHELL_ESCAPES (`strace -o '|CMD'`, `ssh -F
+#: F`, `dc -e '!CMD'`, m4) are unresolved
+_RUNS_GIVEN = [
+    "split --filter='rm -rf x' README.md", "split -l 1 --filter='cat ../../.ssh/id_rsa' README.md",
+    "tmux -L q new -d 'sleep 3' \\; run-shell 'rm -rf x'",
+    "tmux new -d 'sleep 3' \\; pipe-pane -o 'cat ../../.ssh/id_rsa'",
+    "tmux new -d 'sleep 3' \\; split-window 'rm -rf x'", "su -s /tmp/in/evilsh root -c true",
+    "su -s ../repo/run.sh root", "python3 -m timeit -s 'import os; os.system(\"rm -rf x\")' pass",
+    "python3 -m timeit -n1 -r1 -s 'print(open(\"../../.ssh/id_rsa\").read())' pass",
+    "python3 -m cProfile /tmp/in/evil.py", "python3 -m pdb -c continue /tmp/in/leak.py",
+    "python3 -m doctest /tmp/in/leak.py", "python3 -m trace --trace /tmp/in/evil.py",
+    "python3 -m profile -s time /tmp/in/evil.py", "python3 -m unittest /tmp/in/evil.py",
+]
+_RUNS_GIVEN_ASK = [
+    "strace -o '|rm -rf x' ls", "ltrace -o '!cat ../../.ssh/id_rsa' ls", "dc -e '!rm -rf x'",
+    "dc /tmp/in/x.dc", "m4 <<< 'syscmd(rm -rf x)'", "m4 /tmp/in/x.m4",
+    "tmux display -p '#(rm -rf x)'", "tmux set -g status-right '#(cat ../../.ssh/id_rsa)'",
+    "ssh -F /tmp/in/sshcfg -G localhost", "scp -F /tmp/in/sshcfg a host:b",
+    "GIT_SSH_COMMAND='ssh -F /tmp/in/sshcfg' git ls-remote origin",
+]
+_RUNS_GIVEN_ALLOW = [
+    "split --filter='gzip > $FILE.gz' -l 100 README.md", "strace -o trace.txt ls",
+    "dc -e '2 3 + p'", "tmux new -d 'sleep 3'", "tmux new -d 'make test' \\; split-window -h",
+    "python3 -m timeit '1+1'",
+    "python3 -m timeit -s 'import json' 'json.dumps([1])'", "python3 -m cProfile /tmp/in/ok.py",
+    "python3 -m unittest tests.test_app", "python3 -m unittest discover -s tests",
+    "ssh -F /dev/null -G localhost", "ssh -o ForwardAgent=no host ls",
+]
 CLASSES: dict[str, list] = {}
 #: the classes that try each kind of rule, as docs/enforcement.md (`agentdeck drill --matrix`,
 #: real turns per CLI version) reports them; `policy show` links each rule to its row there
@@ -1118,7 +1150,10 @@ def _build() -> dict[str, list]:
             ("layers that switch hooks off", _GIVEN_LAYERS, "deny"),
             ("unresolved", _LOADS_UNRESOLVED, "ask"),
             ("links, deletions and code run elsewhere", _MAKE_VARS, "deny"),
-            ("mentions and neighbours", _GIVEN_ALLOW, "allow")):
+            ("mentions and neighbours", _GIVEN_ALLOW, "allow"),
+            ("links, deletions and code run elsewhere", _RUNS_GIVEN, "deny"),
+            ("unresolved", _RUNS_GIVEN_ASK, "ask"),
+            ("mentions and neighbours", _RUNS_GIVEN_ALLOW, "allow")):
         CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
     CLASSES["the guard's own installation"] += [(c, W2, e) for c, e in _OWN_CODE]
     return CLASSES

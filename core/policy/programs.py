@@ -212,7 +212,56 @@ SHELL_TEXT_OPTIONS: dict[str, tuple[str, ...]] = {
     "script": ("-c", "--command"), "su": ("-c", "--command", "--session-command"),
     "runuser": ("-c", "--command", "--session-command"), "flock": ("-c", "--command"),
     "sg": ("-c",), "entr": ("-s",),
+    # split runs its filter once per piece, with the piece on its stdin
+    "split": ("--filter",),
 }
+_SPLIT_VALUED = frozenset({"-a", "-b", "-C", "-l", "-n", "-t", "--suffix-length", "--bytes",
+                           "--line-bytes", "--lines", "--number", "--separator",
+                           "--additional-suffix", "--numeric-suffixes", "--hex-suffixes"})
+
+
+def shell_text_vars(name: str, args: list[str | None]) -> dict[str, str | None]:
+    """Variables a program sets for the shell command line it runs (SHELL_TEXT_OPTIONS):
+    split's $FILE, the name of the piece (its prefix and a two-letter suffix)."""
+    if name != "split":
+        return {}
+    operands: list[str | None] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a is not None and a.startswith("-") and a != "-":
+            i += 2 if a in _SPLIT_VALUED else 1
+            continue
+        operands.append(a)
+        i += 1
+    prefix = operands[1] if len(operands) > 1 else "x"
+    return {"FILE": None if prefix is None else prefix + "aa"}
+
+
+#: programs that run a program an option names as their shell (`su -s PROGRAM`): the program
+#: is judged as if it were run by the line
+SHELL_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {
+    "su": ("-s", "--shell"), "runuser": ("-s", "--shell"),
+}
+
+
+def shell_program(name: str, args: list[str | None]) -> list[str | None]:
+    """The programs `name` runs as its shell (SHELL_PROGRAM_OPTIONS), None for one that is not
+    static."""
+    opts = SHELL_PROGRAM_OPTIONS.get(name)
+    if not opts:
+        return []
+    out: list[str | None] = []
+    for i, a in enumerate(args):
+        if a is None:
+            continue
+        if a in opts:
+            out.append(args[i + 1] if i + 1 < len(args) else "")
+        elif any(a.startswith(o + "=") for o in opts if o.startswith("--")):
+            out.append(a.split("=", 1)[1])
+        elif a.startswith("-s") and not a.startswith("--") and len(a) > 2:
+            out.append(a[2:])
+    return [o for o in out if o != ""]
 #: wrappers that join their command's words with blanks and give them to `sh -c` (watch
 #: without -x, parallel and sem: what follows `:::` is appended)
 SHELL_JOIN = frozenset({"watch", "parallel", "sem"})
@@ -896,9 +945,76 @@ _TAR_CODE = ("--checkpoint-action", "--to-command", "--use-compress-program", "-
              "--new-volume-script", "--rsh-command", "-I", "-F")
 
 
+#: programs that send their output to a command when an output option's value starts with `|`
+#: or `!` (`strace -o '|CMD'`): the command is not followed
+PIPED_OUTPUT: dict[str, tuple[str, ...]] = {
+    "strace": ("-o", "--output"), "ltrace": ("-o", "--output"),
+}
+#: programs that read a configuration file an option names whose lines run commands (ssh's
+#: `Match exec`, `ProxyCommand`, `LocalCommand`, `KnownHostsCommand`), and the values that name
+#: no file
+CONFIG_RUNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    n: (("-F",), ("none", "/dev/null")) for n in ("ssh", "scp", "sftp", "autossh")
+}
+#: programs whose own language runs shell commands (dc's `!`, m4's syscmd and esyscmd): the
+#: options that give the program as text, the options that take another value, and the words
+#: that run a command in it. A program given as text without one runs none; a program read from
+#: a file or from the input is code agentdeck does not read
+SHELL_ESCAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "dc": (("-e", "--expression"), (), ("!",)),
+    **{n: ((), ("-D", "-U", "-I", "-d", "-l", "-o", "-s", "-F", "-R", "-G", "-L", "-t",
+                "--define", "--undefine", "--include", "--debug", "--arglength",
+                "--error-output", "--freeze-state", "--reload-state", "--nesting-limit",
+                "--trace", "--debugfile"), ("syscmd", "esyscmd"))
+       for n in ("m4", "gm4")},
+}
+_NOT_RUN = frozenset({"--version", "-V", "--help", "-h"})
+
+
+def _escape_code(name: str, vals: list) -> str:
+    """Why a program of SHELL_ESCAPES runs a command agentdeck does not see, or ""."""
+    given, valued, marks = SHELL_ESCAPES[name]
+    if any(v in _NOT_RUN for v in vals if v is not None):
+        return ""
+    if any(v is None for v in vals):
+        return f"{name} runs a program that is not static"
+    texts = _option_values(vals, given)
+    if any(m in t for t in texts for m in marks):
+        return f"{name} runs a shell command from its program ({marks[0]})"
+    i = 0
+    while i < len(vals):
+        v = vals[i]
+        if v in valued:
+            i += 2
+            continue
+        if v in given:
+            i += 2
+            continue
+        if v == "-f" or v.startswith("--file") or not v.startswith("-") or v == "-":
+            return f"{name} runs its program from a file, which can run shell commands"
+        i += 1
+    if not texts:
+        return f"{name} reads its program from its input, which can run shell commands"
+    return ""
+
+
 def runs_code(name: str, vals: list) -> str:
     """Why `name` with these arguments runs code agentdeck cannot see into, or ""."""
     known = [v for v in vals if v is not None]
+    if name in PIPED_OUTPUT and any(v[:1] in ("|", "!") for v in
+                                    _option_values(vals, PIPED_OUTPUT[name])):
+        return f"{name} -o '|COMMAND' sends its output to a command"
+    if name in CONFIG_RUNS:
+        opts, none = CONFIG_RUNS[name]
+        for i, v in enumerate(known):
+            got = (known[i + 1] if i + 1 < len(known) else None) if v in opts else (
+                v[2:] if v[:2] in opts and len(v) > 2 else None)
+            if got is not None and got not in none:
+                return f"{name} -F reads a configuration file that can run commands"
+    if name in SHELL_ESCAPES:
+        why = _escape_code(name, vals)
+        if why:
+            return why
     if name == "git":
         for i, v in enumerate(known):
             kv = known[i + 1] if v == "-c" and i + 1 < len(known) else (
@@ -1957,6 +2073,21 @@ def lang_lines(lang: str, text: str) -> tuple[list[str], str]:
     return out, ""
 
 
+def tmux_commands(vals: list) -> list[list]:
+    """tmux's arguments split into its commands: a word `;` (the shell's `\\;`) or a word
+    ending in an unescaped `;` ends one (tmux's own command separator)."""
+    segments: list[list] = [[]]
+    for v in vals:
+        if v == ";":
+            segments.append([])
+        elif v is not None and len(v) > 1 and v.endswith(";") and not v.endswith("\\;"):
+            segments[-1].append(v[:-1])
+            segments.append([])
+        else:
+            segments[-1].append(v)
+    return [seg for seg in segments if seg]
+
+
 def carried(name: str, vals: list, stdin_text: str | None, stdin: str | None
             ) -> tuple[list[str], list[list[str]], str]:
     """The commands a program runs that it is given (OPTION_CARRIERS, SUBCOMMAND_CARRIERS):
@@ -1967,6 +2098,18 @@ def carried(name: str, vals: list, stdin_text: str | None, stdin: str | None
     argvs: list[list[str]] = []
     if table is None and name not in ("tmux", "screen"):
         return lines, argvs, ""
+    if name == "tmux":
+        if any(v is not None and "#(" in v for v in vals):
+            return lines, argvs, "tmux runs the command of a #() format"
+        segments = tmux_commands(vals)
+        if len(segments) > 1:           # tmux new -d CMD \; run-shell CMD2: each is judged
+            for seg in segments:
+                seg_lines, seg_argvs, why = carried(name, seg, stdin_text, stdin)
+                lines += seg_lines
+                argvs += seg_argvs
+                if why:
+                    return lines, argvs, why
+            return lines, argvs, ""
 
     def take(how: str, text: str | None, where: str) -> str:
         if text is None:
@@ -2329,6 +2472,64 @@ PYTHON_MODULES: dict[str, dict[str, tuple[str, ...]]] = {
                     "": ("tar", "-cf", "-", ".")},
     "gzip": {"": ("gzip", "{rest0}")}, "base64": {"": ("base64", "{rest0}")},
 }
+#: modules run with -m that run a program file they are given as python runs it (`python3 -m
+#: cProfile F` is `python3 F`; unittest and doctest: each operand that names a file), with
+#: their options that take a value; a `-m MOD` among those options runs module MOD
+PROGRAM_MODULES: dict[str, frozenset[str]] = {
+    "cProfile": frozenset({"-o", "--outfile", "-s", "--sort"}),
+    "profile": frozenset({"-o", "--outfile", "-s", "--sort"}),
+    "pdb": frozenset({"-c", "--command"}),
+    "trace": frozenset({"-f", "--file", "-C", "--coverdir", "--ignore-module", "--ignore-dir"}),
+    "doctest": frozenset({"-o", "--option"}),
+    "unittest": frozenset({"-k", "-s", "--start-directory", "-p", "--pattern", "-t",
+                           "--top-level-directory"}),
+}
+_EVERY_OPERAND = frozenset({"doctest", "unittest"})
+#: modules whose arguments are Python code they run (`python3 -m timeit -s SETUP STMT`): the
+#: options whose value is code, and the options that take another value; each piece of code
+#: is judged as `python3 -c CODE`
+CODE_MODULES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
+    "timeit": (("-s", "--setup"), frozenset({"-n", "--number", "-r", "--repeat", "-u", "--unit"})),
+}
+
+
+def _module_program(name: str, mod: str, words: list[str]) -> list[list[str]]:
+    """The commands `python3 -m MOD WORDS` stands for when MOD runs a program file or code it
+    is given (PROGRAM_MODULES, CODE_MODULES)."""
+    out: list[list[str]] = []
+    if mod in CODE_MODULES:
+        code_opts, valued = CODE_MODULES[mod]
+        out += [[name, "-c", c] for c in _option_values(words, code_opts)]
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if w in code_opts or w in valued:
+                i += 2
+                continue
+            if not (w.startswith("-") and len(w) > 1):
+                out.append([name, "-c", w])
+            i += 1
+        return out
+    valued = PROGRAM_MODULES[mod]
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "-m" and mod != "unittest" and i + 1 < len(words):
+            return [[name, "-m"] + words[i + 1:]]
+        if w in valued:
+            i += 2
+            continue
+        if w.startswith("-") and len(w) > 1:
+            i += 1
+            continue
+        if mod not in _EVERY_OPERAND:
+            return [[name] + words[i:]]
+        if "/" in w or w.endswith((".py", ".txt", ".rst", ".md")):
+            out.append([name, w])
+        i += 1
+    return out
+
+
 #: `cmake -E COMMAND ARGS` -> the program COMMAND stands for (its arguments follow)
 CMAKE_COMMANDS: dict[str, tuple[str, ...]] = {
     "tar": ("tar",), "copy": ("cp",), "copy_if_different": ("cp",), "copy_directory": ("cp", "-r"),
@@ -2357,6 +2558,10 @@ def stands_for(name: str, vals: list) -> list[list[str]] | None:
         if mod == OWN_DIST or mod.startswith(OWN_DIST + "."):
             return None if any(v is None for v in rest) else [[OWN_DIST] + list(rest)]
         table = PYTHON_MODULES.get(mod)
+        if mod in PROGRAM_MODULES or mod in CODE_MODULES:
+            if any(v is None for v in rest):
+                return None
+            return _module_program(name, mod, [v for v in rest if v is not None])
         if table is None:
             return []
         if any(v is None for v in rest):

@@ -1286,6 +1286,12 @@ class Resolver:
             self.program_files(name, vals, ctx, cmd, written_before, may_write_before)
         if name in P.MODULE_PATHS:           # python3 -m M, a module written where it imports
             self.modules(name, vals, ctx, cmd, written_before, may_write_before)
+        for shell in P.shell_program(name, vals):     # su -s PROGRAM: PROGRAM runs
+            if shell is None:
+                self.unresolved(f"{name} runs a shell program whose name is not static")
+            else:
+                self.run([Word.lit(shell)], [], ctx.child(depth=ctx.depth + 1,
+                                                          via=ctx.via + (name,)))
         at = P.shell_text(name, vals)
         if at is not None:                             # script -qc TEXT, su -c TEXT, flock F -c TEXT
             given = vals[-2 - at] if at <= -2 else vals[at] if at >= 0 else None
@@ -1293,7 +1299,9 @@ class Resolver:
             if shtext is None:
                 self.unresolved(f"{name} runs a shell command line that is not static")
             else:
-                self.line(shtext, ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None))
+                tctx = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
+                tctx.vars.update(P.shell_text_vars(name, vals))   # split's $FILE
+                self.line(shtext, tctx)
             return
         if name in P.SHELL_JOIN and not (name == "watch" and any(
                 v in ("-x", "--exec") for v in vals)):

@@ -100,3 +100,47 @@ def test_a_legacy_search_name_is_a_search() -> None:
 
     call = classify("search_file_content", {"pattern": "API", "dir_path": "/home/u/project"})
     assert (call.cls, call.kind, call.subjects) == ("read", "search", ["/home/u/project"])
+
+
+@pytest.mark.parametrize("line", [
+    "split --filter='rm -rf x' README.md", "tmux -L q new -d 'sleep 3' \\; run-shell 'rm -rf x'",
+    "tmux new -d 'sleep 3' \\; split-window 'rm -rf x'",
+    "su -s /tmp/in/evilsh root -c true", "python3 -m timeit -s 'import os; os.system(\"rm -rf x\")' pass",
+    "python3 -m timeit 'import os; os.system(\"rm -rf x\")'", "python3 -m cProfile /tmp/in/evil.py",
+    "python3 -m trace --trace /tmp/in/evil.py", "python3 -m unittest /tmp/in/evil.py",
+    "python3 -m pdb -c continue /tmp/in/evil.py", "python3 -m profile -m cProfile /tmp/in/evil.py",
+])
+def test_a_command_or_code_given_as_an_argument_is_judged(line: str) -> None:
+    assert _decide(line) == ("deny", "no-recursive-force-rm")
+
+
+def test_a_protected_path_in_given_code_or_a_filter_is_seen() -> None:
+    assert _decide("split -l 1 --filter='cat ../../.ssh/id_rsa' README.md")[0] == "deny"
+    assert _decide("python3 -m doctest /tmp/in/leak.py")[0] == "deny"
+    assert _decide("tmux new -d x \\; pipe-pane -o 'cat ../../.ssh/id_rsa'")[0] == "deny"
+
+
+@pytest.mark.parametrize("line", [
+    "strace -o '|rm -rf x' ls", "strace -fo '!rm -rf x' ls", "ltrace --output='|sh' ls",
+    "dc -e '!rm -rf x'", "dc prog.dc", "m4 <<< 'syscmd(rm -rf x)'", "m4 defs.m4",
+    "tmux display -p '#(rm -rf x)'", "ssh -F /tmp/in/sshcfg -G localhost", "ssh -F/tmp/x h",
+    "scp -F /tmp/in/sshcfg a h:b", "GIT_SSH_COMMAND='ssh -F /tmp/x' git ls-remote origin",
+])
+def test_a_command_a_program_runs_from_text_not_read_is_unresolved(line: str) -> None:
+    assert _decide(line) == ("ask", "unresolved")
+
+
+@pytest.mark.parametrize("line", [
+    "split --filter='gzip > $FILE.gz' -l 100 README.md", "strace -o trace.txt ls",
+    "dc -e '2 3 + p'", "m4 --version", "tmux new -d 'make test' \\; split-window -h",
+    "python3 -m timeit '1+1'", "python3 -m cProfile /tmp/in/ok.py", "python3 -m unittest tests.test_app",
+    "ssh -F /dev/null -G localhost", "ssh -oForwardAgent=no host ls", "su -s /bin/bash -c 'ls' root",
+])
+def test_the_same_programs_given_harmless_commands_run(line: str) -> None:
+    assert _decide(line) == ("allow", None)
+
+
+def test_the_tables_name_programs_that_run_what_they_are_given() -> None:
+    assert P.SHELL_TEXT_OPTIONS["split"] == ("--filter",)
+    assert set(P.PROGRAM_MODULES) >= {"cProfile", "pdb", "doctest", "unittest", "trace"}
+    assert P.tmux_commands(["new", "x", ";", "run", "y"]) == [["new", "x"], ["run", "y"]]
