@@ -1044,6 +1044,23 @@ _RUNS_GIVEN_ALLOW = [
     "python3 -m unittest tests.test_app", "python3 -m unittest discover -s tests",
     "ssh -F /dev/null -G localhost", "ssh -o ForwardAgent=no host ls",
 ]
+#: files a program writes through its own output options or a variable of its environment
+#: (programs.py GIT_OUTPUTS, OUTPUT_VARS, history -w|-a FILE)
+_OUTPUT_FORMS = [
+    "git bundle create ../../protected/a.txt HEAD", "git format-patch -o ../../protected HEAD~1",
+    "git archive -o ../../protected/a.txt HEAD", "git config -f ../../protected/a.txt x.y z",
+    "git fast-export --export-marks=../../protected/a.txt HEAD",
+    "git pack-objects ../../protected/p < /dev/null",
+    "GIT_TRACE=/home/policy-test/protected/a.txt git status",
+    "env GIT_TRACE_PACKET=/home/policy-test/protected/a.txt git status",
+    "history -w ../../protected/a.txt", "history -a ../../protected/a.txt",
+]
+_OUTPUT_FORMS_ALLOW = [
+    "git archive -o ../out.tar HEAD", "git format-patch -o /tmp/patches HEAD~3",
+    "git bundle create /tmp/repo.bundle --all", "GIT_TRACE=1 git status",
+    "GIT_TRACE=/tmp/trace.txt git status", "git config -f .gitmodules submodule.x.url y",
+    "history -w /tmp/h",
+]
 CLASSES: dict[str, list] = {}
 #: the classes that try each kind of rule, as docs/enforcement.md (`agentdeck drill --matrix`,
 #: real turns per CLI version) reports them; `policy show` links each rule to its row there
@@ -1153,7 +1170,9 @@ def _build() -> dict[str, list]:
             ("mentions and neighbours", _GIVEN_ALLOW, "allow"),
             ("links, deletions and code run elsewhere", _RUNS_GIVEN, "deny"),
             ("unresolved", _RUNS_GIVEN_ASK, "ask"),
-            ("mentions and neighbours", _RUNS_GIVEN_ALLOW, "allow")):
+            ("mentions and neighbours", _RUNS_GIVEN_ALLOW, "allow"),
+            ("writes of protected files", _OUTPUT_FORMS, "deny"),
+            ("mentions and neighbours", _OUTPUT_FORMS_ALLOW, "allow")):
         CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
     CLASSES["the guard's own installation"] += [(c, W2, e) for c, e in _OWN_CODE]
     return CLASSES

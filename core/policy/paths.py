@@ -713,6 +713,11 @@ class PathRules:
             if value:
                 check(self._value_paths(value, cwd), both, P.code_removes_trees(
                     " ".join(a.value or "" for a in cmd.argv[1:])))
+        # a file a variable of its environment names as its output (GIT_TRACE=F git status)
+        for var, value in cmd.env.items():
+            out_file = P.output_var_file(var, value)
+            if out_file:
+                check([normalize(out_file, cwd, self.home)], {"write"}, False)
         # the files a program reads or writes by default, named nowhere on the line
         # (programs.default_files: `aws configure get`, `ssh-keygen` with no -f, `gh auth token`)
         for where, how in P.default_files(name, vals):

@@ -527,6 +527,10 @@ def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str,
             dest = rest[1] if len(rest) > 1 else rest[0].rstrip("/").rsplit("/", 1)[-1].rsplit(
                 ":", 1)[-1].removesuffix(".git")
             out.append((dest or ".", "new-tree"))
+    if name == "git":
+        out += _git_outputs(vals, operands)
+    if name == "history" and flags & {"-w", "-a"} and operands:
+        out.append((operands[0], "file"))       # history -w FILE: the list written to FILE
     if name in ("wget", "curl"):
         prefix = next(iter(_option_values(vals, ("-P", "--directory-prefix", "--output-dir"))),
                       ".")
@@ -541,6 +545,63 @@ def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str,
                 base = path.rsplit("/", 1)[-1] if "/" in path else ""
                 out.append((prefix.rstrip("/") + "/" + (base or "index.html"), "file"))
     return out
+
+
+#: git subcommand -> (options whose value is a file it writes, options whose value is a folder
+#: it fills with files it names itself, patches and reports): `git archive -o F`, `git format-patch -o DIR`,
+#: `git fast-export --export-marks=F`, `git config -f F` (when it sets a value)
+GIT_OUTPUTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "archive": (("-o", "--output"), ()), "format-patch": ((), ("-o", "--output-directory")),
+    "fast-export": (("--export-marks",), ()), "fast-import": (("--export-marks",), ()),
+    "config": (("-f", "--file"), ()), "bugreport": ((), ("-o", "--output-directory")),
+    "diagnose": ((), ("-o", "--output-directory")),
+}
+#: the forms of `git config` that only read (its -f FILE is then no write); `git bundle create
+#: F` and `git pack-objects BASE` (BASE-<hash>.pack and .idx: a prefix) name theirs as operands
+_GIT_CONFIG_READS = ("--get", "--get-all", "--get-regexp", "-l", "--list", "get", "list")
+
+
+def _git_outputs(vals: list, operands: list[str]) -> list[tuple[str, str]]:
+    sub = _git_subcommand(vals)
+    if sub is None:
+        return []
+    known = [v for v in vals if v is not None]
+    after = known[known.index(sub) + 1:] if sub in known else []
+    out: list[tuple[str, str]] = []
+    files, trees = GIT_OUTPUTS.get(sub, ((), ()))
+    if sub == "config" and any(v in _GIT_CONFIG_READS for v in after):
+        files = ()
+    out += [(v, "file") for v in _option_values(after, files) if v and v != "-"]
+    # its files are named NNNN-subject.patch (a report's, by date): a folder of known kinds
+    out += [(v, "new-tree") for v in _option_values(after, trees) if v]
+    rest = [v for v in after if not v.startswith("-")]
+    if sub == "bundle" and len(rest) >= 2 and rest[0] == "create" and rest[1] != "-":
+        out.append((rest[1], "file"))
+    if sub == "pack-objects" and rest and "--stdout" not in after:
+        out.append((rest[0] + "-", "prefix"))
+    return out
+
+
+#: variables that name a file a program writes (git's trace files, TLS key logs): a value that
+#: is a path (not a number or a switch) is a write of that file by the command given it
+OUTPUT_VARS = frozenset({
+    "GIT_TRACE", "GIT_TRACE_PACKET", "GIT_TRACE_PACK_ACCESS", "GIT_TRACE_PERFORMANCE",
+    "GIT_TRACE_SETUP", "GIT_TRACE_SHALLOW", "GIT_TRACE_CURL", "GIT_TRACE_REFS",
+    "GIT_TRACE_FSMONITOR", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF",
+    "SSLKEYLOGFILE", "GIT_TRACE_REDACT",
+})
+_NOT_A_FILE = frozenset({"", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "true", "false",
+                         "yes", "no", "on", "off"})
+
+
+def output_var_file(var: str, value: str | None) -> str | None:
+    """The file a variable of OUTPUT_VARS names ("" when it names none, None when its value is
+    not static)."""
+    if var not in OUTPUT_VARS or var == "GIT_TRACE_REDACT":
+        return ""
+    if value is None:
+        return None
+    return "" if value.lower() in _NOT_A_FILE else value
 
 
 def role(name: str, flags: set[str]) -> str:

@@ -144,3 +144,26 @@ def test_the_tables_name_programs_that_run_what_they_are_given() -> None:
     assert P.SHELL_TEXT_OPTIONS["split"] == ("--filter",)
     assert set(P.PROGRAM_MODULES) >= {"cProfile", "pdb", "doctest", "unittest", "trace"}
     assert P.tmux_commands(["new", "x", ";", "run", "y"]) == [["new", "x"], ["run", "y"]]
+
+
+@pytest.mark.parametrize("line", [
+    "git bundle create ../../protected/a.txt HEAD", "git format-patch -o ../../protected HEAD~1",
+    "git archive -o ../../protected/a.txt HEAD", "git archive --output=../../protected/a.txt HEAD",
+    "git config -f ../../protected/a.txt x.y z", "git fast-export --export-marks=../../protected/a.txt HEAD",
+    "git pack-objects ../../protected/p < /dev/null", "history -w ../../protected/a.txt",
+    "GIT_TRACE=/home/policy-test/protected/a.txt git status",
+    "env GIT_TRACE2_EVENT=/home/policy-test/protected/a.txt git status",
+    "export GIT_TRACE=/home/policy-test/protected/a.txt; git status",
+])
+def test_a_file_written_through_an_output_option_or_variable_is_judged(line: str) -> None:
+    assert _decide(line)[0] == "deny"
+
+
+@pytest.mark.parametrize("line", [
+    "git archive -o ../out.tar HEAD", "git format-patch -o /tmp/patches HEAD~3",
+    "git bundle create /tmp/repo.bundle --all", "GIT_TRACE=1 git status",
+    "GIT_TRACE=/tmp/trace.txt git status", "git config -f ../../protected/a.txt --list",
+    "history -w /tmp/h",
+])
+def test_output_options_and_variables_outside_protected_paths_run(line: str) -> None:
+    assert _decide(line) == ("allow", None)
