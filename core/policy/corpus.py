@@ -1061,6 +1061,20 @@ _OUTPUT_FORMS_ALLOW = [
     "GIT_TRACE=/tmp/trace.txt git status", "git config -f .gitmodules submodule.x.url y",
     "history -w /tmp/h",
 ]
+#: build files a build tool reads: make's MAKEFILES= (read and judged as its makefile), a
+#: script or build file in a language agentdeck does not read (programs.py BUILD_SCRIPTS,
+#: CMAKE_SCRIPT_VARS): unresolved; the everyday forms run
+_BUILD_FILES = [
+    ("make MAKEFILES=/tmp/in/Makefile", "deny"), ("make -n MAKEFILES='/tmp/in/Makefile'", "deny"),
+    ("ninja -f /tmp/in/b.ninja", "ask"), ("ctest -S /tmp/in/x.cmake", "ask"),
+    ("cmake -P /tmp/in/x.cmake", "ask"), ("cmake -C /tmp/in/x.cmake -S . -B build", "ask"),
+    ("cmake --toolchain /tmp/in/t.cmake -S . -B build", "ask"),
+    ("cmake -DCMAKE_PROJECT_INCLUDE=/tmp/in/x.cmake -S . -B build", "ask"),
+    ("echo 'rule x' > build.ninja; ninja", "ask"),
+    ("make MAKEFILES=/tmp/in/Makefile.ok", "allow"), ("ninja -C build", "allow"),
+    ("cmake -S . -B build -DCMAKE_BUILD_TYPE=Release", "allow"), ("cmake --build build", "allow"),
+    ("ctest --test-dir build", "allow"),
+]
 CLASSES: dict[str, list] = {}
 #: the classes that try each kind of rule, as docs/enforcement.md (`agentdeck drill --matrix`,
 #: real turns per CLI version) reports them; `policy show` links each rule to its row there
@@ -1175,6 +1189,7 @@ def _build() -> dict[str, list]:
             ("mentions and neighbours", _OUTPUT_FORMS_ALLOW, "allow")):
         CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
     CLASSES["the guard's own installation"] += [(c, W2, e) for c, e in _OWN_CODE]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _BUILD_FILES]
     return CLASSES
 
 

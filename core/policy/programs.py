@@ -1059,9 +1059,37 @@ def _escape_code(name: str, vals: list) -> str:
     return ""
 
 
+#: build tools' options whose value is a script or build file they run, in a language agentdeck
+#: does not read (`ninja -f F`, `ctest -S F`, `cmake -P F`, `-C F`, `--toolchain F`), and the
+#: cache variables given with -D that name one (`cmake -DCMAKE_PROJECT_INCLUDE=F`)
+BUILD_SCRIPTS: dict[str, tuple[str, ...]] = {
+    "ninja": ("-f",), "ctest": ("-S", "-SP", "-SR", "--script"),
+    "cmake": ("-P", "-C", "--toolchain", "--preset-file"),
+}
+CMAKE_SCRIPT_VARS = ("CMAKE_TOOLCHAIN_FILE", "CMAKE_PROJECT_INCLUDE", "CMAKE_PROJECT_TOP_LEVEL_INCLUDES",
+                     "CMAKE_USER_MAKE_RULES_OVERRIDE", "CMAKE_PROJECT_", "CMAKE_MODULE_PATH")
+
+
+def _build_script(name: str, known: list[str]) -> str:
+    opts = BUILD_SCRIPTS[name]
+    for i, v in enumerate(known):
+        if v in opts or any(v.startswith(o + "=") for o in opts if o.startswith("--")) or (
+                name == "ninja" and v.startswith("-f") and len(v) > 2):
+            return f"{name} {v.split('=', 1)[0][:12]} runs a script agentdeck does not read"
+        if name == "cmake" and (v.startswith("-D") or i > 0 and known[i - 1] == "-D"):
+            var = (v[2:] if v.startswith("-D") else v).split(":", 1)[0].split("=", 1)[0]
+            if var.startswith(CMAKE_SCRIPT_VARS):
+                return f"cmake -D{var} loads a script agentdeck does not read"
+    return ""
+
+
 def runs_code(name: str, vals: list) -> str:
     """Why `name` with these arguments runs code agentdeck cannot see into, or ""."""
     known = [v for v in vals if v is not None]
+    if name in BUILD_SCRIPTS:
+        why = _build_script(name, known)
+        if why:
+            return why
     if name in PIPED_OUTPUT and any(v[:1] in ("|", "!") for v in
                                     _option_values(vals, PIPED_OUTPUT[name])):
         return f"{name} -o '|COMMAND' sends its output to a command"
@@ -1654,6 +1682,8 @@ def program_files(name: str, vals: list, _sub: bool = True) -> list[str | None]:
         elif not ended and v in valued:
             i += 2
             continue
+        elif name in _MAKES and v.startswith("MAKEFILES="):
+            out += v.split("=", 1)[1].split()   # make MAKEFILES=F: read before its makefile
         elif ended or not v.startswith("-") or v == "-":
             if operand and first == "" and not given_inline:
                 first = v
@@ -2467,6 +2497,8 @@ RUNS_FROM_FILES: dict[str, tuple[str, ...]] = {
     "tox": ("tox.ini", "pyproject.toml", "setup.py"), "pip": ("setup.py", "pyproject.toml"),
     "pip3": ("setup.py", "pyproject.toml"), "cargo": ("build.rs", "Cargo.toml", ".cargo/"),
     "just": ("justfile", "Justfile", ".justfile"), "rake": ("Rakefile",),
+    "ninja": ("build.ninja",), "cmake": ("CMakeLists.txt", "CMakePresets.json",
+                                         "CMakeUserPresets.json"),
     # the start-up files an editor, a debugger or a runtime reads by itself
     **{n: ("~/.vimrc", "~/.vim/", "~/.exrc", ".exrc") for n in ("vim", "vi", "view", "ex")},
     "nvim": ("~/.config/nvim/", ".nvim.lua", ".exrc"),

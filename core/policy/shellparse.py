@@ -1523,7 +1523,9 @@ class Resolver:
             for i, v in enumerate(vals[:-1]):
                 if v in ("-C", "--directory") and vals[i + 1] is not None:
                     folder = self.path(vals[i + 1] or ".", folder)
-            if not files:
+            # MAKEFILES= files are read before the default makefile, not instead of it
+            if not P.program_files(name, [v for v in vals
+                                          if not (v or "").startswith("MAKEFILES=")]):
                 for d in P.DEFAULT_MAKEFILES:
                     p = posixpath.join(folder, d)
                     if p in written_before or self.fs.exists(p):

@@ -167,3 +167,18 @@ def test_a_file_written_through_an_output_option_or_variable_is_judged(line: str
 ])
 def test_output_options_and_variables_outside_protected_paths_run(line: str) -> None:
     assert _decide(line) == ("allow", None)
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("make MAKEFILES=/tmp/in/Makefile", ("deny", "no-recursive-force-rm")),
+    ("make -n MAKEFILES='/tmp/in/Makefile.ok /tmp/in/Makefile'", ("deny", "no-recursive-force-rm")),
+    ("ninja -f /tmp/in/b.ninja", ("ask", "unresolved")), ("ctest -S /tmp/in/x.cmake", ("ask", "unresolved")),
+    ("cmake -P /tmp/in/x.cmake", ("ask", "unresolved")), ("cmake -C /tmp/c.cmake -B b", ("ask", "unresolved")),
+    ("cmake --toolchain=/tmp/t.cmake -B b", ("ask", "unresolved")),
+    ("cmake -D CMAKE_PROJECT_INCLUDE=/tmp/x.cmake -B b", ("ask", "unresolved")),
+    ("echo 'rule x' > build.ninja; ninja", ("ask", "unresolved")),
+    ("make MAKEFILES=/tmp/in/Makefile.ok", ("allow", None)), ("ninja -C build", ("allow", None)),
+    ("cmake -S . -B build -DCMAKE_BUILD_TYPE=Release", ("allow", None)),
+])
+def test_build_files_a_build_tool_reads_are_judged_or_unresolved(line: str, expected: tuple) -> None:
+    assert _decide(line) == expected
