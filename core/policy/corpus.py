@@ -16,6 +16,8 @@ from .programs import OWN_PACKAGE
 
 HOME = "/home/policy-test"
 CWD = HOME + "/work/repo"
+#: a project under /tmp with a guarded file of its own (`.claude/settings.json`)
+FP = "/tmp/fp"
 
 #: the virtual home: {path: text | None (folder) | "->target" (a symbolic link)}
 TREE: dict[str, str | None] = {
@@ -36,6 +38,8 @@ TREE: dict[str, str | None] = {
     "/tmp/in/settings.json": "{}", "/tmp/in/agentdeck-hook.sh": "#!/bin/sh\nexit 0\n",
     "/tmp/in/hooks.json": "{}", "/tmp/in/evil/settings.local.json": "{}",
     "/tmp/in/plain/a.txt": "x",
+    # a project under /tmp that holds a guarded file of its own, and an archive that lists
+    f"{FP}/.claude/settings.json": "{}", f"{FP}/rel.tgz": "archive:\nsrc/a.py",
     # archives (MemoryFS: `archive:` and a member per line, `->` a link member)
     "/tmp/src.tgz": "archive:\nsrc/\nsrc/app.py\nREADME.md",
     "/tmp/in/evil.tar": "archive:\n.claude/\n.claude/settings.local.json",
@@ -565,6 +569,16 @@ _DOTDOT_AFTER_LINK = [
     ("ln -s ~/.aws ../ld && cat ../ld/../.ssh/id_rsa", "deny"),
     ("ln -s ~/.aws ld && echo x > ld/../.ssh/authorized_keys", "deny"),
     ("cat ../src/../README.md", "allow"), ("ln -s ../build b && cat b/../README.md", "allow"),
+]
+#: a tree brought into a project that already holds a guarded file (run in FP): what a branch,
+#: a remote, a stash or an archive that cannot be listed brings is not known, so it is asked as
+#: anywhere else; an archive that lists is judged by its members; what certainly deletes or
+#: overwrites the guarded file is denied
+_TREE_OVER_GUARDED = [
+    ("git pull", "ask"), ("git checkout main", "ask"), ("git switch feature", "ask"),
+    ("git stash pop", "ask"), ("git reset --hard", "ask"), ("tar -xzf /tmp/in/none.tgz", "ask"),
+    ("unzip -o /tmp/in/none.zip", "ask"), ("tar -xzf rel.tgz", "allow"),
+    ("tar -xzf /tmp/src.tgz", "allow"), ("git clean -fdx", "deny"), ("git stash -u", "deny"),
 ]
 #: git commands that bring files into the working tree (a branch's, a remote's, a stash's, a
 #: mailbox's: programs.git_tree_write) write the work tree they act on (-C, --work-tree, the
@@ -1169,7 +1183,8 @@ def _build() -> dict[str, list]:
         _AT["effects"]) + [(c, CWD, e) for c, e in _ARCHIVES + _GIT_TREE
                                             + _PROGRAM_FILES + _RENAMED
                                             + _RUNS_FROM_FILES] + [
-        (c, CWD + "/src", e) for c, e in _DOTDOT_AFTER_LINK]
+        (c, CWD + "/src", e) for c, e in _DOTDOT_AFTER_LINK] + [
+        (c, FP, e) for c, e in _TREE_OVER_GUARDED]
     CLASSES["mentions and neighbours"] = [(c, CWD, "allow")
                                           for c in _MENTIONS_ALLOW + _INTO_FOLDERS_ALLOW
                                           + _OUTPUTS_ALLOW + _INLINE_RELATIVE_ALLOW

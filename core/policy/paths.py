@@ -101,6 +101,11 @@ def _static_prefix(pattern: str) -> str:
     return "/".join(keep) or "/"
 
 
+#: a file name no glob names literally: a rule that covers it under a folder covers any file
+#: written there
+_ANY_NAME = "\x01"
+
+
 class _Rule:
     __slots__ = ("data", "pats", "excepts", "prefixes", "access", "deep")
 
@@ -290,9 +295,21 @@ class PathRules:
         every protected path the tree holds by name (_Rule.named_under), and what it holds:
         the files under `src` (a folder that exists), or `members` (an archive's), each at its
         place under `d`. With neither and `unknown` set (why its files are not known), a
-        protected path that may lie under `d` makes the command unresolved (self.unknown)."""
-        out = self.hits(d, access, recursive=True)
+        protected path that may lie under `d` makes the command unresolved (self.unknown).
+        What is below `d` now is overwritten by an archive's members only where one of them
+        lands, and by a tree whose files are not known maybe (unresolved, as anywhere else):
+        there, only `d` inside a protected tree or named by a protected glob is a certain hit."""
         rules = [r for r in self.rules if access & r.access]
+        src_known = src is not None and self.fs.is_dir(src)
+        if members is not None or unknown and not src_known:
+            # `d` itself, or any file written in it, protected (`~/protected/**`)
+            out = self.hits(d, access) or [(r, d, a) for r, _, a in self.hits(
+                (d.rstrip("/") or "") + "/" + _ANY_NAME, access)]
+            below = [] if out or members is not None else self.hits(d, access, recursive=True)
+            if below:
+                self.unknown.append(f"{unknown}, and {below[0][1]} is there")
+        else:
+            out = self.hits(d, access, recursive=True)
         for r in rules:
             cand = r.named_under(d)
             if cand:
@@ -615,6 +632,12 @@ class PathRules:
                     ended = True
                     continue
                 if v.startswith("-") and v != "-":
+                    if (name in P.COPY or name in P.MOVE or name == "ln") and (
+                            v in ("-t", "--target-directory")
+                            or v.startswith("--target-directory=")):
+                        # the folder the sources land in: _destinations judges what lands
+                        skip_next = "=" not in v
+                        continue
                     if v.startswith("--directory=") and name in P.CHDIR_OPTION:
                         base = normalize(v.split("=", 1)[1], base, self.home)
                         continue
@@ -646,6 +669,8 @@ class PathRules:
         if name in P.COPY or name in P.MOVE or name == "ln":
             # where each source lands (DEST/<name> in a folder), and whole trees written there
             hits.extend(self._destinations(name, cmd, flags, cwd, rec))
+        if name in P.MOVE and len(operands) >= 2 and not flags & {"-t", "--target-directory"}:
+            operands = operands[:-1]          # the destination: _destinations judges it
         if role == "copy" and len(operands) >= 2:
             check(self._word_paths(operands[-1], cwd), {"write"}, rec)
             operands = operands[:-1]

@@ -814,32 +814,24 @@ def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
     `git clean`, `tar --remove-files`, `find -delete`, `unzip -o`, `cp -t DIR` got through)."""
     known = [v for v in vals if v is not None]
     out: list[tuple[str, bool]] = []
-    if name == "git" and _git_subcommand(vals) in GIT_TREE_WRITERS:
+    sub = _git_subcommand(vals) if name == "git" else None
+    if sub in GIT_TREE_WRITERS and (sub not in GIT_TREE_BRINGERS or git_tree_write(vals) is None):
+        # (what a branch, a remote or a stash brings is git_tree_write's: files not known)
         out.append((_git_work_tree(vals) or ".", True))
     elif name in ("tar", "bsdtar", "gtar"):
+        # (what tar -x writes is extraction's: its members where they land)
         if "--remove-files" in known:
             out.append((OPERANDS, True))
-        first = known[0] if known else ""
-        if ("--extract" in known or "--get" in known or "-x" in known
-                or any(v.startswith("-") and not v.startswith("--") and "x" in v[1:] for v in known)
-                or (first and not first.startswith("-") and "x" in first)):
-            out.append((".", True))
     elif name == "find":
         if "-delete" in known:
             out.append((OPERANDS, True))
         for i, v in enumerate(known):
             if v in ("-fprint", "-fprint0", "-fprintf", "-fls") and i + 1 < len(known):
                 out.append((known[i + 1], False))
-    elif name in ("unzip", "7z", "7za", "cpio", "pax", "ar", "jar"):
+    elif name in ("unzip", "7z", "7za", "cpio", "pax", "ar", "jar") and extraction(name, vals) is None:
         d = next((known[i + 1] for i, v in enumerate(known) if v in ("-d", "-o") and i + 1 < len(known)
                   and name == "unzip" and v == "-d"), None)
         out.append((d or ".", True))
-    elif name in ("cp", "mv", "install", "ln", "rsync"):
-        for i, v in enumerate(known):
-            if v in ("-t", "--target-directory") and i + 1 < len(known):
-                out.append((known[i + 1], True))
-            elif v.startswith("--target-directory="):
-                out.append((v.split("=", 1)[1], True))
     if name == "rsync" and any(v.startswith("--delete") or v == "--remove-source-files"
                                for v in known):
         out.append((OPERANDS, True))
