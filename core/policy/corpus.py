@@ -834,6 +834,22 @@ W2 = HOME + "/work/w2"
 #: programs that stand for an archiver or a server (`python3 -m zipfile|tarfile|http.server`,
 #: `cmake -E tar`), that read the names of their files from stdin (`cpio -o`), that recurse
 #: (`gzip -r`); and the files a program reads by default (`aws configure get`)
+#: bash's bracket expressions in a folder of a glob (POSIX classes, `^`/`!` negation, equivalence
+#: classes), expanded against the disk as bash would (fs.shell_pattern), `cd` to one too; a
+#: leading dot is matched only by a literal dot, as in bash
+_CLASS_GLOB_READS = [
+    "cat ../../.[[:lower:]]sh/id_rsa", "cat ../../.ss[[:alnum:]]/id_rsa",
+    "cat ../../.[^A-Z]sh/id_rsa", "cat ../../.[!A-Z]sh/id_ed25519", "cat ../../.[[=s=]]sh/id_rsa",
+    "cd ../../.[[:lower:]]sh && cat id_rsa", "cat ../../.aw[[:alpha:]]/cred*",
+]
+_CLASS_GLOB_WRITES = [
+    "rm -r ../../protect[[:alpha:]]d", "echo pwn > ../../protecte[[:alpha:]]/a.txt",
+    "cp /etc/hostname ../../pro[[:lower:]]ected/a.txt",
+]
+_CLASS_GLOB_ALLOW = [
+    "cat ../../.[[:lower:]]sh/id_rsa.pub", "cat ../../.[[:upper:]]sh/id_rsa",
+    "cat ../../[.]ssh/id_rsa", "cat ../../[[:punct:]]ssh/id_rsa",
+]
 _GIVEN_READS = [
     "X=../../.ssh/id_rsa node -e 'console.log(require(\"fs\").readFileSync(process.env.X,\"utf8\"))'",
     "export X=../../.ssh/id_rsa; python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
@@ -1205,6 +1221,10 @@ def _build() -> dict[str, list]:
         CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
     CLASSES["the guard's own installation"] += [(c, W2, e) for c, e in _OWN_CODE]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _BUILD_FILES]
+    for cls, more, expected in (("reads of protected files", _CLASS_GLOB_READS, "deny"),
+                                ("writes of protected files", _CLASS_GLOB_WRITES, "deny"),
+                                ("mentions and neighbours", _CLASS_GLOB_ALLOW, "allow")):
+        CLASSES[cls] = CLASSES[cls] + [(c, CWD, expected) for c in more]
     return CLASSES
 
 

@@ -19,6 +19,98 @@ MAX_WALK = 5000     # entries a search below a directory looks at (a '**' rule)
 MAX_MEMBERS = 5000  # members an archive's listing holds at most (more: not known)
 MAX_ARCHIVE = 64 * 1024 * 1024  # bytes of an archive listed at most (a compressed one is read whole)
 
+#: POSIX character classes as fnmatch ranges, `/` left out: (ASCII, and what a UTF-8 locale adds; a set that
+#: names one matches every character beyond ASCII too, a negated set none of them: both more
+#: than bash would match, never less)
+_NON_ASCII = "\x80-\U0010ffff"
+_ANY = "\x00-\U0010ffff"
+_CLASSES = {
+    "alpha": ("a-zA-Z", True), "lower": ("a-z", True), "upper": ("A-Z", True),
+    "alnum": ("0-9a-zA-Z", True), "word": ("0-9a-zA-Z_", True), "digit": ("0-9", False),
+    "xdigit": ("0-9A-Fa-f", False), "space": (" \t\n\r\x0b\x0c", True), "blank": (" \t", True),
+    "punct": (":-@!-.[-`{-~", True), "print": (" -~", True), "graph": ("!-~", True),
+    "cntrl": ("\x00-\x1f\x7f", False),
+}
+
+
+def shell_pattern(pattern: str) -> str:
+    """A bash glob pattern as fnmatch (and the glob module) read it: bracket expressions with
+    POSIX classes (`[[:lower:]]`), equivalence and collating elements (`[[=a=]]`, `[[.a.]]`),
+    `^` as well as `!` for negation and `\\` escapes are rewritten into the sets fnmatch knows;
+    a `[` with no closing `]` is a literal `[`. Everything else is passed through."""
+    if "[" not in pattern:
+        return pattern
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        if pattern[i] != "[":
+            out.append(pattern[i])
+            i += 1
+            continue
+        got = _bracket(pattern, i + 1)
+        if got is None:
+            out.append("[[]")
+            i += 1
+            continue
+        text, i = got
+        out.append(text)
+    return "".join(out)
+
+
+def _bracket(pattern: str, j: int) -> tuple[str, int] | None:
+    """The fnmatch set for the bracket expression opened before `j`, and the index after its
+    `]`; None when it is not closed."""
+    n = len(pattern)
+    neg = j < n and pattern[j] in "!^"
+    if neg:
+        j += 1
+    singles: set[str] = set()
+    ranges: list[str] = []
+    start = j
+    while j < n:
+        ch = pattern[j]
+        if ch == "]" and j > start:
+            break
+        if ch == "[" and j + 1 < n and pattern[j + 1] in ":=.":
+            kind = pattern[j + 1]
+            end = pattern.find(kind + "]", j + 2)
+            if end >= 0:
+                name = pattern[j + 2:end]
+                if kind == ":":
+                    ascii_, wide = _CLASSES.get(name, (_ANY, False))
+                    ranges.append(ascii_ + (_NON_ASCII if wide and not neg else ""))
+                elif len(name) == 1:
+                    singles.add(name)
+                elif not neg:
+                    ranges.append(_ANY)
+                j = end + 2
+                continue
+        if ch == "\\" and j + 1 < n:
+            singles.add(pattern[j + 1])
+            if not neg:
+                singles.add("\\")
+            j += 2
+            continue
+        if j + 2 < n and pattern[j + 1] == "-" and pattern[j + 2] != "]":
+            lo, hi = ch, pattern[j + 2]
+            if lo <= hi:
+                ranges.append(lo + "-" + hi)
+            j += 3
+            continue
+        singles.add(ch)
+        j += 1
+    if j >= n:
+        return None
+    singles.discard("/")        # (a file name never holds one, and the glob module splits on it)
+    body = ("]" if "]" in singles else "") + "".join(ranges) + "".join(
+        sorted(singles - {"]", "!", "-"})) + ("!" if "!" in singles else "") + (
+        "-" if "-" in singles else "")
+    if not body:
+        return ("[!" + _ANY + "]" if not neg else "?"), j + 1   # the empty set / any character
+    if not neg and body == "!":
+        return "!", j + 1
+    return ("[!" if neg else "[") + body + "]", j + 1
+
 
 def load_binding(pkg: str):
     """A package's compiled `_binding` module, loaded from its folder without running the
@@ -68,6 +160,7 @@ class DiskFS:
         import glob as g
 
         out: list[str] = []
+        pattern = shell_pattern(pattern)
         try:
             for m in g.iglob(pattern, recursive="**" in pattern):
                 out.append(m)
@@ -174,6 +267,7 @@ class MemoryFS:
         return p in self.entries
 
     def glob(self, pattern: str) -> list[str]:
+        pattern = shell_pattern(pattern)
         rx = fnmatch.translate(pattern)
         import re
         if "**" in pattern:

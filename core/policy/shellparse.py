@@ -1234,8 +1234,12 @@ class Resolver:
                     self.unresolved(f"{name} - to a folder set before this command")
                 else:
                     ctx.prev, ctx.cwd = ctx.cwd, ctx.prev
-            elif ops[0].value is not None:
-                ctx.prev, ctx.cwd = ctx.cwd, self.path(ops[0].value, ctx.cwd)
+            elif ops[0].value is not None or ops[0].glob:
+                d = self.folder(ops[0], ctx.cwd)
+                if d is None:
+                    self.unresolved(f"{name} to a glob that matches more than one folder")
+                    return
+                ctx.prev, ctx.cwd = ctx.cwd, d
             else:
                 self.unresolved(f"{name} to a directory that is not static")
             return
@@ -2054,6 +2058,18 @@ class Resolver:
 
     def path(self, value: str, cwd: str) -> str:
         return normalize(value, cwd, self.home)
+
+    def folder(self, w: Word, cwd: str) -> str | None:
+        """The folder a word names as the shell would change to it: a glob (bash character
+        classes too, core/policy/fs.py shell_pattern) expanded against the disk at decision
+        time, its one match; None when it matches several."""
+        if w.glob and w.pattern:
+            found = self.fs.glob(self.path(w.pattern, cwd))
+            if len(found) == 1:
+                return found[0]
+            if found:
+                return None
+        return self.path(w.value if w.value is not None else w.pattern, cwd)
 
 
 _PROC_LINK = None
