@@ -850,6 +850,33 @@ _CLASS_GLOB_ALLOW = [
     "cat ../../.[[:lower:]]sh/id_rsa.pub", "cat ../../.[[:upper:]]sh/id_rsa",
     "cat ../../[.]ssh/id_rsa", "cat ../../[[:punct:]]ssh/id_rsa",
 ]
+#: an option's value glued to it or to a cluster (`-fFILE`, `-nfFILE`, `-T../k`, `-t../d`): split as
+#: getopt reads it (programs.SHORT_OPTIONS, split_short) before any table reads the words; a
+#: program whose options are not known has any rest of a cluster that names a file judged (run
+#: in W2, so the drill matrix's picks stay as they are)
+_GLUED_READS = [
+    "tar -T../../.ssh/id_rsa -cf -", "tar -cf- -T../../.ssh/id_rsa", "xargs -a../../.ssh/id_rsa echo",
+    "grep -E -f../../.ssh/id_rsa -r .", "ssh -i../../.ssh/id_rsa localhost true",
+    "ssh -F../../.ssh/id_rsa localhost", "ssh-keygen -lf../../.ssh/id_rsa", "sed -f../../.ssh/id_rsa",
+    "awk -f../../.ssh/id_rsa", "frobnicate -xf../../.ssh/id_rsa"
+]
+_GLUED_WRITES = [
+    "cp -t../../protected /etc/hostname", "cp -at../../protected /etc/hostname",
+    "mv -t../../protected notes.txt", "install -t../../protected /etc/hostname",
+    "ssh-keygen -q -N '' -f../../protected/k", "tar -cvf../../protected/a.txt .",
+    "sort -o../../protected/a.txt /etc/hostname", "sed -ne s/a/b/w../../protected/a.txt /etc/hostname",
+    "split -l 1 /etc/hostname ../../protected/p_",
+]
+_GLUED_RUNS = [
+    ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
+    ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
+    ("ls | xargs -i rm -rf {}", "deny"), ("python3 -c'import os; os.system(\"rm -rf x\")'", "deny"),
+    ("perl -e'system(\"rm -rf x\")'", "deny"), ("patch -p 1 < /tmp/in/layer.patch", "deny"),
+    ("head -n5 /etc/hostname", "allow"), ("sed -i.bak s/a/b/ notes.txt", "allow"),
+    ("cut -d, -f1 /etc/hostname", "allow"), ("sort -t: -k2 /etc/hostname", "allow"),
+    ("tar -xzf /tmp/src.tgz -C /tmp/x", "allow"), ("frobnicate -n5 -o.. notes.txt", "allow"),
+    ("make -j4 -C src", "allow"), ("python3 -m http.server -d src 8000", "allow"),
+]
 _GIVEN_READS = [
     "X=../../.ssh/id_rsa node -e 'console.log(require(\"fs\").readFileSync(process.env.X,\"utf8\"))'",
     "export X=../../.ssh/id_rsa; python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
@@ -1221,6 +1248,10 @@ def _build() -> dict[str, list]:
         CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
     CLASSES["the guard's own installation"] += [(c, W2, e) for c, e in _OWN_CODE]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _BUILD_FILES]
+    for cls, more, expected in (("reads of protected files", _GLUED_READS, "deny"),
+                                ("writes of protected files", _GLUED_WRITES, "deny")):
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GLUED_RUNS]
     for cls, more, expected in (("reads of protected files", _CLASS_GLOB_READS, "deny"),
                                 ("writes of protected files", _CLASS_GLOB_WRITES, "deny"),
                                 ("mentions and neighbours", _CLASS_GLOB_ALLOW, "allow")):

@@ -541,6 +541,20 @@ class PathRules:
         inline code's literals are."""
         return self._named_files(P.names_paths(value), cwd)
 
+    def _glued(self, v: str, cwd: str) -> list[str]:
+        """The rests of a cluster of short options `v` that may be a value glued to the letter
+        before them and name a file (as _named_files counts one: a `/` or a `.` in it, or a
+        file there now)."""
+        out = []
+        for k in range(2, len(v)):
+            if not v[k - 1].isalnum():
+                break
+            rest = v[k:]
+            if rest not in (".", "..") and ("/" in rest or "." in rest
+                                             or self.fs.exists(normalize(rest, cwd, self.home))):
+                out.append(rest)
+        return out
+
     def _named_files(self, words, cwd: str) -> list[str]:
         out = []
         for w in words:
@@ -600,6 +614,10 @@ class PathRules:
                 check(self._code_paths(text, cwd), both, P.code_removes_trees(text))
         operands: list[Word] = []
         ended = False
+        unsplit = P.short_options(name) is None
+        # the words that are a short option's value (`-f F`, `split -l 1`): judged as operands
+        # are, but not counted among them (a program's Nth operand, a copy's destination)
+        valued = {id(cmd.argv[1 + i]) for i in P.option_values_at(name, vals)}
         base = cwd
         skip_next = False
         bases: dict[int, str] = {}
@@ -643,6 +661,11 @@ class PathRules:
                         continue
                     if "=" in v:
                         operands.append(Word.lit(v.split("=", 1)[1]))
+                    elif not v.startswith("--") and unsplit:
+                        # `prog -fFILE`, `prog -xvfFILE` where prog's options are not known
+                        # (programs.SHORT_OPTIONS): any rest of the cluster may be a value
+                        # glued to the letter before it; one that names a file is an operand
+                        operands += [Word.lit(x) for x in self._glued(v, base)]
                     if v in ("-C", "--directory") and name in P.CHDIR_OPTION:
                         # -C DIR: the folder the operands after it are relative to, not an
                         # operand itself (`tar -czf x.tgz -C ~ notes` reads ~/notes, not ~)
@@ -669,11 +692,12 @@ class PathRules:
         if name in P.COPY or name in P.MOVE or name == "ln":
             # where each source lands (DEST/<name> in a folder), and whole trees written there
             hits.extend(self._destinations(name, cmd, flags, cwd, rec))
-        if name in P.MOVE and len(operands) >= 2 and not flags & {"-t", "--target-directory"}:
-            operands = operands[:-1]          # the destination: _destinations judges it
-        if role == "copy" and len(operands) >= 2:
-            check(self._word_paths(operands[-1], cwd), {"write"}, rec)
-            operands = operands[:-1]
+        plain = [w for w in operands if id(w) not in valued]
+        if name in P.MOVE and len(plain) >= 2 and not flags & {"-t", "--target-directory"}:
+            operands = [w for w in operands if w is not plain[-1]]   # _destinations judges it
+        if role == "copy" and len(plain) >= 2:
+            check(self._word_paths(plain[-1], cwd), {"write"}, rec)
+            operands = [w for w in operands if w is not plain[-1]]
         if access and rec and P.searches_working_folder(name, flags, [w.value for w in operands]):
             check([base], {"read"}, True)         # `cd ~/.ssh && grep -r x`, `rg key`
         if access:
@@ -694,7 +718,7 @@ class PathRules:
                     check([normalize(archive, cwd, self.home)], {"write"}, False)
         # the files an option or a later operand names as the program's output (sort -o F,
         # curl -o F, ssh-keygen -f F, uniq IN OUT, split IN PREFIX, git init DIR, ...)
-        opvals = [w.value for w in operands if w.value is not None]
+        opvals = [w.value for w in operands if w.value is not None and id(w) not in valued]
         for where, kind in P.output_writes(name, vals, opvals):
             p = normalize(where, base, self.home)
             if kind == "file":

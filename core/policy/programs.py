@@ -203,6 +203,142 @@ WRAPPERS: dict[str, tuple[frozenset, frozenset]] = {
     "ltrace": (frozenset({"-e", "-o", "-p", "-s", "-u", "-a", "-A", "-D", "-F", "-l", "-n",
                           "-w", "-x"}), frozenset()),
 }
+#: the short options of programs whose options cluster as getopt reads them (`-xvf F`, `-fF`,
+#: `-nfF`), in getopt's own notation: a letter followed by `:` takes a value (the rest of its
+#: word, or the next word), by `::` an optional one (the rest of its word only); a leading `+`
+#: stops at the first operand (what follows is the program's own, or a command's), and the
+#: letters after a `|` end the options with their value (`python3 -m M ARGS`). Every other
+#: letter is a flag. The resolver splits a cluster into single options and their values by this
+#: (split_short) before any other table reads the words, so `make -fmk`, `sed -nfs.sed`,
+#: `tar -T../k -cf-`, `cp -t../d x`, `xargs -aF`, `grep -fF` are `-f mk`, `-n -f s.sed`, ... .
+#: A program not here (and no wrapper): a glued rest that names a file is judged as an operand
+#: (core/policy/paths.py for_command). Verified against the programs' getopt strings (GNU
+#: coreutils 9, grep 3, sed 4.9, tar 1.35, make 4.4, gawk 5, findutils 4.9, OpenSSH 9, curl 8).
+SHORT_OPTIONS: dict[str, str] = {
+    "make": "C:E:f:I:j::l::o:O::W:", "gmake": "C:E:f:I:j::l::o:O::W:",
+    "sed": "e:f:l:i::", "gsed": "e:f:l:i::",
+    "awk": "+f:F:v:e:i:l:E:W:o::p::d::L::D::", "gawk": "+f:F:v:e:i:l:E:W:o::p::d::L::D::",
+    "mawk": "+f:F:v:W:", "nawk": "+f:F:v:",
+    "grep": "A:B:C:D:d:e:f:m:", "egrep": "A:B:C:D:d:e:f:m:", "fgrep": "A:B:C:D:d:e:f:m:",
+    "zgrep": "A:B:C:D:d:e:f:m:", "rg": "A:B:C:e:E:f:g:j:m:M:r:t:T:",
+    "tar": "b:C:f:F:g:H:I:K:L:N:T:V:X:", "gtar": "b:C:f:F:g:H:I:K:L:N:T:V:X:",
+    "bsdtar": "b:C:f:I:s:T:X:",
+    "cp": "S:t:", "mv": "S:t:", "ln": "S:t:", "install": "g:m:o:S:t:",
+    "xargs": "+a:d:E:I:L:n:P:s:e::i::l::",
+    "ssh": "+B:b:c:D:E:e:F:I:i:J:L:l:m:O:o:p:Q:R:S:W:w:", "scp": "+c:D:F:i:J:l:o:P:S:X:",
+    "sftp": "+B:b:c:D:F:i:J:l:o:P:R:S:X:",
+    "ssh-keygen": "+C:D:E:F:I:M:N:O:P:R:V:Y:Z:a:b:f:g:m:n:r:s:t:w:z:",
+    "ssh-add": "+E:H:h:S:s:t:",
+    "curl": "A:b:c:C:d:D:e:E:F:H:K:m:o:P:Q:r:T:t:u:U:w:x:X:y:Y:z:",
+    "wget": "a:A:B:D:e:i:I:l:o:O:P:Q:R:t:T:U:w:X:",
+    "sort": "k:o:S:t:T:", "uniq": "f:s:w:", "cut": "b:c:d:f:", "head": "c:n:", "tail": "c:n:s:",
+    "split": "a:b:C:l:n:t:", "csplit": "b:f:n:", "touch": "d:r:t:", "truncate": "r:s:",
+    "mkdir": "m:", "mktemp": "p:", "date": "d:f:r:I::", "du": "B:d:t:X:", "df": "B:t:x:",
+    "ls": "I:T:w:", "diff": "C:D:F:I:L:S:U:W:x:X:", "patch": "B:D:d:F:g:i:o:p:r:V:Y:z:",
+    "python": "+c:m:W:X:|cm", "python3": "+c:m:W:X:|cm", "python2": "+c:m:W:X:Q:|cm",
+    "pypy": "+c:m:W:X:|cm", "pypy3": "+c:m:W:X:|cm", "perl": "+e:E:I:M:m:l::0::i::x::d::D::C::",
+    "ruby": "+e:E:I:r:C:F:K:x::i::0::T::W::", "php": "+r:f:c:d:B:R:F:E:z:t:",
+    "rsync": "B:e:f:M:T:", "zip": "b:n:t:x:i:P:", "gpg": "o:r:u:",
+}
+
+
+def short_options(name: str) -> str | None:
+    """The getopt string of `name`'s short options (SHORT_OPTIONS; a wrapper's from WRAPPERS,
+    stopping at its command), or None when they are not known."""
+    spec = SHORT_OPTIONS.get(name)
+    if spec is None and name in WRAPPERS:
+        spec = "+" + "".join(o[1] + ":" for o in sorted(WRAPPERS[name][0])
+                             if len(o) == 2 and o[0] == "-" and o[1] != "-")
+    return spec
+
+
+def _spec_takes(spec: str) -> dict[str, str]:
+    """A getopt string's letters: letter -> "" (a flag), ":" (a value), "::" (an optional one)."""
+    takes: dict[str, str] = {}
+    spec, _, last = spec.partition("|")
+    for c in last:
+        takes["|" + c] = "end"
+    k = 1 if spec.startswith("+") else 0
+    while k < len(spec):
+        n = 2 if spec[k + 1:k + 3] == "::" else 1 if spec[k + 1:k + 2] == ":" else 0
+        takes[spec[k]] = ("", ":", "::")[n]
+        k += 1 + n
+    return takes
+
+
+def option_values_at(name: str, vals: list) -> set[int]:
+    """Indices (into `vals`, a command's words after split_short) of the words that are the
+    value of the short option before them (`-f F`, `-p 1`): no operands of the program."""
+    spec = short_options(name)
+    if spec is None:
+        return set()
+    takes = _spec_takes(spec)
+    out: set[int] = set()
+    for i, v in enumerate(vals):
+        if i in out or v is None:
+            continue
+        if v == "--":
+            break
+        if len(v) == 2 and v[0] == "-" and takes.get(v[1]) == ":":
+            if i + 1 < len(vals):
+                out.add(i + 1)
+            if "|" + v[1] in takes:
+                break
+        elif v[:1] == "-" and len(v) > 2 and "|" + v[1] in takes:
+            break
+    return out
+
+
+def split_short(spec: str, vals: list[str | None]) -> list[tuple[list[str], str | None] | None]:
+    """For each word in `vals`, how getopt reads it by `spec` (short_options): (the single
+    options of a cluster, the value glued to its last one or None): `-nfs.sed` is (`-n`, `-f`)
+    and `s.sed`; None for a word kept as it is (an operand, an option's separate value, a long
+    option, a word not known)."""
+    takes = _spec_takes(spec)
+    out: list[tuple[list[str], str | None] | None] = []
+    i = 0
+    value_next = False
+    ended = False
+    while i < len(vals):
+        v = vals[i]
+        i += 1
+        if value_next:
+            value_next = False
+            out.append(None)
+            continue
+        if ended:
+            out.append(None)
+            continue
+        if v is None or not v.startswith("-") or v == "-" or v.startswith("--"):
+            if v == "--":
+                ended = True
+            elif not ended and spec.startswith("+") and (v is None or not v.startswith("-")):
+                ended = True
+            out.append(None)
+            continue
+        parts: list[str] = []
+        glued: str | None = None
+        j = 1
+        while j < len(v):
+            c = v[j]
+            kind = takes.get(c, "")
+            if kind == ":":
+                parts.append("-" + c)
+                if j + 1 < len(v):
+                    glued = v[j + 1:]
+                else:
+                    value_next = True
+                ended = ended or "|" + c in takes     # `python3 -m M ...`: M's words
+                break
+            if kind == "::":
+                parts.append(v[j - 1:] if j == 1 else "-" + v[j:])
+                break
+            parts.append("-" + c)
+            j += 1
+        out.append((parts, glued) if parts != [v] or glued is not None else None)
+    return out
+
+
 #: the number of leading non-option words a wrapper takes before its command
 _WRAPPER_POSITIONALS = {"timeout": 1, "taskset": 1, "chroot": 1, "flock": 1, "watch": 0,
                         "chrt": 1, "faketime": 1, "lckdo": 1, "with-lock-ex": 1}
@@ -365,7 +501,7 @@ def unwrap(name: str, args: list[str | None]) -> int | None:
 
 
 def xargs_command(args: list[str | None]) -> int | None:
-    takes = {"-a", "-d", "-E", "-e", "-I", "-i", "-L", "-l", "-n", "-P", "-s", "--arg-file",
+    takes = {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file",
              "--delimiter", "--max-args", "--max-procs", "--max-chars", "--replace", "--eof",
              "--max-lines", "--process-slot-var"}
     i = 0
@@ -946,9 +1082,9 @@ def patch_application(name: str, vals: list) -> tuple[str | None, int | None, st
     --unsafe-paths`). None otherwise (`git apply --check`/`--stat` write nothing)."""
     known = [v for v in vals if v is not None]
     strip: int | None = None
-    for v in known:
-        if v.startswith("-p") and v[2:].isdigit():
-            strip = int(v[2:])
+    for v in _option_values(vals, ("-p", "--strip")):
+        if v.isdigit():
+            strip = int(v)
     if name == "git":
         if _git_subcommand(vals) != "apply":
             return None
@@ -961,7 +1097,9 @@ def patch_application(name: str, vals: list) -> tuple[str | None, int | None, st
                 "--unsafe-paths" in known)
     if name == "patch":
         given = _option_values(vals, ("-i", "--input"))
-        ops = [v for v in known if not v.startswith("-") and v not in given]
+        skip = option_values_at(name, vals)
+        ops = [v for i, v in enumerate(vals) if v is not None and not v.startswith("-")
+               and i not in skip and v not in given]
         if ops and not given:
             return None                  # patch FILE [PATCH]: the operands are what it writes
         folder = next(iter(_option_values(vals, ("-d", "--directory"))), None)
@@ -1243,7 +1381,8 @@ def takes_commands(name: str, vals: list, stdin: str | None = None) -> bool:
         return any(v in ("-s", "-i", "--shell", "--login") for v in known)
     if stdin is not None:            # fed from a pipe or a heredoc: what it runs is that
         return False
-    if any(v in ("-f", "--file", "-s", "-S", "--init-file") and i + 1 < len(vals)
+    if (name in PROGRAM_FILES or name in INTERPRETERS or name in SHELLS) and any(
+            v in ("-f", "--file", "-s", "-S", "--init-file") and i + 1 < len(vals)
            and vals[i + 1] in _STDIN_FILES for i, v in enumerate(vals)) or any(
             v is not None and v.startswith(("--file=", "-f")) and v.split("=", 1)[-1].removeprefix("-f")
             in _STDIN_FILES for v in vals):
@@ -1792,7 +1931,8 @@ _SED_FILE_CMD = None
 
 def sed_files(script: str) -> list[tuple[str, str]]:
     """(mode "w" | "r", file) each file a sed script's `w`/`W`/`s///w` commands write and its
-    `r`/`R` commands read (the rest of the line is the file name, as sed reads it)."""
+    `r`/`R` commands read (the rest of the line is the file name, as sed reads it, blanks
+    before it or not: `s/a/b/w../f`)."""
     import re   # local: only for sed
 
     global _SED_FILE_CMD
@@ -1802,7 +1942,7 @@ def sed_files(script: str) -> list[tuple[str, str]]:
         _SED_FILE_CMD = re.compile(
             r"(?:^|(?<=[;\n{}]))\s*" + addr + r"\s*!*\s*(?:(?P<c>[wWrR])|s(?P<d>[^\s\\])"
             r"(?:[^\\\n]|\\.)*?(?P=d)(?:[^\\\n]|\\.)*?(?P=d)[gpIiMme0-9]*(?P<sw>w))"
-            r"\s+(?P<f>[^\n]+)")
+            r"\s*(?P<f>[^\n]+)")
     out: list[tuple[str, str]] = []
     for m in _SED_FILE_CMD.finditer(script):
         f = m.group("f").strip()

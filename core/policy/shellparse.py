@@ -233,6 +233,30 @@ def program_name(value: str) -> str:
     return posixpath.basename(value.rstrip("/")) if "/" in value else value
 
 
+def _split_short(spec: str, words: list[Word]) -> list[Word]:
+    """`words` with each cluster of short options split as getopt reads it (programs.py
+    split_short): `-nfs.sed` is `-n`, `-f`, `s.sed`. A glued value keeps its glob pattern (the
+    letters before it are plain)."""
+    out: list[Word] = []
+    for w, split in zip(words, P.split_short(spec, [a.value for a in words])):
+        if split is None or w.value is None:
+            out.append(w)
+            continue
+        opts, val = split
+        if val is not None and w.glob:
+            cut = len(w.value) - len(val)
+            if w.pattern[:cut] != w.value[:cut]:
+                out.append(w)            # (the letters are escaped in the pattern: not split)
+                continue
+            vw = Word(val, w.pattern[cut:], True, val)
+            vw.opaque = w.opaque
+        elif val is not None:
+            vw = Word.lit(val)
+            vw.opaque = w.opaque
+        out += [Word.lit(o) for o in opts] + ([vw] if val is not None else [])
+    return out
+
+
 def _escape(s: str) -> str:
     return "".join(f"[{c}]" if c in "*?[]" else c for c in s)
 
@@ -1156,6 +1180,9 @@ class Resolver:
             if m in ("w", "rw") and w.value is not None:
                 self._wrote(self.path(w.value, ctx.cwd))
         name = program_name(head.value)
+        spec = P.short_options(name)
+        if spec is not None:                 # `sed -nfs.sed`: `-n -f s.sed`, as getopt reads it
+            argv = [head] + _split_short(spec, argv[1:])
         if any(m in ("w", "rw") for m, _ in reds) or name in WRITES_OPERANDS or name == "git" \
                 or name not in _NO_WRITES and name not in P.META and name not in P.MENTION \
                 and name not in P.READ and name not in P.WRAPPERS and name not in P.SHELLS:
