@@ -858,7 +858,7 @@ _GLUED_READS = [
     "tar -T../../.ssh/id_rsa -cf -", "tar -cf- -T../../.ssh/id_rsa", "xargs -a../../.ssh/id_rsa echo",
     "grep -E -f../../.ssh/id_rsa -r .", "ssh -i../../.ssh/id_rsa localhost true",
     "ssh -F../../.ssh/id_rsa localhost", "ssh-keygen -lf../../.ssh/id_rsa", "sed -f../../.ssh/id_rsa",
-    "awk -f../../.ssh/id_rsa", "frobnicate -xf../../.ssh/id_rsa"
+    "awk -f../../.ssh/id_rsa", "frobnicate -xf../../.ssh/id_rsa",
 ]
 _GLUED_WRITES = [
     "cp -t../../protected /etc/hostname", "cp -at../../protected /etc/hostname",
@@ -876,6 +876,22 @@ _GLUED_RUNS = [
     ("cut -d, -f1 /etc/hostname", "allow"), ("sort -t: -k2 /etc/hostname", "allow"),
     ("tar -xzf /tmp/src.tgz -C /tmp/x", "allow"), ("frobnicate -n5 -o.. notes.txt", "allow"),
     ("make -j4 -C src", "allow"), ("python3 -m http.server -d src 8000", "allow"),
+]
+#: wrappers that run their command in another folder (programs.WRAPPER_CHDIR): the command's
+#: relative paths are that folder's, through other wrappers too (run in W2)
+_CHDIR_WRAPPERS = [
+    ("env -C ../../.ssh cat id_rsa", "deny"), ("env --chdir=../../.ssh cat id_rsa", "deny"),
+    ("env -iC../../.ssh cat id_rsa", "deny"), ("sudo -D ../../.ssh cat id_rsa", "deny"),
+    ("sudo --chdir=../../.ssh cat id_rsa", "deny"), ("unshare --wd=../../.ssh cat id_rsa", "deny"),
+    ("unshare -w ../../.ssh cat id_rsa", "deny"), ("nsenter --wd=../../.ssh cat id_rsa", "deny"),
+    ("nsenter -w../../.ssh cat id_rsa", "deny"), ("timeout 5 env -C ../../.ssh cat id_rsa", "deny"),
+    ("nice -n5 sudo -D ../../.ssh nohup cat id_rsa", "deny"),
+    ("stdbuf -o0 setsid env --chdir ../../.ssh cat id_rsa", "deny"),
+    ("flock /tmp/l env -C ../../.ssh cat id_rsa", "deny"), ("chroot ../.. cat .ssh/id_rsa", "deny"),
+    ("env -C ../../protected touch x", "deny"), ("env -C /tmp/mk make clean", "deny"),
+    ("env -C \"$D\" cat id_rsa", "ask"),
+    ("env -C ../../.ssh cat id_rsa.pub", "allow"), ("env -C ../../protected ls", "allow"),
+    ("env -C ../repo cat README.md", "allow"),
 ]
 _GIVEN_READS = [
     "X=../../.ssh/id_rsa node -e 'console.log(require(\"fs\").readFileSync(process.env.X,\"utf8\"))'",
@@ -1252,6 +1268,11 @@ def _build() -> dict[str, list]:
                                 ("writes of protected files", _GLUED_WRITES, "deny")):
         CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GLUED_RUNS]
+    for c, e in _CHDIR_WRAPPERS:
+        cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"
+               else "wrappers" if "make" in c else "writes of protected files" if "touch" in c
+               else "reads of protected files")
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for cls, more, expected in (("reads of protected files", _CLASS_GLOB_READS, "deny"),
                                 ("writes of protected files", _CLASS_GLOB_WRITES, "deny"),
                                 ("mentions and neighbours", _CLASS_GLOB_ALLOW, "allow")):

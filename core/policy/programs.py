@@ -339,6 +339,41 @@ def split_short(spec: str, vals: list[str | None]) -> list[tuple[list[str], str 
     return out
 
 
+#: wrappers that run their command in another folder, and the options that name it (`env -C
+#: DIR`, `sudo -D DIR`, `unshare --wd=DIR`, `nsenter -w DIR`); "" names the wrapper's first
+#: operand (`chroot DIR cmd` runs cmd in DIR's root): the command's relative paths are judged
+#: from there (wrapper_folder)
+WRAPPER_CHDIR: dict[str, tuple[str, ...]] = {
+    "env": ("-C", "--chdir"), "sudo": ("-D", "--chdir"), "unshare": ("-w", "--wd"),
+    "nsenter": ("-w", "--wd"), "systemd-run": ("--working-directory",), "chroot": ("",),
+}
+
+
+def wrapper_folder(name: str, vals: list, rest: int) -> tuple[bool, str | None]:
+    """(whether the wrapper `name` changes the folder its command runs in, that folder as
+    given: None when it is not static) from its words before its command (`vals[:rest]`,
+    after split_short)."""
+    opts = WRAPPER_CHDIR.get(name)
+    if not opts:
+        return False, None
+    found, where = False, None
+    head = vals[:rest]
+    if opts == ("",):
+        if "--skip-chdir" in head:
+            return False, None
+        ops = [i for i, v in enumerate(head) if v is None or not v.startswith("-")]
+        return (True, head[ops[0]]) if ops else (False, None)
+    for i, v in enumerate(head):
+        if v is None:
+            continue
+        if v in opts:
+            found, where = True, head[i + 1] if i + 1 < len(head) else None
+        for o in opts:
+            if o.startswith("--") and v.startswith(o + "="):
+                found, where = True, v[len(o) + 1:]
+    return found, where
+
+
 #: the number of leading non-option words a wrapper takes before its command
 _WRAPPER_POSITIONALS = {"timeout": 1, "taskset": 1, "chroot": 1, "flock": 1, "watch": 0,
                         "chrt": 1, "faketime": 1, "lckdo": 1, "with-lock-ex": 1}

@@ -1349,8 +1349,15 @@ class Resolver:
         if name in P.WRAPPERS:
             rest = P.unwrap(name, [a.value for a in argv[1:]])
             if rest is not None:
+                sub = ctx.child(via=ctx.via + (name,))
+                moved, where = P.wrapper_folder(name, vals, rest)
+                if moved and where is None:
+                    self.unresolved(f"{name} runs its command in a folder that is not static")
+                elif moved and where is not None:
+                    # `env -C DIR cmd`: cmd's relative paths are DIR's (as `cd DIR && cmd`)
+                    sub.prev, sub.cwd = sub.cwd, self.path(where, ctx.cwd)
                 if rest < len(argv) - 1:
-                    self.run(argv[1 + rest:], reds, ctx.child(via=ctx.via + (name,)), feeds)
+                    self.run(argv[1 + rest:], reds, sub, feeds)
                 return
             self.unresolved(f"{name}: its command could not be found in its arguments")
             return
