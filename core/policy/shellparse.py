@@ -1363,7 +1363,7 @@ class Resolver:
             return
         if name == "xargs":
             rest = P.xargs_command([a.value for a in argv[1:]])
-            sub = argv[1 + rest:] if rest is not None and rest < len(argv) - 1 else [Word.lit("echo")]
+            xcmd = argv[1 + rest:] if rest is not None and rest < len(argv) - 1 else [Word.lit("echo")]
             # its operands come from the pipe: the pipeline fills the command's feeds
             fed = [w for m, w in reds if m == "r"]
             for k, a in enumerate(argv[1:1 + (rest if rest is not None else len(argv))]):
@@ -1378,7 +1378,7 @@ class Resolver:
                 unknown.inner = list(fed[-1].inner)
                 unknown.opaque = f"xargs appends the words it reads from {fed[-1].raw[:40]}"
                 feeds = list(feeds or []) + [unknown]
-            self.run(sub, [], ctx.child(via=ctx.via + ("xargs",), stdin="xargs"), feeds)
+            self.run(xcmd, [], ctx.child(via=ctx.via + ("xargs",), stdin="xargs"), feeds)
             return
         if name == "find":
             self.find(argv, ctx)
