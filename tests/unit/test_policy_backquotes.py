@@ -6,22 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentdeck.core.policy.fs import MemoryFS
-from agentdeck.core.policy.rules import Context, evaluate_doc
-from agentdeck.core.policy.vocabulary import tool_calls
-
-H = "/home/me"
-FS = MemoryFS({f"{H}/.ssh/id_rsa": "k", f"{H}/work/a.txt": "x"})
-DOC = {"unresolved": "ask",
-       "rules": [{"id": "rmrf", "tool": "shell", "command": ["rm"],
-                  "args": ["-r|-R|--recursive", "-f|--force"], "decision": "deny", "reason": "no"}],
-       "paths": [{"id": "keys", "paths": ["~/.ssh/id_*"], "access": ["read", "write"],
-                  "decision": "deny", "reason": "keys"}]}
-
-
-def decide(command: str):
-    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
-    return evaluate_doc(DOC, calls, Context(H, f"{H}/work", {"HOME": H}, FS))
+from tests.unit.test_policy_shell_forms import decide   # the same rules, home and disk
 
 
 @pytest.mark.parametrize("command", [
