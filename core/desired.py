@@ -18,9 +18,8 @@ ops that write it and undo it.
 
 Adapters also return `output`: typed facts about the target the features read (another tool's
 install found, the browser, MCP servers, hooks, permissions, sandbox, skills, env file, the
-repository scope's report: core/targets/output.py), `info`: plain data, empty but for the org
-scope's report and an uninstall plan's root, and `notices`: target-level warnings and info
-lines for the plan.
+repository scope's report: core/targets/output.py; nothing untyped), and `notices`:
+target-level warnings and info lines for the plan.
 """
 from __future__ import annotations
 
@@ -95,7 +94,6 @@ class DesiredState:
     target: str
     items: list[Desired] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
-    info: dict[str, Any] = field(default_factory=dict)
     output: TargetOutput = field(default_factory=TargetOutput)
 
     def add(self, item: Desired) -> Desired:

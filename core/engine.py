@@ -196,11 +196,11 @@ def build_uninstall_plan(host: Host, names: list[str] | None = None, *,
     host = scope.host(host)
     view = DiskView(host)
     chosen = scope.select(names, None)
-    info = scope.uninstall_info(host)
+    scope.check_uninstall(host)
     manifests = load_manifests(host, view, scope)
     for n in chosen:
         scope.adapter(n).migrate_manifest(manifests[n], view)
-    states = [DesiredState(n, info=dict(info)) for n in chosen]
+    states = [DesiredState(n) for n in chosen]
     plan = planner.compute(host, "(uninstall)", states, manifests, disk=view, selected=chosen)
     plan.mode = "uninstall"
     for it in plan.items:       # say what uninstall does, not that a profile stopped wanting it

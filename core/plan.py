@@ -230,7 +230,6 @@ class Plan:
     targets: list[str]
     items: list[PlanItem] = field(default_factory=list)
     notices: dict[str, list[Notice]] = field(default_factory=dict)
-    info: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: each target's adapter output (typed facts: core/targets/output.py)
     output: dict[str, TargetOutput] = field(default_factory=dict)
     inputs: dict[str, str | None] = field(default_factory=dict)
@@ -573,7 +572,6 @@ def compute(host: Host, profile_name: str, states: list[DesiredState],
              for st in states}
     for st in states:
         plan.notices[st.target] = list(st.notices)
-        plan.info[st.target] = st.info
         plan.output[st.target] = st.output
         man = manifests[st.target]
         wanted_ids: set[str] = set()

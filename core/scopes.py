@@ -51,9 +51,8 @@ class Scope(ABC):
                 trust_hooks: bool | None) -> "RunOptions":
         return RunOptions.for_target(name, overrides, trust_hooks)
 
-    def uninstall_info(self, host: "Host") -> dict[str, Any]:
-        """The info an uninstall plan's empty desired state carries (checks the scope first)."""
-        return {}
+    def check_uninstall(self, host: "Host") -> None:
+        """Refuse (UserError) an uninstall this scope cannot plan; the home can always be."""
 
     # the operator's layer (core.overlay) and the hooks' health: the home's; none for a repo
     def layer(self, host: "Host", profile: str, choices: dict | None) -> dict:
@@ -176,9 +175,8 @@ class RepoScope(Scope):
         from .targets.repo import manifest_path_for   # local: for a repository only
         return {"repo": manifest_path_for(host, self.root)}
 
-    def uninstall_info(self, host: "Host") -> dict[str, Any]:
+    def check_uninstall(self, host: "Host") -> None:
         self.adapter("repo").check_root(host)
-        return {"root": str(self.root)}
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "root": str(self.root), "cloud_setup": self.cloud_setup}

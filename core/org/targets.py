@@ -140,13 +140,6 @@ class OrgTarget(Target):
             st.add(it)
         for line in layer_notes(self.part, req):
             st.note(f"{self.spec.title} {self.facts.verified}: {line}")
-        st.info["org"] = {"path": str(self.scope.at(self.facts.path)),
-                          "verified": self.facts.verified, "kind": self.facts.kind,
-                          "managed_hooks_only": req.managed_hooks_only,
-                          "no_bypass": req.no_bypass,
-                          "mcp_allowed": (None if req.mcp_allowed is None
-                                          else list(req.mcp_allowed)),
-                          "mcp_denied": list(req.mcp_denied)}
         return st
 
 

@@ -9,6 +9,7 @@ theirs (a profile server they excluded is reported off, "operator-disabled"); th
 server sets one."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
@@ -32,6 +33,18 @@ class ExcludedFacts(Protocol):
     def mcp_ignored_entry_keys(self) -> tuple[str, ...]: ...
 
 
+@dataclass(frozen=True)
+class SwitchedOff:
+    """Servers the operator switched off in a file of the CLI's own (`keys` as the file holds
+    them; `norm` the CLI's spelling of a name before it looks one up; `why` the reason shown)."""
+    keys: frozenset[str]
+    norm: Callable[[str], str]
+    why: str
+
+    def has(self, name: str) -> bool:
+        return self.norm(name) in self.keys
+
+
 def names(value: Any) -> list[str]:
     return [n for n in value if isinstance(n, str)] if isinstance(value, list) else []
 
@@ -46,9 +59,11 @@ def get(data: Any, path: tuple[str, ...]) -> Any:
 
 def plan_mcp(target: str, facts: ExcludedFacts, fmt: str, translate: Translate,
              profile: Profile, view: DiskView, settings: dict | None, path: Path, manifest,
-             st: DesiredState) -> None:
+             st: DesiredState, switched_off: SwitchedOff | None = None) -> None:
     """The profile's servers as `mcpServers` entries of `path`, the off ones named in the off
-    list, and the adapter's MCP report (TargetOutput.mcp) for the views."""
+    list, and the adapter's MCP report (TargetOutput.mcp) for the views. `switched_off`: the
+    servers the operator switched off in a file of the CLI's own that outranks nothing of
+    agentdeck's but keeps a server down (Gemini CLI's enablement file)."""
     host = view.host
     title = registry.title(target)
     off_key = facts.mcp_off_key
@@ -80,17 +95,23 @@ def plan_mcp(target: str, facts: ExcludedFacts, fmt: str, translate: Translate,
             off.append(name)
         elif name in have and name not in mine:
             reason, on = "operator-disabled", False       # you excluded it yourself
+        elif switched_off is not None and switched_off.has(name):
+            reason, on = "operator-switched-off", False   # you switched it off in the CLI
         why = {"always-enabled": "; enabled (mcpAlwaysEnabled)",
                "default-disabled": "; off until enabled (mcpDefaultDisabled)",
                "profile-disabled": "; off (the profile's disabledMcpServers)",
-               "operator-disabled": f"; off: you excluded it ({shown_key})"}.get(reason, "")
+               "operator-disabled": f"; off: you excluded it ({shown_key})",
+               "operator-switched-off": f"; off: {switched_off.why if switched_off else ''}",
+               }.get(reason, "")
         st.add(Desired(target, path, "key", entry, key=("mcpServers", name), fmt=fmt,
                        label=f"MCP server {name}", group="mcp", warnings=warnings,
                        secret=bool(hits), file_mode=0o600 if hits else None,
                        reason=f"{srv.transport} server from the profile{why}"))
         servers.append(McpServerInfo(
             name=name, transport=srv.transport, origin="profile", enabled=on,
-            enabled_now=name in on_disk and name not in have, reason=reason, secret=bool(hits),
+            enabled_now=name in on_disk and name not in have
+            and not (switched_off is not None and switched_off.has(name)),
+            reason=reason, secret=bool(hits),
             warnings=tuple(warnings)))
     for name in off:
         if name in have and name not in mine:
@@ -104,11 +125,13 @@ def plan_mcp(target: str, facts: ExcludedFacts, fmt: str, translate: Translate,
         if name in profile.mcp_servers:
             continue
         ex = name in have
+        flipped = not ex and switched_off is not None and switched_off.has(name)
         servers.append(McpServerInfo(
             name=name,
             transport="stdio" if isinstance(entry, dict) and "command" in entry else "http",
-            origin="operator", enabled=not ex, enabled_now=not ex,
-            reason="operator-disabled" if ex else "enabled"))
+            origin="operator", enabled=not (ex or flipped), enabled_now=not (ex or flipped),
+            reason="operator-disabled" if ex else "operator-switched-off" if flipped
+            else "enabled"))
         for k in facts.mcp_ignored_entry_keys:
             if isinstance(entry, dict) and k in entry and name not in have:
                 st.warn(f"your MCP server {name} sets {k!r}, which {title} does not read: it "

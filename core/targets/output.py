@@ -92,7 +92,7 @@ class BrowserInfo:
 #: why an MCP server is on or off after this plan (McpServerInfo.reason; core/views/mcp.py has
 #: the words)
 MCP_REASONS = ("enabled", "always-enabled", "default-disabled", "profile-disabled",
-               "operator-enabled", "operator-disabled", "not-written")
+               "operator-enabled", "operator-disabled", "operator-switched-off", "not-written")
 
 
 def tool_names(value: object) -> tuple[str, ...] | None:
@@ -490,11 +490,6 @@ class TargetOutput:
     repo: RepoReport | None = None
 
 
-#: the keys an adapter (a home target's, the repository scope's) may still set in
-#: `DesiredState.info` (untyped): none. Every fact a feature reads is a TargetOutput field
-#: (tests/unit/test_target_conformance.py holds every registered target and the repository
-#: scope to it)
-PLAIN_INFO_KEYS: frozenset[str] = frozenset()
 
 
 def hooks_of(outputs: Mapping[str, TargetOutput], target: str) -> HooksInfo | None:

@@ -16,6 +16,8 @@ REASONS = {
     "always-enabled": "on: listed in mcpAlwaysEnabled",
     "operator-enabled": "on: you enabled it yourself; agentdeck never disables it",
     "operator-disabled": "off: you disabled it yourself; agentdeck never enables it",
+    "operator-switched-off": "off: you switched it off in the CLI; agentdeck never switches it "
+                             "back on",
     "enabled": "on",
     "profile-disabled": "off: the profile disables it (switch on to connect it)",
     "not-written": "not written: the profile's definition is invalid",

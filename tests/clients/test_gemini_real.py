@@ -149,6 +149,41 @@ def test_a_default_disabled_server_is_not_started_until_switched_on(ghost, tmp_p
     assert marker.exists() and "started" in marker.read_text()
 
 
+def test_a_server_switched_off_in_the_enablement_file_stays_off_and_is_reported_off(ghost, tmp_path):
+    """`/mcp disable` writes Gemini's enablement file; a server named there does not start even
+    with agentdeck's switch on, and agentdeck's MCP report says it is off and why, for a profile
+    server and for one of the operator's own."""
+    host = ghost
+    marker, mine = tmp_path / "marker.txt", tmp_path / "mine.txt"
+    prof = _profile(host, "probe", '[profile]\nextends = ["default"]\n',
+                    {"Probe": {"command": sys.executable, "args": [str(MARKER_SERVER), str(marker)]}})
+    home = SPEC.home(host)
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "settings.json").write_text(json.dumps({"mcpServers": {"Mine": {
+        "command": sys.executable, "args": [str(MARKER_SERVER), str(mine)]}}}))
+    # the file as `/mcp disable Probe` and `/mcp disable Mine` leave it (lower-cased names)
+    (home / "mcp-server-enablement.json").write_text(json.dumps(
+        {"probe": {"enabled": False}, "mine": {"enabled": False}}, indent=2))
+    plan = engine.build_plan(host, prof, ["gemini"],
+                             choices={"mcp_enabled": {"gemini": {"Probe": True}}})
+    servers = {s.name: s for s in plan.output["gemini"].mcp.servers}
+    assert (servers["Probe"].enabled, servers["Probe"].reason) == (False, "operator-switched-off")
+    assert (servers["Mine"].enabled, servers["Mine"].reason) == (False, "operator-switched-off")
+    item = next(i for i in plan.items if i.key == ["mcpServers", "Probe"])
+    assert "/mcp disable" in item.reason, item.reason
+    assert engine.apply_plan(host, plan).ok
+    with ScriptedModel(command="echo hi") as m:
+        r, _ = _turn(host, tmp_path, m, allowlist=False)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert not marker.exists() and not mine.exists(), "a server switched off in the file started"
+    # the file is the switch: without it both start (the same turn, so the test can fail)
+    (home / "mcp-server-enablement.json").unlink()
+    with ScriptedModel(command="echo hi") as m:
+        r, _ = _turn(host, tmp_path, m, allowlist=False)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert marker.exists() and mine.exists()
+
+
 def test_agentdeck_drill_reports_gemini_ok(ghost, tmp_path):
     host = ghost
     assert engine.apply_plan(host, engine.build_plan(host, "default", ["gemini"])).ok

@@ -160,7 +160,7 @@ def plain(value: object) -> object:
 
 def pane_info(plan, target: str) -> dict:
     """What the golden's info section shows: the adapter's typed output (its facts that are
-    there, by field name) beside its plain info."""
+    there, by field name)."""
     typed = plain(plan.output[target])
     assert isinstance(typed, dict)
-    return {**plan.info[target], **{k: v for k, v in typed.items() if v is not None}}
+    return {k: v for k, v in typed.items() if v is not None}

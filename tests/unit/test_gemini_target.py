@@ -77,6 +77,38 @@ def test_a_default_disabled_server_is_named_in_mcp_excluded_and_yours_stay(host)
     assert p.read_text() == theirs                               # byte for byte
 
 
+@pytest.mark.parametrize("entry,off", [
+    ({"memory": {"enabled": False}}, True),
+    ({"memory": {"enabled": 0}}, True),          # falsy in JavaScript: off
+    ({"memory": {"enabled": ""}}, True),
+    ({"memory": {"enabled": None}}, False),      # `?? true`: on
+    ({"memory": {}}, False),
+    ({"memory": False}, False),                  # not an object: `.enabled` is undefined
+    ({"Memory": {"enabled": False}}, False),     # Gemini looks up the lower-cased name only
+    ({" memory": {"enabled": False}}, False),
+])
+def test_the_enablement_file_is_read_as_gemini_reads_it(host, entry, off):
+    home = SPEC.home(host)
+    home.mkdir(parents=True)
+    enablement = home / "mcp-server-enablement.json"
+    enablement.write_text(json.dumps(entry))
+    plan = engine.build_plan(host, "default", ["gemini"])
+    memory = next(s for s in plan.output["gemini"].mcp.servers if s.name == "memory")
+    assert (memory.enabled, memory.reason == "operator-switched-off") == (not off, off)
+    assert not [c for c in plan.items if c.path == str(enablement)], "the file is Gemini's"
+
+
+def test_an_enablement_file_gemini_cannot_parse_is_a_warning_naming_it(host):
+    home = SPEC.home(host)
+    home.mkdir(parents=True)
+    (home / "mcp-server-enablement.json").write_text('{"memory": {"enabled": false}\n')
+    plan = engine.build_plan(host, "default", ["gemini"])
+    warned = [n.message for n in plan.notices["gemini"]
+              if n.level == "warning" and "mcp-server-enablement.json:" in n.message]
+    assert warned and "/mcp disable start again" in warned[0], plan.notices
+    assert all(s.enabled for s in plan.output["gemini"].mcp.servers if s.name == "memory")
+
+
 def compiled_text(p: Path) -> str:
     from agentdeck.core.formats.jsonc import JsonDoc
     return json.dumps(JsonDoc.parse(p.read_text()).data)

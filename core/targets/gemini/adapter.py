@@ -11,7 +11,8 @@ Every part is its own plan item (group in brackets):
   [mcp]      settings.json ("mcpServers", name), one key item per profile server; a server that
              is off (mcpDefaultDisabled, the profile's disabledMcpServers) is written AND named in
              ("mcp", "excluded") as a member of the operator's list: Gemini has no per-entry
-             switch (section 4)
+             switch (section 4). A server the operator switched off with `/mcp disable`
+             (<gemini home>/mcp-server-enablement.json, read, never written) is reported off
   [persona]  <gemini home>/GEMINI.md, a managed block at the top (core/targets/persona.py)
   [skills]   ~/.agents/skills/<skill> links and <command>/SKILL.md, shared with the other CLIs
              that read that folder (Gemini reads it beside ~/.gemini/skills)
@@ -40,7 +41,7 @@ from .. import registry, settings_shape, skills
 from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..mcp_excluded import get as _get
 from ..mcp_excluded import names as _names
-from ..mcp_excluded import plan_mcp
+from ..mcp_excluded import SwitchedOff, plan_mcp
 from ..output import HooksConfigInfo
 from ..persona import PERSONA_MARKERS, build_persona
 from ..settings_hooks import WRAPPER_NAME, plan_settings_hooks
@@ -55,6 +56,12 @@ RESERVED_SETTINGS = {
              "declare hooks in profile.toml",
     "mcpServers": "declare MCP servers in the profile's mcp.json; agentdeck writes them",
 }
+
+
+def _falsy(value: object) -> bool:
+    """A value JavaScript calls false, as Gemini's `state?.enabled ?? true` tests it (null and
+    a missing key count as on)."""
+    return isinstance(value, (bool, int, float, str)) and not value
 
 
 def hook_group(wrapper_path: Path, event: str, timeout: int) -> dict:
@@ -151,7 +158,27 @@ class GeminiTarget(Target):
     # ---- MCP: mcpServers entries, and mcp.excluded as the off switch -------------------------
     def _mcp(self, profile: Profile, view: DiskView, settings: dict | None, path: Path,
              manifest, st: DesiredState) -> None:
-        plan_mcp(T, GEMINI, FMT, translate_mcp, profile, view, settings, path, manifest, st)
+        plan_mcp(T, GEMINI, FMT, translate_mcp, profile, view, settings, path, manifest, st,
+                 self._switched_off(view, path.parent, st))
+
+    def _switched_off(self, view: DiskView, home: Path, st: DesiredState) -> SwitchedOff:
+        """The servers the operator switched off with Gemini's `/mcp disable`: its enablement
+        file holds `{name: {"enabled": false}}` under the lower-cased, trimmed name, and a
+        server whose entry's `enabled` is falsy does not start (facts.py, section 4). The file is
+        Gemini's: read, never written; one Gemini cannot parse is reported, and Gemini then starts
+        every server it would start without it."""
+        path = home / GEMINI.mcp_enablement_file
+        ld = view.load(path, "json")
+        where = view.host.display(path)
+        keys: set[str] = set()
+        if ld.error is not None:
+            at = f":{ld.line}:{ld.col}" if ld.line else ""
+            st.warn(f"{where}{at}: {ld.error}: Gemini CLI cannot read it either, so the servers "
+                    "switched off there with /mcp disable start again")
+        elif isinstance(ld.data, dict):
+            keys = {k for k, v in ld.data.items() if isinstance(v, dict) and _falsy(v.get("enabled"))}
+        return SwitchedOff(frozenset(keys), lambda n: n.strip().lower(),
+                           f"you switched it off in Gemini CLI (/mcp disable, {where})")
 
     # ---- whether Gemini reads the persona file at all ----------------------------------------
     def _persona_read(self, settings: dict | None, path: Path, view: DiskView,

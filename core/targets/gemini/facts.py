@@ -39,7 +39,12 @@ class GeminiFacts(CliFacts):
     system_settings_file: ClassVar[str] = "/etc/gemini-cli/settings.json"
     admin_policies_dir: ClassVar[str] = "/etc/gemini-cli/policies"
     #: section 4: MCP servers; the off switch is the name in `mcp.excluded` (no per-entry key);
-    #: `gemini mcp disable` writes ~/.gemini/mcp-server-enablement.json
+    #: the interactive `/mcp disable NAME` writes <gemini home>/mcp-server-enablement.json as
+    #: `{"name": {"enabled": false}}` (the name lower-cased and trimmed); a server whose entry's
+    #: `enabled` is falsy does not start; `mcp.excluded` and `mcp.allowed` are judged before it
+    #: (canLoadServer). The command-line `gemini mcp disable NAME` answers "Server not found"
+    #: for every configured server in 0.61.0 (it looks the name up in an object that holds
+    #: `mcpServers` and `blockedServerNames`), so it writes nothing [obs, code]
     mcp_off_key: ClassVar[tuple[str, ...]] = ("mcp", "excluded")
     mcp_allow_key: ClassVar[tuple[str, ...]] = ("mcp", "allowed")
     mcp_enablement_file: ClassVar[str] = "mcp-server-enablement.json"

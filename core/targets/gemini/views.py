@@ -9,6 +9,9 @@ VIEWS = TargetViews(
     mcp_reasons=MappingProxyType({
         "operator-disabled": "off: you named it in mcp.excluded in settings.json; agentdeck "
                              "never removes your entries",
+        "operator-switched-off": "off: you switched it off with /mcp disable "
+                                 "(mcp-server-enablement.json); /mcp enable in Gemini CLI "
+                                 "switches it back on",
     }),
     mcp_by_hand="in Gemini CLI: {how} {server} by editing mcp.excluded in settings.json",
     mcp_enable="switch it on in agentdeck's MCP tab (Gemini CLI starts every server not named "
