@@ -356,6 +356,11 @@ _HOOK_OFF_WRITES = [
     "echo '{\"env\": {\"LD_PRELOAD\": \"/tmp/x.so\"}}' > .claude/settings.local.json",
     "printf '[shell_environment_policy]\\nset = { LD_PRELOAD = \"/tmp/x.so\" }\\n' >> ~/.codex/config.toml",
 ]
+_NESTED_LAYERS = [
+    "mkdir -p packages/api && echo LD_PRELOAD=/tmp/x.so > packages/api/.env",
+    "mkdir -p docs/examples/.claude && echo '{\"disableAllHooks\": true}' > "
+    "docs/examples/.claude/settings.json",
+]
 _HOOK_OFF_ALLOW = [
     "cat .claude/settings.json", "cat .claude/settings.local.json", "cat ~/.codex/.env",
     "echo DEBUG=1 >> .env.example", "cat .qwen/.env", "mkdir -p .claude/commands",
@@ -1220,6 +1225,10 @@ def _build() -> dict[str, list]:
                                                + [(c, CWD, "deny") for c in _LAYER_MORE]
                                                + [(c, CWD, "deny") for c in _INTO_FOLDERS_LAYERS]
                                                + [(c, CWD, "allow") for c in _HOOK_OFF_ALLOW])
+    # a layer in a folder below the working folder: a session started there reads it (`**/`)
+    CLASSES["layers that switch hooks off"] = _around(
+        CLASSES["layers that switch hooks off"], [(c, CWD, "deny") for c in _NESTED_LAYERS],
+        "cd .. && echo '{}' > .claude/settings.local.json", 1)  # 1 before: the drill picks stay
     CLASSES["the guard's own installation"] = [(c, CWD, e) for c, e in _OWN_INSTALL]
     CLASSES["shell forms not evaluated"] = _splice([(c, CWD, e) for c, e in _NOT_EVALUATED],
                                                    [(c, CWD, e) for c, e in _NOT_EVALUATED_MORE],
