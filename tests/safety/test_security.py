@@ -224,9 +224,9 @@ def test_copilot_config_json_is_never_written_nor_read_beyond_trusted_folders(tm
     assert (st2.st_ino, st2.st_mtime_ns, st2.st_mode) == (st.st_ino, st.st_mtime_ns, st.st_mode)
     for holder in _files_holding(home, secret.encode()):
         assert holder == ".copilot/config.json", f"config.json's token was copied into {holder}"
-    # the one thing read: trustedFolders, reported through the adapter's output (typed and plain)
+    # the one thing read: trustedFolders, reported through the adapter's output and the plan
     plan = engine.build_plan(make_host(home), "default", ["copilot"])
-    assert secret not in json.dumps(plan.info, default=str) + repr(plan.output)
+    assert secret not in json.dumps(plan.to_json(), default=str) + repr(plan.output)
 
 
 # ---- the audit log ---------------------------------------------------------------------------------------
