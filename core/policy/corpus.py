@@ -55,6 +55,10 @@ TREE: dict[str, str | None] = {
     # programs read from files (sed -f, awk -f, make -f, python3 F, a script's #! line)
     "/tmp/in/e.sed": "1e rm -rf x\n", "/tmp/in/w.sed": "w /home/policy-test/.ssh/authorized_keys\n",
     "/tmp/in/layer.sed": "1w .claude/settings.local.json\n", "/tmp/in/ok.sed": "s/a/b/g\n",
+    # programs read from stdin (`python3 < F`, `sqlite3 db < F`)
+    "/tmp/in/z.py": "print(open('/home/policy-test/.ssh/id_rsa').read())\n",
+    "/tmp/in/ok.py": "print('hello')\n", "/tmp/in/z.sql": ".shell rm -rf x\n",
+    "/tmp/in/ok.sql": "select 1;\n",
     "/tmp/in/sys.awk": 'BEGIN { system("rm -rf x") }\n', "/tmp/in/pipe.awk": '{ print | "sh" }\n',
     "/tmp/in/ok.awk": "{ print $1 }\n", "/tmp/in/evil.py": "import os\nos.system('rm -rf x')\n",
     "/tmp/in/leak.py": "print(open('/home/policy-test/.ssh/id_rsa').read())\n",
@@ -872,6 +876,19 @@ _GLUED_WRITES = [
     "sort -o../../protected/a.txt /etc/hostname", "sed -ne s/a/b/w../../protected/a.txt /etc/hostname",
     "split -l 1 /etc/hostname ../../protected/p_",
 ]
+#: programs read from stdin when a file is redirected there: the file is the program, read as
+#: `python3 F` reads it (`0<` is stdin too: the grammar reads a glued 0 as an argument)
+_STDIN_PROGRAMS = [
+    ("python3 < /tmp/in/z.py", "deny"), ("python3 - < /tmp/in/z.py", "deny"),
+    ("python3 - 0< /tmp/in/z.py", "deny"), ("python3 0</tmp/in/z.py", "deny"),
+    ("node < /tmp/in/z.py", "deny"), ("perl - < /tmp/in/z.py", "deny"),
+    ("{ python3 -; } < /tmp/in/z.py", "deny"), ("( python3 ) < /tmp/in/z.py", "deny"),
+    ("exec < /tmp/in/z.py; python3 -", "deny"), ("sqlite3 db < /tmp/in/z.sql", "deny"),
+    ("python3 < /tmp/in/ok.py", "allow"), ("python3 - 0< /tmp/in/ok.py", "allow"),
+    ("{ python3 -; } < /tmp/in/ok.py", "allow"), ("sqlite3 db < /tmp/in/ok.sql", "allow"),
+    ("while read -r l; do echo \"$l\"; done < /etc/hostname", "allow"),
+    ("exec < /etc/hostname; cat", "allow"), ("cat 0< /etc/hostname", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1277,6 +1294,7 @@ def _build() -> dict[str, list]:
                                 ("writes of protected files", _GLUED_WRITES, "deny")):
         CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GLUED_RUNS]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _STDIN_PROGRAMS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"
                else "wrappers" if "make" in c else "writes of protected files" if "touch" in c

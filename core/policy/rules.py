@@ -183,7 +183,9 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                                  "\"ask\": every inline program is asked)", call))
             if call.kind == "session":
                 from . import programs as P   # local: only for a session tool's command
-                if P.takes_commands(name, [a.value for a in cmd.argv[1:]], cmd.stdin):
+                # stdin from a file (`python3 < F`): what it runs is F, judged as its program
+                fed = cmd.stdin or ("file" if any(m == "r" for m, _ in cmd.redirects) else None)
+                if P.takes_commands(name, [a.value for a in cmd.argv[1:]], fed):
                     take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
                                  f"agentdeck cannot tell what this command runs: {name} takes "
                                  "commands typed into its session later, which no hook is "

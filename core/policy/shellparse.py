@@ -323,6 +323,8 @@ class Resolver:
         #: the assignments before the command being run (`PYTHONPATH=. python3 -m m`): its
         #: environment, beside the line's own variables
         self.prefix_env: dict[str, str | None] = {}
+        #: where the redirections of the statement being walked start (`cmd 0<F`)
+        self.redirect_starts: set[int] = set()
         #: programs this line copies or links to a new place (the new path -> the program's
         #: path): a later command that runs the new path (or its name) runs that program
         self.made_from: dict[str, str] = {}
@@ -377,11 +379,16 @@ class Resolver:
                 if c is not body and c.type.endswith("redirect"):
                     reds += self.redirect(c, ctx)
             if body is not None and body.type not in ("command", "list"):
-                # `( cat ) < f`, `while ...; done < f`: the redirection is the compound's
+                # `( cat ) < f`, `while ...; done < f`: the redirection is the compound's, and
+                # what it reads is the stdin of every command in it (`{ python3 -; } < F`)
                 self._redirect_only(reds, ctx)
-                self.stmt(body, ctx)
+                self.stmt(body, self._fed_by(reds, ctx))
             elif body is not None:
+                saved_starts, self.redirect_starts = self.redirect_starts, {
+                    c.start_byte for c in n.children
+                    if c is not body and c.type.endswith("redirect")}
                 self.stmt(body, ctx, reds)
+                self.redirect_starts = saved_starts
             else:       # `` `< f` ``, `> f`: redirections alone still open their files
                 self._redirect_only(reds, ctx)
         elif t == "variable_assignment":
@@ -562,6 +569,25 @@ class Resolver:
                     self._test_expr(c, ctx)
         elif n.type not in ("test_operator", "regex", "extglob_pattern"):
             self.word(n, ctx)
+
+    def _fed_by(self, reds, ctx: _Ctx) -> _Ctx:
+        """The context of commands whose stdin a redirection gives (`{ ...; } < F`, `exec < F`,
+        a heredoc or herestring): fed as from a pipe with the file's text as read now (None
+        when it cannot be read: what they read is then not known)."""
+        fed = [w for m, w in reds if m in ("r", "here", "rw")]
+        if not fed:
+            return ctx
+        m, w = next((m, w) for m, w in reversed(reds) if m in ("r", "here", "rw"))
+        text: str | None = None
+        if m == "here":
+            text = w.value
+        elif w.value is not None:
+            p = self.path(w.value, ctx.cwd)
+            if not p.startswith(("/dev/", "/proc/")) and p not in self.written:
+                text = self.fs.read_script(p, MAX_SCRIPT + 1)
+                if text is not None and len(text) > MAX_SCRIPT:
+                    text = None
+        return ctx.child(stdin="pipe", fed=text)
 
     def _redirect_only(self, reds, ctx: _Ctx) -> None:
         files = [(m, w) for m, w in reds if m != "here"]
@@ -1117,8 +1143,15 @@ class Resolver:
         prefix: dict[str, str | None] = {}
         prefix_path: tuple[list[str], bool] | None = None
         reds = list(redirects)
+        # `cmd 0<F`: the grammar reads the 0 as an argument; glued to a redirection it is the
+        # descriptor (bash's own reading)
+        fd_at = self.redirect_starts | {c.start_byte for c in n.children
+                                        if c.type.endswith("redirect")}
+        self.redirect_starts = set()         # not the commands nested in this one's words
         for i, c in enumerate(n.children):
             field = n.field_name_for_child(i)
+            if c.type == "number" and c.end_byte in fd_at and c.text.isdigit():
+                continue
             if c.type == "variable_assignment":
                 name = c.child_by_field_name("name")
                 value = c.child_by_field_name("value")
@@ -1140,6 +1173,9 @@ class Resolver:
                 self.stmt(c, ctx.child())
             elif field == "argument" or c.is_named and c.type != "comment":
                 argv.append(self.word(c, ctx))
+        if [a.value for a in argv] == ["exec"] and any(m in ("r", "rw") for m, _ in reds):
+            fed = self._fed_by([r for r in reds if r[0] in ("r", "rw")], ctx)
+            ctx.stdin, ctx.fed = fed.stdin, fed.fed     # `exec < F`: the rest of the line reads F
         if not argv:
             for k, v in prefix.items():      # `R=rm` alone: an assignment for what follows
                 ctx.vars[k] = v
@@ -1556,6 +1592,9 @@ class Resolver:
         -f reads its default makefile in its -C folder or the working folder."""
         lang = P.program_language(name)
         files: list[str | None] = list(P.program_files(name, vals))
+        fed = [w for m, w in cmd.redirects if m == "r"]
+        if lang == "code" and fed and P.program_from_stdin(name, vals):
+            files.append(fed[-1].value)      # `python3 < F`, `node - 0< F`: F is the program
         folder = ctx.cwd
         if lang == "make":
             for i, v in enumerate(vals[:-1]):
@@ -1858,6 +1897,9 @@ class Resolver:
             return
         stdin = "heredoc" if here else ctx.stdin
         text = here[-1].value if here else ctx.fed if ctx.stdin == "pipe" else None
+        if not here and any(m in ("r", "rw") for m, _ in cmd.redirects):
+            fed = self._fed_by(cmd.redirects, ctx)      # `sqlite3 db < F`: F is what it runs
+            stdin, text = fed.stdin, fed.fed
         lines, argvs, why = P.carried(name, vals, text, stdin)
         sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
         for line in lines:
