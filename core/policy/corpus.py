@@ -889,6 +889,24 @@ _STDIN_PROGRAMS = [
     ("while read -r l; do echo \"$l\"; done < /etc/hostname", "allow"),
     ("exec < /etc/hostname; cat", "allow"), ("cat 0< /etc/hostname", "allow"),
 ]
+#: filters between a program that names files and xargs: a filter that keeps lines keeps the
+#: names; one that rewrites them leaves names that are not known (programs.pipe_filter)
+_PIPE_FILTERS = [
+    ("find ~ -name id_rsa | sort | xargs cat", "deny"),
+    ("find ~/.ssh -type f | head -1 | xargs cat", "deny"),
+    ("find ~/protected | sort -r | uniq | xargs rm", "deny"),
+    ("printf '%s\\n' ~/.ssh/id_rsa | sort | xargs cat", "deny"),
+    ("find ~/.ssh | xargs grep -l x | xargs cat", "deny"),
+    ("ls ~/.ssh | sed 's|^|/home/policy-test/.ssh/|' | xargs cat", "ask"),
+    ("find ~/.ssh -type f | tr a a | xargs cat", "ask"),
+    ("find ~/.ssh | grep -o 'id_rsa' | xargs cat", "ask"),
+    ("echo L2hvbWUvcG9saWN5LXRlc3QvLnNzaC9pZF9yc2EK | base64 -d | xargs cat", "ask"),
+    ("find . -name '*.py' | sort | xargs wc -l", "allow"),
+    ("git ls-files | grep '[.]py$' | xargs wc -l", "allow"),
+    ("find . -name '*.py' | xargs grep -l foo | xargs wc -l", "allow"),
+    ("find . -name '*.o' | sort | xargs rm -f", "allow"),
+    ("ps aux | grep python | awk '{print $2}' | xargs -r kill", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1295,6 +1313,7 @@ def _build() -> dict[str, list]:
         CLASSES[cls] = CLASSES[cls] + [(c, W2, expected) for c in more]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GLUED_RUNS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _STDIN_PROGRAMS]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _PIPE_FILTERS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"
                else "wrappers" if "make" in c else "writes of protected files" if "touch" in c

@@ -2874,6 +2874,45 @@ NAMES_FROM_STDIN: dict[str, tuple[str, ...]] = {
 }
 
 
+#: filters a pipeline passes names through unchanged (each output line is an input line,
+#: reordered, dropped or repeated): between `find D` and `xargs` the names are still D's
+PASS_FILTERS = frozenset({"sort", "uniq", "shuf", "tac", "tee", "cat", "head", "tail", "grep",
+                          "egrep", "fgrep"})
+#: options of those that cut or rewrite a line (`grep -o` prints part of one, `head -c` bytes,
+#: `cat -v` rewrites bytes): the names after them are not known
+_CUTTING = {"grep": ("-o", "--only-matching"), "egrep": ("-o", "--only-matching"),
+            "fgrep": ("-o", "--only-matching"), "head": ("-c", "--bytes"),
+            "tail": ("-c", "--bytes"), "cat": ("-v", "-A", "-e", "-t", "-E", "-T",
+                                                "--show-nonprinting", "--show-all")}
+
+
+def pipe_filter(name: str, vals: list) -> str | None:
+    """How a pipeline stage reading stdin changes the lines it is given: "pass" (a filter that
+    keeps each line as it is: `sort`, `head -n 3`, `grep x`), "rewrite" (any other program
+    reading its stdin: `sed`, `tr`, `awk`, `base64 -d`, `grep -o`: the names after it are not
+    known), or None when it does not read its stdin (it names files of its own)."""
+    known = [v for v in vals if v is not None]
+    if name in PASS_FILTERS:
+        cut = _CUTTING.get(name, ())
+        if len(known) != len(vals) or any(
+                v in cut or any(v.startswith(c + "=") or (len(c) == 2 and v.startswith(c))
+                                for c in cut)
+                or (v.startswith("-") and not v.startswith("--") and len(c := v[1:]) > 1
+                    and any(f"-{ch}" in cut for ch in c))
+                for v in known):
+            return "rewrite"
+        operands = [v for v in known if not v.startswith("-")]
+        if name in ("grep", "egrep", "fgrep"):
+            operands = operands[1:]          # the pattern
+        elif name in ("head", "tail"):
+            operands = [v for i, v in enumerate(known) if not v.startswith("-")
+                        and not (i and known[i - 1] in ("-n", "--lines"))]
+        elif name == "tee":
+            operands = []                    # tee's files are written, its stdout is stdin
+        return "pass" if not operands or operands == ["-"] else None
+    return "rewrite"
+
+
 def names_from_stdin(name: str, vals: list) -> bool:
     """Whether `name vals` reads the names of the files it reads (or copies) from its stdin."""
     opts = NAMES_FROM_STDIN.get(name)

@@ -428,6 +428,7 @@ class Resolver:
         elif t == "pipeline":
             stages = [c for c in n.named_children]
             prev: list[Cmd] = []
+            rewritten = ""                   # a stage that rewrote the names it was given
             for i, c in enumerate(stages):
                 start = len(self.out.commands)
                 sub = ctx.child(stdin="pipe" if i else ctx.stdin,
@@ -439,6 +440,17 @@ class Resolver:
                             cmd.name, [a.value for a in cmd.argv[1:]]):
                         # `find D | cpio -o`: what the earlier stage names is what it reads
                         cmd.feeds += [w for p in prev for w in p.argv[1:] + p.feeds]
+                        if rewritten and cmd.name not in P.META | P.MENTION:
+                            # (`... | awk '{print $2}' | xargs kill`: kill opens no file)
+                            self.unresolved(f"the names {cmd.name} reads were rewritten by "
+                                            f"{rewritten} earlier in the pipeline")
+                roles = {m.name: _pipe_role(m) for m in mine if m.name != "xargs"} if i else {}
+                if i and prev and roles and set(roles.values()) == {"pass"}:
+                    continue                 # `find D | sort | xargs`: the names are still D's
+                if i and prev and "rewrite" in roles.values():
+                    rewritten = next(k for k, v in roles.items() if v == "rewrite")
+                elif mine:
+                    rewritten = ""
                 prev = mine or prev
         elif t == "for_statement" and n.child_by_field_name("variable") is not None:
             self.for_loop(n, ctx)
@@ -2265,6 +2277,19 @@ _IFS = " \t\n"         # the default IFS (an IFS= assignment makes the line unre
 LOOP_VALUES = 64        # the values a `for` body is followed with (past it: unresolved)
 LOOP_WALKS = 256        # loop bodies followed in one command line, nested ones included
 MAX_WORD = 64 * 1024    # a word whose value grows longer (x=$x$x ...) is not known
+
+
+def _pipe_role(cmd: Cmd) -> str | None:
+    """A pipeline stage's effect on the names it is given (P.pipe_filter); a command xargs runs
+    prints what it prints (`xargs cat`: the files' text, not names), unless it lists the names
+    it was given (`xargs grep -l`)."""
+    vals = [a.value for a in cmd.argv[1:]]
+    if cmd.stdin == "xargs":
+        if cmd.name in ("grep", "egrep", "fgrep", "rg") and any(
+                v in ("-l", "-L", "--files-with-matches", "--files-without-match") for v in vals):
+            return "pass"
+        return "rewrite"
+    return P.pipe_filter(cmd.name, vals)
 
 
 def _printed(cmds: list) -> str | None:
