@@ -907,6 +907,17 @@ _PIPE_FILTERS = [
     ("find . -name '*.o' | sort | xargs rm -f", "allow"),
     ("ps aux | grep python | awk '{print $2}' | xargs -r kill", "allow"),
 ]
+#: inline code that moves or copies a whole folder by any of its languages' verbs
+_CODE_TREE_VERBS = [
+    ("node -e 'require(\"fs\").renameSync(\"../../.ssh\",\"../../.ssx\")'", "deny"),
+    ("node -e 'require(\"fs\").cpSync(\"/home/policy-test/.ssh\",\"/tmp/s\",{recursive:true})'",
+     "deny"),
+    ("node -e 'require(\"fs/promises\").cp(\"/home/policy-test/.ssh\",\"/tmp/s\",{recursive:true})'",
+     "deny"),
+    ("python3 -c 'import os; os.replace(\"/home/policy-test/.ssh\",\"/tmp/s\")'", "deny"),
+    ("node -e 'require(\"fs\").renameSync(\"a.txt\",\"b.txt\")'", "allow"),
+    ("python3 -c 'import os; os.replace(\"a.txt\",\"b.txt\")'", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1314,6 +1325,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GLUED_RUNS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _STDIN_PROGRAMS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _PIPE_FILTERS]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_TREE_VERBS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"
                else "wrappers" if "make" in c else "writes of protected files" if "touch" in c

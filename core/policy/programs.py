@@ -1716,7 +1716,11 @@ def code_paths(code: str) -> list[str]:
 #: calls of the interpreters' languages that remove, move or copy a whole tree: a path inline
 #: code names is then judged with everything below it
 _TREE_CALLS = (r"rmtree|rm_r|rm_rf|rmSync|rimraf|remove_tree|rmdir|rename|renames|move|copytree"
-               r"|cp_r|mv|rm\b|Remove-Item|unlink_r|delete_tree|emptyDirSync|removeSync")
+               r"|cp_r|mv|rm\b|Remove-Item|unlink_r|delete_tree|emptyDirSync|removeSync"
+               # the verbs that move or copy a folder in node (fs, fs/promises, fs-extra),
+               # python's os.replace, Go and PowerShell: with their Sync/Async/Dir forms
+               r"|(?:rename|move|copy|cp|replace|Rename|Move|Copy)(?:Sync|Async|Dir|Directory"
+               r"|_tree|Tree|All|-Item)?")
 
 
 def code_removes_trees(code: str) -> bool:
