@@ -944,6 +944,21 @@ _CHDIR_WRAPPERS = [
     ("env -C ../../.ssh cat id_rsa.pub", "allow"), ("env -C ../../protected ls", "allow"),
     ("env -C ../repo cat README.md", "allow"),
 ]
+#: links made by interpreters' inline code (programs.code_links): judged, and followed by the
+#: line's later commands, as `ln -s` is (a link to a folder above a key is access to what is
+#: below it); names that are not literals are unresolved (run in W2)
+_CODE_LINKS = [
+    ("python3 -c 'import os; os.symlink(\"../../.ssh\",\"lnk\")'; cat lnk/id_rsa", "deny"),
+    ("node -e 'require(\"fs\").symlinkSync(\"../../.ssh\",\"lnk\")' && cat lnk/id_rsa", "deny"),
+    ("perl -e 'symlink \"../../.ssh\", \"lnk\"'", "deny"),
+    ("ruby -e 'File.symlink(\"../../.ssh\", \"lnk\")'", "deny"),
+    ("python3 -c 'from pathlib import Path; Path(\"lnk\").symlink_to(\"../../.ssh\")'", "deny"),
+    ("(sleep 20; python3 -c 'import os; os.symlink(\"../../.ssh\",\"lnk\")') &", "deny"),
+    ("python3 -c 'import os; os.symlink(\"../../protected\",\"out\")'; echo x > out/a.txt", "deny"),
+    ("python3 -c 'import os,sys; os.symlink(sys.argv[1], \"lnk\")' ../../.ssh", "ask"),
+    ("python3 -c 'import os; os.symlink(\"../repo/src\",\"lnk\")'; cat lnk/app.py", "allow"),
+    ("python3 -c 'import os; print(os.path.islink(\"notes\"))'", "allow"),
+]
 _GIVEN_READS = [
     "X=../../.ssh/id_rsa node -e 'console.log(require(\"fs\").readFileSync(process.env.X,\"utf8\"))'",
     "export X=../../.ssh/id_rsa; python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
@@ -1326,6 +1341,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _STDIN_PROGRAMS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _PIPE_FILTERS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_TREE_VERBS]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"
                else "wrappers" if "make" in c else "writes of protected files" if "touch" in c

@@ -1606,6 +1606,43 @@ _STDIN_PROGRAM = frozenset({"python", "python2", "python3", "pypy", "pypy3", "pe
                             "node", "nodejs", "php", "lua", "Rscript", "julia", "tclsh", "bun"})
 
 
+_LINK_CALLS = None
+
+
+def code_links(code: str) -> list[list[str]] | None:
+    """The `ln` commands inline code stands for when it makes links (python `os.symlink(T, L)`,
+    `os.link`, `Path(L).symlink_to(T)`; node `fs.symlinkSync(T, L)`; perl and php `symlink(T,
+    L)`, `link`; ruby `File.symlink(T, L)`, `FileUtils.ln_s`): `ln -s T L` for a symbolic link,
+    `ln T L` for a hard one, so a link made to a protected tree is judged, and followed by the
+    line's later commands, as `ln`'s is. None when it calls one with names that are not string
+    literals (where the link points is not known)."""
+    import re   # local: only for inline code
+
+    global _LINK_CALLS
+    if _LINK_CALLS is None:
+        q = r"""(?P<q{n}>['"])(?P<a{n}>[^'"\n]*)(?P=q{n})"""
+        _LINK_CALLS = (
+            re.compile(r"(?P<f>\b(?:symlinkSync|symlink|linkSync|link|ln_s|ln|make_symlink))\s*"
+                       r"\(?\s*" + q.format(n=1) + r"\s*,\s*" + q.format(n=2)),
+            re.compile(r"Path\s*\(\s*" + q.format(n=1) + r"\s*\)\s*\.\s*(?P<f>symlink_to|"
+                       r"hardlink_to)\s*\(\s*" + q.format(n=2)),
+            re.compile(r"\b(?:os\s*\.\s*|fs\s*\.\s*|File\s*\.\s*|FileUtils\s*\.\s*)?"
+                       r"(?:symlinkSync|symlink|linkSync|link|ln_s|symlink_to|hardlink_to)\s*\("),
+        )
+    plain, path_form, any_call = _LINK_CALLS
+    out: list[list[str]] = []
+    for m in plain.finditer(code):           # symlink(TARGET, LINK)
+        sym = "sym" in m.group("f") or m.group("f") == "ln_s"
+        out.append(["ln", "-s", m.group("a1"), m.group("a2")] if sym
+                   else ["ln", m.group("a1"), m.group("a2")])
+    for m in path_form.finditer(code):       # Path(LINK).symlink_to(TARGET)
+        out.append(["ln", "-s", m.group("a2"), m.group("a1")] if m.group("f") == "symlink_to"
+                   else ["ln", m.group("a2"), m.group("a1")])
+    if len(any_call.findall(code)) > len(out):
+        return None
+    return out
+
+
 def inline_texts(name: str, vals: list) -> list[str | None]:
     """The program texts an interpreter is given on its command line (-c, -e, awk's program):
     None for one that is not static."""

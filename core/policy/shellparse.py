@@ -1331,6 +1331,14 @@ class Resolver:
         for words in stood or []:
             self.run([Word.lit(w) for w in words], [],
                      ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)))
+        if name in P.INTERPRETERS:           # os.symlink(T, L) in inline code: `ln -s T L`
+            texts = [t for t in P.inline_texts(name, vals) if t] + [w.value for w in here if w.value]
+            links = P.code_links("\n".join(texts)) if texts else []
+            if links is None:
+                self.unresolved(f"{name}'s code makes a link whose names are not literals")
+            for words in links or []:
+                self.run([Word.lit(w) for w in words], [],
+                         ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)))
         if name in P._MAKES:
             self._make_vars(name, vals, ctx)
         if name == "env":                      # env PAGER=... git log
@@ -1397,15 +1405,15 @@ class Resolver:
         if name in P.WRAPPERS:
             rest = P.unwrap(name, [a.value for a in argv[1:]])
             if rest is not None:
-                sub = ctx.child(via=ctx.via + (name,))
+                wctx = ctx.child(via=ctx.via + (name,))
                 moved, where = P.wrapper_folder(name, vals, rest)
                 if moved and where is None:
                     self.unresolved(f"{name} runs its command in a folder that is not static")
                 elif moved and where is not None:
                     # `env -C DIR cmd`: cmd's relative paths are DIR's (as `cd DIR && cmd`)
-                    sub.prev, sub.cwd = sub.cwd, self.path(where, ctx.cwd)
+                    wctx.prev, wctx.cwd = wctx.cwd, self.path(where, ctx.cwd)
                 if rest < len(argv) - 1:
-                    self.run(argv[1 + rest:], reds, sub, feeds)
+                    self.run(argv[1 + rest:], reds, wctx, feeds)
                 return
             self.unresolved(f"{name}: its command could not be found in its arguments")
             return

@@ -358,6 +358,17 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
         Step("unshare wrapper", f"unshare -U rm -rf {v['unshare']}", "deny", RM_RULE),
         Step("sed e command", f"sed -n '1e rm -rf {v['sede']}' notes.txt", "deny", RM_RULE),
         Step("~+ path form", "cd ~ && cat ~+/.ssh/id_rsa", "deny", KEYS_RULE),
+        # an option's value glued to a cluster, a wrapper's folder option, a bash character
+        # class in a folder of a glob (docs/policy.md: getopt's reading, WRAPPER_CHDIR, globs)
+        Step("glued option value", "xargs -a$HOME/.ssh/id_rsa echo", "deny", KEYS_RULE),
+        Step("wrapper's folder option", "env -C ~/.ssh cat id_rsa", "deny", KEYS_RULE),
+        Step("character class in a folder", "cat ~/.[[:lower:]]sh/id_rsa", "deny", KEYS_RULE),
+        # a link inline code makes, a filter between find and xargs, a tree moved by code
+        Step("link made by inline code",
+             "python3 -c \"import os; os.symlink('$HOME/.ssh', 'lnk')\"; cat lnk/id_rsa", "deny",
+             KEYS_RULE),
+        Step("filter before xargs", "find ~/.ssh -name id_rsa | sort | xargs cat", "deny",
+             KEYS_RULE),
         # programs given a command to run, and configuration written then used on the line
         Step("sqlite3 .system", f"sqlite3 :memory: '.system rm -rf {v['sqlite']}'", "deny",
              RM_RULE),
