@@ -918,6 +918,19 @@ _CODE_TREE_VERBS = [
     ("node -e 'require(\"fs\").renameSync(\"a.txt\",\"b.txt\")'", "allow"),
     ("python3 -c 'import os; os.replace(\"a.txt\",\"b.txt\")'", "allow"),
 ]
+#: git's ext:: transport runs its URL as a command; file: URLs name the path they decode to
+_URL_FORMS = [
+    ("git -c protocol.ext.allow=always clone 'ext::sh -c rm% -rf% x' d", "deny"),
+    ("GIT_ALLOW_PROTOCOL=ext git fetch 'ext::rm -rf x'", "deny"),
+    ("git -c protocol.ext.allow=always ls-remote 'ext::sh -c cat% ~/.ssh/id_rsa'", "deny"),
+    ("git remote add e 'ext::sh -c rm% -rf% x' && git fetch e", "deny"),
+    ("git -c url.ext::sh.insteadOf=x fetch x", "ask"),
+    ("curl -s file:///home/policy-test/.ss%68/id_rsa", "deny"),
+    ("curl -s file://localhost/home/policy-test/.ssh/id_rsa", "deny"),
+    ("wget -qO- file:/home/policy-test/.ssh/%69d_rsa", "deny"),
+    ("git ls-remote origin", "allow"), ("git fetch https://example.com/a/b", "allow"),
+    ("curl -s file:///etc/hostname", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1341,6 +1354,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _STDIN_PROGRAMS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _PIPE_FILTERS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_TREE_VERBS]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _URL_FORMS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"

@@ -38,6 +38,7 @@ def tool_path(s: str, cwd: str) -> str:
         s = (cwd.rstrip("/") if m.group(1) == "cwd" else "") + s[m.end():] or "/"
     return s
 
+_FILE_URL = re.compile(r"""(?i)file:/[^\s'"`;|&<>(){}\\,]*""")
 _EMBEDDED = re.compile(r"""(?:~|\$HOME|\$\{HOME\})/[^\s'"`;|&<>(){}\\,]*"""
                        r"""|(?<![\w.~$}])/(?:[^\s'"`;|&<>(){}\\,/]+/)+[^\s'"`;|&<>(){}\\,]*""")
 
@@ -523,6 +524,12 @@ class PathRules:
 
     def _embedded(self, text: str, cwd: str) -> list[str]:
         out = []
+        # a file: URL in a word names the path it decodes to (percent escapes, a host such as
+        # `localhost`: `curl file://localhost/home/me/.ss%68/id_rsa`)
+        for m in _FILE_URL.finditer(text):
+            url = m.group(0)
+            url = url if url[5:7] == "//" else "file://" + url[5:]
+            out.append(normalize(tool_path(url, cwd), cwd, self.home))
         for m in _EMBEDDED.finditer(text):
             s = m.group(0).rstrip(".:")
             if s.startswith("${HOME}"):

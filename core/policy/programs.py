@@ -2743,6 +2743,35 @@ def runs_written_file(name: str, cwd: str, written: set, home: str = "") -> str:
     return ""
 
 
+def git_ext_argv(spec: str) -> list[str] | None:
+    """The command git's `ext::` transport runs for `ext::SPEC` (git-remote-ext): words split
+    at unescaped spaces, `% ` a space, `%%` a percent sign, `%s`/`%S` the service's name
+    (`upload-pack`, `git-upload-pack`); None for another escape (`%G`, `%V`: not read here)."""
+    words: list[str] = []
+    cur: list[str] = []
+    i = 0
+    while i < len(spec):
+        ch = spec[i]
+        if ch == "%":
+            nxt = spec[i + 1:i + 2]
+            rep = {" ": " ", "%": "%", "s": "upload-pack", "S": "git-upload-pack"}.get(nxt)
+            if rep is None:
+                return None
+            cur.append(rep)
+            i += 2
+            continue
+        if ch == " ":
+            if cur:
+                words.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    if cur:
+        words.append("".join(cur))
+    return words or None
+
+
 def git_config_code(vals: list) -> str:
     """The key when `git config` sets one whose value git runs (GIT_CODE_KEYS), or ""."""
     if _git_subcommand(vals) != "config":

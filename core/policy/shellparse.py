@@ -1765,6 +1765,20 @@ class Resolver:
                 configs.append(self.path(inc, posixpath.dirname(cfg)))
         entries += rf.command_line_config(vals)
         sub = ctx.child(cwd=top, depth=ctx.depth + 1, stdin=None)
+        # git's ext:: transport runs its URL as a command: a remote named on the line, a
+        # remote's url in the config, or a url rewritten into one (url.ext::X.insteadOf)
+        urls = [v for v in vals if v is not None and "ext::" in v.lower()] + [
+            v for k, v in entries if k.lower().endswith((".url", ".pushurl"))
+            and v.lower().startswith("ext::")]
+        for url in urls[:8]:
+            at = url.lower().index("ext::")
+            argv = P.git_ext_argv(url[at + 5:]) if url.lower().startswith("ext::") else None
+            if argv is None:
+                self.unresolved("git's ext:: transport runs a command agentdeck does not read")
+                continue
+            self.run([Word.lit(w) for w in argv], [], sub.child(via=ctx.via + ("git ext::",)))
+        if any(k.lower().startswith("url.ext::") for k, _ in entries):
+            self.unresolved("git rewrites a url into an ext:: command (url.ext::...insteadOf)")
         for key, line in rf.git_commands(entries):
             self.line(line, sub.child(via=ctx.via + (f"git config {key}",)))
         name = P._git_subcommand(vals)
