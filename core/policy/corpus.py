@@ -931,6 +931,18 @@ _URL_FORMS = [
     ("git ls-remote origin", "allow"), ("git fetch https://example.com/a/b", "allow"),
     ("curl -s file:///etc/hostname", "allow"),
 ]
+#: Codex's apply_patch run from its shell: its paths are the folder's the line is in there,
+#: whatever it is called
+_SHELL_PATCHES = [
+    ("cd ../.. && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: protected/n.txt\n+x\n"
+     "*** End Patch\nEOF", "deny"),
+    ("applypatch <<'EOF'\n*** Begin Patch\n*** Add File: ../../protected/n2.txt\n+x\n"
+     "*** End Patch\nEOF", "deny"),
+    ("cd ~ && apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: notes.txt\n"
+     "*** Move to: .ssh/id_rsa\n@@\n-a\n+b\n*** End Patch\nEOF", "deny"),
+    ("cd src && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: new.py\n+x\n"
+     "*** End Patch\nEOF", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1355,6 +1367,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _PIPE_FILTERS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_TREE_VERBS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _URL_FORMS]
+    CLASSES["writes of protected files"] += [(c, W2, e) for c, e in _SHELL_PATCHES]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"

@@ -1390,6 +1390,19 @@ class Resolver:
                 tctx.vars.update(P.shell_text_vars(name, vals))   # split's $FILE
                 self.line(shtext, tctx)
             return
+        if name in ("apply_patch", "applypatch"):
+            # Codex's patch tool run from its shell (`cd DIR && apply_patch <<'EOF'`): every
+            # path the patch names is written, relative to the folder the line is in there
+            from .vocabulary import patch_paths   # local: only for a patch run from a shell
+            texts = [w.value for m, w in reds if m == "here"] + [a.value for a in argv[1:]]
+            if any(t is None for t in texts):
+                self.unresolved(f"{name} applies a patch that is not static")
+            for t in texts:
+                touched = patch_paths(t or "")
+                if touched:
+                    self.out.commands.append(Cmd([Word.lit(":")], [("w", Word.lit(p))
+                                                                   for p in touched[:64]],
+                                                 ctx.cwd, ctx.via + (name,), None, None))
         if name in P.SHELL_JOIN and not (name == "watch" and any(
                 v in ("-x", "--exec") for v in vals)):
             joined = P.joined_command(name, vals)
