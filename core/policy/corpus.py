@@ -943,6 +943,22 @@ _SHELL_PATCHES = [
     ("cd src && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: new.py\n+x\n"
      "*** End Patch\nEOF", "allow"),
 ]
+#: inline code's literals as the language reads them: escapes decoded, a continued line
+#: joined, literals that stand together joined
+_CODE_SPELLINGS = [
+    ("python3 -c 'print(open(\"/home/policy-test/.ss\\x68/id_rsa\").read())'", "deny"),
+    ("python3 -c 'print(open(\"/home/policy-test/.ss\\150/id_rsa\").read())'", "deny"),
+    ("python3 -c 'print(open(\"/home/policy-test/.ss\\u0068/id_rsa\").read())'", "deny"),
+    ("python3 -c 'print(open(\"/home/policy-test/.ss\\N{LATIN SMALL LETTER H}/id_rsa\").read())'",
+     "deny"),
+    ("python3 -c 'print(open(\"/home/policy-test/.ss\" \"h/id_rsa\").read())'", "deny"),
+    ("python3 -c 'print(open(\"/home/policy-test/.ss\"+\"h/id_rsa\").read())'", "deny"),
+    ("python3 -c 'print(open(\"/home/policy-test/.ss\\\nh/id_rsa\").read())'", "deny"),
+    ("node -e 'require(\"fs\").readFileSync(\"/home/policy-test/.ss\\x68/id_rsa\")'", "deny"),
+    ("perl -e 'open(F, \"/home/policy-test/.ss\" . \"h/id_rsa\"); print <F>'", "deny"),
+    ("python3 -c 'print(\"a\\tb\", \"x\" + \"y\")'", "allow"),
+    ("python3 -c 'print(open(\"src/app\\x2epy\").read())'", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1368,6 +1384,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_TREE_VERBS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _URL_FORMS]
     CLASSES["writes of protected files"] += [(c, W2, e) for c, e in _SHELL_PATCHES]
+    CLASSES["reads of protected files"] += [(c, W2, e) for c, e in _CODE_SPELLINGS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"

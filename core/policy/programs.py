@@ -1495,6 +1495,38 @@ def spawns(code: str, name: str = "") -> bool:
         re.search(r"""\bopen\b[^;]*?(?:["']\s*-?\||\|\s*["'])""", code))   # perl's piped open
 
 
+#: a string literal's escapes, as python, JavaScript, perl and ruby read them
+_ESCAPE = (r"\\(?:x([0-9a-fA-F]{2})|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})"
+           r"|U([0-9a-fA-F]{8})|([0-7]{1,3})|N\{([^}\n]{1,64})\}|(\r?\n)|(.))")
+
+
+def _unescape(body: str) -> str:
+    """A literal's text with its escapes decoded (`\\x68`, `\\150`, `\\u0068`, `\\u{68}`,
+    `\\N{LATIN SMALL LETTER H}`, `\\n`), a backslash-newline removed (a continued line in
+    python and JavaScript strings). A raw string's text is decoded too: a path spelled that way
+    is judged as the one it would spell, which only ever adds a path to judge."""
+    import re   # local: only for inline code
+
+    def one(m: "re.Match[str]") -> str:
+        hexa = m.group(1) or m.group(2) or m.group(3) or m.group(4)
+        try:
+            if hexa:
+                return chr(int(hexa, 16))
+            if m.group(5):
+                return chr(int(m.group(5), 8))
+            if m.group(6):
+                import unicodedata   # local: only for a \N{...} escape
+                return unicodedata.lookup(m.group(6))
+        except (ValueError, KeyError, OverflowError):
+            return m.group(0)
+        if m.group(7):
+            return ""
+        ch = m.group(8)
+        return {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}.get(ch, ch)
+
+    return re.sub(_ESCAPE, one, body, flags=re.S)
+
+
 def _literals(code: str) -> list[tuple[int, int, str, str]]:
     """(start, end, kind, text) of each string literal of the code: kind "s" a string, "w" a
     word list (perl qw, ruby %w), "x" a command (backticks, qx, %x)."""
@@ -1520,8 +1552,7 @@ def _literals(code: str) -> list[tuple[int, int, str, str]]:
             break
         body = m2.group(2)
         if "\\" in body:
-            import re   # local: only for inline code
-            body = re.sub(r"\\(.)", lambda x: {"n": "\n", "t": "\t"}.get(x.group(1), x.group(1)), body)
+            body = _unescape(body)
         out.append((m2.start(), m2.end(), "x" if m2.group(1) == "`" else "s", body))
         i = m2.end()
     return out
@@ -1742,9 +1773,21 @@ def code_paths(code: str) -> list[str]:
             seen.add(w)
             out.append(w)
 
-    for _, _, kind, body in _literals(code[:MAX_CODE]):
+    lits = _literals(code[:MAX_CODE])
+    for _, _, kind, body in lits:
         for w in body.split() if kind in ("w", "x") else [body]:
             add(w)
+    # literals joined where they stand (`"a" "b"`, `"a" + "b"`, perl's `"a" . "b"`, a line
+    # continued between them): the string they make is a name too
+    run = ""
+    for k, (start, end, kind, body) in enumerate(lits):
+        between = code[lits[k - 1][1]:start] if k else None
+        if kind == "s" and k and lits[k - 1][2] == "s" and between is not None and re.fullmatch(
+                r"(?:\s|\\\n)*[+.]?(?:\s|\\\n)*", between):
+            run += body
+            add(run)
+        else:
+            run = body if kind == "s" else ""
     for m in re.finditer(_REL_WORD, code[:MAX_CODE]):
         add(m.group(0))
     return out[:256]
