@@ -59,6 +59,11 @@ TREE: dict[str, str | None] = {
     "/tmp/in/z.py": "print(open('/home/policy-test/.ssh/id_rsa').read())\n",
     "/tmp/in/ok.py": "print('hello')\n", "/tmp/in/z.sql": ".shell rm -rf x\n",
     "/tmp/in/ok.sql": "select 1;\n",
+    # npm's config naming the program its scripts run through
+    "/tmp/npmx/package.json": '{"scripts": {"test": "echo ok"}}',
+    "/tmp/npmx/.npmrc": "script-shell=/tmp/in/evil2\n",
+    "/tmp/npmok/package.json": '{"scripts": {"test": "echo ok"}}',
+    "/tmp/npmok/.npmrc": "registry=https://registry.npmjs.org/\n",
     "/tmp/in/sys.awk": 'BEGIN { system("rm -rf x") }\n', "/tmp/in/pipe.awk": '{ print | "sh" }\n',
     "/tmp/in/ok.awk": "{ print $1 }\n", "/tmp/in/evil.py": "import os\nos.system('rm -rf x')\n",
     "/tmp/in/leak.py": "print(open('/home/policy-test/.ssh/id_rsa').read())\n",
@@ -959,6 +964,14 @@ _CODE_SPELLINGS = [
     ("python3 -c 'print(\"a\\tb\", \"x\" + \"y\")'", "allow"),
     ("python3 -c 'print(open(\"src/app\\x2epy\").read())'", "allow"),
 ]
+#: npm and yarn run their scripts through the program their config names
+_NPM_CONFIG = [
+    ("cd /tmp/npmx && npm test", "ask"),
+    ("cd /tmp/npmok && printf 'script-shell=/tmp/e\\n' >> .npmrc && npm test", "ask"),
+    ("cd /tmp/npmok && npm_config_script_shell=/tmp/e npm test", "ask"),
+    ("cd /tmp/npmok && NPM_CONFIG_NODE_OPTIONS=--require=/tmp/e.js npm test", "ask"),
+    ("cd /tmp/npmok && npm test", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1385,6 +1398,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _URL_FORMS]
     CLASSES["writes of protected files"] += [(c, W2, e) for c, e in _SHELL_PATCHES]
     CLASSES["reads of protected files"] += [(c, W2, e) for c, e in _CODE_SPELLINGS]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _NPM_CONFIG]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"

@@ -1695,6 +1695,32 @@ class Resolver:
             return None
         return text
 
+    def _npm_config(self, name: str, folder: str, ctx: _Ctx) -> None:
+        """npm's config can make its scripts run through another program (`script-shell`,
+        `shell`, `node-options` with `--require`, yarn's `yarnPath`): the project's and the
+        user's `.npmrc`/`.yarnrc`/`.yarnrc.yml`, and `npm_config_*` variables, read now; a key
+        of those there is unresolved (what it runs is not judged), as is such a file written
+        earlier in this command."""
+        env = {**(self.env or {}), **{k: v for k, v in ctx.env.items()}, **self.prefix_env}
+        for k in env:
+            if k.lower().replace("-", "_") in ("npm_config_script_shell", "npm_config_shell",
+                                                "npm_config_node_options", "yarn_yarn_path",
+                                                "npm_config_userconfig", "npm_config_globalconfig"):
+                self.unresolved(f"{name} runs its scripts as {k} says")
+                return
+        home = self.home or "/"
+        for p in (posixpath.join(folder, ".npmrc"), posixpath.join(home, ".npmrc"),
+                  posixpath.join(folder, ".yarnrc"), posixpath.join(folder, ".yarnrc.yml"),
+                  posixpath.join(home, ".yarnrc"), posixpath.join(home, ".yarnrc.yml")):
+            if p in self.written:
+                self.unresolved(f"{name} reads {p}, written earlier in this command")
+                return
+            text = self._read_small(p, f"{name} reads its config")
+            if text and re.search(r"(?im)^\s*[\"']?(?:script-shell|shell|node-options|"
+                                  r"yarnPath|yarn-path|onload-script)[\"']?\s*[=:]", text):
+                self.unresolved(f"{name} runs its scripts through a program {p} names")
+                return
+
     def _package_scripts(self, name: str, vals: list, ctx: _Ctx) -> None:
         got = R().package_scripts(name, vals)
         if got is None:
@@ -1712,6 +1738,7 @@ class Resolver:
             if up == folder:
                 return
             folder = up
+        self._npm_config(name, folder, ctx)
         text = self._read_small(posixpath.join(folder, "package.json"),
                                 f"{name} runs scripts from package.json")
         if text is None:
