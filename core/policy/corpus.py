@@ -972,6 +972,14 @@ _NPM_CONFIG = [
     ("cd /tmp/npmok && NPM_CONFIG_NODE_OPTIONS=--require=/tmp/e.js npm test", "ask"),
     ("cd /tmp/npmok && npm test", "allow"),
 ]
+#: which repository git uses, written on the same line: a `.git` pointer file, GIT_DIR
+_GIT_POINTERS = [
+    ("echo 'gitdir: /tmp/eg' > .git; git status", "ask"),
+    ("printf 'gitdir: /tmp/eg\\n' > .git && git log", "ask"),
+    ("mkdir -p /tmp/eg && printf '[core]\\n\\tfsmonitor = x\\n' > /tmp/eg/config && "
+     "GIT_DIR=/tmp/eg git status", "ask"),
+    ("git init && git add . && git commit -m x", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1399,6 +1407,7 @@ def _build() -> dict[str, list]:
     CLASSES["writes of protected files"] += [(c, W2, e) for c, e in _SHELL_PATCHES]
     CLASSES["reads of protected files"] += [(c, W2, e) for c, e in _CODE_SPELLINGS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _NPM_CONFIG]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GIT_POINTERS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"

@@ -1761,12 +1761,22 @@ class Resolver:
         given = next((vals[i + 1] for i, v in enumerate(vals[:-1]) if v == "--git-dir"), None)
         given = given or next((v.split("=", 1)[1] for v in vals
                                if v is not None and v.startswith("--git-dir=")), None)
+        given = given or (self.prefix_env.get("GIT_DIR") if "GIT_DIR" in self.prefix_env
+                          else ctx.env.get("GIT_DIR"))
         if given is not None:
             gitdir = self.path(given, start)
+            if gitdir in self.written or any(w.startswith(gitdir + "/") for w in self.written):
+                self.unresolved(f"git uses {given}, written earlier in this command")
+                return
         else:
             d = start
             for _ in range(64):
                 dot = posixpath.join(d, ".git")
+                if dot in self.written or any(w.startswith(dot + "/") for w in self.written):
+                    # `echo 'gitdir: X' > .git; git status`: which repository (and whose
+                    # config, which runs code) git uses is decided by what the line wrote
+                    self.unresolved("git reads .git, written earlier in this command")
+                    return
                 if self.fs.is_dir(dot):
                     gitdir, top = dot, d
                     break
