@@ -980,6 +980,21 @@ _GIT_POINTERS = [
      "GIT_DIR=/tmp/eg git status", "ask"),
     ("git init && git add . && git commit -m x", "allow"),
 ]
+#: bind mounts: a path shown under another name is read and written through it; bwrap's
+#: command is judged as run
+_BIND_MOUNTS = [
+    ("bwrap --bind / / --bind /home/policy-test/.ssh /mnt cat /mnt/id_rsa", "deny"),
+    ("bwrap --bind / / rm -rf /tmp/x", "deny"),
+    ("unshare -rm sh -c 'mount --bind /home/policy-test/.ssh /mnt && cat /mnt/id_rsa'", "deny"),
+    ("docker run -v /home/policy-test/.ssh:/k alpine cat /k/id_rsa", "deny"),
+    ("podman run --volume=/home/policy-test/protected:/h alpine rm -r /h", "deny"),
+    ("docker run --mount type=bind,source=/home/policy-test/.ssh,target=/k alpine ls", "deny"),
+    ("proot -b /home/policy-test/.ssh:/k cat /k/id_rsa", "deny"),
+    ("systemd-nspawn --bind=/home/policy-test/.ssh:/k -D /srv/c", "deny"),
+    ("bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all ls", "allow"),
+    ("docker run --rm -v /tmp/build:/src alpine ls /src", "allow"),
+    ("docker run --rm alpine echo hi", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1408,6 +1423,7 @@ def _build() -> dict[str, list]:
     CLASSES["reads of protected files"] += [(c, W2, e) for c, e in _CODE_SPELLINGS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _NPM_CONFIG]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GIT_POINTERS]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _BIND_MOUNTS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"

@@ -2786,6 +2786,119 @@ def runs_written_file(name: str, cwd: str, written: set, home: str = "") -> str:
     return ""
 
 
+# ---- bind mounts: a path shown to a command under another name ----------------------------------
+#: bwrap's options by how many values they take (its command follows them)
+_BWRAP_TWO = frozenset({"--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try",
+                        "--dev-bind-try", "--symlink", "--setenv", "--chmod", "--file",
+                        "--bind-data", "--ro-bind-data", "--overlay-src"})
+_BWRAP_BINDS = frozenset({"--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try",
+                          "--dev-bind-try", "--overlay-src"})
+_BWRAP_ONE = frozenset({"--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--chdir",
+                        "--unsetenv", "--uid", "--gid", "--hostname", "--lock-file", "--sync-fd",
+                        "--info-fd", "--block-fd", "--userns", "--userns2", "--pidns",
+                        "--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label",
+                        "--args", "--cap-add", "--cap-drop", "--perms", "--size",
+                        "--remount-ro", "--json-status-fd", "--bind-fd", "--ro-bind-fd",
+                        "--tmp-overlay", "--ro-overlay", "--argv0", "--level-prefix"})
+#: programs that mount a folder of the host into what they run: how a bind is written
+BIND_PROGRAMS = frozenset({"bwrap", "proot", "systemd-nspawn", "docker", "podman", "nerdctl",
+                           "mount"})
+
+
+def bind_mounts(name: str, vals: list) -> tuple[list[str | None], int | None, str]:
+    """(the host paths a bind mount shows under another name, the index in `vals` where the
+    command it runs starts (None: none, or not read here), why the line is not read ("" when
+    it is)) for `bwrap --bind SRC DST CMD`, `proot -b SRC[:DST] CMD`, `systemd-nspawn
+    --bind=SRC[:DST]`, `docker|podman run -v SRC:DST` / `--mount ...,source=SRC`, `mount
+    --bind SRC DST`. A bind of a protected path is access to it, for reading and writing."""
+    srcs: list[str | None] = []
+    i = 0
+    n = len(vals)
+    if name == "bwrap":
+        while i < n:
+            v = vals[i]
+            if v is None:
+                return srcs, None, "bwrap with an option that is not static"
+            if v in _BWRAP_TWO:
+                if v in _BWRAP_BINDS:
+                    srcs.append(vals[i + 1] if i + 1 < n else None)
+                i += 3
+            elif v in _BWRAP_ONE:
+                i += 2
+            elif v.startswith("--"):
+                if v == "--":
+                    return srcs, (i + 1 if i + 1 < n else None), ""
+                if not (v.startswith(("--unshare-", "--share-")) or v in (
+                        "--die-with-parent", "--as-pid-1", "--new-session", "--clearenv",
+                        "--disable-userns", "--assert-userns-disabled", "--cap-add")):
+                    return srcs, None, f"bwrap's option {v} is not read here"
+                i += 1
+            else:
+                return srcs, i, ""
+        return srcs, None, ""
+    if name == "proot":
+        while i < n:
+            v = vals[i]
+            if v is None:
+                return srcs, None, "proot with an option that is not static"
+            if v in ("-b", "--bind", "-m", "--mount"):
+                srcs.append((vals[i + 1] or "").split(":", 1)[0] if i + 1 < n and vals[i + 1]
+                            is not None else None)
+                i += 2
+            elif v.startswith(("--bind=", "--mount=")):
+                srcs.append(v.split("=", 1)[1].split(":", 1)[0])
+                i += 1
+            elif v in ("-r", "--rootfs", "-w", "--pwd", "--cwd", "-q", "--qemu", "-k",
+                       "--kernel-release"):
+                i += 2
+            elif v.startswith("-"):
+                i += 1
+            else:
+                return srcs, i, ""
+        return srcs, None, ""
+    if name == "systemd-nspawn":
+        for j, v in enumerate(vals):
+            if v is None:
+                return srcs, None, "systemd-nspawn with an option that is not static"
+            if v.startswith(("--bind=", "--bind-ro=", "--overlay=", "--overlay-ro=")):
+                srcs.append(v.split("=", 1)[1].split(":", 1)[0].lstrip("+"))
+            elif v in ("--bind", "--bind-ro") and j + 1 < n:
+                srcs.append((vals[j + 1] or "").split(":", 1)[0].lstrip("+") or None)
+        return srcs, None, ""
+    if name == "mount":
+        known = [v for v in vals if v is not None]
+        if any(v in ("--bind", "--rbind", "-B", "-R") or "bind" in v for v in known):
+            ops = [v for v in vals if v is None or not v.startswith("-")]
+            srcs.append(ops[0] if ops else None)
+        return srcs, None, ""
+    # docker, podman, nerdctl: `run` and `create` with volumes
+    ops = [v for v in vals if v is not None and not v.startswith("-")]
+    if not ops or ops[0] not in ("run", "create"):
+        return srcs, None, ""
+    for j, v in enumerate(vals):
+        if v is None:
+            continue
+        val = None
+        if v in ("-v", "--volume", "--mount") and j + 1 < n:
+            val = vals[j + 1]
+            if val is None:
+                srcs.append(None)
+                continue
+        elif v.startswith(("--volume=", "--mount=")):
+            val = v.split("=", 1)[1]
+        elif v.startswith("-v") and len(v) > 2:
+            val = v[2:]
+        if val is None:
+            continue
+        if v.startswith("--mount"):
+            got = [p.split("=", 1)[1] for p in val.split(",")
+                   if p.split("=", 1)[0] in ("source", "src") and "=" in p]
+            srcs += got
+        elif val.startswith(("/", "~", ".", "$")):
+            srcs.append(val.split(":", 1)[0])
+    return srcs, None, ""
+
+
 def git_ext_argv(spec: str) -> list[str] | None:
     """The command git's `ext::` transport runs for `ext::SPEC` (git-remote-ext): words split
     at unescaped spaces, `% ` a space, `%%` a percent sign, `%s`/`%S` the service's name

@@ -1390,6 +1390,24 @@ class Resolver:
                 tctx.vars.update(P.shell_text_vars(name, vals))   # split's $FILE
                 self.line(shtext, tctx)
             return
+        if name in P.BIND_PROGRAMS:
+            srcs, inner, why = P.bind_mounts(name, vals)
+            if why:
+                self.unresolved(why)
+            bctx = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,))
+            for src in srcs[:16]:
+                if src is None:
+                    self.unresolved(f"{name} mounts a path that is not static")
+                    continue
+                # a bind shows the folder under another name, to read and to change: judged
+                # as reading and writing everything below it
+                self.run([Word.lit("tar"), Word.lit("-cf"), Word.lit("/dev/null"),
+                          Word.lit(src)], [], bctx.child())
+                self.run([Word.lit("chmod"), Word.lit("-R"), Word.lit("u+w"), Word.lit(src)],
+                         [], bctx.child())
+            if inner is not None:
+                self.run(argv[1 + inner:], reds, bctx.child())
+                return
         if name in ("apply_patch", "applypatch"):
             # Codex's patch tool run from its shell (`cd DIR && apply_patch <<'EOF'`): every
             # path the patch names is written, relative to the folder the line is in there
