@@ -55,6 +55,8 @@ TREE: dict[str, str | None] = {
     # programs read from files (sed -f, awk -f, make -f, python3 F, a script's #! line)
     "/tmp/in/e.sed": "1e rm -rf x\n", "/tmp/in/w.sed": "w /home/policy-test/.ssh/authorized_keys\n",
     "/tmp/in/layer.sed": "1w .claude/settings.local.json\n", "/tmp/in/ok.sed": "s/a/b/g\n",
+    # lists of file names (`tar -T F`, `cpio -o < F`)
+    "/tmp/in/names": "README.md\n../../.ssh/id_rsa\n", "/tmp/in/oknames": "README.md\n",
     # programs read from stdin (`python3 < F`, `sqlite3 db < F`)
     "/tmp/in/z.py": "print(open('/home/policy-test/.ssh/id_rsa').read())\n",
     "/tmp/in/ok.py": "print('hello')\n", "/tmp/in/z.sql": ".shell rm -rf x\n",
@@ -995,6 +997,17 @@ _BIND_MOUNTS = [
     ("docker run --rm -v /tmp/build:/src alpine ls /src", "allow"),
     ("docker run --rm alpine echo hi", "allow"),
 ]
+#: files that name the files a program reads: read at decision time
+_LIST_FILES = [
+    ("tar -cf - -T /tmp/in/names | tar -xOf -", "deny"),
+    ("tar -cf x.tar --files-from=/tmp/in/names", "deny"),
+    ("rsync -a --files-from=/tmp/in/names . /tmp/out", "deny"),
+    ("sort --files0-from=/tmp/in/names", "deny"),
+    ("cpio -o < /tmp/in/names", "deny"), ("zip -@ out.zip < /tmp/in/names", "deny"),
+    ("echo README.md > /tmp/l && tar -cf x.tar -T /tmp/l", "ask"),
+    ("tar -cf x.tar -T /tmp/in/oknames", "allow"),
+    ("cpio -o < /tmp/in/oknames > x.cpio", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1424,6 +1437,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _NPM_CONFIG]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GIT_POINTERS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _BIND_MOUNTS]
+    CLASSES["reads of protected files"] += [(c, W2, e) for c, e in _LIST_FILES]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"

@@ -3139,6 +3139,42 @@ def pipe_filter(name: str, vals: list) -> str | None:
     return "rewrite"
 
 
+#: options whose value is a file that lists the names a program reads (one per line, or
+#: NUL-separated): `tar -T F`, `rsync --files-from=F`, `sort --files0-from=F`
+LIST_FILE_OPTIONS: dict[str, tuple[str, ...]] = {
+    **{n: ("-T", "--files-from", "-I") for n in ("tar", "gtar", "bsdtar")},
+    "rsync": ("--files-from", "--exclude-from", "--include-from"),
+    **{n: ("--files0-from",) for n in ("sort", "wc", "du")},
+    "cpio": ("-E", "--pattern-file"), "zip": ("-i@", "-x@"),
+}
+
+
+def list_files(name: str, vals: list) -> list[str | None]:
+    """The files `name vals` reads the names of its files from (LIST_FILE_OPTIONS), "-" and
+    /dev/stdin left out (stdin: names_from_stdin); None for one whose name is not static."""
+    opts = LIST_FILE_OPTIONS.get(name)
+    if not opts:
+        return []
+    out: list[str | None] = []
+    for i, v in enumerate(vals):
+        if v is None:
+            continue
+        got: str | None | bool = False
+        if v in opts:
+            got = vals[i + 1] if i + 1 < len(vals) else False
+        else:
+            for o in opts:
+                if o.startswith("--") and v.startswith(o + "="):
+                    got = v[len(o) + 1:]
+                elif not o.startswith("--") and len(o) == 2 and v.startswith(o) and len(v) > 2:
+                    got = v[2:]
+        if got is False:
+            continue
+        if got not in ("-", "/dev/stdin"):
+            out.append(got if isinstance(got, str) else None)
+    return out
+
+
 def names_from_stdin(name: str, vals: list) -> bool:
     """Whether `name vals` reads the names of the files it reads (or copies) from its stdin."""
     opts = NAMES_FROM_STDIN.get(name)

@@ -1274,6 +1274,31 @@ class Resolver:
             # `cpio -o <<< FILE`: the lines it is given are the files it reads
             cmd.feeds = list(cmd.feeds) + [Word.lit(x) for w in here if w.value
                                            for x in w.value.split("\n") if x.strip()]
+        vals0 = [a.value for a in argv[1:]]
+        if not here and any(m in ("r", "rw") for m, _ in reds) and P.names_from_stdin(name, vals0):
+            # `cpio -o < LIST`, `zip -@ x.zip < LIST`: the file's lines are the files it reads
+            listed = self._fed_by(reds, ctx).fed
+            if listed is None:
+                self.unresolved(f"{name} reads the names of its files from a file agentdeck "
+                                "cannot read at decision time")
+            else:
+                cmd.feeds = list(cmd.feeds) + [Word.lit(x) for x in listed.split("\n")
+                                               if x.strip()][:256]
+        for lf in P.list_files(name, vals0)[:8]:
+            # `tar -cf - -T LIST`, `rsync --files-from=LIST`: LIST names the files it reads
+            ltext = None
+            if lf is not None:
+                p = self.path(lf, ctx.cwd)
+                if not p.startswith(("/dev/", "/proc/")) and p not in written_before:
+                    ltext = self.fs.read_script(p, MAX_SCRIPT + 1)
+                    if ltext is None and not self.fs.exists(p) and not may_write_before:
+                        continue             # no such file: the program fails
+            if ltext is None or len(ltext) > MAX_SCRIPT:
+                self.unresolved(f"{name} reads the names of its files from {lf}, which "
+                                "agentdeck cannot read at decision time")
+                continue
+            lnames = [x for x in ltext.replace("\0", "\n").split("\n") if x.strip()][:256]
+            cmd.feeds = list(cmd.feeds) + [Word.lit(x) for x in lnames]
         if here:
             cmd.stdin = "heredoc"
         self.out.commands.append(cmd)
