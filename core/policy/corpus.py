@@ -1008,6 +1008,15 @@ _LIST_FILES = [
     ("tar -cf x.tar -T /tmp/in/oknames", "allow"),
     ("cpio -o < /tmp/in/oknames > x.cpio", "allow"),
 ]
+#: code that loads another file's code: the file is judged as the interpreter's program
+_CODE_LOADS = [
+    ("python3 -c 'import runpy; runpy.run_path(\"/tmp/in/z.py\")'", "deny"),
+    ("python3 -c 'exec(open(\"/tmp/in/z.py\").read())'", "deny"),
+    ("awk -E /tmp/in/sys.awk", "deny"),
+    ("python3 -c 'import runpy,sys; runpy.run_path(sys.argv[1])' /tmp/in/z.py", "ask"),
+    ("python3 -c 'import runpy; runpy.run_path(\"/tmp/in/ok.py\")'", "allow"),
+    ("node -e 'const fs = require(\"fs\"); console.log(fs.readdirSync(\".\"))'", "allow"),
+]
 _GLUED_RUNS = [
     ("make -f/tmp/in/Makefile", "deny"), ("make -sf/tmp/in/Makefile", "deny"),
     ("sed -nf/tmp/in/e.sed /etc/hostname", "deny"), ("awk -f/tmp/in/sys.awk /etc/hostname", "deny"),
@@ -1438,6 +1447,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GIT_POINTERS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _BIND_MOUNTS]
     CLASSES["reads of protected files"] += [(c, W2, e) for c, e in _LIST_FILES]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LOADS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"

@@ -1836,7 +1836,7 @@ def program_from_stdin(name: str, vals: list) -> bool:
 PROGRAM_FILES: dict[str, tuple[tuple[str, ...], frozenset[str], bool, str]] = {
     "sed": (("-f", "--file"), frozenset({"-e", "--expression", "-l", "--line-length"}), False,
             "sed"),
-    **{n: (("-f", "--file", "-i", "--include"), frozenset({"-v", "-F", "--assign",
+    **{n: (("-f", "--file", "-i", "--include", "-E", "--exec"), frozenset({"-v", "-F", "--assign",
                                                             "--field-separator"}), False, "awk")
        for n in ("awk", "gawk", "mawk", "nawk")},
     **{n: (("-f", "--file", "--makefile"), frozenset({"-C", "--directory", "-I", "--include-dir",
@@ -2897,6 +2897,29 @@ def bind_mounts(name: str, vals: list) -> tuple[list[str | None], int | None, st
         elif val.startswith(("/", "~", ".", "$")):
             srcs.append(val.split(":", 1)[0])
     return srcs, None, ""
+
+
+#: calls by which code loads and runs another file's code, by language: python's runpy and
+#: exec(open(F)), node's require/import of a path, perl's `do`/`require` of a path, ruby's
+#: load/require_relative, php's include/require, lua's dofile, R's source
+_CODE_LOADS = (r"(?:runpy\s*\.\s*run_path|exec\s*\(\s*open|execfile|require|import|do|load"
+               r"|require_relative|include|include_once|require_once|dofile|loadfile|source)"
+               r"\s*\(?\s*(['\"])((?:\.{0,2}/|~/)[^'\"\n]*)\1")
+_CODE_LOADS_ANY = (r"(?:runpy\s*\.\s*run_(?:path|module)|exec\s*\(\s*open|execfile|dofile"
+                   r"|loadfile|require_relative|importlib)\s*[.(]")
+
+
+def code_loads(code: str) -> tuple[list[str], bool]:
+    """(the files inline code loads and runs as code of its own language, named by a literal
+    path; whether it loads code by a name agentdeck does not read: `runpy.run_path(p)`,
+    `runpy.run_module`, `importlib`, a `require` of a variable)."""
+    import re   # local: only for inline code
+
+    got = [m.group(2) for m in re.finditer(_CODE_LOADS, code[:MAX_CODE])]
+    n_any = len(re.findall(_CODE_LOADS_ANY, code[:MAX_CODE]))
+    n_lit = len([m for m in re.finditer(_CODE_LOADS, code[:MAX_CODE])
+                 if re.match(_CODE_LOADS_ANY, m.group(0))])
+    return got[:16], n_any > n_lit
 
 
 def git_ext_argv(spec: str) -> list[str] | None:

@@ -2070,6 +2070,18 @@ class Resolver:
             own = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None, fed=None)
             for word in P.OWN_GUARD_COMMANDS:
                 self.run([Word.lit(P.OWN_DIST), Word.lit(word)], [], own)
+        loads, unknown = P.code_loads(text)
+        if name in P.PROGRAM_FILES and P.program_language(name) == "code":
+            # runpy.run_path("F"), require("/abs/f.js"), perl's do "F": F runs as this
+            # interpreter's program, judged as `name F` is
+            lctx = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None, fed=None)
+            for f in loads:
+                if ctx.depth < MAX_DEPTH:
+                    self.run([Word.lit(name), Word.lit(f)], [], lctx.child())
+            if unknown:
+                why = f"{name}'s code loads code from a file it names at run time"
+                if why not in self.out.dynamic:
+                    self.out.dynamic.append(why)
         if not P.spawns(text, name):
             return
         sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None, fed=None)
