@@ -43,6 +43,7 @@ import posixpath
 import re
 
 from . import programs as P
+from .activate import venv_dir
 
 MAX_DEPTH = 8              # shells in shells, evals, scripts
 MAX_SCRIPT = 256 * 1024    # a script file read to see what it runs
@@ -82,7 +83,7 @@ WORD_TYPES = frozenset({
 TEST_EXPRESSIONS = frozenset({"unary_expression", "binary_expression", "parenthesized_expression",
                               "negated_expression", "postfix_expression", "ternary_expression"})
 #: builtins that change how the rest of the line is read or run later: unresolved
-STATE_BUILTINS = frozenset({"alias", "shopt", "enable", "trap", "coproc", "bind", "hash",
+STATE_BUILTINS = frozenset({"alias", "shopt", "enable", "trap", "coproc", "bind",
                             "complete", "compgen"})
 #: builtins that set variables from their input: those variables are not known
 DYNAMIC_ASSIGN = frozenset({"read", "mapfile", "readarray", "printf", "getopts"})
@@ -317,6 +318,7 @@ class Resolver:
         self.written_at: dict[str, int] = {}
         self.written_names: dict[str, list[str]] = {}
         self.dash_written = False           # a file named like an option (`touch ./-rf`)
+        self.activated = False              # a venv's activate script was sourced
         #: an earlier command of the line may have written files agentdeck does not track (a
         #: program whose writes are not known): a program file missing now may be one of them
         self.may_write = False
@@ -1235,8 +1237,13 @@ class Resolver:
                 or name not in _NO_WRITES and name not in P.META and name not in P.MENTION \
                 and name not in P.READ and name not in P.WRAPPERS and name not in P.SHELLS:
             self.may_write = True
-        if name in STATE_BUILTINS:
+        if name in STATE_BUILTINS or name == "hash" and any(
+                a.value is None or a.value.startswith("-") and "p" in a.value for a in argv[1:]):
+            # (`hash -r` only forgets where programs were found; `hash -p F name` says where)
             self.unresolved(f"{name} changes what later text runs")
+        if name == "deactivate" and self.activated:
+            self.unresolved("deactivate puts back a PATH and PYTHONHOME saved before, which are "
+                            "not known here")
         if _history_on(name, [a.value for a in argv[1:]]):
             self.unresolved(f"{name} re-runs or turns on the re-running of earlier command "
                             "lines (history)")
@@ -2268,6 +2275,15 @@ class Resolver:
             return                       # no such file, and nothing in the line made it
         if len(text) > MAX_SCRIPT:
             self.unresolved(f"{how} of {w.value}, longer than {MAX_SCRIPT // 1024} KiB")
+            return
+        venv = venv_dir(text) if how in ("source", ".") else None
+        if venv is not None:
+            # a generated venv activate script (core/policy/activate.py): judged by its effect,
+            # its bin/ first on PATH; its `deactivate` restores values not known here
+            quoted = "'" + (venv + "/bin").replace("'", "'\\''") + "'"
+            self.line(f"PATH={quoted}:\"$PATH\"",
+                      ctx.child(depth=ctx.depth + 1, via=ctx.via + (how,), fn=True))
+            self.activated = True
             return
         self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (how,), fn=True))
 
