@@ -32,7 +32,7 @@ _QUIET = r"(?:\s*(?:2>\s*/dev/null|>\s*/dev/null|2>&1|&>\s*/dev/null))*"
 _TEST = rf"!?\s*\[\s+(?:(?:{_VAL}|-[nz]|!?=|!)\s+)+\]"
 _COND = rf"\(?{_TEST}(?:\s*(?:\|\||&&)\s*{_TEST})*\)?"
 
-_FORMS = [re.compile(f, re.S) for f in (
+_FORM_TEXTS = (
     r"(?:deactivate|pydoc)\s*\(\)\s*\{", r"\}", r"fi", r"else", r";;", r"esac", r"then",
     rf"(?:if|elif)\s+{_COND}\s*;?\s*then",
     r'case\s+"\$\(uname(?:\s+-r)?\)"\s+in', r"[A-Za-z0-9*|]+\)",
@@ -52,8 +52,10 @@ _FORMS = [re.compile(f, re.S) for f in (
     r'SCRIPT_PATH="\$\{\(%\):-%x\}"', r'SCRIPT_PATH="\$\{\.sh\.file\}"',
     r'if\s+\(\[\s+"\$OSTYPE"\s+=\s+"cygwin"\s+\]\s+\|\|\s+\[\s+"\$OSTYPE"\s+=\s+"msys"\s+\]\)\s+&&\s+'
     r'\$\(command\s+-v\s+cygpath\s+&>\s+/dev/null\)\s*;\s*then',
-)]
-_STATIC_VENV = re.compile(rf"(?:export\s+)?VIRTUAL_ENV=({_SQ}|\"[^\"\\`$\n]*\"|{_LIT})")
+)
+_STATIC_VENV = rf"(?:export\s+)?VIRTUAL_ENV=({_SQ}|\"[^\"\\`$\n]*\"|{_LIT})"
+#: compiled on the first sourced script that may be one (the hook pays nothing otherwise)
+_COMPILED: list = []
 #: the most lines a generated script has (CPython's ~70, uv's ~110 with its licence)
 MAX_LINES = 200
 
@@ -66,15 +68,19 @@ def venv_dir(text: str) -> str | None:
     lines = text.splitlines()
     if len(lines) > MAX_LINES:
         return None
+    if not _COMPILED:
+        _COMPILED.append(re.compile("|".join(f"(?:{f})" for f in _FORM_TEXTS), re.S))
+        _COMPILED.append(re.compile(_STATIC_VENV))
+    forms, static_venv = _COMPILED
     folders: set[str] = set()
     prepends = 0
     for raw in lines:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if not any(f.fullmatch(line) for f in _FORMS):
+        if not forms.fullmatch(line):
             return None
-        m = _STATIC_VENV.fullmatch(line)
+        m = static_venv.fullmatch(line)
         if m:
             folders.add(m.group(1).strip("'\""))
         prepends += line.startswith('PATH="$VIRTUAL_ENV/')
