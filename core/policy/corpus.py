@@ -20,6 +20,10 @@ CWD = HOME + "/work/repo"
 FP = "/tmp/fp"
 
 #: the virtual home: {path: text | None (folder) | "->target" (a symbolic link)}
+#: a folder beside the working folder, at its depth: cases run there are not among those
+#: `agentdeck drill --matrix` picks (core/drill/matrix.py takes the working folder's), so the
+#: classes below grow without changing the cases docs/enforcement.md was generated from
+W2 = HOME + "/work/w2"
 TREE: dict[str, str | None] = {
     f"{HOME}/.ssh/id_rsa": "PRIVATE", f"{HOME}/.ssh/id_ed25519": "PRIVATE",
     f"{HOME}/.ssh/id_rsa.pub": "ssh-rsa AAA", f"{HOME}/.ssh/id_ed25519.pub": "ssh-ed25519 AAA",
@@ -106,6 +110,15 @@ TREE: dict[str, str | None] = {
     "/opt/agentdeck/venv/bin/agentdeck-hook": "#!/opt/agentdeck/venv/bin/python3",
     "/opt/agentdeck/venv/lib/python3.11/site-packages/agentdeck/__init__.py": "",
     f"{CWD}/.venv/pyvenv.cfg": "home = /usr/bin",
+    # a virtual environment's activate script in the generated forms (core/policy/activate.py)
+    # and a program in its bin/ that the activated PATH finds first
+    W2 + "/.venv/pyvenv.cfg": "home = /usr/bin",
+    W2 + "/.venv/bin/activate": "deactivate () {\n    unset VIRTUAL_ENV\n}\n"
+                                "deactivate nondestructive\n"
+                                f'VIRTUAL_ENV="{W2}/.venv"\nexport VIRTUAL_ENV\n'
+                                '_OLD_VIRTUAL_PATH="$PATH"\nPATH="$VIRTUAL_ENV/bin:$PATH"\n'
+                                "export PATH\nhash -r 2> /dev/null\n",
+    W2 + "/.venv/bin/tool": "#!/bin/sh\nrm -rf x\n",
     # the agentdeck package this code runs from (the handler's, which `pip uninstall` removes)
     OWN_PACKAGE + "/core/hookhandler.py": "",
 }
@@ -841,10 +854,6 @@ _OWN_INSTALL = [
     ("ls /opt/agentdeck/venv/lib/python3.11/site-packages", "allow"),
     ("rm -r .venv", "allow"),
 ]
-#: a folder beside the working folder, at its depth: cases run there are not among those
-#: `agentdeck drill --matrix` picks (core/drill/matrix.py takes the working folder's), so the
-#: classes below grow without changing the cases docs/enforcement.md was generated from
-W2 = HOME + "/work/w2"
 #: a value handed to a program through its environment (`X=v cmd`, `env X=v`, `export X=v`)
 #: or an assignment among its arguments (awk -v, git -c) names a path it may read or write;
 #: programs that stand for an archiver or a server (`python3 -m zipfile|tarfile|http.server`,
@@ -1057,6 +1066,15 @@ _CODE_LINKS = [
     ("python3 -c 'import os,sys; os.symlink(sys.argv[1], \"lnk\")' ../../.ssh", "ask"),
     ("python3 -c 'import os; os.symlink(\"../repo/src\",\"lnk\")'; cat lnk/app.py", "allow"),
     ("python3 -c 'import os; print(os.path.islink(\"notes\"))'", "allow"),
+]
+#: a sourced venv activate script is its effect, its bin/ first on PATH; `hash -r` only forgets;
+#: a file missing now while the line waits for another call to make it (run in W2)
+_VENV_AND_WAITS = [
+    (". .venv/bin/activate && pytest -q", "allow"), ("source .venv/bin/activate; tool", "deny"),
+    ("source .venv/bin/activate; deactivate", "ask"), ("hash -r; ls", "allow"),
+    ("hash -p /tmp/in/evilsh ls; ls", "ask"), ("ls & wait", "allow"), ("node server.js &", "allow"),
+    ("(while [ ! -f /tmp/later.sh ]; do sleep 1; done; bash /tmp/later.sh) &", "ask"),
+    ("(sleep 30; python3 /tmp/later.py) &", "ask"), ("sleep 5; ./later.sh", "ask"),
 ]
 _GIVEN_READS = [
     "X=../../.ssh/id_rsa node -e 'console.log(require(\"fs\").readFileSync(process.env.X,\"utf8\"))'",
@@ -1449,6 +1467,7 @@ def _build() -> dict[str, list]:
     CLASSES["reads of protected files"] += [(c, W2, e) for c, e in _LIST_FILES]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LOADS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
+    CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _VENV_AND_WAITS]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"
                else "wrappers" if "make" in c else "writes of protected files" if "touch" in c

@@ -85,6 +85,11 @@ TEST_EXPRESSIONS = frozenset({"unary_expression", "binary_expression", "parenthe
 #: builtins that change how the rest of the line is read or run later: unresolved
 STATE_BUILTINS = frozenset({"alias", "shopt", "enable", "trap", "coproc", "bind",
                             "complete", "compgen"})
+#: text that makes a line wait for what another call may do meanwhile: a loop, a sleep, a wait
+#: for a file or an event or input (a superset: the words inside quotes count too)
+_WAITS = re.compile(r"\b(?:while|until|sleep|wait|inotifywait|watch|at|batch|read|flock|tail)\b")
+_WAITED = "not there now, while this command waits (a loop, a sleep, a wait) for what another " \
+          "call may make meanwhile"
 #: builtins that set variables from their input: those variables are not known
 DYNAMIC_ASSIGN = frozenset({"read", "mapfile", "readarray", "printf", "getopts"})
 #: programs whose operands may be files they write: a script among them that the same line then
@@ -319,6 +324,9 @@ class Resolver:
         self.written_names: dict[str, list[str]] = {}
         self.dash_written = False           # a file named like an option (`touch ./-rf`)
         self.activated = False              # a venv's activate script was sourced
+        #: the line waits (a loop, a sleep, a wait): a file missing at decision time
+        #: may be made by another call before the command that runs it does (set by line())
+        self.waits = False
         #: an earlier command of the line may have written files agentdeck does not track (a
         #: program whose writes are not known): a program file missing now may be one of them
         self.may_write = False
@@ -356,6 +364,8 @@ class Resolver:
         if len(data) > MAX_TEXT:
             self.unresolved(f"a command line longer than {MAX_TEXT // 1024} KiB is not followed")
             return
+        if not self.waits and _WAITS.search(text):
+            self.waits = True
         tree = parser().parse(data)
         root = tree.root_node
         if root.has_error:
@@ -1525,6 +1535,8 @@ class Resolver:
                 return
             text = self.fs.read_script(p, MAX_SCRIPT + 1)
             if text is None:
+                if self.waits and not self.fs.exists(p):
+                    self.unresolved(f"{head.value}, {_WAITED}")
                 return                   # a program not there, or one that is not a file
             if len(text) > MAX_SCRIPT:
                 self.unresolved(f"{head.value} is longer than {MAX_SCRIPT // 1024} KiB")
@@ -1715,6 +1727,8 @@ class Resolver:
                 if self.fs.exists(p) or may_write:
                     self.unresolved(f"{name} reads its program from {f}, which agentdeck cannot "
                                     "read at decision time")
+                elif self.waits:
+                    self.unresolved(f"{name} reads its program from {f}, {_WAITED}")
                 continue                 # no such file, and nothing in the line made it
             if len(text) > MAX_SCRIPT:
                 self.unresolved(f"{name} reads its program from {f}, longer than "
@@ -2272,6 +2286,8 @@ class Resolver:
         if text is None:
             if self.fs.exists(p) or may_write:
                 self.unresolved(f"{how} of {w.value}: it cannot be read at decision time")
+            elif self.waits:
+                self.unresolved(f"{how} of {w.value}, {_WAITED}")
             return                       # no such file, and nothing in the line made it
         if len(text) > MAX_SCRIPT:
             self.unresolved(f"{how} of {w.value}, longer than {MAX_SCRIPT // 1024} KiB")
