@@ -190,6 +190,10 @@ SHELL_STARTUP = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logou
                  # autostart entries and the user's systemd units
                  "~/.local/lib/python3*/site-packages/*.pth",
                  "~/.local/lib/python3*/site-packages/usercustomize.py",
+                 # and any environment's site-packages (a project's .venv: its python runs a
+                 # .pth's `import` line and sitecustomize.py at every start; red team round 4)
+                 "**/site-packages/*.pth", "**/site-packages/sitecustomize.py",
+                 "**/site-packages/usercustomize.py",
                  "~/.ipython/profile_*/startup/**", "~/.curlrc", "~/.config/curlrc",
                  "~/.wgetrc", "~/.tmux.conf", "~/.config/tmux/tmux.conf", "~/.sqliterc",
                  "~/.psqlrc", "~/.irbrc", "~/.config/autostart/**",

@@ -166,7 +166,10 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            "~/.copilot/lsp-config.json", "**/.github/lsp.json", *SHELL_STARTUP,
            # files a CLI starts programs from without a tool call: agents, snapshots, tools
            "~/.claude/shell-snapshots/**", "~/.claude/agents/**", "**/.claude/agents/**",
-           "~/.config/opencode/tool/**", "**/.github/agents/**", "~/.qwen/agents/**"]
+           "~/.config/opencode/tool/**", "**/.github/agents/**", "~/.qwen/agents/**",
+           # custom commands whose shell lines run when the command is expanded
+           "~/.claude/commands/**", "**/.claude/commands/**", "~/.qwen/commands/**",
+           "**/.qwen/commands/**", "~/.gemini/commands/**", "**/.gemini/commands/**"]
 MCP_SERVERS = ["github"]
 
 _RM_FORMS = [
@@ -388,7 +391,7 @@ _NESTED_LAYERS = [
 _HOOK_OFF_ALLOW = [
     "cat .claude/settings.json", "cat .claude/settings.local.json", "cat ~/.codex/.env",
     "echo DEBUG=1 >> .env.example", "cat .qwen/.env", "mkdir -p .claude/commands",
-    "echo '# notes' > .claude/commands/review.md", "cat .env", "ls .github/hooks",
+    "echo '# notes' > .claude/notes/review.md", "cat .env", "ls .github/hooks",
     "cat ~/.copilot/config.json", "echo '{}' > .github/workflows/ci.json", "ls .github/copilot",
 ]
 #: shell forms the resolver does not evaluate exactly (its positive list: core/policy/shellparse.py
@@ -773,7 +776,7 @@ _INTO_FOLDERS_TREE = [
 _INTO_FOLDERS_ALLOW = [
     "cp README.md /tmp/", "cp README.md /tmp/x", "cp -r src /tmp/src", "mv build dist",
     "ln -s ../shared lib", "cp -r /tmp/in/plain .", "mv notes.txt /tmp/",
-    "install -m 755 run.sh /tmp/bin", "cp /tmp/in/settings.json .claude/commands/",
+    "install -m 755 run.sh /tmp/bin", "cp /tmp/in/settings.json .claude/notes/",
     "cp ~/protected/a.txt /tmp/", "cp -r ~/protected /tmp/p", "cp /tmp/in/plain/a.txt ~/.claude/notes.txt",
     "rsync -a src/ /tmp/src",
 ]
@@ -1159,6 +1162,18 @@ _LAYER_MORE = [
     "ln -sf /tmp/s.json .claude/settings.local.json", "cat > ../.claude/settings.local.json",
     "echo '{}' > .codex/hooks.json",
 ]
+#: files whose lines run at a later, innocent-looking moment: a custom command's shell lines (the
+#: home's and a folder's, Claude, Qwen, Gemini) and a .pth or sitecustomize in any environment's
+#: site-packages (a project's .venv included); run in W2
+_LATER_CODE = [
+    ("mkdir -p ~/.claude/commands && echo '!`rm -rf x`' > ~/.claude/commands/t.md", "deny"),
+    ("mkdir -p .claude/commands; cp /tmp/in/ok.sed .claude/commands/t.md", "deny"),
+    ("printf 'prompt = \"!{rm -rf x}\"' > ~/.qwen/commands/t.toml", "deny"),
+    ("tee .gemini/commands/t.toml < /tmp/in/ok.sed", "deny"),
+    ("echo 'import os' > .venv/lib/python3.11/site-packages/evil.pth", "deny"),
+    ("cp /tmp/in/evil.py .venv/lib/python3.11/site-packages/sitecustomize.py", "deny"),
+    ("cat ~/.claude/commands/t.md", "allow"), ("ls .venv/lib/python3.11/site-packages", "allow"),
+]
 _MENTIONS_ALLOW = [
     'echo "rm -rf x"', "printf 'rm -rf %s' old", 'git commit -m "rm -rf old"', "grep -- -rf f",
     "grep -e '-rf' notes.txt", "echo rm -rf", "man rm", "rm --help", "rm x", "rm -r build",
@@ -1204,7 +1219,7 @@ _TOOL_CASES = [
     ("write", ".github/hooks/run.json", "deny"), ("write", "~/.copilot/config.json", "deny"),
     ("write", ".env", "deny"), ("write", "../../.env", "deny"), ("read", ".env", "allow"),
     ("read", ".github/hooks/run.json", "allow"), ("write", ".github/workflows/ci.yml", "allow"),
-    ("write", ".claude/commands/review.md", "allow"),
+    ("write", ".claude/commands/review.md", "deny"), ("write", ".claude/notes/review.md", "allow"),
     ("write", "~/.ssh/id_rsa.pub", "allow"), ("write", "src/app.py", "allow"),
     ("write", "docs/ssh.md", "allow"), ("write", "~/.ssh/known_hosts", "allow"),
     ("search", "~/.ssh", "deny"), ("search", "/home/policy-test", "deny"),
@@ -1468,6 +1483,9 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LOADS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _VENV_AND_WAITS]
+    for c, e in _LATER_CODE:
+        cls = "mentions and neighbours" if e == "allow" else "the guard's own files"
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _CHDIR_WRAPPERS:
         cls = ("mentions and neighbours" if e == "allow" else "unresolved" if e == "ask"
                else "wrappers" if "make" in c else "writes of protected files" if "touch" in c

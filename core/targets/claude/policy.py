@@ -45,8 +45,12 @@ LAYERS = (
 #: frontmatter's mcpServers and hooks: an agent's MCP server written by a Bash call ran when the
 #: next session called the agent, red team round 3); and the session's shell snapshot and
 #: session-env scripts, which Claude sources before every Bash call (a function appended there
-#: ran in place of `git status` in the same session)
+#: ran in place of `git status` in the same session); and custom slash commands (the home's and
+#: any folder's): a command file's `!` lines run as shell commands when the command is expanded,
+#: and the model expands one through its own tool (documented for 2.1.332; red team round 4
+#: planted one with a Bash call)
 STARTS = ("**/.mcp.json", "plugins/**", "plugins", "/etc/claude-code/**",
+          "commands/**", "commands", "**/.claude/commands/**",
           "agents/**", "agents", "**/.claude/agents/**", "skills/**", "skills",
           "**/.claude/skills/**", "shell-snapshots/**", "session-env/**")
 GUARDED = guarded(("settings.json", "settings.local.json", "agentdeck-hook.sh",

@@ -72,7 +72,9 @@ LAYERS = (
 STARTS = ("extensions/**", "extensions", "mcp-server-enablement.json", "policies/**",
           "/etc/gemini-cli/**",
           # local agent definitions: an agent's mcp_servers start when the agent runs
-          "agents/**", "agents", "**/.gemini/agents/**")
+          "agents/**", "agents", "**/.gemini/agents/**",
+          # custom commands: a command file's `!{...}` runs a shell command when it is expanded
+          "commands/**", "commands", "**/.gemini/commands/**")
 GUARDED = guarded(("settings.json", "agentdeck-hook.sh", "trustedFolders.json",
                    "**/.gemini/settings.json", ".env", "**/.gemini/.env", *STARTS), LAYERS)
 

@@ -74,7 +74,9 @@ STARTS = ("extensions/**", "extensions", "/etc/qwen-code/**",
           # subagents (their frontmatter's mcpServers), skills and hook files: the folders
           # Qwen Code 0.24.4 itself lists as its configuration a model must not change
           "agents/**", "agents", "**/.qwen/agents/**", "skills/**", "**/.qwen/skills/**",
-          "**/.qwen/hooks/**")
+          "**/.qwen/hooks/**",
+          # custom commands: a command file's `!{...}` runs a shell command when it is expanded
+          "commands/**", "commands", "**/.qwen/commands/**")
 GUARDED = guarded(("settings.json", "agentdeck-hook.sh", "**/.qwen/settings.json", ".env",
                    "**/.qwen/.env", *STARTS), LAYERS)
 
