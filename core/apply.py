@@ -26,6 +26,7 @@ from .digest import sha256
 from .manifest import Entry, Manifest
 from .ops import OPS, DeleteOp, Op, WriteOp, missing_dirs
 from .plan import Action, Decision, ItemClass, Plan, PlanItem
+from .wording import count_of, noun_for
 
 LOCK_WAIT_SECONDS = 2.0
 
@@ -351,7 +352,7 @@ def _recheck_before_write(host: Host, plan: Plan, op: Op, done: list[dict[str, A
     _undo(host, done)
     host.sync_batched_dirs()     # what was put back is on disk before the journal goes
     host.remove(journal_path(host))
-    undone = f"; the {len(done)} file(s) it had already written were put back" if done else ""
+    undone = f"; the {count_of(len(done), 'file')} it had already written {noun_for(len(done), 'was', 'were')} put back" if done else ""
     raise StalePlanError(f"{host.display(op.display)} changed on disk while agentdeck was applying "
                          f"(another program is writing it){undone}. Nothing was changed. "
                          "Compute the plan again and review it.")
@@ -367,7 +368,7 @@ def run(host: Host, plan: Plan, recompute: Callable[[], Plan] | None = None,
     undecided = plan.undecided_conflicts()
     if undecided and not leave_conflicts:
         names = ", ".join(f"{i.label or i.id} in {host.display(i.path)}" for i in undecided[:3])
-        raise UserError(f"{len(undecided)} conflict(s) need your decision before apply: {names} "
+        raise UserError(f"{count_of(len(undecided), 'conflict')} {noun_for(len(undecided), 'needs', 'need')} your decision before apply: {names} "
                         "(keep yours with --keep ID or take the profile's with --take ID)")
     with home_lock(host):
         check_fresh(host, plan)
@@ -535,7 +536,7 @@ def _put_back(host: Host, records: list[dict[str, Any]], what: str) -> str:
                 f"{jp} stays and the next agentdeck run rolls the home back (fix that first)")
     done = len(records) - 1
     extra = ("; " + "; ".join(kept)) if kept else ""
-    return (f"{what}; nothing was changed" + (f" (the {done} file(s) already written were put back)"
+    return (f"{what}; nothing was changed" + (f" (the {count_of(done, 'file')} already written {noun_for(done, 'was', 'were')} put back)"
                                                if done else "") + extra)
 
 

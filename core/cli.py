@@ -29,6 +29,7 @@ from .plan_run import (EXIT_ERROR, EXIT_OK, EXIT_PENDING, apply_decisions, print
                        run_apply, say_inert, titles)
 from .policy import commands
 from .targets.registry import BUILTIN as _TARGET_NAMES
+from .wording import count_of
 
 #: the --target help: the registered targets' names, in display order
 _TARGETS = ", ".join(_TARGET_NAMES)
@@ -342,8 +343,8 @@ def cmd_status(args) -> int:
         inert = hooks_health.inert(plan, t, now=True)     # as the home is now
         state = ", ".join(
             s for s in (shared_words(changes, shared),
-                        f"{kept} hand-edit(s)" if kept else "",
-                        f"{conflicts} conflict(s)" if conflicts else "",
+                        f"{count_of(kept, 'hand-edit')}" if kept else "",
+                        f"{count_of(conflicts, 'conflict')}" if conflicts else "",
                         hooks_health.state_text(plan, t, now=True)) if s) or "in sync"
         warnings = [n.message for n in plan.notices.get(t, []) if n.level in ("warning", "error")]
         rows.append({"target": t, "state": state, "error": None, "profile": plan.profile,
@@ -359,7 +360,7 @@ def cmd_status(args) -> int:
         print(json.dumps(rows, indent=2))
     else:
         for r in rows:
-            extra = (f"; {r['warnings']} warning(s), see agentdeck plan or doctor"
+            extra = (f"; {count_of(r['warnings'], 'warning')}, see agentdeck plan or doctor"
                      if r["warnings"] else "")
             print(f"{r['target']:<8} {r['state']}{extra}")
             if r.get("upgrade"):

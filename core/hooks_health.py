@@ -24,6 +24,7 @@ from .desired import Notice
 from .host import Host
 from .inert import Inert, inert, state_text, summary_text
 from .targets.output import HooksInfo, hooks_of
+from .wording import noun_for
 
 __all__ = ["Inert", "annotate", "inert", "not_registered", "reasons", "removed",
            "state_text", "summary_text"]
@@ -130,7 +131,8 @@ def removed(host: Host, plan, target: str, hooks: HooksInfo) -> list[Inert]:
     guard = any(gone[e].canonical == "pre_tool_use" or e == pre for e in events)
     takes = " ".join(f"--take '{i.label}'" for i in items)
     return [Inert("removed",
-                  f"agentdeck's {', '.join(events)} hook(s) were removed from "
+                  f"agentdeck's {', '.join(events)} {noun_for(len(events), 'hook')} "
+                  f"{'was' if len(events) == 1 else 'were'} removed from "
                   f"{host.display(hfile)} since the last apply (kept as your edit)"
                   + (f"; {registry.title(target)}'s tool calls are not guarded" if guard else ""),
                   f"`agentdeck apply --target {target} {takes}`", events,

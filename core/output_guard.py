@@ -110,12 +110,12 @@ def guard_state(state: DesiredState) -> DesiredState:
         if kind.whole_file and item.mode is not None and item.mode & 0o111 \
                 and state.target != "repo":
             item.mode = 0o700
-            state.warn(f"{what}: literal credential(s) in the hook handler command ({found}); "
+            state.warn(f"{what}: literal credentials in the hook handler command ({found}); "
                        "the wrapper is written 0700 instead of 0755 -- take the credential from "
                        "the environment instead", str(item.path))
             continue
         item.value = redact(item.value)
-        message = (f"{what}: literal credential(s) in the profile ({found}); written redacted, "
+        message = (f"{what}: literal credentials in the profile ({found}); written redacted, "
                    "never whole, to a file others can read -- take it from the environment")
         level: Literal["error", "warning"] = "error" if state.target == "repo" else "warning"
         state.notices.append(Notice(level, message, str(item.path)))

@@ -54,6 +54,7 @@ from .kinds.key import find_member, with_member, without_member  # noqa: F401
 from .manifest import Entry, Manifest
 from .output_guard import redact_output
 from .targets.output import TargetOutput
+from .wording import count_of
 
 if TYPE_CHECKING:   # the type only: core.held imports this module's Plan the same way
     from . import held
@@ -342,7 +343,7 @@ class Plan:
         # an uninstall's plan, not the install plan `status` then counts again
         which = "The uninstall plan" if self.mode == "uninstall" else "The plan"
         return (f"{which} is now empty." if not held else
-                f"{which} is now empty except for the {len(held)} item(s) you skipped.")
+                f"{which} is now empty except for the {count_of(len(held), 'item')} you skipped.")
 
     @property
     def has_changes(self) -> bool:
@@ -417,17 +418,17 @@ class Plan:
         }
 
 
-def shared_words(changes: int, shared: dict[str, int], noun: str = "change(s) pending") -> str:
+def shared_words(changes: int, shared: dict[str, int]) -> str:
     """A target's pending changes in words, naming those another target's row counts
-    (Plan.shared_changes): "16 change(s) pending, and 3 shared with copilot"; "3 change(s)
+    (Plan.shared_changes): "16 changes pending, and 3 shared with copilot"; "3 changes
     pending, shared with copilot" when all of them are; "" when none."""
     n = sum(shared.values())
     with_ = f"shared with {', '.join(shared)}"
     if not n:
-        return f"{changes} {noun}" if changes else ""
+        return f"{count_of(changes, 'change')} pending" if changes else ""
     if not changes:
-        return f"{n} {noun}, {with_}"
-    return f"{changes} {noun}, and {n} {with_}"
+        return f"{count_of(n, 'change')} pending, {with_}"
+    return f"{count_of(changes, 'change')} pending, and {n} {with_}"
 
 
 def _summary_counts(c: dict[str, int]) -> dict[str, int]:

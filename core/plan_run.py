@@ -18,6 +18,7 @@ from .errors import UserError
 from .host import Host
 from .interrupt import STATE
 from .plan import dumps
+from .wording import count_of
 
 EXIT_OK, EXIT_ERROR, EXIT_PENDING = 0, 1, 2
 
@@ -161,7 +162,7 @@ def run_apply(host, plan, args) -> int:
             "conflicts_left": [i.id for i in undecided], "hooks_inert": result.inert}},
             indent=2, default=str))
     else:
-        print(f"\nApplied: {len(result.written)} file(s) written, {len(result.removed)} removed.")
+        print(f"\nApplied: {count_of(len(result.written), 'file')} written, {len(result.removed)} removed.")
         for line in result.kept:
             print(f"Kept: {line}")
         if backups:
@@ -184,7 +185,7 @@ def _conflicts_left(host: Host, plan) -> int:
     undecided = plan.undecided_conflicts()
     if not undecided:
         return EXIT_OK
-    print(f"agentdeck: {len(undecided)} conflict(s) left undecided, yours kept for now: "
+    print(f"agentdeck: {count_of(len(undecided), 'conflict')} left undecided, yours kept for now: "
           + "; ".join(f"{i.label or i.id} in {host.display(i.path)}" for i in undecided)
           + " (decide with --keep ID or --take ID)", file=sys.stderr)
     return EXIT_PENDING

@@ -16,6 +16,7 @@ from .host import Host
 from .kinds import KINDS
 from .plan import KEPT_CLASSES, Action, Decision, Plan, PlanItem
 from .output_guard import redact_output
+from .wording import count_of
 
 COLORS = {"+": "32", "~": "33", "-": "31", "!": "35", "?": "36", "*": "35"}
 LEGEND = {"+": "create", "~": "update", "-": "remove", "!": "hand-edited, foreign or conflict: yours is kept unless you take the profile's",
@@ -144,7 +145,7 @@ def render_json(data: dict, display=None, *, verbose: bool = False, color: bool 
         out.append("")
         review = by_target[t]["to_review"]
         n = len(shown) if verbose else review
-        counts = f"{n} item(s) to review" if n else (by_target[t].get("hooks_inert") or "in sync")
+        counts = f"{count_of(n, 'item')} to review" if n else (by_target[t].get("hooks_inert") or "in sync")
         if t in (data.get("errors") or {}):
             counts = "plan failed"
         out.append(_c("1", f"{t}", color) + (f"  {title}" if title else "") + f"  ({counts})")

@@ -22,6 +22,7 @@ from agentdeck.core.plan import Plan
 
 from ..session import DECISION_LABEL, decided, home_relative, item_title, symbol
 from ..widgets.style import MARK_STYLE
+from agentdeck.core.wording import count_of, noun_for
 
 
 def decisions_table(host: Host, plan: Plan) -> Table | Text:
@@ -89,7 +90,7 @@ class ConfirmApplyScreen(ModalScreen[bool]):
                 yield Static(decisions_table(host, plan))
             note = Text()
             if undecided:
-                note.append(f"{len(undecided)} conflict(s) need your decision first: "
+                note.append(f"{count_of(len(undecided), 'conflict')} {noun_for(len(undecided), 'needs', 'need')} your decision first: "
                             + ", ".join(i.label or i.id for i in undecided[:3])
                             + ". Press esc, select the ! item in the plan, then k to keep "
                               "yours or t to take the profile's.", style="bold red3")
@@ -265,7 +266,7 @@ class ApplyScreen(Screen):
         else:
             r = event.result
             bar.update(total=max(self.steps, 1), progress=max(self.steps, 1))
-            out.append(f"Applied: {len(r.written)} file(s) written, {len(r.removed)} removed.",
+            out.append(f"Applied: {count_of(len(r.written), 'file')} written, {len(r.removed)} removed.",
                        style="bold #2f9e44")
             if event.backed_up:
                 out.append("\nBackups of what was replaced: ")

@@ -21,6 +21,7 @@ from textual.widgets import (Button, DataTable, Footer, Input, Label, ProgressBa
 
 from ..session import home_relative
 from ..widgets.style import RESULT_STYLE
+from agentdeck.core.wording import count_of
 
 ALL = "all"
 #: the result filter's default: every row but the ok ones (as `agentdeck doctor` without
@@ -496,7 +497,7 @@ class DoctorScreen(Screen):
         n_ok = sum(1 for t in rep.targets.values() if t.ok)
         skipped = [t.target for t in rep.targets.values() if t.status == "skipped"]
         how = (f"network {rep.network} · {rep.seconds:.1f} s" if rep.turns else "no turn was run")
-        head.update(Text(f"Drill {rep.drill_id}: {n_ok} of {len(rep.targets)} CLI(s) ok · "
+        head.update(Text(f"Drill {rep.drill_id}: {n_ok} of {count_of(len(rep.targets), 'CLI')} ok · "
                          + (f"skipped (not ok): {', '.join(skipped)} · " if skipped else "")
                          + how, style="bold #2f9e44" if rep.ok else "bold red3"))
         head.display = True
@@ -669,7 +670,7 @@ class DoctorScreen(Screen):
         except OSError as e:
             self.notify(f"Could not write {p}: {e.strerror or e}", severity="error")
             return None
-        self.notify(f"Exported {len(self.findings)} finding(s) to {p}", title="Export")
+        self.notify(f"Exported {count_of(len(self.findings), 'finding')} to {p}", title="Export")
         return str(p)
 
     def _export_html(self, p: Path) -> str | None:

@@ -37,6 +37,7 @@ from ..widgets.plan_tree import PlanTree
 from ..widgets.style import RESULT_STYLE
 from .apply import ConfirmApplyScreen, backed_up
 from .main import applied_note, run_only_note
+from agentdeck.core.wording import count_of
 
 STEPS = (("detect", "Detect"), ("profile", "Profile"), ("targets", "Targets"),
          ("options", "Options"), ("review", "Review"), ("apply", "Apply"), ("doctor", "Doctor"))
@@ -431,7 +432,7 @@ class OnboardingScreen(Screen[str]):
             t.append("\nNothing to apply: this home already matches the profile.", style="dim")
         und = plan.undecided_conflicts()
         if und:
-            t.append(f"\n{len(und)} conflict(s): choose keep mine (k) or take profile's (t) "
+            t.append(f"\n{count_of(len(und), 'conflict')}: choose keep mine (k) or take profile's (t) "
                      "before applying.", style="bold red3")
         for target, why in plan.errors.items():
             t.append(f"\n✗ {target}: its plan failed: ", style="bold red3")
@@ -451,7 +452,7 @@ class OnboardingScreen(Screen[str]):
         if r is None:
             t.append("Not applied.", style="bold")
         else:
-            t.append(f"Applied: {len(r.written)} file(s) written, {len(r.removed)} removed.",
+            t.append(f"Applied: {count_of(len(r.written), 'file')} written, {len(r.removed)} removed.",
                      style="bold #2f9e44")
             if backed_up(host, r):
                 t.append(f"\nBackups of what was replaced: {host.display(r.backup_dir)}")

@@ -22,6 +22,7 @@ from agentdeck.core.views import hooks as hooks_view
 
 from ..session import DECISION_LABEL, home_relative, key_title, show_value, symbol
 from .style import MARK_STYLE, no_plan
+from agentdeck.core.wording import count_of
 
 
 def _hook_items(plan: Plan, target: str) -> list[PlanItem]:
@@ -250,7 +251,7 @@ class HooksPane(VerticalScroll):
                 text.append("Trusting agentdeck's hooks is part of this plan ", style="bold")
                 text.append("(their trusted_hash is written on apply).", style="dim")
             else:
-                text.append(f"{len(untrusted)} hook(s) will not run until trusted. ",
+                text.append(f"{count_of(len(untrusted), 'hook')} will not run until trusted. ",
                             style="bold dark_orange3" if untrusted else "")
                 text.append(trust_text(target), style="dim")
             self.query_one("#hooks-trust-text", Static).update(text)

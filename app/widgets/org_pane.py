@@ -16,6 +16,7 @@ from agentdeck.core.host import Host
 from agentdeck.core.views.org import OrgView
 
 from .style import RESULT_STYLE
+from agentdeck.core.wording import count_of, noun_for
 
 DECISION_STYLE = {"deny": "bold red3", "ask": "bold dark_orange3", "allow": "#2f9e44"}
 KIND_WORDS = {"file": "a drop-in of agentdeck's own",
@@ -98,10 +99,10 @@ def org_render(host: Host, view: OrgView | None) -> Group | Text:
     head.append("Org layer installed", style="bold")
     head.append(" · ")
     head.append("ownership ok" if view.ownership_ok else
-                f"{len(view.ownership)} path(s) fail the ownership check",
+                f"{count_of(len(view.ownership), 'path')} {noun_for(len(view.ownership), 'fails', 'fail')} the ownership check",
                 style=good if view.ownership_ok else bad)
     head.append(" · ")
-    head.append(f"{len(view.rules)} rule(s)" if view.policy_found else "no compiled policy",
+    head.append(f"{count_of(len(view.rules), 'rule')}" if view.policy_found else "no compiled policy",
                 style=good if view.policy_found else bad)
     if view.result != "ok":
         head.append(" · ")
@@ -123,7 +124,7 @@ def org_render(host: Host, view: OrgView | None) -> Group | Text:
     h.append(f"\nverified with {view.title} {view.verified}", style="dim")
     g.add_row("hook", h)
     if view.policy_found:
-        p = Text(f"{len(view.rules)} rule(s), {view.denies} deny")
+        p = Text(f"{count_of(len(view.rules), 'rule')}, {view.denies} deny")
         p.append(f"\n{view.policy_file}", style="dim")
         g.add_row("policy", Group(p, _rules(view)) if view.rules else p)
     else:
@@ -168,7 +169,7 @@ def _enforces(view: OrgView) -> str:
         return (f"Enforces no hook: the file does not run agentdeck's org hook, so {view.title} "
                 "decides tool calls without the org policy.")
     what = (f"the org hook decides each tool call ({view.hook_event}) with the compiled policy "
-            f"({view.denies} deny rule(s))" if view.policy_found else
+            f"({count_of(view.denies, 'deny rule')})" if view.policy_found else
             "the org hook denies every tool call (it has no compiled policy to decide with)")
     keys = [k.name for k in view.keys if k.set]
     return (f"For every user of this machine, whatever their own settings: {what}"

@@ -19,6 +19,7 @@ from ..targets.layers import switches
 from ..targets.output import hooks_of
 from .context import TARGETS, Ctx
 from .registry import Out, register
+from ..wording import count_of, noun_for
 
 # ---- installed version ---------------------------------------------------------------------------
 
@@ -80,21 +81,21 @@ def _plan(target: str):
         conflicts = [i for i in items if i.cls == "conflict"]
         foreign = [i for i in items if i.cls == "foreign"]
         if pending and not installed:
-            out.info(f"profile {ctx.profile} is not installed for {target}: {len(pending)} "
-                     f"item(s) to add ({_labels(pending)})",
+            out.info(f"profile {ctx.profile} is not installed for {target}: "
+                     f"{count_of(len(pending), 'item')} to add ({_labels(pending)})",
                      fix="review with `agentdeck plan`, then `agentdeck apply`")
         elif pending:
-            out.warning(f"{len(pending)} change(s) pending: the files differ from what profile "
+            out.warning(f"{count_of(len(pending), 'change')} pending: the files differ from what profile "
                         f"{ctx.profile} wants ({_labels(pending)})",
                         fix="review with `agentdeck plan`, then `agentdeck apply`")
         if conflicts:
-            out.warning(f"{len(conflicts)} conflict(s): changed by you and wanted differently by "
+            out.warning(f"{count_of(len(conflicts), 'conflict')}: changed by you and wanted differently by "
                         f"the profile ({_labels(conflicts)}); yours is kept until you decide",
                         fix="decide each with `agentdeck apply --keep ID` (yours stays) or "
                             "`--take ID` (the profile's wins); `agentdeck plan --verbose` lists "
                             "the ids")
         if foreign:
-            out.info(f"{len(foreign)} item(s) exist and were not written by agentdeck; kept as "
+            out.info(f"{count_of(len(foreign), 'item')} {noun_for(len(foreign), 'exists and was', 'exist and were')} not written by agentdeck; kept as "
                      f"they are ({_labels(foreign)})",
                      fix="`agentdeck apply --take <id>` to let the profile's value win")
         if not (pending or conflicts or foreign):
@@ -183,7 +184,7 @@ def _manifest(target: str):
             elif afp != e.fingerprint:
                 (restored if writes else changed).append(label)
         if restored:
-            out.info(f"{len(restored)} item(s) changed or deleted since agentdeck wrote them "
+            out.info(f"{count_of(len(restored), 'item')} changed or deleted since agentdeck wrote them "
                      f"({_short(restored)}); the plan writes them back (agentdeck's own)",
                      fix="`agentdeck plan` shows each; `agentdeck apply` writes them back",
                      path=path)
@@ -192,16 +193,16 @@ def _manifest(target: str):
                         f"{getattr(ue, 'msg', ue)}", path=getattr(ue, "path", None) or e.path,
                         line=getattr(ue, "line", None))
         if changed:
-            out.info(f"{len(changed)} item(s) changed on disk since agentdeck wrote them "
+            out.info(f"{count_of(len(changed), 'item')} changed on disk since agentdeck wrote them "
                      f"({_short(changed)}); kept as you left them",
                      fix="`agentdeck plan` shows each; `agentdeck apply --take <id>` restores one",
                      path=path)
         if deleted:
-            out.info(f"{len(deleted)} item(s) deleted since agentdeck wrote them "
+            out.info(f"{count_of(len(deleted), 'item')} deleted since agentdeck wrote them "
                      f"({_short(deleted)}); not re-added",
                      fix="`agentdeck apply --take <id>` writes one again", path=path)
         if not (changed or restored or deleted or unreadable):
-            out.ok(f"all {len(man.entries)} recorded item(s) are on disk as agentdeck wrote them",
+            out.ok(f"all {count_of(len(man.entries), 'recorded item')} on disk as agentdeck wrote them",
                    path=path)
     return fn
 
@@ -240,7 +241,7 @@ def _tools(target: str):
                  "records this one)" if installed and version != installed else "")
         unknown = vocabulary.unknown(vocabulary.vocabulary([mod]), rec["tools"])
         if unknown:
-            out.warning(f"{binary} {version} offered its model {len(unknown)} tool(s) agentdeck "
+            out.warning(f"{binary} {version} offered its model {count_of(len(unknown), 'tool')} agentdeck "
                         f"does not know: {_short(unknown, 12)} (drill of {when}){stale}; an "
                         "unknown tool is judged strictly only when it is given a command or a "
                         "path, so a rule may not see what it does",

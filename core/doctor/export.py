@@ -17,6 +17,7 @@ from ..host import Host
 from ..secrets import redact
 from ..targets.registry import TARGETS as TARGET_SPECS
 from .findings import RESULTS, SEVERITY, Finding, Result
+from ..wording import count_of
 
 TITLES = {s.name: s.title for s in TARGET_SPECS}
 
@@ -131,7 +132,7 @@ def render(host: Host, findings: list[Finding], verdicts: list, *, profile: str,
     for t in targets:
         mine = [f for f in findings if f.target == t]
         n_ok = sum(1 for f in mine if f.result == "ok")
-        parts.append(f"<details><summary>{escape(TITLES.get(t, t))}: {len(mine)} check(s), "
+        parts.append(f"<details><summary>{escape(TITLES.get(t, t))}: {count_of(len(mine), 'check')}, "
                      f"{n_ok} ok</summary>"
                      + _table(("result", "check", "message"), _finding_rows(host, mine))
                      + "</details>")

@@ -21,6 +21,7 @@ from ..targets.parts.org import live_check, undone
 from .context import Ctx
 from .findings import Finding
 from .registry import Check, Out
+from ..wording import count_of
 
 
 def _prefix(ctx: Ctx) -> Path:
@@ -59,7 +60,7 @@ def _layer(target: str):
                     + "; ".join(f"{k}: {v}" for k, v in facts.undone_by.items()))
         if not out.findings:
             out.ok(f"org layer installed: {facts.path} runs agentdeck's org hook (verified for "
-                   f"{target} {facts.verified}), enforcing {len(lay.rules)} rule(s) from "
+                   f"{target} {facts.verified}), enforcing {count_of(len(lay.rules), 'rule')} from "
                    f"{F.LIB_DIR}/policy/{target}.json; every file on its path is root's and "
                    f"writable by no one else{undo}", path=lay.file)
     return fn

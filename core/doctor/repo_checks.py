@@ -34,6 +34,7 @@ from ..targets.parts.repo import HookCommand, line_of
 from ..targets.repo import HANDLER_PROGRAM, handler_missing_here, repo_root, with_repo
 from . import report
 from .findings import Finding
+from ..wording import count_of
 
 T = "repo"
 
@@ -97,7 +98,7 @@ def _plan(host: Host, root: Path, profile: str, out: _Out) -> Any:
     kept = [i for i in plan.items if i.cls in KEPT_CLASSES]
     if pending:
         out.add("warning", "repo.plan",
-                f"{len(pending)} change(s) pending: "
+                f"{count_of(len(pending), 'change')} pending: "
                 + ", ".join(f"{i.cls} {i.label}" for i in pending[:4]),
                 fix=f"review with `agentdeck plan --repo {root}`, then `agentdeck apply --repo "
                     f"{root}` and commit the files")

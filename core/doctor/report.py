@@ -15,6 +15,7 @@ from typing import Any
 from ..targets.registry import TARGETS as TARGET_SPECS
 from ..host import Host
 from .findings import RESULTS, SEVERITY, Finding
+from ..wording import count_of
 
 TITLES = {s.name: s.title for s in TARGET_SPECS}     # the registry's
 ORDER = ("error", "warning", "info", "ok", "skipped")
@@ -84,7 +85,7 @@ def render_text(findings: list[Finding], *, profile: str, live: bool, verbose: b
         if not verbose:
             ok = sum(1 for f in findings if f.result == "ok")
             lines.append("")
-            lines.append(f"{ok} check(s) ok, not shown: --verbose shows every check by CLI.")
+            lines.append(f"{count_of(ok, 'check')} ok, not shown: --verbose shows every check by CLI.")
             lines.append(summary_line(findings))
             return "\n".join(lines) + "\n"
     targets: list[str] = []

@@ -25,6 +25,7 @@ from ..targets.output import hooks_of
 from .. import upgrade
 from .context import Ctx
 from .findings import SEVERITY, Finding, Result
+from ..wording import count_of
 
 MARKS = {"ok": "✓", "warning": "!", "error": "✗", "absent": "-"}
 
@@ -139,9 +140,9 @@ def _plan_facts(plan, target: str, v: Verdict) -> list[str]:
         on = sum(1 for s in servers if s.enabled_now)
         out.append(f"MCP {on} on, {len(servers) - on} off")
     c = plan.counts(target)
-    edits = [f"{c['kept']} hand-edit(s) kept" if c["kept"] else "",
-             f"{c['changes']} change(s) pending" if c["changes"] else "",
-             f"{c['conflict']} conflict(s)" if c["conflict"] else ""]
+    edits = [f"{count_of(c['kept'], 'hand-edit')} kept" if c["kept"] else "",
+             f"{count_of(c['changes'], 'change')} pending" if c["changes"] else "",
+             f"{count_of(c['conflict'], 'conflict')}" if c["conflict"] else ""]
     out.append(", ".join(e for e in edits if e) or "in sync")
     return out
 

@@ -6,6 +6,7 @@ from ..doctor.findings import Finding
 from ..host import Host
 from .ready import HOOKS_NOT_REGISTERED, NO_HOOKS, NOT_INSTALLED
 from .report import DrillReport, TargetReport
+from ..wording import noun_for
 
 
 def target_finding(r: TargetReport) -> Finding:
@@ -20,7 +21,7 @@ def target_finding(r: TargetReport) -> Finding:
         fired = sum(1 for e in r.events if e.fired)
         slow = max((e.latency_ms for e in r.events if e.latency_ms is not None), default=None)
         held = [x["id"] for x in r.rules if x.get("status") == "held"]
-        rules = (f"; the profile's rule(s) {', '.join(held)} held against their example and a "
+        rules = (f"; the profile's {noun_for(len(held), 'rule')} {', '.join(held)} held against their example and a "
                  "rewritten form" if held else "")
         return Finding(r.target, "ok", check,
                        f"drill: a real offline turn fired {fired} of agentdeck's "

@@ -21,6 +21,7 @@ from ..host import Host
 from ..targets.output import HookEventInfo, hooks_of
 from .operator_rule import NONE, Trials
 from .receipts import Tally, command_of, tally
+from ..wording import count_of, noun_for
 
 
 @dataclass
@@ -397,7 +398,7 @@ def summary_line(rep: DrillReport) -> str:
     """The drill's last line: how many CLIs are ok, which were skipped, what to do next."""
     n_ok = sum(1 for t in rep.targets.values() if t.ok)
     skipped = [t.target for t in rep.targets.values() if t.status == "skipped"]
-    line = f"Drill: {n_ok} of {len(rep.targets)} CLI(s) ok"
+    line = f"Drill: {n_ok} of {count_of(len(rep.targets), 'CLI')} ok"
     if skipped:
         line += f"; skipped (not ok): {', '.join(skipped)}"
     if rep.ok:
@@ -407,7 +408,7 @@ def summary_line(rep: DrillReport) -> str:
         return line + ". Fix what is marked ✗ or problem:, then run it again."
     ready = [t.target for t in rep.targets.values() if t.ok]
     if ready:
-        return line + (f". To drill only the ready one(s): `agentdeck drill --target "
+        return line + (f". To drill only the ready {noun_for(len(ready), 'one')}: `agentdeck drill --target "
                        f"{','.join(ready)}`.")
     return line + ". Nothing was drilled."
 

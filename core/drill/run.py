@@ -32,6 +32,7 @@ from ..host import Host, HostError
 from ..policy import offered, vocabulary
 from ..targets import dialects
 from . import forms, operator_rule, ready, receipts, record, report, runners, scratch
+from ..wording import count_of
 
 HARMLESS_FILE = "drill-harmless.txt"
 CANARY_FILE = "drill-canary.txt"
@@ -236,7 +237,7 @@ def _offered(host: Host, rep: report.TargetReport, target: str, version: str | N
     mod = dialects.module(target)
     unknown = vocabulary.unknown(vocabulary.vocabulary([mod]), names) if mod is not None else []
     if unknown:
-        rep.notes.append(f"{target} offered {len(unknown)} tool(s) agentdeck's vocabulary does "
+        rep.notes.append(f"{target} offered {count_of(len(unknown), 'tool')} agentdeck's vocabulary does "
                          f"not know: {', '.join(unknown[:12])}"
                          + (f" and {len(unknown) - 12} more" if len(unknown) > 12 else ""))
 

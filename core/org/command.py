@@ -17,6 +17,7 @@ from ..errors import UserError
 from ..names import check_name
 from ..plan import KEPT_CLASSES, Decision
 from ..targets import registry
+from ..wording import count_of
 
 
 def not_root() -> str:
@@ -164,10 +165,10 @@ def _status(args, host, scope, profile) -> int:
         state = ", ".join(s for s in (
             f"not in effect: {kept} is kept as yours (the org hook is not in it; --take {kept} "
             "installs the layer)" if kept else "",
-            f"{c['changes']} change(s) pending" if c["changes"] and installed else "",
+            f"{count_of(c['changes'], 'change')} pending" if c["changes"] and installed else "",
             "not installed" if not installed else "",
-            f"{c['kept']} hand-edit(s)" if c["kept"] else "",
-            f"{c['conflict']} conflict(s)" if c["conflict"] else "") if s) or "in sync"
+            f"{count_of(c['kept'], 'hand-edit')}" if c["kept"] else "",
+            f"{count_of(c['conflict'], 'conflict')}" if c["conflict"] else "") if s) or "in sync"
         facts = registry.part(t, "org").FACTS
         rows.append({"target": t, "state": state, "installed": installed,
                      # what a user can still do that switches its hook off (observed)

@@ -33,6 +33,7 @@ from ..facts import org as F
 from ..host import Host, HostError
 from ..targets import registry
 from . import handler
+from ..wording import count_of
 
 HARMLESS = "org-drill-harmless.txt"
 CANARY_FILE = "org-drill-canary.txt"
@@ -293,8 +294,8 @@ def render(reps: list[OrgDrillReport], how: str) -> str:
                 f"{p} {'refused' if ok else 'WRITTEN'}" for p, ok in r.edits.items()))
         if r.status == "ok":
             held = ["the canary"] + ([f"rule {r.rule}"] if r.rule_held else [])
-            lines.append(f"  the org deny held: {', '.join(held)} ({r.org_denies} org deny "
-                         "line(s) in the user's audit log); the harmless command ran")
+            lines.append(f"  the org deny held: {', '.join(held)} ({count_of(r.org_denies, 'org deny line')} "
+                         "in the user's audit log); the harmless command ran")
         for p in r.problems:
             lines.append(f"  problem: {p}")
     return "\n".join(lines)

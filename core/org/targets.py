@@ -21,6 +21,7 @@ from ..targets import registry
 from ..targets.base import DEFAULT_OPTIONS, RunOptions, Target
 from ..targets.parts.org import LayerRequest, extra_items, layer_notes
 from . import handler, ownership
+from ..wording import count_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..disk import DiskView
@@ -85,7 +86,7 @@ class OrgTarget(Target):
         n = len(pol["rules"]) + len(pol.get("paths") or [])
         return Desired(self.name, self._lib() / "policy" / f"{self.name}.json", "file", text,
                        mode=MODE, label="org compiled policy", group="hooks",
-                       reason=f"the profile's [policy] ({n} rule(s)) as the org handler reads "
+                       reason=f"the profile's [policy] ({count_of(n, 'rule')}) as the org handler reads "
                               "it; root-owned, so the user cannot relax it")
 
     def request(self, profile) -> LayerRequest:

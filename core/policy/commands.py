@@ -8,6 +8,7 @@ import sys
 from agentdeck.core import engine, profiles
 
 from ..targets.registry import BUILTIN
+from ..wording import count_of, noun_for
 
 
 def add_parsers(sub, common) -> None:
@@ -59,7 +60,7 @@ def cmd_activity(args, make_host) -> int:
     if not args.follow:
         recs = activity.read(host, flt)
         emit(recs, header=True)
-        drills = (f"{flt.hidden_drills} decision(s) of `agentdeck drill` turns not shown: "
+        drills = (f"{count_of(flt.hidden_drills, 'decision')} of `agentdeck drill` turns not shown: "
                   "--drills shows them")
         if not recs and not args.json:
             where = host.display(activity.audit_path(host))
@@ -162,14 +163,14 @@ def cmd_policy(args, make_host) -> int:
             print(f"note      {n}")
         regex = [r["id"] for r in pol["rules"] if r.get("match") and r.get("tool") in ("shell", "any")]
         if regex:
-            print(f"note      rule(s) {', '.join(regex)}: a regex on the raw command line is "
+            print(f"note      {noun_for(len(regex), 'rule')} {', '.join(regex)}: a regex on the raw command line is "
                   "evadable (quoting, variables, other spellings); command/args rules and "
                   "[[policy.paths]] are matched on what the line runs")
-        print(f"policy test: profile {name}, {len(pol['rules']) + len(pol['paths'])} rule(s), "
-              f"{res.checked} case(s) checked, {len(res.mismatches)} mismatch(es)")
-        print(f"evasion corpus: {sum(counts.values())} case(s) in {len(counts)} classes "
-              f"({', '.join(f'{k} {v}' for k, v in counts.items())}), {corpus.checked} "
-              f"payload(s) in every dialect, {len(corpus.mismatches)} mismatch(es)")
+        print(f"policy test: profile {name}, {count_of(len(pol['rules']) + len(pol['paths']), 'rule')}, "
+              f"{count_of(res.checked, 'case')} checked, {count_of(len(res.mismatches), 'mismatch', 'mismatches')}")
+        print(f"evasion corpus: {count_of(sum(counts.values()), 'case')} in {len(counts)} classes "
+              f"({', '.join(f'{k} {v}' for k, v in counts.items())}), "
+              f"{count_of(corpus.checked, 'payload')} in every dialect, {count_of(len(corpus.mismatches), 'mismatch', 'mismatches')}")
     return 0 if res.ok and corpus.ok else 1
 
 

@@ -40,6 +40,7 @@ from ..host import HostError
 from ..targets.dialects import policy_path  # noqa: F401
 from .asks import ask_notices
 from .programs import OWN_GUARD_COMMANDS
+from ..wording import count_of
 
 
 FORMAT = 2
@@ -328,10 +329,10 @@ def desired_item(profile, host, target: str, root=None):
     if target == "repo":
         path, mode = Path(root) / REPO_PATH, 0o644
         why = ("the profile's [policy] for the repository's hooks (committed beside the wrapper: "
-               f"Copilot CLI, VS Code and the cloud agent enforce it); {n} rule(s)")
+               f"Copilot CLI, VS Code and the cloud agent enforce it); {count_of(n, 'rule')}")
     else:
         path, mode = Path(host.state_dir) / "policy" / f"{target}.json", 0o600
-        why = f"the profile's [policy] as agentdeck's hook handler reads it; {n} rule(s)"
+        why = f"the profile's [policy] as agentdeck's hook handler reads it; {count_of(n, 'rule')}"
     return Desired(target, path, "file", text, mode=mode, label="compiled policy",
                    group="hooks", reason=why)
 

@@ -31,6 +31,7 @@ from ..model import Profile
 from . import wrapper as wrapper_mod
 from .hook_events import disable_all_effect, wanted_events
 from .output import HookEventInfo, HookSourceInfo, HooksInfo, SkippedHookEvent
+from ..wording import count_of, noun_for
 
 WRAPPER_NAME = "agentdeck-hook.sh"
 
@@ -126,7 +127,7 @@ def plan_settings_hooks(target: str, title: str, facts, profile: Profile, view: 
         others = theirs.get(ev, 0)
         reason = f"calls the wrapper for {ev} (timeout {profile.hooks.timeout} s)"
         if others:
-            reason += f"; next to your {others} group(s) in that event, which stay as they are"
+            reason += f"; next to your {count_of(others, 'group')} in that event, {noun_for(others, 'which stays as it is', 'which stay as they are')}"
         st.add(Desired(target, settings_path, "key", group, key=("hooks", ev), fmt=fmt,
                        member=marker, label=f"hook {ev}", group="hooks", reason=reason))
         h = group["hooks"][0]

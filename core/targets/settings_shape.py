@@ -64,7 +64,7 @@ def translate_mcp(name: str, srv: McpServer, title: str,
     hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in SCANNED_FIELDS if f in out
             for h in scan_value(out[f], f)]
     if hits:
-        warnings.append(f"MCP server {name}: literal credential(s) in the profile "
+        warnings.append(f"MCP server {name}: literal credentials in the profile "
                         f"({'; '.join(hits)}); settings.json is written 0600 -- prefer "
                         f"{expands}")
     return out, warnings, hits

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable
+from ..wording import count_of
 
 _RULE_PROBLEM = ("the deny of rule ",)      # core.drill.report's problems about a rule
 
@@ -50,7 +51,7 @@ def rows(rep: Any, show: Callable[[str], str] = str) -> list[DrillRow]:
             note = ("held: " + ", ".join(f["label"] for f in forms) + " denied by it"
                     if r.get("status") == "held" else f"{r.get('status')}: {r.get('why')}")
             out.append(DrillRow(t.target, mark, f"rule {r.get('id')}",
-                                f"{len(forms)} form(s)" if forms else "", "", note))
+                                f"{count_of(len(forms), 'form')}" if forms else "", "", note))
         for p in t.problems:
             if not any(p.startswith(f"{e.event}: ") for e in t.events) and "deny" not in p:
                 out.append(DrillRow(t.target, "✗", "", "", "", show(p)))

@@ -264,19 +264,19 @@ async def test_run_drill_shows_progress_per_cli_and_the_receipts(demo_host, make
         assert seen and seen[0] == demo_targets
         head = static_text(screen, "#drill-head")
         n = len(demo_targets)                   # the fake fails Codex and Claude, passes the rest
-        assert f"Drill drill-x: {n - 2} of {n} CLI(s) ok" in head
+        assert f"Drill drill-x: {n - 2} of {n} CLIs ok" in head
         table = screen.query_one("#drill-table", DataTable)
         rows = [[plain(c).strip() for c in table.get_row_at(i)] for i in range(table.row_count)]
         assert ["copilot", "✓", "PreToolUse", "2", "90 ms / 30 s", ""] in rows
         assert any(r[0] == "codex" and r[1] == "✗" and r[2] == "deny (canary)" for r in rows)
         # each rule of the profile: held, not held (a rule's failure is not the canary's)
-        assert ["copilot", "✓", "rule keys", "2 form(s)", "",
+        assert ["copilot", "✓", "rule keys", "2 forms", "",
                 "held: example read, glob denied by it"] in rows
         assert ["copilot", "-", "rule agentdeck-self", "", "",
                 "not tried: built-in rule, no deny example"] in rows
         assert ["claude", "✓", "deny (canary)", "denied", "",
                 "held: the canary's file is absent"] in rows
-        assert ["claude", "✗", "rule keys", "2 form(s)", "",
+        assert ["claude", "✗", "rule keys", "2 forms", "",
                 "not held: glob ran (its marker file exists)"] in rows
         assert "drill: copilot ok" in static_text(screen, "#doctor-progress-text")
         checks = {(f.target, f.check, f.result) for f in screen.findings}
@@ -303,7 +303,7 @@ async def test_run_drill_on_a_home_without_agentdeck_says_so_without_a_turn(demo
         await settle(pilot)
         assert screen.drill_report is not None and started == []
         head = static_text(screen, "#drill-head")
-        assert (f"0 of {len(names)} CLI(s) ok · skipped (not ok): {', '.join(names)} · no turn "
+        assert (f"0 of {len(names)} CLIs ok · skipped (not ok): {', '.join(names)} · no turn "
                 "was run") in head
         table = screen.query_one("#drill-table", DataTable)
         rows = [[plain(c).strip() for c in table.get_row_at(i)] for i in range(table.row_count)]

@@ -256,7 +256,7 @@ async def test_take_the_profiles_value_for_a_hand_edit_and_apply_writes_it(hand_
         await pilot.press("y")
         await settle(pilot)
         result = static_text(app.screen, "#apply-result")
-        assert "Applied: 2 file(s) written" in result          # the file and the manifest
+        assert "Applied: 2 files written" in result          # the file and the manifest
         assert "Backups of what was replaced: ~/.local/state/agentdeck/backups/" in result
         await pilot.press("escape")
         await settle(pilot)
@@ -374,7 +374,7 @@ async def test_applying_with_a_skipped_change_says_it_is_left(empty_host, make_a
         await pilot.press("y")
         await settle(pilot)
         result = flat(static_text(app.screen, "#apply-result"))
-        assert "The plan is now empty except for the 1 item(s) you skipped." in result, result
+        assert "The plan is now empty except for the 1 item you skipped." in result, result
 
 
 def _mcp_row(screen, name: str) -> McpRow:

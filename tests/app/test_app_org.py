@@ -48,7 +48,7 @@ async def test_each_cli_s_installed_layer_is_shown_and_nothing_is_written(
             text = await open_org(pilot, t)
             assert "Org layer installed · ownership ok" in text, text
             assert F.ORG[t].path in text and f"read under the root prefix {applied}" in text
-            assert f"{len(view.rules)} rule(s), {view.denies} deny" in text
+            assert f"{len(view.rules)} rules, {view.denies} deny" in text
             assert f"{F.LIB_DIR}/policy/{t}.json" in text
             for r in view.rules:
                 assert r.id in text
@@ -76,7 +76,7 @@ async def test_a_file_that_fails_the_ownership_check_is_named(demo_host, make_ap
     app = make_app(at(demo_host, applied))
     async with app.run_test(size=(120, 40)) as pilot:
         text = await open_org(pilot, t)
-        assert "1 path(s) fail the ownership check" in text and "doctor: error" in text
+        assert "1 path fails the ownership check" in text and "doctor: error" in text
         assert f"✗ {folder}: a parent directory is group- or world-writable (mode 0777)" in \
             " ".join(text.split()), text
         assert "the user could change what the layer enforces" in text
@@ -92,7 +92,7 @@ async def test_a_path_that_fails_says_what_to_do_next(demo_host, make_app, appli
     app = make_app(at(demo_host, applied))
     async with app.run_test(size=(120, 40)) as pilot:
         text = " ".join((await open_org(pilot, t)).split())
-        assert "Org layer installed · 2 path(s) fail the ownership check" in text, text
+        assert "Org layer installed · 2 paths fail the ownership check" in text, text
         assert f"✗ {pol}: the file is owned by uid 65534, not root" in text
         assert ("Next: as root, make each path marked ✗ root's and writable by no one else "
                 "(chown root:root, chmod go-w; a real folder, not a symlink), then sudo "

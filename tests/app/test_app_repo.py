@@ -84,7 +84,7 @@ async def test_apply_and_remove_through_the_confirmation(demo_host, make_app, re
         await pilot.press("y")
         await settle(pilot)
         result = flat(static_text(app.screen, "#apply-result"))
-        assert "Applied: 4 file(s) written" in result and "The plan is now empty." in result
+        assert "Applied: 4 files written" in result and "The plan is now empty." in result
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is screen

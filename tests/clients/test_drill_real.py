@@ -358,4 +358,4 @@ def test_only_the_installed_target_runs_a_turn(scratch_env, need, monkeypatch, c
     assert rc == 0, capsys.readouterr().out
     rc = cli.main(["drill", "--home", str(host.home)])
     out = capsys.readouterr().out
-    assert rc == 1 and "To drill only the ready one(s): `agentdeck drill --target claude`" in out
+    assert rc == 1 and "To drill only the ready one: `agentdeck drill --target claude`" in out

@@ -127,4 +127,4 @@ def test_codex_take_over_plain_apply_names_the_fix_and_the_fix_makes_codex_run_a
     assert set(ours) == set(planned) and entry["warnings"] == []
     assert {h["trustStatus"] for h in ours.values()} == {"trusted"}
     assert cli.main(["status", "--home", home, "--target", "codex"]) == 0
-    assert capsys.readouterr().out.split() == ["codex", "1", "hand-edit(s)"]   # the persona kept
+    assert capsys.readouterr().out.split() == ["codex", "1", "hand-edit"]   # the persona kept

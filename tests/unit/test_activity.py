@@ -161,7 +161,7 @@ def test_drill_rows_are_marked_and_hidden_unless_asked_for(host, log, capsys):
     assert cli.main(["activity", "--home", str(host.home)]) == 0
     out = capsys.readouterr().out
     assert "no-force-push" in out and "drill-canary" not in out
-    assert "2 decision(s) of `agentdeck drill` turns not shown: --drills shows them" in out
+    assert "2 decisions of `agentdeck drill` turns not shown: --drills shows them" in out
     assert cli.main(["activity", "--home", str(host.home), "--drills"]) == 0
     lines = capsys.readouterr().out.splitlines()
     canary = next(ln for ln in lines if "drill-canary" in ln)

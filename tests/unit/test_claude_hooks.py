@@ -52,7 +52,7 @@ def test_first_install_adds_our_group_after_theirs(host, settings):
     # the 12 default events, and PreSkillShellCommand beside PreToolUse (a skill's `!command`)
     assert len(items) == 13 and {i.cls for i in items} == {"create"}
     pre = next(i for i in items if i.label == "hook PreToolUse")
-    assert "next to your 1 group(s)" in pre.reason
+    assert "next to your 1 group" in pre.reason
     assert any("your own hooks" in n.message for n in plan.notices["claude"])
     assert plan.output["claude"].hooks.other_sources[0].events == ("FileChanged", "PreToolUse", "Stop",)
     engine.apply_plan(host, plan)

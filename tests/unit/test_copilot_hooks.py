@@ -129,7 +129,7 @@ def test_changing_a_disabled_action_warns_that_it_re_enables(host, monkeypatch):
     plan = engine.build_plan(host, "default", ["copilot"])
     (it,) = [i for i in plan.items if i.label.startswith("hooks (")]
     assert it.cls == "update"
-    assert "and so the disable key, of 12 hook(s)" in it.reason
+    assert "and so the disable key, of 12 hooks" in it.reason
     assert it.warnings == ["this change re-enables the hook you disabled (sessionStart): its "
                            "registered action changes, so its disable key in settings.json "
                            "disabledHooks no longer matches"]

@@ -215,7 +215,7 @@ CASES: list[Case] = [
          "https"),
     Case("copilot.hooks.disable-all", "error",
          {".copilot/settings.json": '{"disableAllHooks": true}', ".copilot/hooks/a.json": COPILOT_HOOK},
-         "still runs the 1 user hook(s)"),
+         "still runs the 1 user hook"),
     Case("copilot.hooks.disable-all", "warning", {".copilot/settings.json": '{"disableAllHooks": true}'},
          "does not switch user hooks off"),
     Case("copilot.hooks.inline-and-files", "warning",
@@ -619,7 +619,7 @@ CASES += _layer_cases()
 def _removed_cases() -> list[Case]:
     """<target>.hooks.removed: after an install, agentdeck's hooks taken out of the CLI's
     hooks file (its entries from a shared settings file, or its own hooks file deleted)."""
-    return [Case(f"{s.name}.hooks.removed", "error", contains="were removed from",
+    return [Case(f"{s.name}.hooks.removed", "error", contains="removed from",
                  installed=True, wipe_hooks=True, targets=(s.name,))
             for s in registry.TARGETS if s.guarded]
 

@@ -236,7 +236,7 @@ def test_report_rule_held(ghost):
         ["glob", "cat", "~/.ssh/id_r*", ">", "drill-rule-2.txt", "->", "deny", "by", "keys"]]
     assert "- agentdeck-self: not tried: built-in rule, no deny example" in text
     f = findings.target_finding(rep)            # doctor --live says which rules held
-    assert f.result == "ok" and "rule(s) keys held against their example and a rewritten" \
+    assert f.result == "ok" and "rule keys held against their example and a rewritten" \
         in f.message
 
 

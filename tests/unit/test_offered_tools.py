@@ -100,7 +100,7 @@ def test_the_doctor_lists_the_unknown_tools_of_the_record(tmp_path, target):
     offered.record(host, target, "9.9.9", [*_known(target), "BrandNewTool9", "OtherNew"], "d")
     [row] = _rows(host, target)
     assert row.result == "warning"
-    assert "2 tool(s) agentdeck does not know: BrandNewTool9, OtherNew" in row.message
+    assert "2 tools agentdeck does not know: BrandNewTool9, OtherNew" in row.message
     assert str(tmp_path) not in row.message
     offered.path(host).write_text("[]")
     [row] = _rows(host, target)

@@ -277,7 +277,7 @@ def test_the_doctor_shows_the_org_layer_and_its_ownership(home, root, capsys):
     assert org("apply", "--yes", home=home, root=root) == 0
     rows = {f.target: f for f in findings(Ctx(host=host))}
     assert set(rows) == set(F.names())
-    assert all(f.result == "ok" and "enforcing 3 rule(s)" in f.message for f in rows.values())
+    assert all(f.result == "ok" and "enforcing 3 rules" in f.message for f in rows.values())
     os.chmod(root / "etc/claude-code/managed-settings.d", 0o777)
     bad = [f for f in findings(Ctx(host=host)) if f.result == "error"]
     assert [f.target for f in bad] == ["claude"]

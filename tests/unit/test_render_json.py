@@ -74,7 +74,7 @@ def test_text_lists_the_json_items_with_the_json_counts(ghost):
         for t in doc["targets"]:
             n = s["by_target"][t]["to_review"]
             idle = s["by_target"][t]["hooks_inert"] or "in sync"
-            assert (f"({n} item(s) to review)" if n else f"({idle})") in text, (name, t)
+            assert (f"({n} item{'' if n == 1 else 's'} to review)" if n else f"({idle})") in text, (name, t)
         # the plan object counts what its JSON form counts
         assert {k: plan.counts()[k] for k in ("add", "change", "remove")} == {
             k: s[k] for k in ("add", "change", "remove")}

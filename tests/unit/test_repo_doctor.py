@@ -2,6 +2,7 @@
 (agentdeck.core.doctor.repo_checks.repo_findings). Static: no CLI is run; git is asked when present."""
 from __future__ import annotations
 
+import re
 import json
 import os
 import shutil
@@ -183,7 +184,7 @@ def test_cloud_setup_finding(ghost, repo):
 def test_pending_plan_and_missing_files(ghost, repo):
     fs = repo_findings(ghost, repo)
     [p] = by_check(fs, "repo.plan")
-    assert p.result == "warning" and "change(s) pending" in p.message
+    assert p.result == "warning" and re.search(r"\d+ changes? pending", p.message)
     [h] = by_check(fs, "repo.hooks.file")
     assert h.result == "warning"
 

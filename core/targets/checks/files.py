@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..parts.doctor import Context, Out
+from ...wording import count_of
 
 
 def persona_markers(ctx: Context, out: Out, path: Path) -> None:
@@ -50,7 +51,7 @@ def skill_links(ctx: Context, out: Out, dirs: list[tuple[Path, str]]) -> None:
                             path=p)
     if not out.findings:
         where = ", ".join(str(ctx.show(d)) for d, _ in dirs)
-        out.ok(f"{found} skill link(s), none dangling ({where})")
+        out.ok(f"{count_of(found, 'skill link')}, none dangling ({where})")
 
 
 def _sharing() -> list[str]:

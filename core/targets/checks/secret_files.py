@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..parts.doctor import Context, Out
+from ...wording import count_of
 
 
 def literal_secrets(ctx: Context, out: Out, sources: list[tuple[Path, Any]]) -> list[Path]:
@@ -21,7 +22,7 @@ def literal_secrets(ctx: Context, out: Out, sources: list[tuple[Path, Any]]) -> 
         holders.append(path)
         desc = "; ".join(f"{h.where or 'text'}: {h.kind} ({h.excerpt})" for h in hits[:4])
         more = f" and {len(hits) - 4} more" if len(hits) > 4 else ""
-        out.warning(f"{len(hits)} literal credential(s) in the file: {desc}{more}",
+        out.warning(f"{count_of(len(hits), 'literal credential')} in the file: {desc}{more}",
                     fix="take it from the environment instead (Codex: bearer_token_env_var / "
                         "env_vars; Copilot/Claude: an env reference where the CLI supports one), "
                         "and rotate it if this file was ever shared",
@@ -50,5 +51,5 @@ def file_modes(ctx: Context, out: Out, holders: list[Path], credential_files: li
                         fix=f"chmod 600 {ctx.show(path)}", path=path)
     if not out.findings:
         n = len(seen)
-        out.ok(f"{n} secret-bearing file(s), none readable by others" if n else
+        out.ok(f"{count_of(n, 'secret-bearing file')}, none readable by others" if n else
                "no secret-bearing files")

@@ -90,6 +90,7 @@ from ..mcp_switches import profile_disabled as profile_disabled_servers
 from ..persona import PERSONA_MARKERS, build_persona
 from . import SPEC
 from .paths import claude_json
+from ...wording import noun_for
 
 T = "claude"
 
@@ -129,7 +130,7 @@ def translate_mcp(name: str, srv: McpServer) -> tuple[dict | None, list[str], li
     hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in SCANNED_FIELDS if f in out
             for h in scan_value(out[f], f)]
     if hits:
-        warnings.append(f"MCP server {name}: literal credential(s) in the profile "
+        warnings.append(f"MCP server {name}: literal credentials in the profile "
                         f"({'; '.join(hits)}); .claude.json is written 0600 -- prefer \"${{VAR}}\" "
                         "(Claude expands it)")
     return out, warnings, hits
@@ -298,8 +299,9 @@ class ClaudeTarget(Target):
                     "session open; agentdeck re-checks the file right before writing and stops if "
                     "it changed")
         if off and CLAUDE.mcp_off_means == "not-registered":
-            st.note(f"MCP server(s) {', '.join(off)} off: not written to {host.display(path)} "
-                    "until you enable them (the app's MCP switch, or mcpAlwaysEnabled); Claude "
+            st.note(f"MCP {noun_for(len(off), 'server')} {', '.join(off)} off: not written to "
+                    f"{host.display(path)} until you enable {noun_for(len(off), 'it', 'them')} "
+                    "(the app's MCP switch, or mcpAlwaysEnabled); Claude "
                     "Code has no user-level setting that keeps a configured server from starting")
         report(st, McpInfo(file=str(path), default_disabled=d.mcpDefaultDisabled,
                            always_enabled=tuple(sorted(always)), servers=tuple(servers)))

@@ -17,6 +17,7 @@ from ..parts.doctor import Context, Out, Problem, check
 from ..parts.doctor import emit as _emit
 from . import SPEC, facts
 from .paths import claude_json
+from ...wording import count_of
 
 T = SPEC.name
 
@@ -79,7 +80,7 @@ def settings_parse(ctx: Context, out: Out) -> None:
         elif data is None:
             out.error(f"the top level of {ld.path.name} must be an object", path=ld.path, line=1)
         else:
-            out.ok(f"{ld.path.name} parses ({len(data)} key(s))", path=ld.path)
+            out.ok(f"{ld.path.name} parses ({count_of(len(data), 'key')})", path=ld.path)
     if not m.settings:
         out.ok("no settings.json (Claude Code's defaults apply)")
 
@@ -124,7 +125,7 @@ def hooks_disable_all(ctx: Context, out: Out) -> None:
             n = len(m.handlers)
             (out.error if n else out.warning)(
                 f"disableAllHooks is true in {ld.path.name}: "
-                + (f"none of the {n} hook(s) (nor the status line) run" if n else
+                + (f"none of the {count_of(n, 'hook')} (nor the status line) run" if n else
                    "any hook you add will not run"),
                 fix="set it to false or remove it", path=ld.path, line=ld.line_of("disableAllHooks"))
 
@@ -275,7 +276,7 @@ def mcp_invalid(ctx: Context, out: Out) -> None:
                       fix="fix the entry (`claude mcp add` writes a valid one)", path=cj.path,
                       line=line)
     if not out.findings:
-        out.ok(f"{len(m.mcp)} user MCP server(s), all valid", path=cj.path)
+        out.ok(f"{count_of(len(m.mcp), 'user MCP server')}, all valid", path=cj.path)
 
 
 # ==== persona, skills, secrets ====================================================================

@@ -363,7 +363,7 @@ class CodexTarget(Target):
                 tools=tool_names(entry.get("enabled_tools")) if isinstance(entry, dict)
                 else None,
                 secret=bool(hits),
-                warnings=(f"MCP server {name} (yours) holds literal credential(s): "
+                warnings=(f"MCP server {name} (yours) holds literal credentials: "
                           f"{'; '.join(hits)}",) if hits else ()))
         report(st, McpInfo(file=str(path), default_disabled=d.mcpDefaultDisabled,
                            always_enabled=tuple(sorted(always)), servers=tuple(servers)))

@@ -16,6 +16,7 @@ from ..checks.values import KIND_TEXT, find_line, suggest, type_ok
 from ..parts.doctor import Context, Out, Problem, check
 from ..parts.doctor import emit as _emit
 from . import SPEC, facts
+from ...wording import count_of, noun_for
 
 T = SPEC.name
 #: the CLI loads the shared ~/.agents/skills (reported under the first selected one that does)
@@ -92,7 +93,8 @@ def _hooks_json(ctx: Context, m: Model) -> None:
     extra = [k for k in ld.data if k not in facts.hooks_json_top_keys]
     if extra:
         m.problems.append(Problem("hooks.parse", "error",
-                                  f"top-level key(s) {', '.join(map(repr, extra))} are not allowed "
+                                  f"top-level {noun_for(len(extra), 'key')} {', '.join(map(repr, extra))} "
+                 f"{'is' if len(extra) == 1 else 'are'} not allowed "
                                   f"(only {' and '.join(facts.hooks_json_top_keys)}); {rejected}",
                                   f"remove {extra[0]!r}" + (" (Copilot's hook files have a version "
                                                             "key; Codex's must not)"
@@ -218,7 +220,7 @@ def config_parse(ctx: Context, out: Out) -> None:
         out.error(f"config.toml does not parse: {ld.error}; Codex cannot load its configuration",
                   fix="fix the TOML at the line shown", path=ld.path, line=ld.line)
     else:
-        out.ok(f"config.toml parses ({len(ld.data)} top-level key(s))", path=ld.path)
+        out.ok(f"config.toml parses ({count_of(len(ld.data), 'top-level key')})", path=ld.path)
 
 
 @check("codex.config.types", ok="known keys have the right types")
@@ -321,7 +323,7 @@ def hooks_parse(ctx: Context, out: Out) -> None:
     m = model(ctx)
     _emit(out, m.of("hooks.parse"))
     if not out.findings:
-        out.ok(f"{len(m.handlers)} hook(s) load" if m.handlers else "no hooks")
+        out.ok(f"{count_of(len(m.handlers), 'hook')} load" if m.handlers else "no hooks")
 
 
 @check("codex.hooks.events", ok="every hook event is one Codex knows")
@@ -396,7 +398,7 @@ def hooks_trust(ctx: Context, out: Out) -> None:
     for path in dict.fromkeys(h.path for h in untrusted):
         hs = [h for h in untrusted if h.path == path]
         evs = ", ".join(dict.fromkeys(h.event for h in hs))
-        out.info(f"{len(hs)} hook(s) in {path.name} not trusted yet ({evs}): Codex does not run "
+        out.info(f"{count_of(len(hs), 'hook')} in {path.name} not trusted yet ({evs}): Codex does not run "
                  "them until you review and trust them",
                  fix="trust them with `/hooks` in Codex (agentdeck's own: `agentdeck apply "
                      "--trust-hooks`)", path=path, line=hs[0].line)
@@ -406,7 +408,7 @@ def hooks_trust(ctx: Context, out: Out) -> None:
                     fix="review it and trust it again (`/hooks` in Codex; agentdeck's own: "
                         "`agentdeck apply --trust-hooks`)", path=h.path, line=h.line)
     if not out.findings:
-        out.ok(f"{len(m.handlers)} hook(s), all trusted")
+        out.ok(f"{count_of(len(m.handlers), 'hook')}, all trusted")
 
 
 def _command_findings(ctx: Context, kind: str, out: Out) -> None:

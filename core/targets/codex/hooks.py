@@ -42,6 +42,7 @@ from ...model import Profile
 from ..hook_events import wanted_events
 from ..output import HookEventInfo, HooksInfo, SkippedHookEvent
 from . import SPEC
+from ...wording import count_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -246,7 +247,7 @@ def trust_summary(rows: "Sequence[HookEventInfo]") -> tuple[str, str]:
     newly = [r.event for r in rows if r.will_trust]
     if len(by["trusted"]) == n:
         if newly:
-            return "info", (f"hook trust: this apply trusts {len(newly)} agentdeck hook(s) "
+            return "info", (f"hook trust: this apply trusts {count_of(len(newly), 'agentdeck hook')} "
                             f"({', '.join(newly)}); then all {n} are trusted")
         return "info", f"hook trust: all {n} agentdeck hooks are trusted in config.toml"
     if len(by["untrusted"]) == n:

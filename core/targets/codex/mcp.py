@@ -211,7 +211,7 @@ def translate(name: str, srv: McpServer | None, native: dict | None) -> Translat
             for hit in scan_value(out[f], f):
                 tr.secret_hits.append(f"{hit.where}: {hit.kind} ({hit.excerpt})")
     if tr.secret_hits:
-        tr.warnings.append(f"MCP server {name}: literal credential(s) in the profile "
+        tr.warnings.append(f"MCP server {name}: literal credentials in the profile "
                            f"({'; '.join(tr.secret_hits)}); config.toml is written 0600 -- "
                            "prefer a credential from the environment")
     tr.transport = transport_of(out)

@@ -22,6 +22,7 @@ from ..parts.probes import Prepared, Probe, ProbeResult
 from . import SPEC
 from .doctor import handler_enabled, model, trust_status
 from .facts import CODEX
+from ...wording import count_of
 
 T = SPEC.name
 CONFIG, HOOKS, MCP = (f"{T}.live.config", f"{T}.live.hooks", f"{T}.live.mcp")
@@ -176,7 +177,7 @@ def _hooks(ctx: Context, m, res, out: Out) -> None:
         else:
             out.info(f"Codex reports: {text}")
     if not out.findings:
-        out.ok(f"Codex lists all {len(m.handlers)} hook(s) as expected ({seconds(res)})")
+        out.ok(f"Codex lists all {count_of(len(m.handlers), 'hook')} as expected ({seconds(res)})")
     for text in machine:
         out.info(f"this machine, not agentdeck's configuration: {text}",
                  fix="install bubblewrap with the OS package manager (e.g. `apt install "
@@ -213,7 +214,7 @@ def _mcp(ctx: Context, m, res, out: Out) -> None:
                             f"{'enabled' if row.enabled else 'disabled'}, Codex reports it "
                             f"{'enabled' if listed[n].get('enabled') else 'disabled'}")
     if not out.findings:
-        out.ok(f"Codex lists {len(listed)} MCP server(s), as config.toml says ({seconds(res)})")
+        out.ok(f"Codex lists {count_of(len(listed), 'MCP server')}, as config.toml says ({seconds(res)})")
 
 
 TYPE_CHECKING = False

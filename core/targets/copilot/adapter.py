@@ -66,6 +66,7 @@ from ..base import DEFAULT_OPTIONS, RunOptions, Target
 from ..persona import PERSONA_MARKERS, build_persona
 from ..wrapper import WRAPPER_MODE
 from . import SPEC
+from ...wording import count_of
 
 T = "copilot"
 #: keys a profile's copilot/settings.json may not set, and why
@@ -147,7 +148,7 @@ class CopilotTarget(Target):
             rekeyed = [e.event for e in evs if e.changes_key]
             if rekeyed:
                 state += (f"; this changes the registered action, and so the disable key, of "
-                          f"{len(rekeyed)} hook(s)")
+                          f"{count_of(len(rekeyed), 'hook')}")
             st.add(Desired(T, home / "hooks" / copilot_hooks.HOOKS_FILE, "file", hp.hooks_text,
                            label=f"hooks ({len(evs)} events)", group="hooks",
                            warnings=hp.item_warnings,
@@ -298,7 +299,7 @@ class CopilotTarget(Target):
         for name in operators:
             entry = on_disk[name]
             hits = mcp_copilot.operator_secret_hits(entry)
-            warns = ((f"MCP server {name} (yours) holds literal credential(s): {'; '.join(hits)}",)
+            warns = ((f"MCP server {name} (yours) holds literal credentials: {'; '.join(hits)}",)
                      if hits else ())
             servers_info.append(_server_info(
                 name, mcp_copilot.transport_of(entry) if isinstance(entry, dict) else "stdio",

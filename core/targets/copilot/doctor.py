@@ -24,6 +24,7 @@ from .browser import _is_explorer
 from .directives import BASHRC_MARKERS, ENV_FILE_NAME, NON_INTERACTIVE_CAVEAT
 from .hooks import HOOKS_FILE, WRAPPER_NAME, other_hook_sources, trusted_folders
 from .settings import TYPES
+from ...wording import count_of, noun_for
 
 T = SPEC.name
 #: the CLI loads the shared ~/.agents/skills (reported under the first selected one that does)
@@ -324,7 +325,7 @@ def settings_parse(ctx: Context, out: Out) -> None:
         out.error("the top level of settings.json must be an object; Copilot ignores the file",
                   path=ld.path, line=1)
     else:
-        out.ok(f"settings.json parses ({len(ld.data)} key(s))", path=ld.path)
+        out.ok(f"settings.json parses ({count_of(len(ld.data), 'key')})", path=ld.path)
 
 
 @check("copilot.settings.types", ok="every known setting has the right type")
@@ -382,7 +383,7 @@ def hooks_parse(ctx: Context, out: Out) -> None:
     _emit(out, m.of("hooks.parse"))
     if not out.findings:
         n = len(m.hook_files)
-        out.ok(f"{n} hook file(s) in {ctx.show(_home(ctx) / 'hooks')}, all load"
+        out.ok(f"{count_of(n, 'hook file')} in {ctx.show(_home(ctx) / 'hooks')}, all load"
                if n else "no hook files")
 
 
@@ -413,12 +414,12 @@ def hooks_disable_all(ctx: Context, out: Out) -> None:
     if n and not _f().COPILOT.disable_all_stops_user_hooks:
         # observed with the verified version: the setting is read, yet every user hook still runs
         out.error(f"disableAllHooks is true, yet Copilot {_f().COPILOT.verified_versions[1]} still runs the {n} user "
-                  "hook(s) (observed in a real turn): the setting does not switch them off",
+                  f"{noun_for(n, 'hook')} (observed in a real turn): the setting does not switch them off",
                   fix="`/hooks` disables single hooks (disabledHooks); `agentdeck uninstall "
                   "--target copilot` removes agentdeck's; remove disableAllHooks",
                   path=m.settings.path, line=line)
     elif n:
-        out.error(f"disableAllHooks is true: none of the {n} user and repo hook(s) run "
+        out.error(f"disableAllHooks is true: none of the {n} user and repo {noun_for(n, 'hook')} run "
                   "(admin policy hooks still do)", fix="set \"disableAllHooks\": false (or "
                   "remove it); `/hooks` disables single hooks", path=m.settings.path, line=line)
     elif not _f().COPILOT.disable_all_stops_user_hooks:
@@ -439,19 +440,19 @@ def hooks_inline(ctx: Context, out: Out) -> None:
     if not inline:
         return
     if not files:
-        out.ok(f"{len(inline)} inline hook(s) in settings.json, no hook files")
+        out.ok(f"{count_of(len(inline), 'inline hook')} in settings.json, no hook files")
         return
     by_key = {(a.event, a.key) for a in files if a.key}
     twice = [a for a in inline if a.key and (a.event, a.key) in by_key]
     line = m.settings.line_of("hooks")
     if twice:
         evs = ", ".join(sorted({a.event for a in twice}))
-        out.warning(f"{len(twice)} hook(s) are defined both inline in settings.json and in "
+        out.warning(f"{count_of(len(twice), 'hook')} {noun_for(len(twice), 'is', 'are')} defined both inline in settings.json and in "
                     f"hooks/*.json ({evs}): Copilot loads both, so they fire twice",
                     fix="remove the settings.json `hooks` key (agentdeck registers hooks in "
                         "hooks/agentdeck.json)", path=m.settings.path, line=line)
     else:
-        out.warning(f"settings.json has {len(inline)} inline hook(s) besides {len(files)} in "
+        out.warning(f"settings.json has {count_of(len(inline), 'inline hook')} besides {len(files)} in "
                     "hooks/*.json: both run (no duplicates now, but one added to both places "
                     "would fire twice)", fix="keep hooks in one place: hooks/*.json",
                     path=m.settings.path, line=line)
@@ -487,7 +488,7 @@ def hooks_wrapper(ctx: Context, out: Out) -> None:
 def hooks_handler(ctx: Context, out: Out) -> None:
     _command_findings(ctx, "handler", out)
     if not out.findings:
-        out.ok(f"{len(model(ctx).actions)} hook(s); every command is found" if model(ctx).actions
+        out.ok(f"{count_of(len(model(ctx).actions), 'hook')}; every command is found" if model(ctx).actions
                else "no hooks")
 
 
@@ -536,7 +537,7 @@ def mcp_parse(ctx: Context, out: Out) -> None:
         out.error("mcp-config.json has no \"mcpServers\" object: Copilot loads no server from it",
                   fix='use {"mcpServers": {"name": {...}}}', path=ld.path, line=1)
         return
-    out.ok(f"mcp-config.json parses ({len(ld.data['mcpServers'])} server(s))", path=ld.path)
+    out.ok(f"mcp-config.json parses ({count_of(len(ld.data['mcpServers']), 'server')})", path=ld.path)
 
 
 @check("copilot.mcp.dropped", ok="no MCP server is silently dropped")
@@ -658,7 +659,8 @@ def mcp_oauth_wsl(ctx: Context, out: Out) -> None:
              if e.get("type") in _f().COPILOT.mcp_url_transports
              and (e.get("auth") is True or e.get("oidc") is True)]
     if oauth and value is None:
-        out.warning(f"WSL, and MCP server(s) {', '.join(oauth)} have OAuth on, with no "
+        out.warning(f"WSL, and MCP {noun_for(len(oauth), 'server')} {', '.join(oauth)} "
+                f"{'has' if len(oauth) == 1 else 'have'} OAuth on, with no "
                     "COPILOT_DEBUG_BROWSER: a 401 opens a browser inside WSL, which has no "
                     "Windows session, and the session waits",
                     fix='set browserCommand: "auto" (wslview, Chrome or Edge) in your profile\'s '

@@ -143,7 +143,7 @@ def translate(name: str, srv: McpServer | None, native: dict | None) -> Translat
                 tr.secret_hits.append(f"{hit.where}: {hit.kind} ({hit.excerpt})")
     if tr.secret_hits:
         tr.warnings.append(
-            f"MCP server {name}: literal credential(s) in the profile ({'; '.join(tr.secret_hits)}); "
+            f"MCP server {name}: literal credentials in the profile ({'; '.join(tr.secret_hits)}); "
             "mcp-config.json is written 0600 -- prefer a credential from the environment")
     tr.entry = out
     return tr

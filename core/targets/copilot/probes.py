@@ -21,6 +21,7 @@ from ..parts.probes import Prepared, Probe, ProbeResult
 from . import SPEC
 from .doctor import model
 from .facts import COPILOT
+from ...wording import count_of
 
 T = SPEC.name
 HOOKS, SETTINGS, MCP = (f"{T}.live.hooks", f"{T}.live.settings", f"{T}.live.mcp")
@@ -202,7 +203,7 @@ def _hooks(ctx: Context, m, res, out: Out, home: Path) -> None:
     for w in data.get("warnings") or []:
         out.warning(f"Copilot reports: {tilde(ctx, str(w))}")
     if not out.findings:
-        out.ok(f"Copilot discovered all {len(expected)} hook(s) the files define, as expected "
+        out.ok(f"Copilot discovered all {count_of(len(expected), 'hook')} the files define, as expected "
                f"({seconds(res)})")
 
 
@@ -245,7 +246,7 @@ def _mcp(ctx: Context, m, res, out: Out) -> None:
                             f"Copilot reports it {'enabled' if user[n].get('enabled') else 'disabled'}")
     if not out.findings:
         on = sum(1 for e in user.values() if e.get("enabled"))
-        out.ok(f"Copilot lists {len(user)} server(s) from mcp-config.json ({on} enabled), as "
+        out.ok(f"Copilot lists {count_of(len(user), 'server')} from mcp-config.json ({on} enabled), as "
                f"expected ({seconds(res)})")
 
 

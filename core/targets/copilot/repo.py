@@ -26,6 +26,7 @@ from ..parts.repo import (HookCommand, HookSwitch, RepoFacts, RepoFile, RepoHook
                           RepoReader, RepoRow, SetupWorkflow, line_of)
 from . import SPEC
 from .facts import COPILOT, copilot_disable_key, resolve_event as _resolve_event
+from ...wording import noun_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...disk import DiskView
@@ -444,7 +445,7 @@ def live_rows(res: Any, expected: dict[str, str], trusted: bool) -> list[RepoRow
     if not trusted:
         if rows:
             out.append(RepoRow("warning", check, f"Copilot CLI loaded {len(rows)} repository "
-                               "hook(s) although agentdeck found no trust for this folder"))
+                               f"{noun_for(len(rows), 'hook')} although agentdeck found no trust for this folder"))
         else:
             out.append(RepoRow("info", check, "Copilot CLI (hooks.discover) loads no repository "
                                "hook here: the folder is not trusted"))
@@ -461,7 +462,7 @@ def live_rows(res: Any, expected: dict[str, str], trusted: bool) -> list[RepoRow
     if not missing and not off:
         out.append(RepoRow("ok", check, f"Copilot CLI loads agentdeck's {len(ours)} repository "
                            f"hooks here, all enabled ({len(rows) - len(ours)} other repository "
-                           "hook(s))"))
+                           f"{noun_for(len(rows) - len(ours), 'hook')})"))
     return out
 
 

@@ -17,6 +17,7 @@ from ..parts.doctor import emit as _emit
 from . import SPEC
 from .facts import GEMINI
 from .health import project_file
+from ...wording import count_of
 
 T = SPEC.name
 
@@ -70,7 +71,7 @@ def settings_parse(ctx: Context, out: Out) -> None:
         out.error("the top level of settings.json must be an object: Gemini CLI ignores the file",
                   path=ld.path, line=1)
     else:
-        out.ok(f"settings.json parses ({len(m.data)} key(s))", path=ld.path)
+        out.ok(f"settings.json parses ({count_of(len(m.data), 'key')})", path=ld.path)
 
 
 # ==== hooks and the switches that turn them off ====================================================

@@ -32,6 +32,7 @@ from ...facts.versions import frozen_map
 from ..parts.org import LayerRequest, OrgAttempts, OrgFacts, OrgProblem, OrgRow
 from . import SPEC
 from .facts import GEMINI, VERIFIED
+from ...wording import count_of
 
 #: the org hook's `name` (what `hooksConfig.disabled` would have to list to stop it; not the
 #: user layer's "agentdeck", so switching the user's own hooks off leaves the org hook running)
@@ -280,7 +281,7 @@ def layer_notes(req: LayerRequest) -> list[str]:
     rules, left = admin_rules(req.policy)
     notes = [f"a user can still switch the org hook off: {FACTS.limits[0]}; {FACTS.limits[1]}",
              FACTS.limits[2]]
-    notes.append(f"{len(rules)} rule(s) also written as admin-tier policy rules ({POLICIES}); "
+    notes.append(f"{count_of(len(rules), 'rule')} also written as admin-tier policy rules ({POLICIES}); "
                  "they match the text of a call's arguments, not the file it reaches"
                  if rules else "no rule of the profile can be written as an admin-tier "
                  "policy rule: the org hook alone enforces it")

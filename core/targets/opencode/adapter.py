@@ -107,7 +107,7 @@ def translate_mcp(name: str, srv: McpServer, on: bool) -> tuple[dict | None, lis
     hits = [f"{h.where}: {h.kind} ({h.excerpt})" for f in SCANNED_FIELDS if f in out
             for h in scan_value(out[f], f)]
     if hits:
-        warnings.append(f"MCP server {name}: literal credential(s) in the profile "
+        warnings.append(f"MCP server {name}: literal credentials in the profile "
                         f"({'; '.join(hits)}); opencode.json is written 0600 -- prefer "
                         "\"{env:VAR}\" (OpenCode substitutes it)")
     return out, warnings, hits

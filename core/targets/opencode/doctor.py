@@ -15,6 +15,7 @@ from ..settings_hooks import WRAPPER_NAME
 from . import SPEC, plugin
 from .facts import OPENCODE
 from .health import pure
+from ...wording import count_of
 
 T = SPEC.name
 
@@ -75,7 +76,7 @@ def config_parse(ctx: Context, out: Out) -> None:
     elif m.data is None:
         out.error("the top level of opencode.json must be an object", path=ld.path, line=1)
     else:
-        out.ok(f"opencode.json parses ({len(m.data)} key(s))", path=ld.path)
+        out.ok(f"opencode.json parses ({count_of(len(m.data), 'key')})", path=ld.path)
 
 
 # ==== the plugin ==================================================================================

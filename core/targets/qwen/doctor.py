@@ -15,6 +15,7 @@ from ..parts.doctor import emit as _emit
 from . import SPEC
 from .facts import QWEN
 from .health import project_reason, project_switch
+from ...wording import count_of
 
 T = SPEC.name
 
@@ -68,7 +69,7 @@ def settings_parse(ctx: Context, out: Out) -> None:
         out.error("the top level of settings.json must be an object: Qwen Code stops every run",
                   path=ld.path, line=1)
     else:
-        out.ok(f"settings.json parses ({len(m.data)} key(s))", path=ld.path)
+        out.ok(f"settings.json parses ({count_of(len(m.data), 'key')})", path=ld.path)
 
 
 @check("qwen.settings.version", ok=f"settings.json carries \"{QWEN.settings_version_key}\"")
@@ -104,7 +105,7 @@ def hooks_disable_all(ctx: Context, out: Out) -> None:
     what = "true" if value is True else f"{value!r} (any value but false counts)"
     (out.error if n else out.warning)(
         f"disableAllHooks is {what} in settings.json: "
-        + (f"none of the {n} hook(s) run, the system file's neither" if n else
+        + (f"none of the {count_of(n, 'hook')} run, the system file's neither" if n else
            "any hook you add will not run"),
         fix="set it to false or remove it", path=m.settings.path,
         line=m.settings.line_of(QWEN.disable_all_key))

@@ -441,8 +441,9 @@ def run(module):
         reasons = "; ".join("%s in %s (%s): %s" % (
             it.get("label") or it["id"], shown(it["path"], home), it["class"],
             it.get("reason") or "") for it in waiting)
-        raise ModuleError("%d item(s) on this host need a decision in `decisions` (keep or take): "
-                          "%s" % (len(waiting), reasons),
+        raise ModuleError("%d %s on this host need%s a decision in `decisions` (keep or take): "
+                          "%s" % (len(waiting), "item" if len(waiting) == 1 else "items",
+                                  "s" if len(waiting) == 1 else "", reasons),
                           undecided=[dict((k, it.get(k)) for k in
                                           ("id", "label", "path", "class", "reason", "choices"))
                                      for it in waiting],
