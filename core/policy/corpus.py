@@ -549,8 +549,8 @@ _SHELL_FORMS3 = [
     ("x=HOME; echo ${!x} ${!BASH*}", "allow"),
     # bash joins backslash-newline in an unquoted heredoc's body before it matches the
     # delimiter: `EO\` + `F` ends it, and what follows runs
-    ("cat <<EOF\nx\nEO\\\nF\nrm -rf x; cat ~/.ssh/id_rsa\nEOF", "ask"),
-    ("x=$(cat <<EOF\nEO\\\nF\nrm -rf x\nEOF\n)", "ask"),
+    ("cat <<EOF\nx\nEO\\\nF\nrm -rf x; cat ~/.ssh/id_rsa\nEOF", "deny"),
+    ("x=$(cat <<EOF\nEO\\\nF\nrm -rf x\nEOF\n)", "deny"),
     ("cat <<EOF\nhello \\\nworld\nEOF", "allow"), ("cat <<'EOF'\nEO\\\nF\nEOF", "allow"),
     # a child shell's start-up variables through env or a quoted export: unresolved
     ("env BASH_ENV=run.sh bash -c true", "ask"), ("env 'PS4=$(rm -rf x)' bash -xc :", "ask"),
@@ -1079,6 +1079,23 @@ _VENV_AND_WAITS = [
     ("(while [ ! -f /tmp/later.sh ]; do sleep 1; done; bash /tmp/later.sh) &", "ask"),
     ("(sleep 30; python3 /tmp/later.py) &", "ask"), ("sleep 5; ./later.sh", "ask"),
 ]
+#: what bash reads differently from the words written: a backslash-newline joins words (not
+#: in single quotes, `$'...'`, comments or a quoted heredoc), PWD/OLDPWD move `~+`, `~-` and
+#: `cd -`, `set -k` turns NAME=value words into assignments; a program no table models given
+#: a denied command as its words
+_READ_AS_BASH = [
+    ("cat ~/.ss\\\nh/id_rsa", "deny"), ("echo \"$\\\n(cat ~/.ssh/id_rsa)\"", "deny"),
+    ("r\\\nm -r\\\nf x", "deny"), ("cat \\\n  README.md \\\n  setup.py", "allow"),
+    ("echo 'a\\\nb'", "allow"), ("echo $'rm -r\\\nf x'", "allow"),
+    ("# note \\\necho done", "allow"), ("printf '%s\\\\\\n' x", "allow"),
+    ("PWD=~/.ssh; cat ~+/id_rsa", "ask"), ("OLDPWD=~/.ssh; cd -; cat id_rsa", "ask"),
+    ("cd /tmp && cd - && ls", "allow"), ("set -k; env x BASH_ENV=run.sh", "ask"),
+    ("set -o keyword", "ask"), ("set -euo pipefail; ls", "allow"),
+    ("setarch x86_64 rm -r -f x", "ask"), ("linux64 /bin/rm -rf x", "ask"),
+    ("pyenv exec rm -rf x", "ask"), ("my-runner 'rm -rf x'", "ask"),
+    ("setarch x86_64 make test", "allow"), ("git rm -r -f --cached x", "allow"),
+    ("git commit -m 'rm -rf x'", "allow"), ("echo rm -rf x", "allow"),
+]
 _GIVEN_READS = [
     "X=../../.ssh/id_rsa node -e 'console.log(require(\"fs\").readFileSync(process.env.X,\"utf8\"))'",
     "export X=../../.ssh/id_rsa; python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
@@ -1483,6 +1500,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LOADS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _VENV_AND_WAITS]
+    CLASSES["shell forms not evaluated"] += [(c, W2, e) for c, e in _READ_AS_BASH]
     for c, e in _LATER_CODE:
         cls = "mentions and neighbours" if e == "allow" else "the guard's own files"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]

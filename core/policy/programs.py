@@ -3329,3 +3329,15 @@ def imports_own(code: str) -> bool:
             r"(?:\bimport|\bfrom)\s+" + OWN_DIST + r"\b|(?:__import__|import_module|run_module"
             r"|find_spec|require)\s*\(\s*[rbuf]?['\"]" + OWN_DIST + r"(?:[.'\"])")
     return _OWN_IMPORT.search(code[:MAX_CODE]) is not None
+
+
+def modelled(name: str) -> bool:
+    """Whether the tables above say what `name` does with its words (reads, writes, mentions
+    or searches them, runs them as a command, a script or code): a program no table names may
+    run its words as a command (`setarch x86_64 rm -r -f /`), which rules.py then asks about."""
+    sets = (META, MENTION, READ, WRITE, RW, COPY, MOVE, ARCHIVERS, INTERPRETERS, SHELL_BUILTINS,
+            SHELLS, SEARCHERS, REPLS, INTERACTIVE, NAMES_ONLY, _MAKES, BIND_PROGRAMS)
+    maps = (WRAPPERS, SHELL_TEXT_OPTIONS, CONFIG_RUNS, BUILD_SCRIPTS, PROGRAM_FILES,
+            RUNS_FROM_FILES, OPTION_CARRIERS, PROGRAM_SUBCOMMANDS, SHELL_ESCAPES)
+    return any(name in s for s in sets) or any(name in m for m in maps) \
+        or any(name == k[0] for k in SUBCOMMAND_CARRIERS)

@@ -168,6 +168,10 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
             for rule in argv_rules:
                 if matches(rule, name, known):
                     take(Verdict(rule["decision"], rule.get("id"), rule.get("reason") or "", call))
+            handed = _handed_command(cmd, argv_rules)
+            if handed:
+                take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
+                             "agentdeck cannot tell what this command runs: " + handed, call))
             if paths:
                 take(_path_verdict(ctx, paths.for_command(cmd), call))
                 if paths.unknown:      # a tree written whose files cannot be known
@@ -204,6 +208,48 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                          "agentdeck cannot tell what this command runs: "
                          + "; ".join(parsed.unresolved[:3]), call))
     return best
+
+
+def _handed_command(cmd, argv_rules: list[dict]) -> str:
+    """Why a program no table models may run a command an argv rule denies, or "": among its
+    words, a program the rule names followed by words the rule matches (`setarch x86_64 rm -r
+    -f /`, `pyenv exec rm -rf x`), or one word that is such a command line (`runner "rm -rf
+    x"`). A program the tables model (a wrapper, a shell, git, echo, grep ...) is judged by
+    what the resolver made of it."""
+    if not argv_rules or len(cmd.argv) < 2:
+        return ""
+    from . import programs as P   # local: the program tables only when a command is judged
+    from .argv import matches
+    from .shellparse import program_name
+
+    names: set[str] = set()
+    for r in argv_rules:
+        c = r.get("command")
+        names.update(c if isinstance(c, list) else [c] if c else [])
+    if not names or P.modelled(cmd.name):
+        return ""
+    vals = [a.value for a in cmd.argv[1:]]
+    for i, v in enumerate(vals):
+        if v is None:
+            continue
+        if program_name(v) in names:
+            rest = [x for x in vals[i + 1:] if x is not None]
+            if any(matches(r, program_name(v), rest) for r in argv_rules):
+                return (f"{cmd.name}, a program agentdeck does not know, is given "
+                        f"`{' '.join([v] + rest)[:60]}`, which a rule denies as a command")
+        elif any(ch in v for ch in " \t\n;|&") and any(n in v for n in names):
+            words = v.replace(";", " ; ").replace("|", " | ").replace("&", " & ").split()
+            for j, w in enumerate(words):
+                rest = words[j + 1:]
+                for k, x in enumerate(rest):
+                    if x in (";", "|", "&"):
+                        rest = rest[:k]
+                        break
+                if program_name(w) in names and any(
+                        matches(r, program_name(w), rest) for r in argv_rules):
+                    return (f"{cmd.name}, a program agentdeck does not know, is given "
+                            f"\"{v[:60]}\", a command line a rule denies")
+    return ""
 
 
 def _not_evaluated(cmd, argv_rules: list[dict], has_paths: bool, fs=None) -> str:

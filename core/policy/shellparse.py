@@ -101,10 +101,11 @@ WRITES_OPERANDS = frozenset({"cp", "mv", "install", "tee", "dd", "ln", "rsync", 
 _NO_WRITES = frozenset({"eval", "source", ".", "xargs", "cd", "pushd", "popd", ":", "exit",
                         "export", "set", "unset", "local", "declare", "readonly", "shift"})
 #: variables whose assignment changes how the rest of the line is read (word splitting, `~`,
-#: `cd`'s search, code a shell runs at start, the folder git writes its work tree into):
-#: unresolved
+#: `cd`'s search, code a shell runs at start, the folder git writes its work tree into, the
+#: folders `~+`, `~-`, `cd ..` and `cd -` start from): unresolved
 STATE_VARS = frozenset({"IFS", "HOME", "CDPATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS",
-                        "PROMPT_COMMAND", "PS4", "GLOBIGNORE", "BASH_FUNC", "GIT_WORK_TREE"})
+                        "PROMPT_COMMAND", "PS4", "GLOBIGNORE", "BASH_FUNC", "GIT_WORK_TREE",
+                        "PWD", "OLDPWD"})
 
 
 class Word:
@@ -199,26 +200,72 @@ def _prints_number(cmd: "Cmd") -> bool:
 _DIRSTACK_TILDE = re.compile(r"~[+-]?[0-9]+(?=/|\Z)")
 
 
-def _history_on(name: str, vals: list) -> bool:
-    """`set -H`, `set -o history`/`histexpand` (then `!!`, `!n`), and `fc` re-running a line
-    (`fc -s old=new`; `fc -l` only lists): bash runs earlier text again, which this line does
-    not show as the command it becomes."""
+#: `set` options that change how later text of the line is read: what they do
+_SET_LETTERS = {"H": "turns on the re-running of earlier command lines (history)",
+                "k": "makes every NAME=value word of a command an assignment (keyword)"}
+_SET_NAMES = {"history": "H", "histexpand": "H", "keyword": "k"}
+
+
+def _line_option(name: str, vals: list) -> str | None:
+    """What `set -H`, `set -o history`/`histexpand` (then `!!`, `!n` re-run earlier text),
+    `set -k`/`-o keyword` (then `cmd a X=1` passes X in the environment, not as a word) and
+    `fc` re-running a line (`fc -s old=new`; `fc -l` only lists) do, None for anything else:
+    bash then runs other words than this line shows."""
     if name == "fc":
-        return not any(v is not None and v.startswith("-") and "l" in v for v in vals)
+        if any(v is not None and v.startswith("-") and "l" in v for v in vals):
+            return None
+        return "re-runs earlier command lines (history)"
     if name != "set":
-        return False
+        return None
     for i, v in enumerate(vals):
         opt_arg = i and (vals[i - 1] or "")[:1] in "-+" and (vals[i - 1] or "").endswith("o")
         if v is None:
-            return True                     # (a word not known could be `-H`)
+            return "has an option that is not known"    # (it could be `-H`)
         if opt_arg:
-            if v in ("history", "histexpand") and (vals[i - 1] or "")[:1] == "-":
-                return True                 # `set -o history`, `set -eo histexpand`
+            if v in _SET_NAMES and (vals[i - 1] or "")[:1] == "-":
+                return _SET_LETTERS[_SET_NAMES[v]]      # `set -o history`, `set -eo keyword`
         elif v == "--" or not v.startswith(("-", "+")):
-            return False                    # the positional parameters
-        elif v.startswith("-") and "H" in v:
-            return True
-    return False
+            return None                                 # the positional parameters
+        elif v.startswith("-"):
+            for letter, what in _SET_LETTERS.items():
+                if letter in v:
+                    return what
+    return None
+
+
+#: where a backslash-newline is two characters and not a line continuation
+_KEEPS_CONTINUATION = ("raw_string", "ansi_c_string", "comment")
+_CONTINUATION = re.compile(rb"\\+\n")
+
+
+def _join_continuations(root, data: bytes) -> bytes:
+    """The line as bash reads it: a backslash-newline is removed wherever it is not inside
+    single quotes, `$'...'`, a comment or the body of a here-document with a quoted delimiter.
+    The parser takes it for a blank between words, so `cat ~/.ss\\⏎h/id` and
+    `"$\\⏎(cmd)"` would otherwise be read as other words than bash runs."""
+    kept: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type in _KEEPS_CONTINUATION:
+            kept.append((n.start_byte, n.end_byte))
+            continue
+        if n.type == "heredoc_redirect" and any(
+                c.type == "heredoc_start" and any(q in c.text for q in (b"'", b'"', b"\\"))
+                for c in n.children):
+            kept += [(c.start_byte, c.end_byte) for c in n.children if c.type == "heredoc_body"]
+            continue
+        stack.extend(n.children)
+    out, at = bytearray(), 0
+    for m in _CONTINUATION.finditer(data):
+        if (m.end() - m.start() - 1) % 2 == 0:          # `\\⏎`: an escaped backslash, then a newline
+            continue
+        bs = m.end() - 2                                 # the backslash that escapes the newline
+        if any(a <= bs < b for a, b in kept):
+            continue
+        out += data[at:bs]
+        at = m.end()
+    return bytes(out + data[at:])
 
 
 def _continued_delimiter(n, body: str) -> bool:
@@ -367,6 +414,10 @@ class Resolver:
         if not self.waits and _WAITS.search(text):
             self.waits = True
         tree = parser().parse(data)
+        if b"\\\n" in data:
+            joined = _join_continuations(tree.root_node, data)
+            if joined != data:
+                tree = parser().parse(joined)
         root = tree.root_node
         if root.has_error:
             self.unresolved("the command line does not parse as shell")
@@ -1254,9 +1305,9 @@ class Resolver:
         if name == "deactivate" and self.activated:
             self.unresolved("deactivate puts back a PATH and PYTHONHOME saved before, which are "
                             "not known here")
-        if _history_on(name, [a.value for a in argv[1:]]):
-            self.unresolved(f"{name} re-runs or turns on the re-running of earlier command "
-                            "lines (history)")
+        what = _line_option(name, [a.value for a in argv[1:]])
+        if what:
+            self.unresolved(f"{name} {what}")
         if name == "env" and any(a.value is not None and (
                 a.value.startswith("--split-string") or a.value.startswith("--s")
                 or a.value.startswith("-") and not a.value.startswith("--")

@@ -157,7 +157,7 @@ def test_cli_text_is_one_line_per_skipped_target_and_exits_1(clis, monkeypatch, 
     for t in ALL:
         mine = [ln for ln in lines if ln.startswith(f"{t} ")]
         assert len(mine) == 1 and mine[0].startswith(f"{t:<8} skipped: agentdeck is not installed")
-    assert lines[-1] == (f"Drill: 0 of {len(ALL)} CLI(s) ok; skipped (not ok): "
+    assert lines[-1] == (f"Drill: 0 of {len(ALL)} CLIs ok; skipped (not ok): "
                          f"{', '.join(ALL)}. Nothing was drilled.")
 
 

@@ -135,9 +135,50 @@ def test_known_output_and_static_indirection_run(command):
     "cat <<EOF\nx\nEO\\\nF\nrm -rf x\nEOF", "x=$(cat <<EOF\nEO\\\nF\nrm -rf x\nEOF\n)",
     "cat <<-EOF\n\tEO\\\nF\nrm -rf x\n\tEOF", "cat <<END\nE\\\nN\\\nD\ncat ~/.ssh/id_rsa\nEND",
 ])
-def test_a_heredoc_delimiter_spelled_by_continuations_is_unresolved(command):
+def test_a_heredoc_delimiter_spelled_by_continuations_ends_the_body(command):
+    """bash joins backslash-newline in an unquoted heredoc's body before it looks for the
+    delimiter: what follows `EO\\` + `F` runs, and is judged."""
+    v = decide(command)
+    assert v.decision == "deny", v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "cat ~/.ss\\\nh/id_rsa", "echo \"$\\\n(cat ~/.ssh/id_rsa)\"", "r\\\nm -rf x",
+    "rm -r\\\nf x", "echo \"`rm -r\\\nf x`\"", "cat <<EOF\n$\\\n(rm -rf x)\nEOF",
+])
+def test_a_backslash_newline_inside_a_word_joins_it_as_bash_does(command):
+    v = decide(command)
+    assert v.decision == "deny", v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "cat \\\n  a.txt", "echo 'rm -r\\\nf x'", "echo $'rm -r\\\nf x'",
+    "# rm -r\\\necho f x", "cat <<'EOF'\nrm -r\\\nf x\nEOF", "echo rm -r\\\\\nf x",
+])
+def test_a_backslash_newline_that_bash_keeps_or_ends_a_line_with_stays(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "PWD=~/.ssh; cat ~+/id_rsa", "OLDPWD=~/.ssh; cd -; cat id_rsa", "export PWD=/x; ls",
+    "set -k; env x BASH_ENV=run.sh", "set -o keyword; ls", "set -ek; ls",
+    "setarch x86_64 rm -r -f x", "linux64 /bin/rm -rf x", "pyenv exec rm -rf x",
+    "runner 'rm -rf x'", "runner --flag \"cd x && rm -rf .\"",
+])
+def test_state_and_runners_the_resolver_does_not_follow_are_unresolved(command):
     v = decide(command)
     assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "set -euo pipefail; ls", "set -x; ls", "set -- -k", "setarch x86_64 make",
+    "git rm -r -f --cached x", "git commit -m 'rm -rf x'", "echo rm -rf x", "man rm",
+    "runner rm x", "cd /tmp && cd - && ls",
+])
+def test_options_and_mentions_next_to_those_run(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
 
 
 @pytest.mark.parametrize("command", [
