@@ -834,10 +834,12 @@ class OnboardingScreen(Screen[str]):
             self.applied_plan = plan        # what it said was left: its skipped items
             self.apply_result = result
             self.apply_note = note
-            # the main screen now plans with what was chosen here
+            # the main screen now plans with what was chosen here, and with the CLIs left out
+            # because their plans failed: it says so, rather than "Everything is in sync"
             ms = self.main_session
             ms.profile = self.session.profile
-            ms.targets = self.session.targets
+            planned = set(self.session.targets or []) | set(self.left_out)
+            ms.targets = [t for t in available_targets() if t in planned] or self.session.targets
             ms.overrides = {}          # written to the operator's layer by this apply
             ms.mcp_enabled.clear()
             ms.trust_hooks = self.session.trust_hooks

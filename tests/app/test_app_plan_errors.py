@@ -95,3 +95,13 @@ async def test_walkthrough_review_says_why_a_plan_failed_and_leaves_that_cli_out
         assert "The plan is now empty." in body
         assert ("Left out: copilot, whose plan failed: ~/.copilot/settings.json:4:19" in body
                 and "`agentdeck plan --target copilot`" in body), body
+        # back on the main screen, the CLI left out is still planned, and still fails: its
+        # status names it instead of "Everything is in sync"
+        screen._finish()
+        await settle(pilot)
+        main = main_screen(app)
+        assert app.screen is main
+        await settle(pilot)
+        status = flat(static_text(main, "#status"))
+        assert "in sync" not in status and "copilot" in status, status
+        assert "settings.json:4:19" in status, status
