@@ -371,6 +371,11 @@ CASES: list[Case] = [
          {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}',
           ".codex/config.toml": '[hooks.state."{home}/.codex/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:00"\n'},
          "modified"),
+    # agentdeck's own hooks not trusted: the guard does not run in Codex, a warning (not info)
+    Case("codex.hooks.trust", "warning",
+         {".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", '
+                               '"command": "{home}/.codex/agentdeck-hook.sh Stop"}]}]}}'},
+         "agentdeck's guard and audit do not run in Codex"),
     Case("codex.hooks.wrapper", "error", installed=True, modes={".codex/agentdeck-hook.sh": 0o600},
          contains="not executable"),
     Case("codex.hooks.handler", "error",

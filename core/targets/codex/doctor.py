@@ -371,6 +371,13 @@ def trust_status(m: Model, h: Handler) -> str:
     return "trusted" if rec.get("trusted_hash") == h.trusted_hash else "modified"
 
 
+def _runs_our_wrapper(ctx: Context, h: Handler) -> bool:
+    """Whether the hook's command runs agentdeck's wrapper in this Codex home."""
+    from .hooks import WRAPPER_NAME   # local: the hooks module only for a hook to judge
+    cmd = h.handler.get("command")
+    return isinstance(cmd, str) and str(_home(ctx) / WRAPPER_NAME) in cmd
+
+
 def handler_enabled(m: Model, h: Handler) -> bool:
     rec = _state(m).get(h.state_key)
     return not (isinstance(rec, dict) and rec.get("enabled") is False)
@@ -397,11 +404,21 @@ def hooks_trust(ctx: Context, out: Out) -> None:
                      path=m.config.path, line=m.config.line_of("hooks", "state", h.state_key))
     for path in dict.fromkeys(h.path for h in untrusted):
         hs = [h for h in untrusted if h.path == path]
-        evs = ", ".join(dict.fromkeys(h.event for h in hs))
-        out.info(f"{count_of(len(hs), 'hook')} in {path.name} not trusted yet ({evs}): Codex does not run "
-                 "them until you review and trust them",
-                 fix="trust them with `/hooks` in Codex (agentdeck's own: `agentdeck apply "
-                     "--trust-hooks`)", path=path, line=hs[0].line)
+        ours = [h for h in hs if _runs_our_wrapper(ctx, h)]
+        if ours:
+            # agentdeck's own: its guard and audit do not run at all until Codex trusts them
+            evs = ", ".join(dict.fromkeys(h.event for h in ours))
+            out.warning(f"{count_of(len(ours), 'agentdeck hook')} in {path.name} not trusted "
+                        f"yet ({evs}): Codex does not run {noun_for(len(ours), 'it', 'them')}, "
+                        "so agentdeck's guard and audit do not run in Codex",
+                        fix="`agentdeck apply --trust-hooks` (or trust them with `/hooks` in "
+                            "Codex)", path=path, line=ours[0].line)
+        others = [h for h in hs if h not in ours]
+        if others:
+            evs = ", ".join(dict.fromkeys(h.event for h in others))
+            out.info(f"{count_of(len(others), 'hook')} in {path.name} not trusted yet ({evs}): "
+                     "Codex does not run them until you review and trust them",
+                     fix="trust them with `/hooks` in Codex", path=path, line=others[0].line)
     for h in modified:
         out.warning(f"{h.event} hook `{h.handler.get('command')}` changed since it was trusted "
                     "(modified): Codex does not run it until it is trusted again",
