@@ -147,26 +147,34 @@ MARK_STYLE = {"ok": "bold #2f9e44", "warning": "bold #e8590c", "error": "bold re
               "absent": "dim"}
 
 
-def verdicts_text(verdicts: list, host) -> Text:
-    """One line per CLI: its mark, its name and version, the facts that matter; the upgrade
-    notice under it."""
+def verdicts_text(verdicts: list, host, columns: int = 0, lines: int = 1) -> Text:
+    """Per CLI: its mark, its name and version, the facts that matter; the upgrade notice under
+    it. Given the `columns` there are, a fact that does not fit on the line starts the next one,
+    under the first fact, up to `lines` lines per CLI (at 80 columns "guard: NONE installed" was
+    cut to "guard: …"); the last line's end is cut."""
     from agentdeck.core.doctor.verdict import MARKS   # local: only with verdicts to show
 
-    # one line per CLI whatever the width (a narrow terminal cuts the line's end: the mark,
-    # the name and the hooks' state come first; `agentdeck doctor` prints it whole)
     t = Text(no_wrap=True, overflow="ellipsis")
     width = max((len(v.title) + len(v.version or "") + 1 for v in verdicts), default=0)
+    indent = 2 + width + 2
     for n, v in enumerate(verdicts):
         if n:
             t.append("\n")
         t.append(f"{MARKS[v.mark]} ", style=MARK_STYLE[v.mark])
         name = f"{v.title} {v.version or ''}".rstrip()
         t.append(f"{name:<{width}}  ", style="bold")
+        col, line = indent, 1
         for i, fact in enumerate(v.facts):
-            if i:
+            words = home_relative(host, fact)
+            if i and columns and col + 3 + len(words) > columns and line < lines:
+                t.append("\n" + " " * indent)
+                col, line = indent, line + 1
+            elif i:
                 t.append(" · ", style="dim")
+                col += 3
             bad = "INERT" in fact or "NONE" in fact or "FAILED" in fact
-            t.append(home_relative(host, fact), style="bold red3" if bad else "")
+            t.append(words, style="bold red3" if bad else "")
+            col += len(words)
         if v.upgrade:
             t.append(f"\n{'':<{width + 4}}{home_relative(host, v.upgrade)}", style="#e8590c")
     return t
@@ -539,11 +547,24 @@ class DoctorScreen(Screen):
         order = {r: i for i, r in enumerate(RESULT_ORDER)}
         return sorted(out, key=lambda f: (order.get(f.result, 9), f.target, f.check))
 
+    def _fill_verdicts(self) -> None:
+        box = self.query_one("#doctor-verdicts", Static)
+        # the box's padding (2) and its left border (2) take 4 of the screen's columns
+        columns = max(box.content_size.width, 0) or max(self.app.size.width - 4, 40)
+        # the verdicts take at most a third of the screen's rows (one line per CLI at least):
+        # the findings table below is the report
+        lines = max(1, (self.app.size.height // 3) // max(len(self.verdicts), 1))
+        box.update(verdicts_text(self.verdicts, self.session.host, columns, lines)
+                   if self.verdicts else "")
+        box.display = bool(self.verdicts)
+
+    def on_resize(self, event) -> None:
+        if self.verdicts:
+            self._fill_verdicts()
+
     def _fill(self) -> None:
         self._head(self._summary())
-        box = self.query_one("#doctor-verdicts", Static)
-        box.update(verdicts_text(self.verdicts, self.session.host) if self.verdicts else "")
-        box.display = bool(self.verdicts)
+        self._fill_verdicts()
         sel = self.query_one("#filter-target", Select)
         targets = sorted({f.target for f in self.findings})
         current = sel.value

@@ -35,10 +35,14 @@ class KeysPane(Vertical):
         yield Static("", id="keys-empty", classes="empty-note")
         table = DataTable(id="keys-table", cursor_type="row", zebra_stripes=True)
         yield table
-        with Horizontal(id="keys-bar", classes="decision-bar"):
+        # the key and its buttons on one row; its three values and the reason below, across
+        # the whole pane (beside the buttons the reason had a third of the width at 80 columns)
+        with Vertical(id="keys-bar", classes="decision-bar"):
+            with Horizontal(id="keys-head"):
+                yield Static("", id="keys-title")
+                yield Button("Keep mine", id="keys-keep", compact=True)
+                yield Button("Take profile's", id="keys-take", compact=True)
             yield Static("", id="keys-detail")
-            yield Button("Keep mine", id="keys-keep", compact=True)
-            yield Button("Take profile's", id="keys-take", compact=True)
 
     COLUMNS = (("mark", " "), ("key", "key"), ("decision", "choice"), ("desired", "profile wants"),
                ("recorded", "last written"), ("actual", "on disk"), ("cls", "class"))
@@ -173,25 +177,35 @@ class KeysPane(Vertical):
         bar.display = it is not None
         if it is None or self.plan is None:
             return
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(key_title(it), style="bold")
+        title.append(f"  {CLASS_LABEL.get(it.cls, it.cls)}")
+        self.query_one("#keys-title", Static).update(title)
         t = Text(no_wrap=False)
-        t.append(key_title(it), style="bold")
-        t.append(f"  {CLASS_LABEL.get(it.cls, it.cls)}")
         host = self.host
         room = max(20, (detail.size.width or self.size.width or 60) - 15)
-        for label, value in (("profile wants", show_value(host, it.desired, room) if it.wanted
-                              else "(not wanted)"),
-                             ("last written", show_value(host, it.recorded, room)),
-                             ("on disk", show_value(host, it.actual, room))):
-            t.append(f"\n{label:<14}", style="dim")
+        for n, (label, value) in enumerate((
+                ("profile wants", show_value(host, it.desired, room) if it.wanted
+                 else "(not wanted)"),
+                ("last written", show_value(host, it.recorded, room)),
+                ("on disk", show_value(host, it.actual, room)))):
+            t.append(f"{'' if n == 0 else chr(10)}{label:<14}", style="dim")
             t.append(value)
         d = self.plan.decision(it)
-        why = Text(no_wrap=True, overflow="ellipsis")      # one line: the Plan tab has it all
+        # the reason wraps, up to three lines of the pane (at 80 columns one line cut it
+        # after a few words); a longer one ends with "…" and the Plan tab has it all
+        why = Text(no_wrap=False)
         reason = self.plan.reason_of(it)
         if reason:
+            lead = ""
             if d != it.default_decision:
-                why.append(f"why it was {DEFAULT_WORD.get(it.default_decision, 'left')} by "
-                           "default: ", style="dim italic")
-            why.append(home_relative(host, reason), style="dim")
+                lead = f"why it was {DEFAULT_WORD.get(it.default_decision, 'left')} by default: "
+                why.append(lead, style="dim italic")
+            words = home_relative(host, reason)
+            cells = max(20, (detail.size.width or self.size.width or 60)) * 3 - len(lead) - 8
+            if len(words) > cells:
+                words = words[:max(cells - 1, 1)].rstrip() + "…"
+            why.append(words, style="dim")
         from rich.console import Group
 
         detail.update(Group(t, why) if reason else t)

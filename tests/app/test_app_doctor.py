@@ -364,3 +364,19 @@ async def test_layers_drawn_per_cli_on_y(demo_host, make_app, fake_doctor):
         await pilot.press("y")
         await settle(pilot)
         assert not box.display
+
+
+async def test_verdicts_at_80_columns_keep_each_fact_whole(demo_host, make_app, fake_doctor):
+    """At 80x24 a CLI's facts that do not fit go on the next line, under the first fact, within
+    a third of the screen's rows: the guard's state is read whole, not cut to "guard: …"."""
+    app = make_app(demo_host)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_doctor(pilot)
+        text = static_text(screen, "#doctor-verdicts")
+        lines = text.splitlines()
+        assert screen.verdicts and len(lines) <= max(24 // 3, len(screen.verdicts)), text
+        assert all(len(ln) <= 80 for ln in lines), text
+        for v in screen.verdicts:
+            guard = next(f for f in v.facts if f.startswith("guard: "))
+            assert guard in text, (guard, text)
+        assert "…" not in text.split("guard: ")[1].split("·")[0], text

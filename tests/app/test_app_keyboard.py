@@ -195,6 +195,12 @@ async def test_keys_tab_keeps_last_written_at_80x24(demo_host, make_app):
         assert "last written" in detail and "profile wants" in detail and "on disk" in detail
         assert "(absent)" in lines.get("on disk", "") and "false" in detail
         assert pane.query_one("#keys-bar").region.bottom <= screen.size.height - 2
+        # the reason reads across the pane, not cut after a few words beside the buttons
+        shown = " ".join(plain(pane.query_one("#keys-detail").content,
+                               width=pane.query_one("#keys-detail").size.width).split())
+        reason = " ".join(screen.plan.reason_of(item).split())
+        assert reason[:100] in shown, (reason, shown)
+        assert pane.query_one("#keys-detail").region.bottom <= screen.size.height - 2
 
 
 async def test_one_count_in_onboarding_and_on_the_main_screen(demo_host, make_app):
