@@ -219,8 +219,8 @@ def _handed_command(cmd, argv_rules: list[dict]) -> str:
     if not argv_rules or len(cmd.argv) < 2:
         return ""
     from . import programs as P   # local: the program tables only when a command is judged
-    from .argv import matches
-    from .shellparse import program_name
+    from .argv import matches   # local: as in _shell_verdict (argv rules only)
+    from .shellparse import program_name   # local: the resolver loads with a shell call
 
     names: set[str] = set()
     for r in argv_rules:

@@ -43,7 +43,7 @@ def test_status_adds_up_to_the_target_planned_alone(every_home, capsys, monkeypa
     assert row["changes"] + sum(row["shared"].values()) == _alone(every_home, name)
     cli.main(["status", "--home", str(every_home.home)])
     line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.split()[0] == name)
-    said = sum(int(n) for n in re.findall(r"(\d+) (?:change\(s\) pending|shared with)", line))
+    said = sum(int(n) for n in re.findall(r"(\d+) (?:changes? pending|shared with)", line))
     assert said == _alone(every_home, name)
     for owner in row["shared"]:
         assert f"shared with {owner}" in line
