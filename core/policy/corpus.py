@@ -1096,6 +1096,15 @@ _READ_AS_BASH = [
     ("setarch x86_64 make test", "allow"), ("git rm -r -f --cached x", "allow"),
     ("git commit -m 'rm -rf x'", "allow"), ("echo rm -rf x", "allow"),
 ]
+#: a variable name bash evaluates (`wait -p 'a[$(cmd)]'`); a number an arithmetic expression
+#: set, then overwritten by text; a count a number printer gave, used in arithmetic
+_NAMES_AND_NUMBERS = [
+    ("sleep 1 & wait -n -p 'a[$(rm -rf x)]'", "deny"), ("sleep 1 & wait -n -p pid; echo $pid", "allow"),
+    ("((x=1)); x=$(cat /tmp/in/n.txt); echo $((x))", "ask"),
+    ("((x=1)); read x < /tmp/in/n.txt; echo $((x + 1))", "ask"),
+    ("count=$(wc -l < README.md); echo $((count + 1))", "allow"),
+    ("n=$(nproc); make -j$((n + 1))", "allow"), ("n=$(wc -l < f; cat g); echo $((n))", "ask"),
+]
 _GIVEN_READS = [
     "X=../../.ssh/id_rsa node -e 'console.log(require(\"fs\").readFileSync(process.env.X,\"utf8\"))'",
     "export X=../../.ssh/id_rsa; python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
@@ -1503,7 +1512,8 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LOADS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _VENV_AND_WAITS]
-    CLASSES["shell forms not evaluated"] += [(c, W2, e) for c, e in _READ_AS_BASH]
+    CLASSES["shell forms not evaluated"] += [(c, W2, e) for c, e in _READ_AS_BASH
+                                             + _NAMES_AND_NUMBERS]
     for c, e in _LATER_CODE:
         cls = "mentions and neighbours" if e == "allow" else "the guard's own files"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]

@@ -188,6 +188,10 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 
 #: commands that print one number only (`$(( $(nproc) + 1 ))`): their output is no code
 _NUMBER_PRINTERS = frozenset({"nproc", "wc"})
+#: a value that is one command substitution and nothing else (`$(...)`, `"$(...)"`)
+_SUBSTITUTION_ONLY = re.compile(r'^"?\$\((?!\()[^$`]*\)"?$')
+#: a word that is one variable's value and nothing else (`$n`, `"${n}"`)
+_ONE_VARIABLE = re.compile(r'^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?$')
 
 
 def _prints_number(cmd: "Cmd") -> bool:
@@ -682,6 +686,9 @@ class Resolver:
             self._arith_word(w, ctx)
         self._command_var(key, w, ctx)
         ctx.vars[key] = w.value
+        if w.value is None and _SUBSTITUTION_ONLY.match(w.raw) and w.inner and all(
+                isinstance(c, Cmd) and _prints_number(c) for c in w.inner):
+            self.int_known.add(key)     # `n=$(wc -l < f)`: a number, as in `$(( $(wc -l) ))`
         if key == "PATH":
             self.path_change = self._path_dirs(w, ctx)
         self.var_pattern.pop(key, None)
@@ -768,7 +775,11 @@ class Resolver:
                 self.line(": " + v, sub.child())
 
     def _state_var(self, key: str) -> None:
+        """Every assignment passes here: a variable of the shell's own state is unresolved, and
+        the variable no longer holds the number an arithmetic expression gave it (`((x=1));
+        x=$(cat f); echo $((x))` evaluates what f holds)."""
         base = key.split("[", 1)[0]
+        self.int_known.discard(base)
         if base in STATE_VARS or base.startswith("BASH_FUNC"):
             self.unresolved(f"{base}= changes how the rest of the line is read")
 
@@ -1105,7 +1116,10 @@ class Resolver:
     def _arith_word(self, w: "Word", ctx: _Ctx) -> None:
         """A word whose VALUE bash evaluates as an arithmetic expression."""
         if w.value is None:
-            self.unresolved("an arithmetic expression whose text is not known")
+            m = _ONE_VARIABLE.match(w.raw)
+            if m is None or m.group(1) not in self.int_known \
+                    or ctx.vars.get(m.group(1), "") is not None:
+                self.unresolved("an arithmetic expression whose text is not known")
         elif not _NUMBER.match(w.value):
             self._arith_text(w.value, ctx)
 
@@ -2236,6 +2250,18 @@ class Resolver:
             for i, v in enumerate(vals[:-1]):
                 if v == "-v":
                     self._name_arg(args[i + 1], "test -v", ctx)
+        elif name == "wait":        # `wait -n -p VAR`: VAR is assigned the job's pid
+            for i, v in enumerate(vals):
+                var: Word | None = None
+                if v is not None and v.startswith("-") and v.endswith("p") and "p" not in v[1:-1]:
+                    var = args[i + 1] if i + 1 < len(args) else None
+                elif v is not None and v.startswith("-") and "p" in v[1:]:
+                    var = Word.lit(v[v.index("p", 1) + 1:])
+                if var is not None:
+                    self._name_arg(var, "wait -p", ctx)
+                    if var.value:
+                        self._state_var(var.value)
+                        ctx.vars[var.value.split("[", 1)[0]] = None   # a pid, not known here
         elif name in ("mapfile", "readarray"):
             for i, v in enumerate(vals):
                 if v is not None and v.startswith("-") and "C" in v[1:]:

@@ -234,3 +234,28 @@ def test_last_word_dirstack_and_history_are_unresolved(command):
 def test_ordinary_set_pushd_and_last_word_run(command):
     v = decide(command)
     assert v.decision == "allow", v.reason
+
+
+def test_wait_p_evaluates_the_subscript_of_the_name_it_sets():
+    v = decide("sleep 1 & wait -n -p 'a[$(rm -rf x)]'")
+    assert v.decision == "deny", v.reason
+    assert decide("sleep 1 & wait -n -p pid; echo $pid").decision == "allow"
+
+
+@pytest.mark.parametrize("command", [
+    "((x=1)); x=$(cat a.txt); echo $((x))", "((x=1)); read x < a.txt; echo $((x + 1))",
+    "((x=1)); for x in $(cat a.txt); do echo $((x)); done",
+    "n=$(wc -l < a.txt; cat a.txt); echo $((n))", "n=x$(wc -l < a.txt); echo $((n))",
+])
+def test_a_number_overwritten_by_text_is_evaluated_again(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "count=$(wc -l < a.txt); echo $((count + 1))", "n=$(nproc); make -j$((n + 1))",
+    'n="$(wc -l < a.txt)"; [[ $n -gt 3 ]] && echo big',
+])
+def test_a_count_a_number_printer_gave_is_a_number(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
