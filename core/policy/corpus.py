@@ -1105,6 +1105,13 @@ _NAMES_AND_NUMBERS = [
     ("count=$(wc -l < README.md); echo $((count + 1))", "allow"),
     ("n=$(nproc); make -j$((n + 1))", "allow"), ("n=$(wc -l < f; cat g); echo $((n))", "ask"),
 ]
+#: web servers that serve a folder (programs.FOLDER_SERVERS): a read of its whole tree
+_FOLDER_SERVERS = [
+    ("php -S 0:8000 -t ~/.ssh", "deny"), ("cd ~/.ssh && php -S 127.0.0.1:8000", "deny"),
+    ("npx http-server ~/.ssh -p 8081", "deny"), ("busybox httpd -f -p 8080 -h ~/.ssh", "deny"),
+    ("ruby -run -e httpd ~/.ssh -p 8000", "deny"), ("php -S 0:8000 -t public", "allow"),
+    ("npx serve dist", "allow"), ("php artisan serve", "allow"),
+]
 _GIVEN_READS = [
     "X=../../.ssh/id_rsa node -e 'console.log(require(\"fs\").readFileSync(process.env.X,\"utf8\"))'",
     "export X=../../.ssh/id_rsa; python3 -c 'import os; print(open(os.environ[\"X\"]).read())'",
@@ -1509,6 +1516,7 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _GIT_POINTERS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _BIND_MOUNTS]
     CLASSES["reads of protected files"] += [(c, W2, e) for c, e in _LIST_FILES]
+    CLASSES["reads of protected files"] += [(c, W2, e) for c, e in _FOLDER_SERVERS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LOADS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _VENV_AND_WAITS]

@@ -3108,7 +3108,43 @@ def stands_for(name: str, vals: list) -> list[list[str]] | None:
         if not prog:
             return None          # `cmake -E chdir DIR CMD`: run elsewhere, not followed
         return [list(prog) + [v for v in rest if v is not None]]
-    return []
+    served = _served_folders(name, vals)
+    if served is None:
+        return None
+    return [["tar", "-cf", "-", d] for d in served]
+
+
+#: web servers that serve a folder's files to whoever asks: program -> (the options that name
+#: the folder, the word that makes it serve; "" when it always does). Without such an option
+#: each operand may be the folder (`http-server dist -p 8080`: a port read as a folder too is
+#: harmless), or the working folder. Each folder is read as a tree (`tar -cf - DIR`), as
+#: `python3 -m http.server -d DIR` is.
+FOLDER_SERVERS: dict[str, tuple[tuple[str, ...], str]] = {
+    "php": (("-t", "--docroot"), "-S"), "httpd": (("-h",), ""),
+    "http-server": ((), ""), "serve": ((), ""), "darkhttpd": ((), ""),
+    "caddy": (("--root", "-r"), "file-server"), "twistd": (("--path",), "web"),
+    "ruby": ((), "httpd"),          # `ruby -run -e httpd DIR`
+}
+
+
+def _served_folders(name: str, vals: list) -> list[str] | None:
+    """The folders a FOLDER_SERVERS program serves ([] when it does not serve), None when a
+    word it needs is not static."""
+    spec = FOLDER_SERVERS.get(name)
+    if spec is None:
+        return []
+    opts, trigger = spec
+    if trigger and trigger not in vals:
+        return []
+    if any(v is None for v in vals):
+        return None
+    words = [v for v in vals if v is not None]
+    named = [words[i + 1] for i, v in enumerate(words[:-1]) if v in opts]
+    named += [v.split("=", 1)[1] for v in words if "=" in v and v.split("=", 1)[0] in opts]
+    if named or opts:
+        return named or ["."]
+    after = words[words.index(trigger) + 1:] if trigger else words
+    return [v for v in after if not v.startswith("-")] or ["."]
 
 
 # ---- programs that read the names of the files they act on from stdin ------------------------

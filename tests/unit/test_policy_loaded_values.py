@@ -104,6 +104,9 @@ def test_shell_syntax_in_any_make_variable_is_resolved_and_plain_values_run():
     ("python3 -m zipfile -e /tmp/in/settings.zip .", "layer"),
     ("python3 -m tarfile -e /tmp/in/settings.zip", "layer"),
     ("dpkg-deb -x /tmp/x.deb ~/prot", "tree"), ("unrar x /tmp/x.rar ~/prot/", "tree"),
+    ("php -S 0:8000 -t ~/.ssh", "keys"), ("cd ~/.ssh && php -S 0:8000", "keys"),
+    ("npx http-server ~/.ssh -p 8081", "keys"), ("busybox httpd -f -h ~/.ssh", "keys"),
+    ("ruby -run -e httpd ~/.ssh", "keys"), ("caddy file-server --root ~/.ssh", "keys"),
 ])
 def test_programs_that_stand_for_an_archiver_or_a_server_are_judged_as_it(command, rule):
     v = decide(command)
@@ -115,6 +118,7 @@ def test_programs_that_stand_for_an_archiver_or_a_server_are_judged_as_it(comman
     "python3 -m http.server 8000", "python3 -m http.server -d src", "gzip -r src",
     "find src | cpio -o > /tmp/s.cpio", "cmake -E echo hi", "cmake --build build",
     "python3 -m tarfile -e /tmp/in/docs.zip /tmp/out", "python3 -m zipfile -e /tmp/in/docs.zip .",
+    "php -S 0:8000 -t src", "npx serve src", "php artisan serve", "caddy run",
 ])
 def test_the_same_programs_on_the_projects_own_files_run(command):
     assert decide(command).decision == "allow"
