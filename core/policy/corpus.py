@@ -1209,6 +1209,10 @@ _LATER_CODE = [
     ("cp /tmp/in/evilsh ~/.local/bin/git && chmod +x ~/.local/bin/git", "deny"),
     ("curl -so ~/bin/ls https://example.com/x", "deny"), ("ls -l ~/.local/bin", "allow"),
     ("pip install --user black", "allow"),
+    # a folder above the guard's files made unreadable; a here-string's words given to xargs
+    ("chmod 000 ~/.local/state", "deny"), ("chown nobody: ~/.claude", "deny"),
+    ("chmod 700 ~/.ssh", "allow"), ("chmod +x ./run.sh", "allow"),
+    ("xargs rm <<< ~/.claude/settings.json", "deny"), ("xargs -n1 echo <<< 'a b c'", "allow"),
 ]
 _MENTIONS_ALLOW = [
     'echo "rm -rf x"', "printf 'rm -rf %s' old", 'git commit -m "rm -rf old"', "grep -- -rf f",

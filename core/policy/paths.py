@@ -599,6 +599,17 @@ class PathRules:
         # a link made to a path is access to it (read and write, as the rule says), and later
         # commands of the line that use the link reach it
         check(self._made_links(name, cmd, flags, cwd), both, False)
+        if name in P.PERMISSION_WRITERS and not rec:
+            # `chmod 000 ~/.claude`, `chattr +i ~/.local/state`: what is under a folder whose
+            # mode, owner or attributes change may no longer be read (or written) by the CLI
+            # and the handler: the guard's own files there count as written
+            from .compiled import SELF_RULE   # local: only for a permission change
+            for w in cmd.argv[1:]:
+                if w.value and not w.value.startswith("-"):
+                    p = normalize(w.value, cwd, self.home)
+                    if self.fs.is_dir(p):
+                        hits.extend(h for h in self.hits(p, {"write"}, True)
+                                    if h[0].get("id") == SELF_RULE)
         for mode, w in cmd.redirects:
             if mode == "here":
                 # a program an interpreter reads from stdin (`python3 - <<EOF`, `perl <<< '...'`,

@@ -272,6 +272,24 @@ def _join_continuations(root, data: bytes) -> bytes:
     return bytes(out + data[at:])
 
 
+def _xargs_words(w: "Word") -> list["Word"]:
+    """The words xargs reads from a here-string's or heredoc's text: split on blanks with its
+    quoting, and each line whole too (`-0`, `-d` split otherwise); one word not known when
+    the text is not known or does not split."""
+    if w.value is None:
+        unknown = Word(None, "*", False, w.raw)
+        unknown.inner = list(w.inner)
+        unknown.opaque = f"xargs appends the words of {w.raw[:40]}, which are not known"
+        return [unknown]
+    import shlex   # local: only for xargs fed by a here-string or heredoc
+    try:
+        parts = shlex.split(w.value)
+    except ValueError:
+        parts = w.value.split()
+    lines = [ln for ln in w.value.split("\n") if ln.strip()]
+    return [Word.lit(x) for x in dict.fromkeys(parts + lines)][:256]
+
+
 def _continued_delimiter(n, body: str) -> bool:
     """Whether bash ends an unquoted heredoc inside what the parser took as its body: bash
     removes backslash-newline while reading the body, so the lines `EO\\` and `F` are the
@@ -1572,6 +1590,9 @@ class Resolver:
                 unknown.inner = list(fed[-1].inner)
                 unknown.opaque = f"xargs appends the words it reads from {fed[-1].raw[:40]}"
                 feeds = list(feeds or []) + [unknown]
+            here = [w for m, w in reds if m == "here"]
+            if here:    # `xargs rm <<< PATH`, a heredoc: the words it appends are its text's
+                feeds = list(feeds or []) + _xargs_words(here[-1])
             self.run(xcmd, [], ctx.child(via=ctx.via + ("xargs",), stdin="xargs"), feeds)
             return
         if name == "find":

@@ -259,3 +259,18 @@ def test_a_number_overwritten_by_text_is_evaluated_again(command):
 def test_a_count_a_number_printer_gave_is_a_number(command):
     v = decide(command)
     assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "xargs cat <<< ~/.ssh/id_rsa", "xargs -I{} cp {} /tmp/ <<< ~/.ssh/id_rsa",
+    "xargs cat <<EOF\n/home/me/.ssh/id_rsa\nEOF", "xargs rm -f <<< '-r x'",
+])
+def test_xargs_appends_the_words_of_a_here_string_or_heredoc(command):
+    v = decide(command)
+    assert v.decision == "deny", v.reason
+
+
+def test_xargs_fed_a_here_string_of_plain_words_runs():
+    assert decide("xargs -n1 echo <<< 'a b c'").decision == "allow"
+    v = decide('xargs cat <<< "$F"')
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason

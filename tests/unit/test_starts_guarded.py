@@ -109,3 +109,28 @@ def test_the_shell_start_up_files_are_guarded_in_every_cli(target, tmp_path):
         for label, t, event, payload in shapes("shell", command):
             record, _, _, _ = run_case(doc, t, event, dict(payload), {"HOME": str(tmp_path)})
             assert record.get("decision") == expected, (command, label, record)
+
+
+@pytest.mark.parametrize("target", GUARDED_TARGETS)
+def test_a_permission_change_on_a_folder_above_the_guards_files_is_a_write(target, tmp_path):
+    """`chmod 000 ~/.claude` leaves settings.json in place but unreadable to the CLI (its hooks
+    then do not load): a mode, owner or attribute change on a folder above a file the plan
+    writes is denied by agentdeck-self, as a write to that file is."""
+    host = _host(tmp_path)
+    plan = engine.build_plan(host, "default", [target])
+    written = sorted({i.path for i in plan.items if i.target == target and i.kind in ("key", "file")
+                      and str(tmp_path) in i.path})
+    assert written, f"{target}: the default profile's plan writes no file in the home"
+    from agentdeck.core.policy.fs import MemoryFS
+    fs = MemoryFS({p: "" for p in written})       # the files as the apply leaves them
+    doc = _doc(host, target)
+    folder = str(registry.BY_NAME[target].home(host))   # the CLI's own folder (not itself listed)
+    assert any(p.startswith(folder + "/") for p in written), (folder, written)
+    for cmd in (f"chmod 000 {folder}", f"chown nobody {folder}", f"chattr +i {folder}"):
+        for label, t, event, payload in shapes("shell", cmd):
+            payload = dict(payload)
+            if "cwd" in payload:
+                payload["cwd"] = str(tmp_path / "proj")
+            record, _, _, _ = run_case(doc, t, event, payload, {"HOME": str(tmp_path)}, fs=fs)
+            assert (record.get("decision"), record.get("rule")) == ("deny", SELF_RULE), \
+                (cmd, label, record)
