@@ -295,6 +295,40 @@ def test_operator_rules_deny_holds_in_all_three(scratch_env, need):
         assert denied == set(ALL)
 
 
+GIT_ARGV_PROFILE = """[profile]
+extends = ["default"]
+
+[[policy.rules]]
+id = "operator-no-force-push-argv"
+tool = "shell"
+command = "git"
+args = ["push", "--force|-f"]
+decision = "deny"
+reason = "the operator's rule: no force-push"
+examples = { deny = ["git push --force origin main"], allow = ["git push origin main"] }
+"""
+
+
+def test_an_argv_rule_on_a_program_the_cli_runs_itself_is_held(scratch_env, need):
+    """Copilot CLI and Qwen Code run `git` themselves, so the drill's stub of git runs without
+    any call of the model's: a correct argv rule on git is judged on the calls it denies. It is
+    held in every CLI and the drill is ok (it said "NOT held ... the stub of git ran")."""
+    need(*ALL)
+    host = scratch_env
+    d = host.config_dir / "profiles" / "gitargv"
+    d.mkdir(parents=True)
+    (d / "profile.toml").write_text(GIT_ARGV_PROFILE)
+    install(host, profile="gitargv")
+    rep = drill(host, "gitargv", ALL)
+    assert rep.ok, "\n".join(f"{t}: {r.problems}" for t, r in rep.targets.items())
+    for t in ALL:
+        r = rep.targets[t]
+        assert_held(r, "operator-no-force-push-argv", "argv")
+        entry = next(x for x in r.rules if x["id"] == "operator-no-force-push-argv")
+        assert entry["stubs"] == ["git"], entry
+        assert not any("stub of git ran" in p for p in r.problems), r.problems
+
+
 class _Recorded:
     """host.run, still really run, with each argv kept (to see which turns were started)."""
 
