@@ -150,7 +150,7 @@ def test_an_undecided_hand_edit_fails_the_task_until_decisions_names_it(make_fle
         res = run.results("agentdeck")
         assert res["edited"]["status"] == "failed"
         msg = res["edited"]["msg"]
-        assert "need a decision" in msg and "hook Stop in ~/.claude/settings.json" in msg, msg
+        assert "needs a decision" in msg and "hook Stop in ~/.claude/settings.json" in msg, msg
         assert "changed by you since the last apply" in msg, msg      # the plan's reason
         assert [u["label"] for u in res["edited"]["undecided"]] == ["hook Stop"]
         stop_id = res["edited"]["undecided"][0]["id"]     # Claude's (Qwen has a "hook Stop" too)
