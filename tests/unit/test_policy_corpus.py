@@ -2,12 +2,23 @@
 issue names, each decided as expected in every dialect's payload shape."""
 from __future__ import annotations
 
+import pytest
+
 from agentdeck.core.policy import corpus
 from agentdeck.core.policy.selftest import test_corpus as run_corpus
 
+#: the two tests that read the whole corpus's result share one run (~40 s) on one worker
+WHOLE = pytest.mark.xdist_group("policy-corpus")
 
-def test_the_corpus_holds_in_every_dialect():
-    res, counts = run_corpus()
+
+@pytest.fixture(scope="module")
+def whole_corpus():
+    return run_corpus()
+
+
+@WHOLE
+def test_the_corpus_holds_in_every_dialect(whole_corpus):
+    res, counts = whole_corpus
     assert sum(counts.values()) >= 300
     assert res.checked > 3 * sum(counts.values())     # each case in several dialects
     assert res.mismatches == []
@@ -28,20 +39,20 @@ def test_a_wrong_expectation_is_reported(monkeypatch):
     classes = corpus._build()
     monkeypatch.setitem(classes, "flags and quoting",
                         [("rm -rf x", corpus.CWD, "allow")] + classes["flags and quoting"][1:])
-    res, _ = run_corpus()
+    res, _ = run_corpus(only=frozenset({"flags and quoting"}))
     assert any("'rm -rf x'" in m and "expected allow, got deny" in m for m in res.mismatches)
 
 
-def test_docs_policy_md_states_the_corpus_counts():
+@WHOLE
+def test_docs_policy_md_states_the_corpus_counts(whole_corpus):
     """docs/policy.md says how many cases, classes and payloads the corpus has: the numbers
     `policy test` prints (they were stale: 387 said, 400 printed)."""
     import re
     from pathlib import Path
 
     from agentdeck.core.policy import corpus as C
-    from agentdeck.core.policy.selftest import test_corpus
 
-    res, counts = test_corpus()
+    res, counts = whole_corpus
     text = (Path(__file__).resolve().parents[2] / "docs" / "policy.md").read_text()
     m = re.search(r"evasion corpus\*\* \(`core/policy/corpus.py`\): (\d+) cases in (\d+) classes", text)
     assert m, "docs/policy.md no longer states the corpus counts"

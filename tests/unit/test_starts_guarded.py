@@ -27,11 +27,16 @@ def _host(home: Path) -> Host:
     return h
 
 
-def _denied(doc: dict, home: Path, path: str) -> list[tuple[str, str | None, str | None]]:
-    """(form, decision, rule) of each write form on `path` that is NOT denied by agentdeck-self."""
+def _denied(doc: dict, home: Path, path: str,
+            dialects_of: str | None = None) -> list[tuple[str, str | None, str | None]]:
+    """(form, decision, rule) of each write form on `path` that is NOT denied by agentdeck-self
+    (in the payload shapes of the CLI `dialects_of` names, when given; else in every one)."""
     forms = list(tool_shapes("write", path))
     for cmd in (f"echo x > {path}", f"cp /tmp/x {path}", f"ln -sf /tmp/x {path}"):
         forms += list(shapes("shell", cmd))
+    if dialects_of is not None:
+        forms = [f for f in forms if f[1] == dialects_of]
+        assert forms, f"no payload shape of {dialects_of}"
     bad = []
     for label, target, event, payload in forms:
         payload = dict(payload)
@@ -101,7 +106,9 @@ def test_the_shell_start_up_files_are_guarded_in_every_cli(target, tmp_path):
     for entry in SHELL_STARTUP:
         path = str(tmp_path / entry[2:].removesuffix("/**")) + ("/x.fish" if entry.endswith("/**")
                                                                  else "")
-        assert not _denied(doc, tmp_path, path), (path, _denied(doc, tmp_path, path))
+        # in this CLI's own payload shapes (every shape is tried for the corpus's cases)
+        bad = _denied(doc, tmp_path, path, dialects_of=target)
+        assert not bad, (path, bad)
     calls = {"echo 'git(){ rm -rf x; }' >> ~/.bashrc": "deny", "cat ~/.bashrc": "allow",
              "grep PATH ~/.bashrc": "allow", "source ~/.bashrc": "allow",
              ". ~/.profile": "allow"}
