@@ -1238,6 +1238,9 @@ _MENTIONS_ALLOW = [
 #: (class, tool form, subject, expected): file tools, in every dialect that has them
 _TOOL_CASES = [
     ("read", "~/.ssh/id_rsa", "deny"), ("read", "/home/policy-test/.ssh/id_rsa", "deny"),
+    # blanks around a path and `${HOME}`: a tool that trims or expands them opens the key
+    ("read", " /home/policy-test/.ssh/id_rsa", "deny"), ("read", "${HOME}/.ssh/id_rsa", "deny"),
+    ("write", " ~/.claude/settings.json", "deny"),
     ("read", "~/.ssh/./id_rsa", "deny"), ("read", "~/.ssh//id_rsa", "deny"),
     ("read", "/home/policy-test/.ssh/../.ssh/id_ed25519", "deny"), ("read", "keylink", "deny"),
     ("read", "sshdir/id_rsa", "deny"), ("read", "../../.ssh/id_rsa", "deny"),

@@ -29,7 +29,12 @@ _PROC_FORM = re.compile(r"^/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/(c
 def tool_path(s: str, cwd: str) -> str:
     """A file tool's path argument as the path it opens: a `file://` URL's path, and the /proc
     forms of a process's working folder or root (`/proc/self/cwd/../.ssh/id_rsa` is the
-    working folder's parent's .ssh/id_rsa; normalized lexically only after that)."""
+    working folder's parent's .ssh/id_rsa; normalized lexically only after that). Blanks around
+    it go and `${HOME}` is `$HOME`: a tool that trims or expands its argument opens that path,
+    and one that does not opens a harmless relative one."""
+    s = s.strip()
+    if s.startswith("${HOME}"):
+        s = "$HOME" + s[7:]
     if s[:7].lower() == "file://":
         from urllib.parse import unquote, urlsplit   # local: only for a file:// URL
         s = unquote(urlsplit(s).path) or "/"

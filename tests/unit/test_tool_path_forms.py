@@ -55,6 +55,11 @@ def _claude(name, args):
     ("claude", lambda h: _claude("WebFetch", {"url": f"file://{h}/work/a.py", "prompt": "x"}), "allow"),
     ("claude", lambda h: _claude("WebFetch", {"url": "https://example.com/.ssh/id_rsa", "prompt": "x"}), "allow"),
     ("qwen", lambda h: _claude("read_file", {"file_path": "/proc/self/cwd/../.ssh/id_rsa"}), "deny"),
+    # blanks around the path, `${HOME}`: judged as the path a trimming or expanding tool opens
+    ("claude", lambda h: _claude("Read", {"file_path": f" {h}/.ssh/id_rsa"}), "deny"),
+    ("claude", lambda h: _claude("Read", {"file_path": "${HOME}/.ssh/id_rsa"}), "deny"),
+    ("copilot", lambda h: _copilot("view", {"path": "\t~/.ssh/id_rsa\n"}), "deny"),
+    ("claude", lambda h: _claude("Read", {"file_path": f" {h}/work/a.py "}), "allow"),
 ])
 def test_tool_path_forms(home, target, payload, want):
     assert _decide(home, target, payload(home)) == want
