@@ -243,6 +243,7 @@ class MemoryFS:
             while d and d != "/" and d not in self.entries:
                 self.entries[d] = None
                 d = posixpath.dirname(d)
+        self.entries.setdefault("/", None)      # the root is a folder, as on a disk
 
     def _link(self, p: str) -> str | None:
         v = self.entries.get(p)

@@ -2823,8 +2823,12 @@ def bind_mounts(name: str, vals: list) -> tuple[list[str | None], int | None, st
             if v is None:
                 return srcs, None, "bwrap with an option that is not static"
             if v in _BWRAP_TWO:
-                if v in _BWRAP_BINDS:
-                    srcs.append(vals[i + 1] if i + 1 < n else None)
+                src = vals[i + 1] if i + 1 < n else None
+                dst = vals[i + 2] if i + 2 < n else None
+                if v in _BWRAP_BINDS and not (src is not None and src == dst):
+                    # (`--ro-bind / /`: the same path under the same name, so the command's
+                    # own paths are the host's, and judged as such)
+                    srcs.append(src)
                 i += 3
             elif v in _BWRAP_ONE:
                 i += 2
