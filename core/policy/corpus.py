@@ -1241,6 +1241,7 @@ _TOOL_CASES = [
     # blanks around a path and `${HOME}`: a tool that trims or expands them opens the key
     ("read", " /home/policy-test/.ssh/id_rsa", "deny"), ("read", "${HOME}/.ssh/id_rsa", "deny"),
     ("write", " ~/.claude/settings.json", "deny"),
+    ("glob", "~/.ssh/{id_rsa,x}", "deny"), ("glob", "{src,docs}/*.md", "allow"),
     ("read", "~/.ssh/./id_rsa", "deny"), ("read", "~/.ssh//id_rsa", "deny"),
     ("read", "/home/policy-test/.ssh/../.ssh/id_ed25519", "deny"), ("read", "keylink", "deny"),
     ("read", "sshdir/id_rsa", "deny"), ("read", "../../.ssh/id_rsa", "deny"),

@@ -828,10 +828,12 @@ class PathRules:
         if call.cls == "read":
             if kind == "glob":
                 pat = call.subjects[0] if call.subjects else ""
+                # a glob tool's `{a,b}` lists (ripgrep's and node's globs read them)
+                from .shellparse import expand_braces   # local: only for a glob tool's call
                 for base in call.subjects[1:] or [cwd]:
-                    if pat:
+                    for one in (expand_braces(pat) if "{" in pat else [pat]) if pat else []:
                         folder = normalize(tool_path(base, cwd), cwd, self.home)
-                        full = normalize(tool_path(pat, cwd), folder, self.home)
+                        full = normalize(tool_path(one, cwd), folder, self.home)
                         for p in self.fs.glob(full) or [full]:
                             hits += self.hits(p, {"read"})
                         if not hits:

@@ -60,6 +60,10 @@ def _claude(name, args):
     ("claude", lambda h: _claude("Read", {"file_path": "${HOME}/.ssh/id_rsa"}), "deny"),
     ("copilot", lambda h: _copilot("view", {"path": "\t~/.ssh/id_rsa\n"}), "deny"),
     ("claude", lambda h: _claude("Read", {"file_path": f" {h}/work/a.py "}), "allow"),
+    # a glob tool's `{a,b}` list (ripgrep's and node's globs expand it)
+    ("claude", lambda h: _claude("Glob", {"pattern": f"{h}/.ssh/{{id_rsa,x}}"}), "deny"),
+    ("copilot", lambda h: _copilot("glob", {"pattern": "{id_rsa,x}", "paths": [f"{h}/.ssh"]}), "deny"),
+    ("claude", lambda h: _claude("Glob", {"pattern": f"{h}/work/{{a,b}}.py"}), "allow"),
 ])
 def test_tool_path_forms(home, target, payload, want):
     assert _decide(home, target, payload(home)) == want
