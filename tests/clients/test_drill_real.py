@@ -259,18 +259,25 @@ examples = { deny = ["rm -rf build"], allow = ["rm build.log"] }
 """
 
 
+def drill_with_profile(host, name: str, text: str):
+    """Install the operator's profile `name` (its profile.toml is `text`), drill every CLI with
+    it, and check the drill is ok."""
+    d = host.config_dir / "profiles" / name
+    d.mkdir(parents=True)
+    (d / "profile.toml").write_text(text)
+    install(host, profile=name)
+    rep = drill(host, name, ALL)
+    assert rep.ok, "\n".join(f"{t}: {r.problems}" for t, r in rep.targets.items())
+    return rep
+
+
 def test_operator_rules_deny_holds_in_all_three(scratch_env, need):
     """The operator's own rules (a regex and an argv rule, in a profile
     extending default) are tried first in each real CLI, then the shipped ones up to the
     drill's budget; each tried rule's forms are denied by that rule and nothing ran."""
     need(*ALL)
     host = scratch_env
-    d = host.config_dir / "profiles" / "mine"
-    d.mkdir(parents=True)
-    (d / "profile.toml").write_text(OPERATOR_PROFILE)
-    install(host, profile="mine")
-    rep = drill(host, "mine", ALL)
-    assert rep.ok, "\n".join(f"{t}: {r.problems}" for t, r in rep.targets.items())
+    rep = drill_with_profile(host, "mine", OPERATOR_PROFILE)
     for t in ALL:
         r = rep.targets[t]
         assert [x["id"] for x in r.rules if x["status"] != "not tried"] == [
@@ -314,13 +321,7 @@ def test_an_argv_rule_on_a_program_the_cli_runs_itself_is_held(scratch_env, need
     any call of the model's: a correct argv rule on git is judged on the calls it denies. It is
     held in every CLI and the drill is ok (it said "NOT held ... the stub of git ran")."""
     need(*ALL)
-    host = scratch_env
-    d = host.config_dir / "profiles" / "gitargv"
-    d.mkdir(parents=True)
-    (d / "profile.toml").write_text(GIT_ARGV_PROFILE)
-    install(host, profile="gitargv")
-    rep = drill(host, "gitargv", ALL)
-    assert rep.ok, "\n".join(f"{t}: {r.problems}" for t, r in rep.targets.items())
+    rep = drill_with_profile(scratch_env, "gitargv", GIT_ARGV_PROFILE)
     for t in ALL:
         r = rep.targets[t]
         assert_held(r, "operator-no-force-push-argv", "argv")
