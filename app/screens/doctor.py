@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +148,10 @@ MARK_STYLE = {"ok": "bold #2f9e44", "warning": "bold #e8590c", "error": "bold re
               "absent": "dim"}
 
 
+#: a fact's closing hint in parentheses, left out where a verdict has no room for it
+_HINT = re.compile(r"\s*\([^()]*\)$")
+
+
 def verdicts_text(verdicts: list, host, columns: int = 0, lines: int = 1) -> Text:
     """Per CLI: its mark, its name and version, the facts that matter; the upgrade notice under
     it. Given the `columns` there are, a fact that does not fit on the line starts the next one,
@@ -164,8 +169,13 @@ def verdicts_text(verdicts: list, host, columns: int = 0, lines: int = 1) -> Tex
         name = f"{v.title} {v.version or ''}".rstrip()
         t.append(f"{name:<{width}}  ", style="bold")
         col, line = indent, 1
-        for i, fact in enumerate(v.facts):
-            words = home_relative(host, fact)
+        facts = [home_relative(host, f) for f in v.facts]
+        if columns and indent + sum(len(f) + 3 for f in facts) > columns * lines:
+            # short of room: a fact's closing hint in parentheses goes ("hooks not installed
+            # yet (`agentdeck apply`)": the findings below give the fix), so the guard's state
+            # that follows is read whole
+            facts = [_HINT.sub("", f) for f in facts]
+        for i, (fact, words) in enumerate(zip(v.facts, facts)):
             if i and columns and col + 3 + len(words) > columns and line < lines:
                 t.append("\n" + " " * indent)
                 col, line = indent, line + 1

@@ -380,3 +380,22 @@ async def test_verdicts_at_80_columns_keep_each_fact_whole(demo_host, make_app, 
             guard = next(f for f in v.facts if f.startswith("guard: "))
             assert guard in text, (guard, text)
         assert "…" not in text.split("guard: ")[1].split("·")[0], text
+
+
+def test_verdicts_one_line_each_drop_the_closing_hints_before_the_guard(demo_host):
+    """Six CLIs at 80x24 leave one line each: a fact's closing hint in parentheses goes, so
+    the guard's state after it is read whole; with room, the hint stays."""
+    from agentdeck.app.screens.doctor import verdicts_text
+    from agentdeck.core.doctor.verdict import Verdict
+    from agentdeck.core.targets import registry
+
+    facts = ["hooks not installed yet (`agentdeck apply`)", "guard: NONE installed",
+             "MCP 2 on, 1 off"]
+    vs = [Verdict(s.name, s.title, "warning", None, list(facts)) for s in registry.TARGETS]
+    narrow = verdicts_text(vs, demo_host, columns=76, lines=1).plain.splitlines()
+    assert len(narrow) == len(vs)
+    # within the 76 columns the screen shows (the rest of a line is cut with "…")
+    assert all("guard: NONE installed" in ln[:76] and "agentdeck apply" not in ln
+               for ln in narrow), narrow
+    wide = verdicts_text(vs, demo_host, columns=200, lines=1).plain
+    assert "hooks not installed yet (`agentdeck apply`) · guard: NONE installed" in wide
