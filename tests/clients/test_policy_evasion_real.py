@@ -453,6 +453,12 @@ def _steps(sc: Scene, target: str) -> list[Step]:
              f"python3 -c \"open('{policy}', 'w').write('{{}}')\"", "deny", SELF_RULE),
         *_self_steps(sc, target),
         *_destination_steps(sc, target),
+        # the line as bash reads it, a here-string's words given to xargs, a permission change
+        # on the CLI's own folder, a program no table models handed a denied command
+        Step("line continuation inside a word", "cat ~/.ss\\\nh/id_rsa", "deny", KEYS_RULE),
+        Step("xargs fed a here-string", "xargs cat <<< ~/.ssh/id_rsa", "deny", KEYS_RULE),
+        Step("chmod on the CLI's folder", f"chmod 000 {_home(target)}", "deny", SELF_RULE),
+        Step("unknown runner", "setarch x86_64 rm -r -f no-such-folder", "ask", "unresolved"),
         # what cannot be resolved is asked (Codex has no ask: it denies)
         Step("unresolved", f"echo {piped} | base64 -d | sh", "ask", "unresolved"),
         Step("substitution as the program", f"$(echo rm | cat) -rf {v['subst']}", "ask",
