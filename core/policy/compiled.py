@@ -40,11 +40,11 @@ from ..host import HostError
 from ..targets.dialects import policy_path  # noqa: F401
 from .asks import ask_notices
 from .programs import OWN_GUARD_COMMANDS
+from .vocabulary import SELF_RULE  # noqa: F401  (re-exported: the rule id)
 from ..wording import count_of
 
 
 FORMAT = 2
-SELF_RULE = "agentdeck-self"          # the built-in write protection of the guard
 SELF_COMMAND_RULE = "agentdeck-self-commands"
 FILE_NAME = "policy.json"
 REPO_PATH = os.path.join(".github", "agentdeck", FILE_NAME)

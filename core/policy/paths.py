@@ -20,6 +20,7 @@ import re
 
 from . import programs as P
 from .shellparse import Cmd, Word, normalize
+from .vocabulary import SELF_RULE
 
 #: a process's view of the file system through /proc: its working folder (cwd) or its root
 #: (root). A file tool runs in the CLI's own process, whose working folder is the session's.
@@ -608,7 +609,6 @@ class PathRules:
             # `chmod 000 ~/.claude`, `chattr +i ~/.local/state`: what is under a folder whose
             # mode, owner or attributes change may no longer be read (or written) by the CLI
             # and the handler: the guard's own files there count as written
-            from .compiled import SELF_RULE   # local: only for a permission change
             for w in cmd.argv[1:]:
                 if w.value and not w.value.startswith("-"):
                     p = normalize(w.value, cwd, self.home)

@@ -32,6 +32,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
+# the id of the guard's built-in write protection (compiled.py adds the rule; paths.py
+# singles it out for a permission change on a folder above the guard's files)
+SELF_RULE = "agentdeck-self"
+
 CLASSES = ("shell", "read", "write", "mcp", "web", "prompt", "other")
 
 
