@@ -1096,6 +1096,13 @@ _READ_AS_BASH = [
     ("setarch x86_64 make test", "allow"), ("git rm -r -f --cached x", "allow"),
     ("git commit -m 'rm -rf x'", "allow"), ("echo rm -rf x", "allow"),
 ]
+#: a program no table models, given a folder that holds a protected path: it may walk it
+#: (run in W2)
+_UNKNOWN_WALKS = [
+    ("indexer ~/.ssh", "ask"), ("indexer --root=~/.ssh", "ask"), ("cd ~/.ssh && indexer .", "ask"),
+    ("indexer ~", "ask"), ("indexer ~/.claude", "ask"), ("indexer /", "ask"),
+    ("indexer .", "allow"), ("indexer --root=.", "allow"), ("indexer ~/.ssh/id_rsa.pub", "allow"),
+]
 #: a variable name bash evaluates (`wait -p 'a[$(cmd)]'`); a number an arithmetic expression
 #: set, then overwritten by text; a count a number printer gave, used in arithmetic
 _NAMES_AND_NUMBERS = [
@@ -1528,6 +1535,9 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LOADS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _VENV_AND_WAITS]
+    for c, e in _UNKNOWN_WALKS:
+        cls = "mentions and neighbours" if e == "allow" else "unresolved"
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     CLASSES["shell forms not evaluated"] += [(c, W2, e) for c, e in _READ_AS_BASH
                                              + _NAMES_AND_NUMBERS]
     for c, e in _LATER_CODE:

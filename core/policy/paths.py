@@ -723,9 +723,15 @@ class PathRules:
             operands = [w for w in operands if w is not plain[-1]]
         if access and rec and P.searches_working_folder(name, flags, [w.value for w in operands]):
             check([base], {"read"}, True)         # `cd ~/.ssh && grep -r x`, `rg key`
+        # a program no table models (programs.modelled) may walk a folder it is given: one that
+        # holds a protected path makes the command unresolved (`scanner ~/.ssh`, `tool --dir=~`)
+        walks = role == "unknown" and not rec and bool(name) and not P.modelled(name)
         if access:
             for w in operands:
-                check(self._word_paths(w, bases.get(id(w), base)), access, rec or role == "move")
+                found = self._word_paths(w, bases.get(id(w), base))
+                check(found, access, rec or role == "move")
+                if walks and not hits:
+                    self._walked(name, found, access)
             for w in cmd.feeds:               # find -exec, xargs: everything below the dirs
                 check(self._word_paths(w, cwd), access, True)
         if role not in ("meta",) or name in P.INTERPRETERS:
@@ -799,6 +805,17 @@ class PathRules:
         for where in P.uninstall_writes(cmd.argv[0].value or "" if cmd.argv else "", vals):
             check([normalize(where, cwd, self.home)], {"write"}, True)
         return hits
+
+    def _walked(self, name: str, paths: list[str], access: set[str]) -> None:
+        """`paths`, given to a program whose use of them is not known: a folder among them
+        that holds a protected path is reported unresolved (self.unknown), not allowed."""
+        for p in paths:
+            if self.unknown or not self.fs.is_dir(p):
+                continue
+            below = self.hits(p, access, recursive=True)
+            if below:
+                self.unknown.append(f"{name} is given the folder {p}, which holds {below[0][1]}, "
+                                    f"and agentdeck does not know what {name} does in it")
 
     def _glob_below(self, pattern: str) -> list[tuple[dict, str, str]]:
         """A glob tool's pattern that could match a protected file under its folder lists its

@@ -174,9 +174,9 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                              "agentdeck cannot tell what this command runs: " + handed, call))
             if paths:
                 take(_path_verdict(ctx, paths.for_command(cmd), call))
-                if paths.unknown:      # a tree written whose files cannot be known
+                if paths.unknown:      # a tree written, or a folder walked, whose files cannot be known
                     take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
-                                 "agentdeck cannot tell what this command writes: "
+                                 "agentdeck cannot tell which files this command reads or writes: "
                                  + paths.unknown[0], call))
                     paths.unknown.clear()
             if doc.get("inline_code") == "ask":

@@ -172,6 +172,27 @@ def test_state_and_runners_the_resolver_does_not_follow_are_unresolved(command):
 
 
 @pytest.mark.parametrize("command", [
+    "indexer ~/.ssh", "indexer --root=~/.ssh", "cd ~/.ssh && indexer .", "indexer ~",
+    "indexer /", "indexer -v ~/.ssh/",
+])
+def test_a_folder_holding_a_protected_path_given_to_an_unmodelled_program_is_unresolved(command):
+    """The program may walk the folder (read or rewrite what is below it): agentdeck cannot
+    tell, so it asks, and says which protected path is there."""
+    v = decide(command)
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+    assert "id_rsa" in v.reason and "indexer" in v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "indexer .", "indexer --root=.", "indexer ~/work", "indexer ~/work/a.txt", "du -sh ~",
+    "ls ~/.ssh",
+])
+def test_a_folder_with_nothing_protected_below_or_a_modelled_program_runs(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
     "set -euo pipefail; ls", "set -x; ls", "set -- -k", "setarch x86_64 make",
     "git rm -r -f --cached x", "git commit -m 'rm -rf x'", "echo rm -rf x", "man rm",
     "runner rm x", "cd /tmp && cd - && ls",
