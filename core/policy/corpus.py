@@ -119,6 +119,10 @@ TREE: dict[str, str | None] = {
                                 '_OLD_VIRTUAL_PATH="$PATH"\nPATH="$VIRTUAL_ENV/bin:$PATH"\n'
                                 "export PATH\nhash -r 2> /dev/null\n",
     W2 + "/.venv/bin/tool": "#!/bin/sh\nrm -rf x\n",
+    # another name of a private key (a hard link made before the call, by code the hook could
+    # not see into), and a file with two names neither of which is protected
+    W2 + "/cache/blob": f"=={HOME}/.ssh/id_rsa", W2 + "/cache/a.txt": "a",
+    W2 + "/cache/b.txt": f"=={W2}/cache/a.txt",
     # the agentdeck package this code runs from (the handler's, which `pip uninstall` removes)
     OWN_PACKAGE + "/core/hookhandler.py": "",
 }
@@ -1103,6 +1107,11 @@ _UNKNOWN_WALKS = [
     ("indexer ~", "ask"), ("indexer ~/.claude", "ask"), ("indexer /", "ask"),
     ("indexer .", "allow"), ("indexer --root=.", "allow"), ("indexer ~/.ssh/id_rsa.pub", "allow"),
 ]
+#: another name of a protected file, a hard link made before the call (run in W2)
+_HARD_LINKS = [
+    ("cat cache/blob", "deny"), ("cp cache/blob /tmp/k", "deny"), ("echo x > cache/blob", "deny"),
+    ("cat cache/b.txt", "allow"), ("cp cache/a.txt /tmp/a", "allow"),
+]
 #: a variable name bash evaluates (`wait -p 'a[$(cmd)]'`); a number an arithmetic expression
 #: set, then overwritten by text; a count a number printer gave, used in arithmetic
 _NAMES_AND_NUMBERS = [
@@ -1535,6 +1544,9 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LOADS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _VENV_AND_WAITS]
+    for c, e in _HARD_LINKS:
+        cls = "mentions and neighbours" if e == "allow" else "links, deletions and code run elsewhere"
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _UNKNOWN_WALKS:
         cls = "mentions and neighbours" if e == "allow" else "unresolved"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]

@@ -156,6 +156,15 @@ class DiskFS:
         except (OSError, ValueError):
             return False
 
+    def hard_linked(self, p: str) -> tuple | None:
+        """The identity (device, inode) of a regular file that has more than one name (a hard
+        link), None for any other path: a protected file reached by another of its names."""
+        try:
+            st = os.stat(p)
+        except (OSError, ValueError):
+            return None
+        return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) and st.st_nlink > 1 else None
+
     def glob(self, pattern: str) -> list[str]:
         import glob as g
 
@@ -234,7 +243,8 @@ class DiskFS:
 
 
 class MemoryFS:
-    """A virtual tree: {absolute path: text (a file) | None (a folder) | "->target" (a link)}."""
+    """A virtual tree: {absolute path: text (a file) | None (a folder) | "->target" (a
+    symbolic link) | "==path" (another name of the file at path: a hard link)}."""
 
     def __init__(self, entries: dict[str, str | None]):
         self.entries = dict(entries)
@@ -266,6 +276,17 @@ class MemoryFS:
 
     def exists(self, p: str) -> bool:
         return p in self.entries
+
+    def hard_linked(self, p: str) -> tuple | None:
+        """An entry `==PATH` is another name of the file at PATH (a hard link): both names
+        have the identity PATH."""
+        real = self.realpath(p)
+        v = self.entries.get(real)
+        if isinstance(v, str) and v.startswith("=="):
+            return (v[2:],)
+        if any(isinstance(e, str) and e == "==" + real for e in self.entries.values()):
+            return (real,)
+        return None
 
     def glob(self, pattern: str) -> list[str]:
         pattern = shell_pattern(pattern)
@@ -299,4 +320,6 @@ class MemoryFS:
 
     def read_script(self, p: str, limit: int) -> str | None:
         v = self.entries.get(self.realpath(p))
+        if isinstance(v, str) and v.startswith("=="):
+            v = self.entries.get(v[2:])
         return v[:limit] if isinstance(v, str) and not v.startswith("->") else None

@@ -214,6 +214,9 @@ class PathRules:
         #: path may be among them (an archive that cannot be listed): the rules make it
         #: unresolved (core/policy/rules.py reads and clears it after each command)
         self.unknown: list[str] = []
+        #: the protected files that have other names (hard links), by identity: looked up once,
+        #: when a path judged is a file with more than one name
+        self._linked: dict | None = None
 
     def _through_links(self, path: str) -> str | None:
         for link, target in self.links.items():
@@ -266,6 +269,21 @@ class PathRules:
             out.append(target)
         return out
 
+    def _protected_names(self, ident: tuple) -> list[str]:
+        """The protected files whose identity is `ident`: each rule's files a glob without
+        `**` finds (a `**` rule's files cannot all be listed in time: docs/policy.md)."""
+        if self._linked is None:
+            self._linked = {}
+            for r in self.rules:
+                for _, g in r.prefixes:
+                    if "**" in g:
+                        continue
+                    for c in (self.fs.glob(g) if any(ch in g for ch in "*?[") else [g]):
+                        i = self.fs.hard_linked(c)
+                        if i is not None and r.covers(c):
+                            self._linked.setdefault(i, []).append(c)
+        return self._linked.get(ident, [])
+
     def __bool__(self) -> bool:
         return bool(self.rules)
 
@@ -280,6 +298,9 @@ class PathRules:
         linked = self._through_links(path) if self.links else None
         if linked is not None:          # through a link an earlier command of the line made
             forms += [linked, self.fs.realpath(linked)]
+        ident = self.fs.hard_linked(real)
+        if ident is not None:           # another name of a protected file (a hard link)
+            forms += self._protected_names(ident)
         for r in self.rules:
             acc = access & r.access
             if not acc:
