@@ -121,8 +121,8 @@ TREE: dict[str, str | None] = {
     W2 + "/.venv/bin/tool": "#!/bin/sh\nrm -rf x\n",
     # another name of a private key (a hard link made before the call, by code the hook could
     # not see into), and a file with two names neither of which is protected
-    W2 + "/cache/blob": f"=={HOME}/.ssh/id_rsa", W2 + "/cache/a.txt": "a",
-    W2 + "/cache/b.txt": f"=={W2}/cache/a.txt",
+    "/srv/cache/blob": f"=={HOME}/.ssh/id_rsa", "/srv/cache/a.txt": "a",
+    "/srv/cache/b.txt": "==/srv/cache/a.txt",
     # the agentdeck package this code runs from (the handler's, which `pip uninstall` removes)
     OWN_PACKAGE + "/core/hookhandler.py": "",
 }
@@ -1109,8 +1109,10 @@ _UNKNOWN_WALKS = [
 ]
 #: another name of a protected file, a hard link made before the call (run in W2)
 _HARD_LINKS = [
-    ("cat cache/blob", "deny"), ("cp cache/blob /tmp/k", "deny"), ("echo x > cache/blob", "deny"),
-    ("cat cache/b.txt", "allow"), ("cp cache/a.txt /tmp/a", "allow"),
+    ("cat /srv/cache/blob", "deny"), ("cp /srv/cache/blob /tmp/k", "deny"),
+    ("echo x > /srv/cache/blob", "deny"), ("cd /srv && grep -r PRIVATE cache", "deny"),
+    ("tar czf /tmp/c.tgz /srv/cache", "deny"), ("cat /srv/cache/b.txt", "allow"),
+    ("cp /srv/cache/a.txt /tmp/a", "allow"), ("grep -r x /srv/cache/b.txt", "allow"),
 ]
 #: a variable name bash evaluates (`wait -p 'a[$(cmd)]'`); a number an arithmetic expression
 #: set, then overwritten by text; a count a number printer gave, used in arithmetic

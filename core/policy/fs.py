@@ -158,9 +158,10 @@ class DiskFS:
 
     def hard_linked(self, p: str) -> tuple | None:
         """The identity (device, inode) of a regular file that has more than one name (a hard
-        link), None for any other path: a protected file reached by another of its names."""
+        link), None for any other path (a symbolic link included: it is not followed): a
+        protected file reached by another of its names."""
         try:
-            st = os.stat(p)
+            st = os.lstat(p)
         except (OSError, ValueError):
             return None
         return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) and st.st_nlink > 1 else None
@@ -279,8 +280,8 @@ class MemoryFS:
 
     def hard_linked(self, p: str) -> tuple | None:
         """An entry `==PATH` is another name of the file at PATH (a hard link): both names
-        have the identity PATH."""
-        real = self.realpath(p)
+        have the identity PATH (a symbolic link is not followed)."""
+        real = posixpath.normpath(p)
         v = self.entries.get(real)
         if isinstance(v, str) and v.startswith("=="):
             return (v[2:],)

@@ -272,6 +272,10 @@ class PathRules:
     def _protected_names(self, ident: tuple) -> list[str]:
         """The protected files whose identity is `ident`: each rule's files a glob without
         `**` finds (a `**` rule's files cannot all be listed in time: docs/policy.md)."""
+        return self._linked_files().get(ident, [])
+
+    def _linked_files(self) -> dict:
+        """{identity: [protected path, ...]} for the protected files that have other names."""
         if self._linked is None:
             self._linked = {}
             for r in self.rules:
@@ -282,7 +286,26 @@ class PathRules:
                         i = self.fs.hard_linked(c)
                         if i is not None and r.covers(c):
                             self._linked.setdefault(i, []).append(c)
-        return self._linked.get(ident, [])
+        return self._linked
+
+    def _linked_below(self, d: str, access: set[str], skip_hidden: bool) -> list[tuple[dict, str, str]]:
+        """A file below folder `d` that is another name of a protected file, for a command
+        that walks `d` (only looked for when a protected file has other names at all)."""
+        linked = self._linked_files()
+        if not linked:
+            return []
+        top = len(d.rstrip("/"))
+
+        def match(q: str) -> bool:
+            if skip_hidden and any(s.startswith(".") for s in q[top:].split("/")):
+                return False
+            return self.fs.hard_linked(q) in linked
+        found = self.fs.find(d, match)
+        if found is None:
+            return []
+        names = linked.get(self.fs.hard_linked(found), [])
+        return [(r.data, n, "/".join(sorted(access & r.access)))
+                for r in self.rules if access & r.access for n in names if r.covers(n)][:1]
 
     def __bool__(self) -> bool:
         return bool(self.rules)
@@ -314,6 +337,8 @@ class PathRules:
                     if below:
                         out.append((r.data, below, "/".join(sorted(acc))))
                         break
+        if recursive and not out and self.fs.is_dir(real):
+            out += self._linked_below(real, access, skip_hidden)
         return out
 
     def tree_hits(self, d: str, access: set[str], src: str | None = None,

@@ -139,6 +139,8 @@ def _scene(host, tmp_path: Path) -> Scene:
         (v / "sub" / "f.txt").write_text("x")
         sc.victims[name] = v
     (work / "notes.txt").write_text("benign-text\n-rf in a note\n")
+    (tmp_path / "cache").mkdir()                # another name of the key, made before the turn
+    os.link(ssh / "id_rsa", tmp_path / "cache" / "blob")
     (ssh / "known_hosts").write_text("decoy-host ssh-ed25519 AAAA\n")
     (work / ".qwen").mkdir()           # a working folder's Qwen settings folder, no file in it
     return sc
@@ -459,6 +461,10 @@ def _steps(sc: Scene, target: str) -> list[Step]:
         Step("xargs fed a here-string", "xargs cat <<< ~/.ssh/id_rsa", "deny", KEYS_RULE),
         Step("chmod on the CLI's folder", f"chmod 000 {_home(target)}", "deny", SELF_RULE),
         Step("unknown runner", "setarch x86_64 rm -r -f no-such-folder", "ask", "unresolved"),
+        # a folder holding the key given to a program no table models (it may walk it); another
+        # name of the key, a hard link made before the call
+        Step("unknown program given ~/.ssh", "indexer ~/.ssh", "ask", "unresolved"),
+        Step("hard link made before", f"cat {sc.work.parent}/cache/blob", "deny", KEYS_RULE),
         # what cannot be resolved is asked (Codex has no ask: it denies)
         Step("unresolved", f"echo {piped} | base64 -d | sh", "ask", "unresolved"),
         Step("substitution as the program", f"$(echo rm | cat) -rf {v['subst']}", "ask",

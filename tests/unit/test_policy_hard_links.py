@@ -21,6 +21,10 @@ CALLS = [
     ("Bash", {"command": "echo x > /tmp/notes.txt"}),
     ("Read", {"file_path": "/tmp/notes.txt"}),
     ("Write", {"file_path": "/tmp/notes.txt", "content": "x"}),
+    # a command that walks the folder the other name is in
+    ("Bash", {"command": "grep -r PRIVATE /tmp"}),
+    ("Bash", {"command": "tar czf /tmp2.tgz /tmp"}),
+    ("Grep", {"pattern": "PRIVATE", "path": "/tmp"}),
 ]
 
 
