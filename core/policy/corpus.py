@@ -436,12 +436,12 @@ _NOT_EVALUATED = [
     ("$(echo rm) -rf x", "deny"), ("`echo rm` -rf x", "deny"), ("rm $(echo -rf) x", "deny"), ("cat ~/.ssh/id_$(echo rsa)", "deny"),
     ("cp /tmp/evil t.sh; bash t.sh", "ask"), ("echo 'rm -rf x' > t.sh && sh < t.sh", "ask"),
     ("bash /dev/stdin <<< 'rm -rf x'", "deny"), (". /dev/fd/0 < /tmp/evil", "ask"),
-    ("env -iS 'rm -rf x'", "ask"), ("touch ./-rf; rm *", "ask"),
+    ("env -iS 'rm -rf x'", "ask"), ("touch ./-rf; rm *", "deny"),
     ("cd ~/.ssh; pushd /tmp; popd; cat id_rsa", "deny"), ("pushd /tmp; popd; popd; cat id_rsa", "ask"),
     ("printf '%s\\n' -- -rf | xargs rm x", "deny"),
     ("x='a.txt b.txt'; cat $x", "allow"), ("for f in a.txt b.txt; do wc -l \"$f\"; done", "allow"),
     ("for f in *.txt; do cat \"$f\"; done", "allow"), ("pushd /tmp && ls && popd && cat a.txt", "allow"),
-    ("f() { cat \"$1\"; }; f a.txt", "allow"), ("read -r n <<< world; echo \"hello $n\"", "allow"),
+    ("read -r n <<< world; echo \"hello $n\"", "allow"),
     ("rm -f *.o", "allow"), ("OPTS=-la; ls $OPTS", "allow"),
     ("test -n \"$VIRTUAL_ENV\" && ls \"$VIRTUAL_ENV/bin\"", "allow"),
     ("cp template.sh run.sh && chmod +x run.sh && echo ok", "allow"), ("bash -s <<< 'echo hi'", "allow"),
@@ -1114,6 +1114,17 @@ _HARD_LINKS = [
     ("tar czf /tmp/c.tgz /srv/cache", "deny"), ("cat /srv/cache/b.txt", "allow"),
     ("cp /srv/cache/a.txt /tmp/a", "allow"), ("grep -r x /srv/cache/b.txt", "allow"),
 ]
+#: a bare `*` names every file of the folder; a word whose value is not known at all may be any
+#: of them (run in W2, which holds no link to a key; CWD holds `keylink`)
+_ANY_NAME_WORDS = [
+    ("cd ~/.ssh && cat *", "deny"), ("cd ~/.ssh; x=*; base64 $x", "deny"),
+    ("cd ~/.claude && rm *", "deny"), ("cd ~/.ssh && cat $(ls)", "ask"),
+    ("cd ~/.ssh && f() { cat \"$1\"; }; f x", "ask"), (f"cd {CWD} && cat $(git ls-files)", "ask"),
+    ("cat $(git ls-files)", "allow"), ("f() { cat \"$1\"; }; f a.txt", "allow"), ("cat *", "allow"),
+    ("wc -l *", "allow"), ("cd ~/.ssh && ls | xargs cat", "ask"),
+    ("cd ~/.ssh && ls | sort | xargs head", "ask"), ("touch -- -f; ls | xargs rm -r x", "ask"),
+    ("git ls-files | xargs wc -l", "allow"), ("find . -name '*.tmp' | xargs rm -f", "allow"),
+]
 #: a variable name bash evaluates (`wait -p 'a[$(cmd)]'`); a number an arithmetic expression
 #: set, then overwritten by text; a count a number printer gave, used in arithmetic
 _NAMES_AND_NUMBERS = [
@@ -1248,7 +1259,7 @@ _MENTIONS_ALLOW = [
     "tar czf /tmp/src.tgz src", "cp -r src /tmp/src", "echo hello > out.txt",
     "cat ~/.local/state/agentdeck/policy/claude.json", "agentdeck plan", "agentdeck status",
     "echo '~/.ssh/id_rsa' | wc -c", "find . -exec grep -l TODO {} \\;",
-    "cat $(git ls-files)", "echo $(cat README.md)", "while read l; do echo $l; done < README.md",
+    "echo $(cat README.md)", "while read l; do echo $l; done < README.md",
     "time (for i in 1 2; do echo $i; done)",
     "watch -n 5 git status", "unshare -r id", "parallel echo ::: a b", "sed -n '1p' README.md",
     "flock /tmp/l -c 'echo hi'", "sed 's/a;e/b/' README.md",
@@ -1548,6 +1559,9 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _VENV_AND_WAITS]
     for c, e in _HARD_LINKS:
         cls = "mentions and neighbours" if e == "allow" else "links, deletions and code run elsewhere"
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
+    for c, e in _ANY_NAME_WORDS:
+        cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _UNKNOWN_WALKS:
         cls = "mentions and neighbours" if e == "allow" else "unresolved"

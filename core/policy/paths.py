@@ -558,14 +558,26 @@ class PathRules:
         lexical = normalize(value, cwd, self.home)
         return None if cur == lexical else cur
 
-    def _word_paths(self, w: Word, cwd: str) -> list[str]:
+    def _word_paths(self, w: Word, cwd: str, any_name: bool = False) -> list[str]:
         if w.value is not None and not w.glob:
             lex = normalize(w.value, cwd, self.home)
             phys = self._physical(w.value, cwd)
             return [lex] if phys is None else [lex, phys]
         pat = w.pattern
-        if not pat or pat.strip("*") == "":
+        if not pat:
             return []
+        if pat.strip("*") == "":
+            # a bare `*` (or `**`) names every file of the folder, as bash expands it; a word
+            # whose value is not known at all (`$(ls)`, a word xargs reads) may be any of its
+            # names, a hidden one too
+            d = cwd.rstrip("/") or ""
+            if w.value is None and not any_name:
+                return []
+            found = self.fs.glob(d + "/*")
+            if w.value is None:
+                found += [f for f in self.fs.glob(d + "/.*")
+                          if posixpath.basename(f) not in (".", "..")]
+            return [normalize(f, cwd, self.home) for f in found]
         absolute = normalize(pat, cwd, self.home)
         found = self.fs.glob(absolute)
         if found:
@@ -773,12 +785,20 @@ class PathRules:
         # holds a protected path makes the command unresolved (`scanner ~/.ssh`, `tool --dir=~`)
         walks = role == "unknown" and not rec and bool(name) and not P.modelled(name)
         if access:
+            files = role in ("read", "write", "rw", "copy", "move")   # its operands are files
             for w in operands:
-                found = self._word_paths(w, bases.get(id(w), base))
+                wb = bases.get(id(w), base)
+                if files and w.value is None and w.pattern and w.pattern.strip("*") == "":
+                    self._any_name(name, w, wb, access, rec or role == "move")
+                    continue
+                found = self._word_paths(w, wb)
                 check(found, access, rec or role == "move")
                 if walks and not hits:
                     self._walked(name, found, access)
             for w in cmd.feeds:               # find -exec, xargs: everything below the dirs
+                if files and w.value is None and w.pattern.strip("*") == "":
+                    self._any_name(name, w, cwd, access, rec or role == "move")
+                    continue
                 check(self._word_paths(w, cwd), access, True)
         if role not in ("meta",) or name in P.INTERPRETERS:
             emb_access = both if (name in P.INTERPRETERS or role == "unknown") else access
@@ -851,6 +871,15 @@ class PathRules:
         for where in P.uninstall_writes(cmd.argv[0].value or "" if cmd.argv else "", vals):
             check([normalize(where, cwd, self.home)], {"write"}, True)
         return hits
+
+    def _any_name(self, name: str, w: Word, cwd: str, access: set[str], recursive: bool) -> None:
+        """A word whose value is not known at all (`"$@"`, `$(ls)`, a word xargs reads from a
+        pipe) may name any file of the folder: one that is protected (or that holds a protected
+        path, for a recursive program) makes the command unresolved (self.unknown)."""
+        maybe = [h for p in self._word_paths(w, cwd, True) for h in self.hits(p, access, recursive)]
+        if maybe and not self.unknown:
+            self.unknown.append(f"{name} is given a word whose value is not known, and "
+                                f"{maybe[0][1]} is in {cwd}")
 
     def _walked(self, name: str, paths: list[str], access: set[str]) -> None:
         """`paths`, given to a program whose use of them is not known: a folder among them

@@ -525,6 +525,12 @@ class Resolver:
                             cmd.name, [a.value for a in cmd.argv[1:]]):
                         # `find D | cpio -o`: what the earlier stage names is what it reads
                         cmd.feeds += [w for p in prev for w in p.argv[1:] + p.feeds]
+                        if prev and not all(p.name == "find" for p in prev):
+                            # and what it prints, which is not known (`ls | xargs cat`: the
+                            # folder's names): paths.py judges it as any name of the folder
+                            # (find prints the folders it was given, walked above, and names
+                            # that start with them, so never an option)
+                            cmd.feeds.append(Word(None, "*", False, "the pipe"))
                         if rewritten and cmd.name not in P.META | P.MENTION:
                             # (`... | awk '{print $2}' | xargs kill`: kill opens no file)
                             self.unresolved(f"the names {cmd.name} reads were rewritten by "

@@ -172,6 +172,33 @@ def test_state_and_runners_the_resolver_does_not_follow_are_unresolved(command):
 
 
 @pytest.mark.parametrize("command", [
+    "cd ~/.ssh && cat *", "cd ~/.ssh; x=*; base64 $x", "cd ~/.ssh && cat **",
+    "cd ~/.ssh && tar cf - *",
+])
+def test_a_bare_star_names_every_file_of_the_folder(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("deny", "keys"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "cd ~/.ssh && cat $(ls)", "cd ~/.ssh && ls | xargs cat", "cd ~/.ssh && ls | sort | xargs head",
+    "cd ~/.ssh && f() { cat \"$1\"; }; f x", "cd ~/.ssh && for f in *; do cat \"$f\"; done",
+])
+def test_a_word_whose_value_is_not_known_may_be_any_name_of_the_folder(command):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "cat *", "wc -l *", "ls | xargs cat", "f() { cat \"$1\"; }; f a.txt",
+    "find . -name '*.o' | xargs rm -f",
+])
+def test_stars_and_unknown_words_in_a_folder_with_nothing_protected_run(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
     "indexer ~/.ssh", "indexer --root=~/.ssh", "cd ~/.ssh && indexer .", "indexer ~",
     "indexer /", "indexer -v ~/.ssh/",
 ])
