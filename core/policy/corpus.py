@@ -1125,6 +1125,20 @@ _ANY_NAME_WORDS = [
     ("cd ~/.ssh && ls | sort | xargs head", "ask"), ("touch -- -f; ls | xargs rm -r x", "ask"),
     ("git ls-files | xargs wc -l", "allow"), ("find . -name '*.tmp' | xargs rm -f", "allow"),
 ]
+#: a folder the line changes to by a cd that may fail, may not run, or runs in a function or
+#: after `builtin`, `command`, `eval`, `time`: later commands are judged in each (run in W2)
+_EVERY_FOLDER = [
+    ("builtin cd ~/.ssh; cat id_rsa", "deny"), ("command cd ~/.ssh && cat id_rsa", "deny"),
+    ("eval cd ~/.ssh; cat id_rsa", "deny"), ("time cd ~/.ssh; cat id_rsa", "deny"),
+    ("f(){ cd ~/.ssh; }; f; cat id_rsa", "deny"),
+    ("cd() { builtin cd ~/.ssh; }; cd /tmp; cat id_rsa", "deny"),
+    ("pushd ~/.ssh >/dev/null; popd -n; cat id_rsa", "deny"),
+    ("cd ~/.ssh; cd /nonexistent 2>/dev/null; cat id_rsa", "deny"),
+    ("cd ~/.ssh; false && cd /tmp; cat id_rsa", "deny"),
+    ("cd ~/.ssh; if false; then cd /tmp; fi; cat id_rsa", "deny"),
+    ("builtin cd ~/.claude; rm settings.json", "deny"),
+    ("cd /tmp && cat notes.txt; cd - && ls", "allow"), ("cd src; make; cd ..; cat README.md", "allow"),
+]
 #: a variable name bash evaluates (`wait -p 'a[$(cmd)]'`); a number an arithmetic expression
 #: set, then overwritten by text; a count a number printer gave, used in arithmetic
 _NAMES_AND_NUMBERS = [
@@ -1561,6 +1575,9 @@ def _build() -> dict[str, list]:
         cls = "mentions and neighbours" if e == "allow" else "links, deletions and code run elsewhere"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _ANY_NAME_WORDS:
+        cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
+    for c, e in _EVERY_FOLDER:
         cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _UNKNOWN_WALKS:

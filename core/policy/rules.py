@@ -174,6 +174,8 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                              "agentdeck cannot tell what this command runs: " + handed, call))
             if paths:
                 take(_path_verdict(ctx, paths.for_command(cmd), call))
+                for alt in cmd.alts:     # a folder the line may run it in (shellparse.resolve)
+                    take(_path_verdict(ctx, paths.for_command(_in_folder(cmd, alt)), call))
                 if paths.unknown:      # a tree written, or a folder walked, whose files cannot be known
                     take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
                                  "agentdeck cannot tell which files this command reads or writes: "
@@ -208,6 +210,13 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                          "agentdeck cannot tell what this command runs: "
                          + "; ".join(parsed.unresolved[:3]), call))
     return best
+
+
+def _in_folder(cmd, folder: str):
+    """`cmd` as it would run in `folder`."""
+    from .shellparse import Cmd   # local: the resolver loads with a shell call
+    c = Cmd(cmd.argv, cmd.redirects, folder, cmd.via, cmd.feeds, cmd.stdin, cmd.env)
+    return c
 
 
 def _handed_command(cmd, argv_rules: list[dict]) -> str:

@@ -46,6 +46,8 @@ from . import programs as P
 from .activate import venv_dir
 
 MAX_DEPTH = 8              # shells in shells, evals, scripts
+#: the folders a line's commands are judged in at most (its own and those it changes to)
+MAX_FOLDERS = 9
 MAX_SCRIPT = 256 * 1024    # a script file read to see what it runs
 MAX_COMMANDS = 2000
 MAX_TEXT = 256 * 1024      # a longer command line is not parsed (unresolved): the hook must answer
@@ -148,10 +150,14 @@ class Cmd:
     """One simple command that would run: argv (argv[0] reduced to the program's name),
     redirections [(mode "r" | "w" | "rw", Word)], the directory it runs in, the wrappers it was
     found inside, and for commands fed by find/xargs the directories their operands come from."""
-    __slots__ = ("argv", "redirects", "cwd", "via", "feeds", "stdin", "env")
+    __slots__ = ("argv", "redirects", "cwd", "via", "feeds", "stdin", "env", "alts")
 
     def __init__(self, argv, redirects=None, cwd="", via=(), feeds=None, stdin=None, env=None):
         self.argv: list[Word] = argv
+        #: the other folders it may run in: every folder a cd, pushd or popd anywhere in the
+        #: line went to and the line's own (a cd that fails, one in a branch that does not run,
+        #: in a function, or after `builtin`, `command`, `eval`: resolve() fills it)
+        self.alts: tuple[str, ...] = ()
         self.redirects: list[tuple[str, Word]] = redirects or []
         self.cwd, self.via = cwd, tuple(via)
         self.feeds: list[Word] = feeds or []     # operands find / xargs add (recursive)
@@ -396,6 +402,8 @@ class Resolver:
         #: the line waits (a loop, a sleep, a wait): a file missing at decision time
         #: may be made by another call before the command that runs it does (set by line())
         self.waits = False
+        #: every folder a cd, pushd or popd of the line went to, in any branch or function
+        self.visited: list[str] = []
         #: an earlier command of the line may have written files agentdeck does not track (a
         #: program whose writes are not known): a program file missing now may be one of them
         self.may_write = False
@@ -691,6 +699,43 @@ class Resolver:
                 if text is not None and len(text) > MAX_SCRIPT:
                     text = None
         return ctx.child(stdin="pipe", fed=text)
+
+    def chdir(self, name: str, argv: list, ctx: "_Ctx") -> None:
+        """cd, pushd, popd: the folder the rest of the line runs in (resolve() also judges every
+        later command in each folder the line went to: self.visited)."""
+        if name == "popd":
+            if not ctx.stack:
+                self.unresolved("popd to a folder pushed before this command")
+            else:
+                ctx.prev, ctx.cwd, ctx.stack = ctx.cwd, ctx.stack[-1], ctx.stack[:-1]
+            return
+        ops = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")
+               or a.value == "-"]
+        if name == "pushd":
+            if ops and ops[0].value is not None and ops[0].value[:1] in "+-" \
+                    and ops[0].value[1:].isdigit():
+                self.unresolved("pushd rotating a directory stack set before this command")
+                return
+            ctx.stack = ctx.stack + (ctx.cwd,)
+        if not ops:
+            if name == "pushd":
+                self.unresolved("pushd with no folder swaps with a stack set before this")
+                return
+            ctx.prev, ctx.cwd = ctx.cwd, self.home or ctx.cwd
+        elif ops[0].value == "-":
+            if ctx.prev is None:
+                self.unresolved(f"{name} - to a folder set before this command")
+            else:
+                ctx.prev, ctx.cwd = ctx.cwd, ctx.prev
+        elif ops[0].value is not None or ops[0].glob:
+            d = self.folder(ops[0], ctx.cwd)
+            if d is None:
+                self.unresolved(f"{name} to a glob that matches more than one folder")
+                return
+            ctx.prev, ctx.cwd = ctx.cwd, d
+        else:
+            self.unresolved(f"{name} to a directory that is not static")
+        return
 
     def _redirect_only(self, reds, ctx: _Ctx) -> None:
         files = [(m, w) for m, w in reds if m != "here"]
@@ -1415,39 +1460,9 @@ class Resolver:
             if real and program_name(real) != name:
                 self.run([Word.lit(real)] + argv[1:], reds,
                          ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)), feeds)
-        if name == "popd":
-            if not ctx.stack:
-                self.unresolved("popd to a folder pushed before this command")
-            else:
-                ctx.prev, ctx.cwd, ctx.stack = ctx.cwd, ctx.stack[-1], ctx.stack[:-1]
-            return
-        if name in ("cd", "pushd"):
-            ops = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")
-                   or a.value == "-"]
-            if name == "pushd":
-                if ops and ops[0].value is not None and ops[0].value[:1] in "+-" \
-                        and ops[0].value[1:].isdigit():
-                    self.unresolved("pushd rotating a directory stack set before this command")
-                    return
-                ctx.stack = ctx.stack + (ctx.cwd,)
-            if not ops:
-                if name == "pushd":
-                    self.unresolved("pushd with no folder swaps with a stack set before this")
-                    return
-                ctx.prev, ctx.cwd = ctx.cwd, self.home or ctx.cwd
-            elif ops[0].value == "-":
-                if ctx.prev is None:
-                    self.unresolved(f"{name} - to a folder set before this command")
-                else:
-                    ctx.prev, ctx.cwd = ctx.cwd, ctx.prev
-            elif ops[0].value is not None or ops[0].glob:
-                d = self.folder(ops[0], ctx.cwd)
-                if d is None:
-                    self.unresolved(f"{name} to a glob that matches more than one folder")
-                    return
-                ctx.prev, ctx.cwd = ctx.cwd, d
-            else:
-                self.unresolved(f"{name} to a directory that is not static")
+        if name in ("cd", "pushd", "popd"):
+            self.chdir(name, argv, ctx)
+            self.visited.append(ctx.cwd)
             return
         vals = [a.value for a in argv[1:]]
         for text in P.sed_commands(name, vals):      # sed '1e rm -rf x': a shell command line
@@ -2791,4 +2806,10 @@ def resolve(text: str, cwd: str, env, fs, home: str | None = None) -> Parsed:
         r.line(text, _Ctx(cwd or "/", {}, 0))
     except RecursionError:
         r.unresolved("nested too deeply to follow")
+    if r.visited:
+        folders = list(dict.fromkeys(r.visited + [cwd or "/"]))
+        if len(folders) > MAX_FOLDERS:
+            r.unresolved(f"the line changes folder more than {MAX_FOLDERS - 1} times")
+        for c in r.out.commands:
+            c.alts = tuple(f for f in folders[:MAX_FOLDERS] if f != c.cwd)
     return r.out

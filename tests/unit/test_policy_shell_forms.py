@@ -172,6 +172,28 @@ def test_state_and_runners_the_resolver_does_not_follow_are_unresolved(command):
 
 
 @pytest.mark.parametrize("command", [
+    "builtin cd ~/.ssh; cat id_rsa", "command cd ~/.ssh && cat id_rsa", "eval cd ~/.ssh; cat id_rsa",
+    "time cd ~/.ssh; cat id_rsa", "f(){ cd ~/.ssh; }; f; cat id_rsa",
+    "cd() { builtin cd ~/.ssh; }; cd /tmp; cat id_rsa", "pushd ~/.ssh >/dev/null; popd -n; cat id_rsa",
+    "cd ~/.ssh; cd /nonexistent 2>/dev/null; cat id_rsa", "cd ~/.ssh; false && cd /tmp; cat id_rsa",
+    "cd ~/.ssh; while false; do cd /tmp; done; cat id_rsa",
+])
+def test_a_later_command_is_judged_in_every_folder_the_line_went_to(command):
+    """A cd that fails, one in a branch that does not run, in a function or after a wrapper
+    builtin: the resolver cannot be sure which folder is current, so it judges them all."""
+    v = decide(command)
+    assert (v.decision, v.rule) == ("deny", "keys"), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "cd /tmp && cat a.txt; cd - && ls", "cd ~/work; cat a.txt; cd ..; ls",
+])
+def test_changing_folder_among_harmless_files_runs(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
+
+
+@pytest.mark.parametrize("command", [
     "cd ~/.ssh && cat *", "cd ~/.ssh; x=*; base64 $x", "cd ~/.ssh && cat **",
     "cd ~/.ssh && tar cf - *",
 ])
