@@ -1139,6 +1139,20 @@ _EVERY_FOLDER = [
     ("builtin cd ~/.claude; rm settings.json", "deny"),
     ("cd /tmp && cat notes.txt; cd - && ls", "allow"), ("cd src; make; cd ..; cat README.md", "allow"),
 ]
+#: what a shell runs, read as it reads it: -c's text after every option, -s (or `-`) reading
+#: stdin, a heredoc's line going on after its start (`cat <<EOF | sh`, `cat <<EOF && ...`), a
+#: pipe whose text is known (run in W2)
+_SHELL_INPUTS = [
+    ("bash -s x <<< 'rm -rf x'", "deny"), ("echo 'rm -rf x' | bash -s x", "deny"),
+    ("sh -s x <<< 'cat ~/.ssh/id_rsa'", "deny"), ("bash -c -e 'rm -rf x'", "deny"),
+    ("bash -c -- 'rm -rf x'", "deny"), ("bash -c +o posix 'cat ~/.ssh/id_rsa'", "deny"),
+    ("bash -s rm -rf x <<< '\"$@\"'", "ask"), ("cat <<EOF | sh\nrm -rf x\nEOF", "deny"),
+    ("cat <<EOF | tee /dev/null | sh\nrm -rf x\nEOF", "ask"),
+    ("cat <<EOF && rm -rf x\nbody\nEOF", "deny"), ("cat <<'EOF' | bash\ncat ~/.ssh/id_rsa\nEOF", "deny"),
+    ("echo 'rm -rf x' | sh", "deny"), ("bash -eo pipefail -c 'ls'", "allow"),
+    ("cat <<EOF | grep x\nbody\nEOF", "allow"), ("echo ls | sh", "allow"),
+    ("cat <<EOF && echo done\nbody\nEOF", "allow"),
+]
 #: a variable name bash evaluates (`wait -p 'a[$(cmd)]'`); a number an arithmetic expression
 #: set, then overwritten by text; a count a number printer gave, used in arithmetic
 _NAMES_AND_NUMBERS = [
@@ -1578,6 +1592,9 @@ def _build() -> dict[str, list]:
         cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _EVERY_FOLDER:
+        cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
+    for c, e in _SHELL_INPUTS:
         cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _UNKNOWN_WALKS:

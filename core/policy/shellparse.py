@@ -46,6 +46,10 @@ from . import programs as P
 from .activate import venv_dir
 
 MAX_DEPTH = 8              # shells in shells, evals, scripts
+#: the children of a heredoc's redirection that are the heredoc itself (anything else there is
+#: the rest of its line: Resolver._heredoc_rest)
+_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end", "file_redirect",
+                            "herestring_redirect", "heredoc_content", "simple_heredoc_body"})
 #: the folders a line's commands are judged in at most (its own and those it changes to)
 MAX_FOLDERS = 9
 MAX_SCRIPT = 256 * 1024    # a script file read to see what it runs
@@ -484,6 +488,7 @@ class Resolver:
                 self.redirect_starts = saved_starts
             else:       # `` `< f` ``, `> f`: redirections alone still open their files
                 self._redirect_only(reds, ctx)
+            self._heredoc_rest(n, ctx)
         elif t == "variable_assignment":
             self.assign(n, ctx)
         elif t == "declaration_command":
@@ -596,6 +601,36 @@ class Resolver:
             self.unresolved(f"shell syntax agentdeck does not evaluate ({t})")
             for c in n.named_children:
                 self.stmt(c, ctx)
+
+    def _heredoc_rest(self, n, ctx: _Ctx) -> None:
+        """What follows a heredoc's start on its line (`cat <<EOF | sh`, `cat <<EOF && rm x`):
+        the parser hangs it inside the heredoc's redirection. A pipe feeds the next stages
+        what the statement before it prints; `&&`, `||`, `;`, `&` run the rest after it."""
+        before = self.out.commands[-1:] if self.out.commands else []
+        for r in n.children:
+            if r.type != "heredoc_redirect":
+                continue
+            piped = False
+            for c in r.children:
+                if not c.is_named:
+                    if c.type in ("|", "|&"):
+                        piped = True
+                    elif c.type in ("&&", "||", ";", "&"):
+                        piped = False
+                    continue
+                if c.type in _HEREDOC_PARTS:
+                    continue
+                if c.type == "pipeline" and c.children and c.children[0].type in ("|", "|&"):
+                    prev = before
+                    for stage in c.named_children:
+                        start = len(self.out.commands)
+                        self.stmt(stage, ctx.child(stdin="pipe", fed=_printed(prev)))
+                        prev = self.out.commands[start:]
+                    continue
+                start = len(self.out.commands)
+                self.stmt(c, ctx.child(stdin="pipe", fed=_printed(before)) if piped else ctx)
+                if piped:
+                    before = self.out.commands[start:]
 
     def _quoted_assign(self, n, w: Word, exported: bool, ctx: _Ctx) -> None:
         """`export 'PS4=...'`, `declare -x "BASH_ENV=$F"`: a quoted word of a declaration is
@@ -2344,25 +2379,43 @@ class Resolver:
         vals = [a.value for a in argv[1:]]
         sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
         sub.vars.update(ctx.env)            # `X=v bash -c '... $X'`: its environment's value
-        i = 0
+        # the options first, as the shell reads them: -c takes its text from the first word
+        # after every option (`bash -c -e 'cmd'`, `bash -c -- 'cmd'`), -s (or `-`) reads the
+        # script from stdin and makes the words after the options its parameters
+        i, text_arg, from_stdin = 0, False, False
         while i < len(vals):
             v = vals[i]
             if v is None:
                 self.unresolved(f"{name} with an argument that is not static")
                 return
-            if v == "-c" or (v.startswith("-") and not v.startswith("--") and "c" in v[1:]):
-                script = vals[i + 1] if i + 1 < len(vals) else None
-                if script is None:
-                    self.unresolved(f"{name} -c of text that is not static")
-                    return
-                self.line(script, sub)
-                return
-            if v in ("-o", "-O", "+o", "+O", "--rcfile", "--init-file"):
+            if v == "--":
+                i += 1
+                break
+            if v == "-":
+                i, from_stdin = i + 1, True
+                break
+            if v in ("--rcfile", "--init-file"):
                 i += 2
                 continue
-            if v.startswith(("-", "+")):
+            if v.startswith("--"):
                 i += 1
                 continue
+            if v[:1] in ("-", "+") and len(v) > 1:
+                if v[0] == "-":
+                    text_arg = text_arg or "c" in v[1:]
+                    from_stdin = from_stdin or "s" in v[1:]
+                # -o NAME, -O NAME (also at the end of a cluster: `-eo pipefail`)
+                i += 2 if v[-1] in "oO" else 1
+                continue
+            break
+        rest = vals[i:]
+        if text_arg:
+            if not rest or rest[0] is None:
+                self.unresolved(f"{name} -c of text that is not static")
+                return
+            self.line(rest[0], sub)
+            return
+        if rest and not from_stdin:
             self.script(argv[1 + i], ctx, name, here, may_write)     # bash script.sh
             return
         fed = [w for m, w in ctx_reds if m == "r"]
@@ -2376,7 +2429,9 @@ class Resolver:
                 else:
                     self.line(w.value, sub)
             return
-        if ctx.stdin in ("pipe", "xargs"):
+        if ctx.stdin == "pipe" and ctx.fed is not None:
+            self.line(ctx.fed, sub)         # `printf 'ls\n' | sh`: the text it is fed, known
+        elif ctx.stdin in ("pipe", "xargs"):
             self.unresolved(f"{name} fed from a pipe")
 
     def script(self, w: Word | None, ctx: _Ctx, how: str, here=(), may_write: bool = False) -> None:

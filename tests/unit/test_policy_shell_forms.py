@@ -171,6 +171,28 @@ def test_state_and_runners_the_resolver_does_not_follow_are_unresolved(command):
     assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
 
 
+@pytest.mark.parametrize("command,rule", [
+    ("bash -s x <<< 'rm -rf x'", "rmrf"), ("echo 'rm -rf x' | bash -s x", "rmrf"),
+    ("dash -s x <<< 'cat ~/.ssh/id_rsa'", "keys"), ("bash -c -e 'rm -rf x'", "rmrf"),
+    ("bash -c -- 'rm -rf x'", "rmrf"), ("bash -c +o posix 'cat ~/.ssh/id_rsa'", "keys"),
+    ("bash - x <<< 'rm -rf x'", "rmrf"), ("cat <<EOF | sh\nrm -rf x\nEOF", "rmrf"),
+    ("cat <<EOF && rm -rf x\nbody\nEOF", "rmrf"), ("cat <<EOF || cat ~/.ssh/id_rsa\nb\nEOF", "keys"),
+    ("cat <<'EOF' | bash\ncat ~/.ssh/id_rsa\nEOF", "keys"), ("echo 'rm -rf x' | sh", "rmrf"),
+])
+def test_what_a_shell_runs_is_read_as_it_reads_it(command, rule):
+    v = decide(command)
+    assert (v.decision, v.rule) == ("deny", rule), v.reason
+
+
+@pytest.mark.parametrize("command", [
+    "bash -eo pipefail -c 'ls'", "cat <<EOF | grep x\nbody\nEOF", "echo ls | sh",
+    "cat <<EOF && echo done\nbody\nEOF", "bash -c 'echo hi' arg0 a",
+])
+def test_shell_inputs_that_run_harmless_text_run(command):
+    v = decide(command)
+    assert v.decision == "allow", v.reason
+
+
 @pytest.mark.parametrize("command", [
     "builtin cd ~/.ssh; cat id_rsa", "command cd ~/.ssh && cat id_rsa", "eval cd ~/.ssh; cat id_rsa",
     "time cd ~/.ssh; cat id_rsa", "f(){ cd ~/.ssh; }; f; cat id_rsa",
