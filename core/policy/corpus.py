@@ -1153,6 +1153,14 @@ _SHELL_INPUTS = [
     ("cat <<EOF | grep x\nbody\nEOF", "allow"), ("echo ls | sh", "allow"),
     ("cat <<EOF && echo done\nbody\nEOF", "allow"),
 ]
+#: a word xargs -I or find -exec fills in at run time (run in W2)
+_FILLED_WORDS = [
+    ("echo f | xargs -I% rm -r% x", "ask"), ("touch f; find f -exec rm -r{} x \\;", "ask"),
+    ("echo rm | xargs -I{} {} -rf x", "ask"), ("echo id_rsa | xargs -I@ cat ~/.ssh/@", "deny"),
+    ("echo s.json | xargs --replace=% truncate -s0 ~/.claude/%", "deny"),
+    ("echo f | xargs -i rm -r{} x", "ask"),
+    ("find . -name x -exec mv {} {}.bak \\;", "allow"), ("ls | xargs -I{} echo file {}", "allow"),
+]
 #: a variable name bash evaluates (`wait -p 'a[$(cmd)]'`); a number an arithmetic expression
 #: set, then overwritten by text; a count a number printer gave, used in arithmetic
 _NAMES_AND_NUMBERS = [
@@ -1596,6 +1604,9 @@ def _build() -> dict[str, list]:
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _SHELL_INPUTS:
         cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
+    for c, e in _FILLED_WORDS:
+        cls = "mentions and neighbours" if e == "allow" else "indirection"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _UNKNOWN_WALKS:
         cls = "mentions and neighbours" if e == "allow" else "unresolved"

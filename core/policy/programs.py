@@ -540,7 +540,7 @@ def unwrap(name: str, args: list[str | None]) -> int | None:
 
 def xargs_command(args: list[str | None]) -> int | None:
     takes = {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file",
-             "--delimiter", "--max-args", "--max-procs", "--max-chars", "--replace", "--eof",
+             "--delimiter", "--max-args", "--max-procs", "--max-chars", "--eof",
              "--max-lines", "--process-slot-var"}
     i = 0
     while i < len(args):
@@ -554,6 +554,26 @@ def xargs_command(args: list[str | None]) -> int | None:
             continue
         return i
     return i
+
+
+def xargs_replace(args: list[str | None]) -> str | None:
+    """The text xargs replaces with each input line in its command's words (`-I R`, `-IR`,
+    `-i`/`-iR`, `--replace[=R]`; `{}` by default), None without one."""
+    rest = xargs_command(args)
+    for i, a in enumerate(args[:rest if rest is not None else len(args)]):
+        if a is None:
+            continue
+        if a == "-I":
+            return args[i + 1] if i + 1 < len(args) and args[i + 1] else None
+        if a.startswith("-I"):
+            return a[2:]
+        if a == "-i" or a == "--replace":
+            return "{}"
+        if a.startswith("-i") and not a.startswith("--"):
+            return a[2:]
+        if a.startswith("--replace="):
+            return a.split("=", 1)[1] or "{}"
+    return None
 
 
 def shebang_program(text: str) -> str:

@@ -1632,6 +1632,9 @@ class Resolver:
         if name == "xargs":
             rest = P.xargs_command([a.value for a in argv[1:]])
             xcmd = argv[1 + rest:] if rest is not None and rest < len(argv) - 1 else [Word.lit("echo")]
+            rep = P.xargs_replace([a.value for a in argv[1:]])
+            if rep:     # `xargs -I% rm -r% x`: a word holding the text it replaces is not known
+                xcmd = _replaced(xcmd, rep, "xargs")
             # its operands come from the pipe: the pipeline fills the command's feeds
             fed = [w for m, w in reds if m == "r"]
             for k, a in enumerate(argv[1:1 + (rest if rest is not None else len(argv))]):
@@ -2368,7 +2371,7 @@ class Resolver:
                 k = j + 1
                 while k < len(vals) and vals[k] not in (";", "+"):
                     k += 1
-                sub = [a for a in argv[1 + j + 1:1 + k] if a.value != "{}"]
+                sub = _replaced([a for a in argv[1 + j + 1:1 + k] if a.value != "{}"], "{}", "find")
                 if sub:
                     self.run(sub, [], ctx.child(via=ctx.via + ("find",)), list(starts))
                 j = k
@@ -2623,6 +2626,23 @@ def _pipe_role(cmd: Cmd) -> str | None:
             return "pass"
         return "rewrite"
     return P.pipe_filter(cmd.name, vals)
+
+
+def _replaced(words: list, rep: str, who: str) -> list:
+    """`words` with each one that holds `rep` (the text xargs -I or find -exec puts a name
+    in) made a word whose value is not known: `rm -r{} x` may be `rm -rf x`."""
+    out = []
+    for k, a in enumerate(words):
+        if a.value is not None and rep in a.value:
+            w = Word(None, _escape(a.value).replace(_escape(rep), "*"), False, a.raw)
+            if k == 0 or a.value.startswith("-") or who == "xargs" and a.value.startswith(rep):
+                # the program itself, or a word that may be an option (find's names start
+                # with its folders, a line xargs reads may start with `-`): not known
+                w.opaque = f"a word {who} fills in at run time ({a.value[:40]})"
+            out.append(w)
+        else:
+            out.append(a)
+    return out
 
 
 def _printed(cmds: list) -> str | None:

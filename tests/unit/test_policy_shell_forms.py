@@ -171,6 +171,17 @@ def test_state_and_runners_the_resolver_does_not_follow_are_unresolved(command):
     assert (v.decision, v.rule) == ("ask", "unresolved"), v.reason
 
 
+@pytest.mark.parametrize("command,decision", [
+    ("echo f | xargs -I% rm -r% x", "ask"), ("touch f; find f -exec rm -r{} x \\;", "ask"),
+    ("echo rm | xargs -I{} {} -rf x", "ask"), ("echo f | xargs -i rm -r{} x", "ask"),
+    ("echo f | xargs --replace rm -r{} x", "ask"), ("echo id_rsa | xargs -I@ cat ~/.ssh/@", "deny"),
+    ("touch f; find f -execdir cat ~/.ssh/id_{} \\;", "deny"),
+])
+def test_a_word_xargs_or_find_fills_in_is_not_taken_literally(command, decision):
+    v = decide(command)
+    assert v.decision == decision, v.reason
+
+
 @pytest.mark.parametrize("command,rule", [
     ("bash -s x <<< 'rm -rf x'", "rmrf"), ("echo 'rm -rf x' | bash -s x", "rmrf"),
     ("dash -s x <<< 'cat ~/.ssh/id_rsa'", "keys"), ("bash -c -e 'rm -rf x'", "rmrf"),
