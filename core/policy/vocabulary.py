@@ -410,6 +410,7 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
         paths += [v for v in given if isinstance(v, str) and v not in paths and _pathlike(v)]
         return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"], texts=_strings(args)[:50],
                     paths=paths[:50])
+    # (an MCP tool given a command: tool_calls adds the shell call it runs, _mcp_command)
     f = fold(name)
     found = _tool(vocab[0], f)          # _OTHER itself for a name nobody declares
     if found[1] == "dispatch":
@@ -469,6 +470,23 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
                 texts=texts, paths=paths)
 
 
+def _mcp_command(args: dict) -> str | None:
+    """The shell line an MCP tool's arguments spell, if they name a command (_COMMAND_KEYS,
+    with an `args`/`arguments` list after it, or an `argv` list)."""
+    import shlex   # local: only for an MCP call given a command
+    if not isinstance(args, dict):
+        return None
+    cmd = next((args[k] for k in _COMMAND_KEYS if isinstance(args.get(k), str) and args[k]), None)
+    rest = next((args[k] for k in ("args", "arguments", "argv")
+                 if isinstance(args.get(k), list)), None)
+    words = [str(w) for w in (rest or [])[:200] if isinstance(w, (str, int, float))]
+    if cmd is not None:
+        return cmd if not words else cmd + " " + shlex.join(words)
+    if rest is not None and words and "argv" in args:
+        return shlex.join(words)
+    return None
+
+
 def _pathlike(v: str) -> bool:
     return 0 < len(v) <= 4096 and not any(c.isspace() for c in v) and (
         "/" in v or v.startswith((".", "~")))
@@ -482,6 +500,19 @@ def tool_calls(payload: dict, mcp_servers=(), vocab: "Vocabulary | None" = None)
     registered dialect's by default. A shell call that runs `apply_patch` with the patch in its
     text (Codex: `apply_patch <<'EOF' ... EOF`) is also the write of every path the patch names."""
     calls = _tool_calls(payload, mcp_servers, vocab)
+    if any(c.cls == "mcp" for c in calls):
+        # an MCP tool given a command (a shell server's `run {command}`, `exec {argv}`,
+        # `start_process {command, args}`) runs it: the command is also judged as a shell call
+        if isinstance(payload.get("toolCalls"), list):
+            given = [tool_args(c.get("args", c.get("toolArgs"))) for c in payload["toolCalls"]
+                     if isinstance(c, dict)]
+        else:
+            given = [tool_args(next((payload[k] for k in ("tool_input", "toolArgs", "arguments")
+                                     if k in payload), None))]
+        for c, args in list(zip(calls, given)):
+            line = _mcp_command(args) if c.cls == "mcp" else None
+            if line:
+                calls.append(Call("shell", c.name, [line]))
     for c in list(calls):
         if c.cls == "shell":
             for text in c.subjects:

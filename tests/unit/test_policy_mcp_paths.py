@@ -12,7 +12,7 @@ from agentdeck.core.policy import corpus as C
 from agentdeck.core.policy.compiled import compile_policy
 from agentdeck.core.policy.fs import MemoryFS
 from agentdeck.core.policy.rules import Context, evaluate_doc
-from agentdeck.core.policy.vocabulary import classify
+from agentdeck.core.policy.vocabulary import classify, tool_calls
 
 _DOC = json.loads(compile_policy(C.CORPUS_POLICY, "test", protect=C.PROTECT,
                                  mcp_servers=["fs"]))
@@ -53,3 +53,25 @@ def test_a_path_is_resolved_from_the_working_folder():
 ])
 def test_a_tool_that_reads_is_judged_as_a_read_and_any_other_as_a_write(tool, args, want):
     assert _decide(tool, args)[0] == want
+
+
+def _decide_payload(tool: str, args: dict) -> tuple[str, str | None]:
+    calls = tool_calls({"tool_name": f"mcp__shell__{tool}", "tool_input": args}, ["shell"])
+    v = evaluate_doc(_DOC, calls, Context(C.HOME, C.CWD, {"HOME": C.HOME}, MemoryFS(C.TREE)))
+    return v.decision, v.rule
+
+
+@pytest.mark.parametrize("tool,args", [
+    ("run", {"command": "rm -rf build"}), ("run", {"command": "cat ../../.ssh/id_rsa"}),
+    ("run", {"cmd": "cd ~/.claude; rm settings.json"}), ("exec", {"argv": ["rm", "-rf", "build"]}),
+    ("start_process", {"command": "rm", "args": ["-rf", "build"]}),
+])
+def test_an_mcp_tool_given_a_command_is_judged_as_the_command_it_runs(tool, args):
+    assert _decide_payload(tool, args)[0] == "deny"
+
+
+@pytest.mark.parametrize("tool,args", [
+    ("run", {"command": "ls"}), ("exec", {"argv": ["git", "status"]}), ("query", {"sql": "select 1"}),
+])
+def test_an_mcp_tool_given_a_harmless_command_or_none_runs(tool, args):
+    assert _decide_payload(tool, args)[0] == "allow"
