@@ -113,13 +113,19 @@ def _static_prefix(pattern: str) -> str:
 _ANY_NAME = "\x01"
 
 
+#: globs of start-up files that any environment may hold (compiled.SHELL_STARTUP): a walk of a
+#: folder written as a whole does not look for them (_Rule.below)
+_STARTUP_ANYWHERE = ("**/site-packages/",)
+
+
 class _Rule:
-    __slots__ = ("data", "pats", "excepts", "prefixes", "access", "deep")
+    __slots__ = ("data", "pats", "excepts", "prefixes", "access", "deep", "walk_pats")
 
     def __init__(self, data: dict, home: str):
         self.data = data
         globs = [_expand_home(g, home) for g in data.get("paths") or []]
         self.pats = [glob_rx(g) for g in globs]
+        self.walk_pats = [p for p, g in zip(self.pats, globs) if not g.startswith(_STARTUP_ANYWHERE)]
         self.prefixes = [(_static_prefix(g), g) for g in globs]
         self.excepts = [glob_rx(_expand_home(g, home)) for g in data.get("except") or []]
         self.access = set(data.get("access") or ("read", "write"))
@@ -128,6 +134,11 @@ class _Rule:
     def covers(self, path: str) -> bool:
         return any(p.match(path) for p in self.pats) and not any(e.match(path)
                                                                 for e in self.excepts)
+
+    def covers_in_walk(self, path: str) -> bool:
+        """covers, less the start-up files any environment holds (_STARTUP_ANYWHERE)."""
+        return any(p.match(path) for p in self.walk_pats) and not any(e.match(path)
+                                                                     for e in self.excepts)
 
     def named_under(self, d: str) -> str | None:
         """A path this rule protects that a tree written at folder `d` holds by name, whatever
@@ -173,8 +184,14 @@ class _Rule:
         """A protected file (that exists) under directory `d`, or None."""
         d = d.rstrip("/") or "/"
         for prefix, g in self.prefixes:
+            if g.startswith(_STARTUP_ANYWHERE):
+                # an environment's start-up files already below a folder deleted or rewritten
+                # as a whole (`find . -delete`, `git stash`, `rm -r .venv`): removing one runs
+                # nothing, and each project's .venv holds some; a file written by name, or a
+                # tree copied in from a known folder, is still judged
+                continue
             if g.startswith("**"):
-                hit = fs.find(d, self.covers)
+                hit = fs.find(d, self.covers_in_walk)
                 cands = [hit] if hit else []
             elif prefix == d or prefix.startswith(d + "/") or d == "/":
                 rel = prefix[len(d):] if d != "/" else prefix
@@ -182,12 +199,12 @@ class _Rule:
                     continue
                 cands = fs.glob(g) if any(ch in g for ch in "*?[") else [g]
             elif d.startswith(prefix + "/") and "**" in g:
-                hit = fs.find(d, self.covers)
+                hit = fs.find(d, self.covers_in_walk)
                 cands = [hit] if hit else []
             else:
                 continue
             for c in cands:
-                if self.covers(c) and (fs.exists(c) or c == g):
+                if self.covers_in_walk(c) and (fs.exists(c) or c == g):
                     if skip_hidden and any(s.startswith(".") for s in
                                            c[len(d):].split("/") if s):
                         continue

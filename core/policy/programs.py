@@ -1001,6 +1001,28 @@ def git_folder(vals: list) -> str | None:
     return out
 
 
+def _git_rewrites_tree(sub: str, vals: list) -> bool:
+    """Whether a git subcommand of GIT_TREE_WRITERS changes the files of the work tree itself
+    (beyond what git_tree_write brings): `git clean`, `git rm`, `git mv`, `git stash` (push);
+    not a dry run (`clean -n`), nor one git_tree_write says leaves the tree as it is (`switch -c
+    new`, `stash list`, `reset` without --hard, `restore --staged`)."""
+    known = [v for v in vals if v is not None]
+    rest = known[known.index(sub) + 1:] if sub in known else []
+    if sub in ("rm", "mv"):
+        return False            # its operands (side_writes), and with --cached the index alone
+    if sub == "clean":
+        return not any(v in ("-n", "--dry-run") or v.startswith("-") and not v.startswith("--")
+                       and "n" in v[1:] for v in rest)
+    if sub not in GIT_TREE_BRINGERS:
+        return True
+    if git_tree_write(vals) is not None:
+        return False
+    if sub == "stash":      # push (the default) and save put the work tree back at HEAD
+        action = next((v for v in rest if not v.startswith("-")), "push")
+        return action in ("push", "save")
+    return False
+
+
 def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
     """(where, recursive) each write a program makes as a side effect of its options: "." is
     the folder it acts on (its -C DIR or the working folder), OPERANDS its operands, else a
@@ -1009,9 +1031,11 @@ def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
     known = [v for v in vals if v is not None]
     out: list[tuple[str, bool]] = []
     sub = _git_subcommand(vals) if name == "git" else None
-    if sub in GIT_TREE_WRITERS and (sub not in GIT_TREE_BRINGERS or git_tree_write(vals) is None):
+    if sub in GIT_TREE_WRITERS and _git_rewrites_tree(sub, vals):
         # (what a branch, a remote or a stash brings is git_tree_write's: files not known)
         out.append((_git_work_tree(vals) or ".", True))
+    elif sub in ("rm", "mv") and "--cached" not in known:
+        out.append((OPERANDS, True))
     elif name in ("tar", "bsdtar", "gtar"):
         # (what tar -x writes is extraction's: its members where they land)
         if "--remove-files" in known:
