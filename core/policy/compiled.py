@@ -203,6 +203,15 @@ SHELL_STARTUP = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logou
                  # runs in place of the one a later call, or the CLI itself, names (red team
                  # round 4)
                  "~/.local/bin/**", "~/bin/**")
+#: what every process the CLI starts, the wrapper and the handler included, loads or sources
+#: before any check of agentdeck's, outside the home (a model running as root reached each in
+#: red team round 5): the dynamic loader's preload list and configuration, and the system-wide
+#: shell start-up files. (The shells, `env`, the loader and the C library themselves are not
+#: here: they are named as arguments everywhere, `docker exec -it c /bin/bash`, and a program
+#: whose role is not known counts as writing what it is given; docs/policy.md says so.)
+SYSTEM_RUNTIME = ("/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/ld.so.conf.d/**",
+                  "/etc/ld.so.cache", "/etc/profile", "/etc/profile.d/**", "/etc/bash.bashrc",
+                  "/etc/bashrc", "/etc/environment", "/etc/zsh/**")
 
 
 def self_protection(host, target: str, root=None) -> list[str]:
@@ -218,7 +227,7 @@ def self_protection(host, target: str, root=None) -> list[str]:
         return "~" + p[len(home):] if p == home or p.startswith(home + "/") else p
 
     out = [g(host.state_dir) + "/**", g(host.state_dir), g(host.config_dir) + "/**"]
-    out += _guarded(host, g) + list(SHELL_STARTUP)
+    out += _guarded(host, g) + list(SHELL_STARTUP) + list(SYSTEM_RUNTIME)
     if target == "repo":    # committed and read on other machines: nothing of this machine's
         return [p for p in out if p.startswith("~")] + ["**/.github/agentdeck/**",
                                                          "**/.github/hooks/**"]

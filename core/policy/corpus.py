@@ -11,7 +11,7 @@ only mention the words, and unprotected neighbours, which must stay allowed.
 """
 from __future__ import annotations
 
-from .compiled import SHELL_STARTUP
+from .compiled import SHELL_STARTUP, SYSTEM_RUNTIME
 from .programs import OWN_PACKAGE
 
 HOME = "/home/policy-test"
@@ -167,7 +167,7 @@ PROTECT = ["~/.local/state/agentdeck/**", "~/.local/state/agentdeck", "~/.config
            # and the package this code runs from, which `pip uninstall agentdeck` removes)
            "/opt/agentdeck/venv/**", "/opt/agentdeck/venv", OWN_PACKAGE + "/core/**",
            # files that start programs: Copilot's LSP servers; the shell's start-up files
-           "~/.copilot/lsp-config.json", "**/.github/lsp.json", *SHELL_STARTUP,
+           "~/.copilot/lsp-config.json", "**/.github/lsp.json", *SHELL_STARTUP, *SYSTEM_RUNTIME,
            # files a CLI starts programs from without a tool call: agents, snapshots, tools
            "~/.claude/shell-snapshots/**", "~/.claude/agents/**", "**/.claude/agents/**",
            "~/.config/opencode/tool/**", "**/.github/agents/**", "~/.qwen/agents/**",
@@ -1161,6 +1161,15 @@ _FILLED_WORDS = [
     ("echo f | xargs -i rm -r{} x", "ask"),
     ("find . -name x -exec mv {} {}.bak \\;", "allow"), ("ls | xargs -I{} echo file {}", "allow"),
 ]
+#: what every process loads or sources before any check, outside the home (SYSTEM_RUNTIME), and
+#: a file system mounted over the guard's files (run in W2)
+_SYSTEM_RUNTIME = [
+    ("echo /tmp/evil.so > /etc/ld.so.preload", "deny"), ("docker exec -it c /bin/bash", "allow"),
+    ("chsh -s /bin/bash", "allow"), ("printf 'export X=1' >> /etc/bash.bashrc", "deny"),
+    ("echo x > /etc/profile.d/zz.sh", "deny"), ("echo /tmp > /etc/ld.so.conf.d/zz.conf", "deny"),
+    ("mount -t tmpfs tmpfs ~/.claude", "deny"), ("cat /etc/profile", "allow"),
+    ("ls /etc/profile.d", "allow"), ("mount | grep tmpfs", "allow"),
+]
 #: a variable name bash evaluates (`wait -p 'a[$(cmd)]'`); a number an arithmetic expression
 #: set, then overwritten by text; a count a number printer gave, used in arithmetic
 _NAMES_AND_NUMBERS = [
@@ -1607,6 +1616,9 @@ def _build() -> dict[str, list]:
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _FILLED_WORDS:
         cls = "mentions and neighbours" if e == "allow" else "indirection"
+        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
+    for c, e in _SYSTEM_RUNTIME:
+        cls = "mentions and neighbours" if e == "allow" else "the guard's own installation"
         CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     for c, e in _UNKNOWN_WALKS:
         cls = "mentions and neighbours" if e == "allow" else "unresolved"

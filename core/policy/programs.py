@@ -87,7 +87,9 @@ RECURSIVE = {
 }
 #: programs that change a file's mode, owner or attributes: on a folder, what is under it may no
 #: longer be read or written by whoever could before (core/policy/paths.py)
-PERMISSION_WRITERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
+PERMISSION_WRITERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl",
+                                # a file system mounted on a folder hides what is under it
+                                "mount", "bindfs"})
 #: these skip hidden files and folders unless one of the flags is given (rg, ag)
 SKIPS_HIDDEN = {"rg": ("--hidden", "-.", "-u", "-uu", "-uuu", "--no-ignore-dot", "-unrestricted"),
                 "ag": ("--hidden", "-u", "--unrestricted")}
