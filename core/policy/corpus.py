@@ -1602,27 +1602,18 @@ def _build() -> dict[str, list]:
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LOADS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _CODE_LINKS]
     CLASSES["links, deletions and code run elsewhere"] += [(c, W2, e) for c, e in _VENV_AND_WAITS]
-    for c, e in _HARD_LINKS:
-        cls = "mentions and neighbours" if e == "allow" else "links, deletions and code run elsewhere"
-        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
-    for c, e in _ANY_NAME_WORDS:
-        cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
-        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
-    for c, e in _EVERY_FOLDER:
-        cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
-        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
-    for c, e in _SHELL_INPUTS:
-        cls = "mentions and neighbours" if e == "allow" else "shell forms not evaluated"
-        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
-    for c, e in _FILLED_WORDS:
-        cls = "mentions and neighbours" if e == "allow" else "indirection"
-        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
-    for c, e in _SYSTEM_RUNTIME:
-        cls = "mentions and neighbours" if e == "allow" else "the guard's own installation"
-        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
-    for c, e in _UNKNOWN_WALKS:
-        cls = "mentions and neighbours" if e == "allow" else "unresolved"
-        CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
+    # round 5's classes (run in W2): each denied or asked case in its class, each benign one
+    # among the neighbours
+    for cases, strict in ((_HARD_LINKS, "links, deletions and code run elsewhere"),
+                          (_ANY_NAME_WORDS, "shell forms not evaluated"),
+                          (_EVERY_FOLDER, "shell forms not evaluated"),
+                          (_SHELL_INPUTS, "shell forms not evaluated"),
+                          (_FILLED_WORDS, "indirection"),
+                          (_SYSTEM_RUNTIME, "the guard's own installation"),
+                          (_UNKNOWN_WALKS, "unresolved")):
+        for c, e in cases:
+            cls = "mentions and neighbours" if e == "allow" else strict
+            CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]
     CLASSES["shell forms not evaluated"] += [(c, W2, e) for c, e in _READ_AS_BASH
                                              + _NAMES_AND_NUMBERS]
     for c, e in _LATER_CODE:
