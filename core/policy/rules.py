@@ -178,7 +178,7 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
                     take(_path_verdict(ctx, paths.for_command(_in_folder(cmd, alt)), call))
                 if paths.unknown:      # a tree written, or a folder walked, whose files cannot be known
                     take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
-                                 "agentdeck cannot tell which files this command reads or writes: "
+                                 "agentdeck cannot tell what this command reads or writes: "
                                  + paths.unknown[0], call))
                     paths.unknown.clear()
             if doc.get("inline_code") == "ask":
