@@ -1107,6 +1107,36 @@ _UNKNOWN_WALKS = [
     ("indexer ~", "ask"), ("indexer ~/.claude", "ask"), ("indexer /", "ask"),
     ("indexer .", "allow"), ("indexer --root=.", "allow"), ("indexer ~/.ssh/id_rsa.pub", "allow"),
 ]
+#: round 6: an abbreviated long option is the option it abbreviates (longopts.py); one that
+#: abbreviates several is refused by the program, and asked (run in W2)
+_ABBREVIATED = [
+    ("sort --outp=$HOME/.ssh/id_rsa a.txt", "deny"), ("cp --targ=$HOME/.ssh/ id_rsa", "deny"),
+    ("cp --targ ~/.ssh id_rsa", "deny"), ("ln --sym ~/.ssh/id_rsa k", "deny"),
+    ("tar --checkpoint-act=exec=sh -cf /tmp/a.tar a.txt", "ask"),
+    ("git grep --open=sh x", "ask"), ("sort --compress-prog=sh a.txt", "ask"),
+    ("curl --outp x http://h", "ask"), ("sort --rev a.txt", "allow"), ("ls --col=auto", "allow"),
+    ("git commit --amen --no-edit", "allow"),
+]
+#: options and variables that make a program run a program of its own (programs.COMMAND_OPTIONS,
+#: CODE_VARS), and the same programs without them (run in W2)
+_COMMAND_OPTIONS = [
+    ("git grep -O x", "ask"), ("zip -TT 'sh -c id' /tmp/a.zip a.txt", "ask"),
+    ("git clone --upload-pack='sh -c id' /srv/r /tmp/r2", "ask"),
+    ("start-stop-daemon --start --exec /bin/sh", "ask"),
+    ("export TAR_OPTIONS=--to-command=sh; tar -cf /tmp/a.tar a.txt", "ask"),
+    ("zip -T /tmp/a.zip a.txt", "allow"), ("git grep -n x", "allow"), ("sort -o /tmp/s a.txt", "allow"),
+]
+#: a program that follows the links it meets while walking a folder (programs.FOLLOWS_LINKS)
+#: reaches what a link there points to: CWD holds links to the key and to ~/.ssh (run in W2)
+_FOLLOWED_LINKS = [
+    (f"grep -R BEGIN {CWD}", "deny"), (f"cd {CWD} && rg -L BEGIN", "deny"),
+    (f"find -L {CWD} -name 'id_*' -exec cat {{}} +", "deny"), (f"cp -rL {CWD} /tmp/out", "deny"),
+    (f"tar -chf /tmp/a.tar {CWD}", "deny"), (f"zip -r /tmp/a.zip {CWD}", "deny"),
+    ("find -P ~/.ssh -exec cat {} +", "deny"),
+    (f"grep -r BEGIN {CWD}", "allow"), (f"zip -ry /tmp/a.zip {CWD}", "allow"),
+    (f"cp -r {CWD} /tmp/out", "allow"), (f"find {CWD} -name '*.md' -exec cat {{}} +", "allow"),
+    ("grep -R x .", "allow"), ("rg -L x", "allow"), ("find -L . -name x -delete", "allow"),
+]
 #: another name of a protected file, a hard link made before the call (run in W2)
 _HARD_LINKS = [
     ("cat /srv/cache/blob", "deny"), ("cp /srv/cache/blob /tmp/k", "deny"),
@@ -1610,7 +1640,11 @@ def _build() -> dict[str, list]:
                           (_SHELL_INPUTS, "shell forms not evaluated"),
                           (_FILLED_WORDS, "indirection"),
                           (_SYSTEM_RUNTIME, "the guard's own installation"),
-                          (_UNKNOWN_WALKS, "unresolved")):
+                          (_UNKNOWN_WALKS, "unresolved"),
+                          # round 6
+                          (_ABBREVIATED, "flags and quoting"),
+                          (_COMMAND_OPTIONS, "links, deletions and code run elsewhere"),
+                          (_FOLLOWED_LINKS, "links, deletions and code run elsewhere")):
         for c, e in cases:
             cls = "mentions and neighbours" if e == "allow" else strict
             CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]

@@ -16,6 +16,7 @@ import stat
 
 MAX_GLOB = 2000
 MAX_WALK = 5000     # entries a search below a directory looks at (a '**' rule)
+MAX_LINK_WALK = 20000   # entries a walk that follows links looks at for links (more: not known)
 MAX_MEMBERS = 5000  # members an archive's listing holds at most (more: not known)
 MAX_ARCHIVE = 64 * 1024 * 1024  # bytes of an archive listed at most (a compressed one is read whole)
 
@@ -200,6 +201,27 @@ class DiskFS:
                 continue
         return None
 
+    def links_below(self, top: str, budget: int = MAX_LINK_WALK) -> tuple[list[str], bool]:
+        """The symbolic links under folder `top` (not followed), and whether the walk saw every
+        entry (False past `budget` entries: what is beyond is not known)."""
+        links: list[str] = []
+        stack = [top]
+        while stack:
+            d = stack.pop()
+            try:
+                with os.scandir(d) as it:
+                    for e in it:
+                        budget -= 1
+                        if budget < 0:
+                            return links, False
+                        if e.is_symlink():
+                            links.append(e.path)
+                        elif e.is_dir(follow_symlinks=False):
+                            stack.append(e.path)
+            except (OSError, ValueError):
+                continue
+        return links, True
+
     def archive_members(self, p: str) -> list[str] | None:
         """The member names of a tar or zip archive, None when they cannot be known: not a
         regular file, another format, too large or too many, or a member that is a link or a
@@ -310,6 +332,11 @@ class MemoryFS:
             if p.startswith(top + "/") and match(p):
                 return p
         return None
+
+    def links_below(self, top: str, budget: int = MAX_LINK_WALK) -> tuple[list[str], bool]:
+        top = top.rstrip("/")
+        under = [p for p in sorted(self.entries) if p.startswith(top + "/")]
+        return [p for p in under[:budget] if self._link(p) is not None], len(under) <= budget
 
     def archive_members(self, p: str) -> list[str] | None:
         """An entry whose text is `archive:` and a member per line (`->` marks a link)."""

@@ -328,8 +328,27 @@ class PathRules:
         return bool(self.rules)
 
     # -- one path
+    def _followed_below(self, d: str, access: set[str], skip_hidden: bool) -> list[tuple[dict, str, str]]:
+        """For a command that follows the symbolic links it meets while walking folder `d`
+        (programs.FOLLOWS_LINKS: `grep -R`, `find -L`, `zip -r`): a link there to a protected
+        path, or to a folder above one, is that path. A folder too large to walk in time is
+        not known (unresolved)."""
+        links, complete = self.fs.links_below(d)
+        top = len(d.rstrip("/"))
+        for q in links:
+            if skip_hidden and any(s.startswith(".") for s in q[top:].split("/")):
+                continue
+            target = self.fs.realpath(q)
+            got = self.hits(target, access, recursive=self.fs.is_dir(target))
+            if got:
+                return got[:1]
+        if not complete:
+            self.unknown.append(f"it follows the links below {d}, which holds more entries than "
+                                f"agentdeck looks at in time")
+        return []
+
     def hits(self, path: str, access: set[str], recursive: bool = False,
-             skip_hidden: bool = False) -> list[tuple[dict, str, str]]:
+             skip_hidden: bool = False, follow: bool = False) -> list[tuple[dict, str, str]]:
         out = []
         forms = [path]
         real = self.fs.realpath(path)
@@ -356,6 +375,8 @@ class PathRules:
                         break
         if recursive and not out and self.fs.is_dir(real):
             out += self._linked_below(real, access, skip_hidden)
+        if recursive and follow and not out and self.fs.is_dir(real):
+            out += self._followed_below(real, access, skip_hidden)
         return out
 
     def tree_hits(self, d: str, access: set[str], src: str | None = None,
@@ -670,11 +691,12 @@ class PathRules:
         role = P.role(name, flags) if name else "unknown"
         rec = P.recursive(name, flags, words)
         skip_hidden = name in P.SKIPS_HIDDEN and not (flags & set(P.SKIPS_HIDDEN[name]))
+        follow = P.follows_links(name, flags, words)
         hits: list[tuple[dict, str, str]] = []
 
-        def check(paths, access, recursive=rec):
+        def check(paths, access, recursive=rec, follow=follow):
             for p in paths:
-                hits.extend(self.hits(p, access, recursive, skip_hidden))
+                hits.extend(self.hits(p, access, recursive, skip_hidden, follow))
 
         both = {"read", "write"}
         # a link made to a path is access to it (read and write, as the rule says), and later
@@ -816,7 +838,7 @@ class PathRules:
                 if files and w.value is None and w.pattern.strip("*") == "":
                     self._any_name(name, w, cwd, access, rec or role == "move")
                     continue
-                check(self._word_paths(w, cwd), access, True)
+                check(self._word_paths(w, cwd), access, True, follow or "find -L" in cmd.via)
         if role not in ("meta",) or name in P.INTERPRETERS:
             emb_access = both if (name in P.INTERPRETERS or role == "unknown") else access
             if emb_access:

@@ -85,6 +85,37 @@ RECURSIVE = {
     "gzip": ("-r", "--recursive"), "gunzip": ("-r", "--recursive"), "pigz": ("-r",),
     "unpigz": ("-r",), "zstd": ("-r",), "bsdtar": "always", "gtar": "always",
 }
+#: programs that follow the symbolic links they meet while walking a folder: (the options that
+#: make them follow, "*" when they do by default; the options that stop them). A link in the
+#: folder to a protected path is then that path (core/policy/paths.py _followed_below). GNU
+#: grep 3.8, ripgrep, coreutils 9.1 cp, rsync 3, GNU tar 1.34, Info-ZIP zip 3.0 (follows unless
+#: -y), diffutils 3.8 diff -r (follows unless --no-dereference), scp -r (follows), cpio, pax
+FOLLOWS_LINKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    **{g: (("-R", "--dereference-recursive"), ()) for g in ("grep", "egrep", "fgrep", "zgrep")},
+    "rg": (("-L", "--follow"), ("--no-follow",)), "ag": (("-f", "--follow"), ()),
+    "ack": (("--follow",), ("--nofollow",)),
+    "cp": (("-L", "--dereference"), ()),
+    "rsync": (("-L", "--copy-links", "--copy-unsafe-links", "-k", "--copy-dirlinks"), ()),
+    **{t: (("-h", "--dereference", "-L"), ()) for t in ("tar", "gtar", "bsdtar")},
+    "zip": (("*",), ("-y", "--symlinks")),
+    "diff": (("*",), ("--no-dereference",)),
+    "scp": (("*",), ()),
+    "cpio": (("-L", "--dereference"), ()), "pax": (("-L",), ()),
+    "chown": (("-L",), ()), "chgrp": (("-L",), ()),
+}
+
+
+def follows_links(name: str, flags: set[str], words: set[str]) -> bool:
+    """Whether `name` with these options follows the links it meets while walking a folder."""
+    entry = FOLLOWS_LINKS.get(name)
+    if entry is None:
+        return False
+    on, off = entry
+    if flags & set(off):
+        return False
+    return "*" in on or bool((flags | words) & set(on))
+
+
 #: programs that change a file's mode, owner or attributes: on a folder, what is under it may no
 #: longer be read or written by whoever could before (core/policy/paths.py)
 PERMISSION_WRITERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl",
@@ -245,6 +276,10 @@ SHORT_OPTIONS: dict[str, str] = {
     "ruby": "+e:E:I:r:C:F:K:x::i::0::T::W::", "php": "+r:f:c:d:B:R:F:E:z:t:",
     "rsync": "B:e:f:M:T:", "zip": "b:n:t:x:i:P:", "gpg": "o:r:u:",
 }
+
+#: words a program reads as one option although they begin like a cluster of its short ones
+#: (zip's own parser: `-TT CMD` is its test command, not `-T -T`): kept whole, not split
+WHOLE_OPTIONS: dict[str, tuple[str, ...]] = {"zip": ("-TT",)}
 
 
 def short_options(name: str) -> str | None:
@@ -866,7 +901,9 @@ _GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", 
                          "--config-env"})
 
 
-def _git_subcommand(vals: list) -> str | None:
+def git_subcommand_at(vals: list) -> int | None:
+    """The index in `vals` (git's words after its name) of its subcommand, None when it is not
+    known."""
     i = 0
     while i < len(vals):
         v = vals[i]
@@ -878,8 +915,13 @@ def _git_subcommand(vals: list) -> str | None:
         if v.startswith("-"):
             i += 1
             continue
-        return v
+        return i
     return None
+
+
+def _git_subcommand(vals: list) -> str | None:
+    at = git_subcommand_at(vals)
+    return None if at is None else vals[at]
 
 
 def _git_work_tree(vals: list) -> str | None:
@@ -1297,8 +1339,53 @@ def _build_script(name: str, known: list[str]) -> str:
     return ""
 
 
+#: options whose value (or presence) makes a program run a command or program of its own, which
+#: agentdeck does not follow: sort's compressor, git grep's pager, the program git runs on the
+#: other side of a local transport, a diff program, start-stop-daemon's program. Long options
+#: are written in full (the resolver spells abbreviations in full first, longopts.py); a short
+#: one counts glued to its value too. Keys are programs or "git SUB".
+COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
+    "sort": ("--compress-program",),
+    "git grep": ("-O", "--open-files-in-pager"),
+    "git clone": ("-u", "--upload-pack"), "git fetch": ("--upload-pack",),
+    "git pull": ("--upload-pack",), "git ls-remote": ("--upload-pack",),
+    "git push": ("--receive-pack", "--exec"), "git archive": ("--exec",),
+    "git send-pack": ("--receive-pack", "--exec"), "git fetch-pack": ("--upload-pack", "--exec"),
+    "sdiff": ("--diff-program",), "diff3": ("--diff-program",),
+    "man": ("-P", "--pager", "-H", "--html"),
+    "wget": ("--use-askpass",),
+    "start-stop-daemon": ("-x", "--exec", "-a", "--startas"),
+    "zip": ("-TT", "--unzip-command"),
+    "rsync": ("--rsync-path",),
+}
+
+
+def _command_option(name: str, vals: list) -> str:
+    """The option of COMMAND_OPTIONS `name`'s words hold, or ""."""
+    key, start = name, 0
+    if name == "git":
+        at = git_subcommand_at(vals)
+        if at is None:
+            return ""
+        key, start = f"git {vals[at]}", at + 1
+    opts = COMMAND_OPTIONS.get(key, ())
+    for v in vals[start:]:
+        if v is None:
+            continue
+        if v == "--":
+            break
+        for o in opts:
+            if v == o or o.startswith("--") and v.startswith(o + "=") or (
+                    len(o) == 2 and v.startswith(o) and not v.startswith("--")):
+                return f"{key} {o}"
+    return ""
+
+
 def runs_code(name: str, vals: list) -> str:
     """Why `name` with these arguments runs code agentdeck cannot see into, or ""."""
+    opt = _command_option(name, vals)
+    if opt:
+        return f"{opt} runs a program agentdeck does not follow"
     known = [v for v in vals if v is not None]
     if name in BUILD_SCRIPTS:
         why = _build_script(name, known)
@@ -1345,8 +1432,6 @@ def runs_code(name: str, vals: list) -> str:
     if name in ("ssh", "scp", "sftp") and any("proxycommand" in v.lower() or "localcommand" in v.lower()
                                               for v in known):
         return f"{name} -o ProxyCommand runs a command"
-    if name in ("zip",) and any(v in ("-TT", "--unzip-command") for v in known):
-        return "zip -TT runs a command"
     if name in ("awk", "gawk", "mawk"):
         prog = next((v for v in known if not v.startswith("-")), "")
         if "system(" in prog or re.search(r"\|\s*(getline|&)|print[^;]*\|", prog):
@@ -2662,8 +2747,8 @@ COMMAND_VARS = frozenset({
     "EDITOR", "VISUAL", "SUDO_EDITOR", "FCEDIT", "GIT_SSH_COMMAND", "GIT_SSH",
     "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "LESSOPEN", "LESSCLOSE",
     "BROWSER", "SYSTEMD_PAGER", "SYSTEMD_PAGERSECURE", "PSQL_PAGER", "MYSQL_PS1",
-    "SSH_ASKPASS_REQUIRE", "DIFFTOOL", "MERGETOOL", "FZF_DEFAULT_COMMAND", "TAR_OPTIONS",
-    "GZIP", "PROMPT_COMMAND", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
+    "SSH_ASKPASS_REQUIRE", "DIFFTOOL", "MERGETOOL", "FZF_DEFAULT_COMMAND",
+    "PROMPT_COMMAND", "RSYNC_RSH", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
     "CCACHE_PREFIX", "HGEDITOR", "SVN_EDITOR", "TERMINAL",
     "CARGO_TARGET_RUNNER", "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER",
 })
@@ -2687,7 +2772,8 @@ CODE_VARS = frozenset({
     "PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT", "LUA_INIT", "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS", "GCONV_PATH", "VIMINIT",
     "EXINIT", "GVIMINIT", "MANOPT", "GOFLAGS", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS",
-    "MAKEFILES", "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_node_options",
+    "MAKEFILES", "TAR_OPTIONS", "ZIPOPT", "UNZIP", "UNZIPOPT", "ZIPINFO",
+    "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_node_options",
     "NPM_CONFIG_NODE_OPTIONS", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
     # where configuration is read from
     "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "XDG_CONFIG_HOME",

@@ -42,6 +42,7 @@ import os
 import posixpath
 import re
 
+from . import longopts
 from . import programs as P
 from .activate import venv_dir
 
@@ -318,13 +319,14 @@ def program_name(value: str) -> str:
     return posixpath.basename(value.rstrip("/")) if "/" in value else value
 
 
-def _split_short(spec: str, words: list[Word]) -> list[Word]:
+def _split_short(name: str, spec: str, words: list[Word]) -> list[Word]:
     """`words` with each cluster of short options split as getopt reads it (programs.py
     split_short): `-nfs.sed` is `-n`, `-f`, `s.sed`. A glued value keeps its glob pattern (the
     letters before it are plain)."""
     out: list[Word] = []
+    whole = P.WHOLE_OPTIONS.get(name, ())
     for w, split in zip(words, P.split_short(spec, [a.value for a in words])):
-        if split is None or w.value is None:
+        if split is None or w.value is None or w.value.startswith(whole):
             out.append(w)
             continue
         opts, val = split
@@ -601,6 +603,35 @@ class Resolver:
             self.unresolved(f"shell syntax agentdeck does not evaluate ({t})")
             for c in n.named_children:
                 self.stmt(c, ctx)
+
+    def _long_spelled(self, name: str, words: list[Word], spec: str | None) -> list[Word]:
+        """`words` with each abbreviated long option spelled in full, as the program reads it
+        (longopts): `sort --outp=F` is `sort --output=F`, `git grep --open` is
+        `git grep --open-files-in-pager`. A prefix of several of its options is said."""
+        vals = [w.value for w in words]
+        key, start = name, 0
+        if name == "git":
+            at = P.git_subcommand_at(vals)
+            if at is None:
+                return words
+            key, start, spec = "git " + str(vals[at]), at + 1, None
+        full, several = longopts.expand(key, vals, spec, start)
+        if several:
+            self.unresolved(f"{name} {several[0]}: an abbreviation of several of its options")
+        if not any(full):
+            return words
+        out: list[Word] = []
+        for w, f in zip(words, full):
+            old = (w.value or "").partition("=")[0]
+            if f is None or w.glob and not w.pattern.startswith(old):
+                if f is not None:
+                    self.unresolved(f"{name} {old}: an abbreviated option with a pattern in it")
+                out.append(w)
+                continue
+            new = Word(f, f.partition("=")[0] + w.pattern[len(old):], w.glob, w.raw)
+            new.opaque, new.inner, new.fields = w.opaque, w.inner, w.fields
+            out.append(new)
+        return out
 
     def _heredoc_rest(self, n, ctx: _Ctx) -> None:
         """What follows a heredoc's start on its line (`cat <<EOF | sh`, `cat <<EOF && rm x`):
@@ -1411,7 +1442,8 @@ class Resolver:
         name = program_name(head.value)
         spec = P.short_options(name)
         if spec is not None:                 # `sed -nfs.sed`: `-n -f s.sed`, as getopt reads it
-            argv = [head] + _split_short(spec, argv[1:])
+            argv = [head] + _split_short(name, spec, argv[1:])
+        argv = [head] + self._long_spelled(name, argv[1:], spec)   # `--outp=F`: `--output=F`
         if any(m in ("w", "rw") for m, _ in reds) or name in WRITES_OPERANDS or name == "git" \
                 or name not in _NO_WRITES and name not in P.META and name not in P.MENTION \
                 and name not in P.READ and name not in P.WRAPPERS and name not in P.SHELLS:
@@ -2357,6 +2389,9 @@ class Resolver:
         vals = [a.value for a in argv[1:]]
         starts: list[Word] = []
         i = 0
+        while i < len(vals) and vals[i] in ("-H", "-L", "-P", "-D") or i < len(vals) and \
+                str(vals[i]).startswith("-O"):      # its options come before its folders
+            i += 2 if vals[i] == "-D" else 1
         while i < len(vals):
             v = vals[i]
             if v is not None and v.startswith(("-", "(", "!")):
@@ -2372,8 +2407,10 @@ class Resolver:
                 while k < len(vals) and vals[k] not in (";", "+"):
                     k += 1
                 sub = _replaced([a for a in argv[1 + j + 1:1 + k] if a.value != "{}"], "{}", "find")
-                if sub:
-                    self.run(sub, [], ctx.child(via=ctx.via + ("find",)), list(starts))
+                if sub:     # (find -L, -follow: the links below its folders are followed)
+                    follow = any(v in ("-L", "-follow") for v in vals if v is not None)
+                    self.run(sub, [], ctx.child(via=ctx.via + ("find -L" if follow else "find",)),
+                             list(starts))
                 j = k
             j += 1
 
