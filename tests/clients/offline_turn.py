@@ -72,6 +72,10 @@ def run_turn(host: Host, target: str, url: str, prompt: str, cwd: Path,
                 p.write_bytes(data)
     argv = [*argv, *(extra_args or [])]
     env = dict(host.env)
+    # the shell a CLI runs commands in: Claude Code 2.1.332 with no SHELL picks zsh when one is
+    # installed (observed: `x='a b'; cat $x` was one word). The guard's resolver reads bash
+    # (docs/policy.md), so the turns run bash unless a test says otherwise
+    env.setdefault("SHELL", "/bin/bash")
     env.update(env_extra)
     env.update(extra_env or {})
     exe = None
