@@ -643,7 +643,26 @@ class PathRules:
         """The files inline code can name relative to the working folder (programs.code_paths):
         a word with a `/` or a `.` in it (`../.env`, `settings.json`), and a bare word that is
         a file there now; `.` and `..` alone name a folder, not a file in it."""
-        return self._named_files(P.code_paths(text), cwd)
+        names = P.code_paths(text)
+        return self._named_files(names, cwd) + self._home_joined(text, names)
+
+    def _home_joined(self, text: str, names: list[str]) -> list[str]:
+        """Inline code that finds a folder at run time (the home: `os.environ["HOME"]`,
+        `Path.home()`, `os.homedir()`, `$ENV{HOME}`, perl's bare `chdir`; or an absolute
+        literal it changes into) and joins literals to it (`+ "/.ssh/id_rsa"`,
+        `os.path.join(..., ".ssh", "id_rsa")`, `/ ".ssh" / "id_rsa"`): each literal, and each
+        run of up to four in order, is judged below the home and below each absolute literal."""
+        bases = [n.rstrip("/") for n in names if n.startswith("/")]
+        if P.HOME_IDIOM.search(text[:P.MAX_CODE]):
+            bases.append(self.home)
+            # interpolated in a string: perl's "$ENV{HOME}/.ssh/x", ruby's "#{Dir.home}/.ssh/x"
+            names = names + [m.group(1) for m in P.HOME_IN_STRING.finditer(text[:P.MAX_CODE])]
+        rel = [n.strip("/") for n in names if n.strip("/")][:50]     # (`+ "/.ssh/id_rsa"` too)
+        if not bases or not rel:
+            return []
+        runs = {"/".join(rel[i:i + k]) for i in range(len(rel)) for k in range(1, 5)
+                if i + k <= len(rel)}
+        return [posixpath.normpath(f"{b}/{r}") for b in bases[:10] for r in sorted(runs)]
 
     def _value_paths(self, value: str, cwd: str) -> list[str]:
         """The files a value given to a program can name (programs.names_paths), judged as

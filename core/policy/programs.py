@@ -1357,6 +1357,8 @@ COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
     "start-stop-daemon": ("-x", "--exec", "-a", "--startas"),
     "zip": ("-TT", "--unzip-command"),
     "rsync": ("--rsync-path",),
+    # the editor a config command opens, run through a shell (`pip config --editor CMD edit`)
+    "pip": ("--editor",), "pip3": ("--editor",), "npm": ("--editor",),
 }
 
 
@@ -1386,6 +1388,14 @@ def runs_code(name: str, vals: list) -> str:
     opt = _command_option(name, vals)
     if opt:
         return f"{opt} runs a program agentdeck does not follow"
+    if name == "history":
+        # bash's history list read from a file (`history -r ~/.ssh/id_rsa; history` prints it),
+        # or written to $HISTFILE (`HISTFILE=~/.claude/settings.json; history -w`); `history
+        # -w FILE` writes FILE (outputs)
+        flags = {c for v in vals if v and v.startswith("-") for c in v[1:]}
+        named = any(v and not v.startswith("-") for v in vals)
+        if flags & {"r", "n"} or flags & {"w", "a"} and not named:
+            return "history -r/-w reads or writes a history file agentdeck does not follow"
     known = [v for v in vals if v is not None]
     if name in BUILD_SCRIPTS:
         why = _build_script(name, known)
@@ -1429,8 +1439,8 @@ def runs_code(name: str, vals: list) -> str:
                 return "sed's e command with no text runs the pattern space as a shell command"
     if name in ("rsync", "scp") and any(v in ("-e", "--rsh") or v.startswith("--rsh=") for v in known):
         return f"{name} -e runs a remote shell command of its own"
-    if name in ("ssh", "scp", "sftp") and any("proxycommand" in v.lower() or "localcommand" in v.lower()
-                                              for v in known):
+    if name in ("ssh", "scp", "sftp") and any(k in v.lower() for v in known for k in (
+            "proxycommand", "localcommand", "knownhostscommand", "remotecommand")):
         return f"{name} -o ProxyCommand runs a command"
     if name in ("awk", "gawk", "mawk"):
         prog = next((v for v in known if not v.startswith("-")), "")
@@ -1888,6 +1898,19 @@ def inline_code_at(name: str, vals: list) -> list[tuple[int | None, str | None]]
 _REL_WORD = r"(?<![\w/.~$])\.{1,2}/[^\s'\"`;|&<>(){}\\,]*"
 #: a string literal that can be a file's name: one line, no shell or format punctuation
 _NAMEISH = r"[^\s'\"`;|&<>(){}\[\]\\,*?$%!#=]{1,4096}"
+
+
+#: inline code that finds the home folder at run time (python, node, perl, ruby, php, awk,
+#: deno, go, java; perl's `chdir` with no folder goes home)
+HOME_IDIOM = re.compile(
+    r"""environ\s*(?:\[|\.get\s*\()\s*['"]HOME|getenv\s*\(\s*['"]HOME|expanduser|Path\s*\.\s*home"""
+    r"""|homedir\s*\(|\$ENV\s*\{\s*['"]?HOME|ENV\s*\[\s*['"]HOME|ENVIRON\s*\[\s*['"]HOME|Dir\s*\.\s*home"""
+    r"""|\$_SERVER\s*\[\s*['"]HOME|process\s*\.\s*env\s*(?:\.\s*HOME|\[\s*['"]HOME)|env\s*\.\s*get\s*\(\s*['"]HOME"""
+    r"""|UserHomeDir|user\.home|\bchdir\s*(?:\(\s*\))?\s*(?:;|$)|\bHOME\b""")
+
+HOME_IN_STRING = re.compile(
+    r"""(?:\$ENV\s*\{\s*['"]?HOME['"]?\s*\}|\$\{?HOME\}?|#\{\s*(?:ENV\s*\[\s*['"]HOME['"]\s*\]|Dir\.home)\s*\}"""
+    r"""|\$\{\s*(?:process\.env\.HOME|os\.homedir\(\))\s*\})(/[^\s'"`;)\]}]+)""")
 
 
 def code_paths(code: str) -> list[str]:
@@ -2748,7 +2771,7 @@ COMMAND_VARS = frozenset({
     "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "LESSOPEN", "LESSCLOSE",
     "BROWSER", "SYSTEMD_PAGER", "SYSTEMD_PAGERSECURE", "PSQL_PAGER", "MYSQL_PS1",
     "SSH_ASKPASS_REQUIRE", "DIFFTOOL", "MERGETOOL", "FZF_DEFAULT_COMMAND",
-    "PROMPT_COMMAND", "RSYNC_RSH", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
+    "PROMPT_COMMAND", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
     "CCACHE_PREFIX", "HGEDITOR", "SVN_EDITOR", "TERMINAL",
     "CARGO_TARGET_RUNNER", "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER",
 })

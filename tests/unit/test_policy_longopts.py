@@ -20,7 +20,7 @@ FS = MemoryFS({f"{HOME}/.ssh/id_rsa": "k", f"{HOME}/proj/a.txt": "a", f"{HOME}/p
 
 def _decide(command: str):
     calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
-    return evaluate_doc(DOC, calls, Context(f"{HOME}/proj", HOME, {"HOME": HOME}, FS))
+    return evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, FS))
 
 
 @pytest.mark.parametrize("command,decision", [
