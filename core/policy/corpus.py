@@ -121,7 +121,7 @@ TREE: dict[str, str | None] = {
     W2 + "/.venv/bin/tool": "#!/bin/sh\nrm -rf x\n",
     # another name of a private key (a hard link made before the call, by code the hook could
     # not see into), and a file with two names neither of which is protected
-    "/srv/cache/blob": f"=={HOME}/.ssh/id_rsa", "/srv/cache/a.txt": "a",
+    "/srv/pc": "->/proc/self/cwd", "/srv/cache/blob": f"=={HOME}/.ssh/id_rsa", "/srv/cache/a.txt": "a",
     "/srv/cache/b.txt": "==/srv/cache/a.txt",
     # the agentdeck package this code runs from (the handler's, which `pip uninstall` removes)
     OWN_PACKAGE + "/core/hookhandler.py": "",
@@ -1160,6 +1160,34 @@ _HOME_IN_CODE = [
     ("npm config edit --editor='sh -c id'", "ask"), ("history -r ~/.ssh/id_rsa; history", "ask"),
     ("HISTFILE=~/.claude/settings.json; history -w", "ask"), ("history | tail", "allow"),
 ]
+#: round 6, paths whose meaning depends on the process that opens them: a folder held on a
+#: descriptor, a link made before to /proc/self/cwd (/srv/pc), `..` after a magic link (run in W2)
+_PROCESS_PATHS = [
+    ("exec 3< ~/.ssh; cd /proc/self/fd/3 && cat id_rsa", "ask"),
+    ("exec 3< ~/.claude; cd /dev/fd/3 && echo '{}' > settings.json", "ask"),
+    ("cd ~/.ssh && cat /srv/pc/id_rsa", "ask"), ("cat /proc/self/fd/../cwd/../../.ssh/id_rsa", "ask"),
+    ("cat /proc/cpuinfo", "allow"), ("echo x > /dev/stderr", "allow"), ("ls /proc/self/fd", "allow"),
+]
+#: round 6, writers and readers by their effect: decompressors write the stripped name, venv
+#: --clear empties its folder, pip --target fills one, zipapp reads a tree, git merge-file and
+#: credential-store write their file, `git add -A` copies the tree into git's store, another
+#: commit's files under a folder are not known (run in W2)
+_EFFECT_WRITERS = [
+    ("gunzip -f ~/.claude/settings.json.gz", "deny"), ("xz -d ~/.claude/settings.json.xz", "deny"),
+    ("gunzip -Nf ~/.claude/notes.gz", "ask"), ("python3 -m venv --clear ~/.claude", "deny"),
+    ("pip install --target ~/.claude -U evil.whl", "deny"),
+    ("python3 -m zipapp ~/.ssh -m x:y -o /tmp/x.pyz", "deny"),
+    ("git merge-file ~/.claude/settings.json ~/.claude/settings.json /tmp/evil.json", "deny"),
+    ("git credential-store --file ~/.claude/settings.json store", "deny"),
+    ("GIT_INDEX_FILE=~/.claude/settings.json git read-tree HEAD", "ask"),
+    ("git -C ~/.ssh init -q && git -C ~/.ssh add -A", "deny"),
+    ("cd ~ && git init -q && git add -A", "deny"), ("git -C ~/.ssh commit -a -m x", "deny"),
+    ("git checkout FETCH_HEAD -- .", "ask"), ("git restore --source=FETCH_HEAD --worktree .", "ask"),
+    ("gunzip logs.gz", "allow"), ("gunzip -c ~/.claude/settings.json.gz", "allow"),
+    ("python3 -m venv --clear .venv", "allow"), ("pip install requests", "allow"),
+    ("git merge-file -p a b c", "allow"), ("git add -A", "allow"), ("git commit -am x", "allow"),
+    ("git checkout -- .", "allow"), ("git checkout main -- README.md", "allow"),
+]
 #: another name of a protected file, a hard link made before the call (run in W2)
 _HARD_LINKS = [
     ("cat /srv/cache/blob", "deny"), ("cp /srv/cache/blob /tmp/k", "deny"),
@@ -1668,7 +1696,9 @@ def _build() -> dict[str, list]:
                           (_ABBREVIATED, "flags and quoting"),
                           (_COMMAND_OPTIONS, "links, deletions and code run elsewhere"),
                           (_FOLLOWED_LINKS, "links, deletions and code run elsewhere"),
-                          (_HOME_IN_CODE, "links, deletions and code run elsewhere")):
+                          (_HOME_IN_CODE, "links, deletions and code run elsewhere"),
+                          (_PROCESS_PATHS, "unresolved"),
+                          (_EFFECT_WRITERS, "links, deletions and code run elsewhere")):
         for c, e in cases:
             cls = "mentions and neighbours" if e == "allow" else strict
             CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]

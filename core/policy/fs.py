@@ -201,6 +201,26 @@ class DiskFS:
                 continue
         return None
 
+    def link_targets(self, p: str) -> list[str]:
+        """What each symbolic link on the way to `p` points at (absolute), in order: at most
+        one link per component and 40 in all (as the kernel follows)."""
+        out: list[str] = []
+        parts = [x for x in p.split("/") if x]
+        cur = ""
+        i = 0
+        while i < len(parts) and len(out) < 40:
+            nxt = f"{cur}/{parts[i]}"
+            try:
+                t = os.readlink(nxt)
+            except (OSError, ValueError):
+                cur, i = nxt, i + 1
+                continue
+            t = posixpath.normpath(posixpath.join(cur or "/", t))
+            out.append(t)
+            parts = [x for x in t.split("/") if x] + parts[i + 1:]
+            cur, i = "", 0
+        return out
+
     def links_below(self, top: str, budget: int = MAX_LINK_WALK) -> tuple[list[str], bool]:
         """The symbolic links under folder `top` (not followed), and whether the walk saw every
         entry (False past `budget` entries: what is beyond is not known)."""
@@ -332,6 +352,22 @@ class MemoryFS:
             if p.startswith(top + "/") and match(p):
                 return p
         return None
+
+    def link_targets(self, p: str) -> list[str]:
+        out: list[str] = []
+        parts = [x for x in p.split("/") if x]
+        cur, i = "", 0
+        while i < len(parts) and len(out) < 40:
+            nxt = f"{cur}/{parts[i]}"
+            t = self._link(nxt)
+            if t is None:
+                cur, i = nxt, i + 1
+                continue
+            t = posixpath.normpath(posixpath.join(cur or "/", t))
+            out.append(t)
+            parts = [x for x in t.split("/") if x] + parts[i + 1:]
+            cur, i = "", 0
+        return out
 
     def links_below(self, top: str, budget: int = MAX_LINK_WALK) -> tuple[list[str], bool]:
         top = top.rstrip("/")

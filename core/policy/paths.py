@@ -116,6 +116,12 @@ _ANY_NAME = "\x01"
 #: globs of start-up files that any environment may hold (compiled.SHELL_STARTUP): a walk of a
 #: folder written as a whole does not look for them (_Rule.below)
 _STARTUP_ANYWHERE = ("**/site-packages/",)
+#: paths whose meaning depends on the process that opens them: a process's working folder, root
+#: and open files (`cd /proc/self/fd/3` after `exec 3< ~/.ssh`, `/proc/self/cwd/...`, a
+#: descriptor above the standard three): the handler cannot know what they name for the command
+_PROCESS_PATH = re.compile(r"^/(?:proc/(?:self|thread-self|\d+)(?:/task/(?:\d+|self))?"
+                           r"/(?:cwd|root|fdinfo|map_files|task|exe|fd/(?:[3-9]|\d\d+))"
+                           r"|dev/fd/(?:[3-9]|\d\d+)|proc/[^/]+/.*/\.\.)(?:/|$)")
 
 
 class _Rule:
@@ -234,6 +240,7 @@ class PathRules:
         #: the protected files that have other names (hard links), by identity: looked up once,
         #: when a path judged is a file with more than one name
         self._linked: dict | None = None
+        self._process: dict[str, bool] = {}
 
     def _through_links(self, path: str) -> str | None:
         for link, target in self.links.items():
@@ -347,8 +354,32 @@ class PathRules:
                                 f"agentdeck looks at in time")
         return []
 
+    def _git_toplevel(self, d: str) -> str:
+        """The repository folder `d` is in: the nearest folder at or above it with a `.git`,
+        or `d` itself when there is none (a repository the line makes)."""
+        q = d.rstrip("/") or "/"
+        while True:
+            if self.fs.exists(q.rstrip("/") + "/.git"):
+                return q
+            if q in ("/", ""):
+                return d
+            q = posixpath.dirname(q)
+
+    def _process_path(self, path: str) -> bool:
+        """Whether `path` names a process's folder or open file (_PROCESS_PATH), by its text or
+        through a link on the way to it (`ln -s /proc/self/cwd /tmp/pc` made before)."""
+        got = self._process.get(path)
+        if got is None:
+            got = bool(_PROCESS_PATH.match(path)) or any(
+                bool(_PROCESS_PATH.match(t)) for t in self.fs.link_targets(path))
+            self._process[path] = got
+        return got
+
     def hits(self, path: str, access: set[str], recursive: bool = False,
              skip_hidden: bool = False, follow: bool = False) -> list[tuple[dict, str, str]]:
+        if self._process_path(path):
+            self.unknown.append(f"{path} is reached through /proc or /dev/fd, whose meaning "
+                                f"depends on the process that opens it")
         out = []
         forms = [path]
         real = self.fs.realpath(path)
@@ -562,13 +593,34 @@ class PathRules:
             # the paths B... from (no paths: the whole tree)
             if not self.fs.exists(normalize(paths[0], d, self.home)):
                 paths = paths[1:]
-            kind = "paths" if paths else "tree"
+                kind = "commit-paths" if paths else "tree"
+            else:
+                kind = "paths"
+        sub = P._git_subcommand(vals) or "git"
+        if kind == "commit-paths":
+            # another commit's files under each path: a folder, `.` or a pattern is a tree
+            # whose files are not known (`git checkout REV -- .` may bring a settings file)
+            brought: list[tuple[dict, str, str]] = []
+            for p in paths:
+                full = normalize(p, d, self.home)
+                if any(c in p for c in "*?[") or p.startswith(":") or self.fs.is_dir(full) \
+                        or p.endswith("/"):
+                    top = full if not any(c in p for c in "*?[") else \
+                        normalize(p.split("*")[0].split("?")[0].split("[")[0] or ".", d,
+                                  self.home).rsplit("/", 1)[0] or "/"
+                    if p.startswith(":"):
+                        top = d
+                    brought += self.tree_hits(top, {"write"}, unknown=f"git {sub} brings "
+                                              f"another commit's files agentdeck cannot list "
+                                              f"into {top}")
+                else:
+                    brought += self.hits(full, {"write"}, recursive=True)
+            return brought
         if kind == "paths":
             out: list[tuple[dict, str, str]] = []
             for p in paths:
                 out += self.hits(normalize(p, d, self.home), {"write"}, recursive=True)
             return out
-        sub = P._git_subcommand(vals) or "git"
         return self.tree_hits(d, {"write"}, unknown=f"git {sub} brings files agentdeck cannot "
                                                     f"list into {d}")
 
@@ -651,18 +703,23 @@ class PathRules:
         `Path.home()`, `os.homedir()`, `$ENV{HOME}`, perl's bare `chdir`; or an absolute
         literal it changes into) and joins literals to it (`+ "/.ssh/id_rsa"`,
         `os.path.join(..., ".ssh", "id_rsa")`, `/ ".ssh" / "id_rsa"`): each literal, and each
-        run of up to four in order, is judged below the home and below each absolute literal."""
-        bases = [n.rstrip("/") for n in names if n.startswith("/")]
-        if P.HOME_IDIOM.search(text[:P.MAX_CODE]):
+        run of up to four in order, is judged below the home and below each absolute literal
+        (the first four) of code that changes folder."""
+        code = text[:P.MAX_CODE]
+        # an absolute literal is a folder the code may change into (os.chdir, process.chdir,
+        # Dir.chdir, perl's chdir)
+        bases = [n.rstrip("/") for n in names if n.startswith("/") and n.strip("/")][:4] \
+            if "chdir" in code else []
+        if P.HOME_IDIOM.search(code):
             bases.append(self.home)
             # interpolated in a string: perl's "$ENV{HOME}/.ssh/x", ruby's "#{Dir.home}/.ssh/x"
-            names = names + [m.group(1) for m in P.HOME_IN_STRING.finditer(text[:P.MAX_CODE])]
-        rel = [n.strip("/") for n in names if n.strip("/")][:50]     # (`+ "/.ssh/id_rsa"` too)
+            names = names + [m.group(1) for m in P.HOME_IN_STRING.finditer(code)]
+        rel = [n.strip("/") for n in names if n.strip("/")][:40]     # (`+ "/.ssh/id_rsa"` too)
         if not bases or not rel:
             return []
         runs = {"/".join(rel[i:i + k]) for i in range(len(rel)) for k in range(1, 5)
                 if i + k <= len(rel)}
-        return [posixpath.normpath(f"{b}/{r}") for b in bases[:10] for r in sorted(runs)]
+        return [posixpath.normpath(f"{b}/{r}") for b in bases for r in sorted(runs)]
 
     def _value_paths(self, value: str, cwd: str) -> list[str]:
         """The files a value given to a program can name (programs.names_paths), judged as
@@ -899,6 +956,14 @@ class PathRules:
                     check(self._word_paths(w, bases.get(id(w), base)), {"write"}, True)
             else:
                 check([normalize(where, base, self.home)], {"write"}, recursive)
+        # what git reads into its object store as a whole tree (`git add -A`, `commit -a`,
+        # `stash -u`): the files of the repository the folder is in (a `.git` above it, or the
+        # folder itself for one made on the line), where a rule names them; a rule for any
+        # folder (`**/.env`) is left to git's ignore files, which are not read here
+        if name == "git" and P.git_reads_tree(vals):
+            top = self._git_toplevel(normalize(P._git_work_tree(vals) or base, cwd, self.home))
+            hits.extend(h for h in self.hits(top, {"read"}, True)
+                        if not all(str(g).startswith("**") for g in h[0].get("paths") or ["**"]))
         # what git brings into the work tree (a branch's, a remote's, a stash's files: not known
         # at decision time, so a tree of unknown files; a pathspec: those paths)
         gt = P.git_tree_write(vals) if name == "git" else None

@@ -996,8 +996,8 @@ def git_tree_write(vals: list) -> tuple[str | None, str, list[str]] | None:
     made = "\0new" in ops
     ops = [o for o in ops if o != "\0new"]
     if sub in ("checkout", "switch"):
-        if after:
-            return wt, "paths", after
+        if after:       # `git checkout REV -- PATHS`: REV's files under PATHS
+            return wt, "commit-paths" if ops and not made else "paths", after
         if made and not ops:
             return None                           # a branch made at HEAD: the tree stays
         if sub == "checkout" and ops and not made:
@@ -1007,7 +1007,13 @@ def git_tree_write(vals: list) -> tuple[str | None, str, list[str]] | None:
         if "--staged" in rest or "-S" in rest:
             if not any(v in ("--worktree", "-W") for v in rest):
                 return None                       # the index alone
-        return (wt, "paths", after or ops) if (after or ops) else (wt, "tree", [])
+        source = any(v.startswith(("--source", "-s")) for v in rest)
+        if source:      # `-s REV`: its value is not a path
+            i = next(i for i, v in enumerate(before) if v.startswith(("--source", "-s")))
+            if before[i] in ("--source", "-s") and i + 1 < len(before) and before[i + 1] in ops:
+                ops.remove(before[i + 1])
+        kind = "commit-paths" if source else "paths"
+        return (wt, kind, after or ops) if (after or ops) else (wt, "tree", [])
     if sub == "reset":
         return (wt, "tree", []) if any(v in ("--hard", "--merge", "--keep") for v in rest) else None
     if sub == "stash":
@@ -1030,6 +1036,23 @@ def git_tree_write(vals: list) -> tuple[str | None, str, list[str]] | None:
     if sub == "sparse-checkout":
         return (wt, "tree", []) if ops and ops[0] != "list" else None
     return wt, "tree", []
+
+
+def git_reads_tree(vals: list) -> bool:
+    """Whether git copies every file of its work tree into its object store: `add -A|-u|.|:/`,
+    `commit -a`, `stash -u|-a` (their short options in any cluster)."""
+    at = git_subcommand_at(vals)
+    if at is None:
+        return False
+    sub, rest = vals[at], [v for v in vals[at + 1:] if v is not None]
+    short = {c for v in rest if v.startswith("-") and not v.startswith("--") for c in v[1:]}
+    if sub == "add":
+        return bool(short & {"A", "u"}) or bool({"--all", "--update", ".", ":/", "*"} & set(rest))
+    if sub == "commit":
+        return "a" in short or "--all" in rest
+    if sub == "stash":
+        return bool(short & {"u", "a"}) or bool({"--include-untracked", "--all"} & set(rest))
+    return False
 
 
 def git_folder(vals: list) -> str | None:
@@ -1097,6 +1120,51 @@ def side_writes(name: str, vals: list) -> list[tuple[str, bool]]:
     if name == "rsync" and any(v.startswith("--delete") or v == "--remove-source-files"
                                for v in known):
         out.append((OPERANDS, True))
+    out += [(p, False) for p in decompressed(name, vals)]
+    if sub == "merge-file":          # the merge is written over its first file (unless -p)
+        ops = [v for v in known[known.index("merge-file") + 1:] if not v.startswith("-")]
+        if ops and not {"-p", "--stdout"} & set(known):
+            out.append((ops[0], False))
+    elif sub == "credential-store":
+        out += [(v, False) for v in _option_values(vals, ("--file",))]
+    return out
+
+
+#: decompressors and the suffixes they strip: each operand's file without it is written
+#: (`gunzip -f ~/.claude/settings.json.gz` writes ~/.claude/settings.json); a name stored in the
+#: archive (`gunzip -N`) is not read here (runs_code: unresolved)
+DECOMPRESSORS: dict[str, tuple[str, ...]] = {
+    **{n: (".gz", ".z", ".tgz", "-gz", "_z") for n in ("gunzip", "unpigz")},
+    **{n: (".bz2", ".bz", ".tbz2", ".tbz") for n in ("bunzip2",)},
+    **{n: (".xz", ".lzma", ".txz") for n in ("unxz", "unlzma")},
+    "unzstd": (".zst", ".zstd"), "unlz4": (".lz4",), "uncompress": (".Z",), "lunzip": (".lz",),
+}
+#: compressors that decompress with -d (and their suffixes)
+_DECOMPRESS_FLAG = {"gzip": "gunzip", "pigz": "unpigz", "bzip2": "bunzip2", "xz": "unxz",
+                    "lzma": "unlzma", "zstd": "unzstd", "lz4": "unlz4", "lzip": "lunzip",
+                    "brotli": "unbrotli", "lzop": "unlzop"}
+DECOMPRESSORS.update({"unbrotli": (".br",), "unlzop": (".lzo",)})
+
+
+def decompressed(name: str, vals: list) -> list[str]:
+    """The files a decompressor writes: each operand with its suffix taken off (none with -c,
+    -t, -l or --stdout; a name with no suffix it knows is written as given with `.out` for lz4,
+    zstd and brotli, whose output name is then not the operand's)."""
+    known = [v for v in vals if v is not None]
+    flags = {c for v in known if v.startswith("-") and not v.startswith("--") for c in v[1:]}
+    longs = {v.split("=", 1)[0] for v in known if v.startswith("--")}
+    kind = name if name in DECOMPRESSORS else _DECOMPRESS_FLAG.get(name) if (
+        "d" in flags or {"--decompress", "--uncompress"} & longs) else None
+    if kind is None or flags & {"c", "t", "l"} or {"--stdout", "--to-stdout", "--test",
+                                                    "--list"} & longs:
+        return []
+    ops = [v for v in known if not v.startswith("-")]
+    out = []
+    for v in ops:
+        suf = next((x for x in DECOMPRESSORS[kind] if v.endswith(x) and len(v) > len(x)), None)
+        if suf:
+            out.append(v[:-len(suf)] + (".tar" if suf.startswith((".t", "-t")) and len(suf) > 3
+                                        else ""))
     return out
 
 
@@ -1388,6 +1456,10 @@ def runs_code(name: str, vals: list) -> str:
     opt = _command_option(name, vals)
     if opt:
         return f"{opt} runs a program agentdeck does not follow"
+    if name in ("gunzip", "gzip", "pigz", "unpigz") and any(
+            v == "--name" or v and v.startswith("-") and not v.startswith("--") and "N" in v
+            for v in vals) and decompressed(name, vals):
+        return f"{name} -N writes the name stored in the archive, which agentdeck does not read"
     if name == "history":
         # bash's history list read from a file (`history -r ~/.ssh/id_rsa; history` prints it),
         # or written to $HISTFILE (`HISTFILE=~/.claude/settings.json; history -w`); `history
@@ -2795,7 +2867,7 @@ CODE_VARS = frozenset({
     "PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT", "LUA_INIT", "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS", "GCONV_PATH", "VIMINIT",
     "EXINIT", "GVIMINIT", "MANOPT", "GOFLAGS", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS",
-    "MAKEFILES", "TAR_OPTIONS", "ZIPOPT", "UNZIP", "UNZIPOPT", "ZIPINFO",
+    "MAKEFILES", "TAR_OPTIONS", "ZIPOPT", "UNZIP", "UNZIPOPT", "ZIPINFO", "GIT_INDEX_FILE",
     "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_node_options",
     "NPM_CONFIG_NODE_OPTIONS", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
     # where configuration is read from
@@ -3212,6 +3284,42 @@ CMAKE_COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: options of zipapp and pip that take a value
+_MODULE_VALUED = frozenset({"-o", "--output", "-p", "--python", "-m", "--main", "-t", "--target",
+                            "--prefix", "--root", "-r", "--requirement", "-c", "--constraint",
+                            "-i", "--index-url", "--extra-index-url", "-f", "--find-links",
+                            "--src", "-e", "--editable", "--platform", "--python-version"})
+
+
+def _module_effect(mod: str, words: list[str]) -> list[list[str]]:
+    """What `python -m venv|zipapp|pip` (and `pip`) does to files, as the commands that do the
+    same: `venv --clear DIR` empties DIR (`rm -r DIR`), `zipapp SRC` reads the tree SRC (`tar -cf
+    OUT SRC`), `pip install --target|--prefix|--root DIR` writes files agentdeck cannot list
+    into DIR (an archive whose members are not known, extracted there)."""
+    ops: list[str] = []
+    vals: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in _MODULE_VALUED and i + 1 < len(words):
+            vals[w] = words[i + 1]
+            i += 2
+            continue
+        if w.startswith("--") and "=" in w:
+            vals[w.split("=", 1)[0]] = w.split("=", 1)[1]
+        elif not w.startswith("-"):
+            ops.append(w)
+        i += 1
+    if mod == "venv":
+        return [["rm", "-r", *ops]] if "--clear" in words and ops else []
+    if mod == "zipapp":
+        return [["tar", "-cf", vals.get("-o", vals.get("--output", "-")), ops[0]]] if ops else []
+    if ops[:1] == ["install"]:
+        return [["tar", "-xf", "(the packages pip installs)", "-C", d]
+                for k in ("-t", "--target", "--prefix", "--root") if (d := vals.get(k))]
+    return []
+
+
 def stands_for(name: str, vals: list) -> list[list[str]] | None:
     """The commands a program stands for when it runs another's effect under its own name:
     `python3 -m zipfile -e A D` is `unzip -o A -d D`, `python3 -m tarfile -c T S` is
@@ -3228,6 +3336,10 @@ def stands_for(name: str, vals: list) -> list[list[str]] | None:
         rest = vals[mi + 2:]
         if mod == OWN_DIST or mod.startswith(OWN_DIST + "."):
             return None if any(v is None for v in rest) else [[OWN_DIST] + list(rest)]
+        if mod in ("venv", "zipapp", "pip"):
+            if any(v is None for v in rest):
+                return None
+            return _module_effect(mod, [v for v in rest if v is not None])
         table = PYTHON_MODULES.get(mod)
         if mod in PROGRAM_MODULES or mod in CODE_MODULES:
             if any(v is None for v in rest):
@@ -3256,6 +3368,8 @@ def stands_for(name: str, vals: list) -> list[list[str]] | None:
             else:
                 out.append(t)
         return [[w for w in out if w != ""]] if out else []
+    if _PIPS.fullmatch(name):
+        return None if any(v is None for v in vals) else _module_effect("pip", list(vals))
     if name == "cmake":
         ei = next((i for i, v in enumerate(vals) if v == "-E"), None)
         if ei is None or ei + 1 >= len(vals):

@@ -330,7 +330,13 @@ def evaluate_doc(doc: dict, calls: list[Call], ctx: Context) -> Verdict:
             cands.append(_shell_verdict(doc, call, ctx, argv_rules))
         elif has_paths and call.cls in ("read", "write", "mcp", "other", "web"):
             paths = ctx.path_rules(doc)
+            paths.unknown.clear()
             cands.append(_path_verdict(ctx, paths.for_call(call, ctx.cwd), call))
+            if paths.unknown:      # a path whose meaning depends on the process that opens it
+                cands.append(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
+                                     "agentdeck cannot tell what this call reads or writes: "
+                                     + paths.unknown[0], call))
+                paths.unknown.clear()
         for v in cands:
             if v is not None and v.rule is not None and (
                     best.rule is None or _RANK[v.decision] > _RANK[best.decision]):

@@ -2589,6 +2589,8 @@ def normalize(value: str, cwd: str, home: str) -> str:
         link, _, tail = rest.partition("/")
         if link in ("cwd", "root"):
             value = ((cwd or "/") if link == "cwd" else "/") + ("/" + tail if tail else "")
+    if value.startswith("/proc/") and re.search(r"/\.\.(?:/|$)", value):
+        return value        # the kernel follows each magic link before `..`: left as it is
     out = posixpath.normpath(value)
     return "/" + out.lstrip("/") if out.startswith("//") else out
 

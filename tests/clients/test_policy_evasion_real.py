@@ -444,6 +444,15 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
         Step("grep -R follows a link", "grep -R decoy links", "deny", KEYS_RULE),
         Step("grep -r does not", "grep -r decoy links; echo grep-r-ran", "allow", None,
              shows="grep-r-ran"),
+        # round 6: the home found by code, a folder held on a descriptor, git's store
+        Step("home found by code",
+             "python3 -c 'import os;print(open(os.environ[\"HOME\"]+\"/.ssh/id_rsa\").read())'",
+             "deny", KEYS_RULE),
+        Step("folder held on a descriptor", "exec 3< ~/.ssh; cd /proc/self/fd/3 && cat id_rsa",
+             "ask", "unresolved"),
+        Step("git add in ~/.ssh",
+             "git -C ~/.ssh init -q && git -C ~/.ssh add -A && git -C ~/.ssh show :id_rsa",
+             "deny", KEYS_RULE),
         # benign forms near the edges
         Step("loop over a file", 'for f in notes.txt; do cat "$f"; done', "allow", None,
              shows="benign-text"),

@@ -81,7 +81,10 @@ def test_without_a_rule_that_could_apply_nothing_is_asked():
 
 @pytest.mark.parametrize("words,expected", [
     (["checkout", "main"], (None, "maybe-paths", ["main"])),
-    (["checkout", "main", "--", "a"], (None, "paths", ["a"])),
+    (["checkout", "main", "--", "a"], (None, "commit-paths", ["a"])),
+    (["checkout", "--", "a"], (None, "paths", ["a"])),
+    (["restore", "--source=main", "a"], (None, "commit-paths", ["a"])),
+    (["restore", "-s", "main", "a"], (None, "commit-paths", ["a"])),
     (["--work-tree=/x", "pull"], ("/x", "tree", [])),
     (["-C", "d", "reset", "--hard"], (None, "tree", [])),
     (["reset", "HEAD"], None), (["stash"], None), (["stash", "pop"], (None, "tree", [])),
