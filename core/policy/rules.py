@@ -144,6 +144,7 @@ def _path_verdict(ctx: Context, hits, call: Call) -> Verdict | None:
 def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) -> Verdict | None:
     from .argv import matches
     from .shellparse import normalize, resolve
+    from .zshforms import is_zsh, zsh_only   # local: with the resolver, for a shell call
 
     paths = ctx.path_rules(doc)
     # the folder the command runs in: the call's own (a shell tool's `directory`) over the payload's
@@ -155,9 +156,15 @@ def _shell_verdict(doc: dict, call: Call, ctx: Context, argv_rules: list[dict]) 
         if v is not None and (best is None or _RANK[v.decision] > _RANK[best.decision]):
             best = v
 
+    zsh = is_zsh(ctx.env)
     for text in call.subjects:
         if not isinstance(text, str) or not text.strip():
             continue
+        why_zsh = zsh_only(text) if zsh else ""
+        if why_zsh and (argv_rules or paths):
+            take(Verdict(doc.get("unresolved") or "ask", UNRESOLVED_RULE,
+                         "agentdeck cannot tell what this command runs: the CLI runs it in zsh, "
+                         "and " + why_zsh, call))
         parsed = resolve(text, cwd, ctx.env, ctx.fs, ctx.home)
         for cmd in parsed.commands:
             name = cmd.name
