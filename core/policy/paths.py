@@ -1080,8 +1080,18 @@ class PathRules:
             if call.cls == "mcp" and call.subjects and _READS.match(
                     call.subjects[0].rsplit("/", 1)[-1]):
                 access = {"read"}
+            if call.cwd:      # the folder the tool says it acts in: its names are there
+                cwd = normalize(tool_path(call.cwd, cwd), cwd, self.home)
+                for s in (getattr(call, "texts", None) or [])[:50]:
+                    if 0 < len(s) <= 255 and not any(c.isspace() for c in s) and "://" not in s:
+                        hits += self.hits(normalize(s, cwd, self.home), access)
             for s in getattr(call, "paths", None) or []:
                 hits += self.hits(normalize(tool_path(s, cwd), cwd, self.home), access)
+                src, colon, _ = s.partition(":")
+                if colon and "://" not in s and src.startswith(("/", "~", ".")):
+                    # a bind mount `SRC:DST[:ro]` (a container tool's `volumes`): all below SRC
+                    hits += self.hits(normalize(tool_path(src, cwd), cwd, self.home), access,
+                                      recursive=True)
             for s in getattr(call, "texts", None) or []:
                 for p in self._embedded(s, cwd):
                     hits += self.hits(p, {"read", "write"})

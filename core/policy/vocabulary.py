@@ -409,7 +409,7 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
         given = [v for a in args.values() for v in (a[:50] if isinstance(a, list) else [a])]
         paths += [v for v in given if isinstance(v, str) and v not in paths and _pathlike(v)]
         return Call("mcp", name, [f"{mcp[0]}/{mcp[1]}"], texts=_strings(args)[:50],
-                    paths=paths[:50])
+                    paths=paths[:50], cwd=_mcp_folder(args))
     # (an MCP tool given a command: tool_calls adds the shell call it runs, _mcp_command)
     f = fold(name)
     found = _tool(vocab[0], f)          # _OTHER itself for a name nobody declares
@@ -470,6 +470,22 @@ def classify(name: str, args: dict, mcp_servers=(), server_name: str | None = No
                 texts=texts, paths=paths)
 
 
+#: keys under which an MCP tool is given the folder it acts in (a shell server's `cwd`, a file
+#: server's `root` or `directory`, a git server's `repo_path`): its relative paths, its plain
+#: names and its command are that folder's
+_MCP_FOLDER_KEYS = ("cwd", "working_directory", "workingDirectory", "workdir", "work_dir",
+                    "directory", "dir", "root", "base", "base_dir", "baseDir", "repo_path",
+                    "repoPath", "repo", "folder", "project_dir", "projectDir")
+
+
+def _mcp_folder(args) -> str:
+    """The folder an MCP tool's arguments say it acts in (_MCP_FOLDER_KEYS), or ""."""
+    if not isinstance(args, dict):
+        return ""
+    return next((v for v in (args.get(k) for k in _MCP_FOLDER_KEYS)
+                 if isinstance(v, str) and v and len(v) <= 4096), "")
+
+
 def _mcp_command(args: dict) -> str | None:
     """The shell line an MCP tool's arguments spell, if they name a command (_COMMAND_KEYS,
     with an `args`/`arguments` list after it, or an `argv` list)."""
@@ -512,7 +528,7 @@ def tool_calls(payload: dict, mcp_servers=(), vocab: "Vocabulary | None" = None)
         for c, args in list(zip(calls, given)):
             line = _mcp_command(args) if c.cls == "mcp" else None
             if line:
-                calls.append(Call("shell", c.name, [line]))
+                calls.append(Call("shell", c.name, [line], cwd=_mcp_folder(args)))
     for c in list(calls):
         if c.cls == "shell":
             for text in c.subjects:
