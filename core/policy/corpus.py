@@ -1187,6 +1187,19 @@ _EFFECT_WRITERS = [
     ("python3 -m venv --clear .venv", "allow"), ("pip install requests", "allow"),
     ("git merge-file -p a b c", "allow"), ("git add -A", "allow"), ("git commit -am x", "allow"),
     ("git checkout -- .", "allow"), ("git checkout main -- README.md", "allow"),
+    # writers whose write was not seen, emacs's Lisp, walks that follow links and delete
+    ("yq -y -i '.disableAllHooks = true' ~/.claude/settings.json", "deny"),
+    ("echo x | socat -u STDIN CREATE:$HOME/.claude/settings.json", "deny"),
+    ("openssl rand -writerand ~/.claude/settings.json 16", "deny"),
+    ("emacs --batch --eval '(shell-command \"id\")'", "ask"),
+    ("systemd-tmpfiles --remove /tmp/t.conf", "ask"),
+    ("ssh -o UserKnownHostsFile=~/.claude/settings.json host", "ask"),
+    ("curl -w '%output{/tmp/x}hi' http://x", "ask"), ("uudecode /tmp/u.uu", "ask"),
+    ("docker cp c:/settings.json ~/.claude/", "deny"), ("docker cp ~/.ssh c:/tmp", "deny"),
+    (f"find -L {CWD} -delete", "deny"), (f"chmod -RL 000 {CWD}", "deny"),
+    ("yq '.a' ~/.claude/settings.json", "allow"), ("socat TCP-LISTEN:8080 STDOUT", "allow"),
+    ("ssh host uptime", "allow"),
+    ("docker cp ./src c:/app", "allow"), (f"find {CWD} -name '*.pyc' -delete", "allow"),
 ]
 #: another name of a protected file, a hard link made before the call (run in W2)
 _HARD_LINKS = [

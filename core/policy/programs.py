@@ -41,7 +41,7 @@ READ = frozenset({
     "zcat", "bzcat", "xzcat", "zless", "bat", "batcat", "view", "look", "join", "tsort", "ptx",
     "curl", "wget", "nc", "ncat", "socat", "mail", "sendmail", "uuencode", "gzip", "bzip2", "xz",
     "zstd", "lz4", "rg", "ag", "ack", "git", "diff3", "sdiff", "split", "csplit", "shuf",
-    "ssh", "sftp", "tee",
+    "ssh", "sftp", "tee", "uudecode",
 })
 WRITE = frozenset({
     "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr",
@@ -101,7 +101,8 @@ FOLLOWS_LINKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "diff": (("*",), ("--no-dereference",)),
     "scp": (("*",), ()),
     "cpio": (("-L", "--dereference"), ()), "pax": (("-L",), ()),
-    "chown": (("-L",), ()), "chgrp": (("-L",), ()),
+    "chown": (("-L",), ()), "chgrp": (("-L",), ()), "chmod": (("-L",), ()),
+    "find": (("-L", "-follow"), ()),
 }
 
 
@@ -653,7 +654,7 @@ OUTPUT_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "wget": (("-O", "--output-document", "-o", "--output-file", "-a", "--append-output",
               "--save-cookies", "--warc-file"), ()),
     "ssh-keygen": (("-f",), ("-l", "-y", "-L", "-B", "-F", "-D", "-e", "-i", "-Y", "-Q")),
-    "ssh": (("-E",), ()), "openssl": (("-out", "-keyout"), ()),
+    "ssh": (("-E",), ()), "openssl": (("-out", "-keyout", "-writerand"), ()),
     "gpg": (("-o", "--output"), ()), "gpg2": (("-o", "--output"), ()),
     "iconv": (("-o", "--output"), ()), "pandoc": (("-o", "--output"), ()),
     "cc": (("-o",), ()), "gcc": (("-o",), ()), "g++": (("-o",), ()), "c++": (("-o",), ()),
@@ -845,6 +846,10 @@ def role(name: str, flags: set[str]) -> str:
     if name == "sed" or name == "perl":
         return "rw" if any(f == "-i" or f.startswith(("-i", "--in-place")) for f in flags) \
             else "read"
+    if name == "yq":        # `yq -i EXPR FILE` (both yq's) writes FILE
+        return "rw" if flags & {"-i", "--inplace", "--in-place"} else "read"
+    if name == "socat":     # an address of a file (OPEN:, GOPEN:, CREATE:, FILE:) is read and
+        return "rw"         # written: socat carries data both ways
     if name in MOVE:
         return "move"
     if name in COPY:
@@ -1425,6 +1430,10 @@ COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
     "start-stop-daemon": ("-x", "--exec", "-a", "--startas"),
     "zip": ("-TT", "--unzip-command"),
     "rsync": ("--rsync-path",),
+    # Lisp the editor runs in batch (`emacs --batch --eval '(shell-command ...)'`, `-l F`)
+    "emacs": ("--eval", "-l", "--load", "-f", "--funcall", "--script", "-x"),
+    # a configuration file whose lines create, remove or link paths
+    "systemd-tmpfiles": ("--create", "--remove", "--clean", "--purge"),
     # the editor a config command opens, run through a shell (`pip config --editor CMD edit`)
     "pip": ("--editor",), "pip3": ("--editor",), "npm": ("--editor",),
 }
@@ -1514,6 +1523,16 @@ def runs_code(name: str, vals: list) -> str:
     if name in ("ssh", "scp", "sftp") and any(k in v.lower() for v in known for k in (
             "proxycommand", "localcommand", "knownhostscommand", "remotecommand")):
         return f"{name} -o ProxyCommand runs a command"
+    if name in ("ssh", "scp", "sftp", "ssh-keyscan") and any(
+            k in v.lower() for v in known for k in ("knownhostsfile", "controlpath",
+                                                     "identityagent", "revokedhostkeys")):
+        return f"{name} -o names a file it reads or writes, which agentdeck does not follow"
+    if name == "curl" and any("%output{" in v for v in known):
+        return "curl -w '%output{FILE}' writes a file agentdeck does not follow"
+    if name == "uudecode" and not any(v in ("-o", "--output-file") or v.startswith("-o")
+                                      for v in known):
+        return "uudecode writes the file its input's header names"
+
     if name in ("awk", "gawk", "mawk"):
         prog = next((v for v in known if not v.startswith("-")), "")
         if "system(" in prog or re.search(r"\|\s*(getline|&)|print[^;]*\|", prog):
@@ -3370,6 +3389,19 @@ def stands_for(name: str, vals: list) -> list[list[str]] | None:
         return [[w for w in out if w != ""]] if out else []
     if _PIPS.fullmatch(name):
         return None if any(v is None for v in vals) else _module_effect("pip", list(vals))
+    if name in ("docker", "podman", "nerdctl") and vals[:1] == ["cp"]:
+        # `docker cp C:SRC DST` writes the container's files (not known) at DST; `docker cp
+        # SRC C:DST` reads the tree SRC
+        ops = [v for v in vals[1:] if v is None or not v.startswith("-")]
+        if len(ops) != 2 or None in ops:
+            return None if None in ops else []
+        src, dst = str(ops[0]), str(ops[1])
+        copied: list[list[str]] = []
+        if ":" not in dst.split("/", 1)[0] and dst != "-":
+            copied.append(["tar", "-xf", f"(the files {name} cp copies)", "-C", dst])
+        if ":" not in src.split("/", 1)[0] and src != "-":
+            copied.append(["tar", "-cf", "-", src])
+        return copied
     if name == "cmake":
         ei = next((i for i, v in enumerate(vals) if v == "-E"), None)
         if ei is None or ei + 1 >= len(vals):

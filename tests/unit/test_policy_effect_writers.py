@@ -49,6 +49,12 @@ def test_each_decompressor_writes_the_name_it_strips(name):
     ("cd ~ && git init && git add .", "keys"), ("git -C ~/.ssh stash -u", "keys"),
     ("git checkout FETCH_HEAD -- ~/.claude", "hooks"), ("git checkout FETCH_HEAD -- .", "unresolved"),
     ("git restore -s FETCH_HEAD -W -- ~/.claude", "hooks"),
+    ("yq -y -i '.a = 1' ~/.claude/settings.json", "hooks"),
+    ("echo x | socat -u STDIN CREATE:$HOME/.claude/settings.json", "hooks"),
+    ("openssl rand -writerand ~/.claude/settings.json 16", "hooks"),
+    ("docker cp c:/settings.json ~/.claude/", "hooks"), ("docker cp ~/.ssh c:/tmp", "keys"),
+    ("emacs --batch --eval '(shell-command \"id\")'", "unresolved"),
+    ("uudecode /tmp/u.uu", "unresolved"),
 ])
 def test_the_effect_is_judged(command, rule):
     assert _decide(command).rule == rule
@@ -58,6 +64,7 @@ def test_the_effect_is_judged(command, rule):
     "gunzip logs.gz", "python3 -m venv .venv", "python3 -m venv --clear .venv",
     "pip install requests", "git merge-file -p a b c", "git add -A", "git commit -am x",
     "git checkout -- .", "git restore src/a.py", "python3 -m zipapp src -o app.pyz",
+    "yq '.a' ~/.claude/settings.json", "docker cp ./src c:/app", "uudecode -o out.bin in.uu",
 ])
 def test_the_same_programs_on_the_project_run(command):
     assert _decide(command).decision == "allow"
