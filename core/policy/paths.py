@@ -1036,8 +1036,20 @@ class PathRules:
         return self.hits(found, {"read"}) if found else []
 
     # -- a tool call that is not a shell command
+    def _raw_process(self, subjects, cwd: str) -> None:
+        """A tool's path with a `..` after a link (`/tmp/pc/../../.ssh/id_rsa`, pc a link to
+        /proc/self/cwd): the kernel follows the link first, so the text is not what is opened;
+        one that goes through a process's folder is not known (self.unknown)."""
+        for s in subjects:
+            if isinstance(s, str) and "/.." in s and len(s) <= 4096:
+                raw = posixpath.join(cwd, tool_path(s, cwd))
+                if self._process_path(raw):
+                    self.unknown.append(f"{s} is reached through /proc or /dev/fd, whose "
+                                        f"meaning depends on the process that opens it")
+
     def for_call(self, call, cwd: str) -> list[tuple[dict, str, str]]:
         cwd = cwd or self.home or "/"
+        self._raw_process(list(call.subjects) + list(getattr(call, "paths", None) or []), cwd)
         kind = getattr(call, "kind", "") or ""
         hits: list[tuple[dict, str, str]] = []
         if call.cls == "read":

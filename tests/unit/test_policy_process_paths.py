@@ -38,6 +38,7 @@ def _decide(home: str, tool: str, args: dict):
     ("Bash", {"command": "cd ~/.ssh && cat PC/id_rsa"}),
     ("Bash", {"command": "cat /proc/self/fd/../cwd/.ssh/id_rsa"}),
     ("Read", {"file_path": "PC/.ssh/id_rsa"}),
+    ("Read", {"file_path": "PC/../../.ssh/id_rsa"}),
     ("Read", {"file_path": "/proc/self/fdinfo/../cwd/.ssh/id_rsa"}),
     ("Write", {"file_path": "PC/.claude/settings.json", "content": "x"}),
 ])
