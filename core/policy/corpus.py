@@ -1200,6 +1200,13 @@ _EFFECT_WRITERS = [
     ("yq '.a' ~/.claude/settings.json", "allow"), ("socat TCP-LISTEN:8080 STDOUT", "allow"),
     ("ssh host uptime", "allow"),
     ("docker cp ./src c:/app", "allow"), (f"find {CWD} -name '*.pyc' -delete", "allow"),
+    # the re-judged round 6 log's leftovers
+    ("python3 -m gzip -d ~/.claude/settings.json.gz", "deny"),
+    ("gzip -d -S .x ~/.claude/settings.json.x", "deny"), ("coreutils --coreutils-prog=rm -rf x", "deny"),
+    ("less '+!rm -rf x' f", "ask"), ("LESS='+!id' less f", "ask"),
+    ("OPENSSL_CONF=/tmp/o.cnf openssl version", "ask"), ("git init --template=/tmp/t", "ask"),
+    ("sftp -b /tmp/batch host", "ask"), ("wget --hsts-file=$HOME/.claude/settings.json http://x", "deny"),
+    ("python3 -m gzip x", "allow"), ("coreutils --coreutils-prog=ls -la", "allow"),
 ]
 #: another name of a protected file, a hard link made before the call (run in W2)
 _HARD_LINKS = [

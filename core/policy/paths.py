@@ -1096,7 +1096,10 @@ class PathRules:
                 cwd = normalize(tool_path(call.cwd, cwd), cwd, self.home)
                 for s in (getattr(call, "texts", None) or [])[:50]:
                     if 0 < len(s) <= 255 and not any(c.isspace() for c in s) and "://" not in s:
-                        hits += self.hits(normalize(s, cwd, self.home), access)
+                        # (the folder as a whole: `.`, `:/`, `*`, `-A`, a git server's add)
+                        hits += self.hits(normalize(s, cwd, self.home) if s not in (
+                            ":/", "*", "-A") else cwd, access, recursive=s in (".", "./", ":/",
+                                                                          "*", "-A"))
             for s in getattr(call, "paths", None) or []:
                 hits += self.hits(normalize(tool_path(s, cwd), cwd, self.home), access)
                 src, colon, _ = s.partition(":")

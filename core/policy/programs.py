@@ -652,6 +652,7 @@ OUTPUT_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "curl": (("-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace",
               "--trace-ascii", "--stderr", "--etag-save", "--libcurl", "--hsts", "--alt-svc"), ()),
     "wget": (("-O", "--output-document", "-o", "--output-file", "-a", "--append-output",
+              "--hsts-file", "--rejected-log",
               "--save-cookies", "--warc-file"), ()),
     "ssh-keygen": (("-f",), ("-l", "-y", "-L", "-B", "-F", "-D", "-e", "-i", "-Y", "-Q")),
     "ssh": (("-E",), ()), "openssl": (("-out", "-keyout", "-writerand"), ()),
@@ -1051,6 +1052,9 @@ def git_reads_tree(vals: list) -> bool:
         return False
     sub, rest = vals[at], [v for v in vals[at + 1:] if v is not None]
     short = {c for v in rest if v.startswith("-") and not v.startswith("--") for c in v[1:]}
+    if any(v.startswith("--pathspec-from-file") for v in rest) and sub in ("add", "commit",
+                                                                            "stash"):
+        return True             # the paths are read from a file or stdin: not known here
     if sub == "add":
         return bool(short & {"A", "u"}) or bool({"--all", "--update", ".", ":/", "*"} & set(rest))
     if sub == "commit":
@@ -1163,10 +1167,13 @@ def decompressed(name: str, vals: list) -> list[str]:
     if kind is None or flags & {"c", "t", "l"} or {"--stdout", "--to-stdout", "--test",
                                                     "--list"} & longs:
         return []
-    ops = [v for v in known if not v.startswith("-")]
+    custom = _option_values(vals, ("-S", "--suffix"))      # gzip -d -S .x F.x writes F
+    skip = {known[i + 1] for i, v in enumerate(known[:-1]) if v in ("-S", "--suffix")}
+    ops = [v for v in known if not v.startswith("-") and v not in skip]
     out = []
     for v in ops:
-        suf = next((x for x in DECOMPRESSORS[kind] if v.endswith(x) and len(v) > len(x)), None)
+        suf = next((x for x in tuple(custom) + DECOMPRESSORS[kind]
+                    if x and v.endswith(x) and len(v) > len(x)), None)
         if suf:
             out.append(v[:-len(suf)] + (".tar" if suf.startswith((".t", "-t")) and len(suf) > 3
                                         else ""))
@@ -1420,7 +1427,7 @@ def _build_script(name: str, known: list[str]) -> str:
 COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
     "sort": ("--compress-program",),
     "git grep": ("-O", "--open-files-in-pager"),
-    "git clone": ("-u", "--upload-pack"), "git fetch": ("--upload-pack",),
+    "git fetch": ("--upload-pack",),
     "git pull": ("--upload-pack",), "git ls-remote": ("--upload-pack",),
     "git push": ("--receive-pack", "--exec"), "git archive": ("--exec",),
     "git send-pack": ("--receive-pack", "--exec"), "git fetch-pack": ("--upload-pack", "--exec"),
@@ -1434,6 +1441,10 @@ COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
     "emacs": ("--eval", "-l", "--load", "-f", "--funcall", "--script", "-x"),
     # a configuration file whose lines create, remove or link paths
     "systemd-tmpfiles": ("--create", "--remove", "--clean", "--purge"),
+    # a template folder whose hooks git copies into the repository and runs later
+    "git init": ("--template",), "git clone": ("-u", "--upload-pack", "--template"),
+    # a batch file whose lines can run local commands (`!cmd`)
+    "sftp": ("-b",),
     # the editor a config command opens, run through a shell (`pip config --editor CMD edit`)
     "pip": ("--editor",), "pip3": ("--editor",), "npm": ("--editor",),
 }
@@ -1527,6 +1538,9 @@ def runs_code(name: str, vals: list) -> str:
             k in v.lower() for v in known for k in ("knownhostsfile", "controlpath",
                                                      "identityagent", "revokedhostkeys")):
         return f"{name} -o names a file it reads or writes, which agentdeck does not follow"
+    if name in ("less", "more", "most") and any(v.startswith("+") and ("!" in v or "|" in v)
+                                                 for v in known):
+        return f"{name} +COMMAND runs a shell command"
     if name == "curl" and any("%output{" in v for v in known):
         return "curl -w '%output{FILE}' writes a file agentdeck does not follow"
     if name == "uudecode" and not any(v in ("-o", "--output-file") or v.startswith("-o")
@@ -2886,7 +2900,7 @@ CODE_VARS = frozenset({
     "PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT", "LUA_INIT", "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS", "GCONV_PATH", "VIMINIT",
     "EXINIT", "GVIMINIT", "MANOPT", "GOFLAGS", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS",
-    "MAKEFILES", "TAR_OPTIONS", "ZIPOPT", "UNZIP", "UNZIPOPT", "ZIPINFO", "GIT_INDEX_FILE",
+    "MAKEFILES", "TAR_OPTIONS", "ZIPOPT", "UNZIP", "UNZIPOPT", "ZIPINFO", "GIT_INDEX_FILE", "LESS", "OPENSSL_CONF",
     "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_node_options",
     "NPM_CONFIG_NODE_OPTIONS", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
     # where configuration is read from
@@ -3373,7 +3387,8 @@ def stands_for(name: str, vals: list) -> list[list[str]] | None:
         if opt == "" and "" not in table:
             return []
         tmpl = table[opt]
-        after = words[words.index(opt) + 1:] if opt else [w for w in words if not w.startswith("-")]
+        after = words[words.index(opt) + 1:] if opt else words if mod in ("gzip", "base64") \
+            else [w for w in words if not w.startswith("-")]
         if mod == "http.server" and not opt:
             tmpl = ("tar", "-cf", "-", ".")
         out: list[str] = []
@@ -3389,6 +3404,16 @@ def stands_for(name: str, vals: list) -> list[list[str]] | None:
         return [[w for w in out if w != ""]] if out else []
     if _PIPS.fullmatch(name):
         return None if any(v is None for v in vals) else _module_effect("pip", list(vals))
+    if name == "coreutils":
+        # the multi-call binary: `coreutils --coreutils-prog=rm -rf x` is `rm -rf x`
+        for i, v in enumerate(vals):
+            if v is None:
+                return None
+            if v.startswith("--coreutils-prog="):
+                return [[v.split("=", 1)[1]] + [str(w) for w in vals[i + 1:] if w is not None]]
+            if v == "--coreutils-prog" and i + 1 < len(vals) and vals[i + 1] is not None:
+                return [[str(vals[i + 1])] + [str(w) for w in vals[i + 2:] if w is not None]]
+        return []
     if name in ("docker", "podman", "nerdctl") and vals[:1] == ["cp"]:
         # `docker cp C:SRC DST` writes the container's files (not known) at DST; `docker cp
         # SRC C:DST` reads the tree SRC
