@@ -137,6 +137,25 @@ def load_binding(pkg: str):
     raise ImportError(f"{pkg}: no compiled binding on sys.path")
 
 
+def _link_targets(p: str, readlink) -> list[str]:
+    """What each symbolic link on the way to `p` points at (absolute), in order, `readlink`
+    giving a path's link text or None: at most 40 links in all (as the kernel follows)."""
+    out: list[str] = []
+    parts = [x for x in p.split("/") if x]
+    cur, i = "", 0
+    while i < len(parts) and len(out) < 40:
+        nxt = f"{cur}/{parts[i]}"
+        t = readlink(nxt)
+        if t is None:
+            cur, i = nxt, i + 1
+            continue
+        t = posixpath.normpath(posixpath.join(cur or "/", t))
+        out.append(t)
+        parts = [x for x in t.split("/") if x] + parts[i + 1:]
+        cur, i = "", 0
+    return out
+
+
 class DiskFS:
     def realpath(self, p: str) -> str:
         try:
@@ -202,24 +221,13 @@ class DiskFS:
         return None
 
     def link_targets(self, p: str) -> list[str]:
-        """What each symbolic link on the way to `p` points at (absolute), in order: at most
-        one link per component and 40 in all (as the kernel follows)."""
-        out: list[str] = []
-        parts = [x for x in p.split("/") if x]
-        cur = ""
-        i = 0
-        while i < len(parts) and len(out) < 40:
-            nxt = f"{cur}/{parts[i]}"
+        """What each symbolic link on the way to `p` points at (absolute), in order."""
+        def readlink(q: str) -> str | None:
             try:
-                t = os.readlink(nxt)
+                return os.readlink(q)
             except (OSError, ValueError):
-                cur, i = nxt, i + 1
-                continue
-            t = posixpath.normpath(posixpath.join(cur or "/", t))
-            out.append(t)
-            parts = [x for x in t.split("/") if x] + parts[i + 1:]
-            cur, i = "", 0
-        return out
+                return None
+        return _link_targets(p, readlink)
 
     def links_below(self, top: str, budget: int = MAX_LINK_WALK) -> tuple[list[str], bool]:
         """The symbolic links under folder `top` (not followed), and whether the walk saw every
@@ -354,20 +362,7 @@ class MemoryFS:
         return None
 
     def link_targets(self, p: str) -> list[str]:
-        out: list[str] = []
-        parts = [x for x in p.split("/") if x]
-        cur, i = "", 0
-        while i < len(parts) and len(out) < 40:
-            nxt = f"{cur}/{parts[i]}"
-            t = self._link(nxt)
-            if t is None:
-                cur, i = nxt, i + 1
-                continue
-            t = posixpath.normpath(posixpath.join(cur or "/", t))
-            out.append(t)
-            parts = [x for x in t.split("/") if x] + parts[i + 1:]
-            cur, i = "", 0
-        return out
+        return _link_targets(p, self._link)
 
     def links_below(self, top: str, budget: int = MAX_LINK_WALK) -> tuple[list[str], bool]:
         top = top.rstrip("/")
