@@ -2005,13 +2005,12 @@ _REL_WORD = r"(?<![\w/.~$])\.{1,2}/[^\s'\"`;|&<>(){}\\,]*"
 _NAMEISH = r"[^\s'\"`;|&<>(){}\[\]\\,*?$%!#=]{1,4096}"
 
 
-#: inline code that finds the home folder at run time (python, node, perl, ruby, php, awk,
-#: deno, go, java; perl's `chdir` with no folder goes home)
+#: inline code that finds the home folder at run time: any name HOME (os.environ["HOME"],
+#: getenv, $ENV{HOME}, ENVIRON, process.env.HOME), python's expanduser and Path.home(), node's
+#: os.homedir(), ruby's Dir.home, go's UserHomeDir, java's user.home, perl's bare `chdir`
 HOME_IDIOM = re.compile(
-    r"""environ\s*(?:\[|\.get\s*\()\s*['"]HOME|getenv\s*\(\s*['"]HOME|expanduser|Path\s*\.\s*home"""
-    r"""|homedir\s*\(|\$ENV\s*\{\s*['"]?HOME|ENV\s*\[\s*['"]HOME|ENVIRON\s*\[\s*['"]HOME|Dir\s*\.\s*home"""
-    r"""|\$_SERVER\s*\[\s*['"]HOME|process\s*\.\s*env\s*(?:\.\s*HOME|\[\s*['"]HOME)|env\s*\.\s*get\s*\(\s*['"]HOME"""
-    r"""|UserHomeDir|user\.home|\bchdir\s*(?:\(\s*\))?\s*(?:;|$)|\bHOME\b""")
+    r"""\bHOME\b|expanduser|Path\s*\.\s*home|homedir\s*\(|Dir\s*\.\s*home|UserHomeDir|user\.home"""
+    r"""|\bchdir\s*(?:\(\s*\))?\s*(?:;|$)""")
 
 HOME_IN_STRING = re.compile(
     r"""(?:\$ENV\s*\{\s*['"]?HOME['"]?\s*\}|\$\{?HOME\}?|#\{\s*(?:ENV\s*\[\s*['"]HOME['"]\s*\]|Dir\.home)\s*\}"""
