@@ -1198,6 +1198,9 @@ _EFFECT_WRITERS = [
     ("docker cp c:/settings.json ~/.claude/", "deny"), ("docker cp ~/.ssh c:/tmp", "deny"),
     (f"find -L {CWD} -delete", "deny"), (f"chmod -RL 000 {CWD}", "deny"),
     ("yq '.a' ~/.claude/settings.json", "allow"), ("socat TCP-LISTEN:8080 STDOUT", "allow"),
+    # ssh's command runs in the remote shell, in the home: on this machine's names, here
+    ("ssh localhost 'rm -rf ~/work'", "deny"), ("ssh -p 22 127.0.0.1 cat .ssh/id_rsa", "deny"),
+    ("ssh -o BatchMode=yes build make test", "allow"), ("ssh h cat .ssh/id_rsa.pub", "allow"),
     ("ssh host uptime", "allow"),
     ("docker cp ./src c:/app", "allow"), (f"find {CWD} -name '*.pyc' -delete", "allow"),
     # the re-judged round 6 log's leftovers

@@ -510,6 +510,27 @@ def shell_text(name: str, args: list[str | None]) -> int | None:
     return None
 
 
+def ssh_command(vals: list[str | None]) -> list[str] | None:
+    """The words of the command ssh runs on its host (after its options and the host), which the
+    remote shell reads as one line joined with blanks, in the home: [] when it runs none, None
+    when a word is not static. On `localhost` (or any name of this machine) that line runs here."""
+    values = option_values_at("ssh", vals)
+    for i, v in enumerate(vals):
+        if i in values:
+            continue
+        if v is None:
+            return None
+        if v == "--":
+            continue
+        if v.startswith("-") and len(v) > 1:
+            continue
+        rest = vals[i + 1:]
+        if any(w is None for w in rest):
+            return None
+        return [w for w in rest if w is not None]
+    return []
+
+
 def joined_command(name: str, args: list[str | None]) -> tuple[list[str], list[str]] | None:
     """For SHELL_JOIN wrappers: (command words, words appended to it), None when a word is not
     static; ([], []) when the program runs no command of its own (`watch -x` is a plain

@@ -1634,6 +1634,16 @@ class Resolver:
                     self.out.commands.append(Cmd([Word.lit(":")], [("w", Word.lit(p))
                                                                    for p in touched[:64]],
                                                  ctx.cwd, ctx.via + (name,), None, None))
+        if name == "ssh":
+            remote = P.ssh_command(vals)
+            if remote is None:
+                self.unresolved("ssh runs a command that is not static")
+            elif remote:
+                # the remote shell runs the words joined with blanks, in the home; on this
+                # machine's own names that is a line run here, judged as one
+                sctx = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
+                sctx.prev, sctx.cwd = sctx.cwd, self.path("~", ctx.cwd)
+                self.line(" ".join(remote), sctx)
         if name in P.SHELL_JOIN and not (name == "watch" and any(
                 v in ("-x", "--exec") for v in vals)):
             joined = P.joined_command(name, vals)

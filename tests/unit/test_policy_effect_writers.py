@@ -68,3 +68,15 @@ def test_the_effect_is_judged(command, rule):
 ])
 def test_the_same_programs_on_the_project_run(command):
     assert _decide(command).decision == "allow"
+
+
+@pytest.mark.parametrize("command,decision", [
+    ("ssh localhost cat .ssh/id_rsa", "deny"),     # the path is the home's, not the cwd's
+    ("ssh -p 22 -o BatchMode=yes -- 127.0.0.1 cp /tmp/x .claude/settings.json", "deny"),
+    ("ssh -t host cat .ssh/id_rsa.pub", "allow"), ("ssh host", "allow"),
+])
+def test_ssh_runs_its_command_in_the_remote_home(command, decision):
+    """ssh joins the words after its host into one line that the remote shell runs in the home;
+    on `localhost` that is this machine, so the line is judged as one run here."""
+    assert _decide(command).decision == decision
+    assert P.ssh_command(["-o", "X=1", "h", "ls", "-l"]) == ["ls", "-l"]
