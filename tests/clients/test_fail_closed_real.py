@@ -3,7 +3,8 @@ each fault that used to switch it off for every later call -- the compiled polic
 rewritten with no rules, the CLI's environment pointing AGENTDECK_POLICY at a missing file, the
 handler's exec bit gone, its package gone -- the next turn's harmless command does not run
 (the prompt or the tool call is denied: on_error deny, recorded), and after `agentdeck apply`
-the same command runs again. Runs against tests/clients/scripted_model.py on 127.0.0.1."""
+the same command runs again. One turn per CLI where it can: the scripted model
+(tests/clients/scripted_model.py, on 127.0.0.1) plants each fault between its calls."""
 from __future__ import annotations
 
 import json
@@ -87,23 +88,64 @@ FAULTS = {
 }
 
 
-@pytest.mark.parametrize("fault", list(FAULTS))
+def _heal(host, target: str, handler: Path, fault: str) -> None:
+    if fault.startswith("handler"):
+        shutil.copy2(Path(sys.executable).parent / "agentdeck-hook", handler)
+    else:
+        _apply(host, target)           # apply puts agentdeck's own damaged file back
+
+
 @pytest.mark.parametrize("target", NAMES)
-def test_after_each_fault_the_next_call_is_denied(scratch_env, need, tmp_path, target, fault):
+def test_after_each_fault_the_next_call_is_denied(scratch_env, need, tmp_path, target):
+    """One turn per CLI: the scripted model plants each fault in turn before answering with its
+    next call (so the CLI starts once, as a long session would meet the fault), the call after
+    the fault is denied by on_error, and after the fault is healed the next call runs."""
     need(target)
     host = scratch_env
     handler = _install(host, target, tmp_path)
     work = tmp_path / "work"
     work.mkdir()
-    assert _turn(host, target, work, work / "before.txt"), f"{target}: the guard blocks a healthy turn: {LAST}"
-    FAULTS[fault](host, target, handler)
-    assert not _turn(host, target, work, work / "after.txt"), f"{target}: {fault}: the call ran"
-    assert _denied_by_on_error(host), f"{target}: {fault}: no on_error deny in the audit log"
-    if fault.startswith("handler"):
-        shutil.copy2(Path(sys.executable).parent / "agentdeck-hook", handler)
-    else:
-        _apply(host, target)           # apply puts agentdeck's own damaged file back
-    assert _turn(host, target, work, work / "again.txt"), f"{target}: {fault}: not healed"
+    done: set[tuple[str, str]] = set()
+    audit_at: dict[tuple[str, str], int] = {}
+
+    def marker(fault: str, phase: str) -> Path:
+        return work / (fault.replace(" ", "-").replace("'", "") + "." + phase)
+
+    def step(fault: str, phase: str):
+        def make(_body):
+            if (fault, phase) not in done:      # a request sent again plants nothing again
+                done.add((fault, phase))
+                audit_at[(fault, phase)] = len(_audit_lines(host))
+                if phase == "after":
+                    FAULTS[fault](host, target, handler)
+                elif phase == "again":
+                    _heal(host, target, handler, fault)
+            return f"touch {marker(fault, phase)}"
+        return make
+
+    steps = [("", "before")] + [(f, ph) for f in FAULTS for ph in ("after", "again")]
+    last: tuple = ()
+    for _ in steps:     # one turn; a CLI that ends its turn after a denial (Qwen) starts again
+        todo = [x for x in steps if x not in done]
+        if not todo:
+            break
+        calls: list = [step(f, ph) for f, ph in todo]
+        if todo[0][1] == "again":   # a new turn's prompt meets the fault too: heal it first
+            calls[0] = calls[0](None)
+        with ScriptedModel(command="", calls=calls) as m:
+            r = run_turn(host, target, m.url, "run the scripted commands", work, timeout=240)
+        last = (r.returncode, r.stdout[-1500:], r.stderr[-1500:], sorted(m.offered()))
+        if not any(x in done for x in todo):
+            break
+    assert marker("", "before").exists(), f"{target}: the guard blocks a healthy call: {last}"
+    lines = _audit_lines(host)
+    for fault in FAULTS:
+        assert (fault, "again") in done, f"{target}: the turn stopped at {fault}: {last}"
+        assert not marker(fault, "after").exists(), f"{target}: {fault}: the call ran"
+        window = lines[audit_at[(fault, "after")]:audit_at[(fault, "again")]]
+        assert any(x.get("decision") == "deny" and x.get("rule") == "on_error" for x in window), (
+            f"{target}: {fault}: no on_error deny in the audit log: {window}")
+        assert marker(fault, "again").exists(), f"{target}: {fault}: not healed: {last}"
 
 
 @pytest.mark.parametrize("target", NAMES)
