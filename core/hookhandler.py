@@ -423,8 +423,11 @@ def load_policy(path: str, digest: str | None = None) -> tuple[dict | None, str 
     if len(data) > _MAX_POLICY:
         return None, f"policy {path} is larger than 4 MB"
     if digest:
-        import hashlib   # local: only a sealed wrapper's call checks the digest
-        if hashlib.sha256(data).hexdigest() != digest:
+        # the interpreter's own SHA-256 (core/digest.py), not hashlib's: hashlib loads OpenSSL,
+        # whose system configuration (/etc/ssl/openssl.cnf) can name a module that runs code in
+        # the handler before it decides (red team round 7)
+        from agentdeck.core.digest import sha256   # local: only a sealed wrapper's call checks
+        if sha256(data) != digest:
             return None, (f"policy {path} was changed since agentdeck wrote it (its digest does "
                           "not match the wrapper's; agentdeck apply puts it back)")
     try:

@@ -466,12 +466,21 @@ class PathRules:
         tdir: str | None = None
         argv = cmd.argv[1:]
         ended = False
+        suffix: str | None = None
         i = 0
         while i < len(argv):
             v = argv[i].value
             if not ended and v is not None and v.startswith("-") and v != "-":
                 if v == "--":
                     ended = True
+                elif v in ("-S", "--suffix") and name != "rsync":
+                    suffix = argv[i + 1].value if i + 1 < len(argv) else None
+                    if suffix is None:
+                        self.unknown.append(f"{name} makes backups with a suffix that is not known")
+                    i += 2
+                    continue
+                elif v.startswith("--suffix=") and name != "rsync":
+                    suffix = v.split("=", 1)[1]
                 elif v in ("-t", "--target-directory"):
                     tdir = argv[i + 1].value if i + 1 < len(argv) else None
                     if tdir is None:
@@ -502,15 +511,32 @@ class PathRules:
         else:
             return []
         dpath = normalize(dest, cwd, self.home)
+        # `cp --parents a/b DEST`, `rsync -R a/./b DEST`: a source lands at DEST/<its path as
+        # given> (rsync: what follows `/./`), not DEST/<its name>
+        keeps_path = (name in P.COPY and "--parents" in flags and name != "rsync"
+                      or name == "rsync" and bool(flags & {"-R", "--relative"}))
+        # a backup (`-b`, `--backup`, `-S SUF`, `SIMPLE_BACKUP_SUFFIX`): the file already at
+        # the destination is renamed to DEST<suffix> (`cp -b -S .json x ~/.claude/settings`)
+        backup = name != "rsync" and (suffix is not None or "-b" in flags or any(
+            f == "--backup" or f.startswith("--backup=") for f in flags))
+        if backup and suffix is None:
+            suffix = cmd.env.get("SIMPLE_BACKUP_SUFFIX", "~")
+            if suffix is None:
+                self.unknown.append(f"{name} makes backups with a suffix that is not known")
         into = (tdir is not None or dest.endswith(("/", "/.", "/..")) or dest in (".", "..", "~")
-                or len(sources) > 1 or self.fs.is_dir(dpath))
+                or len(sources) > 1 or self.fs.is_dir(dpath) or keeps_path)
         exact = bool(flags & {"-T", "--no-target-directory"})
         there = self.fs.exists(dpath)
         tree_kind = name in P.MOVE or (name in P.COPY and rec) or (name == "ln" and symbolic)
         for w in sources:
             raw = w.value if w.value is not None else w.pattern
             for sp in self._word_paths(w, cwd):
-                if name == "rsync" and raw.endswith("/"):
+                if keeps_path and w.value is not None:
+                    rel = w.value.split("/./", 1)[1] if name == "rsync" and "/./" in w.value \
+                        else w.value
+                    rel = rel.rstrip("/") if name == "rsync" else rel
+                    targets = [normalize(rel.lstrip("/") or ".", dpath, self.home)]
+                elif name == "rsync" and raw.endswith("/"):
                     targets = [dpath]              # rsync src/ dst: the contents of src
                 elif exact:
                     targets = [dpath]
@@ -521,6 +547,8 @@ class PathRules:
                 else:
                     targets = [dpath, posixpath.join(dpath, posixpath.basename(sp))]
                 is_tree = tree_kind and (self.fs.is_dir(sp) or not self.fs.exists(sp))
+                if backup and suffix:
+                    targets = targets + [t + suffix for t in targets]
                 for t in targets:
                     if not is_tree:
                         out += self.hits(t, {"write"})

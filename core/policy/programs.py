@@ -70,15 +70,16 @@ DEST_VALUED: dict[str, frozenset] = {
 #: "always": recursive by nature; a tuple: recursive only with one of those flags
 RECURSIVE = {
     "rg": "always", "ag": "always", "ack": "always", "tar": "always", "zip": ("-r", "--recurse-paths"),
-    "grep": ("-r", "-R", "--recursive", "--dereference-recursive", "-d"),
-    "egrep": ("-r", "-R", "--recursive"), "fgrep": ("-r", "-R", "--recursive"),
+    "grep": ("-r", "-R", "--recursive", "--dereference-recursive", "-d", "--directories"),
+    "egrep": ("-r", "-R", "--recursive", "-d", "--directories"),
+    "fgrep": ("-r", "-R", "--recursive", "-d", "--directories"),
     "zgrep": ("-r", "-R"),
     "cp": ("-r", "-R", "-a", "--recursive", "--archive"),
     "scp": ("-r",), "rsync": ("-r", "-a", "--recursive", "--archive"),
     "rm": ("-r", "-R", "--recursive"), "chmod": ("-R", "--recursive"),
     "chown": ("-R", "--recursive"), "chgrp": ("-R", "--recursive"), "chattr": ("-R",),
     "setfacl": ("-R", "--recursive"), "mv": "always", "ditto": "always", "shred": (),
-    "du": (), "git": ("add", "-A", "--all", "commit", "stash", "archive", "grep"),
+    "du": (), "git": ("add", "-A", "--all", "commit", "stash", "archive", "grep", "--no-index"),
     "7z": "always", "7za": "always", "cpio": "always", "pax": "always", "find": (),
     "diff": ("-r", "--recursive"), "wc": (), "sha256sum": (), "md5sum": (),
     "base64": (), "cat": (),
@@ -783,6 +784,8 @@ def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str,
             out.append((dest or ".", "new-tree"))
     if name == "git":
         out += _git_outputs(vals, operands)
+    if name in ("sed", "gsed", "perl"):
+        out += [(b, "file") for b in _inplace_backups(name, vals, operands)]
     if name == "history" and flags & {"-w", "-a"} and operands:
         out.append((operands[0], "file"))       # history -w FILE: the list written to FILE
     if name in ("wget", "curl"):
@@ -798,6 +801,41 @@ def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str,
                 path = u.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
                 base = path.rsplit("/", 1)[-1] if "/" in path else ""
                 out.append((prefix.rstrip("/") + "/" + (base or "index.html"), "file"))
+    return out
+
+
+def _inplace_backups(name: str, vals: list, operands: list[str]) -> list[str]:
+    """The backups `sed -iSUF` / `perl -iSUF` keep of each file they edit: FILE + SUF, or, when
+    SUF holds `*`, SUF with each `*` the file's name (in the file's folder unless SUF holds a
+    `/`: `sed -i'~/.claude/*' -n p settings.json` keeps the old file at
+    ~/.claude/settings.json)."""
+    takes = _spec_takes(short_options(name) or "")
+    suffix = ""
+    for v in vals:
+        if v is None or not v.startswith("-") or v == "-":
+            continue
+        if v.startswith("--in-place="):
+            suffix = v.split("=", 1)[1]
+            continue
+        if v.startswith("--"):
+            continue
+        for k, c in enumerate(v[1:]):
+            if c == "i":
+                suffix = v[k + 2:]
+                break
+            if takes.get(c) in (":", "::"):
+                break
+    if not suffix:
+        return []
+    out = []
+    for op in operands:
+        if op == "-":
+            continue
+        if "*" in suffix:
+            b = suffix.replace("*", posixpath.basename(op))
+            out.append(b if "/" in b else posixpath.join(posixpath.dirname(op), b))
+        else:
+            out.append(op + suffix)
     return out
 
 
@@ -1355,7 +1393,8 @@ def patch_names(text: str, strip: int | None) -> list[str]:
 #: resolver cannot see into it (sed's e, a git alias with !, tar's checkpoint action)
 _GIT_CODE_KEYS = ("alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
                   "core.hookspath", "diff.external", "sequence.editor", "credential.helper",
-                  "pager.", "filter.", "gpg.program", "core.askpass", "uploadpack.", "remote.")
+                  "pager.", "filter.", "gpg.program", "core.askpass", "uploadpack.", "remote.",
+                  "core.alternaterefscommand", "trailer.", "man.", "gpg.ssh.", "submodule.")
 #: git -c keys that load more configuration, or programs and templates, from a file
 GIT_LOADED_KEYS = ("include.", "includeif.", "core.attributesfile", "init.templatedir",
                    "core.gitproxy", "core.hookspath")
@@ -1471,15 +1510,60 @@ COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _command_option(name: str, vals: list) -> str:
-    """The option of COMMAND_OPTIONS `name`'s words hold, or ""."""
+#: spellings of an option whose effect is another option's, read as that option by the argv
+#: rules (`rm --interactive=never` never asks, as `--force`; red team round 7)
+SAME_EFFECT: dict[str, dict[str, str]] = {
+    "rm": {"--interactive=never": "--force"},
+}
+#: options that make a program write (or read) files whose names agentdeck does not see on
+#: the line: a rename of an archive's members, backups under a prefix, a configuration file
+#: that names the output or the upload, a name the server or a URL list gives, paths read from
+#: stdin (red team round 7): unresolved
+UNSEEN_OPTIONS: dict[str, tuple[str, ...]] = {
+    **{t: ("--transform", "--xform", "--one-top-level") for t in ("tar", "gtar")},
+    "bsdtar": ("-s",),
+    "curl": ("-K", "--config", "-J", "--remote-header-name"),
+    "wget": ("--config", "-x", "--force-directories", "--content-disposition",
+             "--trust-server-names", "-i", "--input-file"),
+    "patch": ("-B", "--prefix", "-Y", "--basename-prefix", "-z", "--suffix"),
+    "rsync": ("--backup-dir", "--suffix"),
+    "git hash-object": ("--stdin-paths",),
+}
+#: wget's `-e COMMAND` (a .wgetrc line) settings that name no file: any other is unresolved
+_WGET_HARMLESS = frozenset({"robots", "tries", "timeout", "wait", "waitretry", "user_agent",
+                            "retry_connrefused", "check_certificate", "verbose", "quiet",
+                            "no_parent", "recursive", "reclevel", "random_wait", "limit_rate",
+                            "dns_timeout", "connect_timeout", "read_timeout", "https_only",
+                            "inet4_only", "inet6_only", "show_progress", "progress"})
+
+
+def _wget_setting(vals: list) -> str:
+    """wget's `-e`/`--execute` setting that is not known to name no file, or ""."""
+    for j, v in enumerate(vals):
+        val: str | None = ""
+        if v in ("-e", "--execute"):
+            val = vals[j + 1] if j + 1 < len(vals) else ""
+        elif v is not None and v.startswith("--execute="):
+            val = v.split("=", 1)[1]
+        elif v is not None and v.startswith("-e") and not v.startswith("--") and len(v) > 2:
+            val = v[2:]
+        if val is None:
+            return "wget -e"
+        key = val.split("=", 1)[0].strip().lower().replace("-", "_")
+        if val and key not in _WGET_HARMLESS:
+            return f"wget -e {key}"
+    return ""
+
+
+def _command_option(name: str, vals: list, table: dict | None = None) -> str:
+    """The option of COMMAND_OPTIONS (or `table`) `name`'s words hold, or ""."""
     key, start = name, 0
     if name == "git":
         at = git_subcommand_at(vals)
         if at is None:
             return ""
         key, start = f"git {vals[at]}", at + 1
-    opts = COMMAND_OPTIONS.get(key, ())
+    opts = (COMMAND_OPTIONS if table is None else table).get(key, ())
     for v in vals[start:]:
         if v is None:
             continue
@@ -1497,6 +1581,10 @@ def runs_code(name: str, vals: list) -> str:
     opt = _command_option(name, vals)
     if opt:
         return f"{opt} runs a program agentdeck does not follow"
+    opt = _command_option(name, vals, UNSEEN_OPTIONS) or (
+        _wget_setting(vals) if name == "wget" else "")
+    if opt:
+        return f"{opt} reads or writes files whose names are not on the line"
     if name in ("gunzip", "gzip", "pigz", "unpigz") and any(
             v == "--name" or v and v.startswith("-") and not v.startswith("--") and "N" in v
             for v in vals) and decompressed(name, vals):
@@ -2899,6 +2987,8 @@ COMMAND_VARS = frozenset({
     "PROMPT_COMMAND", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
     "CCACHE_PREFIX", "HGEDITOR", "SVN_EDITOR", "TERMINAL",
     "CARGO_TARGET_RUNNER", "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER",
+    # the shell `flock -c`, `script -c`, tmux, screen, vi's `:!` and others run commands with
+    "SHELL",
 })
 #: variables that name the folders a program loads its code or modules from: the code there is
 #: not read, so one that names a folder outside the working folder (or one the line writes
@@ -3155,7 +3245,12 @@ def bind_mounts(name: str, vals: list) -> tuple[list[str | None], int | None, st
     if name == "mount":
         known = [v for v in vals if v is not None]
         if any(v in ("--bind", "--rbind", "-B", "-R") or "bind" in v for v in known):
-            ops = [v for v in vals if v is None or not v.startswith("-")]
+            # `mount -o bind SRC DST`: the value of -o (and of mount's other valued options)
+            # is no operand
+            valued = ("-o", "--options", "-t", "--types", "-O", "--test-opts", "-L", "--label",
+                      "-U", "--uuid", "-N", "--namespace", "-T", "--fstab")
+            ops = [v for j, v in enumerate(vals) if (v is None or not v.startswith("-"))
+                   and not (j and vals[j - 1] in valued)]
             srcs.append(ops[0] if ops else None)
         return srcs, None, ""
     # docker, podman, nerdctl: `run` and `create` with volumes
@@ -3556,7 +3651,7 @@ def pipe_filter(name: str, vals: list) -> str | None:
 LIST_FILE_OPTIONS: dict[str, tuple[str, ...]] = {
     **{n: ("-T", "--files-from", "-I") for n in ("tar", "gtar", "bsdtar")},
     "rsync": ("--files-from", "--exclude-from", "--include-from"),
-    **{n: ("--files0-from",) for n in ("sort", "wc", "du")},
+    **{n: ("--files0-from",) for n in ("sort", "wc", "du")}, "find": ("-files0-from",),
     "cpio": ("-E", "--pattern-file"), "zip": ("-i@", "-x@"),
 }
 

@@ -178,14 +178,16 @@ def _git_runs(key: str) -> bool:
                     "core.fsmonitor", "core.askpass", "core.gitproxy", "diff.external",
                     "gpg.program", "uploadpack.packobjectshook", "interactive.difffilter",
                     "web.browser", "sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd",
-                    "credential.helper")
+                    "credential.helper", "core.alternaterefscommand",
+                    "gpg.ssh.defaultkeycommand")
             or sec == "pager"
             or (len(parts) == 3 and (sec, var) in {
                 ("diff", "command"), ("diff", "textconv"), ("merge", "driver"),
                 ("filter", "clean"), ("filter", "smudge"), ("filter", "process"),
                 ("difftool", "cmd"), ("mergetool", "cmd"), ("browser", "cmd"),
                 ("remote", "uploadpack"), ("remote", "receivepack"), ("gpg", "program"),
-                ("credential", "helper")}))
+                ("credential", "helper"), ("trailer", "command"), ("trailer", "cmd"),
+                ("man", "cmd"), ("submodule", "update")}))
 
 
 def git_config(text: str) -> list[tuple[str, str]]:
@@ -283,6 +285,8 @@ def git_commands(entries: list[tuple[str, str]]) -> list[tuple[str, str]]:
     for key, value in list(last.items()) + many:
         if not _git_runs(key) or value.lower() in _BOOLS or _plain(key, value):
             continue
+        if key.startswith("submodule.") and not value.startswith("!"):
+            continue                # checkout, rebase, merge, none: git's own strategies
         if key.endswith("credential.helper") and not value.startswith(("!", "/")):
             value = "git credential-" + value        # git runs `git credential-<value>`
         out.append((key, value[1:] if value.startswith("!") else value))

@@ -109,10 +109,11 @@ _NO_WRITES = frozenset({"eval", "source", ".", "xargs", "cd", "pushd", "popd", "
                         "export", "set", "unset", "local", "declare", "readonly", "shift"})
 #: variables whose assignment changes how the rest of the line is read (word splitting, `~`,
 #: `cd`'s search, code a shell runs at start, the folder git writes its work tree into, the
-#: folders `~+`, `~-`, `cd ..` and `cd -` start from): unresolved
+#: folders `~+`, `~-`, `cd ..` and `cd -` start from, bash's table of the program each name
+#: runs and of its aliases): unresolved
 STATE_VARS = frozenset({"IFS", "HOME", "CDPATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS",
                         "PROMPT_COMMAND", "PS4", "GLOBIGNORE", "BASH_FUNC", "GIT_WORK_TREE",
-                        "PWD", "OLDPWD"})
+                        "PWD", "OLDPWD", "BASH_CMDS", "BASH_ALIASES"})
 
 
 class Word:
@@ -868,6 +869,9 @@ class Resolver:
         elif base in P.COMMAND_VARS:
             if w.value is None:
                 self.unresolved(f"{base}= names a command that is not static")
+            elif base == "SHELL" and program_name(w.value) in P.SHELLS and " " not in w.value \
+                    and w.value.startswith(("/bin/", "/usr/bin/", "/usr/local/bin/")):
+                pass                # `SHELL=/bin/bash make`: a shell, run with -c TEXT
             elif w.value.strip():
                 self.line(w.value, ctx.child(depth=ctx.depth + 1, via=ctx.via + (base,),
                                              stdin=None))
@@ -1058,7 +1062,18 @@ class Resolver:
             if tail:
                 parts.append((tail, _escape(tail), True))
         elif t == "concatenation":
-            for c in n.children:
+            kids = n.children
+            for k, c in enumerate(kids):
+                if not c.is_named and c.text.endswith(b"$") and k + 1 < len(kids) \
+                        and kids[k + 1].type in ("string", "raw_string") \
+                        and kids[k + 1].start_byte == c.end_byte and not quoted:
+                    # `~/$".ssh"`: bash's locale string ($"..." is "..." in the C locale);
+                    # the grammar splits it off as a `$` token, which bash does not keep
+                    if kids[k + 1].type == "raw_string":     # `$'...'` would be ANSI-C: not so
+                        self._opaque.append("a $ glued to a quoted string")
+                    if len(c.text) > 1:
+                        parts.append((c.text[:-1].decode("utf-8", "replace"),) * 2 + (False,))
+                    continue
                 self._parts(c, ctx, parts, quoted)
         elif t in ("simple_expansion", "expansion"):
             v = self._expand(n, ctx)
@@ -1372,10 +1387,22 @@ class Resolver:
         fd_at = self.redirect_starts | {c.start_byte for c in n.children
                                         if c.type.endswith("redirect")}
         self.redirect_starts = set()         # not the commands nested in this one's words
-        for i, c in enumerate(n.children):
+        glued = 0
+        kids = n.children
+        for i, c in enumerate(kids):
             field = n.field_name_for_child(i)
             if c.type == "number" and c.end_byte in fd_at and c.text.isdigit():
                 continue
+            if not c.is_named and c.text == b"$" and i + 1 < len(kids) \
+                    and kids[i + 1].type == "string" and kids[i + 1].start_byte == c.end_byte:
+                continue        # `echo $"text"`: a locale string, "text" in the C locale
+            if i and not c.type.endswith("redirect") and c.start_byte == kids[i - 1].end_byte \
+                    and not kids[i - 1].type.endswith("redirect") and not glued \
+                    and kids[i - 1].text != b"$":
+                # two words the grammar split where bash reads one (`rm -r$"f" x`: no blank
+                # between them): what bash runs is not what the words say
+                glued = 1
+                self.unresolved("a word the parser split where the shell reads one")
             if c.type == "variable_assignment":
                 name = c.child_by_field_name("name")
                 value = c.child_by_field_name("value")
@@ -1444,6 +1471,9 @@ class Resolver:
         if spec is not None:                 # `sed -nfs.sed`: `-n -f s.sed`, as getopt reads it
             argv = [head] + _split_short(name, spec, argv[1:])
         argv = [head] + self._long_spelled(name, argv[1:], spec)   # `--outp=F`: `--output=F`
+        same = P.SAME_EFFECT.get(name)
+        if same:        # `rm -r --interactive=never`: the option whose effect it has (--force)
+            argv = [Word.lit(same[a.value]) if a.value in same else a for a in argv]
         if any(m in ("w", "rw") for m, _ in reds) or name in WRITES_OPERANDS or name == "git" \
                 or name not in _NO_WRITES and name not in P.META and name not in P.MENTION \
                 and name not in P.READ and name not in P.WRAPPERS and name not in P.SHELLS:
@@ -1503,9 +1533,11 @@ class Resolver:
                 cmd.feeds = list(cmd.feeds) + [Word.lit(x) for x in listed.split("\n")
                                                if x.strip()][:256]
         for lf in P.list_files(name, vals0)[:8]:
-            # `tar -cf - -T LIST`, `rsync --files-from=LIST`: LIST names the files it reads
+            # `tar -cf - -T LIST`, `rsync --files-from=LIST`: LIST names the files it reads,
+            # and is read itself (`du --files0-from=F` prints the names it cannot find)
             ltext = None
             if lf is not None:
+                cmd.redirects = list(cmd.redirects) + [("r", Word.lit(lf))]
                 p = self.path(lf, ctx.cwd)
                 if not p.startswith(("/dev/", "/proc/")) and p not in written_before:
                     ltext = self.fs.read_script(p, MAX_SCRIPT + 1)
@@ -2040,13 +2072,15 @@ class Resolver:
                 if up == d:
                     break
                 d = up
-        configs: list[str] = []
+        env = self.env or {}
+        # the system's file (root writes it), then the repository's (its worktree file too:
+        # extensions.worktreeConfig), then the user's
+        configs: list[str] = [env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"]
         if gitdir:
-            configs.append(posixpath.join(gitdir, "config"))
+            configs += [posixpath.join(gitdir, "config"), posixpath.join(gitdir, "config.worktree")]
             common = self.fs.read_script(posixpath.join(gitdir, "commondir"), 4096)
             if common:
                 configs.append(posixpath.join(self.path(common.strip(), gitdir), "config"))
-        env = self.env or {}
         xdg = env.get("XDG_CONFIG_HOME") or posixpath.join(self.home or "/", ".config")
         configs += [env.get("GIT_CONFIG_GLOBAL") or posixpath.join(self.home or "/", ".gitconfig"),
                     posixpath.join(xdg, "git", "config")]
@@ -2083,6 +2117,9 @@ class Resolver:
         for key, line in rf.git_commands(entries):
             self.line(line, sub.child(via=ctx.via + (f"git config {key}",)))
         name = P._git_subcommand(vals)
+        if name in ("clone", "init") and any(k.lower() == "init.templatedir" for k, _ in entries):
+            # the template folder's hooks are copied into the new repository and run by it
+            self.unresolved(f"git {name} copies hooks from the template folder its config names")
         alias = rf.git_alias(entries, name) if name else None
         if alias is not None:
             rest = vals[vals.index(name) + 1:]

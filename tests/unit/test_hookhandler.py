@@ -339,3 +339,22 @@ def test_loads_nothing_heavy(tmp_path):
     assert (proc.returncode, proc.stdout) == (0, b"")
     assert json.loads(proc.stderr) == []
     assert audit_lines(tmp_path)[0]["event"] == "pre_tool_use"
+
+
+def test_the_sealed_policy_check_loads_no_openssl(tmp_path):
+    """Red team round 7: hashlib loads OpenSSL, which reads /etc/ssl/openssl.cnf (a file outside
+    the home that a model running as root can write) and loads the modules it names, before the
+    handler decides. The digest of a sealed policy is the interpreter's own SHA-256."""
+    from agentdeck.core.digest import sha256
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"format": 2, "rules": [], "paths": []}))
+    code = ("import sys, json\n"
+            "from agentdeck.core import hookhandler\n"
+            f"doc, problem = hookhandler.load_policy({str(policy)!r}, digest={sha256(policy.read_bytes())!r})\n"
+            "assert doc is not None and problem is None, problem\n"
+            "maps = open('/proc/self/maps').read()\n"
+            "sys.stderr.write(json.dumps([m for m in ('_hashlib', '_ssl') if m in sys.modules]"
+            " + (['libcrypto'] if 'libcrypto' in maps else [])))\n")
+    proc = _subprocess(["-c", code], b"", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stderr) == []
