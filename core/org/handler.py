@@ -103,19 +103,16 @@ def _module_file(host: Host, core: Path, module: str) -> tuple[Path, bool] | Non
 
 def _imports(tree: ast.AST, module: str, is_pkg: bool) -> list[tuple[str, list[str], bool]]:
     """(module, names, lazy) of every import in the tree, relative ones resolved; lazy: inside
-    a function."""
+    a function. What an `if TYPE_CHECKING:` holds never runs (its else branch is skipped too).
+    One walk of the tree."""
     package = module if is_pkg else module.rpartition(".")[0]
-    lazy_nodes = {id(n) for f in ast.walk(tree)
-                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  for n in ast.walk(f)}
-    typing_only = {id(n) for f in ast.walk(tree)       # `if TYPE_CHECKING:`: never run
-                   if isinstance(f, ast.If) and isinstance(f.test, ast.Name)
-                   and f.test.id == "TYPE_CHECKING" for n in ast.walk(f)}
     out: list[tuple[str, list[str], bool]] = []
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, lazy = stack.pop()
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
+                and node.test.id == "TYPE_CHECKING":
             continue
-        lazy = id(node) in lazy_nodes
         if isinstance(node, ast.Import):
             out += [(a.name, [], lazy) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -126,7 +123,20 @@ def _imports(tree: ast.AST, module: str, is_pkg: bool) -> list[tuple[str, list[s
             else:
                 name = node.module or ""
             out.append((name, [a.name for a in node.names], lazy))
+        inner = lazy or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        stack += [(c, inner) for c in ast.iter_child_nodes(node)]
     return out
+
+
+#: (module, its source) -> its imports: a plan of every target computes the closure once each
+_IMPORTS: dict[tuple[str, bytes], list[tuple[str, list[str], bool]]] = {}
+
+
+def _imports_of(data: bytes, path, module: str, is_pkg: bool) -> list[tuple[str, list[str], bool]]:
+    key = (module, data)
+    if key not in _IMPORTS:
+        _IMPORTS[key] = _imports(ast.parse(data, str(path)), module, is_pkg)
+    return _IMPORTS[key]
 
 
 def _in_scope(name: str) -> bool:
@@ -162,7 +172,7 @@ def closure(host: Host) -> dict[str, bytes]:
         parts = mod.split(".")
         for i in range(2, len(parts)):      # each package above it: its __init__ runs first
             todo.append(".".join(parts[:i]))
-        for name, names, lazy in _imports(ast.parse(data, str(path)), mod, is_pkg):
+        for name, names, lazy in _imports_of(data, path, mod, is_pkg):
             top = name.split(".")[0]
             if top == "agentdeck":
                 if lazy and not _in_scope(name):

@@ -242,6 +242,7 @@ def test_the_closure_refuses_a_non_stdlib_import(host, monkeypatch):
     from agentdeck.core.errors import UserError
 
     real = handler._imports
+    monkeypatch.setattr(handler, "_IMPORTS", {})      # what an earlier closure read is not kept
     monkeypatch.setattr(handler, "_imports", lambda tree, mod, pkg: real(tree, mod, pkg)
                         + ([("requests", [], False)] if mod == handler.ROOT_MODULE else []))
     with pytest.raises(UserError, match="agentdeck.core.hookhandler imports requests"):
