@@ -198,6 +198,10 @@ SHELL_STARTUP = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logou
                  "~/.ipython/profile_*/startup/**", "~/.curlrc", "~/.config/curlrc",
                  "~/.wgetrc", "~/.tmux.conf", "~/.config/tmux/tmux.conf", "~/.sqliterc",
                  "~/.psqlrc", "~/.irbrc", "~/.config/autostart/**",
+                 # vim's and gdb's start-up files (not read at decision time; red team round 7
+                 # ran a command from each through a later `vim -c q` or `gdb -batch`)
+                 "~/.vimrc", "~/.vim/**", "~/.exrc", "~/.config/nvim/**", "~/.gdbinit",
+                 "~/.config/gdb/**",
                  "~/.config/systemd/user/**",
                  # the home's own folders on PATH: a program written there (`~/.local/bin/git`)
                  # runs in place of the one a later call, or the CLI itself, names (red team

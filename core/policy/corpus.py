@@ -672,7 +672,7 @@ _PROGRAM_FILES = [
     ("echo 'shell rm -rf x' > g.gdb; gdb -batch --command=g.gdb", "ask"),
     ("echo '!rm -rf x' > s.vim; vim -u s.vim -es -c q", "ask"), ("printf ':!rm -rf x\\n' > k; vim -s k notes.txt", "ask"),
     ("echo 'shell rm -rf x' > .gdbinit; gdb -batch ./a.out", "ask"),
-    ("echo '!rm -rf x' > ~/.vimrc; vim -es -c q notes.txt", "ask"),
+    ("echo '!rm -rf x' > ~/.vimrc; vim -es -c q notes.txt", "deny"),
     ("echo 'clean:; rm -rf x' > /tmp/inc/local.mk; make -C /tmp/inc clean", "ask"),
     ("printf 'include $(shell ls)\\n' > /tmp/Mk; make -f /tmp/Mk", "ask"),
     ("echo \"Deno.removeSync('x', {recursive: true})\" > a.ts; deno run -A a.ts", "ask"),
@@ -1204,6 +1204,7 @@ _ROUND7 = [
     ("grep --directories=recurse . ~/.ssh", "deny"), ("git diff --no-index /tmp/e ~/.ssh", "deny"),
     ("du --files0-from=/home/policy-test/.ssh/id_rsa", "deny"),
     ("rm -r --interactive=never /tmp/v", "deny"),
+    ("printf 'shell rm -rf /tmp/v\\n' > ~/.gdbinit", "deny"), ("echo '!id' >> ~/.vimrc", "deny"),
     # their neighbours run
     ("echo $\"hello\"", "allow"), ("declare -A m=([a]=1); echo ${m[a]}", "allow"),
     ("cp --parents src/a.py /tmp/build/", "allow"), ("cp -b a.txt b.txt", "allow"),
@@ -1213,7 +1214,7 @@ _ROUND7 = [
     ("git commit -m x --trailer 'Signed-off-by: a <a@b>'", "allow"),
     ("SHELL=/bin/bash flock /tmp/l -c true", "allow"), ("mount -t tmpfs none /tmp/x", "allow"),
     ("grep --directories=skip x *", "allow"), ("git diff --no-index a.txt b.txt", "allow"),
-    ("rm -r --interactive=once /tmp/v", "allow"),
+    ("rm -r --interactive=once /tmp/v", "allow"), ("cat ~/.vimrc", "allow"),
 ]
 _EFFECT_WRITERS = [
     ("gunzip -f ~/.claude/settings.json.gz", "deny"), ("xz -d ~/.claude/settings.json.xz", "deny"),

@@ -46,7 +46,7 @@ def test_a_loaded_file_on_disk_is_judged_as_the_program_it_holds(line: str) -> N
     "echo '!rm -rf x' > s.vim; nvim -u s.vim --headless -c q",
     "printf ':!rm -rf x\\n' > k; vim -s k notes.txt",
     "echo 'shell rm -rf x' > .gdbinit; gdb -batch ./a.out",
-    "echo '!rm -rf x' > ~/.vimrc; vim -es -c q notes.txt",
+    "echo '!rm -rf x' > .exrc; vim -es -c q notes.txt",   # ~/.vimrc: protected
     "echo 'clean:; rm -rf x' > /tmp/inc/local.mk; make -C /tmp/inc clean",
     "echo x > a.ts; deno run -A a.ts", "echo x > a.ts; bun run a.ts", "echo x > a.ts; bun a.ts",
     "echo x > a.js; node --require ./a.js -e 1", "echo x > h.mjs; node --import ./h.mjs server.js",
