@@ -511,6 +511,40 @@ def shell_text(name: str, args: list[str | None]) -> int | None:
     return None
 
 
+#: programs that read ssh's configuration files (the user's ~/.ssh/config, the system's), whose
+#: lines can run commands: judged by core/policy/shellparse.py _ssh_config
+SSH_CONFIG_READERS = frozenset({"ssh", "scp", "sftp", "autossh", "rsync", "sshfs", "ssh-copy-id"})
+_SSH_RUNS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
+
+
+def ssh_config_lines(text: str) -> list[tuple[str, str]]:
+    """(keyword, command) of each line of an ssh configuration that runs a command
+    (`ProxyCommand`, `LocalCommand`, `KnownHostsCommand`, `RemoteCommand`, `Match ... exec
+    "CMD"`), and ("include", patterns) for each Include; keywords case-insensitive, `Key=value`
+    and `Key value` alike."""
+    out: list[tuple[str, str]] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(r"([A-Za-z]+)\s*(?:=\s*|\s+)(.*)$", line)
+        if not m:
+            continue
+        key, value = m.group(1).lower(), m.group(2).strip()
+        if key in _SSH_RUNS or key == "include":
+            out.append((key, value))
+        elif key == "match":
+            for q in re.finditer(r"""(?i)\bexec\s+(?:"((?:[^"\\]|\\.)*)"|(\S+))""", value):
+                out.append(("match exec", q.group(1) if q.group(1) is not None else q.group(2)))
+    return out
+
+
+def ssh_tokens(command: str) -> str:
+    """An ssh config command with its `%` tokens (`%h`, `%p`, `%r`, ...) as a plain word and
+    `%%` as `%`: the tokens are host names, ports and users, not paths agentdeck knows."""
+    return re.sub(r"%(.)", lambda m: "%" if m.group(1) == "%" else "TOKEN", command)
+
+
 def ssh_command(vals: list[str | None]) -> list[str] | None:
     """The words of the command ssh runs on its host (after its options and the host), which the
     remote shell reads as one line joined with blanks, in the home: [] when it runs none, None

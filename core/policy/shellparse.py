@@ -1666,6 +1666,10 @@ class Resolver:
                     self.out.commands.append(Cmd([Word.lit(":")], [("w", Word.lit(p))
                                                                    for p in touched[:64]],
                                                  ctx.cwd, ctx.via + (name,), None, None))
+        if (name in P.SSH_CONFIG_READERS or name == "git" and P._git_subcommand(vals) in (
+                "push", "fetch", "pull", "clone", "ls-remote", "submodule", "remote")) \
+                and not any(str(v).startswith("ssh config") for v in ctx.via):   # `ProxyCommand ssh`
+            self._ssh_config(ctx)
         if name == "ssh":
             remote = P.ssh_command(vals)
             if remote is None:
@@ -1964,6 +1968,35 @@ class Resolver:
             self._package_scripts(name, vals, ctx)
         elif name == "git":
             self._git_files(vals, ctx)
+
+    def _ssh_config(self, ctx: _Ctx) -> None:
+        """The commands ssh's configuration runs (`ProxyCommand`, `LocalCommand`,
+        `KnownHostsCommand`, `RemoteCommand`, `Match exec "CMD"`), in the user's ~/.ssh/config
+        and the system's /etc/ssh/ssh_config with what it includes, read now and each resolved
+        as a line: a file written in an earlier call runs in every later ssh, scp, sftp and git
+        over ssh (red team round 7: `Match exec` in /etc/ssh/ssh_config.d, then `ssh -G x`). A
+        command with `%` tokens has them as any word; an Include agentdeck cannot follow is
+        unresolved."""
+        todo = [posixpath.join(self.home or "/", ".ssh", "config"), "/etc/ssh/ssh_config"]
+        seen: set[str] = set()
+        while todo and len(seen) < 32:
+            cfg = todo.pop(0)
+            if cfg in seen:
+                continue
+            seen.add(cfg)
+            text = self._read_small(cfg, "ssh runs commands from its configuration")
+            if not text:
+                continue
+            for key, value in P.ssh_config_lines(text):
+                if key == "include":
+                    for pat in value.split():
+                        pat = self.path(pat, posixpath.join(self.home or "/", ".ssh")
+                                        if cfg.startswith(self.home or "\0") else "/etc/ssh")
+                        found = self.fs.glob(pat) if any(c in pat for c in "*?[") else [pat]
+                        todo += sorted(found)[:16]
+                elif value.lower() != "none":
+                    self.line(P.ssh_tokens(value), ctx.child(
+                        depth=ctx.depth + 1, via=ctx.via + (f"ssh config {key}",), stdin=None))
 
     def _read_small(self, p: str, what: str) -> str | None:
         """The text of file `p` (None when there is none); one that is there but cannot be read

@@ -89,3 +89,25 @@ def test_the_tables_name_what_the_resolver_reads():
     assert P.SAME_EFFECT["rm"]["--interactive=never"] == "--force"
     assert "--transform" in P.UNSEEN_OPTIONS["tar"]
     assert P._inplace_backups("sed", ["-i/x/*", "p"], ["p", "f.json"])[-1] == "/x/f.json"
+
+
+SSH_HOME = {f"{HOME}/.ssh/id_rsa": "k", f"{HOME}/proj/a.txt": "a",
+            f"{HOME}/.ssh/config": "Host jump\n  ProxyCommand ssh -W %h:%p bastion\n"
+                                   "Host evil\n  ProxyCommand=cat ~/.ssh/id_rsa\n",
+            "/etc/ssh/ssh_config": "Include /etc/ssh/ssh_config.d/*.conf\nHost *\n  SendEnv LANG\n",
+            "/etc/ssh/ssh_config.d/z.conf": 'Match host x exec "rm -rf /tmp/v"\n'}
+
+
+@pytest.mark.parametrize("command", ["ssh -G x", "scp a.txt h:b", "git push origin main",
+                                     "rsync -a a.txt h:b"])
+def test_what_ssh_s_configuration_runs_is_judged_when_it_runs(command):
+    """Red team round 7: a `Match exec` line in /etc/ssh/ssh_config.d (or ~/.ssh/config's
+    ProxyCommand) ran a command in every later ssh, scp or git over ssh."""
+    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
+    ctx = Context(HOME, f"{HOME}/proj", {"HOME": HOME}, MemoryFS(SSH_HOME))
+    v = evaluate_doc(DOC, calls, ctx)
+    assert v.decision == "deny" and v.rule in ("rm", "keys"), (v.decision, v.rule, v.reason)
+    clean = {k: t for k, t in SSH_HOME.items() if "z.conf" not in k}
+    clean[f"{HOME}/.ssh/config"] = "Host jump\n  ProxyCommand ssh -W %h:%p bastion\n"
+    v = evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, MemoryFS(clean)))
+    assert v.decision == "allow", v.reason
