@@ -2489,10 +2489,35 @@ class Resolver:
                 sub = _replaced([a for a in argv[1 + j + 1:1 + k] if a.value != "{}"], "{}", "find")
                 if sub:     # (find -L, -follow: the links below its folders are followed)
                     follow = any(v in ("-L", "-follow") for v in vals if v is not None)
-                    self.run(sub, [], ctx.child(via=ctx.via + ("find -L" if follow else "find",)),
-                             list(starts))
+                    fctx = ctx.child(via=ctx.via + ("find -L" if follow else "find",))
+                    if vals[j] in ("-execdir", "-okdir"):
+                        self._find_dirs(sub, starts, fctx)
+                    else:
+                        self.run(sub, [], fctx, list(starts))
                 j = k
             j += 1
+
+    def _find_dirs(self, sub: list[Word], starts: list[Word], ctx: _Ctx) -> None:
+        """`find START ... -execdir CMD \\;`: CMD runs in the folder of each file found, so its
+        relative names are that folder's: a START that is a file (`find ~/.ssh/id_rsa.pub
+        -execdir cat id_rsa`) runs CMD in its folder; a folder runs it there and in any folder
+        below, so a relative name in CMD is not known (unresolved) unless START has none."""
+        relative = [a for a in sub[1:] if a.value is not None and not a.value.startswith(("-", "/", "~"))
+                    and a.value not in (";", "+")]
+        for w in starts[:16]:
+            if w.value is None:
+                self.unresolved("find -execdir runs its command in folders that are not static")
+                continue
+            start = self.path(w.value, ctx.cwd)
+            folder = start if self.fs.is_dir(start) else posixpath.dirname(start)
+            dctx = ctx.child()
+            dctx.prev, dctx.cwd = dctx.cwd, folder
+            self.run(sub, [], dctx, [w])
+            if relative and self.fs.is_dir(start) and any(
+                    self.fs.is_dir(c) for pat in ("*", ".[!.]*")
+                    for c in self.fs.glob(posixpath.join(start, pat))[:4096]):
+                self.unresolved(f"find -execdir runs {sub[0].raw or 'its command'} in every folder "
+                                f"below {w.value[:40]}, where its relative names are not known")
 
     def shell(self, name: str, argv: list[Word], here: list[Word], ctx: _Ctx,
               ctx_reds=(), may_write: bool = False) -> None:
@@ -2918,8 +2943,8 @@ _UNQUOTE_BRACES = str.maketrans({"\x01": "{", "\x02": "}", "\x03": ","})
 def _brace_values(parts, home: str) -> list[str] | None:
     text = "".join(v.translate(_QUOTED_BRACES) if q else v for v, _, q in parts)
     alts = expand_braces(text)
-    if len(alts) < 2:
-        return None
+    if len(alts) < 2 and (not alts or alts[0] == text):
+        return None                  # no expansion (`{x}`, `{}`); `{s..s}` is one word: `s`
     out = []
     for a in alts:
         a = a.translate(_UNQUOTE_BRACES)
@@ -2984,13 +3009,25 @@ def _brace_alts(body: str) -> list[str] | None:
     if len(parts) > 1:
         return parts
     if ".." in body:
-        a, _, b = body.partition("..")
-        if a.isdigit() and b.isdigit() and abs(int(b) - int(a)) < 64:
-            step = 1 if int(b) >= int(a) else -1
-            return [str(x) for x in range(int(a), int(b) + step, step)]
-        if len(a) == 1 and len(b) == 1 and a.isalpha() and b.isalpha():
-            step = 1 if ord(b) >= ord(a) else -1
-            return [chr(x) for x in range(ord(a), ord(b) + step, step)]
+        # a sequence `{a..b}` or `{a..b..step}` (bash: a negative step counts the same way)
+        seq = body.split("..")
+        if len(seq) not in (2, 3):
+            return None
+        a, b = seq[0], seq[1]
+        inc = seq[2] if len(seq) == 3 else "1"
+        if not re.fullmatch(r"[+-]?\d+", inc):
+            return None
+        n = abs(int(inc)) or 1          # bash takes a zero step as 1
+        if re.fullmatch(r"[+-]?\d+", a) and re.fullmatch(r"[+-]?\d+", b) \
+                and abs(int(b) - int(a)) // n < 64:
+            step = n if int(b) >= int(a) else -n
+            width = max(len(a), len(b)) if (a.lstrip("+-").startswith("0") and len(a.lstrip("+-")) > 1
+                                            or b.lstrip("+-").startswith("0") and len(b.lstrip("+-")) > 1) else 0
+            return [str(x).zfill(width) if width else str(x)
+                    for x in range(int(a), int(b) + (1 if step > 0 else -1), step)]
+        if len(a) == 1 and len(b) == 1 and a.isascii() and b.isascii() and a.isalpha() and b.isalpha():
+            step = n if ord(b) >= ord(a) else -n
+            return [chr(x) for x in range(ord(a), ord(b) + (1 if step > 0 else -1), step)]
     return None
 
 
