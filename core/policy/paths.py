@@ -15,6 +15,7 @@ take files out of it. A directory counts only for recursive readers and writers
 """
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 
@@ -230,6 +231,9 @@ class PathRules:
     def __init__(self, rules: list[dict], home: str, fs):
         self.home, self.fs = home, fs
         self.rules = [_Rule(r, home) for r in rules if isinstance(r, dict)]
+        #: the names a find's -exec is given (its -name/-iname tests, when nothing else can
+        #: let other names through): the links below its folders that it follows
+        self.follow_names: list[tuple[bool, str]] | None = None
         #: links an earlier command of the same call makes (link -> what it points at): a
         #: later command's path through one is also the path it points at
         self.links: dict[str, str] = {}
@@ -342,8 +346,13 @@ class PathRules:
         not known (unresolved)."""
         links, complete = self.fs.links_below(d)
         top = len(d.rstrip("/"))
+        names = self.follow_names
         for q in links:
             if skip_hidden and any(s.startswith(".") for s in q[top:].split("/")):
+                continue
+            if names is not None and not any(  # `find . -name '*.md' -exec cat {} +`
+                    fnmatch.fnmatchcase(posixpath.basename(q).lower() if fold else
+                                        posixpath.basename(q), pat) for fold, pat in names):
                 continue
             target = self.fs.realpath(q)
             got = self.hits(target, access, recursive=self.fs.is_dir(target))
@@ -724,9 +733,9 @@ class PathRules:
         a word with a `/` or a `.` in it (`../.env`, `settings.json`), and a bare word that is
         a file there now; `.` and `..` alone name a folder, not a file in it."""
         names = P.code_paths(text)
-        return self._named_files(names, cwd) + self._home_joined(text, names)
+        return self._named_files(names, cwd) + self._home_joined(text, names, cwd)
 
-    def _home_joined(self, text: str, names: list[str]) -> list[str]:
+    def _home_joined(self, text: str, names: list[str], cwd: str = "/") -> list[str]:
         """Inline code that finds a folder at run time (the home: `os.environ["HOME"]`,
         `Path.home()`, `os.homedir()`, `$ENV{HOME}`, perl's bare `chdir`; or an absolute
         literal it changes into) and joins literals to it (`+ "/.ssh/id_rsa"`,
@@ -736,8 +745,14 @@ class PathRules:
         code = text[:P.MAX_CODE]
         # an absolute literal is a folder the code may change into (os.chdir, process.chdir,
         # Dir.chdir, perl's chdir)
+        # a relative one too (`os.chdir("../../.claude")`), and a folder opened for names
+        # relative to it (python's dir_fd, openat): red team round 8
+        moves = any(k in code for k in ("chdir", "dir_fd", "openat", "opendir"))
         bases = [n.rstrip("/") for n in names if n.startswith("/") and n.strip("/")][:4] \
-            if "chdir" in code else []
+            if moves else []
+        if moves:
+            bases += [normalize(n, cwd, self.home).rstrip("/") or "/" for n in names
+                      if not n.startswith(("/", "~")) and (n.startswith("..") or "/" in n.strip("/"))][:4]
         if P.HOME_IDIOM.search(code):
             bases.append(self.home)
             # interpolated in a string: perl's "$ENV{HOME}/.ssh/x", ruby's "#{Dir.home}/.ssh/x"
@@ -942,7 +957,10 @@ class PathRules:
                 if files and w.value is None and w.pattern.strip("*") == "":
                     self._any_name(name, w, cwd, access, rec or role == "move")
                     continue
+                saved = self.follow_names
+                self.follow_names = P.find_names(cmd.via)
                 check(self._word_paths(w, cwd), access, True, follow or "find -L" in cmd.via)
+                self.follow_names = saved
         if role not in ("meta",) or name in P.INTERPRETERS:
             emb_access = both if (name in P.INTERPRETERS or role == "unknown") else access
             if emb_access:
@@ -961,6 +979,12 @@ class PathRules:
             p = normalize(where, base, self.home)
             if kind == "file":
                 check([p], {"write"}, False)
+            elif kind == "prefix" and name == "split":
+                names = P.split_names(vals, p)
+                if names is None:
+                    self.unknown.append(f"split names its pieces {where[:40]} and a suffix of "
+                                        "more letters than agentdeck lists")
+                check(names or [p], {"write"}, False)
             elif kind == "prefix":
                 check([p, p + "aa"], {"write"}, False)
             elif kind == "new-tree":

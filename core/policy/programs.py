@@ -391,6 +391,53 @@ WRAPPER_CHDIR: dict[str, tuple[str, ...]] = {
 }
 
 
+#: programs whose option sets the folder the commands they run (and their own relative names)
+#: are in: tmux's new window, gdb's start, bwrap's sandbox (red team round 8: `tmux new -d -c
+#: ~/.claude 'rm settings.json'`); make's -C is read with its makefile
+RUN_FOLDER_OPTIONS: dict[str, tuple[str, ...]] = {
+    "tmux": ("-c",), "gdb": ("--cd", "-cd"), "bwrap": ("--chdir",),
+}
+
+
+_FIND_NAMES = "find names:"
+
+
+def find_names_tag(vals: list) -> str:
+    """A via tag carrying the -name/-iname patterns of a find expression that has nothing else
+    that could let another name through (`-o`, `!`, `-not`, `-or`, a `(`): "" otherwise."""
+    known = [v for v in vals if v is not None]
+    if len(known) < len(vals) or any(v in ("-o", "-or", "!", "-not", "(", ")", ",") for v in known):
+        return ""
+    pats = [("i" if v == "-iname" else "n") + known[i + 1]
+            for i, v in enumerate(known[:-1]) if v in ("-name", "-iname")]
+    return _FIND_NAMES + "\0".join(pats) if pats else ""
+
+
+def find_names(via) -> list[tuple[bool, str]] | None:
+    """The (case-folded, pattern) pairs of find_names_tag in a command's `via`, or None."""
+    for v in via:
+        if isinstance(v, str) and v.startswith(_FIND_NAMES):
+            return [(p[0] == "i", p[1:].lower() if p[0] == "i" else p[1:])
+                    for p in v[len(_FIND_NAMES):].split("\0") if p]
+    return None
+
+
+def run_folder(name: str, vals: list) -> str | None:
+    """The folder RUN_FOLDER_OPTIONS's option names (the last one given), "" when its value is
+    not static, None when none is given."""
+    opts = RUN_FOLDER_OPTIONS.get(name)
+    if not opts:
+        return None
+    found: str | None = None
+    for i, v in enumerate(vals):
+        if v in opts:
+            nxt = vals[i + 1] if i + 1 < len(vals) else None
+            found = nxt if nxt is not None else ""
+        elif v is not None and any(v.startswith(o + "=") for o in opts):
+            found = v.split("=", 1)[1]
+    return found
+
+
 def wrapper_folder(name: str, vals: list, rest: int) -> tuple[bool, str | None]:
     """(whether the wrapper `name` changes the folder its command runs in, that folder as
     given: None when it is not static) from its words before its command (`vals[:rest]`,
@@ -433,11 +480,47 @@ _SPLIT_VALUED = frozenset({"-a", "-b", "-C", "-l", "-n", "-t", "--suffix-length"
                            "--additional-suffix", "--numeric-suffixes", "--hex-suffixes"})
 
 
+def split_names(vals: list, prefix: str, limit: int = 1000) -> list[str] | None:
+    """Every name `split` can give its pieces: PREFIX, a suffix of -a N letters (digits with
+    -d/--numeric-suffixes, hex with -x/--hex-suffixes), then --additional-suffix (red team round
+    8: `-a 1 --additional-suffix=.json ... .claude/settings.loca` made settings.local.json).
+    None when there are more than `limit` (the caller asks)."""
+    width, chars, extra = 2, "abcdefghijklmnopqrstuvwxyz", ""
+    known = [v for v in vals if v is not None]
+    for i, v in enumerate(known):
+        nxt = known[i + 1] if i + 1 < len(known) else ""
+        if v in ("-a", "--suffix-length"):
+            width = int(nxt) if nxt.isdigit() else 99
+        elif v.startswith("--suffix-length="):
+            width = int(v.split("=", 1)[1]) if v.split("=", 1)[1].isdigit() else 99
+        elif v.startswith("-a") and len(v) > 2 and not v.startswith("--"):
+            width = int(v[2:]) if v[2:].isdigit() else 99
+        elif v == "-d" or v.startswith("--numeric-suffixes"):
+            chars = "0123456789"
+        elif v == "-x" or v.startswith("--hex-suffixes"):
+            chars = "0123456789abcdef"
+        elif v == "--additional-suffix":
+            extra = nxt
+        elif v.startswith("--additional-suffix="):
+            extra = v.split("=", 1)[1]
+    if len(chars) ** width > limit:
+        return None
+    import itertools   # local: only for a split whose pieces are named
+    return [prefix + "".join(t) + extra for t in itertools.product(chars, repeat=width)]
+
+
 def shell_text_vars(name: str, args: list[str | None]) -> dict[str, str | None]:
     """Variables a program sets for the shell command line it runs (SHELL_TEXT_OPTIONS):
     split's $FILE, the name of the piece (its prefix and a two-letter suffix)."""
     if name != "split":
         return {}
+    operands = split_operands(args)
+    prefix = operands[1] if len(operands) > 1 else "x"
+    return {"FILE": None if prefix is None else prefix + "aa"}
+
+
+def split_operands(args: list[str | None]) -> list[str | None]:
+    """split's operands (INPUT, PREFIX), its options and their values left out."""
     operands: list[str | None] = []
     i = 0
     while i < len(args):
@@ -447,8 +530,7 @@ def shell_text_vars(name: str, args: list[str | None]) -> dict[str, str | None]:
             continue
         operands.append(a)
         i += 1
-    prefix = operands[1] if len(operands) > 1 else "x"
-    return {"FILE": None if prefix is None else prefix + "aa"}
+    return operands
 
 
 #: programs that run a program an option names as their shell (`su -s PROGRAM`): the program
@@ -801,6 +883,8 @@ def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str,
                 if name == "ssh-keygen":
                     out.append((v + ".pub", "file"))
     idx = OUTPUT_OPERANDS.get(name)
+    if name == "split":     # `--additional-suffix=.json` is no operand (`=` values are kept)
+        operands = [v for v in split_operands(vals) if v is not None]
     if idx is not None and (idx >= 0 and len(operands) > idx or idx < 0 and len(operands) >= 2):
         w = operands[idx]
         if w != "-":
@@ -820,6 +904,11 @@ def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str,
         out += _git_outputs(vals, operands)
     if name in ("sed", "gsed", "perl"):
         out += [(b, "file") for b in _inplace_backups(name, vals, operands)]
+    if name == "ldconfig" and not flags & {"-p", "--print-cache", "-N", "--help", "-V",
+                                           "--version", "-?", "--usage"}:
+        # the loader's cache, rebuilt from the folders it is given (red team round 8: then
+        # every program loads its libraries from them)
+        out.append((next(iter(_option_values(vals, ("-C",))), "/etc/ld.so.cache"), "file"))
     if name == "history" and flags & {"-w", "-a"} and operands:
         out.append((operands[0], "file"))       # history -w FILE: the list written to FILE
     if name in ("wget", "curl"):
@@ -1547,8 +1636,23 @@ COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
 #: spellings of an option whose effect is another option's, read as that option by the argv
 #: rules (`rm --interactive=never` never asks, as `--force`; red team round 7)
 SAME_EFFECT: dict[str, dict[str, str]] = {
-    "rm": {"--interactive=never": "--force"},
+    # rm's argmatch takes any prefix of a value, and an ambiguous one when all its candidates
+    # mean the same: never, no and none are one value (`--interactive=n`)
+    "rm": {f"--interactive={w[:k]}": "--force" for w in ("never", "no", "none")
+           for k in range(1, len(w) + 1)},
 }
+
+
+def same_effect(name: str, value: str) -> str:
+    """The option whose effect `value` has for `name` (SAME_EFFECT), or ""."""
+    return SAME_EFFECT.get(name, {}).get(value, "")
+
+
+#: `set -o` options a shell given `-o NAME` on its command line may take without changing how
+#: the resolver reads its text (any other `-o` and every `-O` shopt option is unresolved)
+PLAIN_SET_OPTIONS = frozenset({"errexit", "pipefail", "nounset", "xtrace", "verbose",
+                               "noclobber", "errtrace", "functrace", "posix", "monitor",
+                               "notify", "ignoreeof", "vi", "emacs", "noexec", "physical"})
 #: options that make a program write (or read) files whose names agentdeck does not see on
 #: the line: a rename of an archive's members, backups under a prefix, a configuration file
 #: that names the output or the upload, a name the server or a URL list gives, paths read from
@@ -1562,6 +1666,8 @@ UNSEEN_OPTIONS: dict[str, tuple[str, ...]] = {
     "patch": ("-B", "--prefix", "-Y", "--basename-prefix", "-z", "--suffix"),
     "rsync": ("--backup-dir", "--suffix"),
     "git hash-object": ("--stdin-paths",),
+    # the index's files written under a prefix (`--prefix=.claude/ -f settings.local.json`)
+    "git checkout-index": ("--prefix",),
 }
 #: wget's `-e COMMAND` (a .wgetrc line) settings that name no file: any other is unresolved
 _WGET_HARMLESS = frozenset({"robots", "tries", "timeout", "wait", "waitretry", "user_agent",
@@ -3686,6 +3792,8 @@ LIST_FILE_OPTIONS: dict[str, tuple[str, ...]] = {
     **{n: ("-T", "--files-from", "-I") for n in ("tar", "gtar", "bsdtar")},
     "rsync": ("--files-from", "--exclude-from", "--include-from"),
     **{n: ("--files0-from",) for n in ("sort", "wc", "du")}, "find": ("-files0-from",),
+    # a file of dates, a host name: read (its lines echoed back in errors: red team round 8)
+    "date": ("-f", "--file"), "hostname": ("-F", "--file"),
     "cpio": ("-E", "--pattern-file"), "zip": ("-i@", "-x@"),
 }
 

@@ -1471,9 +1471,15 @@ class Resolver:
         if spec is not None:                 # `sed -nfs.sed`: `-n -f s.sed`, as getopt reads it
             argv = [head] + _split_short(name, spec, argv[1:])
         argv = [head] + self._long_spelled(name, argv[1:], spec)   # `--outp=F`: `--output=F`
-        same = P.SAME_EFFECT.get(name)
-        if same:        # `rm -r --interactive=never`: the option whose effect it has (--force)
-            argv = [Word.lit(same[a.value]) if a.value in same else a for a in argv]
+        run_in = P.run_folder(name, [a.value for a in argv[1:]])
+        if run_in == "":
+            self.unresolved(f"{name} runs in a folder that is not static")
+        elif run_in is not None:    # `tmux new -c DIR CMD`: CMD's relative names are DIR's
+            ctx = ctx.child()
+            ctx.prev, ctx.cwd = ctx.cwd, self.path(run_in, ctx.cwd)
+        if name in P.SAME_EFFECT:   # `rm -r --interactive=never`: the option whose effect it has
+            argv = [argv[0]] + [Word.lit(P.same_effect(name, a.value)) if a.value is not None
+                                and P.same_effect(name, a.value) else a for a in argv[1:]]
         if any(m in ("w", "rw") for m, _ in reds) or name in WRITES_OPERANDS or name == "git" \
                 or name not in _NO_WRITES and name not in P.META and name not in P.MENTION \
                 and name not in P.READ and name not in P.WRAPPERS and name not in P.SHELLS:
@@ -1746,6 +1752,16 @@ class Resolver:
                 self.line(" ".join(words), ctx.child(depth=ctx.depth + 1, via=ctx.via + ("eval",)))
             return
         if name in ("source", "."):
+            sourced = argv[1].value if len(argv) > 1 else None
+            if sourced and "/" not in sourced and self.path_change is not None:
+                # bash looks a name without / up on PATH first: a PATH this line changed
+                # (`PATH=~/.ssh source id_rsa` reads the key, its lines echoed as errors)
+                dirs, dirs_unknown = self.path_change
+                if dirs_unknown:
+                    self.unresolved(f"{name} {sourced[:40]} is looked up on a PATH that is not known")
+                for d in dirs[:16]:
+                    self.run([Word.lit("cat"), Word.lit(posixpath.join(self.path(d, ctx.cwd), sourced))],
+                             [], ctx.child(via=ctx.via + (name,)))
             self.script(argv[1] if len(argv) > 1 else None, ctx, name, here, may_write_before)
             return
         if "/" in head.value:                       # ./script.sh: read it when it is a shell script
@@ -2255,6 +2271,8 @@ class Resolver:
         elif lang == "make":
             self._make_includes(name, text, ctx, cmd, folder or ctx.cwd, written_before,
                                 may_write)
+            if folder and folder != ctx.cwd:     # `make -C DIR`: its recipes run in DIR
+                sub.prev, sub.cwd = sub.cwd, folder
             for line, unknown in P.make_recipes(text)[:256]:
                 before = list(self.out.unresolved)
                 self.line(line, sub)
@@ -2488,8 +2506,15 @@ class Resolver:
                     k += 1
                 sub = _replaced([a for a in argv[1 + j + 1:1 + k] if a.value != "{}"], "{}", "find")
                 if sub:     # (find -L, -follow: the links below its folders are followed)
-                    follow = any(v in ("-L", "-follow") for v in vals if v is not None)
-                    fctx = ctx.child(via=ctx.via + ("find -L" if follow else "find",))
+                    # and a command given what find found (`-exec cat {} +`) opens each name,
+                    # following a link to its target (red team round 8: a relative link
+                    # copied into the folder with `cp -P` pointed at the key)
+                    by_find = any(v in ("-L", "-follow") for v in vals if v is not None)
+                    follow = by_find or any("{}" in (a.value or "") for a in argv[1 + j + 1:1 + k])
+                    tags: tuple[str, ...] = ("find -L" if follow else "find",)
+                    if follow and not by_find and P.find_names_tag(vals[i:j]):
+                        tags += (P.find_names_tag(vals[i:j]),)   # the names it passes on
+                    fctx = ctx.child(via=ctx.via + tags)
                     if vals[j] in ("-execdir", "-okdir"):
                         self._find_dirs(sub, starts, fctx)
                     else:
@@ -2549,7 +2574,14 @@ class Resolver:
                 if v[0] == "-":
                     text_arg = text_arg or "c" in v[1:]
                     from_stdin = from_stdin or "s" in v[1:]
-                # -o NAME, -O NAME (also at the end of a cluster: `-eo pipefail`)
+                # -o NAME, -O NAME (also at the end of a cluster: `-eo pipefail`): a shopt
+                # option or one of `set -o` the resolver does not read changes how the text is
+                # read (`bash -O dotglob -c 'cat ~/*/id_rsa'`: the glob matches ~/.ssh)
+                if v[-1] in "oO":
+                    opt = vals[i + 1] if i + 1 < len(vals) else None
+                    if v[-1] == "O" or opt not in P.PLAIN_SET_OPTIONS:
+                        self.unresolved(f"{name} {v} {opt or ''}: a shell option that changes "
+                                        "how the text is read")
                 i += 2 if v[-1] in "oO" else 1
                 continue
             break

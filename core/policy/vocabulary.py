@@ -184,6 +184,10 @@ _SHELL_KEYS = ("command", "cmd", "input", "script", "commandLine", "chars")
 #: `script` is a workflow program, not a shell line)
 _COMMAND_KEYS = ("command", "cmd", "commandLine", "command_line", "cmdline", "script",
                  "shell_command", "shellCommand")
+#: an MCP tool's keys that hold a command line, and a program its `args`/`argv` list is given
+#: to (red team round 8: a shell-like server's `{"line": ...}`, `{"program": "rm", "argv": ...}`)
+_MCP_LINE_KEYS = ("line", "command_text", "shell")
+_MCP_PROGRAM_KEYS = ("program", "executable", "binary", "exec", "bin")
 #: a shell tool's argument naming the folder the command runs in (Qwen Code's run_shell_command
 #: `directory`, docs/facts/qwen.md section 2; OpenCode's bash `workdir`, docs/facts/opencode.md
 #: section 2; Gemini CLI's run_shell_command `dir_path`): a relative path in the command is read
@@ -492,9 +496,14 @@ def _mcp_command(args: dict) -> str | None:
     import shlex   # local: only for an MCP call given a command
     if not isinstance(args, dict):
         return None
-    cmd = next((args[k] for k in _COMMAND_KEYS if isinstance(args.get(k), str) and args[k]), None)
+    cmd = next((args[k] for k in _COMMAND_KEYS + _MCP_LINE_KEYS
+                if isinstance(args.get(k), str) and args[k]), None)
     rest = next((args[k] for k in ("args", "arguments", "argv")
                  if isinstance(args.get(k), list)), None)
+    if cmd is None and rest is not None:
+        # a program and its words (`{"program": "rm", "argv": [...]}`, `{"executable": ...}`)
+        cmd = next((shlex.quote(args[k]) for k in _MCP_PROGRAM_KEYS
+                    if isinstance(args.get(k), str) and args[k]), None)
     words = [str(w) for w in (rest or [])[:200] if isinstance(w, (str, int, float))]
     if cmd is not None:
         return cmd if not words else cmd + " " + shlex.join(words)

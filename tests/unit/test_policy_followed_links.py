@@ -21,8 +21,11 @@ FOLLOWING = ["grep -R BEGIN P", "egrep -R BEGIN P", "rg -L BEGIN P", "rg --follo
              "find -L P -name 'id_*' -exec cat {} +", "find P -follow -exec cat {} +",
              "cp -rL P /tmp/out", "cp -r --dereference P /tmp/out", "rsync -rL P /tmp/o",
              "tar -chf /tmp/a.tar P", "tar --dereference -cf /tmp/a.tar P", "zip -r /tmp/a.zip P",
-             "diff -r P /tmp/other", "scp -r P host:", "ag --follow BEGIN P"]
-NOT_FOLLOWING = ["grep -r BEGIN P", "rg BEGIN P", "find P -exec cat {} +", "cp -r P /tmp/out",
+             "diff -r P /tmp/other", "scp -r P host:", "ag --follow BEGIN P",
+             # find does not follow, but what its -exec is given opens the link (round 8)
+             "find P -exec cat {} +"]
+NOT_FOLLOWING = ["grep -r BEGIN P", "rg BEGIN P", "find P -name '*.md' -exec cat {} +",
+                 "find P -type l -exec ls -l {} +", "cp -r P /tmp/out",
                  "tar -cf /tmp/a.tar P", "zip -ry /tmp/a.zip P", "rsync -r P /tmp/o",
                  "diff -r --no-dereference P /tmp/other"]
 

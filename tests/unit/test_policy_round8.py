@@ -1,6 +1,10 @@
 """Red team round 8's classes (a blind team, docs/policy.md only), each stopped by its effect:
-a brace sequence that makes one word (`~/.{s..s}sh`, `{r..r..1}`: bash expands it to `s`), and
-`find -execdir`, which runs its command in the folder of each file found."""
+a brace sequence that makes one word (`~/.{s..s}sh`, `{r..r..1}`: bash expands it to `s`),
+`find -execdir`, which runs its command in the folder of each file found, a shell's `-O`
+options, `rm --interactive=n...`, files read by `date -f`/`hostname -F`/`source` on a changed
+PATH, the names split gives its pieces, ldconfig's cache, folders a program runs in (`make -C`,
+`tmux -c`, `gdb --cd`, `bwrap --chdir`, inline code's relative chdir), and a found link
+followed by what `find -exec` runs."""
 from __future__ import annotations
 
 import pytest
@@ -11,11 +15,19 @@ from agentdeck.core.policy.shellparse import expand_braces
 from agentdeck.core.policy.vocabulary import tool_calls
 
 HOME = "/home/me"
-DOC = {"unresolved": "ask", "rules": [],
+DOC = {"unresolved": "ask",
+       "rules": [{"id": "rm", "tool": "shell", "command": "rm", "args": ["-r|-R", "-f|--force"],
+                  "decision": "deny", "reason": "no rm -rf"}],
        "paths": [{"id": "keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
-                  "access": ["read", "write"], "decision": "deny", "reason": "keys"}]}
+                  "access": ["read", "write"], "decision": "deny", "reason": "keys"},
+                 {"id": "guard", "paths": ["~/.claude/settings.json", "**/.claude/settings.local.json",
+                                           "/etc/ld.so.cache"],
+                  "access": ["write"], "decision": "deny", "reason": "guard"}]}
 FS = MemoryFS({f"{HOME}/.ssh/id_rsa": "k", f"{HOME}/.ssh/id_rsa.pub": "p",
-               f"{HOME}/proj/a.py": "a", f"{HOME}/proj/sub/b.py": "b"})
+               f"{HOME}/.claude/settings.json": "{}", f"{HOME}/.claude/CLAUDE.md": "x",
+               f"{HOME}/proj/a.py": "a", f"{HOME}/proj/sub/b.py": "b",
+               f"{HOME}/other/k": "->../.ssh/id_rsa",
+               "/tmp/mkw": "all:\n\techo {} > settings.json\n"})
 
 
 def _decide(command: str):
@@ -29,7 +41,24 @@ def _decide(command: str):
     ("find ~/.ssh/id_rsa.pub -execdir cat id_rsa \\;", "deny"),
     ("find ~/.ssh -name '*.pub' -okdir cp id_rsa /tmp/k \\;", "deny"),
     ("find . -name '*.py' -execdir cat notes.txt \\;", "ask"),      # every folder below: unknown
+    ("find ~/.claude/CLAUDE.md -execdir cp /tmp/e.json settings.json \\;", "deny"),
+    ("bash -O dotglob -c 'cat ~/*/id_rsa'", "ask"), ("bash -O nocaseglob -c ls", "ask"),
+    ("rm -r --interactive=no /tmp/v", "deny"), ("rm -r --interactive=n /tmp/v", "deny"),
+    ("date -f ~/.ssh/id_rsa", "deny"), ("hostname -F ~/.ssh/id_rsa", "deny"),
+    ("PATH=$HOME/.ssh source id_rsa", "deny"),
+    ("split -l 1 -a 1 --additional-suffix=.json /tmp/t .claude/settings.loca", "deny"),
+    ("git checkout-index --prefix=.claude/ -f settings.local.json", "ask"),
+    ("ldconfig /tmp/libs", "deny"),
+    ("make -C ~/.claude -f /tmp/mkw", "deny"),
+    ("tmux new -d -c ~/.claude 'rm settings.json'", "deny"),
+    ("gdb --cd=$HOME/.claude -batch -ex 'shell rm settings.json'", "deny"),
+    ("bwrap --bind / / --chdir $HOME/.ssh cat id_rsa", "deny"),
+    ("python3 -c 'import os;os.chdir(\"../.claude\");os.remove(\"settings.json\")'", "deny"),
+    ("find ~/other -name k -exec cat {} +", "deny"), ("find ~/other -exec cp /dev/null {} \\;", "deny"),
     ("echo {1..5..2}", "allow"), ("find . -name '*.py' -execdir wc -l {} +", "allow"),
+    ("bash -o pipefail -c 'ls | wc -l'", "allow"), ("rm -r --interactive=once /tmp/v", "allow"),
+    ("date -f dates.txt", "allow"), ("split -l 100 big.log part_", "allow"), ("ldconfig -p", "allow"),
+    ("tmux new -d -c /tmp 'ls'", "allow"), ("find . -name '*.py' -exec cat {} +", "allow"),
 ])
 def test_round8_forms(command, decision):
     assert _decide(command).decision == decision
@@ -41,3 +70,12 @@ def test_brace_sequences_are_bash_s():
     assert expand_braces("{z..a..10}") == ["z", "p", "f"]
     assert expand_braces("{05..10..3}") == ["05", "08"]
     assert expand_braces("{a..b..x}") == ["{a..b..x}"]
+
+
+@pytest.mark.parametrize("args", [{"line": "rm -rf /tmp/v"},
+                                  {"program": "rm", "argv": ["-rf", "/tmp/v"]},
+                                  {"executable": "/bin/rm", "args": ["-r", "-f", "/tmp/v"]}])
+def test_an_mcp_tool_given_a_command_under_other_keys_runs_it(args):
+    calls = tool_calls({"tool_name": "mcp__shell__run", "tool_input": args})
+    v = evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, FS))
+    assert (v.decision, v.rule) == ("deny", "rm"), v.reason
