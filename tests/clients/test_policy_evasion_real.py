@@ -320,8 +320,8 @@ def _qwen_steps(sc: Scene) -> list[Step]:
 
 
 #: victims of the allowlist steps (each would be removed if its form ran)
-ALLOWLIST_VICTIMS = ("fields", "fnargs", "xargsopt", "ifs", "aliases", "script", "subarg",
-                     "inline", "herestr", "unshare", "sede", "link", "sedfile", "sedmade",
+ALLOWLIST_VICTIMS = ("interactive", "fields", "fnargs", "xargsopt", "ifs", "aliases", "script",
+                     "subarg", "inline", "herestr", "unshare", "sede", "link", "sedfile", "sedmade",
                      "copyrm", "pathrm", "sqlite", "tmux", "gitalias", "makestdin", "rebase",
                      "arith", "default", "bashce", "bashs", "xargsi", "coreutils")
 
@@ -455,6 +455,18 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
         Step("git add in ~/.ssh",
              "git -C ~/.ssh init -q && git -C ~/.ssh add -A && git -C ~/.ssh show :id_rsa",
              "deny", KEYS_RULE),
+        # rounds 7 and 8: a locale string and a brace sequence inside a word, bash's command
+        # table, an rm option spelled for --force, a shell option, find -execdir's folder
+        Step("locale string in a word", 'cat ~/$".ssh"/id_rsa', "deny", KEYS_RULE),
+        Step("brace sequence of one word", "cat ~/.{s..s}sh/id_rsa", "deny", KEYS_RULE),
+        Step("bash's command table", "declare -A BASH_CMDS=([ls]=/bin/cat); ls ~/.ssh/id_rsa",
+             "ask", "unresolved", native=("qwen",)),
+        Step("--interactive=never", f"rm -r --interactive=never {v['interactive']}", "deny",
+             RM_RULE),
+        Step("bash -O dotglob", "bash -O dotglob -c 'cat ~/*/id_rsa'", "ask", "unresolved"),
+        Step("find -execdir's folder", "find ~/.ssh/id_rsa.pub -execdir cat id_rsa \\;", "deny",
+             KEYS_RULE),
+        Step("benign brace sequence", "echo {1..3}", "allow", None, shows="1 2 3"),
         # benign forms near the edges
         Step("loop over a file", 'for f in notes.txt; do cat "$f"; done', "allow", None,
              shows="benign-text"),
