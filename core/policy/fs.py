@@ -220,6 +220,13 @@ class DiskFS:
                 continue
         return None
 
+    def readlink(self, p: str) -> str | None:
+        """The text of the symbolic link `p` (None when it is not one)."""
+        try:
+            return os.readlink(p)
+        except (OSError, ValueError):
+            return None
+
     def link_targets(self, p: str) -> list[str]:
         """What each symbolic link on the way to `p` points at (absolute), in order."""
         def readlink(q: str) -> str | None:
@@ -360,6 +367,9 @@ class MemoryFS:
             if p.startswith(top + "/") and match(p):
                 return p
         return None
+
+    def readlink(self, p: str) -> str | None:
+        return self._link(p)
 
     def link_targets(self, p: str) -> list[str]:
         return _link_targets(p, self._link)

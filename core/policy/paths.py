@@ -532,6 +532,12 @@ class PathRules:
             suffix = cmd.env.get("SIMPLE_BACKUP_SUFFIX", "~")
             if suffix is None:
                 self.unknown.append(f"{name} makes backups with a suffix that is not known")
+        # a symbolic link given as a source stays a link: mv, cp -P/-d/-a/-r (without -L),
+        # rsync -l/-a
+        keeps_links = (name in P.MOVE or name == "cp" and bool(flags & {
+            "-P", "-d", "--no-dereference", "-a", "--archive", "-r", "-R", "--recursive"})
+            and not flags & {"-L", "--dereference"}
+            or name == "rsync" and bool(flags & {"-l", "--links", "-a", "--archive"}))
         into = (tdir is not None or dest.endswith(("/", "/.", "/..")) or dest in (".", "..", "~")
                 or len(sources) > 1 or self.fs.is_dir(dpath) or keeps_path)
         exact = bool(flags & {"-T", "--no-target-directory"})
@@ -556,6 +562,14 @@ class PathRules:
                 else:
                     targets = [dpath, posixpath.join(dpath, posixpath.basename(sp))]
                 is_tree = tree_kind and (self.fs.is_dir(sp) or not self.fs.exists(sp))
+                text = self.fs.readlink(sp) if keeps_links else None
+                if text and not text.startswith("/"):
+                    # a relative link moved or copied as a link points elsewhere where it lands
+                    # (`cp -P /tmp/x/k ~/work/k` with k -> ../.ssh/id_rsa: red team round 8):
+                    # making that link is access to its new target
+                    for t in targets:
+                        out += self.hits(posixpath.normpath(posixpath.join(
+                            posixpath.dirname(t), text)), {"read", "write"})
                 if backup and suffix:
                     targets = targets + [t + suffix for t in targets]
                 for t in targets:
@@ -747,7 +761,8 @@ class PathRules:
         # Dir.chdir, perl's chdir)
         # a relative one too (`os.chdir("../../.claude")`), and a folder opened for names
         # relative to it (python's dir_fd, openat): red team round 8
-        moves = any(k in code for k in ("chdir", "dir_fd", "openat", "opendir"))
+        moves = any(k in code for k in ("chdir", "dir_fd", "openat", "opendir")) or bool(
+            re.search(r"(?:^|[;\s\[{])cd\s", code))         # Tcl's and the shells' `cd DIR`
         bases = [n.rstrip("/") for n in names if n.startswith("/") and n.strip("/")][:4] \
             if moves else []
         if moves:
@@ -960,6 +975,12 @@ class PathRules:
                 saved = self.follow_names
                 self.follow_names = P.find_names(cmd.via)
                 check(self._word_paths(w, cwd), access, True, follow or "find -L" in cmd.via)
+                if "find -L" in cmd.via and role in ("copy", "move", "write", "rw", "unknown"):
+                    # a found name may be where it writes (`-exec cp EVIL {} \;`): through a
+                    # link found there, the link's target is written (red team round 8)
+                    for d in self._word_paths(w, cwd):
+                        if self.fs.is_dir(d):
+                            hits.extend(self._followed_below(d, {"write"}, skip_hidden))
                 self.follow_names = saved
         if role not in ("meta",) or name in P.INTERPRETERS:
             emb_access = both if (name in P.INTERPRETERS or role == "unknown") else access

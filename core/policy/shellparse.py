@@ -541,6 +541,12 @@ class Resolver:
                             cmd.name, [a.value for a in cmd.argv[1:]]):
                         # `find D | cpio -o`: what the earlier stage names is what it reads
                         cmd.feeds += [w for p in prev for w in p.argv[1:] + p.feeds]
+                        if prev and all(p.name == "find" for p in prev):
+                            # `find D -name k | xargs cat`: it opens what find printed, a
+                            # link among them to its target (red team round 8)
+                            tags = {P.find_names_tag([a.value for a in p.argv[1:]]) for p in prev}
+                            cmd.via = cmd.via + ("find -L",) + (
+                                (tags.pop(),) if len(tags) == 1 and "" not in tags else ())
                         if prev and not all(p.name == "find" for p in prev):
                             # and what it prints, which is not known (`ls | xargs cat`: the
                             # folder's names): paths.py judges it as any name of the folder
@@ -1543,7 +1549,9 @@ class Resolver:
             # and is read itself (`du --files0-from=F` prints the names it cannot find)
             ltext = None
             if lf is not None:
-                cmd.redirects = list(cmd.redirects) + [("r", Word.lit(lf))]
+                # (a glob is the files it matches: `date -f ~/.ss?/id_rs?`)
+                named = self.fs.glob(self.path(lf, ctx.cwd)) if any(c in lf for c in "*?[") else []
+                cmd.redirects = list(cmd.redirects) + [("r", Word.lit(x)) for x in named[:16] or [lf]]
                 p = self.path(lf, ctx.cwd)
                 if not p.startswith(("/dev/", "/proc/")) and p not in written_before:
                     ltext = self.fs.read_script(p, MAX_SCRIPT + 1)
@@ -1931,9 +1939,15 @@ class Resolver:
             files.append(fed[-1].value)      # `python3 < F`, `node - 0< F`: F is the program
         folder = ctx.cwd
         if lang == "make":
-            for i, v in enumerate(vals[:-1]):
-                if v in ("-C", "--directory") and vals[i + 1] is not None:
+            for i, v in enumerate(vals):
+                if v in ("-C", "--directory") and i + 1 < len(vals) and vals[i + 1] is not None:
                     folder = self.path(vals[i + 1] or ".", folder)
+                elif v is not None and v.startswith("--d") and "=" in v \
+                        and "--directory".startswith(v.split("=", 1)[0]):
+                    # `--directory=DIR` and make's abbreviations of it (`--dir=DIR`)
+                    folder = self.path(v.split("=", 1)[1] or ".", folder)
+                elif v is not None and v.startswith("-C") and len(v) > 2:
+                    folder = self.path(v[2:], folder)
             # MAKEFILES= files are read before the default makefile, not instead of it
             if not P.program_files(name, [v for v in vals
                                           if not (v or "").startswith("MAKEFILES=")]):

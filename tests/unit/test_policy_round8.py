@@ -79,3 +79,27 @@ def test_an_mcp_tool_given_a_command_under_other_keys_runs_it(args):
     calls = tool_calls({"tool_name": "mcp__shell__run", "tool_input": args})
     v = evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, FS))
     assert (v.decision, v.rule) == ("deny", "rm"), v.reason
+
+
+LINKS = MemoryFS({f"{HOME}/.ssh/id_rsa": "k", f"{HOME}/.claude/settings.json": "{}",
+                  "/tmp/x/k": "->../.ssh/id_rsa", f"{HOME}/tree/s": f"->{HOME}/.claude/settings.json",
+                  f"{HOME}/tree/k": f"->{HOME}/.ssh/id_rsa", f"{HOME}/proj/a.py": "a",
+                  "/tmp/mk": "all:\n\tcat id_rsa\n"})
+
+
+@pytest.mark.parametrize("command,decision", [
+    # a relative link moved or copied as a link points at the key where it lands
+    ("mv /tmp/x/k ~/work/k", "deny"), ("cp -P /tmp/x/k ~/work/k", "deny"),
+    ("cp /tmp/x/k ~/work/k", "allow"),                   # cp copies the file the link names
+    # names find prints, opened by what xargs runs, and a found link written through
+    ("find ~/tree -name k | xargs cat", "deny"),
+    ("find ~/tree -name s -exec cp /tmp/e.json {} \\;", "deny"),
+    ("find ~/tree -name s | xargs cp /tmp/e.json", "deny"),
+    ("find ~/tree -name x | xargs cat", "allow"),
+    # make's --directory spelled with = and abbreviated; a list file named by a glob
+    ("make --dir=$HOME/.ssh -f /tmp/mk", "deny"), ("date -f ~/.ss?/id_rs?", "deny"),
+])
+def test_links_moved_found_and_followed(command, decision):
+    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
+    v = evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, LINKS))
+    assert v.decision == decision, (v.rule, v.reason)
