@@ -17,6 +17,12 @@ import stat
 MAX_GLOB = 2000
 MAX_WALK = 5000     # entries a search below a directory looks at (a '**' rule)
 MAX_LINK_WALK = 20000   # entries a walk that follows links looks at for links (more: not known)
+#: the folders of the system's programs a copied program is compared with (same_program)
+PROGRAM_DIRS = ("/usr/bin", "/bin", "/usr/sbin", "/sbin")
+#: a program file larger than this is not compared byte for byte
+MAX_PROGRAM_COMPARE = 16 * 1024 * 1024
+#: the virtual tree's stand-in for a compiled program (MemoryFS: not one program's bytes)
+ELF_STUB = "\x7fELF\0"
 MAX_MEMBERS = 5000  # members an archive's listing holds at most (more: not known)
 MAX_ARCHIVE = 64 * 1024 * 1024  # bytes of an archive listed at most (a compressed one is read whole)
 
@@ -220,6 +226,40 @@ class DiskFS:
                 continue
         return None
 
+    def same_program(self, p: str, names, dirs=PROGRAM_DIRS) -> str | None:
+        """The system program (`names` in `dirs`) the regular file `p` is another copy or name
+        of: the same file (a hard link) or the same bytes. A program copied out of /usr/bin in
+        an earlier call and run by its new path is still that program (red team round 8: `cp
+        /bin/rm /tmp/del`, then `/tmp/del -rf DIR`). None when it is none of them."""
+        try:
+            st = os.stat(p)
+        except (OSError, ValueError):
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_PROGRAM_COMPARE:
+            return None
+        data: bytes | None = None
+        for n in names:
+            for d in dirs:
+                q = f"{d}/{n}"
+                try:
+                    sq = os.stat(q)
+                except (OSError, ValueError):
+                    continue
+                if (sq.st_dev, sq.st_ino) == (st.st_dev, st.st_ino):
+                    return q if q != p else None
+                if sq.st_size != st.st_size:
+                    continue
+                try:
+                    if data is None:
+                        with open(p, "rb") as f:
+                            data = f.read(MAX_PROGRAM_COMPARE)
+                    with open(q, "rb") as f:
+                        if f.read(MAX_PROGRAM_COMPARE) == data:
+                            return q
+                except OSError:
+                    continue
+        return None
+
     def readlink(self, p: str) -> str | None:
         """The text of the symbolic link `p` (None when it is not one)."""
         try:
@@ -366,6 +406,17 @@ class MemoryFS:
         for p in sorted(self.entries)[:budget]:
             if p.startswith(top + "/") and match(p):
                 return p
+        return None
+
+    def same_program(self, p: str, names, dirs=PROGRAM_DIRS) -> str | None:
+        v = self.entries.get(posixpath.normpath(p))
+        if not isinstance(v, str) or v.startswith("->"):
+            return None
+        for n in names:
+            for d in dirs:
+                q = f"{d}/{n}"
+                if q != p and (v == "==" + q or self.entries.get(q) == v and v != ELF_STUB):
+                    return q
         return None
 
     def readlink(self, p: str) -> str | None:

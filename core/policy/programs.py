@@ -1633,6 +1633,14 @@ COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: where the system's programs live: a program run from there is the one its name says
+SYSTEM_PROGRAM_PREFIXES = ("/usr/", "/bin/", "/sbin/", "/lib/", "/opt/", "/snap/", "/nix/")
+#: the system programs a program file run by its path is compared with (a copy of one made in
+#: an earlier call is that program): those the argv rules and path rules judge by name
+COMPARED_PROGRAMS = ("rm", "shred", "unlink", "rmdir", "dd", "cp", "mv", "ln", "install",
+                     "cat", "tac", "head", "tail", "tee", "chmod", "chown", "chattr", "truncate",
+                     "find", "xargs", "tar", "rsync", "curl", "wget", "git", "sed", "awk",
+                     "perl", "python3", "bash", "sh", "dash", "env", "busybox", "coreutils")
 #: spellings of an option whose effect is another option's, read as that option by the argv
 #: rules (`rm --interactive=never` never asks, as `--force`; red team round 7)
 SAME_EFFECT: dict[str, dict[str, str]] = {

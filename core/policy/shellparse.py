@@ -1573,6 +1573,13 @@ class Resolver:
             if real and program_name(real) != name:
                 self.run([Word.lit(real)] + argv[1:], reds,
                          ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)), feeds)
+            elif real and not real.startswith(P.SYSTEM_PROGRAM_PREFIXES):
+                # a copy (or another hard-linked name) of a system program made in an earlier
+                # call: `/tmp/del -rf DIR` where /tmp/del holds /bin/rm's bytes
+                same = self.fs.same_program(real, P.COMPARED_PROGRAMS)
+                if same and program_name(same) != name:
+                    self.run([Word.lit(same)] + argv[1:], reds,
+                             ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,)), feeds)
         if name in ("cd", "pushd", "popd"):
             self.chdir(name, argv, ctx)
             self.visited.append(ctx.cwd)

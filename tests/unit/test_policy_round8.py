@@ -103,3 +103,28 @@ def test_links_moved_found_and_followed(command, decision):
     calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
     v = evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, LINKS))
     assert v.decision == decision, (v.rule, v.reason)
+
+
+def test_a_copy_of_rm_made_earlier_is_rm():
+    """Red team round 8: `cp /bin/rm /tmp/del` in one call, `/tmp/del -rf DIR` in the next (a
+    hard link the same): the program is rm by its bytes or its identity, so the argv rule holds.
+    A program of other bytes run by its path is judged by its name."""
+    fs = MemoryFS({"/usr/bin/rm": "rm's bytes", "/tmp/del": "rm's bytes", "/tmp/delh": "==/usr/bin/rm",
+                   "/tmp/tool": "other bytes", f"{HOME}/proj/a.py": "a"})
+    for command, decision in (("/tmp/del -rf /tmp/v", "deny"), ("/tmp/delh -r -f /tmp/v", "deny"),
+                              ("/tmp/tool -rf /tmp/v", "allow")):
+        calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
+        v = evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, fs))
+        assert v.decision == decision, (command, v.reason)
+
+
+def test_the_disk_compares_a_copy_byte_for_byte(tmp_path):
+    import shutil
+
+    from agentdeck.core.policy.fs import DiskFS
+    real = shutil.which("rm")
+    copy = tmp_path / "del"
+    shutil.copy2(real, copy)
+    assert DiskFS().same_program(str(copy), ("cat", "rm")) in ("/usr/bin/rm", "/bin/rm")
+    (tmp_path / "other").write_bytes(b"\x7fELF other")
+    assert DiskFS().same_program(str(tmp_path / "other"), ("rm",)) is None
