@@ -2015,15 +2015,7 @@ class Resolver:
         command with `%` tokens has them as any word; an Include agentdeck cannot follow is
         unresolved."""
         todo = [posixpath.join(self.home or "/", ".ssh", "config"), "/etc/ssh/ssh_config"]
-        seen: set[str] = set()
-        while todo and len(seen) < 32:
-            cfg = todo.pop(0)
-            if cfg in seen:
-                continue
-            seen.add(cfg)
-            text = self._read_small(cfg, "ssh runs commands from its configuration")
-            if not text:
-                continue
+        for cfg, text in self._config_files(todo, "ssh runs commands from its configuration", 32):
             for key, value in P.ssh_config_lines(text):
                 if key == "include":
                     for pat in value.split():
@@ -2034,6 +2026,19 @@ class Resolver:
                 elif value.lower() != "none":
                     self.line(P.ssh_tokens(value), ctx.child(
                         depth=ctx.depth + 1, via=ctx.via + (f"ssh config {key}",), stdin=None))
+
+    def _config_files(self, todo: list[str], what: str, limit: int):
+        """(path, text) of each configuration file in `todo`, in order, each once, at most
+        `limit`; the caller appends the files one includes to `todo` as it reads it."""
+        seen: set[str] = set()
+        while todo and len(seen) < limit:
+            cfg = todo.pop(0)
+            if cfg in seen:
+                continue
+            seen.add(cfg)
+            text = self._read_small(cfg, what)
+            if text:
+                yield cfg, text
 
     def _read_small(self, p: str, what: str) -> str | None:
         """The text of file `p` (None when there is none); one that is there but cannot be read
@@ -2155,15 +2160,7 @@ class Resolver:
         configs += [env.get("GIT_CONFIG_GLOBAL") or posixpath.join(self.home or "/", ".gitconfig"),
                     posixpath.join(xdg, "git", "config")]
         entries: list[tuple[str, str]] = []
-        seen: set[str] = set()
-        while configs and len(seen) < 16:
-            cfg = configs.pop(0)
-            if cfg in seen:
-                continue
-            seen.add(cfg)
-            text = self._read_small(cfg, "git runs commands from its config")
-            if text is None:
-                continue
+        for cfg, text in self._config_files(configs, "git runs commands from its config", 16):
             got = rf.git_config(text)
             entries += got
             for inc in rf.git_includes(got):         # include.path: relative to the file
