@@ -565,7 +565,7 @@ class PathRules:
                 text = self.fs.readlink(sp) if keeps_links else None
                 if text and not text.startswith("/"):
                     # a relative link moved or copied as a link points elsewhere where it lands
-                    # (`cp -P /tmp/x/k ~/work/k` with k -> ../.ssh/id_rsa: red team round 8):
+                    # (`cp -P /tmp/x/k ~/proj/k` with k -> ../.ssh/id_rsa: red team round 8):
                     # making that link is access to its new target
                     for t in targets:
                         out += self.hits(posixpath.normpath(posixpath.join(
