@@ -1043,7 +1043,7 @@ _GLUED_RUNS = [
     ("tar -xzf /tmp/src.tgz -C /tmp/x", "allow"), ("frobnicate -n5 -o.. notes.txt", "allow"),
     ("make -j4 -C src", "allow"), ("python3 -m http.server -d src 8000", "allow"),
 ]
-#: wrappers that run their command in another folder (programs.WRAPPER_CHDIR): the command's
+#: wrappers that run their command in another folder (programs.RUN_FOLDER): the command's
 #: relative paths are that folder's, through other wrappers too (run in W2)
 _CHDIR_WRAPPERS = [
     ("env -C ../../.ssh cat id_rsa", "deny"), ("env --chdir=../../.ssh cat id_rsa", "deny"),

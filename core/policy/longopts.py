@@ -235,6 +235,28 @@ SAME = {"egrep": "grep", "fgrep": "grep", "zgrep": "grep", "gtar": "tar", "gmake
         "gsed": "sed", "zcat": "gzip", "gunzip": "gzip", "unxz": "xz", "xzcat": "xz"}
 
 
+#: option values GNU argmatch reads (program -> option -> value -> its meaning): any prefix of a
+#: value is that value, and so is a prefix of several whose meanings are one (`rm
+#: --interactive=n` is never, no or none: never); rm 9.1's --help and argmatch tables
+VALUES: dict[str, dict[str, dict[str, str]]] = {
+    "rm": {"--interactive": {"never": "never", "no": "never", "none": "never",
+                             "once": "once", "always": "always", "yes": "always"}},
+}
+
+
+def value_meaning(key: str, option: str, value: str) -> str | None:
+    """The meaning of `value` given to `key`'s long option `option` (in full), as argmatch
+    reads it (VALUES): a value, or a prefix whose candidates all mean one thing; None when the
+    option's values are not data, or `value` names none or several meanings."""
+    values = VALUES.get(SAME.get(key, key), {}).get(option)
+    if values is None or not value:
+        return None
+    if value in values:
+        return values[value]
+    meanings = {m for v, m in values.items() if v.startswith(value)}
+    return meanings.pop() if len(meanings) == 1 else None
+
+
 @lru_cache(maxsize=None)
 def table(key: str) -> dict[str, str]:
     """`key`'s long options: name -> "" (a flag), "=" (takes a value), "[=]" (an optional one)."""

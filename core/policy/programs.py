@@ -20,6 +20,8 @@ import os
 import posixpath
 import re
 
+from . import longopts
+
 META = frozenset({
     "ls", "stat", "test", "[", "[[", "realpath", "readlink", "dirname", "basename", "du", "df",
     "pwd", "cd", "pushd", "popd", "type", "which", "whereis", "command", "true", "false", "exit",
@@ -133,7 +135,7 @@ ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "zip", "unzip", "7z", "7za", "cp
 TAR_NAMES = frozenset({"tar", "bsdtar", "gtar"})
 
 #: programs whose -C DIR makes later operands relative to DIR
-CHDIR_OPTION = frozenset({"tar", "bsdtar", "gtar", "git", "make"})
+CHDIR_OPTION = frozenset({"tar", "bsdtar", "gtar", "git", "make", "gmake"})
 
 #: programs that run code given as text: a protected path anywhere in their arguments (the
 #: code) counts as an operand
@@ -381,22 +383,21 @@ def split_short(spec: str, vals: list[str | None]) -> list[tuple[list[str], str 
     return out
 
 
-#: wrappers that run their command in another folder, and the options that name it (`env -C
-#: DIR`, `sudo -D DIR`, `unshare --wd=DIR`, `nsenter -w DIR`); "" names the wrapper's first
-#: operand (`chroot DIR cmd` runs cmd in DIR's root): the command's relative paths are judged
-#: from there (wrapper_folder)
-WRAPPER_CHDIR: dict[str, tuple[str, ...]] = {
+#: programs that run in another folder, and the options that name it: a wrapper's command
+#: (`env -C DIR`, `sudo -D DIR`, `unshare --wd=DIR`, `nsenter -w DIR`; "" names the wrapper's
+#: first operand: `chroot DIR cmd` runs cmd in DIR's root), a program's own commands and relative
+#: names (tmux's new window, gdb's start, bwrap's sandbox; red team round 8: `tmux new -d -c
+#: ~/.claude 'rm settings.json'`), make's makefile and recipes (`make -C`, each -C relative to
+#: the one before). The relative names of what runs there are judged from there (run_folders)
+RUN_FOLDER: dict[str, tuple[str, ...]] = {
     "env": ("-C", "--chdir"), "sudo": ("-D", "--chdir"), "unshare": ("-w", "--wd"),
     "nsenter": ("-w", "--wd"), "systemd-run": ("--working-directory",), "chroot": ("",),
-}
-
-
-#: programs whose option sets the folder the commands they run (and their own relative names)
-#: are in: tmux's new window, gdb's start, bwrap's sandbox (red team round 8: `tmux new -d -c
-#: ~/.claude 'rm settings.json'`); make's -C is read with its makefile
-RUN_FOLDER_OPTIONS: dict[str, tuple[str, ...]] = {
     "tmux": ("-c",), "gdb": ("--cd", "-cd"), "bwrap": ("--chdir",),
+    "make": ("-C", "--directory"), "gmake": ("-C", "--directory"),
 }
+#: of those, the programs whose folder options add up (`make -C a -C b` runs in a/b); for the
+#: others the last one given counts
+_FOLDERS_ADD_UP = frozenset({"make", "gmake"})
 
 
 _FIND_NAMES = "find names:"
@@ -422,45 +423,33 @@ def find_names(via) -> list[tuple[bool, str]] | None:
     return None
 
 
-def run_folder(name: str, vals: list) -> str | None:
-    """The folder RUN_FOLDER_OPTIONS's option names (the last one given), "" when its value is
-    not static, None when none is given."""
-    opts = RUN_FOLDER_OPTIONS.get(name)
+def run_folders(name: str, vals: list, rest: int | None = None) -> list[str | None] | None:
+    """The folders RUN_FOLDER's options name in `vals` (a command's words after its name, short
+    clusters split and long options spelled in full; a wrapper's words before its command:
+    `vals[:rest]`), in the order they take effect, each relative to the one before; None for
+    one that is not static; None when no option names one."""
+    opts = RUN_FOLDER.get(name)
     if not opts:
         return None
-    found: str | None = None
-    for i, v in enumerate(vals):
-        if v in opts:
-            nxt = vals[i + 1] if i + 1 < len(vals) else None
-            found = nxt if nxt is not None else ""
-        elif v is not None and any(v.startswith(o + "=") for o in opts):
-            found = v.split("=", 1)[1]
-    return found
-
-
-def wrapper_folder(name: str, vals: list, rest: int) -> tuple[bool, str | None]:
-    """(whether the wrapper `name` changes the folder its command runs in, that folder as
-    given: None when it is not static) from its words before its command (`vals[:rest]`,
-    after split_short)."""
-    opts = WRAPPER_CHDIR.get(name)
-    if not opts:
-        return False, None
-    found, where = False, None
-    head = vals[:rest]
+    head = vals if rest is None else vals[:rest]
     if opts == ("",):
         if "--skip-chdir" in head:
-            return False, None
-        ops = [i for i, v in enumerate(head) if v is None or not v.startswith("-")]
-        return (True, head[ops[0]]) if ops else (False, None)
+            return None
+        ops = [v for v in head if v is None or not v.startswith("-")]
+        return ops[:1] or None
+    found: list[str | None] = []
     for i, v in enumerate(head):
         if v is None:
             continue
         if v in opts:
-            found, where = True, head[i + 1] if i + 1 < len(head) else None
-        for o in opts:
-            if o.startswith("--") and v.startswith(o + "="):
-                found, where = True, v[len(o) + 1:]
-    return found, where
+            found.append(head[i + 1] if i + 1 < len(head) else None)
+        elif any(o.startswith("--") and v.startswith(o + "=") for o in opts):
+            found.append(v.split("=", 1)[1])
+        elif v[:2] in opts and len(v) > 2 and not v.startswith("--"):
+            found.append(v[2:])                  # `make -Cdir` where the cluster was not split
+    if not found:
+        return None
+    return found if name in _FOLDERS_ADD_UP else found[-1:]
 
 
 #: the number of leading non-option words a wrapper takes before its command
@@ -1641,19 +1630,56 @@ COMPARED_PROGRAMS = ("rm", "shred", "unlink", "rmdir", "dd", "cp", "mv", "ln", "
                      "cat", "tac", "head", "tail", "tee", "chmod", "chown", "chattr", "truncate",
                      "find", "xargs", "tar", "rsync", "curl", "wget", "git", "sed", "awk",
                      "perl", "python3", "bash", "sh", "dash", "env", "busybox", "coreutils")
-#: spellings of an option whose effect is another option's, read as that option by the argv
-#: rules (`rm --interactive=never` never asks, as `--force`; red team round 7)
-SAME_EFFECT: dict[str, dict[str, str]] = {
-    # rm's argmatch takes any prefix of a value, and an ambiguous one when all its candidates
-    # mean the same: never, no and none are one value (`--interactive=n`)
-    "rm": {f"--interactive={w[:k]}": "--force" for w in ("never", "no", "none")
-           for k in range(1, len(w) + 1)},
+#: option values whose effect is another option's, read as that option by the argv rules, by
+#: the value's meaning (longopts.VALUES: `rm --interactive=never`, and argmatch's prefixes of
+#: never, no and none, never asks, as `--force`; red team round 7)
+SAME_EFFECT: dict[str, dict[tuple[str, str], str]] = {
+    "rm": {("--interactive", "never"): "--force"},
 }
 
 
-def same_effect(name: str, value: str) -> str:
-    """The option whose effect `value` has for `name` (SAME_EFFECT), or ""."""
-    return SAME_EFFECT.get(name, {}).get(value, "")
+def same_effect(name: str, word: str) -> str:
+    """The option whose effect the option `word` (`--opt=value`, in full) has for `name`
+    (SAME_EFFECT, the value read as longopts.value_meaning reads it), or ""."""
+    opt, eq, value = word.partition("=")
+    meaning = longopts.value_meaning(name, opt, value) if eq else None
+    return SAME_EFFECT.get(name, {}).get((opt, meaning or value), "")
+
+
+def _long_words(value: object, out: set[str]) -> None:
+    if isinstance(value, str):
+        if value.startswith("--") and len(value) > 3:
+            out.add(value.partition("=")[0])
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _long_words(k, out)
+            _long_words(v, out)
+    elif isinstance(value, (tuple, list, set, frozenset)):
+        for v in value:
+            _long_words(v, out)
+
+
+_TABLE_LONG: dict[str, frozenset[str]] = {}
+
+
+def table_long_options(name: str) -> frozenset[str]:
+    """Every long option any table in this module names for program `name` (the tables keyed
+    by program name, read once): for a program whose own long options longopts does not list,
+    a word that abbreviates one of these is an option the resolver would read under another
+    spelling (`sudo --chd=DIR`, `unshare --w=DIR`), so it is unresolved (shellparse)."""
+    if not _TABLE_LONG:
+        found: dict[str, set[str]] = {}
+        for table in list(globals().values()):
+            if isinstance(table, dict) and table and all(isinstance(k, str) for k in table):
+                for key, value in table.items():
+                    if isinstance(key, str) and not key.startswith("-"):
+                        words: set[str] = set()
+                        _long_words(value, words)
+                        if words:
+                            found.setdefault(key, set()).update(words)
+        _TABLE_LONG.update({k: frozenset(v) for k, v in found.items()})
+        _TABLE_LONG.setdefault("", frozenset())
+    return _TABLE_LONG.get(name, frozenset())
 
 
 #: `set -o` options a shell given `-o NAME` on its command line may take without changing how

@@ -611,6 +611,21 @@ class Resolver:
             for c in n.named_children:
                 self.stmt(c, ctx)
 
+    def _run_folder(self, name: str, vals: list, rest: int | None, ctx: _Ctx) -> _Ctx:
+        """`ctx` moved to the folder programs.RUN_FOLDER's options name for `name` (a new
+        context when they name one); one that is not static is unresolved."""
+        folders = P.run_folders(name, vals, rest)
+        if not folders:
+            return ctx
+        if None in folders:
+            self.unresolved(f"{name} runs in a folder that is not static")
+            return ctx
+        moved = ctx.child()
+        moved.prev = ctx.cwd
+        for f in folders:
+            moved.cwd = self.path(f or ".", moved.cwd)
+        return moved
+
     def _long_spelled(self, name: str, words: list[Word], spec: str | None) -> list[Word]:
         """`words` with each abbreviated long option spelled in full, as the program reads it
         (longopts): `sort --outp=F` is `sort --output=F`, `git grep --open` is
@@ -625,6 +640,20 @@ class Resolver:
         full, several = longopts.expand(key, vals, spec, start)
         if several:
             self.unresolved(f"{name} {several[0]}: an abbreviation of several of its options")
+        if not longopts.table(key) and name != "git":
+            # its options are not data here: an abbreviation of one a table reads is that
+            # option to a getopt_long program (`sudo --chd=DIR` is `--chdir=DIR`)
+            named = P.table_long_options(name)
+            rest = P.unwrap(name, vals) if name in P.WRAPPERS else None
+            for v in vals[start:rest] if named else ():     # (a wrapper's own words only)
+                if v is None or not v.startswith("--") or v == "--":
+                    continue
+                opt = v.partition("=")[0]
+                longer = sorted(o for o in named if o.startswith(opt) and o != opt)
+                if longer and opt not in named:
+                    self.unresolved(f"{name} {opt}: may abbreviate {longer[0]}, and {name}'s "
+                                    "options are not known here")
+                    break
         if not any(full):
             return words
         out: list[Word] = []
@@ -1477,12 +1506,10 @@ class Resolver:
         if spec is not None:                 # `sed -nfs.sed`: `-n -f s.sed`, as getopt reads it
             argv = [head] + _split_short(name, spec, argv[1:])
         argv = [head] + self._long_spelled(name, argv[1:], spec)   # `--outp=F`: `--output=F`
-        run_in = P.run_folder(name, [a.value for a in argv[1:]])
-        if run_in == "":
-            self.unresolved(f"{name} runs in a folder that is not static")
-        elif run_in is not None:    # `tmux new -c DIR CMD`: CMD's relative names are DIR's
-            ctx = ctx.child()
-            ctx.prev, ctx.cwd = ctx.cwd, self.path(run_in, ctx.cwd)
+        if name not in P.WRAPPERS and name not in P.CHDIR_OPTION:
+            # `tmux new -c DIR CMD`: CMD's relative names are DIR's (a wrapper's folder is its
+            # command's, below; make's is read with its makefile, and its operands' in paths)
+            ctx = self._run_folder(name, [a.value for a in argv[1:]], None, ctx)
         if name in P.SAME_EFFECT:   # `rm -r --interactive=never`: the option whose effect it has
             argv = [argv[0]] + [Word.lit(P.same_effect(name, a.value)) if a.value is not None
                                 and P.same_effect(name, a.value) else a for a in argv[1:]]
@@ -1716,13 +1743,8 @@ class Resolver:
         if name in P.WRAPPERS:
             rest = P.unwrap(name, [a.value for a in argv[1:]])
             if rest is not None:
-                wctx = ctx.child(via=ctx.via + (name,))
-                moved, where = P.wrapper_folder(name, vals, rest)
-                if moved and where is None:
-                    self.unresolved(f"{name} runs its command in a folder that is not static")
-                elif moved and where is not None:
-                    # `env -C DIR cmd`: cmd's relative paths are DIR's (as `cd DIR && cmd`)
-                    wctx.prev, wctx.cwd = wctx.cwd, self.path(where, ctx.cwd)
+                # `env -C DIR cmd`: cmd's relative paths are DIR's (as `cd DIR && cmd`)
+                wctx = self._run_folder(name, vals, rest, ctx.child(via=ctx.via + (name,)))
                 if rest < len(argv) - 1:
                     self.run(argv[1 + rest:], reds, wctx, feeds)
                 return
@@ -1946,15 +1968,7 @@ class Resolver:
             files.append(fed[-1].value)      # `python3 < F`, `node - 0< F`: F is the program
         folder = ctx.cwd
         if lang == "make":
-            for i, v in enumerate(vals):
-                if v in ("-C", "--directory") and i + 1 < len(vals) and vals[i + 1] is not None:
-                    folder = self.path(vals[i + 1] or ".", folder)
-                elif v is not None and v.startswith("--d") and "=" in v \
-                        and "--directory".startswith(v.split("=", 1)[0]):
-                    # `--directory=DIR` and make's abbreviations of it (`--dir=DIR`)
-                    folder = self.path(v.split("=", 1)[1] or ".", folder)
-                elif v is not None and v.startswith("-C") and len(v) > 2:
-                    folder = self.path(v[2:], folder)
+            folder = self._run_folder(name, vals, None, ctx.child()).cwd
             # MAKEFILES= files are read before the default makefile, not instead of it
             if not P.program_files(name, [v for v in vals
                                           if not (v or "").startswith("MAKEFILES=")]):

@@ -86,7 +86,9 @@ def test_their_neighbours_run(command):
 
 
 def test_the_tables_name_what_the_resolver_reads():
-    assert P.SAME_EFFECT["rm"]["--interactive=never"] == "--force"
+    assert P.same_effect("rm", "--interactive=never") == "--force"
+    assert P.same_effect("rm", "--interactive=n") == "--force"   # argmatch: never|no|none
+    assert P.same_effect("rm", "--interactive=o") == ""
     assert "--transform" in P.UNSEEN_OPTIONS["tar"]
     assert P._inplace_backups("sed", ["-i/x/*", "p"], ["p", "f.json"])[-1] == "/x/f.json"
 
