@@ -1238,6 +1238,20 @@ _ROUND8 = [
     ("split -l 100 big.log part_", "allow"), ("ldconfig -p", "allow"),
     ("tmux new -d -c /tmp 'ls'", "allow"),
 ]
+#: session 14's classes (run in W2): a versioned interpreter name, Tcl's bare words, an
+#: abbreviated folder option of a program whose long options are not data (RUN_FOLDER)
+_ROUND9 = [
+    ("echo 'print(open(\"../../.ssh/id_rsa\").read())' | python3.11", "deny"),
+    ("echo 'puts [read [open ~/.ssh/id_rsa]]' | tclsh8.6", "deny"),
+    ("echo 'cd ../..; puts [read [open .ssh/id_rsa]]' | tclsh", "deny"),
+    ("echo 'cd ~/.ssh; file delete id_rsa' | tclsh", "deny"),
+    ("sudo --chd=../../.ssh cat id_rsa", "ask"), ("unshare --w=../../.ssh cat id_rsa", "ask"),
+    ("systemd-run --working-dir=../../.ssh cat id_rsa", "ask"),
+    ("tmux new -d -c../../.ssh 'cat id_rsa'", "deny"), ("make -C ../.. -C .ssh", "allow"),
+    ("rm -r --interactive=nev /tmp/v", "deny"),
+    ("python3.11 -c 'print(1)'", "allow"), ("echo 'puts [pwd]' | tclsh8.6", "allow"),
+    ("sudo --chdir=/tmp ls", "allow"), ("rm -r --interactive=once /tmp/v", "allow"),
+]
 _EFFECT_WRITERS = [
     ("gunzip -f ~/.claude/settings.json.gz", "deny"), ("xz -d ~/.claude/settings.json.xz", "deny"),
     ("gunzip -Nf ~/.claude/notes.gz", "ask"), ("python3 -m venv --clear ~/.claude", "deny"),
@@ -1790,7 +1804,8 @@ def _build() -> dict[str, list]:
                           (_EFFECT_WRITERS, "links, deletions and code run elsewhere"),
                           # round 7
                           (_ROUND7, "links, deletions and code run elsewhere"),
-                          (_ROUND8, "shell forms not evaluated")):
+                          (_ROUND8, "shell forms not evaluated"),
+                          (_ROUND9, "shell forms not evaluated")):
         for c, e in cases:
             cls = "mentions and neighbours" if e == "allow" else strict
             CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]

@@ -742,11 +742,12 @@ class PathRules:
             out.append(normalize(s, cwd, self.home))
         return out
 
-    def _code_paths(self, text: str, cwd: str) -> list[str]:
+    def _code_paths(self, text: str, cwd: str, name: str = "") -> list[str]:
         """The files inline code can name relative to the working folder (programs.code_paths):
         a word with a `/` or a `.` in it (`../.env`, `settings.json`), and a bare word that is
-        a file there now; `.` and `..` alone name a folder, not a file in it."""
-        names = P.code_paths(text)
+        a file there now; `.` and `..` alone name a folder, not a file in it. `name`: the
+        program running it (Tcl's bare words are strings)."""
+        names = P.code_paths(text, name.rstrip("0123456789.") in P.BARE_WORD_LANGUAGES)
         return self._named_files(names, cwd) + self._home_joined(text, names, cwd)
 
     def _home_joined(self, text: str, names: list[str], cwd: str = "/") -> list[str]:
@@ -767,7 +768,8 @@ class PathRules:
             if moves else []
         if moves:
             bases += [normalize(n, cwd, self.home).rstrip("/") or "/" for n in names
-                      if not n.startswith(("/", "~")) and (n.startswith("..") or "/" in n.strip("/"))][:4]
+                      if not n.startswith("/") and (n.startswith(("..", "~"))
+                                                    or "/" in n.strip("/"))][:4]
         if P.HOME_IDIOM.search(code):
             bases.append(self.home)
             # interpolated in a string: perl's "$ENV{HOME}/.ssh/x", ruby's "#{Dir.home}/.ssh/x"
@@ -851,7 +853,7 @@ class PathRules:
                 # a program an interpreter reads from stdin (`python3 - <<EOF`, `perl <<< '...'`,
                 # `echo CODE | python3`): its text names paths as -c's does
                 if name in P.INTERPRETERS and w.value:
-                    check(self._embedded(w.value, cwd) + self._code_paths(w.value, cwd), both,
+                    check(self._embedded(w.value, cwd) + self._code_paths(w.value, cwd, name), both,
                           P.code_removes_trees(w.value))
                 continue
             acc = {"r": {"read"}, "w": {"write"}, "rw": both}[mode]
@@ -865,7 +867,7 @@ class PathRules:
         for i in code_at:
             text = vals[i]
             if text is not None:
-                check(self._code_paths(text, cwd), both, P.code_removes_trees(text))
+                check(self._code_paths(text, cwd, name), both, P.code_removes_trees(text))
         operands: list[Word] = []
         ended = False
         unsplit = P.short_options(name) is None

@@ -141,7 +141,7 @@ CHDIR_OPTION = frozenset({"tar", "bsdtar", "gtar", "git", "make", "gmake"})
 #: code) counts as an operand
 INTERPRETERS = frozenset({
     "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php",
-    "lua", "tclsh", "Rscript", "awk", "gawk", "mawk", "osascript", "pwsh", "powershell", "jshell",
+    "lua", "tclsh", "wish", "jimsh", "Rscript", "awk", "gawk", "mawk", "osascript", "pwsh", "powershell", "jshell",
     "julia", "irb", "ipython", "sqlite3", "psql", "mysql", "make", "gmake", "cmake", "gdb", "vim",
     "nvim", "ex", "ed", "sed", "nawk", "pypy", "pypy3",
 })
@@ -1660,26 +1660,59 @@ def _long_words(value: object, out: set[str]) -> None:
 
 
 _TABLE_LONG: dict[str, frozenset[str]] = {}
+_KNOWN: set[str] = set()
+_PROGRAM = re.compile(r"[A-Za-z][\w.+-]*")
+
+
+def _index() -> None:
+    """Read every table in this module once: the programs they name (the keys of the tables
+    keyed by program name and the names in the sets of names) and each one's long options."""
+    found: dict[str, set[str]] = {}
+    for table in list(globals().values()):
+        if isinstance(table, dict) and table and all(isinstance(k, str) for k in table):
+            for key, value in table.items():
+                if not key.startswith("-"):
+                    if _PROGRAM.fullmatch(key):
+                        _KNOWN.add(key)
+                    words: set[str] = set()
+                    _long_words(value, words)
+                    if words:
+                        found.setdefault(key, set()).update(words)
+        elif isinstance(table, frozenset):
+            _KNOWN.update(n for n in table if isinstance(n, str) and _PROGRAM.fullmatch(n))
+    _TABLE_LONG.update({k: frozenset(v) for k, v in found.items()})
+    _TABLE_LONG.setdefault("", frozenset())
 
 
 def table_long_options(name: str) -> frozenset[str]:
-    """Every long option any table in this module names for program `name` (the tables keyed
-    by program name, read once): for a program whose own long options longopts does not list,
-    a word that abbreviates one of these is an option the resolver would read under another
-    spelling (`sudo --chd=DIR`, `unshare --w=DIR`), so it is unresolved (shellparse)."""
+    """Every long option any table in this module names for program `name`: for a program
+    whose own long options longopts does not list, a word that abbreviates one of these is an
+    option the resolver would read under another spelling (`sudo --chd=DIR`, `unshare
+    --w=DIR`), so it is unresolved (shellparse)."""
     if not _TABLE_LONG:
-        found: dict[str, set[str]] = {}
-        for table in list(globals().values()):
-            if isinstance(table, dict) and table and all(isinstance(k, str) for k in table):
-                for key, value in table.items():
-                    if isinstance(key, str) and not key.startswith("-"):
-                        words: set[str] = set()
-                        _long_words(value, words)
-                        if words:
-                            found.setdefault(key, set()).update(words)
-        _TABLE_LONG.update({k: frozenset(v) for k, v in found.items()})
-        _TABLE_LONG.setdefault("", frozenset())
+        _index()
     return _TABLE_LONG.get(name, frozenset())
+
+
+_VERSION = re.compile(r"[.-]?\d+$")
+
+
+def unversioned(name: str) -> str:
+    """`name` without a version the tables do not name it with: `python3.11` is python3,
+    `perl5.36.0` perl, `tclsh8.6` tclsh, `gcc-12` gcc (a name no table knows, with its version
+    taken off, that one does); any other name as it is."""
+    if not name[-1:].isdigit():
+        return name
+    if not _TABLE_LONG:
+        _index()
+    if name in _KNOWN:
+        return name
+    short = name
+    while _VERSION.search(short):
+        short = _VERSION.sub("", short)
+        if short in _KNOWN:
+            return short
+    return name
 
 
 #: `set -o` options a shell given `-o NAME` on its command line may take without changing how
@@ -1907,7 +1940,8 @@ INLINE_OPTIONS = {
     "nodejs": ("-e", "--eval", "-p", "--print"), "deno": ("eval",), "bun": ("-e", "--eval"),
     "php": ("-r",), "lua": ("-e",), "osascript": ("-e",), "Rscript": ("-e",),
     "julia": ("-e", "-E"), "pwsh": ("-c", "-Command", "-command"),
-    "powershell": ("-c", "-Command", "-command"), "tclsh": (), "jshell": (),
+    "powershell": ("-c", "-Command", "-command"), "tclsh": (), "wish": (), "jimsh": ("-e",),
+    "jshell": (),
 }
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
 
@@ -1918,7 +1952,7 @@ _AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
 #: (SHELLS). A pager another program starts (man, git log on a terminal) is not seen here.
 REPLS = frozenset({"python", "python2", "python3", "ipython", "node", "nodejs", "deno", "bun",
                    "perl", "ruby", "irb", "php", "lua", "julia", "jshell", "pwsh", "powershell",
-                   "tclsh", "R", "gdb", "sqlite3"})
+                   "tclsh", "wish", "jimsh", "R", "gdb", "sqlite3"})
 INTERACTIVE = frozenset({"vi", "vim", "nvim", "view", "vimdiff", "ex", "ed", "nano", "emacs",
                          "less", "more", "most", "ftp", "sftp", "su", "script", "tmux",
                          "screen", "expect", "telnet", "psql", "mysql"})
@@ -2166,7 +2200,8 @@ def spawn_dynamic(code: str) -> str:
 
 #: interpreters that read their program from stdin when given none on the command line
 _STDIN_PROGRAM = frozenset({"python", "python2", "python3", "pypy", "pypy3", "perl", "ruby",
-                            "node", "nodejs", "php", "lua", "Rscript", "julia", "tclsh", "bun"})
+                            "node", "nodejs", "php", "lua", "Rscript", "julia", "tclsh", "wish",
+                            "jimsh", "bun"})
 
 
 _LINK_CALLS = None
@@ -2300,10 +2335,16 @@ HOME_IN_STRING = re.compile(
     r"""|\$\{\s*(?:process\.env\.HOME|os\.homedir\(\))\s*\})(/[^\s'"`;)\]}]+)""")
 
 
-def code_paths(code: str) -> list[str]:
+#: languages whose bare words are strings (Tcl: `cd ../..; open .ssh/id_rsa`): each word of
+#: their code can name a file
+BARE_WORD_LANGUAGES = frozenset({"tclsh", "wish", "jimsh"})
+
+
+def code_paths(code: str, bare: bool = False) -> list[str]:
     """The words of inline code that can name a file relative to the folder it runs in: each
     string literal that can be a file's name (perl's open modes `<`, `>>`, `+<` taken off,
-    a word list's and a command's words each), and each `./` or `../` word outside them.
+    a word list's and a command's words each), and each `./` or `../` word outside them; with
+    `bare` (BARE_WORD_LANGUAGES), every word of the code too.
     The caller judges each as a path relative to the command's working folder."""
     import re   # local: only for inline code
 
@@ -2334,6 +2375,9 @@ def code_paths(code: str) -> list[str]:
             run = body if kind == "s" else ""
     for m in re.finditer(_REL_WORD, code[:MAX_CODE]):
         add(m.group(0))
+    if bare:
+        for w in re.split(r"[\s;\[\]{}\"]+", code[:MAX_CODE]):
+            add(w)
     return out[:256]
 
 
@@ -2411,7 +2455,8 @@ PROGRAM_FILES: dict[str, tuple[tuple[str, ...], frozenset[str], bool, str]] = {
     "lua": ((), frozenset({"-l"}), True, "code"),
     "Rscript": ((), frozenset(), True, "code"),
     "julia": ((), frozenset({"-L", "--load", "-J", "--project", "-t", "--threads"}), True, "code"),
-    "tclsh": ((), frozenset(), True, "code"),
+    "tclsh": ((), frozenset(), True, "code"), "wish": ((), frozenset(), True, "code"),
+    "jimsh": ((), frozenset({"-e"}), True, "code"),
 }
 #: programs whose program file comes after a subcommand (`deno run F`, `bun run F`): the
 #: subcommands that take one; any other subcommand (`deno fmt`, `bun install`) runs no file of

@@ -316,8 +316,10 @@ def _continued_delimiter(n, body: str) -> bool:
 
 
 def program_name(value: str) -> str:
-    """`/bin/rm`, `./x/rm`, `\\rm` -> rm (backslashes are gone by the time a Word has a value)."""
-    return posixpath.basename(value.rstrip("/")) if "/" in value else value
+    """`/bin/rm`, `./x/rm`, `\\rm` -> rm (backslashes are gone by the time a Word has a value);
+    `python3.11`, `tclsh8.6` -> python3, tclsh (programs.unversioned)."""
+    base = posixpath.basename(value.rstrip("/")) if "/" in value else value
+    return P.unversioned(base) if base[-1:].isdigit() else base
 
 
 def _split_short(name: str, spec: str, words: list[Word]) -> list[Word]:

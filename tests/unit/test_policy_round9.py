@@ -1,0 +1,74 @@
+"""Classes found in session 14 (probing before and beside red team round 9), each stopped by
+its effect: an interpreter run by a versioned name (`python3.11`, `tclsh8.6`, `perl5.36.0`) is
+that interpreter; Tcl's bare words are strings, so `cd ../..; open .ssh/id_rsa` names the key;
+a `~` folder inline code changes into is a base for its names."""
+from __future__ import annotations
+
+import pytest
+
+from agentdeck.core.policy import programs as P
+from agentdeck.core.policy.fs import MemoryFS
+from agentdeck.core.policy.rules import Context, evaluate_doc
+from agentdeck.core.policy.shellparse import program_name
+from agentdeck.core.policy.vocabulary import tool_calls
+
+HOME = "/home/me"
+DOC = {"unresolved": "ask",
+       "rules": [{"id": "rm", "tool": "shell", "command": "rm", "args": ["-r|-R", "-f|--force"],
+                  "decision": "deny", "reason": "no rm -rf"}],
+       "paths": [{"id": "keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
+                  "access": ["read", "write"], "decision": "deny", "reason": "keys"}]}
+FS = MemoryFS({f"{HOME}/.ssh/id_rsa": "k", f"{HOME}/.ssh/id_rsa.pub": "p",
+               f"{HOME}/proj/sub/a.py": "a"})
+KEY = f"{HOME}/.ssh/id_rsa"
+
+
+def _decide(command: str, cwd: str = f"{HOME}/proj/sub"):
+    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
+    return evaluate_doc(DOC, calls, Context(HOME, cwd, {"HOME": HOME}, FS))
+
+
+def _versioned(name: str) -> str:
+    return f"{name}.11" if name[-1].isdigit() else f"{name}5.36.0"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in P.INTERPRETERS if "." not in n))
+def test_a_versioned_name_of_an_interpreter_is_the_interpreter(name):
+    assert program_name(_versioned(name)) == name
+    assert program_name("/usr/bin/" + _versioned(name)) == name
+
+
+@pytest.mark.parametrize("command", [
+    f"echo 'print(open(\"{KEY}\").read())' | python3.11",
+    f"python3.11 -c 'print(open(\"{KEY}\").read())'",
+    f"echo 'puts [read [open {KEY}]]' | tclsh8.6",
+    f"perl5.36.0 -e 'open F, \"{KEY}\"; print <F>'",
+])
+def test_a_versioned_interpreter_s_code_is_judged(command):
+    assert _decide(command).decision == "deny", command
+
+
+def test_names_that_end_in_a_digit_stay_themselves():
+    for name in ("python3", "sqlite3", "base64", "lz4", "bzip2", "x86_64", "mkfs.ext4"):
+        assert program_name(name) == name
+
+
+@pytest.mark.parametrize("command", [
+    "echo 'cd ../..; puts [read [open .ssh/id_rsa]]' | tclsh",
+    "echo 'cd \"../..\"; puts [read [open .ssh/id_rsa]]' | tclsh",
+    "tclsh <<< 'cd ../../.ssh; puts [read [open id_rsa]]'",
+    "echo 'cd ~/.ssh; puts [read [open id_rsa]]' | tclsh",
+    "echo 'cd ../..; file delete .ssh/id_rsa' | wish",
+])
+def test_tcl_s_bare_words_are_names(command):
+    v = _decide(command)
+    assert v.decision == "deny" and "id_rsa" in v.reason, (command, v.reason)
+
+
+@pytest.mark.parametrize("command", [
+    "echo 'puts [pwd]; cd ..; puts [glob *]' | tclsh",
+    "echo 'puts [read [open a.py]]' | tclsh",
+    "echo 'cd ../..; puts [read [open .ssh/id_rsa.pub]]' | tclsh",
+])
+def test_tcl_s_neighbours_run(command):
+    assert _decide(command).decision == "allow", command
