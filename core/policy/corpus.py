@@ -1251,6 +1251,10 @@ _ROUND9 = [
     ("rm -r --interactive=nev /tmp/v", "deny"),
     ("python3.11 -c 'print(1)'", "allow"), ("echo 'puts [pwd]' | tclsh8.6", "allow"),
     ("sudo --chdir=/tmp ls", "allow"), ("rm -r --interactive=once /tmp/v", "allow"),
+    # a program that starts the user's shell when given no command runs what it is fed
+    ("echo 'cat ../../.ssh/id_rsa' | unshare -r", "deny"), ("fakeroot <<< 'rm -rf /tmp/v'", "deny"),
+    ("printf 'cat ~/.ssh/id_rsa' | setarch x86_64", "deny"),
+    ("echo 'cat .ssh/id_rsa' | ssh localhost", "deny"), ("echo ls | linux64", "allow"),
 ]
 _EFFECT_WRITERS = [
     ("gunzip -f ~/.claude/settings.json.gz", "deny"), ("xz -d ~/.claude/settings.json.xz", "deny"),

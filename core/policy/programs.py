@@ -616,6 +616,65 @@ def ssh_tokens(command: str) -> str:
     return re.sub(r"%(.)", lambda m: "%" if m.group(1) == "%" else "TOKEN", command)
 
 
+#: programs that start the user's shell when given no command to run; that shell then runs
+#: what the line feeds it (`echo CMDS | unshare -r`, `| su`, `| script -q /dev/null`, `|
+#: setarch x86_64`), as `| sh` does, and in a session takes what is typed later. Observed
+#: here for unshare and setarch/linux64 (util-linux 2.38), script, fakeroot 1.31, su and
+#: newgrp (as root), chroot (coreutils 9.1); nsenter, sudo -s/-i, doas -s, firejail, pkexec,
+#: runuser, sg and fakechroot say so in their manuals. The value: the options that give it a
+#: command as text, and how many operands it takes before a command (-1: none is a command,
+#: at most one operand, a user or a group, and no command option makes it a shell)
+BARE_SHELLS: dict[str, tuple[tuple[str, ...], int]] = {
+    "unshare": ((), 0), "nsenter": ((), 0), "chroot": ((), 1), "fakeroot": ((), 0),
+    "fakechroot": ((), 0), "firejail": ((), 0), "pkexec": ((), 0), "setarch": ((), 1),
+    "linux32": ((), 0), "linux64": ((), 0), "i386": ((), 0), "x86_64": ((), 0),
+    "uname26": ((), 0), "sudo": ((), 0), "doas": ((), 0),
+    "su": (("-c", "--command", "--session-command"), -1),
+    "runuser": (("-c", "--command", "--session-command", "-u", "--user"), -1),
+    "sg": (("-c",), -1), "newgrp": ((), -1),
+    "script": (("-c", "--command"), -1),
+}
+#: options of those that take the next word as their value (not a command or an operand)
+_BARE_VALUED = frozenset({"-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w",
+                          "--whitelist-environment", "-E", "--echo", "-I", "--log-in", "-O",
+                          "--log-out", "-T", "--log-timing", "-B", "--log-io", "-m",
+                          "--logging-format", "-t", "--timing"})
+
+
+def bare_shell(name: str, vals: list) -> bool:
+    """Whether `name` run with `vals` (its words after its name) starts the user's shell,
+    given no command to run (BARE_SHELLS): sudo and doas only with -s or -i."""
+    spec = BARE_SHELLS.get(name)
+    if spec is None:
+        return False
+    command_opts, before = spec
+    known = [v for v in vals if v is not None]
+    if len(known) < len(vals):
+        return False                     # a word not static: unresolved elsewhere
+    if name in ("sudo", "doas") and not any(
+            v in ("--shell", "--login") or v[:1] == "-" and v[1:2] != "-" and ("s" in v or "i" in v)
+            for v in known):
+        return False
+    for v in known:
+        if v in command_opts or any(v.startswith(o + "=") for o in command_opts
+                                    if o.startswith("--")) or v[:1] == "-" and v[1:2] != "-" \
+                and any(len(o) == 2 and o[1] in v[1:] for o in command_opts):
+            return False                 # `su -c CMD`, `script -qc CMD`: it runs CMD
+    if name in WRAPPERS and before >= 0:
+        return unwrap(name, known) == len(known)     # (its positionals counted: chroot DIR)
+    operands, skip = [], False
+    for v in known:
+        if skip:
+            skip = False
+        elif v in _BARE_VALUED:
+            skip = True
+        elif v == "-" or v.startswith("-") and len(v) > 1:
+            continue
+        else:
+            operands.append(v)
+    return len(operands) <= max(before, 0) + (1 if before == -1 else 0)
+
+
 def ssh_command(vals: list[str | None]) -> list[str] | None:
     """The words of the command ssh runs on its host (after its options and the host), which the
     remote shell reads as one line joined with blanks, in the home: [] when it runs none, None
@@ -1982,6 +2041,8 @@ def takes_commands(name: str, vals: list, stdin: str | None = None) -> bool:
         return any(v in ("-s", "-i", "--shell", "--login") for v in known)
     if stdin is not None:            # fed from a pipe or a heredoc: what it runs is that
         return False
+    if bare_shell(name, vals):       # `unshare -r`, `setarch x86_64`: the user's shell
+        return True
     if (name in PROGRAM_FILES or name in INTERPRETERS or name in SHELLS) and any(
             v in ("-f", "--file", "-s", "-S", "--init-file") and i + 1 < len(vals)
            and vals[i + 1] in _STDIN_FILES for i, v in enumerate(vals)) or any(

@@ -1730,6 +1730,15 @@ class Resolver:
                 sctx = ctx.child(depth=ctx.depth + 1, via=ctx.via + (name,), stdin=None)
                 sctx.prev, sctx.cwd = sctx.cwd, self.path("~", ctx.cwd)
                 self.line(" ".join(remote), sctx)
+            elif any(v is not None and not v.startswith("-") for v in vals):
+                # no command: the remote shell runs what the line feeds ssh, in the home
+                sctx = ctx.child(via=ctx.via + (name,))
+                sctx.prev, sctx.cwd = sctx.cwd, self.path("~", ctx.cwd)
+                self.shell(name, [Word.lit(name)], here, sctx, reds, may_write_before)
+        if P.bare_shell(name, vals):
+            # `echo CMDS | unshare -r`, `| su`, `| script -q /dev/null`: given no command, it
+            # starts the user's shell, which runs what the line feeds it, as `| sh` does
+            self.shell(name, [Word.lit(name)], here, ctx, reds, may_write_before)
         if name in P.SHELL_JOIN and not (name == "watch" and any(
                 v in ("-x", "--exec") for v in vals)):
             joined = P.joined_command(name, vals)

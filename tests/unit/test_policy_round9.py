@@ -72,3 +72,40 @@ def test_tcl_s_bare_words_are_names(command):
 ])
 def test_tcl_s_neighbours_run(command):
     assert _decide(command).decision == "allow", command
+
+
+#: how each program in programs.BARE_SHELLS is run with no command (a program added to the
+#: table needs its words here)
+BARE = {"unshare": "unshare -r", "nsenter": "nsenter -t 1 -m", "chroot": "chroot /",
+        "fakeroot": "fakeroot", "fakechroot": "fakechroot", "firejail": "firejail",
+        "pkexec": "pkexec", "setarch": "setarch x86_64", "linux32": "linux32",
+        "linux64": "linux64", "i386": "i386", "x86_64": "x86_64", "uname26": "uname26",
+        "sudo": "sudo -s", "doas": "doas -s", "su": "su -", "runuser": "runuser root",
+        "sg": "sg root", "newgrp": "newgrp", "script": "script -q /dev/null"}
+
+
+@pytest.mark.parametrize("name", sorted(P.BARE_SHELLS))
+def test_a_program_that_starts_a_shell_runs_what_it_is_fed(name):
+    """`echo CMDS | unshare -r` (observed: the shell it starts runs CMDS) is `echo CMDS | sh`."""
+    assert name in BARE, f"{name} is in programs.BARE_SHELLS: say here how it runs bare"
+    for feed in (f"echo 'cat {KEY}' | {{}}", f"{{}} <<< 'cat {KEY}'",
+                 f"{{}} <<EOF\ncat {KEY}\nEOF"):
+        command = feed.format(BARE[name])
+        v = _decide(command)
+        assert v.decision == "deny" and "id_rsa" in v.reason, (command, v.reason)
+    assert _decide(f"echo 'rm -rf /tmp/v' | {BARE[name]}").decision == "deny"
+    # (a session tool's switched-user shell is asked whatever it is fed: programs.INTERACTIVE)
+    harmless = "ask" if name in P.INTERACTIVE or name in ("sudo", "doas") else "allow"
+    assert _decide(f"echo 'ls' | {BARE[name]}").decision == harmless
+
+
+def test_ssh_with_no_command_runs_what_it_is_fed_in_the_home():
+    assert _decide("echo 'cat .ssh/id_rsa' | ssh localhost").decision == "deny"
+    assert _decide("echo 'ls' | ssh localhost").decision == "allow"
+
+
+@pytest.mark.parametrize("command", ["unshare -r ls", "su -c ls", "script -qc ls /dev/null",
+                                     "sudo ls", "setarch x86_64 ls", "sg root -c ls"])
+def test_given_a_command_it_is_not_a_shell(command):
+    name, vals = command.split()[0], command.split()[1:]
+    assert not P.bare_shell(name, vals), command
