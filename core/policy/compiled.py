@@ -203,6 +203,13 @@ SHELL_STARTUP = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logou
                  "~/.vimrc", "~/.vim/**", "~/.exrc", "~/.config/nvim/**", "~/.gdbinit",
                  "~/.config/gdb/**",
                  "~/.config/systemd/user/**",
+                 # files a program sources or runs as code at its start (red team round 9: a
+                 # line written there ran through a later `mvn -v`, `sensible-editor x`, `less
+                 # f`, `python3 -m pdb f` or `kubectl get pods`): Maven's mavenrc (shell),
+                 # sensible-editor's choice (shell), less's key file (its #env LESSOPEN runs),
+                 # pdb's start-up commands (Python), kubectl's config (its exec plugins)
+                 "~/.mavenrc", "~/.selected_editor", "~/.lesskey", "~/.config/lesskey",
+                 "~/.pdbrc", "**/.pdbrc", "~/.kube/config",
                  # the home's own folders on PATH: a program written there (`~/.local/bin/git`)
                  # runs in place of the one a later call, or the CLI itself, names (red team
                  # round 4)
@@ -213,9 +220,26 @@ SHELL_STARTUP = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logou
 #: shell start-up files. (The shells, `env`, the loader and the C library themselves are not
 #: here: they are named as arguments everywhere, `docker exec -it c /bin/bash`, and a program
 #: whose role is not known counts as writing what it is given; docs/policy.md says so.)
+#: prefixes an interpreter shares with the rest of the system: only its own files there are
+#: the handler's code (_base_stdlib)
+SYSTEM_PREFIXES = frozenset({"/", "/usr", "/usr/local"})
+
 SYSTEM_RUNTIME = ("/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/ld.so.conf.d/**",
                   "/etc/ld.so.cache", "/etc/profile", "/etc/profile.d/**", "/etc/bash.bashrc",
-                  "/etc/bashrc", "/etc/environment", "/etc/zsh/**")
+                  "/etc/bashrc", "/etc/environment", "/etc/zsh/**",
+                  # and the system-wide start-up files of programs a later call runs (red team
+                  # round 9, as root): Debian's Python sitecustomize and the system
+                  # site-packages' .pth files (an `import` line runs in every python), gdb's
+                  # system init and auto-load scripts, wget's, tmux's, git's, npm's, Maven's,
+                  # vim's, less's and readline's system files, man's configuration (its
+                  # programs), and bash's command-not-found handler
+                  "/etc/python3*/**", "/usr/lib/python3/dist-packages/*.pth",
+                  "/usr/local/lib/python3*/dist-packages/*.pth", "/etc/gdb/**",
+                  "/usr/share/gdb/auto-load/**", "/etc/wgetrc", "/etc/tmux.conf",
+                  "/etc/gitconfig", "/etc/npmrc", "/usr/etc/npmrc", "/usr/local/etc/npmrc",
+                  "/etc/mavenrc", "/usr/local/etc/mavenrc", "/etc/vim/**", "/etc/sysless",
+                  "/etc/lesskey", "/etc/inputrc", "/etc/manpath.config",
+                  "/usr/lib/command-not-found")
 
 
 def self_protection(host, target: str, root=None) -> list[str]:
@@ -287,12 +311,24 @@ def _base_stdlib(host, cfg: Path) -> list[str]:
         return []
     prefix = os.path.dirname(home.rstrip('/'))
     lib = f"{prefix}/lib/python{major_minor}"
-    # and what the interpreter loads before any of it: the zipped standard library first on
-    # sys.path even under -I (absent, so a file made there is imported: a sitecustomize.py in
-    # it ran), the interpreter binary the venv's python links to, and its shared library
+    bin_dir = home.rstrip('/')
+    if prefix not in SYSTEM_PREFIXES:
+        # an installation of its own (pyenv, uv, /opt/python): all of it is the handler's code.
+        # Red team round 9 switched the guard off through what the narrower list below left
+        # out there: a libpython in the loader's earlier folders of the interpreter's RUNPATH
+        # (lib/glibc-hwcaps/x86-64-v2/, lib/tls/, lib/x86_64/), a libc.so.6 in lib/ itself,
+        # and bin/pybuilddir.txt, which makes Python take its standard library from bin/Lib
+        return [prefix + "/**", prefix]
+    # the system's: the standard library, and what the interpreter reads before any of it:
+    # the zipped standard library first on sys.path even under -I (absent, so a file made
+    # there is imported: a sitecustomize.py in it ran), the interpreter binary the venv's
+    # python links to, its shared library, and the landmarks Python's start-up (getpath)
+    # looks for beside it: a pyvenv.cfg, a build tree's pybuilddir.txt, Lib/ and Modules/
     return [lib + "/**", lib, f"{prefix}/lib/python{major_minor.replace('.', '')}.zip",
-            f"{home.rstrip('/')}/python{major_minor}", f"{home.rstrip('/')}/python3",
-            f"{prefix}/lib/libpython{major_minor}*"]
+            f"{bin_dir}/python{major_minor}", f"{bin_dir}/python3",
+            f"{prefix}/lib/libpython{major_minor}*", f"{bin_dir}/pybuilddir.txt",
+            f"{bin_dir}/pyvenv.cfg", f"{prefix}/pyvenv.cfg", f"{bin_dir}/Lib/**",
+            f"{bin_dir}/Modules/**"]
 
 
 def _guarded(host, g) -> list[str]:

@@ -1754,23 +1754,41 @@ def table_long_options(name: str) -> frozenset[str]:
 
 
 _VERSION = re.compile(r"[.-]?\d+$")
+#: a build's name for itself beside the program's: a machine triplet (`perl5.36-x86_64-linux-gnu`,
+#: `x86_64-linux-gnu-gcc-12`) or a Debian flavour (`vim.basic`, `vim.tiny`, `vim.nox`)
+_BUILD = re.compile(r"^[a-z0-9_]+-(?:[a-z0-9_]+-)?linux-gnu[a-z]*-|-[a-z0-9_]+-(?:[a-z0-9_]+-)?"
+                    r"linux-gnu[a-z]*$|\.(?:basic|tiny|nox|gtk\d?|athena|motif|nogui)$")
+#: other names of a program that are not a version of it
+ALIASES = {"vimdiff": "vim", "rvim": "vim", "gvim": "vim", "gview": "view", "rview": "view",
+           "pdb3": "python3", "pydoc3": "python3", "pdb": "python3",
+           "pydoc": "python3"}
+
+
+def known_program(name: str) -> bool:
+    """Whether any table in this module names program `name`."""
+    if not _TABLE_LONG:
+        _index()
+    return name in _KNOWN
 
 
 def unversioned(name: str) -> str:
-    """`name` without a version the tables do not name it with: `python3.11` is python3,
-    `perl5.36.0` perl, `tclsh8.6` tclsh, `gcc-12` gcc (a name no table knows, with its version
-    taken off, that one does); any other name as it is."""
-    if not name[-1:].isdigit():
-        return name
-    if not _TABLE_LONG:
-        _index()
-    if name in _KNOWN:
+    """`name` as the tables name it: without a version they do not name it with (`python3.11`
+    is python3, `perl5.36.0` perl, `tclsh8.6` tclsh, `gcc-12` gcc), a build's triplet or
+    flavour (`perl5.36-x86_64-linux-gnu`, `vim.basic`) or under its other name (ALIASES:
+    `vimdiff` is vim); any other name as it is."""
+    if name in ALIASES:
+        return ALIASES[name]
+    if not (name[-1:].isdigit() or "." in name or "linux-gnu" in name) or known_program(name):
         return name
     short = name
-    while _VERSION.search(short):
-        short = _VERSION.sub("", short)
-        if short in _KNOWN:
-            return short
+    for _ in range(6):
+        cut = _BUILD.sub("", short)
+        cut = _VERSION.sub("", cut) if cut == short else cut
+        if cut == short:
+            break
+        short = cut
+        if short in ALIASES or short in _KNOWN:
+            return ALIASES.get(short, short)
     return name
 
 

@@ -319,7 +319,7 @@ def program_name(value: str) -> str:
     """`/bin/rm`, `./x/rm`, `\\rm` -> rm (backslashes are gone by the time a Word has a value);
     `python3.11`, `tclsh8.6` -> python3, tclsh (programs.unversioned)."""
     base = posixpath.basename(value.rstrip("/")) if "/" in value else value
-    return P.unversioned(base) if base[-1:].isdigit() else base
+    return P.unversioned(base)
 
 
 def _split_short(name: str, spec: str, words: list[Word]) -> list[Word]:
@@ -612,6 +612,22 @@ class Resolver:
             self.unresolved(f"shell syntax agentdeck does not evaluate ({t})")
             for c in n.named_children:
                 self.stmt(c, ctx)
+
+    def _installed_as(self, value: str, ctx: _Ctx) -> str:
+        """The name a table knows of the program `value` runs, found through the links to it
+        (a bare name on PATH, or a path): `editor` and `vi` are links to vim.basic through
+        /etc/alternatives; "" when it is none of theirs."""
+        if "/" in value:
+            where = [self.path(value, ctx.cwd)]
+        else:
+            path = (self.env or {}).get("PATH") or "/usr/local/bin:/usr/bin:/bin"
+            where = [posixpath.join(d, value) for d in path.split(":")[:32]
+                     if d.startswith("/")]
+        for p in where:
+            if self.fs.exists(p):
+                real = program_name(self.fs.realpath(p))
+                return real if P.known_program(real) else ""
+        return ""
 
     def _run_folder(self, name: str, vals: list, rest: int | None, ctx: _Ctx) -> _Ctx:
         """`ctx` moved to the folder programs.RUN_FOLDER's options name for `name` (a new
@@ -1504,6 +1520,11 @@ class Resolver:
             if m in ("w", "rw") and w.value is not None:
                 self._wrote(self.path(w.value, ctx.cwd))
         name = program_name(head.value)
+        if not P.known_program(name):
+            real = self._installed_as(head.value, ctx)
+            if real:                 # `editor`: /etc/alternatives/editor -> /usr/bin/vim.basic
+                name, head = real, Word.lit(real)
+                argv = [head] + argv[1:]
         spec = P.short_options(name)
         if spec is not None:                 # `sed -nfs.sed`: `-n -f s.sed`, as getopt reads it
             argv = [head] + _split_short(name, spec, argv[1:])
@@ -2061,6 +2082,11 @@ class Resolver:
             if cfg in seen:
                 continue
             seen.add(cfg)
+            if cfg in self.written:
+                # (`printf '[core]\n\tfsmonitor = CMD' > ~/.config/git/config; git status`: what
+                # it holds then is not what is on disk now; red team round 9)
+                self.unresolved(f"{what} ({cfg}), written earlier in this command")
+                continue
             text = self._read_small(cfg, what)
             if text:
                 yield cfg, text

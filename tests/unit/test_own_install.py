@@ -4,12 +4,13 @@ rule agentdeck-self, and a package manager's uninstall is judged by what it remo
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
 from agentdeck.core import hookhandler
 from agentdeck.core.policy import programs
-from agentdeck.core.policy.compiled import compile_policy, self_protection
+from agentdeck.core.policy.compiled import SYSTEM_RUNTIME, compile_policy, self_protection
 from agentdeck.core.targets import registry
 
 NAMES = [s.name for s in registry.TARGETS]
@@ -80,7 +81,7 @@ def test_the_venvs_base_standard_library_is_protected(venv_outside_home, cfg, li
     sitecustomize.py dropped there would run inside the handler (`-I` does not stop it)."""
     host, venv = venv_outside_home
     (venv / "pyvenv.cfg").write_text(cfg)
-    assert f"{lib}/**" in self_protection(host, NAMES[0])
+    assert {f"{lib}/**", "/opt/py/3.12.4/**"} & set(self_protection(host, NAMES[0]))
     assert _decide(host, venv, f"echo 'import os' > {lib}/sitecustomize.py") == (
         "deny", "agentdeck-self")
     assert _decide(host, venv, f"cat {lib}/os.py")[0] == "allow"
@@ -103,5 +104,31 @@ def test_what_the_base_interpreter_loads_first_is_protected(venv_outside_home, t
 
 def test_a_pyvenv_cfg_without_a_version_adds_nothing(venv_outside_home):
     host, venv = venv_outside_home
+    # the base's, not the user site nor the system's start-up files (compiled.SYSTEM_RUNTIME)
     assert not [p for p in self_protection(host, NAMES[0])
-                if "/lib/python" in p and not p.startswith("~/")]     # the base's, not the user site
+                if "/lib/python" in p and not p.startswith("~/") and p not in SYSTEM_RUNTIME]
+
+
+@pytest.mark.parametrize("target", [
+    # the loader looks for libpython (and libc) in the RUNPATH folder's hwcaps, tls and
+    # platform folders first, and in that folder before the system's (red team round 9)
+    "/opt/py/3.12.4/lib/glibc-hwcaps/x86-64-v2/libpython3.12.so.1.0",
+    "/opt/py/3.12.4/lib/tls/libpython3.12.so.1.0", "/opt/py/3.12.4/lib/x86_64/libpython3.12.so.1.0",
+    "/opt/py/3.12.4/lib/libc.so.6",
+    # Python's start-up takes a build tree's standard library from bin/Lib
+    "/opt/py/3.12.4/bin/pybuilddir.txt", "/opt/py/3.12.4/bin/Lib/encodings/__init__.py"])
+def test_an_interpreter_installed_on_its_own_is_protected_whole(venv_outside_home, target):
+    host, venv = venv_outside_home
+    (venv / "pyvenv.cfg").write_text("home = /opt/py/3.12.4/bin\nversion = 3.12.4\n")
+    assert _decide(host, venv, f"cp /tmp/x {target}") == ("deny", "agentdeck-self")
+    assert _decide(host, venv, f"mkdir -p {os.path.dirname(target)} && echo x > {target}") == (
+        "deny", "agentdeck-self")
+
+
+@pytest.mark.parametrize("target", ["/usr/bin/pybuilddir.txt", "/usr/bin/Lib/encodings/x.py",
+                                    "/usr/bin/pyvenv.cfg", "/usr/pyvenv.cfg"])
+def test_the_system_interpreter_s_start_up_landmarks_are_protected(venv_outside_home, target):
+    host, venv = venv_outside_home
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\nversion = 3.11.2\n")
+    assert _decide(host, venv, f"cp /tmp/x {target}") == ("deny", "agentdeck-self")
+    assert _decide(host, venv, "cp /tmp/x /usr/local/bin/tool")[0] == "allow"

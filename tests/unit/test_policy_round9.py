@@ -109,3 +109,25 @@ def test_ssh_with_no_command_runs_what_it_is_fed_in_the_home():
 def test_given_a_command_it_is_not_a_shell(command):
     name, vals = command.split()[0], command.split()[1:]
     assert not P.bare_shell(name, vals), command
+
+
+@pytest.mark.parametrize("alias,name", [
+    ("perl5.36-x86_64-linux-gnu", "perl"), ("x86_64-linux-gnu-gcc-12", "gcc"),
+    ("vim.basic", "vim"), ("vim.tiny", "vim"), ("vimdiff", "vim"), ("pdb3.11", "python3"),
+    *sorted(P.ALIASES.items())])
+def test_a_build_s_or_another_name_of_a_program_is_the_program(alias, name):
+    assert program_name(alias) == name
+
+
+def test_a_name_linked_to_a_known_program_is_that_program():
+    """`editor` -> /etc/alternatives/editor -> /usr/bin/vim.basic (red team round 9: `editor -es
+    -c '!rm -rf DIR'` ran)."""
+    fs = MemoryFS({"/usr/bin/vim.basic": "ELF", "/etc/alternatives/editor": "->/usr/bin/vim.basic",
+                   "/usr/bin/editor": "->/etc/alternatives/editor"})
+    calls = tool_calls({"tool_name": "Bash", "tool_input": {
+        "command": "editor -es -c '!rm -rf /tmp/v' -c q"}})
+    v = evaluate_doc(DOC, calls, Context(HOME, HOME, {"HOME": HOME, "PATH": "/usr/bin:/bin"}, fs))
+    assert v.decision == "deny", v.reason
+    calls = tool_calls({"tool_name": "Bash", "tool_input": {
+        "command": "/usr/bin/editor -es -c '!rm -rf /tmp/v' -c q"}})
+    assert evaluate_doc(DOC, calls, Context(HOME, HOME, {"HOME": HOME}, fs)).decision == "deny"
