@@ -1523,12 +1523,12 @@ class Resolver:
         if not P.known_program(name):
             real = self._installed_as(head.value, ctx)
             if real:                 # `editor`: /etc/alternatives/editor -> /usr/bin/vim.basic
-                name, head = real, Word.lit(real)
-                argv = [head] + argv[1:]
+                name = real
+                argv = [Word.lit(real)] + argv[1:]
         spec = P.short_options(name)
         if spec is not None:                 # `sed -nfs.sed`: `-n -f s.sed`, as getopt reads it
-            argv = [head] + _split_short(name, spec, argv[1:])
-        argv = [head] + self._long_spelled(name, argv[1:], spec)   # `--outp=F`: `--output=F`
+            argv = [argv[0]] + _split_short(name, spec, argv[1:])
+        argv = [argv[0]] + self._long_spelled(name, argv[1:], spec)   # `--outp=F`: `--output=F`
         if name not in P.WRAPPERS and name not in P.CHDIR_OPTION:
             # `tmux new -c DIR CMD`: CMD's relative names are DIR's (a wrapper's folder is its
             # command's, below; make's is read with its makefile, and its operands' in paths)
