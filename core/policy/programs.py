@@ -1678,6 +1678,25 @@ COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
     "sftp": ("-b",),
     # the editor a config command opens, run through a shell (`pip config --editor CMD edit`)
     "pip": ("--editor",), "pip3": ("--editor",), "npm": ("--editor",),
+    # red team round 9: a setting, a configuration file or a wrapper that runs commands or
+    # loads code: apt's hooks (`-o APT::Update::Pre-Invoke::=CMD`) and its config file,
+    # dpkg's hooks, a compiler driver's wrapper, tool prefix (-B: it runs cc1/as/ld from
+    # there), plugins and specs file, tmux's and man's config files (run-shell, DEFINE),
+    # less's key files (#env LESSOPEN), gdb's early-init commands, mawk's -W exec FILE,
+    # node's env file (NODE_OPTIONS=--require), perl's module folder (-I DIR with -M or use),
+    # pygmentize's custom lexer or formatter file
+    **{n: ("-o", "--option", "-c", "--config-file") for n in ("apt-get", "apt", "apt-cache",
+                                                              "aptitude")},
+    "dpkg": ("--pre-invoke", "--post-invoke", "--status-logger"),
+    **{n: ("-wrapper", "-B", "-fplugin", "-specs", "--specs", "-fplugin-arg")
+       for n in ("gcc", "g++", "cc", "c++", "cpp", "clang", "clang++", "gfortran")},
+    "tmux": ("-f",), "man": ("-C", "--config-file"),
+    "less": ("-k", "--lesskey-file", "--lesskey-src", "--lesskey-content"),
+    "gdb": ("-eiex", "--eiex", "-early-init-eval-command", "--early-init-eval-command",
+            "-eix", "--eix", "-early-init-command", "--early-init-command"),
+    "mawk": ("-W",), "node": ("--env-file", "--env-file-if-exists"),
+    "nodejs": ("--env-file", "--env-file-if-exists"), "perl": ("-I",),
+    "pygmentize": ("-x",),
 }
 
 
@@ -2921,6 +2940,7 @@ LINE, ARGV, CODE = "line", "argv", "code"
 #: `skip` of them: CARRIER_SKIP), "<": its stdin
 OPTION_CARRIERS: dict[str, dict[str, str]] = {
     "sqlite3": {"-cmd": "sqlite", "": "sqlite", "<": "sqlite", "-init": CODE},
+    "run-parts": {"": CODE},
     "gdb": {"-ex": "gdb", "--ex": "gdb", "-eval-command": "gdb", "--eval-command": "gdb",
             "-iex": "gdb", "--iex": "gdb", "-init-eval-command": "gdb",
             "--init-eval-command": "gdb", "-x": CODE, "--x": CODE, "-command": CODE,
@@ -3285,6 +3305,8 @@ COMMAND_VARS = frozenset({
     "PROMPT_COMMAND", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
     "CCACHE_PREFIX", "HGEDITOR", "SVN_EDITOR", "TERMINAL",
     "CARGO_TARGET_RUNNER", "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER",
+    # the interpreter the gcloud launcher runs (red team round 9: CLOUDSDK_PYTHON=sh)
+    "CLOUDSDK_PYTHON",
     # the shell `flock -c`, `script -c`, tmux, screen, vi's `:!` and others run commands with
     "SHELL",
 })
@@ -3322,6 +3344,12 @@ CODE_VARS = frozenset({
     # the repository or the programs a tool runs
     "GIT_DIR", "GIT_COMMON_DIR", "GIT_EXEC_PATH", "RUSTC", "RUSTDOC",
     "BUNFIG", "DENO_CONFIG", "GDBINIT",
+    # red team round 9: the launcher's arguments to its interpreter, wget's system file, less's
+    # key files (#env LESSOPEN), a compiler driver's program folders, Maven's and Gradle's
+    # Java (JAVA_HOME/bin/java runs), Tcl's start-up library (init.tcl)
+    "CLOUDSDK_PYTHON_ARGS", "SYSTEM_WGETRC", "LESSKEYIN", "LESSKEY", "LESSKEYIN_SYSTEM",
+    "LESSKEY_SYSTEM", "LESSKEY_CONTENT", "GCC_EXEC_PREFIX", "COMPILER_PATH", "JAVA_HOME",
+    "TCL_LIBRARY", "TK_LIBRARY",
 })
 #: make's variables whose value its built-in rules and recipes run as a command (`$(CC) x.c`):
 #: one given to make (its environment, `make CC=...`) is resolved as a line; any other variable
@@ -3427,6 +3455,10 @@ RUNS_FROM_FILES: dict[str, tuple[str, ...]] = {
     "gdb": (".gdbinit", "~/.gdbinit", "~/.config/gdb/"),
     "deno": ("deno.json", "deno.jsonc", "package.json"),
     "bunx": ("package.json", "node_modules/", "bunfig.toml"),
+    # CMake's test and package drivers, and a Debian package build's rules (red team round 9)
+    "ctest": ("CTestTestfile.cmake", "CTestConfig.cmake", "DartConfiguration.tcl"),
+    "cpack": ("CPackConfig.cmake", "CPackSourceConfig.cmake"),
+    **{n: ("debian/",) for n in ("dpkg-buildpackage", "debuild", "pdebuild")},
 }
 RUNS_FROM_FILES["bun"] = RUNS_FROM_FILES["bun"] + ("bunfig.toml",)
 #: git config keys whose value git runs (or that load one that does)

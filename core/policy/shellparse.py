@@ -2634,6 +2634,10 @@ class Resolver:
                 i, from_stdin = i + 1, True
                 break
             if v in ("--rcfile", "--init-file"):
+                # the start-up file an interactive shell sources first (red team round 9:
+                # `bash --rcfile F -i -c true`): its text is judged as the shell's own
+                if i + 1 < len(vals):
+                    self.script(argv[2 + i], ctx, f"{name} {v}", (), may_write)
                 i += 2
                 continue
             if v.startswith("--"):
