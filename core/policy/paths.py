@@ -124,6 +124,12 @@ _PROCESS_PATH = re.compile(r"^/(?:proc/(?:self|thread-self|\d+)(?:/task/(?:\d+|s
                            r"/(?:cwd|root|fdinfo|map_files|task|exe|fd/(?:[3-9]|\d\d+))"
                            r"|dev/fd/(?:[3-9]|\d\d+)|proc/[^/]+/.*/\.\.)(?:/|$)")
 
+#: a disk itself, as a device: reading or writing it reaches every file on it past every path
+#: rule (red team round 9: `debugfs -R 'cat <inode>' /dev/vda`), so a command given one is
+#: unresolved
+_DISK_DEVICE = re.compile(r"^/dev/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|dm-\d|md\d|loop\d"
+                          r"|mapper/|disk/|root$|block/|sr\d|ubd|vd[a-z])")
+
 
 class _Rule:
     __slots__ = ("data", "pats", "excepts", "prefixes", "access", "deep", "walk_pats")
@@ -389,6 +395,9 @@ class PathRules:
         if self._process_path(path):
             self.unknown.append(f"{path} is reached through /proc or /dev/fd, whose meaning "
                                 f"depends on the process that opens it")
+        elif _DISK_DEVICE.match(path) or _DISK_DEVICE.match(self.fs.realpath(path)):
+            self.unknown.append(f"{path} is a disk device: every file on it is reached past the "
+                                f"path rules")
         out = []
         forms = [path]
         real = self.fs.realpath(path)

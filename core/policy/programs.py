@@ -1695,6 +1695,8 @@ COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
     "gdb": ("-eiex", "--eiex", "-early-init-eval-command", "--early-init-eval-command",
             "-eix", "--eix", "-early-init-command", "--early-init-command"),
     "mawk": ("-W",), "node": ("--env-file", "--env-file-if-exists"),
+    # a kubeconfig's users[].user.exec runs a credential plugin
+    "kubectl": ("--kubeconfig",),
     "nodejs": ("--env-file", "--env-file-if-exists"), "perl": ("-I",),
     "pygmentize": ("-x",),
 }
@@ -1779,8 +1781,7 @@ _BUILD = re.compile(r"^[a-z0-9_]+-(?:[a-z0-9_]+-)?linux-gnu[a-z]*-|-[a-z0-9_]+-(
                     r"linux-gnu[a-z]*$|\.(?:basic|tiny|nox|gtk\d?|athena|motif|nogui)$")
 #: other names of a program that are not a version of it
 ALIASES = {"vimdiff": "vim", "rvim": "vim", "gvim": "vim", "gview": "view", "rview": "view",
-           "pdb3": "python3", "pydoc3": "python3", "pdb": "python3",
-           "pydoc": "python3"}
+           "pdb3": "python3"}
 
 
 def known_program(name: str) -> bool:
@@ -2430,7 +2431,9 @@ HOME_IDIOM = re.compile(
 
 HOME_IN_STRING = re.compile(
     r"""(?:\$ENV\s*\{\s*['"]?HOME['"]?\s*\}|\$\{?HOME\}?|#\{\s*(?:ENV\s*\[\s*['"]HOME['"]\s*\]|Dir\.home)\s*\}"""
-    r"""|\$\{\s*(?:process\.env\.HOME|os\.homedir\(\))\s*\})(/[^\s'"`;)\]}]+)""")
+    r"""|\$\{\s*(?:process\.env\.HOME|os\.homedir\(\))\s*\}"""
+    # Tcl's $env(HOME) and $::env(HOME)
+    r"""|\$(?:::)?env\(HOME\))(/[^\s'"`;)\]}]+)""")
 
 
 #: languages whose bare words are strings (Tcl: `cd ../..; open .ssh/id_rsa`): each word of
@@ -2655,6 +2658,33 @@ MODULE_PATHS: dict[str, tuple[str, tuple[str, ...]]] = {
                                                   "ts-node", "ts-node-esm", "esno")},
     "perl": ("PERL5LIB", (".pm", ".pl")), "ruby": ("RUBYLIB", (".rb",)),
 }
+
+
+_IMPORTS = re.compile(r"(?:^|[;\n:])[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+"
+                      r"([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*))"
+                      r"|(?:__import__|import_module)\(\s*['\"]([\w.]+)['\"]")
+#: python's module runners that import the modules named as their operands
+_IMPORTING_RUNNERS = frozenset({"unittest", "pydoc", "doctest", "trace", "profile", "cProfile"})
+
+
+def python_imports(text: str, vals: list | None = None) -> list[str]:
+    """The modules Python code imports by a literal name (`import a.b, c`, `from a import
+    x`, `__import__("m")`, `importlib.import_module("m")`), and those `-m unittest|pydoc|...`
+    is given (`vals`): the first 32."""
+    out: list[str] = []
+    for m in _IMPORTS.finditer(text[:MAX_CODE]):
+        if m.group(1):
+            out.append(m.group(1))
+        elif m.group(2):
+            out += [w.split()[0] for w in m.group(2).split(",") if w.strip()]
+        elif m.group(3):
+            out.append(m.group(3))
+    known = [v for v in vals or () if v is not None]
+    if "-m" in known and known.index("-m") + 1 < len(known) \
+            and known[known.index("-m") + 1] in _IMPORTING_RUNNERS:
+        out += [v for v in known[known.index("-m") + 2:]
+                if not v.startswith("-") and re.fullmatch(r"[A-Za-z_][\w.]*", v)]
+    return list(dict.fromkeys(o for o in out if not o.startswith(".")))[:32]
 
 
 def module_dirs(name: str, vals: list, cwd: str) -> list[str]:
@@ -4088,6 +4118,16 @@ def default_files(name: str, vals: list) -> list[tuple[str, str]]:
     known = [v for v in vals if v is not None]
     if name == "ssh-keygen":
         return _ssh_keygen_defaults(known)
+    if name == "ssh-add":
+        # with no key file named, ssh-add reads the default identities and hands them to the
+        # agent SSH_AUTH_SOCK names, which may be any program's socket (red team round 9
+        # captured the key that way); -l/-L/-D/-x/-X/-e/-s/-T read no private key
+        if len(known) < len(vals) or any(v[:1] == "-" and set(v[1:]) & set("lLDxXesT")
+                                         for v in known):
+            return []
+        if any(not v.startswith("-") for v in known):
+            return []
+        return [(f, "read") for f in _SSH_IDS]
     if not any(k[0] == name for k in DEFAULT_FILES):
         return []
     if any(v.split("=", 1)[0] in _DEFAULT_FILE_OPTIONS for v in known):

@@ -2291,6 +2291,10 @@ class Resolver:
                    top.startswith(t.rstrip("/") + "/") for top in dirs):
                 self.unresolved(f"{name} imports from {t}, which this command line fills")
                 return
+        if name.startswith(("python", "pypy")):
+            # red team round 9: `python3 -c "import evil"`, `python3 -m unittest evil` and a
+            # package's __init__.py ran a file of the working folder unread
+            self._local_imports(name, vals, dirs, ctx, cmd)
         mod = P.run_module(name, vals)
         if mod is None:
             return
@@ -2312,7 +2316,53 @@ class Resolver:
                                     f"{MAX_SCRIPT // 1024} KiB")
                     return
                 self.program_text(name, "code", text, ctx, cmd)
+                # the modules it imports, and (a package run with -m) the package's own
+                # __init__.py, which runs before its __main__.py
+                self._local_imports(name, [], dirs, ctx, cmd, [text, f"import {mod}"])
                 return
+
+    def _local_imports(self, name: str, vals: list, dirs: list[str], ctx: _Ctx, cmd: Cmd,
+                       texts: list[str] | None = None) -> None:
+        """The modules of the folders on Python's path (`dirs`: the working folder, the
+        script's) that its code imports by a literal name, and their packages' __init__.py,
+        read now and judged as its code is, with what they import in turn (16 files at most);
+        one written earlier in the line, or too long, is unresolved."""
+        if texts is None:
+            texts = [w.value for m, w in cmd.redirects if m == "here" and w.value]
+            texts += [t for _, t in P.inline_code_at(name, vals) if t]
+            texts.insert(0, "")             # (the modules `-m unittest M ...` is given)
+        seen: set[str] = set()
+        todo, first = list(texts), True
+        while todo and len(seen) < 16:
+            text = todo.pop(0)
+            for mod in P.python_imports(text, vals if first else None):
+                parts = mod.split(".")
+                for top in dirs[:4]:
+                    cands = [f"{top}/{'/'.join(parts[:k])}/__init__.py"
+                             for k in range(1, len(parts) + 1)]
+                    cands.append(f"{top}/{'/'.join(parts)}.py")
+                    found = False
+                    for c in cands:
+                        if c in seen:
+                            found = True
+                            continue
+                        if c in self.written:
+                            self.unresolved(f"{name} imports {c}, written earlier in this command")
+                            return
+                        got = self.fs.read_script(c, MAX_SCRIPT + 1)
+                        if got is None:
+                            continue
+                        seen.add(c)
+                        found = True
+                        if len(got) > MAX_SCRIPT:
+                            self.unresolved(f"{name} imports {c}, longer than "
+                                            f"{MAX_SCRIPT // 1024} KiB")
+                            return
+                        self.program_text(name, "code", got, ctx, cmd)
+                        todo.append(got)
+                    if found:
+                        break                # (the first folder on the path that has it)
+            first = False
 
     def program_text(self, name: str, lang: str, text: str, ctx: _Ctx, cmd: Cmd,
                      folder: str | None = None, written_before=None,

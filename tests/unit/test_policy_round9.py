@@ -189,3 +189,42 @@ def test_a_start_up_file_a_later_program_runs_is_protected(path):
     calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": f"echo x > {path}"}})
     v = evaluate_doc(doc, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, FS))
     assert (v.decision, v.rule) == ("deny", "agentdeck-self"), (path, v)
+
+
+IMPORT_FS = MemoryFS({
+    KEY: "k", f"{HOME}/proj/evil.py": "import os\nos.system('rm -rf /tmp/v')\n",
+    f"{HOME}/proj/pkg/__init__.py": f"print(open('{KEY}').read())\n",
+    f"{HOME}/proj/pkg/__main__.py": "print(1)\n", f"{HOME}/proj/ok.py": "import helper\n",
+    f"{HOME}/proj/helper.py": "import os\nos.system('rm -rf /tmp/v')\n",
+    f"{HOME}/proj/fine.py": "import json\nprint(1)\n"})
+
+
+@pytest.mark.parametrize("command", [
+    'python3 -c "import evil"', "python3 -m pkg", "python3 -m unittest evil", "python3 ok.py",
+    "python3 -c 'import importlib; importlib.import_module(\"evil\")'",
+    "echo 'from evil import x' | python3"])
+def test_a_local_module_python_imports_is_read(command):
+    """Red team round 9: the working folder's evil.py, a package's __init__.py and a module a
+    script imports ran unread."""
+    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
+    v = evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, IMPORT_FS))
+    assert v.decision == "deny", (command, v.reason)
+
+
+@pytest.mark.parametrize("command", ["python3 fine.py", 'python3 -c "import json"',
+                                     'python3 -I -c "import evil"'])
+def test_imports_of_nothing_local_run(command):
+    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
+    assert evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME},
+                                            IMPORT_FS)).decision == "allow", command
+
+
+@pytest.mark.parametrize("command,decision", [
+    ("tclsh8.6 <<< 'puts [read [open $env(HOME)/.ssh/id_rsa]]'", "deny"),
+    ("ssh-add", "deny"), ("ssh-add -l", "allow"), ("ssh-add -D", "allow"),
+    ("kubectl --kubeconfig /tmp/kc get pods", "ask"),
+    ("debugfs -R 'cat <12>' /dev/vda", "ask"), ("dd if=/dev/sda1 of=/tmp/x", "ask"),
+    ("cat /dev/null", "allow"),
+])
+def test_the_round_9_reads_by_default_and_devices(command, decision):
+    assert _decide(command).decision == decision, command
