@@ -1261,6 +1261,8 @@ _ROUND9 = [
     ("JAVA_HOME=/tmp/jdk mvn -v", "ask"), ("echo x > ~/.mavenrc; mvn -v", "deny"),
     ("bash --rcfile /tmp/in/evilsh -i -c true", "deny"), ("gcc -O2 -c a.c -o a.o", "allow"),
     ("vim.basic -es -c '!rm -rf /tmp/v' -c q", "deny"),
+    ("echo '#include \"../../.ssh/id_rsa\"' | cpp -P", "deny"), ("ssh-add", "deny"),
+    ("debugfs -R 'cat <12>' /dev/vda", "ask"), ("cpp -P <<< '#include <stdio.h>'", "allow"),
 ]
 _EFFECT_WRITERS = [
     ("gunzip -f ~/.claude/settings.json.gz", "deny"), ("xz -d ~/.claude/settings.json.xz", "deny"),

@@ -2667,6 +2667,33 @@ _IMPORTS = re.compile(r"(?:^|[;\n:])[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|im
 _IMPORTING_RUNNERS = frozenset({"unittest", "pydoc", "doctest", "trace", "profile", "cProfile"})
 
 
+_C_INCLUDE = r"^[ \t]*#[ \t]*(?:include|include_next|import|embed)[ \t]*[<\"]([^>\"\n]+)[>\"]"
+_AS_INCLUDE = r"\.(?:incbin|include)[ \t]+\"([^\"\n]+)\""
+_ROFF_INCLUDE = r"^\.(?:so|mso|nx|rd)[ \t]+(\S+)"
+#: programs that read the files their input names in an include directive, and the directives
+#: (red team round 9: `#include "KEY"` through cpp, groff's `.so KEY`, as's `.incbin "KEY"`):
+#: each file named is judged as read, relative to the file that names it
+INCLUDERS: dict[str, str] = {
+    **{n: _C_INCLUDE + "|" + _AS_INCLUDE for n in ("cpp", "gcc", "cc", "g++", "c++", "clang",
+                                                   "clang++", "tcc", "gfortran")},
+    "as": _AS_INCLUDE, "gas": _AS_INCLUDE,
+    **{n: r"^[ \t]*%include[ \t]+[\"']([^\"'\n]+)|\bincbin[ \t]+[\"']([^\"'\n]+)"
+       for n in ("nasm", "yasm")},
+    **{n: _ROFF_INCLUDE for n in ("groff", "nroff", "troff", "soelim", "mandoc", "grog")},
+    **{n: r"\\(?:input|include|verbatiminput|lstinputlisting|inputminted\{[^}]*\})\{([^}]+)\}"
+       for n in ("tex", "latex", "pdflatex", "xelatex", "lualatex", "pdftex", "luatex",
+                 "latexmk")},
+}
+
+
+def include_targets(name: str, text: str) -> list[str]:
+    """The files `text`, given to program `name` (INCLUDERS), includes: the first 16."""
+    out: list[str] = []
+    for m in re.finditer(INCLUDERS[name], text[:4 * MAX_CODE], re.M):
+        out += [g for g in m.groups() if g]
+    return list(dict.fromkeys(out))[:16]
+
+
 def python_imports(text: str, vals: list | None = None) -> list[str]:
     """The modules Python code imports by a literal name (`import a.b, c`, `from a import
     x`, `__import__("m")`, `importlib.import_module("m")`), and those `-m unittest|pydoc|...`

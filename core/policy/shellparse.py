@@ -1689,6 +1689,8 @@ class Resolver:
             self.program_files(name, vals, ctx, cmd, written_before, may_write_before)
         if name in P.MODULE_PATHS:           # python3 -m M, a module written where it imports
             self.modules(name, vals, ctx, cmd, written_before, may_write_before)
+        if name in P.INCLUDERS:              # cpp F, groff F: the files F's directives include
+            self._includes(name, vals, reds, ctx)
         for shell in P.shell_program(name, vals):     # su -s PROGRAM: PROGRAM runs
             if shell is None:
                 self.unresolved(f"{name} runs a shell program whose name is not static")
@@ -2320,6 +2322,29 @@ class Resolver:
                 # __init__.py, which runs before its __main__.py
                 self._local_imports(name, [], dirs, ctx, cmd, [text, f"import {mod}"])
                 return
+
+    def _includes(self, name: str, vals: list, reds, ctx: _Ctx) -> None:
+        """The files a program's input includes (programs.INCLUDERS: `#include "F"`, `.so F`,
+        `.incbin "F"`, `\\input{F}`), from its operand files read now, a heredoc or herestring
+        and the text the line pipes to it: each is judged as a file it reads, relative to the
+        file that names it. An operand written earlier in the line is unresolved."""
+        texts: list[tuple[str, str]] = []
+        for v in [v for v in vals if v is not None and not v.startswith("-")][:8]:
+            p = self.path(v, ctx.cwd)
+            if p in self.written:
+                self.unresolved(f"{name} reads {p}, written earlier in this command, and the "
+                                "files it includes")
+                return
+            text = self.fs.read_script(p, MAX_SCRIPT)
+            if text:
+                texts.append((posixpath.dirname(p), text))
+        texts += [(ctx.cwd, w.value) for m, w in reds if m == "here" and w.value]
+        if ctx.stdin == "pipe" and ctx.fed:
+            texts.append((ctx.cwd, ctx.fed))
+        for folder, text in texts:
+            for f in P.include_targets(name, text):
+                self.run([Word.lit("cat"), Word.lit(self.path(f, folder))], [],
+                         ctx.child(via=ctx.via + (name,), stdin=None))
 
     def _local_imports(self, name: str, vals: list, dirs: list[str], ctx: _Ctx, cmd: Cmd,
                        texts: list[str] | None = None) -> None:

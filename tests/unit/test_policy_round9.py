@@ -228,3 +228,20 @@ def test_imports_of_nothing_local_run(command):
 ])
 def test_the_round_9_reads_by_default_and_devices(command, decision):
     assert _decide(command).decision == decision, command
+
+
+@pytest.mark.parametrize("name", sorted(P.INCLUDERS))
+def test_a_file_an_includer_s_input_names_is_read(name):
+    """Red team round 9: `echo '#include "KEY"' | cpp -P`, groff's `.so KEY`, as's `.incbin`
+    printed the key. Each program's own directive, fed to it, is judged as a read."""
+    directive = {"cpp": '#include "{k}"', "as": '.incbin "{k}"', "nasm": '%include "{k}"',
+                 "groff": ".so {k}", "tex": "\\\\input{{{k}}}"}
+    for form in directive.values():
+        text = form.format(k=KEY)
+        if P.include_targets(name, text):
+            v = _decide(f"printf '%s\\n' '{text}' | {name}")
+            assert v.decision == "deny" and "id_rsa" in v.reason, (name, text, v.reason)
+            break
+    else:
+        pytest.fail(f"{name}: none of the test's directives is one it reads; add its form here")
+    assert _decide(f"printf '#include <stdio.h>\\n.so x.tmac\\n' | {name}").decision == "allow"
