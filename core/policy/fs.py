@@ -352,6 +352,10 @@ class MemoryFS:
                 self.entries[d] = None
                 d = posixpath.dirname(d)
         self.entries.setdefault("/", None)      # the root is a folder, as on a disk
+        # the tree does not change once made: what every lookup would scan it for, once
+        self._sorted = sorted(self.entries)
+        self._hard_named = frozenset(v[2:] for v in self.entries.values()
+                                     if isinstance(v, str) and v.startswith("=="))
 
     def _link(self, p: str) -> str | None:
         v = self.entries.get(p)
@@ -382,7 +386,7 @@ class MemoryFS:
         v = self.entries.get(real)
         if isinstance(v, str) and v.startswith("=="):
             return (v[2:],)
-        if any(isinstance(e, str) and e == "==" + real for e in self.entries.values()):
+        if real in self._hard_named:
             return (real,)
         return None
 
@@ -394,7 +398,7 @@ class MemoryFS:
             rx = rx.replace(r"(?s:", r"(?s:", 1)
         c = re.compile(rx)
         out = []
-        for p in sorted(self.entries):
+        for p in self._sorted:
             if c.match(p) and not any(seg.startswith(".") and not pat.startswith(".")
                                       for seg, pat in zip(p.split("/"), pattern.split("/"))):
                 if p.count("/") == pattern.count("/") or "**" in pattern:
@@ -403,7 +407,7 @@ class MemoryFS:
 
     def find(self, top: str, match, budget: int = MAX_WALK) -> str | None:
         top = top.rstrip("/")
-        for p in sorted(self.entries)[:budget]:
+        for p in self._sorted[:budget]:
             if p.startswith(top + "/") and match(p):
                 return p
         return None

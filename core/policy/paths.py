@@ -16,6 +16,7 @@ take files out of it. A directory counts only for recursive readers and writers
 from __future__ import annotations
 
 import fnmatch
+import functools
 import posixpath
 import re
 
@@ -55,36 +56,33 @@ _READS = re.compile(r"(?i)(?:read|get|list|search|find|view|show|stat|describe|h
                     r"directory|tree)(?:[_\-.]|$|(?<=[a-z])(?=[A-Z]))")
 
 
+#: a rule glob's parts: `**/`, `**`, `*`, `?`, a `[...]` class (its first character may be `]`),
+#: and a run of characters that stand for themselves (a `[` with no `]` after it is one)
+_GLOB_PART = re.compile(r"\*\*/|\*\*|\*|\?|\[(.[^]]*)\]|[^*?[]+|\[", re.S)
+
+
+@functools.lru_cache(maxsize=4096)
 def glob_rx(pattern: str) -> re.Pattern:
-    """A rule glob as a regex: * and ? within a component, ** across them, [...] classes."""
-    out, i, n = [], 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "*":
-            if pattern[i:i + 3] == "**/":
-                out.append("(?:.*/)?")
-                i += 3
-                continue
-            if pattern[i:i + 2] == "**":
-                out.append(".*")
-                i += 2
-                continue
+    """A rule glob as a regex: * and ? within a component, ** across them, [...] classes.
+    Cached: every decision builds the profile's rules, and a policy holds a few hundred globs."""
+    out = []
+    for m in _GLOB_PART.finditer(pattern):
+        part = m.group()
+        if part == "**/":
+            out.append("(?:.*/)?")
+        elif part == "**":
+            out.append(".*")
+        elif part == "*":
             out.append("[^/]*")
-        elif c == "?":
+        elif part == "?":
             out.append("[^/]")
-        elif c == "[":
-            j = pattern.find("]", i + 2)
-            if j < 0:
-                out.append(r"\[")
-            else:
-                body = pattern[i + 1:j]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
-                i = j
+        elif m.group(1) is not None:
+            body = m.group(1)
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "\\\\") + "]")
         else:
-            out.append(re.escape(c))
-        i += 1
+            out.append(re.escape(part))
     return re.compile("".join(out) + r"\Z", re.S)
 
 
@@ -100,13 +98,14 @@ def _concrete(pattern: str) -> str:
 
 
 def _static_prefix(pattern: str) -> str:
-    parts = pattern.split("/")
-    keep = []
-    for p in parts:
-        if any(ch in p for ch in "*?["):
-            break
-        keep.append(p)
-    return "/".join(keep) or "/"
+    """The folders a glob names literally, before its first wildcard part."""
+    m = _WILD.search(pattern)
+    if m is None:
+        return pattern or "/"
+    return pattern[:max(pattern.rfind("/", 0, m.start()), 0)] or "/"
+
+
+_WILD = re.compile(r"[*?[]")
 
 
 #: a file name no glob names literally: a rule that covers it under a folder covers any file
