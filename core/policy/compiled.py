@@ -239,7 +239,14 @@ SYSTEM_RUNTIME = ("/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/ld.so.conf.d/**
                   "/etc/gitconfig", "/etc/npmrc", "/usr/etc/npmrc", "/usr/local/etc/npmrc",
                   "/etc/mavenrc", "/usr/local/etc/mavenrc", "/etc/vim/**", "/etc/sysless",
                   "/etc/lesskey", "/etc/inputrc", "/etc/manpath.config",
-                  "/usr/lib/command-not-found")
+                  "/usr/lib/command-not-found",
+                  # red team round 10: glibc's character-set converters (gconv), which the
+                  # handler's interpreter loads (a module listed there is a shared library run
+                  # in every program that converts text: the guard off), git's default hook
+                  # templates (copied into every new repository and run), and the
+                  # alternatives' links (`awk` is /etc/alternatives/awk)
+                  "/usr/lib/*/gconv/**", "/usr/lib/gconv/**", "/usr/lib64/gconv/**",
+                  "/usr/share/git-core/templates/**", "/etc/alternatives/**")
 
 
 def self_protection(host, target: str, root=None) -> list[str]:

@@ -404,7 +404,7 @@ _HOOK_OFF_ALLOW = [
 #: `~/.ssh/id_${X:-rsa}` is the glob `~/.ssh/id_*`) -- and the forms it does evaluate, decided as
 #: they run
 _NOT_EVALUATED = [
-    ("f() { rm \"$@\"; }; f -rf x", "ask"), ("set -- -rf; rm \"$@\" x", "ask"),
+    ("f() { rm \"$@\"; }; f -rf x", "deny"), ("set -- -rf; rm \"$@\" x", "ask"),
     ("echo -rf | xargs rm x", "deny"), ("printf '%s\\n' -r -f | xargs rm x", "deny"),
     ("shopt -s expand_aliases; alias r='rm -rf'; r x", "ask"),
     ("cat ${HOME%/}/.ssh/id_rsa", "ask"), ("cat ~/.ssh/id_${X:-rsa}", "deny"),
@@ -1079,7 +1079,7 @@ _CODE_LINKS = [
 _VENV_AND_WAITS = [
     (". .venv/bin/activate && pytest -q", "allow"), ("source .venv/bin/activate; tool", "deny"),
     ("source .venv/bin/activate; deactivate", "ask"), ("hash -r; ls", "allow"),
-    ("hash -p /tmp/in/evilsh ls; ls", "ask"), ("ls & wait", "allow"), ("node server.js &", "allow"),
+    ("hash -p /tmp/in/evilsh ls; ls", "ask"), ("ls & wait", "allow"), ("ls > /tmp/out.txt &", "allow"),
     ("(while [ ! -f /tmp/later.sh ]; do sleep 1; done; bash /tmp/later.sh) &", "ask"),
     ("(sleep 30; python3 /tmp/later.py) &", "ask"), ("sleep 5; ./later.sh", "ask"),
 ]
@@ -1264,6 +1264,36 @@ _ROUND9 = [
     ("echo '#include \"../../.ssh/id_rsa\"' | cpp -P", "deny"), ("ssh-add", "deny"),
     ("debugfs -R 'cat <12>' /dev/vda", "ask"), ("cpp -P <<< '#include <stdio.h>'", "allow"),
 ]
+#: red team round 10: a function's or `bash -c`'s parameters are the call's words (a function
+#: named like a program runs its body), what xargs -I puts in a word is read from the text it is
+#: fed (or not known), `$"..."` is translated, `$((x))` in a heredoc is arithmetic, a signal
+#: by a pattern that can match the guard's hook processes stops the guard, options and system
+#: files that load code, overlays, tmux's if-shell and paste-buffer, a background job's script
+_ROUND10 = [
+    ("f() { cat ~/\"$1\"/id_rsa; }; f .ssh", "deny"),
+    ("echo() { command cat \"$@\"; }; echo ~/.ssh/id_rsa", "deny"),
+    ("stat() { cp /tmp/in/x \"$1\"; }; stat ~/.claude/settings.json", "deny"),
+    ("bash -c 'cat ~/$0/id_rsa' .ssh", "deny"), ("bash -c 'cat ~/$1/id_rsa' sh .ssh", "deny"),
+    ("command_not_found_handle() { cat x; }; zzz", "ask"),
+    ("f() { cat \"$1\"; }; f README.md", "allow"), ("g() { echo \"$@\"; }; g a b", "allow"),
+    ("echo .ssh | xargs -I{} cat ~/{}/id_rsa", "deny"), ("ls | xargs -I{} cat ~/{}/id_rsa", "ask"),
+    ("printf 'a\\nb\\n' | xargs -I{} cat {}", "allow"),
+    ("rm $\"todo.txt\" /tmp/v", "ask"), ("x=$\"notes\"; cat \"$x\"", "ask"),
+    ("echo $\"hello\"", "allow"),
+    ("x='a[$(cat ~/.ssh/id_rsa)]'; cat <<EOF\n$((x))\nEOF", "ask"),
+    ("cat <<EOF\n$((1 + 2))\nEOF", "allow"),
+    ("(while :; do pkill -9 -f 'agentdeck-hoo[k]'; done) &", "deny"),
+    ("pkill -STOP python3", "deny"), ("kill -9 -1", "deny"), ("killall agentdeck-hook.sh", "deny"),
+    ("pkill -f 'npm run dev'", "allow"), ("pkill python3", "allow"), ("kill -TERM $!", "allow"),
+    ("java -XX:OnError='rm -rf /tmp/v' -version", "ask"), ("java -agentpath:/tmp/x.so -version", "ask"),
+    ("openssl list -providers -provider-path /tmp -provider x", "ask"), ("java -version", "allow"),
+    ("cp /tmp/in/x /usr/lib/x86_64-linux-gnu/gconv/gconv-modules.cache", "deny"),
+    ("iconvconfig", "deny"), ("ln -sf /tmp/in/x /etc/alternatives/awk", "deny"),
+    ("echo x > /usr/share/git-core/templates/hooks/post-checkout", "deny"),
+    ("mount -t overlay o -o lowerdir=../../.ssh,upperdir=/tmp/u,workdir=/tmp/w /tmp/m", "deny"),
+    ("tmux if-shell 'rm -rf /tmp/v' 'display ok'", "deny"), ("tmux paste-buffer -t s", "ask"),
+    ("(md5sum /dev/null; bash /tmp/in/later.sh) &", "ask"), ("node server.js &", "ask"),
+]
 _EFFECT_WRITERS = [
     ("gunzip -f ~/.claude/settings.json.gz", "deny"), ("xz -d ~/.claude/settings.json.xz", "deny"),
     ("gunzip -Nf ~/.claude/notes.gz", "ask"), ("python3 -m venv --clear ~/.claude", "deny"),
@@ -1351,10 +1381,10 @@ _SHELL_INPUTS = [
 ]
 #: a word xargs -I or find -exec fills in at run time (run in W2)
 _FILLED_WORDS = [
-    ("echo f | xargs -I% rm -r% x", "ask"), ("touch f; find f -exec rm -r{} x \\;", "ask"),
-    ("echo rm | xargs -I{} {} -rf x", "ask"), ("echo id_rsa | xargs -I@ cat ~/.ssh/@", "deny"),
-    ("echo s.json | xargs --replace=% truncate -s0 ~/.claude/%", "deny"),
-    ("echo f | xargs -i rm -r{} x", "ask"),
+    ("echo f | xargs -I% rm -r% x", "deny"), ("touch f; find f -exec rm -r{} x \\;", "ask"),
+    ("echo rm | xargs -I{} {} -rf x", "deny"), ("echo id_rsa | xargs -I@ cat ~/.ssh/@", "deny"),
+    ("echo settings.json | xargs --replace=% truncate -s0 ~/.claude/%", "deny"),
+    ("echo f | xargs -i rm -r{} x", "deny"),
     ("find . -name x -exec mv {} {}.bak \\;", "allow"), ("ls | xargs -I{} echo file {}", "allow"),
 ]
 #: what every process loads or sources before any check, outside the home (SYSTEM_RUNTIME), and
@@ -1817,7 +1847,8 @@ def _build() -> dict[str, list]:
                           # round 7
                           (_ROUND7, "links, deletions and code run elsewhere"),
                           (_ROUND8, "shell forms not evaluated"),
-                          (_ROUND9, "shell forms not evaluated")):
+                          (_ROUND9, "shell forms not evaluated"),
+                          (_ROUND10, "shell forms not evaluated")):
         for c, e in cases:
             cls = "mentions and neighbours" if e == "allow" else strict
             CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]

@@ -843,6 +843,11 @@ class PathRules:
                 hits.extend(self.hits(p, access, recursive, skip_hidden, follow))
 
         both = {"read", "write"}
+        if name in P.SIGNALLERS:
+            # stopping or killing the guard's hook processes switches it off for the calls they
+            # judge (red team round 10: a background `pkill -STOP -f agentdeck-hoo[k]` loop):
+            # a signal by a name or pattern that can match one is a write of its wrapper
+            check(self._signalled(name, vals), {"write"}, False)
         # a link made to a path is access to it (read and write, as the rule says), and later
         # commands of the line that use the link reach it
         check(self._made_links(name, cmd, flags, cwd), both, False)
@@ -1077,6 +1082,41 @@ class PathRules:
         for where in P.uninstall_writes(cmd.argv[0].value or "" if cmd.argv else "", vals):
             check([normalize(where, cwd, self.home)], {"write"}, True)
         return hits
+
+    def _signalled(self, name: str, vals: list) -> list[str]:
+        """The guard's hook programs (the self rule's `agentdeck-hook*` files) that `name`
+        (pkill, killall, ...) may signal with these words: its patterns are searched in each
+        one's process name and (-f) command line; a pattern that is not static, or a process
+        group or every process (`kill -- -1`), may be any of them."""
+        hooks = [_concrete(g) for r in self.rules if r.data.get("id") == SELF_RULE
+                 for g in (r.data.get("paths") or [])
+                 if posixpath.basename(g).startswith("agentdeck-hook")]
+        hooks = [_expand_home(h, self.home) for h in hooks]
+        if not hooks:
+            return []
+        shown = [(posixpath.basename(h)[:15], f"/bin/sh {h} PreToolUse",
+                  f"/usr/bin/python3 -I {h} PreToolUse") for h in hooks]
+        pats, full, exact = P.signal_patterns(name, vals)
+        stopping = P.stops(vals)
+        out = []
+        for (comm, line, py), h in zip(shown, hooks):
+            for pat in pats:
+                if pat is None:
+                    out.append(h)
+                    break
+                try:
+                    rx = re.compile(pat)
+                except re.error:
+                    out.append(h)
+                    break
+                # (the handler's interpreter: a stopped one never answers, a killed one
+                # makes the wrapper deny; killall compares a long name whole)
+                subjects = ([line, py] if full else [comm, posixpath.basename(h)]) + (
+                    ["python3"] if stopping and not full else [])
+                if any((rx.fullmatch(x) if exact else rx.search(x)) for x in subjects):
+                    out.append(h)
+                    break
+        return out
 
     def _any_name(self, name: str, w: Word, cwd: str, access: set[str], recursive: bool) -> None:
         """A word whose value is not known at all (`"$@"`, `$(ls)`, a word xargs reads from a

@@ -957,6 +957,10 @@ def output_writes(name: str, vals: list, operands: list[str]) -> list[tuple[str,
         # the loader's cache, rebuilt from the folders it is given (red team round 8: then
         # every program loads its libraries from them)
         out.append((next(iter(_option_values(vals, ("-C",))), "/etc/ld.so.cache"), "file"))
+    if name == "iconvconfig" and not flags & {"--help", "-?", "--usage", "-V", "--version"}:
+        # glibc's converter cache, rebuilt from the folders it is given (red team round 10)
+        out.append((next(iter(_option_values(vals, ("-o", "--output"))), "/usr/lib/"
+                         "x86_64-linux-gnu/gconv/gconv-modules.cache"), "file"))
     if name == "history" and flags & {"-w", "-a"} and operands:
         out.append((operands[0], "file"))       # history -w FILE: the list written to FILE
     if name in ("wget", "curl"):
@@ -1699,6 +1703,12 @@ COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
     "kubectl": ("--kubeconfig",),
     "nodejs": ("--env-file", "--env-file-if-exists"), "perl": ("-I",),
     "pygmentize": ("-x",),
+    # red team round 10: the JVM runs a command on an error or out of memory, and loads an
+    # agent library or jar (`-agentpath:/x.so`) or an options file; openssl loads a provider
+    # or engine (a shared library) or a config file that names one
+    **{n: ("-XX:OnOutOfMemoryError", "-XX:OnError", "-XX:Flags", "-XX:VMOptionsFile",
+           "-agentpath", "-agentlib", "-javaagent") for n in ("java", "javaw", "jshell")},
+    "openssl": ("-provider-path", "-provider", "-engine", "-config"),
 }
 
 
@@ -1875,7 +1885,10 @@ def _command_option(name: str, vals: list, table: dict | None = None) -> str:
             break
         for o in opts:
             if v == o or o.startswith("--") and v.startswith(o + "=") or (
-                    len(o) == 2 and v.startswith(o) and not v.startswith("--")):
+                    len(o) == 2 and v.startswith(o) and not v.startswith("--")) or (
+                    # a one-dash word option with its value glued (`-fplugin=x.so`,
+                    # `-agentpath:/x.so`, `-XX:OnError=CMD`)
+                    len(o) > 2 and not o.startswith("--") and v.startswith((o + "=", o + ":"))):
                 return f"{key} {o}"
     return ""
 
@@ -2970,6 +2983,78 @@ def uninstalls(prog: str, vals: list) -> tuple[list[str], str | None] | None:
     return None
 
 
+#: programs that signal processes chosen by a name or pattern (kill: by a number, or all)
+SIGNALLERS = frozenset({"pkill", "pgrep", "killall", "skill", "kill"})
+#: their options that take a value (not a pattern)
+_SIGNAL_VALUED = frozenset({"-s", "--signal", "-u", "--euid", "-U", "--uid", "-g", "--pgroup",
+                            "-G", "--group", "-P", "--parent", "-t", "--terminal", "-F",
+                            "--pidfile", "--ns", "--nslist", "-d", "--delimiter", "-o",
+                            "--older-than", "-y", "--younger-than", "-n", "--signal-name"})
+
+
+_STOPS = frozenset({"STOP", "TSTP", "TTIN", "TTOU", "19", "20", "21", "22"})
+
+
+def stops(vals: list) -> bool:
+    """Whether a kill, pkill or killall with these words sends a signal that stops a process
+    (which then never answers: the hook times out) rather than ending it."""
+    for k, v in enumerate(vals):
+        if v is None:
+            continue
+        sig = None
+        if v in ("-s", "--signal", "-n") and k + 1 < len(vals):
+            sig = vals[k + 1]
+        elif v.startswith("--signal="):
+            sig = v.split("=", 1)[1]
+        elif v.startswith("-") and not v.startswith("--"):
+            sig = v[1:]
+        if sig and sig.upper().removeprefix("SIG") in _STOPS:
+            return True
+    return False
+
+
+def signal_patterns(name: str, vals: list) -> tuple[list[str | None], bool, bool]:
+    """The patterns (regexes) `name` picks the processes it signals by, whether they are
+    searched in the whole command line (pkill -f), and whether a name must match whole
+    (killall without -r, pkill -x). None in the list: a pattern that is not static, or every
+    process (`kill -1`, `killall -r .`); a kill of a process number not known is not listed (a
+    number is a process that runs now: `kill $(pgrep ...)` is judged by the pgrep)."""
+    full = name in ("pkill", "pgrep") and any(
+        v in ("-f", "--full") or v and v.startswith("-") and not v.startswith("--")
+        and "f" in v[1:] and v[1:].isalpha() for v in vals)
+    exact = name == "killall" and not any(v in ("-r", "--regexp") for v in vals) or any(
+        v in ("-x", "--exact") for v in vals if name in ("pkill", "pgrep"))
+    pats: list[str | None] = []
+    if name == "kill":
+        # a process number is one that runs now, not the hook of a later call; -1 and a
+        # process group (a number after --, or negative) are every process of this user
+        targets, k = [], 0
+        if vals and vals[0] in ("-s", "-n"):
+            k = 2                               # `kill -s SIG ...`
+        elif vals and vals[0] is not None and vals[0].startswith("-") and vals[0] != "--":
+            k = 1                               # `kill -9 ...`, `kill -1 PID` (SIGHUP)
+        for v in vals[k:]:
+            if v != "--":
+                targets.append(v)
+        if any(v in ("-1", "0") for v in targets):
+            pats.append(None)
+        return pats, full, exact
+    skip = False
+    for v in vals:
+        if skip:
+            skip = False
+            continue
+        if v is None:
+            pats.append(None)
+        elif v in _SIGNAL_VALUED:
+            skip = True
+        elif v.startswith("-") and len(v) > 1:
+            continue
+        else:
+            pats.append(re.escape(v) if exact and name == "killall" else v)
+    return pats, full, exact
+
+
 def uninstall_writes(prog: str, vals: list) -> list[str]:
     """The folders a package manager's uninstall (or an install by an environment's own pip,
     `<venv>/bin/pip install X`) writes (recursively): the handler's own package when it
@@ -3052,6 +3137,8 @@ SUBCOMMAND_CARRIERS: dict[tuple[str, str], tuple[str, str]] = {
         "respawnp", "respawn-window", "respawnw", "run-shell", "run", "display-popup", "popup",
         "if-shell", "if", "pipe-pane", "pipep")},
     **{("tmux", s): ("", CODE) for s in ("send-keys", "send", "source-file", "source",
+                                         # a buffer's text typed into a pane (red team 10)
+                                         "paste-buffer", "pasteb",
                                          "command-prompt", "bind-key", "bind",
                                          "set-hook", "set-option", "set")},
     ("screen", "-X"): ("", CODE),
@@ -3297,6 +3384,8 @@ def carried(name: str, vals: list, stdin_text: str | None, stdin: str | None
             return lines, argvs, ""
         if name == "tmux" and (name, first) not in SUBCOMMAND_CARRIERS:
             return lines, argvs, ""
+        if name == "tmux" and first in ("paste-buffer", "pasteb"):
+            return lines, argvs, f"{name} {first} types a buffer agentdeck does not read into a pane"
         after, how = SUBCOMMAND_CARRIERS[(name, first)]
         rest = vals[i + 1:]
         if after:
@@ -3325,6 +3414,24 @@ def carried(name: str, vals: list, stdin_text: str | None, stdin: str | None
         words = [w for w in rest if w is not None]
         if how == CODE:
             return lines, argvs, f"{name} {first} runs commands agentdeck does not read"
+        if name == "tmux" and first in ("if-shell", "if"):
+            # `if-shell SHELL-COMMAND TMUX-COMMAND [TMUX-COMMAND]`: the first is a shell line,
+            # the others are tmux's own commands, which can run shell lines (red team round
+            # 10: `tmux if-shell "rm -rf x" "display ok"` was read as one program's argv)
+            import shlex   # local: only for tmux if-shell's commands
+            lines.append(words[0])
+            for tw in words[1:]:
+                try:
+                    inner = shlex.split(tw)
+                except ValueError:
+                    return lines, argvs, f"{name} {first} runs a tmux command agentdeck does not parse"
+                if inner:
+                    got_lines, got_argvs, why = carried("tmux", inner, None, None)
+                    lines += got_lines
+                    argvs += got_argvs
+                    if why:
+                        return lines, argvs, why
+            return lines, argvs, ""
         if how == ARGV or (name == "tmux" and len(words) > 1):
             argvs.append(words)
         else:
@@ -3631,6 +3738,19 @@ def bind_mounts(name: str, vals: list) -> tuple[list[str | None], int | None, st
         return srcs, None, ""
     if name == "mount":
         known = [v for v in vals if v is not None]
+        # an overlay shows its lower folders (read) and its upper folder (written through the
+        # mount point) under the mount point (red team round 10: lowerdir=~/.ssh)
+        for j, v in enumerate(vals):
+            opts = vals[j + 1] if v in ("-o", "--options") and j + 1 < n else \
+                v[2:] if v is not None and v.startswith("-o") and len(v) > 2 else \
+                v.split("=", 1)[1] if v is not None and v.startswith("--options=") else None
+            if opts is None and v in ("-o", "--options") and j + 1 < n:
+                srcs.append(None)          # options not known: any folder
+                continue
+            for kv in (opts or "").split(","):
+                key, eq, val = kv.partition("=")
+                if eq and key in ("lowerdir", "upperdir", "workdir", "lowerdir+", "datadir+"):
+                    srcs += [d for d in val.split(":") if d] or [None]
         if any(v in ("--bind", "--rbind", "-B", "-R") or "bind" in v for v in known):
             # `mount -o bind SRC DST`: the value of -o (and of mount's other valued options)
             # is no operand

@@ -57,6 +57,7 @@ MAX_SCRIPT = 256 * 1024    # a script file read to see what it runs
 MAX_COMMANDS = 2000
 MAX_TEXT = 256 * 1024      # a longer command line is not parsed (unresolved): the hook must answer
 MAX_ARGS = 5000            # words of one simple command
+MAX_CALLS = 64             # calls of the line's own functions followed
 UNKNOWN = "\0"             # stands for a part of a word whose value is not known
 #: bash's own variables that always hold a number: safe in an arithmetic context
 SHELL_NUMBERS = frozenset({"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID",
@@ -94,9 +95,12 @@ STATE_BUILTINS = frozenset({"alias", "shopt", "enable", "trap", "coproc", "bind"
                             "complete", "compgen"})
 #: text that makes a line wait for what another call may do meanwhile: a loop, a sleep, a wait
 #: for a file or an event or input (a superset: the words inside quotes count too)
-_WAITS = re.compile(r"\b(?:while|until|sleep|wait|inotifywait|watch|at|batch|read|flock|tail)\b")
-_WAITED = "not there now, while this command waits (a loop, a sleep, a wait) for what another " \
-          "call may make meanwhile"
+#: (and `&`: a job in the background goes on after the call returns, and runs what a later
+#: call writes; red team round 10)
+_WAITS = re.compile(r"\b(?:while|until|sleep|wait|inotifywait|watch|at|batch|read|flock|tail)\b"
+                    r"|(?<![&><|])&(?![&>])")
+_WAITED = "not there now, while this command waits (a loop, a sleep, a wait, a job in the " \
+          "background) for what another call may make meanwhile"
 #: builtins that set variables from their input: those variables are not known
 DYNAMIC_ASSIGN = frozenset({"read", "mapfile", "readarray", "printf", "getopts"})
 #: programs whose operands may be files they write: a script among them that the same line then
@@ -250,6 +254,10 @@ def _line_option(name: str, vals: list) -> str | None:
 
 
 #: where a backslash-newline is two characters and not a line continuation
+#: `$"..."` is the text the message catalogue of TEXTDOMAIN (in TEXTDOMAINDIR) gives for it,
+#: which any earlier line or the environment can point elsewhere (red team round 10:
+#: `rm $"todo.txt" DIR` ran `rm -rf DIR`)
+_TRANSLATED = "a $\"...\" string (bash translates it through a message catalogue)"
 _KEEPS_CONTINUATION = ("raw_string", "ansi_c_string", "comment")
 _CONTINUATION = re.compile(rb"\\+\n")
 
@@ -370,7 +378,8 @@ def parser():
 
 # ---- resolving -------------------------------------------------------------------------------
 class _Ctx:
-    __slots__ = ("cwd", "vars", "depth", "via", "stdin", "prev", "fn", "stack", "fed", "env")
+    __slots__ = ("cwd", "vars", "depth", "via", "stdin", "prev", "fn", "stack", "fed", "env",
+                 "arg0", "args")
 
     def __init__(self, cwd, vars_, depth, via=(), stdin=None, prev=None, fn=False, stack=(),
                  fed=None, env=None):
@@ -385,10 +394,15 @@ class _Ctx:
         #: the variables the programs run here get in their environment from this line
         #: (exported, or assigned before the command): what Cmd.env holds
         self.env: dict[str, str | None] = dict(env or {})
+        #: the positional parameters, when they are the words of a call judged here (a
+        #: function called in this line, `bash -c TEXT NAME ARGS`): $0 and $1... then
+        self.arg0: Word | None = None
+        self.args: list[Word] | None = None
 
     def child(self, **kw) -> "_Ctx":
         c = _Ctx(self.cwd, dict(self.vars), self.depth, self.via, self.stdin, self.prev,
                  self.fn, self.stack, self.fed, self.env)
+        c.arg0, c.args = self.arg0, self.args
         for k, v in kw.items():
             setattr(c, k, v)
         return c
@@ -439,6 +453,10 @@ class Resolver:
         #: variables an arithmetic expression of this line set (a number, its value not kept)
         self.int_known: set[str] = set()
         self.int_vars: set[str] = set()     # `declare -i`: later assignments are arithmetic
+        #: the functions the line defines: name -> (body, the shell it is defined in, ctx.via)
+        self.functions: dict[str, tuple[object, tuple[str, ...]]] = {}
+        self.calls = 0                      # the function calls followed (MAX_CALLS)
+        self._split_next = False            # the expansion just read is "$@" of several words
         self.assoc: set[str] = set()        # `declare -A`: subscripts are words, not arithmetic
 
     # -- entry
@@ -585,6 +603,8 @@ class Resolver:
                    "function_definition", "ERROR"):
             inner = ctx.child() if t == "subshell" else ctx.child(fn=True) \
                 if t == "function_definition" else ctx
+            if t == "function_definition":
+                self._define(n, ctx)
             kids = [c for c in n.named_children
                     if not (t == "for_statement" and c.type == "variable_name")
                     and not (t == "case_item" and c.type in ("extglob_pattern", "regex"))]
@@ -874,7 +894,8 @@ class Resolver:
         if key in self.int_vars:                  # `declare -i n; n=EXPR`
             self._arith_word(w, ctx)
         self._command_var(key, w, ctx)
-        ctx.vars[key] = w.value
+        # a value read through a form not evaluated (`x=$"..."`) is not known where it is used
+        ctx.vars[key] = None if w.opaque else w.value
         if w.value is None and _SUBSTITUTION_ONLY.match(w.raw) and w.inner and all(
                 isinstance(c, Cmd) and _prints_number(c) for c in w.inner):
             self.int_known.add(key)     # `n=$(wc -l < f)`: a number, as in `$(( $(wc -l) ))`
@@ -1096,6 +1117,10 @@ class Resolver:
             v = _ansi_c(text[2:-1])
             parts.append((v, _escape(v), True))
         elif t == "string" or t == "translated_string":
+            before = n.prev_sibling
+            if t == "translated_string" or (before is not None and before.type == "$"
+                                            and before.end_byte == n.start_byte):
+                self._opaque.append(_TRANSLATED)     # (the grammar leaves the `$` before it)
             for c in n.children:
                 if c.is_named:
                     self._parts(c, ctx, parts, True)
@@ -1124,19 +1149,30 @@ class Resolver:
                     # the grammar splits it off as a `$` token, which bash does not keep
                     if kids[k + 1].type == "raw_string":     # `$'...'` would be ANSI-C: not so
                         self._opaque.append("a $ glued to a quoted string")
+                    else:
+                        self._opaque.append(_TRANSLATED)
                     if len(c.text) > 1:
                         parts.append((c.text[:-1].decode("utf-8", "replace"),) * 2 + (False,))
                     continue
                 self._parts(c, ctx, parts, quoted)
         elif t in ("simple_expansion", "expansion"):
             v = self._expand(n, ctx)
+            split, self._split_next = self._split_next, False
             if v is None:
                 pat = self._unknown_pattern(n)
                 parts.append((UNKNOWN, pat, quoted))
+            elif split:
+                # "$@" of several words: one field each (none of them holds a blank)
+                parts.append((v, _escape(v) if quoted else v, None))
             else:
                 # an unquoted expansion is split into fields (quoted None marks it)
                 parts.append((v, _escape(v) if quoted else v, quoted or None))
         elif t in ("command_substitution", "process_substitution"):
+            if t == "command_substitution" and text.startswith("$((") and text.endswith("))"):
+                # `$((x))` the grammar read as `$( (x) )` (in a heredoc body): bash reads it
+                # as arithmetic, which evaluates x's value as code (red team round 10); judged
+                # both ways
+                self._arith_text(text[3:-2], ctx)
             sub = ctx.child()
             first = len(self.out.commands)
             inner = _backquoted_inner(n)
@@ -1417,6 +1453,8 @@ class Resolver:
         if key == "_":
             self._opaque.append("$_ (the last word of the command before) is not known")
             return None
+        if ctx.args is not None and (key in ("@", "*", "#") or key.isdigit()):
+            return self._positional(key, ctx)
         if key in ("?", "!", "#", "-", "0"):
             return None
         if key in ("@", "*") or key.isdigit():
@@ -1425,6 +1463,58 @@ class Resolver:
             return None
         self._opaque.append(f"the value of ${key} is not known (set outside this command)")
         return None
+
+    def _positional(self, key: str, ctx) -> str | None:
+        """$0, $1..., $#, $@ and $* of a call judged here (ctx.args): the call's words. A word
+        of the call that is not known is not known here either (judged as at the definition)."""
+        args = ctx.args or []
+        if key == "#":
+            return str(len(args))
+        if key.isdigit():
+            k = int(key)
+            w = ctx.arg0 if k == 0 else args[k - 1] if k <= len(args) else Word.lit("")
+            return None if w is None else w.value
+        vals = [w.value for w in args]
+        if any(v is None for v in vals):
+            return None
+        if len(vals) == 1:
+            return vals[0]
+        if any(c in v for v in vals for c in _IFS) or "" in vals:
+            self._opaque.append(f"${key} of words that hold blanks (or are empty)")
+            return None
+        self._split_next = len(vals) > 1 and key == "@"
+        return " ".join(vals)
+
+    def _define(self, n, ctx: _Ctx) -> None:
+        """A function definition: kept, so a call of it later in the line is judged as its body
+        with the call's words as its parameters (its body is also judged here, with them not
+        known). bash's handler for names not found runs for any command line: unresolved."""
+        name_node = n.child_by_field_name("name")
+        body = n.child_by_field_name("body")
+        if name_node is None or body is None:
+            return
+        name = name_node.text.decode("utf-8", "replace")
+        if name == "command_not_found_handle":
+            self.unresolved("command_not_found_handle runs for any command name the shell does "
+                            "not find, with its words")
+        self.functions[name] = (body, ctx.via)
+
+    def _call(self, name: str, argv: list["Word"], ctx: _Ctx) -> bool:
+        """A call of a function this line defined (in the same shell: not through a wrapper,
+        `command` or another shell), judged as its body with the call's words as $1...; True
+        when it is one."""
+        fn = self.functions.get(name)
+        if fn is None or fn[1] != ctx.via:
+            return False
+        self.calls += 1
+        if self.calls > MAX_CALLS or ctx.depth >= MAX_DEPTH:
+            self.unresolved(f"more than {MAX_CALLS} function calls (or nested too deeply) are "
+                            "not followed")
+            return True
+        sub = ctx.child(depth=ctx.depth + 1, fn=True)
+        sub.arg0, sub.args = ctx.arg0, list(argv[1:])
+        self.stmt(fn[0], sub)
+        return True
 
     # -- commands
     def command(self, n, ctx: _Ctx, redirects) -> None:
@@ -1520,6 +1610,13 @@ class Resolver:
             if m in ("w", "rw") and w.value is not None:
                 self._wrote(self.path(w.value, ctx.cwd))
         name = program_name(head.value)
+        if head.value in self.functions and self._call(head.value, argv, ctx):
+            # a function of this line, named like a program or not (`echo() { cat "$@"; }`):
+            # its body ran (the definition in force at the call), with the call's words as its
+            # parameters; the call itself is its redirections (as `:`'s)
+            self.out.commands.append(Cmd([Word.lit(":")], reds, ctx.cwd, ctx.via, feeds,
+                                         ctx.stdin, ctx.env))
+            return
         if not P.known_program(name):
             real = self._installed_as(head.value, ctx)
             if real:                 # `editor`: /etc/alternatives/editor -> /usr/bin/vim.basic
@@ -1788,6 +1885,20 @@ class Resolver:
             rest = P.xargs_command([a.value for a in argv[1:]])
             xcmd = argv[1 + rest:] if rest is not None and rest < len(argv) - 1 else [Word.lit("echo")]
             rep = P.xargs_replace([a.value for a in argv[1:]])
+            here = [w for m, w in reds if m == "here"]
+            lines_in = here[-1].value if here else ctx.fed if ctx.stdin == "pipe" else None
+            if rep and lines_in is not None and not any(m == "r" for m, _ in reds):
+                # `echo .ssh | xargs -I{} cat ~/{}/id_rsa`: the lines it reads are known, so
+                # each command it runs is (-I: one line each, leading blanks dropped)
+                got = [ln.lstrip(" \t") for ln in lines_in.split("\n") if ln.strip()]
+                if len(got) > 16:
+                    self.unresolved("xargs -I runs a command for each of more than 16 lines")
+                    return
+                for ln in got:
+                    self.run([Word.lit(a.value.replace(rep, ln)) if a.value is not None
+                              and rep in a.value else a for a in xcmd], [],
+                             ctx.child(via=ctx.via + ("xargs",)), None)
+                return
             if rep:     # `xargs -I% rm -r% x`: a word holding the text it replaces is not known
                 xcmd = _replaced(xcmd, rep, "xargs")
             # its operands come from the pipe: the pipeline fills the command's feeds
@@ -2738,10 +2849,14 @@ class Resolver:
             if not rest or rest[0] is None:
                 self.unresolved(f"{name} -c of text that is not static")
                 return
+            # `bash -c TEXT NAME ARGS...`: $0 is NAME, $1... the words after it
+            sub.arg0 = argv[i + 2] if len(argv) > i + 2 else Word.lit(name)
+            sub.args = list(argv[i + 3:])
             self.line(rest[0], sub)
             return
         if rest and not from_stdin:
-            self.script(argv[1 + i], ctx, name, here, may_write)     # bash script.sh
+            # bash script.sh ARGS...: $1... are ARGS
+            self.script(argv[1 + i], ctx, name, here, may_write, args=list(argv[2 + i:]))
             return
         fed = [w for m, w in ctx_reds if m == "r"]
         if fed:                             # `sh < t.sh`: the file is the script
@@ -2759,7 +2874,8 @@ class Resolver:
         elif ctx.stdin in ("pipe", "xargs"):
             self.unresolved(f"{name} fed from a pipe")
 
-    def script(self, w: Word | None, ctx: _Ctx, how: str, here=(), may_write: bool = False) -> None:
+    def script(self, w: Word | None, ctx: _Ctx, how: str, here=(), may_write: bool = False,
+               args: list[Word] | None = None) -> None:
         """A shell's script file (`bash F`, `sh < F`, `source F`): its text, read at decision
         time, resolved as lines of their own; one that cannot be read then (a device, written
         earlier in this line, unreadable, longer than MAX_SCRIPT, or missing while an earlier
@@ -2800,7 +2916,10 @@ class Resolver:
                       ctx.child(depth=ctx.depth + 1, via=ctx.via + (how,), fn=True))
             self.activated = True
             return
-        self.line(text, ctx.child(depth=ctx.depth + 1, via=ctx.via + (how,), fn=True))
+        sub = ctx.child(depth=ctx.depth + 1, via=ctx.via + (how,), fn=True)
+        if args is not None:
+            sub.arg0, sub.args = w, args
+        self.line(text, sub)
 
     def path(self, value: str, cwd: str) -> str:
         return normalize(value, cwd, self.home)
@@ -2959,9 +3078,11 @@ def _replaced(words: list, rep: str, who: str) -> list:
     for k, a in enumerate(words):
         if a.value is not None and rep in a.value:
             w = Word(None, _escape(a.value).replace(_escape(rep), "*"), False, a.raw)
-            if k == 0 or a.value.startswith("-") or who == "xargs" and a.value.startswith(rep):
+            if k == 0 or a.value.startswith("-") or who == "xargs" and a.value != rep:
                 # the program itself, or a word that may be an option (find's names start
-                # with its folders, a line xargs reads may start with `-`): not known
+                # with its folders, a line xargs reads may start with `-`), or a word that
+                # joins a line xargs reads to other text (`~/{}/id_rsa`: the line may be
+                # `.ssh`, a hidden name, or hold `/`; red team round 10): not known
                 w.opaque = f"a word {who} fills in at run time ({a.value[:40]})"
             out.append(w)
         else:

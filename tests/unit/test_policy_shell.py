@@ -12,7 +12,10 @@ from agentdeck.core.targets import dialects, registry
 
 H = "/home/me"
 FS = MemoryFS({f"{H}/.ssh/id_rsa": "k", f"{H}/.ssh/id_rsa.pub": "p", f"{H}/.ssh/known_hosts": "h",
-               f"{H}/work/a.txt": "x", f"{H}/work/s.sh": "rm -rf /tmp/x\n"})
+               f"{H}/work/a.txt": "x", f"{H}/work/s.sh": "rm -rf /tmp/x\n",
+               # the program an everyday background command runs (one missing, in a job in the
+               # background, is asked: another call may write it before the job reads it)
+               f"{H}/proj/server.js": "require('http').createServer().listen(3000)\n"})
 DOC = {"unresolved": "ask",
        "rules": [{"id": "rmrf", "tool": "shell", "command": ["rm"],
                   "args": ["-r|-R|--recursive", "-f|--force"], "decision": "deny", "reason": "no"}],

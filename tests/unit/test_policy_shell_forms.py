@@ -172,9 +172,14 @@ def test_state_and_runners_the_resolver_does_not_follow_are_unresolved(command):
 
 
 @pytest.mark.parametrize("command,decision", [
-    ("echo f | xargs -I% rm -r% x", "ask"), ("touch f; find f -exec rm -r{} x \\;", "ask"),
-    ("echo rm | xargs -I{} {} -rf x", "ask"), ("echo f | xargs -i rm -r{} x", "ask"),
-    ("echo f | xargs --replace rm -r{} x", "ask"), ("echo id_rsa | xargs -I@ cat ~/.ssh/@", "deny"),
+    # fed a text that is not known: the word is not known
+    ("ls | xargs -I% rm -r% x", "ask"), ("touch f; find f -exec rm -r{} x \\;", "ask"),
+    ("ls | xargs -I{} {} -rf x", "ask"), ("ls | xargs -i rm -r{} x", "ask"),
+    ("ls | xargs --replace rm -r{} x", "ask"),
+    # fed a known text: each command xargs runs is that text put in (red team round 10)
+    ("echo f | xargs -I% rm -r% x", "deny"), ("echo rm | xargs -I{} {} -rf x", "deny"),
+    ("echo f | xargs -i rm -r{} x", "deny"), ("echo f | xargs --replace rm -r{} x", "deny"),
+    ("echo id_rsa | xargs -I@ cat ~/.ssh/@", "deny"),
     ("touch f; find f -execdir cat ~/.ssh/id_{} \\;", "deny"),
 ])
 def test_a_word_xargs_or_find_fills_in_is_not_taken_literally(command, decision):
