@@ -1276,7 +1276,7 @@ _ROUND10 = [
     ("bash -c 'cat ~/$0/id_rsa' .ssh", "deny"), ("bash -c 'cat ~/$1/id_rsa' sh .ssh", "deny"),
     ("command_not_found_handle() { cat x; }; zzz", "ask"),
     ("f() { cat \"$1\"; }; f README.md", "allow"), ("g() { echo \"$@\"; }; g a b", "allow"),
-    ("echo .ssh | xargs -I{} cat ~/{}/id_rsa", "deny"), ("ls | xargs -I{} cat ~/{}/id_rsa", "ask"),
+    ("echo .ssh | xargs -I{} cat ~/{}/id_rsa", "deny"), ("ls | xargs -I{} cat ~/{}/id_rsa", "deny"),
     ("printf 'a\\nb\\n' | xargs -I{} cat {}", "allow"),
     ("rm $\"todo.txt\" /tmp/v", "ask"), ("x=$\"notes\"; cat \"$x\"", "ask"),
     ("echo $\"hello\"", "allow"),

@@ -192,13 +192,15 @@ class DiskFS:
             return None
         return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) and st.st_nlink > 1 else None
 
-    def glob(self, pattern: str) -> list[str]:
+    def glob(self, pattern: str, hidden: bool = False) -> list[str]:
+        """The paths `pattern` matches, as the shell expands it; `hidden`: a `*` matches a name
+        that starts with `.` too (it stands for a value not known, not for a glob)."""
         import glob as g
 
         out: list[str] = []
         pattern = shell_pattern(pattern)
         try:
-            for m in g.iglob(pattern, recursive="**" in pattern):
+            for m in g.iglob(pattern, recursive="**" in pattern, include_hidden=hidden):
                 out.append(m)
                 if len(out) >= MAX_GLOB:
                     break
@@ -390,7 +392,7 @@ class MemoryFS:
             return (real,)
         return None
 
-    def glob(self, pattern: str) -> list[str]:
+    def glob(self, pattern: str, hidden: bool = False) -> list[str]:
         pattern = shell_pattern(pattern)
         rx = fnmatch.translate(pattern)
         import re
@@ -399,8 +401,9 @@ class MemoryFS:
         c = re.compile(rx)
         out = []
         for p in self._sorted:
-            if c.match(p) and not any(seg.startswith(".") and not pat.startswith(".")
-                                      for seg, pat in zip(p.split("/"), pattern.split("/"))):
+            if c.match(p) and (hidden or not any(
+                    seg.startswith(".") and not pat.startswith(".")
+                    for seg, pat in zip(p.split("/"), pattern.split("/")))):
                 if p.count("/") == pattern.count("/") or "**" in pattern:
                     out.append(p)
         return out[:MAX_GLOB]

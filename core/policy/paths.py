@@ -728,7 +728,9 @@ class PathRules:
                           if posixpath.basename(f) not in (".", "..")]
             return [normalize(f, cwd, self.home) for f in found]
         absolute = normalize(pat, cwd, self.home)
-        found = self.fs.glob(absolute)
+        # a `*` that stands for a value not known (`~/"$1"/id_rsa`, `~/{}/id_rsa`) may be a
+        # hidden name, as a glob's `*` is not (red team round 10: `.ssh`)
+        found = self.fs.glob(absolute, hidden=w.value is None)
         if found:
             return [normalize(f, cwd, self.home) for f in found]
         if w.value is not None:

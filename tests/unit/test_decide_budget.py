@@ -18,7 +18,7 @@ KEYS = {"id": "keys", "paths": ["~/.ssh/id_*"], "access": ["read"], "decision": 
 class SlowFS(MemoryFS):
     """A disk whose glob never ends in time (a `/**/...` over millions of files)."""
 
-    def glob(self, pattern: str) -> list[str]:
+    def glob(self, pattern: str, hidden: bool = False) -> list[str]:
         time.sleep(30)
         return []
 

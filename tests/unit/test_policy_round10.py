@@ -69,7 +69,7 @@ def test_calls_with_harmless_words_run(command):
 
 
 def test_bash_s_handler_for_names_not_found_is_unresolved():
-    v = _decide('command_not_found_handle() { /bin/cat ~/"$2"/id_rsa; }; zzz .ssh')
+    v = _decide('command_not_found_handle() { /bin/cat "$2"; }; zzz a.py')
     assert v.decision == "ask" and "command_not_found_handle" in v.reason
 
 
@@ -77,7 +77,7 @@ def test_bash_s_handler_for_names_not_found_is_unresolved():
     ("echo .ssh | xargs -I{} cat ~/{}/id_rsa", "deny"),
     ("xargs -I{} cat ~/{}/id_rsa <<< .ssh", "deny"),
     ("echo .claude | xargs -I{} cp /tmp/x ~/{}/settings.json", "deny"),
-    ("ls | xargs -I{} cat ~/{}/id_rsa", "ask"),
+    ("ls | xargs -I{} cat ~/{}/id_rsa", "deny"),
     ("printf 'a.py\\n' | xargs -I{} cat {}", "allow"),
 ])
 def test_what_xargs_puts_in_a_word_is_what_it_is_fed(command, decision):
@@ -154,3 +154,20 @@ def test_each_system_file_later_programs_load_is_the_guard_s(glob):
 ])
 def test_mounts_tmux_and_background_jobs(command, decision):
     assert _decide(command).decision == decision, command
+
+
+@pytest.mark.parametrize("command", [
+    'f() { cat ~/"$1"/id_rsa; }; export -f f; bash -c "f .ssh"',
+    'f() { cat ~/"$1"/id_rsa; }; echo .ssh | xargs -n1 bash -c \'f "$0"\'',
+    'f() { cat ~/"$1"/id_rsa; }',
+    "ls | xargs -I{} cat ~/{}/id_rsa",
+])
+def test_a_value_not_known_may_be_a_hidden_name(command):
+    """A `*` standing for a value not known (a parameter no call gives, a line xargs reads)
+    matches `.ssh` too, as a glob's `*` does not."""
+    v = _decide(command)
+    assert v.decision == "deny" and "id_rsa" in v.reason, (command, v.reason)
+
+
+def test_a_glob_still_skips_hidden_names():
+    assert _decide("cat ~/*/id_rsa").decision == "allow"
