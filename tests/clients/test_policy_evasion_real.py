@@ -345,8 +345,9 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
              own=("qwen",)),
         Step("aliases", f"shopt -s expand_aliases; alias r='rm -rf'; r {v['aliases']}", "ask",
              "unresolved"),
-        Step("function arguments", f'f() {{ rm "$@"; }}; f -rf {v["fnargs"]}', "ask",
-             "unresolved"),
+        # a call of the line's own function is its body with the call's words (round 10)
+        Step("function arguments", f'f() {{ rm "$@"; }}; f -rf {v["fnargs"]}', "deny",
+             RM_RULE),
         Step("substitution in a ruled argv", f"rm $(echo -rf | cat) {v['subarg']}", "ask",
              "unresolved"),
         Step("script written then run", f"echo 'rm -rf {v['script']}' > t.sh && bash t.sh",
@@ -428,7 +429,11 @@ def _allowlist_steps(sc: Scene) -> list[Step]:
              KEYS_RULE, native=("qwen",)),
         Step("bash -c -e", f"bash -c -e 'rm -rf {v['bashce']}'", "deny", RM_RULE),
         Step("bash -s fed a line", f"echo 'rm -rf {v['bashs']}' | bash -s", "deny", RM_RULE),
-        Step("xargs -I in an option", f"echo f | xargs -I@ rm -r@ {v['xargsi']}", "ask",
+        # xargs -I fed a known line runs the command with it put in (round 10); fed a pipe
+        # whose text is not known, the word is not known
+        Step("xargs -I in an option", f"echo f | xargs -I@ rm -r@ {v['xargsi']}", "deny",
+             RM_RULE),
+        Step("xargs -I fed a pipe", f"ls | xargs -I@ rm -r@ {v['xargsi']}", "ask",
              "unresolved"),
         Step("the loader's preload list", "touch /etc/ld.so.preload", "deny", SELF_RULE),
         Step("git stash list beside a venv", "git stash list; echo stash-listed", "allow", None,
@@ -514,6 +519,15 @@ def _steps(sc: Scene, target: str) -> list[Step]:
         # on the CLI's own folder, a program no table models handed a denied command
         Step("line continuation inside a word", "cat ~/.ss\\\nh/id_rsa", "deny", KEYS_RULE),
         Step("xargs fed a here-string", "xargs cat <<< ~/.ssh/id_rsa", "deny", KEYS_RULE),
+        # red team round 10: a function's parameters, a function named like a builtin, what
+        # xargs -I puts in, a translated string, a pattern that finds the guard's processes
+        Step("function parameter", 'f() { cat ~/"$1"/id_rsa; }; f .ssh', "deny", KEYS_RULE),
+        Step("function named like a builtin", 'echo() { command cat "$@"; }; echo ~/.ssh/id_rsa',
+             "deny", KEYS_RULE),
+        Step("xargs -I fed a known line", "echo .ssh | xargs -I{} cat ~/{}/id_rsa", "deny",
+             KEYS_RULE),
+        Step("translated string", 'cat $"notes.txt"', "ask", "unresolved"),
+        Step("the guard's processes", "pgrep -f 'agentdeck-hoo[k]'", "deny", SELF_RULE),
         Step("chmod on the CLI's folder", f"chmod 000 {_home(target)}", "deny", SELF_RULE),
         Step("unknown runner", "setarch x86_64 rm -r -f no-such-folder", "ask", "unresolved"),
         # a folder holding the key given to a program no table models (it may walk it); another
