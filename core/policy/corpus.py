@@ -1293,6 +1293,8 @@ _ROUND10 = [
     ("mount -t overlay o -o lowerdir=../../.ssh,upperdir=/tmp/u,workdir=/tmp/w /tmp/m", "deny"),
     ("tmux if-shell 'rm -rf /tmp/v' 'display ok'", "deny"), ("tmux paste-buffer -t s", "ask"),
     ("(md5sum /dev/null; bash /tmp/in/later.sh) &", "ask"), ("node server.js &", "ask"),
+    ("PERLDOC_PAGER='rm -rf /tmp/v' perldoc -T perlfunc", "deny"),
+    ("BAT_PAGER='less -R' bat README.md", "allow"),
 ]
 _EFFECT_WRITERS = [
     ("gunzip -f ~/.claude/settings.json.gz", "deny"), ("xz -d ~/.claude/settings.json.xz", "deny"),

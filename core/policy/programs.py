@@ -3474,6 +3474,14 @@ COMMAND_VARS = frozenset({
     # the shell `flock -c`, `script -c`, tmux, screen, vi's `:!` and others run commands with
     "SHELL",
 })
+#: and any variable named as one a program runs (red team round 10: `PERLDOC_PAGER`, as
+#: `BAT_PAGER`, `GH_EDITOR`, `KUBE_EDITOR`, `AWS_PAGER`)
+COMMAND_VAR_SUFFIXES = ("_PAGER", "_EDITOR", "_ASKPASS", "_BROWSER")
+
+
+def command_var(name: str) -> bool:
+    """Whether a program runs the value of the variable `name` as a command."""
+    return name in COMMAND_VARS or name.endswith(COMMAND_VAR_SUFFIXES)
 #: variables that name the folders a program loads its code or modules from: the code there is
 #: not read, so one that names a folder outside the working folder (or one the line writes
 #: into) is unresolved; the project's own folders (`PYTHONPATH=src`) are the project's code,

@@ -940,7 +940,7 @@ class Resolver:
             why = self._load_path(w, ctx)
             if why:
                 self.unresolved(f"{base}= makes programs load code from {why}")
-        elif base in P.COMMAND_VARS:
+        elif P.command_var(base):
             if w.value is None:
                 self.unresolved(f"{base}= names a command that is not static")
             elif base == "SHELL" and program_name(w.value) in P.SHELLS and " " not in w.value \

@@ -171,3 +171,10 @@ def test_a_value_not_known_may_be_a_hidden_name(command):
 
 def test_a_glob_still_skips_hidden_names():
     assert _decide("cat ~/*/id_rsa").decision == "allow"
+
+
+@pytest.mark.parametrize("suffix", P.COMMAND_VAR_SUFFIXES)
+def test_a_variable_named_as_a_command_a_program_runs_is_resolved_as_one(suffix):
+    assert _decide(f"PERLDOC{suffix}='rm -rf /tmp/v' perldoc x").decision == "deny"
+    assert _decide(f"X{suffix}='cat ~/.ssh/id_rsa' prog").decision == "deny"
+    assert _decide(f"X{suffix}=true prog").decision == "allow"
