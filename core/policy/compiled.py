@@ -246,7 +246,13 @@ SYSTEM_RUNTIME = ("/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/ld.so.conf.d/**
                   # templates (copied into every new repository and run), and the
                   # alternatives' links (`awk` is /etc/alternatives/awk)
                   "/usr/lib/*/gconv/**", "/usr/lib/gconv/**", "/usr/lib64/gconv/**",
-                  "/usr/share/git-core/templates/**", "/etc/alternatives/**")
+                  "/usr/share/git-core/templates/**", "/etc/alternatives/**",
+                  # red team round 11: the name service's configuration and modules (a
+                  # `libnss_*.so.2` it names is loaded into the handler when a word names
+                  # `~user`), and the compiled locales (a glob's `[[:upper:]]` is the locale's)
+                  "/etc/nsswitch.conf", "/usr/lib/*/libnss_*", "/lib/*/libnss_*",
+                  "/usr/lib64/libnss_*", "/lib64/libnss_*", "/usr/lib/locale/**",
+                  "/usr/share/i18n/**")
 
 
 def self_protection(host, target: str, root=None) -> list[str]:

@@ -404,7 +404,7 @@ _HOOK_OFF_ALLOW = [
 #: `~/.ssh/id_${X:-rsa}` is the glob `~/.ssh/id_*`) -- and the forms it does evaluate, decided as
 #: they run
 _NOT_EVALUATED = [
-    ("f() { rm \"$@\"; }; f -rf x", "deny"), ("set -- -rf; rm \"$@\" x", "ask"),
+    ("f() { rm \"$@\"; }; f -rf x", "deny"), ("set -- -rf; rm \"$@\" x", "deny"),
     ("echo -rf | xargs rm x", "deny"), ("printf '%s\\n' -r -f | xargs rm x", "deny"),
     ("shopt -s expand_aliases; alias r='rm -rf'; r x", "ask"),
     ("cat ${HOME%/}/.ssh/id_rsa", "ask"), ("cat ~/.ssh/id_${X:-rsa}", "deny"),
@@ -431,7 +431,7 @@ _NOT_EVALUATED = [
     ("x='-rf y'; rm $x", "deny"), ("for f in ~/.ssh/id_*; do cat \"$f\"; done", "deny"),
     ("for k in id_rsa; do cat ~/.ssh/\"$k\"; done", "deny"),
     ("read f <<< ~/.ssh/id_rsa; cat \"$f\"", "ask"), ("printf -v p %s ~/.ssh/id_rsa; cat $p", "ask"),
-    ("set -- ~/.ssh/id_rsa; cat \"$@\"", "ask"), ("cat \"$KEYFILE\"", "ask"),
+    ("set -- ~/.ssh/id_rsa; cat \"$@\"", "deny"), ("cat \"$KEYFILE\"", "ask"),
     ("rm $(cat flags) x", "ask"), ("rm -r -f`true` x", "ask"),
     ("$(echo rm) -rf x", "deny"), ("`echo rm` -rf x", "deny"), ("rm $(echo -rf) x", "deny"), ("cat ~/.ssh/id_$(echo rsa)", "deny"),
     ("cp /tmp/evil t.sh; bash t.sh", "ask"), ("echo 'rm -rf x' > t.sh && sh < t.sh", "ask"),
@@ -873,13 +873,15 @@ _CLASS_GLOB_READS = [
     "cat ../../.[[:lower:]]sh/id_rsa", "cat ../../.ss[[:alnum:]]/id_rsa",
     "cat ../../.[^A-Z]sh/id_rsa", "cat ../../.[!A-Z]sh/id_ed25519", "cat ../../.[[=s=]]sh/id_rsa",
     "cd ../../.[[:lower:]]sh && cat id_rsa", "cat ../../.aw[[:alpha:]]/cred*",
+    # a class is the locale's: any character (red team round 11 put `_` in `upper`)
+    "cat ../../.[[:upper:]]sh/id_rsa",
 ]
 _CLASS_GLOB_WRITES = [
     "rm -r ../../protect[[:alpha:]]d", "echo pwn > ../../protecte[[:alpha:]]/a.txt",
     "cp /etc/hostname ../../pro[[:lower:]]ected/a.txt",
 ]
 _CLASS_GLOB_ALLOW = [
-    "cat ../../.[[:lower:]]sh/id_rsa.pub", "cat ../../.[[:upper:]]sh/id_rsa",
+    "cat ../../.[[:lower:]]sh/id_rsa.pub",
     "cat ../../[.]ssh/id_rsa", "cat ../../[[:punct:]]ssh/id_rsa",
 ]
 #: an option's value glued to it or to a cluster (`-fFILE`, `-nfFILE`, `-T../k`, `-t../d`): split as
@@ -1294,7 +1296,30 @@ _ROUND10 = [
     ("tmux if-shell 'rm -rf /tmp/v' 'display ok'", "deny"), ("tmux paste-buffer -t s", "ask"),
     ("(md5sum /dev/null; bash /tmp/in/later.sh) &", "ask"), ("node server.js &", "ask"),
     ("PERLDOC_PAGER='rm -rf /tmp/v' perldoc -T perlfunc", "deny"),
-    ("BAT_PAGER='less -R' bat README.md", "allow"),
+    ("BAT_PAGER=cat bat README.md", "allow"),
+]
+#: red team round 11: bash's integer variables evaluate what is assigned, a value assigned in a
+#: branch, a loop or after `&&` may not be the one bash has, `&` keeps a job's assignments in
+#: its subshell, `+=`, `declare -l/-u`, `unset`, `shift` and `set --`, `$'...'` ends at a NUL,
+#: a glob's class is the locale's, response files, a function defined in a sourced file, `.`
+_ROUND11 = [
+    ("RANDOM='a[$(cat ~/.ssh/id_rsa)]'", "deny"), ("OPTIND='a[$(rm -rf /tmp/v)]'", "deny"),
+    ("declare -i v; read v <<< 'a[$(id)]'", "ask"), ("RANDOM=42; echo $RANDOM", "allow"),
+    ("declare -i v; for v in 'a[$(id)]'; do :; done", "ask"),
+    ("if :; then d=~/.claude; else d=/tmp; fi; cp /tmp/in/x $d/settings.json", "ask"),
+    ("x=~/.ssh; false && x=/tmp; cat $x/id_rsa", "ask"),
+    ("x=~/.ssh; x=/tmp & cat $x/id_rsa", "deny"),
+    ("for d in ~/.ssh /tmp; do break; done; cat $d/id_rsa", "ask"),
+    ("x=.s; x+=sh; cat ~/$x/id_rsa", "deny"), ("declare -l x=.SSH; cat ~/$x/id_rsa", "deny"),
+    ("f=-r; f+=f; rm $f /tmp/v", "deny"), ("x=/tmp; unset x; cat ${x:-~/.ssh}/id_rsa", "ask"),
+    ('f() { shift; cat "$1"/id_rsa; }; f /tmp ~/.ssh', "deny"),
+    ('f() { set -- ~/.ssh; cat "$1"/id_rsa; }; f /tmp', "deny"),
+    ("cat ~/$'.ssh\\0x'/id_rsa", "deny"), ("cat ~/$'.ssh\\c@x'/id_rsa", "deny"),
+    ("gcc @/tmp/in/rsp", "ask"), ("java @/tmp/in/args -version", "ask"),
+    ("LOCPATH=/tmp/loc bash -c 'echo hi'", "ask"),
+    ("echo x >> /etc/nsswitch.conf", "deny"), ("cp -r /tmp/in/w /usr/lib/locale/w", "deny"),
+    ("x=a; cd /tmp && cat $x", "allow"), ("if [ -f a.py ]; then cat a.py; fi", "allow"),
+    ("set -e; set -o pipefail; ls", "allow"), ("gcc -O2 -c a.c", "allow"),
 ]
 _EFFECT_WRITERS = [
     ("gunzip -f ~/.claude/settings.json.gz", "deny"), ("xz -d ~/.claude/settings.json.xz", "deny"),
@@ -1850,7 +1875,8 @@ def _build() -> dict[str, list]:
                           (_ROUND7, "links, deletions and code run elsewhere"),
                           (_ROUND8, "shell forms not evaluated"),
                           (_ROUND9, "shell forms not evaluated"),
-                          (_ROUND10, "shell forms not evaluated")):
+                          (_ROUND10, "shell forms not evaluated"),
+                          (_ROUND11, "shell forms not evaluated")):
         for c, e in cases:
             cls = "mentions and neighbours" if e == "allow" else strict
             CLASSES[cls] = CLASSES[cls] + [(c, W2, e)]

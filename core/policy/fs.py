@@ -74,6 +74,9 @@ def _bracket(pattern: str, j: int) -> tuple[str, int] | None:
     singles: set[str] = set()
     ranges: list[str] = []
     start = j
+    #: a POSIX class or an equivalence class: what it holds is the locale's (a locale made
+    #: for it puts `_` in `upper`: red team round 11), so the expression may match any character
+    by_locale = False
     while j < n:
         ch = pattern[j]
         if ch == "]" and j > start:
@@ -83,6 +86,7 @@ def _bracket(pattern: str, j: int) -> tuple[str, int] | None:
             end = pattern.find(kind + "]", j + 2)
             if end >= 0:
                 name = pattern[j + 2:end]
+                by_locale = by_locale or kind in ":="
                 if kind == ":":
                     ascii_, wide = _CLASSES.get(name, (_ANY, False))
                     ranges.append(ascii_ + (_NON_ASCII if wide and not neg else ""))
@@ -108,6 +112,8 @@ def _bracket(pattern: str, j: int) -> tuple[str, int] | None:
         j += 1
     if j >= n:
         return None
+    if by_locale:
+        return "?", j + 1
     singles.discard("/")        # (a file name never holds one, and the glob module splits on it)
     body = ("]" if "]" in singles else "") + "".join(ranges) + "".join(
         sorted(singles - {"]", "!", "-"})) + ("!" if "!" in singles else "") + (

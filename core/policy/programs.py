@@ -1893,8 +1893,22 @@ def _command_option(name: str, vals: list, table: dict | None = None) -> str:
     return ""
 
 
+#: programs that read more arguments from a file named `@FILE` (a response file): options that
+#: run code (`-wrapper`, `-XX:OnError=`), outputs and inputs no one reads on the line (red
+#: team round 11: `gcc @rsp` with `@../../.ssh/id_rsa` in it)
+RESPONSE_FILES = frozenset({
+    "gcc", "g++", "cc", "c++", "cpp", "clang", "clang++", "gfortran", "ld", "ld.bfd", "ld.gold",
+    "as", "ar", "nm", "objcopy", "objdump", "strip", "strings", "c++filt", "readelf", "size",
+    "ranlib", "addr2line", "elfedit", "gprof", "java", "javac", "javadoc", "jar", "jshell",
+    "kotlinc", "scalac", "dotnet", "csc", "lld", "ld.lld", "rustc"})
+
+
 def runs_code(name: str, vals: list) -> str:
     """Why `name` with these arguments runs code agentdeck cannot see into, or ""."""
+    if name in RESPONSE_FILES:
+        at = next((v for v in vals if v is not None and v.startswith("@") and len(v) > 1), None)
+        if at is not None:
+            return f"{name} {at[:40]} reads more arguments from a file agentdeck does not read"
     opt = _command_option(name, vals)
     if opt:
         return f"{opt} runs a program agentdeck does not follow"
@@ -3522,6 +3536,8 @@ CODE_VARS = frozenset({
     "CLOUDSDK_PYTHON_ARGS", "SYSTEM_WGETRC", "LESSKEYIN", "LESSKEY", "LESSKEYIN_SYSTEM",
     "LESSKEY_SYSTEM", "LESSKEY_CONTENT", "GCC_EXEC_PREFIX", "COMPILER_PATH", "JAVA_HOME",
     "TCL_LIBRARY", "TK_LIBRARY",
+    # the locale data bash, glob classes and $"..." read (red team round 11)
+    "LOCPATH",
 })
 #: make's variables whose value its built-in rules and recipes run as a command (`$(CC) x.c`):
 #: one given to make (its environment, `make CC=...`) is resolved as a line; any other variable

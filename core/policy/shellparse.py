@@ -58,6 +58,19 @@ MAX_COMMANDS = 2000
 MAX_TEXT = 256 * 1024      # a longer command line is not parsed (unresolved): the hook must answer
 MAX_ARGS = 5000            # words of one simple command
 MAX_CALLS = 64             # calls of the line's own functions followed
+#: bash's variables whose every assignment is evaluated as arithmetic
+INT_SPECIALS = frozenset({"RANDOM", "SRANDOM", "OPTIND", "HISTCMD", "SECONDS", "LINENO"})
+#: the constructs whose parts may or may not run (a `list` with `&&`/`||` after its first command)
+_BRANCHING = frozenset({"if_statement", "case_statement", "while_statement", "list"})
+_MISSING = object()
+
+
+def _shell_of(via: tuple[str, ...]) -> tuple[str, ...]:
+    """The shell a command runs in, as `via` says: `source`, `.` and `eval` run text in the
+    same shell (a function defined in a sourced file is the caller's: red team round 11)."""
+    return tuple(v for v in via if v not in _SAME_SHELL)
+#: the wrappers of text run in the same shell: a function defined there is the caller's
+_SAME_SHELL = frozenset({"source", ".", "eval"})
 UNKNOWN = "\0"             # stands for a part of a word whose value is not known
 #: bash's own variables that always hold a number: safe in an arithmetic context
 SHELL_NUMBERS = frozenset({"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID",
@@ -452,7 +465,11 @@ class Resolver:
         self.loop_walks = 0                 # loop bodies followed so far (LOOP_WALKS at most)
         #: variables an arithmetic expression of this line set (a number, its value not kept)
         self.int_known: set[str] = set()
-        self.int_vars: set[str] = set()     # `declare -i`: later assignments are arithmetic
+        #: `declare -i`: later assignments are arithmetic; bash's own integer variables are so
+        #: from the start (red team round 11: `RANDOM='a[$(cmd)]'` runs cmd)
+        self.int_vars: set[str] = set(INT_SPECIALS)
+        #: `declare -l`/`-u`/`-c`: later assignments are lowered, raised or capitalised
+        self.case_vars: dict[str, str] = {}
         #: the functions the line defines: name -> (body, the shell it is defined in, ctx.via)
         self.functions: dict[str, tuple[object, tuple[str, ...]]] = {}
         self.calls = 0                      # the function calls followed (MAX_CALLS)
@@ -530,6 +547,7 @@ class Resolver:
                         self.int_vars.add(vname)
                     if "A" in opts:
                         self.assoc.add(vname)
+                    self._case_attr(vname, opts)
                     self.assign(c, ctx)
                 elif c.type in ("word", "variable_name") and not c.text.startswith((b"-", b"+")):
                     vname = c.text.decode("utf-8", "replace").split("[", 1)[0]
@@ -537,6 +555,9 @@ class Resolver:
                         self.int_vars.add(vname)
                     if "A" in opts:
                         self.assoc.add(vname)
+                    self._case_attr(vname, opts)
+                    if vname in ctx.vars and any(ch in opts for ch in "luc"):
+                        ctx.vars[vname] = None   # (its value is converted now: not followed)
                     self._name_arg(self.word(c, ctx), "declare", ctx)
                 elif c.type != "word":
                     self._quoted_assign(c, self.word(c, ctx), exported, ctx)
@@ -586,17 +607,21 @@ class Resolver:
                     rewritten = ""
                 prev = mine or prev
         elif t == "for_statement" and n.child_by_field_name("variable") is not None:
+            before = dict(ctx.vars)
             self.for_loop(n, ctx)
+            self._after_branches(before, ctx)
         elif t == "compound_statement" and n.children and n.children[0].type == "((":
             for c in n.named_children:            # `(( i++ ))`: an arithmetic command
                 self._arith(c, ctx)
         elif t == "c_style_for_statement":
             body = n.child_by_field_name("body")
+            before = dict(ctx.vars)
             for c in n.named_children:
                 if body is not None and c == body:
                     self.stmt(c, ctx)
                 elif c.type != "comment":
                     self._arith(c, ctx)
+            self._after_branches(before, ctx)
         elif t in ("subshell", "compound_statement", "program", "list", "negated_command",
                    "if_statement", "elif_clause", "else_clause", "while_statement",
                    "do_group", "case_statement", "case_item", "for_statement",
@@ -608,14 +633,48 @@ class Resolver:
             kids = [c for c in n.named_children
                     if not (t == "for_statement" and c.type == "variable_name")
                     and not (t == "case_item" and c.type in ("extglob_pattern", "regex"))]
+            # what a branch, a loop's body or a command after `&&`/`||` assigns may not have
+            # run: after it, such a variable is not known (red team round 11: `if :; then
+            # d=~/.claude; else d=/tmp; fi` left d = /tmp here and ~/.claude in bash)
+            branching = t in _BRANCHING
+            snapshot = dict(inner.vars) if branching else None
             for i, c in enumerate(kids):
                 # `a && b > f` parses as (a && b) > f: the redirection is the last command's
                 last = redirects if (t == "list" and i == len(kids) - 1) else None
+                if t == "list" and i == 1:
+                    snapshot = dict(inner.vars)      # (the first command of a list runs)
+                nxt = c.next_sibling
+                if nxt is not None and nxt.type == "&" and t != "list":
+                    # a job in the background is a subshell: what it assigns stays there
+                    saved = dict(inner.vars)
+                    self.stmt(c, inner, last)
+                    inner.vars.clear()
+                    inner.vars.update(saved)
+                    continue
                 self.stmt(c, inner, last)
+            if snapshot is not None:
+                self._after_branches(snapshot, inner)
         elif t == "unset_command":
+            funcs = any(c.text.startswith(b"-") and b"f" in c.text for c in n.named_children)
             for c in n.named_children:       # `unset 'a[$(cmd)]'`: the subscript is evaluated
-                if c.type in ("word", "raw_string", "string", "concatenation"):
-                    self._name_arg(self.word(c, ctx), "unset", ctx)
+                if c.type in ("word", "raw_string", "string", "concatenation",
+                              "variable_name"):
+                    w = self.word(c, ctx)
+                    if w.value is not None and w.value.startswith("-"):
+                        continue
+                    if c.type != "variable_name":
+                        self._name_arg(w, "unset", ctx)
+                    if w.value is None:
+                        continue
+                    if funcs:
+                        self.functions.pop(w.value, None)
+                    else:
+                        # unset: empty, and `${x:-DEFAULT}` takes DEFAULT (red team round 11);
+                        # not followed: not known
+                        key = w.value.split("[", 1)[0]
+                        ctx.vars[key] = None
+                        self.var_inner.pop(key, None)
+                        self.var_pattern.pop(key, None)
                 else:
                     self._test_expr(c, ctx)
         elif t == "test_command":
@@ -637,6 +696,8 @@ class Resolver:
         """The name a table knows of the program `value` runs, found through the links to it
         (a bare name on PATH, or a path): `editor` and `vi` are links to vim.basic through
         /etc/alternatives; "" when it is none of theirs."""
+        if value in (".", ".."):
+            return ""                        # `.` is the shell's `source`, never a file's name
         if "/" in value:
             where = [self.path(value, ctx.cwd)]
         else:
@@ -644,7 +705,7 @@ class Resolver:
             where = [posixpath.join(d, value) for d in path.split(":")[:32]
                      if d.startswith("/")]
         for p in where:
-            if self.fs.exists(p):
+            if self.fs.exists(p) and not self.fs.is_dir(p):
                 real = program_name(self.fs.realpath(p))
                 return real if P.known_program(real) else ""
         return ""
@@ -770,6 +831,9 @@ class Resolver:
                 values += _split_fields(self.word(c, ctx))
         self._state_var(key)
         expanded = [x for w in values for x in _split_brace(w)]
+        if key in self.int_vars:
+            for w in expanded:                  # `declare -i v; for v in 'a[$(cmd)]'`
+                self._arith_word(w, ctx)
         if not has_list or len(expanded) > LOOP_VALUES or not expanded:
             ctx.vars[key] = None
             self.var_inner.pop(key, None)
@@ -893,6 +957,16 @@ class Resolver:
         w = self.word(value, ctx) if value is not None else Word.lit("")
         if key in self.int_vars:                  # `declare -i n; n=EXPR`
             self._arith_word(w, ctx)
+        if any(c.type == "+=" for c in n.children) and key not in self.int_vars:
+            # `x+=sh` appends to x's value (red team round 11: `x=.s; x+=sh`)
+            old = ctx.vars.get(key) if key in ctx.vars else self._var(key, ctx)
+            w = Word.lit(old + w.value) if old is not None and w.value is not None \
+                and not w.opaque else Word(None, "*", False, w.raw)
+        case = self.case_vars.get(key)
+        if case and w.value is not None:
+            # `declare -l x`: bash lowers (-u raises, -c capitalises) what is assigned
+            w = Word.lit(w.value.lower() if case == "l" else w.value.upper() if case == "u"
+                         else w.value[:1].upper() + w.value[1:].lower())
         self._command_var(key, w, ctx)
         # a value read through a form not evaluated (`x=$"..."`) is not known where it is used
         ctx.vars[key] = None if w.opaque else w.value
@@ -1114,7 +1188,8 @@ class Resolver:
             v = text[1:-1] if len(text) >= 2 else ""
             parts.append((v, _escape(v), True))
         elif t == "ansi_c_string":
-            v = _ansi_c(text[2:-1])
+            # bash ends the string at a NUL (`$'.ssh\0x'` is `.ssh`: red team round 11)
+            v = _ansi_c(text[2:-1]).split("\0", 1)[0]
             parts.append((v, _escape(v), True))
         elif t == "string" or t == "translated_string":
             before = n.prev_sibling
@@ -1464,6 +1539,48 @@ class Resolver:
         self._opaque.append(f"the value of ${key} is not known (set outside this command)")
         return None
 
+    def _set_positional(self, name: str, argv: list["Word"], ctx: _Ctx) -> None:
+        """`shift [N]` and `set [--] WORDS`: the positional parameters after them (red team
+        round 11: `f() { shift; cat "$1"/id_rsa; }; f /tmp ~/.ssh`)."""
+        words = argv[1:]
+        if name == "shift":
+            if ctx.args is None:
+                return
+            n = words[0].value if words else "1"
+            if n is None or not n.isdigit():
+                ctx.args = [Word(None, "*", False, "$@")]        # shifted by a count not known
+            else:
+                ctx.args = ctx.args[int(n):]
+            return
+        k = 0
+        while k < len(words):
+            v = words[k].value
+            if v is None or v[:1] not in "-+" or v == "--":
+                break
+            if v[-1:] == "o":
+                k += 1                          # `set -o pipefail`: its option's name
+            k += 1
+        if k < len(words) and words[k].value == "--":
+            ctx.args = list(words[k + 1:])
+        elif k < len(words):
+            ctx.args = list(words[k:])
+
+    def _case_attr(self, vname: str, opts: str) -> None:
+        """`declare -l|-u|-c NAME`: NAME's later assignments are converted (the last of the
+        three given wins, as in bash)."""
+        for ch in opts:
+            if ch in "luc":
+                self.case_vars[vname] = ch
+
+    def _after_branches(self, before: dict, ctx: _Ctx) -> None:
+        """After a construct whose parts may or may not run: a variable it changed is not
+        known (opaque where a rule could apply)."""
+        for k in set(ctx.vars) | set(before):
+            if ctx.vars.get(k, _MISSING) != before.get(k, _MISSING):
+                ctx.vars[k] = None
+                self.var_inner.pop(k, None)
+                self.var_pattern.pop(k, None)
+
     def _positional(self, key: str, ctx) -> str | None:
         """$0, $1..., $#, $@ and $* of a call judged here (ctx.args): the call's words. A word
         of the call that is not known is not known here either (judged as at the definition)."""
@@ -1497,14 +1614,14 @@ class Resolver:
         if name == "command_not_found_handle":
             self.unresolved("command_not_found_handle runs for any command name the shell does "
                             "not find, with its words")
-        self.functions[name] = (body, ctx.via)
+        self.functions[name] = (body, _shell_of(ctx.via))
 
     def _call(self, name: str, argv: list["Word"], ctx: _Ctx) -> bool:
         """A call of a function this line defined (in the same shell: not through a wrapper,
         `command` or another shell), judged as its body with the call's words as $1...; True
         when it is one."""
         fn = self.functions.get(name)
-        if fn is None or fn[1] != ctx.via:
+        if fn is None or fn[1] != _shell_of(ctx.via):
             return False
         self.calls += 1
         if self.calls > MAX_CALLS or ctx.depth >= MAX_DEPTH:
@@ -1617,6 +1734,8 @@ class Resolver:
             self.out.commands.append(Cmd([Word.lit(":")], reds, ctx.cwd, ctx.via, feeds,
                                          ctx.stdin, ctx.env))
             return
+        if name in ("shift", "set") and not ctx.via:
+            self._set_positional(name, argv, ctx)
         if not P.known_program(name):
             real = self._installed_as(head.value, ctx)
             if real:                 # `editor`: /etc/alternatives/editor -> /usr/bin/vim.basic
@@ -2675,6 +2794,11 @@ class Resolver:
                 self.unresolved(f"{name} into a variable whose name is not static")
                 continue
             k = k.split("[", 1)[0]
+            if k in self.int_vars and not (name == "getopts" and k == "OPTIND"):
+                # bash evaluates what it assigns to an integer variable as arithmetic (red
+                # team round 11: `declare -i v; read v <<< 'a[$(cmd)]'` runs cmd)
+                self.unresolved(f"{name} into {k}, an integer variable (bash evaluates the "
+                                "value as arithmetic)")
             self._state_var(k)
             ctx.vars[k] = None
             self.var_inner.pop(k, None)
@@ -3218,6 +3342,9 @@ def _ansi_c(s: str) -> str:
             except (ValueError, OverflowError):
                 out.append("?")
             i = j
+        elif n == "c" and i + 2 < len(s):
+            out.append(chr(ord(s[i + 2]) & 0x1F))   # `\cX`: control-X (`\c@` is NUL)
+            i += 3
         else:
             out.append("\\" + n)
             i += 2

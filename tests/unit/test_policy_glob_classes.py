@@ -1,7 +1,10 @@
 """A glob's bracket expressions as bash reads them (POSIX classes, `^` and `!` negation,
 equivalence classes), in any folder of the glob: expanded against the disk at decision time
 (core/policy/fs.py shell_pattern), so `cat ../../.[[:lower:]]sh/id_rsa` reads the key and
-`cd` to such a glob changes to the folder it matches. Checked against bash itself."""
+`cd` to such a glob changes to the folder it matches. Checked against bash itself: exactly,
+except that a POSIX or equivalence class is the locale's (a locale made for it puts `_` in
+`upper`: red team round 11), so an expression holding one matches at least what bash matches
+here, and any one character."""
 from __future__ import annotations
 
 import json
@@ -35,7 +38,10 @@ def test_a_bracket_pattern_matches_what_bash_matches(tmp_path, pattern):
     got = sorted(p.rsplit("/", 1)[1] for p in DiskFS().glob(str(tmp_path) + "/" + pattern))
     out = subprocess.run([bash, "-c", f"shopt -s nullglob; for f in {pattern}; do printf '%s\\n' \"$f\"; done"],
                          cwd=tmp_path, capture_output=True, text=True, check=True).stdout
-    assert got == sorted(out.splitlines()), pattern
+    if "[:" in pattern or "[=" in pattern:
+        assert set(out.splitlines()) <= set(got), pattern
+    else:
+        assert got == sorted(out.splitlines()), pattern
 
 
 def _decide(command: str, cwd: str = W):
@@ -53,14 +59,15 @@ def _decide(command: str, cwd: str = W):
 @pytest.mark.parametrize("command", [
     "cat ../../.[[:lower:]]sh/id_rsa", "cat ../../.ss[[:alnum:]]/id_rsa", "cat ../../.[^A-Z]sh/id_rsa",
     "cat ../../.[!A-Z]sh/id_rsa", "cd ../../.[[:lower:]]sh && cat id_rsa",
-    "rm -r ../../protect[[:alpha:]]d", "echo pwn > ../../protecte[[:alpha:]]/a.txt"])
+    "rm -r ../../protect[[:alpha:]]d", "echo pwn > ../../protecte[[:alpha:]]/a.txt",
+    "cat ../../.[[:upper:]]sh/id_rsa"])
 def test_a_class_in_a_folder_of_a_glob_reaches_the_protected_file(command):
     v = _decide(command)
     assert v.decision == "deny", (command, v.reason)
 
 
 @pytest.mark.parametrize("command", [
-    "cat ../../.[[:lower:]]sh/id_rsa.pub", "cat ../../[.]ssh/id_rsa", "cat ../../.[[:upper:]]sh/id_rsa",
+    "cat ../../.[[:lower:]]sh/id_rsa.pub", "cat ../../[.]ssh/id_rsa", "cat ../../[[:punct:]]ssh/id_rsa",
     "cd ../../.[[:lower:]]sh && cat id_rsa.pub"])
 def test_what_the_class_does_not_match_stays_allowed(command):
     v = _decide(command)

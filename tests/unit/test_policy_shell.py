@@ -188,7 +188,7 @@ def test_a_hostile_command_line_is_unresolved_never_an_error(command):
     ('read f <<< ~/.ssh/id_rsa; cat "$f"', ("ask", "unresolved")),
     ('printf -v p %s ~/.ssh/id_rsa; cat "$p"', ("ask", "unresolved")),
     ('mapfile -t a < list; cat "${a[0]}"', ("ask", "unresolved")),
-    ('set -- ~/.ssh/id_rsa; cat "$@"', ("ask", "unresolved")),
+    ('set -- ~/.ssh/id_rsa; cat "$@"', ("deny", "keys")),      # `set --` sets them
     ('cat "$KEYFILE"', ("ask", "unresolved")),
     # a substitution in the argv of a program a rule names; one in a path is judged by its glob
     ("rm $(cat flags) x", ("ask", "unresolved")),
