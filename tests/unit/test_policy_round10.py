@@ -14,27 +14,17 @@ from agentdeck.core.policy import programs as P
 from agentdeck.core.policy.compiled import SYSTEM_RUNTIME
 from agentdeck.core.policy.fs import MemoryFS
 from agentdeck.core.policy.paths import _concrete
-from agentdeck.core.policy.rules import Context, evaluate_doc
-from agentdeck.core.policy.vocabulary import SELF_RULE, tool_calls
+from agentdeck.core.policy.vocabulary import SELF_RULE
 
-HOME = "/home/me"
-HOOK = f"{HOME}/.claude/agentdeck-hook.sh"
-DOC = {"unresolved": "ask",
-       "rules": [{"id": "rm", "tool": "shell", "command": "rm", "args": ["-r|-R", "-f|--force"],
-                  "decision": "deny", "reason": "no rm -rf"}],
-       "paths": [{"id": "keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
-                  "access": ["read", "write"], "decision": "deny", "reason": "keys"},
-                 {"id": SELF_RULE, "paths": ["~/.claude/agentdeck-hook.sh",
-                                             "~/.claude/settings.json", *SYSTEM_RUNTIME],
-                  "access": ["write"], "decision": "deny", "reason": "the guard"}]}
+from tests.policy_kit import HOME, HOOK, decide
+
 FS = MemoryFS({f"{HOME}/.ssh/id_rsa": "k", f"{HOME}/.ssh/id_rsa.pub": "p", HOOK: "#!/bin/sh",
                f"{HOME}/.claude/settings.json": "{}", f"{HOME}/proj/a.py": "a",
                f"{HOME}/proj/s.sh": 'cat ~/"$1"/id_rsa\n', f"{HOME}/proj/ok.sh": "echo $1\n"})
 
 
 def _decide(command: str):
-    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
-    return evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, FS))
+    return decide(FS, command)
 
 
 @pytest.mark.parametrize("command", [

@@ -10,29 +10,19 @@ from __future__ import annotations
 import pytest
 
 from agentdeck.core.policy import programs as P
-from agentdeck.core.policy.compiled import SYSTEM_RUNTIME
 from agentdeck.core.policy.fs import MemoryFS, shell_pattern
-from agentdeck.core.policy.rules import Context, evaluate_doc
 from agentdeck.core.policy.shellparse import INT_SPECIALS
-from agentdeck.core.policy.vocabulary import SELF_RULE, tool_calls
+from agentdeck.core.policy.vocabulary import SELF_RULE
 
-HOME = "/home/me"
-DOC = {"unresolved": "ask",
-       "rules": [{"id": "rm", "tool": "shell", "command": "rm", "args": ["-r|-R", "-f|--force"],
-                  "decision": "deny", "reason": "no rm -rf"}],
-       "paths": [{"id": "keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
-                  "access": ["read", "write"], "decision": "deny", "reason": "keys"},
-                 {"id": SELF_RULE, "paths": ["~/.claude/agentdeck-hook.sh",
-                                             "~/.claude/settings.json", *SYSTEM_RUNTIME],
-                  "access": ["write"], "decision": "deny", "reason": "the guard"}]}
+from tests.policy_kit import HOME, decide
+
 FS = MemoryFS({f"{HOME}/.ssh/id_rsa": "k", f"{HOME}/.ssh/id_rsa.pub": "p",
                f"{HOME}/.claude/settings.json": "{}", f"{HOME}/proj/a.py": "a",
                f"{HOME}/proj/fn.sh": 'echo() { command cat "$1"; }\n'})
 
 
 def _decide(command: str):
-    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": command}})
-    return evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME}, FS))
+    return decide(FS, command)
 
 
 @pytest.mark.parametrize("var", sorted(INT_SPECIALS))
@@ -114,9 +104,7 @@ def test_a_function_defined_in_a_sourced_file_is_the_caller_s(command):
 def test_dot_is_source_not_a_program_found_on_path():
     # `.` found on PATH is a folder (`/usr/bin/.`): it was read as a program named `bin`
     fs = MemoryFS({**FS.entries, "/usr/bin/cat": "x", f"{HOME}/proj/leak.sh": "cat ~/.ssh/id_rsa\n"})
-    calls = tool_calls({"tool_name": "Bash", "tool_input": {"command": ". leak.sh"}})
-    v = evaluate_doc(DOC, calls, Context(HOME, f"{HOME}/proj", {"HOME": HOME,
-                                                             "PATH": "/usr/bin"}, fs))
+    v = decide(fs, ". leak.sh", env={"PATH": "/usr/bin"})
     assert v.decision == "deny", v.reason
 
 
