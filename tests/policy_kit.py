@@ -3,7 +3,7 @@ round's attacks aim at (an argv rule on `rm -r -f`, the protected keys and the g
 files with the system files later programs load), and one Bash call decided under them."""
 from __future__ import annotations
 
-from agentdeck.core.policy.compiled import SYSTEM_RUNTIME
+from agentdeck.core.policy.compiled import SHELL_STARTUP, SYSTEM_RUNTIME
 from agentdeck.core.policy.rules import Context, Verdict, evaluate_doc
 from agentdeck.core.policy.vocabulary import SELF_RULE, tool_calls
 
@@ -15,7 +15,8 @@ DOC = {"unresolved": "ask",
        "paths": [{"id": "keys", "paths": ["~/.ssh/id_*"], "except": ["~/.ssh/*.pub"],
                   "access": ["read", "write"], "decision": "deny", "reason": "keys"},
                  {"id": SELF_RULE, "paths": ["~/.claude/agentdeck-hook.sh",
-                                             "~/.claude/settings.json", *SYSTEM_RUNTIME],
+                                             "~/.claude/settings.json", *SHELL_STARTUP,
+                                             *SYSTEM_RUNTIME],
                   "access": ["write"], "decision": "deny", "reason": "the guard"}]}
 
 

@@ -213,7 +213,14 @@ SHELL_STARTUP = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logou
                  # the home's own folders on PATH: a program written there (`~/.local/bin/git`)
                  # runs in place of the one a later call, or the CLI itself, names (red team
                  # round 4)
-                 "~/.local/bin/**", "~/bin/**")
+                 "~/.local/bin/**", "~/bin/**",
+                 # and the tool managers' folders that put themselves first on PATH (round 12:
+                 # a `git` in ~/.cargo/bin ran for a later plain `git status`)
+                 "~/.cargo/bin/**", "~/.pyenv/shims/**", "~/.pyenv/bin/**", "~/go/bin/**",
+                 "~/.rbenv/shims/**", "~/.nodenv/shims/**", "~/.volta/bin/**", "~/.bun/bin/**",
+                 "~/.deno/bin/**", "~/.npm-global/bin/**", "~/.yarn/bin/**",
+                 "~/.local/share/pnpm/**", "~/.nix-profile/bin/**", "~/.dotnet/tools/**",
+                 "~/.asdf/shims/**", "~/.local/share/mise/shims/**")
 #: what every process the CLI starts, the wrapper and the handler included, loads or sources
 #: before any check of agentdeck's, outside the home (a model running as root reached each in
 #: red team round 5): the dynamic loader's preload list and configuration, and the system-wide

@@ -172,6 +172,9 @@ WRAPPERS: dict[str, tuple[frozenset, frozenset]] = {
     "nice": (frozenset({"-n", "--adjustment"}), frozenset()),
     "ionice": (frozenset({"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"}), frozenset()),
     "nohup": (frozenset(), frozenset()),
+    # red team round 12: an OOM score, a utilisation clamp
+    "choom": (frozenset({"-n", "--adjust", "-p", "--pid"}), frozenset()),
+    "uclampset": (frozenset({"-m", "-M", "-p", "--pid"}), frozenset()),
     "setsid": (frozenset(), frozenset()),
     "time": (frozenset({"-f", "-o", "--format", "--output"}), frozenset()),
     "timeout": (frozenset({"-s", "-k", "--signal", "--kill-after"}), frozenset()),
@@ -1905,6 +1908,12 @@ RESPONSE_FILES = frozenset({
 
 def runs_code(name: str, vals: list) -> str:
     """Why `name` with these arguments runs code agentdeck cannot see into, or ""."""
+    if name == "perf":
+        sub = next((v for v in vals if v is not None and not v.startswith("-")), None)
+        if sub in ("stat", "record", "trace", "sched", "mem", "c2c", "kmem", "lock", "kvm",
+                   "ftrace", "kwork", "timechart", "iostat"):
+            # `perf stat CMD`: it runs CMD (red team round 12)
+            return f"perf {sub} runs a command agentdeck does not follow"
     if name in RESPONSE_FILES:
         at = next((v for v in vals if v is not None and v.startswith("@") and len(v) > 1), None)
         if at is not None:
@@ -2250,6 +2259,10 @@ def _literals(code: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
+#: a word of an argument list in inline code that is no literal (a variable, `sys.argv[1]`)
+CODE_WORD = "\x00"
+
+
 def code_commands(code: str) -> tuple[list[str], list[list[str]]]:
     """What inline code that spawns processes may run, read from its string literals: every
     literal as a command line (the backticks' and qx's text among them), and every run of
@@ -2262,6 +2275,7 @@ def code_commands(code: str) -> tuple[list[str], list[list[str]]]:
     argvs: list[list[str]] = []
     groups: list[list[str]] = []
     group: list[str] = []
+    group_start = 0
     last_end = -1
     for start, end, kind, text in lits:
         if kind == "w":
@@ -2282,10 +2296,18 @@ def code_commands(code: str) -> tuple[list[str], list[list[str]]]:
             group.append(text)
         else:
             if group:
+                if between is not None and re.match(r"\s*,", between) and \
+                        code[:group_start].rstrip()[-1:] in ("[", "("):
+                    # `["rm", os.environ["o"], "x"]`: an element that is no literal follows
+                    # (red team round 12): the list holds a word not known
+                    group.append(CODE_WORD)
                 groups.append(group)
             group = [text]
+            group_start = start
         last_end = end
     if group:
+        if re.match(r"\s*,", code[last_end:]) and code[:group_start].rstrip()[-1:] in ("[", "("):
+            group.append(CODE_WORD)          # (the list's last element is no literal)
         groups.append(group)
     for g in groups:
         if len(g) > 1:        # an argument list: its words are arguments, not command lines
@@ -3538,6 +3560,8 @@ CODE_VARS = frozenset({
     "TCL_LIBRARY", "TK_LIBRARY",
     # the locale data bash, glob classes and $"..." read (red team round 11)
     "LOCPATH",
+    # the JVM options a build tool's launcher passes on (`MAVEN_OPTS=-agentpath:...`: round 12)
+    "MAVEN_OPTS", "GRADLE_OPTS", "JAVA_OPTS", "SBT_OPTS", "ANT_OPTS", "KOTLIN_OPTS",
 })
 #: make's variables whose value its built-in rules and recipes run as a command (`$(CC) x.c`):
 #: one given to make (its environment, `make CC=...`) is resolved as a line; any other variable

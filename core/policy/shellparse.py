@@ -65,6 +65,31 @@ _BRANCHING = frozenset({"if_statement", "case_statement", "while_statement", "li
 _MISSING = object()
 
 
+#: the constructs inside which a definition or an assignment may not run, or runs in a subshell
+_MAYBE = frozenset({"if_statement", "elif_clause", "else_clause", "case_item", "case_statement",
+                    "while_statement", "for_statement", "c_style_for_statement", "do_group",
+                    "subshell", "command_substitution", "process_substitution", "pipeline",
+                    "negated_command"})
+
+
+def _surely_runs(n) -> bool:
+    """Whether the statement `n` runs in this shell whenever the line does: not inside a
+    branch, a loop, a subshell or a substitution, not after `&&`/`||`, not put in the
+    background with `&`."""
+    node = n
+    while node is not None and node.parent is not None:
+        parent = node.parent
+        if parent.type in _MAYBE:
+            return False
+        if parent.type == "list" and parent.named_children and node != parent.named_children[0]:
+            return False
+        nxt = node.next_sibling
+        if nxt is not None and nxt.type == "&":
+            return False
+        node = parent
+    return True
+
+
 def _shell_of(via: tuple[str, ...]) -> tuple[str, ...]:
     """The shell a command runs in, as `via` says: `source`, `.` and `eval` run text in the
     same shell (a function defined in a sourced file is the caller's: red team round 11)."""
@@ -235,8 +260,18 @@ _DIRSTACK_TILDE = re.compile(r"~[+-]?[0-9]+(?=/|\Z)")
 
 #: `set` options that change how later text of the line is read: what they do
 _SET_LETTERS = {"H": "turns on the re-running of earlier command lines (history)",
-                "k": "makes every NAME=value word of a command an assignment (keyword)"}
-_SET_NAMES = {"history": "H", "histexpand": "H", "keyword": "k"}
+                "k": "makes every NAME=value word of a command an assignment (keyword)",
+                # red team round 12: special builtins are then found before functions, and an
+                # assignment before one stays
+                "posix": "switches bash to POSIX mode"}
+_SET_NAMES = {"history": "H", "histexpand": "H", "keyword": "k", "posix": "posix"}
+#: the options each declaration builtin takes (bash 5): another one makes it refuse to run
+_DECLARE_OPTIONS = {"declare": "aAcfFgiIlnprtux", "typeset": "aAcfFgiIlnprtux",
+                    "local": "aAcfFgiIlnprtux", "export": "fnp", "readonly": "aAfp"}
+#: POSIX's special builtins: in POSIX mode (and in dash) an assignment before one stays after it
+SPECIAL_BUILTINS = frozenset({":", ".", "break", "continue", "eval", "exec", "exit", "export",
+                              "readonly", "return", "set", "shift", "times", "trap", "unset",
+                              "source"})
 
 
 def _line_option(name: str, vals: list) -> str | None:
@@ -471,7 +506,9 @@ class Resolver:
         #: `declare -l`/`-u`/`-c`: later assignments are lowered, raised or capitalised
         self.case_vars: dict[str, str] = {}
         #: the functions the line defines: name -> (body, the shell it is defined in, ctx.via)
-        self.functions: dict[str, tuple[object, tuple[str, ...]]] = {}
+        self.functions: dict[str, tuple[object, tuple[str, ...], bool]] = {}
+        self.readonly: set[str] = set()     # `readonly x`: later assignments to x fail
+        self.allexport = False              # `set -a`: every assignment is exported
         self.calls = 0                      # the function calls followed (MAX_CALLS)
         self._split_next = False            # the expansion just read is "$@" of several words
         self.assoc: set[str] = set()        # `declare -A`: subscripts are words, not arithmetic
@@ -539,16 +576,31 @@ class Resolver:
             exported = n.children[0].type == "export" or any(
                 f.startswith("-") and "x" in f for f in flags.split())
             opts = "".join(f[1:] for f in flags.split() if f.startswith(("-", "+")))
+            kind = n.children[0].type
+            bad = sorted(set(opts) - set(_DECLARE_OPTIONS.get(kind, _DECLARE_OPTIONS["declare"])))
+            # bash refuses the whole builtin (an option it does not know, `local` outside a
+            # function): nothing it names is assigned, earlier values stay (red team round 12)
+            refused = bool(bad) or kind == "local" and not ctx.fn
+            if bad:
+                self.unresolved(f"{kind} -{''.join(bad)}: an option bash refuses (nothing is "
+                                "assigned)")
             for c in n.named_children:
                 if c.type == "variable_assignment":
                     nm = c.child_by_field_name("name")
                     vname = nm.text.decode("utf-8", "replace").split("[", 1)[0] if nm else ""
+                    if refused:
+                        value = c.child_by_field_name("value")
+                        if value is not None:
+                            self.word(value, ctx)        # (its words are still expanded)
+                        continue
                     if "i" in opts:
                         self.int_vars.add(vname)
                     if "A" in opts:
                         self.assoc.add(vname)
                     self._case_attr(vname, opts)
                     self.assign(c, ctx)
+                    if kind == "readonly" or "r" in opts:
+                        self.readonly.add(vname)
                 elif c.type in ("word", "variable_name") and not c.text.startswith((b"-", b"+")):
                     vname = c.text.decode("utf-8", "replace").split("[", 1)[0]
                     if "i" in opts:
@@ -558,6 +610,8 @@ class Resolver:
                     self._case_attr(vname, opts)
                     if vname in ctx.vars and any(ch in opts for ch in "luc"):
                         ctx.vars[vname] = None   # (its value is converted now: not followed)
+                    if not refused and (kind == "readonly" or "r" in opts):
+                        self.readonly.add(vname)
                     self._name_arg(self.word(c, ctx), "declare", ctx)
                 elif c.type != "word":
                     self._quoted_assign(c, self.word(c, ctx), exported, ctx)
@@ -968,8 +1022,14 @@ class Resolver:
             w = Word.lit(w.value.lower() if case == "l" else w.value.upper() if case == "u"
                          else w.value[:1].upper() + w.value[1:].lower())
         self._command_var(key, w, ctx)
+        if key in self.readonly:
+            return                   # `readonly x=...; x=...`: the assignment fails, x stays
         # a value read through a form not evaluated (`x=$"..."`) is not known where it is used
         ctx.vars[key] = None if w.opaque else w.value
+        if self.allexport or key in ctx.env or key in (self.env or {}):
+            # exported: `set -a`, or a name the shell got from its environment (PATH, TERM):
+            # the programs it runs get the new value (red team round 12)
+            ctx.env[key] = ctx.vars[key]
         if w.value is None and _SUBSTITUTION_ONLY.match(w.raw) and w.inner and all(
                 isinstance(c, Cmd) and _prints_number(c) for c in w.inner):
             self.int_known.add(key)     # `n=$(wc -l < f)`: a number, as in `$(( $(wc -l) ))`
@@ -1008,6 +1068,9 @@ class Resolver:
         base = key.split("[", 1)[0]
         if base.startswith("BASH_FUNC_"):
             self.unresolved(f"{base}= defines a shell function a child shell runs")
+        elif base == "POSIXLY_CORRECT":
+            self.unresolved("POSIXLY_CORRECT= switches bash to POSIX mode (special builtins "
+                            "before functions, assignments before them stay)")
         elif base in P.CODE_VARS:
             self.unresolved(f"{base}= makes programs load or run code agentdeck does not read")
         elif base in P.LOAD_PATH_VARS:
@@ -1565,6 +1628,17 @@ class Resolver:
         elif k < len(words):
             ctx.args = list(words[k:])
 
+    def _set_flags(self, vals: list) -> None:
+        """`set -a` / `set -o allexport` (and `+a`): every later assignment is exported."""
+        for i, v in enumerate(vals):
+            if v is None:
+                continue
+            prev = vals[i - 1] if i else None
+            if prev is not None and prev[:1] in "-+" and prev.endswith("o") and v == "allexport":
+                self.allexport = prev[0] == "-"
+            elif v[:1] in "-+" and not v.startswith("--") and "a" in v[1:] and v[1:].isalpha():
+                self.allexport = v[0] == "-"
+
     def _case_attr(self, vname: str, opts: str) -> None:
         """`declare -l|-u|-c NAME`: NAME's later assignments are converted (the last of the
         three given wins, as in bash)."""
@@ -1614,7 +1688,7 @@ class Resolver:
         if name == "command_not_found_handle":
             self.unresolved("command_not_found_handle runs for any command name the shell does "
                             "not find, with its words")
-        self.functions[name] = (body, _shell_of(ctx.via))
+        self.functions[name] = (body, _shell_of(ctx.via), _surely_runs(n))
 
     def _call(self, name: str, argv: list["Word"], ctx: _Ctx) -> bool:
         """A call of a function this line defined (in the same shell: not through a wrapper,
@@ -1695,6 +1769,13 @@ class Resolver:
             if prefix_path is not None:
                 self.path_change = prefix_path
             return
+        if prefix and argv[0].value in SPECIAL_BUILTINS:
+            # `x=v :`: in POSIX mode (and in dash, `sh`) the assignment stays after a special
+            # builtin, in bash's own mode it does not: after it, x is not known (round 12)
+            for k in prefix:
+                ctx.vars[k] = None
+                self.var_inner.pop(k, None)
+                self.var_pattern.pop(k, None)
         if prefix:                           # `X=v cmd`: in the program's environment
             ctx = ctx.child(env={**ctx.env, **prefix})
         saved_env, self.prefix_env = self.prefix_env, prefix
@@ -1727,13 +1808,18 @@ class Resolver:
             if m in ("w", "rw") and w.value is not None:
                 self._wrote(self.path(w.value, ctx.cwd))
         name = program_name(head.value)
-        if head.value in self.functions and self._call(head.value, argv, ctx):
+        if head.value in self.functions and self._call(head.value, argv, ctx) \
+                and self.functions[head.value][2]:
             # a function of this line, named like a program or not (`echo() { cat "$@"; }`):
             # its body ran (the definition in force at the call), with the call's words as its
-            # parameters; the call itself is its redirections (as `:`'s)
+            # parameters; the call itself is its redirections (as `:`'s). One whose definition
+            # may not have run (in a branch, a subshell, `$(...)`, a job in the background: red
+            # team round 12) is judged as its body and as the program both
             self.out.commands.append(Cmd([Word.lit(":")], reds, ctx.cwd, ctx.via, feeds,
                                          ctx.stdin, ctx.env))
             return
+        if name == "set":
+            self._set_flags([a.value for a in argv[1:]])
         if name in ("shift", "set") and not ctx.via:
             self._set_positional(name, argv, ctx)
         if not P.known_program(name):
@@ -2764,7 +2850,8 @@ class Resolver:
                 self.out.dynamic.append(why)
         lines, argvs = P.code_commands(text[:MAX_SCRIPT])
         for words in argvs[:64]:
-            self.run([Word.lit(w) for w in words], [], sub)
+            self.run([Word(None, "*", False, "an element the code computes")
+                      if w == P.CODE_WORD else Word.lit(w) for w in words], [], sub)
         for line in lines[:64]:
             if ctx.depth >= MAX_DEPTH:
                 break
@@ -2943,6 +3030,9 @@ class Resolver:
             if v == "-":
                 i, from_stdin = i + 1, True
                 break
+            if v == "--posix":
+                self.unresolved(f"{name} --posix: special builtins are found before functions, "
+                                "and an assignment before one stays")
             if v in ("--rcfile", "--init-file"):
                 # the start-up file an interactive shell sources first (red team round 9:
                 # `bash --rcfile F -i -c true`): its text is judged as the shell's own
