@@ -90,12 +90,16 @@ def _surely_runs(n) -> bool:
     return True
 
 
+#: the wrappers of text run in the same shell: a function defined there is the caller's
+_SAME_SHELL = frozenset({"source", ".", "eval"})
+
+
 def _shell_of(via: tuple[str, ...]) -> tuple[str, ...]:
     """The shell a command runs in, as `via` says: `source`, `.` and `eval` run text in the
     same shell (a function defined in a sourced file is the caller's: red team round 11)."""
     return tuple(v for v in via if v not in _SAME_SHELL)
-#: the wrappers of text run in the same shell: a function defined there is the caller's
-_SAME_SHELL = frozenset({"source", ".", "eval"})
+
+
 UNKNOWN = "\0"             # stands for a part of a word whose value is not known
 #: bash's own variables that always hold a number: safe in an arithmetic context
 SHELL_NUMBERS = frozenset({"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID",
@@ -301,11 +305,11 @@ def _line_option(name: str, vals: list) -> str | None:
     return None
 
 
-#: where a backslash-newline is two characters and not a line continuation
 #: `$"..."` is the text the message catalogue of TEXTDOMAIN (in TEXTDOMAINDIR) gives for it,
 #: which any earlier line or the environment can point elsewhere (red team round 10:
 #: `rm $"todo.txt" DIR` ran `rm -rf DIR`)
 _TRANSLATED = "a $\"...\" string (bash translates it through a message catalogue)"
+#: where a backslash-newline is two characters and not a line continuation
 _KEEPS_CONTINUATION = ("raw_string", "ansi_c_string", "comment")
 _CONTINUATION = re.compile(rb"\\+\n")
 
@@ -505,7 +509,8 @@ class Resolver:
         self.int_vars: set[str] = set(INT_SPECIALS)
         #: `declare -l`/`-u`/`-c`: later assignments are lowered, raised or capitalised
         self.case_vars: dict[str, str] = {}
-        #: the functions the line defines: name -> (body, the shell it is defined in, ctx.via)
+        #: the functions the line defines: name -> (body, the shell it is defined in (`via`
+        #: without source/eval), whether its definition surely ran: _surely_runs)
         self.functions: dict[str, tuple[object, tuple[str, ...], bool]] = {}
         self.readonly: set[str] = set()     # `readonly x`: later assignments to x fail
         self.allexport = False              # `set -a`: every assignment is exported
