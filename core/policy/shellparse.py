@@ -755,8 +755,8 @@ class Resolver:
         """The name a table knows of the program `value` runs, found through the links to it
         (a bare name on PATH, or a path): `editor` and `vi` are links to vim.basic through
         /etc/alternatives; "" when it is none of theirs."""
-        if value in (".", ".."):
-            return ""                        # `.` is the shell's `source`, never a file's name
+        if value in P.SHELL_BUILTINS or value == "..":
+            return ""        # the shell's own (`.` is `source`): never looked up on PATH
         if "/" in value:
             where = [self.path(value, ctx.cwd)]
         else:
